@@ -1,0 +1,215 @@
+"""Resolve every reference of every unit against all parsed units: the rows of table ``xrefs``.
+
+`build_xrefs(units)` is the one entry point. For each unit it picks the grammar of its document
+family (`ingest.refs`), works out what relative references are relative to (`context_for`),
+extracts from ``text`` and ``title``, adds the links a parser knows structurally (a note covers
+Law paragraphs, a quote reprints a Law unit) and resolves each target to the exact unit.
+
+A target that names no unit stays unresolved (``target_id`` NULL) with its reason; it is never
+silently pointed at its parent. ``resolved_to_parent`` names the nearest enclosing unit that
+does exist, as a documented fallback for a page that still wants to link somewhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .records import Unit, unit_id
+from .refs import (
+    LAWS_JA,
+    LAWS_ZH,
+    REGULATIONS,
+    Context,
+    Reference,
+    extract_ja_law_refs,
+    extract_regulation_refs,
+    extract_zh_law_refs,
+    law_ancestors,
+    parse_index_locators,
+    parse_law_ref,
+)
+
+COMMENTARIES = ("revoke-notes-ja", "out-of-turn-notes-ja")
+XREF_COLUMNS = ("id", "source_id", "surface", "target_doc", "target_ref", "target_id", "kind", "resolved",
+                "reason", "field", "start", "end", "resolved_to_parent")
+TEXT_FIELDS = ("text", "title")
+
+
+# --- context: what 本条, B項, 3項, 前項 are relative to -----------------------------------------
+
+
+def law_of(ref: str | None) -> tuple[str | None, str | None]:
+    """(law, section) of a WBF-style ref, (None, None) for anything else."""
+    parsed = parse_law_ref(ref) if ref else None
+    return (parsed.law, parsed.section) if parsed else (None, None)
+
+
+def regulation_path(ref: str) -> tuple[str, ...]:
+    """`24-5-1` -> ("24", "5", "1"); non-numbered refs (chapter:3, appendix-7) -> ()."""
+    parts = tuple(ref.split("-"))
+    return parts if all(p.isdigit() for p in parts) else ()
+
+
+def context_for(unit: Unit) -> Context:
+    """The citing unit's own position, which relative references lean on."""
+    if unit.doc == REGULATIONS:
+        return Context(unit.doc, path=regulation_path(unit.ref))
+    if unit.kind == "footnote":  # a footnote speaks for the Law it hangs from
+        return Context(unit.doc, *law_of(unit.attrs.get("anchor_ref")))
+    if unit.kind == "quote":
+        return Context(unit.doc, *law_of(unit.attrs.get("law_ref")))
+    if unit.kind == "note":
+        covers = unit.attrs.get("covers") or []
+        return Context(unit.doc, *law_of(covers[0] if covers else None))
+    return Context(unit.doc, *law_of(unit.ref))
+
+
+# --- extraction per unit ----------------------------------------------------------------------
+
+
+def index_terms(unit: Unit) -> tuple[str | None, str | None]:
+    """(sub-term, heading) of an index entry ref `index:<heading>/<sub-term>`."""
+    path = unit.ref.removeprefix("index:")
+    heading, _, term = path.partition("/")
+    return (term or heading), heading
+
+
+def extract(unit: Unit, text: str) -> list[Reference]:
+    """The references in one field of one unit, by its document's grammar."""
+    if unit.kind == "index_entry":
+        term, heading = index_terms(unit)
+        return parse_index_locators(text, term, heading)
+    ctx = context_for(unit)
+    if unit.doc == LAWS_ZH:
+        return extract_zh_law_refs(text, ctx)
+    if unit.doc == REGULATIONS:
+        return extract_regulation_refs(text, ctx)
+    # Only the 2017 Laws keep footnote markers (*5) in the carrying unit's text.
+    return extract_ja_law_refs(text, ctx, with_footnotes=unit.doc == LAWS_JA)
+
+
+def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
+    """Links the parser knows from layout rather than wording: (reference, field of its span)."""
+    refs = []
+    if unit.kind == "note":
+        label_in_title = unit.title is not None and unit.ref in unit.title
+        start = unit.title.index(unit.ref) if label_in_title else None
+        for covered in unit.attrs.get("covers") or []:
+            ref = Reference(unit.ref, start, start + len(unit.ref) if label_in_title else None, LAWS_JA,
+                            covered, "covers")
+            refs.append((ref, "title" if label_in_title else None))
+    if unit.kind == "quote" and unit.attrs.get("law_ref"):
+        refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
+    return refs
+
+
+def unit_references(unit: Unit) -> list[tuple[Reference, str | None]]:
+    """Everything `unit` refers to, with the field each span is in."""
+    found = [(ref, name) for name in TEXT_FIELDS for ref in extract(unit, getattr(unit, name) or "")]
+    return found + structural_refs(unit)
+
+
+# --- resolution -------------------------------------------------------------------------------
+
+
+@dataclass
+class Resolution:
+    target_ref: str | None
+    target_id: str | None
+    reason: str | None
+    parent_id: str | None = None
+
+
+class UnitIndex:
+    """Which units exist, and which footnote hangs from which Law (for 索引 `53脚注`)."""
+
+    def __init__(self, units: Iterable[Unit]):
+        units = list(units)
+        self.ids = {u.id for u in units}
+        self.docs = {u.doc for u in units}
+        self.footnotes_of: dict[tuple[str, str], list[str]] = {}
+        for u in units:
+            if u.kind == "footnote" and u.attrs.get("anchor_ref"):
+                law, _ = law_of(u.attrs["anchor_ref"])
+                self.footnotes_of.setdefault((u.doc, law or u.attrs["anchor_ref"]), []).append(u.ref)
+
+    def exists(self, doc: str, ref: str) -> bool:
+        return unit_id(doc, ref) in self.ids
+
+    def resolve(self, ref: Reference) -> Resolution:
+        if ref.footnote_of is not None:
+            return self.resolve_footnote_of(ref)
+        for candidate in (ref.ref, *ref.fallbacks):
+            if self.exists(ref.doc, candidate):
+                return Resolution(candidate, unit_id(ref.doc, candidate), None)
+        return Resolution(ref.ref, None, self.why_missing(ref), self.nearest_parent(ref.doc, ref.ref))
+
+    def resolve_footnote_of(self, ref: Reference) -> Resolution:
+        found = self.footnotes_of.get((ref.doc, ref.footnote_of), [])
+        if len(found) == 1:
+            return Resolution(found[0], unit_id(ref.doc, found[0]), None)
+        reason = "ambiguous: " + ", ".join(found) if found else f"no footnote anchored in {ref.footnote_of}"
+        return Resolution(None, None, reason, self.nearest_parent(ref.doc, ref.footnote_of, include_self=True))
+
+    def why_missing(self, ref: Reference) -> str:
+        if ref.doc not in self.docs:
+            return f"document {ref.doc} not parsed"
+        if ref.doc == LAWS_ZH and self.laws_end(ref.doc) and law_number(ref.ref) > self.laws_end(ref.doc):
+            return f"beyond the end of the source (the page stops in Law {self.laws_end(ref.doc)})"
+        return f"no unit {unit_id(ref.doc, ref.ref)}"
+
+    def laws_end(self, doc: str) -> int:
+        """The highest Law number parsed in `doc` (0 if none)."""
+        laws = [law_number(i.split(":", 1)[1]) for i in self.ids if i.startswith(doc + ":")]
+        return max(laws, default=0)
+
+    def nearest_parent(self, doc: str, ref: str | None, include_self: bool = False) -> str | None:
+        candidates = ([ref] if include_self and ref else []) + law_ancestors(ref or "")
+        return next((unit_id(doc, c) for c in candidates if self.exists(doc, c)), None)
+
+
+def law_number(ref: str | None) -> int:
+    parsed = parse_law_ref(ref) if ref else None
+    return int(parsed.law) if parsed else 0
+
+
+# --- rows -------------------------------------------------------------------------------------
+
+
+def xref_row(unit: Unit, ref: Reference, field: str | None, res: Resolution) -> dict:
+    where = f"{field}:{ref.start}-{ref.end}" if field else f"{ref.kind}:{ref.ref}"
+    target = res.target_ref or ref.ref or f"fn@{ref.footnote_of}"
+    return {
+        "id": f"{unit.id}#{where}>{target}",
+        "source_id": unit.id,
+        "surface": ref.surface,
+        "target_doc": ref.doc,
+        "target_ref": res.target_ref,
+        "target_id": res.target_id,
+        "kind": ref.kind,
+        "resolved": res.target_id is not None,
+        "reason": res.reason,
+        "field": field,
+        "start": ref.start,
+        "end": ref.end,
+        "resolved_to_parent": res.parent_id,
+    }
+
+
+def build_xrefs(units: Iterable[Unit]) -> list[dict]:
+    """One row per reference of every unit (columns `XREF_COLUMNS`), in document order.
+
+    A unit naming itself (a heading such as 第7条 on Law 7's own title) is a label, not a
+    reference, and yields no row.
+    """
+    units = list(units)
+    index = UnitIndex(units)
+    rows: dict[str, dict] = {}
+    for unit in units:
+        for ref, field in unit_references(unit):
+            res = index.resolve(ref)
+            if res.target_id == unit.id:
+                continue
+            row = xref_row(unit, ref, field, res)
+            rows.setdefault(row["id"], row)
+    return list(rows.values())
