@@ -263,8 +263,10 @@ JA_BARE_SECTION = re.compile(rf"(?<![A-Za-zＡ-Ｚａ-ｚ]){LETTER}{S}項{DEEP_T
 # 前項B 1(a) (51B2): the preceding section of this Law, printed in compact style
 JA_PRECEDING_SECTION = re.compile(rf"前項{S}(?P<tail>{LETTER}{S}{NUM}(?:{S}\([a-z]\))?)")
 JA_RANGE = re.compile(
-    rf"(?P<from>第{S}(?P<first>{NUM}){S}条){S}(?:から|～|〜|ないし){S}(?P<to>第{S}(?P<last>{NUM}){S}条)(?:まで)?"
+    rf"(?P<from>第{S}(?P<first>{NUM}){S}条){S}(?:から|～|〜|ないし|乃至){S}(?P<to>第{S}(?P<last>{NUM}){S}条)(?:まで)?"
 )
+# 本条F項1および2: the 2 is another item of the section just cited
+JA_CONTINUED_ITEM = re.compile(rf"(?:、|および|及び|または|又は|と|や){S}(?P<item>{NUM})(?![0-9０-９条項章.])")
 JA_DEFINITION = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=[^。「」\n]{0,12}参照)")
 FOOTNOTE_MARKER = re.compile(rf"\*(?P<n>{NUM})")
 
@@ -286,6 +288,7 @@ def ja_tokens(law_doc: str, with_footnotes: bool) -> list[tuple[re.Pattern, Hand
         (JA_THIS_LAW, lambda m, st: relative_law_ref(m, st, law_doc)),
         (JA_BARE_SECTION, lambda m, st: bare_section_ref(m, st, law_doc)),
         (JA_PRECEDING_SECTION, lambda m, st: relative_law_ref(m, st, law_doc)),
+        (JA_CONTINUED_ITEM, lambda m, st: continued_item_ref(m, st, law_doc)),
         (JA_DEFINITION, lambda m, st: definition_ref(m, st, law_doc)),
     ]
     if with_footnotes:
@@ -329,9 +332,9 @@ def extract_zh_law_refs(text: str, ctx: Context) -> list[Reference]:
 LAWS_NAME = rf"ブリッジ(?:の)?規則{S}"
 REG_LAW_EXPLICIT = re.compile(rf"{LAWS_NAME}第?{S}(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
 REG_LETTERED = re.compile(rf"第?{S}(?P<nums>{NUM}){S}条(?P<tail>{S}{LETTER}{S}項{DEEP_TAIL})")
-REG_BARE_LAW = re.compile(rf"(?<![第0-9０-９,、，])(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
+REG_BARE_LAW = re.compile(rf"(?<![第0-9０-９])(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
 REG_ARTICLE = re.compile(
-    rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|乃至|および|と){S}第?{NUM})*){S}条(?P<para>{S}{NUM}{S}項)?"
+    rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|と){S}{NUM})*){S}条(?P<para>{S}{NUM}{S}項)?"
 )
 REG_PARAGRAPH = re.compile(rf"(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
 REG_PRECEDING = re.compile(rf"前項(?P<item>{NUM})?")
@@ -352,9 +355,6 @@ def reg_article_refs(m: re.Match, state: ScanState) -> Iterator[Reference]:
         return
     for start, end, art in list_spans(m):
         yield Reference(m.string[start:end], start, end, REGULATIONS, art)
-    if "乃至" in m.group("nums"):  # 第37条乃至第38条: a range cites what lies between too
-        for art in range(int(arts[0]) + 1, int(arts[-1])):
-            yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, str(art), "cites-in-range")
 
 
 def reg_paragraph_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
@@ -391,6 +391,7 @@ def reg_law_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
 
 def regulation_tokens() -> list[tuple[re.Pattern, Handler]]:
     return [
+        (JA_RANGE, lambda m, st: law_range_refs(m, st, REGULATIONS)),
         (REG_LAW_EXPLICIT, reg_law_ref),
         (REG_LETTERED, reg_law_ref),
         (REG_ARTICLE, reg_article_refs),

@@ -1,0 +1,115 @@
+"""Read-only queries on a built database: the cross-reference part of `check`, and `refs`.
+
+Works on the tables `sections` (every unit) and `xrefs` (rows of `ingest.xrefs.build_xrefs`);
+opens the database read-only, so a report can never change what it reports on.
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+TARGET_RATE = 0.98
+
+
+def connect_readonly(db_path: str | Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+# --- check ------------------------------------------------------------------------------------
+
+COUNTS_SQL = """
+select s.doc as doc, count(*) as found, sum(x.resolved) as resolved
+from xrefs x join sections s on s.id = x.source_id
+group by s.doc order by s.doc
+"""
+UNRESOLVED_SQL = """
+select s.doc as doc, x.source_id, s.line, x.surface, x.target_doc, x.target_ref, x.kind, x.reason,
+       x.resolved_to_parent
+from xrefs x join sections s on s.id = x.source_id
+where not x.resolved
+order by s.doc, s.position, x.start
+"""
+DANGLING_SQL = """
+select count(*) from xrefs where resolved and target_id not in (select id from sections)
+"""
+
+
+def check_report(db_path: str | Path) -> dict:
+    """Per citing document: references found / resolved / unresolved, and every unresolved one.
+
+    ``{"documents": {doc: {"found", "resolved", "unresolved", "rate"}}, "total": {...},
+    "unresolved": [{"doc", "source_id", "line", "surface", "target_doc", "target_ref", "kind",
+    "reason", "resolved_to_parent"}], "broken_targets": n, "target_rate": 0.98, "ok": bool}``
+    """
+    with closing(connect_readonly(db_path)) as conn:
+        documents = {row["doc"]: counts(row["found"], row["resolved"] or 0) for row in conn.execute(COUNTS_SQL)}
+        unresolved = [dict(row) for row in conn.execute(UNRESOLVED_SQL)]
+        broken = conn.execute(DANGLING_SQL).fetchone()[0]
+    total = counts(sum(d["found"] for d in documents.values()), sum(d["resolved"] for d in documents.values()))
+    return {
+        "documents": documents,
+        "total": total,
+        "unresolved": unresolved,
+        "broken_targets": broken,
+        "target_rate": TARGET_RATE,
+        "ok": total["rate"] >= TARGET_RATE and broken == 0,
+    }
+
+
+def counts(found: int, resolved: int) -> dict:
+    return {"found": found, "resolved": resolved, "unresolved": found - resolved,
+            "rate": resolved / found if found else 1.0}
+
+
+def format_check_report(report: dict) -> str:
+    """The check report as text: one line per document, then each unresolved reference."""
+    lines = ["Cross-references (found / resolved / unresolved, rate):"]
+    for doc, c in [*report["documents"].items(), ("TOTAL", report["total"])]:
+        lines.append(f"  {doc:<22} {c['found']:>5} {c['resolved']:>5} {c['unresolved']:>5}  {c['rate']:.1%}")
+    verdict = "OK" if report["ok"] else "BELOW TARGET"
+    lines.append(f"  target {report['target_rate']:.0%}: {verdict}; resolved rows pointing nowhere: "
+                 f"{report['broken_targets']}")
+    if report["unresolved"]:
+        lines.append("Unresolved:")
+    for u in report["unresolved"]:
+        parent = f" (nearest existing: {u['resolved_to_parent']})" if u["resolved_to_parent"] else ""
+        lines.append(f"  {u['source_id']} line {u['line']}: {u['surface']!r} -> "
+                     f"{u['target_doc']}:{u['target_ref']} [{u['kind']}] {u['reason']}{parent}")
+    return "\n".join(lines)
+
+
+# --- refs -------------------------------------------------------------------------------------
+
+OUTGOING_SQL = """
+select surface, target_doc as doc, target_ref as ref, target_id as id, kind, resolved
+from xrefs where source_id = ? order by field, start
+"""
+INCOMING_SQL = """
+select x.source_id as id, s.doc, s.ref, x.surface, x.kind
+from xrefs x join sections s on s.id = x.source_id
+where x.target_id in ({targets}) order by s.doc, s.position, x.start
+"""
+DESCENDANTS_SQL = """
+with recursive tree(id) as (select ? union all select s.id from sections s join tree on s.parent_id = tree.id)
+select id from tree
+"""
+
+
+def refs_for(db_path: str | Path, doc: str, ref: str, deep: bool = False) -> dict:
+    """What unit DOC:REF cites (outgoing) and what cites it (incoming).
+
+    With ``deep``, incoming also counts references to the unit's sub-units (61 gathers what
+    cites 61B2(a)). Raises KeyError for a unit that does not exist.
+    """
+    unit = f"{doc}:{ref}"
+    with closing(connect_readonly(db_path)) as conn:
+        if conn.execute("select 1 from sections where id = ?", [unit]).fetchone() is None:
+            raise KeyError(f"no unit {unit}")
+        targets = [r[0] for r in conn.execute(DESCENDANTS_SQL, [unit])] if deep else [unit]
+        outgoing = [dict(r, resolved=bool(r["resolved"])) for r in conn.execute(OUTGOING_SQL, [unit])]
+        sql = INCOMING_SQL.format(targets=",".join("?" * len(targets)))
+        incoming = [dict(r) for r in conn.execute(sql, targets)]
+    return {"outgoing": outgoing, "incoming": incoming}
