@@ -41,9 +41,11 @@ def close_conversion_spaces(text: str) -> str:
     """Remove spaces the PDF conversion inserted inside Japanese text; tab-separated rows are tables."""
     if "\t" in text:
         return text
+    # `こと ー リボーク`: a lone long-vowel mark between spaces is a dash, and its spaces are printed
+    text = text.replace(" ー ", "\x00")
     for pattern in _INNER_SPACE_RES:
         text = pattern.sub("", text)
-    return text
+    return text.replace("\x00", " ー ")
 
 
 def normalise_spaces(text: str) -> str:

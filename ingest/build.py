@@ -1,0 +1,131 @@
+"""Build laws.db from the corpus: the only module that writes the database.
+
+corpus (manifest + texts + errata) -> parse each document -> resolve cross-references
+-> tokenize for search -> write a temporary database -> rename it over the old one.
+A failure at any step leaves the previous database byte-for-byte untouched.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import sqlite_utils
+
+from . import tokenize
+from .corpus import DEFAULT_CORPUS, Source, load_sources
+from .documents import parse_document
+from .records import ParsedDocument, Unit
+
+DEFAULT_DB = Path("laws.db")
+
+SECTION_COLUMNS = {
+    "id": str, "doc": str, "ref": str, "parent_id": str, "kind": str, "title": str, "text": str,
+    "position": int, "page": int, "line": int, "lang": str, "attrs": str,
+    "search_title": str, "search_text": str,
+}
+XREF_COLUMNS = {
+    "id": str, "source_id": str, "surface": str, "target_doc": str, "target_ref": str, "target_id": str,
+    "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
+    "resolved_to_parent": str,
+}
+
+
+def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
+          progress: Callable[[str], None] = lambda message: None) -> dict:
+    """Parse everything, then write the database atomically. Returns counts for the caller to show."""
+    started = time.perf_counter()
+    db_path = Path(db_path)
+    sources = load_sources(corpus_dir)
+    parsed: list[tuple[Source, ParsedDocument]] = []
+    for source in sources:
+        document = parse_document(source.id, source.text, source.name)
+        progress(f"parsed {source.id}: {len(document.units)} units")
+        parsed.append((source, document))
+    units = [unit for _, document in parsed for unit in document.units]
+    xrefs = resolve_references(units)
+    progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
+    languages = {source.id: source.language for source in sources}
+    rows = section_rows(units, languages)
+    progress(f"tokenized {len(rows)} units")
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs))
+    elapsed = time.perf_counter() - started
+    progress(f"wrote {db_path} in {elapsed:.1f}s")
+    return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def resolve_references(units: list[Unit]) -> list[dict]:
+    from .xrefs import build_xrefs  # the reference grammar and resolver live in refs/xrefs
+
+    return build_xrefs(units)
+
+
+def section_rows(units: list[Unit], languages: dict[str, str]) -> list[dict]:
+    rows = []
+    for position, unit in enumerate(units, start=1):
+        lang = languages[unit.doc]
+        rows.append({
+            "id": unit.id, "doc": unit.doc, "ref": unit.ref, "parent_id": unit.parent_id,
+            "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
+            "page": unit.page, "line": unit.line, "lang": lang,
+            "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
+            "search_title": tokenize.index_tokens(unit.title, lang),
+            "search_text": tokenize.index_tokens(unit.text, lang),
+        })
+    return rows
+
+
+def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:
+    """Write into a temporary file beside the target, then rename it into place."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".tmp", dir=db_path.parent)
+    os.close(handle)
+    temp_path = Path(temp_name)
+    try:
+        db = sqlite_utils.Database(temp_path)
+        fill(db)
+        db.conn.execute("vacuum")
+        db.close()
+        os.replace(temp_path, db_path)
+    finally:
+        if temp_path.exists():
+            temp_path.unlink()
+
+
+def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
+             xrefs: list[dict]) -> None:
+    with db.conn:
+        db["documents"].insert_all(
+            (document_row(source, len(document.units)) for source, document in parsed), pk="id")
+        db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
+                              foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
+        db["sections"].insert_all(rows, batch_size=500)
+        db["xrefs"].create(XREF_COLUMNS, pk="id",
+                           foreign_keys=[("source_id", "sections", "id"), ("target_id", "sections", "id"),
+                                         ("target_doc", "documents", "id")])
+        db["xrefs"].insert_all(xrefs, batch_size=1000)
+        for source, document in parsed:
+            for table, table_rows in document.tables.items():
+                db[table].insert_all(({"doc": source.id, **row} for row in table_rows), alter=True)
+    db["sections"].create_index(["doc", "ref"], unique=True)
+    db["sections"].create_index(["parent_id"])
+    db["sections"].create_index(["kind"])
+    db["xrefs"].create_index(["source_id"])
+    db["xrefs"].create_index(["target_id"])
+    db["xrefs"].create_index(["target_doc", "target_ref"])
+    db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
+                              create_triggers=False)
+
+
+def document_row(source: Source, unit_count: int) -> dict:
+    return {
+        "id": source.id, "title": source.title, "title_en": source.meta.get("title_en"),
+        "language": source.language, "edition": source.edition, "version_date": source.version_date,
+        "version_note": source.meta.get("version_note"), "publisher": source.publisher,
+        "copyright": source.copyright, "kind": source.kind, "file": source.file,
+        "sha256": hashlib.sha256(source.path.read_bytes()).hexdigest(), "units": unit_count,
+    }

@@ -1,0 +1,133 @@
+"""`bridge-laws`: build the database, serve it, look units up, search.
+
+Every subcommand takes `--db PATH` (default ./laws.db); those that print results take `--json`.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+
+from .build import DEFAULT_DB, build as build_database
+from .corpus import DEFAULT_CORPUS
+from .records import ParseError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
+                         show_default=True, help="SQLite database file")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
+
+
+@click.group()
+@click.version_option(package_name="bridge-laws")
+def cli():
+    """The Laws of Duplicate Bridge (Japanese 2017, Chinese 1997), commentaries and JCBL regulations."""
+
+
+@cli.command()
+@db_option
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              default=DEFAULT_CORPUS, show_default=True, help="Directory holding sources.yml and the texts")
+def build(db_path: Path, corpus_dir: Path):
+    """Parse the corpus and (re)build the database atomically."""
+    try:
+        counts = build_database(db_path, corpus_dir, progress=lambda message: click.echo(message, err=True))
+    except ParseError as error:
+        raise click.ClickException(f"build failed, {db_path} left unchanged: {error}") from error
+    click.echo(f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references "
+               f"-> {db_path}")
+
+
+@cli.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8001, show_default=True, type=int)
+def serve(db_path: Path, host: str, port: int):
+    """Serve the database with Datasette (builds it first if it is missing)."""
+    if not db_path.exists():
+        click.echo(f"{db_path} not found: building it first", err=True)
+        build_database(db_path, DEFAULT_CORPUS, progress=lambda message: click.echo(message, err=True))
+    from .serve import datasette_args
+    from datasette.cli import cli as datasette_cli
+
+    datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    if not db_path.exists():
+        raise click.ClickException(f"{db_path} does not exist: run `bridge-laws build --db {db_path}` first")
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@cli.command()
+@click.argument("doc")
+@click.argument("ref")
+@db_option
+@json_option
+def show(doc: str, ref: str, db_path: Path, as_json: bool):
+    """Show one unit, e.g. `show laws-2017-ja 61B2(a)`."""
+    from .units import load_unit, nearest_refs
+
+    conn = connect(db_path)
+    unit = load_unit(conn, doc, ref)
+    if unit is None:
+        suggestions = nearest_refs(conn, doc, ref)
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(unit, ensure_ascii=False, indent=2))
+        return
+    heading = " ".join(part for part in [unit["doc"], unit["ref"], unit["title"] or ""] if part)
+    click.echo(click.style(heading, bold=True))
+    if unit["page"]:
+        click.echo(f"(p. {unit['page']})")
+    if unit["text"]:
+        click.echo(unit["text"])
+    if unit["children"]:
+        click.echo(f"children: {', '.join(unit['children'])}")
+    click.echo(f"url: {unit['url']}")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--doc", default=None, help="Only this document")
+@click.option("--lang", type=click.Choice(["ja", "zh"]), default=None, help="Only this language")
+@click.option("--limit", default=10, show_default=True, type=int)
+@db_option
+@json_option
+def search(query: str, doc: str | None, lang: str | None, limit: int, db_path: Path, as_json: bool):
+    """Full-text search, best first."""
+    from .search import QueryError, search as run_search
+
+    conn = connect(db_path)
+    try:
+        results = run_search(conn, query, doc=doc, lang=lang, limit=limit)
+    except QueryError as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(results, ensure_ascii=False, indent=2))
+        return
+    if not results:
+        click.echo("No results.")
+    for result in results:
+        plain = result["snippet"].replace("<mark>", "【").replace("</mark>", "】")
+        click.echo(f"{result['doc']} {result['ref']}  {result['title'] or ''}  ({result['score']:.2f})")
+        click.echo(f"    {html_unescape(plain)}")
+
+
+def html_unescape(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+if __name__ == "__main__":
+    cli()
