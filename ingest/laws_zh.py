@@ -410,42 +410,43 @@ class Reader:
             self.fail(line.number, "a law heading (第N条:) before section " + line.text)
         letter = m.group(1) or m.group(2)
         printed = f"{letter}." if m.group(1) else f"({letter})"
-        self.section = self.open_numbered(line, f"{self.law.unit.ref}{letter}", "section", self.law,
-                                          printed, m.group(3))
+        self.section = self.open_numbered(line, f"{self.law.unit.ref}{letter}", "section", self.law, m.group(3),
+                                          letter=letter, label_printed=printed)
         self.item = self.subitem = self.subsubitem = None
 
+    # An item needs its section and a sub-item its item: "50" + item 2 would read as Law 502.
     def open_item(self, line: Line, m: re.Match) -> None:
-        parent = self.section or self.law
-        if not parent:
-            self.fail(line.number, "a law heading (第N条:) before item " + line.text)
-        self.item = self.open_numbered(line, f"{parent.unit.ref}{m.group(1)}", "item", parent,
-                                       f"{m.group(1)}.", m.group(2))
+        if not self.section:
+            self.fail(line.number, "a section (A.) before item " + line.text)
+        number = int(m.group(1))
+        self.item = self.open_numbered(line, f"{self.section.unit.ref}{number}", "item", self.section, m.group(2),
+                                       number=number, label_printed=f"{m.group(1)}.")
         self.subitem = self.subsubitem = None
 
     def open_subitem(self, line: Line, m: re.Match) -> None:
-        parent = self.item or self.section or self.law
-        if not parent:
-            self.fail(line.number, "a law heading (第N条:) before sub-item " + line.text)
-        label = f"({m.group(1)})"
-        self.subitem = self.open_numbered(line, parent.unit.ref + label, "subitem", parent, label, m.group(2))
+        if not self.item:
+            self.fail(line.number, "an item (1.) before sub-item " + line.text)
+        label = m.group(1)
+        self.subitem = self.open_numbered(line, f"{self.item.unit.ref}({label})", "subitem", self.item, m.group(2),
+                                          label=label, label_printed=f"({label})")
         self.subsubitem = None
 
     def open_subsubitem(self, line: Line, m: re.Match) -> None:
         if not self.subitem:
             # "(1)" with no (a) above it is not a level of its own: keep it as text
             return self.add_text(line, line.text)
-        label = f"({m.group(1)})"
-        self.subsubitem = self.open_numbered(line, self.subitem.unit.ref + label, "subsubitem", self.subitem,
-                                             label, m.group(2))
+        label = m.group(1)
+        self.subsubitem = self.open_numbered(line, f"{self.subitem.unit.ref}({label})", "subsubitem",
+                                             self.subitem, m.group(2), label=label, label_printed=f"({label})")
 
-    def open_numbered(self, line: Line, ref: str, kind: str, parent: Draft, printed: str, rest: str) -> Draft:
+    def open_numbered(self, line: Line, ref: str, kind: str, parent: Draft, rest: str, **attrs) -> Draft:
         """A lettered/numbered unit. Its rest of line is a title, unless it is a whole sentence
         ("C.当越序不叫为约定性叫牌时,...。"), in which case it is the unit's text."""
         if any(d.unit.ref == ref for d in self.drafts):
             self.fail(line.number, f"a new {kind}; found {ref} a second time")
         is_sentence = rest.endswith("。")
         draft = self.add(ref, kind, line.number, title=None if is_sentence or not rest else rest, parent=parent,
-                         label_printed=printed)
+                         **attrs)
         if is_sentence:
             draft.paragraphs.append(rest)
         return draft

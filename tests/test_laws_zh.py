@@ -8,6 +8,7 @@ import pytest
 from ingest import laws_zh
 from ingest.corpus import load_sources
 from ingest.records import ParseError, Unit
+from ingest.refs import law_ancestors, parse_law_ref
 
 DOC = "laws-1997-zh"
 
@@ -74,17 +75,17 @@ def test_law_50_down_to_50D2a_exact_records():
          "防家过早暴露(但非引牌,参阅第57条)的牌张,只要不是裁判另有指定的均为罚张。除下列和款的判罚外,当裁判认为适用第72条B款1时,应判给调整分。",
          "part:6-2", {"number": 50}),
         ("50A", "section", "罚张须保持暴露状态", "罚张必须牌面向上地放在持有者面前,直到选定了对其判罚为止。",
-         "50", {"label_printed": "A."}),
+         "50", {"letter": "A", "label_printed": "A."}),
         ("50D", "section", "重罚张的处理", "当防家有重罚张时,违规者在轮到打牌时,其同伴在轮到他引牌时均受到限制。",
-         "50", {"label_printed": "D."}),
+         "50", {"letter": "D", "label_printed": "D."}),
         ("50D2", "item", "违规者同伴引牌时",
          "当轮到某防家引牌,如果其同伴有一重罚张时,在庄家尚未对下述罚则作出选择前,不得引牌(如果该防家过早引牌,他将受到第49条的判罚)。庄家可作的选择有:",
-         "50D", {"label_printed": "2."}),
+         "50D", {"number": 2, "label_printed": "2."}),
         ("50D2(a)", "subitem", "要求或禁止引出罚张花色",
          "庄家可要求(如果该赛员不能执行该要求,参阅第59条。)该防家引出罚张花色,或者禁止其引出罚张花色,并在其保持引牌权时此禁止一直有效(两张或更多罚张时,参阅第51条);如庄家做了此项选择,该牌张不再成为罚张,应收回。",
-         "50D2", {"label_printed": "(a)"}),
+         "50D2", {"label": "a", "label_printed": "(a)"}),
         ("50D2(b)", "subitem", "对引牌不限制", "如庄家不作要求或禁止某个引牌,该防家可引出任何牌张,罚张仍然保持为罚张。",
-         "50D2", {"label_printed": "(b)"}),
+         "50D2", {"label": "b", "label_printed": "(b)"}),
     ]
 
 
@@ -112,13 +113,13 @@ B.延迟的或故意的更改叫牌
 
 def test_sub_sub_item_keeps_printed_number_in_its_ref():
     assert records(LAW_25B2, {"subitem", "subsubitem"}) == [
-        ("25B2(b)", "subitem", "第一个叫牌合法", "如果第一个叫牌合法,违规者必须作出选择:", "25B2", {"label_printed": "(b)"}),
+        ("25B2(b)", "subitem", "第一个叫牌合法", "如果第一个叫牌合法,违规者必须作出选择:", "25B2", {"label": "b", "label_printed": "(b)"}),
         ("25B2(b)(1)", "subsubitem", "让第一个叫牌成立",
          "让第一个叫牌成立,(判罚)在这种情况下违规者的同伴在该轮轮到他叫牌时必须不叫(当强制性不叫损害非违规方时,参阅第23条),或者,",
-         "25B2(b)", {"label_printed": "(1)"}),
+         "25B2(b)", {"label": "1", "label_printed": "(1)"}),
         ("25B2(b)(2)", "subsubitem", "用另一个叫牌替代",
          "改叫任何合法的叫牌,(判罚)在这种情况下竞叫正常进行下去(但违规者的同伴不能基于取消叫牌所提人的信息作出叫牌);违规方得分不得高于平均负分(参阅第12条C款1)。(注:非违规方按实际结果计分)",
-         "25B2(b)", {"label_printed": "(2)"}),
+         "25B2(b)", {"label": "2", "label_printed": "(2)"}),
     ]
 
 
@@ -143,11 +144,11 @@ def test_parenthesised_section_letter_and_section_that_is_a_whole_sentence():
     assert records(LAW_48A, {"section"}) + records(LAW_30C, {"section"}) == [
         ("48A", "section", "庄家暴露的牌张",
          "庄家暴露的牌张不受判罚,并且庄家和明手的牌张永远不会成为罚张。对于庄家不慎掉落的牌张,不要求强制打出。",
-         "48", {"label_printed": "(A)"}),
+         "48", {"letter": "A", "label_printed": "(A)"}),
         # "C.<sentence>。" has no heading: the sentence is the section's text
         ("30C", "section", None,
          "当越序不叫为约定性叫牌时,则不使用本条规则,而按第31条处理。如果经过特殊的商定,不叫表示持有一特定数量以上的牌力,或在前面所叫的一个花色之外别的花色中承诺或否定有长度,则这个不叫就是约定性不叫。",
-         "30", {"label_printed": "C."}),
+         "30", {"letter": "C", "label_printed": "C."}),
     ]
 
 
@@ -165,7 +166,7 @@ def test_page_cut_off_inside_52A_flags_the_section_and_the_law():
     assert records(LAW_52, {"law", "section"}) == [
         ("52", "law", "未能引出或打出罚张", "", "chapter:6", {"number": 52, "truncated": True}),
         ("52A", "section", "防家未能及时打出罚张", "当本防家未能按第50条及时引出或打出罚张,他不能主动将", "52",
-         {"label_printed": "A.", "truncated": True}),
+         {"letter": "A", "label_printed": "A.", "truncated": True}),
     ]
 
 
@@ -400,20 +401,34 @@ def test_markdown_and_html_are_stripped_from_titles_and_text():
     assert records(marked, {"law", "section"}) == [
         ("44", "law", "打牌的顺序与一般规定", "", "chapter:6", {"number": 44}),
         ("44A", "section", "引牌", "引牌者可以从其手中引出任何牌张(曾因违例被判罚,须受引牌的限制除外)。", "44",
-         {"label_printed": "A."}),
+         {"letter": "A", "label_printed": "A."}),
     ]
+
+
+CHAPTER_6 = "第六章 打牌\n\n"
+LAW_44_HEADING = "第44条:打牌的顺序与一般规定\n"
+LAW_44_HEAD = CHAPTER_6 + LAW_44_HEADING
+LAW_45_HEAD = "第45条:牌张的打出\n"
+LAW_46_HEAD = "第46条:对明手作了不完全或错误的打牌指示\n"
+SECTION_44A = "A.引牌\n\n引牌者可以从其手中引出任何牌张(曾因违例被判罚,须受引牌的限制除外)。\n"
 
 
 @pytest.mark.parametrize(
     "text, line, expected",
     [
-        pytest.param("第六章 打牌\n\n第44条:打牌\n\n第44条:打牌\n", 5, "repeated", id="duplicated-law-heading"),
-        pytest.param("第六章 打牌\n\n第44条:打牌\n\n第46条:收回\n", 5, "out of order", id="law-skipped"),
+        pytest.param(LAW_44_HEAD + "\n" + LAW_44_HEADING, 5, "repeated", id="duplicated-law-heading"),
+        pytest.param(LAW_44_HEAD + "\n" + LAW_46_HEAD, 5, "out of order", id="law-skipped"),
+        pytest.param(LAW_44_HEAD + "\n" + LAW_45_HEAD + "\n" + LAW_44_HEADING, 7, "repeated", id="law-goes-back"),
         pytest.param("第六章 打牌\n\n第五章 竞叫\n", 3, "chapter 7", id="chapters-out-of-order"),
         pytest.param("桥牌是扑克的一种打法。\n", None, "chapter headings", id="no-structure"),
-        pytest.param("第六章 打牌\n\nA.引牌\n", 3, "a law heading", id="section-outside-a-law"),
-        pytest.param("第一章 定 义\n\n把一个参赛者的成绩与其他参赛者的成绩比较后。\n", 3, "a defined term", id="definition-without-term"),
-        pytest.param("第六章 打牌\n\n第44条:打牌\n\nA.引牌\n\nA.引牌\n", 7, "44A a second time", id="duplicated-section"),
+        pytest.param(CHAPTER_6 + SECTION_44A, 3, "a law heading", id="section-outside-a-law"),
+        pytest.param(LAW_44_HEAD + "\n1.由防家打出\n", 5, "a section (A.) before item", id="item-outside-a-section"),
+        pytest.param(LAW_44_HEAD + "\n" + SECTION_44A + "\n(a)无人接续打牌\n", 9, "an item (1.) before sub-item",
+                     id="subitem-outside-an-item"),
+        pytest.param("第一章 定 义\n\n把一个参赛者的成绩与其他参赛者的成绩比较后,所给予该参赛者的得分单位。\n", 3,
+                     "a defined term", id="definition-without-term"),
+        pytest.param(LAW_44_HEAD + "\n" + SECTION_44A + "\n" + SECTION_44A, 9, "44A a second time",
+                     id="duplicated-section"),
     ],
 )
 def test_input_that_makes_no_sense_raises_parse_error_with_line(text, line, expected):
@@ -435,6 +450,16 @@ def test_laws_1_to_52_once_in_order_with_their_printed_titles(source, document):
     assert laws == printed
     assert [ref for ref, _ in laws] == [str(n) for n in range(1, 53)]
     assert all(u.attrs["number"] == int(u.ref) for u in document.units if u.kind == "law")
+
+
+def test_law_refs_follow_the_shared_wbf_grammar_and_nest_by_ref(document):
+    """Every law-level ref parses with refs.parse_law_ref and its parent is its nearest ancestor."""
+    law_kinds = {"law", "section", "item", "subitem", "subsubitem"}
+    for unit in document.units:
+        if unit.kind in law_kinds:
+            assert parse_law_ref(unit.ref) is not None, unit.ref
+            ancestors = law_ancestors(unit.ref)
+            assert unit.parent_ref == (ancestors[0] if ancestors else unit.parent_ref), unit.ref
 
 
 def test_refs_are_unique(document):
