@@ -113,7 +113,7 @@ class Context:
 
     @property
     def article(self) -> str | None:
-        return self.path[0] if self.path else None
+        return self.path[0] if self.path and self.path[0].isdigit() else None
 
 
 # --- shared lexical pieces -------------------------------------------------------------------
@@ -267,7 +267,8 @@ JA_RANGE = re.compile(
 )
 # 本条F項1および2: the 2 is another item of the section just cited
 JA_CONTINUED_ITEM = re.compile(rf"(?:、|および|及び|または|又は|と|や){S}(?P<item>{NUM})(?![0-9０-９条項章.])")
-JA_DEFINITION = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=[^。「」\n]{0,12}参照)")
+# the 参照 must close the term's own parenthesis: not 「取りの宣言」の合意（本条A項参照）
+JA_DEFINITION = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=[^。「」（(\n]{0,12}参照)")
 FOOTNOTE_MARKER = re.compile(rf"\*(?P<n>{NUM})")
 
 
@@ -338,20 +339,24 @@ REG_ARTICLE = re.compile(
 )
 REG_PARAGRAPH = re.compile(rf"(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
 REG_PRECEDING = re.compile(rf"前項(?P<item>{NUM})?")
+REG_LETTERED_ITEM = re.compile(r"\((?P<letter>[a-z])\)項")
 REG_CHAPTER = re.compile(rf"第{S}(?P<n>{NUM}){S}章")
 REG_APPENDIX = re.compile(rf"付表{S}(?P<nums>{NUM}(?:{S}[,、，]{S}{NUM})*)")
 
 
-def regulation_ref(m: re.Match, group: str, ref: str, kind: str = "cites") -> Reference:
-    return Reference(m.group(group), m.start(group), m.end(group), REGULATIONS, ref, kind)
+def regulation_ref(*parts: str) -> str:
+    """("23", "2") -> `23-2`; paragraph 1 is printed as the article's own text, so 23-1 is `23`."""
+    if len(parts) == 2 and parts[1] == "1":
+        return parts[0]
+    return "-".join(parts)
 
 
 def reg_article_refs(m: re.Match, state: ScanState) -> Iterator[Reference]:
-    """第23条2項 -> 23-2; 第27、28条 / 第37条乃至第38条 -> one ref per number."""
+    """第23条2項 -> 23-2; 第27、28条 -> one ref per number."""
     arts = numbers(m.group("nums"))
     if len(arts) == 1:
         para = numbers(m.group("para") or "")
-        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(arts + para))
+        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, regulation_ref(*arts, *para))
         return
     for start, end, art in list_spans(m):
         yield Reference(m.string[start:end], start, end, REGULATIONS, art)
@@ -361,20 +366,38 @@ def reg_paragraph_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
     """3項: paragraph 3 of the citing article."""
     if state.ctx.article:
         yield Reference(m.group(0), m.start(), m.end(), REGULATIONS,
-                        f"{state.ctx.article}-{norm(m.group('para'))}")
+                        regulation_ref(state.ctx.article, norm(m.group("para"))))
 
 
 def reg_preceding_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
-    """前項 = the item/paragraph just before the citing one; 前項1 = item 1 of the citing paragraph."""
+    """前項1 = item 1 of the citing paragraph; 前項 = the item just before the citing one, or,
+    for a first sub-item (① under 2.), the item before its parent."""
     path = state.ctx.path
     if m.group("item") and len(path) >= 2:
-        yield regulation_ref(m, 0, "-".join(path[:2] + (norm(m.group("item")),)))
-    elif not m.group("item") and len(path) >= 2 and path[-1].isdigit() and int(path[-1]) > 1:
-        yield regulation_ref(m, 0, "-".join(path[:-1] + (str(int(path[-1]) - 1),)))
+        target = regulation_ref(*path[:2], norm(m.group("item")))
+    elif not m.group("item") and (before := preceding(path)):
+        target = regulation_ref(*before)
+    else:
+        return
+    yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, target)
+
+
+def preceding(path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The numbered sibling before `path`, climbing while `path` is a first child."""
+    for depth in range(len(path) - 1, 0, -1):
+        if path[depth].isdigit() and int(path[depth]) > 1:
+            return path[:depth] + (str(int(path[depth]) - 1),)
+    return None
+
+
+def reg_lettered_item_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
+    """(f)項 in item g) of 付表7: the sibling item f)."""
+    if len(state.ctx.path) >= 2:
+        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(state.ctx.path[:-1] + (m.group("letter"),)))
 
 
 def reg_chapter_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
-    yield regulation_ref(m, 0, f"chapter:{norm(m.group('n'))}")
+    yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, f"chapter:{norm(m.group('n'))}")
 
 
 def reg_appendix_refs(m: re.Match, state: ScanState) -> Iterator[Reference]:
@@ -398,6 +421,7 @@ def regulation_tokens() -> list[tuple[re.Pattern, Handler]]:
         (REG_BARE_LAW, reg_law_ref),
         (REG_PARAGRAPH, reg_paragraph_ref),
         (REG_PRECEDING, reg_preceding_ref),
+        (REG_LETTERED_ITEM, reg_lettered_item_ref),
         (REG_CHAPTER, reg_chapter_ref),
         (REG_APPENDIX, reg_appendix_refs),
     ]

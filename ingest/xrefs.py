@@ -45,9 +45,8 @@ def law_of(ref: str | None) -> tuple[str | None, str | None]:
 
 
 def regulation_path(ref: str) -> tuple[str, ...]:
-    """`24-5-1` -> ("24", "5", "1"); non-numbered refs (chapter:3, appendix-7) -> ()."""
-    parts = tuple(ref.split("-"))
-    return parts if all(p.isdigit() for p in parts) else ()
+    """`25-4-1-1-a` -> ("25", "4", "1", "1", "a"); `appendix-7-4-g` -> ("appendix", "7", "4", "g")."""
+    return tuple(ref.split("-")) if ":" not in ref else ()
 
 
 def context_for(unit: Unit) -> Context:
