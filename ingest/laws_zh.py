@@ -11,6 +11,24 @@ always, between them). Its shape:
   sub-sub-items ``(1)``;
 * the page stops inside Law 52A (the full code has 93 laws): the last unit is flagged truncated.
 
+Choices (see the tests for each):
+
+* furniture: the breadcrumb and 发布时间 are navigation, so they become attrs of ``preface:web``
+  (``breadcrumb``, ``published``), not text; the page title is its title, the line naming the
+  Laws is ``document_title``;
+* definitions: ref ``def:<Chinese term>``; a term defined twice (宕墩, 奖分) gives ``def:宕墩``
+  and ``def:宕墩(2)``, both ``defined_twice``; a twin printed without English borrows its
+  twin's (``term_en_from``). ``term_en`` is normalised (spaces, known misspellings), while
+  ``term_printed`` keeps the headword line as printed. "(Round)" has no Chinese headword on the
+  page: its ref is ``def:Round``, flagged ``term_zh_missing`` (no erratum: we cannot tell what
+  the source printed);
+* a lettered/numbered line that is a whole sentence (ends with 。) is the unit's text, not its
+  title (30C, 43C, 12C3, 32B1);
+* text lines that end mid-sentence are joined to the next (the conversion split them); every
+  other paragraph stays on its own line;
+* Law 2's table goes into the law's text as " | " rows, into attrs["table"], and, because it
+  is a genuine board -> dealer/vulnerability table, into tables["board_table_1997"].
+
 Structural refs: parts and divisions restart their numbering in each chapter/part, so their
 refs carry the path: ``chapter:5``, ``part:5-2``, ``division:5-2-3`` (unique, and citeable as
 "chapter 5, part 2, section 3"). Law refs follow the WBF citation style: ``50``, ``50D``,
@@ -21,6 +39,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from .records import ParsedDocument, ParseError, Unit
 
@@ -40,6 +59,7 @@ SECTION_RE = re.compile(r"^(?:([A-Z])\.|\(([A-Z])\))\s*(.*)$")
 ITEM_RE = re.compile(r"^(\d{1,2})\.\s*(.*)$")
 SUBITEM_RE = re.compile(r"^\(([a-z])\)\s*(.*)$")
 SUBSUBITEM_RE = re.compile(r"^\((\d{1,2}|[ivx]{1,4})\)\s*(.*)$")
+ROMAN_RE = re.compile(r"[ivx]{1,4}")
 
 # Glossary headwords: "藏牌(REVOKE)", "超墩(OVERTRICK)。", "(Round)" (Chinese lost),
 # "Premium Point 奖分" (English first), or a bare "将牌" whose "(TRUMP)" is on the next line.
@@ -268,7 +288,7 @@ class Reader:
         self.drafts.append(draft)
         return draft
 
-    def fail(self, line: int, expected: str):
+    def fail(self, line: int | None, expected: str) -> NoReturn:
         raise ParseError(self.source, line, expected)
 
     def structural_parent(self) -> Draft | None:
@@ -424,6 +444,8 @@ class Reader:
         self.subitem = self.subsubitem = None
 
     def open_subitem(self, line: Line, m: re.Match) -> None:
+        if self.is_roman_subsubitem(m.group(1)):
+            return self.open_subsubitem(line, m)
         if not self.item:
             self.fail(line.number, "an item (1.) before sub-item " + line.text)
         label = m.group(1)
@@ -438,6 +460,13 @@ class Reader:
         label = m.group(1)
         self.subsubitem = self.open_numbered(line, f"{self.subitem.unit.ref}({label})", "subsubitem",
                                              self.subitem, m.group(2), label=label, label_printed=f"({label})")
+
+    def is_roman_subsubitem(self, label: str) -> bool:
+        """"(i)" under "(a)" is a sub-sub-item; "(i)" after "(h)" is the next sub-item."""
+        if not self.subitem or not ROMAN_RE.fullmatch(label):
+            return False
+        previous = self.subitem.unit.attrs["label"]
+        return not (len(label) == 1 and ord(label) == ord(previous) + 1)
 
     def open_numbered(self, line: Line, ref: str, kind: str, parent: Draft, rest: str, **attrs) -> Draft:
         """A lettered/numbered unit. Its rest of line is a title, unless it is a whole sentence

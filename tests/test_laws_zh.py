@@ -123,6 +123,17 @@ def test_sub_sub_item_keeps_printed_number_in_its_ref():
     ]
 
 
+def test_roman_sub_sub_items_nest_under_their_sub_item_but_i_after_h_is_a_sub_item():
+    # The page prints sub-sub-items as (1) (2); the 2017 Laws print (i) (ii): same excerpt, relabelled.
+    roman = LAW_25B2.replace("(1)让", "(i)让").replace("(2)用", "(ii)用")
+    assert [(u.ref, u.kind, u.parent_ref) for u in parse(roman).units if u.kind.endswith("item")] == [
+        ("25B2", "item", "25B"), ("25B2(b)", "subitem", "25B2"),
+        ("25B2(b)(i)", "subsubitem", "25B2(b)"), ("25B2(b)(ii)", "subsubitem", "25B2(b)"),
+    ]
+    after_h = LAW_25B2.replace("(b)第一个", "(h)第一个").replace("(1)让", "(i)让").replace("(2)用", "(j)用")
+    assert [u.ref for u in parse(after_h).units if u.kind == "subitem"] == ["25B2(h)", "25B2(i)", "25B2(j)"]
+
+
 LAW_48A = """第六章 打牌
 
 第48条:庄家暴露牌张
