@@ -224,9 +224,11 @@ def relative_law_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Refere
 
 
 def bare_section_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
-    """B項 / A款1 with no Law named: the Law last named in this text, else the citing Law."""
-    if state.last_law:
-        yield law_reference(m, state, doc, state.last_law, m.group(0))
+    """B項 / A款1 with no Law named: the Law last named in this text, else the citing Law;
+    上記B項 / 以下のB項 / 上述A款 point inside the citing Law whatever was named before."""
+    law = state.ctx.law if m.group("here") else state.last_law
+    if law:
+        yield law_reference(m, state, doc, law, m.group("tail"), group="tail")
 
 
 def this_section_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
@@ -236,12 +238,19 @@ def this_section_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Refere
 
 
 def continued_item_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
-    """…A款1、2: the 2 is another item of the section just cited."""
+    """…A款1、2 / 本条D項2(c)および2(d) / 本条C項2(a)および(b): more of the section just cited."""
     prev = state.last_item_ref
-    if prev and prev.section:
-        target = LawRef(prev.law, prev.section, norm(m.group("item")))
-        state.last_item_ref = target
-        yield Reference(m.group("item"), m.start("item"), m.end("item"), doc, str(target))
+    if not (prev and prev.section):
+        return
+    item, sub = m.group("item"), m.group("sub") or m.group("sub2")
+    if item:
+        target = LawRef(prev.law, prev.section, norm(item), sub)
+    elif prev.sub:
+        target = LawRef(prev.law, prev.section, prev.item, sub)
+    else:
+        return
+    state.last_item_ref = target
+    yield Reference(m.group("more"), m.start("more"), m.end("more"), doc, str(target))
 
 
 def definition_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
@@ -259,14 +268,17 @@ def footnote_marker(m: re.Match, state: ScanState) -> Iterator[Reference]:
 JA_TAIL = rf"(?:{S}{LETTER}{S}項{DEEP_TAIL})?"
 JA_LAW = re.compile(rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|及び|と){S}{NUM})*){S}条(?P<tail>{JA_TAIL})")
 JA_THIS_LAW = re.compile(rf"(?:本条項?|同条)(?P<tail>{JA_TAIL})")
-JA_BARE_SECTION = re.compile(rf"(?<![A-Za-zＡ-Ｚａ-ｚ]){LETTER}{S}項{DEEP_TAIL}")
+JA_BARE_SECTION = re.compile(rf"(?P<here>上記の?|以下の|下記の?)?(?<![A-Za-zＡ-Ｚａ-ｚ])(?P<tail>{LETTER}{S}項{DEEP_TAIL})")
 # 前項B 1(a) (51B2): the preceding section of this Law, printed in compact style
 JA_PRECEDING_SECTION = re.compile(rf"前項{S}(?P<tail>{LETTER}{S}{NUM}(?:{S}\([a-z]\))?)")
 JA_RANGE = re.compile(
     rf"(?P<from>第{S}(?P<first>{NUM}){S}条){S}(?:から|～|〜|ないし|乃至){S}(?P<to>第{S}(?P<last>{NUM}){S}条)(?:まで)?"
 )
 # 本条F項1および2: the 2 is another item of the section just cited
-JA_CONTINUED_ITEM = re.compile(rf"(?:、|および|及び|または|又は|と|や){S}(?P<item>{NUM})(?![0-9０-９条項章.])")
+JA_CONTINUED_ITEM = re.compile(
+    rf"(?:、|および|及び|または|又は|と|や){S}(?P<more>(?P<item>{NUM})(?:{S}\((?P<sub>[a-z])\))?|\((?P<sub2>[a-z])\))"
+    r"(?=[\s)）、。をにのとがはもや]|および|または|参照|$)"  # 2回目 and 2枚 are counts, not items
+)
 # the 参照 must close the term's own parenthesis: not 「取りの宣言」の合意（本条A項参照）
 JA_DEFINITION = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=[^。「」（(\n]{0,12}参照)")
 FOOTNOTE_MARKER = re.compile(rf"\*(?P<n>{NUM})")
@@ -309,8 +321,10 @@ ZH_LAW = re.compile(rf"(?:第|(?<![0-9０-９第]))(?P<nums>{NUM}){S}条(?P<tail
 # 本章B款 (41C) can only mean this Law: the Laws' chapters have no lettered sections
 ZH_THIS_LAW = re.compile(rf"(?:本条|本章(?={S}{LETTER}{S}款))(?P<tail>{ZH_TAIL})")
 ZH_THIS_SECTION = re.compile(rf"本款(?P<tail>{S}{NUM}(?:\([a-z]\))?)")
-ZH_BARE_SECTION = re.compile(rf"(?<![A-Za-zＡ-Ｚ本]){LETTER}{S}款{DEEP_TAIL}")
-ZH_CONTINUED_ITEM = re.compile(rf"[、和及]{S}(?P<item>{NUM})(?![0-9０-９条款.])")
+ZH_BARE_SECTION = re.compile(rf"(?P<here>上述|以下|下述)?(?<![A-Za-zＡ-Ｚ本])(?P<tail>{LETTER}{S}款{DEEP_TAIL})")
+ZH_CONTINUED_ITEM = re.compile(
+    rf"(?:、|和|及|或){S}(?P<more>(?P<item>{NUM})(?:\((?P<sub>[a-z])\))?|\((?P<sub2>[a-z])\))(?=[\s)）、。,，中的和及或]|$)"
+)
 
 
 def zh_tokens() -> list[tuple[re.Pattern, Handler]]:

@@ -53,8 +53,8 @@ def context_for(unit: Unit) -> Context:
     """The citing unit's own position, which relative references lean on."""
     if unit.doc == REGULATIONS:
         return Context(unit.doc, path=regulation_path(unit.ref))
-    if unit.kind == "footnote":  # a footnote speaks for the Law it hangs from
-        return Context(unit.doc, *law_of(unit.attrs.get("anchor_ref")))
+    if unit.kind == "footnote":  # a footnote speaks for the Law (or reprint of it) it hangs from
+        return Context(unit.doc, *law_of((unit.attrs.get("anchor_ref") or "").removeprefix("quote:")))
     if unit.kind == "quote":
         return Context(unit.doc, *law_of(unit.attrs.get("law_ref")))
     if unit.kind == "note":
@@ -83,8 +83,8 @@ def extract(unit: Unit, text: str) -> list[Reference]:
         return extract_zh_law_refs(text, ctx)
     if unit.doc == REGULATIONS:
         return extract_regulation_refs(text, ctx)
-    # Only the 2017 Laws keep footnote markers (*5) in the carrying unit's text.
-    return extract_ja_law_refs(text, ctx, with_footnotes=unit.doc == LAWS_JA)
+    # The 2017 Laws and the commentaries keep footnote markers (*5) in the carrying unit's text.
+    return extract_ja_law_refs(text, ctx, with_footnotes=unit.doc in (LAWS_JA, *COMMENTARIES))
 
 
 def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:

@@ -59,6 +59,14 @@ JA = [
                                      ("第64条", "64")]),
     ("bare-section-follows-last-named-law", "61", "○第44条『プレイの順序と進行』\n\nC項『スートにフォローする義務』",
      [("第44条", "44"), ("C項", "44C")]),
+    ("continued-item", "20", "3. 本条F項1および2の下にプレイヤーはある1つのコールに関して", [("本条F項1", "20F1"), ("2", "20F2")]),
+    ("continued-item-subitem", "16", "ディレクターは本条D項2(c)および2(d)に従い処理する",
+     [("本条D項2(c)", "16D2(c)"), ("2(d)", "16D2(d)")]),
+    ("continued-subitem", "12", "本条C項2(a)および(b)の規定", [("本条C項2(a)", "12C2(a)"), ("(b)", "12C2(b)")]),
+    ("below-section-is-own-law", "86",
+     "ディレクターは選定調整スコアを与えるものとする（第12条C項1(c)参照、ただし、複数の調整スコアについては以下のB項2参照）",
+     [("第12条C項1(c)", "12C1(c)"), ("B項2", "86B2")]),
+    ("a-count-is-not-an-item", "64", "リボークがあった場合（本条B項2参照）、2回目以降のリボークの1つ", [("本条B項2", "64B2")]),
     ("definition", None, "【日本語版注】オークションやプレイを行う際プレイヤーが利用できる情報（「不当な情報」および第16条参照）。",
      [("不当な情報", "def:不当な情報"), ("第16条", "16")]),
 ]
@@ -76,7 +84,7 @@ def test_footnote_marker_in_law_text():
     assert [(r.surface, r.ref, r.kind) for r in refs] == [("*6", "fn:6", "footnote")]
 
 
-def test_commentary_does_not_read_footnote_markers_by_default():
+def test_footnote_markers_are_only_read_when_asked():
     assert extract_ja_law_refs("ディクレアララー*6と", Context("revoke-notes-ja", "61")) == []
 
 
