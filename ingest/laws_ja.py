@@ -193,6 +193,10 @@ def finish(units: list[Unit]) -> None:
     for unit in units:
         unit.attrs.pop("_open", None)
         unit.text = unit.text.strip()
+        rows = [line.split("\t") for line in unit.text.split("\n") if "\t" in line]
+        if rows:
+            # tab-separated lines are the book's tables (Law 2's boards, Law 77's scores)
+            unit.attrs["table"] = [[cell.strip() for cell in row] for row in rows]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -289,12 +293,18 @@ class LawBodyParser:
 
     # -- entry point ------------------------------------------------------------------------
     def parse(self, lines: list[tuple[int, str]]) -> list[Unit]:
-        for number, raw in lines:
-            self.feed(number, raw)
+        units = self.read(lines)
         if self.law_number != LAW_COUNT:
             raise ParseError(self.source, lines[-1][0] if lines else None,
                              f"expected {LAW_COUNT} laws, found {self.law_number} (next expected: 第{self.law_number + 1}条)")
+        return units
+
+    def read(self, lines: list[tuple[int, str]]) -> list[Unit]:
+        """Laws, their parts and footnotes from body lines (any excerpt that starts at a law)."""
+        for number, raw in lines:
+            self.feed(number, raw)
         self.anchor_footnotes()
+        finish(self.units + self.footnotes)
         return self.units + self.footnotes
 
     def feed(self, number: int, raw: str) -> None:

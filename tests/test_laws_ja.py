@@ -1,0 +1,280 @@
+"""laws-2017-ja: exact records on real excerpts, and invariants over the whole file."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ingest import laws_ja
+from ingest.laws_ja import LawBodyParser, parse_definitions
+from ingest.records import ParseError
+from ingest.textclean import normalise_spaces
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+SOURCE = CORPUS / "laws-2017-ja.txt"
+RAW = SOURCE.read_text(encoding="utf-8")
+RAW_LINES = RAW.split("\n")
+RUNNING_HEADERS = {"定義", "前書き", "準備と進行", "違反行為に関する一般原則", "プレイ", "オークション"}
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    return laws_ja.parse(RAW, doc="laws-2017-ja", source=str(SOURCE))
+
+
+@pytest.fixture(scope="module")
+def units(parsed):
+    return parsed.by_ref()
+
+
+def excerpt(first: int, last: int) -> list[tuple[int, str]]:
+    """Lines first..last (1-based, inclusive) of the real file, with their numbers."""
+    return [(n, RAW_LINES[n - 1]) for n in range(first, last + 1)]
+
+
+def body_parser(previous_law: int) -> LawBodyParser:
+    parser = LawBodyParser("laws-2017-ja", "laws-2017-ja.txt", toc={}, part_of_law={},
+                           running_headers=RUNNING_HEADERS)
+    parser.law_number = previous_law
+    return parser
+
+
+def record(unit):
+    return (unit.ref, unit.kind, unit.title, unit.text, unit.parent_ref)
+
+
+# --- exact records on excerpts ------------------------------------------------------------
+
+
+def test_definition_running_across_a_page_break():
+    # 定義 コントラクト: the sentence breaks after 「オッド」, then `## 定義` + `---` (running header)
+    lines = excerpt(655, 663)
+    (unit,) = parse_definitions("laws-2017-ja", lines, page=4, running_headers=RUNNING_HEADERS, source="t")
+    assert record(unit) == (
+        "def:コントラクト", "definition", "コントラクト",
+        "ダブル、リダブルの有無に関係なく、ディクレアラ側が最後のビッドで指定した数のオッドトリックを"
+        "指定したデノミネーションで取る約束（第22条参照）。",
+        "definitions",
+    )
+    assert (unit.attrs["term"], unit.attrs["term_en"]) == ("コントラクト", "Contract")
+
+
+def test_definition_headings_at_three_levels_and_numbered_meanings():
+    lines = excerpt(578, 603) + excerpt(706, 716)  # `####` headings, then `**bold**` ones
+    defs = parse_definitions("laws-2017-ja", lines, page=4, running_headers=RUNNING_HEADERS, source="t")
+    terms = [(d.attrs["term"], d.attrs["term_en"]) for d in defs]
+    assert terms[:3] == [("IMP", "International Match Point"), ("LHO", "Left-hand Opponent"),
+                         ("RHO", "Right-hand Opponent")]
+    dummy = next(d for d in defs if d.ref == "def:ダミー")
+    assert dummy.attrs["meanings"] == [
+        "ディクレアラーのパートナー。オープニングリードが表向きになるとダミーになり、プレイが終了するとダミーではなくなる。",
+        "オープニングリード後、テーブルの上に広げたディクレアラーのパートナーのカード。",
+    ]
+
+
+def test_definition_text_before_any_heading_is_an_error():
+    with pytest.raises(ParseError) as error:
+        parse_definitions("laws-2017-ja", [(10, "説明のない文")], page=4, running_headers=set(), source="defs.txt")
+    assert "defs.txt:10" in str(error.value)
+
+
+def test_law_2_keeps_its_board_table():
+    parser = body_parser(previous_law=1)
+    units = {u.ref: u for u in parser.read(excerpt(892, 909))}
+    law = units["2"]
+    assert law.title == "デュプリケートボード"
+    assert law.attrs["table"][0] == ["North ディーラー", "ボード No. 1", "5", "9", "13"]
+    assert law.attrs["table"][7] == ["双方バル", "ボード No. 4", "7", "10", "13"]
+    assert len(law.attrs["table"]) == 8
+    # `1 7 - 3 2` and `1 6` are numbers the conversion spaced out
+    assert "ボード番号17 - 32とこの後の16ボード毎のグループにも同じ配列を繰り返す。" in law.text.split("\n")
+
+
+def test_law_12C_down_to_its_sub_sub_items():
+    parser = body_parser(previous_law=11)
+    units = parser.read(excerpt(1069, 1115))
+    refs = [u.ref for u in units]
+    assert refs[refs.index("12C"):] == [
+        "12C", "12C1", "12C1(a)", "12C1(b)", "12C1(c)", "12C1(d)", "12C1(e)", "12C1(e)(i)", "12C1(e)(ii)",
+        "12C2", "12C2(a)", "12C2(b)", "12C2(c)", "12C2(d)", "12C3", "12C4",
+    ]
+    by_ref = {u.ref: u for u in units}
+    assert record(by_ref["12C"]) == ("12C", "section", "調整スコアの査定", "", "12")
+    # `(a)` opens on the item's own line; its sentence continues after a bullet: `- と置き換える。`
+    assert record(by_ref["12C1(a)"]) == (
+        "12C1(a)", "subitem", None,
+        "違反行為の後、ディレクターはこの規則によりスコアを調整する権限を持ち、選定調整スコアを与えることが"
+        "できるときはそうする。このようなスコアはプレイで得られたスコアと置き換える。",
+        "12C1",
+    )
+    assert record(by_ref["12C1(e)(ii)"]) == (
+        "12C1(e)(ii)", "subsubitem", None, "非反則側は、損害の自ら引き起こした部分に対しては救済を受けない。", "12C1(e)")
+    # a sentence split by a page break (running header in between) is joined again
+    assert by_ref["12C2(d)"].text.endswith("規則を定めることができる。その規則でそれぞれの2ボード目以降のボードについて"
+                                           "与えられる調整スコアは、上記の(a)や(b)と異なるものでもよい。")
+
+
+def test_40B2a_v(units):
+    unit = units["40B2(a)(v)"]
+    assert record(unit) == ("40B2(a)(v)", "subsubitem", None, "アーティフィシャルコールのサイキックを規制できる。", "40B2(a)")
+    assert [u.ref for u in units.values() if u.parent_ref == "40B2(a)"] == [
+        "40B2(a)(i)", "40B2(a)(ii)", "40B2(a)(iii)", "40B2(a)(iv)", "40B2(a)(v)"]
+
+
+def test_sub_item_i_after_h_is_a_letter_not_a_roman_numeral(units):
+    # 80B2: (g) (i) (ii) are sub-sub-items of (g); the later (i) follows (h) as a sub-item
+    assert units["80B2(g)(i)"].kind == "subsubitem"
+    assert units["80B2(i)"].kind == "subitem"
+    assert units["80B2(i)"].text == "適切なプレイの条件を定め、競技者に公表すること。"
+
+
+def test_footnote_and_its_anchor(units):
+    footnote = units["fn:1"]
+    assert record(footnote) == (
+        "fn:1", "footnote", "*1", "「揃えられたデッキ」とはカードが揃えられていて無作為ディールをされていないパックをいう。", "6D2")
+    assert footnote.attrs["anchor_ref"] == "6D2"
+    # the footnote text sat between the two halves of this sentence; the marker stays in place
+    assert units["6D2"].text.startswith("過去のディールを再びプレイすることが競技会の目的でなければ、カードが揃えられたデッキ*1を"
+                                        "シャフルしないで配ったディール")
+
+
+def test_heading_carrying_a_sup_marker(units):
+    # `### 第13条 カードの過不足<sup>\*2</sup>`
+    law = units["13"]
+    assert (law.title, law.attrs["title_footnotes"]) == ("カードの過不足", ["2"])
+    assert units["fn:2"].attrs["anchor_ref"] == "13"
+
+
+def test_doubled_bold_heading_is_a_law_and_its_section(units):
+    # `**第66条 トリックの検査****A. 現行のトリック**`
+    assert units["66"].title == "トリックの検査"
+    assert (units["66A"].title, units["66A"].parent_ref) == ("現行のトリック", "66")
+
+
+def test_title_wrapped_over_three_lines(units):
+    assert units["53C"].title == "ディクレアラの違法なリードに対して間違った順番のディフェンダーがカードをプレイした場合"
+
+
+def test_translator_notes_marked_with_a_bare_star(units):
+    assert units["fn:ja-22"].text == "【日本語版注】第17条D項3参照"
+    assert units["fn:ja-75"].attrs["anchor_ref"] == "75B"
+
+
+def test_excerpt_with_a_law_out_of_sequence_is_not_a_heading():
+    # 第88条's whole text is `第12条C項2参照。`: a reference, not the heading of Law 12
+    parser = body_parser(previous_law=87)
+    units = parser.read(excerpt(3073, 3076))
+    assert [(u.ref, u.text) for u in units] == [("88", "第12条C項2参照。")]
+
+
+# --- whole-document invariants -------------------------------------------------------------
+
+BODY_HEADING_RE = re.compile(r"^(?:#+\s*|\*\*)?第\s*(\d+)\s*条\s*(.*?)(?:\*\*.*)?$")
+
+
+def body_heading_titles() -> dict[int, str]:
+    """Law titles as printed in the body headings, read independently of the parser."""
+    start = next(i for i, line in enumerate(RAW_LINES) if re.match(r"^#+\s*第\s*1\s*条", line))
+    end = next(i for i, line in enumerate(RAW_LINES) if line.startswith("## 索引"))
+    titles: dict[int, str] = {}
+    for line in RAW_LINES[start:end]:
+        match = BODY_HEADING_RE.match(line)
+        if match and (line.startswith(("#", "**"))) and int(match.group(1)) == len(titles) + 1:
+            title = re.sub(r"<[^>]+>|\\\*\d*|\*\*", "", match.group(2))
+            titles[int(match.group(1))] = normalise_spaces(title)
+    return titles
+
+
+def test_93_laws_in_order_titled_as_their_body_headings(parsed):
+    laws = [u for u in parsed.units if u.kind == "law"]
+    assert [u.ref for u in laws] == [str(n) for n in range(1, 94)]
+    expected = body_heading_titles()
+    assert len(expected) == 93
+    assert {int(u.ref): normalise_spaces(u.title) for u in laws} == expected
+
+
+# Places where the 目次 and the body print different titles (the body is what we keep).
+KNOWN_TOC_DISCREPANCIES = {
+    "19C", "19D", "20G", "39B", "40A", "48", "48A", "48B", "52", "53C", "54D", "55C", "57C", "58A", "58B",
+    "75B", "75C", "84C",
+}
+
+
+def test_every_toc_entry_matches_a_parsed_unit(parsed, units):
+    toc = [u for u in parsed.units if u.kind == "toc_entry"]
+    assert len(toc) > 350
+    mismatched = set()
+    for entry in toc:
+        target = units.get(entry.attrs["target_ref"])
+        assert target is not None, f"目次 row {entry.attrs['target_ref']} (line {entry.line}) has no unit"
+        if normalise_spaces(target.title or "") != entry.title:
+            mismatched.add(entry.attrs["target_ref"])
+    assert mismatched == KNOWN_TOC_DISCREPANCIES
+
+
+def test_every_law_and_section_has_its_toc_page(parsed, units):
+    toc = {u.attrs["target_ref"]: u.page for u in parsed.units if u.kind == "toc_entry"}
+    for ref, page in toc.items():
+        assert units[ref].page == page, ref
+    assert units["61"].page == 93 and units["12C1(a)"].page == 22
+
+
+def test_no_page_furniture_in_any_text(parsed):
+    furniture = re.compile(r"^#|^-{3}|<[a-z/]+>|\*\*|\\\*", re.M)
+    page_number = re.compile(r"^\s*\d+\s*$", re.M)  # an index entry's text may be the ref `77`
+    offenders = [(u.ref, u.text) for u in parsed.units
+                 if furniture.search(u.text) or furniture.search(u.title or "")
+                 or (u.kind != "index_entry" and page_number.search(u.text))]
+    assert offenders == []
+
+
+def test_all_28_footnotes_anchored(parsed, units):
+    numbered = [u for u in parsed.units if u.kind == "footnote" and u.attrs["label"] != "*"]
+    assert [u.ref for u in numbered] == [f"fn:{n}" for n in range(1, 29)]
+    for footnote in numbered:
+        anchor = units[footnote.attrs["anchor_ref"]]
+        marker = f"*{footnote.attrs['label']}"
+        assert marker in anchor.text or footnote.attrs["label"] in anchor.attrs.get("title_footnotes", [])
+
+
+def test_all_65_definitions(parsed):
+    definitions = [u for u in parsed.units if u.kind == "definition"]
+    assert len(definitions) == 65
+    assert all(u.ref == f"def:{u.attrs['term']}" and u.attrs["term_en"] for u in definitions)
+    assert definitions[0].ref == "def:IMP" and definitions[-1].ref == "def:リダブル"
+
+
+def test_refs_unique_and_parents_exist(parsed, units):
+    refs = [u.ref for u in parsed.units]
+    assert len(refs) == len(set(refs))
+    missing = [(u.ref, u.parent_ref) for u in parsed.units if u.parent_ref and u.parent_ref not in units]
+    assert missing == []
+
+
+def test_every_law_belongs_to_a_part(parsed, units):
+    parts = [u for u in parsed.units if u.kind == "part"]
+    assert [p.title for p in parts] == ["予備規則", "準備と進行", "違反行為に関する一般原則", "オークション", "プレイ", "作法",
+                                        "スコア", "競技会の組織", "ディレクター", "上告"]
+    assert units["61"].parent_ref == "part:5" and units["93"].parent_ref == "part:10"
+
+
+def test_prefaces_and_introduction(units):
+    assert units["preface:wbf"].text.startswith("ブリッジはチェスや囲碁など")
+    assert units["preface:jcbl"].text.startswith("初めて日本語での規則が施行されたのは1968年です。")
+    assert units["introduction"].text.startswith("英語版では、指示、命令、禁止の度合いを助動詞で厳密に区別し")
+    assert units["introduction/ja-note"].text.startswith("規則の一部としてわかりやすくするために")
+    assert units["introduction/ja-note"].parent_ref == "introduction"
+
+
+def test_missing_landmark_names_the_file():
+    with pytest.raises(ParseError) as error:
+        laws_ja.parse("# 目次\n", source="broken.txt")
+    assert "broken.txt" in str(error.value)
+
+
+def test_truncated_file_reports_the_law_it_expected():
+    cut = RAW[: RAW.index("### 第53条")] + "\n## 索引－2017年規則－\n"
+    with pytest.raises(ParseError) as error:
+        laws_ja.parse(cut, source="cut.txt")
+    assert "expected 93 laws, found 52" in str(error.value) and "第53条" in str(error.value)
