@@ -386,7 +386,8 @@ def classify_marker(raw: str, builder: StructureBuilder) -> Marker | None:
     return None
 
 
-def item_marker(style: str, label: str, rest: str, cells, builder: StructureBuilder) -> Marker:
+def item_marker(style: str, label: str, rest: str, cells: list[str] | None,
+                builder: StructureBuilder) -> Marker:
     printed = {"decimal": f"{label}.", "circled": label}.get(style, f"{label})")
     if style == "circled":
         key = str(CIRCLED_NUMBERS.index(label) + 1)
@@ -414,7 +415,7 @@ def read_markdown_row(lines: list[tuple[int, str]], i: int) -> tuple[list[str], 
     return [cell.strip() for cell in row.split("|")], i + 1
 
 
-def markdown_row_marker(cells: list[str], builder: StructureBuilder) -> Marker | None:
+def markdown_row_marker(cells: list[str]) -> Marker | None:
     """A data row ``| 1. ペア戦 | 各セッション21ボード |`` is an item; header and rule rows are not."""
     if all(not c or set(c) <= set("-: ") for c in cells):
         return None
@@ -445,7 +446,7 @@ def parse_body(lines: list[tuple[int, str]], builder: StructureBuilder) -> None:
             continue
         if is_table_row(raw):
             cells, i = read_markdown_row(lines, i)
-            marker = markdown_row_marker(cells, builder)
+            marker = markdown_row_marker(cells)
             if marker:
                 builder.add_marker(n, marker)
             continue
@@ -506,8 +507,8 @@ def parse_appendix_list(lines: list[tuple[int, str]], doc: str) -> list[Unit]:
     return units
 
 
-def split_appendices(lines: list[tuple[int, str]], source: str) -> list[tuple[Unit, list]]:
-    """(appendix heading match line, its body lines) for 付表1..付表7, checked in order."""
+def split_appendices(lines: list[tuple[int, str]], source: str) -> list[tuple[int, re.Match, list]]:
+    """(heading line, heading match, body lines) for each 付表N, numbered 1, 2, ... in order."""
     starts = [(k, m) for k, (n, t) in enumerate(lines) if (m := APPENDIX_RE.match(t.strip()))]
     parts = []
     for index, (k, match) in enumerate(starts):
@@ -591,17 +592,13 @@ def find_table_sections(lines: list[tuple[int, str]]) -> list[TableSection]:
 # --------------------------------------------------------------------------------------------
 # Tables of appendix 1 and 2
 # --------------------------------------------------------------------------------------------
-def number(text: str) -> float:
-    return float(text.replace(" ", ""))
-
-
-def parse_range(text: str, open_mark: str = "-") -> tuple[float, float | None]:
-    """``1-2`` -> (1, 2); ``0`` -> (0, 0); ``27+`` / ``72.14-`` -> (27, None)."""
+def parse_range(text: str) -> tuple[float, float | None]:
+    """``1-2`` -> (1, 2); ``0`` -> (0, 0); ``27+`` / ``72.14-`` (and above) -> (27, None)."""
     text = text.replace(" ", "")
-    if text.endswith(("+", open_mark)) and text.count("-") <= 1 and not re.search(r"\d-\d", text):
-        return number(text[:-1]), None
+    if re.fullmatch(r"[\d.]+[+-]", text):
+        return float(text[:-1]), None
     low, _, high = text.partition("-")
-    return number(low), number(high or low)
+    return float(low), float(high or low)
 
 
 def as_int(value: float | None) -> int | float | None:
@@ -618,7 +615,6 @@ class ScaleColumn:
     """One IMPs/VPs column pair of the continuous WBF scale (a board count may need two)."""
 
     boards: int
-    first_imp: int
     next_imp: int
     last_imp: int | None  # the pair that continues this column starts after it
     done: bool = False
@@ -648,7 +644,7 @@ def parse_continuous_block(block, source: str) -> list[ScaleColumn]:
     for count, imps in zip(boards, starts):
         for k, start in enumerate(imps):
             last = imps[k + 1] - 1 if k + 1 < len(imps) else None
-            columns.append(ScaleColumn(count, start, start, last))
+            columns.append(ScaleColumn(count, start, last))
     for n, cells in block[3:]:
         place_pairs(n, value_pairs(cells), columns, source)
     return columns

@@ -252,7 +252,7 @@ def test_vp_for_8_boards_won_by_23_imps(db):
 
 @pytest.mark.parametrize("boards, imps, expected", [
     (4, 30, 20.0), (4, 99, 20.0), (5, 34, 20.0), (6, 35, 19.78), (32, 42, 16.68), (32, 43, 16.79),
-    (14, 57, 20.0), (9, 45, 20.0),
+    (14, 57, 20.0), (9, 45, 20.0), (7, 38, 19.80), (8, 38, 19.50), (8, 35, 19.11), (10, 48, 20.0),
 ], ids=lambda v: str(v))
 def test_shifted_cells_of_the_continuous_scale_land_in_their_column(db, boards, imps, expected):
     """The conversion shifted cells right (line 725 onwards); values go by IMP, not position."""
