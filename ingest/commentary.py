@@ -227,6 +227,10 @@ def is_ruling_heading(line: Line) -> bool:
     return not line.bullet and bool(RULING_HEADING_RE.match(line.text))
 
 
+def starts_rulings(line: Line) -> bool:
+    return line.text == RULINGS_CHAPTER or is_ruling_heading(line)
+
+
 # --- the parser -------------------------------------------------------------------------------------
 
 
@@ -270,14 +274,14 @@ class CommentaryParser:
     # -- driver --
     def parse(self) -> ParsedDocument:
         i = self.parse_front_matter()
-        mode = "quote"
+        mode = "quote"  # or "notes": what an unmarked line belongs to
         while i < len(self.lines):
             line = self.lines[i]
             if line.footnote:
                 self.add_footnote(line)
                 i += 1
                 continue
-            if mode == "rulings" or line.text == RULINGS_CHAPTER or is_ruling_heading(line):
+            if starts_rulings(line):
                 self.resolve_orphans(None)
                 i = self.parse_rulings(i)
                 break
@@ -304,8 +308,8 @@ class CommentaryParser:
         self.resolve_orphans(None)
         self.finish_quotes()
         self.finish_footnotes()
-        if not any(u.kind == "quote" for u in self.units):
-            raise ParseError(self.source, None, "no reprinted Law (第N条 <title>) found")
+        if not any(u.kind in ("quote", "ruling") for u in self.units):
+            raise ParseError(self.source, None, "no reprinted Law (第N条 <title>) or ruling found")
         self.units.sort(key=lambda u: u.line or 0)
         return ParsedDocument(self.doc, self.units)
 
@@ -327,7 +331,7 @@ class CommentaryParser:
         if i == start + 1:
             raise ParseError(self.source, self.lines[start].number, "expected index rows (第N条 <title> <page>)")
         essay: Unit | None = None
-        while i < len(self.lines) and not law_heading(self.lines, i):
+        while i < len(self.lines) and not law_heading(self.lines, i) and not starts_rulings(self.lines[i]):
             line = self.lines[i]
             if essay is None or (line.heading or not line.text.endswith(TERMINAL) and line.text[0] not in "(（"):
                 essay = self.emit(Unit(self.doc, f"essay:{line.text}", "essay", title=line.text, line=line.number))

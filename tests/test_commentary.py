@@ -1,0 +1,326 @@
+"""The commentary parser (revoke-notes-ja, out-of-turn-notes-ja): exact records on real excerpts
+copied from the corpus, and invariants over the two real files (errata applied)."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from ingest.commentary import parse
+from ingest.corpus import load_sources
+from ingest.documents import parse_document
+from ingest.records import ParseError, Unit
+
+DOCS = ("revoke-notes-ja", "out-of-turn-notes-ja")
+
+# The front of revoke-notes-ja, as printed: excerpts need an index to be a commentary.
+REVOKE_FRONT = """2017年版 デュプリケートブリッジの規則
+
+## リボークに関する注釈
+
+－ 索引 －
+
+第14条\t紛失したカード\t16
+第61条\tスートにフォローしないことーリボークに関する質問\t2
+実際の裁定例\t\t30
+
+"""
+
+
+def line_of(body: str, needle: str, front: str = REVOKE_FRONT) -> int:
+    """1-based line of the first line containing `needle` in front + body, counted independently."""
+    return next(n for n, line in enumerate((front + body).split("\n"), 1) if needle in line)
+
+
+def parse_excerpt(body: str, front: str = REVOKE_FRONT, doc: str = "revoke-notes-ja"):
+    return parse(front + body, doc=doc, source="excerpt.txt").by_ref()
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {s.id: s for s in load_sources() if s.id in DOCS + ("laws-2017-ja",)}
+
+
+@pytest.fixture(scope="module")
+def parsed(sources):
+    return {doc: parse_document(doc, sources[doc].text, sources[doc].name) for doc in DOCS}
+
+
+# --- exact records on excerpts ------------------------------------------------------------------
+
+LAW_61 = """## 第61条 スートにフォローしないこと
+
+### － リボークに関する質問
+
+#### A. リボークの定義
+
+第44条で定められたとおりにスートにフォローしないこと、または規則で要求されているか、カードやスートのリードやプレイができるのにしないこと、または対戦相手が違反行為の調整で要求したカードやスートのリードやプレイができるのにしないことはリボークになる（要求に従うことができないときは第59条参照）。
+
+#### B. リボークの可能性について質問する権利
+
+1. ディクレアラーは、ディフェンダーがフォローしなかったとき、リードされたスートのカードがないか質問することができる。
+2. (a) ダミーはディクレアラーに質問することができる（ただし、第43条B項2(b)参照）。  
+(b) ダミーはディフェンダーに質問することはできない。違反行為には第16条B項を適用することがある。
+3. ディフェンダーはディクレアラーに質問することができ、また、ディフェンダーは互いに質問することができる（ただし、この質問をしたこと自体が不当な情報となる可能性がある）。
+
+(続く)
+
+#### L61B
+
+○ダミーはリボークの可能性について、ディフェンダーには質問ができない。実際のリボークの有無にかかわらず質問自体が不当な情報になる。
+
+**第61条 スートにフォローしないこと****ー リボークに関する質問（再掲）****A. リボークの定義**
+
+第44条で定められたとおりスートにフォローしないこと、または規則で要求されているか、カードやスートのリードやプレイができるのにしないこと、または対戦相手が違反行為の調整で要求したカードやスートのリードやプレイができるのにしないことはリボークになる（要求に従うことができないときは第59条参照）。
+"""
+
+
+def test_quote_hierarchy_mirrors_the_laws():
+    units = parse_excerpt(LAW_61)
+    law, section = units["quote:61"], units["quote:61B"]
+    item, subitem = units["quote:61B2"], units["quote:61B2(a)"]
+    assert (law.kind, law.title, law.text, law.parent_ref, law.page, law.line) == (
+        "quote", "スートにフォローしないこと－リボークに関する質問", "", None, 2, line_of(LAW_61, "## 第61条"))
+    assert (section.title, section.text, section.parent_ref, section.attrs) == (
+        "リボークの可能性について質問する権利", "", "quote:61", {"law_ref": "61B"})
+    assert (item.text, item.parent_ref, item.attrs) == ("", "quote:61B", {"law_ref": "61B2"})
+    assert subitem == Unit(
+        "revoke-notes-ja", "quote:61B2(a)", "quote",
+        text="ダミーはディクレアラーに質問することができる（ただし、第43条B項2(b)参照）。",
+        parent_ref="quote:61B2", line=line_of(LAW_61, "2. (a)"), attrs={"law_ref": "61B2(a)"})
+
+
+def test_reprint_marked_saikei_is_the_same_quote_with_its_wording_difference_kept():
+    units = parse_excerpt(LAW_61)
+    assert [r for r in units if r.startswith("quote:")] == [
+        "quote:61", "quote:61A", "quote:61B", "quote:61B1", "quote:61B2", "quote:61B2(a)",
+        "quote:61B2(b)", "quote:61B3"]
+    definition = units["quote:61A"]
+    reprint = line_of(LAW_61, "（再掲）")
+    assert definition.text.startswith("第44条で定められたとおりにスートに")
+    assert definition.attrs == {"law_ref": "61A", "repeated_at_lines": [reprint], "repeat_variants": [
+        {"line": reprint, "text": definition.text.replace("とおりにスートに", "とおりスートに")}]}
+    assert units["quote:61"].attrs["repeat_variants"] == [
+        {"line": reprint, "title": "スートにフォローしないことーリボークに関する質問"}]
+
+
+def test_quote_target_is_the_laws_unit_of_the_same_ref(sources, parsed):
+    laws = parse_document("laws-2017-ja", sources["laws-2017-ja"].text, "laws").by_ref()
+    quote = parsed["revoke-notes-ja"].by_ref()["quote:61B2(a)"]
+    target = laws[quote.attrs["law_ref"]]
+    assert (target.ref, target.text) == ("61B2(a)", quote.text)
+
+
+LAW_14_WITH_NOTE = """**第14条 紛失したカード****C. カードの入れ換えから得た情報**
+
+カードを入れ換えたという情報は、間違った枚数のハンドを持っていたプレイヤーのパートナーには不当なものである。
+
+- L14B4 ○プレイが始まってからカードの不足が発見されたときは、不足していたカードが一貫してハンドの中にあったものとして扱う。リボークになるときは以下のとおり。
+- (1) スートへフォローする義務に違反した。
+  - (2) リードの要求に応えなかった（第50条D項2(a)メジャーペナルティカード対して）。
+  - (3) プレイの要求に応えなかった（第57条A項 ディフェンダーの早まったプレイに対して）。
+"""
+
+
+def test_note_keeps_its_bullets_one_per_line():
+    note = parse_excerpt(LAW_14_WITH_NOTE)["L14B4"]
+    assert note == Unit(
+        "revoke-notes-ja", "L14B4", "note", title="L14B4", parent_ref="quote:14", line=line_of(LAW_14_WITH_NOTE, "- L14B4"),
+        text="○プレイが始まってからカードの不足が発見されたときは、不足していたカードが一貫してハンドの中に"
+             "あったものとして扱う。リボークになるときは以下のとおり。\n"
+             "(1) スートへフォローする義務に違反した。\n"
+             "(2) リードの要求に応えなかった（第50条D項2(a)メジャーペナルティカード対して）。\n"
+             "(3) プレイの要求に応えなかった（第57条A項ディフェンダーの早まったプレイに対して）。",
+        attrs={"covers": ["14B4"], "label": "L14B4"})
+
+
+def test_label_naming_two_paragraphs_covers_each(parsed):
+    units = parsed["out-of-turn-notes-ja"].by_ref()
+    note = units["L60A1,2"]
+    assert (note.title, note.parent_ref, note.attrs, note.text) == (
+        "L60A1,2", "quote:60", {"covers": ["60A1", "60A2"], "label": "L60A1,2"},
+        "○順番外のプレイに続いて反則者の次のプレイヤがプレイすると受け入れたことと同様になる。\n"
+        "○第53条B項『違法なリードの後に正しいリードをした場合』")
+    # L45E1.2 speaks of the fifth card of a defender (45E1) and of declarer (45E2)
+    assert units["L45E1.2"].attrs["covers"] == ["45E1", "45E2"]
+    assert units["L54B,D"].attrs["covers"] == ["54B", "54D"]
+    spaced = parsed["revoke-notes-ja"].by_ref()["L43B2(b)"]  # printed "L43B2 (b)"
+    assert (spaced.title, spaced.attrs["covers"]) == ("L43B2 (b)", ["43B2(b)"])
+
+
+def test_continued_note_is_one_note(parsed):
+    units = parsed["out-of-turn-notes-ja"].by_ref()
+    assert units["L58B"].line == 315
+    assert "(続き)" not in units["L58B"].text
+    # the second printing of 53 heads the page on which the note L53B goes on
+    assert units["L53B"].text.endswith("○ただし逆回りにプレイしたディフェンダーが本来リードする順番で、"
+                                       "実際にリードのつもりだったならば本条B項を適用する。")
+
+
+def test_commentary_without_its_label_is_kept_as_unlabeled_or_displaced_note(parsed):
+    units = parsed["out-of-turn-notes-ja"].by_ref()
+    unlabeled = units["note:57-1"]
+    assert (unlabeled.kind, unlabeled.line, unlabeled.parent_ref, unlabeled.attrs) == (
+        "note", 263, "quote:57", {"covers": ["57"], "label": None})
+    assert unlabeled.text.split("\n")[0] == "(1) 2番手のディフェンダーがプレイする前に4番手のディフェンダーがプレイした。"
+    displaced = units["L53A"]
+    assert displaced.attrs["displaced_lines"] == [67, 77]
+    assert displaced.text.split("\n")[:2] == [
+        "○第47条E項1「対戦相手がリードまたはプレイの順番であるとプレイヤに間違って教えた場合」",
+        "プレイする順番を間違って教えたときは、プレイを取り消す。順番外のプレイのLHO (順番を間違って教えた側)は"
+        "順番外のプレイを受け入れることはできない。第16条C項より下記のとおり扱う"]
+
+
+RULING_ACROSS_PAGES = """### リボークの裁定例（Sがダミー）
+
+プレイヤー(N)：「ダミーからです。」
+
+ディレクター：「わかりました、Wはカードを♠に出し直してください。
+
+Nはプレイを変更することができますが、どうしますか？」
+
+ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。
+
+(続く)
+
+## 実際の裁定例
+
+---
+
+「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」
+"""
+
+
+def test_ruling_keeps_one_line_per_turn_across_a_page_break():
+    units = parse_excerpt(RULING_ACROSS_PAGES)
+    assert [r for r in units if r.startswith("ruling:")] == ["ruling:1"]
+    assert units["ruling:1"] == Unit(
+        "revoke-notes-ja", "ruling:1", "ruling", title="リボークの裁定例（Sがダミー）", page=30,
+        line=line_of(RULING_ACROSS_PAGES, "### リボークの裁定例"),
+        text="プレイヤー(N)：「ダミーからです。」\n"
+             "ディレクター：「わかりました、Wはカードを♠に出し直してください。Nはプレイを変更することができますが、どうしますか？」\n"
+             "ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。\n"
+             "「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」",
+        attrs={"example": True})
+
+
+def test_index_rows_and_essay():
+    units = parse_excerpt(LAW_14_WITH_NOTE.replace("**第14条", "## 規則の目的\n\n規則はデュプリケートブリッジの正しい手順を定め"
+                                                   "、それからの逸脱による損害に対して、相当の補償をすることを目的としている。\n\n**第14条", 1))
+    assert units["toc:61"] == Unit("revoke-notes-ja", "toc:61", "toc_entry",
+                                   title="スートにフォローしないことーリボークに関する質問", page=2, line=8,
+                                   attrs={"law": "61"})
+    assert (units["toc:rulings"].title, units["toc:rulings"].page, units["toc:rulings"].attrs) == ("実際の裁定例", 30, {})
+    assert units["essay:規則の目的"].text == "規則はデュプリケートブリッジの正しい手順を定め、それからの逸脱による損害に対して、相当の補償をすることを目的としている。"
+
+
+def test_footnote_split_by_a_page_break_and_its_anchor(parsed):
+    units = parsed["revoke-notes-ja"].by_ref()
+    assert units["fn:20"].attrs == {"anchor_ref": "quote:67B2(a)"}
+    assert units["fn:20"].text.startswith("ディレクターは極力ディフェンダーのプレイしたカードが見えないようにする")
+    assert units["quote:67B2(a)"].text.endswith(
+        "全部反則者のハンドに戻すよう指示*20する(どのカードを表向きにしたか確認できない場合、反則者は過不足のある"
+        "トリックに合法的にプレイできたカードの一番高いランクのカードを残す)。過不足のあるトリックの勝ち負けは変わらない。")
+    other = parsed["out-of-turn-notes-ja"].by_ref()
+    assert (other["fn:17"].text, other["fn:17"].attrs) == (
+        "13トリック目の順番外のリードは取り消さなければならない。",
+        {"anchor_ref": "quote:53A", "repeated_at_lines": [113, 131]})
+    assert other["quote:53A"].text.startswith("13トリック目より前に*17表向きになった")
+
+
+def test_latex_suits_become_the_glyphs_the_file_uses(parsed):
+    note = parsed["out-of-turn-notes-ja"].by_ref()["L53B"]
+    assert "(2) ♠Kリードを受け入れず、♡Aリードを受け入れる。♠Kはメジャーペナルティカード。" in note.text.split("\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("no index here\n", "索引"),
+    ("## 第61条 スートにフォローしないこと\n\n#### A. リボークの定義\n\n本文。\n\n## 第61条 スートにフォローしないこと\n",
+     "printed again"),
+    ("## 第14条 紛失したカード\n\n#### C. 見出し\n\n- L14C ○一つ目。\n- L14C ○二つ目。\n", "L14C printed twice"),
+], ids=["no-index", "law-printed-twice-without-saikei", "label-printed-twice-without-tsuzuki"])
+def test_bad_input_raises_parse_error_with_line(body, expected):
+    front = "" if body.startswith("no index") else REVOKE_FRONT
+    with pytest.raises(ParseError, match=expected):
+        parse(front + body, doc="revoke-notes-ja", source="bad.txt")
+
+
+# --- whole-document invariants on the real files ---------------------------------------------
+
+RAW_LABEL_RE = re.compile(r"(?:^|[\s\-#*。])(L\d+[A-H0-9,.]*(?: ?\([a-z]\))?)(\s*[（(]続き[)）])?")
+
+
+def printed_labels(raw: str) -> Counter:
+    """Note labels as printed in the verbatim file, counted without the parser."""
+    return Counter(label.replace(" ", "").rstrip(".,") for label, _ in RAW_LABEL_RE.findall(raw))
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_printed_label_is_one_note(doc, sources, parsed):
+    raw = sources[doc].text
+    labels = printed_labels(raw)
+    continuations = Counter(label.replace(" ", "") for label, cont in RAW_LABEL_RE.findall(raw) if cont)
+    notes = Counter(u.ref for u in parsed[doc].units if u.kind == "note" and u.attrs["label"])
+    assert set(notes) == set(labels)
+    assert all(count == 1 for count in notes.values())
+    # a label printed again is always a (続き) continuation
+    assert {l: n - 1 for l, n in labels.items() if n > 1} == dict(continuations)
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_index_lists_exactly_the_reprinted_laws(doc, parsed):
+    units = parsed[doc].units
+    toc_laws = {u.attrs["law"] for u in units if u.kind == "toc_entry" and "law" in u.attrs}
+    quoted_laws = {u.attrs["law_ref"] for u in units if u.kind == "quote" and u.parent_ref is None}
+    assert toc_laws == quoted_laws
+    assert any(u.ref == "toc:rulings" for u in units) and any(u.kind == "ruling" for u in units)
+
+
+NOISE = ["\\spadesuit", "\\heartsuit", "\\diamondsuit", "\\clubsuit", "^{", "<sup>", "</sup>", "<b>", "**",
+         "$", "\\", "Φ", "◆", "RH O", "R HO", "\xa0"]
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_no_conversion_noise_left(doc, parsed):
+    for unit in parsed[doc].units:
+        strings = [unit.text, unit.title or ""] + [v.get("text", "") + v.get("title", "")
+                                                   for v in unit.attrs.get("repeat_variants", [])]
+        for s in strings:
+            assert not [n for n in NOISE if n in s], (unit.ref, s)
+            assert not re.search(r"^(?:- |#)", s, re.M), (unit.ref, s)  # Markdown bullets and headings
+            assert not re.search(r"[（(]続く[)）]", s), (unit.ref, s)
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_refs_unique_parents_exist_and_document_order(doc, parsed):
+    units = parsed[doc].units
+    refs = Counter(u.ref for u in units)
+    assert [r for r, n in refs.items() if n > 1] == []
+    assert [u.ref for u in units if u.parent_ref and u.parent_ref not in refs] == []
+    lines = [u.line for u in units]
+    assert lines == sorted(lines)
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_quotes_and_notes_point_at_real_laws_units(doc, sources, parsed):
+    laws = parse_document("laws-2017-ja", sources["laws-2017-ja"].text, "laws").by_ref()
+    units = parsed[doc].units
+    quotes = [u for u in units if u.kind == "quote"]
+    assert [u.ref for u in quotes if u.attrs["law_ref"] not in laws] == []
+    assert [u.ref for u in quotes if u.parent_ref and laws[u.attrs["law_ref"]].parent_ref
+            != u.parent_ref.removeprefix("quote:")] == []
+    covered = [c for u in units if u.kind == "note" for c in u.attrs["covers"]]
+    assert covered and [c for c in covered if c not in laws] == []
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_every_footnote_marker_sits_in_its_anchor(doc, parsed):
+    units = parsed[doc].by_ref()
+    footnotes = [u for u in units.values() if u.kind == "footnote"]
+    assert footnotes
+    for fn in footnotes:
+        number = fn.ref.removeprefix("fn:")
+        assert re.search(rf"\*{number}(?!\d)", units[fn.attrs["anchor_ref"]].text)
+    markers = {m for u in units.values() if u.kind != "footnote" for m in re.findall(r"\*(\d+)", u.text)}
+    assert markers == {fn.ref.removeprefix("fn:") for fn in footnotes}
