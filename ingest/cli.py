@@ -123,6 +123,50 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, db_path: P
         click.echo(f"    {html_unescape(plain)}")
 
 
+@cli.command()
+@db_option
+@json_option
+def check(db_path: Path, as_json: bool):
+    """Cross-references per document: found / resolved / unresolved, with every unresolved one listed."""
+    from .report import check_report, format_check_report
+
+    connect(db_path).close()
+    report = check_report(db_path)
+    click.echo(json.dumps(report, ensure_ascii=False, indent=2) if as_json else format_check_report(report))
+    if not report.get("ok", True):
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("doc")
+@click.argument("ref")
+@click.option("--deep", is_flag=True, help="Incoming references include those to sub-units")
+@db_option
+@json_option
+def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
+    """References from and to one unit, e.g. `refs laws-2017-ja 61B --deep`."""
+    from .report import refs_for
+    from .units import nearest_refs
+
+    conn = connect(db_path)
+    try:
+        result = refs_for(db_path, doc, ref, deep=deep)
+    except KeyError:
+        suggestions = nearest_refs(conn, doc, ref)
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    click.echo(click.style(f"{doc} {ref}: {len(result['outgoing'])} outgoing, {len(result['incoming'])} incoming", bold=True))
+    for row in result["outgoing"]:
+        mark = "" if row["resolved"] else "  (unresolved)"
+        click.echo(f"  -> {row['surface']}  {row['doc']}:{row['ref']} [{row['kind']}]{mark}")
+    for row in result["incoming"]:
+        click.echo(f"  <- {row['id']}  {row['surface']} [{row['kind']}]")
+
+
 def html_unescape(text: str) -> str:
     import html
 

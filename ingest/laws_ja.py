@@ -328,6 +328,9 @@ class LawBodyParser:
         if law and int(law.group(1)) == self.law_number + 1 and self.is_law_heading(line, law):
             self.start_law(line, int(law.group(1)), law.group(2))
             return
+        if law and line.marked and int(law.group(1)) <= self.law_number:
+            raise ParseError(self.source, line.number,
+                             f"heading 第{law.group(1)}条 again (expected 第{self.law_number + 1}条 or text of 第{self.law_number}条)")
         if self.cursor.law is None:
             raise ParseError(self.source, line.number, "expected the heading 第1条 before any law text")
         section = SECTION_RE.match(text)
@@ -525,7 +528,8 @@ def find_line(lines: list[tuple[int, str]], pattern: re.Pattern, source: str, wh
     for index in range(start, len(lines)):
         if pattern.match(lines[index][1]):
             return index
-    raise ParseError(source, None, f"expected {what} (pattern {pattern.pattern!r}) but it is missing")
+    last = lines[-1][0] if lines else None
+    raise ParseError(source, last, f"file ends here without {what} (is the file truncated?)")
 
 
 def parse(text: str, doc: str = "laws-2017-ja", source: str = "laws-2017-ja.txt") -> ParsedDocument:
