@@ -46,7 +46,13 @@ unit that prints it:
 
 Text is cleaned: Markdown list/table marks, ``#``, ``**``, HTML tags and ``$$`` go; LaTeX
 formulas become plain text (``M = (N × S) / n``); lines the conversion split in mid-sentence
-are joined. References such as ``第23条2項`` are left exactly as printed.
+are joined. References such as ``第23条2項`` are left exactly as printed. Letter-spaced
+abbreviations and numbers the conversion broke (``J C B L``, ``3. 25``) are fixed in
+``corpus/errata/jcbl-regs-ja.yml``, not here.
+
+Known limits: the conversion dropped indentation, so an unmarked line printed after a list
+(``スキップビッドの予告は...`` in 付表5(2)) is attached to the last item before it; Markdown
+table rows become items whose ``cells`` keep the columns.
 """
 from __future__ import annotations
 
@@ -784,7 +790,7 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
         if len(sections) != 1:
             raise ParseError(source, appendix.line, "expected one handicap table")
         appendix.attrs["table"] = "handicap"
-        rows = handicap_rows(sections[0], source)
+        rows = read_table(sections[0], source, handicap_rows)
         tables.setdefault("handicap", []).extend(dict(r, appendix=appendix.ref) for r in rows)
         return
     for k, section in enumerate(sections, start=1):
@@ -799,10 +805,19 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
             dict(r, scale_title=section.title, appendix=appendix.ref, table_ref=ref) for r in rows)
 
 
+def read_table(section: TableSection, source: str, rows_of: Callable) -> list[dict[str, Any]]:
+    """The section's rows; a cell that is not the number or range expected is a ParseError."""
+    try:
+        return rows_of(section, source)
+    except (ValueError, IndexError) as error:
+        raise ParseError(source, section.line,
+                         f"table {section.title or 'ハンディキャップ表'!r}: unexpected cell layout ({error})") from error
+
+
 def vp_section_rows(section: TableSection, source: str) -> tuple[str, list[dict[str, Any]]]:
     for pattern, name, rows_of in VP_SECTIONS:
         if pattern.search(section.title):
-            rows = rows_of(section, source)
+            rows = read_table(section, source, rows_of)
             if not rows:
                 raise ParseError(source, section.line, f"table {section.title!r} has no rows")
             return name, rows

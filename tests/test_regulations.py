@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.corpus import apply_errata, load_errata, read_text
 from ingest.records import ParseError
@@ -406,3 +408,18 @@ def test_bad_input_raises_parse_error_with_line(text, line, message):
         parse(text, doc=DOC, source="bad.txt")
     assert (error.value.source, error.value.line) == ("bad.txt", line)
     assert message in error.value.message
+
+
+RAW_LINES = read_text(SOURCE).split("\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=st.integers(0, len(RAW_LINES)), length=st.integers(0, len(RAW_LINES)),
+       dropped=st.sets(st.integers(0, len(RAW_LINES) - 1), max_size=5))
+def test_any_damaged_slice_parses_or_raises_parse_error(start, length, dropped):
+    """Cut and damaged input never crashes with anything but a ParseError naming the source."""
+    lines = [line for k, line in enumerate(RAW_LINES) if k not in dropped][start:start + length]
+    try:
+        parse("\n".join(lines), doc=DOC, source="slice.txt")
+    except ParseError as error:
+        assert error.source == "slice.txt" and error.message
