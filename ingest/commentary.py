@@ -365,6 +365,8 @@ class CommentaryParser:
         self.section = self.item = None
         self.last_text = None
         if heading.marker == "続き":
+            if not seen:
+                raise ParseError(self.source, line.number, f"第{heading.law}条 (続き) continues a Law never printed")
             self.cursor = None  # the continuation goes on with new sections
             return
         self.cursor = self.occur(heading.law, line.number, heading.title, parent=None)
