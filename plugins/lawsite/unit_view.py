@@ -1,0 +1,172 @@
+"""Everything the unit page shows, gathered from the database in one read.
+
+A unit is shown as the book sets it: the unit with all its descendants nested (A. / 1. / (a)),
+references as links, footnotes with their markers, and around it what points at it.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from ingest.units import load_unit, permalink
+
+from . import queries
+from .linkify import linkify
+from .site import LAW_DOCS
+
+# Backlinks are grouped by what kind of text cites the unit.
+BACKLINK_GROUPS = [("laws", "Laws"), ("index", "Index terms"), ("commentary", "Commentary notes"),
+                   ("regulations", "Regulations")]
+NAVIGATION_KINDS = {"toc", "toc_entry", "index", "index_row"}
+COMMENTARY_KINDS = {"note", "quote"}
+
+
+def unit_label(unit: dict) -> str | None:
+    """The number the book prints before a unit: 第61条, B., 2., (a), (v), ①."""
+    kind, attrs = unit["kind"], unit["attrs"]
+    if kind in ("law", "article") and attrs.get("number") is not None:
+        return f"第{attrs['number']}条"
+    if "letter" in attrs:
+        return f"{attrs['letter']}."
+    label = attrs.get("label")
+    if kind in ("subitem", "subsubitem") and label:
+        return f"({label})"
+    if label and kind in ("item",):
+        return str(label)
+    if attrs.get("number") is not None and kind in ("item", "paragraph"):
+        return f"{attrs['number']}."
+    return None
+
+
+def backlink_group(xref: dict) -> str | None:
+    if xref["source_kind"] == "index_entry":
+        return "index"
+    if xref["source_kind"] in NAVIGATION_KINDS:
+        return None
+    return {"laws": "laws", "commentary": "commentary", "regulations": "regulations"}.get(
+        xref["source_doc_kind"])
+
+
+def nest(units: list[dict], root_id: str) -> dict:
+    """Parent/child tree of the subtree rows (already in reading order)."""
+    by_id = {u["id"]: {**u, "children": []} for u in units}
+    for node in by_id.values():
+        parent = by_id.get(node["parent_id"])
+        if parent is not None and node["id"] != root_id:
+            parent["children"].append(node)
+    return by_id[root_id]
+
+
+def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: dict[str, str]) -> None:
+    """Add label and linkified title/text to each node; footnotes leave the tree for the page foot."""
+    node["label"] = unit_label(node)
+    own = xrefs_by_source.get(node["id"], [])
+    node["title_html"] = linkify(node["title"], own, "title", anchors)
+    node["text_html"] = linkify(node["text"], own, "text", anchors)
+    node["children"] = [child for child in node["children"] if child["kind"] != "footnote"]
+    for child in node["children"]:
+        render_nodes(child, xrefs_by_source, anchors)
+
+
+def group_backlinks(incoming: list[dict], inside: set[str]) -> list[dict]:
+    """Citing units (outside this subtree) grouped as laws / index / commentary / regulations."""
+    groups: dict[str, dict[str, dict]] = {key: {} for key, _ in BACKLINK_GROUPS}
+    for xref in incoming:
+        group = backlink_group(xref)
+        if group is None or xref["source_id"] in inside or xref["kind"] == "footnote":
+            continue
+        entry = groups[group].setdefault(xref["source_id"], {
+            "doc": xref["source_doc"], "ref": xref["source_ref"], "kind": xref["source_kind"],
+            "title": xref["source_title"], "url": permalink(xref["source_doc"], xref["source_ref"]),
+            "targets": []})
+        if xref["target_ref"] not in entry["targets"]:
+            entry["targets"].append(xref["target_ref"])
+    return [{"key": key, "label": label, "entries": list(groups[key].values())}
+            for key, label in BACKLINK_GROUPS if groups[key]]
+
+
+def commentary(conn, incoming: list[dict]) -> list[dict]:
+    """Notes and quotes that cover or cite this unit, in their own reading order, linkified."""
+    sources = {}
+    for xref in incoming:
+        if xref["source_kind"] in COMMENTARY_KINDS:
+            sources.setdefault(xref["source_id"], xref)
+    units = [queries.unit_by_id(conn, source_id) for source_id in sources]
+    units = sorted((u for u in units if u), key=lambda u: u["position"])
+    xrefs = queries.xrefs_from(conn, [u["id"] for u in units]) if units else []
+    for unit in units:
+        own = [x for x in xrefs if x["source_id"] == unit["id"]]
+        unit["text_html"] = linkify(unit["text"], own, "text")
+        unit["doc_title"] = queries.document(conn, unit["doc"])["title"]
+    return units
+
+
+def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
+    """Defined terms of this document whose printed term occurs in the shown text."""
+    shown = "\n".join((u["title"] or "") + "\n" + (u["text"] or "") for u in units)
+    inside = {u["id"] for u in units}
+    return [d for d in queries.definitions(conn, doc)
+            if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown]
+
+
+def other_edition(conn, unit: dict) -> dict | None:
+    """The same ref in the other language/edition of the Laws, with a link to the diff page."""
+    if unit["doc"] not in LAW_DOCS or queries.law_number(unit["ref"]) is None:
+        return None
+    other_doc = next(d for d in LAW_DOCS if d != unit["doc"])
+    other = load_unit(conn, other_doc, unit["ref"])
+    if other is None:
+        return None
+    compare = "/-/diff?" + urlencode({"ref": unit["ref"], "from": "laws-1997-zh", "to": "laws-2017-ja"})
+    return {"doc": other_doc, "ref": other["ref"], "title": other["title"], "url": other["url"],
+            "doc_title": queries.document(conn, other_doc)["title"], "compare_url": compare}
+
+
+def unit_context(conn, doc: str, ref: str) -> dict | None:
+    """The template context of /<doc>/<ref>, or None when there is no such unit."""
+    unit = load_unit(conn, doc, ref)
+    if unit is None:
+        return None
+    row = queries.unit_by_id(conn, unit["id"])
+    units = queries.subtree(conn, unit["id"])
+    ids = [u["id"] for u in units]
+    footnotes = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
+    anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
+    xrefs = queries.xrefs_from(conn, ids)
+    by_source: dict[str, list[dict]] = {}
+    for xref in xrefs:
+        by_source.setdefault(xref["source_id"], []).append(xref)
+    body = nest(units, unit["id"])
+    render_nodes(body, by_source, anchors)
+    for footnote in footnotes:
+        footnote["text_html"] = linkify(footnote["text"], by_source.get(footnote["id"], []), "text")
+    incoming = queries.xrefs_into(conn, ids)
+    return {
+        "unit": unit, "document": queries.document(conn, doc), "body": body, "footnotes": footnotes,
+        "breadcrumb": queries.ancestors(conn, row),
+        "backlinks": group_backlinks(incoming, set(ids)),
+        "commentary": commentary(conn, [x for x in incoming if x["source_id"] not in ids]),
+        "definitions": definitions_used(conn, doc, units),
+        "other_edition": other_edition(conn, unit),
+        "previous": queries.neighbour(conn, row, "previous"),
+        "next": queries.neighbour(conn, row, "next"),
+        "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
+        "incoming": [incoming_json(x) for x in incoming if x["target_id"] == unit["id"]],
+    }
+
+
+def xref_json(xref: dict) -> dict:
+    return {"surface": xref["surface"], "kind": xref["kind"], "field": xref["field"],
+            "start": xref["start"], "end": xref["end"], "target_doc": xref["target_doc"],
+            "target_ref": xref["target_ref"], "resolved": bool(xref["resolved"]), "reason": xref["reason"],
+            "url": permalink(xref["target_doc"], xref["target_ref"]) if xref["resolved"] else None}
+
+
+def incoming_json(xref: dict) -> dict:
+    return {"source_doc": xref["source_doc"], "source_ref": xref["source_ref"],
+            "source_kind": xref["source_kind"], "surface": xref["surface"], "kind": xref["kind"],
+            "url": permalink(xref["source_doc"], xref["source_ref"])}
+
+
+def unit_json(context: dict) -> dict:
+    """`bridge-laws show --json` fields plus the references out of and into the unit."""
+    return {**context["unit"], "outgoing": context["outgoing"], "incoming": context["incoming"]}

@@ -1,0 +1,23 @@
+"""Variables every page's chrome needs: the site title, the top links, the query being searched."""
+from __future__ import annotations
+
+from datasette import hookimpl
+
+SITE_LINKS = [
+    {"path": "/laws-2017-ja", "label": "規則 2017"},
+    {"path": "/laws-1997-zh", "label": "规则 1997"},
+    {"path": "/laws-2017-ja/-/index", "label": "索引"},
+    {"path": "/-/glossary", "label": "用語集 Glossary"},
+    {"path": "/-/citations", "label": "Citation map"},
+    {"path": "/laws", "label": "Data"},
+]
+
+
+@hookimpl
+def extra_template_vars(datasette, request):
+    return {
+        "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
+        "site_links": SITE_LINKS,
+        # keep the typed query in the box on the search page (and harmlessly elsewhere)
+        "site_query": request.args.get("q", "") if request is not None else "",
+    }
