@@ -61,7 +61,9 @@ KANA_ROWS = {
 @dataclass
 class Line:
     number: int
-    kind: str  # blank, furniture, row, md_heading, term, refs, see_also, remark, gloss
+    # blank, furniture (a rule), row (【あ】), md_heading (## X), term, refs (references only),
+    # see_also (a wrapped （「X」参照）), remark (注：...), gloss (a wrapped parenthesis or remark)
+    kind: str
     term: str = ""
     refs: str = ""
     bold: bool = False
@@ -239,7 +241,11 @@ class Assembler:
             self.add(entry)
 
     def on_refs(self, line: Line) -> None:
+        """A line of references only continues the entry before it (`<b>ゼロスコア</b><TAB>` then
+        `<TAB>77`), unless it is a page number: one bare number after references that are complete."""
         entry = self.previous(line)
+        if is_page_number(line.refs, entry.refs):
+            return
         entry.refs = f"{entry.refs} {line.refs}".strip()
         entry.lines.append(line.number)
 
@@ -270,6 +276,12 @@ class Assembler:
 
     def add(self, entry: Entry) -> None:
         self.entries.append(entry)
+
+
+def is_page_number(refs: str, previous_refs: str) -> bool:
+    # The section as converted has none; `\t17D1, ...` (3551) and `\t77` (3565) follow a heading
+    # with no refs, and `\t21B, 75B1, 75D2` (3555) is a list: all three are references.
+    return refs.isdigit() and bool(previous_refs) and not previous_refs.endswith((",", "、"))
 
 
 def term_continues(term: str) -> bool:

@@ -327,3 +327,17 @@ def test_known_odd_lines_in_the_real_section(entries):
     assert [(u.ref, u.text) for u in by_line[3570]] == [("index:選択権/選択", "10C2"), ("index:選択権/有利な", "10C3, 10C4")]
     # 3741-3742: a see-also wrapped onto its own line
     assert by_line[3741][0].attrs["see_also"] == ["取り消した(withdrawn)行動"]
+
+
+def test_a_lone_number_after_complete_refs_is_a_page_number_not_a_reference():
+    # Not in the converted section (see test_remark_in_tab_format for the real `\t77`, a
+    # reference): lines 3245-3246 followed by an invented page number 35, to pin the rule down.
+    got = parse_excerpt("<b>オーバートリック</b>\t定義\n得点\t77\n\t35\n")
+    assert [(u.ref, u.text, u.attrs["lines"]) for u in got.values()] == [
+        ("index:オーバートリック", "定義", [1001]), ("index:オーバートリック/得点", "77", [1002])]
+
+
+def test_a_term_ending_in_a_verb_is_a_heading_not_a_wrapped_term(entries):
+    # line 3800: パートナーとの異なる has no refs, but its sub-terms follow (unlike あらかじめ, 3201)
+    children = [u.title for u in entries if u.parent_ref == "index:パートナーとの異なる"]
+    assert children == ["スタイルや判断", "パートナー間の了解事項"]
