@@ -1,0 +1,504 @@
+"""Compare a law across editions and translations: what changed, unit by unit.
+
+* Same language (a commentary's reprint vs laws-2017-ja): a character diff (difflib) on text
+  folded so that line wrapping, spaces, full-/half-width forms and footnote markers do not count
+  (``show_whitespace=True`` compares the printed characters instead). Each change is classed
+  ``spelling`` (katakana-only, same word once folded: プレイヤ/プレイヤー, スーツ/スート),
+  ``wording`` (anything else) or ``format`` (only spacing/width, visible with show_whitespace).
+* Across languages (laws-1997-zh vs laws-2017-ja): no character diff; the language-independent
+  signals instead: law references and numbers added/removed, and title terms via the glossary.
+* Alignment (which unit answers which) is ``ingest.align``'s; moves between editions come from
+  ``corpus/concordance.yml``, which also drives `edition_flags`.
+
+Every function reads the database through a plain ``sqlite3`` connection; nothing writes.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .align import COMPARABLE_DOCS, Concordance, align, law_number, law_ref_of, load_concordance
+from .records import Unit
+from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, parse_law_ref
+
+VARIANTS_PATH = Path(__file__).resolve().parent.parent / "corpus" / "spelling_variants_diff.yml"
+STATUSES = ("same", "changed", "only_from", "only_to")
+
+
+class DiffError(ValueError):
+    """A request the diff cannot answer (unknown document, ref not in either document)."""
+
+
+# --- folding text for comparison ---------------------------------------------------------------
+
+FOOTNOTE_MARKER = re.compile(r"\*[0-9０-９]+")
+# A dash printed as the long-vowel mark (こと ー リボーク) or a full-width hyphen (こと－リボーク):
+# after NFKC only the first remains ー, and only where it follows no katakana is it a dash.
+DASHES = {"－": "-", "‐": "-", "—": "-", "―": "-", "–": "-"}
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Text folded for comparison, with where each folded character came from in the original."""
+
+    text: str
+    origin: tuple[int, ...]  # origin[i] = index in the original of folded character i
+
+
+def fold(text: str, literal: bool = False) -> Folded:
+    """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character."""
+    if literal:
+        return Folded(text, tuple(range(len(text))))
+    skip = {i for m in FOOTNOTE_MARKER.finditer(text) for i in range(m.start(), m.end())}
+    chars, origin = [], []
+    for i, char in enumerate(text):
+        if i in skip or char.isspace():
+            continue
+        for folded in unicodedata.normalize("NFKC", char):
+            chars.append(_fold_dash(folded, chars[-1] if chars else ""))
+            origin.append(i)
+    return Folded("".join(chars), tuple(origin))
+
+
+def _fold_dash(char: str, previous: str) -> str:
+    if char == "ー" and not is_katakana(previous):
+        return "-"
+    return DASHES.get(char, char)
+
+
+def is_katakana(char: str) -> bool:
+    return bool(char) and ("\u30a1" <= char <= "\u30ff" or char == "ー")
+
+
+# --- spelling variants ---------------------------------------------------------------------------
+
+SMALL_KANA = str.maketrans("ァィゥェォッャュョヮヵヶ", "アイウエオツヤユヨワカケ")
+
+
+def fold_katakana(word: str, variants: dict[str, str]) -> str:
+    """The form two spellings of one word share: known variants, no ー, no (semi-)voicing, no small kana."""
+    for form in sorted(variants, key=len, reverse=True):
+        word = word.replace(form, variants[form])
+    stripped = "".join(c for c in unicodedata.normalize("NFD", word) if c not in "\u3099\u309a")
+    return unicodedata.normalize("NFC", stripped).translate(SMALL_KANA).replace("ー", "")
+
+
+def load_variants(path: Path = VARIANTS_PATH) -> dict[str, str]:
+    """variant form -> the form laws-2017-ja prints (the first of each entry's forms)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {form: entry["forms"][0] for entry in data.get("variants") or [] for form in entry["forms"][1:]}
+
+
+def katakana_word(text: str, start: int, end: int) -> str:
+    """The katakana run that contains text[start:end] (widened to whole words on both sides)."""
+    while start > 0 and is_katakana(text[start - 1]):
+        start -= 1
+    while end < len(text) and is_katakana(text[end]):
+        end += 1
+    return text[start:end]
+
+
+def classify(a: str, b: str, i1: int, i2: int, j1: int, j2: int, variants: dict[str, str]) -> str:
+    """`spelling` when the change is inside katakana words that fold to the same form, else `wording`."""
+    changed = a[i1:i2] + b[j1:j2]
+    if not changed or not all(is_katakana(c) for c in changed):
+        return "wording"
+    word_a, word_b = katakana_word(a, i1, i2), katakana_word(b, j1, j2)
+    if word_a and word_b and fold_katakana(word_a, variants) == fold_katakana(word_b, variants):
+        return "spelling"
+    return "wording"
+
+
+# --- character diff --------------------------------------------------------------------------------
+
+
+def text_ops(from_text: str, to_text: str, show_whitespace: bool = False,
+             variants: dict[str, str] | None = None) -> list[dict]:
+    """The two texts as consecutive segments ``{op, from, to[, class]}`` (op: equal/insert/delete/replace).
+
+    Joining every ``from`` gives back ``from_text`` and every ``to`` gives ``to_text`` (as
+    printed), so a page can render both sides from the ops alone.
+    """
+    variants = load_variants() if variants is None else variants
+    a, b = fold(from_text or "", show_whitespace), fold(to_text or "", show_whitespace)
+    matcher = difflib.SequenceMatcher(None, a.text, b.text, autojunk=False)
+    ops = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        op = {"op": tag, "from": _slice(from_text or "", a, i1, i2), "to": _slice(to_text or "", b, j1, j2)}
+        if tag != "equal":
+            op["class"] = change_class(op, a.text[i1:i2], b.text[j1:j2], a.text, b.text, (i1, i2, j1, j2),
+                                       variants, show_whitespace)
+        ops.append(op)
+    return ops
+
+
+def change_class(op: dict, changed_from: str, changed_to: str, a: str, b: str, span: tuple,
+                 variants: dict[str, str], literal: bool) -> str:
+    if literal and fold(op["from"]).text == fold(op["to"]).text:
+        return "format"
+    return classify(a, b, *span, variants)
+
+
+def _slice(original: str, folded: Folded, start: int, end: int) -> str:
+    """The original text behind folded[start:end]; skipped characters go with the segment before them."""
+    def boundary(k: int) -> int:
+        if k == 0:
+            return 0
+        return folded.origin[k] if k < len(folded.origin) else len(original)
+
+    return original[boundary(start):boundary(end)]
+
+
+def has_changes(ops: list[dict]) -> bool:
+    return any(op["op"] != "equal" for op in ops)
+
+
+# --- language-independent signals -------------------------------------------------------------------
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
+CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+# A CJK numeral counts as a number only before a counter (一张 = 1枚), not in words like 一方/同一.
+CJK_COUNTED = re.compile(r"(?<![同统唯第单])([一二两三四五六七八九十])(?=[张枚墩次人个位副轮回組组])")
+
+
+def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
+    """The law refs a text cites (WBF style), relative ones resolved against its own law."""
+    parsed = parse_law_ref(law_ref or "")
+    ctx = Context(doc="", law=parsed.law if parsed else None, section=parsed.section if parsed else None)
+    extract = extract_zh_law_refs if lang == "zh" else extract_ja_law_refs
+    found = extract(text or "", ctx)
+    # A unit naming itself or its own Law (本条规则) says nothing about what changed.
+    own = {law_ref, *law_ancestors(law_ref or "")}
+    cited = (r.ref for r in found if r.ref and r.kind in ("cites", "cites-in-range") and r.ref not in own)
+    return list(dict.fromkeys(cited))
+
+
+def numbers_in(text: str, lang: str, law_ref: str | None) -> list[str]:
+    """Numbers a text states (13, 40%), not the ones inside its law references or footnote markers."""
+    text = text or ""
+    parsed = parse_law_ref(law_ref or "")
+    ctx = Context(doc="", law=parsed.law if parsed else None, section=parsed.section if parsed else None)
+    extract = extract_zh_law_refs if lang == "zh" else extract_ja_law_refs
+    blanked = list(text)
+    for ref in extract(text, ctx):
+        blanked[ref.start:ref.end] = " " * (ref.end - ref.start)
+    plain = FOOTNOTE_MARKER.sub(" ", unicodedata.normalize("NFKC", "".join(blanked)))
+    plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1)]), plain)
+    return NUMBER.findall(plain)
+
+
+def added_removed(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:
+    return [x for x in dict.fromkeys(after) if x not in before], [x for x in dict.fromkeys(before) if x not in after]
+
+
+def explained_moves(refs_removed: list[str], refs_added: list[str], concordance: Concordance,
+                    from_doc: str, to_doc: str) -> list[dict]:
+    """Reference changes the concordance explains (第23条 -> 第72条C項: the same rule, moved)."""
+    explained = []
+    for move in concordance.between(from_doc, to_doc):
+        if move.kind == "moved" and move.from_ref in refs_removed and move.to_ref in refs_added:
+            explained.append({"from": move.from_ref, "to": move.to_ref, "concordance": move.id})
+    return explained
+
+
+# --- glossary (optional table, another module builds it) ---------------------------------------------
+
+
+def glossary_terms(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(ja, zh, en) rows of table ``glossary`` that know both the Japanese and the Chinese term."""
+    if not _has_table(conn, "glossary"):
+        return []
+    rows = conn.execute("select ja, zh, en from glossary where ja is not null and ja != '' "
+                        "and zh is not null and zh != ''").fetchall()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
+                glossary: list[tuple[str, str, str]]) -> dict | None:
+    """Glossary terms found in one title but whose counterpart is absent from the other."""
+    if not glossary or not from_title or not to_title or from_lang == to_lang:
+        return None
+    column = {"ja": 0, "zh": 1}
+    if from_lang not in column or to_lang not in column:
+        return None
+    in_from = {row[2] or row[column[to_lang]] for row in glossary if row[column[from_lang]] in from_title}
+    in_to = {row[2] or row[column[to_lang]] for row in glossary if row[column[to_lang]] in to_title}
+    if not in_from or not in_to or in_from == in_to:
+        return None
+    return {"removed": sorted(in_from - in_to), "added": sorted(in_to - in_from)}
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (name,)).fetchone() is not None
+
+
+# --- reading the database -------------------------------------------------------------------------------
+
+
+def document_info(conn: sqlite3.Connection, doc: str) -> dict | None:
+    row = conn.execute("select id, title, language, edition, version_date from documents where id = ?",
+                       (doc,)).fetchone()
+    if row is None:
+        return None
+    return {"doc": row[0], "document_title": row[1], "lang": row[2], "edition": row[3], "version_date": row[4]}
+
+
+def load_doc_units(conn: sqlite3.Connection, doc: str) -> list[Unit]:
+    """The comparable units of one document (law units, or a commentary's quotes), in reading order."""
+    rows = conn.execute("select doc, ref, kind, text, title, parent_id, page, line, attrs from sections "
+                        "where doc = ? and kind in ('law', 'section', 'item', 'subitem', 'subsubitem', 'quote') "
+                        "order by position", (doc,)).fetchall()
+    return [Unit(doc=r[0], ref=r[1], kind=r[2], text=r[3] or "", title=r[4], page=r[6], line=r[7],
+                 attrs=json.loads(r[8]) if r[8] else {}) for r in rows]
+
+
+def validate_request(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> tuple[dict, dict]:
+    infos = []
+    for side, doc in (("from", from_doc), ("to", to_doc)):
+        if not doc:
+            raise DiffError(f"missing '{side}': one of {', '.join(COMPARABLE_DOCS)}")
+        if doc not in COMPARABLE_DOCS:
+            close = difflib.get_close_matches(doc, COMPARABLE_DOCS, n=1, cutoff=0.4)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise DiffError(f"'{side}' document {doc!r} cannot be compared{hint}; "
+                            f"choose one of {', '.join(COMPARABLE_DOCS)}")
+        info = document_info(conn, doc)
+        if info is None:
+            raise DiffError(f"document {doc!r} is not in this database")
+        infos.append(info)
+    if from_doc == to_doc:
+        raise DiffError("'from' and 'to' are the same document")
+    return infos[0], infos[1]
+
+
+def normalise_ref(ref: str) -> str:
+    """What a reader types (`61 b 2`, `第61条`, `quote:61`) -> the WBF ref, or DiffError."""
+    cleaned = unicodedata.normalize("NFKC", ref or "").strip().removeprefix("quote:")
+    cleaned = re.sub(r"\s+", "", cleaned)
+    cleaned = re.sub(r"^第(\d+)条$", r"\1", cleaned)
+    cleaned = re.sub(r"^(\d+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), cleaned)
+    if not cleaned or parse_law_ref(cleaned) is None:
+        raise DiffError(f"ref {ref!r} is not a law reference like 61, 61B, 61B2(a) or 40B2(a)(v)")
+    return cleaned
+
+
+def within(ref: str | None, root: str) -> bool:
+    """Is ``ref`` the unit ``root`` or one of its sub-units?"""
+    return ref is not None and (ref == root or root in law_ancestors(ref))
+
+
+# --- one aligned pair -> one row ------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """What a request compares: two documents, their languages, the concordance and variants."""
+
+    from_info: dict
+    to_info: dict
+    concordance: Concordance
+    variants: dict[str, str]
+    glossary: list[tuple[str, str, str]]
+    show_whitespace: bool = False
+
+    @property
+    def same_language(self) -> bool:
+        return self.from_info["lang"] == self.to_info["lang"]
+
+
+def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
+    """One aligned pair (or lone unit) -> a diff row with status, ops and signals."""
+    source, target = units.get(pair["from_id"]), units.get(pair["to_id"])
+    row = {
+        "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
+        "from_id": pair["from_id"], "to_id": pair["to_id"], "method": pair["method"], "note": pair["note"],
+        "from_title": source.title if source else None, "to_title": target.title if target else None,
+        "from_text": source.text if source else None, "to_text": target.text if target else None,
+    }
+    row.update(signals(source, target, cmp))
+    if source and target and cmp.same_language:
+        row["ops"] = text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
+        row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace, cmp.variants)
+    else:
+        row["ops"], row["title_ops"] = [], []
+    row["title_terms"] = None if cmp.same_language or not (source and target) else title_terms(
+        source.title, target.title, cmp.from_info["lang"], cmp.to_info["lang"], cmp.glossary)
+    row["status"] = status_of(row, source, target, cmp)
+    return row
+
+
+def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
+    from_lang, to_lang = cmp.from_info["lang"], cmp.to_info["lang"]
+    from_refs = law_refs(source.text, from_lang, law_ref_of(source)) if source else []
+    to_refs = law_refs(target.text, to_lang, law_ref_of(target)) if target else []
+    from_numbers = numbers_in(source.text, from_lang, law_ref_of(source)) if source else []
+    to_numbers = numbers_in(target.text, to_lang, law_ref_of(target)) if target else []
+    refs_added, refs_removed = added_removed(from_refs, to_refs)
+    numbers_added, numbers_removed = added_removed(from_numbers, to_numbers)
+    if not (source and target):  # a lone unit: nothing was added or removed *within* a pair
+        refs_added = refs_removed = numbers_added = numbers_removed = []
+    return {
+        "refs_added": refs_added, "refs_removed": refs_removed,
+        "refs_moved": explained_moves(refs_removed, refs_added, cmp.concordance,
+                                      cmp.from_info["doc"], cmp.to_info["doc"]),
+        "numbers_added": numbers_added, "numbers_removed": numbers_removed,
+    }
+
+
+def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparison) -> str:
+    if source is None:
+        return "only_to"
+    if target is None:
+        return "only_from"
+    if cmp.same_language:
+        return "changed" if has_changes(row["ops"]) or has_changes(row["title_ops"]) else "same"
+    signalled = row["refs_added"] or row["refs_removed"] or row["numbers_added"] or row["numbers_removed"]
+    return "changed" if signalled or row["title_terms"] else "same"
+
+
+# --- public surfaces ----------------------------------------------------------------------------------------
+
+
+def comparison(conn: sqlite3.Connection, from_doc: str, to_doc: str, show_whitespace: bool = False) -> Comparison:
+    from_info, to_info = validate_request(conn, from_doc, to_doc)
+    return Comparison(from_info, to_info, load_concordance(), load_variants(), glossary_terms(conn), show_whitespace)
+
+
+def aligned_rows(conn: sqlite3.Connection, cmp: Comparison) -> tuple[list[dict], dict[str, Unit]]:
+    from_units = load_doc_units(conn, cmp.from_info["doc"])
+    to_units = load_doc_units(conn, cmp.to_info["doc"])
+    units = {u.id: u for u in from_units + to_units}
+    return align(from_units, to_units, cmp.concordance), units
+
+
+def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str,
+               show_whitespace: bool = False) -> dict:
+    """The unit REF and its sub-units in two documents, aligned, with what changed.
+
+    For a commentary, REF names the law it reprints (from_doc=revoke-notes-ja compares its
+    ``quote:REF`` units). Raises DiffError for a bad document or a ref neither document has.
+    """
+    cmp = comparison(conn, from_doc, to_doc, show_whitespace)
+    root = normalise_ref(ref)
+    pairs, units = aligned_rows(conn, cmp)
+    selected = [p for p in pairs if within(p["from_ref"], root) or within(p["to_ref"], root)]
+    if not selected:
+        raise DiffError(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
+    rows = [compare_pair(p, units, cmp) for p in selected]
+    return {
+        "ref": root, "show_whitespace": show_whitespace,
+        "comparison": "text" if cmp.same_language else "signals",
+        "from": side_info(cmp.from_info, units, root), "to": side_info(cmp.to_info, units, root),
+        "counts": count_statuses(rows), "rows": rows,
+    }
+
+
+def side_info(info: dict, units: dict[str, Unit], root: str) -> dict:
+    unit = next((u for u in units.values() if u.doc == info["doc"] and law_ref_of(u) == root), None)
+    return {**info, "title": unit.title if unit else None, "unit_id": unit.id if unit else None}
+
+
+def count_statuses(rows: list[dict]) -> dict[str, int]:
+    return {status: sum(1 for r in rows if r["status"] == status) for status in STATUSES}
+
+
+def overview(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> dict:
+    """Every law with counts of same / changed / only_from / only_to units between two documents."""
+    cmp = comparison(conn, from_doc, to_doc)
+    pairs, units = aligned_rows(conn, cmp)
+    by_law: dict[int, list[dict]] = {}
+    for pair in pairs:
+        by_law.setdefault(law_number(pair["to_ref"] or pair["from_ref"]), []).append(compare_pair(pair, units, cmp))
+    laws = [law_summary(number, rows) for number, rows in sorted(by_law.items())]
+    return {"from": cmp.from_info, "to": cmp.to_info, "comparison": "text" if cmp.same_language else "signals",
+            "laws": laws, "totals": count_statuses([r for rows in by_law.values() for r in rows])}
+
+
+def law_summary(number: int, rows: list[dict]) -> dict:
+    head = next((r for r in rows if r["ref"] == str(number)), None)
+    return {"law": str(number), "from_title": head["from_title"] if head else None,
+            "to_title": head["to_title"] if head else None, "units": len(rows), **count_statuses(rows),
+            "notes": sorted({r["note"] for r in rows if r["note"] and r["method"] == "concordance"})}
+
+
+# --- references written against an older edition ----------------------------------------------------------------
+
+
+def edition_flags(conn_or_units, concordance: Concordance | None = None,
+                  version_dates: dict[str, str] | None = None) -> list[dict]:
+    """References that cite a Law in an older edition's sense (JCBL 付表7: 23条が適用される).
+
+    Rule (docs/diff.md): a reference to laws-2017-ja REF is flagged when its document's version
+    date precedes the date the 2017 Laws took effect (concordance ``in_force``) and REF is a ref
+    whose meaning the concordance says changed (a ``moved`` move's old number reused, or a
+    ``new`` unit). Accepts a database connection (table xrefs) or a list of parsed units.
+    """
+    concordance = concordance or load_concordance()
+    if isinstance(conn_or_units, sqlite3.Connection):
+        xrefs = _xrefs_from_db(conn_or_units)
+        version_dates = version_dates or _version_dates_from_db(conn_or_units)
+    else:
+        xrefs = _xrefs_from_units(list(conn_or_units))
+        version_dates = version_dates or _version_dates_from_manifest()
+    changed = changed_meanings(concordance)
+    flags = []
+    for xref in xrefs:
+        meaning = changed.get((xref["target_doc"], xref["target_ref"]))
+        in_force = concordance.in_force.get(xref["target_doc"], {})
+        source_doc = xref["source_id"].split(":", 1)[0]
+        written = version_dates.get(source_doc)
+        if meaning and in_force and written and written < str(in_force["date"]):
+            flags.append(edition_flag(xref, meaning, in_force, written))
+    return flags
+
+
+def changed_meanings(concordance: Concordance) -> dict[tuple[str, str], dict]:
+    """(doc, ref) of the newer edition whose number meant something else before -> the moves saying so."""
+    changed: dict[tuple[str, str], dict] = {}
+    new_units = {(m.to_doc, m.to_ref): m for m in concordance.moves if m.kind == "new"}
+    for move in concordance.moves:
+        if move.kind == "moved" and move.from_ref and (move.to_doc, move.from_ref) in new_units:
+            changed[(move.to_doc, move.from_ref)] = {"old": move, "new": new_units[(move.to_doc, move.from_ref)]}
+    return changed
+
+
+def edition_flag(xref: dict, meaning: dict, in_force: dict, written: str) -> dict:
+    old, new = meaning["old"], meaning["new"]
+    return {
+        "source_id": xref["source_id"], "surface": xref["surface"], "target_id": xref.get("target_id"),
+        "target_ref": xref["target_ref"], "cited_edition": in_force.get("previous_edition"),
+        "document_date": written, "in_force": str(in_force["date"]),
+        "older_meaning": old.older_meaning, "now_at": f"{old.to_doc}:{old.to_ref}", "concordance": [old.id, new.id],
+        "message": (f"{xref['surface']} was written before the 2017 Laws took effect ({in_force['date']}): it means "
+                    f"{old.older_meaning or 'the older Law ' + str(old.from_ref)}, now {old.to_ref}; "
+                    f"2017 Law {new.to_ref} is a different rule."),
+    }
+
+
+def _xrefs_from_db(conn: sqlite3.Connection) -> list[dict]:
+    rows = conn.execute("select source_id, surface, target_doc, target_ref, target_id from xrefs "
+                        "where target_doc is not null and target_ref is not null").fetchall()
+    return [dict(zip(("source_id", "surface", "target_doc", "target_ref", "target_id"), r)) for r in rows]
+
+
+def _version_dates_from_db(conn: sqlite3.Connection) -> dict[str, str]:
+    return {r[0]: str(r[1]) for r in conn.execute("select id, version_date from documents")}
+
+
+def _xrefs_from_units(units: list[Unit]) -> list[dict]:
+    from .xrefs import build_xrefs
+
+    return build_xrefs(units)
+
+
+def _version_dates_from_manifest() -> dict[str, str]:
+    from .corpus import DEFAULT_CORPUS, load_manifest
+
+    return {entry["id"]: str(entry["version_date"]) for entry in load_manifest(DEFAULT_CORPUS)}
