@@ -1,0 +1,54 @@
+"""The glossary page /-/glossary: ja / en / zh terms from the `glossary` table, when it exists.
+
+Another step of the build writes that table; until it does the page says so rather than failing.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from datasette import hookimpl
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # lets us import the lawsite package beside us
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ingest.units import permalink  # noqa: E402
+from lawsite import queries  # noqa: E402
+from lawsite.site import html_page, json_response, read  # noqa: E402
+
+GLOSSARY_COLUMNS = ("ja", "en", "zh", "source", "ja_ref", "zh_ref")
+REF_DOCS = {"ja_ref": "laws-2017-ja", "zh_ref": "laws-1997-zh"}
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/-/glossary(?P<as_json>\.json)?$", glossary_page)]
+
+
+def glossary_rows(conn, query: str) -> list[dict] | None:
+    """Glossary rows matching ``query`` in any language, or None when there is no glossary table."""
+    if not queries.table_exists(conn, "glossary"):
+        return None
+    present = {r[1] for r in conn.execute("pragma table_info(glossary)")}
+    columns = [c for c in GLOSSARY_COLUMNS if c in present]
+    select = ", ".join(f'"{c}"' for c in columns)
+    where, params = "", []
+    if query:
+        where = " where " + " or ".join(f'"{c}" like ?' for c in columns if c in ("ja", "en", "zh"))
+        params = [f"%{query}%"] * sum(c in ("ja", "en", "zh") for c in columns)
+    rows = [dict(r) for r in conn.execute(f"select {select} from glossary{where} order by rowid", params)]
+    for row in rows:
+        for column, doc in REF_DOCS.items():
+            row[f"{column}_url"] = permalink(doc, row[column]) if row.get(column) else None
+    return rows
+
+
+async def glossary_page(datasette, request):
+    query = (request.args.get("q") or "").strip()
+    rows = await read(datasette, lambda conn: glossary_rows(conn, query))
+    if request.url_vars.get("as_json"):
+        if rows is None:
+            return json_response({"error": "no glossary table in this build", "rows": []}, status=404)
+        return json_response({"rows": rows})
+    return await html_page(datasette, request, "glossary.html",
+                           {"rows": rows, "query": query, "missing": rows is None})
