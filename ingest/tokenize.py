@@ -2,11 +2,15 @@
 
 Japanese: SudachiPy (sudachidict_core, pinned). Index = mode C tokens (compounds whole) plus the
 mode A pieces of any compound, so a query for either granularity matches; queries use mode C.
-Every token is the dictionary's normalised form (取り消した -> 取り消す, プレイヤー -> プレーヤー).
-Punctuation and whitespace are not tokens.
+Every token is the dictionary's normalised form (取り消した -> 取り消す, プレイヤー -> プレーヤー),
+then katakana spelling variants are folded (`fold_katakana`): general rules plus the misspellings
+listed in corpus/variants.yml (ディクレアララー -> ディクレアラー). Punctuation is not a token.
 
-Chinese: overlapping character bigrams plus single characters: needs no dictionary, and every
-two-character term (藏牌, 罚张, 明手) matches exactly (FTS5 trigram would drop them).
+Chinese: simplified first (OpenCC t2s, character by character so offsets stay valid), then
+overlapping character bigrams plus single characters: needs no dictionary, and every
+two-character term (藏牌, 罚张, 明手) matches exactly (FTS5 trigram would drop them). Runs of
+Latin letters or digits are one token each. jieba segmentation is available for comparison
+(`ZH_SEGMENTER = "jieba"`, used by benchmarks/relevance.py); bigrams measured better.
 
 Tokens are joined with spaces into a column that FTS5's unicode61 tokenizer splits again; a
 query becomes a conjunction of quoted tokens, so user input never reaches FTS syntax.
@@ -14,10 +18,14 @@ query becomes a conjunction of quoted tokens, so user input never reaches FTS sy
 from __future__ import annotations
 
 import re
+import tempfile
 import threading
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
+import yaml
 from sudachipy import Dictionary, SplitMode
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
@@ -26,7 +34,13 @@ MAX_CHUNK_CHARS = 4000
 SKIPPED_POS = {"補助記号", "空白"}
 QUERY_DROPPED_POS = {"助詞", "助動詞"}
 HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+KANA_RE = re.compile(r"[\u3040-\u30ff]")
+KATAKANA_RE = re.compile(r"[\u30a1-\u30fa]")
 TOKEN_CLEAN_RE = re.compile(r"[\s\"]+")
+VARIANTS_FILE = Path(__file__).resolve().parent.parent / "corpus" / "variants.yml"
+
+# "bigram" (default, measured best) or "jieba"; the index and the query must use the same one.
+ZH_SEGMENTER = "bigram"
 
 _local = threading.local()
 
@@ -39,6 +53,65 @@ class Token:
     end: int
     pos: str
 
+
+# ---------------------------------------------------------------- katakana variant folding
+
+SMALL_TO_LARGE_KANA = str.maketrans("ァィゥェォャュョヮッヵヶ", "アイウエオヤユヨワツカケ")
+# エ-row kana followed by イ is a long vowel spelled two ways (プレイ / プレー, ブレイク / ブレーク).
+E_ROW_I_RE = re.compile(r"([エケゲセゼテデネヘベペメレヱ])イ")
+LONG_VOWEL_MARKS = re.compile(r"[ー〜～\-－―‐・･]")
+
+
+def general_katakana_fold(word: str) -> str:
+    """Rules any katakana spelling obeys: small kana as large (シヤ = シャ), エ-row + イ as a
+    long vowel, then no long-vowel marks or middle dots at all (ディクレアラ = ディクレアラー,
+    キャリオーバー = キャリーオーバー)."""
+    word = unicodedata.normalize("NFKC", word).translate(SMALL_TO_LARGE_KANA)
+    word = E_ROW_I_RE.sub(r"\1ー", word)
+    return LONG_VOWEL_MARKS.sub("", word)
+
+
+@lru_cache(maxsize=4)
+def variant_table(path: Path = VARIANTS_FILE) -> dict[str, str]:
+    """corpus/variants.yml as {folded variant: folded canonical spelling}."""
+    if not Path(path).exists():
+        return {}
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    table = {}
+    for canonical, spellings in (data.get("variants") or {}).items():
+        target = general_katakana_fold(canonical)
+        for spelling in spellings or []:
+            folded = general_katakana_fold(spelling)
+            if folded != target:
+                table[folded] = target
+    return table
+
+
+@lru_cache(maxsize=1)
+def _variant_prefix_re() -> re.Pattern | None:
+    """Variants at the head of an unknown katakana compound (デュブリケートブリッジ is one token)."""
+    table = variant_table()
+    if not table:
+        return None
+    alternatives = sorted(table, key=len, reverse=True)
+    return re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])")
+
+
+def fold_katakana(word: str) -> str:
+    """One spelling for every variant of a katakana word; other words unchanged."""
+    if not KATAKANA_RE.search(word):
+        return word
+    folded = general_katakana_fold(word)
+    table = variant_table()
+    if folded in table:
+        return table[folded]
+    prefix = _variant_prefix_re()
+    if prefix is not None:
+        folded = prefix.sub(lambda m: table[m.group(1)], folded)
+    return folded
+
+
+# ---------------------------------------------------------------- Japanese
 
 @lru_cache(maxsize=1)
 def _dictionary() -> Dictionary:
@@ -73,7 +146,7 @@ def japanese_tokens(text: str, mode: SplitMode = SplitMode.C) -> list[Token]:
             pos = morpheme.part_of_speech()[0]
             if pos in SKIPPED_POS:
                 continue
-            norm = fold(morpheme.normalized_form())
+            norm = fold_katakana(fold(morpheme.normalized_form()))
             if norm:
                 tokens.append(Token(morpheme.surface(), norm, offset + morpheme.begin(), offset + morpheme.end(), pos))
     return tokens
@@ -84,19 +157,79 @@ def fold(token: str) -> str:
     return TOKEN_CLEAN_RE.sub("", token).lower()
 
 
+# ---------------------------------------------------------------- Chinese
+
+@lru_cache(maxsize=1)
+def _t2s():
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+@lru_cache(maxsize=8192)
+def _simplified_char(char: str) -> str:
+    converted = _t2s().convert(char)
+    return converted if len(converted) == 1 else char
+
+
+def to_simplified(text: str) -> str:
+    """Traditional -> simplified, one character for one, so token offsets still index `text`."""
+    if not HAN_RE.search(text):
+        return text
+    return "".join(_simplified_char(c) if HAN_RE.match(c) else c for c in text)
+
+
+def _runs(text: str):
+    """(start, run, is_han) for each maximal run of Han characters or of other letters/digits."""
+    for match in re.finditer(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_]+", text):
+        run = match.group()
+        yield match.start(), run, bool(HAN_RE.match(run))
+
+
 def chinese_tokens(text: str) -> list[Token]:
+    if ZH_SEGMENTER == "jieba":
+        return chinese_word_tokens(text)
+    return chinese_bigram_tokens(text)
+
+
+def chinese_bigram_tokens(text: str) -> list[Token]:
     tokens = []
-    chars = [(i, c) for i, c in enumerate(text) if not c.isspace()]
-    for index, (position, char) in enumerate(chars):
-        if not char.isalnum():
+    simplified = to_simplified(text)
+    for start, run, is_han in _runs(simplified):
+        if not is_han:
+            # a Latin word or number mixed into Chinese text (IMP, 77) is one token, not letters
+            if KANA_RE.search(run):
+                continue
+            tokens.append(Token(text[start:start + len(run)], fold(run), start, start + len(run), "word"))
             continue
-        tokens.append(Token(char, fold(char), position, position + 1, "char"))
-        if index + 1 < len(chars):
-            next_position, next_char = chars[index + 1]
-            if next_char.isalnum() and next_position == position + 1 and HAN_RE.match(char) and HAN_RE.match(next_char):
-                tokens.append(Token(char + next_char, char + next_char, position, position + 2, "bigram"))
+        for i, char in enumerate(run):
+            tokens.append(Token(text[start + i], char, start + i, start + i + 1, "char"))
+            if i + 1 < len(run):
+                tokens.append(Token(text[start + i:start + i + 2], run[i:i + 2], start + i, start + i + 2, "bigram"))
     return tokens
 
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+
+    jieba.dt.tmp_dir = tempfile.gettempdir()  # its cache must go somewhere writable
+    jieba.setLogLevel(60)
+    jieba.initialize()
+    return jieba
+
+
+def chinese_word_tokens(text: str) -> list[Token]:
+    """jieba words (precise mode: no overlapping words, so phrases and highlights stay sane)."""
+    simplified = to_simplified(text)
+    tokens = []
+    for word, begin, end in _jieba().tokenize(simplified):
+        if word.strip() and re.search(r"[^\W_]", word):
+            tokens.append(Token(text[begin:end], fold(word), begin, end, "word"))
+    return tokens
+
+
+# ---------------------------------------------------------------- index and query
 
 def index_tokens(text: str | None, lang: str) -> str:
     """The space-joined token column stored for FTS."""
@@ -106,36 +239,51 @@ def index_tokens(text: str | None, lang: str) -> str:
         return " ".join(t.norm for t in chinese_tokens(text))
     words = [t.norm for t in japanese_tokens(text, SplitMode.C)]
     pieces = [t.norm for t in japanese_tokens(text, SplitMode.A)]
-    extra = [p for p in pieces if p not in set(words)]
+    known = set(words)
+    extra = [p for p in pieces if p not in known]
     return " ".join(words + extra)
+
+
+def clean_query(query: str | None) -> str:
+    """NUL and other control characters out, whitespace collapsed."""
+    query = "".join(" " if unicodedata.category(c) == "Cc" else c for c in (query or ""))
+    return " ".join(query.split())
 
 
 def query_terms(query: str, lang: str) -> list[str]:
     """Tokens a query must match, in order, duplicates removed."""
-    query = (query or "").replace("\x00", " ").strip()
+    query = clean_query(query)
     if not query:
         return []
     if lang == "zh":
         tokens = chinese_tokens(query)
-        bigrams = [t.norm for t in tokens if t.pos == "bigram"]
-        # a Chinese phrase matches through its bigrams; single characters only stand alone
-        terms = bigrams or [t.norm for t in tokens]
+        if ZH_SEGMENTER == "jieba":
+            terms = [t.norm for t in tokens]
+        else:
+            # a Chinese phrase matches through its bigrams; single characters only stand alone
+            terms = [t.norm for t in tokens if t.pos != "char" or _stands_alone(t, tokens)]
     else:
         tokens = japanese_tokens(query, SplitMode.C)
         terms = [t.norm for t in tokens if t.pos not in QUERY_DROPPED_POS] or [t.norm for t in tokens]
     return list(dict.fromkeys(terms))
 
 
+def _stands_alone(char: Token, tokens: list[Token]) -> bool:
+    """A single Han character is a query term only when no bigram covers it (牌 alone, 局)."""
+    return not any(t.pos == "bigram" and t.begin <= char.begin < t.end for t in tokens)
+
+
 def detect_lang(query: str) -> str:
     """Japanese if the query has kana; Chinese if it is Han characters only; else Japanese."""
-    if re.search(r"[\u3040-\u30ff]", query):
+    if KANA_RE.search(query):
         return "ja"
     if HAN_RE.search(query):
         return "zh"
     return "ja"
 
 
-def fts_match(terms: list[str]) -> str | None:
-    """A safe FTS5 MATCH expression: every term quoted (inner quotes doubled), all required."""
+def fts_match(terms: list[str], operator: str = "AND") -> str | None:
+    """A safe FTS5 MATCH expression: every term quoted (inner quotes doubled), joined by AND
+    (all required) or OR (any, for a relaxed second try)."""
     quoted = ['"' + term.replace('"', '""') + '"' for term in terms if term]
-    return " AND ".join(quoted) if quoted else None
+    return f" {operator} ".join(quoted) if quoted else None
