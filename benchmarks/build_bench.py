@@ -1,0 +1,142 @@
+"""Build time of the whole corpus against a baseline measured in the same run.
+
+Baseline: read the corpus (manifest, texts, errata) and tokenize every line with SudachiPy
+(mode C): the least any build that tokenizes Japanese must do. Target: build <= 3x baseline.
+
+    .venv/bin/python benchmarks/build_bench.py            # medians of 5 runs each
+    .venv/bin/python benchmarks/build_bench.py --runs 9 --profile 25
+
+Both run in this process after one warm-up each (dictionary loading is not what we measure;
+`--cold` adds one fresh-process timing of each for the record).
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import platform
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ingest.build import build  # noqa: E402
+from ingest.corpus import DEFAULT_CORPUS, load_sources  # noqa: E402
+
+TARGET_RATIO = 3.0
+
+
+def baseline(corpus_dir: Path = DEFAULT_CORPUS) -> int:
+    """Read every source and tokenize each line with SudachiPy; returns the token count."""
+    from sudachipy import Dictionary, SplitMode
+
+    tokenizer = _tokenizer(Dictionary, SplitMode)
+    count = 0
+    for source in load_sources(corpus_dir):
+        for line in source.text.splitlines():
+            if line.strip():
+                count += len(tokenizer.tokenize(line, SplitMode.C))
+    return count
+
+
+_TOKENIZER = None
+
+
+def _tokenizer(Dictionary, SplitMode):
+    global _TOKENIZER
+    if _TOKENIZER is None:
+        _TOKENIZER = Dictionary().tokenizer()
+    return _TOKENIZER
+
+
+def build_once(corpus_dir: Path = DEFAULT_CORPUS) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        return build(Path(tmp) / "laws.db", corpus_dir)
+
+
+def timed(fn) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def cold_seconds(code: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def profile_build(top: int) -> str:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    build_once()
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).strip_dirs()
+    stats.sort_stats("cumulative").print_stats(top)
+    out.write("\n--- by own time ---\n")
+    stats.sort_stats("tottime").print_stats(top)
+    return out.getvalue()
+
+
+def corpus_bytes(corpus_dir: Path = DEFAULT_CORPUS) -> int:
+    return sum(source.path.stat().st_size for source in load_sources(corpus_dir))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--profile", type=int, metavar="N", default=0, help="print the top N functions of one build")
+    parser.add_argument("--cold", action="store_true", help="also time each once in a fresh process")
+    args = parser.parse_args()
+
+    print(f"machine: {platform.node()} {platform.machine()} {platform_cpu()} x{_cpus()}, "
+          f"Python {platform.python_version()}; corpus {corpus_bytes() / 1024:.0f} KiB")
+    baseline(); build_once()  # warm-up: dictionaries, OpenCC, regex caches
+    base_times, build_times = [], []
+    for _ in range(args.runs):  # interleaved so drift hits both alike
+        base_times.append(timed(baseline))
+        build_times.append(timed(build_once))
+    base, built = statistics.median(base_times), statistics.median(build_times)
+    ratio = built / base
+    print(f"baseline (read + Sudachi every line): median {base:.3f}s  runs {fmt(base_times)}")
+    print(f"build (ingest.build.build):          median {built:.3f}s  runs {fmt(build_times)}")
+    print(f"ratio build/baseline: {ratio:.1f}x  (target <= {TARGET_RATIO:.0f}x: {'met' if ratio <= TARGET_RATIO else 'MISSED'})")
+    if args.cold:
+        cold_base = cold_seconds("import benchmarks.build_bench as b; b.baseline()")
+        cold_build = cold_seconds("import benchmarks.build_bench as b; b.build_once()")
+        print(f"cold, fresh process incl. imports: baseline {cold_base:.2f}s, build {cold_build:.2f}s "
+              f"({cold_build / cold_base:.1f}x)")
+    if args.profile:
+        print(profile_build(args.profile))
+    return 0
+
+
+def fmt(times: list[float]) -> str:
+    return " ".join(f"{t:.3f}" for t in times)
+
+
+def _cpus() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def platform_cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
