@@ -244,15 +244,17 @@ def alignment_rows(units: list[Unit], concordance: Concordance | None = None) ->
     laws-1997-zh -> laws-2017-ja (same_ref / concordance), and each commentary's reprints ->
     laws-2017-ja (reprint). For the commentaries only reprinted units and their counterparts are
     rows: a commentary reprints a few Laws, and the rest of the Laws is not "missing" from it.
+    A row with a NULL side still says which comparison it belongs to: ``from_doc``, ``to_doc``.
     """
     concordance = concordance or load_concordance()
     laws_2017 = comparable_units(units, LAWS_2017)
-    rows = [_table_row(r) for r in align(comparable_units(units, LAWS_1997), laws_2017, concordance)]
+    pairs = [(LAWS_1997, align(comparable_units(units, LAWS_1997), laws_2017, concordance))]
     for commentary in COMMENTARIES:
         quotes = comparable_units(units, commentary)
-        rows += [_table_row(r) for r in align(quotes, laws_2017, concordance) if r["from_id"]]
-    return rows
+        pairs.append((commentary, [r for r in align(quotes, laws_2017, concordance) if r["from_id"]]))
+    return [_table_row(row, from_doc) for from_doc, rows in pairs for row in rows]
 
 
-def _table_row(row: dict) -> dict:
-    return {key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}
+def _table_row(row: dict, from_doc: str) -> dict:
+    return {"from_doc": from_doc, "to_doc": LAWS_2017,
+            **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}

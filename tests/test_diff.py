@@ -1,0 +1,235 @@
+"""Same-language and cross-language diffs, and edition flags, on the real corpus database."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ingest.diff import (DiffError, diff_units, edition_flags, fold, law_refs, numbers_in, overview, text_ops,
+                         title_terms)
+
+COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"
+
+
+@pytest.fixture(scope="module")
+def db(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def conn(db, require_documents):
+    require_documents(COMMENTARY, "out-of-turn-notes-ja", LAWS_2017, LAWS_1997, "jcbl-regs-ja")
+    return db
+
+
+def row(result: dict, ref: str) -> dict:
+    rows = [r for r in result["rows"] if r["ref"] == ref]
+    assert len(rows) == 1, [r["ref"] for r in result["rows"]]
+    return rows[0]
+
+
+def changes(r: dict) -> list[tuple]:
+    return [(op["op"], op["from"], op["to"], op["class"]) for op in r["ops"] if op["op"] != "equal"]
+
+
+# --- same language: commentary reprint vs the 2017 Laws ------------------------------------------
+
+
+def test_61A_the_reprint_has_an_extra_ka(conn):
+    r = row(diff_units(conn, "61", COMMENTARY, LAWS_2017), "61A")
+    assert r["status"] == "changed"
+    assert changes(r) == [("delete", "か、", "", "wording")]
+    assert "要求されているか、カード" in r["from_text"] and "要求されているカード" in r["to_text"]
+
+
+def test_63B_the_laws_say_双方の側(conn):
+    r = row(diff_units(conn, "63B", COMMENTARY, LAWS_2017), "63B")
+    assert changes(r) == [("insert", "", "の側", "wording")]
+
+
+def test_ops_rebuild_both_texts(conn):
+    r = row(diff_units(conn, "63B", COMMENTARY, LAWS_2017), "63B")
+    assert "".join(op["from"] for op in r["ops"]) == r["from_text"]
+    assert "".join(op["to"] for op in r["ops"]) == r["to_text"]
+
+
+def test_61C_is_the_same(conn):
+    r = row(diff_units(conn, "61", COMMENTARY, LAWS_2017), "61C")
+    assert (r["status"], changes(r)) == ("same", [])
+
+
+def test_64B2_suit_spelling_is_a_variant(conn):
+    r = row(diff_units(conn, "64B2", COMMENTARY, LAWS_2017), "64B2")
+    assert r["status"] == "changed"
+    assert changes(r) == [("replace", "ツ", "ト", "spelling")]
+
+
+def test_declarer_spelling_in_titles_is_a_variant(conn):
+    r = row(diff_units(conn, "54A", "out-of-turn-notes-ja", LAWS_2017), "54A")
+    title_changes = [(op["from"], op["to"], op["class"]) for op in r["title_ops"] if op["op"] != "equal"]
+    assert title_changes == [("", "ラ", "spelling")]  # ディクレアラー -> ディクレアララー
+
+
+def test_player_long_vowel_is_a_variant(conn):
+    r = row(diff_units(conn, "43A1(a)", COMMENTARY, LAWS_2017), "43A1(a)")
+    assert changes(r) == [("delete", "ー", "", "spelling")]  # プレイヤー -> プレイヤ
+
+
+def test_revoke_vs_report_is_wording_not_spelling(conn):
+    r = row(diff_units(conn, "14B4", COMMENTARY, LAWS_2017), "14B4")
+    assert {c[3] for c in changes(r)} == {"wording"}  # リボーク -> リポート is another word
+
+
+def test_whitespace_and_width_only_differences_are_same(conn):
+    # out-of-turn-notes-ja prints 53A's parentheses half-width, the Laws full-width: （ vs (
+    r = row(diff_units(conn, "53A", "out-of-turn-notes-ja", LAWS_2017), "53A")
+    assert "(ただし" in r["from_text"] and "（ただし" in r["to_text"]
+    assert [c[3] for c in changes(r)] == ["spelling"]  # only ディクレアラー -> ディクレアララー
+    # the title 61 differs only in the dash: 「こと－リボーク」 vs 「こと ー リボーク」
+    head = row(diff_units(conn, "61", COMMENTARY, LAWS_2017), "61")
+    assert head["from_title"] != head["to_title"] and head["status"] == "same"
+
+
+def test_show_whitespace_reports_the_formatting(conn):
+    r = row(diff_units(conn, "61", COMMENTARY, LAWS_2017, show_whitespace=True), "61")
+    assert r["status"] == "changed"
+    assert {op["class"] for op in r["title_ops"] if op["op"] != "equal"} == {"format"}
+
+
+def test_fold_keeps_a_map_to_the_printed_text():
+    folded = fold("第 23 条Ａ項*3")
+    assert folded.text == "第23条A項"
+    assert [folded.origin[i] for i in range(len(folded.text))] == [0, 2, 3, 5, 6, 7]
+
+
+def test_text_ops_without_database():
+    ops = text_ops("同じスーツでの", "同じスートでの", variants={"スーツ": "スート"})
+    assert [(o["op"], o.get("class")) for o in ops if o["op"] != "equal"] == [("replace", "spelling")]
+    ops = text_ops("同じスーツでの", "同じスートでの", variants={})
+    assert [o.get("class") for o in ops if o["op"] != "equal"] == ["wording"]
+
+
+# --- cross language: 1997 Chinese vs 2017 Japanese -------------------------------------------------
+
+
+def test_6D3_references_changed(conn):
+    result = diff_units(conn, "6D3", LAWS_1997, LAWS_2017)
+    assert result["comparison"] == "signals"
+    r = row(result, "6D3")
+    assert r["status"] == "changed"
+    assert (r["refs_removed"], r["refs_added"]) == (["22A", "86C"], ["22B", "86A"])
+    assert r["ops"] == []
+
+
+def test_24B_reference_moved_by_the_concordance(conn):
+    r = row(diff_units(conn, "24B", LAWS_1997, LAWS_2017), "24B")
+    assert (r["refs_removed"], r["refs_added"]) == (["23"], ["72C"])
+    assert r["refs_moved"] == [{"from": "23", "to": "72C", "concordance": "damaging-enforced-pass"}]
+
+
+def test_24A_numbers_removed(conn):
+    # 1997: a card of 9 or lower (一张9或9以下的小牌); 2017: a card that is not an honour
+    r = row(diff_units(conn, "24A", LAWS_1997, LAWS_2017), "24A")
+    assert r["numbers_removed"] == ["9"] and r["numbers_added"] == []
+
+
+def test_numbers_ignore_references_and_count_cjk_numerals():
+    assert numbers_in("如果只是一张9或9以下的小牌(参阅第23条)", "zh", "24A") == ["1", "9", "9"]
+    assert numbers_in("1枚のカード（第72条C項参照）*4", "ja", "24A") == ["1"]
+    assert numbers_in("平均负分(双人赛中至多40%比赛分)", "zh", "12C1") == ["40%"]
+
+
+def test_law_refs_leave_out_the_units_own_law():
+    assert law_refs("许多...都应参考本条规则。(参阅第72条B款1)", "zh", "23") == ["72B1"]
+
+
+def test_law_53_only_in_2017(conn):
+    result = diff_units(conn, "53", LAWS_1997, LAWS_2017)
+    assert {r["status"] for r in result["rows"]} == {"only_to"}
+    assert result["counts"]["only_to"] == len(result["rows"]) == 4
+    assert "cut off in Law 52" in row(result, "53")["note"]
+
+
+def test_1997_40D_and_40E_only_in_1997(conn):
+    result = diff_units(conn, "40", LAWS_1997, LAWS_2017)
+    only_from = [r["ref"] for r in result["rows"] if r["status"] == "only_from"]
+    assert only_from == ["40D", "40E", "40E1", "40E2"]
+
+
+def test_law_23_diff_shows_the_move_and_the_new_law(conn):
+    result = diff_units(conn, "23", LAWS_1997, LAWS_2017)
+    moved = [r for r in result["rows"] if r["from_ref"] == "23"]
+    assert [(r["to_ref"], r["method"]) for r in moved] == [("72C", "concordance")]
+    assert row(result, "23")["status"] == "only_to"
+
+
+def test_title_terms_via_a_glossary():
+    glossary = [("ディクレアララー", "庄家", "declarer"), ("ダミー", "明手", "dummy")]
+    assert title_terms("庄家的权利", "ダミーの権利", "zh", "ja", glossary) == {"removed": ["declarer"], "added": ["dummy"]}
+    assert title_terms("庄家的权利", "ディクレアララーの権利", "zh", "ja", glossary) is None
+
+
+# --- bad requests and overview --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ref, from_doc, to_doc, message", [
+    ("61", "laws-2017", LAWS_2017, "did you mean laws-2017-ja"),
+    ("61", LAWS_2017, LAWS_2017, "same document"),
+    ("zz", LAWS_1997, LAWS_2017, "not a law reference"),
+    ("99", LAWS_1997, LAWS_2017, "has a unit '99'"),
+    ("61", "", LAWS_2017, "missing 'from'"),
+])
+def test_bad_requests_raise_diff_error(conn, ref, from_doc, to_doc, message):
+    with pytest.raises(DiffError, match=message):
+        diff_units(conn, ref, from_doc, to_doc)
+
+
+def test_reader_style_refs_are_accepted(conn):
+    assert diff_units(conn, "第61条", COMMENTARY, LAWS_2017)["ref"] == "61"
+    assert diff_units(conn, "61a", COMMENTARY, LAWS_2017)["ref"] == "61A"
+
+
+def test_overview_counts_every_law(conn):
+    result = overview(conn, LAWS_1997, LAWS_2017)
+    laws = {law["law"]: law for law in result["laws"]}
+    assert len(laws) == 93
+    assert laws["53"]["only_to"] == 4 and laws["53"]["changed"] == laws["53"]["only_from"] == 0
+    assert laws["40"]["only_from"] == 4
+    totals = result["totals"]
+    assert sum(totals.values()) == sum(law["units"] for law in result["laws"])
+
+
+def test_overview_of_a_commentary(conn):
+    laws = {law["law"]: law for law in overview(conn, COMMENTARY, LAWS_2017)["laws"]}
+    assert laws["61"]["changed"] == 1 and laws["61"]["same"] == 8
+
+
+# --- references written against an older edition -----------------------------------------------------
+
+
+def test_jcbl_appendix_7_law_23_is_flagged(conn):
+    flags = edition_flags(conn)
+    assert [(f["source_id"], f["surface"], f["now_at"]) for f in flags] == [
+        ("jcbl-regs-ja:appendix-7-4-a-ii", "23条", "laws-2017-ja:72C"),
+        ("jcbl-regs-ja:appendix-7-4-c-ii", "23条", "laws-2017-ja:72C"),
+    ]
+    assert flags[0]["cited_edition"] == "2007" and flags[0]["document_date"] == "2016-04-01"
+
+
+def test_commentaries_citing_law_23_are_not_flagged(conn):
+    # the commentaries (2018-11-17) were written for the 2017 Laws
+    assert not [f for f in edition_flags(conn) if not f["source_id"].startswith("jcbl-regs-ja:")]
+
+
+def test_edition_flags_from_parsed_units():
+    from ingest.corpus import load_sources
+    from ingest.documents import parse_document
+
+    units = []
+    for source in load_sources():
+        if source.id in ("jcbl-regs-ja", LAWS_2017):
+            units += parse_document(source.id, source.text, source.name).units
+    assert {f["source_id"] for f in edition_flags(units)} == {
+        "jcbl-regs-ja:appendix-7-4-a-ii", "jcbl-regs-ja:appendix-7-4-c-ii"}
