@@ -1,0 +1,171 @@
+"""Relevance of `ingest.search.search`: recall@10 and MRR per query group.
+
+Judgements (qrels) come from two places:
+- group `index`: the printed 索引 of laws-2017-ja, read from the database: every index entry with
+  resolved locators is a query (`heading` or `heading sub-term`) whose relevant units are the units
+  it cites (xrefs with source_id = the entry);
+- benchmarks/qrels.yml: queries judged by hand, in groups (Japanese, spelling variants, Chinese,
+  English, ...).
+
+A result counts for a relevant unit if it is that unit or lies inside it (61B2 counts for 61): the
+search page groups results by law, so a director who lands in 61B has found Law 61.
+recall@10 = share of a query's relevant units found in the top 10; MRR = mean of 1/rank of the
+first relevant result (0 if none in the top 10).
+
+Usage:
+    python benchmarks/relevance.py --db laws.db [--no-index-boost] [--zh-segmenter jieba] [-v]
+`--no-index-boost` shows how much the 索引 group owes to the index boosting itself (circular:
+the index both judges and ranks). `--zh-segmenter jieba` re-tokenizes the Chinese rows of a copy
+of the database with jieba to compare it with character bigrams.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ingest import search as search_module  # noqa: E402
+from ingest import tokenize  # noqa: E402
+
+QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
+CUTOFF = 10
+INDEX_DOC = "laws-2017-ja"
+
+
+@dataclass
+class Judgement:
+    group: str
+    query: str
+    relevant: frozenset[str]  # unit ids
+    lang: str | None = None
+    doc: str | None = None
+
+
+# ---------------------------------------------------------------- qrels
+
+def index_qrels(conn: sqlite3.Connection) -> list[Judgement]:
+    """One judgement per 索引 entry that cites at least one unit."""
+    rows = conn.execute("""
+        select s.ref, group_concat(x.target_id, char(31))
+        from sections s join xrefs x on x.source_id = s.id
+        where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
+        group by s.id order by s.position
+    """, (INDEX_DOC,)).fetchall()
+    judgements = []
+    for ref, targets in rows:
+        query = ref.removeprefix("index:").replace("/", " ")
+        judgements.append(Judgement("index", query, frozenset(targets.split("\x1f"))))
+    return judgements
+
+
+def file_qrels(path: Path = QRELS_FILE) -> list[Judgement]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    judgements = []
+    for group, entries in (data.get("groups") or {}).items():
+        for entry in entries:
+            judgements.append(Judgement(group, entry["query"], frozenset(entry["relevant"]),
+                                        entry.get("lang"), entry.get("doc")))
+    return judgements
+
+
+# ---------------------------------------------------------------- scoring
+
+class Ancestry:
+    """Unit id -> the ids of the unit and all its ancestors, from sections.parent_id."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.parent = dict(conn.execute("select id, parent_id from sections").fetchall())
+
+    def lineage(self, unit_id: str) -> set[str]:
+        seen = set()
+        while unit_id and unit_id not in seen:
+            seen.add(unit_id)
+            unit_id = self.parent.get(unit_id)
+        return seen
+
+    def missing(self, ids) -> list[str]:
+        return [i for i in ids if i not in self.parent]
+
+
+def evaluate(conn, judgement: Judgement, ancestry: Ancestry, index_boost: bool) -> tuple[float, float, list[str]]:
+    results = search_module.search(conn, judgement.query, doc=judgement.doc, lang=judgement.lang,
+                                   limit=CUTOFF, index_boost=index_boost)
+    found: set[str] = set()
+    first_rank = None
+    for rank, result in enumerate(results, start=1):
+        hit = ancestry.lineage(result["id"]) & judgement.relevant
+        if hit and first_rank is None:
+            first_rank = rank
+        found |= hit
+    recall = len(found) / len(judgement.relevant)
+    return recall, (1.0 / first_rank if first_rank else 0.0), [r["id"] for r in results]
+
+
+def run(conn, judgements: list[Judgement], index_boost: bool = True, verbose: bool = False) -> dict:
+    ancestry = Ancestry(conn)
+    per_group: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for judgement in judgements:
+        unknown = ancestry.missing(judgement.relevant)
+        if unknown:
+            print(f"  qrels error: {judgement.query!r} names units not in the database: {unknown}")
+        recall, reciprocal_rank, ids = evaluate(conn, judgement, ancestry, index_boost)
+        per_group[judgement.group].append((recall, reciprocal_rank))
+        if verbose and (recall < 1 or reciprocal_rank < 1):
+            print(f"  [{judgement.group}] {judgement.query!r}: recall {recall:.2f} rr {reciprocal_rank:.2f}"
+                  f"  want {sorted(judgement.relevant)}  got {ids}")
+    return {group: {"queries": len(scores),
+                    "recall@10": sum(r for r, _ in scores) / len(scores),
+                    "mrr": sum(m for _, m in scores) / len(scores)}
+            for group, scores in per_group.items()}
+
+
+# ---------------------------------------------------------------- tokenizer comparison
+
+def retokenized_copy(db_path: Path, segmenter: str) -> Path:
+    """A copy of the database whose Chinese rows are tokenized with `segmenter`."""
+    tokenize.ZH_SEGMENTER = segmenter
+    copy = Path(tempfile.mkdtemp()) / "relevance.db"
+    shutil.copy(db_path, copy)
+    conn = sqlite3.connect(copy)
+    rows = conn.execute("select id, title, text from sections where lang = 'zh'").fetchall()
+    with conn:
+        conn.executemany("update sections set search_title = ?, search_text = ? where id = ?",
+                         [(tokenize.index_tokens(t, "zh"), tokenize.index_tokens(x, "zh"), i) for i, t, x in rows])
+        conn.execute("insert into sections_fts(sections_fts) values ('rebuild')")
+    conn.close()
+    return copy
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
+    parser.add_argument("--qrels", type=Path, default=QRELS_FILE)
+    parser.add_argument("--no-index-boost", action="store_true")
+    parser.add_argument("--zh-segmenter", choices=["bigram", "jieba"], default="bigram")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show every query below 1.0")
+    args = parser.parse_args(argv)
+    db_path = args.db
+    if args.zh_segmenter != tokenize.ZH_SEGMENTER:
+        db_path = retokenized_copy(db_path, args.zh_segmenter)
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    judgements = index_qrels(conn) + file_qrels(args.qrels)
+    scores = run(conn, judgements, index_boost=not args.no_index_boost, verbose=args.verbose)
+    print(f"{'group':<10} {'queries':>7} {'recall@10':>10} {'MRR':>6}   "
+          f"(index boost {'off' if args.no_index_boost else 'on'}, zh {args.zh_segmenter})")
+    for group, row in scores.items():
+        print(f"{group:<10} {row['queries']:>7} {row['recall@10']:>10.3f} {row['mrr']:>6.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
