@@ -1,0 +1,359 @@
+"""The law library over HTTP (Datasette's test client): each page type and its JSON."""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from urllib.parse import quote, unquote
+
+import pytest
+
+from ingest.units import permalink
+
+pytestmark = pytest.mark.slow
+
+
+class Links(HTMLParser):
+    """(href, text, attrs) of every <a>, and the search forms' actions/inputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.forms, self._open = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a":
+            self._open = [attrs.get("href"), "", attrs]
+        elif tag == "form":
+            self.forms.append({"action": attrs.get("action"), "method": attrs.get("method"), "inputs": []})
+        elif tag == "input" and self.forms:
+            self.forms[-1]["inputs"].append(attrs.get("name"))
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "a" and self._open is not None:
+            self.links.append(tuple(self._open))
+            self._open = None
+
+
+def parse(html: str) -> Links:
+    parser = Links()
+    parser.feed(html)
+    return parser
+
+
+async def get(datasette, path: str):
+    return await datasette.client.get(path)
+
+
+def assert_search_box(html: str):
+    forms = parse(html).forms
+    assert any(f["action"] == "/-/search" and f["method"] == "get" and "q" in f["inputs"] for f in forms), forms
+
+
+# --- home -----------------------------------------------------------------------------------------
+
+async def test_home_lists_every_document_with_edition_publisher_and_copyright(datasette, laws_build):
+    response = await get(datasette, "/")
+    assert response.status_code == 200
+    assert_search_box(response.text)
+    hrefs = [href for href, _, _ in parse(response.text).links]
+    documents = (await get(datasette, "/laws/documents.json?_shape=array")).json()
+    assert {d["id"] for d in documents} == set(laws_build.documents)
+    for document in documents:
+        assert f"/{document['id']}" in hrefs
+        for field in ("title", "edition", "publisher", "copyright", "version_date"):
+            assert escape_text(document[field]) in response.text, (document["id"], field)
+
+
+def escape_text(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text))
+
+
+# --- unit page -----------------------------------------------------------------------------------
+
+async def test_law_61_links_every_reference_at_its_offsets(datasette):
+    response = await get(datasette, "/laws-2017-ja/61")
+    assert response.status_code == 200
+    assert_search_box(response.text)
+    links = parse(response.text).links
+    # 61A: 「第44条で定められた…」 and 「第59条参照」; 61B2(a) cites 第43条B項2(b); 61C cites 第66条C項
+    xref_links = {(unquote(href), text) for href, text, attrs in links if "xref" in (attrs.get("class") or "")}
+    assert ("/laws-2017-ja/44", "第44条") in xref_links
+    assert ("/laws-2017-ja/59", "第59条") in xref_links
+    assert ("/laws-2017-ja/43B2(b)", "第43条B項2(b)") in xref_links
+    assert ("/laws-2017-ja/66C", "第66条C項") in xref_links
+
+
+async def test_unit_page_nests_descendants_with_printed_labels(datasette):
+    html = (await get(datasette, "/laws-2017-ja/61")).text
+    labels = [text for href, text, attrs in parse(html).links if attrs.get("class") == "unit-label"]
+    assert labels[:7] == ["A.", "B.", "1.", "2.", "(a)", "(b)", "3."]
+    # the sub-item sits inside the item, inside the section
+    assert re.search(r'id="u-61B".*id="u-61B2".*id="u-61B2\(a\)"', html, re.S)
+    assert "p. 93" in html
+
+
+async def test_unit_page_breadcrumb_runs_document_part_law_section(datasette):
+    html = (await get(datasette, "/laws-2017-ja/61B2(a)")).text
+    crumb = re.search(r'<p class="crumbs breadcrumb">(.*?)</p>', html, re.S).group(1)
+    hrefs = [unquote(href) for href, _, _ in parse(crumb).links]
+    assert hrefs == ["/laws-2017-ja", "/laws-2017-ja/part:5", "/laws-2017-ja/61", "/laws-2017-ja/61B",
+                     "/laws-2017-ja/61B2"]
+
+
+async def test_unit_page_shows_backlinks_commentary_definitions_other_edition(datasette, require_documents):
+    require_documents("revoke-notes-ja", "laws-1997-zh")
+    html = (await get(datasette, "/laws-2017-ja/61")).text
+    hrefs = {unquote(href) for href, _, _ in parse(html).links}
+    assert "/revoke-notes-ja/L61A" in hrefs                       # commentary note covering 61A
+    assert 'data-group="index"' in html and "/laws-2017-ja/index:リボーク" in hrefs or \
+        any(h.startswith("/laws-2017-ja/index:") for h in hrefs)  # index terms citing Law 61
+    assert "/laws-2017-ja/def:ダミー" in hrefs                     # ダミー is used in 61B2
+    assert "/laws-1997-zh/61" not in hrefs                         # the 1997 page stops inside Law 52
+    html_44 = (await get(datasette, "/laws-2017-ja/44")).text
+    hrefs_44 = {unquote(href) for href, _, _ in parse(html_44).links}
+    assert "/laws-1997-zh/44" in hrefs_44
+    assert "/-/diff?ref=44&from=laws-1997-zh&to=laws-2017-ja" in {h.replace("&amp;", "&") for h in hrefs_44}
+    assert "/laws-2017-ja/61A" in hrefs_44                         # 61A cites 第44条: a backlink
+
+
+async def test_backlinks_are_grouped_by_citing_kind(datasette, require_documents):
+    require_documents("revoke-notes-ja")
+    html = (await get(datasette, "/laws-2017-ja/44")).text
+    groups = re.findall(r'data-group="(\w+)"', html)
+    assert groups[0] == "laws" and "index" in groups and "commentary" in groups
+    assert groups == sorted(groups, key=["laws", "index", "commentary", "regulations"].index)
+
+
+async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
+    html = (await get(datasette, "/laws-2017-ja/6D2")).text
+    marker = [(href, text) for href, text, attrs in parse(html).links if "footnote-marker" in (attrs.get("class") or "")]
+    assert marker == [("#fn-fn:1", "*1")]
+    assert 'id="fn-fn:1"' in html and "揃えられたデッキ" in html
+
+
+async def test_unresolved_reference_is_marked_with_its_reason(datasette, laws_db_path):
+    import sqlite3
+
+    conn = sqlite3.connect(laws_db_path)
+    row = conn.execute("select s.doc, s.ref, x.surface, x.reason from xrefs x join sections s on s.id = x.source_id "
+                       "where x.resolved = 0 and x.start is not null and x.field = 'text' limit 1").fetchone()
+    assert row, "the corpus has unresolved references (1997 page cut off in Law 52)"
+    doc, ref, surface, reason = row
+    html = (await get(datasette, permalink(doc, ref))).text
+    assert re.search(r'<span class="xref unresolved" title="unresolved: ' + re.escape(escape_text(reason)) +
+                     r'">' + re.escape(escape_text(surface)) + "</span>", html)
+
+
+async def test_prev_next_stay_within_the_same_kind(datasette):
+    html = (await get(datasette, "/laws-2017-ja/61")).text
+    prev = re.search(r'<a rel="prev" href="([^"]+)"', html).group(1)
+    nxt = re.search(r'<a rel="next" href="([^"]+)"', html).group(1)
+    assert (prev, nxt) == ("/laws-2017-ja/60", "/laws-2017-ja/62")
+    html = (await get(datasette, "/laws-2017-ja/61B")).text
+    assert re.search(r'<a rel="prev" href="([^"]+)"', html).group(1) == "/laws-2017-ja/61A"
+
+
+async def test_text_is_escaped_before_markup(datasette, laws_db_path):
+    """Every unit whose text holds '<' or '&' shows it escaped (no raw tag from the corpus)."""
+    import sqlite3
+
+    conn = sqlite3.connect(laws_db_path)
+    rows = conn.execute("select doc, ref, text from sections where text like '%<%' or text like '%&%' "
+                        "limit 5").fetchall()
+    for doc, ref, text in rows:
+        html = (await get(datasette, permalink(doc, ref))).text
+        fragment = next(part for part in re.split(r"[<&]", text) if part)
+        assert fragment[:10] in unquote(html)
+        assert text.split("\n")[0] not in html or ("<" not in text.split("\n")[0] and "&" not in text.split("\n")[0])
+
+
+# --- JSON, permalinks, redirects, 404 ---------------------------------------------------------
+
+async def test_unit_json_has_show_fields_and_references(datasette):
+    response = await get(datasette, "/laws-2017-ja/61B2(a).json")
+    assert response.status_code == 200
+    data = response.json()
+    assert {k: data[k] for k in ("id", "doc", "ref", "kind", "parent", "children", "page", "url")} == {
+        "id": "laws-2017-ja:61B2(a)", "doc": "laws-2017-ja", "ref": "61B2(a)", "kind": "subitem",
+        "parent": "61B2", "children": [], "page": 93, "url": "/laws-2017-ja/61B2(a)"}
+    assert data["text"] == "ダミーはディクレアラーに質問することができる（ただし、第43条B項2(b)参照）。"
+    assert [(o["surface"], o["target_ref"], o["url"]) for o in data["outgoing"]] == [
+        ("第43条B項2(b)", "43B2(b)", "/laws-2017-ja/43B2(b)")]
+    assert data["text"][data["outgoing"][0]["start"]:data["outgoing"][0]["end"]] == "第43条B項2(b)"
+    assert isinstance(data["incoming"], list)
+
+
+async def test_show_json_and_web_json_agree(datasette, laws_db_path):
+    from click.testing import CliRunner
+    import json
+
+    from ingest.cli import cli
+
+    shown = json.loads(CliRunner().invoke(cli, ["show", "laws-2017-ja", "61B2(a)", "--json", "--db",
+                                                str(laws_db_path)]).output)
+    web = (await get(datasette, "/laws-2017-ja/61B2(a).json")).json()
+    assert {k: web[k] for k in shown} == shown
+
+
+@pytest.mark.parametrize("path, doc", [
+    ("/laws-2017-ja/61B2(a)", "laws-2017-ja"),
+    ("/laws-2017-ja/" + quote("def:ダミー"), "laws-2017-ja"),
+    ("/laws-2017-ja/def:ダミー", "laws-2017-ja"),
+    ("/jcbl-regs-ja/24-5-1", "jcbl-regs-ja"),
+    ("/revoke-notes-ja/L61A", "revoke-notes-ja"),
+    ("/laws-2017-ja/" + quote("index:アーティフィシャルコール/アーティフィシャルなパス", safe=":"), "laws-2017-ja"),
+])
+async def test_permalinks_resolve(datasette, require_documents, path, doc):
+    require_documents(doc)
+    response = await get(datasette, path)
+    assert response.status_code == 200, path
+    data = (await get(datasette, path + ".json")).json()
+    assert data["url"] == permalink(data["doc"], data["ref"])
+    assert unquote(path).endswith(data["ref"])
+
+
+@pytest.mark.parametrize("typed, canonical", [
+    ("61-B-2-a", "/laws-2017-ja/61B2(a)"),
+    ("第61条B項", "/laws-2017-ja/61B"),
+    ("61b2a", "/laws-2017-ja/61B2(a)"),
+    ("40b2av", "/laws-2017-ja/40B2(a)(v)"),
+    ("61-b-2-a.json", "/laws-2017-ja/61B2(a).json"),
+])
+async def test_other_spellings_redirect_to_the_canonical_ref(datasette, typed, canonical):
+    response = await get(datasette, "/laws-2017-ja/" + quote(typed, safe="()."))
+    assert response.status_code == 302
+    assert unquote(response.headers["location"]) == canonical
+
+
+async def test_regulation_and_note_spellings_redirect(datasette, require_documents):
+    require_documents("jcbl-regs-ja", "revoke-notes-ja")
+    response = await get(datasette, "/jcbl-regs-ja/" + quote("第24条5項1号"))
+    assert (response.status_code, response.headers["location"]) == (302, "/jcbl-regs-ja/24-5-1")
+    response = await get(datasette, "/revoke-notes-ja/l61a")
+    assert (response.status_code, response.headers["location"]) == (302, "/revoke-notes-ja/L61A")
+
+
+async def test_unknown_ref_is_a_404_with_nearest_refs(datasette):
+    response = await get(datasette, "/laws-2017-ja/61B9")
+    assert response.status_code == 404
+    suggestions = re.search(r'<ul class="suggestions">(.*?)</ul>', response.text, re.S).group(1)
+    hrefs = [unquote(h) for h, _, _ in parse(suggestions).links]
+    assert "/laws-2017-ja/61B" in hrefs and "/laws-2017-ja/61" in hrefs
+    data = (await get(datasette, "/laws-2017-ja/61B9.json")).json()
+    assert "61B" in [s["label"] for s in data["suggestions"]]
+
+
+@pytest.mark.parametrize("path", ["/no-such-doc/61", "/laws-2017-ja/%3Cb%3Ebold%3C%2Fb%3E", "/laws-2017-ja/%E3%81%82%2F..",
+                                  "/laws-2017-ja/99ZZ(q)(xx)", "/no-such-doc", "/laws-2017-ja/-/nothing",
+                                  "/laws-2017-ja/%FF%FE", "/-/citations?from=x&to=%3Cb%3E"])
+async def test_bad_addresses_are_404_not_500(datasette, path):
+    response = await get(datasette, path)
+    assert response.status_code == (200 if path.startswith("/-/citations") else 404), path
+    assert "<b>bold</b>" not in response.text and "<b>" not in response.text
+
+
+async def test_datasette_table_routes_are_not_shadowed(datasette):
+    response = await get(datasette, "/laws/sections.json?_shape=array&_size=1")
+    assert response.status_code == 200 and isinstance(response.json(), list)
+    assert (await get(datasette, "/laws")).status_code == 200
+
+
+# --- document pages, index, glossary, citations --------------------------------------------------
+
+async def test_document_page_is_the_printed_contents(datasette):
+    response = await get(datasette, "/laws-2017-ja")
+    assert response.status_code == 200
+    data = (await get(datasette, "/laws-2017-ja.json")).json()
+    toc_laws = [row["ref"] for row in data["toc"] if row["depth"] == 0]
+    assert toc_laws == [str(n) for n in range(1, 94)]
+    assert {"ref": "61B", "title": "リボークの可能性について質問する権利", "depth": 1, "url": "/laws-2017-ja/61B",
+            "part": "プレイ"} in data["toc"]
+    assert '<a href="/laws-2017-ja/61"><span class="ref">61</span> ' in response.text
+
+
+@pytest.mark.parametrize("doc, expected", [("jcbl-regs-ja", ("24", "article", 1)),
+                                           ("laws-1997-zh", ("52", "law", None)),
+                                           ("revoke-notes-ja", ("L61A", "note", None))])
+async def test_other_documents_list_their_structure(datasette, require_documents, doc, expected):
+    require_documents(doc)
+    data = (await get(datasette, f"/{doc}.json")).json()
+    ref, kind, depth = expected
+    row = next(r for r in data["outline"] if r["ref"] == ref)
+    assert row["kind"] == kind and row["url"] == permalink(doc, ref)
+    if depth is not None:
+        assert row["depth"] == depth
+    html = (await get(datasette, f"/{doc}")).text
+    assert f'href="{permalink(doc, ref)}"' in html
+
+
+async def test_index_is_browsable_by_kana_row_with_linked_refs(datasette, laws_db_path):
+    import sqlite3
+
+    response = await get(datasette, "/laws-2017-ja/-/index")
+    assert response.status_code == 200
+    rows = re.findall(r'<section class="kana-row" id="row-(.)">', response.text)
+    assert rows[:4] == ["あ", "か", "さ", "た"]
+    conn = sqlite3.connect(laws_db_path)
+    resolved_locators = conn.execute("select count(*) from xrefs x join sections s on s.id = x.source_id "
+                                     "where s.kind = 'index_entry' and x.resolved = 1 and x.field = 'text'").fetchone()[0]
+    xref_links = [h for h, _, a in parse(response.text).links if a.get("class") == "xref"]
+    assert len(xref_links) == resolved_locators
+    only_ka = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote("か"))).text
+    assert re.findall(r'id="row-(.)"', only_ka) == ["か"]
+    data = (await get(datasette, "/laws-2017-ja/-/index.json?row=" + quote("あ"))).json()
+    imp = next(e for e in data["rows"][0]["entries"] if e["ref"] == "index:IMP")
+    assert imp["refs_printed"] == "定義, 78B"
+    assert '<a class="xref" href="/laws-2017-ja/78B"' in response.text
+
+
+async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path):
+    import sqlite3
+
+    conn = sqlite3.connect(laws_db_path)
+    has_table = conn.execute("select 1 from sqlite_master where name = 'glossary'").fetchone()
+    response = await get(datasette, "/-/glossary")
+    assert response.status_code == 200
+    if not has_table:
+        assert "not in this build" in response.text
+        assert (await get(datasette, "/-/glossary.json")).status_code == 404
+        return
+    count = conn.execute("select count(*) from glossary").fetchone()[0]
+    data = (await get(datasette, "/-/glossary.json")).json()
+    assert len(data["rows"]) == count > 0
+    first = data["rows"][0]
+    assert escape_text(first["ja"]) in response.text
+
+
+async def test_citation_map_is_svg_with_cells_linking_to_citing_units(datasette, laws_db_path):
+    response = await get(datasette, "/-/citations")
+    assert response.status_code == 200
+    assert "<svg" in response.text and "<script" not in response.text.split("<svg", 1)[1].split("</svg>")[0]
+    assert "cdn" not in response.text.lower()
+    cell = re.search(r'<a href="([^"]+)" class="cell" data-from="61" data-to="44">', response.text)
+    assert cell and unquote(cell.group(1)) == "/laws-2017-ja/61A"   # one citing unit: straight to it
+    data = (await get(datasette, "/-/citations.json")).json()
+    pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
+    assert pair["citing_units"] == ["61A"]
+    cells = re.findall(r'class="cell" data-from="(\d+)" data-to="(\d+)"', response.text)
+    assert len(cells) == len(data["pairs"])
+    several = next(p for p in data["pairs"] if p["count"] > 1)
+    listing = (await get(datasette, f"/-/citations?from={several['from']}&to={several['to']}")).text
+    listed = [unquote(h) for h, _, _ in parse(listing.split('class="selected-pair"')[1].split("</section>")[0]).links]
+    assert [h for h in listed if h.count("/") == 2][2:] == [f"/laws-2017-ja/{r}" for r in several["citing_units"]]
+
+
+async def test_metadata_canned_queries(datasette):
+    data = (await get(datasette, "/laws/citations_of_ref.json?doc=laws-2017-ja&ref=61&_shape=array")).json()
+    by_kind = {(r["citing_doc"], r["citing_kind"]): r for r in data}
+    assert "61A" not in (by_kind.get(("laws-2017-ja", "section")) or {"citing_refs": ""})["citing_refs"].split(",")
+    assert by_kind[("laws-2017-ja", "index_entry")]["citations"] > 0
+    rows = (await get(datasette, "/laws/search_text.json?q=" + quote("リボーク") + "&_shape=array")).json()
+    assert any(r["doc"] == "laws-2017-ja" and r["ref"] == "61A" for r in rows)
+    facets = (await get(datasette, "/laws/sections.json?_size=0")).json()["facet_results"]
+    assert {"doc", "kind"} <= set(facets)
