@@ -159,6 +159,13 @@ class Entry:
     en: str | None
     zh: str | None
     source: str
+    ja_ref: str | None = None
+    zh_ref: str | None = None
+
+    def unit_id(self, lang: str) -> str | None:
+        """The unit that defines the term in `lang`, if the row names one."""
+        ref = self.ja_ref if lang == "ja" else self.zh_ref
+        return f"{JA_DOC if lang == 'ja' else ZH_DOC}:{ref}" if ref else None
 
 
 class Glossary:
@@ -167,7 +174,8 @@ class Glossary:
     def __init__(self, rows: list[dict]):
         from . import tokenize
 
-        self.entries = [Entry(r.get("ja"), r.get("en"), r.get("zh"), r.get("source")) for r in rows]
+        self.entries = [Entry(r.get("ja"), r.get("en"), r.get("zh"), r.get("source"), r.get("ja_ref"),
+                              r.get("zh_ref")) for r in rows]
         self._by_en: dict[str, list[Entry]] = {}
         self._by_ja: dict[str, list[Entry]] = {}
         self._by_zh: dict[str, list[Entry]] = {}

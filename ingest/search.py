@@ -47,8 +47,20 @@ class QueryError(ValueError):
 class Branch:
     lang: str
     terms: list[str]
+    clauses: list[tuple[str, ...]] = field(default_factory=list)
     via: str | None = None  # the glossary term this branch translates to, None for the query itself
     weight: float = 1.0
+    # units defining the glossary term the query names (def:ダミー for dummy): boosted like 索引 targets
+    defining_units: set[str] = field(default_factory=set)
+
+    def highlight_terms(self) -> list[str]:
+        return self.terms + [alt for clause in self.clauses for alt in clause if " " not in alt]
+
+
+def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
+    terms = tokenize.query_terms(text, lang)[:MAX_TERMS]
+    clauses = tokenize.query_clauses(text, lang)[:MAX_TERMS] if terms else []
+    return Branch(lang, terms, clauses, via, weight)
 
 
 @dataclass
@@ -95,48 +107,65 @@ def plan(conn: sqlite3.Connection, query: str, lang: str | None) -> list[Branch]
     # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
     for language in direct:
-        _add(branches, Branch(language, tokenize.query_terms(query, language)[:MAX_TERMS]))
+        _add(branches, make_branch(query, language))
     for entry in glossary.load_glossary(conn).lookup(query):
         for language, term in (("ja", entry.ja), ("zh", entry.zh)):
             if language not in languages:
                 continue
             for form in glossary._alternatives(term):
-                _add(branches, Branch(language, tokenize.query_terms(form, language), via=form,
-                                      weight=GLOSSARY_WEIGHT))
+                branch = _add(branches, make_branch(form, language, via=form, weight=GLOSSARY_WEIGHT))
+                if branch and entry.unit_id(language):
+                    branch.defining_units.add(entry.unit_id(language))
     return branches
 
 
-def _add(branches: list[Branch], branch: Branch) -> None:
-    if branch.terms and not any(b.lang == branch.lang and b.terms == branch.terms for b in branches):
-        branches.append(branch)
+def _add(branches: list[Branch], branch: Branch) -> Branch | None:
+    """Append the branch unless one with the same language and tokens exists; return the one kept."""
+    if not branch.terms:
+        return None
+    for existing in branches:
+        if existing.lang == branch.lang and existing.terms == branch.terms:
+            return existing
+    branches.append(branch)
+    return branch
 
 
 # ---------------------------------------------------------------- one branch
 
 def run_branch(conn, branch: Branch, doc: str | None, index_boost: bool) -> list[Hit]:
+    """Text hits, plus boosts for the units the 索引 and the glossary point to."""
     hits = {hit.id: hit for hit in text_hits(conn, branch, doc)}
-    if index_boost and branch.lang == "ja" and doc in (None, INDEX_DOC):
-        for target, (boost, entries) in index_boosts(conn, branch.terms).items():
-            hit = hits.get(target) or _load_hit(conn, target, branch)
-            if hit is None:
-                continue
-            hit.score += INDEX_WEIGHT * boost
-            hit.index_entries = entries
-            hits[target] = hit
+    for target, (boost, entries) in pointed_units(conn, branch, index_boost).items():
+        if doc and not target.startswith(doc + ":"):
+            continue
+        hit = hits.get(target) or _load_hit(conn, target, branch)
+        if hit is None:
+            continue
+        hit.score += INDEX_WEIGHT * boost
+        hit.index_entries = entries
+        hits[target] = hit
     for hit in hits.values():
         hit.score *= branch.weight
     return list(hits.values())
 
 
+def pointed_units(conn, branch: Branch, index_boost: bool) -> dict[str, tuple[float, list[str]]]:
+    """{unit id: (boost, index refs)}: 索引 targets (Japanese only) and the glossary's defining units."""
+    boosts = index_boosts(conn, branch.terms) if index_boost and branch.lang == "ja" else {}
+    for unit in branch.defining_units:
+        boosts[unit] = (1.0, boosts.get(unit, (0.0, []))[1])
+    return boosts
+
+
 def text_hits(conn, branch: Branch, doc: str | None) -> list[Hit]:
     """bm25 hits holding every token, else any token; scores scaled so the best is 1."""
     for operator, match_kind, weight in (("AND", "all", 1.0), ("OR", "any", RELAXED_WEIGHT)):
-        rows = _fts(conn, tokenize.fts_match(branch.terms, operator), branch.lang, doc)
+        rows = _fts(conn, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
         if rows:
             best = max(row[-1] for row in rows) or 1.0
             return [Hit(*row[:-1], score=weight * row[-1] / best, branch=branch, match=match_kind)
                     for row in rows]
-        if len(branch.terms) < 2:
+        if len(branch.clauses) < 2:
             break
     return []
 
@@ -221,7 +250,7 @@ def index_boosts(conn, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
 # ---------------------------------------------------------------- presenting a hit
 
 def as_dict(hit: Hit, doc_kind: str | None) -> dict:
-    terms = hit.branch.terms if hit.branch else []
+    terms = hit.branch.highlight_terms() if hit.branch else []
     return {
         "doc": hit.doc,
         "ref": hit.ref,

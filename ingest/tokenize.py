@@ -237,11 +237,38 @@ def index_tokens(text: str | None, lang: str) -> str:
         return ""
     if lang == "zh":
         return " ".join(t.norm for t in chinese_tokens(text))
-    words = [t.norm for t in japanese_tokens(text, SplitMode.C)]
+    word_tokens = japanese_tokens(text, SplitMode.C)
+    words = [t.norm for t in word_tokens]
     pieces = [t.norm for t in japanese_tokens(text, SplitMode.A)]
     known = set(words)
     extra = [p for p in pieces if p not in known]
-    return " ".join(words + extra)
+    compounds = [c for c in katakana_compounds(word_tokens) if c not in known]
+    # extras go last so that phrase queries over the words still see them adjacent
+    return " ".join(words + extra + compounds)
+
+
+KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
+
+
+def katakana_runs(tokens: list[Token]) -> list[list[Token]]:
+    """Runs of two or more katakana tokens written together (キャリー|オーバー, アーティフィシャル|コール)."""
+    runs, run = [], []
+    for token in tokens:
+        if KATAKANA_WORD_RE.fullmatch(token.surface) and run and run[-1].end == token.begin:
+            run.append(token)
+            continue
+        if len(run) > 1:
+            runs.append(run)
+        run = [token] if KATAKANA_WORD_RE.fullmatch(token.surface) else []
+    if len(run) > 1:
+        runs.append(run)
+    return runs
+
+
+def katakana_compounds(tokens: list[Token]) -> list[str]:
+    """Each katakana run as one folded word: Sudachi splits the spellings it knows
+    (キャリーオーバー) but keeps a misspelling whole (キャリオーバー), so both sides need the joined form."""
+    return [fold_katakana("".join(t.norm for t in run)) for run in katakana_runs(tokens)]
 
 
 def clean_query(query: str | None) -> str:
@@ -268,6 +295,25 @@ def query_terms(query: str, lang: str) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
+def query_clauses(query: str, lang: str) -> list[tuple[str, ...]]:
+    """The query as FTS clauses, each a tuple of alternatives that may be phrases ("a b").
+
+    A Japanese katakana compound may be indexed whole or in pieces depending on its spelling,
+    so it matches either its joined form or its pieces as a phrase."""
+    terms = query_terms(query, lang)
+    if lang == "zh":
+        return [(term,) for term in terms]
+    tokens = [t for t in japanese_tokens(clean_query(query), SplitMode.C) if t.norm in terms]
+    clauses: list[tuple[str, ...]] = []
+    covered: set[int] = set()
+    for run in katakana_runs(tokens):
+        joined = fold_katakana("".join(t.norm for t in run))
+        clauses.append((joined, " ".join(t.norm for t in run)))
+        covered.update(id(t) for t in run)
+    clauses += [(t.norm,) for t in tokens if id(t) not in covered]
+    return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
+
+
 def _stands_alone(char: Token, tokens: list[Token]) -> bool:
     """A single Han character is a query term only when no bigram covers it (牌 alone, 局)."""
     return not any(t.pos == "bigram" and t.begin <= char.begin < t.end for t in tokens)
@@ -282,8 +328,14 @@ def detect_lang(query: str) -> str:
     return "ja"
 
 
-def fts_match(terms: list[str], operator: str = "AND") -> str | None:
+def fts_match(terms: list, operator: str = "AND") -> str | None:
     """A safe FTS5 MATCH expression: every term quoted (inner quotes doubled), joined by AND
-    (all required) or OR (any, for a relaxed second try)."""
-    quoted = ['"' + term.replace('"', '""') + '"' for term in terms if term]
-    return f" {operator} ".join(quoted) if quoted else None
+    (all required) or OR (any, for a relaxed second try). A term may be a tuple of alternatives
+    (from `query_clauses`); an alternative with spaces is a phrase."""
+    clauses = []
+    for term in terms:
+        alternatives = [term] if isinstance(term, str) else list(term)
+        quoted = ['"' + alt.replace('"', '""') + '"' for alt in alternatives if alt and alt.strip()]
+        if quoted:
+            clauses.append(quoted[0] if len(quoted) == 1 else "(" + " OR ".join(quoted) + ")")
+    return f" {operator} ".join(clauses) if clauses else None
