@@ -164,8 +164,9 @@ def has_changes(ops: list[dict]) -> bool:
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
 CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-# A CJK numeral counts as a number only before a counter (一张 = 1枚), not in words like 一方/同一.
-CJK_COUNTED = re.compile(r"(?<![同统唯第单])([一二两三四五六七八九十])(?=[张枚墩次人个位副轮回組组])")
+# A CJK numeral counts as a number only before a counter (两张 = 2枚), not in words like 一方/同一;
+# 一 only before 张/墩 (one card, one trick): 一个/一副/一人 are the Chinese article "a".
+CJK_COUNTED = re.compile(r"(?<![同统唯第单])(?:([二两三四五六七八九十])(?=[张枚墩次人个位副轮回組组])|(一)(?=[张墩]))")
 
 
 def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
@@ -190,7 +191,7 @@ def numbers_in(text: str, lang: str, law_ref: str | None) -> list[str]:
     for ref in extract(text, ctx):
         blanked[ref.start:ref.end] = " " * (ref.end - ref.start)
     plain = FOOTNOTE_MARKER.sub(" ", unicodedata.normalize("NFKC", "".join(blanked)))
-    plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1)]), plain)
+    plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1) or m.group(2)]), plain)
     return NUMBER.findall(plain)
 
 
@@ -323,6 +324,8 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
         "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
     row.update(signals(source, target, cmp))
+    if source and target and text_moved(source, target):
+        row["note"] = row["note"] or "text printed in the unit on one side, in its sub-units on the other"
     if source and target and cmp.same_language:
         row["ops"] = text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
         row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace, cmp.variants)
@@ -342,7 +345,9 @@ def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
     to_numbers = numbers_in(target.text, to_lang, law_ref_of(target)) if target else []
     refs_added, refs_removed = added_removed(from_refs, to_refs)
     numbers_added, numbers_removed = added_removed(from_numbers, to_numbers)
-    if not (source and target):  # a lone unit: nothing was added or removed *within* a pair
+    if not (source and target) or text_moved(source, target):
+        # a lone unit, or one whose text the other edition prints in its sub-units: nothing to
+        # compare within the pair (the sub-unit rows carry the text)
         refs_added = refs_removed = numbers_added = numbers_removed = []
     return {
         "refs_added": refs_added, "refs_removed": refs_removed,
@@ -352,11 +357,18 @@ def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
     }
 
 
+def text_moved(source: Unit, target: Unit) -> bool:
+    """One side has text of its own, the other none (1997 8B's text is 2017 8B1 and 8B2)."""
+    return bool((source.text or "").strip()) != bool((target.text or "").strip())
+
+
 def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparison) -> str:
     if source is None:
         return "only_to"
     if target is None:
         return "only_from"
+    if text_moved(source, target):
+        return "changed"
     if cmp.same_language:
         return "changed" if has_changes(row["ops"]) or has_changes(row["title_ops"]) else "same"
     signalled = row["refs_added"] or row["refs_removed"] or row["numbers_added"] or row["numbers_removed"]

@@ -137,12 +137,21 @@ def test_24A_numbers_removed(conn):
 
 def test_numbers_ignore_references_and_count_cjk_numerals():
     assert numbers_in("如果只是一张9或9以下的小牌(参阅第23条)", "zh", "24A") == ["1", "9", "9"]
+    assert numbers_in("一个实质叫牌超过前一个实质叫牌时", "zh", "18B") == []  # 一个 = "a", not 1
+    assert numbers_in("暴露了两张或更多的牌张", "zh", "24C") == ["2"]
     assert numbers_in("1枚のカード（第72条C項参照）*4", "ja", "24A") == ["1"]
     assert numbers_in("平均负分(双人赛中至多40%比赛分)", "zh", "12C1") == ["40%"]
 
 
 def test_law_refs_leave_out_the_units_own_law():
     assert law_refs("许多...都应参考本条规则。(参阅第72条B款1)", "zh", "23") == ["72B1"]
+
+
+def test_text_moved_into_sub_units_is_a_structural_change(conn):
+    r = row(diff_units(conn, "8B", LAWS_1997, LAWS_2017), "8B")
+    assert r["status"] == "changed" and r["to_text"] == ""
+    assert (r["numbers_removed"], r["refs_removed"]) == ([], [])
+    assert "sub-units" in r["note"]
 
 
 def test_law_53_only_in_2017(conn):
