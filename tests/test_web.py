@@ -357,3 +357,11 @@ async def test_metadata_canned_queries(datasette):
     assert any(r["doc"] == "laws-2017-ja" and r["ref"] == "61A" for r in rows)
     facets = (await get(datasette, "/laws/sections.json?_size=0")).json()["facet_results"]
     assert {"doc", "kind"} <= set(facets)
+
+
+async def test_datasette_table_pages_link_refs_and_references(datasette):
+    html = (await get(datasette, "/laws/sections?doc=laws-2017-ja&ref=61A")).text
+    assert '<td class="col-ref type-str"><a href="/laws-2017-ja/61A">61A</a></td>' in html
+    assert '<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>で定められた' in html
+    html = (await get(datasette, "/laws/xrefs?source_id=laws-2017-ja:61A")).text
+    assert '<a href="/laws-2017-ja/59">59</a>' in html

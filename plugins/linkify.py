@@ -1,0 +1,53 @@
+"""Links inside Datasette's own table pages: a unit's ref goes to its permalink, and the text of a
+unit in /laws/sections shows its references as links, exactly as on the unit page."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from datasette import hookimpl
+from markupsafe import Markup
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # lets us import the lawsite package beside us
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ingest.units import permalink  # noqa: E402
+from lawsite import queries  # noqa: E402
+from lawsite.linkify import linkify  # noqa: E402
+
+
+def is_row(row) -> bool:
+    return hasattr(row, "keys")
+
+
+def plain(value):
+    """Datasette expands foreign-key cells (doc -> documents) into {"value", "label"}."""
+    return value["value"] if isinstance(value, dict) else value
+
+
+@hookimpl
+def render_cell(row, value, column, table, datasette):
+    if not is_row(row) or value is None:
+        return None
+    keys = row.keys()
+    if table == "sections" and column == "ref" and "doc" in keys:
+        return Markup('<a href="{}">{}</a>').format(permalink(plain(row["doc"]), value), value)
+    if table == "xrefs" and column == "target_ref" and "target_doc" in keys and plain(row["target_doc"]):
+        if "resolved" in keys and not row["resolved"]:
+            return None
+        return Markup('<a href="{}">{}</a>').format(permalink(plain(row["target_doc"]), value), value)
+    if table == "sections" and column in ("text", "title") and "id" in keys:
+        return linked_text(datasette, row["id"], value, column)
+    return None
+
+
+def linked_text(datasette, unit_id: str, text: str, field: str):
+    """An awaitable (render_cell may return one): the unit's own xrefs turned into links."""
+    from lawsite.site import read
+
+    async def inner():
+        xrefs = await read(datasette, lambda conn: queries.xrefs_from(conn, [unit_id]))
+        if not any((x.get("field") or "text") == field for x in xrefs):
+            return None  # nothing to link: let Datasette render the cell as usual
+        return linkify(text, xrefs, field)
+    return inner
