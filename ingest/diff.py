@@ -325,7 +325,7 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
     }
     row.update(signals(source, target, cmp))
     if source and target and text_moved(source, target):
-        row["note"] = row["note"] or "text printed in the unit on one side, in its sub-units on the other"
+        row["note"] = row["note"] or "one side prints text for this unit, the other none of its own (its sub-units or a heading only)"
     if source and target and cmp.same_language:
         row["ops"] = text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
         row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace, cmp.variants)
