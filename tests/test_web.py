@@ -160,7 +160,7 @@ async def test_prev_next_stay_within_the_same_kind(datasette):
 
 
 async def test_text_is_escaped_before_markup(datasette, laws_db_path):
-    """Every unit whose text holds '<' or '&' shows it escaped (no raw tag from the corpus)."""
+    """Units whose text holds '<' or '&' show it escaped, never as raw markup."""
     import sqlite3
 
     conn = sqlite3.connect(laws_db_path)
@@ -168,9 +168,24 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
                         "limit 5").fetchall()
     for doc, ref, text in rows:
         html = (await get(datasette, permalink(doc, ref))).text
-        fragment = next(part for part in re.split(r"[<&]", text) if part)
-        assert fragment[:10] in unquote(html)
-        assert text.split("\n")[0] not in html or ("<" not in text.split("\n")[0] and "&" not in text.split("\n")[0])
+        line = next(line for line in text.split("\n") if "<" in line or "&" in line)
+        assert escape_text(line)[:40] in html
+
+
+def test_linkify_escapes_text_around_and_inside_links():
+    import sys
+
+    sys.path.insert(0, str(__import__("ingest.serve").serve.PLUGINS_DIR))
+    from lawsite.linkify import linkify
+
+    text = "<b>第44条</b> & 第99条"
+    xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
+              "target_doc": "laws-2017-ja", "target_ref": "44", "kind": "cites"},
+             {"start": 14, "end": 18, "field": "text", "resolved": 0, "target_id": None,
+              "target_doc": "laws-2017-ja", "target_ref": "99", "kind": "cites", "reason": 'no "unit" <99>'}]
+    assert str(linkify(text, xrefs)) == (
+        '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>&lt;/b&gt; &amp; '
+        '<span class="xref unresolved" title="unresolved: no &#34;unit&#34; &lt;99&gt;">第99条</span>')
 
 
 # --- JSON, permalinks, redirects, 404 ---------------------------------------------------------
