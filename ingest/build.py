@@ -33,6 +33,9 @@ XREF_COLUMNS = {
     "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
     "resolved_to_parent": str,
 }
+ALIGNMENT_COLUMNS = {
+    "from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "method": str, "confidence": float, "note": str,
+}
 
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
@@ -49,13 +52,21 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     units = [unit for _, document in parsed for unit in document.units]
     xrefs = resolve_references(units)
     progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
+    alignments = alignment_rows(units)
+    progress(f"alignments across editions and reprints: {len(alignments)}")
     languages = {source.id: source.language for source in sources}
     rows = section_rows(units, languages)
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def alignment_rows(units: list[Unit]) -> list[dict]:
+    from .align import alignment_rows as align_units  # editions and reprints, unit by unit
+
+    return align_units(units)
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -97,7 +108,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict]) -> None:
+             xrefs: list[dict], alignments: list[dict]) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -108,15 +119,25 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
                            foreign_keys=[("source_id", "sections", "id"), ("target_id", "sections", "id"),
                                          ("target_doc", "documents", "id")])
         db["xrefs"].insert_all(xrefs, batch_size=1000)
+        db["alignments"].create(ALIGNMENT_COLUMNS, foreign_keys=[
+            ("from_id", "sections", "id"), ("to_id", "sections", "id"),
+            ("from_doc", "documents", "id"), ("to_doc", "documents", "id")])
+        db["alignments"].insert_all(alignments, batch_size=1000)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
-                db[table].insert_all(({"doc": source.id, **row} for row in table_rows), alter=True)
+                # an explicit key: VACUUM may renumber implicit rowids
+                start = db[table].count + 1 if db[table].exists() else 1
+                keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
+                db[table].insert_all(keyed, pk="id", alter=True,
+                                     foreign_keys=[("doc", "documents", "id")])
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])
     db["xrefs"].create_index(["source_id"])
     db["xrefs"].create_index(["target_id"])
     db["xrefs"].create_index(["target_doc", "target_ref"])
+    db["alignments"].create_index(["from_id"])
+    db["alignments"].create_index(["to_id"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
 

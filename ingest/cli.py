@@ -167,6 +167,52 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
         click.echo(f"  <- {row['id']}  {row['surface']} [{row['kind']}]")
 
 
+@cli.command()
+@click.argument("ref")
+@click.option("--from", "from_doc", required=True, help="e.g. laws-1997-zh or revoke-notes-ja")
+@click.option("--to", "to_doc", required=True, help="e.g. laws-2017-ja")
+@click.option("--whitespace", is_flag=True, help="Also report spacing and full-/half-width differences")
+@db_option
+@json_option
+def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, as_json: bool):
+    """Compare a unit and its sub-units across two documents, e.g. `diff 61 --from revoke-notes-ja --to laws-2017-ja`."""
+    from .diff import DiffError, diff_units
+
+    try:
+        result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)
+    except DiffError as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    for row in result["rows"]:
+        click.echo(click.style(f"{row['ref']}  {row['status']}", bold=True))
+        if row["status"] == "changed" and row.get("ops") and from_doc_lang_same(result):
+            click.echo("    " + render_ops(row["ops"]))
+        else:
+            for side in ("from", "to"):
+                if row.get(f"{side}_text"):
+                    click.echo(f"    {side}: {row[f'{side}_text']}")
+        for field in ("refs_added", "refs_removed", "numbers_added", "numbers_removed"):
+            if row.get(field):
+                click.echo(f"    {field.replace('_', ' ')}: {', '.join(map(str, row[field]))}")
+
+
+def from_doc_lang_same(result: dict) -> bool:
+    return result["from"].get("lang") == result["to"].get("lang")
+
+
+def render_ops(ops: list[dict]) -> str:
+    """`[-deleted-]{+inserted+}` around changes, unchanged text as is."""
+    parts = []
+    for op in ops:
+        if op["op"] == "equal":
+            parts.append(op["from"])
+        else:
+            parts.append((f"[-{op['from']}-]" if op["from"] else "") + (f"{{+{op['to']}+}}" if op["to"] else ""))
+    return "".join(parts)
+
+
 def html_unescape(text: str) -> str:
     import html
 
