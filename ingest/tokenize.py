@@ -179,9 +179,12 @@ def to_simplified(text: str) -> str:
     return "".join(_simplified_char(c) if HAN_RE.match(c) else c for c in text)
 
 
+LATIN_OR_HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
+
+
 def _runs(text: str):
     """(start, run, is_han) for each maximal run of Han characters or of other letters/digits."""
-    for match in re.finditer(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_]+", text):
+    for match in LATIN_OR_HAN_RUN_RE.finditer(text):
         run = match.group()
         yield match.start(), run, bool(HAN_RE.match(run))
 
@@ -198,8 +201,6 @@ def chinese_bigram_tokens(text: str) -> list[Token]:
     for start, run, is_han in _runs(simplified):
         if not is_han:
             # a Latin word or number mixed into Chinese text (IMP, 77) is one token, not letters
-            if KANA_RE.search(run):
-                continue
             tokens.append(Token(text[start:start + len(run)], fold(run), start, start + len(run), "word"))
             continue
         for i, char in enumerate(run):

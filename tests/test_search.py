@@ -1,0 +1,202 @@
+"""Search on the whole corpus: a query -> the unit a director means, near the top.
+
+Table-driven, one table per group (Japanese, spelling variants, Chinese, English), each row
+`query -> expected unit within the first N results`. A result inside the expected unit counts
+(61B2 is in Law 61). Uses the session database from tests/conftest.py.
+"""
+import sqlite3
+
+import pytest
+
+from ingest import search as searching
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def parents(conn):
+    return dict(conn.execute("select id, parent_id from sections").fetchall())
+
+
+def lineage(unit_id, parents):
+    seen = []
+    while unit_id and unit_id not in seen:
+        seen.append(unit_id)
+        unit_id = parents.get(unit_id)
+    return seen
+
+
+def rank_of(expected, results, parents):
+    for rank, result in enumerate(results, start=1):
+        if expected in lineage(result["id"], parents):
+            return rank
+    return None
+
+
+def case_id(case):
+    return f"{case[0]}->{case[1].split(':', 1)[1]}@{case[2]}"
+
+
+JAPANESE = [
+    ("リボーク", "laws-2017-ja:61", 4),
+    ("リボーク", "laws-2017-ja:64", 4),
+    ("順番外のリード", "laws-2017-ja:53", 4),
+    ("順番外のリード", "laws-2017-ja:56", 4),
+    ("取り消した", "laws-2017-ja:16C", 2),
+    ("取り消した", "laws-2017-ja:def:取り消した", 3),
+    ("ダミーの権利", "laws-2017-ja:42", 1),
+    ("不十分なビッド", "laws-2017-ja:27", 2),
+    ("ペナルティカード", "laws-2017-ja:50", 3),
+    ("紛失したカード", "laws-2017-ja:14", 1),
+    ("見物人", "laws-2017-ja:76", 2),
+    ("5枚目のカード", "laws-2017-ja:45E", 3),
+    ("キャリーオーバー", "jcbl-regs-ja:36", 5),
+]
+
+VARIANTS = [
+    ("ディクレアラーが見せたカード", "laws-2017-ja:48", 2),    # printed ディクレアラール
+    ("ディクレアラー予定者", "laws-2017-ja:def:ディクレアララー予定者", 3),
+    ("プレイヤーの情報の利用", "laws-2017-ja:16A", 2),        # printed プレイヤ
+    ("スーツにフォローする", "laws-2017-ja:def:スートにフォローする", 3),
+    ("アーティフィシヤルコール", "laws-2017-ja:def:アーティフィシャルコール", 3),
+    ("キャリオーバー", "jcbl-regs-ja:36", 10),
+    ("ディフェンダの順番外のリード", "laws-2017-ja:56", 2),
+]
+
+CHINESE = [
+    ("藏牌", "laws-1997-zh:def:藏牌", 1),
+    ("罚张", "laws-1997-zh:50", 10),
+    ("明手", "laws-1997-zh:def:明手", 3),
+    ("明手的权利", "laws-1997-zh:42", 1),
+    ("不足叫牌", "laws-1997-zh:27", 2),
+    ("罰張", "laws-1997-zh:51", 5),              # traditional query, simplified text
+    ("明手的權利", "laws-1997-zh:42", 1),
+    ("莊家攤牌", "laws-1997-zh:48B", 2),
+]
+
+ENGLISH = [
+    ("revoke", "laws-2017-ja:61", 5),
+    ("revoke", "laws-2017-ja:63", 5),
+    ("dummy", "laws-2017-ja:def:ダミー", 2),
+    ("dummy", "laws-2017-ja:42", 5),
+    ("dummy", "laws-2017-ja:43", 8),
+    ("insufficient bid", "laws-2017-ja:27", 3),
+    ("declarer", "laws-1997-zh:def:庄家", 10),
+    ("Follow Suit", "laws-1997-zh:def:跟牌", 10),
+    ("IMP", "laws-2017-ja:def:IMP", 3),
+]
+
+
+@pytest.mark.parametrize("query, expected, within", JAPANESE, ids=[case_id(c) for c in JAPANESE])
+def test_japanese(conn, parents, query, expected, within):
+    assert_found(conn, parents, query, expected, within)
+
+
+@pytest.mark.parametrize("query, expected, within", VARIANTS, ids=[case_id(c) for c in VARIANTS])
+def test_spelling_variants(conn, parents, query, expected, within):
+    assert_found(conn, parents, query, expected, within)
+
+
+@pytest.mark.parametrize("query, expected, within", CHINESE, ids=[case_id(c) for c in CHINESE])
+def test_chinese(conn, parents, query, expected, within, require_documents):
+    require_documents("laws-1997-zh")
+    assert_found(conn, parents, query, expected, within)
+
+
+@pytest.mark.parametrize("query, expected, within", ENGLISH, ids=[case_id(c) for c in ENGLISH])
+def test_english_through_the_glossary(conn, parents, query, expected, within):
+    assert_found(conn, parents, query, expected, within)
+
+
+def assert_found(conn, parents, query, expected, within):
+    results = searching.search(conn, query, limit=20)
+    rank = rank_of(expected, results, parents)
+    assert rank is not None and rank <= within, (
+        f"{query!r}: {expected} at rank {rank}, wanted <= {within}; got {[r['id'] for r in results[:within + 3]]}")
+
+
+# ---------------------------------------------------------------- the three named in the issue
+
+def test_revoke_ranks_law_61_to_64_first(conn):
+    top = [r["law"] for r in searching.search(conn, "リボーク", limit=4)]
+    assert set(top) == {"61", "62", "63", "64"}
+
+
+def test_lead_out_of_turn_ranks_laws_53_to_56_first(conn):
+    top = [r["law"] for r in searching.search(conn, "順番外のリード", limit=4)]
+    assert set(top) == {"53", "54", "55", "56"}
+
+
+def test_cancelled_finds_the_definition_or_16C_first(conn):
+    assert searching.search(conn, "取り消した", limit=1)[0]["id"] in {
+        "laws-2017-ja:def:取り消した", "laws-2017-ja:16C"}
+
+
+def test_chinese_query_offers_japanese_units_through_the_glossary(conn):
+    results = searching.search(conn, "藏牌", limit=20)
+    assert results[0]["doc"] == "laws-1997-zh"  # the query's own language first
+    japanese = [r for r in results if r["doc"] == "laws-2017-ja"]
+    assert japanese and japanese[0]["via"] == "リボーク" and japanese[0]["law"] in {"61", "62", "63", "64"}
+
+
+# ---------------------------------------------------------------- filters, fields, snippets
+
+def test_filters_by_document_and_language(conn):
+    assert {r["doc"] for r in searching.search(conn, "リボーク", doc="revoke-notes-ja")} == {"revoke-notes-ja"}
+    assert {r["lang"] for r in searching.search(conn, "revoke", lang="zh")} == {"zh"}
+
+
+def test_result_fields(conn):
+    result = searching.search(conn, "リボークの訂正", limit=1)[0]
+    assert {"doc", "ref", "id", "kind", "title", "snippet", "score", "law", "lang", "url", "via", "match",
+            "index"} <= set(result)
+    assert result["url"] == f"/{result['doc']}/{result['ref']}" and result["law"] == "62"
+
+
+LAW_CASES = [("61B2(a)", "laws", "61"), ("L61A", "commentary", "61"), ("quote:54A", "commentary", "54"),
+             ("def:ダミー", "laws", None), ("23-2", "regulations", None), ("6", "laws", "6"), ("fn:3", "laws", None)]
+
+
+@pytest.mark.parametrize("ref, kind, law", LAW_CASES, ids=[c[0] for c in LAW_CASES])
+def test_law_of(ref, kind, law):
+    assert searching.law_of(ref, kind) == law
+
+
+def test_snippet_marks_the_printed_variant_spelling():
+    from ingest import tokenize
+
+    text = "ディクレアララーは<b>&ハンド"
+    html = searching.snippet(text, tokenize.query_terms("ディクレアラー", "ja"), "ja")
+    assert html.startswith("<mark>ディクレアララー</mark>")
+    assert "&lt;b&gt;&amp;" in html and "<b>" not in html
+
+
+def test_snippet_marks_simplified_text_for_a_traditional_query():
+    from ingest import tokenize
+
+    html = searching.snippet("两张或更多的罚张", tokenize.query_terms("罰張", "zh"), "zh")
+    assert html == "两张或更多的<mark>罚张</mark>"
+
+
+def test_relaxed_match_when_no_unit_has_every_word(conn):
+    results = searching.search(conn, "リボーク 藏牌 qqqzzz", lang="ja", limit=5)
+    assert results and results[0]["match"] in {"any", "index"}
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\x00"], ids=["empty", "spaces", "nul"])
+def test_empty_query_is_a_query_error(conn, query):
+    with pytest.raises(searching.QueryError):
+        searching.search(conn, query)
+
+
+@pytest.mark.parametrize("query", ['"リボーク', "リボーク AND OR NOT", "NEAR(リボーク 訂正)", "*", "col:val", "😀",
+                                   "(", "C++", "x" * 5000, "リボーク\x00訂正", "'; drop table sections; --"],
+                         ids=["quote", "operators", "near", "star", "colon", "emoji", "paren", "cplusplus",
+                              "5000chars", "nul-inside", "sql"])
+def test_hostile_queries_return_results_or_nothing(conn, query):
+    assert isinstance(searching.search(conn, query), list)
