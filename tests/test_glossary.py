@@ -1,0 +1,148 @@
+"""The trilingual glossary: pairing by printed English, curated additions, and query expansion."""
+import shutil
+import sqlite3
+
+import pytest
+
+from ingest import glossary
+from ingest import search as searching
+from ingest.records import Unit
+
+
+def definition(doc, term, english):
+    return Unit(doc, f"def:{term}", "definition", title=term, attrs={"term": term, "term_en": english})
+
+
+JA, ZH = "laws-2017-ja", "laws-1997-zh"
+
+KEY_CASES = [
+    ("Trick Points", ["trickpoint"]),
+    ("TRICK POINTS", ["trickpoint"]),
+    ("UNDER TRICK", ["undertrick"]),
+    ("MATCH POINT", ["matchpoint"]),
+    ("INTERNATIONAL MATCH POINT-IMP", ["internationalmatchpoint", "imp"]),
+    ("Cancelled / Retracted / Withdrawn", ["cancelled", "retracted", "withdrawn"]),
+    ("Event またはTournament", ["event", "tournament"]),
+    ("Psychic Call: 一般に「サイキック」または「サイク」", ["psychiccall"]),
+    ("Left-hand Opponent", ["lefthandopponent"]),
+]
+
+
+@pytest.mark.parametrize("printed, keys", KEY_CASES, ids=[c[0][:24] for c in KEY_CASES])
+def test_english_keys(printed, keys):
+    assert glossary.english_keys(printed) == keys
+
+
+def test_definitions_pair_on_normalised_english(tmp_path):
+    units = [definition(JA, "アンダートリック", "Undertrick"), definition(ZH, "宕墩", "UNDER TRICK"),
+             definition(JA, "IMP", "International Match Point"),
+             definition(ZH, "国际比赛分", "INTERNATIONAL MATCH POINT-IMP"),
+             definition(JA, "LHO", "Left-hand Opponent"), definition(ZH, "下家", "LHO"),
+             definition(JA, "余計な", "Extraneous")]
+    rows = glossary.glossary_rows(units, curated_file=tmp_path / "none.yml")
+    pairs = {(r["ja"], r["zh"]) for r in rows}
+    assert pairs == {("アンダートリック", "宕墩"), ("IMP", "国际比赛分"), ("LHO", "下家"), ("余計な", None)}
+    assert {r["source"] for r in rows} == {"definition"}
+    row = next(r for r in rows if r["ja"] == "IMP")
+    assert (row["ja_ref"], row["zh_ref"]) == ("def:IMP", "def:国际比赛分")
+    assert tuple(row) == glossary.GLOSSARY_COLUMNS
+
+
+def test_curated_rows_say_so(tmp_path):
+    curated = tmp_path / "glossary.yml"
+    curated.write_text("terms:\n  - {en: Revoke, ja: リボーク, zh: 藏牌, ja_ref: 61A}\n", encoding="utf-8")
+    rows = glossary.glossary_rows([], curated_file=curated)
+    assert rows == [{"id": "curated:revoke", "ja": "リボーク", "en": "Revoke", "zh": "藏牌", "source": "curated",
+                     "ja_ref": "61A", "zh_ref": None}]
+
+
+def test_row_ids_are_unique_on_the_corpus(laws_db_path):
+    conn = sqlite3.connect(laws_db_path)
+    rows = glossary.read_rows(conn)
+    assert len({r["id"] for r in rows}) == len(rows)
+    assert {r["source"] for r in rows} == {"definition", "curated"}
+
+
+# ---------------------------------------------------------------- lookup in any language
+
+@pytest.fixture(scope="module")
+def corpus_glossary(laws_db_path):
+    return glossary.Glossary(glossary.read_rows(sqlite3.connect(laws_db_path)))
+
+
+LOOKUP_CASES = [
+    ("revoke", "ja", "リボーク"),
+    ("Revoke", "zh", "藏牌"),
+    ("dummy", "ja", "ダミー"),
+    ("dummy", "zh", "明手"),
+    ("藏牌", "ja", "リボーク"),
+    ("明手", "ja", "ダミー"),
+    ("罰張", "ja", "ペナルティカード"),      # traditional
+    ("ダミー", "zh", "明手"),
+    ("ディクレアラー", "zh", "庄家"),          # the definition prints ディクレアララー
+    ("declarers", "ja", "ディクレアララー"),   # plural
+    ("withdrawn", "ja", "取り消した"),
+    ("deal", "zh", "发牌或牌局"),
+    ("牌局", "ja", "ディール"),                # one of the two words of 发牌或牌局
+]
+
+
+@pytest.mark.parametrize("query, lang, term", LOOKUP_CASES, ids=[f"{q}->{t}" for q, _, t in LOOKUP_CASES])
+def test_lookup_translates(corpus_glossary, query, lang, term):
+    assert term in {getattr(entry, lang) for entry in corpus_glossary.lookup(query)}
+
+
+def test_lookup_needs_the_whole_term(corpus_glossary):
+    assert corpus_glossary.lookup("revo") == [] and corpus_glossary.lookup("") == []
+
+
+# ---------------------------------------------------------------- expansion in search, with the table
+
+@pytest.fixture(scope="module")
+def conn_with_table(laws_db_path, tmp_path_factory):
+    """A copy of the database with the glossary table the build will store (ingest/build.py)."""
+    path = tmp_path_factory.mktemp("glossary") / "laws.db"
+    shutil.copy(laws_db_path, path)
+    conn = sqlite3.connect(path)
+    units = [dict(zip(("kind", "doc", "ref", "attrs"), row)) for row in
+             conn.execute("select kind, doc, ref, attrs from sections where kind = 'definition'")]
+    rows = glossary.glossary_rows(units)
+    conn.execute("create table glossary (id text primary key, ja text, en text, zh text, source text,"
+                 " ja_ref text, zh_ref text)")
+    conn.executemany("insert into glossary values (:id, :ja, :en, :zh, :source, :ja_ref, :zh_ref)", rows)
+    conn.execute("update glossary set ja = 'ダミー', zh = '明手' where id = 'definition:dummy'")
+    conn.commit()
+    yield conn
+    conn.close()
+
+
+def test_search_reads_the_glossary_table(conn_with_table):
+    assert glossary.load_glossary(conn_with_table).lookup("Honor")[0].zh == "大牌"
+
+
+EXPANSION_CASES = [
+    ("revoke", {"61", "62", "63", "64"}, 5),
+    ("dummy", {"42", "43"}, 10),
+    ("lead out of turn", {"53", "54", "55", "56"}, 6),
+    ("insufficient bid", {"27"}, 3),
+]
+
+
+@pytest.mark.parametrize("query, laws, within", EXPANSION_CASES, ids=[c[0] for c in EXPANSION_CASES])
+def test_english_query_expands_to_japanese_laws(conn_with_table, query, laws, within):
+    results = searching.search(conn_with_table, query, lang="ja", limit=within)
+    assert laws <= {r["law"] for r in results}
+
+
+def test_translated_hits_say_what_they_were_found_as(conn_with_table):
+    # (Sudachi itself normalises some English words: dummy -> ダミー, so those need no glossary)
+    assert {r["via"] for r in searching.search(conn_with_table, "revoke", lang="ja", limit=5)} == {"リボーク"}
+
+
+def test_dummy_finds_the_definition_first(conn_with_table):
+    assert searching.search(conn_with_table, "dummy", lang="ja", limit=1)[0]["id"] == "laws-2017-ja:def:ダミー"
+
+
+def test_chinese_term_also_offers_japanese_units(conn_with_table):
+    results = searching.search(conn_with_table, "藏牌", limit=20)
+    assert {"laws-1997-zh", "laws-2017-ja"} <= {r["doc"] for r in results}
