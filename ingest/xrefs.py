@@ -104,7 +104,9 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
 
 def unit_references(unit: Unit) -> list[tuple[Reference, str | None]]:
     """Everything `unit` refers to, with the field each span is in."""
-    found = [(ref, name) for name in TEXT_FIELDS for ref in extract(unit, getattr(unit, name) or "")]
+    # an index entry's title is a term (`7を超える`); only its text holds locators
+    fields = ("text",) if unit.kind == "index_entry" else TEXT_FIELDS
+    found = [(ref, name) for name in fields for ref in extract(unit, getattr(unit, name) or "")]
     return found + structural_refs(unit)
 
 
