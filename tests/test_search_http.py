@@ -1,0 +1,126 @@
+"""The search surfaces over HTTP (Datasette test client, fixture in tests/conftest.py):
+/-/search, /-/search.json and Datasette's own ?_search= on the sections table.
+Whatever is typed, the answer is results or a message: never a 5xx."""
+from urllib.parse import quote
+
+import pytest
+
+HOSTILE = {
+    "quote": '"',
+    "unbalanced": '"リボーク',
+    "parens": "(リボーク",
+    "operators": "リボーク AND OR NOT",
+    "near": "NEAR(リボーク 訂正, 2)",
+    "star": "*",
+    "prefix-star": "リボ*",
+    "colon": "search_text:リボーク",
+    "caret": "^リボーク",
+    "minus": "-リボーク",
+    "emoji": "😀🂡",
+    "nul": "リボーク\x00訂正",
+    "long": "リボーク" * 1250,  # 5,000 characters
+    "sql": "'; drop table sections; --",
+    "html": "<script>alert(1)</script>",
+    "percent": "%",
+    "backslash": "\\",
+    "only-spaces": "   ",
+    "traditional": "罰張",
+    "latin-1": "é",
+}
+
+
+def url(path: str, **params) -> str:
+    return path + "?" + "&".join(f"{key}={quote(value, safe='')}" for key, value in params.items())
+
+
+@pytest.mark.parametrize("query", HOSTILE.values(), ids=HOSTILE.keys())
+@pytest.mark.parametrize("path", ["/-/search", "/-/search.json"])
+async def test_search_page_never_fails(datasette, path, query):
+    response = await datasette.client.get(url(path, q=query))
+    assert response.status_code in (200, 400), response.text[:500]
+    if path.endswith(".json"):
+        data = response.json()
+        assert ("results" in data) if response.status_code == 200 else data["error"]
+
+
+@pytest.mark.parametrize("query", HOSTILE.values(), ids=HOSTILE.keys())
+@pytest.mark.parametrize("mode", ["escaped", "raw"])
+async def test_table_search_box_never_fails(datasette, query, mode):
+    response = await datasette.client.get(url("/laws/sections.json", _search=query, _searchmode=mode))
+    assert response.status_code < 500, response.text[:500]
+
+
+async def test_html_in_the_query_is_escaped(datasette):
+    response = await datasette.client.get(url("/-/search", q="<script>alert(1)</script>リボーク"))
+    assert "<script>alert(1)</script>" not in response.text
+    assert "&lt;script&gt;" in response.text
+
+
+async def test_empty_json_query_is_a_400_with_a_message(datasette):
+    response = await datasette.client.get("/-/search.json?q=")
+    assert response.status_code == 400 and "q=" in response.json()["error"]
+
+
+async def test_bare_search_page_shows_the_form(datasette):
+    response = await datasette.client.get("/-/search")
+    assert response.status_code == 200 and 'name="q"' in response.text
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"q": "リボーク", "doc": "no-such-doc"}, "Unknown document"),
+    ({"q": "リボーク", "lang": "fr"}, "Unknown language"),
+], ids=["unknown-doc", "unknown-lang"])
+async def test_bad_filters_are_400_with_a_message(datasette, params, message):
+    for path in ("/-/search", "/-/search.json"):
+        response = await datasette.client.get(url(path, **params))
+        assert response.status_code == 400 and message in response.text
+
+
+# ---------------------------------------------------------------- answers
+
+PAGE_CASES = [
+    ("リボーク", "/laws-2017-ja/61"),
+    ("順番外のリード", "/laws-2017-ja/53"),
+    ("藏牌", "/laws-1997-zh/def:%E8%97%8F%E7%89%8C"),
+    ("revoke", "/laws-2017-ja/63"),
+]
+
+
+@pytest.mark.parametrize("query, link", PAGE_CASES, ids=[c[0] for c in PAGE_CASES])
+async def test_page_links_results_to_unit_pages(datasette, query, link):
+    response = await datasette.client.get(url("/-/search", q=query))
+    assert response.status_code == 200 and f'href="{link}"' in response.text
+
+
+async def test_page_groups_results_by_law(datasette):
+    response = await datasette.client.get(url("/-/search", q="リボーク", doc="laws-2017-ja"))
+    assert "第61条 Law 61" in response.text and "<mark>リボーク</mark>" in response.text
+
+
+async def test_json_has_the_cli_fields_and_filters(datasette):
+    response = await datasette.client.get(url("/-/search.json", q="リボーク", doc="laws-2017-ja", limit="5"))
+    data = response.json()
+    assert data["count"] == 5 and {r["doc"] for r in data["results"]} == {"laws-2017-ja"}
+    assert {"doc", "ref", "id", "kind", "title", "snippet", "score", "law"} <= set(data["results"][0])
+
+
+TABLE_SEARCH_CASES = [
+    ("順番外のリード", {}, "laws-2017-ja:53"),
+    ("ディクレアラーが見せたカード", {}, "laws-2017-ja:48"),   # text spells ディクレアラール
+    ("藏牌", {}, "laws-1997-zh:def:藏牌"),
+    ("罰張", {"lang": "zh"}, "laws-1997-zh:50B"),             # traditional, simplified text
+    ("調整スコア", {}, "laws-2017-ja:def:調整スコア"),
+]
+
+
+@pytest.mark.parametrize("query, extra, expected", TABLE_SEARCH_CASES, ids=[c[0] for c in TABLE_SEARCH_CASES])
+async def test_table_search_box_finds_japanese_and_chinese(datasette, query, extra, expected):
+    response = await datasette.client.get(
+        url("/laws/sections.json", _search=query, _shape="array", _col="id", _size="max", **extra))
+    assert response.status_code == 200
+    assert expected in {row["id"] for row in response.json()}
+
+
+async def test_table_search_box_keeps_the_typed_query(datasette):
+    response = await datasette.client.get(url("/laws/sections", _search="順番外のリード"))
+    assert 'value="順番外のリード"' in response.text
