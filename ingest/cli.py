@@ -187,6 +187,8 @@ def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, 
         return
     for row in result["rows"]:
         click.echo(click.style(f"{row['ref']}  {row['status']}", bold=True))
+        if row.get("note"):
+            click.echo(f"    note: {row['note']}")
         if row["status"] == "changed" and row.get("ops") and from_doc_lang_same(result):
             click.echo("    " + render_ops(row["ops"]))
         else:

@@ -324,10 +324,13 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
         "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
     row.update(signals(source, target, cmp))
-    if source and target and text_moved(source, target):
+    abridged = source is not None and target is not None and heading_only_reprint(source, target)
+    if abridged:
+        row["note"] = "the commentary reprints only this heading, not the text: nothing to compare"
+    elif source and target and text_moved(source, target):
         row["note"] = row["note"] or "one side prints text for this unit, the other none of its own (its sub-units or a heading only)"
     if source and target and cmp.same_language:
-        row["ops"] = text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
+        row["ops"] = [] if abridged else text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
         row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace, cmp.variants)
     else:
         row["ops"], row["title_ops"] = [], []
@@ -362,12 +365,17 @@ def text_moved(source: Unit, target: Unit) -> bool:
     return bool((source.text or "").strip()) != bool((target.text or "").strip())
 
 
+def heading_only_reprint(source: Unit, target: Unit) -> bool:
+    """A commentary that lists a section by its heading alone (第45条A-G) abridges; it does not delete."""
+    return source.kind == "quote" and not (source.text or "").strip() and bool((target.text or "").strip())
+
+
 def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparison) -> str:
     if source is None:
         return "only_to"
     if target is None:
         return "only_from"
-    if text_moved(source, target):
+    if text_moved(source, target) and not heading_only_reprint(source, target):
         return "changed"
     if cmp.same_language:
         return "changed" if has_changes(row["ops"]) or has_changes(row["title_ops"]) else "same"
