@@ -242,3 +242,12 @@ def test_edition_flags_from_parsed_units():
             units += parse_document(source.id, source.text, source.name).units
     assert {f["source_id"] for f in edition_flags(units)} == {
         "jcbl-regs-ja:appendix-7-4-a-ii", "jcbl-regs-ja:appendix-7-4-c-ii"}
+
+
+def test_a_reprint_of_the_heading_alone_is_abridged_not_changed(conn):
+    # revoke-notes-ja lists 第45条 A.-G. by heading only (line 316 ff.): no text was deleted
+    r = row(diff_units(conn, "45A", COMMENTARY, LAWS_2017), "45A")
+    assert (r["status"], r["ops"], r["from_text"]) == ("same", [], "")
+    assert "only this heading" in r["note"]
+    # a reprint that does print text is still compared
+    assert row(diff_units(conn, "61A", COMMENTARY, LAWS_2017), "61A")["status"] == "changed"
