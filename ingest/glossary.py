@@ -182,9 +182,9 @@ class Glossary:
         for entry in self.entries:
             for key in english_keys(entry.en):
                 self._by_en.setdefault(key, []).append(entry)
-            for form in _alternatives(entry.ja):
+            for form in term_forms(entry.ja):
                 self._by_ja.setdefault(_ja_key(form), []).append(entry)
-            for form in _alternatives(entry.zh):
+            for form in term_forms(entry.zh):
                 self._by_zh.setdefault(tokenize.to_simplified(form), []).append(entry)
 
     def lookup(self, query: str) -> list[Entry]:
@@ -201,7 +201,7 @@ class Glossary:
         return list(dict.fromkeys(found))
 
 
-def _alternatives(term: str | None) -> list[str]:
+def term_forms(term: str | None) -> list[str]:
     """`発牌或牌局` style terms and curated `A / B` lists name several words."""
     if not term:
         return []
@@ -221,13 +221,13 @@ _loaded: dict[tuple, Glossary] = {}
 def load_glossary(conn: sqlite3.Connection) -> Glossary:
     """The glossary of this database (its `glossary` table, else derived from `sections`),
     read once per database file version."""
-    identity = _database_identity(conn)
+    identity = database_identity(conn)
     if identity not in _loaded:
         _loaded[identity] = Glossary(read_rows(conn))
     return _loaded[identity]
 
 
-def _database_identity(conn: sqlite3.Connection) -> tuple:
+def database_identity(conn: sqlite3.Connection) -> tuple:
     row = conn.execute("pragma database_list").fetchone()
     path = row[2] if row else ""
     stamp = Path(path).stat().st_mtime_ns if path and Path(path).exists() else id(conn)

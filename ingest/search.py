@@ -112,7 +112,7 @@ def plan(conn: sqlite3.Connection, query: str, lang: str | None) -> list[Branch]
         for language, term in (("ja", entry.ja), ("zh", entry.zh)):
             if language not in languages:
                 continue
-            for form in glossary._alternatives(term):
+            for form in glossary.term_forms(term):
                 branch = _add(branches, make_branch(form, language, via=form, weight=GLOSSARY_WEIGHT))
                 if branch and entry.unit_id(language):
                     branch.defining_units.add(entry.unit_id(language))
@@ -211,7 +211,7 @@ _index_cache: dict[tuple, list[IndexEntry]] = {}
 def index_entries(conn) -> list[IndexEntry]:
     """laws-2017-ja index entries with the tokens of heading + sub-term and the units they cite;
     read once per database file version."""
-    identity = glossary._database_identity(conn)
+    identity = glossary.database_identity(conn)
     if identity not in _index_cache:
         _index_cache[identity] = list(_read_index_entries(conn))
     return _index_cache[identity]
@@ -281,7 +281,7 @@ _kinds_cache: dict[tuple, dict[str, str]] = {}
 
 
 def document_kinds(conn) -> dict[str, str]:
-    identity = glossary._database_identity(conn)
+    identity = glossary.database_identity(conn)
     if identity not in _kinds_cache:
         try:
             _kinds_cache[identity] = dict(conn.execute("select id, kind from documents").fetchall())
