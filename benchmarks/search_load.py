@@ -114,7 +114,7 @@ def wait_until_up(base: str, process: subprocess.Popen, timeout: float) -> None:
 
 def endpoint_url(kind: str, query: str, db_name: str) -> tuple[str, dict]:
     if kind == SEARCH:
-        return "/-/search.json", {"q": query}
+        return "/-/search.json", {"q": query, "limit": "20"}
     return f"/{db_name}/sections.json", {"_search": query, "_size": "20", "_shape": "array"}
 
 
