@@ -33,6 +33,7 @@ XREF_COLUMNS = {
     "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
     "resolved_to_parent": str,
 }
+GLOSSARY_COLUMNS = {"id": str, "ja": str, "en": str, "zh": str, "source": str, "ja_ref": str, "zh_ref": str}
 ALIGNMENT_COLUMNS = {
     "from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "method": str, "confidence": float, "note": str,
 }
@@ -54,10 +55,12 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
     alignments = alignment_rows(units)
     progress(f"alignments across editions and reprints: {len(alignments)}")
+    glossary = glossary_rows(units)
+    progress(f"glossary: {len(glossary)} terms")
     languages = {source.id: source.language for source in sources}
     rows = section_rows(units, languages)
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -67,6 +70,12 @@ def alignment_rows(units: list[Unit]) -> list[dict]:
     from .align import alignment_rows as align_units  # editions and reprints, unit by unit
 
     return align_units(units)
+
+
+def glossary_rows(units: list[Unit]) -> list[dict]:
+    from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
+
+    return pair_terms(units)
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -108,7 +117,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict]) -> None:
+             xrefs: list[dict], alignments: list[dict], glossary: list[dict]) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -123,6 +132,8 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
             ("from_id", "sections", "id"), ("to_id", "sections", "id"),
             ("from_doc", "documents", "id"), ("to_doc", "documents", "id")])
         db["alignments"].insert_all(alignments, batch_size=1000)
+        db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
+        db["glossary"].insert_all(glossary)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
