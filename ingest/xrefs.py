@@ -11,10 +11,13 @@ does exist, as a documented fallback for a page that still wants to link somewhe
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Iterable
 
 from .records import Unit, unit_id
+from .tokenize import fold_katakana
 from .refs import (
     LAWS_JA,
     LAWS_ZH,
@@ -121,6 +124,11 @@ class Resolution:
     parent_id: str | None = None
 
 
+def fold_term(term: str) -> str:
+    """Fold each katakana word of a term (ディクレアラール予定者 -> ディクレアラー予定者)."""
+    return re.sub(r"[\u30a1-\u30ffー]+", lambda m: fold_katakana(m.group(0)), term)
+
+
 class UnitIndex:
     """Which units exist, and which footnote hangs from which Law (for 索引 `53脚注`)."""
 
@@ -129,10 +137,18 @@ class UnitIndex:
         self.ids = {u.id for u in units}
         self.docs = {u.doc for u in units}
         self.footnotes_of: dict[tuple[str, str], list[str]] = {}
+        self.definitions_by_spelling = {(u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref
+                                        for u in units if u.kind == "definition"}
         for u in units:
             if u.kind == "footnote" and u.attrs.get("anchor_ref"):
                 law, _ = law_of(u.attrs["anchor_ref"])
                 self.footnotes_of.setdefault((u.doc, law or u.attrs["anchor_ref"]), []).append(u.ref)
+
+    def definition_spelled_otherwise(self, doc: str, ref: str) -> str | None:
+        """索引 `ディクレアラール 定義` names def:ディクレアララー: the same word in another spelling."""
+        if not ref.startswith("def:"):
+            return None
+        return self.definitions_by_spelling.get((doc, fold_term(ref.removeprefix("def:"))))
 
     def exists(self, doc: str, ref: str) -> bool:
         return unit_id(doc, ref) in self.ids
@@ -143,6 +159,9 @@ class UnitIndex:
         for candidate in (ref.ref, *ref.fallbacks):
             if self.exists(ref.doc, candidate):
                 return Resolution(candidate, unit_id(ref.doc, candidate), None)
+            spelled = self.definition_spelled_otherwise(ref.doc, candidate)
+            if spelled:
+                return Resolution(spelled, unit_id(ref.doc, spelled), None)
         return Resolution(ref.ref, None, self.why_missing(ref), self.nearest_parent(ref.doc, ref.ref))
 
     def resolve_footnote_of(self, ref: Reference) -> Resolution:

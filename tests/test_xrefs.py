@@ -90,6 +90,21 @@ def test_index_definition_uses_the_entry_term_then_the_chapter():
     }
 
 
+def test_index_definition_spelled_differently_finds_the_definition():
+    # 索引 line 3565 ff. spells ディクレアラール; the 定義 chapter prints ディクレアララー
+    units = [
+        Unit("laws-2017-ja", "definitions", "chapter"),
+        Unit("laws-2017-ja", "def:ディクレアララー予定者", "definition", parent_ref="definitions"),
+        Unit("laws-2017-ja", "index:ディクレアラール予定者", "index_entry", text="定義"),
+        Unit("laws-2017-ja", "index:ディーラー", "index_entry", text="定義"),
+    ]
+    targets = {r["source_id"]: r["target_id"] for r in build_xrefs(units)}
+    assert targets == {
+        "laws-2017-ja:index:ディクレアラール予定者": "laws-2017-ja:def:ディクレアララー予定者",
+        "laws-2017-ja:index:ディーラー": "laws-2017-ja:definitions",  # a different word stays apart
+    }
+
+
 def test_regulation_paragraph_is_relative_to_the_citing_article():
     units = [
         Unit("jcbl-regs-ja", "17", "article"), Unit("jcbl-regs-ja", "17-3", "paragraph", parent_ref="17"),
