@@ -78,12 +78,13 @@ def build_db(directory: Path) -> Path:
 
 @contextlib.contextmanager
 def serving(db_path: Path, port: int | None = None, argv: list[str] | None = None, timeout: float = 60.0,
-            log: Path | None = None):
+            log: Path | None = None, cwd: Path = ROOT, env: dict | None = None):
     """Run the server in a subprocess (own process group), yield (base_url, Popen); stop it after."""
     port = port or free_port()
     argv = argv or serve_argv(Path(db_path), port)
     log_file = open(log, "wb") if log else subprocess.DEVNULL
-    process = subprocess.Popen(argv, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                               start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(base, process, timeout)
