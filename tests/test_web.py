@@ -364,7 +364,7 @@ async def test_citation_map_is_svg_with_cells_linking_to_citing_units(datasette,
 
 
 async def test_metadata_canned_queries(datasette):
-    data = (await get(datasette, "/laws/citations_of_ref.json?doc=laws-2017-ja&ref=61&_shape=array")).json()
+    data = (await get(datasette, "/laws/citations.json?doc=laws-2017-ja&ref=61&_shape=array")).json()
     by_kind = {(r["citing_doc"], r["citing_kind"]): r for r in data}
     assert "61A" not in (by_kind.get(("laws-2017-ja", "section")) or {"citing_refs": ""})["citing_refs"].split(",")
     assert by_kind[("laws-2017-ja", "index_entry")]["citations"] > 0
