@@ -139,17 +139,32 @@ def _chunks(text: str):
 
 
 def japanese_tokens(text: str, mode: SplitMode = SplitMode.C) -> list[Token]:
-    tokens = []
+    return [token for token, _ in _japanese_morphemes(text, mode)]
+
+
+def _japanese_morphemes(text: str, mode: SplitMode):
+    """(Token, morpheme) pairs, punctuation and spaces left out."""
     tokenizer = _tokenizer()
     for offset, chunk in _chunks(text):
         for morpheme in tokenizer.tokenize(chunk, mode):
-            pos = morpheme.part_of_speech()[0]
-            if pos in SKIPPED_POS:
-                continue
-            norm = fold_katakana(fold(morpheme.normalized_form()))
-            if norm:
-                tokens.append(Token(morpheme.surface(), norm, offset + morpheme.begin(), offset + morpheme.end(), pos))
-    return tokens
+            token = _token(morpheme, offset)
+            if token is not None:
+                yield token, morpheme
+
+
+def _token(morpheme, offset: int) -> Token | None:
+    pos = morpheme.part_of_speech()[0]
+    if pos in SKIPPED_POS:
+        return None
+    norm = _normalised(morpheme.normalized_form())
+    if not norm:
+        return None
+    return Token(morpheme.surface(), norm, offset + morpheme.begin(), offset + morpheme.end(), pos)
+
+
+@lru_cache(maxsize=65536)
+def _normalised(form: str) -> str:
+    return fold_katakana(fold(form))
 
 
 def fold(token: str) -> str:
@@ -238,9 +253,16 @@ def index_tokens(text: str | None, lang: str) -> str:
         return ""
     if lang == "zh":
         return " ".join(t.norm for t in chinese_tokens(text))
-    word_tokens = japanese_tokens(text, SplitMode.C)
+    # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work)
+    word_tokens, pieces = [], []
+    for token, morpheme in _japanese_morphemes(text, SplitMode.C):
+        word_tokens.append(token)
+        parts = morpheme.split(SplitMode.A)
+        if len(parts) > 1:
+            pieces += [p.norm for p in (_token(part, 0) for part in parts) if p is not None]
+        else:
+            pieces.append(token.norm)
     words = [t.norm for t in word_tokens]
-    pieces = [t.norm for t in japanese_tokens(text, SplitMode.A)]
     known = set(words)
     extra = [p for p in pieces if p not in known]
     compounds = [c for c in katakana_compounds(word_tokens) if c not in known]

@@ -136,6 +136,7 @@ class UnitIndex:
         units = list(units)
         self.ids = {u.id for u in units}
         self.docs = {u.doc for u in units}
+        self._laws_end: dict[str, int] = {}
         self.footnotes_of: dict[tuple[str, str], list[str]] = {}
         self.definitions_by_spelling = {(u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref
                                         for u in units if u.kind == "definition"}
@@ -179,9 +180,11 @@ class UnitIndex:
         return f"no unit {unit_id(ref.doc, ref.ref)}"
 
     def laws_end(self, doc: str) -> int:
-        """The highest Law number parsed in `doc` (0 if none)."""
-        laws = [law_number(i.split(":", 1)[1]) for i in self.ids if i.startswith(doc + ":")]
-        return max(laws, default=0)
+        """The highest Law number parsed in `doc` (0 if none); computed once per document."""
+        if doc not in self._laws_end:
+            laws = [law_number(i.split(":", 1)[1]) for i in self.ids if i.startswith(doc + ":")]
+            self._laws_end[doc] = max(laws, default=0)
+        return self._laws_end[doc]
 
     def nearest_parent(self, doc: str, ref: str | None, include_self: bool = False) -> str | None:
         candidates = ([ref] if include_self and ref else []) + law_ancestors(ref or "")
