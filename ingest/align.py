@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import yaml
 
+from .corpus import read_yaml
 from .records import ParseError, Unit
 
 CONCORDANCE_PATH = Path(__file__).resolve().parent.parent / "corpus" / "concordance.yml"
@@ -80,7 +80,7 @@ def _reversed(move: Move) -> Move:
 def load_concordance(path: Path | str = CONCORDANCE_PATH) -> Concordance:
     """Read ``corpus/concordance.yml``; every move must say where it is attested."""
     path = Path(path)
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_yaml(path) or {}
     moves = tuple(_move(entry, str(path)) for entry in data.get("moves") or [])
     return Concordance(moves=moves, in_force=dict(data.get("in_force") or {}))
 

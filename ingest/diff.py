@@ -22,8 +22,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 
+from .corpus import read_yaml
 from .align import COMPARABLE_DOCS, Concordance, align, law_number, law_ref_of, load_concordance
 from .records import Unit
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, parse_law_ref
@@ -92,7 +92,7 @@ def fold_katakana(word: str, variants: dict[str, str]) -> str:
 
 def load_variants(path: Path = VARIANTS_PATH) -> dict[str, str]:
     """variant form -> the form laws-2017-ja prints (the first of each entry's forms)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read_yaml(path) or {}
     return {form: entry["forms"][0] for entry in data.get("variants") or [] for form in entry["forms"][1:]}
 
 

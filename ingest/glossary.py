@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import yaml
 
+from .corpus import read_yaml
 from .records import Unit
 
 CURATED_FILE = Path(__file__).resolve().parent.parent / "corpus" / "glossary.yml"
@@ -139,7 +139,7 @@ def _plain_english(printed: str) -> str:
 def curated_rows(path: Path = CURATED_FILE) -> list[dict]:
     if not Path(path).exists():
         return []
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    data = read_yaml(path) or {}
     rows = []
     for entry in data.get("terms") or []:
         en = entry.get("en")

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
+
+from .corpus import read_yaml
 from sudachipy import Dictionary, SplitMode
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
@@ -76,7 +77,7 @@ def variant_table(path: Path = VARIANTS_FILE) -> dict[str, str]:
     """corpus/variants.yml as {folded variant: folded canonical spelling}."""
     if not Path(path).exists():
         return {}
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    data = read_yaml(path) or {}
     table = {}
     for canonical, spellings in (data.get("variants") or {}).items():
         target = general_katakana_fold(canonical)
