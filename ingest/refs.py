@@ -60,7 +60,8 @@ _WBF_REF = re.compile(r"(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?
 def parse_law_ref(ref: str) -> LawRef | None:
     """The inverse of `format_law_ref`; None for anything that is not a whole WBF-style ref."""
     m = _WBF_REF.fullmatch(ref)
-    if not m or (m.group(3) and not m.group(2)) or (m.group(4) and not m.group(3)):
+    # each level needs the one above it: 40B2(ii) names no unit (its (ii) hangs from no sub-item)
+    if not m or (m.group(3) and not m.group(2)) or (m.group(4) and not m.group(3)) or (m.group(5) and not m.group(4)):
         return None
     return LawRef(*m.groups())
 

@@ -53,8 +53,6 @@ def _parts(ref: LawRef):
 REF_ALPHABET = st.sampled_from(list("0123456789ABCZabivx()") + ["(a)", "(ii)", "(v)", "(1)", "12"])
 
 
-@pytest.mark.xfail(reason="ingest/refs.py parse_law_ref('40B2(ii)') returns a LawRef that prints as 40B2: "
-                   "it must also reject group 5 (sub-sub-item) without group 4 (sub-item)", strict=False)
 @FUZZ
 @given(st.lists(REF_ALPHABET, max_size=10).map("".join))
 @example("40B2(ii)")  # a sub-sub-item with no sub-item above it
