@@ -123,11 +123,11 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
         db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
                               foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
-        db["sections"].insert_all(rows, batch_size=500)
+        insert_rows(db, "sections", SECTION_COLUMNS, rows)
         db["xrefs"].create(XREF_COLUMNS, pk="id",
                            foreign_keys=[("source_id", "sections", "id"), ("target_id", "sections", "id"),
                                          ("target_doc", "documents", "id")])
-        db["xrefs"].insert_all(xrefs, batch_size=1000)
+        insert_rows(db, "xrefs", XREF_COLUMNS, xrefs)
         db["alignments"].create(ALIGNMENT_COLUMNS, foreign_keys=[
             ("from_id", "sections", "id"), ("to_id", "sections", "id"),
             ("from_doc", "documents", "id"), ("to_doc", "documents", "id")])
@@ -151,6 +151,13 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["alignments"].create_index(["to_id"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
+
+
+def insert_rows(db: sqlite_utils.Database, table: str, columns: dict, rows: list[dict]) -> None:
+    """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
+    names = list(columns)
+    sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"
+    db.conn.executemany(sql, ([row.get(name) for name in names] for row in rows))
 
 
 def document_row(source: Source, unit_count: int) -> dict:
