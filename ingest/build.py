@@ -86,6 +86,7 @@ def resolve_references(units: list[Unit]) -> list[dict]:
 
 def section_rows(units: list[Unit], languages: dict[str, str]) -> list[dict]:
     rows = []
+    tokens_of = memo_tokens()
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
         rows.append({
@@ -93,10 +94,23 @@ def section_rows(units: list[Unit], languages: dict[str, str]) -> list[dict]:
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
             "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
-            "search_title": tokenize.index_tokens(unit.title, lang),
-            "search_text": tokenize.index_tokens(unit.text, lang),
+            "search_title": tokens_of(unit.title, lang),
+            "search_text": tokens_of(unit.text, lang),
         })
     return rows
+
+
+def memo_tokens():
+    """index_tokens, each distinct text tokenized once in this build (目次 rows and reprints repeat titles)."""
+    seen: dict[tuple[str | None, str], str] = {}
+
+    def tokens_of(text: str | None, lang: str) -> str:
+        key = (text, lang)
+        if key not in seen:
+            seen[key] = tokenize.index_tokens(text, lang)
+        return seen[key]
+
+    return tokens_of
 
 
 def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:
