@@ -4,7 +4,7 @@ Every subcommand takes `--db PATH` (default ./laws.db); those that print results
 """
 from __future__ import annotations
 
-import difflib
+import html
 import json
 import sqlite3
 import sys
@@ -15,8 +15,6 @@ import click
 from .build import DEFAULT_DB, build as build_database
 from .corpus import DEFAULT_CORPUS
 from .records import ParseError
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -66,6 +64,16 @@ def connect(db_path: Path) -> sqlite3.Connection:
     return conn
 
 
+def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
+    """Exit 1, suggesting the nearest refs."""
+    from .units import nearest_refs
+
+    suggestions = nearest_refs(conn, doc, ref)
+    hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+    click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
+    sys.exit(1)
+
+
 @cli.command()
 @click.argument("doc")
 @click.argument("ref")
@@ -73,15 +81,12 @@ def connect(db_path: Path) -> sqlite3.Connection:
 @json_option
 def show(doc: str, ref: str, db_path: Path, as_json: bool):
     """Show one unit, e.g. `show laws-2017-ja 61B2(a)`."""
-    from .units import load_unit, nearest_refs
+    from .units import load_unit
 
     conn = connect(db_path)
     unit = load_unit(conn, doc, ref)
     if unit is None:
-        suggestions = nearest_refs(conn, doc, ref)
-        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
-        sys.exit(1)
+        unknown_unit(conn, doc, ref)
     if as_json:
         click.echo(json.dumps(unit, ensure_ascii=False, indent=2))
         return
@@ -120,7 +125,7 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, db_path: P
     for result in results:
         plain = result["snippet"].replace("<mark>", "【").replace("</mark>", "】")
         click.echo(f"{result['doc']} {result['ref']}  {result['title'] or ''}  ({result['score']:.2f})")
-        click.echo(f"    {html_unescape(plain)}")
+        click.echo(f"    {html.unescape(plain)}")
 
 
 @cli.command()
@@ -146,16 +151,12 @@ def check(db_path: Path, as_json: bool):
 def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
     """References from and to one unit, e.g. `refs laws-2017-ja 61B --deep`."""
     from .report import refs_for
-    from .units import nearest_refs
 
     conn = connect(db_path)
     try:
         result = refs_for(db_path, doc, ref, deep=deep)
     except KeyError:
-        suggestions = nearest_refs(conn, doc, ref)
-        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
-        sys.exit(1)
+        unknown_unit(conn, doc, ref)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
@@ -213,12 +214,6 @@ def render_ops(ops: list[dict]) -> str:
         else:
             parts.append((f"[-{op['from']}-]" if op["from"] else "") + (f"{{+{op['to']}+}}" if op["to"] else ""))
     return "".join(parts)
-
-
-def html_unescape(text: str) -> str:
-    import html
-
-    return html.unescape(text)
 
 
 if __name__ == "__main__":
