@@ -21,8 +21,8 @@ import re
 import tempfile
 import threading
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 from pathlib import Path
 
 
@@ -46,8 +46,9 @@ ZH_SEGMENTER = "bigram"
 _local = threading.local()
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token with its span in the original text (a tuple: tens of thousands per build)."""
+
     surface: str
     norm: str
     begin: int
@@ -154,13 +155,19 @@ def _japanese_morphemes(text: str, mode: SplitMode):
 
 
 def _token(morpheme, offset: int) -> Token | None:
-    pos = morpheme.part_of_speech()[0]
+    pos = _pos_category(morpheme.part_of_speech_id())
     if pos in SKIPPED_POS:
         return None
     norm = _normalised(morpheme.normalized_form())
     if not norm:
         return None
     return Token(morpheme.surface(), norm, offset + morpheme.begin(), offset + morpheme.end(), pos)
+
+
+@lru_cache(maxsize=4096)
+def _pos_category(pos_id: int) -> str:
+    """The first part-of-speech field, looked up once per id (the full tuple is costly per morpheme)."""
+    return _dictionary().pos_of(pos_id)[0]
 
 
 @lru_cache(maxsize=65536)
