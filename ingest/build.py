@@ -121,9 +121,13 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
     temp_path = Path(temp_name)
     try:
         db = sqlite_utils.Database(temp_path)
+        # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
+        db.conn.execute("pragma journal_mode = off")
+        db.conn.execute("pragma synchronous = off")
         fill(db)
-        db.conn.execute("vacuum")
         db.close()
+        with open(temp_path, "rb+") as written:
+            os.fsync(written.fileno())
         os.replace(temp_path, db_path)
     finally:
         if temp_path.exists():
