@@ -16,7 +16,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from . import tokenize
+from .background_tokens import BackgroundTokens
 from .corpus import DEFAULT_CORPUS, Source, load_sources
 from .documents import parse_document
 from .records import ParsedDocument, Unit
@@ -51,14 +51,19 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"parsed {source.id}: {len(document.units)} units")
         parsed.append((source, document))
     units = [unit for _, document in parsed for unit in document.units]
-    xrefs = resolve_references(units)
-    progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-    alignments = alignment_rows(units)
-    progress(f"alignments across editions and reprints: {len(alignments)}")
-    glossary = glossary_rows(units)
-    progress(f"glossary: {len(glossary)} terms")
     languages = {source.id: source.language for source in sources}
-    rows = section_rows(units, languages)
+    # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
+    tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
+    try:
+        xrefs = resolve_references(units)
+        progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
+        alignments = alignment_rows(units)
+        progress(f"alignments across editions and reprints: {len(alignments)}")
+        glossary = glossary_rows(units)
+        progress(f"glossary: {len(glossary)} terms")
+        rows = section_rows(units, languages, tokens.result())
+    finally:
+        tokens.close()
     progress(f"tokenized {len(rows)} units")
     write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary))
     elapsed = time.perf_counter() - started
@@ -84,9 +89,8 @@ def resolve_references(units: list[Unit]) -> list[dict]:
     return build_xrefs(units)
 
 
-def section_rows(units: list[Unit], languages: dict[str, str]) -> list[dict]:
+def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tuple[str | None, str], str]) -> list[dict]:
     rows = []
-    tokens_of = memo_tokens()
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
         rows.append({
@@ -94,23 +98,10 @@ def section_rows(units: list[Unit], languages: dict[str, str]) -> list[dict]:
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
             "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
-            "search_title": tokens_of(unit.title, lang),
-            "search_text": tokens_of(unit.text, lang),
+            "search_title": tokens[(unit.title, lang)],
+            "search_text": tokens[(unit.text, lang)],
         })
     return rows
-
-
-def memo_tokens():
-    """index_tokens, each distinct text tokenized once in this build (目次 rows and reprints repeat titles)."""
-    seen: dict[tuple[str | None, str], str] = {}
-
-    def tokens_of(text: str | None, lang: str) -> str:
-        key = (text, lang)
-        if key not in seen:
-            seen[key] = tokenize.index_tokens(text, lang)
-        return seen[key]
-
-    return tokens_of
 
 
 def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:

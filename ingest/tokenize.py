@@ -128,6 +128,13 @@ def _tokenizer():
     return tokenizer
 
 
+def warm() -> None:
+    """Load the Sudachi dictionary, the variants table and OpenCC now (before a fork, or a first query)."""
+    _tokenizer()
+    fold_katakana("ディクレアララー")
+    to_simplified("罰")
+
+
 def _chunks(text: str):
     start = 0
     for paragraph in re.split(r"(\n)", text):
