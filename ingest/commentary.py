@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 
 from .records import ParsedDocument, ParseError, Unit
+from .textclean import strip_tags
 
 # --- conversion noise -> readable text ----------------------------------------------------------
 
@@ -43,7 +44,6 @@ SUP_MARKER_RE = re.compile(r"<sup>\s*\\?\*\s*(\d+)\s*</sup>")
 LATEX_MARKER_RE = re.compile(r"\^\{\s*\\?\*\s*(\d+)\s*\}")
 SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 SUPERSCRIPT_MARKER_RE = re.compile(r"\*([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
-TAG_RE = re.compile(r"</?(?:b|sup|sub|i|em|strong|span)\b[^>]*>", re.I)
 MATH_RE = re.compile(r"\$([^$\n]*)\$")
 BOLD_MARK_RE = re.compile(r"\*\*")
 
@@ -74,7 +74,7 @@ def clean_markup(text: str) -> str:
     text = SUPERSCRIPT_MARKER_RE.sub(lambda m: "*" + m.group(1).translate(SUPERSCRIPT_DIGITS), text)
     text = SUIT_COMMAND_RE.sub(lambda m: SUIT_COMMANDS[m.group(1)], text)
     text = MATH_RE.sub(r"\1", text)
-    text = TAG_RE.sub("", text)
+    text = strip_tags(text)
     text = re.sub(r"\*\*[ \u3000]+", BOLD_SEPARATOR, text)
     text = BOLD_MARK_RE.sub("", text)
     return text.replace("\\*", "*").replace("\\", "")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .records import ParseError, Unit
+from .textclean import strip_tags
 
 INDEX_HEADING_RE = re.compile(r"^##\s*索引")
 
@@ -43,7 +44,6 @@ REF_GROUP_GAP_RE = re.compile(r"(?<![,、])\s+(?!\s|脚注)")
 
 ROW_RE = re.compile(r"^【(?P<kana>.)】$")
 MD_HEADING_RE = re.compile(r"^#{2,3}\s+(?P<text>.+)$")
-TAG_RE = re.compile(r"</?(?:b|sup)>")
 FURNITURE_RE = re.compile(r"^[-\s]+$")  # `----<TAB>------`: a rule the conversion left
 SEE_ALSO_RE = re.compile(r"\s*[（(]\s*(?P<targets>(?:「[^」]+」[、,]?\s*)+)(?:も|を)?参照\s*[）)]")
 SEE_TARGET_RE = re.compile(r"「([^」]+)」")
@@ -83,7 +83,7 @@ def classify(raw: str, number: int) -> Line:
     if heading:
         return classify_md_heading(heading["text"].strip(), number)
     bold = "<b>" in text
-    text = TAG_RE.sub("", text)
+    text = strip_tags(text)
     if "\t" in text:
         term, _, refs = text.partition("\t")
         line = Line(number, "term", term.strip(), refs.strip(), bold, tab=True)
