@@ -54,7 +54,7 @@ FIRST_LAW_RE = re.compile(r"^#+\s*第\s*1\s*条")
 INDEX_RE = re.compile(r"^##\s*索引")
 
 FOOTNOTE_DEF_RE = re.compile(r"^\s*(?:<sup>)?\\?\*(\d*)(?:</sup>)?\s+(.*)$")
-MARKER_RE = re.compile(r"\*(\d+)")
+MARKER_RE = re.compile(r"\*(\d*)")  # footnote markers: *12, or a bare * (【日本語版注】)
 SENTENCE_OPEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff、ー第]$")
 LAW_HEADING_RE = re.compile(r"^第\s*(\d+)\s*条\s*(.*)$")
 SECTION_RE = re.compile(r"^([A-Z])\.\s*(.*)$")
@@ -476,9 +476,10 @@ class LawBodyParser:
         by every 【日本語版注】, so its anchor is the last carrier before the note's own line;
         the note is then named after that unit's law (`fn:ja-22`).
         """
+        carriers_of = marker_carriers(self.units)  # one pass over the units, not one per footnote
         for footnote in self.footnotes:
             label = footnote.attrs["label"]
-            carriers = [u for u in self.units if carries_marker(u, label)]
+            carriers = carriers_of.get(label, [])
             if label == "*":
                 carriers = [u for u in carriers if u.line < footnote.line][-1:]
             if not carriers:
@@ -490,11 +491,14 @@ class LawBodyParser:
                 footnote.ref = f"fn:ja-{law_of(anchor.ref)}"
 
 
-def carries_marker(unit: Unit, label: str) -> bool:
-    if label == "*":
-        return bool(re.search(r"\*(?!\d)", unit.text)) or "*" in unit.attrs.get("title_footnotes", [])
-    pattern = re.compile(rf"\*{label}(?!\d)")
-    return bool(pattern.search(unit.text)) or label in unit.attrs.get("title_footnotes", [])
+def marker_carriers(units: list[Unit]) -> dict[str, list[Unit]]:
+    """Footnote label (`2`, or `*` for a bare star) -> the units carrying it, in reading order."""
+    carriers: dict[str, list[Unit]] = {}
+    for unit in units:
+        labels = set(MARKER_RE.findall(unit.text)) | set(unit.attrs.get("title_footnotes", []))
+        for label in labels:
+            carriers.setdefault(label or "*", []).append(unit)
+    return carriers
 
 
 def law_of(ref: str) -> str:
