@@ -3,8 +3,8 @@
 Baseline: read the corpus (manifest, texts, errata) and tokenize every line with SudachiPy
 (mode C): the least any build that tokenizes Japanese must do. Target: build <= 3x baseline.
 
-    .venv/bin/python benchmarks/build_bench.py            # medians of 5 runs each
-    .venv/bin/python benchmarks/build_bench.py --runs 9 --profile 25
+    .venv/bin/python -m benchmarks.build_bench            # medians of 5 runs each
+    .venv/bin/python -m benchmarks.build_bench --runs 9 --profile 25
 
 Both run in this process after one warm-up each (dictionary loading is not what we measure;
 `--cold` adds one fresh-process timing of each for the record).
@@ -24,10 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from ingest.build import build  # noqa: E402
-from ingest.corpus import DEFAULT_CORPUS, load_sources  # noqa: E402
+from ingest.build import build
+from ingest.corpus import DEFAULT_CORPUS, load_sources
 
 TARGET_RATIO = 3.0
 

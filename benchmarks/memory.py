@@ -6,7 +6,7 @@ serve: /proc/PID/status VmHWM of `bridge-laws serve` after start-up and after a 
 requests at concurrency 8, against plain `datasette serve -i` of the same database (no plugins).
 Medians of --runs runs each.
 
-    .venv/bin/python benchmarks/memory.py --runs 3
+    .venv/bin/python -m benchmarks.memory --runs 3
 """
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from benchmarks.search_load import PLAIN, SEARCH, free_port, load, probe, serve_argv, serving  # noqa: E402
+from benchmarks.search_load import PLAIN, SEARCH, free_port, load, probe, serve_argv, serving
 
 PYTHON = sys.executable
 
@@ -65,7 +64,7 @@ def main() -> int:
     print(f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "laws.db"
-        build_argv = [PYTHON, "-m", "ingest.cli", "build", "--db", str(db)]
+        build_argv = [PYTHON, "-m", "laws_site.cli", "build", "--db", str(db)]
         base_argv = [PYTHON, "-c", "import benchmarks.build_bench as b; b.baseline()"]
         builds, bases = [], []
         for _ in range(args.runs):

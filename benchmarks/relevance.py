@@ -1,4 +1,4 @@
-"""Relevance of `ingest.search.search`: recall@10 and MRR per query group.
+"""Relevance of `laws_site.search.search`: recall@10 and MRR per query group.
 
 Judgements (qrels) come from two places:
 - group `index`: the printed 索引 of laws-2017-ja, read from the database: every index entry with
@@ -13,7 +13,7 @@ recall@10 = share of a query's relevant units found in the top 10; MRR = mean of
 first relevant result (0 if none in the top 10).
 
 Usage:
-    python benchmarks/relevance.py --db laws.db [--no-index-boost] [--zh-segmenter jieba] [-v]
+    python -m benchmarks.relevance --db laws.db [--no-index-boost] [--zh-segmenter jieba] [-v]
 `--no-index-boost` shows how much the 索引 group owes to the index boosting itself (circular:
 the index both judges and ranks). `--zh-segmenter jieba` re-tokenizes the Chinese rows of a copy
 of the database with jieba to compare it with character bigrams.
@@ -32,10 +32,9 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from ingest import search as search_module  # noqa: E402
-from ingest import tokenize  # noqa: E402
+from laws_site import search as search_module
+from ingest import tokenize
 
 QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
 CUTOFF = 10

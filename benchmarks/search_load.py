@@ -5,25 +5,23 @@ Compares our ranked search `/-/search.json?q=` with Datasette's plain table sear
 alternating the two endpoints run by run so drift hits both alike; then a soak at concurrency 32
 on the search page counting every non-200 answer and every transport error.
 
-    .venv/bin/python benchmarks/search_load.py                 # builds a database in a temp dir
-    .venv/bin/python benchmarks/search_load.py --db /tmp/bench.db --seconds 5 --runs 3 --soak 60
-    .venv/bin/python benchmarks/search_load.py --url http://127.0.0.1:8021 --db-name bench
+    .venv/bin/python -m benchmarks.search_load                 # builds a database in a temp dir
+    .venv/bin/python -m benchmarks.search_load --db /tmp/bench.db --seconds 5 --runs 3 --soak 60
+    .venv/bin/python -m benchmarks.search_load --url http://127.0.0.1:8021 --db-name bench
 
 Targets: search p50 <= 2x plain p50 at each concurrency; zero errors in 60 s at concurrency 32.
 The client runs on the same machine as the server: on 2 cores it takes CPU from the server, so
 absolute throughput is a floor; the ratio is what to compare.
 
-`serving()` and `free_port()` are shared with tests/test_live_fuzz.py and tests/test_serving.py.
+Run from the project root as a module (`python -m benchmarks.search_load`): the server helpers are
+tests/live_server.py's.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import platform
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,83 +32,18 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-PYTHON = sys.executable
+from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 
-# What people type: Japanese terms and phrases (inflected, katakana variants), Chinese terms
-# (simplified and traditional), English words and law numbers as typed into a search box.
-QUERIES = [
-    "リボーク", "順番外のリード", "ダミー", "取り消した", "ディクレアラー", "不当な情報", "ペナルティ・カード",
-    "クレーム", "プレイヤー", "オープニング・リード", "未確定のコール", "誤った説明", "ボードの移動", "スコアの訂正",
-    "主張", "ディレクター", "競技会", "調整スコア",
-    "藏牌", "罚张", "明手", "庄家", "首攻", "叫牌", "不合规定的叫品", "裁判", "藏牌的确定", "罰張",
-    "revoke", "claim", "dummy", "IMP", "Law 61", "61B",
-]
+
 SEARCH = "search"
 PLAIN = "plain"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def serve_argv(db_path: Path, port: int) -> list[str]:
-    """`bridge-laws serve`, exactly as a user runs it; if metadata.yml is missing (the site is being
-    written), the same Datasette arguments without it, so measurements can still be taken."""
-    from ingest.serve import METADATA, datasette_args
-
-    if METADATA.exists():
-        return [PYTHON, "-m", "ingest.cli", "serve", "--db", str(db_path), "--port", str(port)]
-    args = datasette_args(db_path, "127.0.0.1", port)
-    i = args.index("--metadata")
-    print(f"note: {METADATA} missing; serving without it", file=sys.stderr)
-    return [PYTHON, "-m", "datasette", *args[:i], *args[i + 2:]]
-
-
 def build_db(directory: Path) -> Path:
     db = Path(directory) / "laws.db"
-    subprocess.run([PYTHON, "-m", "ingest.cli", "build", "--db", str(db)], cwd=ROOT, check=True,
+    subprocess.run([PYTHON, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, check=True,
                    capture_output=True)
     return db
-
-
-@contextlib.contextmanager
-def serving(db_path: Path, port: int | None = None, argv: list[str] | None = None, timeout: float = 60.0,
-            log: Path | None = None, cwd: Path = ROOT, env: dict | None = None):
-    """Run the server in a subprocess (own process group), yield (base_url, Popen); stop it after."""
-    port = port or free_port()
-    argv = argv or serve_argv(Path(db_path), port)
-    log_file = open(log, "wb") if log else subprocess.DEVNULL
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base, process, timeout)
-        yield base, process
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        if log:
-            log_file.close()
-
-
-def wait_until_up(base: str, process: subprocess.Popen, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode} before answering: {process.args}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(base + "/-/versions.json", timeout=2).status_code == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"server did not answer within {timeout}s")
 
 
 def endpoint_url(kind: str, query: str, db_name: str) -> tuple[str, dict]:

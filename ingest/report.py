@@ -1,4 +1,4 @@
-"""Read-only queries on a built database: the cross-reference part of `check`, and `refs`.
+"""The cross-reference part of `bridge-laws check`: read-only queries on a built database.
 
 Works on the tables `sections` (every unit) and `xrefs` (rows of `ingest.xrefs.build_xrefs`);
 opens the database read-only, so a report can never change what it reports on.
@@ -79,37 +79,3 @@ def format_check_report(report: dict) -> str:
         lines.append(f"  {u['source_id']} line {u['line']}: {u['surface']!r} -> "
                      f"{u['target_doc']}:{u['target_ref']} [{u['kind']}] {u['reason']}{parent}")
     return "\n".join(lines)
-
-
-# --- refs -------------------------------------------------------------------------------------
-
-OUTGOING_SQL = """
-select surface, target_doc as doc, target_ref as ref, target_id as id, kind, resolved
-from xrefs where source_id = ? order by field, start
-"""
-INCOMING_SQL = """
-select x.source_id as id, s.doc, s.ref, x.surface, x.kind
-from xrefs x join sections s on s.id = x.source_id
-where x.target_id in ({targets}) order by s.doc, s.position, x.start
-"""
-DESCENDANTS_SQL = """
-with recursive tree(id) as (select ? union all select s.id from sections s join tree on s.parent_id = tree.id)
-select id from tree
-"""
-
-
-def refs_for(db_path: str | Path, doc: str, ref: str, deep: bool = False) -> dict:
-    """What unit DOC:REF cites (outgoing) and what cites it (incoming).
-
-    With ``deep``, incoming also counts references to the unit's sub-units (61 gathers what
-    cites 61B2(a)). Raises KeyError for a unit that does not exist.
-    """
-    unit = f"{doc}:{ref}"
-    with closing(connect_readonly(db_path)) as conn:
-        if conn.execute("select 1 from sections where id = ?", [unit]).fetchone() is None:
-            raise KeyError(f"no unit {unit}")
-        targets = [r[0] for r in conn.execute(DESCENDANTS_SQL, [unit])] if deep else [unit]
-        outgoing = [dict(r, resolved=bool(r["resolved"])) for r in conn.execute(OUTGOING_SQL, [unit])]
-        sql = INCOMING_SQL.format(targets=",".join("?" * len(targets)))
-        incoming = [dict(r) for r in conn.execute(sql, targets)]
-    return {"outgoing": outgoing, "incoming": incoming}

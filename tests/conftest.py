@@ -19,7 +19,7 @@ from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS, load_sources
 from ingest.documents import parse_document
 from ingest.records import ParseError
-from ingest.serve import METADATA, PLUGINS_DIR, SETTINGS, STATIC_DIR, TEMPLATES_DIR
+from laws_site.serve import METADATA, SETTINGS
 
 
 @dataclass
@@ -92,13 +92,12 @@ def require_documents(laws_build):
 
 @pytest.fixture(scope="session")
 def datasette(laws_db_path):
-    """Datasette configured exactly as `bridge-laws serve` runs it (immutable db, metadata, plugins...)."""
+    """Datasette configured exactly as `bridge-laws serve` runs it (immutable db, metadata, settings);
+    the site's pages come from the installed plugin (entry point), as in production."""
     from datasette.app import DEFAULT_SETTINGS, Datasette
 
     ds = Datasette(
         immutables=[str(laws_db_path)], metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
-        plugins_dir=str(PLUGINS_DIR), template_dir=str(TEMPLATES_DIR),
-        static_mounts=[("static", str(STATIC_DIR))],
         settings={name: typed_setting(name, value, DEFAULT_SETTINGS) for name, value in SETTINGS.items()},
     )
     asyncio.run(ds.invoke_startup())

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from ingest.cli import cli
+from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

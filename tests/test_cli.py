@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from ingest.cli import cli
+from laws_site.cli import cli
 
 
 @pytest.fixture(scope="module")

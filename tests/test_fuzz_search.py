@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ingest.search import QueryError, search
+from laws_site.search import QueryError, search
 
 pytestmark = pytest.mark.slow
 

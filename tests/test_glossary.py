@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 
 from ingest import glossary
-from ingest import search as searching
+from laws_site import search as searching
 from ingest.records import Unit
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from benchmarks.search_load import QUERIES, serving
+from tests.live_server import QUERIES, serving
 
 pytestmark = pytest.mark.slow
 

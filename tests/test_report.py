@@ -3,7 +3,8 @@ import sqlite_utils
 import pytest
 
 from ingest.records import Unit
-from ingest.report import check_report, format_check_report, refs_for
+from ingest.report import check_report, format_check_report
+from laws_site.units import refs_for
 from ingest.xrefs import build_xrefs
 
 UNITS = [

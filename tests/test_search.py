@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from ingest import search as searching
+from laws_site import search as searching
 
 
 @pytest.fixture(scope="module")

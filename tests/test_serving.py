@@ -16,10 +16,10 @@ import httpx
 import pytest
 import yaml
 
-from benchmarks.search_load import serving
+from tests.live_server import serving
 from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS
-from ingest.serve import METADATA, SETTINGS
+from laws_site.serve import METADATA, SETTINGS
 
 pytestmark = pytest.mark.slow
 

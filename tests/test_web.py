@@ -7,7 +7,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
-from ingest.units import permalink
+from laws_site.units import permalink
 
 pytestmark = pytest.mark.slow
 
@@ -173,10 +173,7 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
 
 
 def test_linkify_escapes_text_around_and_inside_links():
-    import sys
-
-    sys.path.insert(0, str(__import__("ingest.serve").serve.PLUGINS_DIR))
-    from lawsite.linkify import linkify
+    from laws_site.linkify import linkify
 
     text = "<b>第44条</b> & 第99条"
     xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
@@ -208,7 +205,7 @@ async def test_show_json_and_web_json_agree(datasette, laws_db_path):
     from click.testing import CliRunner
     import json
 
-    from ingest.cli import cli
+    from laws_site.cli import cli
 
     shown = json.loads(CliRunner().invoke(cli, ["show", "laws-2017-ja", "61B2(a)", "--json", "--db",
                                                 str(laws_db_path)]).output)

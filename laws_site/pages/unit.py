@@ -5,13 +5,17 @@ references as links, footnotes with their markers, and around it what points at 
 """
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode
 
-from ingest.units import load_unit, permalink
+from datasette.utils.asgi import Response
 
-from . import queries
-from .linkify import linkify
-from .site import LAW_DOCS
+from .. import queries
+from ..linkify import linkify
+from ..ref_spelling import canonical_ref, candidate_refs
+from ..responses import html_page, json_response, read
+from ..units import load_unit, nearest_refs, permalink
+
+LAW_DOCS = ("laws-2017-ja", "laws-1997-zh")
 
 # Backlinks are grouped by what kind of text cites the unit.
 BACKLINK_GROUPS = [("laws", "Laws"), ("index", "Index terms"), ("commentary", "Commentary notes"),
@@ -170,3 +174,50 @@ def incoming_json(xref: dict) -> dict:
 def unit_json(context: dict) -> dict:
     """`bridge-laws show --json` fields plus the references out of and into the unit."""
     return {**context["unit"], "outgoing": context["outgoing"], "incoming": context["incoming"]}
+
+
+# ---------------------------------------------------------------- the page
+
+
+async def view(datasette, request):
+    doc = request.url_vars["doc"]
+    ref = unquote(request.url_vars["ref"]).rstrip("/")
+    as_json = bool(request.url_vars.get("as_json"))
+    context = await read(datasette, lambda conn: unit_context(conn, doc, ref))
+    if context is None:
+        return await missing_unit(datasette, request, doc, ref, as_json)
+    if as_json:
+        return json_response(unit_json(context))
+    return await html_page(datasette, request, "unit.html", context)
+
+
+async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
+    """Redirect a differently spelled ref to its canonical form; otherwise a 404 with suggestions."""
+    def look_up(conn):
+        document = queries.document(conn, doc)
+        refs = queries.doc_refs(conn, doc) if document else []
+        canonical = canonical_ref(doc, ref, refs) if document else None
+        suggestions = [] if canonical else suggest(conn, doc, ref, refs)
+        return document, canonical, suggestions
+
+    document, canonical, suggestions = await read(datasette, look_up)
+    if canonical:
+        return Response.redirect(permalink(doc, canonical) + (".json" if as_json else ""))
+    if as_json:
+        return json_response({"error": f"No unit {ref!r} in {doc!r}", "suggestions": suggestions},
+                             status=404)
+    return await html_page(datasette, request, "unit_not_found.html",
+                           {"doc": doc, "ref": ref, "document": document, "suggestions": suggestions},
+                           status=404)
+
+
+def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:
+    """Nearest existing refs: close spellings, then the enclosing law of a too-deep ref."""
+    existing = set(refs)
+    near = [c for c in candidate_refs(doc, ref) if c in existing] + nearest_refs(conn, doc, ref)
+    law = queries.law_number(ref)
+    if law is not None and str(law) in existing:
+        near.append(str(law))
+    if not refs:  # unknown document: nearest_refs names documents instead
+        return [{"label": s, "url": f"/{s.removeprefix('document ')}"} for s in near]
+    return [{"label": r, "url": permalink(doc, r)} for r in dict.fromkeys(near) if r in existing][:8]

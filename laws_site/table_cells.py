@@ -2,18 +2,12 @@
 unit in /laws/sections shows its references as links, exactly as on the unit page."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from datasette import hookimpl
 from markupsafe import Markup
 
-if str(Path(__file__).resolve().parent) not in sys.path:  # lets us import the lawsite package beside us
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from ingest.units import permalink  # noqa: E402
-from lawsite import queries  # noqa: E402
-from lawsite.linkify import linkify  # noqa: E402
+from . import queries
+from .linkify import linkify
+from .responses import read
+from .units import permalink
 
 
 def is_row(row) -> bool:
@@ -25,7 +19,6 @@ def plain(value):
     return value["value"] if isinstance(value, dict) else value
 
 
-@hookimpl
 def render_cell(row, value, column, table, datasette):
     if not is_row(row) or value is None:
         return None
@@ -43,8 +36,6 @@ def render_cell(row, value, column, table, datasette):
 
 def linked_text(datasette, unit_id: str, text: str, field: str):
     """An awaitable (render_cell may return one): the unit's own xrefs turned into links."""
-    from lawsite.site import read
-
     async def inner():
         xrefs = await read(datasette, lambda conn: queries.xrefs_from(conn, [unit_id]))
         if not any((x.get("field") or "text") == field for x in xrefs):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ingest.units import permalink
+from .units import permalink
 
 
 def xref_href(xref: dict, local_anchors: dict[str, str]) -> str:

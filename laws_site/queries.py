@@ -8,7 +8,7 @@ import json
 import re
 import sqlite3
 
-from ingest.units import permalink
+from .units import permalink
 
 UNIT_COLUMNS = "id, doc, ref, kind, title, text, parent_id, position, page, attrs"
 

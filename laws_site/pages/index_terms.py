@@ -1,8 +1,9 @@
 """The 索引 of the 2017 Laws, by kana row, every printed reference a link."""
 from __future__ import annotations
 
-from . import queries
-from .linkify import linkify
+from .. import queries
+from ..linkify import linkify
+from ..responses import html_page, json_response, read
 
 
 def index_context(conn, doc: str, row_filter: str | None) -> dict | None:
@@ -34,3 +35,18 @@ def index_json(context: dict) -> dict:
         {"ref": e["ref"], "term": e["title"], "refs_printed": e["text"], "url": e["url"],
          "heading": e["attrs"].get("heading"), "see_also": e["attrs"].get("see_also") or []}
         for e in r["entries"]]} for r in context["shown"]]}
+
+
+async def view(datasette, request):
+    """/<doc>/-/index (the 2017 Laws' 索引), one kana row with ?row=か."""
+    doc = request.url_vars["doc"]
+    row_filter = request.args.get("row") or None
+    context = await read(datasette, lambda conn: index_context(conn, doc, row_filter))
+    if context is None:
+        return await html_page(datasette, request, "unit_not_found.html",
+                               {"doc": doc, "ref": "-/index", "document": None, "suggestions": [
+                                   {"label": "laws-2017-ja/-/index", "url": "/laws-2017-ja/-/index"}]},
+                               status=404)
+    if request.url_vars.get("as_json"):
+        return json_response(index_json(context))
+    return await html_page(datasette, request, "index_terms.html", context)

@@ -17,9 +17,8 @@ import html
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from . import glossary, tokenize
+from ingest import glossary, tokenize
 from .units import permalink
 
 TITLE_WEIGHT = 5.0

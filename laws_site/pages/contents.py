@@ -1,9 +1,9 @@
 """A document's table of contents: the printed 目次 where the book has one, else its structure."""
 from __future__ import annotations
 
-from ingest.units import permalink
-
-from . import queries
+from .. import queries
+from ..responses import html_page, json_response, read
+from ..units import permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.
 OUTLINE_KINDS = ("front_matter", "preface", "introduction", "part", "chapter", "division", "law",
@@ -52,3 +52,17 @@ def contents_json(context: dict) -> dict:
     return {"document": context["document"],
             "toc": [{k: row.get(k) for k in ("ref", "title", "depth", "url", "part")} for row in context["toc"]],
             "outline": [{k: row.get(k) for k in keep} for row in context["outline"]]}
+
+
+async def view(datasette, request):
+    """/<doc> (and /<doc>.json): the table of contents of one document."""
+    doc = request.url_vars["doc"]
+    context = await read(datasette, lambda conn: contents_context(conn, doc))
+    if context is None:
+        if request.url_vars.get("as_json"):
+            return json_response({"error": f"No document {doc!r}"}, status=404)
+        return await html_page(datasette, request, "unit_not_found.html",
+                               {"doc": doc, "ref": "", "document": None, "suggestions": []}, status=404)
+    if request.url_vars.get("as_json"):
+        return json_response(contents_json(context))
+    return await html_page(datasette, request, "document.html", context)

@@ -4,25 +4,12 @@ Another step of the build writes that table; until it does the page says so rath
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from datasette import hookimpl
-
-if str(Path(__file__).resolve().parent) not in sys.path:  # lets us import the lawsite package beside us
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from ingest.units import permalink  # noqa: E402
-from lawsite import queries  # noqa: E402
-from lawsite.site import html_page, json_response, read  # noqa: E402
+from .. import queries
+from ..responses import html_page, json_response, read
+from ..units import permalink
 
 GLOSSARY_COLUMNS = ("ja", "en", "zh", "source", "ja_ref", "zh_ref")
 REF_DOCS = {"ja_ref": "laws-2017-ja", "zh_ref": "laws-1997-zh"}
-
-
-@hookimpl
-def register_routes():
-    return [(r"^/-/glossary(?P<as_json>\.json)?$", glossary_page)]
 
 
 def glossary_rows(conn, query: str) -> list[dict] | None:
@@ -43,7 +30,7 @@ def glossary_rows(conn, query: str) -> list[dict] | None:
     return rows
 
 
-async def glossary_page(datasette, request):
+async def view(datasette, request):
     query = (request.args.get("q") or "").strip()
     rows = await read(datasette, lambda conn: glossary_rows(conn, query))
     if request.url_vars.get("as_json"):

@@ -10,35 +10,14 @@ A bad parameter is a 400 with a message (ingest.diff.DiffError), never a 500.
 from __future__ import annotations
 
 import html
-import sys
-from pathlib import Path
 
-from datasette import hookimpl
 from datasette.utils.asgi import Response
 
-try:
-    from ingest import diff as diffing
-except ImportError:  # served from another directory: the project root holds the ingest package
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from ingest import diff as diffing
+from ingest import diff as diffing
+
+from ..responses import laws_database
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
-
-
-@hookimpl
-def register_routes():
-    return [
-        (r"^/-/diff(?P<as_json>\.json)?$", diff_view),
-        (r"^/-/diff/overview(?P<as_json>\.json)?$", overview_view),
-    ]
-
-
-async def laws_database(datasette):
-    """The database that holds the corpus (table ``sections``)."""
-    for database in datasette.databases.values():
-        if await database.table_exists("sections"):
-            return database
-    raise diffing.DiffError("no database with the Laws (table sections) is being served")
 
 
 async def diff_view(datasette, request):
@@ -49,7 +28,7 @@ async def diff_view(datasette, request):
     try:
         if not ref:
             raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
-        database = await laws_database(datasette)
+        database = laws_database(datasette)
         result = await database.execute_fn(
             lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
     except diffing.DiffError as error:
@@ -67,7 +46,7 @@ async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
     try:
-        database = await laws_database(datasette)
+        database = laws_database(datasette)
         result = await database.execute_fn(lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)

@@ -1,4 +1,4 @@
-"""Where the site's plugins find the database and render their pages."""
+"""How pages answer: the laws database, HTML from a template, JSON, and errors in one shape."""
 from __future__ import annotations
 
 import json
@@ -6,10 +6,6 @@ import json
 from datasette.utils.asgi import Response
 
 DATABASE_NAME = "laws"
-LAW_DOCS = ("laws-2017-ja", "laws-1997-zh")
-# A doc id is lower-case words joined by hyphens; Datasette's own database names here have none,
-# so routes built on this pattern never shadow /laws, /laws/sections, /-/...
-DOC_PATTERN = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
 
 
 def laws_database(datasette):

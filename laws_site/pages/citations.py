@@ -9,9 +9,9 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
-from ingest.units import permalink
-
-from .queries import law_number
+from ..queries import law_number
+from ..responses import html_page, json_response, read
+from ..units import permalink
 
 LAWS_DOC = "laws-2017-ja"
 LAW_TEXT_KINDS = ("law", "section", "item", "subitem", "subsubitem", "footnote")
@@ -115,3 +115,17 @@ def citation_json(context: dict) -> dict:
     return {"laws": context["laws"], "pairs": [
         {"from": a, "to": b, "count": len(refs), "citing_units": refs}
         for (a, b), refs in sorted(context["pairs"].items())], "selected": context["selected"]}
+
+
+def law_arg(request, name: str) -> int | None:
+    value = (request.args.get(name) or "").strip()
+    return int(value) if value.isdigit() else None
+
+
+async def view(datasette, request):
+    """/-/citations (and .json); `?from=61&to=44` lists the units of Law 61 that cite Law 44."""
+    citing, cited = law_arg(request, "from"), law_arg(request, "to")
+    context = await read(datasette, lambda conn: citation_context(conn, citing, cited))
+    if request.url_vars.get("as_json"):
+        return json_response(citation_json(context))
+    return await html_page(datasette, request, "citation_map.html", context)

@@ -1,0 +1,196 @@
+"""`bridge-laws`: build the database (ingest), then serve it, look units up, search, compare.
+
+Every subcommand takes `--db PATH` (default ./laws.db); those that print results take `--json`.
+"""
+from __future__ import annotations
+
+import html
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+import click
+
+from ingest.build import DEFAULT_DB, build as build_database
+from ingest.cli import build, check
+from ingest.corpus import DEFAULT_CORPUS
+
+db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
+                         show_default=True, help="SQLite database file")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
+
+
+@click.group()
+@click.version_option(package_name="bridge-laws")
+def cli():
+    """The Laws of Duplicate Bridge (Japanese 2017, Chinese 1997), commentaries and JCBL regulations."""
+
+
+cli.add_command(build)
+cli.add_command(check)
+
+
+@cli.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8001, show_default=True, type=int)
+def serve(db_path: Path, host: str, port: int):
+    """Serve the database with Datasette (builds it first if it is missing)."""
+    if not db_path.exists():
+        click.echo(f"{db_path} not found: building it first", err=True)
+        build_database(db_path, DEFAULT_CORPUS, progress=lambda message: click.echo(message, err=True))
+    from .serve import datasette_args
+    from datasette.cli import cli as datasette_cli
+
+    datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    if not db_path.exists():
+        raise click.ClickException(f"{db_path} does not exist: run `bridge-laws build --db {db_path}` first")
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
+    """Exit 1, suggesting the nearest refs."""
+    from .units import nearest_refs
+
+    suggestions = nearest_refs(conn, doc, ref)
+    hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+    click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
+    sys.exit(1)
+
+
+@cli.command()
+@click.argument("doc")
+@click.argument("ref")
+@db_option
+@json_option
+def show(doc: str, ref: str, db_path: Path, as_json: bool):
+    """Show one unit, e.g. `show laws-2017-ja 61B2(a)`."""
+    from .units import load_unit
+
+    conn = connect(db_path)
+    unit = load_unit(conn, doc, ref)
+    if unit is None:
+        unknown_unit(conn, doc, ref)
+    if as_json:
+        click.echo(json.dumps(unit, ensure_ascii=False, indent=2))
+        return
+    heading = " ".join(part for part in [unit["doc"], unit["ref"], unit["title"] or ""] if part)
+    click.echo(click.style(heading, bold=True))
+    if unit["page"]:
+        click.echo(f"(p. {unit['page']})")
+    if unit["text"]:
+        click.echo(unit["text"])
+    if unit["children"]:
+        click.echo(f"children: {', '.join(unit['children'])}")
+    click.echo(f"url: {unit['url']}")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--doc", default=None, help="Only this document")
+@click.option("--lang", type=click.Choice(["ja", "zh"]), default=None, help="Only this language")
+@click.option("--limit", default=10, show_default=True, type=int)
+@db_option
+@json_option
+def search(query: str, doc: str | None, lang: str | None, limit: int, db_path: Path, as_json: bool):
+    """Full-text search, best first."""
+    from .search import QueryError, search as run_search
+
+    conn = connect(db_path)
+    try:
+        results = run_search(conn, query, doc=doc, lang=lang, limit=limit)
+    except QueryError as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(results, ensure_ascii=False, indent=2))
+        return
+    if not results:
+        click.echo("No results.")
+    for result in results:
+        plain = result["snippet"].replace("<mark>", "【").replace("</mark>", "】")
+        click.echo(f"{result['doc']} {result['ref']}  {result['title'] or ''}  ({result['score']:.2f})")
+        click.echo(f"    {html.unescape(plain)}")
+
+
+@cli.command()
+@click.argument("doc")
+@click.argument("ref")
+@click.option("--deep", is_flag=True, help="Incoming references include those to sub-units")
+@db_option
+@json_option
+def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
+    """References from and to one unit, e.g. `refs laws-2017-ja 61B --deep`."""
+    from .units import refs_for
+
+    conn = connect(db_path)
+    try:
+        result = refs_for(db_path, doc, ref, deep=deep)
+    except KeyError:
+        unknown_unit(conn, doc, ref)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    click.echo(click.style(f"{doc} {ref}: {len(result['outgoing'])} outgoing, {len(result['incoming'])} incoming", bold=True))
+    for row in result["outgoing"]:
+        mark = "" if row["resolved"] else "  (unresolved)"
+        click.echo(f"  -> {row['surface']}  {row['doc']}:{row['ref']} [{row['kind']}]{mark}")
+    for row in result["incoming"]:
+        click.echo(f"  <- {row['id']}  {row['surface']} [{row['kind']}]")
+
+
+@cli.command()
+@click.argument("ref")
+@click.option("--from", "from_doc", required=True, help="e.g. laws-1997-zh or revoke-notes-ja")
+@click.option("--to", "to_doc", required=True, help="e.g. laws-2017-ja")
+@click.option("--whitespace", is_flag=True, help="Also report spacing and full-/half-width differences")
+@db_option
+@json_option
+def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, as_json: bool):
+    """Compare a unit and its sub-units across two documents, e.g. `diff 61 --from revoke-notes-ja --to laws-2017-ja`."""
+    from ingest.diff import DiffError, diff_units
+
+    try:
+        result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)
+    except DiffError as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    for row in result["rows"]:
+        click.echo(click.style(f"{row['ref']}  {row['status']}", bold=True))
+        if row.get("note"):
+            click.echo(f"    note: {row['note']}")
+        if row["status"] == "changed" and row.get("ops") and from_doc_lang_same(result):
+            click.echo("    " + render_ops(row["ops"]))
+        else:
+            for side in ("from", "to"):
+                if row.get(f"{side}_text"):
+                    click.echo(f"    {side}: {row[f'{side}_text']}")
+        for field in ("refs_added", "refs_removed", "numbers_added", "numbers_removed"):
+            if row.get(field):
+                click.echo(f"    {field.replace('_', ' ')}: {', '.join(map(str, row[field]))}")
+
+
+def from_doc_lang_same(result: dict) -> bool:
+    return result["from"].get("lang") == result["to"].get("lang")
+
+
+def render_ops(ops: list[dict]) -> str:
+    """`[-deleted-]{+inserted+}` around changes, unchanged text as is."""
+    parts = []
+    for op in ops:
+        if op["op"] == "equal":
+            parts.append(op["from"])
+        else:
+            parts.append((f"[-{op['from']}-]" if op["from"] else "") + (f"{{+{op['to']}+}}" if op["to"] else ""))
+    return "".join(parts)
+
+
+if __name__ == "__main__":
+    cli()

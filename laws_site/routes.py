@@ -1,0 +1,24 @@
+"""Every URL the plugin answers, in one table. Datasette matches plugin routes before its own.
+
+A doc id is lower-case words joined by hyphens; Datasette's own database names here have none,
+so the document routes never shadow /laws, /laws/sections, /-/... The unit ref may itself
+contain "/" (index:見出し/小見出し); "-/" after the document starts the document's own pages.
+"""
+from __future__ import annotations
+
+from .pages import citations, contents, diff, glossary, home, index_terms, search, unit
+
+DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
+AS_JSON = r"(?P<as_json>\.json)?"
+
+ROUTES = [
+    (r"^/$", home.view),
+    (rf"^/{DOC}{AS_JSON}/?$", contents.view),
+    (rf"^/{DOC}/-/index{AS_JSON}$", index_terms.view),
+    (rf"^/{DOC}/(?P<ref>(?!-/).+?){AS_JSON}$", unit.view),
+    (rf"^/-/search{AS_JSON}$", search.view),
+    (rf"^/-/diff{AS_JSON}$", diff.diff_view),
+    (rf"^/-/diff/overview{AS_JSON}$", diff.overview_view),
+    (rf"^/-/citations{AS_JSON}$", citations.view),
+    (rf"^/-/glossary{AS_JSON}$", glossary.view),
+]
