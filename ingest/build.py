@@ -47,7 +47,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     sources = load_sources(corpus_dir)
     parsed: list[tuple[Source, ParsedDocument]] = []
     for source in sources:
-        document = parse_document(source.id, source.text, source.name)
+        document = parse_document(source.id, source.text, source.name, source.parser)
         progress(f"parsed {source.id}: {len(document.units)} units")
         parsed.append((source, document))
     units = [unit for _, document in parsed for unit in document.units]
@@ -172,8 +172,10 @@ def insert_rows(db: sqlite_utils.Database, table: str, columns: dict, rows: list
 def document_row(source: Source, unit_count: int) -> dict:
     return {
         "id": source.id, "title": source.title, "title_en": source.meta.get("title_en"),
+        "short_title": source.meta.get("short_title"),
         "language": source.language, "edition": source.edition, "version_date": source.version_date,
         "version_note": source.meta.get("version_note"), "publisher": source.publisher,
-        "copyright": source.copyright, "kind": source.kind, "file": source.file,
+        "copyright": source.copyright, "kind": source.kind, "file": source.file, "parser": source.parser,
+        "comments_on": source.meta.get("comments_on"),
         "sha256": hashlib.sha256(source.path.read_bytes()).hexdigest(), "units": unit_count,
     }

@@ -18,7 +18,8 @@ def read_yaml(path: Path | str):
     return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_YAML_LOADER)
 
 
-MANIFEST_FIELDS = ("id", "title", "language", "edition", "version_date", "publisher", "copyright", "kind", "file")
+MANIFEST_FIELDS = ("id", "title", "language", "edition", "version_date", "publisher", "copyright", "kind", "file",
+                   "parser")
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Source:
     copyright: str
     kind: str
     file: str
+    parser: str
     path: Path
     text: str
     meta: dict

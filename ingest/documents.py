@@ -1,20 +1,26 @@
-"""Which parser reads which document (by manifest id)."""
+"""Which parser reads which document: the registry's `parser` field names an ingest module."""
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 
-from .records import ParsedDocument
+from .records import ParsedDocument, ParseError
 
-# doc id -> module with ``parse(text, doc, source) -> ParsedDocument``
-PARSERS = {
-    "laws-2017-ja": "ingest.laws_ja",
-    "revoke-notes-ja": "ingest.commentary",
-    "out-of-turn-notes-ja": "ingest.commentary",
-    "laws-1997-zh": "ingest.laws_zh",
-    "jcbl-regs-ja": "ingest.regulations",
-}
+PARSER_MODULES = ("laws_ja", "laws_zh", "commentary", "regulations")
 
 
-def parse_document(doc: str, text: str, source: str) -> ParsedDocument:
-    module = importlib.import_module(PARSERS[doc])
+def parse_document(doc: str, text: str, source: str, parser: str | None = None) -> ParsedDocument:
+    """``ingest.<parser>.parse(text, doc, source)``; without ``parser``, the one the corpus's
+    sources.yml names for ``doc``. A parser the project does not have is an error."""
+    parser = parser or default_parsers().get(doc)
+    if parser not in PARSER_MODULES:
+        raise ParseError(source, None, f"unknown parser {parser!r} for {doc}; one of {', '.join(PARSER_MODULES)}")
+    module = importlib.import_module(f"ingest.{parser}")
     return module.parse(text, doc=doc, source=source)
+
+
+@lru_cache(maxsize=1)
+def default_parsers() -> dict[str, str]:
+    from .corpus import DEFAULT_CORPUS, load_manifest
+
+    return {entry["id"]: entry["parser"] for entry in load_manifest(DEFAULT_CORPUS)}

@@ -3,16 +3,22 @@ from __future__ import annotations
 
 from datasette import hookimpl
 
-from . import routes, table_cells, table_search
+from . import queries, routes, table_cells, table_search
+from .responses import read
 
-SITE_LINKS = [
-    {"path": "/laws-2017-ja", "label": "規則 2017"},
-    {"path": "/laws-1997-zh", "label": "规则 1997"},
-    {"path": "/laws-2017-ja/-/index", "label": "索引"},
+SITE_PAGES = [
     {"path": "/-/glossary", "label": "用語集 Glossary"},
     {"path": "/-/citations", "label": "Citation map"},
     {"path": "/laws", "label": "Data"},
 ]
+
+
+def site_links(registry) -> list[dict]:
+    """Each edition of the Laws (short title from sources.yml), the current edition's 索引, the site's pages."""
+    links = [{"path": f"/{d.id}", "label": d.short_title or d.title} for d in registry.laws]
+    if registry.current_laws:
+        links.append({"path": f"/{registry.current_laws.id}/-/index", "label": "索引"})
+    return links + SITE_PAGES
 
 
 @hookimpl
@@ -23,12 +29,14 @@ def register_routes():
 @hookimpl
 def extra_template_vars(datasette, request):
     """What every page's chrome needs: the site title, the top links, the query being searched."""
-    return {
-        "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
-        "site_links": SITE_LINKS,
-        # keep the typed query in the box on the search page (and harmlessly elsewhere)
-        "site_query": request.args.get("q", "") if request is not None else "",
-    }
+    async def inner():
+        return {
+            "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
+            "site_links": site_links(await read(datasette, queries.registry)),
+            # keep the typed query in the box on the search page (and harmlessly elsewhere)
+            "site_query": request.args.get("q", "") if request is not None else "",
+        }
+    return inner
 
 
 @hookimpl

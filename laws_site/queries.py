@@ -8,6 +8,8 @@ import json
 import re
 import sqlite3
 
+from ingest.registry import Registry
+
 from .units import permalink
 
 UNIT_COLUMNS = "id, doc, ref, kind, title, text, parent_id, position, page, attrs"
@@ -19,6 +21,11 @@ def attrs_of(row) -> dict:
 
 def unit_dict(row) -> dict:
     return {**dict(row), "attrs": attrs_of(row), "url": permalink(row["doc"], row["ref"])}
+
+
+def registry(conn: sqlite3.Connection) -> Registry:
+    """Which document is the current Laws, an earlier edition, a commentary... (table documents)."""
+    return Registry.from_rows(conn.execute("select * from documents order by rowid"))
 
 
 def documents(conn: sqlite3.Connection) -> list[dict]:

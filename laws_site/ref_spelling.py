@@ -10,8 +10,6 @@ import unicodedata
 
 from ingest.refs import format_law_ref
 
-REGULATIONS = "jcbl-regs-ja"
-
 JA_LAW_WORDS = [(re.compile(r"^第(\d+)条"), r"\1"), (re.compile(r"([A-Za-z])[項款]"), r"\1"),
                 (re.compile(r"(\d+)[号項]"), r"\1")]
 LOOSE_LAW_REF = re.compile(r"(?i)^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$")
@@ -49,10 +47,11 @@ def regulation_spelling(typed: str) -> str | None:
     return "-".join(part for part in match.groups() if part)
 
 
-def candidate_refs(doc: str, typed: str) -> list[str]:
-    """Canonical spellings to try, most likely first (the caller keeps those that exist)."""
+def candidate_refs(role: str, typed: str) -> list[str]:
+    """Canonical spellings to try in a document of this role, most likely first (the caller keeps
+    those that exist)."""
     candidates = []
-    if doc == REGULATIONS:
+    if role == "regulations":
         candidates.append(regulation_spelling(typed))
     law = law_spelling(typed)
     if law:
@@ -68,10 +67,10 @@ def case_insensitive_match(typed: str, refs: list[str]) -> str | None:
     return None
 
 
-def canonical_ref(doc: str, typed: str, refs: list[str]) -> str | None:
-    """The existing ref that ``typed`` spells differently, or None."""
+def canonical_ref(role: str, typed: str, refs: list[str]) -> str | None:
+    """The existing ref that ``typed`` spells differently in a document of this role, or None."""
     existing = set(refs)
-    for candidate in candidate_refs(doc, typed):
+    for candidate in candidate_refs(role, typed):
         if candidate in existing:
             return candidate
     exact = case_insensitive_match(typed, refs)

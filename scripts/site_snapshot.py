@@ -5,11 +5,11 @@
     python scripts/site_snapshot.py capture --url http://127.0.0.1:8001 --db laws.db -o after.jsonl
     python scripts/site_snapshot.py compare before.jsonl after.jsonl
 
-A snapshot holds every record of every table of laws.db (sorted, as JSON) and the status,
+Fields an answer or a row gains (new columns, new JSON keys) are reported as additions, not
+differences: a user sees nothing change. A snapshot holds every record of every table of laws.db (sorted, as JSON) and the status,
 redirect target and JSON body of every route: each document, unit, index row, diff of every
 law and section across every document pair the site offers, overview, citations, glossary,
 a set of searches, redirects and 404s. `compare` prints what differs and exits 1 if anything does.
-Rows a table gains (new build-time tables) are reported but are not differences.
 """
 from __future__ import annotations
 
@@ -100,39 +100,71 @@ def capture(args) -> None:
 
 
 def load(path: str) -> tuple[dict, dict]:
-    tables: dict[str, set] = {}
-    pages: dict[str, str] = {}
+    tables: dict[str, list] = {}
+    pages: dict[str, dict] = {}
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             record = json.loads(line)
             if "table" in record:
-                tables.setdefault(record["table"], set()).add(json.dumps(record["row"], sort_keys=True))
+                tables.setdefault(record["table"], []).append(record["row"])
             else:
-                pages[record["route"]] = line
+                pages[record["route"]] = record
     return tables, pages
+
+
+def covers(after, before) -> bool:
+    """`after` says everything `before` said (dicts may have gained keys)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return all(k in after and covers(after[k], v) for k, v in before.items())
+    if isinstance(before, list) and isinstance(after, list):
+        return len(before) == len(after) and all(covers(a, b) for a, b in zip(after, before))
+    return after == before
+
+
+def compare_table(table: str, before: list[dict], after: list[dict]) -> int:
+    """Rows matched by their key ('id', else the whole row); returns the number of differences."""
+    def key(row):
+        return row.get("id", json.dumps(row, sort_keys=True)) if "id" in row else json.dumps(row, sort_keys=True)
+
+    old = {key(r): r for r in before}
+    new = {key(r): r for r in after}
+    if all("id" not in r for r in before):  # no key: compare the rows restricted to the old columns
+        columns = set().union(*(r.keys() for r in before)) if before else set()
+        new = {json.dumps({k: v for k, v in r.items() if k in columns}, sort_keys=True): r for r in after}
+    lost = [k for k in old if k not in new or not covers(new[k], old[k])]
+    gained = [k for k in new if k not in old]
+    widened = [k for k in old if k in new and new[k] != old[k] and covers(new[k], old[k])]
+    if widened:
+        print(f"table {table}: {len(widened)} rows gained fields (not a difference)")
+    if lost or gained:
+        print(f"table {table}: {len(lost)} rows lost or changed, {len(gained)} rows gained")
+        for k in lost[:3]:
+            print("   -", json.dumps(old[k], ensure_ascii=False)[:300])
+            print("   +", json.dumps(new.get(k), ensure_ascii=False)[:300])
+    return 1 if lost or gained else 0
 
 
 def compare(args) -> int:
     before_tables, before_pages = load(args.before)
     after_tables, after_pages = load(args.after)
-    problems = 0
-    for table, rows in sorted(before_tables.items()):
-        after = after_tables.get(table, set())
-        lost, gained = rows - after, after - rows
-        if lost or gained:
-            problems += 1
-            print(f"table {table}: {len(lost)} rows lost, {len(gained)} rows gained")
-            for row in sorted(lost)[:3]:
-                print("   -", row[:300])
-            for row in sorted(gained)[:3]:
-                print("   +", row[:300])
+    problems = sum(compare_table(table, rows, after_tables.get(table, []))
+                   for table, rows in sorted(before_tables.items()))
     for table in sorted(set(after_tables) - set(before_tables)):
         print(f"new table {table}: {len(after_tables[table])} rows (not a difference)")
-    for route, line in before_pages.items():
-        if after_pages.get(route) != line:
-            problems += 1
-            if problems < 40:
-                print(f"route {route} differs:\n   - {line[:400]}\n   + {(after_pages.get(route) or 'missing')[:400]}")
+    widened = 0
+    for route, record in before_pages.items():
+        after = after_pages.get(route)
+        if after == record:
+            continue
+        if after is not None and covers(after, record):
+            widened += 1
+            continue
+        problems += 1
+        if problems < 40:
+            print(f"route {route} differs:\n   - {json.dumps(record, ensure_ascii=False)[:400]}\n"
+                  f"   + {json.dumps(after, ensure_ascii=False)[:400]}")
+    if widened:
+        print(f"{widened} routes answer with added fields (not a difference)")
     print(f"{len(before_pages)} routes and {sum(map(len, before_tables.values()))} records compared; "
           f"{problems} differences")
     return 1 if problems else 0

@@ -9,18 +9,18 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
+from .. import queries
 from ..queries import law_number
 from ..responses import html_page, json_response, read
 from ..units import permalink
 
-LAWS_DOC = "laws-2017-ja"
 LAW_TEXT_KINDS = ("law", "section", "item", "subitem", "subsubitem", "footnote")
 CELL = 8          # px per law
 MARGIN = 34       # room for the axis labels
 LABEL_EVERY = 5
 
 
-def citation_pairs(conn, doc: str = LAWS_DOC) -> dict[tuple[int, int], list[str]]:
+def citation_pairs(conn, doc: str) -> dict[tuple[int, int], list[str]]:
     """(citing law, cited law) -> refs of the citing units, from resolved in-text references.
 
     A footnote counts for the law its marker sits in (its anchor_ref), not as a law of its own.
@@ -44,11 +44,11 @@ def citation_pairs(conn, doc: str = LAWS_DOC) -> dict[tuple[int, int], list[str]
     return dict(pairs)
 
 
-def law_count(conn, doc: str = LAWS_DOC) -> int:
+def law_count(conn, doc: str) -> int:
     return conn.execute("select count(*) from sections where doc = ? and kind = 'law'", (doc,)).fetchone()[0]
 
 
-def cell_href(citing: int, cited: int, sources: list[str], doc: str = LAWS_DOC) -> str:
+def cell_href(citing: int, cited: int, sources: list[str], doc: str) -> str:
     """One citing unit: its permalink; several: the list of them."""
     if len(sources) == 1:
         return permalink(doc, sources[0])
@@ -61,7 +61,7 @@ def shade(count: int, most: int) -> str:
     return f"rgba(20, 70, 160, {strength:.2f})"
 
 
-def matrix_svg(pairs: dict[tuple[int, int], list[str]], laws: int) -> Markup:
+def matrix_svg(pairs: dict[tuple[int, int], list[str]], laws: int, doc: str) -> Markup:
     size = MARGIN + laws * CELL
     most = max((len(v) for v in pairs.values()), default=1)
     parts = [Markup('<svg class="citation-map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {0}" '
@@ -72,7 +72,7 @@ def matrix_svg(pairs: dict[tuple[int, int], list[str]], laws: int) -> Markup:
         x, y = MARGIN + (cited - 1) * CELL, MARGIN + (citing - 1) * CELL
         parts.append(Markup('<a href="{}" class="cell" data-from="{}" data-to="{}"><rect x="{}" y="{}" '
                             'width="{}" height="{}" fill="{}"><title>第{}条 → 第{}条: {} ({})</title></rect></a>')
-                     .format(cell_href(citing, cited, sources), citing, cited, x, y, CELL - 1, CELL - 1,
+                     .format(cell_href(citing, cited, sources, doc), citing, cited, x, y, CELL - 1, CELL - 1,
                              shade(len(sources), most), citing, cited, len(sources), ", ".join(sources)))
     parts.append(Markup("</svg>"))
     return Markup("").join(parts)
@@ -95,8 +95,9 @@ def grid_and_labels(laws: int) -> list[Markup]:
 
 
 def citation_context(conn, citing: int | None = None, cited: int | None = None) -> dict:
-    pairs = citation_pairs(conn)
-    laws = law_count(conn)
+    doc = queries.registry(conn).current_laws.id
+    pairs = citation_pairs(conn, doc)
+    laws = law_count(conn, doc)
     cited_by = defaultdict(int)
     for (_, target), sources in pairs.items():
         cited_by[target] += len(sources)
@@ -104,10 +105,10 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None) 
     selected = None
     if citing is not None and cited is not None:
         selected = {"from": citing, "to": cited, "units": [
-            {"ref": ref, "url": permalink(LAWS_DOC, ref)} for ref in pairs.get((citing, cited), [])]}
-    return {"svg": matrix_svg(pairs, laws), "laws": laws, "pair_count": len(pairs),
+            {"ref": ref, "url": permalink(doc, ref)} for ref in pairs.get((citing, cited), [])]}
+    return {"svg": matrix_svg(pairs, laws, doc), "laws": laws, "pair_count": len(pairs),
             "citation_count": sum(len(v) for v in pairs.values()), "selected": selected,
-            "most_cited": [{"law": law, "count": n, "url": permalink(LAWS_DOC, str(law))} for law, n in most_cited],
+            "most_cited": [{"law": law, "count": n, "url": permalink(doc, str(law))} for law, n in most_cited],
             "pairs": pairs}
 
 

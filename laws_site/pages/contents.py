@@ -41,7 +41,8 @@ def contents_context(conn, doc: str) -> dict | None:
     document = queries.document(conn, doc)
     if document is None:
         return None
-    toc = printed_toc(conn, doc) if doc == "laws-2017-ja" else []
+    # the Laws' printed 目次 lists laws and sections (a commentary's 目次 lists only what it reprints)
+    toc = printed_toc(conn, doc) if document["kind"] == "laws" else []
     kinds = OUTSIDE_PRINTED_TOC if toc else OUTLINE_KINDS
     return {"document": document, "toc": toc, "outline": outline(queries.units_of_kinds(conn, doc, kinds)),
             "has_index": bool(queries.units_of_kinds(conn, doc, ("index_row",)))}

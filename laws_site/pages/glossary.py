@@ -9,7 +9,6 @@ from ..responses import html_page, json_response, read
 from ..units import permalink
 
 GLOSSARY_COLUMNS = ("ja", "en", "zh", "source", "ja_ref", "zh_ref")
-REF_DOCS = {"ja_ref": "laws-2017-ja", "zh_ref": "laws-1997-zh"}
 
 
 def glossary_rows(conn, query: str) -> list[dict] | None:
@@ -24,8 +23,10 @@ def glossary_rows(conn, query: str) -> list[dict] | None:
         where = " where " + " or ".join(f'"{c}" like ?' for c in columns if c in ("ja", "en", "zh"))
         params = [f"%{query}%"] * sum(c in ("ja", "en", "zh") for c in columns)
     rows = [dict(r) for r in conn.execute(f"select {select} from glossary{where} order by rowid", params)]
+    registry = queries.registry(conn)
+    ref_docs = {f"{lang}_ref": registry.laws_in(lang).id for lang in ("ja", "zh") if registry.laws_in(lang)}
     for row in rows:
-        for column, doc in REF_DOCS.items():
+        for column, doc in ref_docs.items():
             row[f"{column}_url"] = permalink(doc, row[column]) if row.get(column) else None
     return rows
 

@@ -43,9 +43,10 @@ async def view(datasette, request):
     row_filter = request.args.get("row") or None
     context = await read(datasette, lambda conn: index_context(conn, doc, row_filter))
     if context is None:
+        laws = (await read(datasette, queries.registry)).current_laws
         return await html_page(datasette, request, "unit_not_found.html",
                                {"doc": doc, "ref": "-/index", "document": None, "suggestions": [
-                                   {"label": "laws-2017-ja/-/index", "url": "/laws-2017-ja/-/index"}]},
+                                   {"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}]},
                                status=404)
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))

@@ -15,7 +15,6 @@ from ..ref_spelling import canonical_ref, candidate_refs
 from ..responses import html_page, json_response, read
 from ..units import load_unit, nearest_refs, permalink
 
-LAW_DOCS = ("laws-2017-ja", "laws-1997-zh")
 
 # Backlinks are grouped by what kind of text cites the unit.
 BACKLINK_GROUPS = [("laws", "Laws"), ("index", "Index terms"), ("commentary", "Commentary notes"),
@@ -114,13 +113,16 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
 
 def other_edition(conn, unit: dict) -> dict | None:
     """The same ref in the other language/edition of the Laws, with a link to the diff page."""
-    if unit["doc"] not in LAW_DOCS or queries.law_number(unit["ref"]) is None:
+    registry = queries.registry(conn)
+    laws = [d.id for d in registry.laws]
+    if unit["doc"] not in laws or queries.law_number(unit["ref"]) is None:
         return None
-    other_doc = next(d for d in LAW_DOCS if d != unit["doc"])
+    other_doc = next(d for d in laws if d != unit["doc"])
     other = load_unit(conn, other_doc, unit["ref"])
     if other is None:
         return None
-    compare = "/-/diff?" + urlencode({"ref": unit["ref"], "from": "laws-1997-zh", "to": "laws-2017-ja"})
+    older, newer = sorted((unit["doc"], other_doc), key=lambda d: laws.index(d), reverse=True)
+    compare = "/-/diff?" + urlencode({"ref": unit["ref"], "from": older, "to": newer})
     return {"doc": other_doc, "ref": other["ref"], "title": other["title"], "url": other["url"],
             "doc_title": queries.document(conn, other_doc)["title"], "compare_url": compare}
 
@@ -196,7 +198,7 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     def look_up(conn):
         document = queries.document(conn, doc)
         refs = queries.doc_refs(conn, doc) if document else []
-        canonical = canonical_ref(doc, ref, refs) if document else None
+        canonical = canonical_ref(document["kind"], ref, refs) if document else None
         suggestions = [] if canonical else suggest(conn, doc, ref, refs)
         return document, canonical, suggestions
 
@@ -214,7 +216,8 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
 def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:
     """Nearest existing refs: close spellings, then the enclosing law of a too-deep ref."""
     existing = set(refs)
-    near = [c for c in candidate_refs(doc, ref) if c in existing] + nearest_refs(conn, doc, ref)
+    role = (queries.document(conn, doc) or {}).get("kind", "")
+    near = [c for c in candidate_refs(role, ref) if c in existing] + nearest_refs(conn, doc, ref)
     law = queries.law_number(ref)
     if law is not None and str(law) in existing:
         near.append(str(law))
