@@ -37,6 +37,10 @@ GLOSSARY_COLUMNS = {"id": str, "ja": str, "en": str, "zh": str, "source": str, "
 ALIGNMENT_COLUMNS = {
     "from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "method": str, "confidence": float, "note": str,
 }
+# the diff of every pair the site offers, made once here and read by the diff pages
+DIFF_ROW_COLUMNS = {"from_doc": str, "to_doc": str, "whitespace": int, "position": int, "ref": str,
+                    "from_law": int, "to_law": int, "row": str}
+DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
 
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
@@ -61,11 +65,13 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units)
         progress(f"glossary: {len(glossary)} terms")
+        diffs = diff_rows(units, sources, glossary)
+        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
         rows = section_rows(units, languages, tokens.result())
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -81,6 +87,14 @@ def glossary_rows(units: list[Unit]) -> list[dict]:
     from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
 
     return pair_terms(units)
+
+
+def diff_rows(units: list[Unit], sources: list[Source], glossary: list[dict]) -> tuple[list[dict], list[dict]]:
+    from .diff import diff_tables  # every comparison the site offers, made once
+    from .registry import Registry
+
+    pairs = Registry.from_rows(source.meta for source in sources).diff_pairs()
+    return diff_tables(units, pairs, {source.id: source.language for source in sources}, glossary)
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -126,7 +140,8 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict], glossary: list[dict]) -> None:
+             xrefs: list[dict], alignments: list[dict], glossary: list[dict],
+             diffs: tuple[list[dict], list[dict]]) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -143,6 +158,11 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         db["alignments"].insert_all(alignments, batch_size=1000)
         db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
         db["glossary"].insert_all(glossary)
+        db["diff_rows"].create(DIFF_ROW_COLUMNS, foreign_keys=[("from_doc", "documents", "id"),
+                                                               ("to_doc", "documents", "id")])
+        insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
+        db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
+        insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
@@ -158,6 +178,8 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["xrefs"].create_index(["target_doc", "target_ref"])
     db["alignments"].create_index(["from_id"])
     db["alignments"].create_index(["to_id"])
+    db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
+    db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
 

@@ -10,7 +10,8 @@
 * Alignment (which unit answers which) is ``ingest.align``'s; moves between editions come from
   ``corpus/concordance.yml``, which also drives `edition_flags`.
 
-Every function reads the database through a plain ``sqlite3`` connection; nothing writes.
+Build-time only: ``diff_tables`` compares every pair the site offers once, and the build stores
+the rows (tables ``diff_rows``, ``diff_laws``); the site's diff pages read them (laws_site/diffs.py).
 """
 from __future__ import annotations
 
@@ -20,20 +21,17 @@ import re
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 
 from .corpus import read_yaml
-from .align import COMPARABLE_DOCS, Concordance, align, law_number, law_ref_of, load_concordance
+from .align import Concordance, align, comparable_units, law_number, law_ref_of, load_concordance
 from .records import Unit
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, parse_law_ref
 
 VARIANTS_PATH = Path(__file__).resolve().parent.parent / "corpus" / "spelling_variants_diff.yml"
 STATUSES = ("same", "changed", "only_from", "only_to")
-
-
-class DiffError(ValueError):
-    """A request the diff cannot answer (unknown document, ref not in either document)."""
 
 
 # --- folding text for comparison ---------------------------------------------------------------
@@ -169,12 +167,19 @@ CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六":
 CJK_COUNTED = re.compile(r"(?<![同统唯第单])(?:([二两三四五六七八九十])(?=[张枚墩次人个位副轮回組组])|(一)(?=[张墩]))")
 
 
-def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
-    """The law refs a text cites (WBF style), relative ones resolved against its own law."""
+@lru_cache(maxsize=8192)
+def references_in(text: str, lang: str, law_ref: str | None) -> tuple:
+    """The references a unit's text makes, relative ones read against its own law (each text is
+    compared in several pairs: extracted once)."""
     parsed = parse_law_ref(law_ref or "")
     ctx = Context(doc="", law=parsed.law if parsed else None, section=parsed.section if parsed else None)
     extract = extract_zh_law_refs if lang == "zh" else extract_ja_law_refs
-    found = extract(text or "", ctx)
+    return tuple(extract(text or "", ctx))
+
+
+def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
+    """The law refs a text cites (WBF style), relative ones resolved against its own law."""
+    found = references_in(text or "", lang, law_ref)
     # A unit naming itself or its own Law (本条规则) says nothing about what changed.
     own = {law_ref, *law_ancestors(law_ref or "")}
     cited = (r.ref for r in found if r.ref and r.kind in ("cites", "cites-in-range") and r.ref not in own)
@@ -184,11 +189,8 @@ def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
 def numbers_in(text: str, lang: str, law_ref: str | None) -> list[str]:
     """Numbers a text states (13, 40%), not the ones inside its law references or footnote markers."""
     text = text or ""
-    parsed = parse_law_ref(law_ref or "")
-    ctx = Context(doc="", law=parsed.law if parsed else None, section=parsed.section if parsed else None)
-    extract = extract_zh_law_refs if lang == "zh" else extract_ja_law_refs
     blanked = list(text)
-    for ref in extract(text, ctx):
+    for ref in references_in(text, lang, law_ref):
         blanked[ref.start:ref.end] = " " * (ref.end - ref.start)
     plain = FOOTNOTE_MARKER.sub(" ", unicodedata.normalize("NFKC", "".join(blanked)))
     plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1) or m.group(2)]), plain)
@@ -209,16 +211,12 @@ def explained_moves(refs_removed: list[str], refs_added: list[str], concordance:
     return explained
 
 
-# --- glossary (optional table, another module builds it) ---------------------------------------------
+# --- glossary terms in titles -------------------------------------------------------------------------------
 
 
-def glossary_terms(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
-    """(ja, zh, en) rows of table ``glossary`` that know both the Japanese and the Chinese term."""
-    if not _has_table(conn, "glossary"):
-        return []
-    rows = conn.execute("select ja, zh, en from glossary where ja is not null and ja != '' "
-                        "and zh is not null and zh != ''").fetchall()
-    return [(r[0], r[1], r[2]) for r in rows]
+def glossary_terms(glossary: list[dict]) -> list[tuple[str, str, str]]:
+    """(ja, zh, en) of the glossary rows that know both the Japanese and the Chinese term."""
+    return [(g["ja"], g["zh"], g.get("en")) for g in glossary if g.get("ja") and g.get("zh")]
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
@@ -236,71 +234,12 @@ def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to
     return {"removed": sorted(in_from - in_to), "added": sorted(in_to - in_from)}
 
 
-def _has_table(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (name,)).fetchone() is not None
-
-
-# --- reading the database -------------------------------------------------------------------------------
-
-
-def document_info(conn: sqlite3.Connection, doc: str) -> dict | None:
-    row = conn.execute("select id, title, language, edition, version_date from documents where id = ?",
-                       (doc,)).fetchone()
-    if row is None:
-        return None
-    return {"doc": row[0], "document_title": row[1], "lang": row[2], "edition": row[3], "version_date": row[4]}
-
-
-def load_doc_units(conn: sqlite3.Connection, doc: str) -> list[Unit]:
-    """The comparable units of one document (law units, or a commentary's quotes), in reading order."""
-    rows = conn.execute("select doc, ref, kind, text, title, parent_id, page, line, attrs from sections "
-                        "where doc = ? and kind in ('law', 'section', 'item', 'subitem', 'subsubitem', 'quote') "
-                        "order by position", (doc,)).fetchall()
-    return [Unit(doc=r[0], ref=r[1], kind=r[2], text=r[3] or "", title=r[4], page=r[6], line=r[7],
-                 attrs=json.loads(r[8]) if r[8] else {}) for r in rows]
-
-
-def validate_request(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> tuple[dict, dict]:
-    infos = []
-    for side, doc in (("from", from_doc), ("to", to_doc)):
-        if not doc:
-            raise DiffError(f"missing '{side}': one of {', '.join(COMPARABLE_DOCS)}")
-        if doc not in COMPARABLE_DOCS:
-            close = difflib.get_close_matches(doc, COMPARABLE_DOCS, n=1, cutoff=0.4)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise DiffError(f"'{side}' document {doc!r} cannot be compared{hint}; "
-                            f"choose one of {', '.join(COMPARABLE_DOCS)}")
-        info = document_info(conn, doc)
-        if info is None:
-            raise DiffError(f"document {doc!r} is not in this database")
-        infos.append(info)
-    if from_doc == to_doc:
-        raise DiffError("'from' and 'to' are the same document")
-    return infos[0], infos[1]
-
-
-def normalise_ref(ref: str) -> str:
-    """What a reader types (`61 b 2`, `第61条`, `quote:61`) -> the WBF ref, or DiffError."""
-    cleaned = unicodedata.normalize("NFKC", ref or "").strip().removeprefix("quote:")
-    cleaned = re.sub(r"\s+", "", cleaned)
-    cleaned = re.sub(r"^第(\d+)条$", r"\1", cleaned)
-    cleaned = re.sub(r"^(\d+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), cleaned)
-    if not cleaned or parse_law_ref(cleaned) is None:
-        raise DiffError(f"ref {ref!r} is not a law reference like 61, 61B, 61B2(a) or 40B2(a)(v)")
-    return cleaned
-
-
-def within(ref: str | None, root: str) -> bool:
-    """Is ``ref`` the unit ``root`` or one of its sub-units?"""
-    return ref is not None and (ref == root or root in law_ancestors(ref))
-
-
 # --- one aligned pair -> one row ------------------------------------------------------------------------------
 
 
 @dataclass
 class Comparison:
-    """What a request compares: two documents, their languages, the concordance and variants."""
+    """What is compared: two documents ({"doc", "lang"}), the concordance, variants and glossary."""
 
     from_info: dict
     to_info: dict
@@ -341,17 +280,16 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
 
 
 def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
-    from_lang, to_lang = cmp.from_info["lang"], cmp.to_info["lang"]
-    from_refs = law_refs(source.text, from_lang, law_ref_of(source)) if source else []
-    to_refs = law_refs(target.text, to_lang, law_ref_of(target)) if target else []
-    from_numbers = numbers_in(source.text, from_lang, law_ref_of(source)) if source else []
-    to_numbers = numbers_in(target.text, to_lang, law_ref_of(target)) if target else []
-    refs_added, refs_removed = added_removed(from_refs, to_refs)
-    numbers_added, numbers_removed = added_removed(from_numbers, to_numbers)
     if not (source and target) or text_moved(source, target):
         # a lone unit, or one whose text the other edition prints in its sub-units: nothing to
         # compare within the pair (the sub-unit rows carry the text)
         refs_added = refs_removed = numbers_added = numbers_removed = []
+    else:
+        from_lang, to_lang = cmp.from_info["lang"], cmp.to_info["lang"]
+        refs_added, refs_removed = added_removed(law_refs(source.text, from_lang, law_ref_of(source)),
+                                                 law_refs(target.text, to_lang, law_ref_of(target)))
+        numbers_added, numbers_removed = added_removed(numbers_in(source.text, from_lang, law_ref_of(source)),
+                                                       numbers_in(target.text, to_lang, law_ref_of(target)))
     return {
         "refs_added": refs_added, "refs_removed": refs_removed,
         "refs_moved": explained_moves(refs_removed, refs_added, cmp.concordance,
@@ -383,62 +321,11 @@ def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparis
     return "changed" if signalled or row["title_terms"] else "same"
 
 
-# --- public surfaces ----------------------------------------------------------------------------------------
-
-
-def comparison(conn: sqlite3.Connection, from_doc: str, to_doc: str, show_whitespace: bool = False) -> Comparison:
-    from_info, to_info = validate_request(conn, from_doc, to_doc)
-    return Comparison(from_info, to_info, load_concordance(), load_variants(), glossary_terms(conn), show_whitespace)
-
-
-def aligned_rows(conn: sqlite3.Connection, cmp: Comparison) -> tuple[list[dict], dict[str, Unit]]:
-    from_units = load_doc_units(conn, cmp.from_info["doc"])
-    to_units = load_doc_units(conn, cmp.to_info["doc"])
-    units = {u.id: u for u in from_units + to_units}
-    return align(from_units, to_units, cmp.concordance), units
-
-
-def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str,
-               show_whitespace: bool = False) -> dict:
-    """The unit REF and its sub-units in two documents, aligned, with what changed.
-
-    For a commentary, REF names the law it reprints (from_doc=revoke-notes-ja compares its
-    ``quote:REF`` units). Raises DiffError for a bad document or a ref neither document has.
-    """
-    cmp = comparison(conn, from_doc, to_doc, show_whitespace)
-    root = normalise_ref(ref)
-    pairs, units = aligned_rows(conn, cmp)
-    selected = [p for p in pairs if within(p["from_ref"], root) or within(p["to_ref"], root)]
-    if not selected:
-        raise DiffError(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
-    rows = [compare_pair(p, units, cmp) for p in selected]
-    return {
-        "ref": root, "show_whitespace": show_whitespace,
-        "comparison": "text" if cmp.same_language else "signals",
-        "from": side_info(cmp.from_info, units, root), "to": side_info(cmp.to_info, units, root),
-        "counts": count_statuses(rows), "rows": rows,
-    }
-
-
-def side_info(info: dict, units: dict[str, Unit], root: str) -> dict:
-    unit = next((u for u in units.values() if u.doc == info["doc"] and law_ref_of(u) == root), None)
-    return {**info, "title": unit.title if unit else None, "unit_id": unit.id if unit else None}
+# --- the tables the site reads: every offered pair, compared once at build -----------------------------------
 
 
 def count_statuses(rows: list[dict]) -> dict[str, int]:
     return {status: sum(1 for r in rows if r["status"] == status) for status in STATUSES}
-
-
-def overview(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> dict:
-    """Every law with counts of same / changed / only_from / only_to units between two documents."""
-    cmp = comparison(conn, from_doc, to_doc)
-    pairs, units = aligned_rows(conn, cmp)
-    by_law: dict[int, list[dict]] = {}
-    for pair in pairs:
-        by_law.setdefault(law_number(pair["to_ref"] or pair["from_ref"]), []).append(compare_pair(pair, units, cmp))
-    laws = [law_summary(number, rows) for number, rows in sorted(by_law.items())]
-    return {"from": cmp.from_info, "to": cmp.to_info, "comparison": "text" if cmp.same_language else "signals",
-            "laws": laws, "totals": count_statuses([r for rows in by_law.values() for r in rows])}
 
 
 def law_summary(number: int, rows: list[dict]) -> dict:
@@ -446,6 +333,50 @@ def law_summary(number: int, rows: list[dict]) -> dict:
     return {"law": str(number), "from_title": head["from_title"] if head else None,
             "to_title": head["to_title"] if head else None, "units": len(rows), **count_statuses(rows),
             "notes": sorted({r["note"] for r in rows if r["note"] and r["method"] == "concordance"})}
+
+
+def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict[str, str],
+                glossary: list[dict], concordance: Concordance | None = None,
+                variants: dict[str, str] | None = None) -> tuple[list[dict], list[dict]]:
+    """Rows of tables ``diff_rows`` (one per aligned unit pair, per comparison, per whitespace
+    mode, the row as JSON) and ``diff_laws`` (per law: counts of same/changed/only_from/only_to).
+
+    ``pairs`` are the comparisons the site offers (``Registry.diff_pairs``); ``languages`` maps
+    each document to its language.
+    """
+    concordance = concordance or load_concordance()
+    variants = load_variants() if variants is None else variants
+    terms = glossary_terms(glossary)
+    diff_rows, law_rows = [], []
+    for from_doc, to_doc in pairs:
+        from_units, to_units = comparable_units(units, from_doc), comparable_units(units, to_doc)
+        by_id = {u.id: u for u in from_units + to_units}
+        aligned = align(from_units, to_units, concordance)
+        same_language = languages[from_doc] == languages[to_doc]
+        for literal in (False, True) if same_language else (False,):
+            cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
+                             concordance, variants, terms, literal)
+            rows = [compare_pair(pair, by_id, cmp) for pair in aligned]
+            diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
+            if not literal:
+                law_rows += overview_rows(from_doc, to_doc, rows)
+    return diff_rows, law_rows
+
+
+def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict) -> dict:
+    return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
+            "ref": row["ref"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
+            "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
+            "row": json.dumps(row, ensure_ascii=False)}
+
+
+def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:
+    by_law: dict[int, list[dict]] = {}
+    for row in rows:
+        by_law.setdefault(law_number(row["to_ref"] or row["from_ref"]), []).append(row)
+    return [{"from_doc": from_doc, "to_doc": to_doc, "law": number,
+             "summary": json.dumps(law_summary(number, law_rows), ensure_ascii=False)}
+            for number, law_rows in sorted(by_law.items())]
 
 
 # --- references written against an older edition ----------------------------------------------------------------

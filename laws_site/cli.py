@@ -153,7 +153,7 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
 @json_option
 def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, as_json: bool):
     """Compare a unit and its sub-units across two documents, e.g. `diff 61 --from revoke-notes-ja --to laws-2017-ja`."""
-    from ingest.diff import DiffError, diff_units
+    from .diffs import DiffError, diff_units
 
     try:
         result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)

@@ -25,7 +25,9 @@ def unit_dict(row) -> dict:
 
 def registry(conn: sqlite3.Connection) -> Registry:
     """Which document is the current Laws, an earlier edition, a commentary... (table documents)."""
-    return Registry.from_rows(conn.execute("select * from documents order by rowid"))
+    cursor = conn.execute("select * from documents order by rowid")
+    names = [column[0] for column in cursor.description]  # works whatever the connection's row factory
+    return Registry.from_rows(dict(zip(names, row)) for row in cursor)
 
 
 def documents(conn: sqlite3.Connection) -> list[dict]:

@@ -47,6 +47,9 @@ def routes(db_path: str) -> list[str]:
             "select distinct ref from sections where doc = ? and kind in ('law','section') order by position",
             (to_doc,))]
         paths += ["/-/diff.json?" + urlencode({"ref": ref, "from": from_doc, "to": to_doc}) for ref in refs]
+        laws = [ref for ref in refs if ref.isdigit()]
+        paths += ["/-/diff.json?" + urlencode({"ref": ref, "from": from_doc, "to": to_doc, "whitespace": 1})
+                  for ref in laws]
     paths += ["/-/citations.json", "/-/citations.json?from=61&to=44", "/-/glossary.json",
               "/-/glossary.json?q=revoke", "/-/glossary.json?q=" + quote("ダミー")]
     paths += ["/-/search.json?" + urlencode({"q": q}) for q in SEARCHES]

@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from ingest.diff import (DiffError, diff_units, edition_flags, fold, law_refs, numbers_in, overview, text_ops,
-                         title_terms)
+from ingest.diff import edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
+from laws_site.diffs import DiffError, diff_units, overview
 
 COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"
 

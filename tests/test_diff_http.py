@@ -90,3 +90,25 @@ async def test_overview_json_counts(datasette):
     data = (await datasette.client.get("/-/diff/overview.json?from=laws-1997-zh&to=laws-2017-ja")).json()
     law_40 = next(law for law in data["laws"] if law["law"] == "40")
     assert law_40["only_from"] == 4
+
+
+async def test_a_pair_the_site_does_not_offer_is_a_400_naming_those_it_does(datasette):
+    response = await datasette.client.get("/-/diff.json?ref=61&from=revoke-notes-ja&to=out-of-turn-notes-ja")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert "not a comparison this site offers" in error
+    for pair in ("from=revoke-notes-ja&to=laws-2017-ja", "from=out-of-turn-notes-ja&to=laws-2017-ja",
+                 "from=laws-1997-zh&to=laws-2017-ja"):
+        assert pair in error
+
+
+def test_the_diff_pages_read_rows_made_at_build():
+    """laws_site.diffs only reads tables: it imports none of the build's diff or alignment code."""
+    import ast
+    from pathlib import Path
+
+    import laws_site.diffs
+
+    tree = ast.parse(Path(laws_site.diffs.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert not imported & {"ingest.diff", "ingest.align", "ingest.corpus", "ingest.xrefs"}

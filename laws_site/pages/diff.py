@@ -1,7 +1,7 @@
-"""Datasette routes for comparing a law across editions and translations (ingest/diff.py does the work).
+"""The diff pages: a law across editions and reprints (rows made at build, read by laws_site/diffs.py).
 
 /-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja   the two texts side by side, changes marked
-/-/diff.json?...                                      the same as JSON (ingest.diff.diff_units)
+/-/diff.json?...                                      the same as JSON (laws_site.diffs.diff_units)
 /-/diff/overview?from=laws-1997-zh&to=laws-2017-ja    every law with counts of changed/added/removed
 /-/diff/overview.json?...
 
@@ -13,8 +13,7 @@ import html
 
 from datasette.utils.asgi import Response
 
-from ingest import diff as diffing
-
+from .. import diffs as diffing
 from ..responses import laws_database
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
