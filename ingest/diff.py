@@ -3,7 +3,8 @@
 * Same language (a commentary's reprint vs laws-2017-ja): a character diff (difflib) on text
   folded so that line wrapping, spaces, full-/half-width forms and footnote markers do not count
   (``show_whitespace=True`` compares the printed characters instead). Each change is classed
-  ``spelling`` (katakana-only, same word once folded: プレイヤ/プレイヤー, スーツ/スート),
+  ``spelling`` (katakana-only, the same word once folded as search folds it, ingest.tokenize:
+  プレイヤ/プレイヤー, スーツ/スート),
   ``wording`` (anything else) or ``format`` (only spacing/width, visible with show_whitespace).
 * Across languages (laws-1997-zh vs laws-2017-ja): no character diff; the language-independent
   signals instead: law references and numbers added/removed, and title terms via the glossary.
@@ -22,15 +23,13 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 
-from .corpus import read_yaml
 from .align import Concordance, align, comparable_units, law_number, law_ref_of, load_concordance
 from .records import Unit
+from .tokenize import fold_katakana
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, parse_law_ref
 
-VARIANTS_PATH = Path(__file__).resolve().parent.parent / "corpus" / "spelling_variants_diff.yml"
 STATUSES = ("same", "changed", "only_from", "only_to")
 
 
@@ -75,24 +74,7 @@ def is_katakana(char: str) -> bool:
     return bool(char) and ("\u30a1" <= char <= "\u30ff" or char == "ー")
 
 
-# --- spelling variants ---------------------------------------------------------------------------
-
-SMALL_KANA = str.maketrans("ァィゥェォッャュョヮヵヶ", "アイウエオツヤユヨワカケ")
-
-
-def fold_katakana(word: str, variants: dict[str, str]) -> str:
-    """The form two spellings of one word share: known variants, no ー, no (semi-)voicing, no small kana."""
-    for form in sorted(variants, key=len, reverse=True):
-        word = word.replace(form, variants[form])
-    stripped = "".join(c for c in unicodedata.normalize("NFD", word) if c not in "\u3099\u309a")
-    return unicodedata.normalize("NFC", stripped).translate(SMALL_KANA).replace("ー", "")
-
-
-def load_variants(path: Path = VARIANTS_PATH) -> dict[str, str]:
-    """variant form -> the form laws-2017-ja prints (the first of each entry's forms)."""
-    data = read_yaml(path) or {}
-    return {form: entry["forms"][0] for entry in data.get("variants") or [] for form in entry["forms"][1:]}
-
+# --- spelling variants: one katakana fold for search and diff (ingest.tokenize) -----------------------
 
 def katakana_word(text: str, start: int, end: int) -> str:
     """The katakana run that contains text[start:end] (widened to whole words on both sides)."""
@@ -103,13 +85,13 @@ def katakana_word(text: str, start: int, end: int) -> str:
     return text[start:end]
 
 
-def classify(a: str, b: str, i1: int, i2: int, j1: int, j2: int, variants: dict[str, str]) -> str:
+def classify(a: str, b: str, i1: int, i2: int, j1: int, j2: int) -> str:
     """`spelling` when the change is inside katakana words that fold to the same form, else `wording`."""
     changed = a[i1:i2] + b[j1:j2]
     if not changed or not all(is_katakana(c) for c in changed):
         return "wording"
     word_a, word_b = katakana_word(a, i1, i2), katakana_word(b, j1, j2)
-    if word_a and word_b and fold_katakana(word_a, variants) == fold_katakana(word_b, variants):
+    if word_a and word_b and fold_katakana(word_a) == fold_katakana(word_b):
         return "spelling"
     return "wording"
 
@@ -117,14 +99,12 @@ def classify(a: str, b: str, i1: int, i2: int, j1: int, j2: int, variants: dict[
 # --- character diff --------------------------------------------------------------------------------
 
 
-def text_ops(from_text: str, to_text: str, show_whitespace: bool = False,
-             variants: dict[str, str] | None = None) -> list[dict]:
+def text_ops(from_text: str, to_text: str, show_whitespace: bool = False) -> list[dict]:
     """The two texts as consecutive segments ``{op, from, to[, class]}`` (op: equal/insert/delete/replace).
 
     Joining every ``from`` gives back ``from_text`` and every ``to`` gives ``to_text`` (as
     printed), so a page can render both sides from the ops alone.
     """
-    variants = load_variants() if variants is None else variants
     a, b = fold(from_text or "", show_whitespace), fold(to_text or "", show_whitespace)
     matcher = difflib.SequenceMatcher(None, a.text, b.text, autojunk=False)
     ops = []
@@ -132,16 +112,16 @@ def text_ops(from_text: str, to_text: str, show_whitespace: bool = False,
         op = {"op": tag, "from": _slice(from_text or "", a, i1, i2), "to": _slice(to_text or "", b, j1, j2)}
         if tag != "equal":
             op["class"] = change_class(op, a.text[i1:i2], b.text[j1:j2], a.text, b.text, (i1, i2, j1, j2),
-                                       variants, show_whitespace)
+                                       show_whitespace)
         ops.append(op)
     return ops
 
 
 def change_class(op: dict, changed_from: str, changed_to: str, a: str, b: str, span: tuple,
-                 variants: dict[str, str], literal: bool) -> str:
+                 literal: bool) -> str:
     if literal and fold(op["from"]).text == fold(op["to"]).text:
         return "format"
-    return classify(a, b, *span, variants)
+    return classify(a, b, *span)
 
 
 def _slice(original: str, folded: Folded, start: int, end: int) -> str:
@@ -239,12 +219,11 @@ def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to
 
 @dataclass
 class Comparison:
-    """What is compared: two documents ({"doc", "lang"}), the concordance, variants and glossary."""
+    """What is compared: two documents ({"doc", "lang"}), the concordance and the glossary."""
 
     from_info: dict
     to_info: dict
     concordance: Concordance
-    variants: dict[str, str]
     glossary: list[tuple[str, str, str]]
     show_whitespace: bool = False
 
@@ -269,8 +248,8 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
     elif source and target and text_moved(source, target):
         row["note"] = row["note"] or "one side prints text for this unit, the other none of its own (its sub-units or a heading only)"
     if source and target and cmp.same_language:
-        row["ops"] = [] if abridged else text_ops(source.text, target.text, cmp.show_whitespace, cmp.variants)
-        row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace, cmp.variants)
+        row["ops"] = [] if abridged else text_ops(source.text, target.text, cmp.show_whitespace)
+        row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace)
     else:
         row["ops"], row["title_ops"] = [], []
     row["title_terms"] = None if cmp.same_language or not (source and target) else title_terms(
@@ -336,8 +315,7 @@ def law_summary(number: int, rows: list[dict]) -> dict:
 
 
 def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict[str, str],
-                glossary: list[dict], concordance: Concordance | None = None,
-                variants: dict[str, str] | None = None) -> tuple[list[dict], list[dict]]:
+                glossary: list[dict], concordance: Concordance | None = None) -> tuple[list[dict], list[dict]]:
     """Rows of tables ``diff_rows`` (one per aligned unit pair, per comparison, per whitespace
     mode, the row as JSON) and ``diff_laws`` (per law: counts of same/changed/only_from/only_to).
 
@@ -345,7 +323,6 @@ def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict
     each document to its language.
     """
     concordance = concordance or load_concordance()
-    variants = load_variants() if variants is None else variants
     terms = glossary_terms(glossary)
     diff_rows, law_rows = [], []
     for from_doc, to_doc in pairs:
@@ -355,7 +332,7 @@ def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict
         same_language = languages[from_doc] == languages[to_doc]
         for literal in (False, True) if same_language else (False,):
             cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
-                             concordance, variants, terms, literal)
+                             concordance, terms, literal)
             rows = [compare_pair(pair, by_id, cmp) for pair in aligned]
             diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
             if not literal:
