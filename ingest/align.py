@@ -21,6 +21,7 @@ from typing import Iterable
 
 from .corpus import read_yaml
 from .records import ParseError, Unit
+from .refs import law_number
 
 CONCORDANCE_PATH = Path(__file__).resolve().parent.parent / "corpus" / "concordance.yml"
 LAW_KINDS = frozenset({"law", "section", "item", "subitem", "subsubitem"})
@@ -128,15 +129,6 @@ def last_law_number(units: list[Unit]) -> int | None:
     return max(int(u.attrs["number"]) for u in units if u.kind == "law" and "number" in u.attrs)
 
 
-def law_number(ref: str) -> int:
-    digits = ""
-    for char in ref:
-        if not char.isdigit():
-            break
-        digits += char
-    return int(digits) if digits else -1
-
-
 # --- pairing ---------------------------------------------------------------------------------------
 
 
@@ -198,7 +190,7 @@ def unmatched_note(unit: Unit, other_doc: str, other_end: int | None, moves: lis
     for move in moves:
         if (move.from_ref if side == "from" else move.to_ref) == ref:
             return f"{move.id}: {move.note}"
-    if other_end is not None and law_number(ref) >= other_end:
+    if other_end is not None and (law_number(ref) or 0) >= other_end:
         return f"beyond the end of {other_doc}, which is cut off in Law {other_end}: not comparable"
     return f"not in {other_doc}"
 

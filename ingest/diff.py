@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 
-from .align import Concordance, align, comparable_units, law_number, law_ref_of, load_concordance
+from .align import Concordance, align, comparable_units, law_ref_of, load_concordance
 from .records import Unit
 from .tokenize import fold_katakana
-from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, parse_law_ref
+from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
 
 STATUSES = ("same", "changed", "only_from", "only_to")
 

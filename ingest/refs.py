@@ -66,6 +66,17 @@ def parse_law_ref(ref: str) -> LawRef | None:
     return LawRef(*m.groups())
 
 
+_LAW_NUMBER = re.compile(r"(?:quote:|L)?(\d+)(?=[A-Z(\-]|$)")
+
+
+def law_number(ref: str | None) -> int | None:
+    """The Law a ref belongs to: 61 for `61`, `61B2(a)`, a reprint `quote:61B` or a commentary note
+    `L61A`; None for a ref in no Law (`def:ダミー`, `fn:3`, `index:...`). This is the one place that
+    reads a law number off a ref."""
+    match = _LAW_NUMBER.match(ref or "")
+    return int(match.group(1)) if match and len(match.group(1)) <= 3 else None
+
+
 def law_ancestors(ref: str) -> list[str]:
     """`61B2(a)` -> [`61B2`, `61B`, `61`]: the enclosing law units, nearest first."""
     parsed = parse_law_ref(ref)

@@ -5,7 +5,6 @@ Kept free of HTML so the JSON and HTML views answer from the same data.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 
 from ingest.registry import Registry
@@ -119,11 +118,3 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
                         (name,)).fetchone() is not None
 
-
-LAW_NUMBER = re.compile(r"\d+")
-
-
-def law_number(ref: str | None) -> int | None:
-    """`61B2(a)` -> 61; None for refs that are not in a law (def:..., fn:..., part:...)."""
-    match = LAW_NUMBER.match(ref or "")
-    return int(match.group()) if match else None

@@ -195,3 +195,14 @@ def test_non_law_refs_do_not_parse(ref):
 
 def test_law_ancestors_nearest_first():
     assert law_ancestors("40B2(a)(v)") == ["40B2(a)", "40B2", "40B", "40"]
+
+
+@pytest.mark.parametrize("ref, number", [
+    ("61", 61), ("61B2(a)", 61), ("40B2(a)(v)", 40), ("quote:61B", 61), ("L61A", 61), ("L60A1,2", 60),
+    ("def:ダミー", None), ("fn:3", None), ("index:リボーク/質問", None), ("", None), (None, None),
+    ("9" * 4301, None),  # a number no Law has, never an int too long to parse
+])
+def test_law_number_is_read_off_any_ref_in_one_place(ref, number):
+    from ingest.refs import law_number
+
+    assert law_number(ref) == number

@@ -9,8 +9,9 @@ from urllib.parse import urlencode
 
 from markupsafe import Markup
 
+from ingest.refs import law_number
+
 from .. import queries
-from ..queries import law_number
 from ..responses import html_page, json_response, read
 from ..units import permalink
 

@@ -9,6 +9,8 @@ from urllib.parse import unquote, urlencode
 
 from datasette.utils.asgi import Response
 
+from ingest.refs import law_number
+
 from .. import queries
 from ..linkify import linkify
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -115,7 +117,7 @@ def other_edition(conn, unit: dict) -> dict | None:
     """The same ref in the other language/edition of the Laws, with a link to the diff page."""
     registry = queries.registry(conn)
     laws = [d.id for d in registry.laws]
-    if unit["doc"] not in laws or queries.law_number(unit["ref"]) is None:
+    if unit["doc"] not in laws or law_number(unit["ref"]) is None:
         return None
     other_doc = next(d for d in laws if d != unit["doc"])
     other = load_unit(conn, other_doc, unit["ref"])
@@ -218,7 +220,7 @@ def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:
     existing = set(refs)
     role = (queries.document(conn, doc) or {}).get("kind", "")
     near = [c for c in candidate_refs(role, ref) if c in existing] + nearest_refs(conn, doc, ref)
-    law = queries.law_number(ref)
+    law = law_number(ref)
     if law is not None and str(law) in existing:
         near.append(str(law))
     if not refs:  # unknown document: nearest_refs names documents instead
