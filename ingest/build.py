@@ -67,11 +67,14 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"glossary: {len(glossary)} terms")
         diffs = diff_rows(units, sources, glossary)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        pages = page_tables(parsed, units, xrefs, sources)
+        progress(f"page tables: {len(pages['unit_tables'][1])} printed tables, "
+                 f"{len(pages['law_citations'][1])} law-to-law citation pairs")
         rows = section_rows(units, languages, tokens.result())
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs, pages))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -95,6 +98,24 @@ def diff_rows(units: list[Unit], sources: list[Source], glossary: list[dict]) ->
 
     pairs = Registry.from_rows(source.meta for source in sources).diff_pairs()
     return diff_tables(units, pairs, {source.id: source.language for source in sources}, glossary)
+
+
+def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], xrefs: list[dict],
+                sources: list[Source]) -> dict[str, tuple[dict, list[dict]]]:
+    """What the pages show that costs work: printed tables as tables, citation counts between laws."""
+    from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
+    from .registry import Registry
+    from .tables import TABLE_COLUMNS, table_rows
+
+    law_docs = [d.id for d in Registry.from_rows(source.meta for source in sources).laws]
+    languages = {source.id: source.language for source in sources}
+    citations = citation_tables(units, xrefs, law_docs)
+    return {
+        "unit_tables": (TABLE_COLUMNS, table_rows(units, {d.doc: d.tables for _, d in parsed}, languages)),
+        "law_citations": (PAIR_COLUMNS, citations["law_citations"]),
+        "law_citation_totals": (TOTAL_COLUMNS, citations["law_citation_totals"]),
+        "part_citations": (PART_COLUMNS, citations["part_citations"]),
+    }
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -141,7 +162,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
              xrefs: list[dict], alignments: list[dict], glossary: list[dict],
-             diffs: tuple[list[dict], list[dict]]) -> None:
+             diffs: tuple[list[dict], list[dict]], pages: dict[str, tuple[dict, list[dict]]]) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -163,6 +184,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
         db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
         insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])
+        for table, (columns, table_rows) in pages.items():
+            db[table].create(columns, foreign_keys=[("doc", "documents", "id")])
+            insert_rows(db, table, columns, table_rows)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
@@ -180,6 +204,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["alignments"].create_index(["to_id"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
+    db["unit_tables"].create_index(["unit_id"])
+    db["law_citations"].create_index(["doc", "from_law"])
+    db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
 
