@@ -342,22 +342,51 @@ async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path
     assert escape_text(first["ja"]) in response.text
 
 
-async def test_citation_map_is_svg_with_cells_linking_to_citing_units(datasette, laws_db_path):
+async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path):
+    import sqlite3
+
     response = await get(datasette, "/-/citations")
     assert response.status_code == 200
-    assert "<svg" in response.text and "<script" not in response.text.split("<svg", 1)[1].split("</svg>")[0]
-    assert "cdn" not in response.text.lower()
-    cell = re.search(r'<a href="([^"]+)" class="cell" data-from="61" data-to="44">', response.text)
-    assert cell and unquote(cell.group(1)) == "/laws-2017-ja/61A"   # one citing unit: straight to it
+    html = response.text
+    assert "<svg" in html and "<script" not in html.split("<svg", 1)[1].split("</svg>")[0]
+    assert "cdn" not in html.lower()
+    conn = sqlite3.connect(laws_db_path)
+    # the picture: one cell per pair of parts that cite each other, labelled with the count
+    cells = conn.execute("select from_part, to_part, units from part_citations where doc = 'laws-2017-ja'").fetchall()
+    drawn = re.findall(r'class="cell" data-from="(part:\d+)" data-to="(part:\d+)">\s*<rect[^>]*><title>[^<]+</title>'
+                       r'</rect>\s*<text[^>]*>(\d+)</text>', html)
+    assert sorted(drawn) == sorted((a, b, str(n)) for a, b, n in cells) and len(drawn) > 20
+    # every law: what it cites and what cites it, with titles and counts
+    law_61 = html[html.index('id="law-61"'):]
+    law_61 = law_61[:law_61.index("</details>")]
+    assert "スートにフォローしないこと" in law_61 and "cites 5 · cited by 0" in law_61
+    assert '<a href="/laws-2017-ja/44">第44条</a> <span lang="ja">プレイの順序と進行</span>' in law_61
+    assert '<a href="/laws-2017-ja/61A">61A</a>' in law_61
     data = (await get(datasette, "/-/citations.json")).json()
     pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
-    assert pair["citing_units"] == ["61A"]
-    cells = re.findall(r'class="cell" data-from="(\d+)" data-to="(\d+)"', response.text)
-    assert len(cells) == len(data["pairs"])
-    several = next(p for p in data["pairs"] if p["count"] > 1)
+    assert pair["citing_units"] == ["61A"] and pair["count"] == 1
+    law = next(item for item in data["laws"] if item["law"] == 44)
+    assert {"law": 61, "title": "スートにフォローしないこと ー リボークに関する質問", "units": 1,
+            "citing_units": ["61A"]} in law["cited_by"]
+    assert law["cited_by_units"] == conn.execute(
+        "select cited_by_units from law_citation_totals where doc = 'laws-2017-ja' and law = 44").fetchone()[0]
+    assert {"from", "to", "units", "law_pairs"} <= set(data["part_matrix"][0])
+    several = next(p for p in data["pairs"] if p["count"] > 1 and p["from"] != p["to"])
     listing = (await get(datasette, f"/-/citations?from={several['from']}&to={several['to']}")).text
     listed = [unquote(h) for h, _, _ in parse(listing.split('class="selected-pair"')[1].split("</section>")[0]).links]
-    assert [h for h in listed if h.count("/") == 2][2:] == [f"/laws-2017-ja/{r}" for r in several["citing_units"]]
+    assert listed[2:] == [f"/laws-2017-ja/{r}" for r in several["citing_units"]]
+    between = (await get(datasette, "/-/citations?from_part=part:5&to_part=part:4")).text
+    assert 'id="between"' in between and "第5部 プレイ → 第4部 オークション" in between
+
+
+def test_citation_counts_are_not_computed_per_request():
+    """The page module reads tables: it imports no reference grammar and groups nothing itself."""
+    from pathlib import Path
+
+    import laws_site.pages.citations as page
+
+    source = Path(page.__file__).read_text(encoding="utf-8")
+    assert "from xrefs" not in source and "ingest.refs" not in source and "defaultdict" not in source
 
 
 async def test_metadata_canned_queries(datasette):
