@@ -126,8 +126,26 @@ async def test_backlinks_are_grouped_by_citing_kind(datasette, require_documents
     require_documents("revoke-notes-ja")
     html = (await get(datasette, "/laws-2017-ja/44")).text
     groups = re.findall(r'data-group="(\w+)"', html)
-    assert groups[0] == "laws" and "index" in groups and "commentary" in groups
-    assert groups == sorted(groups, key=["laws", "index", "commentary", "regulations"].index)
+    assert groups[0] == "laws" and "index" in groups
+    assert groups == sorted(groups, key=["laws", "index", "regulations"].index)
+    # commentary is not repeated among the backlinks: it has its own panel
+    assert "commentary" not in groups and 'class="commentary"' in html
+
+
+async def test_commentary_panel_shows_label_and_first_line_expandable(datasette, require_documents):
+    require_documents("revoke-notes-ja")
+    html = (await get(datasette, "/laws-2017-ja/61")).text
+    panel = html[html.index('<section class="commentary">'):]
+    panel = panel[:panel.index("</section>")]
+    notes = re.findall(r'<details class="commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+                       panel)
+    assert ("/revoke-notes-ja/L61A", "L61A") in notes
+    first = re.search(r'L61A.*?<span class="note-first">(.*?)</span></summary>', panel, re.S).group(1)
+    assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
+    assert "トリックに対してプレイするときは" in panel                          # the rest, inside <details>
+    assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
+    assert re.search(r'Reprinted in リボーク注釈:.*href="/revoke-notes-ja/quote:61A"', panel, re.S)
+    assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
@@ -172,17 +190,35 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
         assert escape_text(line)[:40] in html
 
 
-def test_linkify_escapes_text_around_and_inside_links():
-    from laws_site.linkify import linkify
+async def test_linked_text_escapes_text_around_and_inside_links(datasette):
+    """linkify returns segments; the template macro escapes every piece of text."""
+    from laws_site.linkify import segments
 
     text = "<b>第44条</b> & 第99条"
     xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
               "target_doc": "laws-2017-ja", "target_ref": "44", "kind": "cites"},
              {"start": 14, "end": 18, "field": "text", "resolved": 0, "target_id": None,
               "target_doc": "laws-2017-ja", "target_ref": "99", "kind": "cites", "reason": 'no "unit" <99>'}]
-    assert str(linkify(text, xrefs)) == (
+    pieces = segments(text, xrefs)
+    assert [p["text"] for p in pieces] == ["<b>", "第44条", "</b> & ", "第99条"]
+    macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+    assert str(await macros.linked(pieces)) == (
         '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>&lt;/b&gt; &amp; '
         '<span class="xref unresolved" title="unresolved: no &#34;unit&#34; &lt;99&gt;">第99条</span>')
+    assert segments(text, xrefs, start=7, end=12) == [{"text": "</b> "}]
+
+
+def test_page_modules_build_no_html():
+    """Python returns data, templates own the markup: no Markup or tags in the page modules."""
+    from pathlib import Path
+
+    import laws_site
+
+    root = Path(laws_site.__file__).parent
+    for module in [root / "pages" / f"{name}.py" for name in ("home", "contents", "unit", "index_terms", "citations",
+                                                               "diff")] + [root / "linkify.py"]:
+        source = module.read_text(encoding="utf-8")
+        assert "Markup" not in source and "<del" not in source and "<a " not in source, module.name
 
 
 # --- JSON, permalinks, redirects, 404 ---------------------------------------------------------
