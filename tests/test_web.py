@@ -360,6 +360,101 @@ async def test_index_is_browsable_by_kana_row_with_linked_refs(datasette, laws_d
     assert '<a class="xref" href="/laws-2017-ja/78B"' in response.text
 
 
+@pytest.mark.parametrize("kana, row", [("り", "ら"), ("リ", "ら"), ("ら", "ら"), ("が", "か"), ("ｶ", "か"), ("っ", "た"),
+                                       ("ぽ", "は"), ("ゆ", "や"), ("に", "な"), ("を", "わ")])
+async def test_any_kana_of_a_row_selects_the_row(datasette, kana, row):
+    response = await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))
+    assert response.status_code == 200
+    assert re.findall(r'<section class="kana-row" id="row-(.)">', response.text) == [row]
+    data = (await get(datasette, "/laws-2017-ja/-/index.json?row=" + quote(kana))).json()
+    assert data["row"] == row and [r["row"] for r in data["rows"]] == [row]
+
+
+async def test_readme_index_url_lists_the_ra_row(datasette, laws_db_path):
+    import sqlite3
+
+    conn = sqlite3.connect(laws_db_path)
+    expected = conn.execute("select count(*) from sections where kind = 'index_entry' "
+                            "and json_extract(attrs, '$.row') = 'ら'").fetchone()[0]
+    html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote("り"))).text
+    assert expected > 0 and html.count("<dt class=") == expected
+    # every row with entries lists them; all ten rows are offered, a row without entries says so
+    everything = (await get(datasette, "/laws-2017-ja/-/index")).text
+    offered = re.findall(r'href="/laws-2017-ja/-/index\?row=([^"]+)"', everything)
+    assert [unquote(r) for r in offered] == list("あかさたなはまやらわ")
+    rows_with_entries = [r for (r,) in conn.execute(
+        "select distinct json_extract(attrs, '$.row') from sections where kind = 'index_entry'")]
+    assert set(re.findall(r'<section class="kana-row" id="row-(.)">', everything)) == set(rows_with_entries)
+    empty = [r for r in "あかさたなはまやらわ" if r not in rows_with_entries]
+    for kana in empty:
+        html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))).text
+        assert "lists no terms" in html
+
+
+async def test_index_renders_see_and_see_also_attrs():
+    from laws_site.pages.index_terms import see_links
+
+    assert see_links("リボーク", {"index:リボーク"}, "laws-2017-ja") == [
+        {"term": "リボーク", "url": permalink("laws-2017-ja", "index:リボーク")}]
+    assert see_links(["ない"], set(), "laws-2017-ja") == [{"term": "ない", "url": None}]
+
+
+async def test_unit_json_carries_its_printed_tables(datasette, require_documents):
+    require_documents("jcbl-regs-ja")
+    data = (await get(datasette, "/laws-2017-ja/77.json")).json()
+    assert [t["caption"] for t in data["tables"]][:2] == ["トリック点", "ノートランプコントラクト"]
+    assert data["tables"][0]["head"][0][1] == {"text": "♣ ◇", "span": 1}
+    appendix = (await get(datasette, "/jcbl-regs-ja/appendix-1.json")).json()
+    assert [t["unit"] for t in appendix["tables"]] == [f"appendix-1-table-{n}" for n in range(1, 7)]
+    vp = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1.json")).json()
+    assert len(vp["tables"][0]["groups"][0]["rows"]) == 58
+    html = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1")).text
+    assert "<caption>WBF VP Scale *メジャートーナメント用</caption>" in html
+    assert html.count("<tr>") >= 59 and '<th scope="col">IMPs \\ Boards</th>' in html
+    zh = (await get(datasette, "/laws-1997-zh/2")).text
+    assert "发牌人 | 牌套号码" not in zh and '<th scope="col">发牌人</th>' in zh
+    assert "每一复式比赛所用牌套" in zh and "第17副至32副牌套" in zh    # the prose around the table stays
+
+
+async def test_unit_page_citation_forms(datasette, require_documents):
+    require_documents("jcbl-regs-ja", "laws-1997-zh")
+    import json
+
+    async def forms(path):
+        html = (await get(datasette, path)).text
+        raw = re.search(r'data-cite-forms="([^"]+)"', html).group(1)
+        return json.loads(raw.replace("&#34;", '"'))
+
+    assert await forms("/laws-2017-ja/61B2(a)") == {"ja": "第61条B項2(a)", "zh": "第61条B款2(a)", "en": "Law 61B2(a)"}
+    assert (await forms("/jcbl-regs-ja/24-5-1"))["ja"] == "競技会運営規則 第24条5項1号"
+    assert (await forms("/jcbl-regs-ja/appendix-1-table-1"))["en"] == "競技会運営規則 Appendix 1, table 1"
+    assert (await forms("/laws-1997-zh/def:藏牌"))["zh"] == "定义「藏牌」"
+
+
+async def test_contents_parts_collapse_with_anchors_and_linked_law_numbers(datasette):
+    html = (await get(datasette, "/laws-2017-ja")).text
+    parts = re.findall(r'<details class="toc-group" id="(part-\d+)">', html)
+    assert parts == [f"part-{n}" for n in range(1, 11)]
+    part_5 = html[html.index('id="part-5"'):html.index('id="part-6"')]
+    laws = re.findall(r'<a href="/laws-2017-ja/(\d+)"><span class="ref">\1</span>', part_5)
+    assert laws == [str(n) for n in range(41, 72)]
+    assert '<a href="/laws-2017-ja/61B"><span class="ref">B</span> リボークの可能性について質問する権利</a>' in part_5
+    zh = (await get(datasette, "/laws-1997-zh")).text
+    assert re.search(r'<details class="toc-group" id="c-chapter-2">.*?1–5', zh, re.S)
+
+
+async def test_diff_form_offers_only_the_comparisons_the_site_makes(datasette):
+    html = (await get(datasette, "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja")).text
+    start = html.index('<form class="diff-form"')
+    form = html[start:html.index("</form>", start)]
+    from_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[0])
+    to_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[1])
+    assert from_docs == ["revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh"] and to_docs == ["laws-2017-ja"]
+    assert '<option value="revoke-notes-ja" selected>' in form
+    empty = await get(datasette, "/-/diff")
+    assert empty.status_code == 400 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
+
+
 async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path):
     import sqlite3
 
