@@ -49,9 +49,18 @@ def table_rows(units: list[Unit], data_tables: dict[str, dict[str, list[dict]]],
 
 
 def table_row(unit: Unit, seq: int, source: str, table: dict) -> dict:
+    table["numeric"] = numeric_columns(table)
     return {"id": f"{unit.id}#table-{seq}", "unit_id": unit.id, "doc": unit.doc, "ref": unit.ref, "seq": seq,
             "source": source, "caption": table["caption"], "text_start": table.pop("text_start", None),
             "text_end": table.pop("text_end", None), "data": json.dumps(table, ensure_ascii=False)}
+
+
+def numeric_columns(table: dict) -> list[bool]:
+    """Which columns hold only numbers (set right-aligned, on one line); the first never does."""
+    rows = [r["cells"] for g in table["groups"] for r in g["rows"]]
+    return [column > 0 and all(is_numeric(r[column]) or not r[column] for r in rows if column < len(r))
+            and any(column < len(r) and r[column] for r in rows)
+            for column in range(table["width"])]
 
 
 # --- tables printed as lines of text ---------------------------------------------------------------
@@ -83,6 +92,7 @@ class Building:
 
     caption_lines: list[str]
     first: Line
+    caption_in_text: bool = False        # the caption repeats words the text keeps (a heading, a sentence)
     head: list[str] | None = None
     groups: list[dict] = field(default_factory=list)
     column_groups: list[str] = field(default_factory=list)   # a headerless table's sub-tables, side by side
@@ -169,7 +179,7 @@ def text_tables(text: str | None, language: str = "ja") -> list[dict]:
         captions = [p.text.strip() for p in pending]
         if not captions:
             captions = [last_heading] if last_heading else [last_sentence(prose_before)]
-        table = Building(caption_lines=captions, first=pending[0] if pending else line)
+        table = Building(caption_lines=captions, first=pending[0] if pending else line, caption_in_text=not pending)
         if looks_like_header(cells) and (after_words or index == 0):
             table.head = cells
             table.last = line
@@ -212,8 +222,9 @@ def finish(table: Building, language: str) -> dict:
     if unfolded:
         head, groups = unfolded
     width = max([sum(c["span"] for c in head)] + [len(r["cells"]) for g in groups for r in g["rows"]])
-    return {"caption": " — ".join(c for c in caption_lines if c), "head": [head], "groups": groups,
-            "width": width, "text_start": table.first.start, "text_end": (table.last or table.first).end}
+    return {"caption": " — ".join(c for c in caption_lines if c), "caption_in_text": table.caption_in_text,
+            "head": [head], "groups": groups, "width": width,
+            "text_start": table.first.start, "text_end": (table.last or table.first).end}
 
 
 def split_suit(head: list[str]) -> list[str]:

@@ -409,7 +409,7 @@ async def test_unit_json_carries_its_printed_tables(datasette, require_documents
     vp = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1.json")).json()
     assert len(vp["tables"][0]["groups"][0]["rows"]) == 58
     html = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1")).text
-    assert "<caption>WBF VP Scale *メジャートーナメント用</caption>" in html
+    assert '<caption class="visually-hidden">WBF VP Scale *メジャートーナメント用</caption>' in html
     assert html.count("<tr>") >= 59 and '<th scope="col">IMPs \\ Boards</th>' in html
     zh = (await get(datasette, "/laws-1997-zh/2")).text
     assert "发牌人 | 牌套号码" not in zh and '<th scope="col">发牌人</th>' in zh
