@@ -9,7 +9,6 @@ import pytest
 
 from laws_site.units import permalink
 
-pytestmark = pytest.mark.slow
 
 
 class Links(HTMLParser):
