@@ -16,10 +16,13 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .align import align_pairs, alignment_rows
 from .background_tokens import BackgroundTokens
 from .corpus import DEFAULT_CORPUS, Source, load_sources
 from .documents import parse_document
+from .diff import diff_tables
 from .records import ParsedDocument, Unit
+from .registry import Registry
 
 DEFAULT_DB = Path("laws.db")
 
@@ -61,11 +64,12 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     try:
         xrefs = resolve_references(units)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        alignments = alignment_rows(units)
+        aligned = align_pairs(units, Registry.from_rows(source.meta for source in sources).diff_pairs())
+        alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units)
         progress(f"glossary: {len(glossary)} terms")
-        diffs = diff_rows(units, sources, glossary)
+        diffs = diff_tables(units, aligned, languages, glossary)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
         rows = section_rows(units, languages, tokens.result())
     finally:
@@ -77,24 +81,10 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
 
 
-def alignment_rows(units: list[Unit]) -> list[dict]:
-    from .align import alignment_rows as align_units  # editions and reprints, unit by unit
-
-    return align_units(units)
-
-
 def glossary_rows(units: list[Unit]) -> list[dict]:
     from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
 
     return pair_terms(units)
-
-
-def diff_rows(units: list[Unit], sources: list[Source], glossary: list[dict]) -> tuple[list[dict], list[dict]]:
-    from .diff import diff_tables  # every comparison the site offers, made once
-    from .registry import Registry
-
-    pairs = Registry.from_rows(source.meta for source in sources).diff_pairs()
-    return diff_tables(units, pairs, {source.id: source.language for source in sources}, glossary)
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 
-from .align import Concordance, align, comparable_units, law_ref_of, load_concordance
+from .align import Concordance, law_ref_of, load_concordance
 from .records import Unit
 from .tokenize import fold_katakana
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
@@ -314,26 +314,24 @@ def law_summary(number: int, rows: list[dict]) -> dict:
             "notes": sorted({r["note"] for r in rows if r["note"] and r["method"] == "concordance"})}
 
 
-def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict[str, str],
+def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], languages: dict[str, str],
                 glossary: list[dict], concordance: Concordance | None = None) -> tuple[list[dict], list[dict]]:
     """Rows of tables ``diff_rows`` (one per aligned unit pair, per comparison, per whitespace
     mode, the row as JSON) and ``diff_laws`` (per law: counts of same/changed/only_from/only_to).
 
-    ``pairs`` are the comparisons the site offers (``Registry.diff_pairs``); ``languages`` maps
-    each document to its language.
+    ``aligned`` holds the comparisons the site offers (``ingest.align.align_pairs``); ``languages``
+    maps each document to its language.
     """
     concordance = concordance or load_concordance()
     terms = glossary_terms(glossary)
+    by_id = {u.id: u for u in units}
     diff_rows, law_rows = [], []
-    for from_doc, to_doc in pairs:
-        from_units, to_units = comparable_units(units, from_doc), comparable_units(units, to_doc)
-        by_id = {u.id: u for u in from_units + to_units}
-        aligned = align(from_units, to_units, concordance)
+    for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
         for literal in (False, True) if same_language else (False,):
             cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
                              concordance, terms, literal)
-            rows = [compare_pair(pair, by_id, cmp) for pair in aligned]
+            rows = [compare_pair(pair, by_id, cmp) for pair in pairs]
             diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
             if not literal:
                 law_rows += overview_rows(from_doc, to_doc, rows)
