@@ -42,7 +42,7 @@ ALIGNMENT_COLUMNS = {
 }
 # the diff of every pair the site offers, made once here and read by the diff pages
 DIFF_ROW_COLUMNS = {"from_doc": str, "to_doc": str, "whitespace": int, "position": int, "ref": str,
-                    "from_law": int, "to_law": int, "row": str}
+                    "from_id": str, "to_id": str, "from_law": int, "to_law": int, "row": str}
 DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
 
 
@@ -148,8 +148,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         db["alignments"].insert_all(alignments, batch_size=1000)
         db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
         db["glossary"].insert_all(glossary)
-        db["diff_rows"].create(DIFF_ROW_COLUMNS, foreign_keys=[("from_doc", "documents", "id"),
-                                                               ("to_doc", "documents", "id")])
+        db["diff_rows"].create(DIFF_ROW_COLUMNS, foreign_keys=[
+            ("from_doc", "documents", "id"), ("to_doc", "documents", "id"),
+            ("from_id", "sections", "id"), ("to_id", "sections", "id")])
         insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
         db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
         insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])

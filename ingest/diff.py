@@ -22,10 +22,10 @@ import re
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 
-from .align import Concordance, law_ref_of, load_concordance
+from .align import Concordance, Move, law_ref_of, load_concordance
 from .records import Unit
 from .tokenize import fold_katakana
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
@@ -49,6 +49,7 @@ class Folded:
     origin: tuple[int, ...]  # origin[i] = index in the original of folded character i
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str, literal: bool = False) -> Folded:
     """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character."""
     if literal:
@@ -106,6 +107,8 @@ def text_ops(from_text: str, to_text: str, show_whitespace: bool = False) -> lis
     printed), so a page can render both sides from the ops alone.
     """
     a, b = fold(from_text or "", show_whitespace), fold(to_text or "", show_whitespace)
+    if a.text == b.text:  # most reprints: what SequenceMatcher would say, without running it
+        return [{"op": "equal", "from": from_text, "to": to_text}] if a.text else []
     matcher = difflib.SequenceMatcher(None, a.text, b.text, autojunk=False)
     ops = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -181,11 +184,10 @@ def added_removed(before: list[str], after: list[str]) -> tuple[list[str], list[
     return [x for x in dict.fromkeys(after) if x not in before], [x for x in dict.fromkeys(before) if x not in after]
 
 
-def explained_moves(refs_removed: list[str], refs_added: list[str], concordance: Concordance,
-                    from_doc: str, to_doc: str) -> list[dict]:
+def explained_moves(refs_removed: list[str], refs_added: list[str], moves: list[Move]) -> list[dict]:
     """Reference changes the concordance explains (第23条 -> 第72条C項: the same rule, moved)."""
     explained = []
-    for move in concordance.between(from_doc, to_doc):
+    for move in moves:
         if move.kind == "moved" and move.from_ref in refs_removed and move.to_ref in refs_added:
             explained.append({"from": move.from_ref, "to": move.to_ref, "concordance": move.id})
     return explained
@@ -231,6 +233,10 @@ class Comparison:
     def same_language(self) -> bool:
         return self.from_info["lang"] == self.to_info["lang"]
 
+    @cached_property
+    def moves(self) -> list[Move]:
+        return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
+
 
 def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
     """One aligned pair (or lone unit) -> a diff row with status, ops and signals."""
@@ -271,8 +277,7 @@ def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
                                                        numbers_in(target.text, to_lang, law_ref_of(target)))
     return {
         "refs_added": refs_added, "refs_removed": refs_removed,
-        "refs_moved": explained_moves(refs_removed, refs_added, cmp.concordance,
-                                      cmp.from_info["doc"], cmp.to_info["doc"]),
+        "refs_moved": explained_moves(refs_removed, refs_added, cmp.moves),
         "numbers_added": numbers_added, "numbers_removed": numbers_removed,
     }
 
@@ -338,11 +343,16 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     return diff_rows, law_rows
 
 
+# each unit's text is in table sections already: a stored row leaves it out (laws_site/diffs.py adds it)
+STORED_WITHOUT = ("from_text", "to_text")
+
+
 def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict) -> dict:
+    stored = {key: value for key, value in row.items() if key not in STORED_WITHOUT}
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
-            "ref": row["ref"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
+            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
             "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json.dumps(row, ensure_ascii=False)}
+            "row": json.dumps(stored, ensure_ascii=False)}
 
 
 def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:
