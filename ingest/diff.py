@@ -26,6 +26,7 @@ from functools import cached_property, lru_cache
 
 
 from .align import Concordance, Move, law_ref_of, load_concordance
+from .glossary import term_forms
 from .records import Unit
 from .tokenize import fold_katakana
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
@@ -196,24 +197,45 @@ def explained_moves(refs_removed: list[str], refs_added: list[str], moves: list[
 # --- glossary terms in titles -------------------------------------------------------------------------------
 
 
-def glossary_terms(glossary: list[dict]) -> list[tuple[str, str, str]]:
-    """(ja, zh, en) of the glossary rows that know both the Japanese and the Chinese term."""
-    return [(g["ja"], g["zh"], g.get("en")) for g in glossary if g.get("ja") and g.get("zh")]
+def glossary_terms(glossary: list[dict]) -> list[tuple[tuple[str, ...], tuple[str, ...], str]]:
+    """(ja forms, zh forms, en) of the glossary rows that know both the Japanese and the Chinese
+    term. Each side lists every spelling (`发牌或牌局` is 发牌 and 牌局); a one-character term
+    (牌 for Pack) is part of too many words (洗牌, 发牌) to say anything about a title."""
+    terms = []
+    for row in glossary:
+        ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
+        zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
+        if ja and zh:
+            terms.append((ja, zh, row.get("en")))
+    return terms
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
-                glossary: list[tuple[str, str, str]]) -> dict | None:
-    """Glossary terms found in one title but whose counterpart is absent from the other."""
+                glossary: list[tuple[tuple[str, ...], tuple[str, ...], str]]) -> dict | None:
+    """Glossary terms (by their English name) found in one title whose counterpart is absent from
+    the other, e.g. 1997 庄家的权利 (declarer) against 2017 ダミーの権利 (dummy)."""
     if not glossary or not from_title or not to_title or from_lang == to_lang:
         return None
     column = {"ja": 0, "zh": 1}
     if from_lang not in column or to_lang not in column:
         return None
-    in_from = {row[2] or row[column[to_lang]] for row in glossary if row[column[from_lang]] in from_title}
-    in_to = {row[2] or row[column[to_lang]] for row in glossary if row[column[to_lang]] in to_title}
+
+    def named(title: str, lang: str) -> set[str]:
+        return {row[2] or row[column[lang]][0] for row in glossary
+                if any(names(title, form) for form in row[column[lang]])}
+
+    in_from, in_to = named(from_title, from_lang), named(to_title, to_lang)
     if not in_from or not in_to or in_from == in_to:
         return None
     return {"removed": sorted(in_from - in_to), "added": sorted(in_to - in_from)}
+
+
+def names(title: str, term: str) -> bool:
+    """Does the title name the term? A katakana term must be a whole katakana word (プレイ is not
+    named by プレイヤー)."""
+    if not all(is_katakana(c) for c in term):
+        return term in title
+    return re.search(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])", title) is not None
 
 
 # --- one aligned pair -> one row ------------------------------------------------------------------------------
@@ -301,8 +323,10 @@ def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparis
         return "changed"
     if cmp.same_language:
         return "changed" if has_changes(row["ops"]) or has_changes(row["title_ops"]) else "same"
+    # title_terms is shown beside the row but decides nothing: translators name the same thing with
+    # different words (叫牌 is both call and bid), so only references and numbers are evidence
     signalled = row["refs_added"] or row["refs_removed"] or row["numbers_added"] or row["numbers_removed"]
-    return "changed" if signalled or row["title_terms"] else "same"
+    return "changed" if signalled else "same"
 
 
 # --- the tables the site reads: every offered pair, compared once at build -----------------------------------

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from ingest.diff import edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
+from ingest.diff import edition_flags, fold, glossary_terms, law_refs, numbers_in, text_ops, title_terms
 from laws_site.diffs import DiffError, diff_units, overview
 
 COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"
@@ -178,9 +178,26 @@ def test_law_23_diff_shows_the_move_and_the_new_law(conn):
 
 
 def test_title_terms_via_a_glossary():
-    glossary = [("ディクレアララー", "庄家", "declarer"), ("ダミー", "明手", "dummy")]
+    glossary = glossary_terms([{"ja": "ディクレアララー", "zh": "庄家", "en": "declarer"},
+                               {"ja": "ダミー", "zh": "明手", "en": "dummy"}])
     assert title_terms("庄家的权利", "ダミーの権利", "zh", "ja", glossary) == {"removed": ["declarer"], "added": ["dummy"]}
     assert title_terms("庄家的权利", "ディクレアララーの権利", "zh", "ja", glossary) is None
+
+
+def test_title_terms_read_every_spelling_and_skip_one_character_words():
+    glossary = glossary_terms([{"ja": "ディール", "zh": "发牌或牌局", "en": "Deal"},
+                               {"ja": "パック", "zh": "牌", "en": "Pack"},
+                               {"ja": "ボード", "zh": "牌套或套中的牌", "en": "Board"}])
+    assert title_terms("洗牌与发牌", "シャフルとディール", "zh", "ja", glossary) is None
+    assert title_terms("牌的复制", "ボードの複製", "zh", "ja", glossary) is None
+
+
+def test_law_6_changes_are_not_glossary_words(conn):
+    """1997 Law 6 and 2017 Law 6 name the same things (shuffle, deal): only references and numbers
+    may make its rows changed, never a title word read inside another word (牌 in 发牌)."""
+    rows = diff_units(conn, "6", LAWS_1997, LAWS_2017)["rows"]
+    assert [r["ref"] for r in rows if r["title_terms"]] == []
+    assert {r["ref"] for r in rows if r["status"] == "changed"} == {"6B", "6D1", "6D3", "6E4"}
 
 
 # --- bad requests and overview --------------------------------------------------------------------
