@@ -16,7 +16,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .align import align_pairs, alignment_rows
+from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens
 from .corpus import DEFAULT_CORPUS, Source, load_sources
 from .documents import parse_document
@@ -44,6 +44,9 @@ ALIGNMENT_COLUMNS = {
 DIFF_ROW_COLUMNS = {"from_doc": str, "to_doc": str, "whitespace": int, "position": int, "ref": str,
                     "from_id": str, "to_id": str, "from_law": int, "to_law": int, "row": str}
 DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
+# corpus/concordance.yml: where a Law unit moved between editions, each move with its sources
+CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str, "to_doc": str, "to_ref": str,
+                       "older_meaning": str, "note": str, "sources": str}
 
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
@@ -64,18 +67,20 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     try:
         xrefs = resolve_references(units)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        aligned = align_pairs(units, Registry.from_rows(source.meta for source in sources).diff_pairs())
+        concordance = load_concordance()
+        aligned = align_pairs(units, Registry.from_rows(source.meta for source in sources).diff_pairs(), concordance)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units)
         progress(f"glossary: {len(glossary)} terms")
-        diffs = diff_tables(units, aligned, languages, glossary)
+        diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
         rows = section_rows(units, languages, tokens.result())
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs,
+                                                  concordance_rows(concordance)))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -85,6 +90,12 @@ def glossary_rows(units: list[Unit]) -> list[dict]:
     from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
 
     return pair_terms(units)
+
+
+def concordance_rows(concordance: Concordance) -> list[dict]:
+    return [{"id": m.id, "kind": m.kind, "from_doc": m.from_doc, "from_ref": m.from_ref, "to_doc": m.to_doc,
+             "to_ref": m.to_ref, "older_meaning": m.older_meaning, "note": m.note,
+             "sources": json.dumps(list(m.sources), ensure_ascii=False)} for m in concordance.moves]
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -131,7 +142,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
              xrefs: list[dict], alignments: list[dict], glossary: list[dict],
-             diffs: tuple[list[dict], list[dict]]) -> None:
+             diffs: tuple[list[dict], list[dict]], concordance: list[dict]) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -154,6 +165,8 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
         db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
         insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])
+        db["concordance"].create(CONCORDANCE_COLUMNS, pk="id")
+        insert_rows(db, "concordance", CONCORDANCE_COLUMNS, concordance)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
