@@ -39,7 +39,9 @@ def extra_options() -> str:
 
 
 def python_files(*directories: str) -> list[Path]:
-    return sorted(p for d in directories for p in (ROOT / d).rglob("*.py"))
+    """The project's own modules (not a virtualenv a benchmark keeps in a dot-directory)."""
+    return sorted(p for d in directories for p in (ROOT / d).rglob("*.py")
+                  if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
 
 
 def imported_top_levels(path: Path) -> set[str]:
