@@ -63,6 +63,8 @@ def context_for(unit: Unit) -> Context:
     if unit.kind == "note":
         covers = unit.attrs.get("covers") or []
         return Context(unit.doc, *law_of(covers[0] if covers else None))
+    if unit.kind == "closing":  # `71/closing`: a Law's own closing paragraph
+        return Context(unit.doc, *law_of(unit.parent_ref))
     return Context(unit.doc, *law_of(unit.ref))
 
 
