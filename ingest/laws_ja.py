@@ -244,7 +244,8 @@ def prose_unit(doc: str, ref: str, kind: str, title: str | None, lines: list[tup
             blank = True
             continue
         line = make_line(number, raw, after_blank=blank)
-        append_text(unit, line.text, line, prose=True)
+        # `委員 \xa0\xa0\xa0\xa0ロバート・ゲラー`: the signature's column layout, one space is enough
+        append_text(unit, re.sub(r"[ \xa0]{2,}", " ", line.text), line, prose=True)
         blank = False
     return unit
 

@@ -361,7 +361,7 @@ def test_front_matter_and_prefaces_keep_one_line_per_printed_line(units):
         "Copyright © World Bridge Federation", "W B F法規委員会委員に感謝します。", "マックス・バビン"]
     assert units["preface:wbf"].text.split("\n")[-3:] == ["アダム・ウィルダフスキー", "ローリー・ケルソー(書記)", "トン・コイマン(委員長)"]
     assert units["preface:jcbl"].text.split("\n")[-8:] == [
-        "公益社団法人日本コントラクトブリッジ連盟", "ルール委員会", "委員長清水康裕", "委員     ロバート・ゲラー",
+        "公益社団法人日本コントラクトブリッジ連盟", "ルール委員会", "委員長清水康裕", "委員 ロバート・ゲラー",
         "長坂整", "松田神一", "宮内宏", "2017年12月"]
 
 
