@@ -104,6 +104,9 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
+    if unit.kind == "ruling":  # a worked example applies a Law it does not print (commentary.RULING_APPLIES)
+        for law in unit.attrs.get("applies") or []:
+            refs.append((Reference(unit.ref, None, None, LAWS_JA, law, "applies"), None))
     if unit.kind == "index_entry":  # （「調整スコア」参照） is *see*, （「情報」も参照） *see also*
         for kind, key in (("see", "see"), ("see-also", "see_also")):
             for term in unit.attrs.get(key) or []:
