@@ -17,7 +17,8 @@ from pathlib import Path
 import sqlite_utils
 
 from .background_tokens import BackgroundTokens
-from .corpus import DEFAULT_CORPUS, Source, load_sources
+from .aliases import ALIAS_COLUMNS, ref_aliases
+from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
 from .records import ParsedDocument, Unit
 
@@ -51,6 +52,9 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"parsed {source.id}: {len(document.units)} units")
         parsed.append((source, document))
     units = [unit for _, document in parsed for unit in document.units]
+    # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
+    aliases = [row for source, document in parsed
+               for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
     languages = {source.id: source.language for source in sources}
     # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
     tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
@@ -65,7 +69,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, aliases))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -126,7 +130,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict], glossary: list[dict]) -> None:
+             xrefs: list[dict], alignments: list[dict], glossary: list[dict], aliases: list[dict] = ()) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -143,6 +147,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         db["alignments"].insert_all(alignments, batch_size=1000)
         db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
         db["glossary"].insert_all(glossary)
+        db["ref_aliases"].create(ALIAS_COLUMNS, pk="id", foreign_keys=[
+            ("doc", "documents", "id"), ("unit_id", "sections", "id")])
+        insert_rows(db, "ref_aliases", ALIAS_COLUMNS, aliases)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
