@@ -490,7 +490,7 @@ def parse_sources(corpus_dir: Path, errata: bool) -> dict[str, tuple[object, Par
         try:
             parsed[source.id] = (source, parse_document(source.id, source.text, source.name), None)
         except ParseError as error:
-            parsed[source.id] = (source, None, str(error))
+            parsed[source.id] = (source, None, f"{source.file} line {error.line}: {error.message}")
     return parsed
 
 
