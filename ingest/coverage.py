@@ -217,3 +217,23 @@ def unexplained(result: Coverage) -> list[tuple[int, str]]:
 def coverage_report(pairs: Iterable[tuple[str, ParsedDocument]]) -> list[Coverage]:
     """Coverage of each (text, parsed document), in the order given."""
     return [coverage(text, document) for text, document in pairs]
+
+
+def corpus_coverage(corpus_dir=None) -> list[Coverage]:
+    """Coverage of every document of the corpus (errata applied), in manifest order."""
+    from .corpus import DEFAULT_CORPUS, load_sources
+    from .documents import parse_document
+
+    sources = load_sources(corpus_dir or DEFAULT_CORPUS)
+    return [coverage(s.text, parse_document(s.id, s.text, s.name)) for s in sources]
+
+
+def format_coverage(results: list[Coverage]) -> str:
+    lines = ["Source lines kept (lines with words / kept / rate; each line lost, with why):"]
+    for result in results:
+        verdict = "OK" if result.rate >= TARGET else f"BELOW {TARGET:.0%}"
+        lines.append(f"  {result.doc:<22} {result.counted:>5} {result.kept:>5}  {result.rate:.1%}  {verdict}")
+        for number, raw in result.lost:
+            why = KNOWN_DROPS.get(result.doc, {}).get(number, "NOT EXPLAINED")
+            lines.append(f"      line {number}: {raw.strip()[:60]!r} — {why}")
+    return "\n".join(lines)

@@ -226,3 +226,22 @@ def test_the_printed_spelling_still_finds_the_definition(db):
     assert "laws-2017-ja:def:ディクレアラー" in [r["id"] for r in results]
     results = searching.search(db, "ディクレアララー予定者", limit=10)
     assert "laws-2017-ja:def:ディクレアラー予定者" in [r["id"] for r in results[:3]]
+
+
+def test_check_text_command(tmp_path):
+    from click.testing import CliRunner
+
+    from ingest.cli import cli
+
+    result = CliRunner().invoke(cli, ["check", "--text", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 0, result.output  # needs no database
+    lines = result.output.split("\n")
+    laws = next(line for line in lines if line.strip().startswith("laws-2017-ja") and "verbatim" in line)
+    assert laws.split()[4] == "0"  # not reviewed: none
+    assert "Source lines kept" in result.output and "reviewed documents: OK" in result.output
+    as_json = CliRunner().invoke(cli, ["check", "--text", "--json"])
+    import json
+
+    data = json.loads(as_json.output)
+    assert data["ok"] and data["documents"]["laws-2017-ja"]["unreviewed"] == 0
+    assert all(c["rate"] >= 0.99 for c in data["coverage"].values())
