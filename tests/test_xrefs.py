@@ -310,3 +310,11 @@ def test_index_sub_item_printed_with_a_digit_is_the_letter_it_looks_like():
     units[-1] = Unit("laws-2017-ja", "index:x", "index_entry", text="80B2(2)")
     [row] = build_xrefs(units)
     assert (row["target_ref"], row["resolved"], row["reason"]) == ("80B2(2)", False, "no unit laws-2017-ja:80B2(2)")
+
+
+def test_a_footnote_marker_in_a_title_is_a_structural_footnote_link():
+    # `### 第13条 カードの過不足<sup>\*2</sup>`: the title keeps the words, attrs the marker
+    units = [Unit("laws-2017-ja", "13", "law", title="カードの過不足", attrs={"title_footnotes": ["2"]}),
+             Unit("laws-2017-ja", "fn:2", "footnote", attrs={"anchor_ref": "13"})]
+    [row] = build_xrefs(units)
+    assert (row["surface"], row["kind"], row["target_id"], row["field"]) == ("*2", "footnote", "laws-2017-ja:fn:2", None)
