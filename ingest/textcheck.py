@@ -207,8 +207,6 @@ def katakana_words(text: str) -> Iterable[tuple[int, str]]:
 
 def unit_fields(document: ParsedDocument) -> Iterable[tuple[Unit, str, str]]:
     for unit in document.units:
-        if unit.kind in ("toc_entry",):
-            continue  # the 目次 repeats the titles the body prints (and checks itself against them)
         for field in ("title", "text"):
             value = getattr(unit, field) or ""
             if value:
@@ -568,8 +566,12 @@ def format_report(results: dict[str, DocumentCheck], show_all: bool = False) -> 
         if d["note"]:
             lines.append(f"      {d['note']}")
     for result in results.values():
-        shown = [r for r in result.reviewed + result.remaining if show_all or (
-            r.status == "unreviewed" and data["documents"][result.doc]["reviewed"])]
+        shown, seen = [], set()
+        for r in result.reviewed + result.remaining:  # the corrected text repeats what survives
+            key = (r.candidate.key, r.status)
+            if key not in seen and (show_all or (r.status == "unreviewed" and data["documents"][result.doc]["reviewed"])):
+                seen.add(key)
+                shown.append(r)
         if shown:
             lines.append(f"{result.doc}:")
         for r in shown:
