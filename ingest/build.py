@@ -18,7 +18,8 @@ import sqlite_utils
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens
-from .corpus import DEFAULT_CORPUS, Source, load_sources
+from .aliases import ALIAS_COLUMNS, ref_aliases
+from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
 from .diff import diff_tables
 from .records import ParsedDocument, Unit
@@ -48,6 +49,24 @@ DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
 CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str, "to_doc": str, "to_ref": str,
                        "older_meaning": str, "note": str, "sources": str}
 
+# Every table beside sections, in the order written: (columns, sqlite-utils create options).
+# Explicit keys throughout: VACUUM may renumber implicit rowids.
+TABLES = {
+    "xrefs": (XREF_COLUMNS, {"pk": "id", "foreign_keys": [
+        ("source_id", "sections", "id"), ("target_id", "sections", "id"), ("target_doc", "documents", "id")]}),
+    "alignments": (ALIGNMENT_COLUMNS, {"foreign_keys": [
+        ("from_id", "sections", "id"), ("to_id", "sections", "id"),
+        ("from_doc", "documents", "id"), ("to_doc", "documents", "id")]}),
+    "glossary": (GLOSSARY_COLUMNS, {"pk": "id"}),
+    "diff_rows": (DIFF_ROW_COLUMNS, {"foreign_keys": [
+        ("from_doc", "documents", "id"), ("to_doc", "documents", "id"),
+        ("from_id", "sections", "id"), ("to_id", "sections", "id")]}),
+    "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
+    "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
+    "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                  ("unit_id", "sections", "id")]}),
+}
+
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
           progress: Callable[[str], None] = lambda message: None) -> dict:
@@ -61,6 +80,9 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"parsed {source.id}: {len(document.units)} units")
         parsed.append((source, document))
     units = [unit for _, document in parsed for unit in document.units]
+    # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
+    aliases = [row for source, document in parsed
+               for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
     languages = {source.id: source.language for source in sources}
     # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
     tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
@@ -79,8 +101,9 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs,
-                                                  concordance_rows(concordance)))
+    tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
+              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases}
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -141,32 +164,17 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict], glossary: list[dict],
-             diffs: tuple[list[dict], list[dict]], concordance: list[dict]) -> None:
+             tables: dict[str, list[dict]]) -> None:
+    """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES)."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
         db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
                               foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
         insert_rows(db, "sections", SECTION_COLUMNS, rows)
-        db["xrefs"].create(XREF_COLUMNS, pk="id",
-                           foreign_keys=[("source_id", "sections", "id"), ("target_id", "sections", "id"),
-                                         ("target_doc", "documents", "id")])
-        insert_rows(db, "xrefs", XREF_COLUMNS, xrefs)
-        db["alignments"].create(ALIGNMENT_COLUMNS, foreign_keys=[
-            ("from_id", "sections", "id"), ("to_id", "sections", "id"),
-            ("from_doc", "documents", "id"), ("to_doc", "documents", "id")])
-        db["alignments"].insert_all(alignments, batch_size=1000)
-        db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
-        db["glossary"].insert_all(glossary)
-        db["diff_rows"].create(DIFF_ROW_COLUMNS, foreign_keys=[
-            ("from_doc", "documents", "id"), ("to_doc", "documents", "id"),
-            ("from_id", "sections", "id"), ("to_id", "sections", "id")])
-        insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
-        db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
-        insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])
-        db["concordance"].create(CONCORDANCE_COLUMNS, pk="id")
-        insert_rows(db, "concordance", CONCORDANCE_COLUMNS, concordance)
+        for name, (columns, options) in TABLES.items():
+            db[name].create(columns, **options)
+            insert_rows(db, name, columns, tables[name])
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids

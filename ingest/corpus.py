@@ -104,13 +104,15 @@ def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str
     return "\n".join(lines)
 
 
-def load_sources(corpus_dir: Path | str = DEFAULT_CORPUS) -> list[Source]:
+def load_sources(corpus_dir: Path | str = DEFAULT_CORPUS, errata: bool = True) -> list[Source]:
+    """Every document of the manifest; ``errata=False`` gives the texts verbatim (the text checker
+    reviews what the conversion produced)."""
     corpus_dir = Path(corpus_dir)
     sources = []
     for entry in load_manifest(corpus_dir):
         path = corpus_dir / entry["file"]
-        errata = load_errata(corpus_dir, entry["id"])
-        text = apply_errata(entry["id"], read_text(path), errata, str(path))
+        fixes = load_errata(corpus_dir, entry["id"]) if errata else []
+        text = apply_errata(entry["id"], read_text(path), fixes, str(path))
         fields = {f: str(entry[f]) for f in MANIFEST_FIELDS}
         sources.append(Source(**fields, path=path, text=text, meta=dict(entry)))
     return sources

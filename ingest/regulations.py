@@ -30,6 +30,8 @@ Units (kind, ref) in document order:
   ``attrs`` number and printed label (``付表1``). Inside: paragraphs ``appendix-<n>-<k>``
   (printed ``(1)``...), items ``appendix-<n>-<k>-<j>`` as in articles, and the printed
   tables of appendix 1 as ``table`` units ``appendix-1-table-<k>``. Appendix 2 is one table.
+  A table's column headings as printed (``Boards``, board counts, ``IMPs VPs``) are
+  ``attrs["header_rows"]`` (``[{"line", "cells"}]``) of its table unit (of appendix-2 for 付表2).
 
 Tables (``ParsedDocument.tables``), each row with ``line`` (source line) and the ref of the
 unit that prints it:
@@ -45,8 +47,9 @@ unit that prints it:
   ``board_penalties`` (第44条), each row with the ``item_ref`` of the item that prints it.
 
 Text is cleaned: Markdown list/table marks, ``#``, ``**``, HTML tags and ``$$`` go; LaTeX
-formulas become plain text (``M = (N × S) / n``); lines the conversion split in mid-sentence
-are joined. References such as ``第23条2項`` are left exactly as printed. Letter-spaced
+formulas become plain text in ``text`` (``M = (N × S) / n``) and are kept as printed in
+``attrs["formulas"]`` (``[{"tex", "text", "line"}]``, for a page to typeset); lines the
+conversion split in mid-sentence are joined. References such as ``第23条2項`` are left exactly as printed. Letter-spaced
 abbreviations and numbers the conversion broke (``J C B L``, ``3. 25``) are fixed in
 ``corpus/errata/jcbl-regs-ja.yml``, not here.
 
@@ -179,10 +182,15 @@ class Fragment:
 
     text: str
     whole: bool = False
+    formulas: list[dict[str, Any]] = field(default_factory=list)
 
 
-def source_fragment(raw: str) -> Fragment:
-    return Fragment(clean_inline(raw), whole="$$" in raw)
+def source_fragment(raw: str, line: int | None = None) -> Fragment:
+    """A formula is kept twice: as printed (the conversion's LaTeX, for a page to typeset) in
+    ``formulas``, and as a readable line of text (`M = (N × S) / n + (N-n) / (2n)`)."""
+    formulas = [{"tex": m.group(1).strip(), "text": latex_to_text(m.group(1)), "line": line}
+                for m in FORMULA_RE.finditer(raw)]
+    return Fragment(clean_inline(raw), whole="$$" in raw, formulas=formulas)
 
 
 def join_fragments(fragments: list[Fragment]) -> str:
@@ -293,7 +301,7 @@ class StructureBuilder:
     def add_text(self, line_no: int, raw: str) -> None:
         if self.current is None:
             raise ParseError(self.source, line_no, "expected a chapter, article or appendix heading")
-        self.current.fragments.append(source_fragment(raw))
+        self.current.fragments.append(source_fragment(raw, line_no))
 
     def add_marker(self, line_no: int, marker: Marker) -> None:
         if self.container is None:
@@ -356,6 +364,9 @@ def finish_text(pending: Pending) -> None:
     """Set text (and a heading title) from the collected fragments."""
     fragments = [f for f in pending.fragments if f.text]
     unit = pending.unit
+    formulas = [formula for f in fragments for formula in f.formulas]
+    if formulas:
+        unit.attrs["formulas"] = formulas
     if pending.heading_candidate and fragments and is_heading(fragments[0].text):
         if len(fragments) > 1 or pending.children:
             unit.title, fragments = fragments[0].text, fragments[1:]
@@ -791,6 +802,7 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
             raise ParseError(source, appendix.line, "expected one handicap table")
         appendix.attrs["table"] = "handicap"
         rows = read_table(sections[0], source, handicap_rows)
+        appendix.attrs["header_rows"] = header_rows(sections[0], rows)
         tables.setdefault("handicap", []).extend(dict(r, appendix=appendix.ref) for r in rows)
         return
     for k, section in enumerate(sections, start=1):
@@ -799,10 +811,28 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
         attrs = {"table": name, "rows": len(rows)}
         if "scale" in rows[0]:
             attrs["scale"] = rows[0]["scale"]
+        headers = header_rows(section, rows)
+        if headers:
+            attrs["header_rows"] = headers
         builder.add(Unit(doc=builder.doc, ref=ref, kind="table", title=section.title,
                          parent_ref=appendix.ref, line=section.line, attrs=attrs))
         tables.setdefault(name, []).extend(
             dict(r, scale_title=section.title, appendix=appendix.ref, table_ref=ref) for r in rows)
+
+
+def header_rows(section: TableSection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The printed rows that head the columns (``Boards`` / board counts / ``IMPs VPs``), which
+    hold no data row: kept as printed, cell by cell (trailing empty cells dropped), with their line."""
+    data_lines = {row["line"] for row in rows}
+    headers = []
+    for n, text in section.rows:
+        if n in data_lines:
+            continue
+        cells = [clean_inline(cell) for cell in text.split("\t")]
+        while cells and not cells[-1]:
+            cells.pop()
+        headers.append({"line": n, "cells": cells})
+    return headers
 
 
 def read_table(section: TableSection, source: str, rows_of: Callable) -> list[dict[str, Any]]:

@@ -63,6 +63,8 @@ def context_for(unit: Unit) -> Context:
     if unit.kind == "note":
         covers = unit.attrs.get("covers") or []
         return Context(unit.doc, *law_of(covers[0] if covers else None))
+    if unit.kind == "closing":  # `71/closing`: a Law's own closing paragraph
+        return Context(unit.doc, *law_of(unit.parent_ref))
     return Context(unit.doc, *law_of(unit.ref))
 
 
@@ -102,6 +104,20 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
+    for label in unit.attrs.get("title_footnotes") or []:  # `第13条 カードの過不足*2`: the marker left the title
+        if label.isdigit():
+            refs.append((Reference(f"*{label}", None, None, unit.doc, f"fn:{label}", "footnote"), None))
+    if unit.kind == "ruling":  # a worked example applies a Law it does not print (commentary.RULING_APPLIES)
+        for law in unit.attrs.get("applies") or []:
+            refs.append((Reference(unit.ref, None, None, LAWS_JA, law, "applies"), None))
+    if unit.kind == "index_entry":  # （「調整スコア」参照） is *see*, （「情報」も参照） *see also*
+        for kind, key in (("see", "see"), ("see-also", "see_also")):
+            for term in unit.attrs.get(key) or []:
+                refs.append((Reference(term, None, None, unit.doc, f"index:{term}", kind), None))
+    if unit.kind == "definition":  # 定義 ペナルティ: 「調整 (Rectification)」も参照
+        for term in unit.attrs.get("see_also") or []:
+            defined = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", term)
+            refs.append((Reference(term, None, None, unit.doc, f"def:{defined}", "see-also"), None))
     return refs
 
 
@@ -140,6 +156,10 @@ class UnitIndex:
         self.footnotes_of: dict[tuple[str, str], list[str]] = {}
         self.definitions_by_spelling = {(u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref
                                         for u in units if u.kind == "definition"}
+        self.index_headings: dict[str, list[str]] = {}
+        for u in units:
+            if u.kind == "index_entry" and "/" not in u.ref and "~" not in u.ref:
+                self.index_headings.setdefault(u.doc, []).append(u.ref.removeprefix("index:"))
         for u in units:
             if u.kind == "footnote" and u.attrs.get("anchor_ref"):
                 law, _ = law_of(u.attrs["anchor_ref"])
@@ -151,6 +171,17 @@ class UnitIndex:
             return None
         return self.definitions_by_spelling.get((doc, fold_term(ref.removeprefix("def:"))))
 
+    def index_heading_printed_otherwise(self, doc: str, ref: str) -> str | None:
+        """A 索引 cross-reference naming a heading the way it is printed elsewhere: 「意思の伝達」
+        for the heading 意思の伝達、テンポとディセプション, 「取り消した(withdrawn)行動」 for
+        取り消した行動(withdrawn). Only a single such heading counts."""
+        if not ref.startswith("index:"):
+            return None
+        term = ref.removeprefix("index:")
+        found = [h for h in self.index_headings.get(doc, [])
+                 if h.startswith(term + "、") or without_parentheses(h) == without_parentheses(term)]
+        return f"index:{found[0]}" if len(found) == 1 else None
+
     def exists(self, doc: str, ref: str) -> bool:
         return unit_id(doc, ref) in self.ids
 
@@ -160,7 +191,8 @@ class UnitIndex:
         for candidate in (ref.ref, *ref.fallbacks):
             if self.exists(ref.doc, candidate):
                 return Resolution(candidate, unit_id(ref.doc, candidate), None)
-            spelled = self.definition_spelled_otherwise(ref.doc, candidate)
+            spelled = (self.definition_spelled_otherwise(ref.doc, candidate)
+                       or self.index_heading_printed_otherwise(ref.doc, candidate))
             if spelled:
                 return Resolution(spelled, unit_id(ref.doc, spelled), None)
         return Resolution(ref.ref, None, self.why_missing(ref), self.nearest_parent(ref.doc, ref.ref))
@@ -189,6 +221,10 @@ class UnitIndex:
     def nearest_parent(self, doc: str, ref: str | None, include_self: bool = False) -> str | None:
         candidates = ([ref] if include_self and ref else []) + law_ancestors(ref or "")
         return next((unit_id(doc, c) for c in candidates if self.exists(doc, c)), None)
+
+
+def without_parentheses(term: str) -> str:
+    return re.sub(r"\s+", "", re.sub(r"[（(][^）)]*[）)]", "", term))
 
 
 def law_number(ref: str | None) -> int:
