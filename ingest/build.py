@@ -87,10 +87,11 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
     tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
     try:
-        xrefs = resolve_references(units)
+        registry = Registry.from_rows(source.meta for source in sources)
+        xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance = load_concordance()
-        aligned = align_pairs(units, Registry.from_rows(source.meta for source in sources).diff_pairs(), concordance)
+        aligned = align_pairs(units, registry.diff_pairs(), concordance)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units)
@@ -121,10 +122,10 @@ def concordance_rows(concordance: Concordance) -> list[dict]:
              "sources": json.dumps(list(m.sources), ensure_ascii=False)} for m in concordance.moves]
 
 
-def resolve_references(units: list[Unit]) -> list[dict]:
+def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
     from .xrefs import build_xrefs  # the reference grammar and resolver live in refs/xrefs
 
-    return build_xrefs(units)
+    return build_xrefs(units, registry)
 
 
 def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tuple[str | None, str], str]) -> list[dict]:

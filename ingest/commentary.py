@@ -238,14 +238,14 @@ def starts_rulings(line: Line) -> bool:
     return line.text == RULINGS_CHAPTER or is_ruling_heading(line)
 
 
-# The worked examples print no Law number, yet each walks through one Law: (doc, printed title)
-# -> (the Law, why). Keyed by title, so a renumbered ruling keeps its Law.
+# The worked examples print no Law number, yet each walks through one Law: printed title (each
+# commentary's own) -> (the Law, why). Keyed by title, so a renumbered ruling keeps its Law.
 RULING_APPLIES = {
-    ("revoke-notes-ja", "リボークの裁定例（Sがダミー）"): (
+    "リボークの裁定例（Sがダミー）": (
         ["62"], "W's revoke is found before his side plays to the next trick, so it is corrected (62A); "
                 "the withdrawn card becomes a major penalty card (62B1), N may change his card and E may "
                 "not (62C1, 62C2)"),
-    ("out-of-turn-notes-ja", "順番外のオープニングリードの裁定例"): (
+    "順番外のオープニングリードの裁定例": (
         ["54"], "the director offers declarer the options of Law 54 for a faced opening lead out of turn "
                 "(ruling:1 lists it: 飛ばした、オープニングリードのとき 第54条 5つの選択肢)"),
 }
@@ -590,7 +590,7 @@ class CommentaryParser:
                                         line=line.number, attrs={"example": line.text.endswith("例") or "例（" in line.text or "例(" in line.text}))
                 if count == 1 and "rulings" in self.toc_pages:
                     ruling.page = self.toc_pages["rulings"]
-                applies = RULING_APPLIES.get((self.doc, line.text))
+                applies = RULING_APPLIES.get(line.text)
                 if applies:
                     ruling.attrs["applies"], ruling.attrs["applies_reason"] = applies
             elif ruling is None:

@@ -82,11 +82,16 @@ def read_text(path: Path) -> str:
 
 def load_errata(corpus_dir: Path, doc_id: str) -> list[dict]:
     """Fixes for one document, from ``errata/<doc-id>.yml`` (one file per document)."""
+    return [dict(fix, doc=doc_id) for fix in errata_section(corpus_dir, doc_id, "errata")]
+
+
+def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
+    """One list of ``errata/<doc-id>.yml``: ``errata`` (the fixes), ``as_printed`` (spans reviewed
+    and kept as printed, with why), ``not_kept`` (source lines no unit keeps, with why)."""
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return []
-    data = read_yaml(path) or {}
-    return [dict(fix, doc=doc_id) for fix in (data.get("errata") or [])]
+    return list((read_yaml(path) or {}).get(key) or [])
 
 
 def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str:

@@ -20,7 +20,7 @@ split at spaces and punctuation (the conversion scatters spaces inside Japanese,
 
 Lines that are blank, rules (``---``) or only labels are not counted. `coverage` returns the
 rate and every line not kept; what a parser drops on purpose is listed with its reason in
-`KNOWN_DROPS`, and `tests/test_coverage.py` asserts that list exactly.
+the errata's `not_kept:` lists, and `tests/test_coverage.py` asserts those lists exactly.
 """
 from __future__ import annotations
 
@@ -53,14 +53,15 @@ _OCR_BULLET_RE = re.compile(r"(?<![A-Za-z])O(?=[\u3040-\u30ff\u3400-\u9fff「『
 # cells of a line: tab-separated columns, and bold headings the conversion ran together
 _CELL_SPLIT_RE = re.compile(r"\t|\*{4}")
 
-# doc -> {line: why the parser leaves it out}. Each is page furniture or a conversion artefact
-# with no text of the book in it; tests/test_coverage.py asserts this list is exactly what is lost.
-KNOWN_DROPS: dict[str, dict[int, str]] = {
-    "laws-1997-zh": {
-        1: "the web page's breadcrumb label 所在的位置: its path is preface:web attrs breadcrumb",
-        5: "the label 发布时间 of the page's date: the date is preface:web attrs published",
-    },
-}
+
+
+def known_drops(doc: str, corpus_dir=None) -> dict[int, str]:
+    """{line: why no unit keeps it}: the `not_kept:` list of corpus/errata/<doc>.yml. Each is page
+    furniture or a conversion artefact with no text of the book in it; tests/test_coverage.py
+    asserts these are exactly the lines lost."""
+    from .corpus import DEFAULT_CORPUS, errata_section
+
+    return {int(entry["line"]): entry["reason"] for entry in errata_section(corpus_dir or DEFAULT_CORPUS, doc, "not_kept")}
 
 
 def normalise(text: str) -> str:
@@ -208,9 +209,9 @@ def kept_in_table(words: list[str], row_words: set[str] | None) -> bool:
     return bool(row_words) and all(_number(w) in row_words for w in words)
 
 
-def unexplained(result: Coverage) -> list[tuple[int, str]]:
-    """Lost lines that `KNOWN_DROPS` does not explain."""
-    known = KNOWN_DROPS.get(result.doc, {})
+def unexplained(result: Coverage, corpus_dir=None) -> list[tuple[int, str]]:
+    """Lost lines that the errata's `not_kept:` list does not explain."""
+    known = known_drops(result.doc, corpus_dir)
     return [(n, raw) for n, raw in result.lost if n not in known]
 
 
@@ -234,6 +235,6 @@ def format_coverage(results: list[Coverage]) -> str:
         verdict = "OK" if result.rate >= TARGET else f"BELOW {TARGET:.0%}"
         lines.append(f"  {result.doc:<22} {result.counted:>5} {result.kept:>5}  {result.rate:.1%}  {verdict}")
         for number, raw in result.lost:
-            why = KNOWN_DROPS.get(result.doc, {}).get(number, "NOT EXPLAINED")
+            why = known_drops(result.doc).get(number, "NOT EXPLAINED")
             lines.append(f"      line {number}: {raw.strip()[:60]!r} — {why}")
     return "\n".join(lines)

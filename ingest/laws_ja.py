@@ -613,7 +613,7 @@ def find_line(lines: list[tuple[int, str]], pattern: re.Pattern, source: str, wh
     raise ParseError(source, last, f"file ends here without {what} (is the file truncated?)")
 
 
-def parse(text: str, doc: str = "laws-2017-ja", source: str = "laws-2017-ja.txt") -> ParsedDocument:
+def parse(text: str, doc: str, source: str) -> ParsedDocument:
     lines = split_doubled_bold(text.split("\n"))
     at = {
         "wbf": find_line(lines, WBF_PREFACE_RE, source, "the WBF preface heading"),

@@ -22,9 +22,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-LAWS_JA = "laws-2017-ja"
-LAWS_ZH = "laws-1997-zh"
-REGULATIONS = "jcbl-regs-ja"
+# What a reference points into, named by role and language: the grammars know which kind of
+# document a citation names (第61条 is a Law, 第23条2項 the regulations' own article), not which
+# edition is in the corpus. ingest.xrefs maps each to a document through the registry.
+LAWS_JA = "laws@ja"
+LAWS_ZH = "laws@zh"
+REGULATIONS = "regulations@ja"
 
 # --- WBF-style law refs -------------------------------------------------------------------------
 
@@ -95,7 +98,8 @@ class Reference:
     """One reference found in a text.
 
     ``doc``/``ref`` name the target (``ref`` may name a unit that does not exist: resolution
-    decides). A footnote cited by the Law it hangs from (索引 ``53脚注``) has ``ref=None`` and
+    decides); ``doc`` is a document id or a role target (``LAWS_JA``...) that resolution maps.
+    A footnote cited by the Law it hangs from (索引 ``53脚注``) has ``ref=None`` and
     ``footnote_of="53"``: only the resolver knows which footnote that is.
     """
 

@@ -942,7 +942,7 @@ def non_blank(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(n, t.strip()) for n, t in lines if t.strip()]
 
 
-def parse(text: str, doc: str = "jcbl-regs-ja", source: str = "jcbl-regs-ja.txt") -> ParsedDocument:
+def parse(text: str, doc: str, source: str) -> ParsedDocument:
     lines = list(enumerate(text.replace("\r\n", "\n").split("\n"), start=1))
     parts = split_document(lines, source)
     front = non_blank(parts["front"])

@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from .corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
+from .corpus import DEFAULT_CORPUS, errata_section, load_errata, load_sources, read_yaml
 from .documents import parse_document
 from .records import ParsedDocument, ParseError, Unit
 
@@ -429,10 +429,7 @@ class Reviewed:
 
 def load_as_printed(corpus_dir: Path, doc: str) -> list[dict]:
     """The `as_printed:` entries of corpus/errata/<doc>.yml: spans reviewed and kept, with reasons."""
-    path = Path(corpus_dir) / "errata" / f"{doc}.yml"
-    if not path.exists():
-        return []
-    return list((read_yaml(path) or {}).get("as_printed") or [])
+    return errata_section(corpus_dir, doc, "as_printed")
 
 
 def covers(entry: dict, candidate: Candidate) -> bool:

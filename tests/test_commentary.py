@@ -202,7 +202,7 @@ def test_ruling_keeps_one_line_per_turn_across_a_page_break():
              "ディレクター：「わかりました、Wはカードを♠に出し直してください。Nはプレイを変更することができますが、どうしますか？」\n"
              "ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。\n"
              "「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」",
-        attrs={"example": True, "applies": ["62"], "applies_reason": RULING_APPLIES[("revoke-notes-ja", "リボークの裁定例（Sがダミー）")][1]})
+        attrs={"example": True, "applies": ["62"], "applies_reason": RULING_APPLIES["リボークの裁定例（Sがダミー）"][1]})
 
 
 def test_index_rows_and_essay():

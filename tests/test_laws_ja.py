@@ -269,14 +269,14 @@ def test_prefaces_and_introduction(units):
 
 def test_missing_landmark_names_the_file():
     with pytest.raises(ParseError) as error:
-        laws_ja.parse("# 目次\n", source="broken.txt")
+        laws_ja.parse("# 目次\n", doc="laws-2017-ja", source="broken.txt")
     assert "broken.txt" in str(error.value)
 
 
 def test_truncated_file_reports_the_law_it_expected():
     cut = RAW[: RAW.index("### 第53条")] + "\n## 索引－2017年規則－\n"
     with pytest.raises(ParseError) as error:
-        laws_ja.parse(cut, source="cut.txt")
+        laws_ja.parse(cut, doc="laws-2017-ja", source="cut.txt")
     assert "expected 93 laws, found 52" in str(error.value) and "第53条" in str(error.value)
 
 

@@ -248,3 +248,4 @@ def test_the_cli_starts_without_importing_datasette():
         sorted(WEB_MODULES),)
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
+
