@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from .records import ParsedDocument, Unit
+from .textclean import strip_any_tags
 
 WINDOW = 2  # units either side of the one holding the line's longest word
 TARGET = 0.99
 
-_TAG_RE = re.compile(r"</?[A-Za-z][^>]*>")
 _MARKER_RE = re.compile(r"\*\d*")
 _MARKDOWN_RE = re.compile(r"^\s*(?:#{1,6}\s*|[-*+•]\s+|>\s*)")
 _LABEL_RE = re.compile(
@@ -66,7 +66,7 @@ def known_drops(doc: str, corpus_dir=None) -> dict[int, str]:
 
 def normalise(text: str) -> str:
     """What both a source line and a record are compared as (before splitting into words)."""
-    text = _TAG_RE.sub("", text).replace("\\*", "*").replace("**", "")
+    text = strip_any_tags(text).replace("\\*", "*").replace("**", "")
     for spelled, symbol in _SYMBOLS.items():
         text = text.replace(spelled, symbol)
     text = _OCR_BULLET_RE.sub("○", text)
@@ -87,7 +87,7 @@ def line_words(line: str) -> list[str]:
     words: list[str] = []
     for cell in _CELL_SPLIT_RE.split(line):
         # labels off before NFKC too: it turns ① into 1
-        words += _WORD_RE.findall(strip_labels(normalise(strip_labels(_TAG_RE.sub("", cell).replace("**", "")))))
+        words += _WORD_RE.findall(strip_labels(normalise(strip_labels(strip_any_tags(cell).replace("**", "")))))
     return words
 
 

@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .records import ParsedDocument, ParseError, Unit
+from .textclean import strip_any_tags
 
 # --------------------------------------------------------------------------------------------
 # Line patterns
@@ -100,17 +101,16 @@ SENTENCE_END = tuple("。．.!?！？」』）)：:")
 # --------------------------------------------------------------------------------------------
 # Inline cleaning
 # --------------------------------------------------------------------------------------------
-HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^>]*>")
 HEADING_MARK_RE = re.compile(r"^\s*#{1,6}\s+")
 FORMULA_RE = re.compile(r"\$\$(.+?)\$\$")
 LATEX_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "pm": "±", "leq": "≤", "geq": "≥",
                  "neq": "≠", "le": "≤", "ge": "≥", "quad": " ", ",": " ", ";": " "}
 
 
-def clean_inline(text: str) -> str:
-    """One line of printed text without the conversion's markup."""
+def clean_printed(text: str) -> str:
+    """One line of printed text without the conversion's markup (formulas as readable text)."""
     text = HEADING_MARK_RE.sub("", text)
-    text = HTML_TAG_RE.sub("", text).replace("**", "")
+    text = strip_any_tags(text).replace("**", "")
     text = FORMULA_RE.sub(lambda m: latex_to_text(m.group(1)), text)
     text = text.replace("\t", " ")
     return re.sub(r" {2,}", " ", text).strip()
@@ -190,7 +190,7 @@ def source_fragment(raw: str, line: int | None = None) -> Fragment:
     ``formulas``, and as a readable line of text (`M = (N × S) / n + (N-n) / (2n)`)."""
     formulas = [{"tex": m.group(1).strip(), "text": latex_to_text(m.group(1)), "line": line}
                 for m in FORMULA_RE.finditer(raw)]
-    return Fragment(clean_inline(raw), whole="$$" in raw, formulas=formulas)
+    return Fragment(clean_printed(raw), whole="$$" in raw, formulas=formulas)
 
 
 def join_fragments(fragments: list[Fragment]) -> str:
@@ -384,17 +384,17 @@ def classify_marker(raw: str, builder: StructureBuilder) -> Marker | None:
     """A paragraph or item marker at the start of the line (after any Markdown list mark)."""
     had_list_mark = bool(LIST_MARK_RE.match(raw))
     line = LIST_MARK_RE.sub("", raw).strip()
-    cells = [clean_inline(c) for c in line.split("\t")] if "\t" in line else None
+    cells = [clean_printed(c) for c in line.split("\t")] if "\t" in line else None
     paragraph = PARAGRAPH_RE.match(line)
     if paragraph:
         if cells:
-            cells[0] = clean_inline(paragraph[2].split("\t")[0])
+            cells[0] = clean_printed(paragraph[2].split("\t")[0])
         return Marker("paragraph", "paragraph", f"({paragraph[1]})", paragraph[1],
-                      clean_inline(paragraph[2]), cells)
+                      clean_printed(paragraph[2]), cells)
     if had_list_mark:
         bullet = BULLET_RE.match(line)
         if bullet:
-            return Marker("item", "bullet", "・", "", clean_inline(bullet[1]))
+            return Marker("item", "bullet", "・", "", clean_printed(bullet[1]))
     for style, pattern in ITEM_PATTERNS:
         match = pattern.match(line)
         if match:
@@ -413,8 +413,8 @@ def item_marker(style: str, label: str, rest: str, cells: list[str] | None,
     else:
         key = label
     if cells:
-        cells = [clean_inline(rest.split("\t")[0])] + cells[1:]
-    return Marker("item", style, printed, key, clean_inline(rest), cells)
+        cells = [clean_printed(rest.split("\t")[0])] + cells[1:]
+    return Marker("item", style, printed, key, clean_printed(rest), cells)
 
 
 def is_table_row(line: str) -> bool:
@@ -439,7 +439,7 @@ def markdown_row_marker(cells: list[str]) -> Marker | None:
     first = ITEM_PATTERNS[0][1].match(cells[0])
     if not first:
         return None
-    cells = [clean_inline(first[2])] + ["\n".join(clean_inline(x) for x in c.split("\n"))
+    cells = [clean_printed(first[2])] + ["\n".join(clean_printed(x) for x in c.split("\n"))
                                           for c in cells[1:]]
     text = " ".join(cells)
     return Marker("item", "decimal", f"{first[1]}.", first[1], text, cells)
@@ -507,7 +507,7 @@ def article_unit(doc: str, number: int, text: str, caption, chapter_ref: str, li
     if caption is None:
         attrs["uncaptioned"] = True
     return Unit(doc=doc, ref=str(number), kind="article", title=caption[1] if caption else None,
-                text=clean_inline(text), parent_ref=chapter_ref, line=line, attrs=attrs)
+                text=clean_printed(text), parent_ref=chapter_ref, line=line, attrs=attrs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -518,7 +518,7 @@ def parse_appendix_list(lines: list[tuple[int, str]], doc: str) -> list[Unit]:
     (heading_line, heading), entries = lines[0], [(n, t) for n, t in lines[1:] if t.strip()]
     units = [Unit(doc=doc, ref="toc:appendices", kind="toc", title=heading, line=heading_line)]
     for k, (n, text) in enumerate(entries, start=1):
-        units.append(Unit(doc=doc, ref=f"toc:appendix-{k}", kind="toc", text=clean_inline(
+        units.append(Unit(doc=doc, ref=f"toc:appendix-{k}", kind="toc", text=clean_printed(
             LIST_MARK_RE.sub("", text)), parent_ref="toc:appendices", line=n,
             attrs={"target": f"appendix-{k}"}))
     return units
@@ -567,7 +567,7 @@ class TableSection:
 
     @property
     def title(self) -> str:
-        return " / ".join(clean_inline(t) for _, t in self.title_lines)
+        return " / ".join(clean_printed(t) for _, t in self.title_lines)
 
     @property
     def line(self) -> int:
@@ -828,7 +828,7 @@ def header_rows(section: TableSection, rows: list[dict[str, Any]]) -> list[dict[
     for n, text in section.rows:
         if n in data_lines:
             continue
-        cells = [clean_inline(cell) for cell in text.split("\t")]
+        cells = [clean_printed(cell) for cell in text.split("\t")]
         while cells and not cells[-1]:
             cells.pop()
         headers.append({"line": n, "cells": cells})

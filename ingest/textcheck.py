@@ -41,6 +41,7 @@ from typing import Iterable
 from .corpus import DEFAULT_CORPUS, errata_section, load_errata, load_sources, read_yaml
 from .documents import parse_document
 from .records import ParsedDocument, ParseError, Unit
+from .textclean import strip_any_tags
 
 KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing")
 SMALL_KANA = "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
@@ -413,7 +414,7 @@ class LineLocator:
 
 def squeeze(text: str) -> str:
     """A raw line as the parsers read it, for finding spans: no tags, escapes, marks or spaces."""
-    text = re.sub(r"</?[A-Za-z][^>]*>", "", text).replace("\\*", "*").replace("**", "")
+    text = strip_any_tags(text).replace("\\*", "*").replace("**", "")
     return re.sub(r"[\s\u3000]+", "", text)
 
 
