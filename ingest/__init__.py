@@ -1,5 +1,5 @@
 """Parse the Laws of Duplicate Bridge corpus into cross-referenced records and build laws.db.
 
 Data flows one way: corpus -> parse (one module per document family) -> records
--> refs resolved -> tokens -> SQLite (build) -> Datasette (plugins/, templates/).
+-> refs resolved -> tokens and build-time tables -> laws.db, which laws_site/ serves.
 """

@@ -5,7 +5,7 @@ Three kinds of evidence, strongest first:
 * ``concordance``: a move curated in ``corpus/concordance.yml`` with its sources (1997 Law 23,
   the damaging enforced pass, lives in 2017 Law 72C). A ref named by a move is never paired by
   number: 1997 Law 23 and 2017 Law 23 are different rules.
-* ``reprint``: a commentary's ``quote:<ref>`` unit reprints the ``laws-2017-ja`` unit ``<ref>``.
+* ``reprint``: a commentary's ``quote:<ref>`` unit reprints the Laws' unit ``<ref>``.
 * ``same_ref``: two Laws editions print the unit under the same WBF ref (``61B2(a)``).
 
 A unit with no counterpart gets a row with the other side NULL and a note saying why (only in
@@ -25,10 +25,6 @@ from .refs import law_number
 
 CONCORDANCE_PATH = Path(__file__).resolve().parent.parent / "corpus" / "concordance.yml"
 LAW_KINDS = frozenset({"law", "section", "item", "subitem", "subsubitem"})
-LAWS_1997 = "laws-1997-zh"
-LAWS_2017 = "laws-2017-ja"
-COMMENTARIES = ("revoke-notes-ja", "out-of-turn-notes-ja")
-COMPARABLE_DOCS = (LAWS_1997, LAWS_2017) + COMMENTARIES
 
 # How much a pairing method is worth: curated and structural links are certain; the same printed
 # number across editions is only a presumption (sections are re-lettered, see the concordance).
@@ -227,26 +223,31 @@ def order_rows(rows: list[dict], from_units: list[Unit], to_units: list[Unit]) -
     return sorted(rows, key=key)
 
 
-# --- the alignments table ---------------------------------------------------------------------------
+# --- every comparison the site offers ----------------------------------------------------------------
 
 
-def alignment_rows(units: list[Unit], concordance: Concordance | None = None) -> list[dict]:
-    """Rows for table ``alignments(from_id, to_id, method, confidence, note)``.
-
-    laws-1997-zh -> laws-2017-ja (same_ref / concordance), and each commentary's reprints ->
-    laws-2017-ja (reprint). For the commentaries only reprinted units and their counterparts are
-    rows: a commentary reprints a few Laws, and the rest of the Laws is not "missing" from it.
-    A row with a NULL side still says which comparison it belongs to: ``from_doc``, ``to_doc``.
-    """
+def align_pairs(units: list[Unit], pairs: list[tuple[str, str]],
+                concordance: Concordance | None = None) -> dict[tuple[str, str], list[dict]]:
+    """``align`` for each (from_doc, to_doc) the registry offers (``Registry.diff_pairs``), done once
+    per build for both the alignments table and the diffs."""
     concordance = concordance or load_concordance()
-    laws_2017 = comparable_units(units, LAWS_2017)
-    pairs = [(LAWS_1997, align(comparable_units(units, LAWS_1997), laws_2017, concordance))]
-    for commentary in COMMENTARIES:
-        quotes = comparable_units(units, commentary)
-        pairs.append((commentary, [r for r in align(quotes, laws_2017, concordance) if r["from_id"]]))
-    return [_table_row(row, from_doc) for from_doc, rows in pairs for row in rows]
+    return {(from_doc, to_doc): align(comparable_units(units, from_doc), comparable_units(units, to_doc), concordance)
+            for from_doc, to_doc in pairs}
 
 
-def _table_row(row: dict, from_doc: str) -> dict:
-    return {"from_doc": from_doc, "to_doc": LAWS_2017,
-            **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}
+def alignment_rows(aligned: dict[tuple[str, str], list[dict]]) -> list[dict]:
+    """Rows for table ``alignments(from_doc, to_doc, from_id, to_id, method, confidence, note)``.
+
+    Editions pair unit by unit (same_ref / concordance); a commentary's reprints pair with the Laws
+    they quote (reprint), and only reprinted units and their counterparts are rows: a commentary
+    reprints a few Laws, and the rest of the Laws is not "missing" from it. A row with a NULL side
+    still says which comparison it belongs to: ``from_doc``, ``to_doc``.
+    """
+    return [{"from_doc": from_doc, "to_doc": to_doc,
+             **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}
+            for (from_doc, to_doc), rows in aligned.items()
+            for row in rows if row["from_id"] or not _reprints(rows)]
+
+
+def _reprints(rows: list[dict]) -> bool:
+    return any(row["method"] == "reprint" for row in rows)

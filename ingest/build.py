@@ -16,10 +16,16 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens
-from .corpus import DEFAULT_CORPUS, Source, load_sources
+from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
+from .aliases import ALIAS_COLUMNS, ref_aliases
+from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
+from .diff import diff_tables
 from .records import ParsedDocument, Unit
+from .registry import Registry
+from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
 
@@ -39,8 +45,36 @@ ALIGNMENT_COLUMNS = {
 }
 # the diff of every pair the site offers, made once here and read by the diff pages
 DIFF_ROW_COLUMNS = {"from_doc": str, "to_doc": str, "whitespace": int, "position": int, "ref": str,
-                    "from_law": int, "to_law": int, "row": str}
+                    "from_id": str, "to_id": str, "from_law": int, "to_law": int, "row": str}
 DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
+# corpus/concordance.yml: where a Law unit moved between editions, each move with its sources
+CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str, "to_doc": str, "to_ref": str,
+                       "older_meaning": str, "note": str, "sources": str}
+
+# Every table beside sections, in the order written: (columns, sqlite-utils create options).
+# Explicit keys throughout: VACUUM may renumber implicit rowids.
+TABLES = {
+    "xrefs": (XREF_COLUMNS, {"pk": "id", "foreign_keys": [
+        ("source_id", "sections", "id"), ("target_id", "sections", "id"), ("target_doc", "documents", "id")]}),
+    "alignments": (ALIGNMENT_COLUMNS, {"foreign_keys": [
+        ("from_id", "sections", "id"), ("to_id", "sections", "id"),
+        ("from_doc", "documents", "id"), ("to_doc", "documents", "id")]}),
+    "glossary": (GLOSSARY_COLUMNS, {"pk": "id"}),
+    "diff_rows": (DIFF_ROW_COLUMNS, {"foreign_keys": [
+        ("from_doc", "documents", "id"), ("to_doc", "documents", "id"),
+        ("from_id", "sections", "id"), ("to_id", "sections", "id")]}),
+    "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
+    "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
+    "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                  ("unit_id", "sections", "id")]}),
+    # what the pages show that costs work: printed tables as tables, citation counts between laws
+    "unit_tables": (TABLE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                 ("unit_id", "sections", "id")]}),
+    "law_citations": (PAIR_COLUMNS, {"pk": ("doc", "from_law", "to_law"), "foreign_keys": [("doc", "documents", "id")]}),
+    "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
+    "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
+                                      "foreign_keys": [("doc", "documents", "id")]}),
+}
 
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
@@ -55,35 +89,37 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"parsed {source.id}: {len(document.units)} units")
         parsed.append((source, document))
     units = [unit for _, document in parsed for unit in document.units]
+    # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
+    aliases = [row for source, document in parsed
+               for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
     languages = {source.id: source.language for source in sources}
     # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
     tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
     try:
-        xrefs = resolve_references(units)
+        registry = Registry.from_rows(source.meta for source in sources)
+        xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        alignments = alignment_rows(units)
+        concordance = load_concordance()
+        aligned = align_pairs(units, registry.diff_pairs(), concordance)
+        alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units)
         progress(f"glossary: {len(glossary)} terms")
-        diffs = diff_rows(units, sources, glossary)
+        diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
-        pages = page_tables(parsed, units, xrefs, sources)
-        progress(f"page tables: {len(pages['unit_tables'][1])} printed tables, "
-                 f"{len(pages['law_citations'][1])} law-to-law citation pairs")
+        pages = page_tables(parsed, units, xrefs, registry, languages)
+        progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
+                 f"{len(pages['law_citations'])} law-to-law citation pairs")
         rows = section_rows(units, languages, tokens.result())
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, diffs, pages))
+    tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
+              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases, **pages}
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
-
-
-def alignment_rows(units: list[Unit]) -> list[dict]:
-    from .align import alignment_rows as align_units  # editions and reprints, unit by unit
-
-    return align_units(units)
 
 
 def glossary_rows(units: list[Unit]) -> list[dict]:
@@ -92,36 +128,23 @@ def glossary_rows(units: list[Unit]) -> list[dict]:
     return pair_terms(units)
 
 
-def diff_rows(units: list[Unit], sources: list[Source], glossary: list[dict]) -> tuple[list[dict], list[dict]]:
-    from .diff import diff_tables  # every comparison the site offers, made once
-    from .registry import Registry
-
-    pairs = Registry.from_rows(source.meta for source in sources).diff_pairs()
-    return diff_tables(units, pairs, {source.id: source.language for source in sources}, glossary)
+def concordance_rows(concordance: Concordance) -> list[dict]:
+    return [{"id": m.id, "kind": m.kind, "from_doc": m.from_doc, "from_ref": m.from_ref, "to_doc": m.to_doc,
+             "to_ref": m.to_ref, "older_meaning": m.older_meaning, "note": m.note,
+             "sources": json.dumps(list(m.sources), ensure_ascii=False)} for m in concordance.moves]
 
 
 def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], xrefs: list[dict],
-                sources: list[Source]) -> dict[str, tuple[dict, list[dict]]]:
-    """What the pages show that costs work: printed tables as tables, citation counts between laws."""
-    from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
-    from .registry import Registry
-    from .tables import TABLE_COLUMNS, table_rows
-
-    law_docs = [d.id for d in Registry.from_rows(source.meta for source in sources).laws]
-    languages = {source.id: source.language for source in sources}
-    citations = citation_tables(units, xrefs, law_docs)
-    return {
-        "unit_tables": (TABLE_COLUMNS, table_rows(units, {d.doc: d.tables for _, d in parsed}, languages)),
-        "law_citations": (PAIR_COLUMNS, citations["law_citations"]),
-        "law_citation_totals": (TOTAL_COLUMNS, citations["law_citation_totals"]),
-        "part_citations": (PART_COLUMNS, citations["part_citations"]),
-    }
+                registry: Registry, languages: dict[str, str]) -> dict[str, list[dict]]:
+    """Printed tables (ingest/tables.py) and citation counts for every edition of the Laws (ingest/citations.py)."""
+    citations = citation_tables(units, xrefs, [d.id for d in registry.laws])
+    return {"unit_tables": table_rows(units, {d.doc: d.tables for _, d in parsed}, languages), **citations}
 
 
-def resolve_references(units: list[Unit]) -> list[dict]:
+def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
     from .xrefs import build_xrefs  # the reference grammar and resolver live in refs/xrefs
 
-    return build_xrefs(units)
+    return build_xrefs(units, registry)
 
 
 def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tuple[str | None, str], str]) -> list[dict]:
@@ -161,32 +184,17 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict], glossary: list[dict],
-             diffs: tuple[list[dict], list[dict]], pages: dict[str, tuple[dict, list[dict]]]) -> None:
+             tables: dict[str, list[dict]]) -> None:
+    """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES)."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
         db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
                               foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
         insert_rows(db, "sections", SECTION_COLUMNS, rows)
-        db["xrefs"].create(XREF_COLUMNS, pk="id",
-                           foreign_keys=[("source_id", "sections", "id"), ("target_id", "sections", "id"),
-                                         ("target_doc", "documents", "id")])
-        insert_rows(db, "xrefs", XREF_COLUMNS, xrefs)
-        db["alignments"].create(ALIGNMENT_COLUMNS, foreign_keys=[
-            ("from_id", "sections", "id"), ("to_id", "sections", "id"),
-            ("from_doc", "documents", "id"), ("to_doc", "documents", "id")])
-        db["alignments"].insert_all(alignments, batch_size=1000)
-        db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
-        db["glossary"].insert_all(glossary)
-        db["diff_rows"].create(DIFF_ROW_COLUMNS, foreign_keys=[("from_doc", "documents", "id"),
-                                                               ("to_doc", "documents", "id")])
-        insert_rows(db, "diff_rows", DIFF_ROW_COLUMNS, diffs[0])
-        db["diff_laws"].create(DIFF_LAW_COLUMNS, pk=("from_doc", "to_doc", "law"))
-        insert_rows(db, "diff_laws", DIFF_LAW_COLUMNS, diffs[1])
-        for table, (columns, table_rows) in pages.items():
-            db[table].create(columns, foreign_keys=[("doc", "documents", "id")])
-            insert_rows(db, table, columns, table_rows)
+        for name, (columns, options) in TABLES.items():
+            db[name].create(columns, **options)
+            insert_rows(db, name, columns, tables[name])
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
@@ -205,7 +213,6 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
-    db["law_citations"].create_index(["doc", "from_law"])
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)

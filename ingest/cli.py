@@ -36,8 +36,31 @@ def build(db_path: Path, corpus_dir: Path):
 @click.command()
 @db_option
 @json_option
-def check(db_path: Path, as_json: bool):
-    """Cross-references per document: found / resolved / unresolved, with every unresolved one listed."""
+@click.option("--text", "text_check", is_flag=True,
+              help="Check the corpus texts for conversion errors instead (no database needed)")
+@click.option("--all", "show_all", is_flag=True, help="With --text: list every candidate and its review")
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              default=DEFAULT_CORPUS, show_default=True, help="With --text: the corpus to check")
+def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus_dir: Path):
+    """Cross-references per document: found / resolved / unresolved, with every unresolved one listed.
+
+    With --text: spans the PDF conversion may have garbled (ingest/textcheck.py), how the errata
+    review settled each, and the source lines each parser keeps (ingest/coverage.py).
+    """
+    if text_check:
+        from .coverage import corpus_coverage, format_coverage, unexplained
+        from .textcheck import check_corpus, format_report, report as text_report
+
+        results = check_corpus(corpus_dir)
+        data = text_report(results)
+        kept = corpus_coverage(corpus_dir)
+        data["coverage"] = {c.doc: {"lines": c.counted, "kept": c.kept, "rate": c.rate, "lost": c.lost} for c in kept}
+        data["ok"] = data["ok"] and not any(unexplained(c) for c in kept)
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json
+                   else format_report(results, show_all) + "\n" + format_coverage(kept))
+        if not data["ok"]:
+            sys.exit(1)
+        return
     from .report import check_report, format_check_report
 
     if not db_path.exists():

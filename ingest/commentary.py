@@ -8,6 +8,9 @@ are classified by what they say (第61条 / A. / 1. / (a) / L61A), not by their 
 
 Units emitted (refs are stable, public):
 
+* ``front-matter`` (kind ``front_matter``): the cover as printed, one line a line (the Laws'
+  title, the commentary's title, version and date, author); ``title`` its first line.
+* ``toc`` (kind ``toc``): the index heading (``－ 索引 －``, ``attrs {"printed": ...}``), parent of
 * ``toc:<law>`` (kind ``toc_entry``): one index row; ``title`` as printed, ``page`` the printed
   page, ``attrs {"law": "61"}``. The 実際の裁定例 row is ``toc:rulings`` (``attrs {}``).
 * ``essay:<heading>`` (kind ``essay``): front-matter essays, e.g. ``essay:規則の目的``.
@@ -21,8 +24,12 @@ Units emitted (refs are stable, public):
   "label": ...}``; ``parent_ref`` is ``quote:<law>`` when the law is reprinted. ``(続き)``
   continuations are merged. Commentary whose label the conversion lost (text between a reprint
   and the first label of its law) becomes ``note:<law>-<n>`` with ``attrs {"label": None}``.
+  The heading printed over a block of notes (``注釈 第50条・第54条``) is ``attrs["notes_heading"]``
+  of the block's first note.
 * ``ruling:<n>`` (kind ``ruling``): the sections of the 実際の裁定例 chapter in order (the
-  guidance ``…の裁定`` and the worked example ``…の裁定例``), one line per paragraph/turn.
+  guidance ``…の裁定`` and the worked example ``…の裁定例``), one line per paragraph/turn. A
+  worked example prints no Law number; the Law it applies is ``attrs["applies"]`` with
+  ``applies_reason`` (`RULING_APPLIES`), which becomes an ``applies`` cross-reference.
 * ``fn:<n>`` (kind ``footnote``): ``attrs {"anchor_ref": ...}``; the carrying unit keeps the
   marker as ``*<n>``. A footnote printed again under a reprint gets ``repeated_at_lines``.
 
@@ -231,6 +238,19 @@ def starts_rulings(line: Line) -> bool:
     return line.text == RULINGS_CHAPTER or is_ruling_heading(line)
 
 
+# The worked examples print no Law number, yet each walks through one Law: printed title (each
+# commentary's own) -> (the Law, why). Keyed by title, so a renumbered ruling keeps its Law.
+RULING_APPLIES = {
+    "リボークの裁定例（Sがダミー）": (
+        ["62"], "W's revoke is found before his side plays to the next trick, so it is corrected (62A); "
+                "the withdrawn card becomes a major penalty card (62B1), N may change his card and E may "
+                "not (62C1, 62C2)"),
+    "順番外のオープニングリードの裁定例": (
+        ["54"], "the director offers declarer the options of Law 54 for a faced opening lead out of turn "
+                "(ruling:1 lists it: 飛ばした、オープニングリードのとき 第54条 5つの選択肢)"),
+}
+
+
 # --- the parser -------------------------------------------------------------------------------------
 
 
@@ -252,6 +272,7 @@ class Occurrence:
 class CommentaryParser:
     def __init__(self, text: str, doc: str, source: str):
         self.doc, self.source = doc, source
+        self.raw_lines = text.split("\n")
         self.lines = logical_lines(text)
         self.units: list[Unit] = []
         self.by_ref: dict[str, Unit] = {}
@@ -270,6 +291,7 @@ class CommentaryParser:
         # note state
         self.note: Unit | None = None
         self.unlabeled_count: dict[str, int] = {}
+        self.notes_heading: Line | None = None  # `注釈 第67条`, for the first note under it
 
     # -- driver --
     def parse(self) -> ParsedDocument:
@@ -295,6 +317,7 @@ class CommentaryParser:
             if NOTES_HEADING_RE.match(line.text):
                 self.resolve_orphans(None)
                 self.note, mode = None, "notes"
+                self.notes_heading = line
             elif note_label(line.text):
                 self.add_note(line, note_label(line.text))
                 mode = "notes"
@@ -325,6 +348,13 @@ class CommentaryParser:
         start = next((k for k, l in enumerate(self.lines) if INDEX_HEADING_RE.match(l.text)), None)
         if start is None:
             raise ParseError(self.source, None, "expected the index heading (－ 索引 －) of a commentary")
+        cover = self.lines[:start]
+        if cover:
+            self.emit(Unit(self.doc, "front-matter", "front_matter", title=cover[0].text,
+                           text="\n".join(line.spaced or line.text for line in cover[1:]), line=cover[0].number))
+        heading = self.lines[start]
+        self.emit(Unit(self.doc, "toc", "toc", title="索引", line=heading.number,
+                       attrs={"printed": self.raw_lines[heading.number - 1].strip()}))
         i = start + 1
         while i < len(self.lines) and self.add_toc_row(self.lines[i]):
             i += 1
@@ -346,11 +376,11 @@ class CommentaryParser:
         if law_row:
             law, title, page = law_row.groups()
             self.emit(Unit(self.doc, f"toc:{law}", "toc_entry", title=title, page=int(page),
-                           line=line.number, attrs={"law": law}))
+                           line=line.number, parent_ref="toc", attrs={"law": law}))
             self.toc_pages[law] = int(page)
         elif rulings_row:
             self.emit(Unit(self.doc, "toc:rulings", "toc_entry", title=rulings_row.group(1),
-                           page=int(rulings_row.group(2)), line=line.number))
+                           page=int(rulings_row.group(2)), line=line.number, parent_ref="toc"))
             self.toc_pages["rulings"] = int(rulings_row.group(2))
         return bool(law_row or rulings_row)
 
@@ -478,6 +508,10 @@ class CommentaryParser:
         note = self.emit(Unit(self.doc, ref, "note", title=f"L{label['law']}{label['rest']}", line=line.number,
                               parent_ref=quote if quote in self.occurrences else None,
                               attrs={"covers": covered_refs(label["law"], label["rest"]), "label": ref}))
+        if self.notes_heading is not None:
+            note.attrs["notes_heading"] = self.notes_heading.spaced or self.notes_heading.text
+            note.attrs["notes_heading_line"] = self.notes_heading.number
+            self.notes_heading = None
         self.note = note
         if body:
             self.append_note_line(Line(line.number, body))
@@ -556,6 +590,9 @@ class CommentaryParser:
                                         line=line.number, attrs={"example": line.text.endswith("例") or "例（" in line.text or "例(" in line.text}))
                 if count == 1 and "rulings" in self.toc_pages:
                     ruling.page = self.toc_pages["rulings"]
+                applies = RULING_APPLIES.get(line.text)
+                if applies:
+                    ruling.attrs["applies"], ruling.attrs["applies_reason"] = applies
             elif ruling is None:
                 raise ParseError(self.source, line.number, "expected a ruling heading (…の裁定 / …の裁定例)")
             else:

@@ -82,11 +82,16 @@ def read_text(path: Path) -> str:
 
 def load_errata(corpus_dir: Path, doc_id: str) -> list[dict]:
     """Fixes for one document, from ``errata/<doc-id>.yml`` (one file per document)."""
+    return [dict(fix, doc=doc_id) for fix in errata_section(corpus_dir, doc_id, "errata")]
+
+
+def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
+    """One list of ``errata/<doc-id>.yml``: ``errata`` (the fixes), ``as_printed`` (spans reviewed
+    and kept as printed, with why), ``not_kept`` (source lines no unit keeps, with why)."""
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return []
-    data = read_yaml(path) or {}
-    return [dict(fix, doc=doc_id) for fix in (data.get("errata") or [])]
+    return list((read_yaml(path) or {}).get(key) or [])
 
 
 def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str:
@@ -104,13 +109,15 @@ def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str
     return "\n".join(lines)
 
 
-def load_sources(corpus_dir: Path | str = DEFAULT_CORPUS) -> list[Source]:
+def load_sources(corpus_dir: Path | str = DEFAULT_CORPUS, errata: bool = True) -> list[Source]:
+    """Every document of the manifest; ``errata=False`` gives the texts verbatim (the text checker
+    reviews what the conversion produced)."""
     corpus_dir = Path(corpus_dir)
     sources = []
     for entry in load_manifest(corpus_dir):
         path = corpus_dir / entry["file"]
-        errata = load_errata(corpus_dir, entry["id"])
-        text = apply_errata(entry["id"], read_text(path), errata, str(path))
+        fixes = load_errata(corpus_dir, entry["id"]) if errata else []
+        text = apply_errata(entry["id"], read_text(path), fixes, str(path))
         fields = {f: str(entry[f]) for f in MANIFEST_FIELDS}
         sources.append(Source(**fields, path=path, text=text, meta=dict(entry)))
     return sources

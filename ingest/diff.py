@@ -22,10 +22,11 @@ import re
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 
-from .align import Concordance, align, comparable_units, law_ref_of, load_concordance
+from .align import Concordance, Move, law_ref_of, load_concordance
+from .glossary import term_forms
 from .records import Unit
 from .tokenize import fold_katakana
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
@@ -49,6 +50,7 @@ class Folded:
     origin: tuple[int, ...]  # origin[i] = index in the original of folded character i
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str, literal: bool = False) -> Folded:
     """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character."""
     if literal:
@@ -106,6 +108,8 @@ def text_ops(from_text: str, to_text: str, show_whitespace: bool = False) -> lis
     printed), so a page can render both sides from the ops alone.
     """
     a, b = fold(from_text or "", show_whitespace), fold(to_text or "", show_whitespace)
+    if a.text == b.text:  # most reprints: what SequenceMatcher would say, without running it
+        return [{"op": "equal", "from": from_text, "to": to_text}] if a.text else []
     matcher = difflib.SequenceMatcher(None, a.text, b.text, autojunk=False)
     ops = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -181,11 +185,10 @@ def added_removed(before: list[str], after: list[str]) -> tuple[list[str], list[
     return [x for x in dict.fromkeys(after) if x not in before], [x for x in dict.fromkeys(before) if x not in after]
 
 
-def explained_moves(refs_removed: list[str], refs_added: list[str], concordance: Concordance,
-                    from_doc: str, to_doc: str) -> list[dict]:
+def explained_moves(refs_removed: list[str], refs_added: list[str], moves: list[Move]) -> list[dict]:
     """Reference changes the concordance explains (第23条 -> 第72条C項: the same rule, moved)."""
     explained = []
-    for move in concordance.between(from_doc, to_doc):
+    for move in moves:
         if move.kind == "moved" and move.from_ref in refs_removed and move.to_ref in refs_added:
             explained.append({"from": move.from_ref, "to": move.to_ref, "concordance": move.id})
     return explained
@@ -194,24 +197,45 @@ def explained_moves(refs_removed: list[str], refs_added: list[str], concordance:
 # --- glossary terms in titles -------------------------------------------------------------------------------
 
 
-def glossary_terms(glossary: list[dict]) -> list[tuple[str, str, str]]:
-    """(ja, zh, en) of the glossary rows that know both the Japanese and the Chinese term."""
-    return [(g["ja"], g["zh"], g.get("en")) for g in glossary if g.get("ja") and g.get("zh")]
+def glossary_terms(glossary: list[dict]) -> list[tuple[tuple[str, ...], tuple[str, ...], str]]:
+    """(ja forms, zh forms, en) of the glossary rows that know both the Japanese and the Chinese
+    term. Each side lists every spelling (`发牌或牌局` is 发牌 and 牌局); a one-character term
+    (牌 for Pack) is part of too many words (洗牌, 发牌) to say anything about a title."""
+    terms = []
+    for row in glossary:
+        ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
+        zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
+        if ja and zh:
+            terms.append((ja, zh, row.get("en")))
+    return terms
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
-                glossary: list[tuple[str, str, str]]) -> dict | None:
-    """Glossary terms found in one title but whose counterpart is absent from the other."""
+                glossary: list[tuple[tuple[str, ...], tuple[str, ...], str]]) -> dict | None:
+    """Glossary terms (by their English name) found in one title whose counterpart is absent from
+    the other, e.g. 1997 庄家的权利 (declarer) against 2017 ダミーの権利 (dummy)."""
     if not glossary or not from_title or not to_title or from_lang == to_lang:
         return None
     column = {"ja": 0, "zh": 1}
     if from_lang not in column or to_lang not in column:
         return None
-    in_from = {row[2] or row[column[to_lang]] for row in glossary if row[column[from_lang]] in from_title}
-    in_to = {row[2] or row[column[to_lang]] for row in glossary if row[column[to_lang]] in to_title}
+
+    def named(title: str, lang: str) -> set[str]:
+        return {row[2] or row[column[lang]][0] for row in glossary
+                if any(names(title, form) for form in row[column[lang]])}
+
+    in_from, in_to = named(from_title, from_lang), named(to_title, to_lang)
     if not in_from or not in_to or in_from == in_to:
         return None
     return {"removed": sorted(in_from - in_to), "added": sorted(in_to - in_from)}
+
+
+def names(title: str, term: str) -> bool:
+    """Does the title name the term? A katakana term must be a whole katakana word (プレイ is not
+    named by プレイヤー)."""
+    if not all(is_katakana(c) for c in term):
+        return term in title
+    return re.search(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])", title) is not None
 
 
 # --- one aligned pair -> one row ------------------------------------------------------------------------------
@@ -230,6 +254,10 @@ class Comparison:
     @property
     def same_language(self) -> bool:
         return self.from_info["lang"] == self.to_info["lang"]
+
+    @cached_property
+    def moves(self) -> list[Move]:
+        return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
 def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
@@ -271,8 +299,7 @@ def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
                                                        numbers_in(target.text, to_lang, law_ref_of(target)))
     return {
         "refs_added": refs_added, "refs_removed": refs_removed,
-        "refs_moved": explained_moves(refs_removed, refs_added, cmp.concordance,
-                                      cmp.from_info["doc"], cmp.to_info["doc"]),
+        "refs_moved": explained_moves(refs_removed, refs_added, cmp.moves),
         "numbers_added": numbers_added, "numbers_removed": numbers_removed,
     }
 
@@ -296,8 +323,10 @@ def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparis
         return "changed"
     if cmp.same_language:
         return "changed" if has_changes(row["ops"]) or has_changes(row["title_ops"]) else "same"
+    # title_terms is shown beside the row but decides nothing: translators name the same thing with
+    # different words (叫牌 is both call and bid), so only references and numbers are evidence
     signalled = row["refs_added"] or row["refs_removed"] or row["numbers_added"] or row["numbers_removed"]
-    return "changed" if signalled or row["title_terms"] else "same"
+    return "changed" if signalled else "same"
 
 
 # --- the tables the site reads: every offered pair, compared once at build -----------------------------------
@@ -314,37 +343,40 @@ def law_summary(number: int, rows: list[dict]) -> dict:
             "notes": sorted({r["note"] for r in rows if r["note"] and r["method"] == "concordance"})}
 
 
-def diff_tables(units: list[Unit], pairs: list[tuple[str, str]], languages: dict[str, str],
+def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], languages: dict[str, str],
                 glossary: list[dict], concordance: Concordance | None = None) -> tuple[list[dict], list[dict]]:
     """Rows of tables ``diff_rows`` (one per aligned unit pair, per comparison, per whitespace
     mode, the row as JSON) and ``diff_laws`` (per law: counts of same/changed/only_from/only_to).
 
-    ``pairs`` are the comparisons the site offers (``Registry.diff_pairs``); ``languages`` maps
-    each document to its language.
+    ``aligned`` holds the comparisons the site offers (``ingest.align.align_pairs``); ``languages``
+    maps each document to its language.
     """
     concordance = concordance or load_concordance()
     terms = glossary_terms(glossary)
+    by_id = {u.id: u for u in units}
     diff_rows, law_rows = [], []
-    for from_doc, to_doc in pairs:
-        from_units, to_units = comparable_units(units, from_doc), comparable_units(units, to_doc)
-        by_id = {u.id: u for u in from_units + to_units}
-        aligned = align(from_units, to_units, concordance)
+    for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
         for literal in (False, True) if same_language else (False,):
             cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
                              concordance, terms, literal)
-            rows = [compare_pair(pair, by_id, cmp) for pair in aligned]
+            rows = [compare_pair(pair, by_id, cmp) for pair in pairs]
             diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
             if not literal:
                 law_rows += overview_rows(from_doc, to_doc, rows)
     return diff_rows, law_rows
 
 
+# each unit's text is in table sections already: a stored row leaves it out (laws_site/diffs.py adds it)
+STORED_WITHOUT = ("from_text", "to_text")
+
+
 def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict) -> dict:
+    stored = {key: value for key, value in row.items() if key not in STORED_WITHOUT}
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
-            "ref": row["ref"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
+            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
             "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json.dumps(row, ensure_ascii=False)}
+            "row": json.dumps(stored, ensure_ascii=False)}
 
 
 def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:

@@ -25,6 +25,7 @@ Refs: laws `61`, sections `61B`, items `61B2`, sub-items `61B2(a)`, sub-sub-item
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 
 from .records import ParsedDocument, ParseError, Unit
@@ -77,16 +78,19 @@ class Line:
     text: str  # clean text: tags, escapes, heading/bold/bullet marks and conversion spaces removed
     marked: bool  # had heading marks or was wholly bold: the book sets it as a heading
     hard_break: bool  # ends with a Markdown hard break (two spaces): the book breaks the line here
+    bullet: bool = False  # a Markdown list item (`- A. ...`): the book prints it as a list entry
+    after_blank: bool = False  # a blank line (or page furniture) stands between it and the last text
 
 
-def make_line(number: int, raw: str) -> Line:
+def make_line(number: int, raw: str, after_blank: bool = False) -> Line:
     body = unescape_markers(strip_tags(raw))
     marked = bool(HEADING_MARK_RE.match(body)) or bool(re.fullmatch(r"\s*[-]?\s*\*\*.+\*\*\s*", body))
     hard_break = raw.endswith("  ") and raw.strip() != ""
+    bullet = bool(BULLET_RE.match(body))
     body = HEADING_MARK_RE.sub("", body)
     body = BULLET_RE.sub("", body)
     body = close_conversion_spaces(strip_bold(body)).strip()
-    return Line(number, raw, body, marked, hard_break)
+    return Line(number, raw, body, marked, hard_break, bullet, after_blank)
 
 
 def split_doubled_bold(raw_lines: list[str]) -> list[tuple[int, str]]:
@@ -168,30 +172,56 @@ def toc_units(doc: str, entries: list[TocEntry], line: int) -> list[Unit]:
 # Paragraph assembly (shared by prefaces, definitions and law units)
 
 
-def append_text(unit: Unit, text: str, line: Line | None = None) -> None:
-    """Add a line to a unit's text, joining a sentence the conversion broke."""
+def append_text(unit: Unit, text: str, line: Line | None = None, prose: bool = False) -> None:
+    """Add a line to a unit's text, joining a sentence the conversion broke.
+
+    In prose (prefaces, introduction) a blank line or a list bullet always starts a new line:
+    those parts print names, dates and lists one per line, and no sentence runs over a page.
+    """
     if not text:
         return
-    if unit.text and joins_previous(unit, text, line):
+    starts_anew = prose and line is not None and (line.after_blank or line.bullet)
+    if unit.text and not starts_anew and joins_previous(unit, text, line):
         unit.text += text
     else:
         unit.text = f"{unit.text}\n{text}" if unit.text else text
-    unit.attrs["_open"] = not (line and (line.hard_break or line.marked)) and "\t" not in text
+    unit.attrs["_open"] = not (line and line.marked) and "\t" not in text
+    unit.attrs["_hard_break"] = bool(line and line.hard_break)
 
 
 def joins_previous(unit: Unit, text: str, line: Line | None) -> bool:
+    """Does `text` continue the sentence `unit.text` ends with?"""
     if not unit.attrs.get("_open", True) or "\t" in text:
         return False
     if line is not None and line.marked:
         return False
-    return bool(SENTENCE_OPEN_RE.search(unit.text)) and not text.startswith(("(", "（", "「", "・")) or (
+    if cannot_start_sentence(unit.text, text):
+        return True  # 「間違っ⏎てプレイした」, 「説明期間【…】⏎の後、」: a break inside a sentence
+    if unit.attrs.get("_hard_break"):
+        return False  # `7を超えるビッド⏎第38条を適用する。`: the book breaks the line here
+    return bool(SENTENCE_OPEN_RE.search(unit.text)) and not text.startswith("・") or (
         unit.text.endswith("第") and text[:1].isdigit()
     )
+
+
+# A line cannot open a sentence when it starts with a particle or a counter, or when the line
+# before stops on a small っ/ッ (`間違っ` / `てプレイした`): the conversion broke it mid-sentence.
+_PARTICLE_START_RE = re.compile(r"^(?:[のてでをにがへ](?![\u3040-\u309f]{0,1}[、。])|回以上|回目|枚)")
+
+
+def cannot_start_sentence(before: str, text: str) -> bool:
+    if before.endswith(("。", "：", ":")):
+        return False
+    if text.startswith(("(", "（")) and not PAREN_RE.match(text):
+        return True  # `…しなければならない⏎(第16条B項1(a)参照)。`: the sentence's own parenthesis
+    return before.endswith(("っ", "ッ")) or bool(_PARTICLE_START_RE.match(text)) and (
+        not text.startswith(("回", "枚")) or before[-1:].isdigit())
 
 
 def finish(units: list[Unit]) -> None:
     for unit in units:
         unit.attrs.pop("_open", None)
+        unit.attrs.pop("_hard_break", None)
         unit.text = unit.text.strip()
         rows = [line.split("\t") for line in unit.text.split("\n") if "\t" in line]
         if rows:
@@ -204,13 +234,19 @@ def finish(units: list[Unit]) -> None:
 
 
 def prose_unit(doc: str, ref: str, kind: str, title: str | None, lines: list[tuple[int, str]],
-               page: int | None = None, parent: str | None = None) -> Unit:
+               page: int | None = None, parent: str | None = None,
+               running_headers: frozenset[str] = frozenset()) -> Unit:
+    """Front matter, a preface or the introduction: paragraphs, list entries, names one a line."""
     unit = Unit(doc, ref, kind, title=title, parent_ref=parent, page=page, line=lines[0][0] if lines else None)
+    blank = True
     for number, raw in lines:
-        if is_rule(raw) or not raw.strip():
+        if is_rule(raw) or not raw.strip() or is_running_header(raw, running_headers):
+            blank = True
             continue
-        line = make_line(number, raw)
-        append_text(unit, line.text, line)
+        line = make_line(number, raw, after_blank=blank)
+        # `委員 \xa0\xa0\xa0\xa0ロバート・ゲラー`: the signature's column layout, one space is enough
+        append_text(unit, re.sub(r"[ \xa0]{2,}", " ", line.text), line, prose=True)
+        blank = False
     return unit
 
 
@@ -273,9 +309,10 @@ class Cursor:
     subitem: Unit | None = None
     subsubitem: Unit | None = None
     part: str | None = None
+    closing: Unit | None = None  # the Law's closing paragraph, printed after its sections
 
     def deepest(self) -> Unit | None:
-        return self.subsubitem or self.subitem or self.item or self.section or self.law
+        return self.closing or self.subsubitem or self.subitem or self.item or self.section or self.law
 
 
 @dataclass
@@ -290,6 +327,8 @@ class LawBodyParser:
     cursor: Cursor = field(default_factory=Cursor)
     page: int | None = None
     law_number: int = 0
+    after_blank: bool = False
+    inline_bullet_sections: set[str] = field(default_factory=set)  # `- B. <its whole text>` lines
 
     # -- entry point ------------------------------------------------------------------------
     def parse(self, lines: list[tuple[int, str]]) -> list[Unit]:
@@ -309,15 +348,18 @@ class LawBodyParser:
 
     def feed(self, number: int, raw: str) -> None:
         if not raw.strip() or is_rule(raw):
+            self.after_blank = True
             return
         if is_running_header(raw, self.running_headers):
             self.page = (self.page or 0) + 1
+            self.after_blank = True
             return
         footnote = FOOTNOTE_DEF_RE.match(raw)
         if footnote and self.cursor.law is not None:
             self.add_footnote(number, footnote.group(1), footnote.group(2))
             return
-        line = make_line(number, raw)
+        line = make_line(number, raw, after_blank=self.after_blank)
+        self.after_blank = False
         if line.text:
             self.structure(line)
 
@@ -346,7 +388,27 @@ class LawBodyParser:
             return
         if self.closes_wrapped_title(line):
             return
+        if self.closes_law(line):
+            self.start_closing(line)
+            return
         append_text(self.cursor.deepest(), text, line)
+
+    def closes_law(self, line: Line) -> bool:
+        """A paragraph after a list of sections each printed whole on its bullet line (`- A. …`,
+        `- B. …。`), set off by a blank line, is the Law's own closing sentence (Law 71: `ボードの
+        スコアは…付け直す。`), not more of the last section."""
+        unit = self.cursor.deepest()
+        return (line.after_blank and not line.marked and not line.bullet and unit is self.cursor.section
+                and unit.ref in self.inline_bullet_sections and unit.text.endswith("。")
+                and not cannot_start_sentence(unit.text, line.text))
+
+    def start_closing(self, line: Line) -> None:
+        law = self.cursor.law
+        unit = Unit(self.doc, f"{law.ref}/closing", "closing", parent_ref=law.ref, page=self.page,
+                    line=line.number, attrs={"after": self.cursor.deepest().ref})
+        self.units.append(unit)
+        self.cursor.closing = unit
+        append_text(unit, line.text, line)
 
     def closes_wrapped_title(self, line: Line) -> bool:
         """`- C. ...間違` / `った順番の...` / `した場合**`: a bold title wrapped over three lines."""
@@ -400,17 +462,32 @@ class LawBodyParser:
         title, text = self.split_title(ref, rest, line)
         unit = self.new_unit(ref, "section", law, line, title, {"letter": letter})
         append_text(unit, text, line)
+        if line.bullet and text:
+            self.inline_bullet_sections.add(ref)
         self.cursor = Cursor(law=law, section=unit)
 
     def split_title(self, ref: str, rest: str, line: Line) -> tuple[str | None, str]:
-        """Separate a section's title from text run onto the same line (第36条A項)."""
+        """Separate a section's title from text run onto the same line (第36条A項).
+
+        A Law whose 目次 row lists none of its sections prints them untitled: `- A. 第53条に
+        定めるとおり、…または、` (56A, 71A) is the section's text, however short.
+        """
         toc = self.toc.get(ref)
         if toc and normalise_spaces(rest).startswith(toc.title) and normalise_spaces(rest) != toc.title:
             cut = title_prefix_length(rest, toc.title)
-            return rest[:cut].strip(), rest[cut:].strip()
+            title, text = rest[:cut].strip(), rest[cut:].strip()
+            if re.fullmatch(r"(?:\*\d*\s*)+", text):
+                return rest, ""  # `…発見した場合*4`: the footnote marker belongs to the title
+            return title, text
+        if self.sections_untitled(ref) or rest.endswith("、"):
+            return None, rest
         if line.marked or toc or (rest and not rest.endswith("。") and len(rest) <= 40 and not line.hard_break):
             return rest, ""
         return None, rest
+
+    def sections_untitled(self, ref: str) -> bool:
+        law = self.cursor.law.ref
+        return law in self.toc and not any(f"{law}{letter}" in self.toc for letter in string.ascii_uppercase)
 
     def start_item(self, line: Line, number: int, rest: str) -> None:
         parent = self.cursor.section or self.cursor.law
@@ -536,7 +613,7 @@ def find_line(lines: list[tuple[int, str]], pattern: re.Pattern, source: str, wh
     raise ParseError(source, last, f"file ends here without {what} (is the file truncated?)")
 
 
-def parse(text: str, doc: str = "laws-2017-ja", source: str = "laws-2017-ja.txt") -> ParsedDocument:
+def parse(text: str, doc: str, source: str) -> ParsedDocument:
     lines = split_doubled_bold(text.split("\n"))
     at = {
         "wbf": find_line(lines, WBF_PREFACE_RE, source, "the WBF preface heading"),
@@ -557,20 +634,23 @@ def parse(text: str, doc: str = "laws-2017-ja", source: str = "laws-2017-ja.txt"
     running_headers = {title for title, _, _ in parts} | {"定義", "前書き"}
     law_parts = [(title, first) for title, _, first in parts if first is not None]
 
+    furniture = frozenset(running_headers)
     units: list[Unit] = [prose_unit(doc, "front-matter", "front_matter", "デュプリケートブリッジの規則 2017年版",
-                                    lines[: at["wbf"]])]
+                                    lines[: at["wbf"]], running_headers=furniture)]
     units.append(prose_unit(doc, "preface:wbf", "preface", heading_text(lines[at["wbf"]][1]),
-                            lines[at["wbf"] + 1: at["jcbl"]]))
+                            lines[at["wbf"] + 1: at["jcbl"]], running_headers=furniture))
     units.append(prose_unit(doc, "preface:jcbl", "preface", heading_text(lines[at["jcbl"]][1]),
-                            lines[at["jcbl"] + 1: at["toc"]]))
+                            lines[at["jcbl"] + 1: at["toc"]], running_headers=furniture))
     units += toc_units(doc, toc_entries, lines[at["toc"]][0])
     intro_page = page_of_toc_row(lines[at["toc"]: at["laws_intro"]], "前書き")
     units.append(prose_unit(doc, "preface:laws-2017", "preface", heading_text(lines[at["laws_intro"]][1]),
-                            lines[at["laws_intro"] + 1: at["intro"]], page=intro_page))
+                            lines[at["laws_intro"] + 1: at["intro"]], page=intro_page, running_headers=furniture))
     units.append(prose_unit(doc, "introduction", "introduction", "前書き", lines[at["intro"] + 1: at["ja_note"]],
-                            page=intro_page))
+                            page=intro_page, running_headers=furniture))
+    # the note runs up to the 定義 chapter; `## 定義` + `---` before it is that page's running header
     units.append(prose_unit(doc, "introduction/ja-note", "introduction_note", "【日本語版注】",
-                            lines[at["ja_note"] + 1: at["definitions"] - 1], page=intro_page, parent="introduction"))
+                            lines[at["ja_note"] + 1: at["definitions"]], page=intro_page, parent="introduction",
+                            running_headers=furniture))
     units[-1].line = lines[at["ja_note"]][0]
 
     definitions_page = page_of_toc_row(lines[at["toc"]: at["laws_intro"]], "定義")

@@ -45,7 +45,7 @@ REF_GROUP_GAP_RE = re.compile(r"(?<![,、])\s+(?!\s|脚注)")
 ROW_RE = re.compile(r"^【(?P<kana>.)】$")
 MD_HEADING_RE = re.compile(r"^#{2,3}\s+(?P<text>.+)$")
 FURNITURE_RE = re.compile(r"^[-\s]+$")  # `----<TAB>------`: a rule the conversion left
-SEE_ALSO_RE = re.compile(r"\s*[（(]\s*(?P<targets>(?:「[^」]+」[、,]?\s*)+)(?:も|を)?参照\s*[）)]")
+SEE_ALSO_RE = re.compile(r"\s*[（(]\s*(?P<targets>(?:「[^」]+」[、,]?\s*)+)(?P<how>も|を)?参照\s*[）)]")
 SEE_TARGET_RE = re.compile(r"「([^」]+)」")
 REMARK_PREFIX = "注："
 GLOSS_START = ("(", "（", "「")
@@ -58,6 +58,16 @@ KANA_ROWS = {
 
 
 # --- one physical line ----------------------------------------------------------------
+@dataclass(frozen=True)
+class See:
+    """A cross-reference to another index term: `（「反則行為」も参照）` is *see also* (the entry has
+    references of its own), `（「調整スコア」参照）` / `を参照` is *see* (look there instead)."""
+
+    target: str
+    also: bool
+    printed: str  # the parenthesis as printed
+
+
 @dataclass
 class Line:
     number: int
@@ -68,7 +78,7 @@ class Line:
     refs: str = ""
     bold: bool = False
     tab: bool = False
-    see_also: list[str] = field(default_factory=list)
+    see: list[See] = field(default_factory=list)
     wrapped_from: int | None = None  # the line where a term cut by a line break starts
 
 
@@ -96,8 +106,8 @@ def classify_md_heading(text: str, number: int) -> Line:
     row = ROW_RE.match(text)
     if row:
         return Line(number, "row", row["kana"])
-    term, see_also = split_see_also(text)
-    return Line(number, "md_heading", term, see_also=see_also)
+    term, see = split_see(text)
+    return Line(number, "md_heading", term, see=see)
 
 
 def split_space_format(text: str, number: int, bold: bool) -> Line:
@@ -120,27 +130,28 @@ def refine_kind(line: Line) -> Line:
     elif term.startswith(REMARK_PREFIX):
         line.kind = "remark"
     elif SEE_ALSO_RE.fullmatch(term):
-        line.kind, line.term, line.see_also = "see_also", "", see_targets(term)
+        line.kind, line.term, line.see = "see_also", "", see_targets(SEE_ALSO_RE.fullmatch(term))
     elif term.startswith(GLOSS_START) and not line.refs:
         line.kind = "gloss"  # `(「することができる」` ... `「しなければならない」)`
     else:
-        line.term, line.see_also = split_see_also(term)
+        line.term, line.see = split_see(term)
     if line.refs and not REF_LIST_RE.match(line.refs):
         raise ValueError(f"references not in the index grammar: {line.refs!r}")
     return line
 
 
-def split_see_also(term: str) -> tuple[str, list[str]]:
-    """`違反行為（「反則行為」も参照）` -> (`違反行為`, [`反則行為`])."""
+def split_see(term: str) -> tuple[str, list[See]]:
+    """`違反行為（「反則行為」も参照）` -> (`違反行為`, [See(`反則行為`, also=True, …)])."""
     match = SEE_ALSO_RE.search(term)
     if not match:
         return clean_term(term), []
     rest = term[: match.start()] + " " + term[match.end():]
-    return clean_term(rest), see_targets(match.group(0))
+    return clean_term(rest), see_targets(match)
 
 
-def see_targets(text: str) -> list[str]:
-    return SEE_TARGET_RE.findall(text)
+def see_targets(match: re.Match) -> list[See]:
+    printed = match.group(0).strip()
+    return [See(target, match["how"] == "も", printed) for target in SEE_TARGET_RE.findall(match["targets"])]
 
 
 def clean_term(term: str) -> str:
@@ -158,7 +169,7 @@ class Entry:
     row: str
     fmt: str  # space, tab, markdown
     role: str  # heading, sub, candidate (decided by reading order)
-    see_also: list[str] = field(default_factory=list)
+    see: list[See] = field(default_factory=list)
     remark: str | None = None
     gloss: str | None = None
     split_line: int | None = None
@@ -209,7 +220,7 @@ class Assembler:
         self.section.rows.append((line.term, line.number))
 
     def on_md_heading(self, line: Line) -> None:
-        self.add(Entry(line.term, "", [line.number], self.row, "markdown", "heading", line.see_also))
+        self.add(Entry(line.term, "", [line.number], self.row, "markdown", "heading", line.see))
 
     def on_term(self, line: Line) -> None:
         if self.pending_wrap is not None:
@@ -221,7 +232,7 @@ class Assembler:
             self.add_tab_line(line)
         else:
             role = "heading" if self.paragraph_start else "sub"
-            self.add(Entry(line.term, line.refs, [line.number], self.row, "space", role, line.see_also))
+            self.add(Entry(line.term, line.refs, [line.number], self.row, "space", role, line.see))
 
     def join_wrapped_term(self, line: Line) -> Line:
         first, self.pending_wrap = self.pending_wrap, None
@@ -234,7 +245,7 @@ class Assembler:
         parts = split_merged_line(line.term, line.refs)
         (term, refs), others = parts[0], parts[1:]
         role = "heading" if line.bold else "candidate"
-        entries = [Entry(term, refs, lines, self.row, "tab", role, line.see_also)]
+        entries = [Entry(term, refs, lines, self.row, "tab", role, line.see)]
         entries += [Entry(term, refs, [line.number], self.row, "tab", "sub") for term, refs in others]
         for entry in entries:
             entry.split_line = line.number if others else None
@@ -251,7 +262,7 @@ class Assembler:
 
     def on_see_also(self, line: Line) -> None:
         entry = self.previous(line)
-        entry.see_also += line.see_also
+        entry.see += line.see
         if line.refs:
             entry.refs = f"{entry.refs} {line.refs}".strip()
         entry.lines.append(line.number)
@@ -473,31 +484,38 @@ def section_unit(section: Section, doc: str) -> Unit:
 
 
 def build_entry_units(section: Section, doc: str) -> list[Unit]:
-    """Row units and entry units in index order, with parents and unique refs."""
-    rows_to_emit = list(section.rows)
+    """Row units and entry units in index order, with parents and unique refs.
+
+    Every kana row of the gojūon gets a unit, in reading order, whether or not the index
+    prints it: a row with no terms (な, わ) has ``printed`` None and no line, so a reader can
+    go from any kana to its row.
+    """
+    printed = {kana: line for kana, line in section.rows}
+    rows_to_emit = [kana for kana in KANA_ROWS] + [kana for kana in printed if kana not in KANA_ROWS]
     units: list[Unit] = []
     used: dict[str, int] = {}
     heading: Unit | None = None
     current_row = None
     for entry in section.entries:
-        if entry.row != current_row:  # emit the row units up to this entry's row
+        if entry.row != current_row and entry.row in rows_to_emit:  # the rows up to this entry's
             while rows_to_emit:
-                kana, line = rows_to_emit.pop(0)
-                units.append(row_unit(kana, line, doc))
+                kana = rows_to_emit.pop(0)
+                units.append(row_unit(kana, printed.get(kana), doc))
                 if kana == entry.row:
                     break
+        if entry.row != current_row:
             current_row, heading = entry.row, None
         unit = entry_unit(entry, heading, doc, used)
         if entry.role == "heading" or heading is None:
             heading = unit
         units.append(unit)
-    units += [row_unit(kana, line, doc) for kana, line in rows_to_emit]
+    units += [row_unit(kana, printed.get(kana), doc) for kana in rows_to_emit]
     return units
 
 
-def row_unit(kana: str, line: int, doc: str) -> Unit:
-    return Unit(doc, f"index-row:{kana}", "index_row", title=kana, parent_ref="index",
-                line=line, attrs={"row": kana})
+def row_unit(kana: str, line: int | None, doc: str) -> Unit:
+    return Unit(doc, f"index-row:{kana}", "index_row", title=kana, parent_ref="index", line=line,
+                attrs={"row": kana, "kana": KANA_ROWS.get(kana, kana), "printed": f"【{kana}】" if line else None})
 
 
 def entry_unit(entry: Entry, heading: Unit | None, doc: str, used: dict[str, int]) -> Unit:
@@ -510,9 +528,12 @@ def entry_unit(entry: Entry, heading: Unit | None, doc: str, used: dict[str, int
     ref = base if used[base] == 1 else f"{base}~{used[base]}"
     attrs = {
         "heading": heading_term, "subterm": subterm, "refs_printed": entry.refs,
-        "see_also": entry.see_also, "remark": entry.remark, "row": entry.row,
+        "see": [x.target for x in entry.see if not x.also], "see_also": [x.target for x in entry.see if x.also],
+        "remark": entry.remark, "row": entry.row,
         "format": entry.fmt, "lines": entry.lines,
     }
+    if entry.see:
+        attrs["see_printed"] = list(dict.fromkeys(x.printed for x in entry.see))
     if entry.gloss:
         attrs["gloss"] = entry.gloss
     if entry.split_line:

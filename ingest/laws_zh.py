@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from .records import ParsedDocument, ParseError, Unit
+from .textclean import strip_any_tags
 
 LAST_LAW_OF_THE_CODE = 93  # the 1997 Laws end with Law 93: fewer laws means the page is cut off
 DEFINITIONS_TITLE = "定义"
@@ -93,7 +94,6 @@ BOARDS_PER_CYCLE = 16
 # Cleaning
 
 
-HTML_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 MARKDOWN_HEADING_RE = re.compile(r"^#{1,6}\s*")
 MARKDOWN_EMPHASIS_RE = re.compile(r"\*{1,3}|__")
 SPACE_BETWEEN_HAN_RE = re.compile(rf"(?<=[{HAN}])\s+(?=[{HAN}])")
@@ -101,7 +101,7 @@ SPACE_BETWEEN_HAN_RE = re.compile(rf"(?<=[{HAN}])\s+(?=[{HAN}])")
 
 def strip_markup(line: str) -> str:
     """One line without HTML, Markdown markers or runs of (non-breaking) spaces."""
-    line = html.unescape(HTML_TAG_RE.sub("", line))
+    line = html.unescape(strip_any_tags(line))
     line = MARKDOWN_EMPHASIS_RE.sub("", MARKDOWN_HEADING_RE.sub("", line.strip()))
     return " ".join(line.split())
 

@@ -22,9 +22,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-LAWS_JA = "laws-2017-ja"
-LAWS_ZH = "laws-1997-zh"
-REGULATIONS = "jcbl-regs-ja"
+# What a reference points into, named by role and language: the grammars know which kind of
+# document a citation names (第61条 is a Law, 第23条2項 the regulations' own article), not which
+# edition is in the corpus. ingest.xrefs maps each to a document through the registry.
+LAWS_JA = "laws@ja"
+LAWS_ZH = "laws@zh"
+REGULATIONS = "regulations@ja"
 
 # --- WBF-style law refs -------------------------------------------------------------------------
 
@@ -95,7 +98,8 @@ class Reference:
     """One reference found in a text.
 
     ``doc``/``ref`` name the target (``ref`` may name a unit that does not exist: resolution
-    decides). A footnote cited by the Law it hangs from (索引 ``53脚注``) has ``ref=None`` and
+    decides); ``doc`` is a document id or a role target (``LAWS_JA``...) that resolution maps.
+    A footnote cited by the Law it hangs from (索引 ``53脚注``) has ``ref=None`` and
     ``footnote_of="53"``: only the resolver knows which footnote that is.
     """
 
@@ -235,6 +239,13 @@ def relative_law_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Refere
         yield law_reference(m, state, doc, state.ctx.law, m.group("tail") or "")
 
 
+def preceding_item_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
+    """前項1: item 1 of the citing unit's own section (93C3(a) 前項1および2 -> 93C1, 93C2); the
+    および 2 that may follow is a continuation of it."""
+    if state.ctx.law and state.ctx.section:
+        yield law_reference(m, state, doc, state.ctx.law, state.ctx.section + norm(m.group("item")))
+
+
 def bare_section_ref(m: re.Match, state: ScanState, doc: str) -> Iterator[Reference]:
     """B項 / A款1 with no Law named: the Law last named in this text, else the citing Law;
     上記B項 / 以下のB項 / 上述A款 point inside the citing Law whatever was named before."""
@@ -278,11 +289,16 @@ def footnote_marker(m: re.Match, state: ScanState) -> Iterator[Reference]:
 # --- Japanese Laws and commentaries ----------------------------------------------------------
 
 JA_TAIL = rf"(?:{S}{LETTER}{S}項{DEEP_TAIL})?"
-JA_LAW = re.compile(rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|及び|と){S}{NUM})*){S}条(?P<tail>{JA_TAIL})")
+# 第41条A 『オープニングリードを伏せて出す』 (out-of-turn notes): a section letter printed without
+# 項, taken only before a quotation, a parenthesis or punctuation, where nothing else can follow
+LAW_TAIL = rf"(?:{S}{LETTER}(?:{S}項{DEEP_TAIL}|(?=[ \u3000]*[『「（(、。）)]|[ \u3000]*$)))?"
+JA_LAW = re.compile(rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|及び|と){S}{NUM})*){S}条(?P<tail>{LAW_TAIL})")
 JA_THIS_LAW = re.compile(rf"(?:本条項?|同条)(?P<tail>{JA_TAIL})")
 JA_BARE_SECTION = re.compile(rf"(?P<here>上記の?|以下の|下記の?)?(?<![A-Za-zＡ-Ｚａ-ｚ])(?P<tail>{LETTER}{S}項{DEEP_TAIL})")
 # 前項B 1(a) (51B2): the preceding section of this Law, printed in compact style
 JA_PRECEDING_SECTION = re.compile(rf"前項{S}(?P<tail>{LETTER}{S}{NUM}(?:{S}\([a-z]\))?)")
+# 前項 1 および 2 (93C3(a)): items 1 and 2 before the citing one, in the citing section
+JA_PRECEDING_ITEM = re.compile(rf"前項{S}(?P<item>{NUM})(?!{S}[条項])")
 JA_RANGE = re.compile(
     rf"(?P<from>第{S}(?P<first>{NUM}){S}条){S}(?:から|～|〜|ないし|乃至){S}(?P<to>第{S}(?P<last>{NUM}){S}条)(?:まで)?"
 )
@@ -313,6 +329,7 @@ def ja_tokens(law_doc: str, with_footnotes: bool) -> list[tuple[re.Pattern, Hand
         (JA_THIS_LAW, lambda m, st: relative_law_ref(m, st, law_doc)),
         (JA_BARE_SECTION, lambda m, st: bare_section_ref(m, st, law_doc)),
         (JA_PRECEDING_SECTION, lambda m, st: relative_law_ref(m, st, law_doc)),
+        (JA_PRECEDING_ITEM, lambda m, st: preceding_item_ref(m, st, law_doc)),
         (JA_CONTINUED_ITEM, lambda m, st: continued_item_ref(m, st, law_doc)),
         (JA_DEFINITION, lambda m, st: definition_ref(m, st, law_doc)),
     ]
@@ -472,9 +489,12 @@ def strip_span(ref: Reference) -> Reference:
 # --- index locators (laws-2017-ja 索引) -------------------------------------------------------
 
 INDEX_LOCATOR = re.compile(
-    rf"(?P<law>{NUM})(?P<tail>{LETTER}(?:{NUM}(?:\([a-z]\)(?:\({ROMAN}\))?)?)?)?(?P<fn>{S}脚注(?P<fn_n>{NUM})?)?"
+    rf"(?P<law>{NUM})(?P<tail>{LETTER}(?:{NUM}(?:\((?:[a-z]|\d)\)(?:\({ROMAN}\))?)?)?)?(?P<fn>{S}脚注(?P<fn_n>{NUM})?)?"
     rf"|(?P<definition>定義)|(?P<introduction>前書き)"
 )
+# A sub-item letter the conversion read as a digit: 80B2(1) is 80B2(l). Only these look alike.
+DIGIT_FOR_LETTER = {"1": "l", "0": "o"}
+_INDEX_TAIL = re.compile(rf"(?P<section>{LETTER})(?P<item>{NUM})?(?:\((?P<sub>[a-z]|\d)\))?(?:\((?P<subsub>{ROMAN})\))?")
 INDEX_SEE = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=も?参照)")
 
 
@@ -503,5 +523,13 @@ def index_locator(m: re.Match, term: str | None, heading: str | None) -> Referen
         if m.group("fn_n"):
             return Reference(surface, start, end, LAWS_JA, f"fn:{norm(m.group('fn_n'))}", "locator")
         return Reference(surface, start, end, LAWS_JA, None, "locator", footnote_of=law)
-    section, item, sub, subsub = split_tail(m.group("tail") or "")
+    tail = _INDEX_TAIL.fullmatch(norm(m.group("tail") or ""))
+    if not tail:
+        return Reference(surface, start, end, LAWS_JA, law, "locator")
+    section, item, sub, subsub = tail.group("section", "item", "sub", "subsub")
+    if sub and sub.isdigit():
+        # 80B2(1): the sub-item the digit stands for, if the conversion can have misread it;
+        # else a ref that names no unit (unresolved, with its reason), never Law 1
+        return Reference(surface, start, end, LAWS_JA,
+                         format_law_ref(law, section, item, DIGIT_FOR_LETTER.get(sub, f"{sub}"), subsub), "locator")
     return Reference(surface, start, end, LAWS_JA, format_law_ref(law, section, item, sub, subsub), "locator")

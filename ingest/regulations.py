@@ -30,6 +30,8 @@ Units (kind, ref) in document order:
   ``attrs`` number and printed label (``付表1``). Inside: paragraphs ``appendix-<n>-<k>``
   (printed ``(1)``...), items ``appendix-<n>-<k>-<j>`` as in articles, and the printed
   tables of appendix 1 as ``table`` units ``appendix-1-table-<k>``. Appendix 2 is one table.
+  A table's column headings as printed (``Boards``, board counts, ``IMPs VPs``) are
+  ``attrs["header_rows"]`` (``[{"line", "cells"}]``) of its table unit (of appendix-2 for 付表2).
 
 Tables (``ParsedDocument.tables``), each row with ``line`` (source line) and the ref of the
 unit that prints it:
@@ -45,8 +47,9 @@ unit that prints it:
   ``board_penalties`` (第44条), each row with the ``item_ref`` of the item that prints it.
 
 Text is cleaned: Markdown list/table marks, ``#``, ``**``, HTML tags and ``$$`` go; LaTeX
-formulas become plain text (``M = (N × S) / n``); lines the conversion split in mid-sentence
-are joined. References such as ``第23条2項`` are left exactly as printed. Letter-spaced
+formulas become plain text in ``text`` (``M = (N × S) / n``) and are kept as printed in
+``attrs["formulas"]`` (``[{"tex", "text", "line"}]``, for a page to typeset); lines the
+conversion split in mid-sentence are joined. References such as ``第23条2項`` are left exactly as printed. Letter-spaced
 abbreviations and numbers the conversion broke (``J C B L``, ``3. 25``) are fixed in
 ``corpus/errata/jcbl-regs-ja.yml``, not here.
 
@@ -61,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .records import ParsedDocument, ParseError, Unit
+from .textclean import strip_any_tags
 
 # --------------------------------------------------------------------------------------------
 # Line patterns
@@ -97,17 +101,16 @@ SENTENCE_END = tuple("。．.!?！？」』）)：:")
 # --------------------------------------------------------------------------------------------
 # Inline cleaning
 # --------------------------------------------------------------------------------------------
-HTML_TAG_RE = re.compile(r"</?[a-zA-Z][^>]*>")
 HEADING_MARK_RE = re.compile(r"^\s*#{1,6}\s+")
 FORMULA_RE = re.compile(r"\$\$(.+?)\$\$")
 LATEX_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "pm": "±", "leq": "≤", "geq": "≥",
                  "neq": "≠", "le": "≤", "ge": "≥", "quad": " ", ",": " ", ";": " "}
 
 
-def clean_inline(text: str) -> str:
-    """One line of printed text without the conversion's markup."""
+def clean_printed(text: str) -> str:
+    """One line of printed text without the conversion's markup (formulas as readable text)."""
     text = HEADING_MARK_RE.sub("", text)
-    text = HTML_TAG_RE.sub("", text).replace("**", "")
+    text = strip_any_tags(text).replace("**", "")
     text = FORMULA_RE.sub(lambda m: latex_to_text(m.group(1)), text)
     text = text.replace("\t", " ")
     return re.sub(r" {2,}", " ", text).strip()
@@ -179,10 +182,15 @@ class Fragment:
 
     text: str
     whole: bool = False
+    formulas: list[dict[str, Any]] = field(default_factory=list)
 
 
-def source_fragment(raw: str) -> Fragment:
-    return Fragment(clean_inline(raw), whole="$$" in raw)
+def source_fragment(raw: str, line: int | None = None) -> Fragment:
+    """A formula is kept twice: as printed (the conversion's LaTeX, for a page to typeset) in
+    ``formulas``, and as a readable line of text (`M = (N × S) / n + (N-n) / (2n)`)."""
+    formulas = [{"tex": m.group(1).strip(), "text": latex_to_text(m.group(1)), "line": line}
+                for m in FORMULA_RE.finditer(raw)]
+    return Fragment(clean_printed(raw), whole="$$" in raw, formulas=formulas)
 
 
 def join_fragments(fragments: list[Fragment]) -> str:
@@ -293,7 +301,7 @@ class StructureBuilder:
     def add_text(self, line_no: int, raw: str) -> None:
         if self.current is None:
             raise ParseError(self.source, line_no, "expected a chapter, article or appendix heading")
-        self.current.fragments.append(source_fragment(raw))
+        self.current.fragments.append(source_fragment(raw, line_no))
 
     def add_marker(self, line_no: int, marker: Marker) -> None:
         if self.container is None:
@@ -356,6 +364,9 @@ def finish_text(pending: Pending) -> None:
     """Set text (and a heading title) from the collected fragments."""
     fragments = [f for f in pending.fragments if f.text]
     unit = pending.unit
+    formulas = [formula for f in fragments for formula in f.formulas]
+    if formulas:
+        unit.attrs["formulas"] = formulas
     if pending.heading_candidate and fragments and is_heading(fragments[0].text):
         if len(fragments) > 1 or pending.children:
             unit.title, fragments = fragments[0].text, fragments[1:]
@@ -373,17 +384,17 @@ def classify_marker(raw: str, builder: StructureBuilder) -> Marker | None:
     """A paragraph or item marker at the start of the line (after any Markdown list mark)."""
     had_list_mark = bool(LIST_MARK_RE.match(raw))
     line = LIST_MARK_RE.sub("", raw).strip()
-    cells = [clean_inline(c) for c in line.split("\t")] if "\t" in line else None
+    cells = [clean_printed(c) for c in line.split("\t")] if "\t" in line else None
     paragraph = PARAGRAPH_RE.match(line)
     if paragraph:
         if cells:
-            cells[0] = clean_inline(paragraph[2].split("\t")[0])
+            cells[0] = clean_printed(paragraph[2].split("\t")[0])
         return Marker("paragraph", "paragraph", f"({paragraph[1]})", paragraph[1],
-                      clean_inline(paragraph[2]), cells)
+                      clean_printed(paragraph[2]), cells)
     if had_list_mark:
         bullet = BULLET_RE.match(line)
         if bullet:
-            return Marker("item", "bullet", "・", "", clean_inline(bullet[1]))
+            return Marker("item", "bullet", "・", "", clean_printed(bullet[1]))
     for style, pattern in ITEM_PATTERNS:
         match = pattern.match(line)
         if match:
@@ -402,8 +413,8 @@ def item_marker(style: str, label: str, rest: str, cells: list[str] | None,
     else:
         key = label
     if cells:
-        cells = [clean_inline(rest.split("\t")[0])] + cells[1:]
-    return Marker("item", style, printed, key, clean_inline(rest), cells)
+        cells = [clean_printed(rest.split("\t")[0])] + cells[1:]
+    return Marker("item", style, printed, key, clean_printed(rest), cells)
 
 
 def is_table_row(line: str) -> bool:
@@ -428,7 +439,7 @@ def markdown_row_marker(cells: list[str]) -> Marker | None:
     first = ITEM_PATTERNS[0][1].match(cells[0])
     if not first:
         return None
-    cells = [clean_inline(first[2])] + ["\n".join(clean_inline(x) for x in c.split("\n"))
+    cells = [clean_printed(first[2])] + ["\n".join(clean_printed(x) for x in c.split("\n"))
                                           for c in cells[1:]]
     text = " ".join(cells)
     return Marker("item", "decimal", f"{first[1]}.", first[1], text, cells)
@@ -496,7 +507,7 @@ def article_unit(doc: str, number: int, text: str, caption, chapter_ref: str, li
     if caption is None:
         attrs["uncaptioned"] = True
     return Unit(doc=doc, ref=str(number), kind="article", title=caption[1] if caption else None,
-                text=clean_inline(text), parent_ref=chapter_ref, line=line, attrs=attrs)
+                text=clean_printed(text), parent_ref=chapter_ref, line=line, attrs=attrs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -507,7 +518,7 @@ def parse_appendix_list(lines: list[tuple[int, str]], doc: str) -> list[Unit]:
     (heading_line, heading), entries = lines[0], [(n, t) for n, t in lines[1:] if t.strip()]
     units = [Unit(doc=doc, ref="toc:appendices", kind="toc", title=heading, line=heading_line)]
     for k, (n, text) in enumerate(entries, start=1):
-        units.append(Unit(doc=doc, ref=f"toc:appendix-{k}", kind="toc", text=clean_inline(
+        units.append(Unit(doc=doc, ref=f"toc:appendix-{k}", kind="toc", text=clean_printed(
             LIST_MARK_RE.sub("", text)), parent_ref="toc:appendices", line=n,
             attrs={"target": f"appendix-{k}"}))
     return units
@@ -556,7 +567,7 @@ class TableSection:
 
     @property
     def title(self) -> str:
-        return " / ".join(clean_inline(t) for _, t in self.title_lines)
+        return " / ".join(clean_printed(t) for _, t in self.title_lines)
 
     @property
     def line(self) -> int:
@@ -791,6 +802,7 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
             raise ParseError(source, appendix.line, "expected one handicap table")
         appendix.attrs["table"] = "handicap"
         rows = read_table(sections[0], source, handicap_rows)
+        appendix.attrs["header_rows"] = header_rows(sections[0], rows)
         tables.setdefault("handicap", []).extend(dict(r, appendix=appendix.ref) for r in rows)
         return
     for k, section in enumerate(sections, start=1):
@@ -799,10 +811,28 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
         attrs = {"table": name, "rows": len(rows)}
         if "scale" in rows[0]:
             attrs["scale"] = rows[0]["scale"]
+        headers = header_rows(section, rows)
+        if headers:
+            attrs["header_rows"] = headers
         builder.add(Unit(doc=builder.doc, ref=ref, kind="table", title=section.title,
                          parent_ref=appendix.ref, line=section.line, attrs=attrs))
         tables.setdefault(name, []).extend(
             dict(r, scale_title=section.title, appendix=appendix.ref, table_ref=ref) for r in rows)
+
+
+def header_rows(section: TableSection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The printed rows that head the columns (``Boards`` / board counts / ``IMPs VPs``), which
+    hold no data row: kept as printed, cell by cell (trailing empty cells dropped), with their line."""
+    data_lines = {row["line"] for row in rows}
+    headers = []
+    for n, text in section.rows:
+        if n in data_lines:
+            continue
+        cells = [clean_printed(cell) for cell in text.split("\t")]
+        while cells and not cells[-1]:
+            cells.pop()
+        headers.append({"line": n, "cells": cells})
+    return headers
 
 
 def read_table(section: TableSection, source: str, rows_of: Callable) -> list[dict[str, Any]]:
@@ -912,7 +942,7 @@ def non_blank(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return [(n, t.strip()) for n, t in lines if t.strip()]
 
 
-def parse(text: str, doc: str = "jcbl-regs-ja", source: str = "jcbl-regs-ja.txt") -> ParsedDocument:
+def parse(text: str, doc: str, source: str) -> ParsedDocument:
     lines = list(enumerate(text.replace("\r\n", "\n").split("\n"), start=1))
     parts = split_document(lines, source)
     front = non_blank(parts["front"])

@@ -1,4 +1,4 @@
-"""Text cleaning shared by the Japanese Laws parsers: markup, markers and conversion spacing.
+"""Text cleaning shared by the parsers (the one home for it): markup, markers and conversion spacing.
 
 The sources are PDF conversions. What we remove is furniture the conversion added (HTML tags,
 Markdown marks, spaces it put between characters); what we keep is everything the book prints.
@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 TAG_RE = re.compile(r"</?(?:b|sup|sub|i|em|strong|span)[^>]*>", re.I)
+# Any HTML tag: the Chinese web page and the regulations carry more kinds than the Laws' PDF.
+ANY_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
 # `\*3`, `<sup>\*3</sup>` and `*3` all print the footnote marker *3; `\*` alone is an unnumbered
 # translator's note marker.
 ESCAPED_STAR_RE = re.compile(r"\\\*")
@@ -26,7 +28,12 @@ _INNER_SPACE_RES = [
 
 
 def strip_tags(text: str) -> str:
+    """The tags the Laws' PDF conversion uses (a `<` in the text stays)."""
     return TAG_RE.sub("", text)
+
+
+def strip_any_tags(text: str) -> str:
+    return ANY_TAG_RE.sub("", text)
 
 
 def unescape_markers(text: str) -> str:

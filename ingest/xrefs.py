@@ -13,26 +13,25 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from .records import Unit, unit_id
+from .registry import Registry
 from .tokenize import fold_katakana
 from .refs import (
     LAWS_JA,
-    LAWS_ZH,
-    REGULATIONS,
     Context,
     Reference,
     extract_ja_law_refs,
     extract_regulation_refs,
     extract_zh_law_refs,
     law_ancestors,
+    law_number as refs_law_number,
     parse_index_locators,
     parse_law_ref,
 )
 
-COMMENTARIES = ("revoke-notes-ja", "out-of-turn-notes-ja")
 XREF_COLUMNS = ("id", "source_id", "surface", "target_doc", "target_ref", "target_id", "kind", "resolved",
                 "reason", "field", "start", "end", "resolved_to_parent")
 TEXT_FIELDS = ("text", "title")
@@ -52,9 +51,9 @@ def regulation_path(ref: str) -> tuple[str, ...]:
     return tuple(ref.split("-")) if ":" not in ref else ()
 
 
-def context_for(unit: Unit) -> Context:
+def context_for(unit: Unit, role: str) -> Context:
     """The citing unit's own position, which relative references lean on."""
-    if unit.doc == REGULATIONS:
+    if role == "regulations":
         return Context(unit.doc, path=regulation_path(unit.ref))
     if unit.kind == "footnote":  # a footnote speaks for the Law (or reprint of it) it hangs from
         return Context(unit.doc, *law_of((unit.attrs.get("anchor_ref") or "").removeprefix("quote:")))
@@ -63,6 +62,8 @@ def context_for(unit: Unit) -> Context:
     if unit.kind == "note":
         covers = unit.attrs.get("covers") or []
         return Context(unit.doc, *law_of(covers[0] if covers else None))
+    if unit.kind == "closing":  # `71/closing`: a Law's own closing paragraph
+        return Context(unit.doc, *law_of(unit.parent_ref))
     return Context(unit.doc, *law_of(unit.ref))
 
 
@@ -76,18 +77,19 @@ def index_terms(unit: Unit) -> tuple[str | None, str | None]:
     return (term or heading), heading
 
 
-def extract(unit: Unit, text: str) -> list[Reference]:
-    """The references in one field of one unit, by its document's grammar."""
+def extract(unit: Unit, text: str, registry: Registry) -> list[Reference]:
+    """The references in one field of one unit, by its document's grammar (role and language)."""
     if unit.kind == "index_entry":
         term, heading = index_terms(unit)
         return parse_index_locators(text, term, heading)
-    ctx = context_for(unit)
-    if unit.doc == LAWS_ZH:
+    document = registry.get(unit.doc)
+    ctx = context_for(unit, document.role)
+    if document.language == "zh":
         return extract_zh_law_refs(text, ctx)
-    if unit.doc == REGULATIONS:
+    if document.role == "regulations":
         return extract_regulation_refs(text, ctx)
-    # The 2017 Laws and the commentaries keep footnote markers (*5) in the carrying unit's text.
-    return extract_ja_law_refs(text, ctx, with_footnotes=unit.doc in (LAWS_JA, *COMMENTARIES))
+    # The Japanese Laws and the commentaries keep footnote markers (*5) in the carrying unit's text.
+    return extract_ja_law_refs(text, ctx, with_footnotes=document.role in ("laws", "commentary"))
 
 
 def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
@@ -102,15 +104,39 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
+    for label in unit.attrs.get("title_footnotes") or []:  # `第13条 カードの過不足*2`: the marker left the title
+        if label.isdigit():
+            refs.append((Reference(f"*{label}", None, None, unit.doc, f"fn:{label}", "footnote"), None))
+    if unit.kind == "ruling":  # a worked example applies a Law it does not print (commentary.RULING_APPLIES)
+        for law in unit.attrs.get("applies") or []:
+            refs.append((Reference(unit.ref, None, None, LAWS_JA, law, "applies"), None))
+    if unit.kind == "index_entry":  # （「調整スコア」参照） is *see*, （「情報」も参照） *see also*
+        for kind, key in (("see", "see"), ("see-also", "see_also")):
+            for term in unit.attrs.get(key) or []:
+                refs.append((Reference(term, None, None, unit.doc, f"index:{term}", kind), None))
+    if unit.kind == "definition":  # 定義 ペナルティ: 「調整 (Rectification)」も参照
+        for term in unit.attrs.get("see_also") or []:
+            defined = re.sub(r"\s*[（(][^）)]*[）)]\s*$", "", term)
+            refs.append((Reference(term, None, None, unit.doc, f"def:{defined}", "see-also"), None))
     return refs
 
 
-def unit_references(unit: Unit) -> list[tuple[Reference, str | None]]:
+def unit_references(unit: Unit, registry: Registry) -> list[tuple[Reference, str | None]]:
     """Everything `unit` refers to, with the field each span is in."""
     # an index entry's title is a term (`7を超える`); only its text holds locators
     fields = ("text",) if unit.kind == "index_entry" else TEXT_FIELDS
-    found = [(ref, name) for name in fields for ref in extract(unit, getattr(unit, name) or "")]
+    found = [(ref, name) for name in fields for ref in extract(unit, getattr(unit, name) or "", registry)]
     return found + structural_refs(unit)
+
+
+def target_document(doc: str, registry: Registry) -> str:
+    """A role target (laws@ja: the newest Laws in Japanese) as the document the corpus has for it."""
+    if "@" not in doc:
+        return doc
+    role, language = doc.split("@")
+    found = registry.laws_in(language) if role == "laws" else next(
+        (d for d in registry.of_role(role) if d.language == language), None)
+    return found.id if found else doc
 
 
 # --- resolution -------------------------------------------------------------------------------
@@ -136,10 +162,16 @@ class UnitIndex:
         units = list(units)
         self.ids = {u.id for u in units}
         self.docs = {u.doc for u in units}
+        # a source cut off before its end (laws-1997-zh stops in Law 52A): later Laws are missing, not wrong
+        self.truncated = {u.doc for u in units if u.attrs.get("truncated")}
         self._laws_end: dict[str, int] = {}
         self.footnotes_of: dict[tuple[str, str], list[str]] = {}
         self.definitions_by_spelling = {(u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref
                                         for u in units if u.kind == "definition"}
+        self.index_headings: dict[str, list[str]] = {}
+        for u in units:
+            if u.kind == "index_entry" and "/" not in u.ref and "~" not in u.ref:
+                self.index_headings.setdefault(u.doc, []).append(u.ref.removeprefix("index:"))
         for u in units:
             if u.kind == "footnote" and u.attrs.get("anchor_ref"):
                 law, _ = law_of(u.attrs["anchor_ref"])
@@ -151,6 +183,17 @@ class UnitIndex:
             return None
         return self.definitions_by_spelling.get((doc, fold_term(ref.removeprefix("def:"))))
 
+    def index_heading_printed_otherwise(self, doc: str, ref: str) -> str | None:
+        """A 索引 cross-reference naming a heading the way it is printed elsewhere: 「意思の伝達」
+        for the heading 意思の伝達、テンポとディセプション, 「取り消した(withdrawn)行動」 for
+        取り消した行動(withdrawn). Only a single such heading counts."""
+        if not ref.startswith("index:"):
+            return None
+        term = ref.removeprefix("index:")
+        found = [h for h in self.index_headings.get(doc, [])
+                 if h.startswith(term + "、") or without_parentheses(h) == without_parentheses(term)]
+        return f"index:{found[0]}" if len(found) == 1 else None
+
     def exists(self, doc: str, ref: str) -> bool:
         return unit_id(doc, ref) in self.ids
 
@@ -160,7 +203,8 @@ class UnitIndex:
         for candidate in (ref.ref, *ref.fallbacks):
             if self.exists(ref.doc, candidate):
                 return Resolution(candidate, unit_id(ref.doc, candidate), None)
-            spelled = self.definition_spelled_otherwise(ref.doc, candidate)
+            spelled = (self.definition_spelled_otherwise(ref.doc, candidate)
+                       or self.index_heading_printed_otherwise(ref.doc, candidate))
             if spelled:
                 return Resolution(spelled, unit_id(ref.doc, spelled), None)
         return Resolution(ref.ref, None, self.why_missing(ref), self.nearest_parent(ref.doc, ref.ref))
@@ -175,7 +219,7 @@ class UnitIndex:
     def why_missing(self, ref: Reference) -> str:
         if ref.doc not in self.docs:
             return f"document {ref.doc} not parsed"
-        if ref.doc == LAWS_ZH and self.laws_end(ref.doc) and law_number(ref.ref) > self.laws_end(ref.doc):
+        if ref.doc in self.truncated and self.laws_end(ref.doc) and law_number(ref.ref) > self.laws_end(ref.doc):
             return f"beyond the end of the source (the page stops in Law {self.laws_end(ref.doc)})"
         return f"no unit {unit_id(ref.doc, ref.ref)}"
 
@@ -191,9 +235,12 @@ class UnitIndex:
         return next((unit_id(doc, c) for c in candidates if self.exists(doc, c)), None)
 
 
+def without_parentheses(term: str) -> str:
+    return re.sub(r"\s+", "", re.sub(r"[（(][^）)]*[）)]", "", term))
+
+
 def law_number(ref: str | None) -> int:
-    parsed = parse_law_ref(ref) if ref else None
-    return int(parsed.law) if parsed else 0
+    return refs_law_number(ref) or 0
 
 
 # --- rows -------------------------------------------------------------------------------------
@@ -219,20 +266,29 @@ def xref_row(unit: Unit, ref: Reference, field: str | None, res: Resolution) -> 
     }
 
 
-def build_xrefs(units: Iterable[Unit]) -> list[dict]:
+def build_xrefs(units: Iterable[Unit], registry: Registry | None = None) -> list[dict]:
     """One row per reference of every unit (columns `XREF_COLUMNS`), in document order.
 
     A unit naming itself (a heading such as 第7条 on Law 7's own title) is a label, not a
-    reference, and yields no row.
+    reference, and yields no row. ``registry`` says which document plays which part (default:
+    the corpus's sources.yml).
     """
     units = list(units)
+    registry = registry or default_registry()
     index = UnitIndex(units)
     rows: dict[str, dict] = {}
     for unit in units:
-        for ref, field in unit_references(unit):
+        for ref, field in unit_references(unit, registry):
+            ref = replace(ref, doc=target_document(ref.doc, registry))
             res = index.resolve(ref)
             if res.target_id == unit.id:
                 continue
             row = xref_row(unit, ref, field, res)
             rows.setdefault(row["id"], row)
     return list(rows.values())
+
+
+def default_registry() -> Registry:
+    from .corpus import DEFAULT_CORPUS, load_manifest
+
+    return Registry.from_rows(load_manifest(DEFAULT_CORPUS))

@@ -7,6 +7,6 @@ here reads laws.db only; the build (``ingest``) computes what the pages show.
 
 Where things live: ``routes.py`` (every URL), ``pages/`` (one module per page kind: data for a
 template), ``queries.py`` (SQL), ``responses.py`` (HTML, JSON and error responses), ``hooks.py``
-(the Datasette hooks), ``templates/`` (all markup).
+(the Datasette hooks), ``templates/`` (all markup), ``cli.py`` (`bridge-laws`).
 """
 from .hooks import extra_template_vars, filters_from_request, register_routes, render_cell  # noqa: F401

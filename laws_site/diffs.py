@@ -71,11 +71,23 @@ def within(ref: str | None, root: str) -> bool:
 
 
 def stored_rows(conn: sqlite3.Connection, from_doc: str, to_doc: str, whitespace: bool, law: int) -> list[dict]:
+    """The stored rows of one law, each with its two units' texts (kept once, in sections)."""
     rows = conn.execute("""
-        select row from diff_rows where from_doc = ? and to_doc = ? and whitespace = ?
-          and (from_law = ? or to_law = ?) order by position
+        select d.row, f.text, t.text from diff_rows d
+          left join sections f on f.id = d.from_id left join sections t on t.id = d.to_id
+        where d.from_doc = ? and d.to_doc = ? and d.whitespace = ? and (d.from_law = ? or d.to_law = ?)
+        order by d.position
     """, (from_doc, to_doc, int(whitespace), law, law))
-    return [json.loads(r[0]) for r in rows]
+    return [with_texts(json.loads(row), from_text, to_text) for row, from_text, to_text in rows]
+
+
+def with_texts(row: dict, from_text: str | None, to_text: str | None) -> dict:
+    """The row with its texts back in their place, after the titles."""
+    texts = {"from_text": (from_text or "") if row["from_id"] else None,
+             "to_text": (to_text or "") if row["to_id"] else None}
+    keys = list(row)
+    at = keys.index("to_title") + 1
+    return {key: row.get(key, texts.get(key)) for key in keys[:at] + list(texts) + keys[at:]}
 
 
 def side_info(info: dict, rows: list[dict], side: str, root: str) -> dict:

@@ -1,10 +1,14 @@
-"""The Datasette hooks this plugin implements; each hands over to the module that does the work."""
+"""The Datasette hooks this plugin implements; each hands over to the module that does the work.
+
+Importing this module imports no Datasette (the marker is pluggy's, the same one Datasette
+declares), and the modules behind each hook load when Datasette calls it: `bridge-laws build`
+imports this package without paying Datasette's start-up time.
+"""
 from __future__ import annotations
 
-from datasette import hookimpl
+import pluggy
 
-from . import queries, routes, table_cells, table_search
-from .responses import read
+hookimpl = pluggy.HookimplMarker("datasette")
 
 SITE_PAGES = [
     {"path": "/-/glossary", "label": "用語集 Glossary"},
@@ -23,12 +27,17 @@ def site_links(registry) -> list[dict]:
 
 @hookimpl
 def register_routes():
+    from . import routes
+
     return routes.ROUTES
 
 
 @hookimpl
 def extra_template_vars(datasette, request):
     """What every page's chrome needs: the site title, the top links, the query being searched."""
+    from . import queries
+    from .responses import read
+
     async def inner():
         return {
             "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
@@ -41,10 +50,14 @@ def extra_template_vars(datasette, request):
 
 @hookimpl
 def render_cell(row, value, column, table, datasette):
+    from . import table_cells
+
     return table_cells.render_cell(row, value, column, table, datasette)
 
 
 @hookimpl(trylast=True)
 def filters_from_request(request, database, table, datasette):
     # trylast: runs after Datasette's own search filter, whose `search` parameter it replaces
+    from . import table_search
+
     return table_search.filters_from_request(request, database, table, datasette)

@@ -43,6 +43,12 @@ def unit_by_id(conn: sqlite3.Connection, unit_id: str) -> dict | None:
     return unit_dict(row) if row else None
 
 
+def aliased_ref(conn: sqlite3.Connection, doc: str, alias: str) -> str | None:
+    """The ref a changed id now has (ref_aliases: def:ディクレアララー -> def:ディクレアラー)."""
+    row = conn.execute("select ref from ref_aliases where doc = ? and alias = ?", (doc, alias)).fetchone()
+    return row[0] if row else None
+
+
 def doc_refs(conn: sqlite3.Connection, doc: str) -> list[str]:
     return [r[0] for r in conn.execute("select ref from sections where doc = ? order by position", (doc,))]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.align import (Concordance, Move, alignment_rows, align, comparable_units, law_ref_of,
+from ingest.align import (Concordance, Move, align_pairs, alignment_rows, align, comparable_units, law_ref_of,
                           load_concordance)
 from ingest.corpus import load_sources
 from ingest.documents import parse_document
@@ -21,7 +21,10 @@ def units():
 
 @pytest.fixture(scope="module")
 def rows(units):
-    return alignment_rows(units)
+    from ingest.corpus import DEFAULT_CORPUS, load_manifest
+    from ingest.registry import Registry
+
+    return alignment_rows(align_pairs(units, Registry.from_rows(load_manifest(DEFAULT_CORPUS)).diff_pairs()))
 
 
 def row_for(rows, from_id=None, to_id=None, from_doc="laws-1997-zh"):

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from ingest.commentary import parse
+from ingest.commentary import RULING_APPLIES, parse
 from ingest.corpus import load_sources
 from ingest.documents import parse_document
 from ingest.records import ParseError, Unit
@@ -202,7 +202,7 @@ def test_ruling_keeps_one_line_per_turn_across_a_page_break():
              "ディレクター：「わかりました、Wはカードを♠に出し直してください。Nはプレイを変更することができますが、どうしますか？」\n"
              "ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。\n"
              "「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」",
-        attrs={"example": True})
+        attrs={"example": True, "applies": ["62"], "applies_reason": RULING_APPLIES["リボークの裁定例（Sがダミー）"][1]})
 
 
 def test_index_rows_and_essay():
@@ -210,7 +210,7 @@ def test_index_rows_and_essay():
                                                    "、それからの逸脱による損害に対して、相当の補償をすることを目的としている。\n\n**第14条", 1))
     assert units["toc:61"] == Unit("revoke-notes-ja", "toc:61", "toc_entry",
                                    title="スートにフォローしないことーリボークに関する質問", page=2, line=8,
-                                   attrs={"law": "61"})
+                                   parent_ref="toc", attrs={"law": "61"})
     assert (units["toc:rulings"].title, units["toc:rulings"].page, units["toc:rulings"].attrs) == ("実際の裁定例", 30, {})
     assert units["essay:規則の目的"].text == "規則はデュプリケートブリッジの正しい手順を定め、それからの逸脱による損害に対して、相当の補償をすることを目的としている。"
 
@@ -324,3 +324,41 @@ def test_every_footnote_marker_sits_in_its_anchor(doc, parsed):
         assert re.search(rf"\*{number}(?!\d)", units[fn.attrs["anchor_ref"]].text)
     markers = {m for u in units.values() if u.kind != "footnote" for m in re.findall(r"\*(\d+)", u.text)}
     assert markers == {fn.ref.removeprefix("fn:") for fn in footnotes}
+
+
+# --- cover, index heading, notes headings, the Law a worked ruling applies (issue 15) ----------
+
+
+def test_cover_and_index_heading_are_units(parsed):
+    revoke = parsed["revoke-notes-ja"].by_ref()
+    assert revoke["front-matter"] == Unit(
+        "revoke-notes-ja", "front-matter", "front_matter", title="2017年版デュプリケートブリッジの規則",
+        text="リボークに関する注釈\nver 1.05    2018/11/17\n仲村篤志", line=3)
+    assert (revoke["toc"].kind, revoke["toc"].title, revoke["toc"].line, revoke["toc"].attrs) == (
+        "toc", "索引", 11, {"printed": "－ 索引 －"})
+    other = parsed["out-of-turn-notes-ja"].by_ref()
+    assert (other["front-matter"].title, other["front-matter"].text) == (
+        "2017年版デュプリケートブリッジの規則", "順番外のプレイに関する注釈\nver 1.03 2018/11/17\n仲村篤志")
+    assert other["toc"].attrs == {"printed": "- 索引 -"}
+    for units in (revoke, other):
+        rows = [u for u in units.values() if u.kind == "toc_entry"]
+        assert rows and all(u.parent_ref == "toc" for u in rows)
+
+
+def test_notes_heading_is_kept_on_the_first_note_under_it(parsed):
+    revoke = parsed["revoke-notes-ja"].by_ref()
+    headed = {u.ref: (u.attrs["notes_heading"], u.attrs["notes_heading_line"])
+              for u in revoke.values() if "notes_heading" in u.attrs}
+    assert headed == {"L50B": ("注釈 第50条・第54条", 356), "L67B": ("注釈 第67条", 411)}
+
+
+def test_worked_rulings_apply_a_law(parsed):
+    revoke = parsed["revoke-notes-ja"].by_ref()["ruling:2"]
+    other = parsed["out-of-turn-notes-ja"].by_ref()["ruling:2"]
+    assert (revoke.title, revoke.attrs["applies"]) == ("リボークの裁定例（Sがダミー）", ["62"])
+    assert (other.title, other.attrs["applies"]) == ("順番外のオープニングリードの裁定例", ["54"])
+    # the guidance sections name their Laws in the text; only the examples need the link
+    assert all("applies" not in units["ruling:1"].attrs for units in
+               (parsed["revoke-notes-ja"].by_ref(), parsed["out-of-turn-notes-ja"].by_ref()))
+    assert all(u.attrs.get("applies") for doc in DOCS for u in parsed[doc].units
+               if u.kind == "ruling" and u.attrs["example"])

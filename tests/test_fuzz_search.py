@@ -1,6 +1,6 @@
 """Search input from anywhere: any string gives results or a helpful refusal, never a crash.
 
-* `ingest.search.search` on any Unicode string returns a list of result dicts or raises
+* `laws_site.search.search` on any Unicode string returns a list of result dicts or raises
   QueryError (with a message); nothing else escapes.
 * Through HTTP (Datasette's test client, configured as `serve` runs it): /-/search.json,
   /-/search and Datasette's own ?_search= answer 200, or 400 with a message; never 500.

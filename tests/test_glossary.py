@@ -79,8 +79,9 @@ LOOKUP_CASES = [
     ("明手", "ja", "ダミー"),
     ("罰張", "ja", "ペナルティカード"),      # traditional
     ("ダミー", "zh", "明手"),
-    ("ディクレアラー", "zh", "庄家"),          # the definition prints ディクレアララー
-    ("declarers", "ja", "ディクレアララー"),   # plural
+    ("ディクレアラー", "zh", "庄家"),
+    ("ディクレアララー", "zh", "庄家"),        # the printed (now corrected) spelling still finds it
+    ("declarers", "ja", "ディクレアラー"),     # plural
     ("withdrawn", "ja", "取り消した"),
     ("deal", "zh", "发牌或牌局"),
     ("牌局", "ja", "ディール"),                # one of the two words of 发牌或牌局

@@ -269,12 +269,110 @@ def test_prefaces_and_introduction(units):
 
 def test_missing_landmark_names_the_file():
     with pytest.raises(ParseError) as error:
-        laws_ja.parse("# 目次\n", source="broken.txt")
+        laws_ja.parse("# 目次\n", doc="laws-2017-ja", source="broken.txt")
     assert "broken.txt" in str(error.value)
 
 
 def test_truncated_file_reports_the_law_it_expected():
     cut = RAW[: RAW.index("### 第53条")] + "\n## 索引－2017年規則－\n"
     with pytest.raises(ParseError) as error:
-        laws_ja.parse(cut, source="cut.txt")
+        laws_ja.parse(cut, doc="laws-2017-ja", source="cut.txt")
     assert "expected 93 laws, found 52" in str(error.value) and "第53条" in str(error.value)
+
+
+# --- sections, closing paragraphs and sentences the conversion broke (issue 15) ----------------
+
+
+def test_untitled_sections_keep_their_sentence_as_text():
+    # 第56条: `- A. 第53条に定めるとおり、…または、` is the section's text, not a title
+    parser = body_parser(previous_law=55)
+    units = {u.ref: u for u in parser.read(excerpt(2235, 2240))}
+    assert [record(units[r]) for r in ("56", "56A", "56B")] == [
+        ("56", "law", "ディフェンダーの順番外のリード", "順番外のリードが表向きに出されたとき、ディクレアララーは：", None),
+        ("56A", "section", None, "第53条に定めるとおり、この違法なリードを受け入れることができる。または、", "56"),
+        ("56B", "section", None,
+         "ディフェンダーに表向きになった順番外のリードを取り消すよう要求することができる。"
+         "取り消したカードはメジャーペナルティカードになり第50条D項を適用する。", "56"),
+    ]
+
+
+def test_law_71_closing_sentence_follows_its_sections():
+    parser = body_parser(previous_law=70)
+    units = parser.read(excerpt(2575, 2586))
+    assert [record(u) for u in units if u.kind != "footnote"] == [
+        ("71", "law", "「取られの宣言」の取り消し",
+         "一旦行った「取られの宣言」は成立する。ただし、以下の場合には第79条C項で定められた訂正期間内に"
+         "ディレクターが「取られの宣言」を取り消すものとする：", None),
+        ("71A", "section", None, "プレイヤが自分の側が実際は勝ったトリックを対戦相手に譲った場合、または、", "71"),
+        ("71B", "section", None, "残りのカードをどのような普通の*22プレイをしても負けることがないトリックを対戦相手に譲った場合。", "71"),
+        ("71/closing", "closing", None, "ボードのスコアは上記のトリックを加減して付け直す。", "71"),
+    ]
+    closing = units[3]
+    assert (closing.line, closing.attrs) == (2582, {"after": "71B"})
+    assert next(u for u in units if u.ref == "fn:22").attrs["anchor_ref"] == "71B"
+
+
+def test_untitled_sections_in_the_whole_book_are_those_of_laws_without_toc_sections(parsed, units):
+    toc = {u.attrs["target_ref"] for u in parsed.units if u.kind == "toc_entry"}
+    untitled = {u.ref for u in parsed.units if u.kind == "section" and not u.title}
+    assert untitled == {"22A", "22B", "35A", "35B", "35C", "35D", "56A", "56B", "71A", "71B"}
+    assert all(ref[:-1] in toc and not any(t.startswith(ref[:-1]) and t[len(ref) - 1:].isalpha() for t in toc)
+               for ref in untitled)
+    assert [u.ref for u in parsed.units if u.kind == "closing"] == ["71/closing"]
+    position = [u.ref for u in parsed.units].index
+    assert position("71B") < position("71/closing") < position("72")
+
+
+@pytest.mark.parametrize("ref, text", [
+    # 53B: `…間違っ⏎てプレイした…`: a word cut by a hard line break
+    ("53B", "この場合、正しいリードが成立し、このトリックに間違ってプレイしたカードはすべて取り消すことができる。"),
+    # 41C: `説明期間【日本語版注：…】` then, after a blank line, `の後、…`
+    ("41C", "説明期間【日本語版注：第17条D項参照】の後、オープニングリードを表向きにして"),
+    # 63A3: a page break before `「取られ」の宣言`
+    ("63A3", "トリックの「取り」または「取られ」の宣言を行ったとき。"),
+    # 64C2(a): `…同じスートでの2` / `回以上の…`
+    ("64C2(a)", "同じプレイヤーによる同じスートでの2回以上のリボークがあった場合"),
+    # 68B2: a running header between `…反対した場合は` and `「取られの宣言」も…`
+    ("68B2", "そのパートナーが直ちに反対した場合は「取られの宣言」も「取りの宣言」も成立しない。"),
+    # 73C1: `…しなければならない⏎(第16条B項1(a)参照)。`
+    ("73C1", "この不当な情報を利用しないよう十分注意しなければならない(第16条B項1(a)参照)。"),
+])
+def test_sentence_broken_mid_line_is_joined(units, ref, text):
+    assert text in units[ref].text
+    assert "\n" not in units[ref].text
+
+
+def test_a_hard_break_after_a_heading_like_phrase_stays(units):
+    # 35C prints `7を超えるビッド` and, on its own line, `第38条を適用する。`
+    assert units["35C"].text == "7を超えるビッド\n第38条を適用する。"
+
+
+def test_footnote_marker_at_the_end_of_a_section_title_stays_with_the_title(units):
+    # `### B. オークション期間中またはプレイ期間中に間違ったボードを発見した場合<sup>\*4</sup>`
+    assert (units["15B"].title, units["15B"].attrs["title_footnotes"]) == (
+        "オークション期間中またはプレイ期間中に間違ったボードを発見した場合", ["4"])
+    assert units["15B"].text.startswith("オークション期間の開始より後に")
+    assert units["fn:4"].attrs["anchor_ref"] == "15B"
+
+
+def test_front_matter_and_prefaces_keep_one_line_per_printed_line(units):
+    assert units["front-matter"].text.split("\n")[:8] == [
+        "2019年4月15日", "WEB版PDF", "デュプリケートブリッジの規則", "2017年版", "公益社団法人日本コントラクトブリッジ連盟",
+        "Copyright © World Bridge Federation", "W B F法規委員会委員に感謝します。", "マックス・バビン"]
+    assert units["preface:wbf"].text.split("\n")[-3:] == ["アダム・ウィルダフスキー", "ローリー・ケルソー(書記)", "トン・コイマン(委員長)"]
+    assert units["preface:jcbl"].text.split("\n")[-8:] == [
+        "公益社団法人日本コントラクトブリッジ連盟", "ルール委員会", "委員長清水康裕", "委員 ロバート・ゲラー",
+        "長坂整", "松田神一", "宮内宏", "2017年12月"]
+
+
+def test_introduction_list_one_entry_a_line(units):
+    lines = units["introduction"].text.split("\n")
+    assert lines[2] == "\"may\" do = 「することができる」もしくは「してもよい」（しないことは間違いではない）、"
+    assert lines[3] == "\"does\" = 「する」（違反に対するペナルティの有無に言及せずに手順を定めている）、"
+    assert len(lines) == 14 and lines[-1] == "この「前書き」と次に続く「定義」は規則の一部である。"
+
+
+def test_translators_note_without_the_running_header(units):
+    assert units["introduction/ja-note"].text.split("\n")[-4:] == [
+        "Law, Laws, The Laws：規則（規則全文）", "This Law：本条", "Provision：規定（規則の条文に書かれた内容）",
+        "Regulation：細則（管轄団体、主催団体が定めた競技会規定、試合要項など）"]

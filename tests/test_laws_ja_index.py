@@ -29,7 +29,7 @@ def parse_excerpt(body: str, row: str = "### 【あ】") -> dict[str, object]:
 
 def record(unit) -> tuple:
     a = unit.attrs
-    return (unit.ref, unit.title, unit.text, unit.parent_ref, unit.line, a["subterm"], a["see_also"], a["remark"])
+    return (unit.ref, unit.title, unit.text, unit.parent_ref, unit.line, a["subterm"], a["see"] + a["see_also"], a["remark"])
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +149,10 @@ def test_merged_line_holds_a_heading_and_its_subterm_with_two_see_also_targets()
         ("index:パートナー", "パートナー", "定義", "index-row:は", 1002, None, ["合意", "パートナー間の了解事項"], None),
         ("index:パートナー/余計な情報", "余計な情報", "16B", "index:パートナー", 1002, "余計な情報", [], None),
     ]
+    # `参照` without `も` is *see*: look there instead, as printed
+    partner = got["index:パートナー"].attrs
+    assert (partner["see"], partner["see_also"], partner["see_printed"]) == (
+        ["合意", "パートナー間の了解事項"], [], ["(「合意」、「パートナー間の了解事項」参照)"])
     assert {u.attrs["split_line"] for u in got.values()} == {1001, 1002}
 
 
@@ -224,9 +228,9 @@ def test_markdown_heading_with_see_also_paragraph_and_furniture():
     # line 4012: ## heading, its see-also in the next paragraph; line 4017 is a rule, not an entry
     got = parse_excerpt("## 了解事項\n\n(「パートナー間の了解事項」参照)\n\n礼儀\t74A1\n----\t------\n",
                         row="【ら】\t")
-    assert [(u.ref, u.text, u.attrs["see_also"], u.attrs["lines"]) for u in got.values()] == [
-        ("index:了解事項", "", ["パートナー間の了解事項"], [1001, 1003]),
-        ("index:礼儀", "74A1", [], [1005]),
+    assert [(u.ref, u.text, u.attrs["see"], u.attrs["see_also"], u.attrs["lines"]) for u in got.values()] == [
+        ("index:了解事項", "", ["パートナー間の了解事項"], [], [1001, 1003]),
+        ("index:礼儀", "74A1", [], [], [1005]),
     ]
 
 
@@ -253,8 +257,15 @@ LOCATORS_RE = re.compile(rf"^{LOCATOR}(?:(?:\s*[,、]\s*|\s+){LOCATOR})*$")
 
 
 def test_every_kana_row_present_in_order(units):
-    rows = [u.title for u in units if u.kind == "index_row"]
-    assert rows == ["あ", "か", "さ", "た", "は", "ま", "や", "ら"]
+    rows = [(u.title, u.attrs["printed"], u.attrs["kana"]) for u in units if u.kind == "index_row"]
+    # な and わ head no term of this index: not printed, still there for a reader going by kana
+    assert rows == [("あ", "【あ】", "あいうえお"), ("か", "【か】", "かきくけこ"), ("さ", "【さ】", "さしすせそ"),
+                    ("た", "【た】", "たちつてと"), ("な", None, "なにぬねの"), ("は", "【は】", "はひふへほ"),
+                    ("ま", "【ま】", "まみむめも"), ("や", "【や】", "やゆよ"), ("ら", "【ら】", "らりるれろ"),
+                    ("わ", None, "わをん")]
+    assert [u.line for u in units if u.kind == "index_row"] == [3166, 3252, 3400, 3575, None, 3781, 3931, 3949,
+                                                                3951, None]
+    assert "".join(kana for *_, kana in rows) == "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
     positions = {u.ref: i for i, u in enumerate(units)}
     for i, unit in enumerate(units):
         if unit.kind == "index_entry" and unit.attrs["subterm"] is None:
@@ -293,7 +304,7 @@ def test_every_entry_text_matches_the_reference_grammar(entries):
 
 
 def test_pure_headings_are_the_only_entries_without_refs_apart_from_see_also(entries):
-    bare = [u for u in entries if not u.text and not u.attrs["see_also"]]
+    bare = [u for u in entries if not u.text and not u.attrs["see"] and not u.attrs["see_also"]]
     children = Counter(u.parent_ref for u in entries)
     assert [u.title for u in bare if children[u.ref] == 0] == []
 
@@ -326,7 +337,8 @@ def test_known_odd_lines_in_the_real_section(entries):
     # 3570: `選択 有利な<TAB>10C2 10C3, 10C4` is two sub-terms of 選択権
     assert [(u.ref, u.text) for u in by_line[3570]] == [("index:選択権/選択", "10C2"), ("index:選択権/有利な", "10C3, 10C4")]
     # 3741-3742: a see-also wrapped onto its own line
-    assert by_line[3741][0].attrs["see_also"] == ["取り消した(withdrawn)行動"]
+    assert by_line[3741][0].attrs["see"] == ["取り消した(withdrawn)行動"]
+    assert by_line[3741][0].attrs["see_printed"] == ["（「取り消した(withdrawn)行動」参照）"]
 
 
 def test_a_lone_number_after_complete_refs_is_a_page_number_not_a_reference():
@@ -341,3 +353,18 @@ def test_a_term_ending_in_a_verb_is_a_heading_not_a_wrapped_term(entries):
     # line 3800: パートナーとの異なる has no refs, but its sub-terms follow (unlike あらかじめ, 3201)
     children = [u.title for u in entries if u.parent_ref == "index:パートナーとの異なる"]
     assert children == ["スタイルや判断", "パートナー間の了解事項"]
+
+
+def test_see_and_see_also_as_printed(entries):
+    """Every 参照 of the section is kept with its kind: 「X」も参照 (see also) or 「X」参照 / を参照 (see)."""
+    section_text = CORPUS.read_text(encoding="utf-8").split("## 索引", 1)[1]
+    # counted on the raw text: one target per 」…参照, plus the second of 「合意」、「パートナー間の了解事項」参照
+    printed_also = section_text.count("」も参照")
+    printed_see = section_text.count("」参照") + section_text.count("」を参照") + section_text.count("」、「")
+    assert (printed_see, printed_also) == (15, 17)
+    assert sum(len(u.attrs["see_also"]) for u in entries) == printed_also
+    assert sum(len(u.attrs["see"]) for u in entries) == printed_see
+    by_ref = {u.ref: u for u in entries}
+    assert (by_ref["index:違反行為"].attrs["see_also"], by_ref["index:違反行為"].attrs["see"]) == (["反則行為"], [])
+    assert (by_ref["index:スコア調整"].attrs["see"], by_ref["index:スコア調整"].attrs["see_printed"]) == (
+        ["調整スコア"], ["(「調整スコア」を参照)"])

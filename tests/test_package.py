@@ -39,7 +39,9 @@ def extra_options() -> str:
 
 
 def python_files(*directories: str) -> list[Path]:
-    return sorted(p for d in directories for p in (ROOT / d).rglob("*.py"))
+    """The project's own modules (not a virtualenv a benchmark keeps in a dot-directory)."""
+    return sorted(p for d in directories for p in (ROOT / d).rglob("*.py")
+                  if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
 
 
 def imported_top_levels(path: Path) -> set[str]:
@@ -238,3 +240,12 @@ def test_packaged_search_ranks_like_the_repository_site(packaged_site, datasette
         if [r["id"] for r in got.get("results", [])] != [r["id"] for r in (expected or {}).get("results", [])]:
             differing.append(query)
     assert not differing, f"the package answers these queries differently: {differing}"
+
+
+def test_the_cli_starts_without_importing_datasette():
+    """`bridge-laws build` pays for what it uses: Datasette loads only to serve."""
+    code = "import sys, laws_site.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (
+        sorted(WEB_MODULES),)
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+

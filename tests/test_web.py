@@ -9,7 +9,6 @@ import pytest
 
 from laws_site.units import permalink
 
-pytestmark = pytest.mark.slow
 
 
 class Links(HTMLParser):
@@ -537,3 +536,11 @@ async def test_datasette_table_pages_link_refs_and_references(datasette):
     assert '<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>で定められた' in html
     html = (await get(datasette, "/laws/xrefs?source_id=laws-2017-ja:61A")).text
     assert '<a href="/laws-2017-ja/59">59</a>' in html
+
+
+async def test_a_changed_id_redirects_to_the_new_one(datasette):
+    """The errata re-spelt the definition ディクレアララー; its printed id keeps working."""
+    for suffix in ("", ".json"):
+        response = await datasette.client.get(permalink("laws-2017-ja", "def:ディクレアララー") + suffix)
+        assert response.status_code == 302
+        assert response.headers["location"] == permalink("laws-2017-ja", "def:ディクレアラー") + suffix

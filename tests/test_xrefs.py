@@ -206,3 +206,115 @@ def test_every_span_is_its_surface():
 def test_row_ids_are_unique():
     _, rows = corpus()
     assert len({r["id"] for r in rows}) == len(rows)
+
+
+# --- no reference invented: the law a link goes to is the law its text prints ------------------
+
+LAW_NUMBER_IN_SURFACE = re.compile(r"([0-9０-９]+)[ \u3000]*(?:条|款)")
+TEXTUAL_KINDS = {"cites", "cites-in-range", "locator"}
+
+
+def law_of_target(row, anchors) -> int | None:
+    """The Law (or regulation article) a resolved row lands in; a footnote lands in its anchor's Law."""
+    ref = row["target_ref"]
+    if ref.startswith("fn:"):
+        ref = (anchors.get(row["target_id"]) or "").removeprefix("quote:")
+    match = re.match(r"\d+", ref)
+    return int(match.group()) if match else None
+
+
+def printed_law_numbers(row) -> list[int]:
+    """What the surface prints: 第23条A項 -> [23]; 第61条から第64条 -> [61, 64]; a 索引 locator's
+    leading number (61C, 53脚注). Relative references (本条, B項, 前項1, 2) print none."""
+    import unicodedata
+
+    surface = unicodedata.normalize("NFKC", row["surface"])
+    if row["kind"] == "locator":
+        match = re.match(r"\d+", surface)
+        return [int(match.group())] if match else []
+    return [int(n) for n in LAW_NUMBER_IN_SURFACE.findall(surface)]
+
+
+@needs_parsers
+def test_no_resolved_link_goes_to_a_law_other_than_the_one_printed():
+    units, rows = corpus()
+    anchors = {u.id: u.attrs.get("anchor_ref") for u in units if u.kind == "footnote"}
+    checked, wrong = 0, []
+    for row in rows:
+        printed = printed_law_numbers(row) if row["kind"] in TEXTUAL_KINDS else []
+        if not row["resolved"] or not printed:
+            continue
+        checked += 1
+        target = law_of_target(row, anchors)
+        ok = (min(printed) <= target <= max(printed)) if row["kind"] == "cites-in-range" else target in printed
+        if not ok:
+            wrong.append((row["source_id"], row["surface"], row["target_ref"]))
+    assert wrong == []
+    assert checked > 1400
+
+
+@needs_parsers
+def test_index_locators_are_whole_locators():
+    """A locator starts where the printed list has one: at the start or after a separator, never
+    inside a parenthesis (`80B2(1)` once gave a link to Law 1)."""
+    units, rows = corpus()
+    by_id = {u.id: u for u in units}
+    inside = []
+    for row in rows:
+        if row["kind"] != "locator":
+            continue
+        text = by_id[row["source_id"]].text
+        start = row["start"]
+        # at the start, after a space, or right after a separator (`定義、6D2`)
+        if start and not text[start - 1].isspace() and text[start - 1] not in ",、":
+            inside.append((row["source_id"], row["surface"], text[max(0, start - 5):start]))
+    assert inside == []
+
+
+@needs_parsers
+def test_every_unresolved_reference_has_a_reason():
+    _, rows = corpus()
+    assert [r["id"] for r in rows if not r["resolved"] and not r["reason"]] == []
+
+
+# --- forms the grammar reads (issue 15) ----------------------------------------------------------
+
+
+def test_preceding_items_of_the_citing_section():
+    # 93C3(a): 前項 1 および 2 にかかわらず -> 93C1 and 93C2
+    text = "前項 1 および 2 にかかわらず、管轄団体は競技会の進行に重要であるとみなした場合"
+    units = [Unit("laws-2017-ja", "93C1", "item"), Unit("laws-2017-ja", "93C2", "item"),
+             Unit("laws-2017-ja", "93C3(a)", "subitem", text=text)]
+    rows = build_xrefs(units)
+    assert [(r["surface"], r["target_id"], text[r["start"]:r["end"]]) for r in rows] == [
+        ("前項 1", "laws-2017-ja:93C1", "前項 1"), ("2", "laws-2017-ja:93C2", "2")]
+
+
+def test_section_letter_printed_without_ko():
+    # out-of-turn notes L55A: 第41条A 『オープニングリードを伏せて出す』
+    text = "○伏せて出された順番外のオープニングリードは第41条A 『オープニングリードを伏せて出す』よりディレクターが"
+    units = [Unit("laws-2017-ja", "41", "law"), Unit("laws-2017-ja", "41A", "section", parent_ref="41"),
+             Unit("out-of-turn-notes-ja", "L55A", "note", text=text, attrs={"covers": ["55A"]})]
+    cites = [r for r in build_xrefs(units) if r["kind"] == "cites"]
+    assert [(r["surface"], r["target_id"]) for r in cites] == [("第41条A", "laws-2017-ja:41A")]
+
+
+def test_index_sub_item_printed_with_a_digit_is_the_letter_it_looks_like():
+    # 索引 line 3456: 権限と義務、その他の 80B2(1), for 80B2(l); never a link to Law 1
+    units = [Unit("laws-2017-ja", "1", "law"), Unit("laws-2017-ja", "80B2", "item"),
+             Unit("laws-2017-ja", "80B2(l)", "subitem", parent_ref="80B2"),
+             Unit("laws-2017-ja", "index:主催者/権限と義務、その他の", "index_entry", text="80B2(1)")]
+    rows = build_xrefs(units)
+    assert [(r["surface"], r["target_id"]) for r in rows] == [("80B2(1)", "laws-2017-ja:80B2(l)")]
+    # a digit that looks like no letter stays unresolved, with its reason
+    units[-1] = Unit("laws-2017-ja", "index:x", "index_entry", text="80B2(2)")
+    [row] = build_xrefs(units)
+    assert (row["target_ref"], row["resolved"], row["reason"]) == ("80B2(2)", False, "no unit laws-2017-ja:80B2(2)")
+
+
+def test_a_footnote_marker_in_a_title_is_a_structural_footnote_link():
+    # `### 第13条 カードの過不足<sup>\*2</sup>`: the title keeps the words, attrs the marker
+    units = [Unit("laws-2017-ja", "13", "law", title="カードの過不足", attrs={"title_footnotes": ["2"]}),
+             Unit("laws-2017-ja", "fn:2", "footnote", attrs={"anchor_ref": "13"})]
+    [row] = build_xrefs(units)
+    assert (row["surface"], row["kind"], row["target_id"], row["field"]) == ("*2", "footnote", "laws-2017-ja:fn:2", None)

@@ -314,7 +314,8 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     def look_up(conn):
         document = queries.document(conn, doc)
         refs = queries.doc_refs(conn, doc) if document else []
-        canonical = canonical_ref(document["kind"], ref, refs) if document else None
+        canonical = (queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs)
+                     if document else None)
         suggestions = [] if canonical else suggest(conn, doc, ref, refs)
         return document, canonical, suggestions
 
