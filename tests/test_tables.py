@@ -30,7 +30,7 @@ def test_law_77_is_six_tables_with_captions_headers_and_row_groups(laws_db_path)
     assert [t["caption"] for t in tables] == [
         "トリック点", "ノートランプコントラクト", "プレミアム点 — ディクレアラー側の得点 — スラム", "オーバートリック",
         "ゲーム、パートスコア、コントラクトのメイクに対するプレミアム",
-        "アンダートリック — ディクレアララーがコントラクトをダウンしたトリックにつき"]
+        "アンダートリック — ディクレアラーがコントラクトをダウンしたトリックにつき"]
     trump, no_trump, slam, over, premiums, under = tables
     # ♣ was glued to the row-label heading by the conversion: clubs and diamonds share the 20/40/80 column
     assert heads(trump) == [["トランプコントラクト", "♣ ◇", "♡", "♠"]]
