@@ -491,7 +491,7 @@ async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path
     law_61 = law_61[:law_61.index("</details>")]
     assert "スートにフォローしないこと" in law_61 and "cites 5 · cited by 0" in law_61
     assert '<a href="/laws-2017-ja/44">第44条</a> <span lang="ja">プレイの順序と進行</span>' in law_61
-    assert '<a href="/laws-2017-ja/61A">61A</a>' in law_61
+    assert '<a class="units" href="/-/citations?from=61&amp;to=44#pair">61A</a>' in law_61
     data = (await get(datasette, "/-/citations.json")).json()
     pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
     assert pair["citing_units"] == ["61A"] and pair["count"] == 1

@@ -20,14 +20,14 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
     totals = queries.citation_totals(conn, doc)
     pairs = queries.citation_pairs(conn, doc)
     titles = {t["law"]: t["title"] for t in totals}
-    laws = []
-    for total in totals:
-        number = total["law"]
-        laws.append({**total, "url": permalink(doc, total["ref"]), "anchor": f"law-{number}",
-                     "cites": [link(doc, p, p["to_law"], titles) for p in pairs
-                               if p["from_law"] == number and p["to_law"] != number],
-                     "cited_by": [link(doc, p, p["from_law"], titles) for p in pairs
-                                  if p["to_law"] == number and p["from_law"] != number]})
+    cites: dict[int, list[dict]] = {}
+    cited_by: dict[int, list[dict]] = {}
+    for pair in pairs:                  # rows come ordered by citing law, then cited law
+        if pair["from_law"] != pair["to_law"]:
+            cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
+            cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
+    laws = [{**total, "url": permalink(doc, total["ref"]), "anchor": f"law-{total['law']}",
+             "cites": cites.get(total["law"], []), "cited_by": cited_by.get(total["law"], [])} for total in totals]
     parts = part_list(totals)
     between = [p for p in pairs if p["from_law"] != p["to_law"]]
     strongest = sorted(between, key=lambda p: (-p["units"], p["from_law"], p["to_law"]))[:STRONGEST]
@@ -46,6 +46,7 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
 
 def link(doc: str, pair: dict, other: int, titles: dict[int, str]) -> dict:
     return {"law": other, "title": titles.get(other), "url": permalink(doc, str(other)), "units": pair["units"],
+            "units_text": ", ".join(pair["citing_units"]),
             "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in pair["citing_units"]]}
 
 
