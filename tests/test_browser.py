@@ -6,7 +6,7 @@ What each page must do at both widths:
   scrolls inside its own box);
 - tap targets: every visible link, button, input, select and summary is at least 24x24 CSS px (WCAG 2.2,
   2.5.8). The one exception applied is WCAG's inline one: a link inside a sentence of running text
-  (`.unit-text`, `.unit-title`, `.note-first`, `.side-text`, `h1`), whose height is the line's;
+  (`.unit-text`, `.unit-title`, `.note-first`, `.footnote-text`, `.side-text`, `h1`), whose height is the line's;
 - tables have their rows (VP scale, Law 77, the 1997 Law 2 table, the diff overview).
 A screenshot of each page at each width goes to test-artifacts/ (gitignored), with measurements.json
 (page height, header height, sideways scroll, smallest target) for the issue's note.
@@ -33,7 +33,7 @@ VIEWPORTS = {
               "device_scale_factor": 2, "locale": "ja-JP"},
     "desktop": {"viewport": {"width": 1280, "height": 900}, "locale": "en-US"},
 }
-RUNNING_TEXT = ".unit-text, .unit-title, .note-first, .side-text, h1"
+RUNNING_TEXT = ".unit-text, .unit-title, .note-first, .footnote-text, .side-text, h1"
 # (name, path, expected status, CSS selector -> minimum count of rows that must be there)
 PAGES = [
     ("home", "/", 200, {".document-card": 5}),
@@ -44,6 +44,9 @@ PAGES = [
     ("section-61B", "/laws-2017-ja/61B", 200, {".unit-subitem": 2}),
     ("subitem-61B2a", "/laws-2017-ja/61B2(a)", 200, {"button.cite-copy": 1}),
     ("definition", "/laws-2017-ja/def:ダミー", 200, {"article.law-text": 1}),
+    ("part-5-with-footnotes", "/laws-2017-ja/part:5", 200, {".footnotes li": 5}),
+    ("index-entry", "/laws-2017-ja/index:リボーク", 200, {"article.law-text": 1}),
+    ("commentary-note", "/revoke-notes-ja/L61A", 200, {"article.law-text": 1}),
     ("law-77-scoring-table", "/laws-2017-ja/77", 200, {"table.law-table": 6, "table.law-table tbody tr": 29}),
     ("law-78B-imp-table", "/laws-2017-ja/78B", 200, {"table.law-table tbody tr": 25}),
     ("law-2-1997-table", "/laws-1997-zh/2", 200, {"table.law-table tbody tr": 4}),
