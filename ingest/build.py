@@ -18,12 +18,14 @@ import sqlite_utils
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens
+from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
 from .diff import diff_tables
 from .records import ParsedDocument, Unit
 from .registry import Registry
+from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
 
@@ -65,6 +67,13 @@ TABLES = {
     "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
     "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
                                                                   ("unit_id", "sections", "id")]}),
+    # what the pages show that costs work: printed tables as tables, citation counts between laws
+    "unit_tables": (TABLE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                 ("unit_id", "sections", "id")]}),
+    "law_citations": (PAIR_COLUMNS, {"pk": ("doc", "from_law", "to_law"), "foreign_keys": [("doc", "documents", "id")]}),
+    "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
+    "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
+                                      "foreign_keys": [("doc", "documents", "id")]}),
 }
 
 
@@ -98,12 +107,15 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"glossary: {len(glossary)} terms")
         diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        pages = page_tables(parsed, units, xrefs, registry, languages)
+        progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
+                 f"{len(pages['law_citations'])} law-to-law citation pairs")
         rows = section_rows(units, languages, tokens.result())
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
-              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases}
+              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases, **pages}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -120,6 +132,13 @@ def concordance_rows(concordance: Concordance) -> list[dict]:
     return [{"id": m.id, "kind": m.kind, "from_doc": m.from_doc, "from_ref": m.from_ref, "to_doc": m.to_doc,
              "to_ref": m.to_ref, "older_meaning": m.older_meaning, "note": m.note,
              "sources": json.dumps(list(m.sources), ensure_ascii=False)} for m in concordance.moves]
+
+
+def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], xrefs: list[dict],
+                registry: Registry, languages: dict[str, str]) -> dict[str, list[dict]]:
+    """Printed tables (ingest/tables.py) and citation counts for every edition of the Laws (ingest/citations.py)."""
+    citations = citation_tables(units, xrefs, [d.id for d in registry.laws])
+    return {"unit_tables": table_rows(units, {d.doc: d.tables for _, d in parsed}, languages), **citations}
 
 
 def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
@@ -193,6 +212,8 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["alignments"].create_index(["to_id"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
+    db["unit_tables"].create_index(["unit_id"])
+    db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
 

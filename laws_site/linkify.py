@@ -1,12 +1,11 @@
-"""Turn a unit's text into HTML where every extracted reference is a link.
+"""A unit's text as segments, each plain text or a reference: data for the `linked` macro of
+templates/_text.html, which owns the markup.
 
 The xrefs table stores each reference's character offsets in the source text, so links are
-placed exactly where the resolver found them: nothing is re-parsed here. Every piece of text
-is escaped before markup is added (texts may contain `<` or `&`).
+placed exactly where the resolver found them: nothing is re-parsed here. Segments carry raw
+text; the template escapes it (texts may contain `<` or `&`).
 """
 from __future__ import annotations
-
-from markupsafe import Markup, escape
 
 from .units import permalink
 
@@ -19,17 +18,14 @@ def xref_href(xref: dict, local_anchors: dict[str, str]) -> str:
     return permalink(xref["target_doc"], xref["target_ref"])
 
 
-def reference_markup(surface: str, xref: dict, local_anchors: dict[str, str]) -> Markup:
+def reference_segment(surface: str, xref: dict, local_anchors: dict[str, str]) -> dict:
     if not xref.get("resolved") or not xref.get("target_id"):
-        reason = xref.get("reason") or "unresolved reference"
-        return Markup('<span class="xref unresolved" title="{}">{}</span>').format(
-            f"unresolved: {reason}", surface)
-    css = "xref footnote-marker" if xref.get("kind") == "footnote" else "xref"
+        return {"text": surface, "unresolved": xref.get("reason") or "unresolved reference"}
     note = f"{xref['target_doc']} {xref['target_ref']}"
     if xref.get("resolved_to_parent"):
         note += f" (nearest existing unit for {xref['resolved_to_parent']})"
-    return Markup('<a class="{}" href="{}" title="{}">{}</a>').format(
-        css, xref_href(xref, local_anchors), note, surface)
+    return {"text": surface, "href": xref_href(xref, local_anchors), "title": note,
+            "footnote": xref.get("kind") == "footnote"}
 
 
 def usable_spans(text: str, xrefs: list[dict]) -> list[dict]:
@@ -45,17 +41,49 @@ def usable_spans(text: str, xrefs: list[dict]) -> list[dict]:
     return spans
 
 
-def linkify(text: str | None, xrefs: list[dict], field: str = "text",
-            local_anchors: dict[str, str] | None = None) -> Markup:
-    """``text`` escaped, with the xrefs of this ``field`` ('text' or 'title') as links."""
+def segments(text: str | None, xrefs: list[dict], field: str = "text",
+             local_anchors: dict[str, str] | None = None, start: int = 0, end: int | None = None) -> list[dict]:
+    """``text[start:end]`` as plain and reference segments (the xrefs of this ``field``, 'text' or
+    'title', that lie wholly inside the range)."""
     if not text:
-        return Markup("")
+        return []
     local_anchors = local_anchors or {}
-    pieces, cursor = [], 0
+    end = len(text) if end is None else end
+    out, cursor = [], start
     for xref in usable_spans(text, [x for x in xrefs if (x.get("field") or "text") == field]):
-        pieces.append(escape(text[cursor:xref["start"]]))
-        pieces.append(reference_markup(text[xref["start"]:xref["end"]], xref, local_anchors))
+        if xref["start"] < start or xref["end"] > end:
+            continue
+        if xref["start"] > cursor:
+            out.append({"text": text[cursor:xref["start"]]})
+        out.append(reference_segment(text[xref["start"]:xref["end"]], xref, local_anchors))
         cursor = xref["end"]
-    pieces.append(escape(text[cursor:]))
-    return Markup("").join(pieces)
+    if cursor < end:
+        out.append({"text": text[cursor:end]})
+    return out
 
+
+def blocks(text: str | None, xrefs: list[dict], tables: list[dict], local_anchors: dict[str, str] | None = None
+           ) -> list[dict]:
+    """The text cut where printed tables stand (a table's text_start..text_end): text blocks as
+    segments, table blocks as the table. Tables without a place in the text follow it."""
+    placed = sorted((t for t in tables if t.get("text_start") is not None), key=lambda t: t["text_start"])
+    out, cursor = [], 0
+    for table in placed:
+        piece = segments(text, xrefs, "text", local_anchors, cursor, table["text_start"])
+        if text and text[cursor:table["text_start"]].strip():
+            out.append({"segments": trim(piece)})
+        out.append({"table": table})
+        cursor = table["text_end"]
+    if text and text[cursor:].strip():
+        out.append({"segments": trim(segments(text, xrefs, "text", local_anchors, cursor))})
+    out += [{"table": t} for t in tables if t.get("text_start") is None]
+    return out
+
+
+def trim(pieces: list[dict]) -> list[dict]:
+    """No blank line where a table was cut out (text is shown with white-space: pre-line)."""
+    if pieces and "href" not in pieces[0] and "unresolved" not in pieces[0]:
+        pieces[0] = {**pieces[0], "text": pieces[0]["text"].lstrip("\n")}
+    if pieces and "href" not in pieces[-1] and "unresolved" not in pieces[-1]:
+        pieces[-1] = {**pieces[-1], "text": pieces[-1]["text"].rstrip("\n")}
+    return [p for p in pieces if p["text"]]

@@ -124,3 +124,30 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
                         (name,)).fetchone() is not None
 
+
+
+def unit_tables(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
+    """Printed tables of these units (made at build by ingest/tables.py), in unit and print order."""
+    if not unit_ids or not table_exists(conn, "unit_tables"):
+        return []
+    marks = ",".join("?" * len(unit_ids))
+    rows = conn.execute(f"select id, unit_id, doc, ref, seq, source, caption, text_start, text_end, data "
+                        f"from unit_tables where unit_id in ({marks}) order by unit_id, seq", unit_ids)
+    return [{**{k: r[k] for k in ("id", "unit_id", "doc", "ref", "seq", "source", "text_start", "text_end")},
+             **json.loads(r["data"])} for r in rows]
+
+
+def citation_totals(conn: sqlite3.Connection, doc: str) -> list[dict]:
+    """Per law: title, part, and how many units/laws it cites and is cited by (ingest/citations.py)."""
+    return [dict(r) for r in conn.execute("select * from law_citation_totals where doc = ? order by law", (doc,))]
+
+
+def citation_pairs(conn: sqlite3.Connection, doc: str) -> list[dict]:
+    rows = conn.execute("select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
+                        "where doc = ? order by from_law, to_law", (doc,))
+    return [{**dict(r), "citing_units": json.loads(r["citing_units"])} for r in rows]
+
+
+def part_citations(conn: sqlite3.Connection, doc: str) -> list[dict]:
+    return [dict(r) for r in conn.execute(
+        "select from_part, to_part, units, law_pairs from part_citations where doc = ?", (doc,))]

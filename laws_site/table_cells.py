@@ -5,7 +5,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from . import queries
-from .linkify import linkify
+from .linkify import segments
 from .responses import read
 from .units import permalink
 
@@ -40,5 +40,6 @@ def linked_text(datasette, unit_id: str, text: str, field: str):
         xrefs = await read(datasette, lambda conn: queries.xrefs_from(conn, [unit_id]))
         if not any((x.get("field") or "text") == field for x in xrefs):
             return None  # nothing to link: let Datasette render the cell as usual
-        return linkify(text, xrefs, field)
+        macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+        return Markup(await macros.linked(segments(text, xrefs, field)))
     return inner

@@ -16,11 +16,11 @@ def documents(require_documents):
 async def test_side_by_side_page_marks_the_change(datasette):
     response = await datasette.client.get(DIFF_61.replace("ref=61", "ref=61A"))
     assert response.status_code == 200
-    table = response.text[response.text.index('<table class="diff">'):]
-    marked = re.findall(r'<(del|ins) class="(\w+)">([^<]*)</\1>', table)
+    rows = response.text[response.text.index('<section class="diff-row'):]
+    marked = re.findall(r'<(del|ins) class="op (\w+)"[^>]*>([^<]*)</\1>', rows)
     assert marked == [("del", "wording", "か、")]
-    assert '要求されている<del class="wording">か、</del>カード' in table  # the commentary's text, left
-    assert "要求されているカード" in table  # the Laws' text, right
+    assert re.search(r'要求されている<del class="op wording"[^>]*>か、</del>カード', rows)  # the commentary's text, left
+    assert "要求されているカード" in rows  # the Laws' text, right
 
 
 async def test_page_extends_the_site_layout(datasette):

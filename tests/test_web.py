@@ -125,8 +125,26 @@ async def test_backlinks_are_grouped_by_citing_kind(datasette, require_documents
     require_documents("revoke-notes-ja")
     html = (await get(datasette, "/laws-2017-ja/44")).text
     groups = re.findall(r'data-group="(\w+)"', html)
-    assert groups[0] == "laws" and "index" in groups and "commentary" in groups
-    assert groups == sorted(groups, key=["laws", "index", "commentary", "regulations"].index)
+    assert groups[0] == "laws" and "index" in groups
+    assert groups == sorted(groups, key=["laws", "index", "regulations"].index)
+    # commentary is not repeated among the backlinks: it has its own panel
+    assert "commentary" not in groups and 'class="commentary"' in html
+
+
+async def test_commentary_panel_shows_label_and_first_line_expandable(datasette, require_documents):
+    require_documents("revoke-notes-ja")
+    html = (await get(datasette, "/laws-2017-ja/61")).text
+    panel = html[html.index('<section class="commentary">'):]
+    panel = panel[:panel.index("</section>")]
+    notes = re.findall(r'<details class="commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+                       panel)
+    assert ("/revoke-notes-ja/L61A", "L61A") in notes
+    first = re.search(r'L61A.*?<span class="note-first">(.*?)</span></summary>', panel, re.S).group(1)
+    assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
+    assert "トリックに対してプレイするときは" in panel                          # the rest, inside <details>
+    assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
+    assert re.search(r'Reprinted in リボーク注釈:.*href="/revoke-notes-ja/quote:61A"', panel, re.S)
+    assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
@@ -171,17 +189,35 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
         assert escape_text(line)[:40] in html
 
 
-def test_linkify_escapes_text_around_and_inside_links():
-    from laws_site.linkify import linkify
+async def test_linked_text_escapes_text_around_and_inside_links(datasette):
+    """linkify returns segments; the template macro escapes every piece of text."""
+    from laws_site.linkify import segments
 
     text = "<b>第44条</b> & 第99条"
     xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
               "target_doc": "laws-2017-ja", "target_ref": "44", "kind": "cites"},
              {"start": 14, "end": 18, "field": "text", "resolved": 0, "target_id": None,
               "target_doc": "laws-2017-ja", "target_ref": "99", "kind": "cites", "reason": 'no "unit" <99>'}]
-    assert str(linkify(text, xrefs)) == (
+    pieces = segments(text, xrefs)
+    assert [p["text"] for p in pieces] == ["<b>", "第44条", "</b> & ", "第99条"]
+    macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+    assert str(await macros.linked(pieces)) == (
         '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>&lt;/b&gt; &amp; '
         '<span class="xref unresolved" title="unresolved: no &#34;unit&#34; &lt;99&gt;">第99条</span>')
+    assert segments(text, xrefs, start=7, end=12) == [{"text": "</b> "}]
+
+
+def test_page_modules_build_no_html():
+    """Python returns data, templates own the markup: no Markup or tags in the page modules."""
+    from pathlib import Path
+
+    import laws_site
+
+    root = Path(laws_site.__file__).parent
+    for module in [root / "pages" / f"{name}.py" for name in ("home", "contents", "unit", "index_terms", "citations",
+                                                               "diff")] + [root / "linkify.py"]:
+        source = module.read_text(encoding="utf-8")
+        assert "Markup" not in source and "<del" not in source and "<a " not in source, module.name
 
 
 # --- JSON, permalinks, redirects, 404 ---------------------------------------------------------
@@ -323,6 +359,101 @@ async def test_index_is_browsable_by_kana_row_with_linked_refs(datasette, laws_d
     assert '<a class="xref" href="/laws-2017-ja/78B"' in response.text
 
 
+@pytest.mark.parametrize("kana, row", [("り", "ら"), ("リ", "ら"), ("ら", "ら"), ("が", "か"), ("ｶ", "か"), ("っ", "た"),
+                                       ("ぽ", "は"), ("ゆ", "や"), ("に", "な"), ("を", "わ")])
+async def test_any_kana_of_a_row_selects_the_row(datasette, kana, row):
+    response = await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))
+    assert response.status_code == 200
+    assert re.findall(r'<section class="kana-row" id="row-(.)">', response.text) == [row]
+    data = (await get(datasette, "/laws-2017-ja/-/index.json?row=" + quote(kana))).json()
+    assert data["row"] == row and [r["row"] for r in data["rows"]] == [row]
+
+
+async def test_readme_index_url_lists_the_ra_row(datasette, laws_db_path):
+    import sqlite3
+
+    conn = sqlite3.connect(laws_db_path)
+    expected = conn.execute("select count(*) from sections where kind = 'index_entry' "
+                            "and json_extract(attrs, '$.row') = 'ら'").fetchone()[0]
+    html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote("り"))).text
+    assert expected > 0 and html.count("<dt class=") == expected
+    # every row with entries lists them; all ten rows are offered, a row without entries says so
+    everything = (await get(datasette, "/laws-2017-ja/-/index")).text
+    offered = re.findall(r'href="/laws-2017-ja/-/index\?row=([^"]+)"', everything)
+    assert [unquote(r) for r in offered] == list("あかさたなはまやらわ")
+    rows_with_entries = [r for (r,) in conn.execute(
+        "select distinct json_extract(attrs, '$.row') from sections where kind = 'index_entry'")]
+    assert set(re.findall(r'<section class="kana-row" id="row-(.)">', everything)) == set(rows_with_entries)
+    empty = [r for r in "あかさたなはまやらわ" if r not in rows_with_entries]
+    for kana in empty:
+        html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))).text
+        assert "lists no terms" in html
+
+
+async def test_index_renders_see_and_see_also_attrs():
+    from laws_site.pages.index_terms import see_links
+
+    assert see_links("リボーク", {"index:リボーク"}, "laws-2017-ja") == [
+        {"term": "リボーク", "url": permalink("laws-2017-ja", "index:リボーク")}]
+    assert see_links(["ない"], set(), "laws-2017-ja") == [{"term": "ない", "url": None}]
+
+
+async def test_unit_json_carries_its_printed_tables(datasette, require_documents):
+    require_documents("jcbl-regs-ja")
+    data = (await get(datasette, "/laws-2017-ja/77.json")).json()
+    assert [t["caption"] for t in data["tables"]][:2] == ["トリック点", "ノートランプコントラクト"]
+    assert data["tables"][0]["head"][0][1] == {"text": "♣ ◇", "span": 1}
+    appendix = (await get(datasette, "/jcbl-regs-ja/appendix-1.json")).json()
+    assert [t["unit"] for t in appendix["tables"]] == [f"appendix-1-table-{n}" for n in range(1, 7)]
+    vp = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1.json")).json()
+    assert len(vp["tables"][0]["groups"][0]["rows"]) == 58
+    html = (await get(datasette, "/jcbl-regs-ja/appendix-1-table-1")).text
+    assert '<caption class="visually-hidden">WBF VP Scale *メジャートーナメント用</caption>' in html
+    assert html.count("<tr>") >= 59 and '<th scope="col">IMPs \\ Boards</th>' in html
+    zh = (await get(datasette, "/laws-1997-zh/2")).text
+    assert "发牌人 | 牌套号码" not in zh and '<th scope="col">发牌人</th>' in zh
+    assert "每一复式比赛所用牌套" in zh and "第17副至32副牌套" in zh    # the prose around the table stays
+
+
+async def test_unit_page_citation_forms(datasette, require_documents):
+    require_documents("jcbl-regs-ja", "laws-1997-zh")
+    import json
+
+    async def forms(path):
+        html = (await get(datasette, path)).text
+        raw = re.search(r'data-cite-forms="([^"]+)"', html).group(1)
+        return json.loads(raw.replace("&#34;", '"'))
+
+    assert await forms("/laws-2017-ja/61B2(a)") == {"ja": "第61条B項2(a)", "zh": "第61条B款2(a)", "en": "Law 61B2(a)"}
+    assert (await forms("/jcbl-regs-ja/24-5-1"))["ja"] == "競技会運営規則 第24条5項1号"
+    assert (await forms("/jcbl-regs-ja/appendix-1-table-1"))["en"] == "競技会運営規則 Appendix 1, table 1"
+    assert (await forms("/laws-1997-zh/def:藏牌"))["zh"] == "定义「藏牌」"
+
+
+async def test_contents_parts_collapse_with_anchors_and_linked_law_numbers(datasette):
+    html = (await get(datasette, "/laws-2017-ja")).text
+    parts = re.findall(r'<details class="toc-group" id="(part-\d+)">', html)
+    assert parts == [f"part-{n}" for n in range(1, 11)]
+    part_5 = html[html.index('id="part-5"'):html.index('id="part-6"')]
+    laws = re.findall(r'<a href="/laws-2017-ja/(\d+)"><span class="ref">\1</span>', part_5)
+    assert laws == [str(n) for n in range(41, 72)]
+    assert '<a href="/laws-2017-ja/61B"><span class="ref">B</span> リボークの可能性について質問する権利</a>' in part_5
+    zh = (await get(datasette, "/laws-1997-zh")).text
+    assert re.search(r'<details class="toc-group" id="c-chapter-2">.*?1–5', zh, re.S)
+
+
+async def test_diff_form_offers_only_the_comparisons_the_site_makes(datasette):
+    html = (await get(datasette, "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja")).text
+    start = html.index('<form class="diff-form"')
+    form = html[start:html.index("</form>", start)]
+    from_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[0])
+    to_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[1])
+    assert from_docs == ["revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh"] and to_docs == ["laws-2017-ja"]
+    assert '<option value="revoke-notes-ja" selected>' in form
+    empty = await get(datasette, "/-/diff")
+    assert empty.status_code == 400 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
+
+
 async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path):
     import sqlite3
 
@@ -341,22 +472,51 @@ async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path
     assert escape_text(first["ja"]) in response.text
 
 
-async def test_citation_map_is_svg_with_cells_linking_to_citing_units(datasette, laws_db_path):
+async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path):
+    import sqlite3
+
     response = await get(datasette, "/-/citations")
     assert response.status_code == 200
-    assert "<svg" in response.text and "<script" not in response.text.split("<svg", 1)[1].split("</svg>")[0]
-    assert "cdn" not in response.text.lower()
-    cell = re.search(r'<a href="([^"]+)" class="cell" data-from="61" data-to="44">', response.text)
-    assert cell and unquote(cell.group(1)) == "/laws-2017-ja/61A"   # one citing unit: straight to it
+    html = response.text
+    assert "<svg" in html and "<script" not in html.split("<svg", 1)[1].split("</svg>")[0]
+    assert "cdn" not in html.lower()
+    conn = sqlite3.connect(laws_db_path)
+    # the picture: one cell per pair of parts that cite each other, labelled with the count
+    cells = conn.execute("select from_part, to_part, units from part_citations where doc = 'laws-2017-ja'").fetchall()
+    drawn = re.findall(r'class="cell" data-from="(part:\d+)" data-to="(part:\d+)">\s*<rect[^>]*><title>[^<]+</title>'
+                       r'</rect>\s*<text[^>]*>(\d+)</text>', html)
+    assert sorted(drawn) == sorted((a, b, str(n)) for a, b, n in cells) and len(drawn) > 20
+    # every law: what it cites and what cites it, with titles and counts
+    law_61 = html[html.index('id="law-61"'):]
+    law_61 = law_61[:law_61.index("</details>")]
+    assert "スートにフォローしないこと" in law_61 and "cites 5 · cited by 0" in law_61
+    assert '<a href="/laws-2017-ja/44">第44条</a> <span lang="ja">プレイの順序と進行</span>' in law_61
+    assert '<a class="units" href="/-/citations?from=61&amp;to=44#pair">61A</a>' in law_61
     data = (await get(datasette, "/-/citations.json")).json()
     pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
-    assert pair["citing_units"] == ["61A"]
-    cells = re.findall(r'class="cell" data-from="(\d+)" data-to="(\d+)"', response.text)
-    assert len(cells) == len(data["pairs"])
-    several = next(p for p in data["pairs"] if p["count"] > 1)
+    assert pair["citing_units"] == ["61A"] and pair["count"] == 1
+    law = next(item for item in data["laws"] if item["law"] == 44)
+    assert {"law": 61, "title": "スートにフォローしないこと ー リボークに関する質問", "units": 1,
+            "citing_units": ["61A"]} in law["cited_by"]
+    assert law["cited_by_units"] == conn.execute(
+        "select cited_by_units from law_citation_totals where doc = 'laws-2017-ja' and law = 44").fetchone()[0]
+    assert {"from", "to", "units", "law_pairs"} <= set(data["part_matrix"][0])
+    several = next(p for p in data["pairs"] if p["count"] > 1 and p["from"] != p["to"])
     listing = (await get(datasette, f"/-/citations?from={several['from']}&to={several['to']}")).text
     listed = [unquote(h) for h, _, _ in parse(listing.split('class="selected-pair"')[1].split("</section>")[0]).links]
-    assert [h for h in listed if h.count("/") == 2][2:] == [f"/laws-2017-ja/{r}" for r in several["citing_units"]]
+    assert listed[2:] == [f"/laws-2017-ja/{r}" for r in several["citing_units"]]
+    between = (await get(datasette, "/-/citations?from_part=part:5&to_part=part:4")).text
+    assert 'id="between"' in between and "第5部 プレイ → 第4部 オークション" in between
+
+
+def test_citation_counts_are_not_computed_per_request():
+    """The page module reads tables: it imports no reference grammar and groups nothing itself."""
+    from pathlib import Path
+
+    import laws_site.pages.citations as page
+
+    source = Path(page.__file__).read_text(encoding="utf-8")
+    assert "from xrefs" not in source and "ingest.refs" not in source and "defaultdict" not in source
 
 
 async def test_metadata_canned_queries(datasette):

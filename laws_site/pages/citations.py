@@ -1,133 +1,135 @@
-"""Which law of the 2017 Laws cites which: the matrix behind /-/citations, drawn as SVG on the server.
+"""/-/citations: which law of the current Laws cites which, read from tables the build wrote
+(ingest/citations.py). For each law what it cites and what cites it, with counts and titles; a
+part-by-part picture (drawn by the template, citation_map.html) and the strongest links.
 
-No script, no CDN: the map is plain SVG in the page, so it works offline and in any browser.
+`?law=61` opens one law; `?from=61&to=44` lists the units of Law 61 that cite Law 44;
+`?from_part=part:5&to_part=part:4` lists the law pairs between two parts. JSON at /-/citations.json.
 """
 from __future__ import annotations
-
-from collections import defaultdict
-from urllib.parse import urlencode
-
-from markupsafe import Markup
-
-from ingest.refs import law_number
 
 from .. import queries
 from ..responses import html_page, json_response, read
 from ..units import permalink
 
-LAW_TEXT_KINDS = ("law", "section", "item", "subitem", "subsubitem", "footnote")
-CELL = 8          # px per law
-MARGIN = 34       # room for the axis labels
-LABEL_EVERY = 5
+STRONGEST = 15
 
 
-def citation_pairs(conn, doc: str) -> dict[tuple[int, int], list[str]]:
-    """(citing law, cited law) -> refs of the citing units, from resolved in-text references.
-
-    A footnote counts for the law its marker sits in (its anchor_ref), not as a law of its own.
-    """
-    marks = ",".join("?" * len(LAW_TEXT_KINDS))
-    rows = conn.execute(f"""
-        select coalesce(json_extract(s.attrs, '$.anchor_ref'), s.ref) as citing_ref, s.ref as source_ref,
-               x.target_ref
-        from xrefs x join sections s on s.id = x.source_id
-        where s.doc = ? and x.target_doc = ? and x.resolved = 1 and x.kind = 'cites'
-          and s.kind in ({marks})
-        order by s.position
-    """, (doc, doc, *LAW_TEXT_KINDS))
-    pairs: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for citing_ref, source_ref, target_ref in rows:
-        citing, cited = law_number(citing_ref), law_number(target_ref)
-        if citing is None or cited is None:
-            continue
-        if source_ref not in pairs[(citing, cited)]:
-            pairs[(citing, cited)].append(source_ref)
-    return dict(pairs)
-
-
-def law_count(conn, doc: str) -> int:
-    return conn.execute("select count(*) from sections where doc = ? and kind = 'law'", (doc,)).fetchone()[0]
-
-
-def cell_href(citing: int, cited: int, sources: list[str], doc: str) -> str:
-    """One citing unit: its permalink; several: the list of them."""
-    if len(sources) == 1:
-        return permalink(doc, sources[0])
-    return "/-/citations?" + urlencode({"from": citing, "to": cited})
-
-
-def shade(count: int, most: int) -> str:
-    """Darker blue for more citations (never so pale a single citation is invisible)."""
-    strength = 0.35 + 0.65 * (count / most if most else 0)
-    return f"rgba(20, 70, 160, {strength:.2f})"
-
-
-def matrix_svg(pairs: dict[tuple[int, int], list[str]], laws: int, doc: str) -> Markup:
-    size = MARGIN + laws * CELL
-    most = max((len(v) for v in pairs.values()), default=1)
-    parts = [Markup('<svg class="citation-map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {0} {0}" '
-                    'width="{0}" height="{0}" role="img" aria-labelledby="map-title">'
-                    '<title id="map-title">Citations between the Laws: row cites column</title>').format(size)]
-    parts += grid_and_labels(laws)
-    for (citing, cited), sources in sorted(pairs.items()):
-        x, y = MARGIN + (cited - 1) * CELL, MARGIN + (citing - 1) * CELL
-        parts.append(Markup('<a href="{}" class="cell" data-from="{}" data-to="{}"><rect x="{}" y="{}" '
-                            'width="{}" height="{}" fill="{}"><title>第{}条 → 第{}条: {} ({})</title></rect></a>')
-                     .format(cell_href(citing, cited, sources, doc), citing, cited, x, y, CELL - 1, CELL - 1,
-                             shade(len(sources), most), citing, cited, len(sources), ", ".join(sources)))
-    parts.append(Markup("</svg>"))
-    return Markup("").join(parts)
-
-
-def grid_and_labels(laws: int) -> list[Markup]:
-    end = MARGIN + laws * CELL
-    out = []
-    for law in range(1, laws + 1):
-        offset = MARGIN + (law - 1) * CELL
-        if law % 10 == 1:
-            out.append(Markup('<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" class="grid"/>'
-                              '<line x1="{1}" y1="{0}" x2="{2}" y2="{0}" class="grid"/>').format(offset, MARGIN, end))
-        if law == 1 or law % LABEL_EVERY == 0:
-            middle = offset + CELL - 1
-            out.append(Markup('<text x="{}" y="{}" class="axis" text-anchor="end">{}</text>'
-                              '<text x="{}" y="{}" class="axis" text-anchor="middle">{}</text>')
-                       .format(MARGIN - 3, middle, law, offset + CELL / 2, MARGIN - 4, law))
-    return out
-
-
-def citation_context(conn, citing: int | None = None, cited: int | None = None) -> dict:
+def citation_context(conn, citing: int | None = None, cited: int | None = None, law: int | None = None,
+                     parts_asked: tuple[str, str] | None = None) -> dict:
     doc = queries.registry(conn).current_laws.id
-    pairs = citation_pairs(conn, doc)
-    laws = law_count(conn, doc)
-    cited_by = defaultdict(int)
-    for (_, target), sources in pairs.items():
-        cited_by[target] += len(sources)
-    most_cited = sorted(cited_by.items(), key=lambda kv: (-kv[1], kv[0]))[:15]
-    selected = None
-    if citing is not None and cited is not None:
-        selected = {"from": citing, "to": cited, "units": [
-            {"ref": ref, "url": permalink(doc, ref)} for ref in pairs.get((citing, cited), [])]}
-    return {"svg": matrix_svg(pairs, laws, doc), "laws": laws, "pair_count": len(pairs),
-            "citation_count": sum(len(v) for v in pairs.values()), "selected": selected,
-            "most_cited": [{"law": law, "count": n, "url": permalink(doc, str(law))} for law, n in most_cited],
-            "pairs": pairs}
+    totals = queries.citation_totals(conn, doc)
+    pairs = queries.citation_pairs(conn, doc)
+    titles = {t["law"]: t["title"] for t in totals}
+    cites: dict[int, list[dict]] = {}
+    cited_by: dict[int, list[dict]] = {}
+    for pair in pairs:                  # rows come ordered by citing law, then cited law
+        if pair["from_law"] != pair["to_law"]:
+            cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
+            cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
+    laws = [{**total, "url": permalink(doc, total["ref"]), "anchor": f"law-{total['law']}",
+             "cites": cites.get(total["law"], []), "cited_by": cited_by.get(total["law"], [])} for total in totals]
+    parts = part_list(totals)
+    between = [p for p in pairs if p["from_law"] != p["to_law"]]
+    strongest = sorted(between, key=lambda p: (-p["units"], p["from_law"], p["to_law"]))[:STRONGEST]
+    return {
+        "doc": doc, "document": queries.document(conn, doc), "laws": laws, "parts": parts,
+        "matrix": part_matrix(parts, queries.part_citations(conn, doc)),
+        "strongest": [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
+                       "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}
+                      for p in strongest],
+        "pairs": pairs, "focus": law if law in titles else None,
+        "selected": selected_pair(doc, pairs, citing, cited, titles),
+        "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
+        "citation_count": sum(p["units"] for p in between), "pair_count": len(between),
+    }
+
+
+def link(doc: str, pair: dict, other: int, titles: dict[int, str]) -> dict:
+    return {"law": other, "title": titles.get(other), "url": permalink(doc, str(other)), "units": pair["units"],
+            "units_text": ", ".join(pair["citing_units"]),
+            "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in pair["citing_units"]]}
+
+
+def part_list(totals: list[dict]) -> list[dict]:
+    parts: dict[str, dict] = {}
+    for total in totals:
+        if total["part"] and total["part"] not in parts:
+            parts[total["part"]] = {"ref": total["part"], "title": total["part_title"],
+                                    "position": total["part_position"], "laws": []}
+        if total["part"]:
+            parts[total["part"]]["laws"].append(total["law"])
+    ordered = sorted(parts.values(), key=lambda p: p["position"])
+    for number, part in enumerate(ordered, start=1):
+        part["number"] = number
+        part["range"] = f"{part['laws'][0]}–{part['laws'][-1]}" if len(part["laws"]) > 1 else str(part["laws"][0])
+    return ordered
+
+
+def part_matrix(parts: list[dict], cells: list[dict]) -> dict:
+    """Rows cite columns: the count of citing units in each cell, with its share of the largest."""
+    by_pair = {(c["from_part"], c["to_part"]): c for c in cells}
+    most = max((c["units"] for c in cells), default=1)
+    rows = []
+    for row in parts:
+        rows.append({**row, "cells": [
+            {"to": column["ref"], "to_number": column["number"], "to_title": column["title"],
+             "units": by_pair.get((row["ref"], column["ref"]), {}).get("units", 0),
+             "law_pairs": by_pair.get((row["ref"], column["ref"]), {}).get("law_pairs", 0),
+             "strength": round(by_pair.get((row["ref"], column["ref"]), {}).get("units", 0) / most, 3)}
+            for column in parts]})
+    return {"rows": rows, "most": most, "size": len(parts)}
+
+
+def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | None, titles) -> dict | None:
+    if citing is None or cited is None:
+        return None
+    pair = next((p for p in pairs if (p["from_law"], p["to_law"]) == (citing, cited)), None)
+    return {"from": citing, "to": cited, "from_title": titles.get(citing), "to_title": titles.get(cited),
+            "from_url": permalink(doc, str(citing)), "to_url": permalink(doc, str(cited)),
+            "units": [{"ref": ref, "url": permalink(doc, ref)} for ref in (pair or {}).get("citing_units", [])]}
+
+
+def selected_parts(doc: str, pairs: list[dict], parts: list[dict], asked: tuple[str, str] | None, titles
+                   ) -> dict | None:
+    known = {p["ref"]: p for p in parts}
+    if not asked or asked[0] not in known or asked[1] not in known:
+        return None
+    listed = [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
+               "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}
+              for p in pairs if (p["from_part"], p["to_part"]) == asked]
+    return {"from": known[asked[0]], "to": known[asked[1]], "pairs": listed}
 
 
 def citation_json(context: dict) -> dict:
-    return {"laws": context["laws"], "pairs": [
-        {"from": a, "to": b, "count": len(refs), "citing_units": refs}
-        for (a, b), refs in sorted(context["pairs"].items())], "selected": context["selected"]}
+    return {
+        "doc": context["doc"],
+        "laws": [{k: law[k] for k in ("law", "title", "part", "part_title", "cites_units", "cites_laws",
+                                      "cited_by_units", "cited_by_laws", "url")}
+                 | {"cites": [strip(x) for x in law["cites"]], "cited_by": [strip(x) for x in law["cited_by"]]}
+                 for law in context["laws"]],
+        "pairs": [{"from": p["from_law"], "to": p["to_law"], "count": p["units"], "citing_units": p["citing_units"]}
+                  for p in context["pairs"]],
+        "parts": [{k: p[k] for k in ("number", "ref", "title", "range", "laws")} for p in context["parts"]],
+        "part_matrix": [{"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
+                        for row in context["matrix"]["rows"] for c in row["cells"] if c["units"]],
+        "selected": context["selected"],
+    }
+
+
+def strip(entry: dict) -> dict:
+    return {"law": entry["law"], "title": entry["title"], "units": entry["units"],
+            "citing_units": [u["ref"] for u in entry["citing_units"]]}
 
 
 def law_arg(request, name: str) -> int | None:
     value = (request.args.get(name) or "").strip()
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isdigit() and len(value) < 4 else None
 
 
 async def view(datasette, request):
-    """/-/citations (and .json); `?from=61&to=44` lists the units of Law 61 that cite Law 44."""
-    citing, cited = law_arg(request, "from"), law_arg(request, "to")
-    context = await read(datasette, lambda conn: citation_context(conn, citing, cited))
+    citing, cited, law = law_arg(request, "from"), law_arg(request, "to"), law_arg(request, "law")
+    parts_asked = (request.args.get("from_part") or "", request.args.get("to_part") or "")
+    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked))
     if request.url_vars.get("as_json"):
         return json_response(citation_json(context))
     return await html_page(datasette, request, "citation_map.html", context)

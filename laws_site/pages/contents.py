@@ -37,6 +37,45 @@ def printed_toc(conn, doc: str) -> list[dict]:
     return rows
 
 
+def toc_parts(conn, doc: str, toc: list[dict]) -> list[dict]:
+    """The printed 目次 as parts (collapsible, each with an anchor) of laws with their sections."""
+    parts_by_title = {p["title"]: p for p in queries.units_of_kinds(conn, doc, ("part",))}
+    groups: list[dict] = []
+    for row in toc:
+        if not groups or row["part"] != groups[-1]["title"]:
+            part = parts_by_title.get(row["part"]) or {}
+            number = (part.get("attrs") or {}).get("number") or part.get("ref", "").removeprefix("part:")
+            groups.append({"title": row["part"], "ref": part.get("ref"), "url": part.get("url"),
+                           "anchor": f"part-{number or len(groups) + 1}", "number": number, "laws": []})
+        if row["depth"] == 0:
+            groups[-1]["laws"].append({**row, "sections": []})
+        elif groups[-1]["laws"]:
+            law = groups[-1]["laws"][-1]
+            law["sections"].append({**row, "mark": row["ref"].removeprefix(law["ref"])})
+    for group in groups:
+        refs = [law["ref"] for law in group["laws"]]
+        group["range"] = f"{refs[0]}–{refs[-1]}" if len(refs) > 1 else (refs[0] if refs else "")
+    return groups
+
+
+def outline_groups(rows: list[dict]) -> list[dict]:
+    """A document's own structure as groups: each top-level unit with what is listed under it."""
+    groups: list[dict] = []
+    for row in rows:
+        if row["depth"] == 0 or not groups:
+            groups.append({**row, "anchor": anchor_of(row["ref"]), "items": []})
+        else:
+            groups[-1]["items"].append(row)
+    for group in groups:
+        numbered = [r["ref"] for r in group["items"] if r["kind"] in ("law", "article") and r["ref"].isdigit()]
+        group["range"] = (f"{numbered[0]}–{numbered[-1]}" if len(numbered) > 1 else numbered[0]) if numbered else None
+    return groups
+
+
+def anchor_of(ref: str) -> str:
+    return "c-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in ref)
+
+
 def contents_context(conn, doc: str) -> dict | None:
     document = queries.document(conn, doc)
     if document is None:
@@ -44,7 +83,9 @@ def contents_context(conn, doc: str) -> dict | None:
     # the Laws' printed 目次 lists laws and sections (a commentary's 目次 lists only what it reprints)
     toc = printed_toc(conn, doc) if document["kind"] == "laws" else []
     kinds = OUTSIDE_PRINTED_TOC if toc else OUTLINE_KINDS
-    return {"document": document, "toc": toc, "outline": outline(queries.units_of_kinds(conn, doc, kinds)),
+    rows = outline(queries.units_of_kinds(conn, doc, kinds))
+    return {"document": document, "toc": toc, "outline": rows, "parts": toc_parts(conn, doc, toc) if toc else [],
+            "groups": outline_groups(rows),
             "has_index": bool(queries.units_of_kinds(conn, doc, ("index_row",)))}
 
 

@@ -9,11 +9,10 @@ A bad parameter is a 400 with a message (ingest.diff.DiffError), never a 500.
 """
 from __future__ import annotations
 
-import html
-
 from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
+from .. import queries
 from ..responses import laws_database
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
@@ -35,10 +34,11 @@ async def diff_view(datasette, request):
     if as_json:
         return Response.json(result, headers={"Access-Control-Allow-Origin": "*"})
     for row in result["rows"]:
-        row["from_html"], row["to_html"] = render_sides(row, "from_text", "to_text", "ops")
-        row["from_title_html"], row["to_title_html"] = render_sides(row, "from_title", "to_title", "title_ops")
-    return Response.html(await datasette.render_template("diff.html", {"diff": result, "request_args": {
-        "ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace}}, request=request))
+        row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")
+        row["from_title_pieces"], row["to_title_pieces"] = side_pieces(row, "from_title", "to_title", "title_ops")
+    return Response.html(await datasette.render_template("diff.html", {
+        "diff": result, "choices": await choices(database),
+        "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace}}, request=request))
 
 
 async def overview_view(datasette, request):
@@ -51,35 +51,51 @@ async def overview_view(datasette, request):
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
         return Response.json(result, headers={"Access-Control-Allow-Origin": "*"})
-    return Response.html(await datasette.render_template("diff_overview.html", {"overview": result}, request=request))
+    return Response.html(await datasette.render_template(
+        "diff_overview.html", {"overview": result, "choices": await choices(database),
+                               "request_args": {"from": from_doc, "to": to_doc}}, request=request))
 
 
 async def bad_request(datasette, request, message: str, as_json: bool):
     if as_json:
         return Response.json({"ok": False, "error": message, "status": 400}, status=400)
-    page = await datasette.render_template("diff.html", {"error": message, "diff": None, "request_args": dict(
-        request.args)}, request=request)
+    page = await datasette.render_template("diff.html", {
+        "error": message, "diff": None, "choices": await choices(laws_database(datasette)),
+        "request_args": {k: request.args.get(k, "") for k in ("ref", "from", "to", "whitespace")}}, request=request)
     return Response.html(page, status=400)
 
 
-def render_sides(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[str, str]:
-    """Both sides as HTML: every text escaped first, then wrapped in <del>/<ins> where it changed."""
+async def choices(database) -> dict:
+    """The comparisons the site offers, for the form's lists: each side's documents, and the pairs."""
+    def read(conn):
+        registry = queries.registry(conn)
+        def label(doc_id):
+            document = registry.get(doc_id)
+            return {"id": doc_id, "label": (document.short_title or document.title) if document else doc_id,
+                    "edition": document.edition if document else ""}
+        pairs = registry.diff_pairs()
+        return {"from": [label(d) for d in dict.fromkeys(a for a, _ in pairs)],
+                "to": [label(d) for d in dict.fromkeys(b for _, b in pairs)],
+                "pairs": [{"from": label(a), "to": label(b)} for a, b in pairs]}
+    return await database.execute_fn(read)
+
+
+def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:
+    """Both sides as pieces for the template: kept text, and what one side has that the other lacks
+    (`change` is deleted on the from side, inserted on the to side; `class` says what kind)."""
     ops = row.get(ops_key) or []
     if not ops:
-        return escape_text(row.get(from_key)), escape_text(row.get(to_key))
+        return ([{"text": row[from_key]}] if row.get(from_key) else [],
+                [{"text": row[to_key]}] if row.get(to_key) else [])
     left, right = [], []
     for op in ops:
         if op["op"] == "equal":
-            left.append(escape_text(op["from"]))
-            right.append(escape_text(op["to"]))
+            left.append({"text": op["from"]})
+            right.append({"text": op["to"]})
             continue
-        css = f' class="{op.get("class", "wording")}"'
+        kind = op.get("class", "wording")
         if op["from"]:
-            left.append(f"<del{css}>{escape_text(op['from'])}</del>")
+            left.append({"text": op["from"], "change": "delete", "class": kind})
         if op["to"]:
-            right.append(f"<ins{css}>{escape_text(op['to'])}</ins>")
-    return "".join(left), "".join(right)
-
-
-def escape_text(text: str | None) -> str:
-    return html.escape(text or "").replace("\n", "<br>")
+            right.append({"text": op["to"], "change": "insert", "class": kind})
+    return left, right

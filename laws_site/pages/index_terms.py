@@ -1,47 +1,90 @@
-"""The 索引 of the 2017 Laws, by kana row, every printed reference a link."""
+"""The 索引 of the 2017 Laws, by kana row, every printed reference a link.
+
+`?row=` takes any kana of a row, hiragana or katakana, voiced or small (り, リ, ガ, っ): it
+selects the row the kana belongs to (ら, か, た). All ten rows are offered; a row the index has
+no entries for says so.
+"""
 from __future__ import annotations
 
+import unicodedata
+
 from .. import queries
-from ..linkify import linkify
+from ..linkify import segments
 from ..responses import html_page, json_response, read
+from ..units import permalink
+
+KANA_ROWS = {
+    "あ": "あいうえおぁぃぅぇぉゔ", "か": "かきくけこがぎぐげごゕゖ", "さ": "さしすせそざじずぜぞ",
+    "た": "たちつてとだぢづでどっ", "な": "なにぬねの", "は": "はひふへほばびぶべぼぱぴぷぺぽ",
+    "ま": "まみむめも", "や": "やゆよゃゅょ", "ら": "らりるれろ", "わ": "わゐゑをんゎ",
+}
+ROW_OF_KANA = {kana: row for row, kanas in KANA_ROWS.items() for kana in kanas}
 
 
-def index_context(conn, doc: str, row_filter: str | None) -> dict | None:
-    rows = queries.units_of_kinds(conn, doc, ("index_row",))
-    if not rows:
+def kana_row(value: str | None) -> str | None:
+    """The row (あ か さ た な は ま や ら わ) of the first kana typed; None for anything else."""
+    text = unicodedata.normalize("NFKC", (value or "").strip())
+    if not text:
+        return None
+    first = text[0]
+    if "ァ" <= first <= "ヶ":                      # katakana -> hiragana
+        first = chr(ord(first) - 0x60)
+    return ROW_OF_KANA.get(first)
+
+
+def see_links(terms, known: set[str], doc: str) -> list[dict]:
+    """see / see-also terms as links where the index has an entry of that name."""
+    if isinstance(terms, str):
+        terms = [terms]
+    out = []
+    for term in terms or []:
+        ref = f"index:{term}"
+        out.append({"term": term, "url": permalink(doc, ref) if ref in known else None})
+    return out
+
+
+def index_context(conn, doc: str, asked: str | None) -> dict | None:
+    row_units = queries.units_of_kinds(conn, doc, ("index_row",))
+    if not row_units:
         return None
     entries = queries.units_of_kinds(conn, doc, ("index_entry",))
     xrefs = queries.xrefs_from(conn, [e["id"] for e in entries]) if entries else []
     by_source: dict[str, list[dict]] = {}
     for xref in xrefs:
         by_source.setdefault(xref["source_id"], []).append(xref)
-    row_ids = {row["id"]: row for row in rows}
-    for row in rows:
-        row["entries"] = []
+    row_ids = {row["id"] for row in row_units}
+    known = {e["ref"] for e in entries}
+    rows = {kana: {"row": kana, "entries": []} for kana in KANA_ROWS}
+    for unit in row_units:   # a row the printed index names that is not a gojūon row still shows
+        rows.setdefault(unit["attrs"].get("row") or unit["title"], {"row": unit["attrs"].get("row"), "entries": []})
     for entry in entries:
-        entry["text_html"] = linkify(entry["text"], by_source.get(entry["id"], []), "text")
+        entry["segments"] = segments(entry["text"], by_source.get(entry["id"], []), "text")
         entry["depth"] = 0 if entry["parent_id"] in row_ids else 1
-        kana = entry["attrs"].get("row")
-        row = next((r for r in rows if r["attrs"].get("row") == kana), None)
-        if row is not None:
-            row["entries"].append(entry)
-    shown = [r for r in rows if not row_filter or r["attrs"].get("row") == row_filter]
-    return {"document": queries.document(conn, doc), "rows": rows, "shown": shown,
-            "row_filter": row_filter, "entry_count": sum(len(r["entries"]) for r in shown)}
+        entry["see"] = see_links(entry["attrs"].get("see"), known, doc)
+        entry["see_also"] = see_links(entry["attrs"].get("see_also"), known, doc)
+        row = entry["attrs"].get("row")
+        if row in rows:
+            rows[row]["entries"].append(entry)
+    row_filter = kana_row(asked) if asked else None
+    shown = [r for r in rows.values() if r["entries"]] if not row_filter else [rows[row_filter]]
+    return {"document": queries.document(conn, doc), "rows": list(rows.values()), "shown": shown,
+            "asked": asked, "row_filter": row_filter, "not_a_row": bool(asked) and row_filter is None,
+            "entry_count": sum(len(r["entries"]) for r in shown)}
 
 
 def index_json(context: dict) -> dict:
-    return {"rows": [{"row": r["attrs"].get("row"), "entries": [
+    return {"row": context["row_filter"], "rows": [{"row": r["row"], "entries": [
         {"ref": e["ref"], "term": e["title"], "refs_printed": e["text"], "url": e["url"],
-         "heading": e["attrs"].get("heading"), "see_also": e["attrs"].get("see_also") or []}
+         "heading": e["attrs"].get("heading"), "see": [s["term"] for s in e["see"]],
+         "see_also": [s["term"] for s in e["see_also"]]}
         for e in r["entries"]]} for r in context["shown"]]}
 
 
 async def view(datasette, request):
-    """/<doc>/-/index (the 2017 Laws' 索引), one kana row with ?row=か."""
+    """/<doc>/-/index (the 2017 Laws' 索引), one kana row with ?row=か (or any kana of the row)."""
     doc = request.url_vars["doc"]
-    row_filter = request.args.get("row") or None
-    context = await read(datasette, lambda conn: index_context(conn, doc, row_filter))
+    asked = request.args.get("row") or None
+    context = await read(datasette, lambda conn: index_context(conn, doc, asked))
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
         return await html_page(datasette, request, "unit_not_found.html",
