@@ -120,6 +120,23 @@ def units_of_kinds(conn: sqlite3.Connection, doc: str, kinds: tuple[str, ...]) -
     return [unit_dict(r) for r in rows]
 
 
+def index_entries(conn: sqlite3.Connection, doc: str, row: str | None = None) -> list[dict]:
+    """The 索引's entries, of one kana row or all of them."""
+    rows = conn.execute(f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'index_entry' "
+                        "and (? is null or json_extract(attrs, '$.row') = ?) order by position", (doc, row, row))
+    return [unit_dict(r) for r in rows]
+
+
+def index_row_sizes(conn: sqlite3.Connection, doc: str) -> dict[str, int]:
+    rows = conn.execute("select json_extract(attrs, '$.row'), count(*) from sections "
+                        "where doc = ? and kind = 'index_entry' group by 1", (doc,))
+    return {row: count for row, count in rows}
+
+
+def refs_of_kind(conn: sqlite3.Connection, doc: str, kind: str) -> set[str]:
+    return {r[0] for r in conn.execute("select ref from sections where doc = ? and kind = ?", (doc, kind))}
+
+
 def table_exists(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
                         (name,)).fetchone() is not None

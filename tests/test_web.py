@@ -544,3 +544,13 @@ async def test_a_changed_id_redirects_to_the_new_one(datasette):
         response = await datasette.client.get(permalink("laws-2017-ja", "def:ディクレアララー") + suffix)
         assert response.status_code == 302
         assert response.headers["location"] == permalink("laws-2017-ja", "def:ディクレアラー") + suffix
+
+
+async def test_index_entries_say_see_and_see_also_as_the_book_does(datasette):
+    """参照 (see) and も参照 (see also) are different instructions; the page keeps them apart."""
+    html = (await datasette.client.get("/laws-2017-ja/-/index")).text
+    see = re.findall(r'<span class="see" title="see">(.*?)</span>', html, re.S)
+    see_also = re.findall(r'<span class="see-also" title="see also">(.*?)</span>', html, re.S)
+    assert see and see_also
+    assert all(s.endswith("参照") and not s.endswith("も参照") for s in see)
+    assert all(s.endswith("も参照") for s in see_also)

@@ -47,29 +47,35 @@ def index_context(conn, doc: str, asked: str | None) -> dict | None:
     row_units = queries.units_of_kinds(conn, doc, ("index_row",))
     if not row_units:
         return None
-    entries = queries.units_of_kinds(conn, doc, ("index_entry",))
+    row_filter = kana_row(asked) if asked else None
+    sizes = queries.index_row_sizes(conn, doc)
+    rows = {kana: {"row": kana, "size": sizes.get(kana, 0), "entries": []} for kana in KANA_ROWS}
+    for unit in row_units:   # a row the printed index names that is not a gojūon row still shows
+        kana = unit["attrs"].get("row") or unit["title"]
+        rows.setdefault(kana, {"row": kana, "size": sizes.get(kana, 0), "entries": []})
+    entries = queries.index_entries(conn, doc, row_filter)  # one row is a tenth of the index
+    for entry in entries:
+        if entry["attrs"].get("row") in rows:
+            rows[entry["attrs"]["row"]]["entries"].append(entry)
+    shown = [r for r in rows.values() if r["entries"]] if not row_filter else [rows[row_filter]]
+    show_entries(conn, doc, entries, {row["id"] for row in row_units},
+                 queries.refs_of_kind(conn, doc, "index_entry"))
+    return {"document": queries.document(conn, doc), "rows": list(rows.values()), "shown": shown,
+            "asked": asked, "row_filter": row_filter, "not_a_row": bool(asked) and row_filter is None,
+            "entry_count": sum(len(r["entries"]) for r in shown)}
+
+
+def show_entries(conn, doc: str, entries: list[dict], row_ids: set[str], known: set[str]) -> None:
+    """What the page draws of each entry shown."""
     xrefs = queries.xrefs_from(conn, [e["id"] for e in entries]) if entries else []
     by_source: dict[str, list[dict]] = {}
     for xref in xrefs:
         by_source.setdefault(xref["source_id"], []).append(xref)
-    row_ids = {row["id"] for row in row_units}
-    known = {e["ref"] for e in entries}
-    rows = {kana: {"row": kana, "entries": []} for kana in KANA_ROWS}
-    for unit in row_units:   # a row the printed index names that is not a gojūon row still shows
-        rows.setdefault(unit["attrs"].get("row") or unit["title"], {"row": unit["attrs"].get("row"), "entries": []})
     for entry in entries:
         entry["segments"] = segments(entry["text"], by_source.get(entry["id"], []), "text")
         entry["depth"] = 0 if entry["parent_id"] in row_ids else 1
         entry["see"] = see_links(entry["attrs"].get("see"), known, doc)
         entry["see_also"] = see_links(entry["attrs"].get("see_also"), known, doc)
-        row = entry["attrs"].get("row")
-        if row in rows:
-            rows[row]["entries"].append(entry)
-    row_filter = kana_row(asked) if asked else None
-    shown = [r for r in rows.values() if r["entries"]] if not row_filter else [rows[row_filter]]
-    return {"document": queries.document(conn, doc), "rows": list(rows.values()), "shown": shown,
-            "asked": asked, "row_filter": row_filter, "not_a_row": bool(asked) and row_filter is None,
-            "entry_count": sum(len(r["entries"]) for r in shown)}
 
 
 def index_json(context: dict) -> dict:
