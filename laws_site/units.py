@@ -6,9 +6,11 @@ import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from functools import lru_cache
 from urllib.parse import quote
 
 
+@lru_cache(maxsize=16384)  # every page links dozens of units; percent-encoding is half of reading them
 def permalink(doc: str, ref: str) -> str:
     """The unit's page on the server: /<doc>/<ref>, the ref percent-encoded where it must be."""
     return f"/{doc}/{quote(ref, safe='()-,:~')}"
