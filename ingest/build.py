@@ -20,6 +20,7 @@ from .background_tokens import BackgroundTokens
 from .corpus import DEFAULT_CORPUS, Source, load_sources
 from .documents import parse_document
 from .records import ParsedDocument, Unit
+from .search_tables import Table, install_variants, search_tables
 
 DEFAULT_DB = Path("laws.db")
 
@@ -45,6 +46,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     started = time.perf_counter()
     db_path = Path(db_path)
     sources = load_sources(corpus_dir)
+    variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     parsed: list[tuple[Source, ParsedDocument]] = []
     for source in sources:
         document = parse_document(source.id, source.text, source.name, source.parser)
@@ -59,13 +61,15 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         alignments = alignment_rows(units)
         progress(f"alignments across editions and reprints: {len(alignments)}")
-        glossary = glossary_rows(units)
+        glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
-        rows = section_rows(units, languages, tokens.result())
+        token_columns = tokens.result()
+        rows = section_rows(units, languages, token_columns)
+        search = search_tables(units, languages, token_columns, variants, Path(corpus_dir))
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary))
+    write_atomically(db_path, lambda db: populate(db, parsed, rows, xrefs, alignments, glossary, search))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
@@ -77,10 +81,13 @@ def alignment_rows(units: list[Unit]) -> list[dict]:
     return align_units(units)
 
 
-def glossary_rows(units: list[Unit]) -> list[dict]:
+def glossary_rows(units: list[Unit], sources: list[Source], corpus_dir: Path) -> list[dict]:
     from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
+    from .registry import Registry
+    from .vocabulary import vocabulary_rows
 
-    return pair_terms(units)
+    return pair_terms(units, Registry.from_rows(source.meta for source in sources), corpus_dir / "glossary.yml",
+                      vocabulary_rows(corpus_dir / "vocabulary.yml"))
 
 
 def resolve_references(units: list[Unit]) -> list[dict]:
@@ -89,7 +96,8 @@ def resolve_references(units: list[Unit]) -> list[dict]:
     return build_xrefs(units)
 
 
-def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tuple[str | None, str], str]) -> list[dict]:
+def section_rows(units: list[Unit], languages: dict[str, str],
+                 tokens: dict[tuple[str | None, str], tuple[str, bytes]]) -> list[dict]:
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
@@ -98,8 +106,8 @@ def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tupl
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
             "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
-            "search_title": tokens[(unit.title, lang)],
-            "search_text": tokens[(unit.text, lang)],
+            "search_title": tokens[(unit.title, lang)][0],
+            "search_text": tokens[(unit.text, lang)][0],
         })
     return rows
 
@@ -126,7 +134,8 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             xrefs: list[dict], alignments: list[dict], glossary: list[dict]) -> None:
+             xrefs: list[dict], alignments: list[dict], glossary: list[dict],
+             search: dict[str, Table] | None = None) -> None:
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -143,6 +152,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
         db["alignments"].insert_all(alignments, batch_size=1000)
         db["glossary"].create(GLOSSARY_COLUMNS, pk="id")
         db["glossary"].insert_all(glossary)
+        for name, table in (search or {}).items():  # what search reads at request time (search_tables.py)
+            db[name].create(table.columns, pk=table.pk, foreign_keys=table.foreign_keys)
+            insert_rows(db, name, table.columns, table.rows)
         for source, document in parsed:
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids

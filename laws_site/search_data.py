@@ -1,0 +1,93 @@
+"""What search needs from the database besides the FTS index, loaded once per database file.
+
+Everything comes from tables the build wrote (ingest/search_tables.py, the glossary, the 索引
+entries, the document registry): serving never opens corpus/. `search_data(conn)` also installs
+the database's katakana variants in the tokenizer, so a query folds exactly as the index did.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+
+from ingest import glossary, tokenize
+from ingest.registry import Registry
+from ingest.vocabulary import Vocabulary
+
+from . import queries
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    ref: str
+    terms: frozenset[str]
+    targets: tuple[str, ...]
+
+
+@dataclass
+class SearchData:
+    registry: Registry
+    variants: dict[str, str]
+    glossary: glossary.Glossary
+    vocabulary: Vocabulary
+    index_entries: list[IndexEntry] = field(default_factory=list)
+    has_offsets: bool = False
+
+    def role(self, doc: str) -> str | None:
+        document = self.registry.get(doc)
+        return document.role if document else None
+
+    def language(self, doc: str) -> str | None:
+        document = self.registry.get(doc)
+        return document.language if document else None
+
+    def doc_rank(self, doc: str) -> int:
+        """Documents in the order results list them: the current Laws, earlier editions, the
+        commentaries, the regulations."""
+        order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
+        order += [self.registry.regulations.id] if self.registry.regulations else []
+        return order.index(doc) if doc in order else len(order)
+
+
+_loaded: dict[tuple, SearchData] = {}
+_lock = threading.Lock()
+
+
+def search_data(conn: sqlite3.Connection) -> SearchData:
+    """This database's search data (read once per file version), its variants in force."""
+    identity = glossary.database_identity(conn)
+    data = _loaded.get(identity)
+    if data is None:
+        with _lock:
+            data = _loaded.get(identity) or _load(conn)
+            _loaded[identity] = data
+    tokenize.use_variants(data.variants)
+    return data
+
+
+def _load(conn: sqlite3.Connection) -> SearchData:
+    variants = {}
+    if queries.table_exists(conn, "variants"):
+        variants = dict(conn.execute("select variant, canonical from variants").fetchall())
+    tokenize.use_variants(variants)  # the glossary and vocabulary keys below fold with them
+    registry = Registry.from_rows(glossary.documents(conn))
+    data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
+                      has_offsets=queries.table_exists(conn, "search_offsets"))
+    if registry.current_laws:
+        data.index_entries = list(_index_entries(conn, registry.current_laws.id))
+    return data
+
+
+def _index_entries(conn: sqlite3.Connection, doc: str):
+    """The current Laws' 索引 entries: the tokens of heading + sub-term, and the units they cite."""
+    rows = conn.execute("""
+        select s.ref, group_concat(x.target_id, char(31))
+        from sections s join xrefs x on x.source_id = s.id
+        where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
+        group by s.id order by s.position
+    """, (doc,)).fetchall()
+    for ref, targets in rows:
+        words = ref.removeprefix("index:").replace("/", " ")
+        terms = frozenset(tokenize.query_terms(words, "ja"))
+        if terms:
+            yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))
