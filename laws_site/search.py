@@ -46,6 +46,8 @@ MAX_OFFSET = 100_000
 # FTS hits considered per branch: more than there are units, so `total` counts every match
 CANDIDATES = 5000
 INDEX_WEIGHT = 2.0     # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
+TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
+DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
 GLOSSARY_WEIGHT = 0.45  # a translation ranks below what the query itself finds (藏牌: Chinese first)
 RELAXED_WEIGHT = 0.5   # hits holding only some of the tokens rank below full matches
 TITLE_BOOST = 0.6      # the title carries every word: the unit is about it, not a passing mention
@@ -60,6 +62,7 @@ CITING_SCORE = 0.5
 NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
 LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
+WORD_RE = re.compile(r"[^\W_]")
 
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 
@@ -83,9 +86,10 @@ class Branch:
 
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
-    terms = tokenize.query_terms(text, lang)[:MAX_TERMS]
-    clauses = tokenize.query_clauses(text, lang)[:MAX_TERMS] if terms else []
-    return Branch(lang, terms, clauses, via, weight)
+    # a token with no letter, digit or character (^, ＊) can never match: FTS drops it from the index
+    terms = [term for term in tokenize.query_terms(text, lang) if WORD_RE.search(term)][:MAX_TERMS]
+    clauses = [clause for clause in tokenize.query_clauses(text, lang) if WORD_RE.search(" ".join(clause))]
+    return Branch(lang, terms, clauses[:MAX_TERMS] if terms else [], via, weight)
 
 
 @dataclass
@@ -346,9 +350,12 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
                relaxed: bool = True) -> list[Hit]:
     """Text hits, plus boosts for the units the 索引 and the glossary point to."""
     hits = {hit.id: hit for hit in text_hits(conn, branch, doc, relaxed)}
-    pointed = index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}
+    index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
+    pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
+               (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
     for unit in branch.pointed:
-        pointed[unit] = (1.0, pointed.get(unit, (0.0, []))[1])
+        boost, entries = pointed.get(unit, (0.0, []))
+        pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
     pointed = {unit: value for unit, value in pointed.items()
                if (doc is None or unit.startswith(doc + ":"))
                and data.language(unit.split(":", 1)[0]) == branch.lang}
@@ -360,7 +367,7 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
         if target not in hits:
             hit.match, hit.branch = "index", branch
             hits[target] = hit
-        hit.score += INDEX_WEIGHT * boost
+        hit.score += boost
         hit.index_entries = entries
     for hit in hits.values():
         hit.score *= branch.weight

@@ -48,10 +48,9 @@ def ordered_documents(data: SearchData):
 
 def term_forms(conn, data: SearchData, term: str) -> tuple[dict | None, dict[str, list[str]]]:
     """The glossary row naming the term (as {id, ja, en, zh}) and its words per language."""
-    for found in data.glossary.lookup(term):
-        forms = {lang: glossary.term_forms(found.term(lang)) for lang in ("ja", "zh") if found.term(lang)}
-        if forms:
-            return {"id": found.id, "ja": found.ja, "en": found.en, "zh": found.zh}, forms
+    row = glossary_row(data, term)
+    if row:
+        return row
     simplified = tokenize.to_simplified(term)
     defined = conn.execute(
         "select s.lang, s.title from sections s where s.kind = 'definition' and (s.title = ? or s.title = ?)",
@@ -59,10 +58,21 @@ def term_forms(conn, data: SearchData, term: str) -> tuple[dict | None, dict[str
     if defined:
         return None, {defined[0]: [defined[1]]}
     for entry in data.vocabulary.lookup(term):
+        row = glossary_row(data, entry.en)  # LOOT: the glossary's Lead out of Turn
+        if row:
+            return row
         forms = {"ja": list(entry.ja), "zh": list(entry.zh)}
         return ({"id": f"vocabulary:{entry.id}", "ja": " / ".join(entry.ja), "en": entry.en,
                  "zh": " / ".join(entry.zh) or None}, {k: v for k, v in forms.items() if v})
     return None, {}
+
+
+def glossary_row(data: SearchData, term: str) -> tuple[dict, dict[str, list[str]]] | None:
+    for found in data.glossary.lookup(term):
+        forms = {lang: glossary.term_forms(found.term(lang)) for lang in ("ja", "zh") if found.term(lang)}
+        if forms:
+            return {"id": found.id, "ja": found.ja, "en": found.en, "zh": found.zh}, forms
+    return None
 
 
 def find_usages(conn, data: SearchData, doc: str, lang: str, words: list[str]) -> list[dict]:
