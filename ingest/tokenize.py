@@ -99,12 +99,13 @@ def read_variants(path: Path | str = VARIANTS_FILE) -> dict[str, str]:
 # the database's `variants` table) installs them; query and index must fold with the same table.
 _variants: dict[str, str] = {}
 _variant_prefix: re.Pattern | None = None
+_variants_version = 0  # bumped on every change, so callers may cache tokens per version
 
 
 def use_variants(table: dict[str, str]) -> bool:
     """Fold with these variants from now on (cheap when the table is already in force); True if
     it changed. Cached token normalisations made with another table are dropped."""
-    global _variants, _variant_prefix
+    global _variants, _variant_prefix, _variants_version
     if table == _variants:
         return False
     alternatives = sorted(table, key=len, reverse=True)
@@ -112,12 +113,18 @@ def use_variants(table: dict[str, str]) -> bool:
     _variant_prefix = (re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])")
                        if alternatives else None)
     _variants = dict(table)
+    _variants_version += 1
     _normalised.cache_clear()
     return True
 
 
 def variants_in_force() -> dict[str, str]:
     return dict(_variants)
+
+
+def variants_version() -> int:
+    """Changes whenever the variants in force do: a key for caches of tokens."""
+    return _variants_version
 
 
 def fold_katakana(word: str) -> str:

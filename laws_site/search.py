@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import sys
+from array import array
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ingest import glossary, tokenize
 from ingest.refs import law_ancestors, parse_law_ref
@@ -43,8 +46,6 @@ MAX_QUERY_CHARS = 500
 MAX_TERMS = 32
 MAX_LIMIT = 500
 MAX_OFFSET = 100_000
-# FTS hits considered per branch: more than there are units, so `total` counts every match
-CANDIDATES = 5000
 INDEX_WEIGHT = 2.0     # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
 TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
 DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
@@ -86,10 +87,17 @@ class Branch:
 
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
-    # a token with no letter, digit or character (^, ＊) can never match: FTS drops it from the index
+    terms, clauses = query_tokens(text, lang, tokenize.variants_version())
+    return Branch(lang, list(terms), list(clauses), via, weight)
+
+
+@lru_cache(maxsize=4096)
+def query_tokens(text: str, lang: str, variants_version: int) -> tuple[tuple, tuple]:
+    """(terms, clauses) of a query in a language, cached per variants in force. A token with no
+    letter, digit or character (^, ＊) can never match: FTS drops it from the index."""
     terms = [term for term in tokenize.query_terms(text, lang) if WORD_RE.search(term)][:MAX_TERMS]
     clauses = [clause for clause in tokenize.query_clauses(text, lang) if WORD_RE.search(" ".join(clause))]
-    return Branch(lang, terms, clauses[:MAX_TERMS] if terms else [], via, weight)
+    return tuple(terms), tuple(clauses[:MAX_TERMS] if terms else [])
 
 
 @dataclass
@@ -100,7 +108,7 @@ class Plan:
     relaxed: bool = True  # retry with any token when no unit holds them all
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     id: str
     doc: str
@@ -109,7 +117,6 @@ class Hit:
     title: str | None
     lang: str
     position: int
-    search_title: str = ""
     score: float = 0.0
     branch: Branch | None = None
     match: str = "all"
@@ -119,7 +126,7 @@ class Hit:
     marks: list[tuple[int, int]] | None = None  # spans to mark instead of the branch's terms (citations)
 
 
-HIT_COLUMNS = "s.id, s.doc, s.ref, s.kind, s.title, s.lang, s.position, s.search_title"
+HIT_COLUMNS = "s.id, s.doc, s.ref, s.kind, s.title, s.lang, s.position"
 
 
 # ---------------------------------------------------------------- the public functions
@@ -254,7 +261,7 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
 
 def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lang: str | None) -> list[Hit]:
     """The cited units in the order asked, then the units citing them (the citing surface marked)."""
-    hits = _load_hits(conn, units)
+    hits = _load_hits(data, units)
     ordered = [hits[unit] for unit in units if unit in hits]
     for rank, hit in enumerate(ordered):
         hit.score, hit.match = CITED_SCORE - rank / 100, "citation"
@@ -269,8 +276,8 @@ def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lan
     for row in rows:
         if row[0] in hits or not _in_filters(data, row[1], doc, lang):
             continue
-        hit = citing.setdefault(row[0], Hit(*row[:8], score=CITING_SCORE, match="cites", marks=[]))
-        hit.marks.append((row[8], row[9]))
+        hit = citing.setdefault(row[0], Hit(*row[:7], score=CITING_SCORE, match="cites", marks=[]))
+        hit.marks.append((row[7], row[8]))
     cited_by = sorted(citing.values(), key=lambda h: (data.doc_rank(h.doc), h.position))
     return ordered + cited_by
 
@@ -327,13 +334,18 @@ def _add(branches: list[Branch], branch: Branch) -> Branch | None:
 def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None,
                 index_boost: bool) -> list[Hit]:
     merged: dict[str, Hit] = {}
-    for branch in plan.branches:
-        for hit in run_branch(conn, data, branch, doc, index_boost, plan.relaxed):
-            if hit.id not in merged or hit.score > merged[hit.id].score:
-                merged[hit.id] = hit
+    # every branch with all its words first; only if none finds a unit so, any of them (one pass
+    # more): a Japanese kanji query's Chinese reading must not add noise when Japanese text matches
+    for relaxed in (False, True):
+        if relaxed and (not plan.relaxed or any(h.match in ("all", "most") for h in merged.values())):
+            break
+        for branch in plan.branches:
+            for hit in run_branch(conn, data, branch, doc, index_boost, relaxed):
+                if hit.id not in merged or hit.score > merged[hit.id].score:
+                    merged[hit.id] = hit
     targets = {unit: boost for unit, boost in plan.targets.items()
                if _in_filters(data, unit.split(":", 1)[0], doc, lang)}
-    missing = _load_hits(conn, [unit for unit in targets if unit not in merged])
+    missing = _load_hits(data, [unit for unit in targets if unit not in merged])
     for unit, boost in targets.items():
         hit = merged.get(unit) or missing.get(unit)
         if hit is None:
@@ -343,13 +355,19 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
             merged[unit] = hit
         hit.score += boost
     hits = fold_reprints(data, merged)
-    return sorted(hits, key=lambda h: (-round(h.score, 6), data.doc_rank(h.doc), h.position))
+    ranks, last = data.ranks, len(data.ranks)
+    return sorted(hits, key=lambda h: (-round(h.score, 6), ranks.get(h.doc, last), h.position))
 
 
 def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
-               relaxed: bool = True) -> list[Hit]:
-    """Text hits, plus boosts for the units the 索引 and the glossary point to."""
-    hits = {hit.id: hit for hit in text_hits(conn, branch, doc, relaxed)}
+               relaxed: bool = False) -> list[Hit]:
+    """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
+    and the glossary point to."""
+    indexed = data.vocabulary_of.get(branch.lang)
+    if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
+        hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
+    else:
+        hits = {hit.id: hit for hit in text_hits(conn, data, branch, doc, relaxed)}
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
                (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
@@ -359,7 +377,7 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     pointed = {unit: value for unit, value in pointed.items()
                if (doc is None or unit.startswith(doc + ":"))
                and data.language(unit.split(":", 1)[0]) == branch.lang}
-    loaded = _load_hits(conn, [unit for unit in pointed if unit not in hits])
+    loaded = _load_hits(data, [unit for unit in pointed if unit not in hits])
     for target, (boost, entries) in pointed.items():
         hit = hits.get(target) or loaded.get(target)
         if hit is None:
@@ -374,39 +392,47 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     return list(hits.values())
 
 
-def text_hits(conn, branch: Branch, doc: str | None, relaxed: bool = True) -> list[Hit]:
-    """bm25 hits holding every token, else any token; scores scaled so the best is 1, plus
-    TITLE_BOOST where the title carries every token. A Chinese phrase of three bigrams or more also
-    finds, at RELAXED_WEIGHT, units missing one of its bigrams (越序叫牌 -> 越序实质叫牌)."""
-    for operator, match_kind, weight in (("AND", "all", 1.0), ("OR", "any", RELAXED_WEIGHT)):
-        rows = _fts(conn, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
-        if rows:
-            best = max(row[-1] for row in rows) or 1.0
-            hits = []
-            for row in rows:
-                hit = Hit(*row[:-1], score=weight * row[-1] / best, branch=branch, match=match_kind)
-                if match_kind == "all" and title_carries(hit.search_title, branch.clauses):
-                    hit.score += title_boost(hit)
-                hits.append(hit)
-            if match_kind == "all" and branch.lang == "zh" and len(branch.clauses) >= 3:
-                hits += _all_but_one(conn, branch, doc, {hit.id for hit in hits})
-            return hits
-        if len(branch.clauses) < 2 or not relaxed:
-            break
-    return []
+def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
+    return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def _all_but_one(conn, branch: Branch, doc: str | None, found: set[str]) -> list[Hit]:
+def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> list[Hit]:
+    """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
+    so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
+    three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
+    (越序叫牌 -> 越序实质叫牌)."""
+    if relaxed and len(branch.clauses) < 2:
+        return []  # one word: "any" is "all", already tried
+    operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
+    match = tokenize.fts_match(branch.clauses, operator)
+    rows = _fts(conn, data, match, branch.lang, doc)
+    if not rows:
+        return []
+    titled = set() if relaxed else _title_rowids(conn, match)
+    best = max(score for _, score in rows) or 1.0
+    hits = []
+    for rowid, score in rows:
+        hit = Hit(*data.units[rowid], score=weight * score / best, branch=branch, match=match_kind)
+        if rowid in titled:
+            hit.score += title_boost(hit)
+        hits.append(hit)
+    if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
+        hits += _all_but_one(conn, data, branch, doc, {hit.id for hit in hits})
+    return hits
+
+
+def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: set[str]) -> list[Hit]:
     combinations = [tokenize.fts_match(branch.clauses[:i] + branch.clauses[i + 1:], "AND")
                     for i in range(len(branch.clauses))]
-    rows = _fts(conn, " OR ".join(f"({match})" for match in combinations if match), branch.lang, doc)
-    rows = [row for row in rows if row[0] not in found]
-    best = max((row[-1] for row in rows), default=0.0) or 1.0
+    match = " OR ".join(f"({combination})" for combination in combinations if combination)
+    rows = [(rowid, score) for rowid, score in _fts(conn, data, match, branch.lang, doc)
+            if data.units[rowid][0] not in found]
+    titled = _title_rowids(conn, match) if rows else set()
+    best = max((score for _, score in rows), default=0.0) or 1.0
     hits = []
-    for row in rows:
-        hit = Hit(*row[:-1], score=RELAXED_WEIGHT * row[-1] / best, branch=branch, match="most")
-        if any(title_carries(hit.search_title, branch.clauses[:i] + branch.clauses[i + 1:])
-               for i in range(len(branch.clauses))):
+    for rowid, score in rows:
+        hit = Hit(*data.units[rowid], score=RELAXED_WEIGHT * score / best, branch=branch, match="most")
+        if rowid in titled:
             hit.score += RELAXED_WEIGHT * title_boost(hit)
         hits.append(hit)
     return hits
@@ -416,37 +442,45 @@ def title_boost(hit: Hit) -> float:
     return TITLE_BOOST + (HEADING_BOOST if hit.kind in HEADING_KINDS else 0.0)
 
 
-def title_carries(search_title: str | None, clauses: list[tuple[str, ...]]) -> bool:
-    """Every clause has an alternative all of whose words are title tokens."""
-    words = set((search_title or "").split())
-    return bool(words) and all(any(set(alt.split()) <= words for alt in clause) for clause in clauses)
+@lru_cache(maxsize=16384)
+def _words(tokens: str) -> frozenset[str]:
+    return frozenset(tokens.split())
 
 
-def _fts(conn, match: str | None, lang: str, doc: str | None) -> list[tuple]:
+def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
+    """(rowid, bm25 score) of the units of this language (and document) matching, navigation
+    rows left out; read straight from the FTS table, the units' fields come from memory."""
     if not match:
         return []
-    navigation = ", ".join("'" + kind + "'" for kind in NAVIGATION_KINDS)
-    sql = f"""
-        select {HIT_COLUMNS}, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) as score
-        from sections_fts join sections s on s.rowid = sections_fts.rowid
-        where sections_fts match :match and s.lang = :lang
-          and (:doc is null or s.doc = :doc)
-          and s.kind not in ({navigation})
-        order by score desc limit {CANDIDATES}
-    """
+    rows = _run_fts(conn, f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
+                          "from sections_fts where sections_fts match ?", match)
+    units = data.units
+    return [(rowid, score) for rowid, score in rows
+            if (unit := units.get(rowid)) and unit[5] == lang and (doc is None or unit[1] == doc)
+            and unit[3] not in NAVIGATION_KINDS]
+
+
+def _title_rowids(conn, match: str) -> set[int]:
+    """Rowids whose title alone matches the expression: the title carries every word."""
+    return {row[0] for row in _run_fts(conn, "select rowid from sections_fts where sections_fts match ?",
+                                       "{search_title} : (" + match + ")")}
+
+
+def _run_fts(conn, sql: str, match: str) -> list[tuple]:
     try:
-        return conn.execute(sql, {"match": match, "lang": lang, "doc": doc}).fetchall()
+        return conn.execute(sql, (match,)).fetchall()
     except sqlite3.OperationalError as error:
         # quoting makes this unreachable for any input we know of; a message beats a 500
         raise QueryError(f"This query could not be searched ({error}); try fewer symbols.") from error
 
 
-def _load_hits(conn, unit_ids: list[str]) -> dict[str, Hit]:
-    if not unit_ids:
-        return {}
-    marks = ",".join("?" * len(unit_ids))
-    rows = conn.execute(f"select {HIT_COLUMNS} from sections s where s.id in ({marks})", unit_ids)
-    return {row[0]: Hit(*row, score=0.0, match="index") for row in rows}
+def _load_hits(data: SearchData, unit_ids: list[str]) -> dict[str, Hit]:
+    found = {}
+    for unit in unit_ids:
+        rowid = data.rowids.get(unit)
+        if rowid is not None:
+            found[unit] = Hit(*data.units[rowid], score=0.0, match="index")
+    return found
 
 
 def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
@@ -454,7 +488,7 @@ def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, l
     the query contains; the boost is the share of tokens the two have in common (1 = same words)."""
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
-    for entry in data.index_entries:
+    for entry in data.index_entries_with(query):
         common = len(query & entry.terms)
         if not common or not (query <= entry.terms or entry.terms <= query):
             continue
@@ -484,8 +518,10 @@ def fold_reprints(data: SearchData, merged: dict[str, Hit]) -> list[Hit]:
 
 
 def reprinted_unit(data: SearchData, hit: Hit) -> str | None:
-    document = data.registry.get(hit.doc)
-    if hit.kind != "quote" or not hit.ref.startswith("quote:") or not document or not document.comments_on:
+    if hit.kind != "quote" or not hit.ref.startswith("quote:"):
+        return None
+    document = data.documents.get(hit.doc)
+    if not document or not document.comments_on:
         return None
     return f"{document.comments_on}:{hit.ref.removeprefix('quote:')}"
 
@@ -522,11 +558,19 @@ def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, 
     found = {}
     for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(sql, ids):
         if text:
-            found[unit] = (text, text_tokens or "", tokenize.unpack_offsets(text_offsets) if data.has_offsets else None)
+            found[unit] = (text, text_tokens or "", _offsets(text_offsets) if data.has_offsets else None)
         else:
-            found[unit] = (title or "", title_tokens or "",
-                           tokenize.unpack_offsets(title_offsets) if data.has_offsets else None)
+            found[unit] = (title or "", title_tokens or "", _offsets(title_offsets) if data.has_offsets else None)
     return found
+
+
+def _offsets(blob: bytes | None) -> array:
+    """Packed offsets as a flat array: begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)."""
+    packed = array("I")
+    packed.frombytes(blob or b"")
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed
 
 
 def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
@@ -604,11 +648,25 @@ def snippet_text(spans: list[dict], before: str = "", after: str = "") -> str:
     return "".join(before + s["text"] + after if s["mark"] else s["text"] for s in spans)
 
 
-def match_spans(tokens: str, offsets: list[tuple[int, int]], wanted: set[str]) -> list[tuple[int, int]]:
-    """Where the wanted tokens lie, from the stored tokens and their offsets (merged, in order)."""
+def match_spans(tokens: str, offsets, wanted: set[str]) -> list[tuple[int, int]]:
+    """Where the wanted tokens lie, from the stored tokens and their offsets (a flat array as
+    stored, or (begin, end) pairs), merged and in order."""
     if not wanted:
         return []
-    return merge_spans(sorted({span for token, span in zip(tokens.split(), offsets) if token in wanted}))
+    if offsets and not isinstance(offsets[0], tuple):
+        listed, spans = tokens.split(), set()
+        for word in wanted:  # list.index scans in C; a word occurs a few times at most
+            start = 0
+            while True:
+                try:
+                    i = listed.index(word, start)
+                except ValueError:
+                    break
+                spans.add((offsets[2 * i], offsets[2 * i + 1]))
+                start = i + 1
+    else:
+        spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+    return merge_spans(sorted(spans))
 
 
 def match_spans_by_tokenizing(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:

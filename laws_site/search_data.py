@@ -32,21 +32,35 @@ class SearchData:
     vocabulary: Vocabulary
     index_entries: list[IndexEntry] = field(default_factory=list)
     has_offsets: bool = False
+    # 索引 entries by each of their tokens, so a query looks at the entries sharing a word only
+    index_by_term: dict[str, list[IndexEntry]] = field(default_factory=dict)
+    # every token of the FTS index, per language: a query word not among them cannot match
+    vocabulary_of: dict[str, frozenset[str]] = field(default_factory=dict)
+    # each unit's (id, doc, ref, kind, title, lang, position) by rowid, so an FTS hit needs no join
+    units: dict[int, tuple] = field(default_factory=dict)
+    rowids: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.documents = {d.id: d for d in self.registry.documents}
+        # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
+        order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
+        order += [self.registry.regulations.id] if self.registry.regulations else []
+        self.ranks = {doc: rank for rank, doc in enumerate(order)}
 
     def role(self, doc: str) -> str | None:
-        document = self.registry.get(doc)
+        document = self.documents.get(doc)
         return document.role if document else None
 
     def language(self, doc: str) -> str | None:
-        document = self.registry.get(doc)
+        document = self.documents.get(doc)
         return document.language if document else None
 
     def doc_rank(self, doc: str) -> int:
-        """Documents in the order results list them: the current Laws, earlier editions, the
-        commentaries, the regulations."""
-        order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
-        order += [self.registry.regulations.id] if self.registry.regulations else []
-        return order.index(doc) if doc in order else len(order)
+        return self.ranks.get(doc, len(self.ranks))
+
+    def index_entries_with(self, terms) -> list[IndexEntry]:
+        found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
+        return list(found.values())
 
 
 _loaded: dict[tuple, SearchData] = {}
@@ -73,9 +87,26 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     registry = Registry.from_rows(glossary.documents(conn))
     data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
                       has_offsets=queries.table_exists(conn, "search_offsets"))
+    data.vocabulary_of = _index_vocabulary(conn)
+    for row in conn.execute("select rowid, id, doc, ref, kind, title, lang, position from sections"):
+        data.units[row[0]] = row[1:]
+        data.rowids[row[1]] = row[0]
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id))
+        for entry in data.index_entries:
+            for term in entry.terms:
+                data.index_by_term.setdefault(term, []).append(entry)
     return data
+
+
+def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """The distinct tokens of the search columns, per language (tens of thousands: read once)."""
+    words: dict[str, set[str]] = {}
+    for lang, title, text in conn.execute("select lang, search_title, search_text from sections"):
+        found = words.setdefault(lang, set())
+        found.update((title or "").split())
+        found.update((text or "").split())
+    return {lang: frozenset(found) for lang, found in words.items()}
 
 
 def _index_entries(conn: sqlite3.Connection, doc: str):
