@@ -143,7 +143,27 @@ def rows_returned(bases: dict, db_name: str) -> dict[str, int]:
     return counts
 
 
-def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float, runs: int) -> list[str]:
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process so far (Linux /proc), None if unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+
+
+def measured(bases: dict, kind: str, db_name: str, concurrency: int, seconds: float, pids: dict) -> dict:
+    """One run, with the CPU time the serving process spent per answer."""
+    before = cpu_seconds(pids.get(kind))
+    result = asyncio.run(load(bases, kind, db_name, concurrency, seconds))
+    after = cpu_seconds(pids.get(kind))
+    answers = len(result["latencies"]) or 1
+    result["cpu_ms"] = (after - before) / answers * 1000 if before is not None and after is not None else None
+    return result
+
+
+def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float, runs: int,
+            pids: dict | None = None) -> list[str]:
     kinds = [kind for kind, status in probe(bases, db_name).items() if status == 200]
     missing = set(KINDS) - set(kinds)
     lines = []
@@ -156,16 +176,18 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
         per_kind: dict[str, list[dict]] = {kind: [] for kind in kinds}
         for run in range(runs):
             for kind in (kinds[run % len(kinds):] + kinds[:run % len(kinds)]):
-                per_kind[kind].append(asyncio.run(load(bases, kind, db_name, concurrency, seconds)))
+                per_kind[kind].append(measured(bases, kind, db_name, concurrency, seconds, pids or {}))
         summary = {}
         for kind, results in per_kind.items():
             p50 = statistics.median(percentile(r["latencies"], 50) for r in results) * 1000
             p95 = statistics.median(percentile(r["latencies"], 95) for r in results) * 1000
             rps = statistics.median(r["rps"] for r in results)
             errors = sum(bad(r) for r in results)
+            cpu = [r["cpu_ms"] for r in results if r["cpu_ms"] is not None]
+            cpu_text = f"  server CPU {statistics.median(cpu):5.2f} ms/answer" if cpu else ""
             summary[kind] = p50
             lines.append(f"c={concurrency:<3} {kind:<6} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  {rps:7.1f} req/s  "
-                         f"non-200/errors {errors}  (median of {runs} runs x {seconds:g}s, "
+                         f"non-200/errors {errors}{cpu_text}  (median of {runs} runs x {seconds:g}s, "
                          f"{sum(len(r['latencies']) for r in results)} requests)")
         if SEARCH in summary and RANKED in summary:
             ratio = summary[SEARCH] / summary[RANKED]
@@ -213,31 +235,34 @@ def main() -> int:
     print(f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}, "
           f"httpx {httpx.__version__}; {len(QUERIES)} queries; client and servers on this machine")
 
-    def report(bases: dict, db_name: str) -> None:
+    def report(bases: dict, db_name: str, pids: dict | None = None) -> None:
         where = "a plain Datasette (no plugin)" if bases[RANKED] != bases[SEARCH] else "our server"
         print(f"baselines ({RANKED}, {PLAIN}) served by {where}", flush=True)
-        for line in compare(bases, db_name, concurrencies, args.seconds, args.runs):
+        for line in compare(bases, db_name, concurrencies, args.seconds, args.runs, pids):
             print(line, flush=True)
         if args.soak:
             print(soak(bases, db_name, args.soak), flush=True)
 
-    def with_plain(base: str, db: Path | None, db_name: str, tmp: Path) -> None:
+    def with_plain(base: str, pid: int | None, db: Path | None, db_name: str, tmp: Path) -> None:
         if args.plain_url:
-            report({SEARCH: base, RANKED: args.plain_url.rstrip("/"), PLAIN: args.plain_url.rstrip("/")}, db_name)
+            report({SEARCH: base, RANKED: args.plain_url.rstrip("/"), PLAIN: args.plain_url.rstrip("/")}, db_name,
+                   {SEARCH: pid})
         elif args.plain_python and db:
             port = free_port()
-            with serving(db, port=port, argv=plain_argv(args.plain_python, db, port), log=tmp / "plain.log") as (plain, _):
-                report({SEARCH: base, RANKED: plain, PLAIN: plain}, db_name)
+            with serving(db, port=port, argv=plain_argv(args.plain_python, db, port), log=tmp / "plain.log") as (plain, process):
+                report({SEARCH: base, RANKED: plain, PLAIN: plain}, db_name,
+                       {SEARCH: pid, RANKED: process.pid, PLAIN: process.pid})
         else:
-            report({kind: base for kind in KINDS}, db_name)
+            report({kind: base for kind in KINDS}, db_name, {kind: pid for kind in KINDS})
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.url:
-            with_plain(args.url.rstrip("/"), args.db, args.db_name or (args.db.stem if args.db else "laws"), Path(tmp))
+            with_plain(args.url.rstrip("/"), None, args.db, args.db_name or (args.db.stem if args.db else "laws"),
+                       Path(tmp))
             return 0
         db = args.db or build_db(Path(tmp))
-        with serving(db, log=Path(tmp) / "server.log") as (base, _process):
-            with_plain(base, db, args.db_name or db.stem, Path(tmp))
+        with serving(db, log=Path(tmp) / "server.log") as (base, process):
+            with_plain(base, process.pid, db, args.db_name or db.stem, Path(tmp))
     return 0
 
 

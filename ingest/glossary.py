@@ -20,6 +20,7 @@ from `sections` when a database was built before the table existed.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -305,10 +306,13 @@ def load_glossary(conn: sqlite3.Connection) -> Glossary:
 
 
 def database_identity(conn: sqlite3.Connection) -> tuple:
+    """(file, modification time): a rebuilt file is another database."""
     row = conn.execute("pragma database_list").fetchone()
     path = row[2] if row else ""
-    stamp = Path(path).stat().st_mtime_ns if path and Path(path).exists() else id(conn)
-    return path, stamp
+    try:
+        return path, os.stat(path).st_mtime_ns if path else id(conn)
+    except OSError:
+        return path, id(conn)
 
 
 def documents(conn: sqlite3.Connection) -> list[dict]:

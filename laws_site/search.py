@@ -36,7 +36,7 @@ from ingest import glossary, tokenize
 from ingest.refs import law_ancestors, parse_law_ref
 
 from .ref_spelling import citation_candidates, law_spelling, note_spelling, regulation_spelling, split_citations
-from .search_data import SearchData, search_data
+from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
 
 TITLE_WEIGHT = 5.0
@@ -59,8 +59,6 @@ VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5
-# Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
-NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
 LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 WORD_RE = re.compile(r"[^\W_]")
@@ -82,8 +80,21 @@ class Branch:
     # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
     pointed: set[str] = field(default_factory=set)
 
-    def highlight_terms(self) -> set[str]:
-        return set(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+    def __post_init__(self):
+        # when every clause is one word, a title carries them all if it holds this set (fast path)
+        simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
+        self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
+        self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+
+    def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
+        if not title_words:
+            return False
+        if self.title_needs is not None:
+            return self.title_needs <= title_words
+        return title_carries(title_words, self.clauses)
+
+    def highlight_terms(self) -> frozenset[str]:
+        return self.highlighted
 
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
@@ -292,7 +303,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
     for language in direct:
         _add(branches, make_branch(query, language))
-    for entry in data.glossary.lookup(query):
+    for entry in data.glossary_lookup(query):
         for language in languages:
             for form in glossary.term_forms(entry.term(language)):
                 branch = _add(branches, make_branch(form, language, via=form, weight=GLOSSARY_WEIGHT))
@@ -300,7 +311,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 if branch and unit and entry.ref(language).startswith("def:"):
                     branch.pointed.add(unit)
     targets: dict[str, float] = {}
-    for entry, fields in data.vocabulary.matches(query).items():
+    for entry, fields in data.vocabulary_matches(query).items():
         for language, words in (("ja", entry.ja + entry.ja_regs), ("zh", entry.zh)):
             if language in languages:
                 for word in words:
@@ -356,7 +367,7 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
         hit.score += boost
     hits = fold_reprints(data, merged)
     ranks, last = data.ranks, len(data.ranks)
-    return sorted(hits, key=lambda h: (-round(h.score, 6), ranks.get(h.doc, last), h.position))
+    return sorted(hits, key=lambda h: (-h.score, ranks.get(h.doc, last), h.position))
 
 
 def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
@@ -408,12 +419,11 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
     rows = _fts(conn, data, match, branch.lang, doc)
     if not rows:
         return []
-    titled = set() if relaxed else _title_rowids(conn, match)
     best = max(score for _, score in rows) or 1.0
     hits = []
     for rowid, score in rows:
         hit = Hit(*data.units[rowid], score=weight * score / best, branch=branch, match=match_kind)
-        if rowid in titled:
+        if not relaxed and branch.title_carried_by(data.title_words.get(rowid)):
             hit.score += title_boost(hit)
         hits.append(hit)
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
@@ -427,12 +437,12 @@ def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found:
     match = " OR ".join(f"({combination})" for combination in combinations if combination)
     rows = [(rowid, score) for rowid, score in _fts(conn, data, match, branch.lang, doc)
             if data.units[rowid][0] not in found]
-    titled = _title_rowids(conn, match) if rows else set()
     best = max((score for _, score in rows), default=0.0) or 1.0
     hits = []
     for rowid, score in rows:
         hit = Hit(*data.units[rowid], score=RELAXED_WEIGHT * score / best, branch=branch, match="most")
-        if rowid in titled:
+        title = data.title_words.get(rowid)
+        if any(title_carries(title, branch.clauses[:i] + branch.clauses[i + 1:]) for i in range(len(branch.clauses))):
             hit.score += RELAXED_WEIGHT * title_boost(hit)
         hits.append(hit)
     return hits
@@ -440,6 +450,11 @@ def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found:
 
 def title_boost(hit: Hit) -> float:
     return TITLE_BOOST + (HEADING_BOOST if hit.kind in HEADING_KINDS else 0.0)
+
+
+def title_carries(title_words: frozenset[str] | None, clauses) -> bool:
+    """Every clause has an alternative (a word, or a phrase's words) among the title's tokens."""
+    return bool(title_words) and all(any(_words(alt) <= title_words for alt in clause) for clause in clauses)
 
 
 @lru_cache(maxsize=16384)
@@ -454,16 +469,11 @@ def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) 
         return []
     rows = _run_fts(conn, f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
                           "from sections_fts where sections_fts match ?", match)
+    searchable = data.searchable.get(lang, frozenset())
+    if doc is None:
+        return [row for row in rows if row[0] in searchable]
     units = data.units
-    return [(rowid, score) for rowid, score in rows
-            if (unit := units.get(rowid)) and unit[5] == lang and (doc is None or unit[1] == doc)
-            and unit[3] not in NAVIGATION_KINDS]
-
-
-def _title_rowids(conn, match: str) -> set[int]:
-    """Rowids whose title alone matches the expression: the title carries every word."""
-    return {row[0] for row in _run_fts(conn, "select rowid from sections_fts where sections_fts match ?",
-                                       "{search_title} : (" + match + ")")}
+    return [row for row in rows if row[0] in searchable and units[row[0]][1] == doc]
 
 
 def _run_fts(conn, sql: str, match: str) -> list[tuple]:
@@ -505,7 +515,7 @@ def fold_reprints(data: SearchData, merged: dict[str, Hit]) -> list[Hit]:
     """A commentary's reprint of a law unit joins that unit's result when both were found."""
     kept = []
     for hit in merged.values():
-        law_unit = reprinted_unit(data, hit)
+        law_unit = reprinted_unit(data, hit) if hit.kind == "quote" else None
         if law_unit is None:
             kept.append(hit)
         elif law_unit in merged:
@@ -536,7 +546,7 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
         else:
-            wanted = hit.branch.highlight_terms() if hit.branch else set()
+            wanted = hit.branch.highlighted if hit.branch else frozenset()
             spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
                 match_spans_by_tokenizing(text, wanted, hit.lang)
         results.append(as_dict(data, hit, snippet(text, spans)))
@@ -584,7 +594,7 @@ def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
         "score": round(hit.score, 4),
         "law": law_of(hit.ref, data.role(hit.doc)),
         "lang": hit.lang,
-        "url": permalink(hit.doc, hit.ref),
+        "url": data.url(hit.id, hit.doc, hit.ref),
         "via": hit.branch.via if hit.branch else None,
         "match": hit.match,
         "index": hit.index_entries[:5],
@@ -613,34 +623,19 @@ def snippet(text: str, spans: list[tuple[int, int]]) -> list[dict]:
     start = max(0, spans[0][0] - SNIPPET_CHARS // 3) if spans else 0
     end = min(len(text), start + SNIPPET_CHARS)
     parts: list[dict] = []
-    cursor = start
+    plain, cursor = ("…" if start > 0 else ""), start
     for begin, finish in spans:
         if begin < cursor or finish > end:
             continue
-        _append(parts, text[cursor:begin], False)
-        _append(parts, text[begin:finish], True)
-        cursor = finish
-    _append(parts, text[cursor:end], False)
-    if start > 0:
-        parts.insert(0, {"text": "…", "mark": False})
-    if end < len(text):
-        parts.append({"text": "…", "mark": False})
-    return _joined(parts)
-
-
-def _append(parts: list[dict], text: str, mark: bool) -> None:
-    if text:
-        parts.append({"text": text.replace("\n", " "), "mark": mark})
-
-
-def _joined(parts: list[dict]) -> list[dict]:
-    out: list[dict] = []
-    for part in parts:
-        if out and out[-1]["mark"] == part["mark"] and not part["mark"]:
-            out[-1] = {"text": out[-1]["text"] + part["text"], "mark": False}
-        else:
-            out.append(part)
-    return out
+        plain += text[cursor:begin]
+        if plain:
+            parts.append({"text": plain.replace("\n", " "), "mark": False})
+        parts.append({"text": text[begin:finish].replace("\n", " "), "mark": True})
+        plain, cursor = "", finish
+    plain += text[cursor:end] + ("…" if end < len(text) else "")
+    if plain:
+        parts.append({"text": plain.replace("\n", " "), "mark": False})
+    return parts
 
 
 def snippet_text(spans: list[dict], before: str = "", after: str = "") -> str:
@@ -654,16 +649,15 @@ def match_spans(tokens: str, offsets, wanted: set[str]) -> list[tuple[int, int]]
     if not wanted:
         return []
     if offsets and not isinstance(offsets[0], tuple):
-        listed, spans = tokens.split(), set()
-        for word in wanted:  # list.index scans in C; a word occurs a few times at most
-            start = 0
-            while True:
-                try:
-                    i = listed.index(word, start)
-                except ValueError:
-                    break
+        # find " word " in the token string and count the spaces before it (both in C): no list
+        padded, spans = " " + tokens + " ", set()
+        for word in wanted:
+            needle = " " + word + " "
+            at = padded.find(needle)
+            while at >= 0:
+                i = padded.count(" ", 0, at)  # tokens before this one
                 spans.add((offsets[2 * i], offsets[2 * i + 1]))
-                start = i + 1
+                at = padded.find(needle, at + 1)
     else:
         spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
     return merge_spans(sorted(spans))

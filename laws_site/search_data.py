@@ -15,6 +15,12 @@ from ingest.registry import Registry
 from ingest.vocabulary import Vocabulary
 
 from . import queries
+from .units import permalink
+
+MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
+
+# Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
+NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
 
 
 @dataclass(frozen=True)
@@ -39,8 +45,15 @@ class SearchData:
     # each unit's (id, doc, ref, kind, title, lang, position) by rowid, so an FTS hit needs no join
     units: dict[int, tuple] = field(default_factory=dict)
     rowids: dict[str, int] = field(default_factory=dict)
+    # per language, the rowids search may answer with (navigation rows - tables of contents, the
+    # 索引's rows - point to units rather than answer a query)
+    searchable: dict[str, frozenset[int]] = field(default_factory=dict)
+    # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
+    title_words: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self):
+        self._lookups: dict = {}
+        self._urls: dict[str, str] = {}
         self.documents = {d.id: d for d in self.registry.documents}
         # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
         order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
@@ -57,6 +70,27 @@ class SearchData:
 
     def doc_rank(self, doc: str) -> int:
         return self.ranks.get(doc, len(self.ranks))
+
+    def glossary_lookup(self, query: str) -> list:
+        """The glossary's entries for the whole query (cached: the database never changes)."""
+        return self._cached(("glossary", query), lambda: self.glossary.lookup(query))
+
+    def vocabulary_matches(self, query: str) -> dict:
+        return self._cached(("vocabulary", query), lambda: self.vocabulary.matches(query))
+
+    def url(self, unit_id: str, doc: str, ref: str) -> str:
+        found = self._urls.get(unit_id)
+        if found is None:
+            found = self._urls[unit_id] = permalink(doc, ref)
+        return found
+
+    def _cached(self, key, compute):
+        found = self._lookups.get(key)
+        if found is None:
+            if len(self._lookups) > MAX_CACHED:
+                self._lookups.clear()
+            found = self._lookups[key] = compute()
+        return found
 
     def index_entries_with(self, terms) -> list[IndexEntry]:
         found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
@@ -88,9 +122,16 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
                       has_offsets=queries.table_exists(conn, "search_offsets"))
     data.vocabulary_of = _index_vocabulary(conn)
-    for row in conn.execute("select rowid, id, doc, ref, kind, title, lang, position from sections"):
-        data.units[row[0]] = row[1:]
+    searchable: dict[str, set[int]] = {}
+    for *row, title_tokens in conn.execute(
+            "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):
+        data.units[row[0]] = tuple(row[1:])
         data.rowids[row[1]] = row[0]
+        if title_tokens:
+            data.title_words[row[0]] = frozenset(title_tokens.split())
+        if row[4] not in NAVIGATION_KINDS:
+            searchable.setdefault(row[6], set()).add(row[0])
+    data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id))
         for entry in data.index_entries:
