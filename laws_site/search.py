@@ -168,10 +168,13 @@ def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, la
             raise QueryError(nothing_to_search(query))
         # a citation nobody holds (61Z) is searched as text too, but only where all of it occurs
         plan.relaxed = citation is None
-        hits = ranked_hits(conn, data, plan, doc, lang, index_boost)
+        ranking = ranked_hits(conn, data, plan, doc, lang, index_boost)
         also_searched = plan.also_searched
-    page = hits[offset:offset + limit]
-    return {"query": query, "total": len(hits), "offset": offset, "limit": limit,
+    if citation and citation["found"]:
+        total, page = len(hits), hits[offset:offset + limit]
+    else:
+        total, page = len(ranking), ranking.hits(offset, limit)
+    return {"query": query, "total": total, "offset": offset, "limit": limit,
             "results": present(conn, data, page), "also_searched": also_searched, "citation": citation}
 
 
@@ -342,114 +345,134 @@ def _add(branches: list[Branch], branch: Branch) -> Branch | None:
     return branch
 
 
+class Ranking:
+    """The ranked results of a text search: every matching unit's rowid, best first, with what
+    made its score - [score, branch, match, 索引 entries] - and the reprints folded into it. Hits
+    (the full result objects) are made for the page shown only."""
+
+    def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
+                 reprint_of: dict[int, str]):
+        ranks, last, units = data.ranks, len(data.ranks), data.units
+        self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
+        self.order = sorted(candidates, key=lambda rowid: (-candidates[rowid][0], ranks.get(units[rowid][1], last),
+                                                            units[rowid][6]))
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
+        found = []
+        for rowid in self.order[offset:None if limit is None else offset + limit]:
+            score, branch, match, entries = self.candidates[rowid]
+            hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
+            hit.index_entries = entries or []
+            hit.reprints = self.reprints.get(rowid, [])
+            hit.reprint_of = self.reprint_of.get(rowid)
+            found.append(hit)
+        return found
+
+
 def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None,
-                index_boost: bool) -> list[Hit]:
-    merged: dict[str, Hit] = {}
+                index_boost: bool) -> Ranking:
+    merged: dict[int, list] = {}
     # every branch with all its words first; only if none finds a unit so, any of them (one pass
     # more): a Japanese kanji query's Chinese reading must not add noise when Japanese text matches
     for relaxed in (False, True):
-        if relaxed and (not plan.relaxed or any(h.match in ("all", "most") for h in merged.values())):
+        if relaxed and (not plan.relaxed or any(c[2] in ("all", "most") for c in merged.values())):
             break
         for branch in plan.branches:
-            for hit in run_branch(conn, data, branch, doc, index_boost, relaxed):
-                if hit.id not in merged or hit.score > merged[hit.id].score:
-                    merged[hit.id] = hit
-    targets = {unit: boost for unit, boost in plan.targets.items()
-               if _in_filters(data, unit.split(":", 1)[0], doc, lang)}
-    missing = _load_hits(data, [unit for unit in targets if unit not in merged])
-    for unit, boost in targets.items():
-        hit = merged.get(unit) or missing.get(unit)
-        if hit is None:
+            for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
+                kept = merged.get(rowid)
+                if kept is None or candidate[0] > kept[0]:
+                    merged[rowid] = candidate
+    for unit, boost in plan.targets.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None or not _in_filters(data, data.units[rowid][1], doc, lang):
             continue
-        if unit not in merged:
-            hit.match = "vocabulary"
-            merged[unit] = hit
-        hit.score += boost
-    hits = fold_reprints(data, merged)
-    ranks, last = data.ranks, len(data.ranks)
-    return sorted(hits, key=lambda h: (-h.score, ranks.get(h.doc, last), h.position))
+        candidate = merged.setdefault(rowid, [0.0, None, "vocabulary", None])
+        candidate[0] += boost
+    return fold_reprints(data, merged)
 
 
 def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
-               relaxed: bool = False) -> list[Hit]:
+               relaxed: bool = False) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
-    and the glossary point to."""
+    and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
     indexed = data.vocabulary_of.get(branch.lang)
     if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
         hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
     else:
-        hits = {hit.id: hit for hit in text_hits(conn, data, branch, doc, relaxed)}
+        hits = text_hits(conn, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
                (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
     for unit in branch.pointed:
         boost, entries = pointed.get(unit, (0.0, []))
         pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
-    pointed = {unit: value for unit, value in pointed.items()
-               if (doc is None or unit.startswith(doc + ":"))
-               and data.language(unit.split(":", 1)[0]) == branch.lang}
-    loaded = _load_hits(data, [unit for unit in pointed if unit not in hits])
-    for target, (boost, entries) in pointed.items():
-        hit = hits.get(target) or loaded.get(target)
-        if hit is None:
+    for unit, (boost, entries) in pointed.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None:
             continue
-        if target not in hits:
-            hit.match, hit.branch = "index", branch
-            hits[target] = hit
-        hit.score += boost
-        hit.index_entries = entries
-    for hit in hits.values():
-        hit.score *= branch.weight
-    return list(hits.values())
+        info = data.units[rowid]
+        if (doc is not None and info[1] != doc) or info[5] != branch.lang:
+            continue
+        candidate = hits.setdefault(rowid, [0.0, branch, "index", None])
+        candidate[0] += boost
+        candidate[3] = entries
+    weight = branch.weight
+    if weight != 1.0:
+        for candidate in hits.values():
+            candidate[0] *= weight
+    return hits
 
 
 def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
     return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> list[Hit]:
+def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
     """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
     so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
-    (越序叫牌 -> 越序实质叫牌)."""
+    (越序叫牌 -> 越序实质叫牌). {rowid: [score, branch, match, None]}."""
     if relaxed and len(branch.clauses) < 2:
-        return []  # one word: "any" is "all", already tried
+        return {}  # one word: "any" is "all", already tried
     operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
-    match = tokenize.fts_match(branch.clauses, operator)
-    rows = _fts(conn, data, match, branch.lang, doc)
+    rows = _fts(conn, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
     if not rows:
-        return []
-    best = max(score for _, score in rows) or 1.0
-    hits = []
+        return {}
+    scale = weight / (max(score for _, score in rows) or 1.0)
+    titles, units = data.title_words, data.units
+    hits = {}
     for rowid, score in rows:
-        hit = Hit(*data.units[rowid], score=weight * score / best, branch=branch, match=match_kind)
-        if not relaxed and branch.title_carried_by(data.title_words.get(rowid)):
-            hit.score += title_boost(hit)
-        hits.append(hit)
+        score *= scale
+        if not relaxed and branch.title_carried_by(titles.get(rowid)):
+            score += title_boost(units[rowid][3])
+        hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
-        hits += _all_but_one(conn, data, branch, doc, {hit.id for hit in hits})
+        hits.update(_all_but_one(conn, data, branch, doc, hits))
     return hits
 
 
-def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: set[str]) -> list[Hit]:
-    combinations = [tokenize.fts_match(branch.clauses[:i] + branch.clauses[i + 1:], "AND")
-                    for i in range(len(branch.clauses))]
-    match = " OR ".join(f"({combination})" for combination in combinations if combination)
-    rows = [(rowid, score) for rowid, score in _fts(conn, data, match, branch.lang, doc)
-            if data.units[rowid][0] not in found]
-    best = max((score for _, score in rows), default=0.0) or 1.0
-    hits = []
+def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+    """The units missing one clause (not already found), scaled among themselves."""
+    clauses = branch.clauses
+    combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
+    rows = [row for row in _fts(conn, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+            if row[0] not in found]
+    scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
+    hits = {}
     for rowid, score in rows:
-        hit = Hit(*data.units[rowid], score=RELAXED_WEIGHT * score / best, branch=branch, match="most")
+        score *= scale
         title = data.title_words.get(rowid)
-        if any(title_carries(title, branch.clauses[:i] + branch.clauses[i + 1:]) for i in range(len(branch.clauses))):
-            hit.score += RELAXED_WEIGHT * title_boost(hit)
-        hits.append(hit)
+        if any(title_carries(title, clauses[:i] + clauses[i + 1:]) for i in range(len(clauses))):
+            score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
+        hits[rowid] = [score, branch, "most", None]
     return hits
 
 
-def title_boost(hit: Hit) -> float:
-    return TITLE_BOOST + (HEADING_BOOST if hit.kind in HEADING_KINDS else 0.0)
+def title_boost(kind: str) -> float:
+    return TITLE_BOOST + (HEADING_BOOST if kind in HEADING_KINDS else 0.0)
 
 
 def title_carries(title_words: frozenset[str] | None, clauses) -> bool:
@@ -511,29 +534,21 @@ def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, l
 
 # ---------------------------------------------------------------- 3. reprints under their law
 
-def fold_reprints(data: SearchData, merged: dict[str, Hit]) -> list[Hit]:
-    """A commentary's reprint of a law unit joins that unit's result when both were found."""
-    kept = []
-    for hit in merged.values():
-        law_unit = reprinted_unit(data, hit) if hit.kind == "quote" else None
-        if law_unit is None:
-            kept.append(hit)
-        elif law_unit in merged:
-            merged[law_unit].reprints.append(hit.id)
+def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
+    """A commentary's reprint of a law unit joins that unit's result when both were found; alone,
+    it ranks at REPRINT_WEIGHT and says which unit it reprints."""
+    reprints: dict[int, list[str]] = {}
+    reprint_of: dict[int, str] = {}
+    for rowid in [r for r in merged if r in data.reprinted]:
+        law_unit = data.reprinted[rowid]
+        law_rowid = data.rowids.get(law_unit)
+        if law_rowid in merged:
+            reprints.setdefault(law_rowid, []).append(data.units[rowid][0])
+            del merged[rowid]
         else:
-            hit.score *= REPRINT_WEIGHT
-            hit.reprint_of = law_unit
-            kept.append(hit)
-    return kept
-
-
-def reprinted_unit(data: SearchData, hit: Hit) -> str | None:
-    if hit.kind != "quote" or not hit.ref.startswith("quote:"):
-        return None
-    document = data.documents.get(hit.doc)
-    if not document or not document.comments_on:
-        return None
-    return f"{document.comments_on}:{hit.ref.removeprefix('quote:')}"
+            merged[rowid][0] *= REPRINT_WEIGHT
+            reprint_of[rowid] = law_unit
+    return Ranking(data, merged, reprints, reprint_of)
 
 
 # ---------------------------------------------------------------- 4. presenting a page

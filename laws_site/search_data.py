@@ -50,6 +50,8 @@ class SearchData:
     searchable: dict[str, frozenset[int]] = field(default_factory=dict)
     # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
+    reprinted: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -132,6 +134,10 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
+        document = data.documents.get(doc)
+        if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
+            data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id))
         for entry in data.index_entries:
