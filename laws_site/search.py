@@ -225,7 +225,8 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     units = [unit for unit in wanted if unit in found]
     result = {"query": query, "found": bool(units), "units": units, "message": None, "nearest": []}
     if not units:
-        result["message"] = f"No such unit: {query}."
+        where = " in the document or language chosen" if doc or lang else ""
+        result["message"] = f"No such unit{where}: {query}."
         result["nearest"] = nearest_units(conn, data, typed[0], doc)
     return result
 

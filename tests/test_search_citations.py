@@ -69,6 +69,11 @@ def test_units_citing_it_follow_with_the_reference_marked(conn):
     assert {"text": "第16条B項1", "mark": True} in results[3]["snippet"]
 
 
+def test_a_citation_outside_the_filters_says_so(conn):
+    page = searching.search_page(conn, "64A1", lang="zh")  # the 1997 text stops in Law 52
+    assert page["citation"]["message"] == "No such unit in the document or language chosen: 64A1."
+
+
 def test_filters_apply_to_citations(conn):
     assert searching.search_page(conn, "第16条B項1", lang="zh")["citation"]["units"] == ["laws-1997-zh:16B1"]
     assert searching.search_page(conn, "64A1", doc="revoke-notes-ja")["citation"]["units"] == [
