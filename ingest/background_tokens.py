@@ -1,8 +1,8 @@
 """Index tokens for the build, half of them made in a forked child while the parent works on.
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
-child inherits the loaded Sudachi dictionary (no second load), takes every other text, and hands
-back plain strings. Where forking is unsafe (other threads running, no `fork` start method) the
+child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load),
+takes every other text, and hands back plain strings and packed token offsets. Where forking is unsafe (other threads running, no `fork` start method) the
 parent does all the work itself: same result, one core.
 """
 from __future__ import annotations
@@ -16,8 +16,9 @@ Key = tuple[str | None, str]  # (text, lang)
 CHILD_TIMEOUT_S = 600
 
 
-def tokenize_all(keys: list[Key]) -> dict[Key, str]:
-    return {key: tokenize.index_tokens(*key) for key in keys}
+def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
+    """(text, lang) -> (the FTS column, its tokens' packed offsets in the text)."""
+    return {key: tokenize.index_tokens_and_offsets(*key) for key in keys}
 
 
 def can_fork() -> bool:
@@ -38,7 +39,7 @@ class BackgroundTokens:
             self.pool = multiprocessing.get_context("fork").Pool(1)
             self.pending = self.pool.apply_async(tokenize_all, (child_keys,))
 
-    def result(self) -> dict[Key, str]:
+    def result(self) -> dict[Key, tuple[str, bytes]]:
         try:
             tokens = tokenize_all(self.own_keys)
             if self.pool is not None:

@@ -25,6 +25,7 @@ from .documents import parse_document
 from .diff import diff_tables
 from .records import ParsedDocument, Unit
 from .registry import Registry
+from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
 from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
@@ -74,6 +75,8 @@ TABLES = {
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
     "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
                                       "foreign_keys": [("doc", "documents", "id")]}),
+    # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
+    **SEARCH_SCHEMAS,
 }
 
 
@@ -83,6 +86,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     started = time.perf_counter()
     db_path = Path(db_path)
     sources = load_sources(corpus_dir)
+    variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     parsed: list[tuple[Source, ParsedDocument]] = []
     for source in sources:
         document = parse_document(source.id, source.text, source.name, source.parser)
@@ -103,29 +107,34 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         aligned = align_pairs(units, registry.diff_pairs(), concordance)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
-        glossary = glossary_rows(units)
+        glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
         diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
-        rows = section_rows(units, languages, tokens.result())
+        token_columns = tokens.result()
+        rows = section_rows(units, languages, token_columns)
+        search = search_tables(units, languages, token_columns, variants, Path(corpus_dir))
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
-              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases, **pages}
+              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
+              **pages, **search}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
 
 
-def glossary_rows(units: list[Unit]) -> list[dict]:
+def glossary_rows(units: list[Unit], sources: list[Source], corpus_dir: Path) -> list[dict]:
     from .glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
+    from .vocabulary import vocabulary_rows
 
-    return pair_terms(units)
+    return pair_terms(units, Registry.from_rows(source.meta for source in sources), corpus_dir / "glossary.yml",
+                      vocabulary_rows(corpus_dir / "vocabulary.yml"))
 
 
 def concordance_rows(concordance: Concordance) -> list[dict]:
@@ -147,7 +156,8 @@ def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
     return build_xrefs(units, registry)
 
 
-def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tuple[str | None, str], str]) -> list[dict]:
+def section_rows(units: list[Unit], languages: dict[str, str],
+                 tokens: dict[tuple[str | None, str], tuple[str, bytes]]) -> list[dict]:
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
@@ -156,8 +166,8 @@ def section_rows(units: list[Unit], languages: dict[str, str], tokens: dict[tupl
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
             "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
-            "search_title": tokens[(unit.title, lang)],
-            "search_text": tokens[(unit.text, lang)],
+            "search_title": tokens[(unit.title, lang)][0],
+            "search_text": tokens[(unit.text, lang)][0],
         })
     return rows
 

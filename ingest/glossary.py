@@ -2,18 +2,25 @@
 
 Two sources, each row saying which one it came from:
 - `definition`: both definition chapters print the English term beside each definition
-  (laws-2017-ja `ダミー (Dummy)`, laws-1997-zh `明手(DUMMY)`); terms pair up when their English
+  (2017 Japanese `ダミー (Dummy)`, 1997 Chinese `明手(DUMMY)`); terms pair up when their English
   terms are the same after `english_key` (case, spacing, plural, `-IMP` and `A / B` forms).
 - `curated`: corpus/glossary.yml, for words one chapter does not define (リボーク is defined in
-  Law 61A, not in the Japanese definitions; ディレクター has no Japanese definition at all).
+  Law 61A, not in the Japanese definitions; ディレクター has no Japanese definition at all). A curated
+  term whose English a definition already prints completes that row (one row per English term);
+  the others become rows of their own.
 
-`glossary_rows(units)` is what the build stores as table `glossary(id, ja, en, zh, source, ja_ref,
-zh_ref)`; `load_glossary(conn)` reads that table back, or derives the same rows from `sections`
-when a database was built before the table existed.
+Each row names the unit its Japanese and Chinese terms come from (`ja_ref`, `zh_ref`, in the Laws
+of that language, as the registry says): the definition, else the curated ref, else the director
+vocabulary's first target for that English term, else the Law whose title is or carries the term.
+
+`glossary_rows(units, registry)` is what the build stores as table `glossary(id, ja, en, zh,
+source, ja_ref, zh_ref)`; `load_glossary(conn)` reads that table back, or derives the same rows
+from `sections` when a database was built before the table existed.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -23,11 +30,14 @@ from typing import Iterable
 
 from .corpus import read_yaml
 from .records import Unit
+from .registry import Registry
 
+# read by the build only; serving reads table `glossary`
 CURATED_FILE = Path(__file__).resolve().parent.parent / "corpus" / "glossary.yml"
-JA_DOC = "laws-2017-ja"
-ZH_DOC = "laws-1997-zh"
 GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")
+LANGUAGES = ("ja", "zh")
+# units whose title may name where a curated term comes from
+TITLE_KINDS = ("law", "section", "item", "subitem")
 
 
 # ---------------------------------------------------------------- English keys
@@ -60,22 +70,24 @@ def english_key(term: str) -> str:
 
 @dataclass
 class Definition:
-    doc: str
+    lang: str
     ref: str
     term: str
     english: str
 
 
-def definitions(units: Iterable) -> list[Definition]:
-    """Definitions with both a term and an English term, from Units or `sections` rows."""
+def definitions(units: Iterable, registry: Registry) -> list[Definition]:
+    """Definitions with both a term and an English term in each language's Laws, from Units or
+    `sections` rows."""
+    laws_docs = {doc.id: lang for lang in LANGUAGES if (doc := registry.laws_in(lang))}
     found = []
     for unit in units:
         kind, doc, ref, attrs = _fields(unit)
-        if kind != "definition" or doc not in (JA_DOC, ZH_DOC):
+        if kind != "definition" or doc not in laws_docs:
             continue
         term, english = attrs.get("term"), attrs.get("term_en")
         if term and english:
-            found.append(Definition(doc, ref, term, english))
+            found.append(Definition(laws_docs[doc], ref, term, english))
     return found
 
 
@@ -88,14 +100,25 @@ def _fields(unit) -> tuple[str, str, str, dict]:
     return unit["kind"], unit["doc"], unit["ref"], attrs or {}
 
 
-def glossary_rows(units: Iterable, curated_file: Path = CURATED_FILE) -> list[dict]:
-    """Rows for table `glossary`: definition pairings first, then curated additions.
+def glossary_rows(units: Iterable, registry: Registry, curated_file: Path | None = CURATED_FILE,
+                  vocabulary: list[dict] | None = None) -> list[dict]:
+    """Rows for table `glossary`: definition pairings (completed by curated terms with the same
+    English), then the other curated terms; every ja/zh term with the unit it comes from.
 
-    One row per English concept from the definitions (with whichever of ja/zh define it), plus one
-    row per curated entry. Ids are `def:<english key>` and `curated:<english key>`.
+    Ids are `definition:<english key>` and `curated:<english key>`.
     """
-    rows = definition_rows(definitions(units))
-    rows += curated_rows(curated_file)
+    units = list(units)
+    rows = definition_rows(definitions(units, registry))
+    by_key = {key: row for row in rows for key in english_keys(row["en"])}
+    for row in curated_rows(curated_file):
+        same = next((by_key[k] for k in english_keys(row["en"]) if k in by_key), None)
+        if same is None:
+            rows.append(row)
+            continue
+        for column in ("ja", "zh", "ja_ref", "zh_ref"):
+            if not same[column] and row[column]:
+                same[column] = row[column]
+    _fill_refs(rows, units, registry, vocabulary or [])
     return rows
 
 
@@ -104,7 +127,6 @@ def definition_rows(found: list[Definition]) -> list[dict]:
     aliases: dict[str, str] = {}
     order: list[str] = []
     for definition in found:
-        language = "ja" if definition.doc == JA_DOC else "zh"
         keys = english_keys(definition.english)
         if re.fullmatch(r"[A-Za-z]+", definition.term):
             keys.append(english_key(definition.term))  # LHO (Left-hand Opponent) = LHO
@@ -117,7 +139,7 @@ def definition_rows(found: list[Definition]) -> list[dict]:
             order.append(key)
         for alias in keys:
             aliases.setdefault(alias, key)
-        by_key[key].setdefault(language, definition)  # the first of a term defined twice wins
+        by_key[key].setdefault(definition.lang, definition)  # the first of a term defined twice wins
     rows = []
     for key in order:
         ja, zh = by_key[key].get("ja"), by_key[key].get("zh")
@@ -136,8 +158,8 @@ def _plain_english(printed: str) -> str:
     return head.title() if head.isupper() else head
 
 
-def curated_rows(path: Path = CURATED_FILE) -> list[dict]:
-    if not Path(path).exists():
+def curated_rows(path: Path | None = CURATED_FILE) -> list[dict]:
+    if path is None or not Path(path).exists():
         return []
     data = read_yaml(path) or {}
     rows = []
@@ -151,6 +173,51 @@ def curated_rows(path: Path = CURATED_FILE) -> list[dict]:
     return rows
 
 
+def _fill_refs(rows: list[dict], units: list, registry: Registry, vocabulary: list[dict]) -> None:
+    """Give each term without a ref the unit it comes from (see the module docstring)."""
+    targets = {}
+    for entry in vocabulary:
+        laws = entry.get("laws") or []
+        if isinstance(laws, str):
+            laws = json.loads(laws)
+        for key in english_keys(entry.get("en")):
+            targets.setdefault(key, laws[0] if laws else None)
+    titled = _titles(units, registry)
+    for row in rows:
+        for lang in LANGUAGES:
+            column = f"{lang}_ref"
+            if row[column] or not row[lang]:
+                continue
+            if lang == "ja":
+                row[column] = next((targets[k] for k in english_keys(row["en"]) if targets.get(k)), None)
+            if not row[column]:
+                row[column] = _titled_unit(term_forms(row[lang])[0], titled.get(lang, []))
+
+
+def _titles(units: list, registry: Registry) -> dict[str, list[tuple[str, str, str]]]:
+    """Per language: (kind, ref, title) of the Laws' units with a title, in reading order."""
+    laws_docs = {doc.id: lang for lang in LANGUAGES if (doc := registry.laws_in(lang))}
+    titled: dict[str, list] = {}
+    for unit in units:
+        kind, doc, ref, _ = _fields(unit)
+        title = unit.title if isinstance(unit, Unit) else unit.get("title")
+        if doc in laws_docs and title and kind in TITLE_KINDS:
+            titled.setdefault(laws_docs[doc], []).append((kind, ref, title))
+    return titled
+
+
+def _titled_unit(term: str, titled: list[tuple[str, str, str]]) -> str | None:
+    """The Law whose title begins with the term (罚张 -> 50 罚张的处理), else the unit titled the
+    term, else the one with the shortest title that carries it."""
+    ranked = []
+    for position, (kind, ref, title) in enumerate(titled):
+        if term not in title:
+            continue
+        rank = 0 if kind == "law" and title.startswith(term) else 1 if title == term else 2
+        ranked.append((rank, len(title), position, ref))
+    return min(ranked)[3] if ranked else None
+
+
 # ---------------------------------------------------------------- lookup for search
 
 @dataclass(frozen=True)
@@ -162,20 +229,24 @@ class Entry:
     ja_ref: str | None = None
     zh_ref: str | None = None
 
-    def unit_id(self, lang: str) -> str | None:
-        """The unit that defines the term in `lang`, if the row names one."""
-        ref = self.ja_ref if lang == "ja" else self.zh_ref
-        return f"{JA_DOC if lang == 'ja' else ZH_DOC}:{ref}" if ref else None
+    id: str = ""
+
+    def ref(self, lang: str) -> str | None:
+        return self.ja_ref if lang == "ja" else self.zh_ref
+
+    def term(self, lang: str) -> str | None:
+        return self.ja if lang == "ja" else self.zh
 
 
 class Glossary:
     """Look a query up in any of the three languages; returns the matching entries."""
 
-    def __init__(self, rows: list[dict]):
+    def __init__(self, rows: list[dict], registry: Registry | None = None):
         from . import tokenize
 
+        self.registry = registry
         self.entries = [Entry(r.get("ja"), r.get("en"), r.get("zh"), r.get("source"), r.get("ja_ref"),
-                              r.get("zh_ref")) for r in rows]
+                              r.get("zh_ref"), r.get("id") or "") for r in rows]
         self._by_en: dict[str, list[Entry]] = {}
         self._by_ja: dict[str, list[Entry]] = {}
         self._by_zh: dict[str, list[Entry]] = {}
@@ -200,6 +271,12 @@ class Glossary:
         found += self._by_zh.get(tokenize.to_simplified(query), [])
         return list(dict.fromkeys(found))
 
+    def unit_id(self, entry: Entry, lang: str) -> str | None:
+        """The unit the entry's term in `lang` comes from, in that language's Laws."""
+        doc = self.registry.laws_in(lang) if self.registry else None
+        ref = entry.ref(lang)
+        return f"{doc.id}:{ref}" if doc and ref else None
+
 
 def term_forms(term: str | None) -> list[str]:
     """`発牌或牌局` style terms and curated `A / B` lists name several words."""
@@ -223,23 +300,40 @@ def load_glossary(conn: sqlite3.Connection) -> Glossary:
     read once per database file version."""
     identity = database_identity(conn)
     if identity not in _loaded:
-        _loaded[identity] = Glossary(read_rows(conn))
+        registry = Registry.from_rows(documents(conn))
+        _loaded[identity] = Glossary(read_rows(conn, registry), registry)
     return _loaded[identity]
 
 
 def database_identity(conn: sqlite3.Connection) -> tuple:
+    """(file, modification time): a rebuilt file is another database."""
     row = conn.execute("pragma database_list").fetchone()
     path = row[2] if row else ""
-    stamp = Path(path).stat().st_mtime_ns if path and Path(path).exists() else id(conn)
-    return path, stamp
+    try:
+        return path, os.stat(path).st_mtime_ns if path else id(conn)
+    except OSError:
+        return path, id(conn)
 
 
-def read_rows(conn: sqlite3.Connection) -> list[dict]:
-    has_table = conn.execute(
-        "select 1 from sqlite_master where type = 'table' and name = 'glossary'").fetchone()
-    if has_table:
-        cursor = conn.execute(f"select {', '.join(GLOSSARY_COLUMNS)} from glossary")
+def documents(conn: sqlite3.Connection) -> list[dict]:
+    """Table `documents` as dicts, whatever the connection's row factory."""
+    if not _has_table(conn, "documents"):
+        return []
+    cursor = conn.execute("select * from documents order by rowid")
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor]
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (name,)).fetchone() is not None
+
+
+def read_rows(conn: sqlite3.Connection, registry: Registry | None = None) -> list[dict]:
+    if _has_table(conn, "glossary"):
+        cursor = conn.execute(f"select {', '.join(GLOSSARY_COLUMNS)} from glossary order by rowid")
         return [dict(zip(GLOSSARY_COLUMNS, row)) for row in cursor]
-    cursor = conn.execute("select kind, doc, ref, attrs from sections where kind = 'definition'")
-    units = [dict(zip(("kind", "doc", "ref", "attrs"), row)) for row in cursor]
-    return glossary_rows(units)
+    if registry is None:
+        registry = Registry.from_rows(documents(conn))
+    cursor = conn.execute("select kind, doc, ref, attrs, title from sections where kind = 'definition'")
+    units = [dict(zip(("kind", "doc", "ref", "attrs", "title"), row)) for row in cursor]
+    return glossary_rows(units, registry, curated_file=None)  # serving never reads corpus/

@@ -40,6 +40,7 @@ from typing import Iterable
 
 from .corpus import DEFAULT_CORPUS, errata_section, load_errata, load_sources, read_yaml
 from .documents import parse_document
+from .search_tables import install_variants
 from .records import ParsedDocument, ParseError, Unit
 from .textclean import strip_any_tags
 
@@ -103,7 +104,15 @@ def known_katakana(word: str) -> bool:
 def fold_spelling(word: str) -> str:
     from .tokenize import fold_katakana
 
+    corpus_variants_installed()
     return fold_katakana(word)
+
+
+@lru_cache(maxsize=1)
+def corpus_variants_installed() -> bool:
+    """Fold with corpus/variants.yml, as the build does (check_corpus installs its own corpus's)."""
+    install_variants(DEFAULT_CORPUS)
+    return True
 
 
 def vocabulary(documents: Iterable[ParsedDocument], corpus_dir: Path = DEFAULT_CORPUS) -> set[str]:
@@ -497,6 +506,7 @@ def check_corpus(corpus_dir: Path | str = DEFAULT_CORPUS) -> dict[str, DocumentC
     lost) does not parse verbatim; it is checked as corrected only, and says so.
     """
     corpus_dir = Path(corpus_dir)
+    install_variants(corpus_dir)  # spellings compare folded as search folds them (corpus/variants.yml)
     verbatim = parse_sources(corpus_dir, errata=False)
     corrected = parse_sources(corpus_dir, errata=True)
     documents = [d for _, d, _ in list(verbatim.values()) + list(corrected.values()) if d is not None]

@@ -4,7 +4,9 @@ Japanese: SudachiPy (sudachidict_core, pinned). Index = mode C tokens (compounds
 mode A pieces of any compound, so a query for either granularity matches; queries use mode C.
 Every token is the dictionary's normalised form (取り消した -> 取り消す, プレイヤー -> プレーヤー),
 then katakana spelling variants are folded (`fold_katakana`): general rules plus the misspellings
-listed in corpus/variants.yml (ディクレアララー -> ディクレアラー). Punctuation is not a token.
+listed in corpus/variants.yml (ディクレアララー -> ディクレアラー), which the build reads and stores in
+table `variants` and the read side installs from there (`use_variants`): serving never opens
+corpus/. Punctuation is not a token.
 
 Chinese: simplified first (OpenCC t2s, character by character so offsets stay valid), then
 overlapping character bigrams plus single characters: needs no dictionary, and every
@@ -13,18 +15,21 @@ Latin letters or digits are one token each. jieba segmentation is available for 
 (`ZH_SEGMENTER = "jieba"`, used by benchmarks/relevance.py); bigrams measured better.
 
 Tokens are joined with spaces into a column that FTS5's unicode61 tokenizer splits again; a
-query becomes a conjunction of quoted tokens, so user input never reaches FTS syntax.
+query becomes a conjunction of quoted tokens, so user input never reaches FTS syntax. Beside the
+column the build stores each token's (begin, end) in the original text (`index_tokens_and_offsets`),
+so a highlight is placed by comparing tokens, not by tokenizing the result again.
 """
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 import threading
 import unicodedata
+from array import array
 from functools import lru_cache
-from typing import NamedTuple
 from pathlib import Path
-
+from typing import NamedTuple
 
 from .corpus import read_yaml
 from sudachipy import Dictionary, SplitMode
@@ -38,6 +43,7 @@ HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KANA_RE = re.compile(r"[\u3040-\u30ff]")
 KATAKANA_RE = re.compile(r"[\u30a1-\u30fa]")
 TOKEN_CLEAN_RE = re.compile(r"[\s\"]+")
+# read by the build only (`read_variants`); serving reads the database's `variants` table
 VARIANTS_FILE = Path(__file__).resolve().parent.parent / "corpus" / "variants.yml"
 
 # "bigram" (default, measured best) or "jieba"; the index and the query must use the same one.
@@ -73,9 +79,9 @@ def general_katakana_fold(word: str) -> str:
     return LONG_VOWEL_MARKS.sub("", word)
 
 
-@lru_cache(maxsize=4)
-def variant_table(path: Path = VARIANTS_FILE) -> dict[str, str]:
-    """corpus/variants.yml as {folded variant: folded canonical spelling}."""
+def read_variants(path: Path | str = VARIANTS_FILE) -> dict[str, str]:
+    """The build reads corpus/variants.yml as {folded variant: folded canonical spelling}; the
+    build stores it (table `variants`) and the read side installs it from there (`use_variants`)."""
     if not Path(path).exists():
         return {}
     data = read_yaml(path) or {}
@@ -89,14 +95,36 @@ def variant_table(path: Path = VARIANTS_FILE) -> dict[str, str]:
     return table
 
 
-@lru_cache(maxsize=1)
-def _variant_prefix_re() -> re.Pattern | None:
-    """Variants at the head of an unknown katakana compound (デュブリケートブリッジ is one token)."""
-    table = variant_table()
-    if not table:
-        return None
+# The variant spellings in force: none until the build (from the corpus) or the read side (from
+# the database's `variants` table) installs them; query and index must fold with the same table.
+_variants: dict[str, str] = {}
+_variant_prefix: re.Pattern | None = None
+_variants_version = 0  # bumped on every change, so callers may cache tokens per version
+
+
+def use_variants(table: dict[str, str]) -> bool:
+    """Fold with these variants from now on (cheap when the table is already in force); True if
+    it changed. Cached token normalisations made with another table are dropped."""
+    global _variants, _variant_prefix, _variants_version
+    if table == _variants:
+        return False
     alternatives = sorted(table, key=len, reverse=True)
-    return re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])")
+    # variants also count at the head of an unknown katakana compound (デュブリケートブリッジ is one token)
+    _variant_prefix = (re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])")
+                       if alternatives else None)
+    _variants = dict(table)
+    _variants_version += 1
+    _normalised.cache_clear()
+    return True
+
+
+def variants_in_force() -> dict[str, str]:
+    return dict(_variants)
+
+
+def variants_version() -> int:
+    """Changes whenever the variants in force do: a key for caches of tokens."""
+    return _variants_version
 
 
 def fold_katakana(word: str) -> str:
@@ -104,10 +132,10 @@ def fold_katakana(word: str) -> str:
     if not KATAKANA_RE.search(word):
         return word
     folded = general_katakana_fold(word)
-    table = variant_table()
+    table = _variants
     if folded in table:
         return table[folded]
-    prefix = _variant_prefix_re()
+    prefix = _variant_prefix
     if prefix is not None:
         folded = prefix.sub(lambda m: table[m.group(1)], folded)
     return folded
@@ -129,9 +157,8 @@ def _tokenizer():
 
 
 def warm() -> None:
-    """Load the Sudachi dictionary, the variants table and OpenCC now (before a fork, or a first query)."""
+    """Load the Sudachi dictionary and OpenCC now (before a fork, or a first query)."""
     _tokenizer()
-    fold_katakana("ディクレアララー")
     to_simplified("罰")
 
 
@@ -264,25 +291,60 @@ def chinese_word_tokens(text: str) -> list[Token]:
 
 def index_tokens(text: str | None, lang: str) -> str:
     """The space-joined token column stored for FTS."""
+    return " ".join(norm for norm, _, _ in index_token_spans(text, lang))
+
+
+def index_tokens_and_offsets(text: str | None, lang: str) -> tuple[str, bytes]:
+    """The FTS column and, for each of its tokens in order, where it lies in `text` (packed):
+    snippets and term-in-context pages place highlights from these, without tokenizing again."""
+    spans = index_token_spans(text, lang)
+    return " ".join(norm for norm, _, _ in spans), pack_offsets([(b, e) for _, b, e in spans])
+
+
+def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]:
+    """(norm, begin, end) of every index token, in column order."""
     if not text:
-        return ""
+        return []
     if lang == "zh":
-        return " ".join(t.norm for t in chinese_tokens(text))
+        return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
     # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work)
     word_tokens, pieces = [], []
-    for token, morpheme in _japanese_morphemes(text, SplitMode.C):
-        word_tokens.append(token)
-        parts = morpheme.split(SplitMode.A)
-        if len(parts) > 1:
-            pieces += [p.norm for p in (_token(part, 0) for part in parts) if p is not None]
-        else:
-            pieces.append(token.norm)
-    words = [t.norm for t in word_tokens]
-    known = set(words)
-    extra = [p for p in pieces if p not in known]
-    compounds = [c for c in katakana_compounds(word_tokens) if c not in known]
+    for offset, chunk in _chunks(text):
+        for morpheme in _tokenizer().tokenize(chunk, SplitMode.C):
+            token = _token(morpheme, offset)
+            if token is None:
+                continue
+            word_tokens.append(token)
+            parts = morpheme.split(SplitMode.A)
+            if len(parts) > 1:
+                pieces += [p for p in (_token(part, offset) for part in parts) if p is not None]
+            else:
+                pieces.append(token)
+    known = {t.norm for t in word_tokens}
+    spans = [(t.norm, t.begin, t.end) for t in word_tokens]
+    spans += [(p.norm, p.begin, p.end) for p in pieces if p.norm not in known]
     # extras go last so that phrase queries over the words still see them adjacent
-    return " ".join(words + extra + compounds)
+    for run in katakana_runs(word_tokens):
+        joined = fold_katakana("".join(t.norm for t in run))
+        if joined not in known:
+            spans.append((joined, run[0].begin, run[-1].end))
+    return spans
+
+
+def pack_offsets(pairs: list[tuple[int, int]]) -> bytes:
+    """(begin, end) pairs as little-endian unsigned 32-bit integers."""
+    packed = array("I", [n for pair in pairs for n in pair])
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def unpack_offsets(blob: bytes | None) -> list[tuple[int, int]]:
+    packed = array("I")
+    packed.frombytes(blob or b"")
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return list(zip(packed[0::2], packed[1::2]))
 
 
 KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
@@ -310,8 +372,10 @@ def katakana_compounds(tokens: list[Token]) -> list[str]:
 
 
 def clean_query(query: str | None) -> str:
-    """NUL and other control characters out, whitespace collapsed."""
-    query = "".join(" " if unicodedata.category(c) == "Cc" else c for c in (query or ""))
+    """NUL and other control characters out, invisible format characters (zero-width space, BOM)
+    dropped, whitespace collapsed."""
+    query = "".join(" " if unicodedata.category(c) == "Cc" else "" if unicodedata.category(c) == "Cf" else c
+                    for c in (query or ""))
     return " ".join(query.split())
 
 

@@ -4,7 +4,6 @@ Every subcommand takes `--db PATH` (default ./laws.db); those that print results
 """
 from __future__ import annotations
 
-import html
 import json
 import sqlite3
 import sys
@@ -96,26 +95,36 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
 @click.option("--doc", default=None, help="Only this document")
 @click.option("--lang", type=click.Choice(["ja", "zh"]), default=None, help="Only this language")
 @click.option("--limit", default=10, show_default=True, type=int)
+@click.option("--offset", default=0, show_default=True, type=int, help="Skip this many results (the next page)")
 @db_option
 @json_option
-def search(query: str, doc: str | None, lang: str | None, limit: int, db_path: Path, as_json: bool):
-    """Full-text search, best first."""
-    from .search import QueryError, search as run_search
+def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, db_path: Path, as_json: bool):
+    """Full-text search, best first; a citation (64A1, 第16条B項1, Law 73) lists that unit first."""
+    from .search import QueryError, search_page, snippet_text
 
     conn = connect(db_path)
     try:
-        results = run_search(conn, query, doc=doc, lang=lang, limit=limit)
+        page = search_page(conn, query, doc=doc, lang=lang, limit=limit, offset=offset)
     except QueryError as error:
         raise click.ClickException(str(error)) from error
+    results = page["results"]
     if as_json:
         click.echo(json.dumps(results, ensure_ascii=False, indent=2))
         return
+    citation = page["citation"]
+    if citation and not citation["found"]:
+        nearest = ", ".join(f"{unit['doc']} {unit['ref']}" for unit in citation["nearest"])
+        click.echo(citation["message"] + (f" Nearest: {nearest}" if nearest else ""))
+    if page["also_searched"]:
+        click.echo(f"also searched: {', '.join(page['also_searched'])}")
     if not results:
         click.echo("No results.")
     for result in results:
-        plain = result["snippet"].replace("<mark>", "【").replace("</mark>", "】")
         click.echo(f"{result['doc']} {result['ref']}  {result['title'] or ''}  ({result['score']:.2f})")
-        click.echo(f"    {html.unescape(plain)}")
+        click.echo(f"    {snippet_text(result['snippet'], '【', '】')}")
+    if results and (offset or offset + len(results) < page["total"]):
+        more = f"; next: --offset {offset + limit}" if offset + limit < page["total"] else ""
+        click.echo(f"({offset + 1}-{offset + len(results)} of {page['total']}{more})")
 
 
 @cli.command()

@@ -21,4 +21,5 @@ ROUTES = [
     (rf"^/-/diff/overview{AS_JSON}$", diff.overview_view),
     (rf"^/-/citations{AS_JSON}$", citations.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
+    (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
 ]

@@ -1,41 +1,69 @@
 """Full-text search over `sections`: what a director means, best first, snippets from the original text.
 
-One function serves the CLI, the web page and its JSON, so all three answer the same.
+One function, `search_page`, serves the CLI, the web page and its JSON, so all three answer the same.
 
-A query runs as one or more *branches* (a language and its tokens):
-- the query itself, tokenized as Japanese and as Chinese (or only the language asked for);
-- its glossary translations (ingest/glossary.py): `revoke` also runs as リボーク and 藏牌, `藏牌`
-  also as リボーク.
-Each branch ranks its FTS hits by bm25 (title weighted above text) and adds a boost to every unit
-the printed 索引 (laws-2017-ja index entries, through their xrefs) points to from an entry that
-matches the query. Scores are normalised per branch so that branches in different languages mix.
-If no unit holds every token, the branch retries with any token (`match: "any"`).
+1. Citations. A query written as one or more citations (`64A1`, `20F5(b)(ii)`, `第16条B項1`,
+   `第25条B款`, `Law 73`, `L62C3`, `24-5-1`, full-width or not; laws_site/ref_spelling.py) answers
+   with the cited units - the current Laws first, then every other document holding the same ref -
+   followed by the units that cite them. A citation no document holds (`61Z`) says so and names
+   the nearest units; the words of the query are then searched as text.
+2. Text. Otherwise the query runs as *branches* (a language and its tokens):
+   - the query itself, tokenized as Japanese and as Chinese (or only the language asked for);
+   - its glossary translations (ingest/glossary.py): `revoke` also runs as リボーク and 藏牌;
+   - the director vocabulary (ingest/vocabulary.py): `LOOT` also runs as 順番外のリード and 越序引牌,
+     and the units the vocabulary names for it gain a boost (the first named the most).
+   Each branch ranks its FTS hits by bm25 (title weighted above text), normalised so its best hit
+   scores 1; a unit whose title carries every word of the branch gains `TITLE_BOOST`; a unit the
+   printed 索引 points to from an entry matching the query, or a definition the glossary names,
+   gains up to `INDEX_WEIGHT`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
+   If no unit holds every token, the branch retries with any token (`match: "any"`).
+3. A commentary's reprint of a law unit (`quote:61B`) found together with that unit is folded into
+   the law's result (`reprints`); found alone it ranks at `REPRINT_WEIGHT`.
+4. `total` counts every result; a page is `results[offset:offset + limit]`. Snippets are data,
+   `[{text, mark}]` spans placed from the token offsets the build stored (table search_offsets):
+   no result is tokenized again.
 """
 from __future__ import annotations
 
-import html
 import re
 import sqlite3
+import sys
+from array import array
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ingest import glossary, tokenize
-from .units import permalink
+from ingest.refs import law_ancestors, parse_law_ref
+
+from .ref_spelling import citation_candidates, law_spelling, note_spelling, regulation_spelling, split_citations
+from .search_data import NAVIGATION_KINDS, SearchData, search_data
+from .units import nearest_refs, permalink
 
 TITLE_WEIGHT = 5.0
 TEXT_WEIGHT = 1.0
 SNIPPET_CHARS = 120
 MAX_QUERY_CHARS = 500
 MAX_TERMS = 32
-# Candidates fetched per branch before merging; the final list is cut to `limit`.
-CANDIDATES = 200
-# A unit the index points to from an entry the query names exactly gains as much as the best text hit.
-INDEX_WEIGHT = 1.0
+MAX_LIMIT = 500
+MAX_OFFSET = 100_000
+INDEX_WEIGHT = 2.0     # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
+TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
+DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
 GLOSSARY_WEIGHT = 0.45  # a translation ranks below what the query itself finds (藏牌: Chinese first)
 RELAXED_WEIGHT = 0.5   # hits holding only some of the tokens rank below full matches
-INDEX_DOC = "laws-2017-ja"
-# Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
-NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
+TITLE_BOOST = 0.6      # the title carries every word: the unit is about it, not a passing mention
+HEADING_BOOST = 0.3    # ... and it is a law, an article or a definition, not one of their parts
+HEADING_KINDS = ("law", "article", "definition")
+VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
+VOCABULARY_STEP = 0.05
+REPRINT_WEIGHT = 0.5
+CITED_SCORE = 3.0
+CITING_SCORE = 0.5
 LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
+FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
+WORD_RE = re.compile(r"[^\W_]")
+
+EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 
 
 class QueryError(ValueError):
@@ -47,75 +75,264 @@ class Branch:
     lang: str
     terms: list[str]
     clauses: list[tuple[str, ...]] = field(default_factory=list)
-    via: str | None = None  # the glossary term this branch translates to, None for the query itself
+    via: str | None = None  # the word this branch searches for instead of the query, None for the query itself
     weight: float = 1.0
-    # units defining the glossary term the query names (def:ダミー for dummy): boosted like 索引 targets
-    defining_units: set[str] = field(default_factory=set)
+    # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
+    pointed: set[str] = field(default_factory=set)
 
-    def highlight_terms(self) -> list[str]:
-        return self.terms + [alt for clause in self.clauses for alt in clause if " " not in alt]
+    def __post_init__(self):
+        # when every clause is one word, a title carries them all if it holds this set (fast path)
+        simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
+        self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
+        self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+
+    def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
+        if not title_words:
+            return False
+        if self.title_needs is not None:
+            return self.title_needs <= title_words
+        return title_carries(title_words, self.clauses)
+
+    def highlight_terms(self) -> frozenset[str]:
+        return self.highlighted
 
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
-    terms = tokenize.query_terms(text, lang)[:MAX_TERMS]
-    clauses = tokenize.query_clauses(text, lang)[:MAX_TERMS] if terms else []
-    return Branch(lang, terms, clauses, via, weight)
+    terms, clauses = query_tokens(text, lang, tokenize.variants_version())
+    return Branch(lang, list(terms), list(clauses), via, weight)
+
+
+@lru_cache(maxsize=4096)
+def query_tokens(text: str, lang: str, variants_version: int) -> tuple[tuple, tuple]:
+    """(terms, clauses) of a query in a language, cached per variants in force. A token with no
+    letter, digit or character (^, ＊) can never match: FTS drops it from the index."""
+    terms = [term for term in tokenize.query_terms(text, lang) if WORD_RE.search(term)][:MAX_TERMS]
+    clauses = [clause for clause in tokenize.query_clauses(text, lang) if WORD_RE.search(" ".join(clause))]
+    return tuple(terms), tuple(clauses[:MAX_TERMS] if terms else [])
 
 
 @dataclass
+class Plan:
+    branches: list[Branch]
+    targets: dict[str, float]  # unit id -> boost, from the director vocabulary
+    also_searched: list[str]
+    relaxed: bool = True  # retry with any token when no unit holds them all
+
+
+@dataclass(slots=True)
 class Hit:
     id: str
     doc: str
     ref: str
     kind: str
     title: str | None
-    text: str
     lang: str
+    position: int
     score: float = 0.0
     branch: Branch | None = None
     match: str = "all"
     index_entries: list[str] = field(default_factory=list)
+    reprints: list[str] = field(default_factory=list)
+    reprint_of: str | None = None
+    marks: list[tuple[int, int]] | None = None  # spans to mark instead of the branch's terms (citations)
 
 
-# ---------------------------------------------------------------- the public function
+HIT_COLUMNS = "s.id, s.doc, s.ref, s.kind, s.title, s.lang, s.position"
+
+
+# ---------------------------------------------------------------- the public functions
 
 def search(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
            limit: int = 20, index_boost: bool = True) -> list[dict]:
-    """Best-first results: [{"doc","ref","id","kind","title","snippet","score","law","lang","url",
-    "via","match","index"}]."""
-    query = tokenize.clean_query(query)[:MAX_QUERY_CHARS]
-    if not query:
-        raise QueryError("Type a word to search for, e.g. リボーク, 藏牌 or revoke.")
+    """Best-first results of the first page (see `search_page`)."""
+    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost)["results"]
+
+
+def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
+                limit: int = 20, offset: int = 0, index_boost: bool = True) -> dict:
+    """{"query", "total", "offset", "limit", "results", "also_searched", "citation"}; results are
+    [{"doc","ref","id","kind","title","snippet","score","law","lang","url","via","match","index",
+    "reprints"}]. Raises QueryError with a message for the person who typed it."""
+    data = search_data(conn)
+    query = check_query(query)
+    check_filters(data, doc, lang, limit, offset)
+    if all(word in FTS_OPERATORS for word in query.split()):
+        raise QueryError(nothing_to_search(query))
+    citation = cited_units(conn, data, query, doc, lang)
+    also_searched: list[str] = []
+    if citation and citation["found"]:
+        hits = citation_hits(conn, data, citation["units"], doc, lang)
+    else:
+        plan = make_plan(data, query, lang)
+        if not plan.branches and not citation:
+            raise QueryError(nothing_to_search(query))
+        # a citation nobody holds (61Z) is searched as text too, but only where all of it occurs
+        plan.relaxed = citation is None
+        ranking = ranked_hits(conn, data, plan, doc, lang, index_boost)
+        also_searched = plan.also_searched
+    if citation and citation["found"]:
+        total, page = len(hits), hits[offset:offset + limit]
+    else:
+        total, page = len(ranking), ranking.hits(offset, limit)
+    return {"query": query, "total": total, "offset": offset, "limit": limit,
+            "results": present(conn, data, page), "also_searched": also_searched, "citation": citation}
+
+
+def check_query(query: str | None) -> str:
+    cleaned = tokenize.clean_query(query)
+    if not cleaned:
+        raise QueryError(EMPTY_QUERY)
+    if len(cleaned) > MAX_QUERY_CHARS:
+        raise QueryError(f"The query is {len(cleaned):,} characters long; search takes up to {MAX_QUERY_CHARS}. "
+                         "Type the words or the citation you are looking for.")
+    return cleaned
+
+
+def check_filters(data: SearchData, doc: str | None, lang: str | None, limit: int, offset: int) -> None:
     if lang not in (None, "ja", "zh"):
         raise QueryError(f"Unknown language {lang!r}: use ja or zh.")
-    limit = max(1, min(int(limit), 500))
-    merged: dict[str, Hit] = {}
-    for branch in plan(conn, query, lang):
-        for hit in run_branch(conn, branch, doc, index_boost):
-            if hit.id not in merged or hit.score > merged[hit.id].score:
-                merged[hit.id] = hit
-    ranked = sorted(merged.values(), key=lambda hit: (-hit.score, hit.id))[:limit]
-    kinds = document_kinds(conn)
-    return [as_dict(hit, kinds.get(hit.doc)) for hit in ranked]
+    if doc is not None and data.registry.get(doc) is None:
+        raise QueryError(f"Unknown document {doc!r}; choose one of: {', '.join(data.registry.ids)}.")
+    if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise QueryError(f"limit must be a whole number from 1 to {MAX_LIMIT}.")
+    if not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
+        raise QueryError(f"offset must be a whole number from 0 to {MAX_OFFSET:,}.")
 
 
-def plan(conn: sqlite3.Connection, query: str, lang: str | None) -> list[Branch]:
-    """The query in each language, then its glossary translations, without repeats."""
+def nothing_to_search(query: str) -> str:
+    shown = query if len(query) <= 40 else query[:40] + "…"
+    if all(word in FTS_OPERATORS for word in query.split()):
+        return (f"「{shown}」 has only search operators, and there are none here: every word you type is "
+                "searched for as written. " + EMPTY_QUERY)
+    return f"「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY
+
+
+# ---------------------------------------------------------------- 1. citations
+
+def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str | None) -> dict | None:
+    """None if the query is not written as citations; else {"query", "found", "units" (ids, most
+    wanted first), "message", "nearest"}."""
+    typed = split_citations(query)
+    if not typed:
+        return None
+    wanted = []
+    for citation in typed:
+        for scope, ref in citation_candidates(citation) or []:
+            docs = [scope] if data.registry.get(scope) else _docs_of_role(data, scope)
+            wanted += [f"{d}:{ref}" for d in docs]
+    wanted = [unit for unit in dict.fromkeys(wanted) if _in_filters(data, unit.split(":", 1)[0], doc, lang)]
+    found = _existing(conn, wanted)
+    units = [unit for unit in wanted if unit in found]
+    result = {"query": query, "found": bool(units), "units": units, "message": None, "nearest": []}
+    if not units:
+        where = " in the document or language chosen" if doc or lang else ""
+        result["message"] = f"No such unit{where}: {query}."
+        result["nearest"] = nearest_units(conn, data, typed[0], doc)
+    return result
+
+
+def _docs_of_role(data: SearchData, role: str) -> list[str]:
+    if role == "laws":
+        return [d.id for d in data.registry.laws]
+    if role == "commentary":
+        return [d.id for d in data.registry.commentaries]
+    if role == "regulations":
+        return [data.registry.regulations.id] if data.registry.regulations else []
+    return []
+
+
+def _in_filters(data: SearchData, unit_doc: str, doc: str | None, lang: str | None) -> bool:
+    return (doc is None or unit_doc == doc) and (lang is None or data.language(unit_doc) == lang)
+
+
+def _existing(conn, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    return {row[0] for row in conn.execute(f"select id from sections where id in ({marks})", ids)}
+
+
+def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[dict]:
+    """For a citation nobody holds: its enclosing units that exist, then the closest spellings."""
+    registry = data.registry
+    law, note, regulation = law_spelling(typed), note_spelling(typed), regulation_spelling(typed)
+    if note and registry.commentaries:
+        place, ref = doc or registry.commentaries[0].id, note
+    elif law and registry.current_laws:
+        place, ref = doc or registry.current_laws.id, law
+    elif regulation and registry.regulations:
+        place, ref = doc or registry.regulations.id, regulation
+    else:
+        return []
+    refs = []
+    if parse_law_ref(ref.removeprefix("L")):
+        prefix = "L" if ref.startswith("L") else ""
+        refs += [prefix + ancestor for ancestor in law_ancestors(ref.removeprefix("L"))]
+    refs += nearest_refs(conn, place, ref)
+    found = _existing(conn, [f"{place}:{r}" for r in refs])
+    units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
+    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r)} for r in units]
+
+
+def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lang: str | None) -> list[Hit]:
+    """The cited units in the order asked, then the units citing them (the citing surface marked)."""
+    hits = _load_hits(data, units)
+    ordered = [hits[unit] for unit in units if unit in hits]
+    for rank, hit in enumerate(ordered):
+        hit.score, hit.match = CITED_SCORE - rank / 100, "citation"
+    marks = ",".join("?" * len(units))
+    navigation = ",".join("?" * len(NAVIGATION_KINDS))
+    rows = conn.execute(f"""
+        select {HIT_COLUMNS}, x.start, x."end" from xrefs x join sections s on s.id = x.source_id
+        where x.target_id in ({marks}) and x.field = 'text' and s.kind not in ({navigation})
+        order by s.position, x.start
+    """, [*units, *NAVIGATION_KINDS]).fetchall()
+    citing: dict[str, Hit] = {}
+    for row in rows:
+        if row[0] in hits or not _in_filters(data, row[1], doc, lang):
+            continue
+        hit = citing.setdefault(row[0], Hit(*row[:7], score=CITING_SCORE, match="cites", marks=[]))
+        hit.marks.append((row[7], row[8]))
+    cited_by = sorted(citing.values(), key=lambda h: (data.doc_rank(h.doc), h.position))
+    return ordered + cited_by
+
+
+# ---------------------------------------------------------------- 2. text
+
+def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
+    """The query in each language, its glossary translations and its director vocabulary, without repeats."""
     languages = [lang] if lang else ["ja", "zh"]
     branches: list[Branch] = []
     # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
     for language in direct:
         _add(branches, make_branch(query, language))
-    for entry in glossary.load_glossary(conn).lookup(query):
-        for language, term in (("ja", entry.ja), ("zh", entry.zh)):
-            if language not in languages:
-                continue
-            for form in glossary.term_forms(term):
+    for entry in data.glossary_lookup(query):
+        for language in languages:
+            for form in glossary.term_forms(entry.term(language)):
                 branch = _add(branches, make_branch(form, language, via=form, weight=GLOSSARY_WEIGHT))
-                if branch and entry.unit_id(language):
-                    branch.defining_units.add(entry.unit_id(language))
-    return branches
+                unit = data.glossary.unit_id(entry, language)
+                if branch and unit and entry.ref(language).startswith("def:"):
+                    branch.pointed.add(unit)
+    targets: dict[str, float] = {}
+    for entry, fields in data.vocabulary_matches(query).items():
+        for language, words in (("ja", entry.ja + entry.ja_regs), ("zh", entry.zh)):
+            if language in languages:
+                for word in words:
+                    _add(branches, make_branch(word, language, via=word, weight=GLOSSARY_WEIGHT))
+        if fields == {"zh"}:
+            continue  # the units it names are Japanese: a Chinese query reaches them as a translation
+        named = [(data.registry.current_laws, entry.laws), (data.registry.regulations, entry.regs)]
+        rank = 0
+        for document, refs in named:
+            for ref in refs if document else []:
+                boost = max(VOCABULARY_BOOST - VOCABULARY_STEP * rank, VOCABULARY_BOOST / 2)
+                unit = f"{document.id}:{ref}"
+                targets[unit] = max(targets.get(unit, 0.0), boost)
+                rank += 1
+    query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
+    also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
+    return Plan(branches, targets, list(dict.fromkeys(also)))
 
 
 def _add(branches: list[Branch], branch: Branch) -> Branch | None:
@@ -129,113 +346,183 @@ def _add(branches: list[Branch], branch: Branch) -> Branch | None:
     return branch
 
 
-# ---------------------------------------------------------------- one branch
+class Ranking:
+    """The ranked results of a text search: every matching unit's rowid, best first, with what
+    made its score - [score, branch, match, 索引 entries] - and the reprints folded into it. Hits
+    (the full result objects) are made for the page shown only."""
 
-def run_branch(conn, branch: Branch, doc: str | None, index_boost: bool) -> list[Hit]:
-    """Text hits, plus boosts for the units the 索引 and the glossary point to."""
-    hits = {hit.id: hit for hit in text_hits(conn, branch, doc)}
-    for target, (boost, entries) in pointed_units(conn, branch, index_boost).items():
-        if doc and not target.startswith(doc + ":"):
-            continue
-        hit = hits.get(target) or _load_hit(conn, target, branch)
-        if hit is None:
-            continue
-        hit.score += INDEX_WEIGHT * boost
-        hit.index_entries = entries
-        hits[target] = hit
-    for hit in hits.values():
-        hit.score *= branch.weight
-    return list(hits.values())
+    def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
+                 reprint_of: dict[int, str]):
+        ranks, last, units = data.ranks, len(data.ranks), data.units
+        self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
+        self.order = sorted(candidates, key=lambda rowid: (-candidates[rowid][0], ranks.get(units[rowid][1], last),
+                                                            units[rowid][6]))
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
+        found = []
+        for rowid in self.order[offset:None if limit is None else offset + limit]:
+            score, branch, match, entries = self.candidates[rowid]
+            hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
+            hit.index_entries = entries or []
+            hit.reprints = self.reprints.get(rowid, [])
+            hit.reprint_of = self.reprint_of.get(rowid)
+            found.append(hit)
+        return found
 
 
-def pointed_units(conn, branch: Branch, index_boost: bool) -> dict[str, tuple[float, list[str]]]:
-    """{unit id: (boost, index refs)}: 索引 targets (Japanese only) and the glossary's defining units."""
-    boosts = index_boosts(conn, branch.terms) if index_boost and branch.lang == "ja" else {}
-    for unit in branch.defining_units:
-        boosts[unit] = (1.0, boosts.get(unit, (0.0, []))[1])
-    return boosts
-
-
-def text_hits(conn, branch: Branch, doc: str | None) -> list[Hit]:
-    """bm25 hits holding every token, else any token; scores scaled so the best is 1."""
-    for operator, match_kind, weight in (("AND", "all", 1.0), ("OR", "any", RELAXED_WEIGHT)):
-        rows = _fts(conn, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
-        if rows:
-            best = max(row[-1] for row in rows) or 1.0
-            return [Hit(*row[:-1], score=weight * row[-1] / best, branch=branch, match=match_kind)
-                    for row in rows]
-        if len(branch.clauses) < 2:
+def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None,
+                index_boost: bool) -> Ranking:
+    merged: dict[int, list] = {}
+    # every branch with all its words first; only if none finds a unit so, any of them (one pass
+    # more): a Japanese kanji query's Chinese reading must not add noise when Japanese text matches
+    for relaxed in (False, True):
+        if relaxed and (not plan.relaxed or any(c[2] in ("all", "most") for c in merged.values())):
             break
-    return []
+        for branch in plan.branches:
+            for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
+                kept = merged.get(rowid)
+                if kept is None or candidate[0] > kept[0]:
+                    merged[rowid] = candidate
+    for unit, boost in plan.targets.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None or not _in_filters(data, data.units[rowid][1], doc, lang):
+            continue
+        candidate = merged.setdefault(rowid, [0.0, None, "vocabulary", None])
+        candidate[0] += boost
+    return fold_reprints(data, merged)
 
 
-def _fts(conn, match: str | None, lang: str, doc: str | None) -> list[tuple]:
+def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
+               relaxed: bool = False) -> dict[int, list]:
+    """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
+    and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
+    indexed = data.vocabulary_of.get(branch.lang)
+    if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
+        hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
+    else:
+        hits = text_hits(conn, data, branch, doc, relaxed)
+    index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
+    pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
+               (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+    for unit in branch.pointed:
+        boost, entries = pointed.get(unit, (0.0, []))
+        pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
+    for unit, (boost, entries) in pointed.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None:
+            continue
+        info = data.units[rowid]
+        if (doc is not None and info[1] != doc) or info[5] != branch.lang:
+            continue
+        candidate = hits.setdefault(rowid, [0.0, branch, "index", None])
+        candidate[0] += boost
+        candidate[3] = entries
+    weight = branch.weight
+    if weight != 1.0:
+        for candidate in hits.values():
+            candidate[0] *= weight
+    return hits
+
+
+def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
+    return any(_words(alternative) <= indexed for alternative in clause)
+
+
+def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
+    """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
+    so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
+    three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
+    (越序叫牌 -> 越序实质叫牌). {rowid: [score, branch, match, None]}."""
+    if relaxed and len(branch.clauses) < 2:
+        return {}  # one word: "any" is "all", already tried
+    operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
+    rows = _fts(conn, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
+    if not rows:
+        return {}
+    scale = weight / (max(score for _, score in rows) or 1.0)
+    titles, units = data.title_words, data.units
+    hits = {}
+    for rowid, score in rows:
+        score *= scale
+        if not relaxed and branch.title_carried_by(titles.get(rowid)):
+            score += title_boost(units[rowid][3])
+        hits[rowid] = [score, branch, match_kind, None]
+    if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
+        hits.update(_all_but_one(conn, data, branch, doc, hits))
+    return hits
+
+
+def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+    """The units missing one clause (not already found), scaled among themselves."""
+    clauses = branch.clauses
+    combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
+    rows = [row for row in _fts(conn, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+            if row[0] not in found]
+    scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
+    hits = {}
+    for rowid, score in rows:
+        score *= scale
+        title = data.title_words.get(rowid)
+        if any(title_carries(title, clauses[:i] + clauses[i + 1:]) for i in range(len(clauses))):
+            score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
+        hits[rowid] = [score, branch, "most", None]
+    return hits
+
+
+def title_boost(kind: str) -> float:
+    return TITLE_BOOST + (HEADING_BOOST if kind in HEADING_KINDS else 0.0)
+
+
+def title_carries(title_words: frozenset[str] | None, clauses) -> bool:
+    """Every clause has an alternative (a word, or a phrase's words) among the title's tokens."""
+    return bool(title_words) and all(any(_words(alt) <= title_words for alt in clause) for clause in clauses)
+
+
+@lru_cache(maxsize=16384)
+def _words(tokens: str) -> frozenset[str]:
+    return frozenset(tokens.split())
+
+
+def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
+    """(rowid, bm25 score) of the units of this language (and document) matching, navigation
+    rows left out; read straight from the FTS table, the units' fields come from memory."""
     if not match:
         return []
-    navigation = ", ".join("'" + kind + "'" for kind in NAVIGATION_KINDS)
-    sql = f"""
-        select s.id, s.doc, s.ref, s.kind, s.title, s.text, s.lang,
-               -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) as score
-        from sections_fts join sections s on s.rowid = sections_fts.rowid
-        where sections_fts match :match and s.lang = :lang
-          and (:doc is null or s.doc = :doc)
-          and s.kind not in ({navigation})
-        order by score desc limit {CANDIDATES}
-    """
+    rows = _run_fts(conn, f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
+                          "from sections_fts where sections_fts match ?", match)
+    searchable = data.searchable.get(lang, frozenset())
+    if doc is None:
+        return [row for row in rows if row[0] in searchable]
+    units = data.units
+    return [row for row in rows if row[0] in searchable and units[row[0]][1] == doc]
+
+
+def _run_fts(conn, sql: str, match: str) -> list[tuple]:
     try:
-        return conn.execute(sql, {"match": match, "lang": lang, "doc": doc}).fetchall()
+        return conn.execute(sql, (match,)).fetchall()
     except sqlite3.OperationalError as error:
         # quoting makes this unreachable for any input we know of; a message beats a 500
         raise QueryError(f"This query could not be searched ({error}); try fewer symbols.") from error
 
 
-def _load_hit(conn, unit_id: str, branch: Branch) -> Hit | None:
-    row = conn.execute("select id, doc, ref, kind, title, text, lang from sections where id = ?",
-                       (unit_id,)).fetchone()
-    return Hit(*row, score=0.0, branch=branch, match="index") if row else None
+def _load_hits(data: SearchData, unit_ids: list[str]) -> dict[str, Hit]:
+    found = {}
+    for unit in unit_ids:
+        rowid = data.rowids.get(unit)
+        if rowid is not None:
+            found[unit] = Hit(*data.units[rowid], score=0.0, match="index")
+    return found
 
 
-# ---------------------------------------------------------------- the printed index (索引)
-
-@dataclass
-class IndexEntry:
-    ref: str
-    terms: frozenset[str]
-    targets: tuple[str, ...]
-
-
-_index_cache: dict[tuple, list[IndexEntry]] = {}
-
-
-def index_entries(conn) -> list[IndexEntry]:
-    """laws-2017-ja index entries with the tokens of heading + sub-term and the units they cite;
-    read once per database file version."""
-    identity = glossary.database_identity(conn)
-    if identity not in _index_cache:
-        _index_cache[identity] = list(_read_index_entries(conn))
-    return _index_cache[identity]
-
-
-def _read_index_entries(conn):
-    rows = conn.execute("""
-        select s.ref, group_concat(x.target_id, char(31))
-        from sections s join xrefs x on x.source_id = s.id
-        where s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
-        group by s.id
-    """).fetchall()
-    for ref, targets in rows:
-        words = ref.removeprefix("index:").replace("/", " ")
-        terms = frozenset(tokenize.query_terms(words, "ja"))
-        if terms:
-            yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))
-
-
-def index_boosts(conn, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
-    """{unit id: (boost, index refs)} for units cited by entries that contain the query or that the
-    query contains; the boost is the share of tokens the two have in common (1 = same words)."""
+def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
+    """{unit id: (boost, index refs)} for units cited by 索引 entries that contain the query or that
+    the query contains; the boost is the share of tokens the two have in common (1 = same words)."""
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
-    for entry in index_entries(conn):
+    for entry in data.index_entries_with(query):
         common = len(query & entry.terms)
         if not common or not (query <= entry.terms or entry.terms <= query):
             continue
@@ -246,81 +533,161 @@ def index_boosts(conn, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
     return boosts
 
 
-# ---------------------------------------------------------------- presenting a hit
+# ---------------------------------------------------------------- 3. reprints under their law
 
-def as_dict(hit: Hit, doc_kind: str | None) -> dict:
-    terms = hit.branch.highlight_terms() if hit.branch else []
+def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
+    """A commentary's reprint of a law unit joins that unit's result when both were found; alone,
+    it ranks at REPRINT_WEIGHT and says which unit it reprints."""
+    reprints: dict[int, list[str]] = {}
+    reprint_of: dict[int, str] = {}
+    for rowid in [r for r in merged if r in data.reprinted]:
+        law_unit = data.reprinted[rowid]
+        law_rowid = data.rowids.get(law_unit)
+        if law_rowid in merged:
+            reprints.setdefault(law_rowid, []).append(data.units[rowid][0])
+            del merged[rowid]
+        else:
+            merged[rowid][0] *= REPRINT_WEIGHT
+            reprint_of[rowid] = law_unit
+    return Ranking(data, merged, reprints, reprint_of)
+
+
+# ---------------------------------------------------------------- 4. presenting a page
+
+def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
+    texts = _texts(conn, data, [hit.id for hit in page])
+    results = []
+    for hit in page:
+        text, tokens, offsets = texts.get(hit.id, ("", "", None))
+        if hit.marks is not None:
+            spans = merge_spans(sorted(hit.marks))
+        else:
+            wanted = hit.branch.highlighted if hit.branch else frozenset()
+            spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
+                match_spans_by_tokenizing(text, wanted, hit.lang)
+        results.append(as_dict(data, hit, snippet(text, spans)))
+    return results
+
+
+def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, list | None]]:
+    """id -> (text shown in the snippet, its search tokens, their offsets or None): the text, or
+    the title when the unit has no text of its own."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    if data.has_offsets:
+        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
+                  from sections s left join search_offsets o on o.id = s.id where s.id in ({marks})"""
+    else:
+        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, null, null
+                  from sections s where s.id in ({marks})"""
+    found = {}
+    for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(sql, ids):
+        if text:
+            found[unit] = (text, text_tokens or "", _offsets(text_offsets) if data.has_offsets else None)
+        else:
+            found[unit] = (title or "", title_tokens or "", _offsets(title_offsets) if data.has_offsets else None)
+    return found
+
+
+def _offsets(blob: bytes | None) -> array:
+    """Packed offsets as a flat array: begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)."""
+    packed = array("I")
+    packed.frombytes(blob or b"")
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return packed
+
+
+def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
     return {
         "doc": hit.doc,
         "ref": hit.ref,
         "id": hit.id,
         "kind": hit.kind,
         "title": hit.title,
-        "snippet": snippet(hit.text or hit.title or "", terms, hit.lang),
+        "snippet": spans,
         "score": round(hit.score, 4),
-        "law": law_of(hit.ref, doc_kind),
+        "law": law_of(hit.ref, data.role(hit.doc)),
         "lang": hit.lang,
-        "url": permalink(hit.doc, hit.ref),
+        "url": data.url(hit.id, hit.doc, hit.ref),
         "via": hit.branch.via if hit.branch else None,
         "match": hit.match,
         "index": hit.index_entries[:5],
+        "reprints": [_unit_link(unit) for unit in hit.reprints],
+        "reprint_of": _unit_link(hit.reprint_of) if hit.reprint_of else None,
     }
 
 
-def law_of(ref: str, doc_kind: str | None) -> str | None:
+def _unit_link(unit_id: str) -> dict:
+    doc, ref = unit_id.split(":", 1)
+    return {"id": unit_id, "doc": doc, "ref": ref, "url": permalink(doc, ref)}
+
+
+def law_of(ref: str, role: str | None) -> str | None:
     """The law a unit belongs to or comments on (`61B2(a)` -> `61`, `L61A` and `quote:61B` -> `61`);
     None for definitions, front matter and the regulations (whose articles are not laws)."""
-    if doc_kind not in ("laws", "commentary"):
+    if role not in ("laws", "commentary"):
         return None
     match = LAW_NUMBER_RE.match(ref)
     return match.group(1) if match else None
 
 
-_kinds_cache: dict[tuple, dict[str, str]] = {}
-
-
-def document_kinds(conn) -> dict[str, str]:
-    identity = glossary.database_identity(conn)
-    if identity not in _kinds_cache:
-        try:
-            _kinds_cache[identity] = dict(conn.execute("select id, kind from documents").fetchall())
-        except sqlite3.OperationalError:
-            _kinds_cache[identity] = {}
-    return _kinds_cache[identity]
-
-
-def snippet(text: str, terms: list[str], lang: str) -> str:
-    """HTML: a window of the original text around the first match, matches in <mark>, all escaped."""
-    spans = match_spans(text, terms, lang)
-    if spans:
-        first = spans[0][0]
-        start = max(0, first - SNIPPET_CHARS // 3)
-    else:
-        start = 0
+def snippet(text: str, spans: list[tuple[int, int]]) -> list[dict]:
+    """A window of the original text around the first match as [{"text", "mark"}] spans: the
+    marked ones are the matches. Templates and the CLI render them; nothing here is markup."""
+    start = max(0, spans[0][0] - SNIPPET_CHARS // 3) if spans else 0
     end = min(len(text), start + SNIPPET_CHARS)
-    out, cursor = [], start
+    parts: list[dict] = []
+    plain, cursor = ("…" if start > 0 else ""), start
     for begin, finish in spans:
         if begin < cursor or finish > end:
             continue
-        out.append(html.escape(text[cursor:begin]))
-        out.append(f"<mark>{html.escape(text[begin:finish])}</mark>")
-        cursor = finish
-    out.append(html.escape(text[cursor:end]))
-    prefix = "…" if start > 0 else ""
-    suffix = "…" if end < len(text) else ""
-    return prefix + "".join(out).replace("\n", " ") + suffix
+        plain += text[cursor:begin]
+        if plain:
+            parts.append({"text": plain.replace("\n", " "), "mark": False})
+        parts.append({"text": text[begin:finish].replace("\n", " "), "mark": True})
+        plain, cursor = "", finish
+    plain += text[cursor:end] + ("…" if end < len(text) else "")
+    if plain:
+        parts.append({"text": plain.replace("\n", " "), "mark": False})
+    return parts
 
 
-def match_spans(text: str, terms: list[str], lang: str) -> list[tuple[int, int]]:
-    """Where the query's tokens occur in the original text (after the same folding as the index)."""
-    wanted = set(terms)
+def snippet_text(spans: list[dict], before: str = "", after: str = "") -> str:
+    """The snippet as plain text, the marked spans wrapped in `before`/`after` (the CLI's 【】)."""
+    return "".join(before + s["text"] + after if s["mark"] else s["text"] for s in spans)
+
+
+def match_spans(tokens: str, offsets, wanted: set[str]) -> list[tuple[int, int]]:
+    """Where the wanted tokens lie, from the stored tokens and their offsets (a flat array as
+    stored, or (begin, end) pairs), merged and in order."""
+    if not wanted:
+        return []
+    if offsets and not isinstance(offsets[0], tuple):
+        # find " word " in the token string and count the spaces before it (both in C): no list
+        padded, spans = " " + tokens + " ", set()
+        for word in wanted:
+            needle = " " + word + " "
+            at = padded.find(needle)
+            while at >= 0:
+                i = padded.count(" ", 0, at)  # tokens before this one
+                spans.add((offsets[2 * i], offsets[2 * i + 1]))
+                at = padded.find(needle, at + 1)
+    else:
+        spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+    return merge_spans(sorted(spans))
+
+
+def match_spans_by_tokenizing(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:
+    """The same for a database built before token offsets were stored."""
     if not wanted or not text:
         return []
-    if lang == "zh":
-        tokens = tokenize.chinese_tokens(text)
-    else:
-        tokens = tokenize.japanese_tokens(text)
-    spans = sorted({(t.begin, t.end) for t in tokens if t.norm in wanted})
+    spans = tokenize.index_token_spans(text, lang)
+    return merge_spans(sorted({(begin, end) for norm, begin, end in spans if norm in wanted}))
+
+
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for begin, end in spans:
         if merged and begin <= merged[-1][1]:
@@ -328,3 +695,13 @@ def match_spans(text: str, terms: list[str], lang: str) -> list[tuple[int, int]]
         else:
             merged.append((begin, end))
     return merged
+
+
+def parse_count(value: str | None, name: str, default: int, lowest: int, highest: int) -> int:
+    """A `limit` or `offset` typed into a URL: ASCII digits only (not ², not a 5,000-digit number)."""
+    if value is None or value == "":
+        return default
+    if not re.fullmatch(r"[0-9]{1,7}", value) or not lowest <= int(value) <= highest:
+        raise QueryError(f"{name} must be a whole number from {lowest} to {highest:,}; got {value[:20]!r}"
+                         + ("…" if len(value) > 20 else "") + ".")
+    return int(value)

@@ -10,6 +10,8 @@ from datasette.filters import FilterArguments
 
 from ingest import tokenize
 
+from .search_data import search_data
+
 LANGUAGES = ("ja", "zh")
 SEARCH_COLUMNS = {"search_title", "search_text"}
 
@@ -25,6 +27,8 @@ def filters_from_request(request, database, table, datasette):
     async def inner():
         if not await has_token_columns(datasette, database, table):
             return None
+        # fold katakana with this database's variants (table `variants`), as its index was
+        await datasette.get_database(database).execute_fn(search_data)
         params, extra = {}, {}
         for index, key in enumerate(search_keys):
             raw = request.args.get(key, "")

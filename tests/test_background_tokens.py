@@ -5,7 +5,7 @@ import threading
 
 from ingest import background_tokens
 from ingest.background_tokens import BackgroundTokens
-from ingest.tokenize import index_tokens
+from ingest.tokenize import index_tokens_and_offsets as index_tokens
 
 KEYS = {
     ("リボークが成立したとき：", "ja"),

@@ -1,7 +1,7 @@
 """Search input from anywhere: any string gives results or a helpful refusal, never a crash.
 
-* `laws_site.search.search` on any Unicode string returns a list of result dicts or raises
-  QueryError (with a message); nothing else escapes.
+* `laws_site.search.search` on any Unicode string returns a list of result dicts (snippets as
+  [{text, mark}] data) or raises QueryError (with a message); nothing else escapes.
 * Through HTTP (Datasette's test client, configured as `serve` runs it): /-/search.json,
   /-/search and Datasette's own ?_search= answer 200, or 400 with a message; never 500.
 """
@@ -52,7 +52,9 @@ def test_search_returns_results_or_raises_query_error(conn, query, lang, doc):
     assert isinstance(results, list) and len(results) <= 5
     for result in results:
         assert RESULT_KEYS <= set(result), result
-        assert isinstance(result["snippet"], str) and "<script" not in result["snippet"]
+        spans = result["snippet"]  # data, not markup: [{"text", "mark"}]
+        assert isinstance(spans, list) and all(set(s) == {"text", "mark"} and isinstance(s["text"], str)
+                                               for s in spans), spans
 
 
 def quoted(text: str) -> str:

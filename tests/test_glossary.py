@@ -1,12 +1,12 @@
 """The trilingual glossary: pairing by printed English, curated additions, and query expansion."""
-import shutil
 import sqlite3
 
 import pytest
 
 from ingest import glossary
-from laws_site import search as searching
 from ingest.records import Unit
+from ingest.registry import Registry
+from laws_site import search as searching
 
 
 def definition(doc, term, english):
@@ -14,6 +14,8 @@ def definition(doc, term, english):
 
 
 JA, ZH = "laws-2017-ja", "laws-1997-zh"
+REGISTRY = Registry.from_rows([{"id": JA, "language": "ja", "kind": "laws", "edition": "2017"},
+                               {"id": ZH, "language": "zh", "kind": "laws", "edition": "1997"}])
 
 KEY_CASES = [
     ("Trick Points", ["trickpoint"]),
@@ -39,7 +41,7 @@ def test_definitions_pair_on_normalised_english(tmp_path):
              definition(ZH, "国际比赛分", "INTERNATIONAL MATCH POINT-IMP"),
              definition(JA, "LHO", "Left-hand Opponent"), definition(ZH, "下家", "LHO"),
              definition(JA, "余計な", "Extraneous")]
-    rows = glossary.glossary_rows(units, curated_file=tmp_path / "none.yml")
+    rows = glossary.glossary_rows(units, REGISTRY, curated_file=tmp_path / "none.yml")
     pairs = {(r["ja"], r["zh"]) for r in rows}
     assert pairs == {("アンダートリック", "宕墩"), ("IMP", "国际比赛分"), ("LHO", "下家"), ("余計な", None)}
     assert {r["source"] for r in rows} == {"definition"}
@@ -51,9 +53,47 @@ def test_definitions_pair_on_normalised_english(tmp_path):
 def test_curated_rows_say_so(tmp_path):
     curated = tmp_path / "glossary.yml"
     curated.write_text("terms:\n  - {en: Revoke, ja: リボーク, zh: 藏牌, ja_ref: 61A}\n", encoding="utf-8")
-    rows = glossary.glossary_rows([], curated_file=curated)
+    rows = glossary.glossary_rows([], REGISTRY, curated_file=curated)
     assert rows == [{"id": "curated:revoke", "ja": "リボーク", "en": "Revoke", "zh": "藏牌", "source": "curated",
                      "ja_ref": "61A", "zh_ref": None}]
+
+
+def test_a_curated_term_completes_the_definition_with_the_same_english(tmp_path):
+    """One row per English term: the 1997 definition 藏牌 (REVOKE) and the curated リボーク meet."""
+    curated = tmp_path / "glossary.yml"
+    curated.write_text("terms:\n  - {en: Revoke, ja: リボーク, zh: 藏牌, ja_ref: 61A}\n", encoding="utf-8")
+    rows = glossary.glossary_rows([definition(ZH, "藏牌", "REVOKE")], REGISTRY, curated_file=curated)
+    assert rows == [{"id": "definition:revoke", "ja": "リボーク", "en": "Revoke", "zh": "藏牌",
+                     "source": "definition", "ja_ref": "61A", "zh_ref": "def:藏牌"}]
+
+
+def test_a_curated_term_without_a_ref_gets_the_law_titled_with_it(tmp_path):
+    curated = tmp_path / "glossary.yml"
+    curated.write_text("terms:\n  - {en: Penalty Card, zh: 罚张}\n", encoding="utf-8")
+    units = [Unit(ZH, "45C5", "item", title="罚张"), Unit(ZH, "50", "law", title="罚张的处理"),
+             Unit(ZH, "51", "law", title="两张或更多的罚张")]
+    vocabulary = [{"en": "Penalty Card", "laws": ["def:ペナルティカード", "50"]}]
+    rows = glossary.glossary_rows(units, REGISTRY, curated_file=curated, vocabulary=vocabulary)
+    assert (rows[0]["zh"], rows[0]["zh_ref"]) == ("罚张", "50")  # the Law that begins with it, not 45C5
+
+
+def test_no_english_term_is_listed_twice(laws_db_path):
+    rows = glossary.read_rows(sqlite3.connect(laws_db_path))
+    keys = [glossary.english_keys(row["en"])[0] for row in rows]
+    assert sorted(k for k in set(keys) if keys.count(k) > 1) == []
+    assert len(rows) == 79
+
+
+def test_every_term_names_the_unit_it_comes_from(laws_db_path):
+    conn = sqlite3.connect(laws_db_path)
+    rows = glossary.read_rows(conn)
+    missing = [(row["id"], lang) for row in rows for lang in ("ja", "zh") if row[lang] and not row[f"{lang}_ref"]]
+    assert missing == []
+    docs = {"ja": JA, "zh": ZH}
+    refs = {(doc, ref) for doc, ref in conn.execute("select doc, ref from sections")}
+    dangling = [(row["id"], row[f"{lang}_ref"]) for row in rows for lang in ("ja", "zh")
+                if row[f"{lang}_ref"] and (docs[lang], row[f"{lang}_ref"]) not in refs]
+    assert dangling == []
 
 
 def test_row_ids_are_unique_on_the_corpus(laws_db_path):
@@ -61,6 +101,7 @@ def test_row_ids_are_unique_on_the_corpus(laws_db_path):
     rows = glossary.read_rows(conn)
     assert len({r["id"] for r in rows}) == len(rows)
     assert {r["source"] for r in rows} == {"definition", "curated"}
+    assert next(r for r in rows if r["en"] == "Director")["id"] == "definition:director"
 
 
 # ---------------------------------------------------------------- lookup in any language

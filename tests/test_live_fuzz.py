@@ -75,6 +75,10 @@ async def hammer(base: str, queries: list[str], db_name: str) -> tuple[Counter, 
                     failures.append(f"{path} {query!r}: {type(error).__name__} {error}")
                     return
             statuses[response.status_code] += 1
+            # the HTML search opens the unit a query cites (issue 14): the only redirect allowed
+            if response.status_code == 302 and not (path == "/-/search" and "?from_search=" in
+                                                    response.headers.get("location", "")):
+                failures.append(f"{path} {query!r}: unexpected redirect to {response.headers.get('location')}")
             if response.status_code >= 500:
                 failures.append(f"{path} {query!r}: {response.status_code} {response.text[:200]!r}")
 
@@ -96,4 +100,4 @@ def test_thousands_of_generated_queries_never_get_a_5xx(laws_db_path: Path, tmp_
     assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:10])
     assert answered == REQUESTS
     assert statuses[200] >= REQUESTS // 2, f"most generated queries should be answered with results: {statuses}"
-    assert set(statuses) <= {200, 400}, statuses
+    assert set(statuses) <= {200, 302, 400}, statuses

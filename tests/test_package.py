@@ -249,3 +249,21 @@ def test_the_cli_starts_without_importing_datasette():
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 
+
+
+def test_no_module_spells_a_document_id_but_the_registry():
+    """Which document plays which part is corpus/sources.yml's to say (ingest/registry.py); code asks.
+    Docstrings, comments and help texts may name a document as an example."""
+    import io
+    import tokenize as python_tokens
+
+    ids = [entry["id"] for entry in yaml.safe_load((ROOT / "corpus" / "sources.yml").read_text(encoding="utf-8"))["documents"]]
+    spelled = {}
+    for path in python_files("ingest", "laws_site"):
+        source = path.read_text(encoding="utf-8")
+        strings = [tok for tok in python_tokens.generate_tokens(io.StringIO(source).readline)
+                   if tok.type == python_tokens.STRING and not tok.string.startswith(('"""', "'''"))]
+        found = sorted({doc for tok in strings for doc in ids if doc in tok.string and "help=" not in tok.line})
+        if found:
+            spelled[str(path.relative_to(ROOT))] = found
+    assert not spelled, spelled

@@ -168,20 +168,47 @@ def test_law_of(ref, kind, law):
     assert searching.law_of(ref, kind) == law
 
 
-def test_snippet_marks_the_printed_variant_spelling():
+def marked(text, query, lang):
+    """The snippet of `text` for `query`, marks as 【】, placed from index tokens and offsets as stored."""
     from ingest import tokenize
 
-    text = "ディクレアララーは<b>&ハンド"
-    html = searching.snippet(text, tokenize.query_terms("ディクレアラー", "ja"), "ja")
-    assert html.startswith("<mark>ディクレアララー</mark>")
-    assert "&lt;b&gt;&amp;" in html and "<b>" not in html
+    tokens, offsets = tokenize.index_tokens_and_offsets(text, lang)
+    wanted = searching.make_branch(query, lang).highlight_terms()
+    spans = searching.snippet(text, searching.match_spans(tokens, tokenize.unpack_offsets(offsets), wanted))
+    return searching.snippet_text(spans, "【", "】")
+
+
+def test_snippet_marks_the_printed_variant_spelling():
+    assert marked("ディクレアララーは<b>&ハンド", "ディクレアラー", "ja") == "【ディクレアララー】は<b>&ハンド"
 
 
 def test_snippet_marks_simplified_text_for_a_traditional_query():
+    assert marked("两张或更多的罚张", "罰張", "zh") == "两张或更多的【罚张】"
+
+
+def test_snippet_is_data_not_markup():
+    spans = searching.snippet("A<b>リボーク</b>", [(4, 8)])
+    assert spans == [{"text": "A<b>", "mark": False}, {"text": "リボーク", "mark": True},
+                     {"text": "</b>", "mark": False}]
+
+
+def test_snippet_window_starts_near_the_first_match():
+    text = "あ" * 200 + "リボーク" + "い" * 200
+    spans = searching.snippet(text, [(200, 204)])
+    assert spans[0] == {"text": "…" + "あ" * 40, "mark": False} and spans[1] == {"text": "リボーク", "mark": True}
+    assert spans[2]["text"].endswith("い…") and len(spans) == 3
+    assert len(searching.snippet_text(spans)) == searching.SNIPPET_CHARS + 2
+
+
+def test_results_are_highlighted_from_stored_offsets_without_tokenizing(conn, monkeypatch):
     from ingest import tokenize
 
-    html = searching.snippet("两张或更多的罚张", tokenize.query_terms("罰張", "zh"), "zh")
-    assert html == "两张或更多的<mark>罚张</mark>"
+    searching.search(conn, "リボーク", limit=1)  # the query itself is tokenized (and the data loaded) first
+    calls = []
+    original = tokenize.index_token_spans
+    monkeypatch.setattr(tokenize, "index_token_spans", lambda *a: calls.append(a) or original(*a))
+    results = searching.search(conn, "リボーク", limit=20)
+    assert calls == [] and all(any(s["mark"] for s in r["snippet"]) for r in results[:5])
 
 
 def test_relaxed_match_when_no_unit_has_every_word(conn):
@@ -195,9 +222,40 @@ def test_empty_query_is_a_query_error(conn, query):
         searching.search(conn, query)
 
 
-@pytest.mark.parametrize("query", ['"リボーク', "リボーク AND OR NOT", "NEAR(リボーク 訂正)", "*", "col:val", "😀",
-                                   "(", "C++", "x" * 5000, "リボーク\x00訂正", "'; drop table sections; --"],
-                         ids=["quote", "operators", "near", "star", "colon", "emoji", "paren", "cplusplus",
-                              "5000chars", "nul-inside", "sql"])
+@pytest.mark.parametrize("query", ['"リボーク', "NEAR(リボーク 訂正)", "col:val", "C++", "リボーク\x00訂正",
+                                   "'; drop table sections; --"],
+                         ids=["quote", "near", "colon", "cplusplus", "nul-inside", "sql"])
 def test_hostile_queries_return_results_or_nothing(conn, query):
     assert isinstance(searching.search(conn, query), list)
+
+
+@pytest.mark.parametrize("query, message", [
+    ("*", "nothing"), ("(", "nothing"), ("😀", "nothing"), ("\u200b", "empty"), ("AND OR NOT", "operators"),
+    ("x" * 10_000, "5000"), ("リボーク" * 126, "504"),
+], ids=["star", "paren", "emoji", "zero-width", "operators", "10000chars", "504chars"])
+def test_unsearchable_queries_are_query_errors_that_say_why(conn, query, message):
+    with pytest.raises(searching.QueryError) as error:
+        searching.search(conn, query)
+    text = str(error.value)
+    expected = {"nothing": "no word, number or character", "empty": "Type a word", "operators": "only search operators",
+                "5000": "10,000 characters", "504": "504 characters"}[message]
+    assert expected in text and "64A1" in text or "characters long" in text, text
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"offset": -1}, "offset"),
+    ({"doc": "nope"}, "Unknown document"), ({"lang": "fr"}, "Unknown language"),
+])
+def test_bad_filters_are_query_errors(conn, kwargs, message):
+    with pytest.raises(searching.QueryError, match=message):
+        searching.search_page(conn, "リボーク", **kwargs)
+
+
+@pytest.mark.parametrize("value, ok", [("20", 20), ("", 5), (None, 5), ("²", None), ("9" * 5000, None), ("-1", None),
+                                       ("0", None), ("２０", None), ("1e3", None), ("201", None)])
+def test_parse_count_takes_plain_ascii_numbers_in_range(value, ok):
+    if ok is None:
+        with pytest.raises(searching.QueryError, match="limit must be a whole number from 1 to 200"):
+            searching.parse_count(value, "limit", 5, 1, 200)
+    else:
+        assert searching.parse_count(value, "limit", 5, 1, 200) == ok

@@ -5,6 +5,16 @@ import pytest
 from ingest import tokenize
 
 
+@pytest.fixture(autouse=True)
+def corpus_variants():
+    """The variants a build of this corpus folds with (what table `variants` holds); the tokenizer
+    itself knows none until told (serving installs them from the database)."""
+    previous = tokenize.variants_in_force()
+    tokenize.use_variants(tokenize.read_variants())
+    yield
+    tokenize.use_variants(previous)
+
+
 def index_token_set(text: str, lang: str) -> set[str]:
     return set(tokenize.index_tokens(text, lang).split())
 
@@ -152,3 +162,31 @@ def test_fts_match_is_always_quoted(query):
 def test_long_text_is_tokenized_in_chunks():
     text = "リボークの訂正。" * 8000  # ~190 KB in UTF-8: over Sudachi's 49,149-byte limit
     assert tokenize.index_tokens(text, "ja").count("リボク") >= 8000
+
+
+def test_index_tokens_come_with_their_offsets_in_the_text():
+    text = "不当情報の利用とキャリーオーバー。ディクレアララーは"
+    tokens, packed = tokenize.index_tokens_and_offsets(text, "ja")
+    offsets = tokenize.unpack_offsets(packed)
+    assert tokens == tokenize.index_tokens(text, "ja") and len(tokens.split()) == len(offsets)
+    spans = dict(zip(tokens.split(), offsets))
+    assert text[slice(*spans["情報"])] == "情報"
+    assert text[slice(*spans[tokenize.fold_katakana("ディクレアラー")])] == "ディクレアララー"
+    # the joined katakana compound spans both of its pieces
+    assert text[slice(*spans[tokenize.fold_katakana("キャリーオーバー")])] == "キャリーオーバー"
+
+
+def test_chinese_offsets_cover_bigrams_and_characters():
+    tokens, packed = tokenize.index_tokens_and_offsets("两张罰張", "zh")
+    pairs = list(zip(tokens.split(), tokenize.unpack_offsets(packed)))
+    assert ("罚张", (2, 4)) in pairs and ("张", (1, 2)) in pairs
+
+
+def test_variants_come_from_the_table_in_force_not_from_corpus(monkeypatch):
+    """Serving installs the database's variants; with none installed only the general rules fold."""
+    tokenize.use_variants({})
+    assert tokenize.fold_katakana("ディクレアララー") != tokenize.fold_katakana("ディクレアラー")
+    monkeypatch.setattr(tokenize, "read_yaml", lambda path: pytest.fail(f"read {path} at query time"))
+    tokenize.use_variants({tokenize.general_katakana_fold("ディクレアララー"): tokenize.general_katakana_fold("ディクレアラー")})
+    assert tokenize.fold_katakana("ディクレアララー") == tokenize.fold_katakana("ディクレアラー")
+    assert tokenize.query_terms("ディクレアララー", "ja") == tokenize.query_terms("ディクレアラー", "ja")

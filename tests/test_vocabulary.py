@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import unicodedata
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 import yaml
 
-from ingest.tokenize import fold_katakana
+from ingest import tokenize
+from ingest.vocabulary import Vocabulary, search_key, vocabulary_rows
 
 VOCABULARY = Path(__file__).resolve().parent.parent / "corpus" / "vocabulary.yml"
 LAWS_JA, LAWS_ZH, REGS = "laws-2017-ja", "laws-1997-zh", "jcbl-regs-ja"
@@ -26,7 +26,15 @@ ALLOWED_FIELDS = {"en", "ja", "zh", "ja_regs", "spoken", "laws", "regs", "source
 LIST_FIELDS = {"ja", "zh", "ja_regs", "spoken", "laws", "regs"}
 SOURCE_LABEL_RE = re.compile(r"\[([A-Z0-9][A-Z0-9-]*)\]")
 LAW_NUMBER_RE = re.compile(r"\d+")
-INNER_HYPHEN_RE = re.compile(r"(?<=\w)[-‐](?=\w)")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def corpus_variants():
+    """Fold as a build of this corpus does (the tokenizer knows no variants until told)."""
+    previous = tokenize.variants_in_force()
+    tokenize.use_variants(tokenize.read_variants())
+    yield
+    tokenize.use_variants(previous)
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +58,6 @@ def corpus(laws_build) -> dict:
         docs[doc]["parts"] += [title, text]
     conn.close()
     return {doc: {"kinds": d["kinds"], "text": "\x00".join(d["parts"])} for doc, d in docs.items()}
-
-
-def search_key(term: str) -> str:
-    """What a search box would treat as the same word: width, case, spacing, inner hyphens,
-    katakana spelling variants (long-vowel marks, small kana, corpus/variants.yml)."""
-    folded = fold_katakana(unicodedata.normalize("NFKC", term).casefold())
-    return re.sub(r"\s+", "", INNER_HYPHEN_RE.sub("", folded))
 
 
 def printed_terms(entry: dict) -> list[str]:
@@ -194,3 +195,13 @@ def test_issue_examples_resolve_to_one_entry(entries, word, ja, targets):
     assert len(found) == 1, [e["en"] for e in found]
     assert ja in found[0]["ja"]
     assert targets <= set(found[0]["laws"])
+    # the lookup search runs (ingest/vocabulary.py, from the rows the build stores) agrees
+    stored = Vocabulary(vocabulary_rows(VOCABULARY)).lookup(word)
+    assert [entry.en for entry in stored] == [found[0]["en"]]
+
+
+def test_the_build_stores_the_vocabulary(laws_db_path):
+    conn = sqlite3.connect(laws_db_path)
+    stored = Vocabulary.from_conn(conn)
+    assert len(stored.entries) == 272 and sum(len(e.spoken) for e in stored.entries) == 528
+    assert [e.en for e in stored.lookup("ＬＯＯＴ")] == ["Lead out of Turn"]  # full-width, any case

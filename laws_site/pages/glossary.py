@@ -1,42 +1,152 @@
-"""The glossary page /-/glossary: ja / en / zh terms from the `glossary` table, when it exists.
+"""The glossary: /-/glossary (the JA / EN / ZH table) and /-/glossary/<term> (the term in context).
 
-Another step of the build writes that table; until it does the page says so rather than failing.
+- /-/glossary?q=dummy&limit=100&offset=0 (+ .json): rows of table `glossary` whose term in any
+  language contains the filter (width, case, katakana spelling and traditional characters folded),
+  each with the units its terms come from (`sources`, linked) and its usage page; JSON pages like
+  /-/search.json (`total`, `count`, `next_url`).
+- /-/glossary/<term> (+ .json): every unit where the term, one of its spellings or its translation
+  occurs, with the sentence around it, grouped by document and language: {"term", "entry",
+  "forms", "total", "groups", "usages": [{id, url, context, ...}]}. <term> is any of the row's
+  words (ダミー, dummy, 明手), a defined term, or a word of the director vocabulary.
 """
 from __future__ import annotations
 
+import difflib
+from urllib.parse import quote, unquote, urlencode
+
+from ingest import glossary as glossary_terms, tokenize
+from ingest.vocabulary import search_key
+
 from .. import queries
 from ..responses import html_page, json_response, read
+from ..search import QueryError, parse_count
+from ..search_data import search_data
+from ..term_usage import MAX_TERM_CHARS, term_usage
 from ..units import permalink
 
-GLOSSARY_COLUMNS = ("ja", "en", "zh", "source", "ja_ref", "zh_ref")
+GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")
+PAGE_LIMIT = 100
+MAX_LIMIT = 500
+MAX_FILTER_CHARS = 100
 
 
-def glossary_rows(conn, query: str) -> list[dict] | None:
-    """Glossary rows matching ``query`` in any language, or None when there is no glossary table."""
+def glossary_rows(conn, query: str = "") -> list[dict] | None:
+    """The glossary rows whose term in some language contains `query` (all for ""), each with its
+    sources and usage page; None when there is no glossary table."""
     if not queries.table_exists(conn, "glossary"):
         return None
+    registry = search_data(conn).registry  # also installs the variants search_key folds with
     present = {r[1] for r in conn.execute("pragma table_info(glossary)")}
     columns = [c for c in GLOSSARY_COLUMNS if c in present]
-    select = ", ".join(f'"{c}"' for c in columns)
-    where, params = "", []
-    if query:
-        where = " where " + " or ".join(f'"{c}" like ?' for c in columns if c in ("ja", "en", "zh"))
-        params = [f"%{query}%"] * sum(c in ("ja", "en", "zh") for c in columns)
-    rows = [dict(r) for r in conn.execute(f"select {select} from glossary{where} order by rowid", params)]
-    registry = queries.registry(conn)
-    ref_docs = {f"{lang}_ref": registry.laws_in(lang).id for lang in ("ja", "zh") if registry.laws_in(lang)}
+    rows = [dict(zip(columns, r)) for r in conn.execute(f"select {', '.join(columns)} from glossary order by rowid")]
     for row in rows:
-        for column, doc in ref_docs.items():
-            row[f"{column}_url"] = permalink(doc, row[column]) if row.get(column) else None
+        row["sources"] = []
+        for lang in ("ja", "zh"):
+            document, ref = registry.laws_in(lang), row.get(f"{lang}_ref")
+            url = permalink(document.id, ref) if document and ref else None
+            row[f"{lang}_ref_url"] = url
+            if url:
+                row["sources"].append({"lang": lang, "doc": document.id, "ref": ref, "url": url,
+                                       "document": document.short_title or document.title})
+        word = row.get("ja") or row.get("zh") or row.get("en")
+        row["usage_url"] = "/-/glossary/" + quote(glossary_terms.term_forms(word)[0], safe="") if word else None
+    if query:
+        wanted = search_key(tokenize.to_simplified(query))
+        rows = [row for row in rows if matches(row, wanted)]
     return rows
 
 
+def matches(row: dict, wanted: str) -> bool:
+    """The filter occurs in the row's term in some language (folded as search folds it)."""
+    for column in ("ja", "en", "zh"):
+        value = row.get(column) or ""
+        if wanted in search_key(value) or wanted in search_key(tokenize.to_simplified(value)):
+            return True
+    return False
+
+
 async def view(datasette, request):
+    as_json = bool(request.url_vars.get("as_json"))
     query = (request.args.get("q") or "").strip()
+    try:
+        if len(query) > MAX_FILTER_CHARS:
+            raise QueryError(f"The filter is {len(query):,} characters long; a term has at most {MAX_FILTER_CHARS}.")
+        limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
+        offset = parse_count(request.args.get("offset"), "offset", 0, 0, 100_000)
+    except QueryError as error:
+        return await answer_error(datasette, request, as_json, str(error), 400, query=query)
     rows = await read(datasette, lambda conn: glossary_rows(conn, query))
-    if request.url_vars.get("as_json"):
-        if rows is None:
-            return json_response({"error": "no glossary table in this build", "rows": []}, status=404)
-        return json_response({"rows": rows})
-    return await html_page(datasette, request, "glossary.html",
-                           {"rows": rows, "query": query, "missing": rows is None})
+    if rows is None:
+        if as_json:
+            return json_response({"ok": False, "error": "no glossary table in this build", "status": 404,
+                                  "title": "No glossary", "rows": []}, status=404)
+        return await html_page(datasette, request, "glossary.html", {"rows": None, "query": query, "missing": True})
+    total = len(rows)
+    page = rows[offset:offset + limit]
+    context = {"rows": page, "query": query, "missing": False, "total": total, "count": len(page),
+               "offset": offset, "limit": limit, "first": offset + 1 if page else 0, "last": offset + len(page),
+               "next_url": page_url(datasette, request, offset + limit if offset + limit < total else None, as_json),
+               "previous_url": page_url(datasette, request, max(0, offset - limit) if offset else None, as_json)}
+    if as_json:
+        keys = ("query", "total", "count", "offset", "limit", "next_url", "previous_url", "rows")
+        return json_response({"ok": True, **{key: context[key] for key in keys},
+                              "next": str(offset + limit) if context["next_url"] else None})
+    return await html_page(datasette, request, "glossary.html", context)
+
+
+def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
+    if offset is None:
+        return None
+    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
+    if offset:
+        params.append(("offset", str(offset)))
+    path = datasette.urls.path(request.path) + ("?" + urlencode(params) if params else "")
+    return datasette.absolute_url(request, path) if absolute else path
+
+
+async def term_view(datasette, request):
+    as_json = bool(request.url_vars.get("as_json"))
+    term = unquote(request.url_vars["term"]).strip()
+    if not term or len(term) > MAX_TERM_CHARS or "\x00" in term:
+        message = (f"A term has 1 to {MAX_TERM_CHARS} characters (no control characters); "
+                   "pick one from /-/glossary.")
+        return await answer_error(datasette, request, as_json, message, 400, term=term[:MAX_TERM_CHARS])
+    usage = await read(datasette, lambda conn: term_usage(conn, term))
+    if usage is None:
+        suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
+        message = f"「{term}」 is not in the glossary, the definitions or the director vocabulary."
+        if as_json:
+            return json_response({"ok": False, "error": message, "status": 404, "title": "Unknown term",
+                                  "suggestions": suggestions}, status=404)
+        return await html_page(datasette, request, "glossary_term.html",
+                               {"term": term, "error": message, "suggestions": suggestions}, status=404)
+    if as_json:
+        flat = [usage_json(u) for group in usage["groups"] for u in group["usages"]]
+        groups = [{k: group[k] for k in ("doc", "lang", "document", "count")} for group in usage["groups"]]
+        return json_response({"ok": True, "term": usage["term"], "entry": usage["entry"], "forms": usage["forms"],
+                              "total": usage["total"], "groups": groups, "usages": flat})
+    return await html_page(datasette, request, "glossary_term.html", usage)
+
+
+def usage_json(usage: dict) -> dict:
+    return {key: usage[key] for key in ("id", "doc", "ref", "lang", "title", "url", "word", "occurrences",
+                                        "context", "spans")}
+
+
+def nearest_terms(conn, term: str) -> list[dict]:
+    rows = glossary_rows(conn) or []
+    words = {}
+    for row in rows:
+        for column in ("ja", "en", "zh"):
+            for word in glossary_terms.term_forms(row.get(column)):
+                words.setdefault(word, "/-/glossary/" + quote(word, safe=""))
+    close = difflib.get_close_matches(term, list(words), n=5, cutoff=0.4)
+    return [{"term": word, "url": words[word]} for word in close]
+
+
+async def answer_error(datasette, request, as_json: bool, message: str, status: int, **context):
+    if as_json:
+        return json_response({"ok": False, "error": message, "status": status, "title": "Invalid glossary request"},
+                             status=status)
+    template = "glossary_term.html" if "term" in context else "glossary.html"
+    return await html_page(datasette, request, template, {"error": message, "rows": [], **context}, status=status)

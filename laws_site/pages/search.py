@@ -1,64 +1,105 @@
 """The search page: /-/search (HTML) and /-/search.json.
 
-- /-/search?q=リボーク&doc=laws-2017-ja&lang=ja : results of laws_site.search.search (the same
-  function as `bridge-laws search`), grouped by law, linked to the unit pages /<doc>/<ref>.
-- /-/search.json?q=... : {"query", "doc", "lang", "count", "results": [same fields as the CLI]}.
+- /-/search?q=リボーク&doc=laws-2017-ja&lang=ja&limit=20&offset=0 : results of
+  laws_site.search.search_page (the same function as `bridge-laws search`), grouped by law, linked
+  to the unit pages /<doc>/<ref>, "1–20 of 125" with previous/next links. A query that is exactly
+  one citation of an existing unit (`64A1`, `第16条B項1`, `Law 73`) opens that unit
+  (/<doc>/<ref>?from_search=<query>, which says so); `&list=1` shows the list instead.
+- /-/search.json?q=... : {"ok", "query", "doc", "lang", "total", "count", "offset", "limit",
+  "next", "next_url", "previous_url", "also_searched", "citation", "results": [...]}, Datasette's
+  paging convention (`next_url` is the next, disjoint page; null on the last).
 
-Bad input is a 400 with a message (an empty query, an unknown document or language), never a 500.
+Bad input is a 400 with a message (an empty query, nothing searchable, a query too long, an unknown
+document or language, a limit or offset that is not a plain number in range), never a 500.
 """
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from datasette.utils.asgi import Response
-from markupsafe import Markup
 
-from ingest import tokenize
+from ingest.tokenize import clean_query
 
 from .. import search as searching
-from ..responses import laws_database
+from ..responses import html_page, json_response, laws_database
+from ..units import permalink
 
-PAGE_LIMIT = 50
+PAGE_LIMIT = 20
 MAX_LIMIT = 200
 LANGUAGES = {"ja": "日本語", "zh": "中文"}
+EMPTY_JSON_QUERY = "Give a query: /-/search.json?q=リボーク, or a citation: /-/search.json?q=64A1"
 
 
 async def view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
-    query = request.args.get("q", "")
     database = laws_database(datasette)
-    documents = await document_choices(database)
-    form = {"query": query, "doc": request.args.get("doc") or None, "lang": request.args.get("lang") or None}
-    problem = check_form(form, documents, as_json)
-    if problem:
-        return await respond(datasette, request, as_json, {**form, "error": problem, "documents": documents}, 400)
-    if not query.strip() and not as_json:
-        return await respond(datasette, request, False, {**form, "documents": documents, "groups": []}, 200)
-    limit = parse_limit(request.args.get("limit"))
+    documents = {} if as_json else await document_choices(database)  # the form's choices (search_page checks doc)
+    form = {"query": request.args.get("q", ""), "doc": request.args.get("doc") or None,
+            "lang": request.args.get("lang") or None}
+    context = {**form, "documents": documents}
+    if not clean_query(form["query"]):
+        if as_json:
+            return await respond(datasette, request, True, {**context, "error": EMPTY_JSON_QUERY}, 400)
+        if not form["doc"] and not form["lang"]:
+            return await respond(datasette, request, False, context, 200)  # the bare form
     try:
-        results = await database.execute_fn(
-            lambda conn: searching.search(conn, query, doc=form["doc"], lang=form["lang"], limit=limit))
+        limit = searching.parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
+        offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
+        page = await database.execute_fn(lambda conn: searching.search_page(
+            conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset))
     except searching.QueryError as error:
-        return await respond(datasette, request, as_json, {**form, "error": str(error), "documents": documents}, 400)
-    context = {**form, "count": len(results), "results": results}
-    if not as_json:
-        context.update(documents=documents, groups=group_by_law(results, documents))
+        return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
+    target = opened_unit(page, request)
+    if target and not as_json:
+        return Response.redirect(target)
+    context.update(page_context(datasette, request, page, as_json))
     return await respond(datasette, request, as_json, context, 200)
 
 
-def check_form(form: dict, documents: dict[str, str], as_json: bool) -> str | None:
-    """A message for the person who typed the query, or None if the form can run."""
-    if as_json and not tokenize.clean_query(form["query"]):
-        return "Give a query: /-/search.json?q=リボーク"
-    if form["doc"] and form["doc"] not in documents:
-        return f"Unknown document {form['doc']!r}; choose one of: {', '.join(documents)}."
-    if form["lang"] and form["lang"] not in LANGUAGES:
-        return f"Unknown language {form['lang']!r}; choose ja or zh."
-    return None
+def opened_unit(page: dict, request) -> str | None:
+    """Where the HTML search goes straight to: the first cited unit, when the query is exactly one
+    citation of a unit that exists (and no list was asked for)."""
+    citation = page["citation"]
+    if not citation or not citation["found"] or request.args.get("list") or page["offset"]:
+        return None
+    if len(searching.split_citations(page["query"]) or []) != 1:
+        return None
+    doc, ref = citation["units"][0].split(":", 1)
+    return permalink(doc, ref) + "?" + urlencode({"from_search": page["query"]})
 
 
-def parse_limit(value: str | None) -> int:
-    return min(int(value), MAX_LIMIT) if value and value.isdigit() and int(value) > 0 else PAGE_LIMIT
+def page_context(datasette, request, page: dict, as_json: bool) -> dict:
+    results, total, offset, limit = page["results"], page["total"], page["offset"], page["limit"]
+    following = offset + limit if offset + limit < total else None
+    preceding = max(0, offset - limit) if offset > 0 else None
+    context = {
+        "query": page["query"], "total": total, "count": len(results), "offset": offset, "limit": limit,
+        "next": str(following) if following is not None else None,
+        "next_url": page_url(datasette, request, following, absolute=as_json),
+        "previous_url": page_url(datasette, request, preceding, absolute=as_json),
+        "also_searched": page["also_searched"], "citation": page["citation"], "results": results,
+        "first": offset + 1 if results else 0, "last": offset + len(results),
+    }
+    return context
+
+
+def compact_json(data: dict) -> Response:
+    """json_response's answer without its indentation: indenting switches Python to its pure-Python
+    encoder, a third of this endpoint's time (benchmarks/RESULTS.md); same type and headers."""
+    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                    content_type="application/json; charset=utf-8", headers={"Access-Control-Allow-Origin": "*"})
+
+
+def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
+    """This search at another offset (None for no such page)."""
+    if offset is None:
+        return None
+    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
+    if offset:
+        params.append(("offset", str(offset)))
+    path = datasette.urls.path(request.path) + "?" + urlencode(params)
+    return datasette.absolute_url(request, path) if absolute else path
 
 
 async def document_choices(database) -> dict[str, str]:
@@ -66,27 +107,37 @@ async def document_choices(database) -> dict[str, str]:
     return {row["id"]: row["title"] for row in rows}
 
 
-def group_by_law(results: list[dict], documents: dict[str, str]) -> list[dict]:
-    """Results in groups (one document's law, its definitions, or the rest of it), best group first."""
+def group_results(results: list[dict], documents: dict[str, str]) -> list[dict]:
+    """Results in groups, best group first: one document's law, its definitions, or the rest of
+    it; for a citation, the cited units and then what cites them."""
     groups: dict[tuple, dict] = {}
     for result in results:
-        if result["law"]:
+        if result["match"] == "citation":
+            key, label = ("cited",), "引用 Cited"
+        elif result["match"] == "cites":
+            key, label = ("citing",), "この条項を引用している箇所 Cited by"
+        elif result["law"]:
             key, label = (result["doc"], "law", result["law"]), f"第{result['law']}条 Law {result['law']}"
         elif result["kind"] == "definition":
             key, label = (result["doc"], "definitions", ""), "定義 Definitions"
         else:
             key, label = (result["doc"], "other", ""), ""
-        group = groups.setdefault(key, {"doc": result["doc"], "document": documents.get(result["doc"], ""),
+        single_doc = len(key) > 1
+        group = groups.setdefault(key, {"doc": result["doc"] if single_doc else None,
+                                        "document": documents.get(result["doc"], "") if single_doc else "",
                                         "label": label, "results": []})
-        group["results"].append({**result, "snippet": Markup(result["snippet"])})
+        group["results"].append({**result, "document": documents.get(result["doc"], "")})
     return list(groups.values())
 
 
 async def respond(datasette, request, as_json: bool, context: dict, status: int) -> Response:
     if as_json:
-        data = {k: v for k, v in context.items() if k not in ("documents", "groups")}
-        return Response(json.dumps(data, ensure_ascii=False, indent=2), status=status,
-                        content_type="application/json; charset=utf-8")
-    context = {"languages": LANGUAGES, "documents": {}, "groups": [], **context}
-    body = await datasette.render_template("search.html", context, request=request)
-    return Response.html(body, status=status)
+        if status != 200:
+            return json_response({"ok": False, "error": context["error"], "status": status,
+                                  "title": "Invalid search"}, status=status)
+        keys = ("query", "doc", "lang", "total", "count", "offset", "limit", "next", "next_url", "previous_url",
+                "also_searched", "citation", "results")
+        return compact_json({"ok": True, **{key: context.get(key) for key in keys}})
+    documents = context.get("documents", {})
+    context = {"languages": LANGUAGES, "groups": group_results(context.get("results", []), documents), **context}
+    return await html_page(datasette, request, "search.html", context, status=status)

@@ -1,0 +1,52 @@
+"""What search reads at request time, made at build from corpus/ so that serving reads laws.db only.
+
+- `variants(variant, canonical)`: the katakana spelling variants of corpus/variants.yml, folded
+  (ingest/tokenize.py installs them with `use_variants`, at build from the file, when serving
+  from this table);
+- `vocabulary(...)`: the director vocabulary of corpus/vocabulary.yml (ingest/vocabulary.py);
+- `search_offsets(id, title, text)`: for each unit, where each token of its `search_title` /
+  `search_text` column lies in the title / text (packed (begin, end) pairs, ingest/tokenize.py
+  `pack_offsets`): snippets and the term-in-context pages place their highlights from these.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import tokenize
+from .records import Unit
+from .vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
+
+VARIANT_COLUMNS = {"variant": str, "canonical": str}
+OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}
+
+
+# name -> (columns, sqlite-utils create options), for ingest/build.py's TABLES
+SCHEMAS = {
+    "variants": (VARIANT_COLUMNS, {"pk": "variant"}),
+    "vocabulary": (VOCABULARY_COLUMNS, {"pk": "id"}),
+    "search_offsets": (OFFSET_COLUMNS, {"pk": "id", "foreign_keys": [("id", "sections", "id")]}),
+}
+
+
+def install_variants(corpus_dir: Path) -> dict[str, str]:
+    """Fold with the corpus's variants for the rest of the build; returns them for the table."""
+    variants = tokenize.read_variants(Path(corpus_dir) / "variants.yml")
+    tokenize.use_variants(variants)
+    return variants
+
+
+def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, variants: dict[str, str],
+                  corpus_dir: Path, vocabulary: list[dict] | None = None) -> dict[str, list[dict]]:
+    """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets)."""
+    offsets = []
+    for unit in units:
+        lang = languages[unit.doc]
+        offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1],
+                        "text": tokens[(unit.text, lang)][1]})
+    if vocabulary is None:
+        vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
+    return {
+        "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
+        "vocabulary": vocabulary,
+        "search_offsets": offsets,
+    }

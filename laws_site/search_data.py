@@ -1,0 +1,171 @@
+"""What search needs from the database besides the FTS index, loaded once per database file.
+
+Everything comes from tables the build wrote (ingest/search_tables.py, the glossary, the 索引
+entries, the document registry): serving never opens corpus/. `search_data(conn)` also installs
+the database's katakana variants in the tokenizer, so a query folds exactly as the index did.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+
+from ingest import glossary, tokenize
+from ingest.registry import Registry
+from ingest.vocabulary import Vocabulary
+
+from . import queries
+from .units import permalink
+
+MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
+
+# Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
+NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    ref: str
+    terms: frozenset[str]
+    targets: tuple[str, ...]
+
+
+@dataclass
+class SearchData:
+    registry: Registry
+    variants: dict[str, str]
+    glossary: glossary.Glossary
+    vocabulary: Vocabulary
+    index_entries: list[IndexEntry] = field(default_factory=list)
+    has_offsets: bool = False
+    # 索引 entries by each of their tokens, so a query looks at the entries sharing a word only
+    index_by_term: dict[str, list[IndexEntry]] = field(default_factory=dict)
+    # every token of the FTS index, per language: a query word not among them cannot match
+    vocabulary_of: dict[str, frozenset[str]] = field(default_factory=dict)
+    # each unit's (id, doc, ref, kind, title, lang, position) by rowid, so an FTS hit needs no join
+    units: dict[int, tuple] = field(default_factory=dict)
+    rowids: dict[str, int] = field(default_factory=dict)
+    # per language, the rowids search may answer with (navigation rows - tables of contents, the
+    # 索引's rows - point to units rather than answer a query)
+    searchable: dict[str, frozenset[int]] = field(default_factory=dict)
+    # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
+    title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
+    reprinted: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        self._lookups: dict = {}
+        self._urls: dict[str, str] = {}
+        self.documents = {d.id: d for d in self.registry.documents}
+        # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
+        order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
+        order += [self.registry.regulations.id] if self.registry.regulations else []
+        self.ranks = {doc: rank for rank, doc in enumerate(order)}
+
+    def role(self, doc: str) -> str | None:
+        document = self.documents.get(doc)
+        return document.role if document else None
+
+    def language(self, doc: str) -> str | None:
+        document = self.documents.get(doc)
+        return document.language if document else None
+
+    def doc_rank(self, doc: str) -> int:
+        return self.ranks.get(doc, len(self.ranks))
+
+    def glossary_lookup(self, query: str) -> list:
+        """The glossary's entries for the whole query (cached: the database never changes)."""
+        return self._cached(("glossary", query), lambda: self.glossary.lookup(query))
+
+    def vocabulary_matches(self, query: str) -> dict:
+        return self._cached(("vocabulary", query), lambda: self.vocabulary.matches(query))
+
+    def url(self, unit_id: str, doc: str, ref: str) -> str:
+        found = self._urls.get(unit_id)
+        if found is None:
+            found = self._urls[unit_id] = permalink(doc, ref)
+        return found
+
+    def _cached(self, key, compute):
+        found = self._lookups.get(key)
+        if found is None:
+            if len(self._lookups) > MAX_CACHED:
+                self._lookups.clear()
+            found = self._lookups[key] = compute()
+        return found
+
+    def index_entries_with(self, terms) -> list[IndexEntry]:
+        found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
+        return list(found.values())
+
+
+_loaded: dict[tuple, SearchData] = {}
+_lock = threading.Lock()
+
+
+def search_data(conn: sqlite3.Connection) -> SearchData:
+    """This database's search data (read once per file version), its variants in force."""
+    identity = glossary.database_identity(conn)
+    data = _loaded.get(identity)
+    if data is None:
+        with _lock:
+            data = _loaded.get(identity) or _load(conn)
+            _loaded[identity] = data
+    tokenize.use_variants(data.variants)
+    return data
+
+
+def _load(conn: sqlite3.Connection) -> SearchData:
+    variants = {}
+    if queries.table_exists(conn, "variants"):
+        variants = dict(conn.execute("select variant, canonical from variants").fetchall())
+    tokenize.use_variants(variants)  # the glossary and vocabulary keys below fold with them
+    registry = Registry.from_rows(glossary.documents(conn))
+    data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
+                      has_offsets=queries.table_exists(conn, "search_offsets"))
+    data.vocabulary_of = _index_vocabulary(conn)
+    searchable: dict[str, set[int]] = {}
+    for *row, title_tokens in conn.execute(
+            "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):
+        data.units[row[0]] = tuple(row[1:])
+        data.rowids[row[1]] = row[0]
+        if title_tokens:
+            data.title_words[row[0]] = frozenset(title_tokens.split())
+        if row[4] not in NAVIGATION_KINDS:
+            searchable.setdefault(row[6], set()).add(row[0])
+    data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
+        document = data.documents.get(doc)
+        if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
+            data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
+    if registry.current_laws:
+        data.index_entries = list(_index_entries(conn, registry.current_laws.id))
+        for entry in data.index_entries:
+            for term in entry.terms:
+                data.index_by_term.setdefault(term, []).append(entry)
+    return data
+
+
+def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """The distinct tokens of the search columns, per language (tens of thousands: read once)."""
+    words: dict[str, set[str]] = {}
+    for lang, title, text in conn.execute("select lang, search_title, search_text from sections"):
+        found = words.setdefault(lang, set())
+        found.update((title or "").split())
+        found.update((text or "").split())
+    return {lang: frozenset(found) for lang, found in words.items()}
+
+
+def _index_entries(conn: sqlite3.Connection, doc: str):
+    """The current Laws' 索引 entries: the tokens of heading + sub-term, and the units they cite."""
+    rows = conn.execute("""
+        select s.ref, group_concat(x.target_id, char(31))
+        from sections s join xrefs x on x.source_id = s.id
+        where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
+        group by s.id order by s.position
+    """, (doc,)).fetchall()
+    for ref, targets in rows:
+        words = ref.removeprefix("index:").replace("/", " ")
+        terms = frozenset(tokenize.query_terms(words, "ja"))
+        if terms:
+            yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))

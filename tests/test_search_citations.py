@@ -1,0 +1,156 @@
+"""A citation typed into any search box opens (or lists first) the unit it names (issue 14, item 1).
+
+Every way a director writes one: WBF style, Japanese 第…条…項, Chinese 第…条…款, `Law 73`,
+commentary labels, regulation articles, full-width digits and letters. The current Laws first,
+then every other document holding the same ref, then the units citing them. Exact expectations
+on the whole-corpus session build (tests/conftest.py).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from urllib.parse import quote, unquote
+
+import pytest
+from click.testing import CliRunner
+
+from laws_site import ref_spelling
+from laws_site import search as searching
+from laws_site.cli import cli
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    yield connection
+    connection.close()
+
+
+# typed -> the cited units, in the order they are listed
+CITED = [
+    ("64A1", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),
+    ("６４Ａ１", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),          # a phone's full-width keys
+    ("20F5(b)(ii)", ["laws-2017-ja:20F5(b)(ii)"]),
+    ("20f5bii", ["laws-2017-ja:20F5(b)(ii)"]),
+    ("第16条B項1", ["laws-2017-ja:16B1", "laws-1997-zh:16B1"]),
+    ("第 16 条 B 項 1", ["laws-2017-ja:16B1", "laws-1997-zh:16B1"]),
+    ("第73条", ["laws-2017-ja:73"]),
+    ("第25条B款", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),                   # Chinese: 2017 Laws first
+    ("25B", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),
+    ("Law 73", ["laws-2017-ja:73"]),
+    ("ＬＡＷ　７３", ["laws-2017-ja:73"]),
+    ("L62C3", ["revoke-notes-ja:L62C3", "laws-2017-ja:62C3", "revoke-notes-ja:quote:62C3"]),
+    ("l61a", ["revoke-notes-ja:L61A", "laws-2017-ja:61A", "revoke-notes-ja:quote:61A"]),
+    ("第24条5項1号", ["jcbl-regs-ja:24-5-1"]),
+    ("24-5-1", ["jcbl-regs-ja:24-5-1"]),
+    ("２４－５－１", ["jcbl-regs-ja:24-5-1"]),
+    ("付表5", ["jcbl-regs-ja:appendix-5"]),
+    ("laws-1997-zh:50", ["laws-1997-zh:50"]),
+    ("61B、64A1", ["laws-2017-ja:61B", "revoke-notes-ja:L61B", "revoke-notes-ja:quote:61B",
+                  "laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),
+]
+
+
+@pytest.mark.parametrize("typed, units", CITED, ids=[c[0] for c in CITED])
+def test_a_citation_lists_the_cited_units_first(conn, typed, units):
+    page = searching.search_page(conn, typed, limit=50)
+    assert page["citation"]["found"] and page["citation"]["units"] == units
+    results = page["results"]
+    assert [r["id"] for r in results[:len(units)]] == units
+    assert {r["match"] for r in results[:len(units)]} == {"citation"}
+    assert {r["match"] for r in results[len(units):]} <= {"cites"}
+    assert page["total"] == len(results)
+
+
+def test_units_citing_it_follow_with_the_reference_marked(conn):
+    results = searching.search(conn, "第16条B項1", limit=10)
+    assert [r["id"] for r in results] == ["laws-2017-ja:16B1", "laws-1997-zh:16B1",
+                                          "laws-2017-ja:16A1(c)", "laws-2017-ja:20F3"]
+    assert {"text": "第16条B項1", "mark": True} in results[3]["snippet"]
+
+
+def test_a_citation_outside_the_filters_says_so(conn):
+    page = searching.search_page(conn, "64A1", lang="zh")  # the 1997 text stops in Law 52
+    assert page["citation"]["message"] == "No such unit in the document or language chosen: 64A1."
+
+
+def test_filters_apply_to_citations(conn):
+    assert searching.search_page(conn, "第16条B項1", lang="zh")["citation"]["units"] == ["laws-1997-zh:16B1"]
+    assert searching.search_page(conn, "64A1", doc="revoke-notes-ja")["citation"]["units"] == [
+        "revoke-notes-ja:quote:64A1"]
+
+
+def test_an_unknown_citation_says_so_with_the_nearest_units(conn):
+    page = searching.search_page(conn, "61Z")
+    citation = page["citation"]
+    assert not citation["found"] and citation["message"] == "No such unit: 61Z."
+    assert [unit["id"] for unit in citation["nearest"]] == [
+        "laws-2017-ja:61", "laws-2017-ja:6E1", "laws-2017-ja:6D1", "laws-2017-ja:61C", "laws-2017-ja:61B"]
+    assert page["results"] == []  # 61Z is not searched word by word (61 alone would match noise)
+
+
+def test_a_number_no_unit_has_is_still_searched_as_text(conn):
+    page = searching.search_page(conn, "2017")
+    assert not page["citation"]["found"]
+    # the Laws' cover (2017年版) is found as text; the commentaries' covers print 2017年版 too
+    assert "laws-2017-ja:front-matter" in [r["id"] for r in page["results"][:3]]
+
+
+@pytest.mark.parametrize("typed", ["リボーク", "BIT", "IMP", "5枚目のカード", "12トリック目のリボーク", "revoke"])
+def test_words_are_not_citations(typed):
+    assert ref_spelling.split_citations(typed) is None
+
+
+@pytest.mark.parametrize("typed, candidates", [
+    ("6-1", [("regulations", "6-1")]),             # two numbers apart: a regulation, never Law 61
+    ("第24条5項", [("regulations", "24-5")]),        # a numbered 項 is the regulations'
+    ("第61条B項2号", [("laws", "61B2"), ("commentary", "L61B2"), ("commentary", "quote:61B2")]),
+    ("24", [("laws", "24"), ("commentary", "L24"), ("commentary", "quote:24"), ("regulations", "24")]),
+])
+def test_where_a_typed_citation_may_point(typed, candidates):
+    assert ref_spelling.citation_candidates(typed) == candidates
+
+
+# ---------------------------------------------------------------- over HTTP and in the CLI
+
+async def test_the_search_page_opens_the_one_cited_unit(datasette):
+    response = await datasette.client.get("/-/search?q=" + quote("第16条B項1"))
+    assert response.status_code == 302
+    assert unquote(response.headers["location"]) == "/laws-2017-ja/16B1?from_search=第16条B項1"
+    landing = await datasette.client.get(response.headers["location"])
+    assert landing.status_code == 200 and 'class="from-search"' in landing.text
+    assert 'href="/-/search?q=%E7%AC%AC16%E6%9D%A1B%E9%A0%851&amp;list=1"' in landing.text
+
+
+async def test_full_width_law_number_from_the_home_box(datasette):
+    response = await datasette.client.get("/-/search?q=" + quote("ＬＡＷ　７３"))
+    assert response.status_code == 302 and response.headers["location"].startswith("/laws-2017-ja/73?from_search=")
+
+
+async def test_list_shows_every_document_holding_it(datasette):
+    response = await datasette.client.get("/-/search?list=1&q=64A1")
+    assert response.status_code == 200
+    assert 'href="/laws-2017-ja/64A1"' in response.text and 'href="/revoke-notes-ja/quote:64A1"' in response.text
+    assert "1–2 of 2 results" in response.text
+
+
+async def test_json_never_redirects(datasette):
+    response = await datasette.client.get("/-/search.json?q=64A1")
+    data = response.json()
+    assert response.status_code == 200 and data["results"][0]["id"] == "laws-2017-ja:64A1"
+    assert data["citation"]["units"] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
+
+
+async def test_unknown_citation_page_names_the_nearest_units(datasette):
+    response = await datasette.client.get("/-/search?q=61Z")
+    assert response.status_code == 200
+    assert "No such unit: 61Z." in response.text and 'href="/laws-2017-ja/61C"' in response.text
+
+
+def test_cli_lists_the_cited_unit_first(laws_db_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["search", "64A1", "--json", "--db", str(laws_db_path)])
+    assert result.exit_code == 0, result.output
+    assert [r["id"] for r in json.loads(result.output)] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
+    result = runner.invoke(cli, ["search", "61Z", "--db", str(laws_db_path)])
+    assert result.exit_code == 0 and result.output.startswith("No such unit: 61Z. Nearest: laws-2017-ja 61,")
