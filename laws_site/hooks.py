@@ -12,7 +12,7 @@ hookimpl = pluggy.HookimplMarker("datasette")
 
 SITE_PAGES = [
     {"path": "/-/glossary", "label": "用語集 Glossary"},
-    {"path": "/-/citations", "label": "Citation map"},
+    {"path": "/-/citations", "label": "Citations"},
     {"path": "/laws", "label": "Data"},
 ]
 
@@ -39,9 +39,11 @@ def extra_template_vars(datasette, request):
     from .responses import read
 
     async def inner():
+        registry = await read(datasette, queries.registry)
         return {
             "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
-            "site_links": site_links(await read(datasette, queries.registry)),
+            "site_links": site_links(registry),
+            "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
             "site_query": request.args.get("q", "") if request is not None else "",
         }
