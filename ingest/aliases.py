@@ -4,14 +4,13 @@ A ref made from printed words (``def:<term>``, ``index:<heading>/<sub-term>``) c
 erratum corrects those words: ``def:ディクレアララー`` becomes ``def:ディクレアラー``. The printed
 spelling was public (pages, links, JSON), so it must keep finding the unit: for each such unit,
 ``ref_aliases`` has a row (doc, alias = the ref as printed, ref = the ref now, reason) for the read
-side to redirect. Found by parsing the verbatim text again and pairing its units with the
-corrected ones (errata change words, never structure: the two parses align unit by unit).
+side to redirect. Found by undoing, in each such ref, the errata on the lines its unit is made
+from (tests/test_textcheck.py checks the rows against a parse of the verbatim text, unit by unit).
 """
 from __future__ import annotations
 
-from .corpus import Source, read_text
-from .documents import parse_document
-from .records import ParsedDocument, ParseError, Unit
+from .corpus import Source
+from .records import ParsedDocument, Unit
 
 ALIAS_COLUMNS = {"id": str, "doc": str, "alias": str, "ref": str, "unit_id": str, "reason": str}
 
@@ -28,41 +27,21 @@ def derived_ref(unit: Unit) -> bool:
 
 
 def ref_aliases(source: Source, document: ParsedDocument, errata: list[dict]) -> list[dict]:
-    """One row per unit whose ref the errata changed; [] when no erratum touches such a unit."""
-    fixed_lines = {int(fix["line"]) for fix in errata if fix.get("doc", source.id) == source.id}
-    if not any(derived_ref(u) and made_from(u) & fixed_lines for u in document.units):
-        return []
-    try:
-        printed = parse_document(source.id, read_text(source.path), source.name)
-    except ParseError:
-        return []  # errata that are also structural: no unit-by-unit pairing to trust
+    """One row per unit whose ref the errata changed."""
+    fixes_by_line: dict[int, list[dict]] = {}
+    for fix in errata:
+        if fix.get("doc", source.id) == source.id and fix.get("replace"):
+            fixes_by_line.setdefault(int(fix["line"]), []).append(fix)
     rows = []
-    for old, new in paired(printed.units, document.units):
-        if old.ref != new.ref:
-            lines = sorted(made_from(new) & fixed_lines)
-            where = ", ".join(f"line {n}" for n in lines) or "its lines"
-            rows.append({"id": f"{source.id}:{old.ref}", "doc": source.id, "alias": old.ref, "ref": new.ref,
-                         "unit_id": new.id, "reason": f"printed {old.ref}; the spelling is corrected by corpus/errata/"
+    for unit in document.units:
+        lines = sorted(made_from(unit) & set(fixes_by_line)) if derived_ref(unit) else []
+        printed = unit.ref
+        for line in lines:
+            for fix in fixes_by_line[line]:
+                printed = printed.replace(fix["replace"], fix["find"])
+        if printed != unit.ref:
+            where = ", ".join(f"line {n}" for n in lines)
+            rows.append({"id": f"{source.id}:{printed}", "doc": source.id, "alias": printed, "ref": unit.ref,
+                         "unit_id": unit.id, "reason": f"printed {printed}; the spelling is corrected by corpus/errata/"
                                    f"{source.id}.yml ({where})"})
     return rows
-
-
-def paired(printed: list[Unit], corrected: list[Unit]) -> list[tuple[Unit, Unit]]:
-    """Units of the two parses, pair by pair; units that do not line up are left out."""
-    if len(printed) == len(corrected) and all(
-            a.kind == b.kind and a.line == b.line for a, b in zip(printed, corrected)):
-        return list(zip(printed, corrected))
-    by_place: dict[tuple[str, int | None, int], Unit] = {}
-    seen: dict[tuple[str, int | None], int] = {}
-    for unit in corrected:
-        key = (unit.kind, unit.line)
-        seen[key] = seen.get(key, 0) + 1
-        by_place[(unit.kind, unit.line, seen[key])] = unit
-    pairs, seen = [], {}
-    for unit in printed:
-        key = (unit.kind, unit.line)
-        seen[key] = seen.get(key, 0) + 1
-        match = by_place.get((unit.kind, unit.line, seen[key]))
-        if match is not None:
-            pairs.append((unit, match))
-    return pairs

@@ -243,11 +243,10 @@ def alignment_rows(aligned: dict[tuple[str, str], list[dict]]) -> list[dict]:
     reprints a few Laws, and the rest of the Laws is not "missing" from it. A row with a NULL side
     still says which comparison it belongs to: ``from_doc``, ``to_doc``.
     """
-    return [{"from_doc": from_doc, "to_doc": to_doc,
-             **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}
-            for (from_doc, to_doc), rows in aligned.items()
-            for row in rows if row["from_id"] or not _reprints(rows)]
-
-
-def _reprints(rows: list[dict]) -> bool:
-    return any(row["method"] == "reprint" for row in rows)
+    table = []
+    for (from_doc, to_doc), rows in aligned.items():
+        reprints = any(row["method"] == "reprint" for row in rows)
+        table += [{"from_doc": from_doc, "to_doc": to_doc,
+                   **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}
+                  for row in rows if row["from_id"] or not reprints]
+    return table

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -14,8 +15,16 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path | str):
-    """A YAML data file of the corpus (manifest, errata, variants, glossary, concordance)."""
-    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    """A YAML data file of the corpus (manifest, errata, variants, glossary, concordance), read once
+    per build however many steps ask (callers read it, never change it)."""
+    path = Path(path)
+    stat = path.stat()
+    return _parsed_yaml(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _parsed_yaml(path: Path, mtime_ns: int, size: int):
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
 
 
 MANIFEST_FIELDS = ("id", "title", "language", "edition", "version_date", "publisher", "copyright", "kind", "file",

@@ -197,45 +197,55 @@ def explained_moves(refs_removed: list[str], refs_added: list[str], moves: list[
 # --- glossary terms in titles -------------------------------------------------------------------------------
 
 
-def glossary_terms(glossary: list[dict]) -> list[tuple[tuple[str, ...], tuple[str, ...], str]]:
-    """(ja forms, zh forms, en) of the glossary rows that know both the Japanese and the Chinese
-    term. Each side lists every spelling (`发牌或牌局` is 发牌 and 牌局); a one-character term
-    (牌 for Pack) is part of too many words (洗牌, 发牌) to say anything about a title."""
-    terms = []
-    for row in glossary:
-        ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
-        zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
-        if ja and zh:
-            terms.append((ja, zh, row.get("en")))
-    return terms
+class GlossaryTerms:
+    """The glossary rows that know both the Japanese and the Chinese term, each side with every
+    spelling (`发牌或牌局` is 发牌 and 牌局); a one-character term (牌 for Pack) is part of too many
+    words (洗牌, 发牌) to say anything about a title. Which terms a title names is worked out once
+    per title (titles repeat across the comparisons)."""
+
+    def __init__(self, glossary: list[dict]):
+        self.rows = []
+        for row in glossary:
+            ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
+            zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
+            if ja and zh:
+                self.rows.append({"ja": tuple(map(term_pattern, ja)), "zh": tuple(map(term_pattern, zh)),
+                                  "name": row.get("en") or ja[0]})
+        self._named: dict[tuple[str, str], set[str]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.rows)
+
+    def named(self, title: str, lang: str) -> set[str]:
+        key = (title, lang)
+        if key not in self._named:
+            self._named[key] = {row["name"] for row in self.rows if any(p.search(title) for p in row[lang])}
+        return self._named[key]
+
+
+def term_pattern(term: str) -> re.Pattern:
+    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー)."""
+    if all(is_katakana(c) for c in term):
+        return re.compile(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])")
+    return re.compile(re.escape(term))
+
+
+def glossary_terms(glossary: list[dict]) -> GlossaryTerms:
+    return GlossaryTerms(glossary)
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
-                glossary: list[tuple[tuple[str, ...], tuple[str, ...], str]]) -> dict | None:
+                glossary: GlossaryTerms) -> dict | None:
     """Glossary terms (by their English name) found in one title whose counterpart is absent from
     the other, e.g. 1997 庄家的权利 (declarer) against 2017 ダミーの権利 (dummy)."""
     if not glossary or not from_title or not to_title or from_lang == to_lang:
         return None
-    column = {"ja": 0, "zh": 1}
-    if from_lang not in column or to_lang not in column:
+    if {from_lang, to_lang} - {"ja", "zh"}:
         return None
-
-    def named(title: str, lang: str) -> set[str]:
-        return {row[2] or row[column[lang]][0] for row in glossary
-                if any(names(title, form) for form in row[column[lang]])}
-
-    in_from, in_to = named(from_title, from_lang), named(to_title, to_lang)
+    in_from, in_to = glossary.named(from_title, from_lang), glossary.named(to_title, to_lang)
     if not in_from or not in_to or in_from == in_to:
         return None
     return {"removed": sorted(in_from - in_to), "added": sorted(in_to - in_from)}
-
-
-def names(title: str, term: str) -> bool:
-    """Does the title name the term? A katakana term must be a whole katakana word (プレイ is not
-    named by プレイヤー)."""
-    if not all(is_katakana(c) for c in term):
-        return term in title
-    return re.search(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])", title) is not None
 
 
 # --- one aligned pair -> one row ------------------------------------------------------------------------------
@@ -248,7 +258,7 @@ class Comparison:
     from_info: dict
     to_info: dict
     concordance: Concordance
-    glossary: list[tuple[str, str, str]]
+    glossary: GlossaryTerms
     show_whitespace: bool = False
 
     @property
