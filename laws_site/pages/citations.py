@@ -4,6 +4,7 @@ No script, no CDN: the map is plain SVG in the page, so it works offline and in 
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from urllib.parse import urlencode
 
@@ -118,9 +119,14 @@ def citation_json(context: dict) -> dict:
         for (a, b), refs in sorted(context["pairs"].items())], "selected": context["selected"]}
 
 
+LAW_ARG = re.compile(r"[0-9]{1,4}")
+
+
 def law_arg(request, name: str) -> int | None:
+    """A law number of ASCII digits, else None (no pair selected): `²`, `٦١` or 5,000 digits
+    select nothing rather than fail."""
     value = (request.args.get(name) or "").strip()
-    return int(value) if value.isdigit() else None
+    return int(value) if LAW_ARG.fullmatch(value) else None
 
 
 async def view(datasette, request):

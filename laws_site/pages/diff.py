@@ -15,7 +15,7 @@ from datasette.utils.asgi import Response
 
 from ingest import diff as diffing
 
-from ..responses import laws_database
+from ..responses import json_error, read
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
 
@@ -28,9 +28,8 @@ async def diff_view(datasette, request):
     try:
         if not ref:
             raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
-        database = laws_database(datasette)
-        result = await database.execute_fn(
-            lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
+        result = await read(datasette,
+                            lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
@@ -46,8 +45,7 @@ async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
     try:
-        database = laws_database(datasette)
-        result = await database.execute_fn(lambda conn: diffing.overview(conn, from_doc, to_doc))
+        result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
@@ -57,7 +55,7 @@ async def overview_view(datasette, request):
 
 async def bad_request(datasette, request, message: str, as_json: bool):
     if as_json:
-        return Response.json({"ok": False, "error": message, "status": 400}, status=400)
+        return json_error(400, message)
     page = await datasette.render_template("diff.html", {"error": message, "diff": None, "request_args": dict(
         request.args)}, request=request)
     return Response.html(page, status=400)
