@@ -1,10 +1,12 @@
 """The Datasette hooks this plugin implements; each hands over to the module that does the work."""
 from __future__ import annotations
 
+import asyncio
+
 from datasette import hookimpl
 
-from . import queries, routes, table_cells, table_search
-from .responses import read
+from . import asgi, errors, limits, queries, reload, routes, table_cells, table_search
+from .responses import error_response, read
 
 SITE_PAGES = [
     {"path": "/-/glossary", "label": "用語集 Glossary"},
@@ -48,3 +50,36 @@ def render_cell(row, value, column, table, datasette):
 def filters_from_request(request, database, table, datasette):
     # trylast: runs after Datasette's own search filter, whose `search` parameter it replaces
     return table_search.filters_from_request(request, database, table, datasette)
+
+
+@hookimpl
+def prepare_connection(conn, database, datasette):
+    """Every connection Datasette opens: bounded memory, result size and time per call (limits.py)."""
+    limits.prepare(conn, database)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    """Methods, CORS, ETag/304, Cache-Control, safe redirects, header caps, rebuilt files (asgi.py)."""
+    return asgi.wrapper(datasette)
+
+
+@hookimpl
+def handle_exception(datasette, request, exception):
+    """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
+    async def inner():
+        problem = errors.classify(exception)
+        if problem.status >= 500:
+            errors.log(exception, request)
+        return await error_response(datasette, request, problem.status, problem.message, title=problem.title,
+                                    message_is_html=problem.message_is_html, extra=problem.info)
+    return inner
+
+
+@hookimpl
+def startup(datasette):
+    """Hash the database files once now (the ETag), not during the first request; note what is served."""
+    async def inner():
+        await asyncio.to_thread(lambda: [db.hash for db in reload.file_databases(datasette).values()])
+        reload.remember(datasette)
+    return inner

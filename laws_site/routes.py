@@ -6,7 +6,7 @@ contain "/" (index:見出し/小見出し); "-/" after the document starts the d
 """
 from __future__ import annotations
 
-from .pages import citations, contents, diff, glossary, home, index_terms, search, unit
+from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
 AS_JSON = r"(?P<as_json>\.json)?"
@@ -21,4 +21,7 @@ ROUTES = [
     (rf"^/-/diff/overview{AS_JSON}$", diff.overview_view),
     (rf"^/-/citations{AS_JSON}$", citations.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
+    # Datasette's own, minus machine paths
+    (rf"^/-/databases{AS_JSON}$", site_info.databases),
+    (rf"^/-/threads{AS_JSON}$", site_info.threads),
 ]

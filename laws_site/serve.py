@@ -15,6 +15,8 @@ SETTINGS = {
     "max_returned_rows": "1000",
     "allow_download": "on",
     "default_page_size": "50",
+    # seconds a browser or proxy may reuse an answer; after that the ETag makes revalidation a 304
+    "default_cache_ttl": "60",
 }
 
 
