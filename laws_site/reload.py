@@ -16,7 +16,9 @@ import asyncio
 import os
 import sqlite3
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from datasette.database import Database
 from datasette.inspect import inspect_hash
@@ -58,12 +60,18 @@ def changed(datasette) -> list[str]:
 
 
 async def pick_up_rebuilt_databases(datasette) -> None:
+    """Never fails the request: a reload that goes wrong is logged and the old file stays served."""
     if not changed(datasette):  # one stat() per database per request: microseconds
         return
     lock = _locks.setdefault(id(datasette), asyncio.Lock())
     async with lock:
         for name in changed(datasette):
-            await swap(datasette, name)
+            try:
+                await swap(datasette, name)
+            except Exception as error:  # noqa: BLE001
+                _refused.add(identity(datasette.databases[name].path))
+                print(f"{name}: could not pick up the rebuilt file ({type(error).__name__}: {error}); "
+                      "still serving the previous one", file=sys.stderr)
 
 
 def usable(path: str) -> tuple[bool, str | None]:
@@ -74,7 +82,7 @@ def usable(path: str) -> tuple[bool, str | None]:
             ok = conn.execute("pragma quick_check").fetchone()[0] == "ok"
         finally:
             conn.close()
-        return ok, inspect_hash(path) if ok else None
+        return ok, inspect_hash(Path(path)) if ok else None
     except (sqlite3.Error, OSError):
         return False, None
 
@@ -97,22 +105,28 @@ async def swap(datasette, name: str) -> None:
         datasette.inspect_data = {k: v for k, v in datasette.inspect_data.items() if k != name}
     # same order, new dict (Datasette replaces its dict rather than mutating it)
     datasette.databases = {key: (new if key == name else db) for key, db in datasette.databases.items()}
-    fresh_sql_threads(datasette)
+    fresh_sql_threads(datasette, old)
     internal = datasette.databases.get("_internal")
-    if internal is not None:
+    if internal is not None and getattr(datasette, "internal_db_created", False):
         await internal.execute_write("delete from databases where database_name = ?", [name])
     _served[id(datasette)][name] = now
     print(f"{name}: picked up the rebuilt {os.path.basename(old.path)} (sha256 {content_hash[:12]}…)",
           file=sys.stderr)
 
 
-def fresh_sql_threads(datasette) -> None:
+def fresh_sql_threads(datasette, old: Database) -> None:
     """Datasette keeps one connection per database name in each SQL thread: new threads open the
-    new file. The old threads finish what they run and exit; their connections (and the old
-    Database object) are then released and closed by reference counting. Closing them explicitly
-    could close a connection a new thread opened for a request that began before the swap."""
+    new file. Once the old threads have finished what they run, the connections they opened are
+    closed (only those: a request that began before the swap may still open one from a new thread)."""
     executor = datasette.executor
     if executor is None:  # non-threaded mode: the connection lives on the old Database object
         return
     datasette.executor = ThreadPoolExecutor(max_workers=datasette.setting("num_sql_threads"))
-    executor.shutdown(wait=False)
+    opened_by_old_threads = list(old._all_file_connections)
+
+    def retire():
+        executor.shutdown(wait=True)
+        for conn in opened_by_old_threads:
+            conn.close()
+
+    threading.Thread(target=retire, name=f"retire-{old.name}", daemon=True).start()
