@@ -2,9 +2,12 @@
 
 Datasette answers 500 for several kinds of bad input to its own views (an unknown `_sort` column
 raises DatasetteError with its default status 500, a NUL in `_where` or `_facet` raises
-sqlite3.ProgrammingError, a POST to a canned query fails inside Datasette). Input the server
-refuses is the client's mistake: 4xx, with Datasette's own message. What is left is a real
-fault of the server: 500 with a message that names no file, the traceback in the server log.
+sqlite3.ProgrammingError, `/laws.csv` without `sql` raises KeyError, a non-ASCII `/-/auth-token`
+raises TypeError, a POST to a canned query fails inside Datasette). Input the server refuses is
+the client's mistake: 4xx, with Datasette's own message. On Datasette's own views every other
+exception is also taken as caused by the request (400; the traceback goes to the log). On the
+project's routes (routes.py) an unexpected exception is a bug of ours: 500, with a message that
+names no file, the traceback in the log, and the live fuzz test fails on it.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ class Problem:
     title: str | None = None
     info: dict = field(default_factory=dict)
     message_is_html: bool = False
+    logged: bool = False  # an unexpected exception: its traceback belongs in the server log
 
 
 def title_for(status: int) -> str:
@@ -41,7 +45,8 @@ def shorten(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
-def classify(exception: BaseException) -> Problem:
+def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
+    """What to answer; `plugin_route` is False for Datasette's own views."""
     if isinstance(exception, Base400):
         message = str(exception.args[0]) if exception.args else title_for(exception.status)
         return Problem(exception.status, shorten(message))
@@ -61,8 +66,11 @@ def classify(exception: BaseException) -> Problem:
     if isinstance(exception, (ValueError, OverflowError, RecursionError)):
         # conversions of request values: int('²'), a 5,000-digit number, undecodable text
         return Problem(400, shorten(str(exception) or type(exception).__name__))
+    if not plugin_route:
+        return Problem(400, f"Datasette could not answer this request ({type(exception).__name__}): "
+                            "check the parameters", "Bad request", logged=True)
     return Problem(500, "Internal error: the server failed to answer this request (the log has the details)",
-                   "Internal error")
+                   "Internal error", logged=True)
 
 
 def log(exception: BaseException, request) -> None:

@@ -68,8 +68,8 @@ def asgi_wrapper(datasette):
 def handle_exception(datasette, request, exception):
     """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
     async def inner():
-        problem = errors.classify(exception)
-        if problem.status >= 500:
+        problem = errors.classify(exception, plugin_route=routes.is_plugin_path(request.path))
+        if problem.logged:
             errors.log(exception, request)
         return await error_response(datasette, request, problem.status, problem.message, title=problem.title,
                                     message_is_html=problem.message_is_html, extra=problem.info)

@@ -13,7 +13,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from . import limits
-from .errors import title_for
+from .errors import shorten, title_for
 
 DATABASE_NAME = "laws"
 CORS = {"Access-Control-Allow-Origin": "*"}
@@ -56,6 +56,9 @@ def wants_json(request) -> bool:
 
 
 def error_data(status: int, message: str, title: str | None = None, **extra) -> dict:
+    """Datasette's error shape; a message quoting 20 KB of input is cut short."""
+    if not isinstance(message, Markup):
+        message = shorten(str(message))
     return {"ok": False, "error": message, "status": status, "title": title or title_for(status), **extra}
 
 

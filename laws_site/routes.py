@@ -6,6 +6,8 @@ contain "/" (index:見出し/小見出し); "-/" after the document starts the d
 """
 from __future__ import annotations
 
+import re
+
 from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
@@ -25,3 +27,10 @@ ROUTES = [
     (rf"^/-/databases{AS_JSON}$", site_info.databases),
     (rf"^/-/threads{AS_JSON}$", site_info.threads),
 ]
+
+_COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
+
+
+def is_plugin_path(path: str) -> bool:
+    """True if one of the routes above answers this path (else it is one of Datasette's own)."""
+    return any(pattern.match(path) for pattern in _COMPILED)

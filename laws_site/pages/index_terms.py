@@ -45,10 +45,8 @@ async def view(datasette, request):
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
         suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}] if laws else []
-        return await error_response(datasette, request, 404, f"No index in {doc!r}",
-                                    as_json=bool(request.url_vars.get("as_json")),
-                                    extra={"suggestions": suggestions}, template="unit_not_found.html",
-                                    context={"doc": doc, "ref": "-/index", "document": None})
+        return await error_response(datasette, request, 404, f"No index (索引) in {doc!r}",
+                                    as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": suggestions})
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))
     return await html_page(datasette, request, "index_terms.html", context)
