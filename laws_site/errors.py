@@ -55,7 +55,8 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
         status = exception.status if 400 <= exception.status < 500 else 400
         return Problem(status, exception.message if exception.message_is_html else shorten(str(exception.message)),
                        exception.title, dict(exception.error_dict), exception.message_is_html)
-    if isinstance(exception, QueryInterrupted):
+    if isinstance(exception, QueryInterrupted) or (isinstance(exception, sqlite3.OperationalError)
+                                                   and exception.args == ("interrupted",)):
         return Problem(400, "SQL query took too long: the time limit is there to keep the site responsive",
                        "Query took too long")
     if isinstance(exception, sqlite3.Error):

@@ -27,11 +27,17 @@ def laws_database(datasette):
     return named[0]
 
 
+# The pages' own queries are fixed and bounded by the data; a whole page's reads (many statements)
+# get ten times the per-statement limit of arbitrary SQL, as a backstop against a runaway bug.
+# (One sql_time_limit_ms for all of them interrupted the diff overview at concurrency 64.)
+PAGE_TIME_LIMIT_FACTOR = 10
+
+
 async def read(datasette, fn):
-    """Run ``fn(sqlite3_connection)`` in Datasette's read thread, under the site's SQL time limit."""
+    """Run ``fn(sqlite3_connection)`` in Datasette's read thread, with a backstop time limit."""
     def bounded(conn):
         try:
-            with sqlite_timelimit(conn, datasette.setting("sql_time_limit_ms")):
+            with sqlite_timelimit(conn, PAGE_TIME_LIMIT_FACTOR * datasette.setting("sql_time_limit_ms")):
                 return fn(conn)
         finally:
             limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
