@@ -68,6 +68,7 @@ def schedule(n: int, hostile: bool = True) -> list[tuple[str, object, int]]:
 
 async def run(base: str, concurrency: int, seconds: float, hostile: bool = True) -> dict:
     latencies: list[float] = []
+    by_path: dict[str, list[float]] = {}
     statuses: Counter = Counter()
     errors: Counter = Counter()
     unexpected: list[str] = []
@@ -96,6 +97,7 @@ async def run(base: str, concurrency: int, seconds: float, hostile: bool = True)
                     errors[type(error).__name__] += 1
                     continue
                 latencies.append(time.perf_counter() - started)
+                by_path.setdefault(path, []).append(latencies[-1])
                 statuses[response.status_code] += 1
                 if "etag" in response.headers:
                     etags[key] = response.headers["etag"]
@@ -107,7 +109,7 @@ async def run(base: str, concurrency: int, seconds: float, hostile: bool = True)
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed = time.perf_counter() - started
-    return {"latencies": latencies, "statuses": statuses, "errors": errors, "unexpected": unexpected,
+    return {"latencies": latencies, "by_path": by_path, "statuses": statuses, "errors": errors, "unexpected": unexpected,
             "elapsed": elapsed}
 
 
@@ -132,6 +134,9 @@ def report(result: dict, concurrency: int, peak: float | None) -> str:
         f"statuses {dict(sorted(result['statuses'].items()))}, transport errors {dict(result['errors'])}, "
         f"5xx {fives}, unexpected statuses {len(result['unexpected'])}"
         + (f", server peak RSS {peak:.0f} MiB" if peak else ""),
+        "slowest routes (p50 / p95 / max ms): " + "; ".join(
+            f"{path[:40]} {percentile(v, 50) * 1000:.0f} / {percentile(v, 95) * 1000:.0f} / {max(v) * 1000:.0f}"
+            for path, v in sorted(result["by_path"].items(), key=lambda kv: -percentile(kv[1], 95))[:4]),
         "zero errors" if bad == 0 else f"{bad} ERRORS, first: " + "; ".join(result["unexpected"][:5]),
     ]
     return "\n".join(lines)
