@@ -6,6 +6,7 @@ A failure at any step leaves the previous database byte-for-byte untouched.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -173,12 +174,18 @@ def section_rows(units: list[Unit], languages: dict[str, str],
 
 
 def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:
-    """Write into a temporary file beside the target, then rename it into place."""
+    """Write into a temporary file beside the target, then rename it into place, keeping the
+    target's file mode (a new file gets the usual mode for the umask, not mkstemp's 0600).
+
+    The temporary file is locked (flock) while it is written; temporary files of builds that were
+    killed mid-write carry no lock and are removed first."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
+    remove_abandoned_temporaries(db_path)
+    mode = file_mode_for(db_path)
     handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".tmp", dir=db_path.parent)
-    os.close(handle)
     temp_path = Path(temp_name)
     try:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # "being written": see remove_abandoned_temporaries
         db = sqlite_utils.Database(temp_path)
         # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
         db.conn.execute("pragma journal_mode = off")
@@ -187,10 +194,49 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
         db.close()
         with open(temp_path, "rb+") as written:
             os.fsync(written.fileno())
+        os.chmod(temp_path, mode)
         os.replace(temp_path, db_path)
     finally:
         if temp_path.exists():
             temp_path.unlink()
+        os.close(handle)  # last: closing it releases the lock
+
+
+def temporaries(db_path: Path) -> list[Path]:
+    return sorted(db_path.parent.glob(f".{db_path.name}.*.tmp"))
+
+
+ABANDONED_AFTER_SECONDS = 10
+
+
+def remove_abandoned_temporaries(db_path: Path) -> list[Path]:
+    """Delete `.laws.db.*.tmp` files no build is writing: unlocked and not just created (a build
+    locks its file right after creating it)."""
+    removed = []
+    for path in temporaries(db_path):
+        try:
+            if time.time() - path.stat().st_mtime < ABANDONED_AFTER_SECONDS:
+                continue
+            with open(path, "rb") as candidate:
+                try:
+                    fcntl.flock(candidate.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # a build is writing it
+                path.unlink()
+                removed.append(path)
+        except FileNotFoundError:
+            continue
+    return removed
+
+
+def file_mode_for(db_path: Path) -> int:
+    """The mode the database should have: the existing file's, else 0666 less the umask."""
+    try:
+        return db_path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],

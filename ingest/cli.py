@@ -1,18 +1,67 @@
 """The build side of `bridge-laws`: `build` (corpus -> laws.db) and `check` (what the build found).
 
 `laws_site.cli` puts these beside the read-side commands (show, search, refs, diff, serve).
+Errors a user can fix (a bad corpus file, a --db that is no database, a bad option) are one line
+on stderr and exit status 2 (CliError); "not found" and a failed check are exit status 1.
 """
 from __future__ import annotations
 
 import json
+import signal
+import sqlite3
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import click
 
 from .build import DEFAULT_DB, build as build_database
 from .corpus import DEFAULT_CORPUS
 from .records import ParseError
+
+class CliError(click.ClickException):
+    """One line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(" ".join(str(message).split()))
+
+
+REQUIRED_TABLES = ("documents", "sections", "xrefs")
+
+
+def check_database(db_path: Path) -> None:
+    """CliError unless db_path is a readable, undamaged database written by `bridge-laws build`."""
+    rebuild = f"run `bridge-laws build --db {db_path}`"
+    if not db_path.exists():
+        raise CliError(f"{db_path} does not exist: {rebuild} first")
+    if db_path.is_dir():
+        raise CliError(f"{db_path} is a directory, not a database file")
+    if not db_path.is_file():
+        raise CliError(f"{db_path} is not a regular file")
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(db_path.resolve()))}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")}
+            missing = [t for t in REQUIRED_TABLES if t not in tables]
+            if missing:
+                raise CliError(f"{db_path} is not a bridge-laws database (no table {missing[0]!r}): {rebuild}")
+            verdict = conn.execute("pragma quick_check").fetchone()[0]
+            if verdict != "ok":
+                raise CliError(f"{db_path} is damaged ({verdict}): {rebuild}")
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        raise CliError(f"{db_path} is not a readable SQLite database ({error}): {rebuild}") from error
+    except OSError as error:
+        raise CliError(f"cannot read {db_path}: {error.strerror or error}") from error
+
+
+def terminate_cleanly(signum, frame):  # noqa: ARG001
+    """SIGTERM unwinds like Ctrl-C, so a killed build still removes its temporary file."""
+    raise SystemExit(128 + signum)
+
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -24,11 +73,17 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
 @click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
               default=DEFAULT_CORPUS, show_default=True, help="Directory holding sources.yml and the texts")
 def build(db_path: Path, corpus_dir: Path):
-    """Parse the corpus and (re)build the database atomically."""
+    """Parse the corpus and (re)build the database atomically.
+
+    A running `bridge-laws serve` picks the new file up on its next request."""
+    signal.signal(signal.SIGTERM, terminate_cleanly)
     try:
         counts = build_database(db_path, corpus_dir, progress=lambda message: click.echo(message, err=True))
     except ParseError as error:
-        raise click.ClickException(f"build failed, {db_path} left unchanged: {error}") from error
+        raise CliError(f"build failed, {db_path} left unchanged: {error}") from error
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise CliError(f"build failed, {db_path} left unchanged: {error.strerror or error}{where}") from error
     click.echo(f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references "
                f"-> {db_path}")
 
@@ -63,8 +118,7 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
         return
     from .report import check_report, format_check_report
 
-    if not db_path.exists():
-        raise click.ClickException(f"{db_path} does not exist: run `bridge-laws build --db {db_path}` first")
+    check_database(db_path)
     report = check_report(db_path)
     click.echo(json.dumps(report, ensure_ascii=False, indent=2) if as_json else format_check_report(report))
     if not report.get("ok", True):

@@ -61,13 +61,16 @@ def load_manifest(corpus_dir: Path) -> list[dict]:
         raise ParseError(str(manifest), None, "sources manifest not found")
     try:
         data = read_yaml(manifest) or {}
+    except UnicodeDecodeError as exc:
+        raise ParseError(str(manifest), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
     except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise ParseError(str(manifest), line + 1 if line is not None else None, f"invalid YAML: {exc}") from exc
-    entries = data.get("documents")
+        raise yaml_error(manifest, exc) from exc
+    entries = data.get("documents") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not entries:
         raise ParseError(str(manifest), None, "expected a non-empty 'documents:' list")
     for entry in entries:
+        if not isinstance(entry, dict):
+            raise ParseError(str(manifest), None, f"each document is a mapping of {', '.join(MANIFEST_FIELDS)}")
         missing = [f for f in MANIFEST_FIELDS if not entry.get(f)]
         if missing:
             raise ParseError(str(manifest), None, f"entry {entry.get('id', '?')!r} lacks {', '.join(missing)}")
@@ -89,32 +92,83 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
+def yaml_error(path: Path, exc: yaml.YAMLError) -> ParseError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return ParseError(str(path), mark.line + 1 if mark is not None else None, f"invalid YAML: {problem}")
+
+
 def load_errata(corpus_dir: Path, doc_id: str) -> list[dict]:
-    """Fixes for one document, from ``errata/<doc-id>.yml`` (one file per document)."""
-    return [dict(fix, doc=doc_id) for fix in errata_section(corpus_dir, doc_id, "errata")]
-
-
-def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
-    """One list of ``errata/<doc-id>.yml``: ``errata`` (the fixes), ``as_printed`` (spans reviewed
-    and kept as printed, with why), ``not_kept`` (source lines no unit keeps, with why)."""
+    """Fixes for one document, from ``errata/<doc-id>.yml`` (one file per document). Each fix keeps
+    where it was written (``_file``, ``_line``) so a fix that is wrong is reported there."""
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return []
-    return list((read_yaml(path) or {}).get(key) or [])
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=_YAML_LOADER)
+        data = yaml.load(text, Loader=_YAML_LOADER) or {}
+    except UnicodeDecodeError as exc:
+        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
+    except yaml.YAMLError as exc:
+        raise yaml_error(path, exc) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("errata") or [], list):
+        raise ParseError(str(path), 1, "expected a mapping with an 'errata:' list")
+    fixes = data.get("errata") or []
+    lines = entry_lines(node, len(fixes))
+    errata = []
+    for fix, line in zip(fixes, lines):
+        if not isinstance(fix, dict):
+            raise ParseError(str(path), line, "each erratum is a mapping with line, find, replace and reason")
+        errata.append(dict(fix, doc=doc_id, _file=str(path), _line=line))
+    return errata
+
+
+def entry_lines(node, count: int) -> list[int | None]:
+    """The line each item of the top-level `errata:` list starts on (1-based)."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if getattr(key, "value", None) == "errata" and isinstance(value, yaml.SequenceNode):
+                return [item.start_mark.line + 1 for item in value.value]
+    return [None] * count
+
+
+def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
+    """Another list of ``errata/<doc-id>.yml``: ``as_printed`` (spans reviewed and kept as printed,
+    with why), ``not_kept`` (source lines no unit keeps, with why)."""
+    path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
+    if not path.exists():
+        return []
+    try:
+        return list((read_yaml(path) or {}).get(key) or [])
+    except yaml.YAMLError as exc:
+        raise yaml_error(path, exc) from exc
 
 
 def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str:
-    """Apply each fix for this document on its line; a fix that no longer matches is an error."""
+    """Apply each fix for this document on its line; a fix that no longer matches is an error.
+    A malformed fix (no reason, no find, a line that is not a number) is reported in the errata
+    file at the fix; one that does not match is reported in the text at its line."""
     lines = text.split("\n")
     for fix in errata:
         if fix.get("doc") != doc_id:
             continue
+        where, at = fix.get("_file", source), fix.get("_line")
         if not fix.get("reason"):
-            raise ParseError(source, fix.get("line"), "erratum without a reason")
-        n = int(fix["line"])
-        if not (1 <= n <= len(lines)) or fix["find"] not in lines[n - 1]:
-            raise ParseError(source, n, f"erratum does not match: expected {fix['find']!r} on this line")
-        lines[n - 1] = lines[n - 1].replace(fix["find"], fix.get("replace", ""), 1)
+            raise ParseError(where, at, "erratum without a reason")
+        if not isinstance(fix.get("find"), str) or not fix["find"]:
+            raise ParseError(where, at, "erratum without 'find': the text to replace, as a string")
+        if "replace" in fix and not isinstance(fix["replace"], (str, type(None))):
+            raise ParseError(where, at, "'replace' must be a string")
+        line = fix.get("line")
+        if isinstance(line, bool) or not isinstance(line, int):
+            raise ParseError(where, at, f"'line' must be a line number of {source}, not {line!r}")
+        if not 1 <= line <= len(lines):
+            raise ParseError(where, at, f"'line' {line} is outside {source} (1-{len(lines)})")
+        if fix["find"] not in lines[line - 1]:
+            raise ParseError(source, line, f"erratum does not match: expected {fix['find']!r} on this line "
+                                           f"(erratum at {where}:{at})")
+        lines[line - 1] = lines[line - 1].replace(fix["find"], fix.get("replace") or "", 1)
     return "\n".join(lines)
 
 

@@ -1,6 +1,8 @@
 """`bridge-laws`: build the database (ingest), then serve it, look units up, search, compare.
 
 Every subcommand takes `--db PATH` (default ./laws.db); those that print results take `--json`.
+Exit status: 0 done, 1 not found (or `check` below target), 2 bad input (one line on stderr:
+a bad option or argument, a --db that is not a bridge-laws database, a corpus error in `build`).
 """
 from __future__ import annotations
 
@@ -8,11 +10,12 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import click
 
 from ingest.build import DEFAULT_DB, build as build_database
-from ingest.cli import build, check
+from ingest.cli import CliError, build, check, check_database
 from ingest.corpus import DEFAULT_CORPUS
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
@@ -20,7 +23,52 @@ db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
 
 
-@click.group()
+PATH_OPTIONS = ("--db", "--corpus")  # file names may be any bytes; every other argument is text
+
+
+def undecodable_argument(args: list[str]) -> str | None:
+    """The first text argument that is not valid UTF-8 (Python keeps such bytes as surrogates)."""
+    after_path_option = False
+    for arg in args:
+        is_path = after_path_option or arg.startswith(tuple(f"{o}=" for o in PATH_OPTIONS))
+        after_path_option = arg in PATH_OPTIONS
+        if is_path:
+            continue
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+    return None
+
+
+def fail(message: str, status: int = 2):
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(status)
+
+
+class CleanErrors(click.Group):
+    """Usage errors and CliErrors as one line on stderr (not click's usage block), exit status 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        args = list(sys.argv[1:] if args is None else args)
+        bad = undecodable_argument(args)
+        if bad is not None:
+            fail(f"argument {bad} is not valid UTF-8 text")
+        try:
+            result = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                  standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            fail("aborted", 1)
+        except click.ClickException as error:
+            fail(error.format_message(), 2)
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        if isinstance(result, int) and not isinstance(result, bool) and standalone_mode:
+            sys.exit(result)  # click.exceptions.Exit (e.g. --help) returns its code here
+        return result
+
+
+@click.group(cls=CleanErrors)
 @click.version_option(package_name="bridge-laws")
 def cli():
     """The Laws of Duplicate Bridge (Japanese 2017, Chinese 1997), commentaries and JCBL regulations."""
@@ -35,10 +83,14 @@ cli.add_command(check)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8001, show_default=True, type=int)
 def serve(db_path: Path, host: str, port: int):
-    """Serve the database with Datasette (builds it first if it is missing)."""
+    """Serve the database with Datasette (builds it first if it is missing).
+
+    A rebuild while it runs (`bridge-laws build --db` the same file) is picked up on the next
+    request, without a restart; a file that is not a usable database is not picked up."""
     if not db_path.exists():
         click.echo(f"{db_path} not found: building it first", err=True)
         build_database(db_path, DEFAULT_CORPUS, progress=lambda message: click.echo(message, err=True))
+    check_database(db_path)
     from .serve import datasette_args
     from datasette.cli import cli as datasette_cli
 
@@ -46,11 +98,19 @@ def serve(db_path: Path, host: str, port: int):
 
 
 def connect(db_path: Path) -> sqlite3.Connection:
-    if not db_path.exists():
-        raise click.ClickException(f"{db_path} does not exist: run `bridge-laws build --db {db_path}` first")
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    """The database read-only, after checking it is one `bridge-laws build` wrote (else CliError)."""
+    check_database(db_path)
+    conn = sqlite3.connect(f"file:{quote(str(db_path.resolve()))}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def known_document(conn: sqlite3.Connection, doc: str | None) -> None:
+    if doc is None:
+        return
+    ids = [row[0] for row in conn.execute("select id from documents order by rowid")]
+    if doc not in ids:
+        raise CliError(f"unknown document {doc!r}; choose one of: {', '.join(ids)}")
 
 
 def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
@@ -94,8 +154,9 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
 @click.argument("query")
 @click.option("--doc", default=None, help="Only this document")
 @click.option("--lang", type=click.Choice(["ja", "zh"]), default=None, help="Only this language")
-@click.option("--limit", default=10, show_default=True, type=int)
-@click.option("--offset", default=0, show_default=True, type=int, help="Skip this many results (the next page)")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(min=1), help="At most this many results")
+@click.option("--offset", default=0, show_default=True, type=click.IntRange(min=0),
+              help="Skip this many results (the next page)")
 @db_option
 @json_option
 def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, db_path: Path, as_json: bool):
@@ -103,10 +164,11 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, offset: in
     from .search import QueryError, search_page, snippet_text
 
     conn = connect(db_path)
+    known_document(conn, doc)
     try:
         page = search_page(conn, query, doc=doc, lang=lang, limit=limit, offset=offset)
     except QueryError as error:
-        raise click.ClickException(str(error)) from error
+        raise CliError(str(error)) from error
     results = page["results"]
     if as_json:
         click.echo(json.dumps(results, ensure_ascii=False, indent=2))
@@ -167,7 +229,7 @@ def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, 
     try:
         result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)
     except DiffError as error:
-        raise click.ClickException(str(error)) from error
+        raise CliError(str(error)) from error
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return

@@ -6,6 +6,8 @@ imports this package without paying Datasette's start-up time.
 """
 from __future__ import annotations
 
+import asyncio
+
 import pluggy
 
 hookimpl = pluggy.HookimplMarker("datasette")
@@ -63,3 +65,45 @@ def filters_from_request(request, database, table, datasette):
     from . import table_search
 
     return table_search.filters_from_request(request, database, table, datasette)
+
+
+@hookimpl
+def prepare_connection(conn, database, datasette):
+    """Every connection Datasette opens: bounded memory, result size and time per call (limits.py)."""
+    from . import limits
+
+    limits.prepare(conn, database)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    """Methods, CORS, ETag/304, Cache-Control, safe redirects, header caps, rebuilt files (asgi.py)."""
+    from . import asgi
+
+    return asgi.wrapper(datasette)
+
+
+@hookimpl
+def handle_exception(datasette, request, exception):
+    """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
+    from . import errors, routes
+    from .responses import error_response
+
+    async def inner():
+        problem = errors.classify(exception, plugin_route=routes.is_plugin_path(request.path))
+        if problem.logged:
+            errors.log(exception, request)
+        return await error_response(datasette, request, problem.status, problem.message, title=problem.title,
+                                    message_is_html=problem.message_is_html, extra=problem.info)
+    return inner
+
+
+@hookimpl
+def startup(datasette):
+    """Hash the database files once now (the ETag), not during the first request; note what is served."""
+    from . import reload
+
+    async def inner():
+        await asyncio.to_thread(lambda: [db.hash for db in reload.file_databases(datasette).values()])
+        reload.remember(datasette)
+    return inner

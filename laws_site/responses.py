@@ -1,11 +1,22 @@
-"""How pages answer: the laws database, HTML from a template, JSON, and errors in one shape."""
+"""How pages answer: the laws database, HTML from a template, JSON, and errors in one shape.
+
+Every error, the project's and Datasette's own (through the handle_exception hook), has Datasette's
+shape: JSON `{"ok": false, "error": message, "status": code, "title": title}` (plus fields such as
+`suggestions`), HTML the shared template error.html.
+"""
 from __future__ import annotations
 
 import json
 
+from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
+from markupsafe import Markup, escape
+
+from . import limits
+from .errors import shorten, title_for
 
 DATABASE_NAME = "laws"
+CORS = {"Access-Control-Allow-Origin": "*"}
 
 
 def laws_database(datasette):
@@ -16,9 +27,22 @@ def laws_database(datasette):
     return named[0]
 
 
+# The pages' own queries are fixed and bounded by the data; a whole page's reads (many statements)
+# get ten times the per-statement limit of arbitrary SQL, as a backstop against a runaway bug.
+# (One sql_time_limit_ms for all of them interrupted the diff overview at concurrency 64.)
+PAGE_TIME_LIMIT_FACTOR = 10
+
+
 async def read(datasette, fn):
-    """Run ``fn(sqlite3_connection)`` in Datasette's read thread."""
-    return await laws_database(datasette).execute_fn(fn)
+    """Run ``fn(sqlite3_connection)`` in Datasette's read thread, with a backstop time limit."""
+    def bounded(conn):
+        try:
+            with sqlite_timelimit(conn, PAGE_TIME_LIMIT_FACTOR * datasette.setting("sql_time_limit_ms")):
+                return fn(conn)
+        finally:
+            limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
+
+    return await laws_database(datasette).execute_fn(bounded)
 
 
 async def html_page(datasette, request, template: str, context: dict, status: int = 200) -> Response:
@@ -29,5 +53,44 @@ async def html_page(datasette, request, template: str, context: dict, status: in
 def json_response(data, status: int = 200) -> Response:
     """JSON with Japanese and Chinese left readable (not \\u-escaped)."""
     return Response(json.dumps(data, ensure_ascii=False, indent=2), status=status,
-                    content_type="application/json; charset=utf-8",
-                    headers={"Access-Control-Allow-Origin": "*"})
+                    content_type="application/json; charset=utf-8", headers=dict(CORS))
+
+
+def wants_json(request) -> bool:
+    """Datasette's rule: a path ending in .json answers in JSON, errors included."""
+    return request is not None and request.path.split("?")[0].endswith(".json")
+
+
+def error_data(status: int, message: str, title: str | None = None, **extra) -> dict:
+    """Datasette's error shape; a message quoting 20 KB of input is cut short."""
+    if not isinstance(message, Markup):
+        message = shorten(str(message))
+    return {"ok": False, "error": message, "status": status, "title": title or title_for(status), **extra}
+
+
+def json_error(status: int, message: str, title: str | None = None, **extra) -> Response:
+    return json_response(error_data(status, message, title, **extra), status=status)
+
+
+async def error_response(datasette, request, status: int, message: str, *, title: str | None = None,
+                         as_json: bool | None = None, message_is_html: bool = False, extra: dict | None = None,
+                         template: str = "error.html", context: dict | None = None) -> Response:
+    """The one way to answer with an error: JSON for .json URLs (or as_json), else an HTML page from
+    error.html (or a template extending it). ``extra`` goes into both (e.g. suggestions),
+    ``context`` only into the page."""
+    extra = extra or {}
+    if as_json if as_json is not None else wants_json(request):
+        return json_error(status, str(message), title, **extra)
+    shown = Markup(message) if message_is_html else message
+    page = {**(context or {}), **error_data(status, shown, title, **extra)}
+    try:
+        body = await datasette.render_template(template, page, request=request)
+    except Exception:  # noqa: BLE001 - the error page must not fail in turn (e.g. the database is gone)
+        return plain_error_page(status, str(message), title)
+    return Response.html(body, status=status)
+
+
+def plain_error_page(status: int, message: str, title: str | None = None) -> Response:
+    heading = escape(title or title_for(status))
+    return Response.html(f"<!DOCTYPE html><title>{heading}</title><h1>{heading}</h1><p>{escape(message)}</p>"
+                         '<p><a href="/">All documents</a></p>', status=status)

@@ -6,7 +6,9 @@ contain "/" (index:見出し/小見出し); "-/" after the document starts the d
 """
 from __future__ import annotations
 
-from .pages import citations, contents, diff, glossary, home, index_terms, search, unit
+import re
+
+from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
 AS_JSON = r"(?P<as_json>\.json)?"
@@ -22,4 +24,14 @@ ROUTES = [
     (rf"^/-/citations{AS_JSON}$", citations.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
+    # Datasette's own, minus machine paths
+    (rf"^/-/databases{AS_JSON}$", site_info.databases),
+    (rf"^/-/threads{AS_JSON}$", site_info.threads),
 ]
+
+_COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
+
+
+def is_plugin_path(path: str) -> bool:
+    """True if one of the routes above answers this path (else it is one of Datasette's own)."""
+    return any(pattern.match(path) for pattern in _COMPILED)

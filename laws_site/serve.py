@@ -18,6 +18,8 @@ SETTINGS = {
     # suggesting facets scans every column of the sections table: 70 % of a ?_search= answer
     # (benchmarks/RESULTS.md); the configured facets (doc, kind) stay
     "suggest_facets": "off",
+    # seconds a browser or proxy may reuse an answer; after that the ETag makes revalidation a 304
+    "default_cache_ttl": "60",
 }
 
 

@@ -1,14 +1,20 @@
 """The build: schema, atomic replacement, and bad corpus input that loses nothing."""
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
 
+from ingest.build import write_atomically
 from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -65,6 +71,8 @@ def corrupt(tmp_path: Path, how: str) -> tuple[Path, str]:
     text = laws.read_text(encoding="utf-8")
     if how == "truncated":
         laws.write_text(text[: text.index("### 第53条")], encoding="utf-8")
+        # the errata would stop the build first (their lines are past the cut): the parser's error is tested here
+        (corpus / "errata" / "laws-2017-ja.yml").unlink()
     elif how == "shift_jis":
         laws.write_bytes(text.encode("shift_jis", errors="replace"))
     elif how == "empty":
@@ -98,4 +106,130 @@ def test_bad_corpus_fails_and_leaves_the_database_byte_identical(built, tmp_path
         assert f"{named_file}:" in result.output and any(ch.isdigit() for ch in result.output.split(named_file + ":")[1][:6])
     assert "left unchanged" in result.output
     assert db.read_bytes() == before
+    assert not list(tmp_path.glob(".laws.db.*.tmp"))
+
+
+# ---------------------------------------------------------------- errata and manifest errors name file and line
+
+ERRATA = "jcbl-regs-ja.yml"
+
+
+def break_errata(tmp_path: Path, how: str) -> tuple[Path, str, int | None]:
+    """A corpus copy whose jcbl-regs-ja errata are broken one way; (corpus, file named, line named)."""
+    corpus = copy_corpus(tmp_path)
+    path = corpus / "errata" / ERRATA
+    lines = path.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("- line:"))  # 0-based
+    if how == "yaml_syntax":
+        lines[first + 1] = '    find: "J C B L'
+        expected_line = None  # the parser names where it noticed, a line or two later
+    elif how == "missing_find":
+        del lines[first + 1]
+        expected_line = first + 1
+    elif how == "bad_line":
+        lines[first] = lines[first].replace(lines[first].split(":")[1], " twelve")
+        expected_line = first + 1
+    elif how == "line_out_of_range":
+        lines[first] = "  - line: 999999"
+        expected_line = first + 1
+    elif how == "no_reason":
+        lines = [line for line in lines[: first + 5] if "reason:" not in line] + lines[first + 5:]
+        expected_line = first + 1
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return corpus, str(path), expected_line
+
+
+@pytest.mark.parametrize("how", ["yaml_syntax", "missing_find", "bad_line", "line_out_of_range", "no_reason"])
+def test_errata_errors_name_the_file_and_line(built, tmp_path, how):
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    corpus, named, line = break_errata(tmp_path, how)
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus)])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    error = [l for l in result.output.splitlines() if l.startswith("Error:")]
+    assert len(error) == 1 and f"{named}:" in error[0], result.output
+    if line is not None:
+        assert f"{named}:{line}:" in error[0], error[0]
+    assert db.read_bytes() == before
+
+
+def test_manifest_yaml_error_names_the_line(tmp_path):
+    corpus = copy_corpus(tmp_path)
+    (corpus / "sources.yml").write_text("documents: [\n  {id: x\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db"), "--corpus", str(corpus)])
+    assert result.exit_code == 2 and "sources.yml:" in result.output and "Traceback" not in result.output
+
+
+def test_build_into_an_unwritable_place_is_one_line(tmp_path):
+    if not Path("/proc").exists():
+        pytest.skip("needs /proc")
+    result = CliRunner().invoke(cli, ["build", "--db", "/proc/laws.db"])
+    assert result.exit_code == 2 and "left unchanged" in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- file mode and temporary files
+
+@pytest.mark.parametrize("mode", [0o644, 0o600, 0o664])
+def test_rebuild_keeps_the_file_mode(built, tmp_path, mode):
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    os.chmod(db, mode)
+    assert CliRunner().invoke(cli, ["build", "--db", str(db)]).exit_code == 0
+    assert db.stat().st_mode & 0o777 == mode
+
+
+def test_new_database_gets_the_umask_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_atomically(tmp_path / "fresh.db", lambda db: db["t"].insert({"x": 1}))
+    finally:
+        os.umask(old)
+    assert (tmp_path / "fresh.db").stat().st_mode & 0o777 == 0o644
+
+
+def test_abandoned_temporary_files_are_removed_and_live_ones_kept(tmp_path):
+    db = tmp_path / "laws.db"
+    abandoned = tmp_path / ".laws.db.dead1234.tmp"
+    abandoned.write_bytes(b"half a database")
+    old = time.time() - 3600
+    os.utime(abandoned, (old, old))
+    fresh = tmp_path / ".laws.db.fresh567.tmp"  # just created: a build may be about to lock it
+    fresh.write_bytes(b"")
+    locked = tmp_path / ".laws.db.busy890.tmp"
+    locked.write_bytes(b"")
+    os.utime(locked, (old, old))
+    other_build = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
+                                    "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
+                                    str(locked)], stdout=subprocess.PIPE)
+    try:
+        assert other_build.stdout.readline().strip() == b"locked"
+        write_atomically(db, lambda database: database["t"].insert({"x": 1}))
+    finally:
+        other_build.kill()
+        other_build.wait()
+    assert not abandoned.exists()
+    assert fresh.exists() and locked.exists()
+    assert db.exists()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp_path, signal_name):
+    db = tmp_path / "laws.db"
+    build = subprocess.Popen([sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=CORPUS.parent,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".laws.db.*.tmp")) and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    if build.poll() is not None:
+        pytest.skip("the build finished before it could be interrupted mid-write")
+    build.send_signal(getattr(signal, signal_name))
+    build.wait(30)
+    leftovers = list(tmp_path.glob(".laws.db.*.tmp"))
+    if signal_name == "SIGTERM":
+        assert not leftovers, "SIGTERM unwinds: the build removes its own temporary file"
+    for path in leftovers:  # SIGKILL: the file stays; age it past the grace period a fresh file gets
+        os.utime(path, (time.time() - 3600, time.time() - 3600))
+    assert not db.exists()
+    assert CliRunner().invoke(cli, ["build", "--db", str(db)]).exit_code == 0
     assert not list(tmp_path.glob(".laws.db.*.tmp"))

@@ -2,11 +2,18 @@
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from laws_site.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +79,78 @@ def test_diff_json_reports_the_reprint_difference(run):
     row = next(r for r in result["rows"] if r["ref"] == "63B")
     assert row["status"] == "changed"
     assert [op["to"] for op in row["ops"] if op["op"] != "equal"] == ["の側"]
+
+
+# ---------------------------------------------------------------- bad input: one line on stderr, exit 2
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("limit", ["-1", "0", "x", "²"])
+def test_search_limit_must_be_positive(run, limit):
+    assert "--limit" in one_line_error(run("search", "リボーク", "--limit", limit))
+
+
+def test_search_unknown_document_exits_2(run):
+    line = one_line_error(run("search", "リボーク", "--doc", "nope"))
+    assert "nope" in line and "laws-2017-ja" in line
+
+
+def test_diff_unknown_document_exits_2(run):
+    assert "nope" in one_line_error(run("diff", "61", "--from", "nope", "--to", "laws-2017-ja"))
+
+
+def bad_databases(tmp_path: Path, laws_db_path: Path) -> dict[str, Path]:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n")
+    truncated = tmp_path / "truncated.db"
+    truncated.write_bytes(laws_db_path.read_bytes()[:50_000])
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("create table t (x)").connection.commit()
+    return {"missing": tmp_path / "missing.db", "empty": empty, "text": text, "truncated": truncated,
+            "other sqlite": other, "directory": tmp_path, "proc file": Path("/proc/self/status"),
+            "proc mem": Path("/proc/self/mem"), "proc directory": Path("/proc"), "device": Path("/dev/null")}
+
+
+@pytest.mark.parametrize("command", [["show", "laws-2017-ja", "61"], ["search", "リボーク"], ["refs", "laws-2017-ja", "61"],
+                                     ["diff", "61", "--from", "revoke-notes-ja", "--to", "laws-2017-ja"], ["check"]])
+def test_a_bad_db_is_one_line(tmp_path, laws_db_path, command):
+    for name, db in bad_databases(tmp_path, laws_db_path).items():
+        if name.startswith("proc") and not Path("/proc").exists():
+            continue
+        result = CliRunner().invoke(cli, [*command, "--db", str(db)])
+        line = one_line_error(result)
+        assert str(db) in line, (name, line)
+
+
+def test_undecodable_argument_is_one_line(laws_db_path):
+    undecodable = b"\xff\xfe".decode("utf-8", "surrogateescape")  # what Python makes of such argv bytes
+    for args in (["search", undecodable], ["show", "laws-2017-ja", undecodable], ["show", undecodable, "61"]):
+        line = one_line_error(CliRunner().invoke(cli, [*args, "--db", str(laws_db_path)]))
+        assert "UTF-8" in line
+
+
+def test_undecodable_argument_from_a_real_shell(laws_db_path):
+    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "search", os.fsdecode(b"\xff\xfe"),
+                             "--db", str(laws_db_path)], capture_output=True, cwd=ROOT)
+    assert result.returncode == 2 and b"Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_usage_errors_are_one_line(run):
+    for args in (["search"], ["bogus"], ["show", "laws-2017-ja"]):
+        one_line_error(CliRunner().invoke(cli, args))
+
+
+def test_help_and_version_still_work():
+    assert CliRunner().invoke(cli, ["--help"]).exit_code == 0
+    assert CliRunner().invoke(cli, ["--version"]).exit_code == 0
+    assert "Usage" in CliRunner().invoke(cli, ["search", "--help"]).output

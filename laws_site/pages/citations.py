@@ -7,6 +7,8 @@ part-by-part picture (drawn by the template, citation_map.html) and the stronges
 """
 from __future__ import annotations
 
+import re
+
 from .. import queries
 from ..responses import html_page, json_response, read
 from ..units import permalink
@@ -121,9 +123,14 @@ def strip(entry: dict) -> dict:
             "citing_units": [u["ref"] for u in entry["citing_units"]]}
 
 
+LAW_ARG = re.compile(r"[0-9]{1,4}")
+
+
 def law_arg(request, name: str) -> int | None:
+    """A law number of ASCII digits, else None (no pair selected): `²`, `٦١` or 5,000 digits
+    select nothing rather than fail."""
     value = (request.args.get(name) or "").strip()
-    return int(value) if value.isdigit() and len(value) < 4 else None
+    return int(value) if LAW_ARG.fullmatch(value) else None
 
 
 async def view(datasette, request):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import queries
-from ..responses import html_page, json_response, read
+from ..responses import error_response, html_page, json_response, read
 from ..units import permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.
@@ -101,10 +101,9 @@ async def view(datasette, request):
     doc = request.url_vars["doc"]
     context = await read(datasette, lambda conn: contents_context(conn, doc))
     if context is None:
-        if request.url_vars.get("as_json"):
-            return json_response({"error": f"No document {doc!r}"}, status=404)
-        return await html_page(datasette, request, "unit_not_found.html",
-                               {"doc": doc, "ref": "", "document": None, "suggestions": []}, status=404)
+        return await error_response(datasette, request, 404, f"No document {doc!r}",
+                                    as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": []},
+                                    template="unit_not_found.html", context={"doc": doc, "ref": "", "document": None})
     if request.url_vars.get("as_json"):
         return json_response(contents_json(context))
     return await html_page(datasette, request, "document.html", context)

@@ -13,7 +13,7 @@ from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
 from .. import queries
-from ..responses import laws_database
+from ..responses import json_error, json_response, read
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
 
@@ -26,18 +26,17 @@ async def diff_view(datasette, request):
     try:
         if not ref:
             raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
-        database = laws_database(datasette)
-        result = await database.execute_fn(
-            lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
+        result = await read(datasette,
+                            lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
-        return Response.json(result, headers={"Access-Control-Allow-Origin": "*"})
+        return json_response(result)
     for row in result["rows"]:
         row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")
         row["from_title_pieces"], row["to_title_pieces"] = side_pieces(row, "from_title", "to_title", "title_ops")
     return Response.html(await datasette.render_template("diff.html", {
-        "diff": result, "choices": await choices(database),
+        "diff": result, "choices": await choices(datasette),
         "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace}}, request=request))
 
 
@@ -45,29 +44,28 @@ async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
     try:
-        database = laws_database(datasette)
-        result = await database.execute_fn(lambda conn: diffing.overview(conn, from_doc, to_doc))
+        result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
-        return Response.json(result, headers={"Access-Control-Allow-Origin": "*"})
+        return json_response(result)
     return Response.html(await datasette.render_template(
-        "diff_overview.html", {"overview": result, "choices": await choices(database),
+        "diff_overview.html", {"overview": result, "choices": await choices(datasette),
                                "request_args": {"from": from_doc, "to": to_doc}}, request=request))
 
 
 async def bad_request(datasette, request, message: str, as_json: bool):
     if as_json:
-        return Response.json({"ok": False, "error": message, "status": 400}, status=400)
+        return json_error(400, message)
     page = await datasette.render_template("diff.html", {
-        "error": message, "diff": None, "choices": await choices(laws_database(datasette)),
+        "error": message, "diff": None, "choices": await choices(datasette),
         "request_args": {k: request.args.get(k, "") for k in ("ref", "from", "to", "whitespace")}}, request=request)
     return Response.html(page, status=400)
 
 
-async def choices(database) -> dict:
+async def choices(datasette) -> dict:
     """The comparisons the site offers, for the form's lists: each side's documents, and the pairs."""
-    def read(conn):
+    def offered(conn):
         registry = queries.registry(conn)
         def label(doc_id):
             document = registry.get(doc_id)
@@ -77,7 +75,7 @@ async def choices(database) -> dict:
         return {"from": [label(d) for d in dict.fromkeys(a for a, _ in pairs)],
                 "to": [label(d) for d in dict.fromkeys(b for _, b in pairs)],
                 "pairs": [{"from": label(a), "to": label(b)} for a, b in pairs]}
-    return await database.execute_fn(read)
+    return await read(datasette, offered)
 
 
 def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:

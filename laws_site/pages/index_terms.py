@@ -10,7 +10,7 @@ import unicodedata
 
 from .. import queries
 from ..linkify import segments
-from ..responses import html_page, json_response, read
+from ..responses import error_response, html_page, json_response, read
 from ..units import permalink
 
 KANA_ROWS = {
@@ -93,10 +93,9 @@ async def view(datasette, request):
     context = await read(datasette, lambda conn: index_context(conn, doc, asked))
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
-        return await html_page(datasette, request, "unit_not_found.html",
-                               {"doc": doc, "ref": "-/index", "document": None, "suggestions": [
-                                   {"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}]},
-                               status=404)
+        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}] if laws else []
+        return await error_response(datasette, request, 404, f"No index (索引) in {doc!r}",
+                                    as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": suggestions})
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))
     return await html_page(datasette, request, "index_terms.html", context)

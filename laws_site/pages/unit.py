@@ -14,7 +14,7 @@ from ingest.refs import law_number, parse_law_ref
 from .. import queries
 from ..linkify import blocks, segments
 from ..ref_spelling import canonical_ref, candidate_refs
-from ..responses import html_page, json_response, read
+from ..responses import error_response, html_page, json_response, read
 from ..units import load_unit, nearest_refs, permalink
 
 
@@ -288,19 +288,34 @@ def incoming_json(xref: dict) -> dict:
             "url": permalink(xref["source_doc"], xref["source_ref"])}
 
 
+DOCUMENT_JSON_FIELDS = ("id", "title", "title_en", "edition", "version_date", "publisher", "copyright")
+
+
 def unit_json(context: dict) -> dict:
-    """`bridge-laws show --json` fields plus the references out of and into the unit."""
-    return {**context["unit"], "citation": context["citation"], "tables": context["tables"],
+    """`bridge-laws show --json` fields, its permalink (the same path on every host), the document
+    it is in (title, edition, date), its citation forms and printed tables, and the references out
+    of and into the unit."""
+    document = context["document"] or {}
+    return {**context["unit"], "permalink": context["unit"]["url"],
+            "document": {**{k: document.get(k) for k in DOCUMENT_JSON_FIELDS}, "url": f"/{document.get('id')}"},
+            "citation": context["citation"], "tables": context["tables"],
             "outgoing": context["outgoing"], "incoming": context["incoming"]}
 
 
 # ---------------------------------------------------------------- the page
 
 
+MAX_REF = 200  # the longest ref in the corpus is under 100 characters
+
+
 async def view(datasette, request):
     doc = request.url_vars["doc"]
     ref = unquote(request.url_vars["ref"]).rstrip("/")
     as_json = bool(request.url_vars.get("as_json"))
+    if len(ref) > MAX_REF or "\x00" in ref:  # no such unit; not worth spelling suggestions
+        return await error_response(datasette, request, 404, f"No unit of that name in {doc!r}", as_json=as_json,
+                                    extra={"suggestions": []}, template="unit_not_found.html",
+                                    context={"doc": doc, "ref": ref[:40] + "…", "document": {"title": doc}})
     context = await read(datasette, lambda conn: unit_context(conn, doc, ref))
     if context is None:
         return await missing_unit(datasette, request, doc, ref, as_json)
@@ -322,12 +337,9 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     document, canonical, suggestions = await read(datasette, look_up)
     if canonical:
         return Response.redirect(permalink(doc, canonical) + (".json" if as_json else ""))
-    if as_json:
-        return json_response({"error": f"No unit {ref!r} in {doc!r}", "suggestions": suggestions},
-                             status=404)
-    return await html_page(datasette, request, "unit_not_found.html",
-                           {"doc": doc, "ref": ref, "document": document, "suggestions": suggestions},
-                           status=404)
+    message = f"No unit {ref!r} in {doc!r}" if document else f"No document {doc!r}"
+    return await error_response(datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions},
+                                template="unit_not_found.html", context={"doc": doc, "ref": ref, "document": document})
 
 
 def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:
