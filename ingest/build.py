@@ -12,6 +12,8 @@ import json
 import os
 import tempfile
 import time
+import uuid
+from datetime import datetime, timezone
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,6 +55,10 @@ DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
 CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str, "to_doc": str, "to_ref": str,
                        "older_meaning": str, "note": str, "sources": str}
 
+# What this build is: `build_id` changes with every build, so a cache keyed on it never serves a
+# rebuilt file's predecessor (a connection still on the old file reads the old id)
+BUILD_INFO_COLUMNS = {"key": str, "value": str}
+
 # Every table beside sections, in the order written: (columns, sqlite-utils create options).
 # Explicit keys throughout: VACUUM may renumber implicit rowids.
 TABLES = {
@@ -67,6 +73,7 @@ TABLES = {
         ("from_id", "sections", "id"), ("to_id", "sections", "id")]}),
     "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
     "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
+    "build_info": (BUILD_INFO_COLUMNS, {"pk": "key"}),
     "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
                                                                   ("unit_id", "sections", "id")]}),
     # what the pages show that costs work: printed tables as tables, citation counts between laws
@@ -123,11 +130,17 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-              **pages, **search}
+              **pages, **search, "build_info": build_info(sources)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def build_info(sources: list[Source]) -> list[dict]:
+    digest = hashlib.sha256("".join(s.id + s.text for s in sources).encode("utf-8")).hexdigest()
+    return [{"key": "build_id", "value": uuid.uuid4().hex}, {"key": "sources_sha256", "value": digest},
+            {"key": "built_at", "value": datetime.now(timezone.utc).isoformat(timespec="seconds")}]
 
 
 def glossary_rows(units: list[Unit], sources: list[Source], corpus_dir: Path) -> list[dict]:

@@ -11,13 +11,13 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import click
 
 from .build import DEFAULT_DB, build as build_database
 from .corpus import DEFAULT_CORPUS
 from .records import ParseError
+from .report import connect_readonly
 
 class CliError(click.ClickException):
     """One line on stderr, exit status 2."""
@@ -41,7 +41,7 @@ def check_database(db_path: Path) -> None:
     if not db_path.is_file():
         raise CliError(f"{db_path} is not a regular file")
     try:
-        conn = sqlite3.connect(f"file:{quote(str(db_path.resolve()))}?mode=ro", uri=True)
+        conn = connect_readonly(db_path)
         try:
             tables = {row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")}
             missing = [t for t in REQUIRED_TABLES if t not in tables]

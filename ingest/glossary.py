@@ -306,9 +306,16 @@ def load_glossary(conn: sqlite3.Connection) -> Glossary:
 
 
 def database_identity(conn: sqlite3.Connection) -> tuple:
-    """(file, modification time): a rebuilt file is another database."""
-    row = conn.execute("pragma database_list").fetchone()
-    path = row[2] if row else ""
+    """Which build this connection reads (table build_info's build_id): caches keyed on it never mix
+    a rebuilt file with its predecessor, even for a connection still open on the old file. A
+    database without the table falls back to (file, modification time)."""
+    try:
+        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
+    except sqlite3.OperationalError:
+        row = None
+    if row:
+        return ("build", row[0])
+    path = (conn.execute("pragma database_list").fetchone() or ("", "", ""))[2]
     try:
         return path, os.stat(path).st_mtime_ns if path else id(conn)
     except OSError:

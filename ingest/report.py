@@ -8,12 +8,15 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from urllib.parse import quote
 
 TARGET_RATE = 0.98
 
 
 def connect_readonly(db_path: str | Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
+    """The database, read-only, rows as sqlite3.Row. The path is quoted into the URI (a `?` or `#` in
+    a file name is part of the name, not the URI's query)."""
+    conn = sqlite3.connect(f"file:{quote(str(Path(db_path).resolve()))}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
 

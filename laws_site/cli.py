@@ -10,13 +10,13 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import click
 
 from ingest.build import DEFAULT_DB, build as build_database
 from ingest.cli import CliError, build, check, check_database
 from ingest.corpus import DEFAULT_CORPUS
+from ingest.report import connect_readonly
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -100,9 +100,7 @@ def serve(db_path: Path, host: str, port: int):
 def connect(db_path: Path) -> sqlite3.Connection:
     """The database read-only, after checking it is one `bridge-laws build` wrote (else CliError)."""
     check_database(db_path)
-    conn = sqlite3.connect(f"file:{quote(str(db_path.resolve()))}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    return conn
+    return connect_readonly(db_path)
 
 
 def known_document(conn: sqlite3.Connection, doc: str | None) -> None:

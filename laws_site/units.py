@@ -5,9 +5,11 @@ import difflib
 import json
 import sqlite3
 from contextlib import closing
-from pathlib import Path
 from functools import lru_cache
+from pathlib import Path
 from urllib.parse import quote
+
+from ingest.report import connect_readonly
 
 
 @lru_cache(maxsize=16384)  # every page links dozens of units; percent-encoding is half of reading them
@@ -17,8 +19,9 @@ def permalink(doc: str, ref: str) -> str:
 
 
 def load_unit(conn: sqlite3.Connection, doc: str, ref: str) -> dict | None:
-    conn.row_factory = sqlite3.Row
-    row = conn.execute("select * from sections where doc = ? and ref = ?", (doc, ref)).fetchone()
+    cursor = conn.cursor()
+    cursor.row_factory = sqlite3.Row  # this query's rows only: the connection may be Datasette's, shared
+    row = cursor.execute("select * from sections where doc = ? and ref = ?", (doc, ref)).fetchone()
     if row is None:
         return None
     children = [r[0] for r in conn.execute(
@@ -43,12 +46,6 @@ def nearest_refs(conn: sqlite3.Connection, doc: str, ref: str, n: int = 5) -> li
     prefix = [r for r in refs if r.startswith(ref[: max(1, len(ref) - 1)])]
     close = difflib.get_close_matches(ref, refs, n=n, cutoff=0.5)
     return list(dict.fromkeys(close + prefix))[:n]
-
-
-def connect_readonly(db_path: str | Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(f"file:{Path(db_path)}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    return conn
 
 
 OUTGOING_SQL = """

@@ -65,7 +65,7 @@ def table_records(db_path: str):
     conn.row_factory = sqlite3.Row
     tables = [r[0] for r in conn.execute(
         "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' "
-        "and name not like '%_fts%' order by name")]
+        "and name not like '%_fts%' and name != 'build_info' order by name")]  # build_info: new per build
     for table in tables:
         rows = [dict(r) for r in conn.execute(f"select * from [{table}]")]
         rows.sort(key=lambda r: json.dumps(r, ensure_ascii=False, sort_keys=True))

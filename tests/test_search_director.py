@@ -248,3 +248,18 @@ def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     assert searching.search(connection, "LOOT", limit=1)[0]["id"] == "laws-2017-ja:53"
     assert term_usage.term_usage(connection, "ダミー")["total"] > 100
     assert len(glossary_rows(connection)) == 79
+
+
+def test_search_caches_follow_the_build_a_connection_reads(tmp_path, laws_db_path):
+    """Two builds of the same corpus are two databases to the caches: each names its build."""
+    import shutil
+    import sqlite3
+
+    from ingest.glossary import database_identity
+
+    copy = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, copy)
+    with sqlite3.connect(laws_db_path) as a, sqlite3.connect(copy) as b:
+        assert database_identity(a) == database_identity(b)  # a copy is the same build
+        b.execute("update build_info set value = 'another build' where key = 'build_id'")
+        assert database_identity(a) != database_identity(b)
