@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
+from .responses import made_once
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
 AS_JSON = r"(?P<as_json>\.json)?"
@@ -29,6 +30,10 @@ ROUTES = [
     (rf"^/-/threads{AS_JSON}$", site_info.threads),
 ]
 
+# every answer about the Laws is made once per build (responses.made_once): the database never
+# changes; /-/threads and /-/databases describe the running server, so they are asked each time
+ROUTES = [(pattern, view if view in (site_info.databases, site_info.threads) else made_once(view))
+          for pattern, view in ROUTES]
 _COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
 
 

@@ -554,3 +554,20 @@ async def test_index_entries_say_see_and_see_also_as_the_book_does(datasette):
     assert see and see_also
     assert all(s.endswith("参照") and not s.endswith("も参照") for s in see)
     assert all(s.endswith("も参照") for s in see_also)
+
+
+async def test_an_answer_asked_again_is_the_one_made_first(datasette):
+    """The database never changes while served: a page asked for again comes from memory, the same
+    bytes, and only for requests that carry no cookie (a login or a message could differ)."""
+    from laws_site import responses
+
+    first = await datasette.client.get("/laws-2017-ja/61B2")
+    key = next(k for k in responses._answers if k[1] == "/laws-2017-ja/61B2")
+    again = await datasette.client.get("/laws-2017-ja/61B2")
+    assert again.text == first.text and key in responses._answers
+    fresh = await datasette.client.get("/laws-2017-ja/61B1", cookies={"ds_actor": "x"})
+    assert fresh.status_code == 200
+    assert not any(k[1] == "/laws-2017-ja/61B1" for k in responses._answers)
+    threads = [k for k in responses._answers if k[1].startswith("/-/threads")]
+    await datasette.client.get("/-/threads.json")
+    assert [k for k in responses._answers if k[1].startswith("/-/threads")] == threads == []

@@ -14,7 +14,6 @@ document or language, a limit or offset that is not a plain number in range), ne
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
 from datasette.utils.asgi import Response
@@ -84,13 +83,6 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
     return context
 
 
-def compact_json(data: dict) -> Response:
-    """json_response's answer without its indentation: indenting switches Python to its pure-Python
-    encoder, a third of this endpoint's time (benchmarks/RESULTS.md); same type and headers."""
-    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-                    content_type="application/json; charset=utf-8", headers={"Access-Control-Allow-Origin": "*"})
-
-
 def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
     """This search at another offset (None for no such page)."""
     if offset is None:
@@ -137,7 +129,7 @@ async def respond(datasette, request, as_json: bool, context: dict, status: int)
                                   "title": "Invalid search"}, status=status)
         keys = ("query", "doc", "lang", "total", "count", "offset", "limit", "next", "next_url", "previous_url",
                 "also_searched", "citation", "results")
-        return compact_json({"ok": True, **{key: context.get(key) for key in keys}})
+        return json_response({"ok": True, **{key: context.get(key) for key in keys}})
     documents = context.get("documents", {})
     context = {"languages": LANGUAGES, "groups": group_results(context.get("results", []), documents), **context}
     return await html_page(datasette, request, "search.html", context, status=status)
