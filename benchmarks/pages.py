@@ -6,7 +6,9 @@ environment without ours) on the same database, then for every project page (uni
 diff, diff overview, citations, glossary, index) times --requests sequential requests per run,
 interleaved with plain Datasette's row page for one section, over --runs runs. Prints p50 per page,
 its ratio to the plain row page's p50, and each server's RSS (VmRSS, VmHWM, anonymous and file-backed
-parts) after the load.
+parts) after the load. The site makes each answer once per build (laws_site/responses.made_once), so
+a page asked again is served from memory; the "cold" column asks each time with a query parameter
+the page ignores (`&_cold=N`), so it measures reading the rows and rendering the template.
 
     .venv/bin/python -m benchmarks.pages --runs 5 --requests 40        # builds its own laws.db
 
@@ -76,19 +78,22 @@ def timed(client: httpx.Client, path: str) -> float:
     return elapsed
 
 
-def measure(ours: str, plain: str, runs: int, requests: int) -> dict[str, list[float]]:
-    samples: dict[str, list[float]] = {name: [] for name in ["plain row page", *PAGES]}
+def measure(ours: str, plain: str, runs: int, requests: int) -> tuple[dict, dict]:
+    """(samples of repeated requests, samples of first requests), per page, plus the plain row page."""
+    warm: dict[str, list[float]] = {name: [] for name in ["plain row page", *PAGES]}
+    cold: dict[str, list[float]] = {name: [] for name in PAGES}
+    fresh = iter(range(10**9))
     with httpx.Client(base_url=ours, timeout=30) as site, httpx.Client(base_url=plain, timeout=30) as baseline:
-        for path in [BASELINE]:
-            timed(baseline, path)
-        for path in PAGES.values():  # warm: first search loads the dictionary
+        timed(baseline, BASELINE)
+        for path in PAGES.values():  # the first search loads the dictionary
             timed(site, path)
         for _ in range(runs):
             for name, path in PAGES.items():
                 for _ in range(requests):
-                    samples["plain row page"].append(timed(baseline, BASELINE))
-                    samples[name].append(timed(site, path))
-    return samples
+                    warm["plain row page"].append(timed(baseline, BASELINE))
+                    warm[name].append(timed(site, path))
+                    cold[name].append(timed(site, path + ("&" if "?" in path else "?") + f"_cold={next(fresh)}"))
+    return warm, cold
 
 
 def main() -> int:
@@ -107,13 +112,15 @@ def main() -> int:
         plain_port = free_port()
         plain_argv = [str(plain_datasette()), "serve", "-i", str(db), "--port", str(plain_port)]
         with serving(db) as (ours, our_process), serving(db, port=plain_port, argv=plain_argv) as (plain, plain_process):
-            samples = measure(ours, plain, args.runs, args.requests)
+            samples, cold = measure(ours, plain, args.runs, args.requests)
             memory = {"bridge-laws serve": memory_mib(our_process.pid), "plain datasette": memory_mib(plain_process.pid)}
     base = statistics.median(samples["plain row page"])
-    print(f"\n{'page':<18} {'p50 ms':>8} {'p95 ms':>8} {'x plain row':>12}   (runs {args.runs} x {args.requests} requests)")
+    print(f"\n{'page':<18} {'p50 ms':>8} {'p95 ms':>8} {'x plain row':>12} {'cold p50':>9} {'x plain':>8}"
+          f"   (runs {args.runs} x {args.requests} requests)")
     for name, values in samples.items():
         p50, p95 = statistics.median(values), statistics.quantiles(values, n=20)[-1]
-        print(f"{name:<18} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / base:11.2f}x")
+        first = f"{statistics.median(cold[name]) * 1000:9.1f} {statistics.median(cold[name]) / base:7.2f}x" if name in cold else ""
+        print(f"{name:<18} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / base:11.2f}x {first}")
     print(f"\n{'server':<18} {'VmRSS':>8} {'VmHWM':>8} {'RssAnon':>8} {'RssFile':>8}  (MiB, after the load)")
     for name, fields in memory.items():
         print(f"{name:<18} {fields['VmRSS']:8.1f} {fields['VmHWM']:8.1f} {fields['RssAnon']:8.1f} {fields['RssFile']:8.1f}")

@@ -54,9 +54,11 @@ async def html_page(datasette, request, template: str, context: dict, status: in
 
 # ---------------------------------------------------------------- answers made once per build
 
-PAGE_CACHE_SIZE = 512
-PAGE_CACHE_MAX_BYTES = 1_000_000
+# bounded in bytes: a memory ceiling for a server that any URL can fill (a few hundred pages)
+PAGE_CACHE_BYTES = 8_000_000
+PAGE_CACHE_MAX_BYTES = 500_000  # one answer; bigger ones are made each time
 _answers: OrderedDict[tuple, Response] = OrderedDict()
+_kept_bytes = 0
 
 
 def made_once(view):
@@ -73,11 +75,18 @@ def made_once(view):
             return Response(kept.body, status=200, headers=dict(kept.headers), content_type=kept.content_type)
         response = await view(datasette, request)
         if key and response.status == 200 and len(response.body or "") <= PAGE_CACHE_MAX_BYTES:
-            _answers[key] = response
-            while len(_answers) > PAGE_CACHE_SIZE:
-                _answers.popitem(last=False)
+            keep(key, response)
         return response
     return answer
+
+
+def keep(key: tuple, response: Response) -> None:
+    global _kept_bytes
+    _answers[key] = response
+    _kept_bytes += len(response.body or "")
+    while _kept_bytes > PAGE_CACHE_BYTES and _answers:
+        _, dropped = _answers.popitem(last=False)
+        _kept_bytes -= len(dropped.body or "")
 
 
 def answer_key(datasette, request) -> tuple | None:

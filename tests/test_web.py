@@ -486,7 +486,9 @@ async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path
     drawn = re.findall(r'class="cell" data-from="(part:\d+)" data-to="(part:\d+)">\s*<rect[^>]*><title>[^<]+</title>'
                        r'</rect>\s*<text[^>]*>(\d+)</text>', html)
     assert sorted(drawn) == sorted((a, b, str(n)) for a, b, n in cells) and len(drawn) > 20
-    # every law: what it cites and what cites it, with titles and counts
+    # every law: what it cites and what cites it, with titles and counts (one law's lists at a time)
+    assert '<a href="/-/citations?law=61#law-61">' in html
+    html = (await get(datasette, "/-/citations?law=61")).text
     law_61 = html[html.index('id="law-61"'):]
     law_61 = law_61[:law_61.index("</details>")]
     assert "スートにフォローしないこと" in law_61 and "cites 5 · cited by 0" in law_61
