@@ -326,11 +326,10 @@ def split_terms(term: str) -> list[str]:
 
 
 # --- headings among plain terms: the reading order -------------------------------------------
-@lru_cache(maxsize=1)
 def tokenizer():
-    from sudachipy import dictionary
+    from .tokenize import sudachi_tokenizer
 
-    return dictionary.Dictionary().tokenizer()
+    return sudachi_tokenizer()
 
 
 def morphemes(text: str):

@@ -81,11 +81,10 @@ class Candidate:
 # ------------------------------------------------------------------------- dictionary and words
 
 
-@lru_cache(maxsize=1)
 def _tokenizer():
-    from .tokenize import _dictionary  # the project's one loaded Sudachi dictionary
+    from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
-    return _dictionary().tokenizer()
+    return sudachi_tokenizer()
 
 
 @lru_cache(maxsize=65536)

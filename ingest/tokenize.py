@@ -148,6 +148,13 @@ def _dictionary() -> Dictionary:
     return Dictionary()
 
 
+def sudachi_tokenizer():
+    """This thread's tokenizer on the project's one loaded Sudachi dictionary (the parsers and
+    checks that read Japanese morphemes use it too: a second dictionary is a second 0.1 s and
+    70 MB)."""
+    return _tokenizer()
+
+
 def _tokenizer():
     """One tokenizer per thread: Datasette calls SQL functions from worker threads."""
     tokenizer = getattr(_local, "tokenizer", None)

@@ -6,8 +6,6 @@ imports this package without paying Datasette's start-up time.
 """
 from __future__ import annotations
 
-import asyncio
-
 import pluggy
 
 hookimpl = pluggy.HookimplMarker("datasette")
@@ -101,6 +99,8 @@ def handle_exception(datasette, request, exception):
 @hookimpl
 def startup(datasette):
     """Hash the database files once now (the ETag), not during the first request; note what is served."""
+    import asyncio
+
     from . import reload
 
     async def inner():
