@@ -124,7 +124,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
         token_columns = tokens.result()
         rows = section_rows(units, languages, token_columns)
-        search = search_tables(units, languages, token_columns, variants, Path(corpus_dir))
+        search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")

@@ -36,6 +36,7 @@ from .registry import Registry
 CURATED_FILE = Path(__file__).resolve().parent.parent / "corpus" / "glossary.yml"
 GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")
 LANGUAGES = ("ja", "zh")
+GLOSSARY_KEYS = "glossary-ja"  # kind of the term_tokens rows holding ja_keys()
 # units whose title may name where a curated term comes from
 TITLE_KINDS = ("law", "section", "item", "subitem")
 
@@ -241,9 +242,12 @@ class Entry:
 class Glossary:
     """Look a query up in any of the three languages; returns the matching entries."""
 
-    def __init__(self, rows: list[dict], registry: Registry | None = None):
+    def __init__(self, rows: list[dict], registry: Registry | None = None, ja_keys: dict[str, str] | None = None):
+        """`ja_keys`: each Japanese term form's key as the build stored it (table term_tokens);
+        a form missing there is tokenized now."""
         from . import tokenize
 
+        ja_keys = ja_keys or {}
         self.registry = registry
         self.entries = [Entry(r.get("ja"), r.get("en"), r.get("zh"), r.get("source"), r.get("ja_ref"),
                               r.get("zh_ref"), r.get("id") or "") for r in rows]
@@ -254,7 +258,8 @@ class Glossary:
             for key in english_keys(entry.en):
                 self._by_en.setdefault(key, []).append(entry)
             for form in term_forms(entry.ja):
-                self._by_ja.setdefault(_ja_key(form), []).append(entry)
+                key = ja_keys[form] if form in ja_keys else _ja_key(form)
+                self._by_ja.setdefault(key, []).append(entry)
             for form in term_forms(entry.zh):
                 self._by_zh.setdefault(tokenize.to_simplified(form), []).append(entry)
 
@@ -285,6 +290,11 @@ def term_forms(term: str | None) -> list[str]:
     return [part.strip() for part in re.split(r"[/／、,]|(?<=\w)或(?=\w)", term) if part.strip()]
 
 
+def ja_keys(rows: Iterable[dict]) -> dict[str, str]:
+    """Every Japanese term form of the glossary rows -> its lookup key (stored at build)."""
+    return {form: _ja_key(form) for row in rows for form in term_forms(row.get("ja"))}
+
+
 def _ja_key(term: str) -> str:
     """Japanese terms compare on their folded search tokens: ディクレアララー = ディクレアラー."""
     from . import tokenize
@@ -301,7 +311,7 @@ def load_glossary(conn: sqlite3.Connection) -> Glossary:
     identity = database_identity(conn)
     if identity not in _loaded:
         registry = Registry.from_rows(documents(conn))
-        _loaded[identity] = Glossary(read_rows(conn, registry), registry)
+        _loaded[identity] = Glossary(read_rows(conn, registry), registry, stored_term_tokens(conn, GLOSSARY_KEYS))
     return _loaded[identity]
 
 
@@ -329,6 +339,13 @@ def documents(conn: sqlite3.Connection) -> list[dict]:
     cursor = conn.execute("select * from documents order by rowid")
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row)) for row in cursor]
+
+
+def stored_term_tokens(conn: sqlite3.Connection, kind: str) -> dict[str, str]:
+    """Table term_tokens (ingest/search_tables.py) for one kind: text -> its tokens, space-joined."""
+    if not _has_table(conn, "term_tokens"):
+        return {}
+    return dict(conn.execute("select text, tokens from term_tokens where kind = ?", (kind,)).fetchall())
 
 
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:

@@ -6,18 +6,24 @@
 - `vocabulary(...)`: the director vocabulary of corpus/vocabulary.yml (ingest/vocabulary.py);
 - `search_offsets(id, title, text)`: for each unit, where each token of its `search_title` /
   `search_text` column lies in the title / text (packed (begin, end) pairs, ingest/tokenize.py
-  `pack_offsets`): snippets and the term-in-context pages place their highlights from these.
+  `pack_offsets`): snippets and the term-in-context pages place their highlights from these;
+- `term_tokens(kind, text, tokens)`: the tokens of the texts search compares a whole query with,
+  the glossary's Japanese terms and the 索引 headings, so that serving never tokenizes them (doing
+  it at the first query touched some 60 MB more of the Sudachi dictionary and took ~0.1 s).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from . import tokenize
+from .glossary import GLOSSARY_KEYS, ja_keys
 from .records import Unit
 from .vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
 OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}
+TERM_TOKEN_COLUMNS = {"kind": str, "text": str, "tokens": str}
+INDEX_TERMS = "index-ja"  # kind of the term_tokens rows holding index_entry_words() -> query terms
 
 
 # name -> (columns, sqlite-utils create options), for ingest/build.py's TABLES
@@ -25,7 +31,13 @@ SCHEMAS = {
     "variants": (VARIANT_COLUMNS, {"pk": "variant"}),
     "vocabulary": (VOCABULARY_COLUMNS, {"pk": "id"}),
     "search_offsets": (OFFSET_COLUMNS, {"pk": "id", "foreign_keys": [("id", "sections", "id")]}),
+    "term_tokens": (TERM_TOKEN_COLUMNS, {"pk": ("kind", "text")}),
 }
+
+
+def index_entry_words(ref: str) -> str:
+    """The words of a 索引 entry, heading and sub-term: `index:クレーム/ディクレアラーの` -> `クレーム ディクレアラーの`."""
+    return ref.removeprefix("index:").replace("/", " ")
 
 
 def install_variants(corpus_dir: Path) -> dict[str, str]:
@@ -36,8 +48,10 @@ def install_variants(corpus_dir: Path) -> dict[str, str]:
 
 
 def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, variants: dict[str, str],
-                  corpus_dir: Path, vocabulary: list[dict] | None = None) -> dict[str, list[dict]]:
-    """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets)."""
+                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
+                  ) -> dict[str, list[dict]]:
+    """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets);
+    `glossary` is the glossary table's rows."""
     offsets = []
     for unit in units:
         lang = languages[unit.doc]
@@ -49,4 +63,14 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
         "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
         "vocabulary": vocabulary,
         "search_offsets": offsets,
+        "term_tokens": term_token_rows(units, languages, glossary),
     }
+
+
+def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:
+    rows = [{"kind": GLOSSARY_KEYS, "text": form, "tokens": key} for form, key in ja_keys(glossary).items()]
+    headings = dict.fromkeys(index_entry_words(unit.ref) for unit in units
+                             if unit.kind == "index_entry" and languages[unit.doc] == "ja")
+    rows += [{"kind": INDEX_TERMS, "text": words, "tokens": " ".join(tokenize.query_terms(words, "ja"))}
+             for words in headings]
+    return rows

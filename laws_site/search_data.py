@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ingest import glossary, tokenize
 from ingest.registry import Registry
+from ingest.search_tables import INDEX_TERMS, index_entry_words
 from ingest.vocabulary import Vocabulary
 
 from . import queries
@@ -157,7 +158,9 @@ def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
 
 
 def _index_entries(conn: sqlite3.Connection, doc: str):
-    """The current Laws' 索引 entries: the tokens of heading + sub-term, and the units they cite."""
+    """The current Laws' 索引 entries: the tokens of heading + sub-term (as the build stored them),
+    and the units they cite."""
+    stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
     rows = conn.execute("""
         select s.ref, group_concat(x.target_id, char(31))
         from sections s join xrefs x on x.source_id = s.id
@@ -165,7 +168,7 @@ def _index_entries(conn: sqlite3.Connection, doc: str):
         group by s.id order by s.position
     """, (doc,)).fetchall()
     for ref, targets in rows:
-        words = ref.removeprefix("index:").replace("/", " ")
-        terms = frozenset(tokenize.query_terms(words, "ja"))
+        words = index_entry_words(ref)
+        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
         if terms:
             yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))

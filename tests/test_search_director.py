@@ -250,6 +250,40 @@ def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     assert len(glossary_rows(connection)) == 79
 
 
+def test_search_data_loads_without_tokenizing(monkeypatch, laws_db_path):
+    """The glossary terms and 索引 headings come with their tokens from table term_tokens: loading the
+    search data runs no tokenizer (that touched ~60 MB more of the Sudachi dictionary per server)."""
+    from ingest import glossary, tokenize
+    from laws_site import search_data
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"tokenized {args[:1]} while loading the search data")
+
+    monkeypatch.setattr(search_data, "_loaded", {})
+    monkeypatch.setattr(glossary, "_loaded", {})
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    with monkeypatch.context() as patched:
+        for name in ("japanese_tokens", "query_terms", "index_tokens"):
+            patched.setattr(tokenize, name, refuse)
+        data = search_data.search_data(connection)
+        entries = glossary.load_glossary(connection)
+    assert len(data.index_entries) == 756  # of 788 entries, those citing a unit
+    assert [e.ja for e in entries.lookup("ディクレアラー")] == ["ディクレアラー"]
+
+
+def test_stored_term_tokens_are_what_the_tokenizer_makes(conn):
+    """Every stored key equals a fresh tokenizing of its text, so the stored and the computed paths agree."""
+    from ingest import glossary, tokenize
+    from ingest.search_tables import INDEX_TERMS
+
+    stored = glossary.stored_term_tokens(conn, glossary.GLOSSARY_KEYS)
+    assert len(stored) == 78 and stored["ディクレアラー"] == glossary._ja_key("ディクレアラー")
+    assert stored == {form: glossary._ja_key(form) for form in stored}
+    index = glossary.stored_term_tokens(conn, INDEX_TERMS)
+    assert len(index) == 788
+    assert index == {words: " ".join(tokenize.query_terms(words, "ja")) for words in index}
+
+
 def test_search_caches_follow_the_build_a_connection_reads(tmp_path, laws_db_path):
     """Two builds of the same corpus are two databases to the caches: each names its build."""
     import shutil
