@@ -95,19 +95,21 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     db_path = Path(db_path)
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
-    parsed: list[tuple[Source, ParsedDocument]] = []
-    for source in sources:
-        document = parse_document(source.id, source.text, source.name, source.parser)
-        progress(f"parsed {source.id}: {len(document.units)} units")
-        parsed.append((source, document))
-    units = [unit for _, document in parsed for unit in document.units]
-    # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
-    aliases = [row for source, document in parsed
-               for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
     languages = {source.id: source.language for source in sources}
-    # half the tokenizing runs in a forked child while cross-references, alignments and glossary are made
-    tokens = BackgroundTokens({(field, languages[u.doc]) for u in units for field in (u.title, u.text)})
+    # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
+    # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
+    tokens = BackgroundTokens()
     try:
+        parsed: list[tuple[Source, ParsedDocument]] = []
+        for source in sources:
+            document = parse_document(source.id, source.text, source.name, source.parser)
+            progress(f"parsed {source.id}: {len(document.units)} units")
+            parsed.append((source, document))
+            tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
+        units = [unit for _, document in parsed for unit in document.units]
+        # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
+        aliases = [row for source, document in parsed
+                   for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
@@ -199,7 +201,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
     temp_path = Path(temp_name)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)  # "being written": see remove_abandoned_temporaries
-        db = sqlite_utils.Database(temp_path)
+        db = sqlite_utils.Database(temp_path, execute_plugins=False)  # a build depends on no installed plugin
         # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
         db.conn.execute("pragma journal_mode = off")
         db.conn.execute("pragma synchronous = off")
