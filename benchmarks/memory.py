@@ -22,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+from benchmarks.pages import memory_mib
 from benchmarks.search_load import KINDS, PLAIN, SEARCH, free_port, load, probe, serve_argv, serving
 
 PYTHON = sys.executable
@@ -36,27 +37,18 @@ def child_max_rss_mib(argv: list[str]) -> float:
     return usage.ru_maxrss / 1024  # KiB on Linux
 
 
-def vm_status_mib(pid: int) -> dict[str, float]:
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmHWM", "VmRSS", "RssAnon", "RssFile"):
-            fields[name] = int(value.split()[0]) / 1024
-    return fields
-
-
 def serve_peak(db: Path, argv_for, db_name: str, requests_seconds: float) -> tuple[float, float, dict]:
     """(VmHWM after start-up, VmHWM after load, /proc status fields after load) of the serving
     process; argv_for(port) -> argv. RssFile counts the pages of mapped files the process touched
     (for us mostly the Sudachi dictionary, ~190 MB mapped read-only and shared), RssAnon its own."""
     port = free_port()
     with serving(db, port=port, argv=argv_for(port)) as (base, process):
-        idle = vm_status_mib(process.pid)["VmHWM"]
+        idle = memory_mib(process.pid)["VmHWM"]
         bases = {kind: base for kind in KINDS}  # one server answers both kinds of request
         kinds = [kind for kind, status in probe(bases, db_name).items() if status == 200]
         for kind in kinds:
             asyncio.run(load(bases, kind, db_name, 8, requests_seconds))
-        after = vm_status_mib(process.pid)
+        after = memory_mib(process.pid)
         return idle, after["VmHWM"], after
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import OrderedDict
+from urllib.parse import urlencode
 
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
@@ -101,6 +102,18 @@ def json_response(data, status: int = 200) -> Response:
     switch Python to its pure-Python encoder, a third of a search answer's time."""
     return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status,
                     content_type="application/json; charset=utf-8", headers=dict(CORS))
+
+
+def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
+    """This request's page at another offset (None for no such page): its other parameters kept,
+    absolute for JSON (`next_url`, Datasette's convention), a path for HTML links."""
+    if offset is None:
+        return None
+    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
+    if offset:
+        params.append(("offset", str(offset)))
+    path = datasette.urls.path(request.path) + ("?" + urlencode(params) if params else "")
+    return datasette.absolute_url(request, path) if absolute else path
 
 
 def wants_json(request) -> bool:

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ingest.refs import (
@@ -16,7 +16,7 @@ from ingest.refs import (
     format_law_ref, parse_index_locators, parse_law_ref,
 )
 
-FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=300, deadline=None)
 
 LAW = st.integers(1, 93).map(str)
 SECTION = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -12,13 +12,13 @@
 from __future__ import annotations
 
 import difflib
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, unquote
 
 from ingest import glossary as glossary_terms, tokenize
 from ingest.vocabulary import search_key
 
 from .. import queries
-from ..responses import html_page, json_response, read
+from ..responses import html_page, json_response, page_url, read
 from ..search import QueryError, parse_count
 from ..search_data import search_data
 from ..term_usage import MAX_TERM_CHARS, term_usage
@@ -92,16 +92,6 @@ async def view(datasette, request):
         return json_response({"ok": True, **{key: context[key] for key in keys},
                               "next": str(offset + limit) if context["next_url"] else None})
     return await html_page(datasette, request, "glossary.html", context)
-
-
-def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
-    if offset is None:
-        return None
-    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
-    if offset:
-        params.append(("offset", str(offset)))
-    path = datasette.urls.path(request.path) + ("?" + urlencode(params) if params else "")
-    return datasette.absolute_url(request, path) if absolute else path
 
 
 async def term_view(datasette, request):

@@ -21,7 +21,7 @@ from datasette.utils.asgi import Response
 from ingest.tokenize import clean_query
 
 from .. import search as searching
-from ..responses import html_page, json_response, laws_database, read
+from ..responses import html_page, json_response, laws_database, page_url, read
 from ..units import permalink
 
 PAGE_LIMIT = 20
@@ -81,17 +81,6 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         "first": offset + 1 if results else 0, "last": offset + len(results),
     }
     return context
-
-
-def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
-    """This search at another offset (None for no such page)."""
-    if offset is None:
-        return None
-    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
-    if offset:
-        params.append(("offset", str(offset)))
-    path = datasette.urls.path(request.path) + "?" + urlencode(params)
-    return datasette.absolute_url(request, path) if absolute else path
 
 
 async def document_choices(database) -> dict[str, str]:
