@@ -24,14 +24,26 @@ def render_cell(row, value, column, table, datasette):
         return None
     keys = row.keys()
     if table == "sections" and column == "ref" and "doc" in keys:
-        return Markup('<a href="{}">{}</a>').format(permalink(plain(row["doc"]), value), value)
+        return link(datasette, permalink(plain(row["doc"]), value), value)
     if table == "xrefs" and column == "target_ref" and "target_doc" in keys and plain(row["target_doc"]):
         if "resolved" in keys and not row["resolved"]:
             return None
-        return Markup('<a href="{}">{}</a>').format(permalink(plain(row["target_doc"]), value), value)
+        return link(datasette, permalink(plain(row["target_doc"]), value), value)
     if table == "sections" and column in ("text", "title") and "id" in keys:
         return linked_text(datasette, row["id"], value, column)
     return None
+
+
+def link(datasette, url: str, text: str):
+    """An awaitable: the cell as one link, drawn by the same macro as every reference link."""
+    return render(datasette, [{"text": text, "href": url, "title": text}])
+
+
+def render(datasette, segments: list[dict]):
+    async def inner():
+        macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+        return Markup(await macros.linked(segments))
+    return inner
 
 
 def linked_text(datasette, unit_id: str, text: str, field: str):
@@ -40,6 +52,5 @@ def linked_text(datasette, unit_id: str, text: str, field: str):
         xrefs = await read(datasette, lambda conn: queries.xrefs_from(conn, [unit_id]))
         if not any((x.get("field") or "text") == field for x in xrefs):
             return None  # nothing to link: let Datasette render the cell as usual
-        macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
-        return Markup(await macros.linked(segments(text, xrefs, field)))
+        return await render(datasette, segments(text, xrefs, field))()
     return inner
