@@ -545,3 +545,13 @@ async def test_datasette_table_pages_link_refs_and_references(datasette):
     targets = re.findall(r'<td class="col-target_ref[^"]*"><a class="xref" href="/laws-2017-ja/([^"]+)" title="[^"]*">([^<]+)</a>',
                          xref.text)
     assert len(targets) == 2 and all(path == text for path, text in targets)
+
+
+async def test_a_note_page_says_its_label_once_linked_to_its_law(datasette, require_documents):
+    require_documents("revoke-notes-ja")
+    page = await get(datasette, "/revoke-notes-ja/L62C3")
+    heading = re.search(r"<h1>(.*?)</h1>", page.text, re.S).group(1)
+    assert heading.count("L62C3") == 1
+    assert 'href="/laws-2017-ja/62C3"' in heading
+    law = await get(datasette, "/laws-2017-ja/61")
+    assert re.search(r'<h1><span class="ref">61</span> スートにフォローしないこと', law.text)
