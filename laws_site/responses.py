@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import weakref
 from collections import OrderedDict
 from urllib.parse import urlencode
 
@@ -46,6 +47,30 @@ async def read(datasette, fn):
             limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
 
     return await laws_database(datasette).execute_fn(bounded)
+
+
+# The event loop's own read-only connection per served Database object (a rebuilt file is served by
+# a new object, so its connection follows; the old one closes with its object).
+_here: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def read_here(datasette, fn):
+    """Run ``fn(sqlite3_connection)`` on the event loop's thread, for short work that is mostly
+    Python (search: at most ~60 ms, by its limits on query, terms and rows). Handing it to a read
+    thread makes that thread and the event loop take turns at the GIL: at concurrency 8 that doubled
+    the server's CPU per search (benchmarks/RESULTS.md). Same limits as Datasette's connections
+    (limits.prepare) and the per-statement time limit."""
+    database = laws_database(datasette)
+    conn = _here.get(database)
+    if conn is None:
+        conn = database.connect()
+        limits.prepare(conn, database.name)
+        _here[database] = conn
+    try:
+        with sqlite_timelimit(conn, datasette.setting("sql_time_limit_ms")):
+            return fn(conn)
+    finally:
+        limits.guard_results(conn)
 
 
 async def html_page(datasette, request, template: str, context: dict, status: int = 200) -> Response:

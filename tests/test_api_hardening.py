@@ -271,6 +271,8 @@ def replace_with_edited_copy(db: Path, title: str) -> None:
     shutil.copy(db, new)
     conn = sqlite3.connect(new)
     conn.execute("update documents set title = ? where id = 'laws-2017-ja'", (title,))
+    conn.execute("update sections set title = ? where id = 'laws-2017-ja:61A'", (title,))
+    conn.execute("update build_info set value = ? where key = 'build_id'", (title,))  # as a rebuild would
     conn.commit()
     conn.close()
     os.replace(new, db)
@@ -282,8 +284,14 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
     log = tmp_path / "server.log"
     with serving(db, log=log) as (base, process), httpx.Client(base_url=base, timeout=30) as client:
         before = client.get("/laws-2017-ja.json")
+        def title_61a() -> str:
+            found = client.get("/-/search.json", params={"q": "61A", "limit": 1}).json()["results"]
+            return found[0]["title"]
+
+        assert title_61a() == "リボークの定義"  # search's own connection is open on the first file
         replace_with_edited_copy(db, "REBUILT 1")
         after = client.get("/laws-2017-ja.json")
+        assert title_61a() == "REBUILT 1"
         assert after.json()["document"]["title"] == "REBUILT 1"
         assert after.headers["etag"] != before.headers["etag"]
         assert client.get("/laws-2017-ja.json", headers={"If-None-Match": before.headers["etag"]}).status_code == 200
@@ -294,6 +302,7 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
                                  capture_output=True, text=True)
         assert rebuilt.returncode == 0, rebuilt.stderr[-500:]
         assert client.get("/laws-2017-ja.json").json()["document"]["title"] != "REBUILT 1"
+        assert title_61a() == "リボークの定義"
         # not a database: not picked up, the last good file is still served
         db.with_name("junk").write_text("not a database")
         os.replace(db.with_name("junk"), db)

@@ -124,3 +124,37 @@ async def test_table_search_box_finds_japanese_and_chinese(datasette, query, ext
 async def test_table_search_box_keeps_the_typed_query(datasette):
     response = await datasette.client.get(url("/laws/sections", _search="順番外のリード"))
     assert 'value="順番外のリード"' in response.text
+
+
+async def test_searches_asked_at_once_run_one_after_another_and_all_answer(datasette, monkeypatch):
+    """Concurrent searches do not run side by side in Datasette's read threads: each runs on the
+    event loop's own connection (responses.read_here), so at most one is inside search_page at any
+    moment, and every one answers."""
+    import asyncio
+    import threading
+    import time
+
+    from laws_site import search as searching
+
+    real = searching.search_page
+    inside, most = [0], [0]
+    lock = threading.Lock()
+
+    def counted(*args, **kwargs):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        try:
+            time.sleep(0.01)  # long enough for another request to arrive meanwhile
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    monkeypatch.setattr(searching, "search_page", counted)
+    queries = ["リボーク", "ダミー", "claim", "罚张", "ペナルティカード", "順番外のリード"]
+    responses = await asyncio.gather(*(
+        datasette.client.get(f"/-/search.json?q={quote(q)}&_concurrent={n}") for n, q in enumerate(queries)))
+    assert [r.status_code for r in responses] == [200] * len(queries)
+    assert all(r.json()["results"] for r in responses)
+    assert most[0] == 1

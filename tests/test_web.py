@@ -555,3 +555,38 @@ async def test_a_note_page_says_its_label_once_linked_to_its_law(datasette, requ
     assert 'href="/laws-2017-ja/62C3"' in heading
     law = await get(datasette, "/laws-2017-ja/61")
     assert re.search(r'<h1><span class="ref">61</span> スートにフォローしないこと', law.text)
+
+
+async def test_a_changed_id_redirects_to_the_new_one(datasette):
+    """The errata re-spelt the definition ディクレアララー; its printed id keeps working."""
+    for suffix in ("", ".json"):
+        response = await datasette.client.get(permalink("laws-2017-ja", "def:ディクレアララー") + suffix)
+        assert response.status_code == 302
+        assert response.headers["location"] == permalink("laws-2017-ja", "def:ディクレアラー") + suffix
+
+
+async def test_index_entries_say_see_and_see_also_as_the_book_does(datasette):
+    """参照 (see) and も参照 (see also) are different instructions; the page keeps them apart."""
+    html = (await datasette.client.get("/laws-2017-ja/-/index")).text
+    see = re.findall(r'<span class="see" title="see">(.*?)</span>', html, re.S)
+    see_also = re.findall(r'<span class="see-also" title="see also">(.*?)</span>', html, re.S)
+    assert see and see_also
+    assert all(s.endswith("参照") and not s.endswith("も参照") for s in see)
+    assert all(s.endswith("も参照") for s in see_also)
+
+
+async def test_an_answer_asked_again_is_the_one_made_first(datasette):
+    """The database never changes while served: a page asked for again comes from memory, the same
+    bytes, and only for requests that carry no cookie (a login or a message could differ)."""
+    from laws_site import responses
+
+    first = await datasette.client.get("/laws-2017-ja/61B2")
+    key = next(k for k in responses._answers if k[1] == "/laws-2017-ja/61B2")
+    again = await datasette.client.get("/laws-2017-ja/61B2")
+    assert again.text == first.text and key in responses._answers
+    fresh = await datasette.client.get("/laws-2017-ja/61B1", cookies={"ds_actor": "x"})
+    assert fresh.status_code == 200
+    assert not any(k[1] == "/laws-2017-ja/61B1" for k in responses._answers)
+    threads = [k for k in responses._answers if k[1].startswith("/-/threads")]
+    await datasette.client.get("/-/threads.json")
+    assert [k for k in responses._answers if k[1].startswith("/-/threads")] == threads == []

@@ -21,7 +21,7 @@ from datasette.utils.asgi import Response
 from ingest.tokenize import clean_query
 
 from .. import search as searching
-from ..responses import html_page, json_response, laws_database, page_url, read
+from ..responses import html_page, json_response, laws_database, page_url, read_here
 from ..units import permalink
 
 PAGE_LIMIT = 20
@@ -45,7 +45,7 @@ async def view(datasette, request):
     try:
         limit = searching.parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
-        page = await read(datasette, lambda conn: searching.search_page(
+        page = read_here(datasette, lambda conn: searching.search_page(
             conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset))
     except searching.QueryError as error:
         return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
