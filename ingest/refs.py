@@ -338,8 +338,15 @@ def ja_tokens(law_doc: str, with_footnotes: bool) -> list[tuple[re.Pattern, Hand
     return tokens
 
 
+# Every Japanese token above holds one of these (a continued item only extends a reference before
+# it in the same text); most texts hold none and need no scan
+JA_CAN_REFER = re.compile(r"[条項*]|参照")
+
+
 def extract_ja_law_refs(text: str, ctx: Context, with_footnotes: bool = False) -> list[Reference]:
     """References in Japanese Law text or commentary; Law targets are laws-2017-ja."""
+    if not JA_CAN_REFER.search(text):
+        return []
     return scan(text, ja_tokens(LAWS_JA, with_footnotes), ctx)
 
 
@@ -366,8 +373,14 @@ def zh_tokens() -> list[tuple[re.Pattern, Handler]]:
     ]
 
 
+# Every Chinese token above holds one of these (a continued item only extends a reference before it)
+ZH_CAN_REFER = re.compile(r"[条款]")
+
+
 def extract_zh_law_refs(text: str, ctx: Context) -> list[Reference]:
     """References in the Chinese Laws; targets are laws-1997-zh."""
+    if not ZH_CAN_REFER.search(text):
+        return []
     return scan(text, zh_tokens(), ctx)
 
 
