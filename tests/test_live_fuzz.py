@@ -73,36 +73,54 @@ def request_for(i: int, query: str, db_name: str) -> tuple[str, dict]:
     return "/-/search.json", {"q": query, **({"lang": "zh"} if i % 8 == 1 else {})}
 
 
-async def hammer(base: str, queries: list[str], db_name: str,
-                 budget: float = float("inf")) -> tuple[Counter, list[str]]:
+async def send_all(base: str, jobs: list[tuple], concurrency: int, budget: float) -> tuple[Counter, list[str]]:
+    """Send each job (label, method, url, params, check) at most `concurrency` at a time until
+    `budget` seconds have passed (the rest count as "not sent"); count the statuses, and collect
+    every transport error and what `check(response)` finds wrong with an answer."""
     statuses: Counter = Counter()
     failures: list[str] = []
-    semaphore = asyncio.Semaphore(CONCURRENCY)
-    limits = httpx.Limits(max_connections=CONCURRENCY)
+    semaphore = asyncio.Semaphore(concurrency)
+    limits = httpx.Limits(max_connections=concurrency)
     deadline = time.monotonic() + budget
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        async def one(i: int, query: str):
-            path, params = request_for(i, query, db_name)
+        async def one(label: str, method: str, url, params: dict | None, check):
             async with semaphore:
                 if time.monotonic() > deadline:
                     statuses["not sent"] += 1
                     return
                 try:
-                    response = await client.get(path, params=params)
+                    response = await client.request(method, url, params=params)
                 except httpx.HTTPError as error:
                     statuses[type(error).__name__] += 1
-                    failures.append(f"{path} {query!r}: {type(error).__name__} {error}")
+                    failures.append(f"{label}: {type(error).__name__} {error}")
                     return
             statuses[response.status_code] += 1
-            # the HTML search opens the unit a query cites (issue 14): the only redirect allowed
-            if response.status_code == 302 and not (path == "/-/search" and "?from_search=" in
-                                                    response.headers.get("location", "")):
-                failures.append(f"{path} {query!r}: unexpected redirect to {response.headers.get('location')}")
-            if response.status_code >= 500:
-                failures.append(f"{path} {query!r}: {response.status_code} {response.text[:200]!r}")
+            failures.extend(check(response))
 
-        await asyncio.gather(*(one(i, q) for i, q in enumerate(queries)))
+        await asyncio.gather(*(one(*job) for job in jobs))
     return statuses, failures
+
+
+def search_problems(label: str, path: str, response: httpx.Response) -> list[str]:
+    problems = []
+    # the HTML search opens the unit a query cites (issue 14): the only redirect allowed
+    if response.status_code == 302 and not (path == "/-/search" and "?from_search=" in
+                                            response.headers.get("location", "")):
+        problems.append(f"{label}: unexpected redirect to {response.headers.get('location')}")
+    if response.status_code >= 500:
+        problems.append(f"{label}: {response.status_code} {response.text[:200]!r}")
+    return problems
+
+
+async def hammer(base: str, queries: list[str], db_name: str,
+                 budget: float = float("inf")) -> tuple[Counter, list[str]]:
+    jobs = []
+    for i, query in enumerate(queries):
+        path, params = request_for(i, query, db_name)
+        label = f"{path} {query!r}"
+        jobs.append((label, "GET", path, params,
+                     lambda response, label=label, path=path: search_problems(label, path, response)))
+    return await send_all(base, jobs, CONCURRENCY, budget)
 
 
 @pytest.fixture(scope="module")
@@ -275,28 +293,11 @@ def contract_problems(method: str, target: str, response: httpx.Response, forbid
 
 async def hammer_routes(base: str, requests: list[tuple[str, str]], forbidden: list[str],
                         budget: float = float("inf")):
-    statuses: Counter = Counter()
-    failures: list[str] = []
-    semaphore = asyncio.Semaphore(ROUTE_CONCURRENCY)
-    limits = httpx.Limits(max_connections=ROUTE_CONCURRENCY)
-    deadline = time.monotonic() + budget
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
-        async def one(method: str, target: str):
-            async with semaphore:
-                if time.monotonic() > deadline:
-                    statuses["not sent"] += 1
-                    return
-                try:
-                    response = await client.request(method, httpx.URL(base + target))
-                except httpx.HTTPError as error:
-                    statuses[type(error).__name__] += 1
-                    failures.append(f"{method} {target[:150]}: {type(error).__name__} {error}")
-                    return
-            statuses[response.status_code] += 1
-            failures.extend(contract_problems(method, target, response, forbidden))
-
-        await asyncio.gather(*(one(m, t) for m, t in requests))
-    return statuses, failures
+    # each target is sent as generated, bytes and all (httpx.URL, not re-encoded params)
+    jobs = [(f"{method} {target[:150]}", method, httpx.URL(base + target), None,
+             lambda response, method=method, target=target: contract_problems(method, target, response, forbidden))
+            for method, target in requests]
+    return await send_all(base, jobs, ROUTE_CONCURRENCY, budget)
 
 
 def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, live):
