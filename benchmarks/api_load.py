@@ -24,6 +24,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import build_db, percentile
 from tests.live_server import QUERIES, serving
 
@@ -119,15 +120,6 @@ async def run(base: str, concurrency: int, seconds: float, hostile: bool = True)
             "elapsed": elapsed}
 
 
-def vm_hwm_mib(pid: int | None) -> float | None:
-    if not pid or not Path(f"/proc/{pid}/status").exists():
-        return None
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return None
-
-
 def report(result: dict, concurrency: int, peak: float | None) -> str:
     lat = result["latencies"]
     fives = sum(n for s, n in result["statuses"].items() if s >= 500)
@@ -161,14 +153,14 @@ def main() -> int:
     print(f"{platform.node()} {platform.platform()} Python {platform.python_version()}")
     if args.url:
         result = asyncio.run(run(args.url, args.concurrency, args.seconds, args.hostile))
-        print(report(result, args.concurrency, vm_hwm_mib(args.pid)))
+        print(report(result, args.concurrency, memory_mib(args.pid).get("VmHWM")))
         return 0 if "zero errors" in report(result, args.concurrency, None) else 1
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or build_db(Path(tmp))
         with serving(db) as (base, process):
             result = asyncio.run(run(base, args.concurrency, args.seconds, args.hostile))
             alive = process.poll() is None
-            text = report(result, args.concurrency, vm_hwm_mib(process.pid))
+            text = report(result, args.concurrency, memory_mib(process.pid).get("VmHWM"))
     print(text if alive else text + "\nTHE SERVER DIED")
     return 0 if alive and "zero errors" in text else 1
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import build_db
 from tests.live_server import serving
 
@@ -84,35 +85,25 @@ HOSTILE = [
 
 def vm_hwm_mib(pid: int) -> float:
     """Peak RSS since the last reset; NaN once the server is gone (killed)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except FileNotFoundError:
-        pass
-    return float("nan")
+    return memory_mib(pid).get("VmHWM", float("nan"))
 
 
 def reset_peak(pid: int) -> None:
     Path(f"/proc/{pid}/clear_refs").write_text("5")
 
 
-def vm_rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def watchdog(pid: int, kill_above_mib: float, stop: threading.Event) -> None:
     """Kill the server before it takes the machine down (an unbounded server reached 22 GB)."""
     while not stop.wait(0.05):
-        try:
-            if vm_rss_mib(pid) > kill_above_mib:
-                print(f"WATCHDOG: server above {kill_above_mib:.0f} MiB, killed", flush=True)
+        rss = memory_mib(pid).get("VmRSS")
+        if rss is None:
+            return  # the server is gone
+        if rss > kill_above_mib:
+            print(f"WATCHDOG: server above {kill_above_mib:.0f} MiB, killed", flush=True)
+            try:
                 os.kill(pid, signal.SIGKILL)
-                return
-        except (FileNotFoundError, ProcessLookupError):
+            except ProcessLookupError:
+                pass
             return
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from benchmarks.pages import memory_mib
+from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import KINDS, PLAIN, SEARCH, free_port, load, probe, serve_argv, serving
 
 PYTHON = sys.executable

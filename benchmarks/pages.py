@@ -28,6 +28,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.process_memory import memory_mib
 from tests.live_server import ROOT, free_port, serving
 
 PLAIN_VENV = ROOT / "benchmarks" / ".plain-venv"
@@ -58,15 +59,6 @@ def plain_datasette() -> Path:
         subprocess.run([str(PLAIN_VENV / "bin" / "pip"), "install", "-q", f"datasette=={datasette.version.__version__}"],
                        check=True)
     return binary
-
-
-def memory_mib(pid: int) -> dict[str, float]:
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
-            fields[name] = int(value.split()[0]) / 1024
-    return fields
 
 
 def timed(client: httpx.Client, path: str) -> float:
