@@ -101,27 +101,48 @@ def yaml_error(path: Path, exc: yaml.YAMLError) -> ParseError:
 def load_errata(corpus_dir: Path, doc_id: str) -> list[dict]:
     """Fixes for one document, from ``errata/<doc-id>.yml`` (one file per document). Each fix keeps
     where it was written (``_file``, ``_line``) so a fix that is wrong is reported there."""
-    path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
-    if not path.exists():
-        return []
-    try:
-        text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=_YAML_LOADER)
-        data = yaml.load(text, Loader=_YAML_LOADER) or {}
-    except UnicodeDecodeError as exc:
-        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
-    except yaml.YAMLError as exc:
-        raise yaml_error(path, exc) from exc
-    if not isinstance(data, dict) or not isinstance(data.get("errata") or [], list):
-        raise ParseError(str(path), 1, "expected a mapping with an 'errata:' list")
-    fixes = data.get("errata") or []
-    lines = entry_lines(node, len(fixes))
+    path, data, lines = errata_file(corpus_dir, doc_id)
     errata = []
-    for fix, line in zip(fixes, lines):
+    for fix, line in zip(data.get("errata") or [], lines):
         if not isinstance(fix, dict):
             raise ParseError(str(path), line, "each erratum is a mapping with line, find, replace and reason")
         errata.append(dict(fix, doc=doc_id, _file=str(path), _line=line))
     return errata
+
+
+def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
+    """Another list of ``errata/<doc-id>.yml``: ``as_printed`` (spans reviewed and kept as printed,
+    with why), ``not_kept`` (source lines no unit keeps, with why)."""
+    return list(errata_file(corpus_dir, doc_id)[1].get(key) or [])
+
+
+def errata_file(corpus_dir: Path, doc_id: str) -> tuple[Path, dict, list[int | None]]:
+    """``errata/<doc-id>.yml`` (its path, its mapping, the line each ``errata:`` entry starts on),
+    parsed once per version of the file however many steps of a build ask; ({}, []) if none."""
+    path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
+    if not path.exists():
+        return path, {}, []
+    stat = path.stat()
+    return (path, *_parsed_errata(path.resolve(), stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=16)
+def _parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int | None]]:
+    try:
+        loader = _YAML_LOADER(path.read_text(encoding="utf-8"))
+        try:
+            node = loader.get_single_node()  # the nodes carry the line numbers, the data is built from them
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except UnicodeDecodeError as exc:
+        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
+    except yaml.YAMLError as exc:
+        raise yaml_error(path, exc) from exc
+    data = data or {}
+    if not isinstance(data, dict) or not isinstance(data.get("errata") or [], list):
+        raise ParseError(str(path), 1, "expected a mapping with an 'errata:' list")
+    return data, entry_lines(node, len(data.get("errata") or []))
 
 
 def entry_lines(node, count: int) -> list[int | None]:
@@ -131,18 +152,6 @@ def entry_lines(node, count: int) -> list[int | None]:
             if getattr(key, "value", None) == "errata" and isinstance(value, yaml.SequenceNode):
                 return [item.start_mark.line + 1 for item in value.value]
     return [None] * count
-
-
-def errata_section(corpus_dir: Path, doc_id: str, key: str) -> list[dict]:
-    """Another list of ``errata/<doc-id>.yml``: ``as_printed`` (spans reviewed and kept as printed,
-    with why), ``not_kept`` (source lines no unit keeps, with why)."""
-    path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
-    if not path.exists():
-        return []
-    try:
-        return list((read_yaml(path) or {}).get(key) or [])
-    except yaml.YAMLError as exc:
-        raise yaml_error(path, exc) from exc
 
 
 def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str:
