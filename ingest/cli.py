@@ -19,6 +19,7 @@ from .corpus import DEFAULT_CORPUS
 from .records import ParseError
 from .report import connect_readonly
 
+
 class CliError(click.ClickException):
     """One line on stderr, exit status 2."""
 

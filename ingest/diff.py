@@ -230,10 +230,6 @@ def term_pattern(term: str) -> re.Pattern:
     return re.compile(re.escape(term))
 
 
-def glossary_terms(glossary: list[dict]) -> GlossaryTerms:
-    return GlossaryTerms(glossary)
-
-
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
                 glossary: GlossaryTerms) -> dict | None:
     """Glossary terms (by their English name) found in one title whose counterpart is absent from
@@ -362,7 +358,7 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     maps each document to its language.
     """
     concordance = concordance or load_concordance()
-    terms = glossary_terms(glossary)
+    terms = GlossaryTerms(glossary)
     by_id = {u.id: u for u in units}
     diff_rows, law_rows = [], []
     for (from_doc, to_doc), pairs in aligned.items():

@@ -326,14 +326,11 @@ def split_terms(term: str) -> list[str]:
 
 
 # --- headings among plain terms: the reading order -------------------------------------------
-def tokenizer():
-    from .tokenize import sudachi_tokenizer
-
-    return sudachi_tokenizer()
-
 
 def morphemes(text: str):
-    return list(tokenizer().tokenize(text))
+    from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
+
+    return list(sudachi_tokenizer().tokenize(text))
 
 
 NOT_READ = ("補助記号", "空白")  # punctuation and spaces, which Sudachi reads as キゴウ

@@ -43,6 +43,7 @@ from .documents import parse_document
 from .search_tables import install_variants
 from .records import ParsedDocument, ParseError, Unit
 from .textclean import strip_any_tags
+from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
 KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing")
 SMALL_KANA = "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
@@ -81,19 +82,13 @@ class Candidate:
 # ------------------------------------------------------------------------- dictionary and words
 
 
-def _tokenizer():
-    from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
-
-    return sudachi_tokenizer()
-
-
 @lru_cache(maxsize=65536)
 def morphemes(text: str) -> tuple[tuple[str, int, int, bool, str], ...]:
     """(surface, begin, end, out of vocabulary, part of speech) per morpheme, mode C."""
     from sudachipy import SplitMode
 
     return tuple((m.surface(), m.begin(), m.end(), m.is_oov(), m.part_of_speech()[0])
-                 for m in _tokenizer().tokenize(text, SplitMode.C))
+                 for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
 
 
 def known_katakana(word: str) -> bool:
@@ -327,7 +322,7 @@ def full_morphemes(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     from sudachipy import SplitMode
 
     return tuple((m.surface(), m.begin(), tuple(m.part_of_speech()))
-                 for m in _tokenizer().tokenize(text, SplitMode.C))
+                 for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
 
 
 # Classical forms formal modern Japanese keeps (すべき, 多大なる, における, のみならず).

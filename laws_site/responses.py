@@ -39,14 +39,17 @@ PAGE_TIME_LIMIT_FACTOR = 10
 
 async def read(datasette, fn):
     """Run ``fn(sqlite3_connection)`` in Datasette's read thread, with a backstop time limit."""
-    def bounded(conn):
-        try:
-            with sqlite_timelimit(conn, PAGE_TIME_LIMIT_FACTOR * datasette.setting("sql_time_limit_ms")):
-                return fn(conn)
-        finally:
-            limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
+    limit_ms = PAGE_TIME_LIMIT_FACTOR * datasette.setting("sql_time_limit_ms")
+    return await laws_database(datasette).execute_fn(lambda conn: bounded(conn, fn, limit_ms))
 
-    return await laws_database(datasette).execute_fn(bounded)
+
+def bounded(conn, fn, limit_ms: int):
+    """fn(conn) under a time limit, the connection's result guard restored afterwards."""
+    try:
+        with sqlite_timelimit(conn, limit_ms):
+            return fn(conn)
+    finally:
+        limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
 
 
 # The event loop's own read-only connection per served Database object (a rebuilt file is served by
@@ -66,11 +69,7 @@ def read_here(datasette, fn):
         conn = database.connect()
         limits.prepare(conn, database.name)
         _here[database] = conn
-    try:
-        with sqlite_timelimit(conn, datasette.setting("sql_time_limit_ms")):
-            return fn(conn)
-    finally:
-        limits.guard_results(conn)
+    return bounded(conn, fn, datasette.setting("sql_time_limit_ms"))
 
 
 async def html_page(datasette, request, template: str, context: dict, status: int = 200) -> Response:

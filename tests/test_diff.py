@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from ingest.diff import edition_flags, fold, glossary_terms, law_refs, numbers_in, text_ops, title_terms
+from ingest.diff import GlossaryTerms, edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
 from laws_site.diffs import DiffError, diff_units, overview
 
 COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"
@@ -180,14 +180,14 @@ def test_law_23_diff_shows_the_move_and_the_new_law(conn):
 
 
 def test_title_terms_via_a_glossary():
-    glossary = glossary_terms([{"ja": "ディクレアララー", "zh": "庄家", "en": "declarer"},
+    glossary = GlossaryTerms([{"ja": "ディクレアララー", "zh": "庄家", "en": "declarer"},
                                {"ja": "ダミー", "zh": "明手", "en": "dummy"}])
     assert title_terms("庄家的权利", "ダミーの権利", "zh", "ja", glossary) == {"removed": ["declarer"], "added": ["dummy"]}
     assert title_terms("庄家的权利", "ディクレアララーの権利", "zh", "ja", glossary) is None
 
 
 def test_title_terms_read_every_spelling_and_skip_one_character_words():
-    glossary = glossary_terms([{"ja": "ディール", "zh": "发牌或牌局", "en": "Deal"},
+    glossary = GlossaryTerms([{"ja": "ディール", "zh": "发牌或牌局", "en": "Deal"},
                                {"ja": "パック", "zh": "牌", "en": "Pack"},
                                {"ja": "ボード", "zh": "牌套或套中的牌", "en": "Board"}])
     assert title_terms("洗牌与发牌", "シャフルとディール", "zh", "ja", glossary) is None
