@@ -96,9 +96,14 @@ def test_search_json_answers_200_or_400_never_500(datasette, query, lang):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(query=QUERIES, limit=st.sampled_from(["", "0", "-1", "abc", "10", "99999999999999999999"]))
 @example(query="<script>alert(1)</script>", limit="")
+@example(query="1", limit="")  # exactly one citation: Law 1
 def test_search_page_answers_200_or_400_and_escapes_the_query(datasette, query, limit):
     path = f"/-/search?q={quoted(query)}" + (f"&limit={limit}" if limit else "")
     response = fetch(datasette, path)
+    if response.status_code == 302:  # a query that is exactly one citation opens that unit (issue 14)
+        location = response.headers["location"]
+        assert location.startswith("/") and not location.startswith("//") and "?from_search=" in location, location
+        return
     assert_answered(response, path)
     assert "<script>alert(1)" not in response.text
 
