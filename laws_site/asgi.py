@@ -235,9 +235,14 @@ def with_length(start: dict, body: bytes) -> dict:
                                 for k, v in start["headers"]])
 
 
+# how long Datasette's queries took, in its JSON and pages: not part of the answer
+TIMING = re.compile(rb'"query_ms": ?[0-9.eE+-]+|Queries took [0-9.]+ ?ms')
+
+
 def content_etag(body: bytes) -> str:
-    """The answer's own bytes, hashed: the same URL with a different answer gets another tag."""
-    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    """The answer's own bytes (less the query timing), hashed: the same URL with a different answer
+    gets another tag, the same answer the same tag."""
+    return '"' + hashlib.sha256(TIMING.sub(b"", body)).hexdigest()[:32] + '"'
 
 
 def json_content(headers) -> bool:

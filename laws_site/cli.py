@@ -91,10 +91,9 @@ def serve(db_path: Path, host: str, port: int):
         click.echo(f"{db_path} not found: building it first", err=True)
         build_database(db_path, DEFAULT_CORPUS, progress=lambda message: click.echo(message, err=True))
     check_database(db_path)
-    from .serve import datasette_args
-    from datasette.cli import cli as datasette_cli
+    from .serve import run
 
-    datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+    run(db_path, host, port)  # datasette serve, with the HTTP server's limits (serve.py)
 
 
 def connect(db_path: Path) -> sqlite3.Connection:
