@@ -9,7 +9,8 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 - the query string parsed once per request (`Request.args` keeps its parse in the ASGI scope);
 - `_facet`, `_facet_array` and `_facet_date` de-duplicated (the query string is rewritten) and at
   most MAX_FACETS distinct ones;
-- `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS);
+- `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS),
+  other text a page shows back bounded too (LENGTHS);
 - a known parameter with a value its page cannot use is a 400 (PARAMETERS: one row per route and
   parameter, so a new parameter is one more row).
 """
@@ -72,6 +73,26 @@ PARAMETERS: list[tuple[str, str, Callable[[str], str | None]]] = [
 _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
 
 
+# (path pattern, parameter pattern, most characters, "refuse" or "drop"): text a page tokenizes on
+# the event loop or shows back to the reader. Search's own message covers queries up to twice its
+# limit (it quotes them, cut short); longer ones are refused here. A unit page opened from a search
+# shows the query: one no search accepts is dropped, never shown.
+LENGTHS = [
+    (r".*", r"_search(_.+)?", MAX_SEARCH_CHARS, "refuse"),
+    (r"/-/search(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
+    (r"/-/glossary(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
+    (r"/[a-z0-9]+(-[a-z0-9]+)+/.+", r"from_search", MAX_SEARCH_CHARS, "drop"),
+]
+_LENGTHS = [(re.compile(path), re.compile(name), limit, action) for path, name, limit, action in LENGTHS]
+
+
+def length_limit(path: str, key: str) -> tuple[int, str] | None:
+    for path_pattern, name_pattern, limit, action in _LENGTHS:
+        if name_pattern.fullmatch(key) and path_pattern.fullmatch(path):
+            return limit, action
+    return None
+
+
 def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
     for pattern, name, check in _PARAMETERS:
         if not pattern.fullmatch(path):
@@ -109,13 +130,15 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
             if (key, value) in facets:
                 continue
             facets.add((key, value))
+        limit = length_limit(path, key)
+        if limit and len(value) > limit[0]:
+            if limit[1] == "drop":
+                continue
+            return Refusal(400, f"{key} is {len(value):,} characters long; the limit is {limit[0]:,}. "
+                                "Shorten it to the words that matter."), b""
         kept_pieces.append(piece)
     if len(facets) > MAX_FACETS:
         return Refusal(400, f"{len(facets)} different facets asked for; the limit is {MAX_FACETS}"), b""
-    for key, value in pairs:
-        if key.startswith("_search") and key != "_searchmode" and len(value) > MAX_SEARCH_CHARS:
-            return Refusal(400, f"{key} is {len(value):,} characters long; search takes up to "
-                                f"{MAX_SEARCH_CHARS}. Shorten it to the words that matter."), b""
     refused = bad_value(path, pairs)
     if refused:
         return refused, b""
