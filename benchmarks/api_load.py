@@ -56,7 +56,7 @@ MIX = [
     (1, "/laws/sections.json", {"_sort": "nope"}, 400),
     (1, "/laws/sections.json", {"_where": "\x00"}, 400),
     (1, "/laws-2017-ja/" + "9" * 4301 + ".json", {}, 404),
-    (1, "/-/citations.json", {"from": "²"}, 200),
+    (1, "/-/citations.json", {"from": "²"}, 400),
 ]
 REVALIDATE = "REVALIDATE"
 

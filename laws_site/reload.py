@@ -40,6 +40,18 @@ class Served:
     fd: int
     sha256: str
     schema: dict[str, frozenset[str]]
+    readers: int = 0        # downloads reading from fd now
+    retired: bool = False   # another file is served: close fd when the last reader is done
+
+    def retire(self) -> None:
+        self.retired = True
+        if not self.readers:
+            os.close(self.fd)
+
+    def done_reading(self) -> None:
+        self.readers -= 1
+        if self.retired and not self.readers:
+            os.close(self.fd)
 
 
 # per Datasette instance: {database name: what is served}; identities found unusable
@@ -211,8 +223,7 @@ async def swap(datasette, name: str) -> None:
     datasette.databases = {key: (new if key == name else db) for key, db in datasette.databases.items()}
     fresh_sql_threads(datasette, old)
     _served[id(datasette)][name] = kept
-    # a download may still be reading the previous file: its descriptor closes a minute later
-    asyncio.get_running_loop().call_later(60, os.close, previous.fd)
+    previous.retire()  # its descriptor closes now, or when the downloads reading it are done
     await open_everywhere(datasette, new)
     internal = datasette.databases.get("_internal")
     if internal is not None and getattr(datasette, "internal_db_created", False):
@@ -300,11 +311,15 @@ async def send_download(datasette, name: str, scope, send, etag_matches) -> None
         await send({"type": "http.response.body", "body": b""})
         return
     offset = 0
-    while offset < size:
-        chunk = await asyncio.to_thread(os.pread, kept.fd, min(DOWNLOAD_CHUNK, size - offset), offset)
-        if not chunk:
-            break
-        offset += len(chunk)
-        await send({"type": "http.response.body", "body": chunk, "more_body": offset < size})
+    kept.readers += 1
+    try:
+        while offset < size:
+            chunk = await asyncio.to_thread(os.pread, kept.fd, min(DOWNLOAD_CHUNK, size - offset), offset)
+            if not chunk:
+                break
+            offset += len(chunk)
+            await send({"type": "http.response.body", "body": chunk, "more_body": offset < size})
+    finally:
+        kept.done_reading()
     if offset < size or size == 0:
         await send({"type": "http.response.body", "body": b""})
