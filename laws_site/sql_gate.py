@@ -5,7 +5,8 @@ Eight clients sending a query that runs into the 1.5 s time limit held all three
 3-7.5 s instead of 5-10 ms. Every request that runs SQL a client wrote - `?sql=` on the database
 (HTML, .json, .csv), a canned query, a table view with `_where` - now passes this gate first: at
 most SLOTS run at once, at most QUEUE wait, none waits longer than MAX_WAIT seconds. A request the
-gate cannot take is answered 429 (queue full) or 503 (waited too long), both with Retry-After.
+gate cannot take (queue full, or waited too long) is answered 429 Too Many Requests with
+Retry-After: the server is well, this client's kind of request is rationed (never a 5xx).
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class Gate:
             await asyncio.wait_for(self.semaphore.acquire(), self.max_wait)
         except asyncio.TimeoutError:
             self.refused += 1
-            return Busy(503, f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
+            return Busy(429, f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
                              f"try again in {RETRY_AFTER} s")
         finally:
             self.waiting -= 1

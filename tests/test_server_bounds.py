@@ -128,7 +128,7 @@ def test_answer_cache_counts_keys_and_entries(monkeypatch):
 
 # ---------------------------------------------------------------- 3. public SQL has its own gate
 
-async def test_the_gate_queues_then_refuses_with_429_and_503():
+async def test_the_gate_queues_then_refuses_with_429():
     gate = sql_gate.Gate(slots=1, queue=1, max_wait=0.2)
     assert await gate.enter() is None  # holds the slot
     waiting = asyncio.create_task(gate.enter())
@@ -136,7 +136,7 @@ async def test_the_gate_queues_then_refuses_with_429_and_503():
     full = await gate.enter()
     assert full.status == 429 and "too many SQL queries" in full.message
     timed_out = await waiting
-    assert timed_out.status == 503 and "busy" in timed_out.message
+    assert timed_out.status == 429 and "busy" in timed_out.message
     gate.leave()
     assert await gate.enter() is None
     gate.leave()

@@ -159,7 +159,7 @@ def test_the_database_changed_in_place_or_deleted_is_a_503(served_copy, tmp_path
 
 # ---------------------------------------------------------------- public SQL cannot starve the pages
 
-def test_slow_sql_clients_get_429_or_503_and_pages_keep_answering(served_copy):
+def test_slow_sql_clients_get_429_and_pages_keep_answering(served_copy):
     _db, client, _process, _log = served_copy
     stop = threading.Event()
     statuses: list[int] = []
@@ -170,7 +170,7 @@ def test_slow_sql_clients_get_429_or_503_and_pages_keep_answering(served_copy):
             while not stop.is_set():
                 response = own.get("/laws.json", params={"sql": RUNAWAY})
                 statuses.append(response.status_code)
-                if response.status_code in (429, 503):
+                if response.status_code == 429:
                     retry_after.add(response.headers.get("retry-after"))
 
     threads = [threading.Thread(target=attacker) for _ in range(8)]
@@ -188,8 +188,8 @@ def test_slow_sql_clients_get_429_or_503_and_pages_keep_answering(served_copy):
         stop.set()
         for thread in threads:
             thread.join()
-    assert set(statuses) <= {400, 429, 503}, statuses
-    assert 503 in statuses and 400 in statuses  # one at a time ran into the time limit, the rest waited
+    assert set(statuses) <= {400, 429}, statuses
+    assert 429 in statuses and 400 in statuses  # one at a time ran into the time limit, the rest waited
     assert retry_after == {str(sql_gate.RETRY_AFTER)}
     # before: 3-7.5 s, every read thread running the CTE; the benchmark measures the 2x target
     assert statistics.median(latencies) < 1.0, latencies
