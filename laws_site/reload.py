@@ -152,6 +152,7 @@ async def remember(datasette) -> None:
             continue
         if not db.is_mutable:
             db.cached_hash = kept.sha256
+            db.cached_size = kept.identity[2]  # of the bytes served, whatever is renamed over them later
         served_now[name] = kept
         await open_everywhere(datasette, db)
 

@@ -50,24 +50,21 @@ def law_number(value: str) -> str | None:
     return None if LAW_NUMBER.fullmatch(value.strip()) else "a law number (ASCII digits, e.g. 61)"
 
 
-def whole_number(value: str) -> str | None:
-    return None if re.fullmatch(r"[0-9]{1,7}", value.strip()) else "a whole number (ASCII digits)"
-
-
 def flag(value: str) -> str | None:
-    return None if value in ("", "0", "1", "on", "off", "true", "false") else "1 or 0"
+    """What pages/diff.py reads as on (1, true, on, yes) or off."""
+    ok = value.lower() in ("", "0", "1", "on", "off", "true", "false", "yes", "no")
+    return None if ok else "1 (on) or 0 (off)"
 
 
 # (path pattern, parameter, check): the check returns None for a good value, else what is expected.
-# An empty value means "not given" (a form's empty field) and is always accepted.
+# An empty value means "not given" (a form's empty field) and is always accepted. Parameters a page
+# checks itself, with a message on its own page (search's lang, limit, offset; glossary's limit and
+# offset), are not repeated here: these are the ones a page would otherwise silently ignore.
 PARAMETERS: list[tuple[str, str, Callable[[str], str | None]]] = [
     (r"/-/citations(\.json)?", "from", law_number),
     (r"/-/citations(\.json)?", "to", law_number),
     (r"/-/citations(\.json)?", "law", law_number),
     (r"/-/glossary(\.json)?", "lang", one_of("ja", "en", "zh")),
-    (r"/-/glossary(/[^/]+)?(\.json)?", "limit", whole_number),
-    (r"/-/glossary(/[^/]+)?(\.json)?", "offset", whole_number),
-    (r"/-/search(\.json)?", "lang", one_of("ja", "zh")),
     (r"/-/diff(\.json)?", "whitespace", flag),
 ]
 _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
