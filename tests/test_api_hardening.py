@@ -191,7 +191,8 @@ def test_redirects_stay_on_the_site(server, target):
 
 
 def test_long_query_makes_no_long_header(server):
-    response = server.get("/laws/sections", params={"_search": "a" * 30_000})
+    # (a _search over 500 characters is refused since issue 21; another long parameter still repeats in Link:)
+    response = server.get("/laws/sections", params={"_search": "a", "zz": "a" * 30_000})
     assert response.status_code == 200
     assert all(len(value) <= MAX_HEADER for _, value in response.headers.raw)
     status, headers = raw_request(str(server.base_url), "/laws/sections?_search=" + "a" * 100_000)
@@ -315,7 +316,7 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
             time.sleep(0.2)
             open_files = files_open_on(process.pid, db)
     assert "picked up the rebuilt laws.db" in log.read_text()
-    assert "not a usable SQLite database" in log.read_text()
+    assert "is not a readable SQLite database" in log.read_text()
     assert len(open_files) <= 5, open_files  # old files' connections are closed, not piled up
 
 
