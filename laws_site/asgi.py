@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from datasette.utils.asgi import Request
 
-from . import reload, request_bounds, sql_gate
+from . import limits, reload, request_bounds, sql_gate
 from .responses import CORS, error_response, public_url
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -51,6 +51,8 @@ def wrapper(datasette):
     from . import errors
 
     errors.install_csv_errors()
+    limits.install_time_limit()
+    sql_gate.install_own_executor()
     install_links(datasette)
 
     def wrap(app):
@@ -75,9 +77,11 @@ def wrapper(datasette):
                                                 busy.message, as_json=scope["path"].endswith(".json"))
                 response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
                 return await response.asgi_send(sender.send)
+            client_sql = sql_gate.CLIENT_SQL.set(True)  # its statements run on the gate's own thread
             try:
                 await app(scope, receive, sender.send)
             finally:
+                sql_gate.CLIENT_SQL.reset(client_sql)
                 gate.leave()
         return guarded
     return wrap
