@@ -94,10 +94,9 @@ def serve(db_path: Path, host: str, port: int):
         run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
     check_listen(host, port)
-    from .serve import datasette_args
-    from datasette.cli import cli as datasette_cli
+    from .serve import run
 
-    datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+    run(db_path, host, port)  # datasette serve, with the HTTP server's limits (serve.py)
 
 
 def check_listen(host: str, port: int) -> None:
