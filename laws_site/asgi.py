@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from datasette.utils.asgi import Request
 
-from . import limits, reload, request_bounds, sql_gate
+from . import reload, request_bounds, sql_gate
 from .responses import CORS, error_response, public_url
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -51,7 +51,6 @@ def wrapper(datasette):
     from . import errors
 
     errors.install_csv_errors()
-    limits.install_time_limit()
     sql_gate.install_own_executor()
     install_links(datasette)
 

@@ -15,20 +15,15 @@ to 22 GB (killed by the kernel). So every connection Datasette opens gets (`prep
 - guarded versions of the built-ins whose cost inside one call is not bounded by the length limit:
   `printf('%.*c', 1000000000, 'x')` loops a billion times (17 s) before returning NULL, and
   `trim(x, y)` costs len(x) x len(y) (two 100,000-character arguments: 69 s);
-- the time limit checked every TIME_CHECK_OPS virtual-machine steps, not Datasette's 1,000: its
-  check is a Python call that takes the GIL, 12,500 times a second during a runaway query, and
-  the event loop rendering pages waited on each hand-over (a unit page ~2x slower while one CTE ran);
 - an authorizer refusing what reveals files or memory: `pragma_database_list` (the database's
   absolute path), `fts3_tokenizer` (a pointer, and it can set one), `load_extension` and the other
   names in DENIED_TABLES and DENIED_FUNCTIONS.
 """
 from __future__ import annotations
 
-import contextlib
 import re
 import sqlite3
 import threading
-import time
 
 MAX_VALUE_BYTES = 256 * 1024
 SQLITE_LIMITS = {
@@ -53,32 +48,6 @@ RESULT_BUDGET = 2_000_000  # characters of text plus bytes of blobs, per stateme
 
 class ResultTooLarge(sqlite3.DataError):
     """Raised while rows are fetched: Datasette shows it like any SQL error (400)."""
-
-
-TIME_CHECK_OPS = 50_000  # SQLite steps between time checks: about 4 ms of work
-
-
-@contextlib.contextmanager
-def time_limit(conn: sqlite3.Connection, ms: int):
-    """Datasette's sqlite_timelimit, checking the clock every TIME_CHECK_OPS steps."""
-    deadline = time.perf_counter() + ms / 1000
-    every = 1 if ms <= 20 else TIME_CHECK_OPS  # Datasette's own probes with tiny limits stay exact
-
-    def handler():
-        return 1 if time.perf_counter() >= deadline else 0
-
-    conn.set_progress_handler(handler, every)
-    try:
-        yield
-    finally:
-        conn.set_progress_handler(None, every)
-
-
-def install_time_limit() -> None:
-    """Every statement Datasette runs gets time_limit instead of its own sqlite_timelimit."""
-    import datasette.database
-
-    datasette.database.sqlite_timelimit = time_limit
 
 
 def prepare(conn: sqlite3.Connection, database: str) -> None:

@@ -12,6 +12,7 @@ import weakref
 from collections import OrderedDict
 from urllib.parse import parse_qsl, urlencode
 
+from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
@@ -45,7 +46,7 @@ async def read(datasette, fn):
 def bounded(conn, fn, limit_ms: int):
     """fn(conn) under a time limit, the connection's result guard restored afterwards."""
     try:
-        with limits.time_limit(conn, limit_ms):
+        with sqlite_timelimit(conn, limit_ms):
             return fn(conn)
     finally:
         limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
