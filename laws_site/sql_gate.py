@@ -29,6 +29,12 @@ MAX_WAIT = 1.0     # seconds; a statement may run sql_time_limit_ms (1.5 s) afte
 RETRY_AFTER = 2    # seconds
 SQL_PARAMETERS = ("sql", "_where")
 NICENESS = 10
+# SQLite steps between two time checks on the gate's thread. Datasette checks every 1,000: each
+# check is a Python call that takes the GIL, ~12,500 a second during a runaway query, and the event
+# loop rendering a page waits at each hand-over. A step may call a costly function (a 200 KB printf
+# per row: ~0.1 ms), so the check cannot be much rarer: 5,000 steps overshoot the limit by well
+# under a second even then.
+TIME_CHECK_STEPS = 5_000
 # set while a gated request is answered: its statements go to the gate's executor
 CLIENT_SQL: contextvars.ContextVar[bool] = contextvars.ContextVar("laws_site_client_sql", default=False)
 
@@ -112,9 +118,29 @@ def replace_executor(datasette) -> ThreadPoolExecutor | None:
     return old
 
 
+_gate_thread = threading.local()
+
+
 def lower_priority() -> None:
+    _gate_thread.is_gate = True
     with contextlib.suppress(OSError, AttributeError):  # Linux: a thread's own nice value
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+@contextlib.contextmanager
+def time_limit(conn, ms: int):
+    """Datasette's sqlite_timelimit; on the gate's thread the clock is read every TIME_CHECK_STEPS."""
+    deadline = time.perf_counter() + ms / 1000
+    every = 1 if ms <= 20 else TIME_CHECK_STEPS if getattr(_gate_thread, "is_gate", False) else 1000
+
+    def handler():
+        return 1 if time.perf_counter() >= deadline else 0
+
+    conn.set_progress_handler(handler, every)
+    try:
+        yield
+    finally:
+        conn.set_progress_handler(None, every)
 
 
 def install_own_executor() -> None:
@@ -142,3 +168,6 @@ def install_own_executor() -> None:
 
     execute_fn.laws_site = True
     Database.execute_fn = execute_fn
+    import datasette.database
+
+    datasette.database.sqlite_timelimit = time_limit
