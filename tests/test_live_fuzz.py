@@ -333,7 +333,7 @@ SHAPE_PATHS = ["/-/search.json?q=revoke", "/-/search?q=%E8%97%8F%E7%89%8C", "/{d
                "/laws-2017-ja/61B2.json", "/-/citations.json", "/{db}/search_text.json?q=x"]
 FACET_COLUMNS = ["kind", "doc", "lang", "page", "ref", "parent_id", "target_doc", "resolved", "nope", "%00", ""]
 HOSTS = ["evil.example", "EVIL.example:8443", "javascript:alert(1)", "a b", "x" * 300, "[::1]:80", "%0d%0a", "",
-         "evil.example/path", "127.0.0.1"]
+         "evil.example/path", "127.0.0.1", "a" * 40 + "!", "a." * 100 + "!"]
 
 
 def shaped_requests(n: int, db_name: str, seed: int = SHAPE_SEED) -> list[tuple[str, str, str | None]]:
