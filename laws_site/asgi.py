@@ -242,7 +242,8 @@ def with_length(start: dict, body: bytes) -> dict:
 
 
 # how long Datasette's queries took, in its JSON and pages: not part of the answer
-TIMING = re.compile(rb'"query_ms": ?[0-9.eE+-]+|Queries took [0-9.]+ ?ms')
+# (the page footer's "Queries took %(ms)s ms" in each interface language: laws_site/locale)
+TIMING = re.compile('"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode())
 
 
 def content_etag(body: bytes) -> str:

@@ -326,7 +326,9 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
 SHAPE_REQUESTS = 600
 SHAPE_MIN_ANSWERED = 150
 SHAPE_SEED = 20261124
-MAX_SECONDS_PER_ANSWER = 2.0
+# a stall was 20-80 s; an answer here waits behind 7 others on a shared machine (the 2 s target for
+# one request on its own is measured by benchmarks/server_attacks.py)
+MAX_SECONDS_PER_ANSWER = 5.0
 MAX_SERVER_MIB = 512
 SHAPE_PATHS = ["/-/search.json?q=revoke", "/-/search?q=%E8%97%8F%E7%89%8C", "/{db}/sections.json?_size=1",
                "/{db}/sections?_size=1", "/{db}.json?sql=select+1", "/{db}/xrefs.json?_size=1", "/-/glossary.json",
