@@ -31,7 +31,9 @@ Units emitted (refs are stable, public):
   worked example prints no Law number; the Law it applies is ``attrs["applies"]`` with
   ``applies_reason`` (`RULING_APPLIES`), which becomes an ``applies`` cross-reference.
 * ``fn:<n>`` (kind ``footnote``): ``attrs {"anchor_ref": ...}``; the carrying unit keeps the
-  marker as ``*<n>``. A footnote printed again under a reprint gets ``repeated_at_lines``.
+  marker as ``*<n>``. A footnote printed again under a reprint gets ``repeated_at_lines``. A body
+  whose marker the conversion lost (no ``*<n>`` in any unit) is kept with ``anchor_ref`` None and
+  ``marker_lost`` True; the errata restore the marker, so the built text has none such.
 
 Law cross-references in the text (第43条B項2(b)) are left as printed for the reference extractor.
 """
@@ -566,9 +568,11 @@ class CommentaryParser:
             (first_line, text), repeats = printings[0], printings[1:]
             carriers = [u.ref for u in self.units if u.kind != "footnote" and re.search(
                 rf"\*{number}(?!\d)", u.text + "".join(v.get("text", "") for v in u.attrs.get("repeat_variants", [])))]
+            # A body whose marker the conversion garbled (`示唆")` for 示唆*14) is still the
+            # book's footnote: kept, unanchored rather than guessed (the errata restore markers).
+            attrs = {"anchor_ref": carriers[0] if carriers else None}
             if not carriers:
-                raise ParseError(self.source, first_line, f"footnote *{number} has no marker *{number} in the text")
-            attrs = {"anchor_ref": carriers[0]}
+                attrs["marker_lost"] = True
             if len(carriers) > 1:
                 attrs["anchor_refs"] = carriers
             if repeats:
