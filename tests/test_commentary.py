@@ -131,7 +131,8 @@ def test_note_keeps_its_bullets_one_per_line():
              "あったものとして扱う。リボークになるときは以下のとおり。\n"
              "(1) スートへフォローする義務に違反した。\n"
              "(2) リードの要求に応えなかった（第50条D項2(a)メジャーペナルティカード対して）。\n"
-             "(3) プレイの要求に応えなかった（第57条A項ディフェンダーの早まったプレイに対して）。",
+             # the space after the citation is the author's (第57条A項 <what it says>), kept
+             "(3) プレイの要求に応えなかった（第57条A項 ディフェンダーの早まったプレイに対して）。",
         attrs={"covers": ["14B4"], "label": "L14B4"})
 
 
