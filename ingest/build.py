@@ -24,6 +24,7 @@ from .background_tokens import BackgroundTokens
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
+from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .labels import DocumentNames, label_rows, unit_labels
@@ -97,6 +98,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     """Parse everything, then write the database atomically. Returns counts for the caller to show."""
     started = time.perf_counter()
     db_path = Path(db_path)
+    check_target(db_path)  # a FIFO, device or directory at db_path is refused before any work
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
@@ -117,7 +119,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        concordance = load_concordance()
+        concordance = load_concordance(Path(corpus_dir) / "concordance.yml")  # --corpus, not the package copy
         aligned = align_pairs(units, registry.diff_pairs(), concordance)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
@@ -225,6 +227,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
         with open(temp_path, "rb+") as written:
             os.fsync(written.fileno())
         os.chmod(temp_path, mode)
+        check_target(db_path)  # again: something else may have appeared there meanwhile
         os.replace(temp_path, db_path)
     finally:
         if temp_path.exists():
