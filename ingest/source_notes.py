@@ -2,10 +2,11 @@
 
 The errata correct what the PDF or web conversion garbled; a slip the source itself prints stays
 as printed (the corpus is the book). When an ``as_printed`` entry of ``corpus/errata/<doc>.yml``
-judges the span a likely typo of the source, it says so with ``means``::
+judges the span a typo of the source (``source_typo: true``), it says what it probably means::
 
     as_printed:
       - span: "理发"
+        source_typo: true
         means: "更改"
         lines: [823]
         reason: why it is kept, and why it probably means that
@@ -43,11 +44,13 @@ def entry_line(path: Path, span: str) -> int | None:
 def typo_entries(corpus_dir: Path, doc: str) -> tuple[Path, list[dict]]:
     """The `as_printed` entries of a document that say what the printed span probably means."""
     path, data, _ = errata_file(corpus_dir, doc)
-    entries = [e for e in data.get("as_printed") or [] if isinstance(e, dict) and e.get("means")]
+    entries = [e for e in data.get("as_printed") or [] if isinstance(e, dict)
+               and (e.get("means") or e.get("source_typo"))]
     for entry in entries:
-        if not entry.get("span") or not entry.get("reason"):
+        if not entry.get("span") or not entry.get("reason") or not entry.get("means"):
             raise ParseError(str(path), entry_line(path, str(entry.get("span"))),
-                             "an as_printed entry with `means` needs a span and a reason")
+                             "a source typo kept as printed (source_typo: true) needs a span, `means` "
+                             "(what it probably means) and a reason")
     return path, entries
 
 

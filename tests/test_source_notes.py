@@ -93,3 +93,15 @@ async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette
     parent = (await datasette.client.get("/laws-1997-zh/21B")).text
     assert '<a href="/laws-1997-zh/21B1">21B1</a>: as printed: <q>理发</q>' in parent
     assert 'class="source-notes"' not in (await datasette.client.get("/laws-1997-zh/21A")).text
+
+
+def test_a_source_typo_without_what_it_means_is_a_build_error(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    errata = corpus / "errata" / "laws-1997-zh.yml"
+    text = errata.read_text(encoding="utf-8").replace('    means: "更改"\n', "")
+    errata.write_text(text, encoding="utf-8")
+    with pytest.raises(ParseError) as caught:
+        source_note_rows(parsed("laws-1997-zh", corpus), corpus)
+    assert caught.value.line == text.split("\n").index('  - span: "理发"') + 1
+    assert "needs a span, `means`" in caught.value.message
