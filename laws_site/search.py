@@ -35,7 +35,8 @@ from functools import lru_cache
 from ingest import glossary, tokenize
 from ingest.refs import law_ancestors, parse_law_ref
 
-from .ref_spelling import citation_candidates, law_spelling, note_spelling, regulation_spelling, split_citations
+from .ref_spelling import (candidate_refs, citation_candidates, law_spelling, named_document, note_spelling,
+                           regulation_spelling, split_citations, squeeze)
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
 
@@ -211,23 +212,47 @@ def nothing_to_search(query: str) -> str:
 
 def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str | None) -> dict | None:
     """None if the query is not written as citations; else {"query", "found", "units" (ids, most
-    wanted first), "message", "nearest"}."""
-    typed = split_citations(query)
+    wanted first), "opens" (the first unit is what the citation names: a page may open it),
+    "message", "nearest"}.
+
+    A law ref (`27条`, `27条B項1(b)`, `16条B`) names the current Laws' unit; a regulation article
+    with the same number is offered after it, never instead of it: `27条` that only the regulations
+    held would say so and not open them. The regulations (or a commentary) are named by their own
+    title before the citation (`競技会運営規則第27条`, `運営規則27条`) or with the document filter."""
+    named = named_document(query, data.document_names)
+    if named:
+        typed, scoped = [named[1]], named[0]
+    else:
+        typed, scoped = split_citations(query), None
     if not typed:
         return None
-    wanted = []
+    wanted, primary = [], []
     for citation in typed:
-        for scope, ref in citation_candidates(citation) or []:
+        if scoped:
+            pairs = [(scoped, ref) for ref in candidate_refs(data.role(scoped), citation)
+                     + [squeeze(citation)]]
+        else:
+            pairs = citation_candidates(citation) or []
+        for rank, (scope, ref) in enumerate(pairs):
             docs = [scope] if data.registry.get(scope) else _docs_of_role(data, scope)
             wanted += [f"{d}:{ref}" for d in docs]
+            if rank == 0:
+                primary += [f"{d}:{ref}" for d in docs]
     wanted = [unit for unit in dict.fromkeys(wanted) if _in_filters(data, unit.split(":", 1)[0], doc, lang)]
     found = _existing(conn, wanted)
     units = [unit for unit in wanted if unit in found]
-    result = {"query": query, "found": bool(units), "units": units, "message": None, "nearest": []}
+    # with a document or language filter, whatever the filter leaves is what was asked for
+    opens = bool(units) and (doc is not None or lang is not None or units[0] in primary)
+    result = {"query": query, "found": bool(units), "units": units, "opens": opens, "message": None,
+              "nearest": [], "citations": len(typed)}
     if not units:
         where = " in the document or language chosen" if doc or lang else ""
         result["message"] = f"No such unit{where}: {query}."
-        result["nearest"] = nearest_units(conn, data, typed[0], doc)
+        result["nearest"] = nearest_units(conn, data, typed[0], doc if doc else scoped)
+    elif not opens:
+        wanted_doc = primary[0].split(":", 1)[0] if primary else None
+        title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
+        result["message"] = f"No such unit in {title}: {query}. The same number exists elsewhere:"
     return result
 
 

@@ -16,6 +16,7 @@ from ingest.search_tables import INDEX_TERMS, index_entry_words
 from ingest.vocabulary import Vocabulary
 
 from . import queries
+from .ref_spelling import document_names
 from .units import permalink
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
@@ -62,6 +63,12 @@ class SearchData:
         order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
         order += [self.registry.regulations.id] if self.registry.regulations else []
         self.ranks = {doc: rank for rank, doc in enumerate(order)}
+        # names typed before a citation to reach a document other than the Laws (運営規則27条)
+        self.document_names: dict[str, str] = {}
+        for document in self.registry.documents:
+            if document.role != "laws":
+                for name in document_names(document.title, document.short_title):
+                    self.document_names.setdefault(name, document.id)
 
     def role(self, doc: str) -> str | None:
         document = self.documents.get(doc)

@@ -60,9 +60,9 @@ def opened_unit(page: dict, request) -> str | None:
     """Where the HTML search goes straight to: the first cited unit, when the query is exactly one
     citation of a unit that exists (and no list was asked for)."""
     citation = page["citation"]
-    if not citation or not citation["found"] or request.args.get("list") or page["offset"]:
+    if not citation or not citation["opens"] or request.args.get("list") or page["offset"]:
         return None
-    if len(searching.split_citations(page["query"]) or []) != 1:
+    if citation["citations"] != 1:
         return None
     doc, ref = citation["units"][0].split(":", 1)
     return permalink(doc, ref) + "?" + urlencode({"from_search": page["query"]})
