@@ -16,6 +16,7 @@ from ingest.search_tables import INDEX_TERMS, index_entry_words
 from ingest.vocabulary import Vocabulary
 
 from . import queries
+from .expansions import ExpansionData
 from .ref_spelling import document_names
 from .units import permalink
 
@@ -54,6 +55,8 @@ class SearchData:
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
     reprinted: dict[int, str] = field(default_factory=dict)
+    # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
+    expansions: ExpansionData = field(default_factory=ExpansionData)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -132,6 +135,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
                       has_offsets=queries.table_exists(conn, "search_offsets"))
     data.vocabulary_of = _index_vocabulary(conn)
+    data.expansions = ExpansionData.from_conn(conn)
     searchable: dict[str, set[int]] = {}
     for *row, title_tokens in conn.execute(
             "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):
