@@ -327,7 +327,9 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
     refs += nearest_refs(conn, place, ref)
     found = _existing(conn, [f"{place}:{r}" for r in refs])
     units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
-    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r)} for r in units]
+    labels = link_labels(conn, [f"{place}:{r}" for r in units])
+    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r),
+             "labels": labels.get(f"{place}:{r}", {})} for r in units]
 
 
 def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lang: str | None) -> list[Hit]:
@@ -665,6 +667,8 @@ def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
 
 def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
+    labels = unit_labels(conn, [hit.id for hit in page])
+    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])])
     results = []
     for hit in page:
         text, tokens, offsets = texts.get(hit.id, ("", "", None))
@@ -674,8 +678,56 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
             wanted = hit.branch.highlighted if hit.branch else frozenset()
             spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
                 match_spans_by_tokenizing(text, wanted, hit.lang)
-        results.append(as_dict(data, hit, snippet(text, spans)))
+        result = {**as_dict(data, hit, snippet(text, spans)), **labels.get(hit.id, {})}
+        for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
+            link["labels"] = linked.get(link["id"], {})
+        results.append(result)
     return results
+
+
+def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
+    """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
+    if not ids or not _has_labels(conn):
+        return {}
+    marks = ",".join("?" * len(ids))
+    found: dict[str, dict[str, str]] = {}
+    for unit, lang, label in conn.execute(
+            f"select unit_id, lang, full_label from unit_labels where unit_id in ({marks})", ids):
+        found.setdefault(unit, {})[lang] = label
+    return found
+
+
+def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
+    """id -> {"label" (the Japanese interface's, sections.label), "labels" {ja, zh, en}, "context"
+    (the title of the nearest enclosing unit that has one, for a sub-item without a title of its
+    own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
+    if not ids or not _has_labels(conn):
+        return {}
+    marks = ",".join("?" * len(ids))
+    found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
+             conn.execute(f"select id, label from sections where id in ({marks})", ids)}
+    for unit, lang, label in conn.execute(
+            f"select unit_id, lang, label from unit_labels where unit_id in ({marks})", ids):
+        if unit in found:
+            found[unit]["labels"][lang] = label
+    rows = conn.execute(f"""
+        with recursive up(start, id, title, depth) as (
+            select s.id, s.parent_id, null, 0 from sections s where s.id in ({marks}) and coalesce(s.title, '') = ''
+            union all
+            select up.start, p.parent_id, p.title, up.depth + 1 from up join sections p on p.id = up.id
+            where up.title is null or up.title = ''
+        )
+        select start, title from up where title is not null and title != '' order by depth
+    """, ids).fetchall()
+    for unit, title in rows:
+        if unit in found and found[unit]["context"] is None:
+            found[unit]["context"] = title
+    return found
+
+
+def _has_labels(conn) -> bool:
+    return bool(conn.execute("select 1 from pragma_table_info('sections') where name = 'label'").fetchone()) and \
+        bool(conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone())
 
 
 def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, list | None]]:
