@@ -76,7 +76,8 @@ def romaji_to_kana(text: str) -> str | None:
     text = unicodedata.normalize("NFKC", text).strip().lower()
     if not text or not ROMAJI_RE.match(text):
         return None
-    kana = jaconv.alphabet2kana(text.replace("-", "ー").replace("'", "").replace(" ", ""))
+    # word by word: "fujuubun na" must not become ふじゅうぶ + んあ
+    kana = "".join(jaconv.alphabet2kana(word) for word in text.replace("-", "ー").replace("'", "").split())
     kana = kana.replace("n", "ん")  # a final n (ribookun) jaconv leaves as a letter
     return kana if is_kana(kana) else None
 

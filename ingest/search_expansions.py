@@ -12,7 +12,7 @@ synonym   a word the corpus never prints        a word it prints, same SudachiDi
 zh        a Chinese variant, simplified         the 1997 text's own term (梦家 -> 明手),
           (corpus/zh_variants.yml, reviewed)    regional and colloquial forms
 
-`weight` is how often the term occurs (reading), else 1. Keys and terms are what the query side
+`weight` is how often the term occurs (reading, synonym), else 1. Keys and terms are what the query side
 compares: ingest/forgiving.py makes both.
 """
 from __future__ import annotations
@@ -37,7 +37,7 @@ SYNONYMS_FILE = "synonyms.csv"
 ZH_VARIANTS_FILE = "zh_variants.yml"
 
 
-def expansion_rows(texts_ja: list[str], english_terms: list[str], corpus_words: set[str],
+def expansion_rows(texts_ja: list[str], english_terms: list[str], corpus_words: Counter,
                    corpus_dir: Path) -> list[dict]:
     """Every row of the table. `corpus_words` are the Japanese index tokens (synonyms must lead
     to one of them)."""
@@ -93,7 +93,7 @@ def sound_rows(terms: list[str]) -> list[dict]:
     return list(rows.values())
 
 
-def synonym_rows(path: Path, corpus_words: set[str]) -> list[dict]:
+def synonym_rows(path: Path, corpus_words: Counter) -> list[dict]:
     """corpus/synonyms.csv (a subset of SudachiDict's synonyms.txt: group, flag, word per line):
     each word of a group the corpus does not use leads to the group's words it does use."""
     if not path.exists():
@@ -109,13 +109,14 @@ def synonym_rows(path: Path, corpus_words: set[str]) -> list[dict]:
     rows = {}
     for group, members in groups.items():
         keys = {word: " ".join(tokenize.query_terms(word, "ja")) for _, word in members}
-        used = [word for word in keys if keys[word] and set(keys[word].split()) <= corpus_words]
+        used = [word for word in keys if keys[word] and all(corpus_words[w] for w in keys[word].split())]
         for flag, word in members:
             if flag != "0" or word in used or not keys[word]:
                 continue  # flag 1: SudachiDict says this word never triggers an expansion
             for target in used:
+                weight = min(corpus_words[w] for w in keys[target].split())  # the commonest first
                 rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
-                                              "lang": "ja", "weight": 1}
+                                              "lang": "ja", "weight": weight}
     return list(rows.values())
 
 

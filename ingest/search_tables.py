@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from . import tokenize
@@ -73,17 +74,17 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
 
 
 def expansion_inputs(units: list[Unit], languages: dict[str, str], tokens: dict, glossary: list[dict],
-                     vocabulary: list[dict]) -> tuple[list[str], list[str], set[str]]:
+                     vocabulary: list[dict]) -> tuple[list[str], list[str], Counter]:
     """The Japanese texts (for readings), the English terms (for loanwords by sound) and the
     Japanese index words (what a synonym must lead to)."""
-    texts, words = [], set()
+    texts, words = [], Counter()
     for unit in units:
         if languages[unit.doc] != "ja":
             continue
         for field in (unit.title, unit.text):
             if field:
                 texts.append(field)
-                words.update(tokens[(field, "ja")][0].split())
+                words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
     english = [row["en"] for row in glossary if row.get("en")]
     for row in vocabulary:
         english.append(row["en"])
