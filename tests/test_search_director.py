@@ -74,7 +74,7 @@ async def test_also_searched_on_the_page_and_in_json(datasette):
     data = (await datasette.client.get("/-/search.json?q=BIT")).json()
     assert data["also_searched"][0] == "躊躇" and data["results"][0]["id"] == "laws-2017-ja:16B1"
     page = (await datasette.client.get("/-/search?q=BIT")).text
-    assert 'Also searched: <span class="also">躊躇</span>' in page
+    assert '次も検索しました: <a class="also" href="/-/search?q=%E8%BA%8A%E8%BA%87">躊躇</a>' in page
 
 
 # ---------------------------------------------------------------- 3. ranking
@@ -163,11 +163,11 @@ async def test_json_next_url_walks_every_page_once(datasette):
 async def test_html_shows_the_range_and_previous_next(datasette):
     first = (await datasette.client.get("/-/search?q=" + quote("リボーク"))).text
     total = (await datasette.client.get("/-/search.json?q=" + quote("リボーク"))).json()["total"]
-    assert f"1–20 of {total} results" in first
+    assert f"「リボーク」の検索結果 {total} 件中 1–20 件" in first
     assert f'<a rel="next" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&amp;offset=20">' in first
     assert 'rel="prev"' not in first
     second = (await datasette.client.get("/-/search?q=" + quote("リボーク") + "&offset=20")).text
-    assert f"21–40 of {total} results" in second and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
+    assert f"「リボーク」の検索結果 {total} 件中 21–40 件" in second and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
 
 
 def test_cli_offset_gives_the_next_page(laws_db_path):
