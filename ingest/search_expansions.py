@@ -18,6 +18,7 @@ compares: ingest/forgiving.py makes both.
 from __future__ import annotations
 
 import csv
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -84,12 +85,18 @@ def _count(counts: dict[str, Counter], reading: str, surface: str) -> None:
 
 
 def sound_rows(terms: list[str]) -> list[dict]:
+    """Each English term's sound key; a plural also under its singular's key, since a loanword
+    drops the English plural (simultaneous calls = サイマルテニアスコール)."""
     rows = {}
     for term in terms:
-        key = forgiving.sound_key(term, japanese=False)
-        if len(key) >= 2:
-            rows[(key, term.lower())] = {"kind": "sound", "key": key, "term": term.lower(), "lang": "en",
-                                         "weight": 1}
+        spellings = [term]
+        if re.search(r"[^s]s$", term):
+            spellings.append(term[:-1])
+        for spelling in spellings:
+            key = forgiving.sound_key(spelling, japanese=False)
+            if len(key) >= 2:
+                rows[(key, term.lower())] = {"kind": "sound", "key": key, "term": term.lower(), "lang": "en",
+                                             "weight": 1}
     return list(rows.values())
 
 
