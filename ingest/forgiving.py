@@ -102,6 +102,14 @@ SHARED_RULES = [
 ]
 
 
+_ENGLISH = [(re.compile(p), r) for p, r in ENGLISH_RULES]
+_ROMAJI = [(re.compile(p), r) for p, r in ROMAJI_RULES]
+_SHARED = [(re.compile(p), r) for p, r in SHARED_RULES]
+_WORDS_RE = re.compile(r"[a-z]+")
+_VOWELS_RE = re.compile(r"[aeiou]")
+_REPEATS_RE = re.compile(r"(.)\1+")
+
+
 def sound_key(text: str, japanese: bool) -> str:
     """The consonant skeleton of an English term (japanese=False) or of a loanword's romaji /
     katakana (japanese=True); '' when there is nothing to compare."""
@@ -110,18 +118,17 @@ def sound_key(text: str, japanese: bool) -> str:
         if not KATAKANA_ONLY_RE.match(kana):
             return ""
         spelled = jaconv.kata2alphabet(kana.replace("・", "")).replace("-", "")
-        for pattern, replacement in ROMAJI_RULES:
-            spelled = re.sub(pattern, replacement, spelled)
+        for pattern, replacement in _ROMAJI:
+            spelled = pattern.sub(replacement, spelled)
         words = [spelled]
     else:
         spelled = unicodedata.normalize("NFKC", text).lower()
         if not ASCII_WORDS_RE.match(spelled.strip()):
             return ""
-        words = re.findall(r"[a-z]+", spelled)
-        for pattern, replacement in ENGLISH_RULES:
-            words = [re.sub(pattern, replacement, word) for word in words]
+        words = _WORDS_RE.findall(spelled)
+        for pattern, replacement in _ENGLISH:
+            words = [pattern.sub(replacement, word) for word in words]
     joined = "".join(words)
-    for pattern, replacement in SHARED_RULES:
-        joined = re.sub(pattern, replacement, joined)
-    consonants = re.sub(r"[aeiou]", "", joined)
-    return re.sub(r"(.)\1+", r"\1", consonants)
+    for pattern, replacement in _SHARED:
+        joined = pattern.sub(replacement, joined)
+    return _REPEATS_RE.sub(r"\1", _VOWELS_RE.sub("", joined))

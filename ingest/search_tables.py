@@ -75,15 +75,16 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
 
 def expansion_inputs(units: list[Unit], languages: dict[str, str], tokens: dict, glossary: list[dict],
                      vocabulary: list[dict]) -> tuple[list[str], list[str], Counter]:
-    """The Japanese texts (for readings), the English terms (for loanwords by sound) and the
-    Japanese index words (what a synonym must lead to)."""
+    """The Japanese titles (read in context), the English terms (for loanwords by sound) and the
+    Japanese index words with their counts (read one by one; what a synonym must lead to)."""
     texts, words = [], Counter()
     for unit in units:
         if languages[unit.doc] != "ja":
             continue
+        if unit.title:
+            texts.append(unit.title)
         for field in (unit.title, unit.text):
             if field:
-                texts.append(field)
                 words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
     english = [row["en"] for row in glossary if row.get("en")]
     for row in vocabulary:

@@ -8,7 +8,7 @@ offline app repeats it):
 1. kana query (hiragana, katakana, ー): k = kana_key(q);
    segment k into `reading` keys (fewest pieces; a one-kana particle の を に が は と で も へ な may
    stand between pieces; among equal counts the more frequent words) -> the words joined
-   (じゅんばんがいのりーど -> 順番外のリード). Kind "reading".
+   (じゅんばんがいのりーど -> 順番外のリード); if none fits, the query in katakana. Kind "reading".
 2. romaji query (syllables only: ribooku): kana = romaji_to_kana(q), then as 1. Kind "romaji".
 3. katakana query (or the kana of 1-2): s = sound_key(kana, japanese=True); the English terms whose
    `sound` key equals s (keys of 3 consonants or more) -> each English term, searched with its
@@ -94,7 +94,9 @@ def alternatives(data: ExpansionData, query: str, lang: str | None) -> list[Alte
     kana = None
     if forgiving.is_kana(text):
         kana = text
-        found.append(Alternative("reading", segment(data, forgiving.kana_key(text)), "ja"))
+        words = segment(data, forgiving.kana_key(text))
+        # no reading fits: the kana as katakana (a loanword typed in hiragana, printed in a text only)
+        found.append(Alternative("reading", words or forgiving.to_katakana(text), "ja"))
     else:
         romaji = forgiving.romaji_to_kana(text)
         if romaji:

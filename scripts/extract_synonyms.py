@@ -26,7 +26,9 @@ HEADER = """# Synonyms the Laws never print, for search (ingest/search_expansion
 # (https://github.com/WorksApplications/SudachiDict), Copyright (c) Works Applications Co., Ltd.,
 # licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).
 # Changed: only groups holding a word the Japanese documents use; columns reduced to
-# group number, expansion flag (0: expands, 1: is expanded to but never triggers), word.
+# group number, expansion flag (0: expands, 1: is expanded to but never triggers), word, and added:
+# the word's search tokens (ingest/tokenize.py query_terms with the pinned dictionary), so that the
+# build need not tokenize them (tests/test_search_forgiving.py checks they still agree).
 # Made by scripts/extract_synonyms.py; do not edit by hand.
 """
 
@@ -60,7 +62,7 @@ def main() -> None:
                 continue  # nothing the corpus uses, or nothing it does not
             kept += 1
             for flag, word in dict.fromkeys(members):
-                writer.writerow([group, flag, word])
+                writer.writerow([group, flag, word, " ".join(keys[word])])
     print(f"{kept} groups -> {args.out}")
 
 

@@ -88,7 +88,7 @@ def test_the_build_stores_every_kind_of_expansion(conn):
     rows = dict(conn.execute("select kind, count(*) from search_expansions group by kind").fetchall())
     assert set(rows) == {"reading", "sound", "synonym", "zh"} and rows["zh"] == 11
     assert conn.execute("select term, weight from search_expansions where kind = 'reading' and key = 'ジユンバンガイ'"
-                        ).fetchall() == [("順番外", 140)]
+                        ).fetchall() == [("順番外", 29)]  # in 29 titles
     assert ("jstdsk", "adjusted score") in conn.execute(
         "select key, term from search_expansions where kind = 'sound'").fetchall()
 
@@ -151,3 +151,33 @@ async def test_results_show_labels_not_ids(datasette):
     assert '<span class="context">不十分なビッドが受け入れられなかった場合</span>' in html
     html = (await datasette.client.get("/-/search?q=" + quote("同等なコール"))).text
     assert "quote:" not in html.split("<main", 1)[-1].split("</main>")[0].replace("quote%3A", "")
+
+
+# ---------------------------------------------------------------- the data files
+
+def test_synonym_keys_agree_with_the_tokenizer():
+    """corpus/synonyms.csv stores each word's search tokens so the build need not make them: a new
+    Sudachi dictionary that tokenizes differently must be noticed (re-run scripts/extract_synonyms.py)."""
+    import csv
+    from pathlib import Path
+
+    from ingest import tokenize
+
+    path = Path(__file__).resolve().parent.parent / "corpus" / "synonyms.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.reader(handle) if r and not r[0].startswith("#")]
+    assert len(rows) > 3000
+    wrong = [(word, key) for _, _, word, key in rows if " ".join(tokenize.query_terms(word, "ja")) != key]
+    assert wrong == []
+
+
+def test_a_bad_synonyms_line_names_file_and_line(tmp_path):
+    from collections import Counter
+
+    from ingest.records import ParseError
+    from ingest.search_expansions import synonym_rows
+
+    path = tmp_path / "synonyms.csv"
+    path.write_text("# comment\n000001,0,曖昧,曖昧\n000001,7,あいまい\n", encoding="utf-8")
+    with pytest.raises(ParseError, match=r"synonyms.csv:3: expected `group,expansion flag"):
+        synonym_rows(path, Counter({"曖昧": 1}))
