@@ -150,7 +150,7 @@ async def test_results_show_labels_not_ids(datasette):
     # 27B4 has no title of its own: its parent's tells what it is about
     assert '<span class="context">不十分なビッドが受け入れられなかった場合</span>' in html
     html = (await datasette.client.get("/-/search?q=" + quote("同等なコール"))).text
-    assert "quote:" not in html.split("<main", 1)[-1].split("</main>")[0].replace("quote%3A", "")
+    assert "quote:" not in html.split('<section class="content">', 1)[-1].replace("quote%3A", "").replace("/quote:", "")
 
 
 # ---------------------------------------------------------------- the data files
