@@ -5,21 +5,19 @@ SudachiDict's synonym source (src/main/text/synonyms.txt, Apache-2.0, Works Appl
 and of each group only what leads somewhere: its words (flag 2, "never expand", left out). The
 file this writes keeps SudachiDict's group numbers, so each row can be traced back.
 
-    python scripts/extract_synonyms.py path/to/synonyms.txt --db laws.db --commit <SudachiDict commit>
+    .venv/bin/python -m scripts.extract_synonyms path/to/synonyms.txt --db laws.db --commit <SudachiDict commit>
 """
 from __future__ import annotations
 
 import argparse
 import csv
 import sqlite3
-import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from ingest import tokenize
 
-from ingest import tokenize  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 HEADER = """# Synonyms the Laws never print, for search (ingest/search_expansions.py, kind `synonym`).
 # A subset of SudachiDict's synonym dictionary, src/main/text/synonyms.txt at commit {commit}
