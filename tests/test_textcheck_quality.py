@@ -116,3 +116,21 @@ def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
     explained = checked["laws-2017-ja"].explained
     assert explained and all(r.candidate.explained for r in explained)
     assert any(r.candidate.span == "プレイヤ" and "convention" in r.candidate.explained for r in explained)
+
+
+@pytest.mark.parametrize("word, explained", [
+    ("スイスペア", True),                   # スイス|ペア
+    ("ヒューストントライアルペア", True),
+    ("ストレートミッセル", False),            # ミッセル is no word: ミッチェル garbled (jcbl-regs-ja 35)
+    ("ポートルランドクラブ", False),          # ポートル is no word: ポートランド with a stray ル
+])
+def test_a_compound_of_known_words_is_explained(word, explained):
+    from ingest.textcheck import known_katakana
+    from ingest.textcheck_evidence import known_compound
+
+    assert bool(known_compound(word, known_katakana, Counter({word: 2, "ペア": 5}))) is explained
+
+
+def test_a_convention_explains_only_a_spelling_printed_again_and_again():
+    assert spelling_convention("プレイヤ", "プレイヤー", printed=100)
+    assert not spelling_convention("ビデイングシート", "ビディングシート", printed=1)  # a slip, twice at most
