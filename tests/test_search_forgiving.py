@@ -181,3 +181,39 @@ def test_a_bad_synonyms_line_names_file_and_line(tmp_path):
     path.write_text("# comment\n000001,0,曖昧,曖昧\n000001,7,あいまい\n", encoding="utf-8")
     with pytest.raises(ParseError, match=r"synonyms.csv:3: expected `group,expansion flag"):
         synonym_rows(path, Counter({"曖昧": 1}))
+
+
+def test_a_bad_variants_file_names_the_file(tmp_path):
+    from ingest.records import ParseError
+    from ingest.search_expansions import zh_variant_rows
+
+    path = tmp_path / "zh_variants.yml"
+    path.write_text("variants:\n  明手: 夢家\n", encoding="utf-8")
+    with pytest.raises(ParseError, match=r"zh_variants.yml: the variants of '明手' must be a list"):
+        zh_variant_rows(path)
+
+
+# ---------------------------------------------------------------- nothing typed breaks the keys
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_the_keys_take_any_text(text):
+    assert isinstance(forgiving.kana_key(text), str)
+    assert forgiving.romaji_to_kana(text) is None or forgiving.is_kana(forgiving.romaji_to_kana(text))
+    assert isinstance(forgiving.sound_key(text, japanese=True), str)
+    assert isinstance(forgiving.sound_key(text, japanese=False), str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from("あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"),
+               min_size=1, max_size=20))
+def test_expansions_take_any_kana_or_romaji(conn, text):
+    from laws_site.expansions import alternatives, corrections
+    from laws_site.search_data import search_data
+
+    data = search_data(conn).expansions
+    for alternative in alternatives(data, text, None) + corrections(data, text, None):
+        assert alternative.text and alternative.text != text
