@@ -30,7 +30,7 @@ async def test_the_chrome_is_in_the_language_of_the_url(datasette, prefix, tag, 
     assert f'<button type="submit">{search}</button>' in html
     assert f">{glossary}</a>" in html
     # the law text stays as printed, in its own language
-    assert '<article class="law-text" lang="ja">' in html
+    assert '<article class="law-text" lang="ja" data-text-lang="ja">' in html
 
 
 async def test_the_switcher_links_the_same_page_in_each_language_with_hreflang(datasette):
