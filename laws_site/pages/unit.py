@@ -61,10 +61,12 @@ def nest(units: list[dict], root_id: str) -> dict:
 
 
 def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: dict[str, str],
-                 tables_by_unit: dict[str, list[dict]]) -> None:
+                 tables_by_unit: dict[str, list[dict]], names: dict[str, str] | None = None) -> None:
     """Add label, title and text (as segments, printed tables in place) to each node; footnotes
-    leave the tree for the page foot; items a table shows as its rows leave it for the table."""
+    leave the tree for the page foot; items a table shows as its rows leave it for the table.
+    ``names``: each unit's label for people (定義: ダミー), shown where the book prints no number."""
     node["label"] = unit_label(node)
+    node["name"] = (names or {}).get(node["id"])
     own = xrefs_by_source.get(node["id"], [])
     tables = tables_by_unit.get(node["id"], [])
     in_tables = {row["ref"] for t in tables for g in t["groups"] for row in g["rows"] if row.get("ref")}
@@ -75,7 +77,7 @@ def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: di
     node["children"] = [child for child in node["children"]
                         if child["kind"] != "footnote" and child["ref"] not in in_tables]
     for child in node["children"]:
-        render_nodes(child, xrefs_by_source, anchors, tables_by_unit)
+        render_nodes(child, xrefs_by_source, anchors, tables_by_unit, names)
 
 
 def tables_by_unit(conn, doc: str, unit_ids: list[str]) -> dict[str, list[dict]]:
@@ -228,7 +230,8 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
     incoming = queries.xrefs_into(conn, ids)
     names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
-                               *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside)], lang)
+                               *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
+                               *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
     full_names = unit_labels(conn, [x["target_id"] for x in xrefs if x["target_doc"] != doc]
                              + [x["source_id"] for x in incoming], lang, full=True)
     for xref in xrefs:
@@ -238,7 +241,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         by_source.setdefault(xref["source_id"], []).append(xref)
     body = nest(units, unit["id"])
     tables = tables_by_unit(conn, doc, ids)
-    render_nodes(body, by_source, anchors, tables)
+    render_nodes(body, by_source, anchors, tables, names)
     for footnote in footnotes:
         footnote["segments"] = segments(footnote["text"], by_source.get(footnote["id"], []), "text")
         footnote["label"] = names.get(footnote["id"])
@@ -255,7 +258,8 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "unit": unit, "document": document, "body": body, "footnotes": footnotes, "label": label,
         "document_title": short_titles(conn, lang).get(doc),
         "tables": [table_json(t) for u in units for t in tables.get(u["id"], [])],
-        "citation": citation_forms(unit, document),
+        "citation": citation_forms(unit, document, {
+            code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")}),
         "breadcrumb": chain, "law": law,
         # the parents whose words this unit completes (27B's lead-in for 27B1(b)): not parts or chapters
         "context": [a for a in chain if a["kind"] not in ("part", "chapter", "division", "document")],
@@ -307,7 +311,7 @@ def regulation_citation(ref: str) -> dict | None:
     return {"ja": ja, "en": f"Regulation {ref}"}
 
 
-def citation_forms(unit: dict, document: dict) -> dict:
+def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None] | None = None) -> dict:
     """How to cite the unit, per language, with its permalink: the copy button's text."""
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
@@ -319,6 +323,9 @@ def citation_forms(unit: dict, document: dict) -> dict:
     elif ref.startswith("def:"):
         term = ref.removeprefix("def:")
         forms = {"ja": f"定義「{term}」", "zh": f"定义「{term}」", "en": f"Definition: {term}"}
+    if not forms and full_labels and any(full_labels.values()):
+        # a note, a preface, an index entry: its label with the document's short title, per language
+        forms = {lang: label for lang, label in full_labels.items() if label}
     if not forms:
         label = unit.get("attrs", {}).get("label") or ref
         forms = {document["language"]: f"{document.get('short_title') or document['title']} {label}"}
