@@ -143,3 +143,35 @@ def trim(pieces: list[dict]) -> list[dict]:
     if pieces and "href" not in pieces[-1] and "unresolved" not in pieces[-1]:
         pieces[-1] = {**pieces[-1], "text": pieces[-1]["text"].rstrip("\n")}
     return [p for p in pieces if p["text"]]
+
+
+def mark_terms(blocks_: list[dict], terms: dict[str, dict], seen: set[str]) -> None:
+    """The first occurrence on the page of each defined term, in plain text (not inside a
+    reference), becomes a term segment: {"text", "href", "title", "term": True}. ``terms`` maps the
+    printed term to its definition's url and label; longer terms win where two overlap."""
+    if not terms:
+        return
+    ordered = sorted(terms, key=len, reverse=True)
+    for block in blocks_:
+        if "segments" not in block:
+            continue
+        out = []
+        for piece in block["segments"]:
+            out += split_terms(piece, ordered, terms, seen) if set(piece) == {"text"} else [piece]
+        block["segments"] = out
+
+
+def split_terms(piece: dict, ordered: list[str], terms: dict[str, dict], seen: set[str]) -> list[dict]:
+    text = piece["text"]
+    for term in ordered:
+        if term in seen:
+            continue
+        at = text.find(term)
+        if at < 0:
+            continue
+        seen.add(term)
+        before, after = {"text": text[:at]}, {"text": text[at + len(term):]}
+        marked = {"text": term, "href": terms[term]["url"], "title": terms[term]["label"], "term": True}
+        return ([*split_terms(before, ordered, terms, seen)] if before["text"] else []) + [marked] + \
+            (split_terms(after, ordered, terms, seen) if after["text"] else [])
+    return [piece]

@@ -283,6 +283,11 @@ def test_a_tap_on_a_reference_shows_its_text_in_place_and_a_second_tap_follows_i
     assert "第23条A項" in preview.locator(".xref-preview-head a").inner_text()
     link.click()
     page.wait_for_url(served + "/laws-2017-ja/23A")
+    page.goto(served + "/laws-2017-ja/27B1(b)")
+    page.locator(".unit-body a.term", has_text="コール").click()      # a defined term: its definition
+    page.wait_for_function("(document.querySelector('.xref-preview-text') || {}).textContent"
+                           " && document.querySelector('.xref-preview-text').textContent.includes('ビッド、ダブル')")
+    assert page.url == served + "/laws-2017-ja/27B1(b)"
 
 
 def test_the_context_is_one_tap_open_on_a_phone_and_open_on_a_desktop(pages, served):

@@ -201,3 +201,10 @@ async def test_no_visible_text_names_an_internal_id_in_other_languages(datasette
         if found:
             offenders.append((path, text[max(0, found.start() - 30):found.end() + 30]))
     assert offenders == []
+
+
+async def test_a_defined_term_is_marked_once_for_its_definition_in_place(datasette):
+    html = await page(datasette, "/laws-2017-ja/27B1(b)")
+    terms = re.findall(r'<a class="term" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html)
+    assert (permalink("laws-2017-ja", "def:コール"), "コール (Call)", "コール") in terms
+    assert [t[2] for t in terms].count("コール") == 1  # its first occurrence only

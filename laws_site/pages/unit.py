@@ -13,7 +13,7 @@ from ingest.refs import law_number, parse_law_ref
 
 from .. import i18n, queries
 from ..i18n import N_
-from ..linkify import blocks, segments
+from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
 from ..responses import error_response, html_page, json_response, read
 from ..units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
@@ -61,7 +61,8 @@ def nest(units: list[dict], root_id: str) -> dict:
 
 
 def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: dict[str, str],
-                 tables_by_unit: dict[str, list[dict]], names: dict[str, str] | None = None) -> None:
+                 tables_by_unit: dict[str, list[dict]], names: dict[str, str] | None = None,
+                 terms: dict[str, dict] | None = None, seen: set[str] | None = None) -> None:
     """Add label, title and text (as segments, printed tables in place) to each node; footnotes
     leave the tree for the page foot; items a table shows as its rows leave it for the table.
     ``names``: each unit's label for people (定義: ダミー), shown where the book prints no number."""
@@ -74,10 +75,12 @@ def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: di
     # a paragraph printed as a table's header row (25-3) is that header, not text of its own
     text = None if node["attrs"].get("cells") and any(t["source"] == "items" for t in tables) else node["text"]
     node["blocks"] = blocks(text, own, tables, anchors)
+    # a defined term's first occurrence on the page: a tap shows its definition in place
+    mark_terms(node["blocks"], terms or {}, seen if seen is not None else set())
     node["children"] = [child for child in node["children"]
                         if child["kind"] != "footnote" and child["ref"] not in in_tables]
     for child in node["children"]:
-        render_nodes(child, xrefs_by_source, anchors, tables_by_unit, names)
+        render_nodes(child, xrefs_by_source, anchors, tables_by_unit, names, terms, seen)
 
 
 def tables_by_unit(conn, doc: str, unit_ids: list[str]) -> dict[str, list[dict]]:
@@ -241,7 +244,10 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         by_source.setdefault(xref["source_id"], []).append(xref)
     body = nest(units, unit["id"])
     tables = tables_by_unit(conn, doc, ids)
-    render_nodes(body, by_source, anchors, tables, names)
+    used = definitions_used(conn, doc, units)
+    terms = {d["title"]: {"url": d["url"], "label": d["attrs"].get("term_en") and f"{d['title']} ({d['attrs']['term_en']})"
+                          or d["title"]} for d in used}
+    render_nodes(body, by_source, anchors, tables, names, terms, set())
     for footnote in footnotes:
         footnote["segments"] = segments(footnote["text"], by_source.get(footnote["id"], []), "text")
         footnote["label"] = names.get(footnote["id"])
@@ -267,7 +273,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
                       "url": s["url"], "current": s["id"] == unit["id"]} for s in beside],
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
-        "definitions": definitions_used(conn, doc, units),
+        "definitions": used,
         "other_edition": other_edition(conn, unit),
         "previous": previous, "next": following,
         "full_text": composed_text(units, unit_label),

@@ -44,7 +44,7 @@
   });
 })();
 
-// A tap on a reference shows the text it points to in place; a second tap follows it. The text
+// A tap on a reference or a defined term shows the text it points to in place; a second tap follows it. The text
 // comes from the unit's JSON (the same URL + .json: full_text holds its sub-items too).
 (function () {
   var open = null;
@@ -59,7 +59,7 @@
     return url.origin === location.origin ? url.pathname.replace(/\/$/, "") + ".json" : null;
   }
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("a.xref");
+    var link = event.target.closest && event.target.closest("a.xref, a.term");
     if (!link || link.classList.contains("footnote-marker") || (link.getAttribute("href") || "").charAt(0) === "#") {
       if (open && !(event.target.closest && event.target.closest(".xref-preview"))) close();
       return;
