@@ -99,8 +99,8 @@ async def test_a_hand_diagram_keeps_its_layout(datasette, require_documents):
 
 async def test_copy_offers_citation_citation_with_text_and_link(datasette):
     html = await page(datasette, "/zh/laws-2017-ja/61B2")
-    assert [m for m in re.findall(r'data-copy="(\w+)">([^<]+)</button>', html)] == [
-        ("citation", "复制引用"), ("text", "复制引用和正文"), ("link", "复制链接")]
+    assert [m for m in re.findall(r'data-copy="(\w+)"[^>]*>([^<]+)</button>', html)] == [
+        ("citation", "引用"), ("text", "含正文"), ("link", "链接")]
 
 
 async def test_unit_json_carries_the_composed_full_text(datasette):
@@ -208,3 +208,10 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
     terms = re.findall(r'<a class="term" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html)
     assert (permalink("laws-2017-ja", "def:コール"), "コール (Call)", "コール") in terms
     assert [t[2] for t in terms].count("コール") == 1  # its first occurrence only
+
+
+@pytest.mark.parametrize("prefix, first", [("", "規則 2017: 定義: IMP"), ("/zh", "规则 2017: 定义: IMP"),
+                                           ("/en", "Laws 2017: Definition: IMP")])
+async def test_glossary_sources_are_named_in_the_interface_language(datasette, prefix, first):
+    html = await page(datasette, prefix + "/-/glossary")
+    assert re.findall(r'<td class="sources"><a[^>]*>([^<]*)</a>', html)[0] == first

@@ -38,8 +38,14 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
         names = labels(conn, [f"{doc}:{u['ref']}" for u in selected["units"]], lang)
         for unit in selected["units"]:
             unit["label"] = names.get(f"{doc}:{unit['ref']}") or unit["ref"]
+    # every law and part by its label in the interface language (第61条 / Law 61, 第5部 / Part 5),
+    # read once here rather than formatted per link in the template
+    names = labels(conn, [f"{doc}:{t['law']}" for t in totals] + [f"{doc}:{p['ref']}" for p in parts], lang)
+    law_names = {t["law"]: names.get(f"{doc}:{t['law']}") or str(t["law"]) for t in totals}
+    part_names = {p["number"]: names.get(f"{doc}:{p['ref']}") or str(p["number"]) for p in parts}
     return {
         "doc": doc, "document": queries.document(conn, doc), "laws": laws, "parts": parts,
+        "law_names": law_names, "part_names": part_names,
         "matrix": part_matrix(parts, queries.part_citations(conn, doc)),
         "strongest": [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
                        "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}

@@ -30,7 +30,7 @@ MAX_LIMIT = 500
 MAX_FILTER_CHARS = 100
 
 
-def glossary_rows(conn, query: str = "", lang: str | None = None) -> list[dict] | None:
+def glossary_rows(conn, query: str = "", ui_lang: str | None = None) -> list[dict] | None:
     """The glossary rows whose term in some language contains `query` (all for ""), each with its
     sources and usage page; None when there is no glossary table."""
     if not queries.table_exists(conn, "glossary"):
@@ -53,8 +53,8 @@ def glossary_rows(conn, query: str = "", lang: str | None = None) -> list[dict] 
     if query:
         wanted = search_key(tokenize.to_simplified(query))
         rows = [row for row in rows if matches(row, wanted)]
-    if lang:  # what a person reads for each source: 「規則 2017: 定義: ダミー」, not def:ダミー
-        names = labels(conn, [f"{s['doc']}:{s['ref']}" for row in rows for s in row["sources"]], lang, full=True)
+    if ui_lang:  # what a person reads for each source: 「規則 2017: 定義: ダミー」, not def:ダミー
+        names = labels(conn, [f"{s['doc']}:{s['ref']}" for row in rows for s in row["sources"]], ui_lang, full=True)
         for row in rows:
             for source in row["sources"]:
                 source["label"] = names.get(f"{source['doc']}:{source['ref']}")
