@@ -112,6 +112,9 @@ async def term_view(datasette, request):
     if usage is None:
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
         message = f"「{term}」 is not in the glossary, the definitions or the director vocabulary."
+        if not as_json:  # the page says it in the interface language; JSON keeps one language
+            message = i18n.gettext("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.",
+                                   term=term)
         if as_json:
             return json_response({"ok": False, "error": message, "status": 404, "title": "Unknown term",
                                   "suggestions": suggestions}, status=404)
