@@ -269,7 +269,9 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "breadcrumb": chain, "law": law,
         # the parents whose words this unit completes (27B's lead-in for 27B1(b)): not parts or chapters
         "context": [a for a in chain if a["kind"] not in ("part", "chapter", "division", "document")],
-        "siblings": [{"label": unit_label(s) or names.get(s["id"]) or s["ref"], "full_label": names.get(s["id"]),
+        # the number printed before each (B. / 1. / (a)); whole laws by their label (第48条 / Law 48)
+        "siblings": [{"label": (None if s["kind"] in LAW_KINDS else unit_label(s)) or names.get(s["id"]) or s["ref"],
+                      "full_label": names.get(s["id"]),
                       "url": s["url"], "current": s["id"] == unit["id"]} for s in beside],
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
