@@ -332,7 +332,7 @@ def test_the_hand_diagram_keeps_its_columns(pages, served):
 def test_the_glossary_breaks_no_word_on_a_phone(pages, served):
     page = fresh(pages, "phone")
     page.goto(served + "/en/-/glossary")
-    broken = page.evaluate("""() => [...document.querySelectorAll('table.glossary td.term-en')]
+    broken = page.evaluate("""() => [...document.querySelectorAll('table.glossary td[lang=en]')]
         .filter(td => td.textContent.trim() && !/\\s/.test(td.textContent.trim()))
         .filter(td => { const r = document.createRange(); r.selectNodeContents(td);
                         return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1; })
