@@ -16,6 +16,7 @@ from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
 from ..responses import error_response, html_page, json_response, read
+from ..source_notes import source_notes
 from ..units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
 
 
@@ -225,6 +226,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     row = queries.unit_by_id(conn, unit["id"])
     units = queries.subtree(conn, unit["id"])
     ids = [u["id"] for u in units]
+    unit["source_notes"] = source_notes(conn, ids)  # kept source typos: as printed, probably means
     footnotes = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
     anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
     chain = queries.ancestors(conn, row)
