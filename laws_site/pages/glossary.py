@@ -80,7 +80,7 @@ async def view(datasette, request):
         offset = parse_count(request.args.get("offset"), "offset", 0, 0, 100_000)
     except QueryError as error:
         return await answer_error(datasette, request, as_json, str(error), 400, query=query)
-    lang = i18n.lang()
+    lang = None if as_json else i18n.lang()  # labels are for the page; JSON is the same in every language
     rows = await read(datasette, lambda conn: glossary_rows(conn, query, lang))
     if rows is None:
         if as_json:
