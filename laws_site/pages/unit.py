@@ -11,7 +11,7 @@ from datasette.utils.asgi import Response
 
 from ingest.refs import law_number, parse_law_ref
 
-from .. import i18n, queries
+from .. import chrome, i18n, queries
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -161,12 +161,8 @@ def commentary(conn, unit: dict, lang: str) -> dict:
 
 
 def short_titles(conn, lang: str) -> dict[str, str]:
-    """Each document's short title in the interface language (documents.short_title_zh/_en)."""
-    out = {}
-    for document in queries.documents(conn):
-        out[document["id"]] = (document.get(f"short_title_{lang}") or document.get("short_title")
-                               or document["title"])
-    return out
+    """Each document's short title in the interface language (chrome.short_titles)."""
+    return chrome.short_titles(conn, lang)
 
 
 def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
