@@ -28,6 +28,7 @@ from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .labels import DocumentNames, label_rows, unit_labels
+from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
@@ -89,6 +90,11 @@ TABLES = {
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
     "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
                                       "foreign_keys": [("doc", "documents", "id")]}),
+    # around a unit on its page (ingest/reading.py): previous/next in reading order, the commentary on it
+    "unit_reading": (READING_COLUMNS, {"pk": "unit_id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("previous_id", "sections", "id"), ("next_id", "sections", "id")]}),
+    "unit_commentary": (COMMENTARY_COLUMNS, {"pk": "id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("source_id", "sections", "id")]}),
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
     # source typos kept as printed, with what they probably mean (ingest/source_notes.py)
@@ -145,7 +151,8 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
               "source_notes": source_notes,
-              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
+              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels),
+              "unit_reading": reading_rows(units), "unit_commentary": commentary_rows(units, xrefs)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -310,6 +317,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["unit_tables"].create_index(["unit_id"])
     db["source_notes"].create_index(["unit_id"])
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
+    db["unit_commentary"].create_index(["unit_id", "position"])
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
