@@ -1,0 +1,394 @@
+"""The provision concordance laws-1997-zh -> laws-2017-ja: which 2017 unit(s) each 1997 unit became.
+
+Every 1997 unit (law, section, item, sub-item) gets one row per 2017 unit it became, or one row
+saying it was removed; every 2017 unit no 1997 unit became gets a row saying it is new (or, past
+the point where the 1997 text is cut off, that no 1997 text is in the corpus). Each row carries
+
+* ``relation``: same, reworded, moved (moved or renumbered), split, merged, partial, removed,
+  new, not_in_source;
+* ``basis``: ``reviewed`` (the law was read in both texts and the pair confirmed or decided,
+  ``corpus/concordance.yml`` ``provisions``), ``content`` (the evidence below picks the pair) or
+  ``number`` (nothing but the printed number pairs them).
+
+The proposal is made from content: the glossary terms each text names (mapped to one English
+term), the references it cites (1997 refs mapped to where those units went), the numbers it
+states, its depth and its place in the law. A pair is labelled ``same`` only when the reading
+confirmed it and its cross-language evidence agrees (references mapped across editions and
+numbers); otherwise ``reworded``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .align import CONCORDANCE_PATH, Concordance, LAW_KINDS, last_law_number
+from .corpus import _YAML_LOADER, yaml_error
+from .diff import GlossaryTerms, law_refs, numbers_in
+from .records import ParseError, Unit
+from .refs import law_ancestors, law_number, parse_law_ref
+
+RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed", "new", "not_in_source")
+DECIDED_RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed")
+BASES = ("reviewed", "content", "number")
+PAIR_COLUMNS = {"from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "from_ref": str, "to_ref": str,
+                "from_law": int, "to_law": int, "relation": str, "basis": str, "reason": str, "evidence": str,
+                "position": int}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewed decision: a 1997 unit -> the 2017 unit(s) it became (none: removed)."""
+
+    from_ref: str
+    to_refs: tuple[str, ...]
+    relation: str | None
+    reason: str
+    line: int | None = None
+
+
+@dataclass
+class Provisions:
+    from_doc: str
+    to_doc: str
+    reviewed_laws: frozenset[int]
+    decisions: dict[str, Decision] = field(default_factory=dict)
+    source: str = str(CONCORDANCE_PATH)
+
+
+# --- the file ----------------------------------------------------------------------------------------
+
+
+def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordance | None = None) -> Provisions:
+    """``provisions`` of ``corpus/concordance.yml`` plus the curated moves between the two editions;
+    a malformed decision is a ParseError naming the file and the decision's line."""
+    path = Path(path)
+    data, lines = _read_with_lines(path)
+    section = data.get("provisions") or {}
+    if not isinstance(section, dict):
+        raise ParseError(str(path), None, "'provisions' must be a mapping with from, to, reviewed and decisions")
+    from_doc, to_doc = section.get("from", "laws-1997-zh"), section.get("to", "laws-2017-ja")
+    provisions = Provisions(from_doc, to_doc, frozenset(_law_range(str((section.get("reviewed") or {}).get("laws", "")),
+                                                                   str(path))), source=str(path))
+    for entry, line in zip(section.get("decisions") or [], lines):
+        decision = _decision(entry, str(path), line)
+        if decision.from_ref in provisions.decisions:
+            raise ParseError(str(path), line, f"1997 {decision.from_ref} is decided twice "
+                                              f"(first at line {provisions.decisions[decision.from_ref].line})")
+        provisions.decisions[decision.from_ref] = decision
+    for move in (concordance.between(from_doc, to_doc) if concordance else []):
+        if move.kind in ("moved", "removed") and move.from_ref and move.from_ref not in provisions.decisions:
+            provisions.decisions[move.from_ref] = Decision(
+                move.from_ref, (move.to_ref,) if move.kind == "moved" else (), move.kind,
+                f"{move.note} (concordance: {move.id})")
+    return provisions
+
+
+def _read_with_lines(path: Path) -> tuple[dict, list[int]]:
+    try:
+        loader = _YAML_LOADER(path.read_text(encoding="utf-8"))
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else {}
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        raise yaml_error(path, exc) from exc
+    lines: list[int] = []
+    for key, value in (node.value if isinstance(node, yaml.MappingNode) else []):
+        if key.value == "provisions" and isinstance(value, yaml.MappingNode):
+            for sub_key, sub_value in value.value:
+                if sub_key.value == "decisions" and isinstance(sub_value, yaml.SequenceNode):
+                    lines = [item.start_mark.line + 1 for item in sub_value.value]
+    return data or {}, lines
+
+
+def _law_range(text: str, source: str) -> list[int]:
+    laws: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ParseError(source, None, f"reviewed laws {text!r}: expected numbers and ranges like '1-52'")
+        laws += range(int(low), int(high or low) + 1)
+    return laws
+
+
+def _decision(entry, source: str, line: int | None) -> Decision:
+    if not isinstance(entry, dict) or "from" not in entry or "to" not in entry:
+        raise ParseError(source, line, "each decision is a mapping with from, to (a ref, a list of refs or null) and reason")
+    from_ref, to = str(entry["from"]), entry["to"]
+    to_refs = tuple(str(r) for r in (to if isinstance(to, list) else [] if to is None else [to]))
+    relation, reason = entry.get("relation"), " ".join(str(entry.get("reason") or "").split())
+    for ref in (from_ref, *to_refs):
+        if parse_law_ref(ref) is None:
+            raise ParseError(source, line, f"{ref!r} is not a law ref like 61, 61B, 61B2(a)")
+    if relation is not None and relation not in DECIDED_RELATIONS:
+        raise ParseError(source, line, f"relation {relation!r}: one of {', '.join(DECIDED_RELATIONS)}")
+    if not reason:
+        raise ParseError(source, line, f"decision for 1997 {from_ref} has no reason")
+    if (relation == "removed") != (not to_refs):
+        raise ParseError(source, line, f"decision for 1997 {from_ref}: 'to: null' and 'relation: removed' go together")
+    return Decision(from_ref, to_refs, relation, reason, line)
+
+
+# --- evidence ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Evidence:
+    """What a unit says that does not depend on its language."""
+
+    terms: frozenset[str]
+    refs: tuple[str, ...]
+    numbers: tuple[str, ...]
+
+
+class Texts:
+    """Each unit's own text, or, for a heading with no text of its own, the text under it."""
+
+    def __init__(self, units: list[Unit]):
+        self.units = units
+        self.children: dict[str, list[Unit]] = {}
+        for unit in units:
+            if unit.parent_ref:
+                self.children.setdefault(unit.parent_id, []).append(unit)
+
+    def text(self, unit: Unit) -> str:
+        if (unit.text or "").strip():
+            return unit.text
+        return "\n".join(self.text(child) for child in self.children.get(unit.id, []))
+
+
+def evidence(unit: Unit, texts: Texts, lang: str, glossary: GlossaryTerms) -> Evidence:
+    text = texts.text(unit)
+    return Evidence(terms=frozenset(glossary.named(f"{unit.title or ''}\n{text}", lang)) if glossary else frozenset(),
+                    refs=tuple(law_refs(text, lang, unit.ref)), numbers=tuple(numbers_in(text, lang, unit.ref)))
+
+
+def jaccard(a, b) -> float:
+    a, b = set(a), set(b)
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def depth(ref: str) -> int:
+    return len(law_ancestors(ref)) + 1
+
+
+# --- the table -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    doc: str
+    lang: str
+    units: list[Unit]
+
+    def __post_init__(self):
+        self.by_ref = {u.ref: u for u in self.units}
+        self.position = {u.ref: i for i, u in enumerate(self.units)}
+        self.by_law: dict[int, list[Unit]] = {}
+        for unit in self.units:
+            self.by_law.setdefault(law_number(unit.ref), []).append(unit)
+
+
+def law_units(units: list[Unit], doc: str) -> list[Unit]:
+    return [u for u in units if u.doc == doc and u.kind in LAW_KINDS and parse_law_ref(u.ref)]
+
+
+def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str, str],
+                    provisions: Provisions) -> list[dict]:
+    """Rows of table ``provision_pairs`` (see the module docstring), in 2017 reading order with each
+    1997-only row before the next paired unit."""
+    old = Side(provisions.from_doc, languages[provisions.from_doc], law_units(units, provisions.from_doc))
+    new = Side(provisions.to_doc, languages[provisions.to_doc], law_units(units, provisions.to_doc))
+    if not old.units or not new.units:
+        return []
+    terms = GlossaryTerms(glossary)
+    old_texts, new_texts = Texts(old.units), Texts(new.units)
+    old_ev = {u.ref: evidence(u, old_texts, old.lang, terms) for u in old.units}
+    new_ev = {u.ref: evidence(u, new_texts, new.lang, terms) for u in new.units}
+    for ref, decision in provisions.decisions.items():
+        missing = [r for r in (ref,) if r not in old.by_ref] + [r for r in decision.to_refs if r not in new.by_ref]
+        if missing:
+            raise ParseError(provisions.source, decision.line,
+                             f"decision for 1997 {ref}: no unit {', '.join(missing)} in the corpus")
+
+    rows: list[dict] = []
+    for unit in old.units:
+        proposed, score = propose(unit, old, new, old_ev, new_ev)
+        rows += pairs_of(unit, proposed, score, old, new, provisions)
+    # the references each 1997 unit cites, mapped to where the cited units went
+    went = {}
+    for row in rows:
+        if row["to_ref"]:
+            went.setdefault(row["from_ref"], []).append(row["to_ref"])
+    for row in rows:
+        if row["to_ref"]:
+            row.update(relation_of(row, old_ev[row["from_ref"]], new_ev[row["to_ref"]], went))
+    rows = merged(rows)
+    rows += unsourced_rows(rows, old, new, provisions)
+    ordered = order(rows, old, new)
+    for position, row in enumerate(ordered):
+        row["position"] = position
+        row["evidence"] = json.dumps(row.pop("_evidence", {}), ensure_ascii=False)
+        row.pop("_decided_relation", None)
+    return ordered
+
+
+def propose(unit: Unit, old: Side, new: Side, old_ev: dict, new_ev: dict) -> tuple[str | None, float]:
+    """The 2017 unit of the same law the content points at: shared terms, mapped references and
+    numbers, then depth and place in the law (an order score breaks ties, never the number)."""
+    law = law_number(unit.ref)
+    candidates = new.by_law.get(law, [])
+    if not candidates:
+        return None, 0.0
+    mine = old_ev[unit.ref]
+    siblings = old.by_law[law]
+    where = siblings.index(unit) / max(1, len(siblings) - 1)
+    best, best_score = None, -1.0
+    for i, other in enumerate(candidates):
+        theirs = new_ev[other.ref]
+        content = jaccard(mine.terms, theirs.terms) + 1.5 * jaccard(mine.refs, theirs.refs) + jaccard(
+            mine.numbers, theirs.numbers)
+        structure = 0.3 * (depth(unit.ref) == depth(other.ref)) + 0.2 * (1 - abs(where - i / max(1, len(candidates) - 1)))
+        score = content + structure
+        if score > best_score:
+            best, best_score = other.ref, score
+    return best, best_score
+
+
+def pairs_of(unit: Unit, proposed: str | None, score: float, old: Side, new: Side, provisions: Provisions) -> list[dict]:
+    law = law_number(unit.ref)
+    reviewed = law in provisions.reviewed_laws
+    decision = provisions.decisions.get(unit.ref)
+    base = {"from_doc": old.doc, "to_doc": new.doc, "from_id": unit.id, "from_ref": unit.ref, "from_law": law,
+            "_evidence": {"proposed": proposed, "number": unit.ref if unit.ref in new.by_ref else None}}
+    if decision is None:
+        decision = inherited(unit.ref, provisions)
+    if decision is not None:
+        basis = "reviewed" if reviewed or decision.line is None else "content"
+        if not decision.to_refs:
+            return [{**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed", "basis": basis,
+                     "reason": decision.reason}]
+        relation = decision.relation or ("split" if len(decision.to_refs) > 1 else None)
+        return [{**base, "to_id": new.by_ref[ref].id, "to_ref": ref, "to_law": law_number(ref),
+                 "_decided_relation": relation, "basis": basis, "reason": decision.reason}
+                for ref in decision.to_refs]
+    target = unit.ref if unit.ref in new.by_ref else None
+    if target is None:
+        return [{**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed",
+                 "basis": "reviewed" if reviewed else "content",
+                 "reason": f"no unit {unit.ref} in {new.doc}, and the reading found none it became"}]
+    basis = "reviewed" if reviewed else ("content" if proposed == target and score > 0.5 else "number")
+    reason = ("read in both texts: the same provision" if reviewed else
+              "the content evidence points at this unit" if basis == "content" else "paired by number only")
+    return [{**base, "to_id": new.by_ref[target].id, "to_ref": target, "to_law": law_number(target),
+             "_decided_relation": None, "basis": basis, "reason": reason}]
+
+
+def inherited(ref: str, provisions: Provisions) -> Decision | None:
+    """A unit under a removed unit goes with it (1997 11B1 and 11B2 with 11B)."""
+    for ancestor in law_ancestors(ref):
+        decision = provisions.decisions.get(ancestor)
+        if decision is not None and not decision.to_refs:
+            return Decision(ref, (), "removed", f"part of 1997 {ancestor}: {decision.reason}", decision.line)
+    return None
+
+
+def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, list[str]]) -> dict:
+    """same / reworded from the evidence (a decision's relation stands); what was compared."""
+    mapped = set()
+    for ref in mine.refs:
+        mapped.update(went.get(ref) or [ref])
+    refs_agree = mapped == set(theirs.refs)
+    numbers_agree = set(mine.numbers) == set(theirs.numbers)
+    decided = row.get("_decided_relation")
+    if decided:
+        relation = decided
+    elif row["from_ref"] == row["to_ref"] or row["basis"] != "reviewed":
+        relation = "same" if refs_agree and numbers_agree and row["basis"] == "reviewed" else "reworded"
+    else:
+        relation = "moved"
+    evidence = {**row.get("_evidence", {}), "refs_agree": refs_agree, "numbers_agree": numbers_agree,
+                "refs_from": sorted(mapped), "refs_to": sorted(theirs.refs),
+                "numbers_from": list(mine.numbers), "numbers_to": list(theirs.numbers),
+                "terms_shared": sorted(mine.terms & theirs.terms),
+                "terms_from_only": sorted(mine.terms - theirs.terms), "terms_to_only": sorted(theirs.terms - mine.terms)}
+    return {"relation": relation, "_evidence": evidence}
+
+
+def merged(rows: list[dict]) -> list[dict]:
+    """A 2017 unit several 1997 units became, where no decision named the relation, is 'merged'."""
+    sources: dict[str, int] = {}
+    for row in rows:
+        if row["to_ref"]:
+            sources[row["to_ref"]] = sources.get(row["to_ref"], 0) + 1
+    for row in rows:
+        if row["to_ref"] and sources[row["to_ref"]] > 1 and row["relation"] in ("same", "reworded", "moved"):
+            row["relation"] = "merged"
+    return rows
+
+
+def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provisions) -> list[dict]:
+    """2017 units no 1997 unit became: new, or beyond where the 1997 text stops."""
+    paired = {row["to_ref"] for row in rows if row["to_ref"]}
+    end = last_law_number(old.units)
+    last_old = max((new.position.get(r["to_ref"], -1) for r in rows if r["from_law"] == end and r["to_ref"]),
+                   default=-1)
+    out = []
+    for unit in new.units:
+        if unit.ref in paired:
+            continue
+        law = law_number(unit.ref)
+        beyond = end is not None and (law > end or (law == end and new.position[unit.ref] > last_old))
+        if beyond:
+            relation, reason = "not_in_source", (f"the 1997 text in this corpus stops inside Law {end}: "
+                                                 "no 1997 text to compare")
+        else:
+            relation, reason = "new", "no 1997 unit became this one"
+        basis = "reviewed" if law in provisions.reviewed_laws and not beyond else "content"
+        out.append({"from_doc": old.doc, "to_doc": new.doc, "from_id": None, "from_ref": None, "from_law": None,
+                    "to_id": unit.id, "to_ref": unit.ref, "to_law": law, "relation": relation, "basis": basis,
+                    "reason": reason, "_evidence": {}})
+    return out
+
+
+def order(rows: list[dict], old: Side, new: Side) -> list[dict]:
+    """2017 reading order; a 1997-only row just before the 2017 unit its next paired sibling went to."""
+    def key(row: dict) -> tuple:
+        if row["to_ref"]:
+            return (new.position[row["to_ref"]], 1, old.position.get(row["from_ref"], -1))
+        position = old.position[row["from_ref"]]
+        later = [new.position[r["to_ref"]] for r in rows
+                 if r["to_ref"] and r["from_ref"] and old.position[r["from_ref"]] > position]
+        return (min(later) if later else len(new.units), 0, position)
+
+    return sorted(rows, key=key)
+
+
+# --- what the build reports ----------------------------------------------------------------------------
+
+
+def figures(rows: list[dict]) -> dict:
+    """Pairs by relation and by basis; number-only pairs of reviewed laws; laws whose pairing is
+    not the by-number pairing."""
+    by_relation = {r: sum(1 for row in rows if row["relation"] == r) for r in RELATIONS}
+    by_basis = {b: sum(1 for row in rows if row["basis"] == b) for b in BASES}
+    changed = sorted({row["from_law"] for row in rows if row["from_ref"] and row["to_ref"] != row["from_ref"]
+                      and row["relation"] != "removed"} |
+                     {row["from_law"] for row in rows if row["from_ref"] and row["relation"] == "removed"})
+    disagreements = [row["from_ref"] for row in rows if row["from_ref"] and row["to_ref"]
+                     and json.loads(row["evidence"]).get("proposed") not in (None, row["to_ref"])]
+    return {"relations": by_relation, "bases": by_basis, "laws_changed_from_number": changed,
+            "number_only_1_52": sum(1 for row in rows if row["basis"] == "number"
+                                    and 1 <= (row["from_law"] or row["to_law"] or 0) <= 52),
+            "content_disagrees_with_pair": len(disagreements)}
+
+
+def relation_words(relation: str) -> str:
+    """A relation as a reader sees it (English; the templates translate)."""
+    return {"same": "the same provision", "reworded": "the same provision, reworded", "moved": "moved or renumbered",
+            "split": "split", "merged": "merged", "partial": "only in part the same", "removed": "removed",
+            "new": "new", "not_in_source": "no text in the corpus"}.get(relation, relation)
