@@ -26,6 +26,7 @@ from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
 from .diff import diff_tables
+from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
@@ -83,6 +84,8 @@ TABLES = {
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
     "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
                                       "foreign_keys": [("doc", "documents", "id")]}),
+    # the provision concordance 1997 -> 2017, references to moved provisions, each law's history
+    **EDITION_SCHEMAS,
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
 }
@@ -114,13 +117,17 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance = load_concordance()
-        aligned = align_pairs(units, registry.diff_pairs(), concordance)
-        alignments = alignment_rows(aligned)
-        progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
+        aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
+                                                glossary, languages, concordance)
+        alignments = alignment_rows(aligned)
+        progress(f"alignments across editions and reprints: {len(alignments)}")
         diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance)
+        progress(f"provision concordance: {len(provisions.pairs)} pairs, "
+                 f"{len(editions['edition_flags'])} references to moved provisions")
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
@@ -132,7 +139,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-              **pages, **search, "build_info": build_info(sources)}
+              **pages, **search, **editions, "build_info": build_info(sources)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -284,6 +291,9 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+    db["provision_pairs"].create_index(["from_id"])
+    db["provision_pairs"].create_index(["to_id"])
+    db["edition_flags"].create_index(["source_id"])
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
