@@ -56,6 +56,7 @@ class Provisions:
     reviewed_laws: frozenset[int]
     decisions: dict[str, Decision] = field(default_factory=dict)
     source: str = str(CONCORDANCE_PATH)
+    new_notes: dict[str, str] = field(default_factory=dict)  # 2017 ref -> why it is new (concordance moves)
 
 
 # --- the file ----------------------------------------------------------------------------------------
@@ -79,6 +80,8 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
                                               f"(first at line {provisions.decisions[decision.from_ref].line})")
         provisions.decisions[decision.from_ref] = decision
     for move in (concordance.between(from_doc, to_doc) if concordance else []):
+        if move.kind == "new" and move.to_ref:
+            provisions.new_notes[move.to_ref] = f"{move.note} (concordance: {move.id})"
         if move.kind in ("moved", "removed") and move.from_ref and move.from_ref not in provisions.decisions:
             provisions.decisions[move.from_ref] = Decision(
                 move.from_ref, (move.to_ref,) if move.kind == "moved" else (), move.kind,
@@ -335,6 +338,7 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
     """2017 units no 1997 unit became: new, or beyond where the 1997 text stops."""
     paired = {row["to_ref"] for row in rows if row["to_ref"]}
     end = last_law_number(old.units)
+    last_ref = old.units[-1].ref
     last_old = max((new.position.get(r["to_ref"], -1) for r in rows if r["from_law"] == end and r["to_ref"]),
                    default=-1)
     out = []
@@ -344,10 +348,13 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
         law = law_number(unit.ref)
         beyond = end is not None and (law > end or (law == end and new.position[unit.ref] > last_old))
         if beyond:
-            relation, reason = "not_in_source", (f"the 1997 text in this corpus stops inside Law {end}: "
+            relation, reason = "not_in_source", (f"the 1997 text in this corpus stops inside {last_ref}: "
                                                  "no 1997 text to compare")
         else:
-            relation, reason = "new", "no 1997 unit became this one"
+            relation = "new"
+            reason = provisions.new_notes.get(unit.ref) or next(
+                (f"part of 2017 {a}, new: {provisions.new_notes[a]}" for a in law_ancestors(unit.ref)
+                 if a in provisions.new_notes), "no 1997 unit became this one")
         basis = "reviewed" if law in provisions.reviewed_laws and not beyond else "content"
         out.append({"from_doc": old.doc, "to_doc": new.doc, "from_id": None, "from_ref": None, "from_law": None,
                     "to_id": unit.id, "to_ref": unit.ref, "to_law": law, "relation": relation, "basis": basis,

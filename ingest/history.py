@@ -38,6 +38,8 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
                  old_doc: str, new_doc: str, old_last_law: int | None) -> list[dict]:
     """Rows of table ``law_history``: one per law either edition has."""
     by_id = {u.id: u for u in units}
+    old_laws = [u for u in units if u.doc == old_doc and u.kind in ("law", "section", "item", "subitem", "subsubitem")]
+    old_last_ref = old_laws[-1].ref if old_laws else None
     versions = version_list(registry, old_doc, new_doc)
     reprint_docs = set(versions[1]["docs"])
     reprinted: dict[str, list[dict]] = {}
@@ -54,7 +56,7 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
     for law in laws:
         rows = [p for p in pairs if law in (p["from_law"], p["to_law"])]
         out.append({"law": law, "history": json.dumps(
-            law_history(law, rows, by_id, reprinted, versions, old_last_law), ensure_ascii=False)})
+            law_history(law, rows, by_id, reprinted, versions, old_last_law, old_last_ref), ensure_ascii=False)})
     return out
 
 
@@ -63,7 +65,8 @@ def cell(unit: Unit) -> dict:
 
 
 def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: dict[str, list[dict]],
-                versions: list[dict], old_last_law: int | None) -> dict:
+                versions: list[dict], old_last_law: int | None, old_last_ref: str | None = None) -> dict:
+    old_last_ref = old_last_ref or f"Law {old_last_law}"
     new_units = [p["to_id"] for p in pairs if p["to_id"]]
     reaches = {
         "old": any(p["from_id"] for p in pairs),
@@ -73,13 +76,13 @@ def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: 
     notes = {
         "old": None if reaches["old"] else (
             f"No {versions[0]['edition']} text of Law {law} is in the corpus: the {versions[0]['edition']} "
-            f"text stops inside Law {old_last_law}." if old_last_law and law > old_last_law else
+            f"text stops inside {old_last_ref}." if old_last_law and law > old_last_law else
             f"The {versions[0]['edition']} Laws have no Law {law}."),
         "reprint": None if reaches["reprint"] else f"The commentaries of {str(versions[1]['date'])[:4]} do not reprint Law {law}.",
         "new": None if reaches["new"] else f"No unit of the {versions[2]['edition']} Laws came from Law {law}.",
     }
     if reaches["old"] and old_last_law == law:
-        notes["old"] = (f"The {versions[0]['edition']} text in this corpus stops inside Law {law}: "
+        notes["old"] = (f"The {versions[0]['edition']} text in this corpus stops inside {old_last_ref}: "
                         "what follows has no 1997 text to compare.")
     seen_old: set[str] = set()
     rows = []
