@@ -86,7 +86,11 @@ def with_relation(row: dict) -> dict:
     """A pair from the provision concordance says its relation in words (ingest.editions)."""
     if row.get("relation"):
         row["relation_words"] = relation_words(row["relation"])
+        row["basis_words"] = BASIS_WORDS.get(row.get("basis"), row.get("basis"))
     return row
+
+
+BASIS_WORDS = {"reviewed": "read in both texts", "content": "proposed from content", "number": "paired by number only"}
 
 
 def with_texts(row: dict, from_text: str | None, to_text: str | None) -> dict:

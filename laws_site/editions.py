@@ -14,8 +14,23 @@ from urllib.parse import urlencode
 from ingest.editions import relation_words
 from ingest.refs import law_number
 
+from .i18n import N_
 from .queries import registry
 from .units import permalink
+
+# what the pages print for each relation and basis (English msgids; the templates translate them);
+# the words are ingest.editions.relation_words', which the stored history carries
+RELATION_NAMES = {
+    "same": N_("the same provision"), "reworded": N_("the same provision, reworded"),
+    "moved": N_("moved or renumbered"), "split": N_("split"), "merged": N_("merged"),
+    "partial": N_("only in part the same"), "removed": N_("removed"), "new": N_("new"),
+    "not_in_source": N_("no text in the corpus"),
+}
+BASIS_NAMES = {"reviewed": N_("read in both texts"), "content": N_("proposed from content"),
+               "number": N_("paired by number only")}
+VERSION_LABELS = {"old": N_("%(edition)s Laws, Chinese translation"),
+                  "reprint": N_("%(edition)s Laws as the commentaries reprint them (%(year)s)"),
+                  "new": N_("%(edition)s Laws, web PDF (%(year)s)")}
 
 PAIR_SQL = """
 select p.from_id, p.to_id, p.from_doc, p.to_doc, p.from_ref, p.to_ref, p.relation, p.basis, p.reason,
@@ -50,7 +65,8 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
         document = docs.get(other_doc)
         counterparts.append({
             "id": other_id, "doc": other_doc, "ref": other_ref, "title": other_title, "relation": relation,
-            "words": relation_words(relation), "basis": basis, "reason": reason, "url": permalink(other_doc, other_ref),
+            "words": relation_words(relation), "basis": basis, "basis_words": BASIS_NAMES[basis], "reason": reason,
+            "url": permalink(other_doc, other_ref),
             "lang": document.language if document else None,
             "doc_title": (document.short_title or document.title) if document else other_doc,
             "edition": document.edition if document else None,
@@ -128,6 +144,8 @@ def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
                 entry[key]["url"] = permalink(entry[key]["doc"], entry[key]["ref"])
         for reprint in entry["reprints"]:
             reprint["url"] = permalink(reprint["doc"], reprint["ref"])
+    for version in history["versions"]:
+        version["label_key"] = VERSION_LABELS[version["key"]]
     law = history["law"]
     history["previous"] = max((k for k in known if k < law), default=None)
     history["next"] = min((k for k in known if k > law), default=None)

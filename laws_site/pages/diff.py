@@ -12,6 +12,7 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
+from .. import editions
 from .. import queries
 from ..responses import json_error, json_response, read
 
@@ -51,6 +52,7 @@ async def overview_view(datasette, request):
         return json_response(result)
     return Response.html(await datasette.render_template(
         "diff_overview.html", {"overview": result, "choices": await choices(datasette),
+                               "relation_names": editions.RELATION_NAMES,
                                "request_args": {"from": from_doc, "to": to_doc}}, request=request))
 
 

@@ -22,7 +22,8 @@ async def view(datasette, request):
         for reprint in row["reprints"]:
             reprint["pieces"], reprint["new_pieces"] = side_pieces_of(reprint.get("ops"), reprint.get("text"),
                                                                       (row["new"] or {}).get("text"))
-    return await html_page(datasette, request, "history.html", {"history": history})
+    return await html_page(datasette, request, "history.html", {
+        "history": history, "relation_names": editions.RELATION_NAMES, "basis_names": editions.BASIS_NAMES})
 
 
 async def index(datasette, request):
