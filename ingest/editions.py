@@ -368,9 +368,16 @@ def order(rows: list[dict], old: Side, new: Side) -> list[dict]:
         if row["to_ref"]:
             return (new.position[row["to_ref"]], 1, old.position.get(row["from_ref"], -1))
         position = old.position[row["from_ref"]]
-        later = [new.position[r["to_ref"]] for r in rows
-                 if r["to_ref"] and r["from_ref"] and old.position[r["from_ref"]] > position]
-        return (min(later) if later else len(new.units), 0, position)
+        for later in old.units[position + 1:]:  # the next 1997 unit that went somewhere, and where
+            if later.ref in first_target:
+                return (first_target[later.ref], 0, position)
+        return (len(new.units), 0, position)
+
+    first_target: dict[str, int] = {}
+    for row in rows:
+        if row["from_ref"] and row["to_ref"]:
+            at = new.position[row["to_ref"]]
+            first_target[row["from_ref"]] = min(at, first_target.get(row["from_ref"], at))
 
     return sorted(rows, key=key)
 

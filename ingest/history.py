@@ -48,8 +48,11 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
             continue
         row = json.loads(stored["row"])
         if row["from_id"] and row["to_id"]:
+            reprint = registry.get(stored["from_doc"])
             reprinted.setdefault(row["to_id"], []).append({
-                **cell(by_id[row["from_id"]]), "status": row["status"], "ops": row["ops"],
+                **cell(by_id[row["from_id"]]), "law_ref": row["from_ref"],
+                "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
+                "status": row["status"], "ops": row["ops"],
                 "title_ops": row["title_ops"], "note": row.get("note")})
     laws = sorted({p["from_law"] for p in pairs if p["from_law"]} | {p["to_law"] for p in pairs if p["to_law"]})
     out = []
