@@ -329,7 +329,8 @@ def merged(rows: list[dict]) -> list[dict]:
         if row["to_ref"]:
             sources[row["to_ref"]] = sources.get(row["to_ref"], 0) + 1
     for row in rows:
-        if row["to_ref"] and sources[row["to_ref"]] > 1 and row["relation"] in ("same", "reworded", "moved"):
+        if (row["to_ref"] and sources[row["to_ref"]] > 1 and not row.get("_decided_relation")
+                and row["relation"] in ("same", "reworded", "moved")):
             row["relation"] = "merged"
     return rows
 
