@@ -50,6 +50,9 @@ async def overview_view(datasette, request):
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
         return json_response(result)
+    for law in result["laws"]:  # what the notes cell lists: the relations other than same / reworded
+        law["listed_relations"] = [(r, n) for r, n in sorted((law.get("relations") or {}).items())
+                                   if r not in ("same", "reworded")]
     return Response.html(await datasette.render_template(
         "diff_overview.html", {"overview": result, "choices": await choices(datasette),
                                "relation_names": editions.RELATION_NAMES,
