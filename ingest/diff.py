@@ -209,9 +209,21 @@ class GlossaryTerms:
             ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
             zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
             if ja and zh:
-                self.rows.append({"ja": tuple(map(term_pattern, ja)), "zh": tuple(map(term_pattern, zh)),
-                                  "name": row.get("en") or ja[0]})
+                self.rows.append({"ja": tuple((f, term_pattern(f)) for f in ja),
+                                  "zh": tuple((f, term_pattern(f)) for f in zh), "name": row.get("en") or ja[0]})
         self._named: dict[tuple[str, str], set[str]] = {}
+        # one pass over a text finds the candidate forms (longest first); a form nested in a longer
+        # one (リード in オープニングリード) is a candidate wherever the longer one is
+        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list]]] = {}
+        for lang in ("ja", "zh"):
+            forms: dict[str, list] = {}
+            for row in self.rows:
+                for form, pattern in row[lang]:
+                    forms.setdefault(form, []).append((pattern, row["name"]))
+            ordered = sorted(forms, key=len, reverse=True)
+            nested = {form: {other for other in ordered if other != form and other in form} for form in ordered}
+            scan = re.compile("|".join(map(re.escape, ordered))) if ordered else re.compile(r"(?!)")
+            self._scan[lang] = (scan, nested, forms)
 
     def __bool__(self) -> bool:
         return bool(self.rows)
@@ -219,7 +231,12 @@ class GlossaryTerms:
     def named(self, title: str, lang: str) -> set[str]:
         key = (title, lang)
         if key not in self._named:
-            self._named[key] = {row["name"] for row in self.rows if any(p.search(title) for p in row[lang])}
+            scan, nested, forms = self._scan[lang]
+            candidates = set()
+            for match in scan.finditer(title or ""):
+                candidates.add(match.group())
+                candidates |= nested[match.group()]
+            self._named[key] = {name for form in candidates for pattern, name in forms[form] if pattern.search(title)}
         return self._named[key]
 
 

@@ -19,13 +19,15 @@ numbers); otherwise ``reworded``.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
 from .align import CONCORDANCE_PATH, Concordance, LAW_KINDS, last_law_number
-from .corpus import _YAML_LOADER, yaml_error
+from .corpus import read_yaml, yaml_error
 from .diff import GlossaryTerms, law_refs, numbers_in
 from .records import ParseError, Unit
 from .refs import law_ancestors, law_number, parse_law_ref
@@ -89,23 +91,20 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
     return provisions
 
 
+DECISION_LINE = re.compile(r"^\s*-\s*\{?\s*from\s*:", re.M)
+
+
 def _read_with_lines(path: Path) -> tuple[dict, list[int]]:
+    """The file's data (parsed once per build, shared with ingest.align) and the line each decision
+    starts on: every decision begins `- {from:` or `- from:` (the moves above use `- id:`)."""
     try:
-        loader = _YAML_LOADER(path.read_text(encoding="utf-8"))
-        try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else {}
-        finally:
-            loader.dispose()
+        data = read_yaml(path) or {}
     except yaml.YAMLError as exc:
         raise yaml_error(path, exc) from exc
-    lines: list[int] = []
-    for key, value in (node.value if isinstance(node, yaml.MappingNode) else []):
-        if key.value == "provisions" and isinstance(value, yaml.MappingNode):
-            for sub_key, sub_value in value.value:
-                if sub_key.value == "decisions" and isinstance(sub_value, yaml.SequenceNode):
-                    lines = [item.start_mark.line + 1 for item in sub_value.value]
-    return data or {}, lines
+    if not isinstance(data, dict):
+        raise ParseError(str(path), 1, "expected a mapping with 'moves' and 'provisions'")
+    text = path.read_text(encoding="utf-8")
+    return data, [text.count("\n", 0, m.start()) + 1 for m in DECISION_LINE.finditer(text)]
 
 
 def _law_range(text: str, source: str) -> list[int]:
@@ -147,34 +146,49 @@ class Evidence:
     refs: tuple[str, ...]
     numbers: tuple[str, ...]
 
+    @property
+    def sets(self) -> tuple[frozenset, frozenset, frozenset]:
+        """(terms, refs, numbers) as sets, for comparing many candidates."""
+        return self.terms, frozenset(self.refs), frozenset(self.numbers)
+
 
 class Texts:
-    """Each unit's own text, or, for a heading with no text of its own, the text under it."""
+    """Each unit's evidence: from its own title and text, or, for a heading with no text of its own,
+    its title plus what the units under it say (each text is read once, not again in every heading
+    above it)."""
 
-    def __init__(self, units: list[Unit]):
-        self.units = units
+    def __init__(self, units: list[Unit], lang: str, glossary: GlossaryTerms):
+        self.lang, self.glossary = lang, glossary
         self.children: dict[str, list[Unit]] = {}
         for unit in units:
             if unit.parent_ref:
                 self.children.setdefault(unit.parent_id, []).append(unit)
+        self.found: dict[str, Evidence] = {}
 
-    def text(self, unit: Unit) -> str:
+    def evidence(self, unit: Unit) -> Evidence:
+        if unit.id not in self.found:
+            self.found[unit.id] = self._evidence(unit)
+        return self.found[unit.id]
+
+    def _evidence(self, unit: Unit) -> Evidence:
+        title = frozenset(self.glossary.named(unit.title, self.lang)) if self.glossary and unit.title else frozenset()
         if (unit.text or "").strip():
-            return unit.text
-        return "\n".join(self.text(child) for child in self.children.get(unit.id, []))
+            terms = frozenset(self.glossary.named(unit.text, self.lang)) if self.glossary else frozenset()
+            return Evidence(terms=title | terms, refs=tuple(law_refs(unit.text, self.lang, unit.ref)),
+                            numbers=tuple(numbers_in(unit.text, self.lang, unit.ref)))
+        below = [self.evidence(child) for child in self.children.get(unit.id, [])]
+        own = {unit.ref, *law_ancestors(unit.ref)}
+        return Evidence(terms=title.union(*(e.terms for e in below)),
+                        refs=tuple(dict.fromkeys(r for e in below for r in e.refs if r not in own)),
+                        numbers=tuple(n for e in below for n in e.numbers))
 
 
-def evidence(unit: Unit, texts: Texts, lang: str, glossary: GlossaryTerms) -> Evidence:
-    text = texts.text(unit)
-    return Evidence(terms=frozenset(glossary.named(f"{unit.title or ''}\n{text}", lang)) if glossary else frozenset(),
-                    refs=tuple(law_refs(text, lang, unit.ref)), numbers=tuple(numbers_in(text, lang, unit.ref)))
+def jaccard(a: frozenset, b: frozenset) -> float:
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
 
 
-def jaccard(a, b) -> float:
-    a, b = set(a), set(b)
-    return len(a & b) / len(a | b) if a | b else 0.0
-
-
+@lru_cache(maxsize=8192)
 def depth(ref: str) -> int:
     return len(law_ancestors(ref)) + 1
 
@@ -209,18 +223,21 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
     if not old.units or not new.units:
         return []
     terms = GlossaryTerms(glossary)
-    old_texts, new_texts = Texts(old.units), Texts(new.units)
-    old_ev = {u.ref: evidence(u, old_texts, old.lang, terms) for u in old.units}
-    new_ev = {u.ref: evidence(u, new_texts, new.lang, terms) for u in new.units}
+    old_texts, new_texts = Texts(old.units, old.lang, terms), Texts(new.units, new.lang, terms)
+    old_ev = {u.ref: old_texts.evidence(u) for u in old.units}
+    new_ev = {u.ref: new_texts.evidence(u) for u in new.units}
     for ref, decision in provisions.decisions.items():
         missing = [r for r in (ref,) if r not in old.by_ref] + [r for r in decision.to_refs if r not in new.by_ref]
         if missing:
             raise ParseError(provisions.source, decision.line,
                              f"decision for 1997 {ref}: no unit {', '.join(missing)} in the corpus")
 
+    old_sets = {ref: ev.sets for ref, ev in old_ev.items()}
+    new_sets = {ref: ev.sets for ref, ev in new_ev.items()}
+    moved = {d.from_ref: d.to_refs[0] for d in provisions.decisions.values() if d.line is None and d.to_refs}
     rows: list[dict] = []
     for unit in old.units:
-        proposed, score = propose(unit, old, new, old_ev, new_ev)
+        proposed, score = propose(unit, old, new, old_sets, new_sets, moved)
         rows += pairs_of(unit, proposed, score, old, new, provisions)
     # the references each 1997 unit cites, mapped to where the cited units went
     went = {}
@@ -240,22 +257,25 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
     return ordered
 
 
-def propose(unit: Unit, old: Side, new: Side, old_ev: dict, new_ev: dict) -> tuple[str | None, float]:
-    """The 2017 unit of the same law the content points at: shared terms, mapped references and
-    numbers, then depth and place in the law (an order score breaks ties, never the number)."""
+def propose(unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, moved: dict[str, str]
+            ) -> tuple[str | None, float]:
+    """The 2017 unit of the same law the content points at: shared terms, references (1997 refs
+    mapped through the curated moves: 第23条 is 72C) and numbers, then depth and place in the law
+    (an order score breaks ties, never the number)."""
     law = law_number(unit.ref)
     candidates = new.by_law.get(law, [])
     if not candidates:
         return None, 0.0
-    mine = old_ev[unit.ref]
+    terms, refs, numbers = old_sets[unit.ref]
+    refs = frozenset(moved.get(r, r) for r in refs)
     siblings = old.by_law[law]
     where = siblings.index(unit) / max(1, len(siblings) - 1)
+    my_depth, last = depth(unit.ref), max(1, len(candidates) - 1)
     best, best_score = None, -1.0
     for i, other in enumerate(candidates):
-        theirs = new_ev[other.ref]
-        content = jaccard(mine.terms, theirs.terms) + 1.5 * jaccard(mine.refs, theirs.refs) + jaccard(
-            mine.numbers, theirs.numbers)
-        structure = 0.3 * (depth(unit.ref) == depth(other.ref)) + 0.2 * (1 - abs(where - i / max(1, len(candidates) - 1)))
+        their_terms, their_refs, their_numbers = new_sets[other.ref]
+        content = jaccard(terms, their_terms) + 1.5 * jaccard(refs, their_refs) + jaccard(numbers, their_numbers)
+        structure = 0.3 * (my_depth == depth(other.ref)) + 0.2 * (1 - abs(where - i / last))
         score = content + structure
         if score > best_score:
             best, best_score = other.ref, score

@@ -54,10 +54,12 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
                 "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
                 "status": row["status"], "ops": row["ops"],
                 "title_ops": row["title_ops"], "note": row.get("note")})
-    laws = sorted({p["from_law"] for p in pairs if p["from_law"]} | {p["to_law"] for p in pairs if p["to_law"]})
+    by_law: dict[int, list[dict]] = {}
+    for pair in pairs:  # a pair across laws (1997 23 -> 2017 72C) is in both laws' histories
+        for law in {pair["from_law"], pair["to_law"]} - {None}:
+            by_law.setdefault(law, []).append(pair)
     out = []
-    for law in laws:
-        rows = [p for p in pairs if law in (p["from_law"], p["to_law"])]
+    for law, rows in sorted(by_law.items()):
         out.append({"law": law, "history": json.dumps(
             law_history(law, rows, by_id, reprinted, versions, old_last_law, old_last_ref), ensure_ascii=False)})
     return out
