@@ -24,6 +24,7 @@ from .background_tokens import BackgroundTokens
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
+from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
@@ -100,6 +101,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     """Parse everything, then write the database atomically. Returns counts for the caller to show."""
     started = time.perf_counter()
     db_path = Path(db_path)
+    check_target(db_path)  # a FIFO, device or directory at db_path is refused before any work
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
@@ -120,11 +122,12 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        concordance = load_concordance()
+        concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
+        concordance = load_concordance(concordance_path)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
         aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
-                                                glossary, languages, concordance)
+                                                glossary, languages, concordance, concordance_path)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
         diffs = diff_tables(units, aligned, languages, glossary, concordance)
@@ -232,6 +235,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
         with open(temp_path, "rb+") as written:
             os.fsync(written.fileno())
         os.chmod(temp_path, mode)
+        check_target(db_path)  # again: something else may have appeared there meanwhile
         os.replace(temp_path, db_path)
     finally:
         if temp_path.exists():

@@ -4,8 +4,9 @@ tables written from it: provision_pairs, edition_flags, law_history."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from .align import Concordance, comparable_units, last_law_number
+from .align import CONCORDANCE_PATH, Concordance, comparable_units, last_law_number
 from .diff import flags_for
 from .editions import FLAG_COLUMNS, PAIR_COLUMNS, Provisions, aligned_rows, load_provisions, moved_reference_flags, \
     provision_pairs
@@ -29,9 +30,10 @@ class Concorded:
 
 
 def follow_provisions(aligned: dict, units: list[Unit], glossary: list[dict], languages: dict[str, str],
-                      concordance: Concordance) -> tuple[dict, Concorded]:
-    """The provision pairs, and ``aligned`` with the 1997 -> 2017 comparison drawn from them."""
-    provisions = load_provisions(concordance=concordance)
+                      concordance: Concordance, path: Path | None = None) -> tuple[dict, Concorded]:
+    """The provision pairs (``path``: the corpus's concordance.yml), and ``aligned`` with the
+    1997 -> 2017 comparison drawn from them."""
+    provisions = load_provisions(path or CONCORDANCE_PATH, concordance=concordance)
     pairs = provision_pairs(units, glossary, languages, provisions)
     key = (provisions.from_doc, provisions.to_doc)
     if key in aligned and pairs:

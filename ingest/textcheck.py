@@ -274,6 +274,11 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
             candidate = replace(candidate, explained=(
                 grammatical_alternative(candidate, value, fuller, morphemes, STRAY_SIDE)
                 or second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)))
+        elif kind == "doubled" and explained is None and not KATAKANA_CHAR.match(span):
+            # どちらかから, ものの in a reprint the Laws print alike; not a katakana word's doubled
+            # glyph (ディクレアララー): both conversions share that slip, so agreeing proves nothing
+            candidate = replace(candidate, explained=second_witness(candidate, value, witnesses.get(unit.ref, ()),
+                                                                    STRAY_SIDE))
         found.append(candidate)
 
     spellings: Counter = Counter()
@@ -588,6 +593,9 @@ def reprint_witnesses(parsed: dict) -> dict[str, dict[str, list[str]]]:
             if law is not None and unit.text and law.text:
                 witnesses[doc][unit.ref].append(law.text)
                 witnesses[source.meta["comments_on"]][law.ref].append(unit.text)
+            if law is not None and unit.title and law.title:  # a reprinted heading (58B's title)
+                witnesses[doc][unit.ref].append(law.title)
+                witnesses[source.meta["comments_on"]][law.ref].append(unit.title)
     return witnesses
 
 
