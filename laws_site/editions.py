@@ -72,8 +72,27 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
             "edition": document.edition if document else None,
             "compare_url": "/-/diff?" + urlencode({"ref": from_ref, "from": from_doc, "to": to_doc}),
         })
+    labels = unit_labels(conn, [c["id"] for c in counterparts])
+    for c in counterparts:
+        c["labels"] = labels.get(c["id"], {})
     law = law_number(unit["ref"])
     return {"counterparts": counterparts, "status": status, "history_url": history_url(law)}
+
+
+def unit_labels(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, str]]:
+    """What people read for each unit, per interface language: {"ja": "規則 2017: 第72条C項", ...}
+    (table unit_labels, ingest/labels.py); the template picks the reader's."""
+    if not ids:
+        return {}
+    try:
+        rows = conn.execute(f"select unit_id, lang, full_label from unit_labels where unit_id in "
+                            f"({','.join('?' * len(ids))})", ids).fetchall()
+    except sqlite3.OperationalError:  # a database built before the labels
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for unit_id, lang, label in rows:
+        found.setdefault(unit_id, {})[lang] = label
+    return found
 
 
 def counterparts_json(info: dict | None) -> list[dict]:
