@@ -410,13 +410,21 @@ def figures(rows: list[dict]) -> dict:
     """Pairs by relation and by basis; number-only pairs of reviewed laws; laws whose pairing is
     not the by-number pairing."""
     by_relation = {r: sum(1 for row in rows if row["relation"] == r) for r in RELATIONS}
-    by_basis = {b: sum(1 for row in rows if row["basis"] == b) for b in BASES}
+    # basis is about pairing: a 2017 unit past the end of the 1997 text was not paired at all
+    by_basis = {b: sum(1 for row in rows if row["basis"] == b and row["relation"] != "not_in_source") for b in BASES}
     changed = sorted({row["from_law"] for row in rows if row["from_ref"] and row["to_ref"] != row["from_ref"]
                       and row["relation"] != "removed"} |
                      {row["from_law"] for row in rows if row["from_ref"] and row["relation"] == "removed"})
     disagreements = [row["from_ref"] for row in rows if row["from_ref"] and row["to_ref"]
                      and json.loads(row["evidence"]).get("proposed") not in (None, row["to_ref"])]
+    targets: dict[str, set] = {}
+    for row in rows:
+        if row["from_ref"]:
+            targets.setdefault(row["from_ref"], set()).add(row["to_ref"])
+    renumbered = sorted({law_number(ref) for ref, to in targets.items() if ref not in to})
     return {"relations": by_relation, "bases": by_basis, "laws_changed_from_number": changed,
+            "laws_where_the_number_pairs_the_wrong_unit": renumbered,
+            "units_not_under_their_number": sum(1 for ref, to in targets.items() if ref not in to),
             "number_only_1_52": sum(1 for row in rows if row["basis"] == "number"
                                     and 1 <= (row["from_law"] or row["to_law"] or 0) <= 52),
             "content_disagrees_with_pair": len(disagreements)}
@@ -490,3 +498,19 @@ def _flag_base(xref: dict) -> dict:
     return {"source_id": xref["source_id"], "source_doc": xref["source_id"].split(":", 1)[0],
             "surface": xref["surface"], "field": xref.get("field"), "start": xref.get("start"), "end": xref.get("end"),
             "target_id": xref.get("target_id"), "target_ref": xref.get("target_ref")}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m ingest.editions [laws.db]`: the concordance's figures, as JSON."""
+    import sqlite3
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    conn = sqlite3.connect(f"file:{args[0] if args else 'laws.db'}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    rows = [dict(r) for r in conn.execute("select * from provision_pairs order by position")]
+    print(json.dumps(figures(rows), indent=1))
+
+
+if __name__ == "__main__":
+    main()
