@@ -72,7 +72,9 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
     section = data.get("provisions") or {}
     if not isinstance(section, dict):
         raise ParseError(str(path), None, "'provisions' must be a mapping with from, to, reviewed and decisions")
-    from_doc, to_doc = section.get("from", "laws-1997-zh"), section.get("to", "laws-2017-ja")
+    from_doc, to_doc = section.get("from"), section.get("to")
+    if section and not (from_doc and to_doc):
+        raise ParseError(str(path), None, "'provisions' needs 'from' and 'to': the older and the newer edition's document ids")
     provisions = Provisions(from_doc, to_doc, frozenset(_law_range(str((section.get("reviewed") or {}).get("laws", "")),
                                                                    str(path))), source=str(path))
     for entry, line in zip(section.get("decisions") or [], lines):
@@ -218,6 +220,8 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
                     provisions: Provisions) -> list[dict]:
     """Rows of table ``provision_pairs`` (see the module docstring), in 2017 reading order with each
     1997-only row before the next paired unit."""
+    if provisions.from_doc not in languages or provisions.to_doc not in languages:
+        return []  # no provisions section, or editions this corpus does not have
     old = Side(provisions.from_doc, languages[provisions.from_doc], law_units(units, provisions.from_doc))
     new = Side(provisions.to_doc, languages[provisions.to_doc], law_units(units, provisions.to_doc))
     if not old.units or not new.units:

@@ -208,7 +208,8 @@ def test_history_of_law_52_says_where_the_1997_text_stops(conn):
 
 def decisions_file(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "concordance.yml"
-    path.write_text("provisions:\n  reviewed: {laws: \"1-52\"}\n  decisions:\n" + body, encoding="utf-8")
+    path.write_text("provisions:\n  from: laws-1997-zh\n  to: laws-2017-ja\n  reviewed: {laws: \"1-52\"}\n"
+                    "  decisions:\n" + body, encoding="utf-8")
     return path
 
 
@@ -216,7 +217,7 @@ def test_a_decision_without_a_reason_names_its_line(tmp_path):
     path = decisions_file(tmp_path, '    - {from: "16A", to: "16B", reason: "x"}\n    - {from: "16B", to: "16D"}\n')
     with pytest.raises(ParseError) as error:
         load_provisions(path)
-    assert (error.value.line, "no reason" in error.value.message) == (5, True)
+    assert (error.value.line, "no reason" in error.value.message) == (7, True)
 
 
 def test_a_decision_with_a_bad_ref_or_relation_is_an_error(tmp_path):
@@ -227,6 +228,13 @@ def test_a_decision_with_a_bad_ref_or_relation_is_an_error(tmp_path):
     with pytest.raises(ParseError, match="decided twice"):
         load_provisions(decisions_file(tmp_path, '    - {from: "16A", to: "16B", reason: "x"}\n'
                                                  '    - {from: "16A", to: "16C", reason: "y"}\n'))
+
+
+def test_provisions_without_their_editions_is_an_error(tmp_path):
+    path = tmp_path / "concordance.yml"
+    path.write_text("provisions:\n  decisions: []\n", encoding="utf-8")
+    with pytest.raises(ParseError, match="needs 'from' and 'to'"):
+        load_provisions(path)
 
 
 def test_the_corpus_decisions_load():
