@@ -341,8 +341,7 @@ def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, lis
     evidence = {**row.get("_evidence", {}), "refs_agree": refs_agree, "numbers_agree": numbers_agree,
                 "refs_from": sorted(mapped), "refs_to": sorted(theirs.refs),
                 "numbers_from": list(mine.numbers), "numbers_to": list(theirs.numbers),
-                "terms_shared": sorted(mine.terms & theirs.terms),
-                "terms_from_only": sorted(mine.terms - theirs.terms), "terms_to_only": sorted(theirs.terms - mine.terms)}
+                "terms_shared": sorted(mine.terms & theirs.terms)}
     return {"relation": relation, "_evidence": evidence}
 
 

@@ -66,7 +66,9 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
 
 
 def cell(unit: Unit) -> dict:
-    return {"doc": unit.doc, "id": unit.id, "ref": unit.ref, "title": unit.title, "text": unit.text}
+    """A unit in a history row; its text is in table sections, added when the page is read
+    (laws_site/editions.py), not stored twice."""
+    return {"doc": unit.doc, "id": unit.id, "ref": unit.ref, "title": unit.title}
 
 
 def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: dict[str, list[dict]],

@@ -157,6 +157,12 @@ def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
         span = f"{known[0]}-{known[-1]}" if known else "none"
         raise HistoryError(f"no Law {int(text)} in any edition in the corpus (laws {span})")
     history = json.loads(row[0])
+    cells = [c for entry in history["rows"] for c in (entry["old"], entry["new"], *entry["reprints"]) if c]
+    ids = list({c["id"] for c in cells})
+    texts = dict(conn.execute(f"select id, text from sections where id in ({','.join('?' * len(ids))})", ids)) \
+        if ids else {}
+    for c in cells:
+        c["text"] = texts.get(c["id"])
     for entry in history["rows"]:
         for key in ("old", "new"):
             if entry[key]:
