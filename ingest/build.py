@@ -32,6 +32,7 @@ from .labels import DocumentNames, label_rows, unit_labels
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
+from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
@@ -93,6 +94,9 @@ TABLES = {
     **EDITION_SCHEMAS,
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
+    # source typos kept as printed, with what they probably mean (ingest/source_notes.py)
+    "source_notes": (SOURCE_NOTE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                        ("unit_id", "sections", "id")]}),
 }
 
 
@@ -119,6 +123,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed
                    for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
+        source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
@@ -147,7 +152,12 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
+<<<<<<< HEAD
               **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
+=======
+              "source_notes": source_notes,
+              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
+>>>>>>> main
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -310,9 +320,13 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+<<<<<<< HEAD
     db["provision_pairs"].create_index(["from_id"])
     db["provision_pairs"].create_index(["to_id"])
     db["edition_flags"].create_index(["source_id"])
+=======
+    db["source_notes"].create_index(["unit_id"])
+>>>>>>> main
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
