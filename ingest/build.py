@@ -152,12 +152,8 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-<<<<<<< HEAD
-              **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
-=======
               "source_notes": source_notes,
-              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
->>>>>>> main
+              **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -320,13 +316,10 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
-<<<<<<< HEAD
     db["provision_pairs"].create_index(["from_id"])
     db["provision_pairs"].create_index(["to_id"])
     db["edition_flags"].create_index(["source_id"])
-=======
     db["source_notes"].create_index(["unit_id"])
->>>>>>> main
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
