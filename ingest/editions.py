@@ -32,6 +32,8 @@ from .diff import GlossaryTerms, law_refs, numbers_in
 from .records import ParseError, Unit
 from .refs import law_ancestors, law_number, parse_law_ref
 
+# how much structure counts beside content when proposing: the same depth, the same place in the law
+DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5
 RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed", "new", "not_in_source")
 DECIDED_RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed")
 BASES = ("reviewed", "content", "number")
@@ -59,6 +61,8 @@ class Provisions:
     decisions: dict[str, Decision] = field(default_factory=dict)
     source: str = str(CONCORDANCE_PATH)
     new_notes: dict[str, str] = field(default_factory=dict)  # 2017 ref -> why it is new (concordance moves)
+    # 1997 ref -> why the reading kept it under its number against the content proposal
+    confirmed: dict[str, str] = field(default_factory=dict)
 
 
 # --- the file ----------------------------------------------------------------------------------------
@@ -83,6 +87,15 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
             raise ParseError(str(path), line, f"1997 {decision.from_ref} is decided twice "
                                               f"(first at line {provisions.decisions[decision.from_ref].line})")
         provisions.decisions[decision.from_ref] = decision
+    confirmed = section.get("confirmed") or {}
+    if not isinstance(confirmed, dict):
+        raise ParseError(str(path), None, "'provisions.confirmed' maps a 1997 ref to why its number was kept")
+    for ref, reason in confirmed.items():
+        if parse_law_ref(str(ref)) is None or not str(reason or "").strip():
+            raise ParseError(str(path), None, f"confirmed {ref!r}: a law ref with a reason")
+        if str(ref) in provisions.decisions:
+            raise ParseError(str(path), provisions.decisions[str(ref)].line, f"1997 {ref} is both decided and confirmed")
+        provisions.confirmed[str(ref)] = " ".join(str(reason).split())
     for move in (concordance.between(from_doc, to_doc) if concordance else []):
         if move.kind == "new" and move.to_ref:
             provisions.new_notes[move.to_ref] = f"{move.note} (concordance: {move.id})"
@@ -279,7 +292,7 @@ def propose(unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, mo
     for i, other in enumerate(candidates):
         their_terms, their_refs, their_numbers = new_sets[other.ref]
         content = jaccard(terms, their_terms) + 1.5 * jaccard(refs, their_refs) + jaccard(numbers, their_numbers)
-        structure = 0.3 * (my_depth == depth(other.ref)) + 0.2 * (1 - abs(where - i / last))
+        structure = DEPTH_WEIGHT * (my_depth == depth(other.ref)) + ORDER_WEIGHT * (1 - abs(where - i / last))
         score = content + structure
         if score > best_score:
             best, best_score = other.ref, score
@@ -309,7 +322,7 @@ def pairs_of(unit: Unit, proposed: str | None, score: float, old: Side, new: Sid
                  "basis": "reviewed" if reviewed else "content",
                  "reason": f"no unit {unit.ref} in {new.doc}, and the reading found none it became"}]
     basis = "reviewed" if reviewed else ("content" if proposed == target and score > 0.5 else "number")
-    reason = ("read in both texts: the same provision" if reviewed else
+    reason = (provisions.confirmed.get(unit.ref) or "read in both texts: the same provision" if reviewed else
               "the content evidence points at this unit" if basis == "content" else "paired by number only")
     return [{**base, "to_id": new.by_ref[target].id, "to_ref": target, "to_law": law_number(target),
              "_decided_relation": None, "basis": basis, "reason": reason}]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest.align import load_concordance
 from ingest.editions import figures, load_provisions
 from ingest.records import ParseError
 from ingest.report import check_report
@@ -242,3 +243,18 @@ def test_the_corpus_decisions_load():
     assert provisions.reviewed_laws == frozenset(range(1, 53))
     assert provisions.decisions["16A"].to_refs == ("16B", "16B1", "16B1(a)")
     assert provisions.decisions["16B2"].relation == "removed"
+
+
+def test_every_reviewed_pair_the_content_proposal_disputes_is_recorded(conn):
+    """Where the proposal from content points at another 2017 unit than the pair, the pair is a
+    decision or a confirmation in corpus/concordance.yml, with its reason."""
+    provisions = load_provisions(concordance=load_concordance())   # the curated moves are decisions too
+    disputed = []
+    for row in conn.execute("select from_ref, to_ref, reason, evidence from provision_pairs "
+                            "where from_ref is not null and to_ref is not null"):
+        proposed = json.loads(row["evidence"]).get("proposed")
+        if proposed and proposed != row["to_ref"]:
+            disputed.append(row["from_ref"])
+            assert row["from_ref"] in provisions.decisions or row["from_ref"] in provisions.confirmed, row["from_ref"]
+            assert row["reason"] != "read in both texts: the same provision", row["from_ref"]
+    assert disputed
