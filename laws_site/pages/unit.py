@@ -173,12 +173,19 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
             if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown]
 
 
-def other_edition(conn, unit: dict, unit_ids: list[str]) -> dict:
+def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
     """The other-edition box: counterparts from the provision concordance (both directions), each
-    with its relation; the law's history; references here to provisions that have moved."""
+    with its relation; the law's history; references here to provisions that have moved (named by
+    their labels in the interface language)."""
     info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
                                                  "history_url": editions.history_url(law_number(unit["ref"]))}
-    return {**info, "flags": editions.unit_flags(conn, unit_ids)}
+    flags = editions.unit_flags(conn, unit_ids)
+    names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    for flag in flags:
+        flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
+        for now in flag["now"]:
+            now["label"] = names.get(now["id"], now["ref"])
+    return {**info, "flags": flags}
 
 
 LAW_KINDS = ("law", "article")
@@ -264,7 +271,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
         "definitions": used,
-        "other_edition": other_edition(conn, unit, ids),
+        "other_edition": other_edition(conn, unit, ids, lang),
         "previous": previous, "next": following,
         "full_text": composed_text(units, unit_label),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
