@@ -1,24 +1,29 @@
-"""Index tokens for the build, most of them made in a forked child while the parent works on.
+"""Work of the build done in forked children while the parent goes on: most of the tokenizing,
+and any other step whose inputs are ready (`Forked`: the build runs its diffs this way).
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
-and starts on a document's texts as soon as that document is parsed (`add`), while the parent
-parses the next one, then resolves cross-references, aligns and diffs. The child hands back plain
-strings and packed token offsets. Where forking is unsafe (other threads running, no `fork` start
-method) the parent does all the work itself: same result, one core.
+and starts on a document's texts as soon as that document is parsed (`add`: one child per
+document), while the parent parses the next one, then resolves cross-references, aligns and makes
+the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
+(other threads running, no `fork`) the parent does all the work itself: same result, one core.
+A child that fails or dies is not trusted: the parent does that part itself (and so raises the
+same error with its real traceback).
 """
 from __future__ import annotations
 
-import multiprocessing
+import gc
+import os
+import pickle
+import signal
 import threading
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from . import tokenize
 
 Key = tuple[str | None, str]  # (text, lang)
-CHILD_TIMEOUT_S = 600
 # The parent has the other documents to parse and cross-references, alignments, glossary and diffs
-# to make (~0.8 s) before it turns to its own texts, so the child takes all but one text in
+# to make before it turns to its own texts, so the children take all but one text in
 # PARENT_EVERY (benchmarks/RESULTS.md has the measurements behind the number).
 PARENT_EVERY = 8
 
@@ -30,7 +35,74 @@ def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
 
 def can_fork() -> bool:
     # forking a process that runs other threads can copy a held lock into the child
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+_UNSET = object()
+
+
+class Forked:
+    """``fn(*args)`` computed in a forked child from now on; ``result()`` waits for it and returns
+    it (or computes it here when there is no child, or the child failed)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, parallel: bool | None = None):
+        self.fn, self.args = fn, args
+        self.value: Any = _UNSET
+        self.pid: int | None = None
+        self.pipe: int | None = None
+        if parallel if parallel is not None else can_fork():
+            self._start()
+
+    def _start(self) -> None:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running any of the parent's code
+            status = 1
+            try:
+                gc.disable()  # short-lived: a collection would only copy the parent's pages (copy-on-write)
+                os.close(read_end)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                payload = pickle.dumps(self.fn(*self.args), protocol=pickle.HIGHEST_PROTOCOL)
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(write_end, view):]
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        self.pid, self.pipe = pid, read_end
+
+    def result(self) -> Any:
+        if self.value is _UNSET:
+            payload = self._receive()
+            self.value = pickle.loads(payload) if payload else self.fn(*self.args)
+        return self.value
+
+    def _receive(self) -> bytes:
+        if self.pid is None:
+            return b""
+        chunks = []
+        with open(self.pipe, "rb", closefd=True) as pipe:
+            self.pipe = None
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else b""
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build failed meanwhile)."""
+        if self.pipe is not None:
+            os.close(self.pipe)
+            self.pipe = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = None
 
 
 class BackgroundTokens:
@@ -38,8 +110,7 @@ class BackgroundTokens:
 
     def __init__(self, keys: Iterable[Key] = (), parallel: bool | None = None):
         self.parallel = parallel if parallel is not None else can_fork()
-        self.pool = None
-        self.pending = []
+        self.children: list[Forked] = []
         self.own_keys: list[Key] = []
         self.seen: set[Key] = set()
         self.add(keys)
@@ -52,25 +123,23 @@ class BackgroundTokens:
         if not self.parallel:
             self.own_keys += fresh
             return
-        if self.pool is None:
-            tokenize.warm()  # load the dictionaries before the fork, so the child inherits them
-            self.pool = multiprocessing.get_context("fork").Pool(1)
+        if not self.children:
+            tokenize.warm()  # load the dictionaries before the fork, so the children inherit them
         ordered = sorted(fresh, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
         child_keys = [key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1]
-        self.pending.append(self.pool.apply_async(tokenize_all, (child_keys,)))
+        self.children.append(Forked(tokenize_all, child_keys, parallel=True))
 
     def result(self) -> dict[Key, tuple[str, bytes]]:
         try:
             tokens = tokenize_all(self.own_keys)
-            for pending in self.pending:
-                tokens.update(pending.get(timeout=CHILD_TIMEOUT_S))
+            for child in self.children:
+                tokens.update(child.result())
             return tokens
         finally:
             self.close()
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
+        for child in self.children:
+            child.close()
+        self.children = []

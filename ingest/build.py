@@ -20,7 +20,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens
+from .background_tokens import BackgroundTokens, Forked
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
@@ -100,7 +100,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     languages = {source.id: source.language for source in sources}
     # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
     # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
-    tokens = BackgroundTokens()
+    tokens, diff_job = BackgroundTokens(), None
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
         for source in sources:
@@ -121,16 +121,19 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"alignments across editions and reprints: {len(alignments)}")
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
-        diffs = diff_tables(units, aligned, languages, glossary, concordance)
-        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        diff_job = Forked(diff_tables, units, aligned, languages, glossary, concordance)  # a child, meanwhile
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
         token_columns = tokens.result()
         rows = section_rows(units, languages, token_columns)
         search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
+        diffs = diff_job.result()
+        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
     finally:
         tokens.close()
+        if diff_job is not None:
+            diff_job.close()
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
