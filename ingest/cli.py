@@ -6,6 +6,7 @@ on stderr and exit status 2 (CliError); "not found" and a failed check are exit 
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -100,6 +101,7 @@ def build(db_path: Path, corpus_dir: Path):
 
     A running `bridge-laws serve` picks the new file up on its next request."""
     signal.signal(signal.SIGTERM, terminate_cleanly)
+    gc.disable()  # the process ends with the build: collecting its cycles would only cost time
     counts = run_build(db_path, corpus_dir)
     click.echo(f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references "
                f"-> {db_path}")
