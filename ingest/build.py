@@ -17,8 +17,6 @@ from datetime import datetime, timezone
 from collections.abc import Callable
 from pathlib import Path
 
-import sqlite_utils
-
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens, Forked
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
@@ -30,6 +28,7 @@ from .diff import diff_tables
 from .labels import DocumentNames, label_rows, unit_labels
 from .records import ParsedDocument, Unit
 from .registry import Registry
+from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
 from .tables import TABLE_COLUMNS, table_rows
 
@@ -208,7 +207,7 @@ def section_rows(units: list[Unit], languages: dict[str, str],
     return rows
 
 
-def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:
+def write_atomically(db_path: Path, fill: Callable[[Database], None]) -> None:
     """Write into a temporary file beside the target, then rename it into place, keeping the
     target's file mode (a new file gets the usual mode for the umask, not mkstemp's 0600).
 
@@ -221,7 +220,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
     temp_path = Path(temp_name)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)  # "being written": see remove_abandoned_temporaries
-        db = sqlite_utils.Database(temp_path, execute_plugins=False)  # a build depends on no installed plugin
+        db = Database(temp_path)  # a build depends on no installed sqlite-utils plugin
         # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
         db.conn.execute("pragma journal_mode = off")
         db.conn.execute("pragma synchronous = off")
@@ -275,7 +274,7 @@ def file_mode_for(db_path: Path) -> int:
         return 0o666 & ~umask
 
 
-def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
+def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
              tables: dict[str, list[dict]]) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES)."""
     with db.conn:
@@ -311,7 +310,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
                               create_triggers=False)
 
 
-def insert_rows(db: sqlite_utils.Database, table: str, columns: dict, rows: list[dict]) -> None:
+def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
     """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
     names = list(columns)
     sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"
