@@ -332,14 +332,19 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
             # one character is one mode A unit: no split to ask for
             parts = morpheme.split(mode_a) if end - begin > 1 else ()
             if len(parts) > 1:
-                pieces += [p for p in (_token(part, offset) for part in parts) if p is not None]
+                for part in parts:
+                    if pos_category(part.part_of_speech_id()) not in SKIPPED_POS:
+                        part_norm = normalised(part.normalized_form())
+                        if part_norm:
+                            pieces.append(Token(part.surface(), part_norm, offset + part.begin(),
+                                                offset + part.end(), None))
             else:
                 pieces.append(token)
     known = {t.norm for t in word_tokens}
     spans = [(t.norm, t.begin, t.end) for t in word_tokens]
     spans += [(p.norm, p.begin, p.end) for p in pieces if p.norm not in known]
     # extras go last so that phrase queries over the words still see them adjacent
-    for run in katakana_runs(word_tokens):
+    for run in katakana_runs(word_tokens) if KATAKANA_WORD_RE.search(text) else ():
         joined = fold_katakana("".join(t.norm for t in run))
         if joined not in known:
             spans.append((joined, run[0].begin, run[-1].end))
