@@ -26,6 +26,7 @@ Key = tuple[str | None, str]  # (text, lang)
 # to make before it turns to its own texts, so the children take all but one text in
 # PARENT_EVERY (benchmarks/RESULTS.md has the measurements behind the number).
 PARENT_EVERY = 8
+MIN_CHILD_CHARS = 30_000  # laws-2017-ja has 71,000 characters of texts, the others 10,000-19,000
 
 
 def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
@@ -106,31 +107,44 @@ class Forked:
 
 
 class BackgroundTokens:
-    """`add` the distinct (text, lang) keys as they come; `result()` returns the tokens of all of them."""
+    """`add` the distinct (text, lang) keys as they come; `result()` returns the tokens of all of them.
+
+    A child starts once MIN_CHILD_CHARS of text are waiting (each fork copies page tables and every
+    page its child touches: the small documents share one child), and on `flush()`."""
 
     def __init__(self, keys: Iterable[Key] = (), parallel: bool | None = None):
         self.parallel = parallel if parallel is not None else can_fork()
         self.children: list[Forked] = []
         self.own_keys: list[Key] = []
+        self.waiting: list[Key] = []
         self.seen: set[Key] = set()
         self.add(keys)
+        self.flush()
 
     def add(self, keys: Iterable[Key]) -> None:
         fresh = [key for key in dict.fromkeys(keys) if key not in self.seen]
-        if not fresh:
-            return
         self.seen.update(fresh)
         if not self.parallel:
             self.own_keys += fresh
             return
+        self.waiting += fresh
+        if sum(len(text or "") for text, _ in self.waiting) >= MIN_CHILD_CHARS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Start a child on the keys waiting, however few."""
+        if not self.waiting:
+            return
         if not self.children:
             tokenize.warm()  # load the dictionaries before the fork, so the children inherit them
-        ordered = sorted(fresh, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
+        ordered = sorted(self.waiting, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
+        self.waiting = []
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
         child_keys = [key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1]
         self.children.append(Forked(tokenize_all, child_keys, parallel=True))
 
     def result(self) -> dict[Key, tuple[str, bytes]]:
+        self.flush()
         try:
             tokens = tokenize_all(self.own_keys)
             for child in self.children:

@@ -36,6 +36,8 @@ def test_keys_added_in_batches_are_each_tokenized_once():
     tokens = BackgroundTokens(parallel=True)
     for batch in batches:
         tokens.add(batch)
+        tokens.flush()  # the build flushes once, after the last document; here each batch gets a child
+    assert len(tokens.children) == 2
     sent = list(tokens.own_keys) + [key for child in tokens.children for key in child.args[0]]
     assert sorted(sent, key=str) == sorted(KEYS, key=str)  # every key once, none twice
     assert tokens.result() == {key: index_tokens(*key) for key in KEYS}
@@ -83,3 +85,18 @@ def test_closing_a_running_child_kills_and_reaps_it():
     assert job.pid is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_small_batches_wait_for_one_child(monkeypatch):
+    """Texts are sent to a child once MIN_CHILD_CHARS wait (or on flush): small documents share one."""
+    monkeypatch.setattr(background_tokens, "MIN_CHILD_CHARS", 40)
+    tokens = BackgroundTokens(parallel=True)
+    tokens.add([("リボークが成立したとき：", "ja")])                      # 12 characters: waits
+    assert tokens.children == []
+    tokens.add([("赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "zh")])  # 43 in all: a child
+    assert len(tokens.children) == 1 and tokens.waiting == []
+    tokens.add([("反則したプレイヤー*19がリボークの起きたトリックを取った場合", "ja")])
+    assert len(tokens.children) == 1 and len(tokens.waiting) == 1
+    keys = [("リボークが成立したとき：", "ja"), ("赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "zh"),
+            ("反則したプレイヤー*19がリボークの起きたトリックを取った場合", "ja")]
+    assert tokens.result() == {key: index_tokens(*key) for key in keys}  # result() flushes what waits
