@@ -125,9 +125,15 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
         from .coverage import corpus_coverage, format_coverage, unexplained
         from .textcheck import check_corpus, format_report, report as text_report
 
-        results = check_corpus(corpus_dir)
+        try:
+            results = check_corpus(corpus_dir)
+            kept = corpus_coverage(corpus_dir)
+        except ParseError as error:
+            raise CliError(f"cannot check the corpus: {error}") from error
+        except OSError as error:
+            where = f" ({error.filename})" if error.filename else ""
+            raise CliError(f"cannot check the corpus: {error.strerror or error}{where}") from error
         data = text_report(results)
-        kept = corpus_coverage(corpus_dir)
         data["coverage"] = {c.doc: {"lines": c.counted, "kept": c.kept, "rate": c.rate, "lost": c.lost} for c in kept}
         data["ok"] = data["ok"] and not any(unexplained(c) for c in kept)
         click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json
