@@ -35,14 +35,20 @@ class CliError(click.ClickException):
 REQUIRED_TABLES = ("documents", "sections", "xrefs")
 
 
+def check_db_name(db_path: Path) -> None:
+    """CliError if db_path cannot name a file (too long, under a file) or is a broken symlink; a
+    directory, FIFO or device is left for the caller to name as "not a database"."""
+    try:
+        check_target(db_path)
+    except TargetError as error:
+        if not error.special_file:
+            raise CliError(str(error)) from error
+
+
 def check_database(db_path: Path) -> None:
     """CliError unless db_path is a readable, undamaged database written by `bridge-laws build`."""
     rebuild = f"run `bridge-laws build --db {db_path}`"
-    if os.path.lexists(db_path) and not db_path.exists():  # a symlink loop, or to nothing
-        try:
-            check_target(db_path)
-        except TargetError as error:
-            raise CliError(str(error)) from error
+    check_db_name(db_path)
     if not db_path.exists():
         raise CliError(f"{db_path} does not exist: {rebuild} first")
     if db_path.is_dir():

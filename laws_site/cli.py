@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ingest.build import DEFAULT_DB
-from ingest.cli import CliError, build, check, check_database, run_build
+from ingest.cli import CliError, build, check, check_database, check_db_name, run_build
 from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
 
@@ -89,6 +89,7 @@ def serve(db_path: Path, host: str, port: int):
 
     A rebuild while it runs (`bridge-laws build --db` the same file) is picked up on the next
     request, without a restart; a file that is not a usable database is not picked up."""
+    check_db_name(db_path)
     if not os.path.lexists(db_path):
         click.echo(f"{db_path} not found: building it first", err=True)
         run_build(db_path, DEFAULT_CORPUS)
