@@ -3,8 +3,8 @@ and any other step whose inputs are ready (`Forked`: the build runs its diffs th
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
-and starts on a document's texts as soon as that document is parsed (`add`: one child per
-document), while the parent parses the next one, then resolves cross-references, aligns and makes
+and starts on a document's texts as soon as that document is parsed (`add`: one child for
+all of them, fed through a pipe), while the parent parses the next one, then resolves cross-references, aligns and makes
 the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
 (other threads running, no `fork`) the parent does all the work itself: same result, one core.
 A child that fails or dies is not trusted: the parent does that part itself (and so raises the
@@ -12,6 +12,7 @@ same error with its real traceback).
 """
 from __future__ import annotations
 
+import fcntl
 import gc
 import os
 import pickle
@@ -26,7 +27,6 @@ Key = tuple[str | None, str]  # (text, lang)
 # to make before it turns to its own texts, so the children take all but one text in
 # PARENT_EVERY (benchmarks/RESULTS.md has the measurements behind the number).
 PARENT_EVERY = 8
-MIN_CHILD_CHARS = 30_000  # laws-2017-ja has 71,000 characters of texts, the others 10,000-19,000
 
 
 def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
@@ -64,10 +64,7 @@ class Forked:
                 os.close(read_end)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
-                payload = pickle.dumps(self.fn(*self.args), protocol=pickle.HIGHEST_PROTOCOL)
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(write_end, view):]
+                write_all(write_end, pickle.dumps(self.fn(*self.args), protocol=pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
                 os._exit(status)
@@ -80,17 +77,22 @@ class Forked:
             self.value = pickle.loads(payload) if payload else self.fn(*self.args)
         return self.value
 
+    @staticmethod
+    def _read(fd: int) -> bytes:
+        """Everything until the writer closes its end; closes fd."""
+        chunks = []
+        with open(fd, "rb", closefd=True) as pipe:
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        return b"".join(chunks)
+
     def _receive(self) -> bytes:
         if self.pid is None:
             return b""
-        chunks = []
-        with open(self.pipe, "rb", closefd=True) as pipe:
-            self.pipe = None
-            while chunk := pipe.read(1 << 20):
-                chunks.append(chunk)
+        payload, self.pipe = self._read(self.pipe), None
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
-        return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else b""
+        return payload if os.waitstatus_to_exitcode(status) == 0 else b""
 
     def close(self) -> None:
         """Stop the child if it still runs (the build failed meanwhile)."""
@@ -106,54 +108,119 @@ class Forked:
             self.pid = None
 
 
-class BackgroundTokens:
-    """`add` the distinct (text, lang) keys as they come; `result()` returns the tokens of all of them.
+class TokenChild:
+    """One forked child that tokenizes the batches of keys sent to it through a pipe, as they come,
+    and answers with all their tokens when told the last one was sent. One fork for all the
+    documents: each fork makes the parent copy every page it writes afterwards (copy-on-write)."""
 
-    A child starts once MIN_CHILD_CHARS of text are waiting (each fork copies page tables and every
-    page its child touches: the small documents share one child), and on `flush()`."""
+    def __init__(self):
+        tasks_in, tasks_out = os.pipe()
+        answer_in, answer_out = os.pipe()
+        try:  # room for every later document's texts, so that sending never waits for the child
+            fcntl.fcntl(tasks_out, fcntl.F_SETPIPE_SZ, 1 << 20)
+        except (AttributeError, OSError):
+            pass
+        self.sent: list[Key] = []
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                gc.disable()
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                os.close(tasks_out)
+                os.close(answer_in)
+                tokens = {}
+                with open(tasks_in, "rb") as tasks:
+                    while (size := int.from_bytes(tasks.read(8) or b"\xff" * 8, "little")) not in (0, 2 ** 64 - 1):
+                        tokens.update(tokenize_all(pickle.loads(tasks.read(size))))
+                if size == 0:  # the parent said so: else it is gone
+                    write_all(answer_out, pickle.dumps(tokens, protocol=pickle.HIGHEST_PROTOCOL))
+                    status = 0
+            finally:
+                os._exit(status)
+        os.close(tasks_in)
+        os.close(answer_out)
+        self.pid, self.tasks, self.answer = pid, tasks_out, answer_in
+
+    def send(self, keys: list[Key]) -> None:
+        self.sent += keys
+        payload = pickle.dumps(keys, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            write_all(self.tasks, len(payload).to_bytes(8, "little") + payload)
+        except BrokenPipeError:
+            pass  # the child is gone: result() does its work
+
+    def result(self) -> dict[Key, tuple[str, bytes]]:
+        try:
+            write_all(self.tasks, (0).to_bytes(8, "little"))
+        except BrokenPipeError:
+            pass
+        os.close(self.tasks)
+        self.tasks = None
+        payload = Forked._read(self.answer)
+        self.answer = None
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if payload and os.waitstatus_to_exitcode(status) == 0:
+            return pickle.loads(payload)
+        return tokenize_all(self.sent)  # a child that failed or died is not trusted
+
+    def close(self) -> None:
+        for fd in (self.tasks, self.answer):
+            if fd is not None:
+                os.close(fd)
+        self.tasks = self.answer = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class BackgroundTokens:
+    """`add` the distinct (text, lang) keys as they come; `result()` returns the tokens of all of them."""
 
     def __init__(self, keys: Iterable[Key] = (), parallel: bool | None = None):
         self.parallel = parallel if parallel is not None else can_fork()
-        self.children: list[Forked] = []
+        self.child: TokenChild | None = None
         self.own_keys: list[Key] = []
-        self.waiting: list[Key] = []
         self.seen: set[Key] = set()
         self.add(keys)
-        self.flush()
 
     def add(self, keys: Iterable[Key]) -> None:
         fresh = [key for key in dict.fromkeys(keys) if key not in self.seen]
+        if not fresh:
+            return
         self.seen.update(fresh)
         if not self.parallel:
             self.own_keys += fresh
             return
-        self.waiting += fresh
-        if sum(len(text or "") for text, _ in self.waiting) >= MIN_CHILD_CHARS:
-            self.flush()
-
-    def flush(self) -> None:
-        """Start a child on the keys waiting, however few."""
-        if not self.waiting:
-            return
-        if not self.children:
-            tokenize.warm()  # load the dictionaries before the fork, so the children inherit them
-        ordered = sorted(self.waiting, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
-        self.waiting = []
+        if self.child is None:
+            tokenize.warm()  # load the dictionaries before the fork, so the child inherits them
+            self.child = TokenChild()
+        ordered = sorted(fresh, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
-        child_keys = [key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1]
-        self.children.append(Forked(tokenize_all, child_keys, parallel=True))
+        self.child.send([key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1])
 
     def result(self) -> dict[Key, tuple[str, bytes]]:
-        self.flush()
         try:
             tokens = tokenize_all(self.own_keys)
-            for child in self.children:
-                tokens.update(child.result())
+            if self.child is not None:
+                tokens.update(self.child.result())
             return tokens
         finally:
             self.close()
 
     def close(self) -> None:
-        for child in self.children:
-            child.close()
-        self.children = []
+        if self.child is not None:
+            self.child.close()
+            self.child = None

@@ -111,7 +111,6 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
             progress(f"parsed {source.id}: {len(document.units)} units")
             parsed.append((source, document))
             tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
-        tokens.flush()  # the last documents' texts to a child too
         units = [unit for _, document in parsed for unit in document.units]
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed

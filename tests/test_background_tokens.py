@@ -21,10 +21,10 @@ KEYS = {
 
 def test_forked_child_gives_the_same_tokens_as_one_process():
     parallel = BackgroundTokens(KEYS, parallel=True)
-    assert [child.pid is not None for child in parallel.children] == [True]  # the work really was split
-    pids = [child.pid for child in parallel.children]
+    assert parallel.child is not None and parallel.child.sent  # the work really was split
+    pids = [parallel.child.pid]
     assert parallel.result() == {key: index_tokens(*key) for key in KEYS}
-    assert parallel.children == []  # the child is gone, and reaped
+    assert parallel.child is None  # the child is gone, and reaped
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
@@ -36,10 +36,9 @@ def test_keys_added_in_batches_are_each_tokenized_once():
     tokens = BackgroundTokens(parallel=True)
     for batch in batches:
         tokens.add(batch)
-        tokens.flush()  # the build flushes once, after the last document; here each batch gets a child
-    assert len(tokens.children) == 2
-    sent = list(tokens.own_keys) + [key for child in tokens.children for key in child.args[0]]
-    assert sorted(sent, key=str) == sorted(KEYS, key=str)  # every key once, none twice
+    child = tokens.child
+    sent = list(tokens.own_keys) + list(child.sent)
+    assert sorted(sent, key=str) == sorted(KEYS, key=str)  # every key once, none twice, one child for both
     assert tokens.result() == {key: index_tokens(*key) for key in KEYS}
 
 
@@ -50,7 +49,7 @@ def test_no_fork_while_other_threads_run(monkeypatch):
     try:
         assert background_tokens.can_fork() is False
         tokens = BackgroundTokens(KEYS)
-        assert tokens.children == [] and tokens.own_keys
+        assert tokens.child is None and tokens.own_keys
         assert tokens.result() == {key: index_tokens(*key) for key in KEYS}
     finally:
         stop.set()
@@ -87,16 +86,9 @@ def test_closing_a_running_child_kills_and_reaps_it():
         os.waitpid(pid, os.WNOHANG)
 
 
-def test_small_batches_wait_for_one_child(monkeypatch):
-    """Texts are sent to a child once MIN_CHILD_CHARS wait (or on flush): small documents share one."""
-    monkeypatch.setattr(background_tokens, "MIN_CHILD_CHARS", 40)
-    tokens = BackgroundTokens(parallel=True)
-    tokens.add([("リボークが成立したとき：", "ja")])                      # 12 characters: waits
-    assert tokens.children == []
-    tokens.add([("赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "zh")])  # 43 in all: a child
-    assert len(tokens.children) == 1 and tokens.waiting == []
-    tokens.add([("反則したプレイヤー*19がリボークの起きたトリックを取った場合", "ja")])
-    assert len(tokens.children) == 1 and len(tokens.waiting) == 1
-    keys = [("リボークが成立したとき：", "ja"), ("赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "zh"),
-            ("反則したプレイヤー*19がリボークの起きたトリックを取った場合", "ja")]
-    assert tokens.result() == {key: index_tokens(*key) for key in keys}  # result() flushes what waits
+def test_a_token_child_that_dies_is_replaced_by_the_parent():
+    tokens = BackgroundTokens(KEYS, parallel=True)
+    os.kill(tokens.child.pid, 9)
+    tokens.add([("反則したプレイヤーがトリックを取った", "ja")])  # sending to a dead child is no error
+    expected = {key: index_tokens(*key) for key in [*KEYS, ("反則したプレイヤーがトリックを取った", "ja")]}
+    assert tokens.result() == expected
