@@ -204,3 +204,11 @@ def test_a_db_name_too_long_is_one_line(tmp_path, command):
     too_long = tmp_path / ("a" * 300)
     line = one_line_error(CliRunner().invoke(cli, [*command, "--db", str(too_long)]))
     assert f"{too_long} cannot be a database file: File name too long" in line
+
+
+def test_a_build_in_process_leaves_garbage_collection_as_it_found_it(tmp_path):
+    import gc
+
+    assert gc.isenabled()
+    assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0
+    assert gc.isenabled()
