@@ -37,6 +37,8 @@ PAGES = {
     "unit": "/laws-2017-ja/61B2",
     "unit.json": "/laws-2017-ja/61B2.json",
     "unit (law 61)": "/laws-2017-ja/61",
+    "unit 27B1(b) ctx": "/laws-2017-ja/27B1(b)",   # context, siblings, defined terms (issue 22)
+    "unit 64C (en)": "/en/laws-2017-ja/64C",      # English interface: links re-prefixed, rulings
     "contents": "/laws-2017-ja",
     "search": "/-/search?q=リボーク",
     "search.json": "/-/search.json?q=リボーク&limit=20",

@@ -26,10 +26,12 @@ from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .labels import DocumentNames, label_rows, unit_labels
+from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
+from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
@@ -87,8 +89,16 @@ TABLES = {
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
     "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
                                       "foreign_keys": [("doc", "documents", "id")]}),
+    # around a unit on its page (ingest/reading.py): previous/next in reading order, the commentary on it
+    "unit_reading": (READING_COLUMNS, {"pk": "unit_id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("previous_id", "sections", "id"), ("next_id", "sections", "id")]}),
+    "unit_commentary": (COMMENTARY_COLUMNS, {"pk": "id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("source_id", "sections", "id")]}),
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
+    # source typos kept as printed, with what they probably mean (ingest/source_notes.py)
+    "source_notes": (SOURCE_NOTE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                        ("unit_id", "sections", "id")]}),
 }
 
 
@@ -115,6 +125,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed
                    for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
+        source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
@@ -141,7 +152,9 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
+              "source_notes": source_notes,
+              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels),
+              "unit_reading": reading_rows(units), "unit_commentary": commentary_rows(units, xrefs)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -304,7 +317,9 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+    db["source_notes"].create_index(["unit_id"])
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
+    db["unit_commentary"].create_index(["unit_id", "position"])
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)

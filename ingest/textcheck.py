@@ -57,7 +57,8 @@ from .search_tables import install_variants
 from .records import ParsedDocument, ParseError, Unit
 from .textclean import strip_any_tags
 from .textcheck_evidence import (grammatical_alternative, near_words, second_witness, small_kana_spans,
-                                 spelling_convention, vouched_pieces, witness_prints)
+                                 spelling_convention, vouched_pieces, witness_prints,
+                                 known_compound, same_words, kanji_word)
 from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
 KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing", "small-kana", "near-word")
@@ -273,7 +274,14 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
         if kind in ("stray", "missing") and explained is None:
             candidate = replace(candidate, explained=(
                 grammatical_alternative(candidate, value, fuller, morphemes, STRAY_SIDE)
+                or (same_words(candidate, value, fuller, normalized_forms, STRAY_SIDE)
+                    if "only here" in candidate.detail else None)
                 or second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)))
+        elif kind == "doubled" and explained is None and not KATAKANA_CHAR.match(span):
+            # どちらかから, ものの in a reprint the Laws print alike; not a katakana word's doubled
+            # glyph (ディクレアララー): both conversions share that slip, so agreeing proves nothing
+            candidate = replace(candidate, explained=second_witness(candidate, value, witnesses.get(unit.ref, ()),
+                                                                    STRAY_SIDE))
         found.append(candidate)
 
     spellings: Counter = Counter()
@@ -286,7 +294,8 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
         for start, span, detail in doubled_spans(value, counts):
             add(unit, field, start, span, "doubled", detail, value)
         for start, span, detail in long_vowel_spans(value):
-            add(unit, field, start, span, "long-vowel", detail, value)
+            add(unit, field, start, span, "long-vowel", detail, value,
+                kanji_word(value, start, morphemes) if span == "一" else None)
         for start, span, detail in stray_spans(value, counts):
             add(unit, field, start, span, "stray", detail, value)
         for start, span, detail in missing_spans(value, counts, fuller):
@@ -307,14 +316,15 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
             if best:
                 add(unit, field, start, word, "variant",
                     f"spelt {best} {evidence[best]}× in the corpus ({spellings[best]}× here), "
-                    f"{word} {evidence[word]}× ({spellings[word]}× here)", value, spelling_convention(word, best))
+                    f"{word} {evidence[word]}× ({spellings[word]}× here)", value,
+                    spelling_convention(word, best, evidence[word]))
             elif word in near and (not known_katakana(word)
                                    or witness_prints(near[word], word, witnesses.get(unit.ref, ()))):
                 add(unit, field, start, word, "near-word",
                     f"printed {evidence[word]}× in the corpus; {near[word]} {evidence[near[word]]}×", value)
             elif word not in known and not all(known_katakana(part) or part in known for part in word.split("・")):
                 add(unit, field, start, word, "katakana", "unknown to Sudachi's dictionary and the glossary", value,
-                    vouched_pieces(word, morphemes, evidence))
+                    vouched_pieces(word, morphemes, evidence) or known_compound(word, known_katakana, evidence))
     return found
 
 
@@ -350,6 +360,14 @@ def stray_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
         without, with_it = left + right, left + char + right
         if counts[without] >= 2 and counts[with_it] == 1:
             yield i, char, f"'{with_it}' only here; '{without}' {counts[without]}×"
+
+
+@lru_cache(maxsize=65536)
+def normalized_forms(text: str) -> tuple[str, ...]:
+    """The dictionary's normalized form of each morpheme, mode C (締切る and 締め切る read alike)."""
+    from sudachipy import SplitMode
+
+    return tuple(m.normalized_form() for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
 
 
 @lru_cache(maxsize=65536)
@@ -588,6 +606,9 @@ def reprint_witnesses(parsed: dict) -> dict[str, dict[str, list[str]]]:
             if law is not None and unit.text and law.text:
                 witnesses[doc][unit.ref].append(law.text)
                 witnesses[source.meta["comments_on"]][law.ref].append(unit.text)
+            if law is not None and unit.title and law.title:  # a reprinted heading (58B's title)
+                witnesses[doc][unit.ref].append(law.title)
+                witnesses[source.meta["comments_on"]][law.ref].append(unit.title)
     return witnesses
 
 

@@ -18,16 +18,23 @@ SMALL_TO_LARGE = str.maketrans("ぁぃぅぇぉっゃゅょゎァィゥェォッ
 # a character that is a word of its own and that the book writes or leaves out as style allows
 STANDALONE_KINDS = {"助詞", "補助記号", "接頭辞", "名詞", "副詞", "連体詞", "代名詞"}
 WINDOW = 8
+REPEATED = 3  # a spelling printed this often is deliberate: slips do not repeat letter for letter
+
+
+E_ROW_THEN_I = re.compile(r"([エケセテネヘメレゲゼデベペ])イ")
 
 
 def convention_form(word: str) -> str:
-    """A katakana word less what spelling conventions vary: ー, small against large kana."""
-    return word.translate(SMALL_TO_LARGE).replace("ー", "")
+    """A katakana word less what spelling conventions vary: ー, small against large kana, and エ-row
+    kana + イ for the long vowel (プレイ/プレー, ブレイク/ブレーク)."""
+    return E_ROW_THEN_I.sub(r"\1ー", word.translate(SMALL_TO_LARGE)).replace("ー", "")
 
 
-def spelling_convention(word: str, majority: str) -> str | None:
-    if word != majority and convention_form(word) == convention_form(majority):
-        return f"a spelling convention: {word} and {majority} differ only by ー or small and large kana"
+def spelling_convention(word: str, majority: str, printed: int = REPEATED) -> str | None:
+    """A spelling the corpus prints ``printed`` times or more that differs from the majority's only
+    by a convention: a deliberate spelling recurs, a slip (ビデイング twice beside ビディング) does not."""
+    if word != majority and printed >= REPEATED and convention_form(word) == convention_form(majority):
+        return f"a spelling convention: {word} and {majority} differ only by ー, イ for ー, or small and large kana"
     return None
 
 
@@ -57,23 +64,6 @@ def grammatical_alternative(candidate, value: str, fuller: dict, morphemes_of, s
     return None
 
 
-REPEATED = 3
-
-
-REPEATED = 3
-
-
-def word_boundary(value: str, start: int, morphemes_of) -> str | None:
-    """A doubled character where one dictionary word ends and the next begins (だった|ため,
-    どちらか|から, もの|の, こと|と): Japanese, not a repeated glyph."""
-    begin = max(0, start - WINDOW)
-    window = value[begin: start + 2 + WINDOW]
-    offset = start - begin
-    first, second = morpheme_at(morphemes_of(window), offset), morpheme_at(morphemes_of(window), offset + 1)
-    if first and second and first is not second and not first[3] and not second[3] \
-            and first[2] == offset + 1 and second[1] == offset + 1 and len(first[0]) > 1 and first[4] != "補助記号":
-        return f"'{first[0]}' ends and '{second[0]}' begins with the same character"
-    return None
 
 
 def vouched_pieces(word: str, morphemes_of, spellings: Counter) -> str | None:
@@ -88,6 +78,57 @@ def vouched_pieces(word: str, morphemes_of, spellings: Counter) -> str | None:
     others = [w for w in spellings if w != word]
     if all(len(piece) >= 2 and sum(1 for w in others if piece in w) >= 2 for piece in unknown):
         return f"its unknown part{'s' if len(unknown) > 1 else ''} {'・'.join(unknown)} the corpus prints in other words"
+    return None
+
+
+def known_compound(word: str, is_word, spellings: Counter) -> str | None:
+    """A katakana compound of words the dictionary knows or the corpus prints on their own or as
+    the start of other words (スイス|ペア, ヒューストン|トライアル|ペア, ビディング|シーケンス)."""
+    starts = Counter(w[:n] for w in spellings for n in range(3, len(w)))
+
+    def piece(text: str, last: bool) -> bool:
+        # a two-letter word only ends a compound (スイス|ペア), never starts one (ミッ|セル)
+        if text == word or len(text) < (2 if last else 3):
+            return False
+        return spellings[text] >= 2 or (len(text) >= 4 and starts[text] >= 2) or is_word(text)
+
+    @lru_cache(maxsize=None)
+    def split(rest: str) -> tuple[str, ...] | None:
+        if not rest:
+            return ()
+        for end in range(len(rest), 1, -1):
+            if piece(rest[:end], end == len(rest)) and (tail := split(rest[end:])) is not None:
+                return (rest[:end], *tail)
+        return None
+
+    pieces = split(word)
+    if pieces and len(pieces) > 1:
+        return f"a compound of words the dictionary or the corpus knows: {'|'.join(pieces)}"
+    return None
+
+
+def same_words(candidate, value: str, fuller: dict, normalized_of, side: int) -> str | None:
+    """A stray or missing kana that only changes how a word is spelt (締切られ/締め切られ): the
+    dictionary reads both as the same words."""
+    left, right = value[candidate.start - side: candidate.start], value[candidate.start: candidate.start + side]
+    if candidate.kind == "stray":
+        pairs = [(left + candidate.span + value[candidate.start + 1: candidate.start + 1 + side],
+                  left + value[candidate.start + 1: candidate.start + 1 + side])]
+    elif candidate.kind == "missing":
+        pairs = [(left + right, left + char + right) for char, _ in fuller.get((left, right), [])]
+    else:
+        return None
+    if pairs and all(normalized_of(a) == normalized_of(b) for a, b in pairs):
+        return "the dictionary reads both spellings as the same words (okurigana)"
+    return None
+
+
+def kanji_word(value: str, start: int, morphemes_of) -> str | None:
+    """一 inside a dictionary word with another kanji (同一, 統一, 一部): the kanji, not ー."""
+    begin = max(0, start - WINDOW)
+    found = morpheme_at(morphemes_of(value[begin: start + WINDOW]), start - begin)
+    if found and not found[3] and len(found[0]) > 1 and re.search(r"[\u3400-\u9fff]", found[0].replace("一", "")):
+        return f"一 is part of the word {found[0]}"
     return None
 
 
@@ -109,7 +150,8 @@ def witness_prints(instead: str, word: str, witnesses: Iterable[str]) -> bool:
 
 
 def small_kana_spans(text: str, full_morphemes_of) -> Iterable[tuple[int, str, str]]:
-    """つ where っ makes a verb's 促音便 before た or て (取つた, 行なつて): the small kana printed large."""
+    """つ where っ makes a verb's or an auxiliary's 促音便 before た or て (取つた, できなかつた): the
+    small kana printed large."""
     for m in re.finditer(r"(?<=[\u3041-\u3096\u3400-\u9fff])つ(?=[たてち])", text):
         i = m.start()
         start = max(0, i - WINDOW)
@@ -118,7 +160,7 @@ def small_kana_spans(text: str, full_morphemes_of) -> Iterable[tuple[int, str, s
         verb = next((pos for surface, begin, pos in small if begin <= i - start < begin + len(surface)), None)
         printed = next((begin for surface, begin, _ in as_printed if begin <= i - start < begin + len(surface)), None)
         # as printed, the つ must begin a word of its own (つた, つて): a word such as かつて holds it rightly
-        if verb and verb[0] == "動詞" and verb[5].endswith("促音便") and printed == i - start:
+        if verb and verb[0] in ("動詞", "助動詞", "形容詞") and verb[5].endswith("促音便") and printed == i - start:
             yield i, "つ", "a large つ where っ makes a verb form (促音便 before た/て)"
 
 

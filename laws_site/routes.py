@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
+from .pages import api_docs, citations, contents, diff, glossary, home, index_terms, search, site_info, unit
 from .responses import made_once
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
@@ -25,6 +25,7 @@ ROUTES = [
     (rf"^/-/citations{AS_JSON}$", citations.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
+    (r"^/-/api$", api_docs.view),  # the JSON API's documentation (docs/api.md)
     # Datasette's own, minus machine paths
     (rf"^/-/databases{AS_JSON}$", site_info.databases),
     (rf"^/-/threads{AS_JSON}$", site_info.threads),

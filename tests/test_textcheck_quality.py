@@ -116,3 +116,35 @@ def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
     explained = checked["laws-2017-ja"].explained
     assert explained and all(r.candidate.explained for r in explained)
     assert any(r.candidate.span == "プレイヤ" and "convention" in r.candidate.explained for r in explained)
+
+
+@pytest.mark.parametrize("word, explained", [
+    ("スイスペア", True),                   # スイス|ペア
+    ("ヒューストントライアルペア", True),
+    ("ストレートミッセル", False),            # ミッセル is no word: ミッチェル garbled (jcbl-regs-ja 35)
+    ("ポートルランドクラブ", False),          # ポートル is no word: ポートランド with a stray ル
+])
+def test_a_compound_of_known_words_is_explained(word, explained):
+    from ingest.textcheck import known_katakana
+    from ingest.textcheck_evidence import known_compound
+
+    assert bool(known_compound(word, known_katakana, Counter({word: 2, "ペア": 5}))) is explained
+
+
+def test_a_convention_explains_only_a_spelling_printed_again_and_again():
+    assert spelling_convention("プレイヤ", "プレイヤー", printed=100)
+    assert not spelling_convention("ビデイングシート", "ビディングシート", printed=1)  # a slip, twice at most
+
+
+def test_readme_quotes_the_measured_quality(checked):
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parent.parent.joinpath("README.md").read_text(encoding="utf-8")
+    found = re.search(r"([\d.]+)% over the corpus, at least ([\d.]+)% in each document, ([\d.]+)% before the\s+"
+                      r"evidence\) and recall \(known errors it flags: ([\d.]+)%\)", readme)
+    assert found, "README lost its sentence on the checker's quality"
+    before, after = corpus_quality(results=checked)
+    judged = [q.precision for q in after.values() if q.precision is not None]
+    measured = (total(after).precision, min(judged), total(before).precision, total(after).recall)
+    assert tuple(float(x) for x in found.groups()) == tuple(round(100 * m, 1) for m in measured)
