@@ -499,7 +499,8 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
     assert (len(checked.reviewed), raw) == (74, {"fixed": 4, "as-printed": 70})
     assert checked.unreviewed == []
     fixed = {(r.candidate.line, r.candidate.span) for r in checked.reviewed if r.status == "fixed"}
-    assert fixed == {(500, "ストレートミッセル"), (696, "ビデイングシート"), (697, "ビデイングボックス")}
+    # the small-kana kind finds できなかつた (642)
+    assert fixed == {(500, "ストレートミッセル"), (642, "つ"), (696, "ビデイングシート"), (697, "ビデイングボックス")}
 
 
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):

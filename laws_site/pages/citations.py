@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .. import i18n, queries
+from .. import editions, i18n, queries
 from ..responses import html_page, json_response, read
 from ..units import labels, permalink
 
@@ -54,6 +54,8 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
         "selected": selected,
         "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
         "citation_count": sum(p["units"] for p in between), "pair_count": len(between),
+        # the opened law's 1997 units, from the provision concordance (laws_site/editions.py)
+        "focus_editions": editions.law_editions(conn, law) if law in titles else [],
     }
 
 
@@ -126,6 +128,7 @@ def citation_json(context: dict) -> dict:
         "part_matrix": [{"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
                         for row in context["matrix"]["rows"] for c in row["cells"] if c["units"]],
         "selected": context["selected"],
+        "focus_editions": [{k: e[k] for k in ("doc", "ref", "to_ref", "relation", "url")} for e in context["focus_editions"]],
     }
 
 

@@ -11,7 +11,7 @@ from datasette.utils.asgi import Response
 
 from ingest.refs import law_number, parse_law_ref
 
-from .. import chrome, i18n, queries
+from .. import chrome, editions, i18n, queries
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -173,22 +173,19 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
             if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown]
 
 
-def other_edition(conn, unit: dict) -> dict | None:
-    """The same ref in the other language/edition of the Laws, with a link to the diff page."""
-    registry = queries.registry(conn)
-    laws = [d.id for d in registry.laws]
-    if unit["doc"] not in laws or law_number(unit["ref"]) is None:
-        return None
-    other_doc = next(d for d in laws if d != unit["doc"])
-    other = load_unit(conn, other_doc, unit["ref"])
-    if other is None:
-        return None
-    older, newer = sorted((unit["doc"], other_doc), key=lambda d: laws.index(d), reverse=True)
-    compare = "/-/diff?" + urlencode({"ref": unit["ref"], "from": older, "to": newer})
-    other_document = registry.get(other_doc)
-    return {"doc": other_doc, "ref": other["ref"], "title": other["title"], "url": other["url"],
-            "lang": other_document.language, "doc_title": other_document.short_title or other_document.title,
-            "compare_url": compare}
+def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
+    """The other-edition box: counterparts from the provision concordance (both directions), each
+    with its relation; the law's history; references here to provisions that have moved (named by
+    their labels in the interface language)."""
+    info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
+                                                 "history_url": editions.history_url(law_number(unit["ref"]))}
+    flags = editions.unit_flags(conn, unit_ids)
+    names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    for flag in flags:
+        flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
+        for now in flag["now"]:
+            now["label"] = names.get(now["id"], now["ref"])
+    return {**info, "flags": flags}
 
 
 LAW_KINDS = ("law", "article")
@@ -274,7 +271,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
         "definitions": used,
-        "other_edition": other_edition(conn, unit),
+        "other_edition": other_edition(conn, unit, ids, lang),
         "previous": previous, "next": following,
         "full_text": composed_text(units, unit_label),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
@@ -363,7 +360,11 @@ def unit_json(context: dict) -> dict:
     return {**context["unit"], "full_text": context["full_text"], "permalink": context["unit"]["url"],
             "document": {**{k: document.get(k) for k in DOCUMENT_JSON_FIELDS}, "url": f"/{document.get('id')}"},
             "citation": context["citation"], "tables": context["tables"],
-            "outgoing": context["outgoing"], "incoming": context["incoming"]}
+            "outgoing": context["outgoing"], "incoming": context["incoming"],
+            "counterparts": editions.counterparts_json(context["other_edition"]),
+            "edition_status": context["other_edition"]["status"],
+            "moved_references": context["other_edition"]["flags"],
+            "history": context["other_edition"]["history_url"]}
 
 
 # ---------------------------------------------------------------- the page
