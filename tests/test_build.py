@@ -226,6 +226,8 @@ def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp
         pytest.skip("the build finished before it could be interrupted mid-write")
     build.send_signal(getattr(signal, signal_name))
     build.wait(30)
+    if build.returncode == 0:  # the rename came before the signal (a loaded machine polls late)
+        pytest.skip("the build finished before the signal arrived")
     leftovers = list(tmp_path.glob(".laws.db.*.tmp"))
     if signal_name == "SIGTERM":
         assert not leftovers, "SIGTERM unwinds: the build removes its own temporary file"
