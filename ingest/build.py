@@ -26,6 +26,7 @@ from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .documents import parse_document
 from .diff import diff_tables
+from .labels import DocumentNames, label_rows, unit_labels
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
@@ -36,7 +37,7 @@ DEFAULT_DB = Path("laws.db")
 SECTION_COLUMNS = {
     "id": str, "doc": str, "ref": str, "parent_id": str, "kind": str, "title": str, "text": str,
     "position": int, "page": int, "line": int, "lang": str, "attrs": str,
-    "search_title": str, "search_text": str,
+    "search_title": str, "search_text": str, "label": str,
 }
 XREF_COLUMNS = {
     "id": str, "source_id": str, "surface": str, "target_doc": str, "target_ref": str, "target_id": str,
@@ -58,6 +59,8 @@ CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str,
 # What this build is: `build_id` changes with every build, so a cache keyed on it never serves a
 # rebuilt file's predecessor (a connection still on the old file reads the old id)
 BUILD_INFO_COLUMNS = {"key": str, "value": str}
+# What people read for a unit, per interface language (ingest/labels.py): 「第61条B項2」, "Law 61B2"
+UNIT_LABEL_COLUMNS = {"id": str, "unit_id": str, "lang": str, "label": str, "full_label": str}
 
 # Every table beside sections, in the order written: (columns, sqlite-utils create options).
 # Explicit keys throughout: VACUUM may renumber implicit rowids.
@@ -74,6 +77,7 @@ TABLES = {
     "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
     "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
     "build_info": (BUILD_INFO_COLUMNS, {"pk": "key"}),
+    "unit_labels": (UNIT_LABEL_COLUMNS, {"pk": "id", "foreign_keys": [("unit_id", "sections", "id")]}),
     "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
                                                                   ("unit_id", "sections", "id")]}),
     # what the pages show that costs work: printed tables as tables, citation counts between laws
@@ -124,15 +128,16 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
+        labels = unit_labels(units, document_names(sources))
         token_columns = tokens.result()
-        rows = section_rows(units, languages, token_columns)
+        rows = section_rows(units, languages, token_columns, labels)
         search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
     finally:
         tokens.close()
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-              **pages, **search, "build_info": build_info(sources)}
+              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -172,8 +177,17 @@ def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
     return build_xrefs(units, registry)
 
 
+def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
+    return {source.id: DocumentNames(
+        id=source.id, language=source.language, role=source.kind,
+        short_titles={"ja": source.meta.get("short_title") or source.title,
+                      "zh": source.meta.get("short_title_zh") or "", "en": source.meta.get("short_title_en") or ""})
+        for source in sources}
+
+
 def section_rows(units: list[Unit], languages: dict[str, str],
-                 tokens: dict[tuple[str | None, str], tuple[str, bytes]]) -> list[dict]:
+                 tokens: dict[tuple[str | None, str], tuple[str, bytes]],
+                 labels: dict[str, dict[str, dict[str, str]]]) -> list[dict]:
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
@@ -184,6 +198,7 @@ def section_rows(units: list[Unit], languages: dict[str, str],
             "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
             "search_title": tokens[(unit.title, lang)][0],
             "search_text": tokens[(unit.text, lang)][0],
+            "label": labels[unit.id]["ja"]["label"],
         })
     return rows
 
@@ -284,6 +299,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+    db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
@@ -300,6 +316,7 @@ def document_row(source: Source, unit_count: int) -> dict:
     return {
         "id": source.id, "title": source.title, "title_en": source.meta.get("title_en"),
         "short_title": source.meta.get("short_title"),
+        "short_title_zh": source.meta.get("short_title_zh"), "short_title_en": source.meta.get("short_title_en"),
         "language": source.language, "edition": source.edition, "version_date": source.version_date,
         "version_note": source.meta.get("version_note"), "publisher": source.publisher,
         "copyright": source.copyright, "kind": source.kind, "file": source.file, "parser": source.parser,

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import pluggy
 
+from .i18n import N_
+
 hookimpl = pluggy.HookimplMarker("datasette")
 
+# labels are catalogue msgids (laws_site/locale): base.html shows them translated
 SITE_PAGES = [
-    {"path": "/-/glossary", "label": "用語集 Glossary"},
-    {"path": "/-/citations", "label": "Citations"},
-    {"path": "/laws", "label": "Data"},
+    {"path": "/-/glossary", "label": N_("Glossary"), "translate": True},
+    {"path": "/-/citations", "label": N_("Citations"), "translate": True},
+    {"path": "/laws", "label": N_("Data"), "translate": True},
 ]
 
 
@@ -21,7 +24,7 @@ def site_links(registry) -> list[dict]:
     """Each edition of the Laws (short title from sources.yml), the current edition's 索引, the site's pages."""
     links = [{"path": f"/{d.id}", "label": d.short_title or d.title} for d in registry.laws]
     if registry.current_laws:
-        links.append({"path": f"/{registry.current_laws.id}/-/index", "label": "索引"})
+        links.append({"path": f"/{registry.current_laws.id}/-/index", "label": N_("Index"), "translate": True})
     return links + SITE_PAGES
 
 
@@ -35,7 +38,7 @@ def register_routes():
 @hookimpl
 def extra_template_vars(datasette, request):
     """What every page's chrome needs: the site title, the top links, the query being searched."""
-    from . import queries
+    from . import chrome, queries
     from .responses import read
 
     async def inner():
@@ -46,8 +49,17 @@ def extra_template_vars(datasette, request):
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
             "site_query": request.args.get("q", "") if request is not None else "",
+            **chrome.language_vars(request),
         }
     return inner
+
+
+@hookimpl
+def prepare_jinja2_environment(env, datasette):
+    """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n.py)."""
+    from . import i18n
+
+    i18n.install(env)
 
 
 @hookimpl
@@ -76,9 +88,10 @@ def prepare_connection(conn, database, datasette):
 @hookimpl
 def asgi_wrapper(datasette):
     """Methods, CORS, ETag/304, Cache-Control, safe redirects, header caps, rebuilt files (asgi.py)."""
-    from . import asgi
+    from . import asgi, ui_lang
 
-    return asgi.wrapper(datasette)
+    site_rules, language = asgi.wrapper(datasette), ui_lang.wrapper(datasette)
+    return lambda app: language(site_rules(app))  # the language prefix comes off first (ui_lang.py)
 
 
 @hookimpl

@@ -118,7 +118,8 @@ def answer_key(datasette, request) -> tuple | None:
     if request.method != "GET" or request.headers.get("cookie"):
         return None
     build = laws_database(datasette).hash  # the file's content hash (immutable databases only)
-    return (build, request.path, request.query_string) if build else None
+    # the interface language (ui_lang.py) is part of the answer: /en/61B and /61B share a path here
+    return (build, request.path, request.query_string, request.scope.get("ui_lang")) if build else None
 
 
 def json_response(data, status: int = 200) -> Response:

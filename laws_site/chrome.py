@@ -1,0 +1,13 @@
+"""What every page's chrome needs to know about the interface language (for base.html)."""
+from __future__ import annotations
+
+from . import i18n
+
+
+def language_vars(request) -> dict:
+    """ui_lang ('ja'), ui_tag (<html lang>), ui_languages: the switcher's links for this very page
+    (each with hreflang and whether it is the current one)."""
+    lang = i18n.current.get()
+    path = request.path if request is not None else "/"
+    query = request.query_string if request is not None else ""
+    return {"ui_lang": lang, "ui_tag": i18n.TAGS[lang], "ui_languages": i18n.switcher(path, query, lang)}

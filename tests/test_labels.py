@@ -1,0 +1,105 @@
+"""Human labels (ingest/labels.py): what people read wherever the site would otherwise show an id."""
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import pytest
+
+from ingest.labels import DocumentNames, law_citation, unit_labels
+from ingest.records import Unit
+
+# (unit id, ja, zh, en), read off the whole-corpus build: each is how the book or a reader cites it
+EXPECTED = [
+    ("laws-2017-ja:61", "第61条", "第61条", "Law 61"),
+    ("laws-2017-ja:61B2", "第61条B項2", "第61条B項2", "Law 61B2"),
+    ("laws-2017-ja:40B2(a)(v)", "第40条B項2(a)(v)", "第40条B項2(a)(v)", "Law 40B2(a)(v)"),
+    ("laws-1997-zh:16A", "第16条A款", "第16条A款", "Law 16A"),
+    ("laws-2017-ja:71/closing", "第71条 結び", "第71条 末段", "Law 71, closing paragraph"),
+    ("laws-1997-zh:def:藏牌", "定義: 藏牌", "定义: 藏牌", "Definition: 藏牌"),
+    # two definitions print the same term: the ref's (2) tells them apart
+    ("laws-1997-zh:def:宕墩(2)", "定義: 宕墩(2)", "定义: 宕墩(2)", "Definition: 宕墩(2)"),
+    ("laws-2017-ja:fn:19", "脚注19", "脚注19", "Footnote 19"),
+    ("laws-2017-ja:fn:ja-22", "日本語版注（第22条）", "日文版注（第22条）", "Japanese edition note (Law 22)"),
+    ("laws-2017-ja:index:ダミー", "索引: ダミー", "索引: ダミー", "Index: ダミー"),
+    ("laws-2017-ja:index:アーティフィシャルコール/アーティフィシャルなパス",
+     "索引: アーティフィシャルコール / アーティフィシャルなパス", "索引: アーティフィシャルコール / アーティフィシャルなパス",
+     "Index: アーティフィシャルコール / アーティフィシャルなパス"),
+    ("laws-2017-ja:index-row:あ", "索引: あ行", "索引: あ行", "Index: あ row"),
+    ("laws-2017-ja:toc:61", "目次: 第61条", "目录: 第61条", "Contents: Law 61"),
+    ("revoke-notes-ja:quote:63", "第63条の引用", "第63条（引文）", "Law 63 (as reprinted)"),
+    ("revoke-notes-ja:L62A", "注釈 L62A", "注释 L62A", "Note L62A"),
+    ("out-of-turn-notes-ja:note:57-1", "第57条への注釈", "第57条注释", "Note on Law 57"),
+    ("revoke-notes-ja:ruling:1", "裁定 1", "裁定 1", "Ruling 1"),
+    ("revoke-notes-ja:toc", "索引", "目录", "Contents"),
+    ("laws-1997-zh:division:5-2-3", "第五章 第二部分 第三节", "第五章 第二部分 第三节", "Chapter 5, part 2, division 3"),
+    ("jcbl-regs-ja:24", "第24条", "第24条", "Article 24"),
+    ("jcbl-regs-ja:24-5-1", "第24条5項1号", "第24条5项1号", "Article 24(5)(1)"),
+    ("jcbl-regs-ja:2-1-1", "第2条1項1号", "第2条1项1号", "Article 2(1)(1)"),
+    ("jcbl-regs-ja:27-2-3-1", "第27条2項3号①", "第27条2项3号①", "Article 27(2)(3)①"),
+    ("jcbl-regs-ja:appendix-7-4-a-ii", "付表7-4(a)(ii)", "附表7-4(a)(ii)", "Appendix 7-4(a)(ii)"),
+    ("jcbl-regs-ja:appendix-5-2-1", "付表5-2(1)", "附表5-2(1)", "Appendix 5-2(1)"),
+    ("jcbl-regs-ja:appendix-1-table-1", "付表1 表1", "附表1 表1", "Appendix 1 table 1"),
+]
+
+
+@pytest.fixture(scope="module")
+def db(laws_db_path):
+    connection = sqlite3.connect(laws_db_path)
+    yield connection
+    connection.close()
+
+
+def labels_of(db, unit_id: str) -> dict[str, tuple[str, str]]:
+    return {lang: (label, full) for lang, label, full in db.execute(
+        "select lang, label, full_label from unit_labels where unit_id = ?", [unit_id])}
+
+
+@pytest.mark.parametrize("unit_id,ja,zh,en", EXPECTED, ids=[row[0] for row in EXPECTED])
+def test_label_in_each_interface_language(db, unit_id, ja, zh, en):
+    labels = labels_of(db, unit_id)
+    assert {lang: label for lang, (label, _) in labels.items()} == {"ja": ja, "zh": zh, "en": en}
+    # sections.label is the Japanese interface's label (the site's default language)
+    assert db.execute("select label from sections where id = ?", [unit_id]).fetchone()[0] == ja
+
+
+def test_full_label_names_the_document(db):
+    assert labels_of(db, "revoke-notes-ja:quote:63")["ja"][1] == "リボーク注釈: 第63条の引用"
+    assert labels_of(db, "revoke-notes-ja:quote:63")["en"][1] == "Revoke notes: Law 63 (as reprinted)"
+    assert labels_of(db, "laws-1997-zh:def:藏牌")["zh"][1] == "规则 1997: 定义: 藏牌"
+
+
+# what an id looks like; a label must never read like one
+ID_PATTERN = re.compile(r"\b(?:quote|def|index|fn|division|toc|note|part|chapter|ruling|index-row|preface|essay):"
+                        r"|appendix-\d|[A-Za-z-]+-(?:ja|zh)\b")
+
+
+def test_every_unit_has_a_label_in_every_language_and_none_reads_like_an_id(db):
+    units = db.execute("select count(*) from sections").fetchone()[0]
+    rows = db.execute("select unit_id, lang, label from unit_labels").fetchall()
+    assert len(rows) == 3 * units
+    assert {lang for _, lang, _ in rows} == {"ja", "zh", "en"}
+    assert [row for row in rows if not row[2] or ID_PATTERN.search(row[2])] == []
+
+
+def test_labels_tell_units_of_one_document_apart(db):
+    """Within a document, two units never share a label (a list of labels must be unambiguous)."""
+    same = db.execute("""select s.doc, l.lang, l.label, count(*) from unit_labels l join sections s on s.id = l.unit_id
+                         group by s.doc, l.lang, l.label having count(*) > 1""").fetchall()
+    assert same == []
+
+
+def test_law_citation_follows_the_documents_language():
+    assert law_citation("61B2(a)", "ja", "ja") == "第61条B項2(a)"
+    assert law_citation("61B2(a)", "zh", "ja") == "第61条B款2(a)"
+    assert law_citation("61B2(a)", "zh", "en") == "Law 61B2(a)"
+    assert law_citation("def:X", "ja", "ja") is None
+
+
+def test_a_parent_comes_first_so_regulation_items_read_their_paragraph():
+    names = {"regs": DocumentNames("regs", "ja", "regulations", {"ja": "規則"})}
+    units = [Unit("regs", "24", "article", attrs={"number": 24}),
+             Unit("regs", "24-5", "paragraph", parent_ref="24", attrs={"number": 5}),
+             Unit("regs", "24-5-1", "item", parent_ref="24-5", attrs={"label": "1."})]
+    labels = unit_labels(units, names)
+    assert labels["regs:24-5-1"]["ja"] == {"label": "第24条5項1号", "full_label": "規則: 第24条5項1号"}
