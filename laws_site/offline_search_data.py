@@ -19,7 +19,9 @@ decides how known words are cut; where the browser's cut may differ the page say
 """
 from __future__ import annotations
 
+import json
 import sqlite3
+import unicodedata
 from collections import Counter
 
 from ingest import glossary as glossary_module
@@ -170,23 +172,27 @@ def lexicon(conn: sqlite3.Connection) -> dict:
     Sudachi's mode C split (the query's) of every Japanese text and title of the corpus, and of the
     glossary, vocabulary and 索引 words."""
     counts: Counter = Counter()
-    forms: dict[str, tuple[str, int]] = {}
+    for text in _lexicon_texts(conn):
+        for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
+            counts[(_nfkc(token.surface), token.norm, int(token.pos in tokenize.QUERY_DROPPED_POS))] += 1
+    found: dict[str, list] = {}
+    for (surface, norm, dropped), count in counts.most_common():
+        entry = found.setdefault(surface, [norm, dropped, 0])  # the most frequent reading of a surface
+        entry[2] += count
+    return found
+
+
+def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:
     texts = [row[0] for row in conn.execute(
         "select text from sections where lang = 'ja' and text != '' union all "
         "select title from sections where lang = 'ja' and title is not null")]
     texts += [row[0] for row in conn.execute("select text from term_tokens")] if _has(conn, "term_tokens") else []
     if _has(conn, "vocabulary"):
-        import json
         for row in conn.execute("select en, ja, ja_regs, spoken from vocabulary"):
             texts.append(row[0])
             for value in row[1:]:
                 texts += json.loads(value or "[]")
-    for text in texts:
-        for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
-            surface = _nfkc(token.surface)
-            counts[surface] += 1
-            forms.setdefault(surface, (token.norm, int(token.pos in tokenize.QUERY_DROPPED_POS)))
-    return {surface: [norm, dropped, counts[surface]] for surface, (norm, dropped) in forms.items()}
+    return texts
 
 
 def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
@@ -206,8 +212,6 @@ def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
 
 
 def _nfkc(text: str) -> str:
-    import unicodedata
-
     return unicodedata.normalize("NFKC", text)
 
 
