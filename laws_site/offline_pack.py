@@ -1,8 +1,8 @@
 """The offline pack: every page of the site a reader can reach, as the server renders it, packed small.
 
 Made once per build (keyed on table build_info's build_id), in the server, the first time a service
-worker asks for it (or at start-up): the site is crawled in-process from `/` through its own links -
-every unit page of every document, the contents, the 索引 rows, the glossary and its terms, the
+worker asks for it: the site is crawled in-process from `/` and from every unit's permalink through
+its own links - every unit page of every document, the contents, the 索引 rows, the glossary and its terms, the
 citation map and the diff pages the Laws link to, and the offline page that answers search and
 whatever cannot work offline. What is packed is therefore exactly what the server would send: no
 second renderer to keep in step with the templates.
@@ -27,7 +27,6 @@ from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import unquote, unquote_plus, urlsplit
 
-from . import routes
 from .responses import laws_database, read
 
 SHARD_PAGES = 40
@@ -58,6 +57,8 @@ def page_key(url: str) -> str:
 
 def links(page: str) -> list[str]:
     """The site's own page links of a page: plugin routes only, no JSON, no search, no fragments."""
+    from . import routes  # routes imports the pages, which import this module
+
     found = []
     for href in HREF_RE.findall(page):
         href = html.unescape(href).split("#", 1)[0]
@@ -91,6 +92,14 @@ async def crawl(datasette, start=START_PATHS) -> dict[str, str]:
     return pages
 
 
+def unit_pages(conn) -> list[str]:
+    """Every unit's permalink and every document's contents: in the pack whether linked or not."""
+    from .units import permalink
+
+    pages = [f"/{doc}" for (doc,) in conn.execute("select id from documents order by rowid")]
+    return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
+
+
 def pack_pages(pages: dict[str, str], build_id: str) -> dict:
     """{"build", "pages": {key: shard}, "common": [line], "shards": [{"lines", "pages"}]}."""
     keys = sorted(pages)
@@ -109,7 +118,27 @@ def pack_pages(pages: dict[str, str], build_id: str) -> dict:
                                 for line in pages[key].split("\n")]
             where[key] = number
         packed_shards.append({"lines": list(own), "pages": shard_pages})
-    return {"build": build_id, "pages": where, "common": common, "shards": packed_shards}
+    return {"build": build_id, "pages": where, "aliases": aliases(keys), "common": common, "shards": packed_shards}
+
+
+INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
+
+
+def aliases(keys: list[str]) -> dict[str, str]:
+    """Other URLs the server answers with a packed page: the 索引 takes any kana of a row
+    (`?row=り` or `?row=リ` shows the ら row; pages/index_terms.py)."""
+    from .pages.index_terms import KANA_ROWS
+
+    found = {}
+    for key in keys:
+        match = INDEX_ROW_KEY.match(key)
+        if match and match.group(2) in KANA_ROWS:
+            hiragana = KANA_ROWS[match.group(2)]
+            for kana in hiragana + "".join(chr(ord(k) + 0x60) for k in hiragana):  # リ as り
+                alias = f"{match.group(1)}?row={kana}"
+                if alias not in keys:
+                    found[alias] = key
+    return found
 
 
 def unpack_page(pack: dict, key: str) -> str | None:
@@ -167,7 +196,7 @@ async def _make(datasette, build: str) -> OfflinePack:
     from . import offline_search_data
 
     started = time.perf_counter()
-    pages = await crawl(datasette)
+    pages = await crawl(datasette, START_PATHS + tuple(await read(datasette, unit_pages)))
     if await build_id(datasette) != build:
         raise PackError("the database was rebuilt while the offline pack was made; ask again")
     pages_json = _json(pack_pages(pages, build))

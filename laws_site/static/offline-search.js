@@ -254,7 +254,7 @@
         at = step.prev;
       }
       tokens.reverse();
-      return tokens.map((t) => ({ ...t, norm: t.norm !== null ? t.norm : this.foldKatakana(fold(t.surface)) }))
+      return tokens.map((t) => ({ ...t, unknown: t.norm === null, norm: t.norm !== null ? t.norm : this.foldKatakana(fold(t.surface)) }))
         .filter((t) => t.norm);
     }
 
@@ -527,8 +527,11 @@
       }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
-      const split = branches.filter((b) => b.via === null && b.lang === "ja").map((b) => b.terms.join(" · "));
-      return { branches, targets, alsoSearched: also, relaxed: true, split: split[0] || null };
+      // how the query was cut into words here, and the words the corpus does not know (where a
+      // dictionary - the server's SudachiPy - may cut otherwise)
+      const ja = branches.find((b) => b.via === null && b.lang === "ja");
+      const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && WORD_RE.test(t.surface)).map((t) => t.surface) : [];
+      return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
     }
 
     rankedHits(plan, doc, lang, indexBoost) {
@@ -861,11 +864,208 @@
     return parts;
   }
 
+  // ---------------------------------------------------------------- the offline page (templates/offline.html)
+
+  const GROUP_LABELS = { cited: "引用 Cited", citing: "この条項を引用している箇所 Cited by", definitions: "定義 Definitions" };
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) if (value !== null && value !== undefined) node.setAttribute(name, value);
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  function fill(template, values) {
+    let text = template || "";
+    for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
+    return text;
+  }
+
+  /** pages/search.py group_results: one document's law, its definitions, the rest; cited, citing. */
+  function groupResults(results, titles) {
+    const groups = new Map();
+    for (const result of results) {
+      let key, label;
+      if (result.match === "citation") [key, label] = ["cited", GROUP_LABELS.cited];
+      else if (result.match === "cites") [key, label] = ["citing", GROUP_LABELS.citing];
+      else if (result.law) [key, label] = [result.doc + "\u0001law\u0001" + result.law, `第${result.law}条 Law ${result.law}`];
+      else if (result.kind === "definition") [key, label] = [result.doc + "\u0001definitions", GROUP_LABELS.definitions];
+      else [key, label] = [result.doc + "\u0001other", ""];
+      const single = key.includes("\u0001");
+      if (!groups.has(key)) groups.set(key, { doc: single ? result.doc : null, document: single ? titles[result.doc] || "" : "", label, results: [] });
+      groups.get(key).results.push({ ...result, document: titles[result.doc] || "" });
+    }
+    return [...groups.values()];
+  }
+
+  function pageUrl(params, offset) {
+    const next = new URLSearchParams(params);
+    next.delete("offset");
+    if (offset) next.set("offset", String(offset));
+    return location.pathname + "?" + next.toString();
+  }
+
+  function render(box, words, answer, titles, params) {
+    const out = [];
+    const citation = answer.citation;
+    if (citation && !citation.found) {
+      const note = element("div", { class: "citation-note", role: "status" },
+        element("p", null, element("strong", null, citation.message), citation.nearest.length ? " Nearest units:" : null));
+      if (citation.nearest.length) {
+        note.append(element("ul", { class: "suggestions" }, ...citation.nearest.map((u) =>
+          element("li", null, element("a", { href: u.url }, u.doc + " " + u.ref)))));
+      }
+      out.push(note);
+    }
+    if (answer.also_searched.length) {
+      const p = element("p", { class: "also-searched" }, words.also + " ");
+      answer.also_searched.forEach((word, i) => { p.append(element("span", { class: "also" }, word)); if (i < answer.also_searched.length - 1) p.append(", "); });
+      out.push(p);
+    }
+    const groups = groupResults(answer.results, titles);
+    if (!groups.length && !(citation && !citation.found)) {
+      const [before, after] = fill(words.noResults, { query: "\u0000" }).split("\u0000");
+      out.push(element("p", null, before, element("strong", null, answer.query), after || ""));
+    } else if (groups.length) {
+      const first = answer.offset + 1, last = answer.offset + answer.results.length;
+      const [before, after] = fill(words.summary, { first, last, total: answer.total, query: "\u0000" }).split("\u0000");
+      out.push(element("p", { class: "search-summary" }, before, element("strong", null, answer.query), after || ""));
+      for (const group of groups) {
+        const heading = element("h2", null);
+        if (group.label) heading.append(group.label + " ");
+        if (group.doc) heading.append(element("span", { class: "document" }, `${group.document} (${group.doc})`));
+        const list = element("ul", { class: "search-results" });
+        for (const result of group.results) {
+          const item = element("li", null, element("a", { href: result.url }, element("span", { class: "ref" }, result.ref), result.title || ""));
+          if (!group.doc) item.append(" ", element("span", { class: "document" }, result.document));
+          if (result.via) item.append(" ", element("span", { class: "via" }, words.via + " " + result.via));
+          if (result.match === "any" || result.match === "most") item.append(" ", element("span", { class: "relaxed" }, words.some));
+          if (result.index.length) item.append(" ", element("span", { class: "via" }, "索引: " + result.index[0].replace(/^index:/, "")));
+          if (result.reprints.length) {
+            const span = element("span", { class: "reprints" }, words.reprinted + " ");
+            result.reprints.forEach((r, i) => { span.append(element("a", { href: r.url }, r.doc + " " + r.ref)); if (i < result.reprints.length - 1) span.append(", "); });
+            item.append(" ", span);
+          }
+          if (result.reprint_of) item.append(" ", element("span", { class: "reprints" }, words.reprintOf + " ",
+            element("a", { href: result.reprint_of.url }, result.reprint_of.doc + " " + result.reprint_of.ref)));
+          item.append(element("div", { class: "snippet" }, ...result.snippet.map((part) => part.mark ? element("mark", null, part.text) : part.text)));
+          list.append(item);
+        }
+        out.push(element("section", { class: "search-group" }, heading, list));
+      }
+      const shown = answer.offset + answer.results.length;
+      const previous = answer.offset > 0 ? Math.max(0, answer.offset - answer.limit) : null;
+      const following = answer.offset + answer.limit < answer.total ? answer.offset + answer.limit : null;
+      if (previous !== null || following !== null) {
+        const nav = element("nav", { class: "search-pages", "aria-label": "Result pages" });
+        if (previous !== null) nav.append(element("a", { rel: "prev", href: pageUrl(params, previous) }, fill(words.previous, { n: answer.limit })));
+        if (following !== null) nav.append(element("a", { rel: "next", href: pageUrl(params, following) }, fill(words.next, { n: Math.min(answer.limit, answer.total - shown) })));
+        out.push(nav);
+      }
+    }
+    box.replaceChildren(...out);
+  }
+
+  let enginePromise = null;
+
+  /** The engine on the saved search pack (the service worker answers /-/offline/saved/search). */
+  function loadEngine() {
+    if (!enginePromise) {
+      enginePromise = fetch("/-/offline/saved/search").then((response) => {
+        if (!response.ok) throw new Error("not saved");
+        return response.json();
+      }).then((pack) => {
+        const started = performance.now();
+        const engine = new Engine(pack);
+        engine.loadMs = performance.now() - started;
+        return engine;
+      });
+    }
+    return enginePromise;
+  }
+
+  function bareLocalPath() { return location.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""); }
+
+  function offlinePage() {
+    const about = document.getElementById("offline-about");
+    const unavailable = document.getElementById("offline-unavailable");
+    const searchBox = document.getElementById("offline-search");
+    if (!about || !unavailable || !searchBox) return;
+    const path = bareLocalPath();
+    if (path === "/-/offline/page") return; // online: the page describes the offline copy
+    about.hidden = true;
+    if (!/^\/-\/search\/?$/.test(path)) {
+      unavailable.hidden = false;
+      unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
+      return;
+    }
+    searchBox.hidden = false;
+    const data = searchBox.dataset;
+    const words = { note: data.note, differs: data.differs, noResults: data.noResults, summary: data.summary,
+      also: data.also, via: data.via, some: data.some, reprinted: data.reprinted, reprintOf: data.reprintOf,
+      previous: data.previous, next: data.next };
+    const params = new URLSearchParams(location.search);
+    const query = params.get("q") || "";
+    const form = searchBox.querySelector("form");
+    form.elements.q.value = query;
+    const header = document.getElementById("site-search-q");
+    if (header) header.value = query;
+    document.title = (query ? query + " – " : "") + "Search / 検索 / 搜索";
+    const note = searchBox.querySelector(".offline-note");
+    const box = document.getElementById("offline-results");
+    loadEngine().then((engine) => {
+      const titles = {};
+      const select = form.elements.doc;
+      for (const d of engine.pack.documents) {
+        titles[d.id] = d.title;
+        select.append(element("option", { value: d.id }, `${d.title} (${d.id})`));
+      }
+      select.value = params.get("doc") || "";
+      form.elements.lang.value = params.get("lang") || "";
+      if (!query.trim() && !params.get("doc") && !params.get("lang")) return;
+      const started = performance.now();
+      let answer;
+      try {
+        const count = (name, fallback, low, high) => {
+          const value = params.get(name);
+          if (value === null || value === "") return fallback;
+          if (!/^[0-9]{1,7}$/.test(value) || +value < low || +value > high) throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
+          return +value;
+        };
+        answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
+          limit: count("limit", 20, 1, 200), offset: count("offset", 0, 0, MAX_OFFSET) });
+      } catch (error) {
+        if (!(error instanceof QueryError)) throw error;
+        box.replaceChildren(element("p", { class: "search-error", role: "alert" }, error.message));
+        return;
+      }
+      const citation = answer.citation;
+      const units = splitCitations(answer.query);
+      if (citation && citation.found && units && units.length === 1 && !params.get("list") && !answer.offset) {
+        const [doc, ...ref] = citation.units[0].split(":");
+        location.replace(engine.pack.urls[citation.units[0]] + "?from_search=" + encodeURIComponent(answer.query));
+        return;
+      }
+      render(box, words, answer, titles, params);
+      const elapsed = performance.now() - started;
+      let text = fill(words.note, { build: engine.pack.build.slice(0, 8) });
+      if (answer.split && answer.split.unknown.length) text += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
+      if (citation && !citation.found) text += " " + "(The server also lists close spellings of the citation.)";
+      note.textContent = text;
+      document.documentElement.setAttribute("data-offline-search-ms", elapsed.toFixed(1));
+      document.documentElement.setAttribute("data-offline-load-ms", engine.loadMs.toFixed(1));
+    }).catch((error) => {
+      note.textContent = data.notSaved;
+      document.documentElement.setAttribute("data-offline-search-error", String(error && error.message || error));
+    });
+  }
+
   const api = { Engine, QueryError, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.BridgeLawsSearch = api;
+  api.loadEngine = loadEngine;
   if (typeof document !== "undefined") {
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => root.BridgeLawsOfflinePage && root.BridgeLawsOfflinePage());
-    else setTimeout(() => root.BridgeLawsOfflinePage && root.BridgeLawsOfflinePage(), 0);
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", offlinePage);
+    else offlinePage();
   }
 })(typeof self !== "undefined" ? self : this);

@@ -77,7 +77,7 @@ async function install() {
   }
   const pack = await pagesResponse.json();
   const writes = [
-    cache.put(INDEX_URL, json({ build: pack.build, pages: pack.pages })),
+    cache.put(INDEX_URL, json({ build: pack.build, pages: pack.pages, aliases: pack.aliases || {} })),
     cache.put(COMMON_URL, json(pack.common)),
     cache.put(SEARCH_URL, new Response(await searchResponse.blob(),
       { headers: { "Content-Type": "application/json; charset=utf-8" } })),
@@ -171,6 +171,7 @@ async function packedPage(key) {
     if (!index || !common) return null;
     loaded = { index, common };
   }
+  if (loaded.index.pages[key] === undefined && loaded.index.aliases[key] !== undefined) key = loaded.index.aliases[key];
   const number = loaded.index.pages[key];
   if (number === undefined) return null;
   let shard = shards.get(number);
