@@ -61,7 +61,8 @@
 
   function refresh() {
     return savedState().then(function (state) {
-      var busy = registration && (registration.installing || registration.waiting);
+      var busy = registration && (registration.installing || registration.waiting ||
+                                  (registration.active && registration.active.state !== "activated"));
       if (failure && !state) {
         show("failed", words("failed", { error: failure }));
       } else if (state && !busy) {

@@ -1,0 +1,193 @@
+"""The pocket app in real Chromium at phone size, against a real `bridge-laws serve` of a copy of the
+database (so that a rebuild can be tested): one online visit saves the site in the background, the
+page says when and which build; offline, units, references, the 索引, the glossary and search
+(words and citations) work, what cannot work says so; a rebuild replaces the old build's copy.
+
+`test_offline_search_agrees_with_the_server` reports how often the offline top result equals the
+server's over the queries of benchmarks/qrels.yml (the figure goes to test-artifacts/offline.json).
+The tests share one browser context, in order: they are one reader's day.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+import yaml
+
+from ingest.build import build
+from ingest.corpus import DEFAULT_CORPUS
+from laws_site import search as searching
+from tests.live_server import serving
+from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
+
+QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
+READY = "#offline-status[data-state=ready]"
+SAVE_TIMEOUT_MS = 600_000  # the first visit makes the pack (the whole site rendered once) and saves it
+
+
+def build_id(db_path) -> str:
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def db_copy(laws_db_path, tmp_path_factory):
+    path = tmp_path_factory.mktemp("offline") / "laws.db"
+    shutil.copy(laws_db_path, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def served(db_copy):
+    with serving(db_copy) as (base, _process):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def phone(served):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(**VIEWPORTS["phone"])
+        page = context.new_page()
+        yield context, page
+        browser.close()
+
+
+def cache_names(page) -> list[str]:
+    return page.evaluate("caches.keys()")
+
+
+def test_one_online_visit_saves_the_site_and_says_which_build(phone, served, db_copy):
+    context, page = phone
+    page.goto(served + "/")
+    page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
+    build = build_id(db_copy)
+    assert build[:8] in page.inner_text("#offline-status")
+    assert cache_names(page) == [f"bridge-laws-offline-1-{build}"]
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    usage = page.evaluate("navigator.storage.estimate()")["usage"]
+    assert usage <= 25_000_000, f"stored {usage:,} bytes"
+
+
+def test_offline_units_references_index_and_glossary_open(phone, served):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/laws-2017-ja/61B2(a)")
+        assert response.status == 200
+        assert "61B2(a)" in page.inner_text("h1")
+        page.wait_for_selector("#offline-status[data-state=offline]")
+        page.click("a.xref[href='/laws-2017-ja/43B2(b)']")
+        page.wait_for_url("**/laws-2017-ja/43B2(b)")
+        assert "43B2(b)" in page.inner_text("h1")
+        page.goto(served + "/laws-2017-ja/-/index?row=り")  # any kana of a row, as online
+        assert page.locator(".index-entries dt").count() >= 20
+        with page.expect_navigation() as opened:
+            page.locator(".index-entries a[href^='/laws-2017-ja/']").first.click()
+        assert opened.value.status == 200 and page.locator("article.law-text").count() == 1
+        page.goto(served + "/-/glossary/ダミー")
+        assert "ダミー" in page.inner_text("h1")
+        page.goto(served + "/laws-1997-zh/def:藏牌")
+        assert "藏牌" in page.inner_text("h1")
+    finally:
+        context.set_offline(False)
+
+
+def test_offline_search_finds_words_and_opens_citations(phone, served):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        page.goto(served + "/-/search?q=リボーク")
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-results li a").first.get_attribute("href") == "/laws-2017-ja/61"
+        assert "藏牌" in page.inner_text(".also-searched")
+        assert "offline" in page.inner_text(".offline-note")
+        page.goto(served + "/-/search?q=罰張")  # traditional Chinese, folded offline as online
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-results li a").first.get_attribute("href").startswith("/laws-1997-zh/")
+        page.goto(served + "/-/search?q=第64条A項1")  # one citation opens its unit, as online
+        page.wait_for_url("**/laws-2017-ja/64A1?from_search=*")
+        assert "64A1" in page.inner_text("h1")
+        page.goto(served + "/-/search?q=61B、64A1")  # several citations list them and what cites them
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-group h2").first.inner_text().startswith("引用 Cited")
+    finally:
+        context.set_offline(False)
+
+
+def test_what_cannot_work_offline_says_so(phone, served):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/laws?sql=select+1")
+        assert response.status == 503
+        assert page.locator("#offline-unavailable").is_visible()
+        assert "/laws?sql=select+1" in page.inner_text("#offline-unavailable .offline-url")
+        response = page.goto(served + "/laws/sections")
+        assert response.status == 503 and page.locator("#offline-unavailable").is_visible()
+    finally:
+        context.set_offline(False)
+
+
+def test_offline_search_agrees_with_the_server(phone, served, db_copy):
+    """Top result offline == the server's, over every benchmarks/qrels.yml query; citations all."""
+    context, page = phone
+    groups = yaml.safe_load(QRELS.read_text(encoding="utf-8"))["groups"]
+    queries = [(group, j["query"], j.get("lang"), j.get("doc")) for group, js in groups.items() for j in js]
+    page.goto(served + "/-/offline/page")
+    offline = page.evaluate("""async (queries) => {
+        const engine = await BridgeLawsSearch.loadEngine();
+        return queries.map(([group, q, lang, doc]) => {
+            try { return engine.search(q, {lang, doc, limit: 1}).results.map((r) => r.id)[0] || null; }
+            catch (error) { return "error: " + error.message; }
+        });
+    }""", queries)
+    conn = sqlite3.connect(f"file:{db_copy}?mode=ro", uri=True)
+    agree, citations, differing = 0, [0, 0], []
+    for (group, query, lang, doc), mine in zip(queries, offline):
+        try:
+            results = searching.search_page(conn, query, doc=doc, lang=lang, limit=1)["results"]
+            server = results[0]["id"] if results else None
+        except searching.QueryError as error:
+            server = "error: " + str(error)
+        agree += server == mine
+        if group == "citations":
+            citations[0] += server == mine
+            citations[1] += 1
+        if server != mine:
+            differing.append({"query": query, "server": server, "offline": mine})
+    rate = agree / len(queries)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "offline.json").write_text(json.dumps(
+        {"queries": len(queries), "top1_equal": agree, "rate": rate, "citations": citations, "differing": differing},
+        ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"offline top-1 equals the server's for {agree}/{len(queries)} qrels queries ({rate:.1%}); "
+          f"citations {citations[0]}/{citations[1]}")
+    assert citations[1] > 0 and citations[0] == citations[1], differing
+    assert rate >= 0.95, differing
+
+
+def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served, db_copy):
+    context, page = phone
+    old = build_id(db_copy)
+    build(db_copy, DEFAULT_CORPUS)
+    new = build_id(db_copy)
+    assert new != old
+    page.goto(served + "/laws-2017-ja/61")  # the server picks up the rebuilt file; the page looks for a new worker
+    page.wait_for_function("(build) => document.documentElement.getAttribute('data-offline-build') === build "
+                           "&& document.querySelector('#offline-status').dataset.state === 'ready'",
+                           arg=new, timeout=SAVE_TIMEOUT_MS)
+    assert new[:8] in page.inner_text("#offline-status")
+    # the old build's copy is removed when the new worker takes over
+    page.wait_for_function("(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
+                           arg=f"bridge-laws-offline-1-{new}", timeout=30_000)
+    context.set_offline(True)
+    try:
+        assert page.goto(served + "/laws-2017-ja/62").status == 200
+        assert page.evaluate("fetch('/-/offline/saved/state').then((r) => r.json())")["build"] == new
+    finally:
+        context.set_offline(False)
