@@ -29,9 +29,8 @@ from ingest import tokenize
 
 from . import search as searching
 from .search_data import NAVIGATION_KINDS, search_data
-from .units import permalink
 
-FORMAT = 1  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 2  # bump when the shape changes (the service worker keys its caches on build and format)
 WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
            "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
            "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",
@@ -59,8 +58,9 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         },
         # rowid, id, doc, ref, kind, title, lang, position
         "units": units,
-        "urls": {unit[1]: permalink(unit[2], unit[3]) for unit in units},
         "searchable": searchable,
+        # every token of the search columns, per language (a query word not among them cannot match)
+        "indexed_words": {lang: sorted(words) for lang, words in data.vocabulary_of.items()},
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
         "reprinted": data.reprinted,
         "fts": fts_index(conn),

@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from laws_site import offline_search_data
 from laws_site.offline_pack import page_key, unpack_page
 from laws_site.units import permalink
 
@@ -38,6 +39,8 @@ def test_the_service_worker_is_served_from_the_root_with_this_build_written_in(d
     assert response.headers["cache-control"] == "no-cache"  # a rebuilt site is noticed on the next visit
     assert f'const BUILD = "{build_id}";' in response.text
     assert "__BUILD__" not in response.text and "etag" not in response.headers
+    # the worker's caches are named after the pack format too: a changed pack is a new worker
+    assert f"const FORMAT = {offline_search_data.FORMAT};" in response.text
 
 
 def test_the_manifest_names_the_app_and_its_icons_are_served(datasette):

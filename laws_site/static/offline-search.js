@@ -161,23 +161,15 @@
         const lang = this.units.get(rowid)[5];
         (this.searchable[lang] = this.searchable[lang] || new Set()).add(rowid);
       }
-      this.titleWords = new Map();
-      for (const [rowid, words] of Object.entries(pack.title_words)) this.titleWords.set(+rowid, new Set(words.split(" ")));
+      this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.variants = pack.variants;
       const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
       this.variantPrefix = alternatives.length
         ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
       // every token of the search columns, per language: a word no unit holds cannot match
-      this.vocabularyOf = { ja: new Set(), zh: new Set() };
-      for (const [rowid, words] of this.titleWords) {
-        const lang = this.units.get(rowid)[5];
-        if (this.vocabularyOf[lang]) for (const word of words) this.vocabularyOf[lang].add(word);
-      }
-      for (const [id, [, tokens]] of Object.entries(pack.snippets)) {
-        const lang = this.units.get(this.rowids.get(id))[5];
-        if (this.vocabularyOf[lang] && tokens) for (const word of tokens.split(" ")) this.vocabularyOf[lang].add(word);
-      }
+      this.vocabularyOf = {};
+      for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new Set(words);
       this.indexByTerm = new Map();
       this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
       for (const entry of this.indexEntries) {
@@ -445,7 +437,7 @@
       const prefix = ref.startsWith("L") ? "L" : "";
       const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, 6)
-        .map((x) => ({ id: place + ":" + x, doc: place, ref: x, url: this.pack.urls[place + ":" + x] }));
+        .map((x) => ({ id: place + ":" + x, doc: place, ref: x, url: permalink(place, x) }));
     }
 
     hit(rowid, fields) {
@@ -765,14 +757,39 @@
     }
 
     asDict(hit, spans) {
-      const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: this.pack.urls[unit] || "/" + doc + "/" + encodeURIComponent(ref.join(":")) }; };
+      const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: permalink(doc, ref.join(":")) }; };
       const role = (this.documents.get(hit.doc) || {}).role;
       let law = null;
       if (role === "laws" || role === "commentary") { const m = LAW_NUMBER_RE.exec(hit.ref); law = m ? m[1] : null; }
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
-        score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: this.pack.urls[hit.id],
+        score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
         reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
+    }
+  }
+
+  /** laws_site/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
+   * quote(ref, safe="()-,:~") does (letters, digits and _.-~()-,: kept). */
+  function permalink(doc, ref) {
+    let out = "";
+    for (const byte of new TextEncoder().encode(ref)) {
+      const c = String.fromCharCode(byte);
+      out += byte < 128 && /[A-Za-z0-9_.\-~(),:]/.test(c) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+    }
+    return "/" + doc + "/" + out;
+  }
+
+  /** rowid -> Set of words, made on first use (most units are never asked). */
+  class LazySets {
+    constructor(source) { this.source = source; this.made = new Map(); }
+    get(rowid) {
+      let found = this.made.get(rowid);
+      if (found === undefined) {
+        const words = this.source[rowid];
+        found = words ? new Set(words.split(" ")) : null;
+        this.made.set(rowid, found);
+      }
+      return found || undefined;
     }
   }
 
@@ -1043,7 +1060,7 @@
       const units = splitCitations(answer.query);
       if (citation && citation.found && units && units.length === 1 && !params.get("list") && !answer.offset) {
         const [doc, ...ref] = citation.units[0].split(":");
-        location.replace(engine.pack.urls[citation.units[0]] + "?from_search=" + encodeURIComponent(answer.query));
+        location.replace(permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query));
         return;
       }
       render(box, words, answer, titles, params);
@@ -1062,7 +1079,7 @@
     });
   }
 
-  const api = { Engine, QueryError, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
+  const api = { Engine, QueryError, permalink, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.BridgeLawsSearch = api;
   api.loadEngine = loadEngine;

@@ -16,7 +16,7 @@
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
-const FORMAT = 1;
+const FORMAT = 2;
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
