@@ -97,15 +97,17 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
         context.set_offline(False)
 
 
-def test_offline_search_finds_words_and_opens_citations(phone, served):
+def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
     context, page = phone
     context.set_offline(True)
     try:
         page.goto(served + "/-/search?q=リボーク")
         page.wait_for_selector(".search-results li")
+        assert page.get_attribute("#offline-search", "data-rendered") == "1"  # answered whole by the worker
+        assert page.input_value("#site-search-q") == "リボーク"
         assert page.locator(".search-results li a").first.get_attribute("href") == "/laws-2017-ja/61"
         assert "藏牌" in page.inner_text(".also-searched")
-        assert "offline" in page.inner_text(".offline-note")
+        assert build_id(db_copy)[:8] in page.inner_text(".offline-note")  # searched offline, on this build
         page.goto(served + "/-/search?q=罰張")  # traditional Chinese, folded offline as online
         page.wait_for_selector(".search-results li")
         assert page.locator(".search-results li a").first.get_attribute("href").startswith("/laws-1997-zh/")

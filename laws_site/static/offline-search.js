@@ -522,7 +522,7 @@
       // how the query was cut into words here, and the words the corpus does not know (where a
       // dictionary - the server's SudachiPy - may cut otherwise)
       const ja = branches.find((b) => b.via === null && b.lang === "ja");
-      const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && WORD_RE.test(t.surface)).map((t) => t.surface) : [];
+      const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
       return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
     }
 
@@ -882,14 +882,15 @@
   }
 
   // ---------------------------------------------------------------- the offline page (templates/offline.html)
+  // The service worker answers /-/search offline with the offline page's HTML and these results in it
+  // (its engine stays loaded between searches); the page itself runs them only if the worker did not.
 
   const GROUP_LABELS = { cited: "引用 Cited", citing: "この条項を引用している箇所 Cited by", definitions: "定義 Definitions" };
+  const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "via", "some", "reprinted",
+    "reprintOf", "previous", "next", "notSaved"];
 
-  function element(tag, attributes, ...children) {
-    const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attributes || {})) if (value !== null && value !== undefined) node.setAttribute(name, value);
-    for (const child of children) if (child !== null && child !== undefined) node.append(child);
-    return node;
+  function esc(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
   function fill(template, values) {
@@ -915,72 +916,132 @@
     return [...groups.values()];
   }
 
-  function pageUrl(params, offset) {
+  function pageUrl(pathname, params, offset) {
     const next = new URLSearchParams(params);
     next.delete("offset");
     if (offset) next.set("offset", String(offset));
-    return location.pathname + "?" + next.toString();
+    return pathname + "?" + next.toString();
   }
 
-  function render(box, words, answer, titles, params) {
+  function withQuery(template, values) {
+    const [before, after] = fill(template, { ...values, query: "\u0000" }).split("\u0000");
+    return esc(before) + "<strong>" + esc(values.query) + "</strong>" + esc(after || "");
+  }
+
+  /** The results part of templates/search.html, as HTML. */
+  function resultsHTML(words, answer, titles, params, pathname) {
     const out = [];
     const citation = answer.citation;
     if (citation && !citation.found) {
-      const note = element("div", { class: "citation-note", role: "status" },
-        element("p", null, element("strong", null, citation.message), citation.nearest.length ? " Nearest units:" : null));
+      out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong>${citation.nearest.length ? " Nearest units:" : ""}</p>`);
       if (citation.nearest.length) {
-        note.append(element("ul", { class: "suggestions" }, ...citation.nearest.map((u) =>
-          element("li", null, element("a", { href: u.url }, u.doc + " " + u.ref)))));
+        out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(u.doc + " " + u.ref)}</a></li>`).join("")}</ul>`);
       }
-      out.push(note);
+      out.push("</div>");
     }
     if (answer.also_searched.length) {
-      const p = element("p", { class: "also-searched" }, words.also + " ");
-      answer.also_searched.forEach((word, i) => { p.append(element("span", { class: "also" }, word)); if (i < answer.also_searched.length - 1) p.append(", "); });
-      out.push(p);
+      out.push(`<p class="also-searched">${esc(words.also)} ${answer.also_searched.map((w) => `<span class="also">${esc(w)}</span>`).join(", ")}</p>`);
     }
     const groups = groupResults(answer.results, titles);
     if (!groups.length && !(citation && !citation.found)) {
-      const [before, after] = fill(words.noResults, { query: "\u0000" }).split("\u0000");
-      out.push(element("p", null, before, element("strong", null, answer.query), after || ""));
+      out.push(`<p>${withQuery(words.noResults, { query: answer.query })}</p>`);
     } else if (groups.length) {
       const first = answer.offset + 1, last = answer.offset + answer.results.length;
-      const [before, after] = fill(words.summary, { first, last, total: answer.total, query: "\u0000" }).split("\u0000");
-      out.push(element("p", { class: "search-summary" }, before, element("strong", null, answer.query), after || ""));
+      out.push(`<p class="search-summary">${withQuery(words.summary, { first, last, total: answer.total, query: answer.query })}</p>`);
       for (const group of groups) {
-        const heading = element("h2", null);
-        if (group.label) heading.append(group.label + " ");
-        if (group.doc) heading.append(element("span", { class: "document" }, `${group.document} (${group.doc})`));
-        const list = element("ul", { class: "search-results" });
-        for (const result of group.results) {
-          const item = element("li", null, element("a", { href: result.url }, element("span", { class: "ref" }, result.ref), result.title || ""));
-          if (!group.doc) item.append(" ", element("span", { class: "document" }, result.document));
-          if (result.via) item.append(" ", element("span", { class: "via" }, words.via + " " + result.via));
-          if (result.match === "any" || result.match === "most") item.append(" ", element("span", { class: "relaxed" }, words.some));
-          if (result.index.length) item.append(" ", element("span", { class: "via" }, "索引: " + result.index[0].replace(/^index:/, "")));
-          if (result.reprints.length) {
-            const span = element("span", { class: "reprints" }, words.reprinted + " ");
-            result.reprints.forEach((r, i) => { span.append(element("a", { href: r.url }, r.doc + " " + r.ref)); if (i < result.reprints.length - 1) span.append(", "); });
-            item.append(" ", span);
-          }
-          if (result.reprint_of) item.append(" ", element("span", { class: "reprints" }, words.reprintOf + " ",
-            element("a", { href: result.reprint_of.url }, result.reprint_of.doc + " " + result.reprint_of.ref)));
-          item.append(element("div", { class: "snippet" }, ...result.snippet.map((part) => part.mark ? element("mark", null, part.text) : part.text)));
-          list.append(item);
+        out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)} (${esc(group.doc)})</span>` : ""}</h2><ul class="search-results">`);
+        for (const r of group.results) {
+          let item = `<li><a href="${esc(r.url)}"><span class="ref">${esc(r.ref)}</span>${esc(r.title || "")}</a>`;
+          if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
+          if (r.via) item += ` <span class="via">${esc(words.via)} ${esc(r.via)}</span>`;
+          if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
+          if (r.index.length) item += ` <span class="via">索引: ${esc(r.index[0].replace(/^index:/, ""))}</span>`;
+          if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(x.doc + " " + x.ref)}</a>`).join(", ")}</span>`;
+          if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(r.reprint_of.doc + " " + r.reprint_of.ref)}</a></span>`;
+          item += `<div class="snippet">${r.snippet.map((part) => part.mark ? `<mark>${esc(part.text)}</mark>` : esc(part.text)).join("")}</div></li>`;
+          out.push(item);
         }
-        out.push(element("section", { class: "search-group" }, heading, list));
+        out.push("</ul></section>");
       }
       const shown = answer.offset + answer.results.length;
       const previous = answer.offset > 0 ? Math.max(0, answer.offset - answer.limit) : null;
       const following = answer.offset + answer.limit < answer.total ? answer.offset + answer.limit : null;
       if (previous !== null || following !== null) {
-        const nav = element("nav", { class: "search-pages", "aria-label": "Result pages" });
-        if (previous !== null) nav.append(element("a", { rel: "prev", href: pageUrl(params, previous) }, fill(words.previous, { n: answer.limit })));
-        if (following !== null) nav.append(element("a", { rel: "next", href: pageUrl(params, following) }, fill(words.next, { n: Math.min(answer.limit, answer.total - shown) })));
-        out.push(nav);
+        out.push('<nav class="search-pages" aria-label="Result pages">');
+        if (previous !== null) out.push(`<a rel="prev" href="${esc(pageUrl(pathname, params, previous))}">${esc(fill(words.previous, { n: answer.limit }))}</a>`);
+        if (following !== null) out.push(`<a rel="next" href="${esc(pageUrl(pathname, params, following))}">${esc(fill(words.next, { n: Math.min(answer.limit, answer.total - shown) }))}</a>`);
+        out.push("</nav>");
       }
     }
-    box.replaceChildren(...out);
+    return out.join("\n");
+  }
+
+  function countParam(params, name, fallback, low, high) {
+    const value = params.get(name);
+    if (value === null || value === "") return fallback;
+    if (!/^[0-9]{1,7}$/.test(value) || +value < low || +value > high) {
+      throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
+    }
+    return +value;
+  }
+
+  /** One search as the offline page shows it: {redirect} for a single citation, else {query,
+   * results (HTML), note, documents (HTML options)}. */
+  function answerSearch(engine, words, pathname, params) {
+    const query = params.get("q") || "";
+    const titles = {};
+    for (const d of engine.pack.documents) titles[d.id] = d.title;
+    const chosen = params.get("doc") || "";
+    const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(d.title)} (${esc(d.id)})</option>`).join("");
+    const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
+    if (!query.trim() && !params.get("doc") && !params.get("lang")) return shown;
+    let answer;
+    try {
+      answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
+        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, MAX_OFFSET) });
+    } catch (error) {
+      if (!(error instanceof QueryError)) throw error;
+      return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
+    }
+    const citation = answer.citation;
+    const units = splitCitations(answer.query);
+    if (citation && citation.found && units && units.length === 1 && !params.get("list") && !answer.offset) {
+      const [doc, ...ref] = citation.units[0].split(":");
+      return { redirect: permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query) };
+    }
+    let note = shown.note;
+    if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
+    if (citation && !citation.found) note += " " + words.nearest;
+    return { ...shown, query: answer.query, note, results: resultsHTML(words, answer, titles, params, pathname) };
+  }
+
+  function unescapeAttribute(text) {
+    return text.replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  }
+
+  /** The offline page's HTML with a search answered in it (the service worker's way). */
+  function searchPageHTML(shell, engine, url) {
+    const box = /<div id="offline-search" hidden([^>]*)>/.exec(shell);
+    if (!box) return null;
+    const words = {};
+    for (const m of box[1].matchAll(/data-([a-z-]+)="([^"]*)"/g)) {
+      words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
+    }
+    const shown = answerSearch(engine, words, url.pathname, url.searchParams);
+    if (shown.redirect) return { redirect: shown.redirect };
+    const value = esc(shown.query);
+    let html = shell
+      .replace('<div id="offline-about">', '<div id="offline-about" hidden>')
+      .replace(box[0], `<div id="offline-search" data-rendered="1"${box[1]}>`)
+      .replace('<div id="offline-results"></div>', `<div id="offline-results">${shown.results}</div>`)
+      .replace('<p class="offline-note" role="status"></p>', `<p class="offline-note" role="status">${esc(shown.note)}</p>`)
+      .replace(/(<input type="search" id="site-search-q" name="q" value=")"/, `$1${value}"`)
+      .replace(/(<input type="search" name="q" value=")"/, `$1${value}"`)
+      .replace(/(<select name="doc"><option value="">[^<]*<\/option>)/, `$1${shown.documents}`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}Search / 検索 / 搜索</title>`);
+    const lang = url.searchParams.get("lang");
+    if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
+    return { html };
   }
 
   let enginePromise = null;
@@ -997,18 +1058,17 @@
         engine.loadMs = performance.now() - started;
         return engine;
       });
+      enginePromise.catch(() => { enginePromise = null; });
     }
     return enginePromise;
   }
-
-  function bareLocalPath() { return location.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""); }
 
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
     const searchBox = document.getElementById("offline-search");
     if (!about || !unavailable || !searchBox) return;
-    const path = bareLocalPath();
+    const path = location.pathname.replace(/^\/(en|zh|ja)(?=\/)/, "");
     if (path === "/-/offline/page") return; // online: the page describes the offline copy
     about.hidden = true;
     if (!/^\/-\/search\/?$/.test(path)) {
@@ -1017,69 +1077,31 @@
       return;
     }
     searchBox.hidden = false;
-    const data = searchBox.dataset;
-    const words = { note: data.note, differs: data.differs, noResults: data.noResults, summary: data.summary,
-      also: data.also, via: data.via, some: data.some, reprinted: data.reprinted, reprintOf: data.reprintOf,
-      previous: data.previous, next: data.next };
+    const mark = () => document.documentElement.setAttribute("data-offline-rendered-at", performance.now().toFixed(1));
+    if (searchBox.dataset.rendered) { mark(); return; } // the service worker answered it
+    const words = {};
+    for (const key of WORD_KEYS) words[key] = searchBox.dataset[key];
     const params = new URLSearchParams(location.search);
-    const query = params.get("q") || "";
-    const form = searchBox.querySelector("form");
-    form.elements.q.value = query;
-    const header = document.getElementById("site-search-q");
-    if (header) header.value = query;
-    document.title = (query ? query + " – " : "") + "Search / 検索 / 搜索";
-    const note = searchBox.querySelector(".offline-note");
-    const box = document.getElementById("offline-results");
     loadEngine().then((engine) => {
-      const titles = {};
-      const select = form.elements.doc;
-      for (const d of engine.pack.documents) {
-        titles[d.id] = d.title;
-        select.append(element("option", { value: d.id }, `${d.title} (${d.id})`));
-      }
-      select.value = params.get("doc") || "";
+      const shown = answerSearch(engine, words, location.pathname, params);
+      if (shown.redirect) { location.replace(shown.redirect); return; }
+      const form = searchBox.querySelector("form");
+      form.elements.q.value = shown.query;
+      const header = document.getElementById("site-search-q");
+      if (header) header.value = shown.query;
+      form.elements.doc.insertAdjacentHTML("beforeend", shown.documents);
       form.elements.lang.value = params.get("lang") || "";
-      if (!query.trim() && !params.get("doc") && !params.get("lang")) return;
-      const started = performance.now();
-      let answer;
-      try {
-        const count = (name, fallback, low, high) => {
-          const value = params.get(name);
-          if (value === null || value === "") return fallback;
-          if (!/^[0-9]{1,7}$/.test(value) || +value < low || +value > high) throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
-          return +value;
-        };
-        answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
-          limit: count("limit", 20, 1, 200), offset: count("offset", 0, 0, MAX_OFFSET) });
-      } catch (error) {
-        if (!(error instanceof QueryError)) throw error;
-        box.replaceChildren(element("p", { class: "search-error", role: "alert" }, error.message));
-        return;
-      }
-      const citation = answer.citation;
-      const units = splitCitations(answer.query);
-      if (citation && citation.found && units && units.length === 1 && !params.get("list") && !answer.offset) {
-        const [doc, ...ref] = citation.units[0].split(":");
-        location.replace(permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query));
-        return;
-      }
-      render(box, words, answer, titles, params);
-      const elapsed = performance.now() - started;
-      let text = fill(words.note, { build: engine.pack.build.slice(0, 8) });
-      if (answer.split && answer.split.unknown.length) text += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
-      if (citation && !citation.found) text += " " + "(The server also lists close spellings of the citation.)";
-      note.textContent = text;
-      document.documentElement.setAttribute("data-offline-search-ms", elapsed.toFixed(1));
-      document.documentElement.setAttribute("data-offline-load-ms", engine.loadMs.toFixed(1));
-      // since the navigation started: what a reader waits for (benchmarks/offline.py)
-      document.documentElement.setAttribute("data-offline-rendered-at", performance.now().toFixed(1));
+      document.title = (shown.query ? shown.query + " – " : "") + "Search / 検索 / 搜索";
+      document.getElementById("offline-results").innerHTML = shown.results;
+      searchBox.querySelector(".offline-note").textContent = shown.note;
+      mark();
     }).catch((error) => {
-      note.textContent = data.notSaved;
+      searchBox.querySelector(".offline-note").textContent = words.notSaved;
       document.documentElement.setAttribute("data-offline-search-error", String(error && error.message || error));
     });
   }
 
-  const api = { Engine, QueryError, permalink, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
+  const api = { Engine, QueryError, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.BridgeLawsSearch = api;
   api.loadEngine = loadEngine;

@@ -36,6 +36,10 @@ const EXTRA_ASSETS = [
 ];
 const MAX_SHARDS_IN_MEMORY = 12;
 
+// the offline search engine (the same file the offline page runs): the worker answers a search
+// page whole, and keeps the engine loaded between searches
+importScripts("/-/static-plugins/bridge-laws/offline-search.js");
+
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));
 });
@@ -185,6 +189,17 @@ async function packedPage(key) {
   return shard.pages[key].map((i) => (i >= 0 ? common[i] : shard.lines[-1 - i])).join("\n");
 }
 
+let engine = null;
+
+async function searchEngine() {
+  if (!engine) {
+    const pack = await savedJSON(SEARCH_URL);
+    if (!pack) throw new Error("the search data is not saved");
+    engine = new self.BridgeLawsSearch.Engine(pack);
+  }
+  return engine;
+}
+
 function html(body, status) {
   return new Response(body, { status: status || 200, headers: { "Content-Type": "text/html; charset=utf-8",
     "X-Offline-Build": BUILD } });
@@ -201,7 +216,17 @@ async function offlinePage(url) {
   }
   const shell = await packedPage(SHELL_KEY);
   const searching = /^\/-\/search\/?$/.test(url.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""));
-  if (shell) return html(shell, searching ? 200 : 503);
+  if (shell && searching) {
+    try {
+      const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), url);
+      if (answered && answered.redirect) return Response.redirect(new URL(answered.redirect, url).href, 302);
+      if (answered) return html(answered.html);
+    } catch (error) {
+      // the page runs the search itself (and says so if the search data is missing)
+    }
+    return html(shell);
+  }
+  if (shell) return html(shell, 503);
   return html("<!DOCTYPE html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
     "<title>Offline</title><h1>Offline</h1><p>There is no connection, and the offline copy of this site " +
     "is not saved yet: open the site once with a connection and wait until the page says it is ready.</p>" +
