@@ -127,7 +127,11 @@ function withTimeout(promise, ms) {
   });
 }
 
+// the browser knows it has no network: no point in asking it (offline pages then come at once)
+function knownOffline() { return self.navigator && self.navigator.onLine === false; }
+
 async function page(request, url) {
+  if (knownOffline()) return offlinePage(url);
   try {
     return await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
   } catch (error) {
@@ -137,6 +141,7 @@ async function page(request, url) {
 
 async function other(request, url) {
   try {
+    if (knownOffline()) throw new Error("offline");
     return await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
   } catch (error) {
     const cache = await caches.open(CACHE);
