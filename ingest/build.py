@@ -24,12 +24,14 @@ from .background_tokens import BackgroundTokens
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
+from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .labels import DocumentNames, label_rows, unit_labels
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
+from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
 DEFAULT_DB = Path("laws.db")
@@ -89,6 +91,9 @@ TABLES = {
                                       "foreign_keys": [("doc", "documents", "id")]}),
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
+    # source typos kept as printed, with what they probably mean (ingest/source_notes.py)
+    "source_notes": (SOURCE_NOTE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
+                                                                        ("unit_id", "sections", "id")]}),
 }
 
 
@@ -97,6 +102,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     """Parse everything, then write the database atomically. Returns counts for the caller to show."""
     started = time.perf_counter()
     db_path = Path(db_path)
+    check_target(db_path)  # a FIFO, device or directory at db_path is refused before any work
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
@@ -114,10 +120,11 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed
                    for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
+        source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        concordance = load_concordance()
+        concordance = load_concordance(Path(corpus_dir) / "concordance.yml")  # --corpus, not the package copy
         aligned = align_pairs(units, registry.diff_pairs(), concordance)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
@@ -137,6 +144,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
+              "source_notes": source_notes,
               **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
@@ -225,6 +233,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
         with open(temp_path, "rb+") as written:
             os.fsync(written.fileno())
         os.chmod(temp_path, mode)
+        check_target(db_path)  # again: something else may have appeared there meanwhile
         os.replace(temp_path, db_path)
     finally:
         if temp_path.exists():
@@ -299,6 +308,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+    db["source_notes"].create_index(["unit_id"])
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",

@@ -7,6 +7,7 @@ on stderr and exit status 2 (CliError); "not found" and a failed check are exit 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import sys
@@ -16,6 +17,7 @@ import click
 
 from .build import DEFAULT_DB, build as build_database
 from .corpus import DEFAULT_CORPUS
+from .db_target import TargetError, check_target
 from .records import ParseError
 from .report import connect_readonly
 
@@ -35,6 +37,11 @@ REQUIRED_TABLES = ("documents", "sections", "xrefs")
 def check_database(db_path: Path) -> None:
     """CliError unless db_path is a readable, undamaged database written by `bridge-laws build`."""
     rebuild = f"run `bridge-laws build --db {db_path}`"
+    if os.path.lexists(db_path) and not db_path.exists():  # a symlink loop, or to nothing
+        try:
+            check_target(db_path)
+        except TargetError as error:
+            raise CliError(str(error)) from error
     if not db_path.exists():
         raise CliError(f"{db_path} does not exist: {rebuild} first")
     if db_path.is_dir():
@@ -64,6 +71,21 @@ def terminate_cleanly(signum, frame):  # noqa: ARG001
     raise SystemExit(128 + signum)
 
 
+def run_build(db_path: Path, corpus_dir: Path) -> dict:
+    """`ingest.build.build` with progress on stderr; whatever stops it is a CliError (one line)."""
+    try:
+        return build_database(db_path, corpus_dir, progress=lambda message: click.echo(message, err=True))
+    except TargetError as error:
+        raise CliError(f"build refused: {error}") from error
+    except ParseError as error:
+        raise CliError(f"build failed, {db_path} left unchanged: {error}") from error
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise CliError(f"build failed, {db_path} left unchanged: {error.strerror or error}{where}") from error
+    except sqlite3.Error as error:
+        raise CliError(f"build failed, {db_path} left unchanged: SQLite: {error}") from error
+
+
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
@@ -78,13 +100,7 @@ def build(db_path: Path, corpus_dir: Path):
 
     A running `bridge-laws serve` picks the new file up on its next request."""
     signal.signal(signal.SIGTERM, terminate_cleanly)
-    try:
-        counts = build_database(db_path, corpus_dir, progress=lambda message: click.echo(message, err=True))
-    except ParseError as error:
-        raise CliError(f"build failed, {db_path} left unchanged: {error}") from error
-    except OSError as error:
-        where = f" ({error.filename})" if error.filename else ""
-        raise CliError(f"build failed, {db_path} left unchanged: {error.strerror or error}{where}") from error
+    counts = run_build(db_path, corpus_dir)
     click.echo(f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references "
                f"-> {db_path}")
 

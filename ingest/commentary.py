@@ -31,7 +31,9 @@ Units emitted (refs are stable, public):
   worked example prints no Law number; the Law it applies is ``attrs["applies"]`` with
   ``applies_reason`` (`RULING_APPLIES`), which becomes an ``applies`` cross-reference.
 * ``fn:<n>`` (kind ``footnote``): ``attrs {"anchor_ref": ...}``; the carrying unit keeps the
-  marker as ``*<n>``. A footnote printed again under a reprint gets ``repeated_at_lines``.
+  marker as ``*<n>``. A footnote printed again under a reprint gets ``repeated_at_lines``. A body
+  whose marker the conversion lost (no ``*<n>`` in any unit) is kept with ``anchor_ref`` None and
+  ``marker_lost`` True; the errata restore the marker, so the built text has none such.
 
 Law cross-references in the text (第43条B項2(b)) are left as printed for the reference extractor.
 """
@@ -72,6 +74,21 @@ _SPACE_RULES = [
 ]
 # A space after an emphasised (bold) phrase separates it from what follows: keep it.
 BOLD_SEPARATOR = "\u2002"
+# A Law citation as the author prints it (第54条, 第64条B項3, 第43条B項2(b)), with the spaces a
+# line wrap may put inside it (第 50条, 第45 条C項1, 第16条 C項). An item number follows a section
+# letter only: after 第54条 a number is not part of the citation.
+_GAP = r"[ \u3000]?"
+CITATION = rf"第{_GAP}\d+{_GAP}条(?:{_GAP}[A-H]{_GAP}項(?:{_GAP}\d+)?(?:\([a-z]\))?)?"
+_NOT_A_SECTION = rf"(?![A-H]{_GAP}項)"
+# The author sets a citation off from what it introduces with a space (第64条A項 『自動的な…』,
+# 第54条 5つの選択肢, the ruling list's 「…のとき 第56条 4つの…」): that space is printed, and
+# closing it would glue a count to the citation (第54条5つ reads like a reference to 54-5). A
+# wrap cannot put spaces on both sides of a citation of a few characters, so a citation spaced
+# on both sides keeps both.
+SPACED_CITATION_RES = [
+    re.compile(rf"[ \u3000]+({CITATION})[ \u3000]+{_NOT_A_SECTION}(?=\S)"),
+    re.compile(rf"({CITATION})[ \u3000]+{_NOT_A_SECTION}(?=\S)"),
+]
 
 
 def clean_markup(text: str) -> str:
@@ -87,8 +104,16 @@ def clean_markup(text: str) -> str:
     return text.replace("\\*", "*").replace("\\", "")
 
 
+def keep_citation_spaces(text: str) -> str:
+    """Mark the spaces that set a Law citation off (see SPACED_CITATION_RES) as printed."""
+    text = SPACED_CITATION_RES[0].sub(lambda m: f"{BOLD_SEPARATOR}{m.group(1)}{BOLD_SEPARATOR}", text)
+    return SPACED_CITATION_RES[1].sub(lambda m: f"{m.group(1)}{BOLD_SEPARATOR}", text)
+
+
 def close_spaces(text: str) -> str:
-    """Drop spaces the PDF conversion put inside Japanese text (the author writes none)."""
+    """Drop spaces the PDF conversion put inside Japanese text (the author writes none but the
+    ones after a bold phrase and around a Law citation)."""
+    text = keep_citation_spaces(text)
     for rule in _SPACE_RULES:
         text = rule.sub("", text)
     return text.replace(BOLD_SEPARATOR, " ")
@@ -566,9 +591,11 @@ class CommentaryParser:
             (first_line, text), repeats = printings[0], printings[1:]
             carriers = [u.ref for u in self.units if u.kind != "footnote" and re.search(
                 rf"\*{number}(?!\d)", u.text + "".join(v.get("text", "") for v in u.attrs.get("repeat_variants", [])))]
+            # A body whose marker the conversion garbled (`示唆")` for 示唆*14) is still the
+            # book's footnote: kept, unanchored rather than guessed (the errata restore markers).
+            attrs = {"anchor_ref": carriers[0] if carriers else None}
             if not carriers:
-                raise ParseError(self.source, first_line, f"footnote *{number} has no marker *{number} in the text")
-            attrs = {"anchor_ref": carriers[0]}
+                attrs["marker_lost"] = True
             if len(carriers) > 1:
                 attrs["anchor_refs"] = carriers
             if repeats:

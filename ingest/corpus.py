@@ -7,24 +7,47 @@ from pathlib import Path
 
 import yaml
 
+from . import safe_yaml
+from .corpus_shapes import ERRATA, SHAPES, check_shape
 from .records import ParseError
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-# libyaml's loader when present: the pure-Python one is a tenth of the build's time
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read_yaml(path: Path | str):
     """A YAML data file of the corpus (manifest, errata, variants, glossary, concordance), read once
-    per build however many steps ask (callers read it, never change it)."""
+    per build however many steps ask (callers read it, never change it). Bad YAML, YAML out of
+    bounds (ingest/safe_yaml.py) or a file of the wrong shape (ingest/corpus_shapes.py) is a
+    ParseError naming the file and line."""
     path = Path(path)
-    stat = path.stat()
+    stat = regular_file(path).stat()
     return _parsed_yaml(path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
 @lru_cache(maxsize=64)
 def _parsed_yaml(path: Path, mtime_ns: int, size: int):
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+    data, node = parse_yaml(path)
+    check_shape(str(path), node, SHAPES.get(path.name))
+    return data
+
+
+def parse_yaml(path: Path):
+    """(data, root node) of a corpus YAML file, or a ParseError naming file and line."""
+    try:
+        return safe_yaml.load_with_node(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
+    except yaml.YAMLError as exc:
+        raise yaml_error(path, exc) from exc
+    except (ValueError, RecursionError) as exc:  # a value the constructor refuses (safe_yaml bounds the known ones)
+        raise ParseError(str(path), None, f"invalid YAML value: {str(exc).splitlines()[0][:200]}") from exc
+
+
+def regular_file(path: Path) -> Path:
+    """path, if it is a regular file: a FIFO would block the build, a device is nothing to read."""
+    if path.exists() and not path.is_file():
+        raise ParseError(str(path), None, "not a regular file; expected a text file")
+    return path
 
 
 MANIFEST_FIELDS = ("id", "title", "language", "edition", "version_date", "publisher", "copyright", "kind", "file",
@@ -59,21 +82,25 @@ def load_manifest(corpus_dir: Path) -> list[dict]:
     manifest = Path(corpus_dir) / "sources.yml"
     if not manifest.exists():
         raise ParseError(str(manifest), None, "sources manifest not found")
-    try:
-        data = read_yaml(manifest) or {}
-    except UnicodeDecodeError as exc:
-        raise ParseError(str(manifest), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
-    except yaml.YAMLError as exc:
-        raise yaml_error(manifest, exc) from exc
-    entries = data.get("documents") if isinstance(data, dict) else None
-    if not isinstance(entries, list) or not entries:
+    entries = read_yaml(manifest)["documents"]
+    if not entries:
         raise ParseError(str(manifest), None, "expected a non-empty 'documents:' list")
+    seen = set()
     for entry in entries:
-        if not isinstance(entry, dict):
-            raise ParseError(str(manifest), None, f"each document is a mapping of {', '.join(MANIFEST_FIELDS)}")
         missing = [f for f in MANIFEST_FIELDS if not entry.get(f)]
         if missing:
             raise ParseError(str(manifest), None, f"entry {entry.get('id', '?')!r} lacks {', '.join(missing)}")
+        structured = [f for f, value in entry.items() if isinstance(value, (list, dict))]
+        if structured:
+            raise ParseError(str(manifest), None, f"entry {entry['id']!r}: {', '.join(map(str, structured))} "
+                                                  f"must be a single value, not a list or mapping")
+        if entry["id"] in seen:
+            raise ParseError(str(manifest), None, f"document id {entry['id']!r} is listed twice")
+        seen.add(entry["id"])
+        file = Path(str(entry["file"]))
+        if file.is_absolute() or ".." in file.parts:
+            raise ParseError(str(manifest), None, f"entry {entry['id']!r}: file {str(file)!r} must be a path "
+                                                  f"inside the corpus directory")
     return entries
 
 
@@ -81,7 +108,7 @@ def read_text(path: Path) -> str:
     """The file as UTF-8, or a ParseError naming the first undecodable line."""
     if not path.exists():
         raise ParseError(str(path), None, "file named in sources.yml does not exist")
-    raw = path.read_bytes()
+    raw = regular_file(path).read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -122,26 +149,14 @@ def errata_file(corpus_dir: Path, doc_id: str) -> tuple[Path, dict, list[int | N
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return path, {}, []
-    stat = path.stat()
+    stat = regular_file(path).stat()
     return (path, *_parsed_errata(path.resolve(), stat.st_mtime_ns, stat.st_size))
 
 
 @lru_cache(maxsize=16)
 def _parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int | None]]:
-    try:
-        loader = _YAML_LOADER(path.read_text(encoding="utf-8"))
-        try:
-            node = loader.get_single_node()  # the nodes carry the line numbers, the data is built from them
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except UnicodeDecodeError as exc:
-        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
-    except yaml.YAMLError as exc:
-        raise yaml_error(path, exc) from exc
-    data = data or {}
-    if not isinstance(data, dict) or not isinstance(data.get("errata") or [], list):
-        raise ParseError(str(path), 1, "expected a mapping with an 'errata:' list")
+    data, node = parse_yaml(path)  # the nodes carry the line numbers, the data is built from them
+    check_shape(str(path), node, ERRATA)
     return data, entry_lines(node, len(data.get("errata") or []))
 
 

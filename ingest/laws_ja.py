@@ -329,6 +329,7 @@ class LawBodyParser:
     law_number: int = 0
     after_blank: bool = False
     inline_bullet_sections: set[str] = field(default_factory=set)  # `- B. <its whole text>` lines
+    inline_items: set[str] = field(default_factory=set)  # `1. <its whole sentence>。` lines
 
     # -- entry point ------------------------------------------------------------------------
     def parse(self, lines: list[tuple[int, str]]) -> list[Unit]:
@@ -391,6 +392,9 @@ class LawBodyParser:
         if self.closes_law(line):
             self.start_closing(line)
             return
+        if self.closes_section(line):
+            self.start_closing(line, self.cursor.section)
+            return
         append_text(self.cursor.deepest(), text, line)
 
     def closes_law(self, line: Line) -> bool:
@@ -402,9 +406,22 @@ class LawBodyParser:
                 and unit.ref in self.inline_bullet_sections and unit.text.endswith("。")
                 and not cannot_start_sentence(unit.text, line.text))
 
-    def start_closing(self, line: Line) -> None:
-        law = self.cursor.law
-        unit = Unit(self.doc, f"{law.ref}/closing", "closing", parent_ref=law.ref, page=self.page,
+    def closes_section(self, line: Line) -> bool:
+        """After a section's list of items, each a whole sentence on its own numbered line, a
+        paragraph set off by a blank line that speaks of the list (上記) closes the section
+        (69B: `1. …場合。` `2. …場合。` ⏎ `ボードのスコアは上記のトリックを加減して付け直す。`)."""
+        unit, section = self.cursor.deepest(), self.cursor.section
+        if not (line.after_blank and not line.marked and not line.bullet and section is not None
+                and unit is self.cursor.item and unit.ref in self.inline_items and "上記" in line.text):
+            return False
+        items = [u for u in self.units if u.parent_ref == section.ref and u.kind == "item"]
+        return all(u.ref in self.inline_items for u in items) and not cannot_start_sentence(unit.text, line.text)
+
+    def start_closing(self, line: Line, parent: Unit | None = None) -> None:
+        """`71/closing` (a Law's closing paragraph after its sections) or `69B/closing` (a
+        section's after its items)."""
+        parent = parent or self.cursor.law
+        unit = Unit(self.doc, f"{parent.ref}/closing", "closing", parent_ref=parent.ref, page=self.page,
                     line=line.number, attrs={"after": self.cursor.deepest().ref})
         self.units.append(unit)
         self.cursor.closing = unit
@@ -441,7 +458,7 @@ class LawBodyParser:
         toc = self.toc.get(ref)
         if toc:
             self.page = toc.page
-        title, markers = split_markers(title or "")
+        title, markers = title_markers(title or "")
         if markers:
             attrs["title_footnotes"] = markers
         unit = Unit(self.doc, ref, kind, title=title or None, parent_ref=parent.ref if parent else None,
@@ -493,11 +510,14 @@ class LawBodyParser:
         parent = self.cursor.section or self.cursor.law
         ref = f"{parent.ref}{number}"
         title = None
-        if line.marked and not rest.endswith("。"):
+        # a heading is the item's title, unless it is a lead-in to a list (75B3 `### 3. プレイヤのパートナー：`)
+        if line.marked and not rest.endswith(("。", "：", ":")):
             title, rest = rest, ""
         unit = self.new_unit(ref, "item", parent, line, title, {"number": number})
         self.cursor = Cursor(law=self.cursor.law, section=self.cursor.section, item=unit)
         self.continue_inline(line, unit, rest)
+        if rest.endswith("。") and not line.marked:
+            self.inline_items.add(ref)
 
     def start_paren(self, line: Line, label: str, rest: str) -> bool:
         """(a) is a sub-item, (i) a sub-sub-item; (i) after (h) is the sub-item i."""
@@ -582,11 +602,12 @@ def law_of(ref: str) -> str:
     return re.match(r"\d+", ref).group(0)
 
 
-def split_markers(title: str) -> tuple[str, list[str]]:
-    """A heading such as `カードの過不足*2` carries footnote 2; the title is the words alone."""
+def title_markers(title: str) -> tuple[str, list[str]]:
+    """A heading such as `カードの過不足*2` carries footnote 2. The title keeps the marker where the
+    book prints it, as a text keeps `ディクレアラー*6` (a reader sees the footnote is there); the
+    labels are also listed for the anchoring of footnotes."""
     markers = re.findall(r"\*(\d*)", title)
-    clean = re.sub(r"\*\d*", "", title).strip()
-    return clean, [m or "*" for m in markers]
+    return re.sub(r"\s*(\*\d*)", r"\1", title).strip(), [m or "*" for m in markers]
 
 
 def title_prefix_length(text: str, title: str) -> int:

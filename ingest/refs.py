@@ -8,7 +8,8 @@ language / document family, because the same characters mean different things in
 * Chinese Laws (`extract_zh_law_refs`): 第45条C款4(b), 本条A2(b), 30条、31条, 上述A款1、2.
 * JCBL regulations (`extract_regulation_refs`): 第23条2項 and 3項 are the regulations' own
   articles; ブリッジ(の)規則第73条, any Nth article with a lettered 項, and a bare N条 (no 第) are
-  Laws. docs/references.md states the rules.
+  Laws; in 付表7 (f)項, (a) (ii) 参照 and (3)参照 are the appendix's own items and paragraphs.
+  docs/references.md states the rules.
 * Index locators (`parse_index_locators`): 61C, 40B2(a)(v), 定義, 前書き, 53脚注, 20脚注7.
 
 Every reference carries its span (start, end) in the text it was found in, so a page can turn
@@ -396,6 +397,10 @@ REG_ARTICLE = re.compile(
 REG_PARAGRAPH = re.compile(rf"(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
 REG_PRECEDING = re.compile(rf"前項(?P<item>{NUM})?")
 REG_LETTERED_ITEM = re.compile(r"\((?P<letter>[a-z])\)項")
+# 付表7-4 b) 「(a) (ii) 参照」 and d) 「(3)参照」: a sibling's sub-item and a paragraph of the same
+# appendix, recognised only before 参照 (a bare (3) elsewhere is a paragraph's own number)
+REG_LETTERED_SUBITEM = re.compile(rf"\((?P<letter>[a-z])\){S}\((?P<roman>{ROMAN})\)(?={S}参照)")
+REG_PAREN_PARAGRAPH = re.compile(rf"(?<![)）a-z])\((?P<para>{NUM})\)(?={S}参照)")
 REG_CHAPTER = re.compile(rf"第{S}(?P<n>{NUM}){S}章")
 REG_APPENDIX = re.compile(rf"付表{S}(?P<nums>{NUM}(?:{S}[,、，]{S}{NUM})*)")
 
@@ -452,6 +457,20 @@ def reg_lettered_item_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
         yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(state.ctx.path[:-1] + (m.group("letter"),)))
 
 
+def reg_lettered_subitem_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
+    """(a) (ii) 参照 in item b) of 付表7 (4): sub-item ii) of the sibling item a)."""
+    if len(state.ctx.path) >= 2:
+        target = state.ctx.path[:-1] + (m.group("letter"), m.group("roman"))
+        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(target))
+
+
+def reg_paren_paragraph_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
+    """(3)参照 inside an appendix: its paragraph (3) (付表7 (4) d) -> appendix-7-3)."""
+    path = state.ctx.path
+    if len(path) >= 2 and path[0] == "appendix":
+        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(path[:2] + (norm(m.group("para")),)))
+
+
 def reg_chapter_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
     yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, f"chapter:{norm(m.group('n'))}")
 
@@ -478,6 +497,8 @@ def regulation_tokens() -> list[tuple[re.Pattern, Handler]]:
         (REG_PARAGRAPH, reg_paragraph_ref),
         (REG_PRECEDING, reg_preceding_ref),
         (REG_LETTERED_ITEM, reg_lettered_item_ref),
+        (REG_LETTERED_SUBITEM, reg_lettered_subitem_ref),
+        (REG_PAREN_PARAGRAPH, reg_paren_paragraph_ref),
         (REG_CHAPTER, reg_chapter_ref),
         (REG_APPENDIX, reg_appendix_refs),
     ]

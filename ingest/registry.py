@@ -13,6 +13,13 @@ ROLES = ("laws", "commentary", "regulations")
 LANGUAGES = ("ja", "zh")
 
 
+class RegistryError(ValueError):
+    """Rows that are not documents (a partial or foreign `documents` table): names what is missing."""
+
+
+REQUIRED_FIELDS = ("id", "language")
+
+
 @dataclass(frozen=True)
 class Document:
     id: str
@@ -36,6 +43,11 @@ class Registry:
         documents = []
         for row in rows:
             row = dict(row)
+            missing = [f for f in REQUIRED_FIELDS if not row.get(f)] + ([] if row.get("role") or row.get("kind")
+                                                                         else ["kind"])
+            if missing:
+                raise RegistryError(f"document {row.get('id')!r} has no {', '.join(missing)}: "
+                                    f"not a bridge-laws documents table")
             documents.append(Document(
                 id=row["id"], language=row["language"], role=row.get("role") or row["kind"],
                 edition=str(row.get("edition") or ""), version_date=str(row.get("version_date") or ""),

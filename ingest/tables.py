@@ -28,6 +28,7 @@ TABLE_COLUMNS = {"id": str, "unit_id": str, "doc": str, "ref": str, "seq": int, 
 
 NUMERIC = re.compile(r"[-+−]?\d[\d,. ]*(?:[-–~]\s*\d[\d,. ]*)?(?:以上|点|[+-])?")
 PROSE_END = ("。", "：", ":")
+LIST_BULLETS = ("・", "○", "•")
 SUITS = "♣◇♢♦♡♥♠"
 # what a printed table with no header row is taken to list, by language (Law 77's premiums)
 POINTS_HEADER = {"ja": "得点", "zh": "分"}
@@ -83,7 +84,11 @@ class Line:
 
     @property
     def is_prose(self) -> bool:
-        return self.text.rstrip().endswith(PROSE_END)
+        # a line holding a sentence is prose even when its last clause lacks the stop (a
+        # commentary's 「…取り消す。…下記のとおり扱う」 before its table), and so is a bulleted
+        # paragraph (○第47条E項1「…」): neither is a heading that names a table
+        text = self.text.strip()
+        return text.endswith(PROSE_END) or "。" in text or text.startswith(LIST_BULLETS)
 
 
 @dataclass
@@ -125,7 +130,8 @@ def is_numeric(cell: str) -> bool:
 
 
 def looks_like_header(cells: list[str]) -> bool:
-    return len(cells) > 1 and not any(is_numeric(c) for c in cells[1:] if c)
+    # a row set with a list bullet (・間違って教えた側 | 反則者) is an entry, not column titles
+    return len(cells) > 1 and not any(is_numeric(c) for c in cells[1:] if c) and not cells[0].startswith(LIST_BULLETS)
 
 
 def text_tables(text: str | None, language: str = "ja") -> list[dict]:

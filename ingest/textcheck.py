@@ -20,6 +20,19 @@ so that words the conversion broke over lines or pages are whole again, and flag
   (`間違っただ情報` once, `間違った情報` five times); ``missing``: the converse, a phrase the
   document otherwise prints with one more character (`指定をしなれば` once, `しなければ` often).
 
+* ``small-kana``: a large kana where the small one makes a verb form (`取つた` for 取った,
+  `行なつて`): the small form tokenizes as a verb's 促音便 where the large one leaves a stray kana.
+* ``near-word``: a katakana word printed once or twice that is one or two edits away from a word
+  the corpus prints often or names in its glossary, where the dictionary does not know it or the
+  frequent word is a bridge term (14B4 `リポート` for リボーク).
+
+Evidence then explains candidates away (``Candidate.explained``): spellings that differ only by ー
+or by small and large kana (プレイヤ/プレイヤー, the translation's own convention); a stray or
+missing character that is a word of its own (a particle: ときには/ときは); a katakana word whose
+unknown part the corpus prints in other words too (ビディング in ビディングシート, ビディングカード);
+and a second witness (the commentaries reprint the Laws from another PDF) printing the same span in
+the same words. What evidence explains is listed apart and needs no review.
+
 Each candidate names its source line, so that a reviewer can write an erratum (corpus/errata/
 <doc>.yml, `errata:`) or record that the text stays as printed (same file, `as_printed:`, each
 with its reason). `check_corpus` checks each document verbatim and corrected: a candidate the
@@ -33,7 +46,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
@@ -43,9 +56,12 @@ from .documents import parse_document
 from .search_tables import install_variants
 from .records import ParsedDocument, ParseError, Unit
 from .textclean import strip_any_tags
+from .textcheck_evidence import (grammatical_alternative, near_words, second_witness, small_kana_spans,
+                                 spelling_convention, vouched_pieces, witness_prints,
+                                 known_compound, same_words, kanji_word)
 from .tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
-KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing")
+KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing", "small-kana", "near-word")
 SMALL_KANA = "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
 
 KATAKANA_WORD_RE = re.compile(r"[ァ-ヺー]+(?:・[ァ-ヺー]+)*")
@@ -73,6 +89,10 @@ class Candidate:
     detail: str
     line: int | None  # 1-based line of the verbatim source file
     context: str
+    # the checker's own evidence that the span is what the book prints (a spelling convention,
+    # a particle the document also writes without, a second witness printing the same): such a
+    # candidate is listed apart and needs no review
+    explained: str | None = None
 
     @property
     def key(self) -> tuple:
@@ -232,21 +252,37 @@ def document_spellings(document: ParsedDocument) -> Counter:
 
 
 def check_document(document: ParsedDocument, lang: str, raw_text: str, known: set[str] = frozenset(),
-                   corpus_spellings: Counter | None = None) -> list[Candidate]:
+                   corpus_spellings: Counter | None = None,
+                   witnesses: dict[str, list[str]] | None = None) -> list[Candidate]:
     """Every candidate span in one parsed document (``raw_text``: the source it was parsed from).
 
     ``corpus_spellings`` (katakana words of every Japanese document) decides which spelling of a
-    word is the majority; by default the document's own.
+    word is the majority; by default the document's own. ``witnesses``: unit ref -> other copies of
+    the same provision (a commentary's reprint of a Law, or the Law a reprint copies).
     """
     locate = LineLocator(document, raw_text)
     counts = ngram_counts(document, (4, 5, 2 * STRAY_SIDE, 2 * STRAY_SIDE + 1, 2 * STRAY_SIDE + 2))
     fuller = longer_forms(counts)
+    witnesses = witnesses or {}
     found: list[Candidate] = []
 
-    def add(unit: Unit, field: str, start: int, span: str, kind: str, detail: str, value: str) -> None:
+    def add(unit: Unit, field: str, start: int, span: str, kind: str, detail: str, value: str,
+            explained: str | None = None) -> None:
         context = value[max(0, start - CONTEXT): start + len(span) + CONTEXT].replace("\n", "⏎")
-        found.append(Candidate(document.doc, unit.ref, field, start, span, kind, detail,
-                               locate(unit, value, start, span), context))
+        candidate = Candidate(document.doc, unit.ref, field, start, span, kind, detail,
+                              locate(unit, value, start, span), context, explained)
+        if kind in ("stray", "missing") and explained is None:
+            candidate = replace(candidate, explained=(
+                grammatical_alternative(candidate, value, fuller, morphemes, STRAY_SIDE)
+                or (same_words(candidate, value, fuller, normalized_forms, STRAY_SIDE)
+                    if "only here" in candidate.detail else None)
+                or second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)))
+        elif kind == "doubled" and explained is None and not KATAKANA_CHAR.match(span):
+            # どちらかから, ものの in a reprint the Laws print alike; not a katakana word's doubled
+            # glyph (ディクレアララー): both conversions share that slip, so agreeing proves nothing
+            candidate = replace(candidate, explained=second_witness(candidate, value, witnesses.get(unit.ref, ()),
+                                                                    STRAY_SIDE))
+        found.append(candidate)
 
     spellings: Counter = Counter()
     occurrences: list[tuple[Unit, str, int, str, str]] = []
@@ -258,27 +294,37 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
         for start, span, detail in doubled_spans(value, counts):
             add(unit, field, start, span, "doubled", detail, value)
         for start, span, detail in long_vowel_spans(value):
-            add(unit, field, start, span, "long-vowel", detail, value)
+            add(unit, field, start, span, "long-vowel", detail, value,
+                kanji_word(value, start, morphemes) if span == "一" else None)
         for start, span, detail in stray_spans(value, counts):
             add(unit, field, start, span, "stray", detail, value)
         for start, span, detail in missing_spans(value, counts, fuller):
             add(unit, field, start, span, "missing", detail, value)
         for start, span, detail in ungrammatical_spans(value):
-            add(unit, field, start, span, "stray", detail, value)
+            add(unit, field, start, span, "stray", detail, value, explained=None)
+        for start, span, detail in small_kana_spans(value, full_morphemes):
+            add(unit, field, start, span, "small-kana", detail, value)
         for start, word in katakana_words(value):
             spellings[word] += 1
             occurrences.append((unit, field, start, word, value))
     if lang == "ja":
         evidence = corpus_spellings if corpus_spellings is not None else spellings
         majority = majority_spellings(spellings, evidence)
+        near = near_words(evidence, known)
         for unit, field, start, word, value in occurrences:
             best = majority.get(word)
             if best:
                 add(unit, field, start, word, "variant",
                     f"spelt {best} {evidence[best]}× in the corpus ({spellings[best]}× here), "
-                    f"{word} {evidence[word]}× ({spellings[word]}× here)", value)
+                    f"{word} {evidence[word]}× ({spellings[word]}× here)", value,
+                    spelling_convention(word, best, evidence[word]))
+            elif word in near and (not known_katakana(word)
+                                   or witness_prints(near[word], word, witnesses.get(unit.ref, ()))):
+                add(unit, field, start, word, "near-word",
+                    f"printed {evidence[word]}× in the corpus; {near[word]} {evidence[near[word]]}×", value)
             elif word not in known and not all(known_katakana(part) or part in known for part in word.split("・")):
-                add(unit, field, start, word, "katakana", "unknown to Sudachi's dictionary and the glossary", value)
+                add(unit, field, start, word, "katakana", "unknown to Sudachi's dictionary and the glossary", value,
+                    vouched_pieces(word, morphemes, evidence) or known_compound(word, known_katakana, evidence))
     return found
 
 
@@ -314,6 +360,14 @@ def stray_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
         without, with_it = left + right, left + char + right
         if counts[without] >= 2 and counts[with_it] == 1:
             yield i, char, f"'{with_it}' only here; '{without}' {counts[without]}×"
+
+
+@lru_cache(maxsize=65536)
+def normalized_forms(text: str) -> tuple[str, ...]:
+    """The dictionary's normalized form of each morpheme, mode C (締切る and 締め切る read alike)."""
+    from sudachipy import SplitMode
+
+    return tuple(m.normalized_form() for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
 
 
 @lru_cache(maxsize=65536)
@@ -460,7 +514,10 @@ def review(before: list[Candidate], after: list[Candidate] | None, as_printed: l
         if remaining is not None:
             remaining[key] -= 1
         kept = next((entry for entry in as_printed if covers(entry, candidate)), None)
-        out.append(Reviewed(candidate, "as-printed" if kept else "unreviewed", kept.get("reason") if kept else None))
+        if kept:
+            out.append(Reviewed(candidate, "as-printed", kept.get("reason")))
+        else:
+            out.append(Reviewed(candidate, "explained" if candidate.explained else "unreviewed", candidate.explained))
     return out
 
 
@@ -475,8 +532,17 @@ class DocumentCheck:
     reviewed: list[Reviewed]
     remaining: list[Reviewed]
 
+    @property
+    def candidates(self) -> list[Reviewed]:
+        """What the checker asks a person to look at: every candidate evidence does not explain."""
+        return [r for r in self.reviewed if not r.candidate.explained]
+
+    @property
+    def explained(self) -> list[Reviewed]:
+        return [r for r in self.reviewed if r.candidate.explained]
+
     def count(self, status: str) -> int:
-        return sum(1 for r in self.reviewed if r.status == status)
+        return sum(1 for r in self.candidates if r.status == status)
 
     @property
     def unreviewed(self) -> list[Reviewed]:
@@ -505,12 +571,14 @@ def check_corpus(corpus_dir: Path | str = DEFAULT_CORPUS) -> dict[str, DocumentC
     corrected = parse_sources(corpus_dir, errata=True)
     documents = [d for _, d, _ in list(verbatim.values()) + list(corrected.values()) if d is not None]
     known = vocabulary(documents, corpus_dir)
+    witnesses = reprint_witnesses({doc: (source, document or corrected[doc][1]) for doc, (source, document, _)
+                                   in verbatim.items()})
     results = {}
     for doc, (source, document, error) in verbatim.items():
         lang = source.language.split("-")[0]
         fixed_source, fixed_document, _ = corrected[doc]
         after = check_document(fixed_document, lang, fixed_source.text, known,
-                               spellings_of(corrected, fixed_document, lang))
+                               spellings_of(corrected, fixed_document, lang), witnesses.get(doc))
         as_printed = load_as_printed(corpus_dir, doc)
         remaining = review(after, None, as_printed)
         if document is None:
@@ -518,9 +586,30 @@ def check_corpus(corpus_dir: Path | str = DEFAULT_CORPUS) -> dict[str, DocumentC
             results[doc] = DocumentCheck(doc, False, note, remaining, [])
             continue
         before = check_document(document, lang, source.text, known,
-                                spellings_of({**corrected, **{k: v for k, v in verbatim.items() if v[1]}}, document, lang))
+                                spellings_of({**corrected, **{k: v for k, v in verbatim.items() if v[1]}}, document, lang),
+                                witnesses.get(doc))
         results[doc] = DocumentCheck(doc, True, None, review(before, after, as_printed), remaining)
     return results
+
+
+def reprint_witnesses(parsed: dict) -> dict[str, dict[str, list[str]]]:
+    """doc -> unit ref -> the texts of the same provision in another document: a commentary's
+    reprint `quote:61B` of the Laws' 61B, and back (the reprints were converted from other PDFs)."""
+    witnesses: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for doc, (source, document) in parsed.items():
+        laws = parsed.get(source.meta.get("comments_on") or "")
+        if document is None or laws is None or laws[1] is None or source.meta.get("kind") != "commentary":
+            continue
+        law_units = laws[1].by_ref()
+        for unit in document.units:
+            law = law_units.get(unit.ref.removeprefix("quote:")) if unit.ref.startswith("quote:") else None
+            if law is not None and unit.text and law.text:
+                witnesses[doc][unit.ref].append(law.text)
+                witnesses[source.meta["comments_on"]][law.ref].append(unit.text)
+            if law is not None and unit.title and law.title:  # a reprinted heading (58B's title)
+                witnesses[doc][unit.ref].append(law.title)
+                witnesses[source.meta["comments_on"]][law.ref].append(unit.title)
+    return witnesses
 
 
 def spellings_of(parsed: dict, document: ParsedDocument, lang: str) -> Counter | None:
@@ -544,8 +633,9 @@ def report(results: dict[str, DocumentCheck]) -> dict:
         documents[doc] = {
             "checked": "verbatim" if result.verbatim else "corrected",
             "note": result.note,
-            "candidates": len(result.reviewed),
-            "by_kind": dict(Counter(r.candidate.kind for r in result.reviewed)),
+            "candidates": len(result.candidates),
+            "explained": len(result.explained),
+            "by_kind": dict(Counter(r.candidate.kind for r in result.candidates)),
             "fixed": result.count("fixed"),
             "as_printed": result.count("as-printed"),
             "unreviewed": result.count("unreviewed"),
@@ -559,28 +649,41 @@ def report(results: dict[str, DocumentCheck]) -> dict:
 
 
 def format_report(results: dict[str, DocumentCheck], show_all: bool = False) -> str:
+    """The summary, then the rows: unreviewed candidates of reviewed documents, or with ``show_all``
+    every candidate (as many rows under a document as its summary counts) and, apart, what
+    evidence explained."""
     data = report(results)
     lines = ["Text check (candidates / fixed by errata / kept as printed / not reviewed):"]
     for doc, d in data["documents"].items():
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(d["by_kind"].items()))
+        explained = f"; explained by evidence {d['explained']}" if d["explained"] else ""
         lines.append(f"  {doc:<22} {d['candidates']:>4} {d['fixed']:>4} {d['as_printed']:>4} {d['unreviewed']:>4}"
-                     f"  ({d['checked']}; {kinds or 'none'})")
+                     f"  ({d['checked']}; {kinds or 'none'}{explained})")
         if d["note"]:
             lines.append(f"      {d['note']}")
     for result in results.values():
-        shown, seen = [], set()
-        for r in result.reviewed + result.remaining:  # the corrected text repeats what survives
-            key = (r.candidate.key, r.status)
-            if key not in seen and (show_all or (r.status == "unreviewed" and data["documents"][result.doc]["reviewed"])):
-                seen.add(key)
-                shown.append(r)
+        reviewed_document = data["documents"][result.doc]["reviewed"]
+        if show_all:
+            shown = result.candidates
+        else:
+            seen: set = set()
+            shown = []
+            for r in result.reviewed + result.remaining:  # the corrected text repeats what survives
+                if r.status == "unreviewed" and reviewed_document and r.candidate.key not in seen:
+                    seen.add(r.candidate.key)
+                    shown.append(r)
         if shown:
             lines.append(f"{result.doc}:")
-        for r in shown:
-            c = r.candidate
-            why = f"  — {r.reason}" if r.reason and show_all else ""
-            lines.append(f"  line {c.line} {c.ref} [{c.kind}] {c.span!r} in …{c.context}…: {c.detail} "
-                         f"[{r.status}]{why}")
+        lines.extend(candidate_row(r, show_all) for r in shown)
+        if show_all and result.explained:
+            lines.append(f"{result.doc} (explained by evidence, not counted):")
+            lines.extend(candidate_row(r, show_all) for r in result.explained)
     verdict = "OK" if data["ok"] else "NOT REVIEWED: add an erratum or an as_printed entry for each"
     lines.append(f"  reviewed documents: {verdict}")
     return "\n".join(lines)
+
+
+def candidate_row(r: Reviewed, with_reason: bool) -> str:
+    c = r.candidate
+    why = f"  — {r.reason}" if r.reason and with_reason else ""
+    return f"  line {c.line} {c.ref} [{c.kind}] {c.span!r} in …{c.context}…: {c.detail} [{r.status}]{why}"

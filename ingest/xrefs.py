@@ -104,8 +104,8 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
-    for label in unit.attrs.get("title_footnotes") or []:  # `第13条 カードの過不足*2`: the marker left the title
-        if label.isdigit():
+    for label in unit.attrs.get("title_footnotes") or []:  # a marker the title does not print itself
+        if label.isdigit() and f"*{label}" not in (unit.title or ""):
             refs.append((Reference(f"*{label}", None, None, unit.doc, f"fn:{label}", "footnote"), None))
     if unit.kind == "ruling":  # a worked example applies a Law it does not print (commentary.RULING_APPLIES)
         for law in unit.attrs.get("applies") or []:

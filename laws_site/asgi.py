@@ -1,16 +1,23 @@
 """The public site's HTTP rules, as one ASGI wrapper around Datasette (hook `asgi_wrapper`).
 
-Applied to every response, the project's pages and Datasette's own:
+Applied to every request, before any view parses it:
 - only GET, HEAD and OPTIONS (the site is read-only; Datasette fails with a 500 on a POST to a
   canned query); OPTIONS answers a CORS preflight;
-- request targets over MAX_TARGET are refused (414) before any view parses them;
-- `Access-Control-Allow-Origin: *` on every JSON answer;
-- an ETag made from the databases' content hashes (and the code and settings that render them),
-  `Cache-Control`, and 304 for a matching `If-None-Match`, on every 200 answer that is the same
-  for everyone;
+- request targets over MAX_TARGET are refused (414); a Host header that is no host name is a 400;
+- the query string's size, parameter count, facets, `_search` length and known parameters'
+  values are checked once (request_bounds.py);
+- while the database file is missing or was changed in place, 503 (reload.py); a rebuilt file is
+  picked up first; `/laws.db` is served from the bytes the pages read (reload.py);
+- SQL written by the client passes a gate of its own (sql_gate.py), so pages always have a thread.
+
+And to every response, the project's pages and Datasette's own:
+- `Access-Control-Allow-Origin: *` on every JSON answer, `X-Content-Type-Options: nosniff` on all;
+- an ETag that is the SHA-256 of the answer's bytes (per URL, per content: `select random()` never
+  revalidates), `Cache-Control`, and 304 for a matching `If-None-Match`, on every 200 answer that
+  is the same for everyone;
 - Location headers that stay on this site (`/\\evil.example` is `//evil.example` to a browser);
-- no response header over MAX_HEADER (Datasette's `Link:` repeats the whole query string);
-- a rebuilt database file is picked up before the request is answered (reload.py).
+  absolute links only from the configured `public_url` (plugin setting), never from the Host header;
+- no response header over MAX_HEADER (Datasette's `Link:` repeats the whole query string).
 """
 from __future__ import annotations
 
@@ -21,96 +28,179 @@ from urllib.parse import urlsplit, urlunsplit
 
 from datasette.utils.asgi import Request
 
-from . import reload
-from .responses import CORS, error_response
+from . import reload, request_bounds, sql_gate
+from .responses import CORS, error_response, public_url
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 # path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded. (uvicorn's h11 may
 # refuse a request head over 16 KB before it reaches us, when it arrives in several reads: a 400.)
 MAX_TARGET = 64 * 1024
 MAX_HEADER = 8 * 1024           # any one response header value, bytes
+MAX_HASHED_BODY = 4 * 1024 * 1024  # bigger 200 answers stream on without an ETag
 DEFAULT_MAX_AGE = 60
 # answers that differ from request to request (or per user): never cached, no ETag
 UNCACHEABLE = re.compile(r"^/-/(threads|actor|messages|permissions|allow-debug|logout|create-token|auth-token)\b")
 CONTROL = re.compile(r"[\x00-\x20\x7f]")
+HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+(?::[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](?::[0-9]{1,5})?")
+# answered while the database file is unavailable (they read no database)
+NO_DATABASE = re.compile(r"^/-/(static|static-plugins)/|^/-/versions(\.json)?$")
 
 
 def wrapper(datasette):
+    request_bounds.install_parsed_once()
+    from . import errors
+
+    errors.install_csv_errors()
+    install_links(datasette)
+
     def wrap(app):
         async def guarded(scope, receive, send):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
             await reload.pick_up_rebuilt_databases(datasette)
-            refused = await refusal(datasette, scope, receive)
+            refused, scope = await refusal(datasette, scope, receive)
+            sender = Sender(datasette, scope, send)
             if refused is not None:
-                return await refused.asgi_send(send)
-            await app(scope, receive, Sender(datasette, scope, send).send)
+                return await refused.asgi_send(sender.send)
+            download = reload.download_name(datasette, scope["path"])
+            if download is not None:
+                return await reload.send_download(datasette, download, scope, send, etag_matches)
+            names = set(request_bounds.parameter_names(scope.get("query_string") or b""))
+            if not sql_gate.runs_client_sql(datasette, scope["path"], names):
+                return await app(scope, receive, sender.send)
+            gate = sql_gate.gate_for(datasette)
+            busy = await gate.enter()
+            if busy is not None:
+                response = await error_response(datasette, Request(quiet_scope(scope), receive), busy.status,
+                                                busy.message, as_json=scope["path"].endswith(".json"))
+                response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
+                return await response.asgi_send(sender.send)
+            try:
+                await app(scope, receive, sender.send)
+            finally:
+                gate.leave()
         return guarded
     return wrap
 
 
+def quiet_scope(scope) -> dict:
+    """The scope for an error page made here: no query string to echo; outside Datasette's CSRF layer."""
+    return dict(scope, query_string=b"", csrftoken=lambda: "")
+
+
 async def refusal(datasette, scope, receive):
-    """A response for a request no view should see, or None."""
+    """(a response for a request no view should see, or None; the scope to pass on)."""
     method = scope["method"]
     target_bytes = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string") or b"")
+    as_json = scope["path"].endswith(".json")
     if method == "OPTIONS":
         from datasette.utils.asgi import Response
 
         return Response("", status=204, headers={
             "Allow": ", ".join(ALLOWED_METHODS), **CORS, "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
-            "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "86400"})
-    # never echo a huge or hostile query into the page; this runs outside Datasette's CSRF layer
-    short_scope = dict(scope, query_string=b"", csrftoken=lambda: "")
+            "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "86400"}), scope
+    # never echo a huge or hostile query into the page
+    short_scope = quiet_scope(scope)
     if method not in ALLOWED_METHODS:
         response = await error_response(datasette, Request(short_scope, receive), 405,
                                          f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)")
         response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
-        return response
+        return response, scope
     if target_bytes > MAX_TARGET:
         short_scope = dict(short_scope, path="/", raw_path=b"/")
         return await error_response(datasette, Request(short_scope, receive), 414,
                                     f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
-                                    as_json=scope["path"].endswith(".json"))
-    return None
+                                    as_json=as_json), scope
+    host = request_header(scope, b"host")
+    if host is not None and not HOST.fullmatch(host):
+        short_scope = dict(short_scope, headers=[(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"])
+        return await error_response(datasette, Request(short_scope, receive), 400,
+                                    f"the Host header {request_bounds.shown(host)} is not a host name",
+                                    as_json=as_json), scope
+    problem = reload.unavailable(datasette)
+    if problem and not NO_DATABASE.match(scope["path"]):
+        response = await error_response(datasette, Request(short_scope, receive), 503, problem, as_json=as_json)
+        response.headers["Retry-After"] = "10"
+        return response, scope
+    bounded, query_string = request_bounds.check_query(scope["path"], scope.get("query_string") or b"")
+    if bounded is not None:
+        return await error_response(datasette, Request(short_scope, receive), bounded.status, bounded.message,
+                                    as_json=as_json), scope
+    if query_string is not scope.get("query_string"):
+        scope = dict(scope, query_string=query_string)
+    return None, scope
+
+
+def install_links(datasette) -> None:
+    """Datasette builds absolute URLs (a table's `next_url`, `Link:`) from the request's Host header:
+    one request with `Host: evil.example` would put that host into answers others are served.
+    Here they are made from the configured `public_url` (plugins: bridge-laws: public_url:) or are
+    paths on this site."""
+    def absolute_url(request, path):  # noqa: ARG001 - the request is deliberately not read
+        return public_url(datasette) + path if path.startswith("/") else path
+
+    datasette.absolute_url = absolute_url
 
 
 MAX_ERROR_BODY = 256 * 1024
 
 
 class Sender:
-    """Wraps `send`: rewrites the response head, turns a matching 200 into a 304, and gives every
-    JSON error Datasette's shape (its query errors lack `status` and `title`)."""
+    """Wraps `send`: rewrites the response head; holds a JSON error until its body is complete to
+    give it Datasette's shape (its query errors lack `status` and `title`; its time-out message is
+    HTML); holds a cacheable 200 until its body is complete to tag it with its hash (or 304)."""
 
     def __init__(self, datasette, scope, send):
         self.datasette, self.scope, self.downstream = datasette, scope, send
-        self.swallow_body = False
-        self.held_start: dict | None = None  # a JSON error's head, until its body is complete
-        self.held_body = b""
+        self.held_start: dict | None = None
+        self.held_kind = ""             # "error" or "etag"
+        self.held_body: list[bytes] = []
+        self.held_size = 0
 
     async def send(self, message):
         if message["type"] == "http.response.start":
             message = self.rewrite(message)
-            if message["status"] >= 400 and json_content(message["headers"]):
-                self.held_start = message
+            headers = message["headers"]
+            if message["status"] >= 400 and json_content(headers):
+                self.hold(message, "error")
                 return
-        elif message["type"] == "http.response.body" and self.swallow_body:
-            if not message.get("more_body"):
-                await self.downstream({"type": "http.response.body", "body": b""})
-            return
+            if message["status"] == 200 and self.cacheable(headers) and not any(k == b"etag" for k, _ in headers):
+                self.hold(message, "etag")
+                return
         elif message["type"] == "http.response.body" and self.held_start is not None:
-            self.held_body += message.get("body", b"")
-            if message.get("more_body") and len(self.held_body) <= MAX_ERROR_BODY:
+            body = message.get("body", b"")
+            self.held_body.append(body)
+            self.held_size += len(body)
+            limit = MAX_ERROR_BODY if self.held_kind == "error" else MAX_HASHED_BODY
+            if message.get("more_body") and self.held_size <= limit:
                 return
-            start, body = self.held_start, self.held_body
-            self.held_start, self.held_body = None, b""
+            start, body = self.held_start, b"".join(self.held_body)
+            self.held_start, self.held_body = None, []
             if not message.get("more_body"):
-                body = error_shape(body, start["status"])
-                start = dict(start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v)
-                                             for k, v in start["headers"]])
+                start, body = (self.finish_error(start, body) if self.held_kind == "error"
+                               else self.finish_tagged(start, body))
             await self.downstream(start)
             await self.downstream(dict(message, body=body))
             return
         await self.downstream(message)
+
+    def hold(self, message: dict, kind: str) -> None:
+        self.held_start, self.held_kind, self.held_body, self.held_size = message, kind, [], 0
+
+    @staticmethod
+    def finish_error(start: dict, body: bytes) -> tuple[dict, bytes]:
+        body = error_shape(body, start["status"])
+        return with_length(start, body), body
+
+    def finish_tagged(self, start: dict, body: bytes) -> tuple[dict, bytes]:
+        headers = list(start["headers"])
+        etag = content_etag(body)
+        headers += [(b"etag", etag.encode()), (b"access-control-expose-headers", b"ETag")]
+        if etag_matches(request_header(self.scope, b"if-none-match"), etag):
+            keep = {b"etag", b"cache-control", b"vary", b"access-control-allow-origin",
+                    b"access-control-expose-headers", b"x-content-type-options"}
+            return {"type": "http.response.start", "status": 304, "headers": [h for h in headers if h[0] in keep]}, b""
+        return dict(start, headers=headers), body
 
     def rewrite(self, message: dict) -> dict:
         status = message["status"]
@@ -123,19 +213,10 @@ class Sender:
         content_type = next((v for k, v in headers if k == b"content-type"), b"")
         if content_type.startswith(b"application/json") and b"access-control-allow-origin" not in names:
             headers.append((b"access-control-allow-origin", b"*"))
-        if status == 200 and self.cacheable(headers):
-            tag = site_etag(self.datasette)
-            if b"etag" not in names:
-                headers.append((b"etag", tag.encode()))
-                headers.append((b"access-control-expose-headers", b"ETag"))
-            if b"cache-control" not in names:
-                headers.append((b"cache-control", f"public, max-age={max_age(self.datasette)}".encode()))
-            etag = next(v for k, v in headers if k == b"etag").decode("latin-1")
-            if etag_matches(request_header(self.scope, b"if-none-match"), etag):
-                self.swallow_body = True
-                keep = {b"etag", b"cache-control", b"vary", b"access-control-allow-origin",
-                        b"access-control-expose-headers"}
-                return {"type": "http.response.start", "status": 304, "headers": [h for h in headers if h[0] in keep]}
+        if b"x-content-type-options" not in names:
+            headers.append((b"x-content-type-options", b"nosniff"))
+        if status == 200 and self.cacheable(headers) and b"cache-control" not in names:
+            headers.append((b"cache-control", f"public, max-age={max_age(self.datasette)}".encode()))
         return dict(message, headers=headers)
 
     def cacheable(self, headers: list[tuple[bytes, bytes]]) -> bool:
@@ -147,6 +228,21 @@ class Sender:
             if name == b"cache-control" and re.search(rb"private|no-store|no-cache", value):
                 return False
         return True
+
+
+def with_length(start: dict, body: bytes) -> dict:
+    return dict(start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v)
+                                for k, v in start["headers"]])
+
+
+# how long Datasette's queries took, in its JSON and pages: not part of the answer
+TIMING = re.compile(rb'"query_ms": ?[0-9.eE+-]+|Queries took [0-9.]+ ?ms')
+
+
+def content_etag(body: bytes) -> str:
+    """The answer's own bytes (less the query timing), hashed: the same URL with a different answer
+    gets another tag, the same answer the same tag."""
+    return '"' + hashlib.sha256(TIMING.sub(b"", body)).hexdigest()[:32] + '"'
 
 
 def json_content(headers) -> bool:
@@ -161,11 +257,24 @@ def error_shape(body: bytes, status: int) -> bytes:
         data = json.loads(body)
     except ValueError:
         return body
-    if not isinstance(data, dict) or all(k in data for k in ("ok", "error", "status", "title")):
+    if not isinstance(data, dict):
+        return body
+    if isinstance(data.get("error"), str) and "</" in data["error"]:
+        data["error"] = plain_text(data["error"])
+    elif all(k in data for k in ("ok", "error", "status", "title")):
         return body
     data = {**data, "ok": False, "error": data.get("error") or title_for(status), "status": status,
             "title": data.get("title") or title_for(status)}
     return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def plain_text(html: str) -> str:
+    """An error message Datasette wrote as HTML (its SQL time-out), as text for JSON."""
+    from markupsafe import Markup
+
+    from .errors import shorten
+
+    return shorten(" ".join(Markup(re.sub(r"(?s)<(script|textarea)\b.*?</\1>", " ", html)).striptags().split()))
 
 
 def request_header(scope, name: bytes) -> str | None:
@@ -188,35 +297,6 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
 def max_age(datasette) -> int:
     ttl = datasette.setting("default_cache_ttl")
     return int(ttl) if isinstance(ttl, int) and ttl >= 0 else DEFAULT_MAX_AGE
-
-
-def site_etag(datasette) -> str:
-    """W/"..." from every file database's content hash, the installed code and the settings and
-    metadata that render it: it changes exactly when an answer may change. Cached per set of
-    databases (a reload makes new Database objects)."""
-    key = tuple((name, id(db)) for name, db in datasette.databases.items())
-    cached = getattr(datasette, "_laws_site_etag", None)
-    if cached and cached[0] == key:
-        return cached[1]
-    from importlib.metadata import PackageNotFoundError, version
-
-    def package_version(name: str) -> str:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return "?"
-
-    parts = {
-        "databases": sorted((name, db.hash or db.path or "") for name, db in datasette.databases.items()
-                            if name != "_internal" and not db.is_memory),
-        "code": [package_version("bridge-laws"), package_version("datasette")],
-        "settings": datasette.settings_dict(),
-        "metadata": datasette.metadata(),
-    }
-    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:24]
-    tag = f'W/"{digest}"'
-    datasette._laws_site_etag = (key, tag)
-    return tag
 
 
 def safe_location(value: bytes, scope) -> bytes:

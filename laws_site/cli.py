@@ -7,14 +7,16 @@ a bad option or argument, a --db that is not a bridge-laws database, a corpus er
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import sys
 from pathlib import Path
 
 import click
 
-from ingest.build import DEFAULT_DB, build as build_database
-from ingest.cli import CliError, build, check, check_database
+from ingest.build import DEFAULT_DB
+from ingest.cli import CliError, build, check, check_database, run_build
 from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
 
@@ -81,20 +83,35 @@ cli.add_command(check)
 @cli.command()
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8001, show_default=True, type=int)
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(1, 65535))
 def serve(db_path: Path, host: str, port: int):
     """Serve the database with Datasette (builds it first if it is missing).
 
     A rebuild while it runs (`bridge-laws build --db` the same file) is picked up on the next
     request, without a restart; a file that is not a usable database is not picked up."""
-    if not db_path.exists():
+    if not os.path.lexists(db_path):
         click.echo(f"{db_path} not found: building it first", err=True)
-        build_database(db_path, DEFAULT_CORPUS, progress=lambda message: click.echo(message, err=True))
+        run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
-    from .serve import datasette_args
-    from datasette.cli import cli as datasette_cli
+    check_listen(host, port)
+    from .serve import run
 
-    datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+    run(db_path, host, port)  # datasette serve, with the HTTP server's limits (serve.py)
+
+
+def check_listen(host: str, port: int) -> None:
+    """CliError (one line) if the server could not listen on host:port: an unknown host or a port
+    in use would otherwise end the server after its start-up log, exit status 3."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise CliError(f"cannot serve on {host}:{port}: unknown host ({getattr(error, 'strerror', None) or error})")
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise CliError(f"cannot serve on {host}:{port}: {error.strerror or error}") from error
 
 
 def connect(db_path: Path) -> sqlite3.Connection:

@@ -108,7 +108,11 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str,
     """
     from_info, to_info = validate_request(conn, from_doc, to_doc)
     root = normalise_ref(ref)
-    law = int(parse_law_ref(root).law)
+    law_digits = parse_law_ref(root).law
+    if len(law_digits) > 3:  # the Laws are numbered 1-93 (and int() refuses 4,300 digits)
+        raise DiffError(f"neither {from_doc} nor {to_doc} has a law numbered {law_digits[:12]}… "
+                        f"({len(law_digits):,} digits)")
+    law = int(law_digits)
     # spacing and width only matter where texts are compared character by character (same language)
     literal = show_whitespace and from_info["lang"] == to_info["lang"]
     rows = [r for r in stored_rows(conn, from_doc, to_doc, literal, law)

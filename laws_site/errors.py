@@ -50,6 +50,8 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
     if isinstance(exception, Base400):
         message = str(exception.args[0]) if exception.args else title_for(exception.status)
         return Problem(exception.status, shorten(message))
+    if isinstance(exception, DatasetteError) and exception.title == "SQL Interrupted":
+        exception = QueryInterrupted(exception, "", "")  # its message is HTML, with the SQL quoted in full
     if isinstance(exception, DatasetteError):
         # Datasette raises these for input it cannot use; its default status is 500
         status = exception.status if 400 <= exception.status < 500 else 400
@@ -79,3 +81,23 @@ def log(exception: BaseException, request) -> None:
     path = request.path if request is not None else "?"
     print(f"ERROR answering {path[:200]}:", file=sys.stderr)
     traceback.print_exception(exception, file=sys.stderr)
+
+
+def install_csv_errors() -> None:
+    """Datasette's CSV of a query that fails is a 200 with an empty body (its CSV renderer ignores
+    the query view's status): the query's error is raised instead, and answered 400 like JSON."""
+    from datasette.views.database import QueryView
+
+    if getattr(QueryView.data, "laws_site", False):
+        return
+    original = QueryView.data
+
+    async def data(self, request, *args, **kwargs):
+        result = await original(self, request, *args, **kwargs)
+        if (request.url_vars.get("format") == "csv" and isinstance(result, tuple) and len(result) == 4
+                and result[3] >= 400 and isinstance(result[0], dict) and result[0].get("error")):
+            raise DatasetteError(shorten(str(result[0]["error"])), title="Invalid SQL", status=result[3])
+        return result
+
+    data.laws_site = True
+    QueryView.data = data

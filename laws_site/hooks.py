@@ -111,12 +111,10 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def startup(datasette):
-    """Hash the database files once now (the ETag), not during the first request; note what is served."""
-    import asyncio
-
+    """Check and hash the database files once now (the download's ETag), not during the first
+    request; open them in every read thread; note what is served (reload.py)."""
     from . import reload
 
     async def inner():
-        await asyncio.to_thread(lambda: [db.hash for db in reload.file_databases(datasette).values()])
-        reload.remember(datasette)
+        await reload.remember(datasette)
     return inner

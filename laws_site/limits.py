@@ -14,7 +14,10 @@ to 22 GB (killed by the kernel). So every connection Datasette opens gets (`prep
   (1,001 rows of 256 KiB would otherwise be 256 MB before JSON encoding multiplies it);
 - guarded versions of the built-ins whose cost inside one call is not bounded by the length limit:
   `printf('%.*c', 1000000000, 'x')` loops a billion times (17 s) before returning NULL, and
-  `trim(x, y)` costs len(x) x len(y) (two 100,000-character arguments: 69 s).
+  `trim(x, y)` costs len(x) x len(y) (two 100,000-character arguments: 69 s);
+- an authorizer refusing what reveals files or memory: `pragma_database_list` (the database's
+  absolute path), `fts3_tokenizer` (a pointer, and it can set one), `load_extension` and the other
+  names in DENIED_TABLES and DENIED_FUNCTIONS.
 """
 from __future__ import annotations
 
@@ -36,6 +39,10 @@ SQLITE_LIMITS = {
 NO_ATTACH = {sqlite3.SQLITE_LIMIT_ATTACHED: 0}
 HARD_HEAP_LIMIT = 256 * 1024 * 1024
 SOFT_HEAP_LIMIT = 64 * 1024 * 1024
+# table-valued pragmas a SELECT may read that name files; Datasette's own `PRAGMA database_list;`
+# statement (its attached databases) is a PRAGMA, which arbitrary SQL cannot run
+DENIED_TABLES = frozenset({"pragma_database_list", "pragma_temp_store_directory", "pragma_data_store_directory"})
+DENIED_FUNCTIONS = frozenset({"fts3_tokenizer", "load_extension", "readfile", "writefile", "edit", "fts5"})
 RESULT_BUDGET = 2_000_000  # characters of text plus bytes of blobs, per statement (the largest real one: ~0.3M)
 
 
@@ -55,7 +62,18 @@ def prepare(conn: sqlite3.Connection, database: str) -> None:
         conn.create_function(name, -1, guarded_printf(name))
     for name in ("trim", "ltrim", "rtrim"):
         conn.create_function(name, 2, guarded_trim(name))
+    conn.set_authorizer(authorize)
     guard_results(conn)
+
+
+def authorize(action: int, arg1, arg2, database, trigger, READ=sqlite3.SQLITE_READ, FUNCTION=sqlite3.SQLITE_FUNCTION,
+              OK=sqlite3.SQLITE_OK, DENY=sqlite3.SQLITE_DENY) -> int:
+    """SQLite asks while it prepares each statement: deny the few names that reveal files or pointers."""
+    if action == READ and arg1 in DENIED_TABLES:
+        return DENY
+    if action == FUNCTION and arg2 and arg2.lower() in DENIED_FUNCTIONS:
+        return DENY
+    return OK
 
 
 def guard_results(conn: sqlite3.Connection) -> None:

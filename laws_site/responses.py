@@ -10,7 +10,7 @@ import functools
 import json
 import weakref
 from collections import OrderedDict
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
@@ -79,10 +79,13 @@ async def html_page(datasette, request, template: str, context: dict, status: in
 
 # ---------------------------------------------------------------- answers made once per build
 
-# bounded in bytes: a memory ceiling for a server that any URL can fill (a few hundred pages)
+# bounded in bytes, keys included, and in entries: a memory ceiling for a server that any URL can
+# fill (20,000 answers under 60 KB query strings took it to 1.29 GB when only bodies were counted)
 PAGE_CACHE_BYTES = 8_000_000
+PAGE_CACHE_ENTRIES = 2_000
 PAGE_CACHE_MAX_BYTES = 500_000  # one answer; bigger ones are made each time
-_answers: OrderedDict[tuple, Response] = OrderedDict()
+ENTRY_OVERHEAD = 600  # bytes per entry beyond key and body: the Response, its headers, the dict slot
+_answers: OrderedDict[tuple, tuple[Response, int]] = OrderedDict()
 _kept_bytes = 0
 
 
@@ -97,6 +100,7 @@ def made_once(view):
         kept = _answers.get(key) if key else None
         if kept is not None:
             _answers.move_to_end(key)
+            kept = kept[0]
             return Response(kept.body, status=200, headers=dict(kept.headers), content_type=kept.content_type)
         response = await view(datasette, request)
         if key and response.status == 200 and len(response.body or "") <= PAGE_CACHE_MAX_BYTES:
@@ -105,13 +109,26 @@ def made_once(view):
     return answer
 
 
+def entry_bytes(key: tuple, response: Response) -> int:
+    return (sum(len(part) for part in key if isinstance(part, str)) + len(response.body or "")
+            + sum(len(k) + len(v) for k, v in response.headers.items()) + ENTRY_OVERHEAD)
+
+
 def keep(key: tuple, response: Response) -> None:
     global _kept_bytes
-    _answers[key] = response
-    _kept_bytes += len(response.body or "")
-    while _kept_bytes > PAGE_CACHE_BYTES and _answers:
-        _, dropped = _answers.popitem(last=False)
-        _kept_bytes -= len(dropped.body or "")
+    if key in _answers:
+        _kept_bytes -= _answers.pop(key)[1]
+    size = entry_bytes(key, response)
+    _answers[key] = (response, size)
+    _kept_bytes += size
+    while (_kept_bytes > PAGE_CACHE_BYTES or len(_answers) > PAGE_CACHE_ENTRIES) and _answers:
+        _, (_, dropped) = _answers.popitem(last=False)
+        _kept_bytes -= dropped
+
+
+def cache_size() -> tuple[int, int]:
+    """(entries, bytes counted) of the answer cache."""
+    return len(_answers), _kept_bytes
 
 
 def answer_key(datasette, request) -> tuple | None:
@@ -131,14 +148,24 @@ def json_response(data, status: int = 200) -> Response:
 
 def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
     """This request's page at another offset (None for no such page): its other parameters kept,
-    absolute for JSON (`next_url`, Datasette's convention), a path for HTML links."""
+    absolute for JSON (`next_url`, Datasette's convention) when a public_url is configured, else (and
+    for HTML links) a path."""
     if offset is None:
         return None
-    params = [(key, value) for key in request.args.keys() if key != "offset" for value in request.args.getlist(key)]
+    params = [(key, value) for key, value in parse_qsl(request.query_string, keep_blank_values=True)
+              if key != "offset"]  # the query string parsed once, in its order
     if offset:
         params.append(("offset", str(offset)))
     path = datasette.urls.path(request.path) + ("?" + urlencode(params) if params else "")
-    return datasette.absolute_url(request, path) if absolute else path
+    return public_url(datasette) + path if absolute else path
+
+
+def public_url(datasette) -> str:
+    """The site's address for absolute links (plugins: bridge-laws: public_url: in metadata.yml), or
+    "" for links that are paths on this site: never the request's Host header, which a client
+    chooses and which would then sit in an answer cached for everyone."""
+    config = datasette.plugin_config("bridge-laws") or {}
+    return str(config.get("public_url") or "").rstrip("/")
 
 
 def wants_json(request) -> bool:

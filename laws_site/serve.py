@@ -1,13 +1,20 @@
-"""How `bridge-laws serve` runs Datasette: the settings and metadata of the public site.
+"""How `bridge-laws serve` runs Datasette: the settings and metadata of the public site, and the
+HTTP server's own limits.
 
 The pages, templates and static files come with the installed plugin (entry point `datasette`),
 so these arguments are all a host needs besides the database; see README for publishing.
+`metadata.yml` sits at the top of the repository (Datasette's convention: `datasette laws.db -m
+metadata.yml` serves the same site, without the HTTP server limits below); `laws_site/metadata.yml`
+is a symbolic link to it, so the wheel carries its content (package data) for an installed
+`bridge-laws serve`.
 """
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-METADATA = Path(__file__).resolve().parent / "metadata.yml"
+# laws_site/metadata.yml is a link to the repository's file; the wheel carries its content
+METADATA = (Path(__file__).resolve().parent / "metadata.yml").resolve()
 
 # A public, read-only site: no arbitrary SQL time sink, no writes.
 SETTINGS = {
@@ -22,6 +29,15 @@ SETTINGS = {
     "default_cache_ttl": "60",
 }
 
+# The HTTP server (uvicorn): a connection must send a complete request head within HEAD_TIMEOUT
+# seconds of opening (or of its previous answer), an idle keep-alive connection closes after
+# KEEP_ALIVE seconds; a request head may be as long as the site's longest URL (asgi.MAX_TARGET)
+# plus headers. Without these, 200 connections that never sent a byte stayed open.
+HEAD_TIMEOUT = 10.0
+KEEP_ALIVE = 5
+MAX_REQUEST_HEAD = 80 * 1024
+MAX_CONNECTIONS = 1000  # uvicorn answers 503 beyond this many connections and requests at once
+
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
     args = ["serve", "--immutable", str(db_path), "--host", host, "--port", str(port),
@@ -29,3 +45,66 @@ def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
     for name, value in SETTINGS.items():
         args += ["--setting", name, value]
     return args
+
+
+def uvicorn_options() -> dict:
+    return {"http": bounded_protocol(), "timeout_keep_alive": KEEP_ALIVE,
+            "h11_max_incomplete_event_size": MAX_REQUEST_HEAD, "limit_concurrency": MAX_CONNECTIONS}
+
+
+def run(db_path: Path, host: str, port: int) -> None:
+    """`datasette serve` with the site's arguments, its uvicorn given the limits above."""
+    import uvicorn
+    from datasette.cli import cli as datasette_cli
+
+    plain_run = uvicorn.run
+
+    def run_bounded(app, **options):
+        return plain_run(app, **{**options, **uvicorn_options()})
+
+    uvicorn.run = run_bounded
+    try:
+        datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
+    finally:
+        uvicorn.run = plain_run
+
+
+def bounded_protocol():
+    """uvicorn's h11 protocol, closing a connection that has not sent a complete request head
+    HEAD_TIMEOUT seconds after it opened or after its last answer (slow or silent clients)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedH11Protocol(H11Protocol):
+        head_timer: asyncio.TimerHandle | None = None
+        head_cycle = None
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self.start_head_timer()
+
+        def on_response_complete(self):
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self.start_head_timer()
+
+        def connection_lost(self, exc):
+            self.stop_head_timer()
+            super().connection_lost(exc)
+
+        def start_head_timer(self):
+            self.stop_head_timer()
+            self.head_cycle = self.cycle
+            self.head_timer = self.loop.call_later(HEAD_TIMEOUT, self.head_timed_out)
+
+        def stop_head_timer(self):
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+
+        def head_timed_out(self):
+            self.head_timer = None
+            waiting = self.cycle is None or self.cycle.response_complete  # no request being answered
+            if self.cycle is self.head_cycle and waiting and not self.transport.is_closing():
+                self.transport.close()
+
+    return BoundedH11Protocol

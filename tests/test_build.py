@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import sqlite3
 import subprocess
 import sys
@@ -233,3 +234,155 @@ def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp
     assert not db.exists()
     assert CliRunner().invoke(cli, ["build", "--db", str(db)]).exit_code == 0
     assert not list(tmp_path.glob(".laws.db.*.tmp"))
+
+
+# ---------------------------------------------------------------- issue 21: what the build refuses to touch or read
+
+def build_in(tmp_path: Path, db: Path, corpus: Path = CORPUS):
+    return CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus)])
+
+
+def error_line(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert "Traceback" not in result.output and (result.exception is None or isinstance(result.exception, SystemExit))
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    return errors[0]
+
+
+def test_build_refuses_a_fifo_as_db_and_leaves_it_a_fifo(tmp_path):
+    fifo = tmp_path / "laws.db"
+    os.mkfifo(fifo)
+    result = build_in(tmp_path, fifo)
+    assert error_line(result) == (f"Error: build refused: {fifo} is a FIFO (named pipe), not a database file; "
+                                  f"the build replaces only a regular file")
+    assert "parsed" not in result.output  # refused before any work
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["laws.db"]
+
+
+@pytest.mark.parametrize("kind, what", [("loop", "a loop of symbolic links"), ("dangling", "a symbolic link to nothing")])
+def test_build_refuses_a_broken_symlink_as_db(tmp_path, kind, what):
+    link = tmp_path / "laws.db"
+    link.symlink_to(link if kind == "loop" else tmp_path / "missing" / "laws.db")
+    assert f"{link} is {what}, not a database file" in error_line(build_in(tmp_path, link))
+    assert link.is_symlink() and not (tmp_path / "missing").exists()
+
+
+def test_a_fifo_appearing_during_the_build_is_not_replaced(tmp_path):
+    """The target is checked again just before the rename."""
+    from ingest.db_target import TargetError
+
+    db = tmp_path / "laws.db"
+    with pytest.raises(TargetError, match="FIFO"):
+        write_atomically(db, lambda database: os.mkfifo(db))
+    assert stat.S_ISFIFO(os.lstat(db).st_mode)
+    assert not list(tmp_path.glob(".laws.db.*.tmp"))
+
+
+# Each attack replaces a corpus YAML file; (text, the line the error must name). Two comment lines
+# first, so a line number that is not looked up cannot pass by accident.
+HEADER = "# attack\n# file\n"
+ALIAS_BOMB = HEADER + "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)) + \
+    "errata:\n  - line: *i\n    find: x\n    replace: y\n    reason: bomb\n"
+ATTACKS = {
+    "alias bomb": (ALIAS_BOMB, 3, "anchor &a on a list"),
+    "deep nesting": (HEADER + "errata:\n  - line: " + "[" * 50_000 + "\n", 4, "nested deeper than 32 levels"),
+    "5,000-digit number": (HEADER + "errata:\n  - line: " + "9" * 5000 + "\n", 4, "a number of 5,000 characters"),
+}
+YAML_FILES = ["errata/jcbl-regs-ja.yml", "sources.yml", "variants.yml", "glossary.yml", "vocabulary.yml",
+              "concordance.yml"]
+
+
+@pytest.mark.parametrize("attack", list(ATTACKS))
+@pytest.mark.parametrize("name", YAML_FILES)
+def test_hostile_yaml_is_refused_naming_file_and_line(built, tmp_path, name, attack):
+    text, line, message = ATTACKS[attack]
+    corpus = copy_corpus(tmp_path)
+    (corpus / name).write_text(text, encoding="utf-8")
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    line_shown = error_line(build_in(tmp_path, db, corpus))
+    assert f"{corpus / name}:{line}: invalid YAML: {message}" in line_shown, line_shown
+    assert db.read_bytes() == before
+
+
+def test_scalar_aliases_still_load():
+    """laws-2017-ja's errata share long reasons with &ra / *ra: an alias of a string is harmless."""
+    from ingest import safe_yaml
+
+    assert safe_yaml.load("a: &r long reason\nb: *r\nc: [*r, *r]\n") == {"a": "long reason", "b": "long reason",
+                                                                        "c": ["long reason", "long reason"]}
+    errata = (CORPUS / "errata" / "laws-2017-ja.yml").read_text(encoding="utf-8")
+    assert "reason: *ra" in errata and safe_yaml.load(errata) == yaml.safe_load(errata)
+
+
+def rewrite(corpus: Path, name: str, old: str, new: str) -> None:
+    path = corpus / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (name, old)
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(corpus: Path, name: str, needle: str) -> int:
+    return next(n for n, line in enumerate((corpus / name).read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+# (file, old text, new text, the line named: a needle in the changed file or None, the message)
+WRONG_SHAPES = {
+    "errata under another key": ("errata/jcbl-regs-ja.yml", "errata:", "fixes:", "fixes:", "unknown key 'fixes'"),
+    "errata without errata:": ("errata/laws-1997-zh.yml", "errata:", "not_kept:", None,
+                               "no 'errata:' list of mappings"),
+    "errata a mapping": ("errata/jcbl-regs-ja.yml", "errata:\n", "errata:\n  first:\n", "first:",
+                         "'errata' must be a list of mappings"),
+    "manifest documents a mapping": ("sources.yml", "documents:\n", "documents:\n  first:\n", "first:",
+                                     "'documents' must be a list of mappings"),
+    "manifest file a list": ("sources.yml", "file: laws-2017-ja.txt", "file: [laws-2017-ja.txt]", None,
+                             "entry 'laws-2017-ja': file must be a single value"),
+    "manifest file outside": ("sources.yml", "file: laws-2017-ja.txt", "file: ../laws-2017-ja.txt", None,
+                              "file '../laws-2017-ja.txt' must be a path inside the corpus directory"),
+    "manifest id twice": ("sources.yml", "id: revoke-notes-ja", "id: laws-2017-ja", None,
+                          "document id 'laws-2017-ja' is listed twice"),
+    "concordance moves a mapping": ("concordance.yml", "moves:\n", "moves:\n  first:\n", "first:",
+                                    "'moves' must be a list of mappings"),
+    "variants a list": ("variants.yml", "variants:\n", "variants:\n  - first\nformer:\n", "- first",
+                        "'variants' must be a mapping of lists"),
+    "glossary term a string": ("glossary.yml", "terms:\n", "terms:\n  - first\n", "- first",
+                               "'terms' must be a list of mappings: this item is not"),
+}
+
+
+@pytest.mark.parametrize("how", list(WRONG_SHAPES))
+def test_corpus_file_of_the_wrong_shape_stops_the_build(built, tmp_path, how):
+    name, old, new, needle, message = WRONG_SHAPES[how]
+    corpus = copy_corpus(tmp_path)
+    rewrite(corpus, name, old, new)
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    line_shown = error_line(build_in(tmp_path, db, corpus))
+    where = f"{corpus / name}:{line_of(corpus, name, needle)}:" if needle else f"{corpus / name}:"
+    assert f"left unchanged: {where}" in line_shown and message in line_shown, line_shown
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["laws-2017-ja.txt", "errata/laws-2017-ja.yml", "sources.yml", "glossary.yml"])
+def test_a_fifo_in_the_corpus_is_refused_not_read(tmp_path, name):
+    """A FIFO would block the build forever: run in a child with a timeout so a regression fails."""
+    corpus = copy_corpus(tmp_path)
+    (corpus / name).unlink()
+    os.mkfifo(corpus / name)
+    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "build", "--db", str(tmp_path / "laws.db"),
+                             "--corpus", str(corpus)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"{corpus / name}: not a regular file" in result.stderr
+    assert not (tmp_path / "laws.db").exists()
+
+
+def test_registry_rows_that_are_not_documents_are_a_clear_error():
+    from ingest.registry import Registry, RegistryError
+
+    with pytest.raises(RegistryError, match=r"document 'x' has no language, kind: not a bridge-laws documents"):
+        Registry.from_rows([{"id": "x", "title": "t"}])

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import stat
 import sqlite3
 import subprocess
 import sys
@@ -154,3 +156,44 @@ def test_help_and_version_still_work():
     assert CliRunner().invoke(cli, ["--help"]).exit_code == 0
     assert CliRunner().invoke(cli, ["--version"]).exit_code == 0
     assert "Usage" in CliRunner().invoke(cli, ["search", "--help"]).output
+
+
+# ---------------------------------------------------------------- issue 21: the remaining tracebacks
+
+def test_diff_with_a_5000_digit_ref_is_one_line(run):
+    line = one_line_error(run("diff", "9" * 5000, "--from", "revoke-notes-ja", "--to", "laws-2017-ja"))
+    assert line == ("Error: neither revoke-notes-ja nor laws-2017-ja has a law numbered 999999999999… "
+                    "(5,000 digits)")
+
+
+@pytest.mark.parametrize("command", [["serve"], ["check"], ["show", "laws-2017-ja", "61"], ["build"]])
+def test_a_symlink_loop_as_db_is_one_line(tmp_path, command):
+    loop = tmp_path / "laws.db"
+    loop.symlink_to(loop)
+    line = one_line_error(CliRunner().invoke(cli, [*command, "--db", str(loop)]))
+    assert f"{loop} is a loop of symbolic links, not a database file" in line
+    assert loop.is_symlink()
+
+
+def test_serve_on_a_busy_port_is_one_line(laws_db_path):
+    from tests.live_server import free_port
+
+    port = free_port()
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", port))
+        busy.listen()
+        result = CliRunner().invoke(cli, ["serve", "--db", str(laws_db_path), "--port", str(port)])
+    assert one_line_error(result) == f"Error: cannot serve on 127.0.0.1:{port}: Address already in use"
+
+
+def test_serve_on_an_unknown_host_or_port_is_one_line(laws_db_path):
+    line = one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(laws_db_path), "--host", "999.1.1.1"]))
+    assert line.startswith("Error: cannot serve on 999.1.1.1:8001: unknown host")
+    assert "--port" in one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(laws_db_path), "--port", "99999"]))
+
+
+def test_serve_refuses_a_fifo_as_db(tmp_path):
+    fifo = tmp_path / "laws.db"
+    os.mkfifo(fifo)
+    assert one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(fifo)])) == f"Error: {fifo} is not a regular file"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

@@ -10,12 +10,18 @@ so a failure names a reproducible request):
   digits, huge numbers, NUL, invalid UTF-8, huge strings, SQL that would take the server's memory)
   and odd methods; every answer is checked for the API's contract: no 5xx, JSON errors in
   Datasette's shape, CORS on every JSON answer, bounded headers, redirects that stay on the site,
-  no machine path.
+  no machine path;
+- issue 21: parameter counts around and far beyond the limit, one facet repeated up to 3,000 times,
+  odd Host headers (no answer over 2 s, no 5xx, the server under 512 MB, no Host in a later answer);
+  and files that are not a bridge-laws database renamed over the served one (never served).
 """
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import os
 import random
+import shutil
 import sqlite3
 import sys
 import time
@@ -313,3 +319,151 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
     assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:15])
     assert answered + statuses["not sent"] == ROUTE_REQUESTS and answered >= ROUTE_MIN_ANSWERED, statuses
     assert statuses[200] >= answered // 3, statuses
+
+
+# ---------------------------------------------------------------- issue 21: shapes of request that stall a server
+
+SHAPE_REQUESTS = 600
+SHAPE_MIN_ANSWERED = 150
+SHAPE_SEED = 20261124
+MAX_SECONDS_PER_ANSWER = 2.0
+MAX_SERVER_MIB = 512
+SHAPE_PATHS = ["/-/search.json?q=revoke", "/-/search?q=%E8%97%8F%E7%89%8C", "/{db}/sections.json?_size=1",
+               "/{db}/sections?_size=1", "/{db}.json?sql=select+1", "/{db}/xrefs.json?_size=1", "/-/glossary.json",
+               "/laws-2017-ja/61B2.json", "/-/citations.json", "/{db}/search_text.json?q=x"]
+FACET_COLUMNS = ["kind", "doc", "lang", "page", "ref", "parent_id", "target_doc", "resolved", "nope", "%00", ""]
+HOSTS = ["evil.example", "EVIL.example:8443", "javascript:alert(1)", "a b", "x" * 300, "[::1]:80", "%0d%0a", "",
+         "evil.example/path", "127.0.0.1"]
+
+
+def shaped_requests(n: int, db_name: str, seed: int = SHAPE_SEED) -> list[tuple[str, str, str | None]]:
+    """(label, target, Host header or None): many parameters, repeated facets, odd Host headers."""
+    rng = random.Random(seed)
+    requests = []
+    for i in range(n):
+        base = rng.choice(SHAPE_PATHS).replace("{db}", db_name)
+        joiner = "&" if "?" in base else "?"
+        shape = i % 3
+        host = None
+        if shape == 0:  # parameter counts around and far beyond the limit
+            count = rng.choice([1, 10, 62, 63, 64, 65, 100, 500, 1000, 3000])
+            target = base + joiner + "&".join(f"p{j}={rng.randint(0, 9)}" for j in range(count))
+            label = f"{count} parameters"
+        elif shape == 1:  # one facet repeated, a few facets mixed
+            column = rng.choice(FACET_COLUMNS)
+            repeats = rng.choice([1, 2, 5, 40, 60, 600, 3000])
+            extra = [f"_facet={rng.choice(FACET_COLUMNS)}" for _ in range(rng.randint(0, 7))]
+            target = base + joiner + "&".join([f"_facet={column}"] * repeats + extra)
+            label = f"_facet={column} x{repeats} + {len(extra)}"
+        else:
+            host = rng.choice(HOSTS)
+            target = base + joiner + f"n={i}&limit=1"
+            label = f"Host {host[:20]!r}"
+        while len(target) > MAX_CLIENT_URL:
+            target = target[: target.rindex("&")]
+        requests.append((label, target, host))
+    return requests
+
+
+def shape_problems(label: str, host: str | None, response: httpx.Response, elapsed: float) -> list[str]:
+    problems = []
+    if response.status_code >= 500:
+        problems.append(f"status {response.status_code}")
+    if elapsed > MAX_SECONDS_PER_ANSWER:
+        problems.append(f"took {elapsed:.1f}s")
+    if (response.status_code == 200 and host and host.split(":")[0].lower() not in ("", "127.0.0.1", "[")
+            and host.lower() in response.text.lower()):
+        problems.append(f"the Host header {host[:30]!r} is in the answer")
+    if response.headers.get("x-content-type-options") != "nosniff":
+        problems.append("no nosniff")
+    return [f"{label}: {p}" for p in problems]
+
+
+async def hammer_shapes(base: str, requests, budget: float) -> tuple[Counter, list[str]]:
+    statuses: Counter = Counter()
+    failures: list[str] = []
+    semaphore = asyncio.Semaphore(8)
+    deadline = time.monotonic() + budget
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=8)) as client:
+        async def one(label, target, host):
+            async with semaphore:
+                if time.monotonic() > deadline:
+                    statuses["not sent"] += 1
+                    return
+                headers = {"Host": host} if host is not None else {}
+                started = time.monotonic()
+                try:
+                    response = await client.get(httpx.URL(base + target), headers=headers)
+                except httpx.HTTPError as error:
+                    statuses[type(error).__name__] += 1
+                    failures.append(f"{label}: {type(error).__name__}")
+                    return
+                elapsed = time.monotonic() - started
+            statuses[response.status_code] += 1
+            failures.extend(shape_problems(label, host, response, elapsed))
+
+        await asyncio.gather(*(one(*request) for request in requests))
+    return statuses, failures
+
+
+def test_parameter_counts_repeated_facets_and_host_headers_stay_bounded(laws_db_path: Path, live):
+    """Issue 21: 4,000 parameters took 20 s, 600 facets 884 MB, a Host header poisoned cached links."""
+    from benchmarks.process_memory import memory_mib
+
+    base, process, log = live
+    requests = shaped_requests(SHAPE_REQUESTS, laws_db_path.stem)
+    statuses, failures = asyncio.run(asyncio.wait_for(hammer_shapes(base, requests, TIME_BUDGET_SECONDS),
+                                                      TIME_CAP_SECONDS))
+    assert process.poll() is None, "the server died:\n" + log.read_text(errors="replace")[-2000:]
+    answered = sum(n for s, n in statuses.items() if isinstance(s, int))
+    print(f"{answered} answers: {dict(sorted(statuses.items(), key=str))}")
+    assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:15])
+    assert answered + statuses["not sent"] == SHAPE_REQUESTS and answered >= SHAPE_MIN_ANSWERED, statuses
+    assert statuses[200] and statuses[400], statuses
+    assert memory_mib(process.pid).get("VmHWM", 0) < MAX_SERVER_MIB
+    with httpx.Client(base_url=base, timeout=30) as client:  # what a later client is served
+        for path in ("/-/search.json?q=revoke&n=0&limit=1", "/-/glossary.json?n=2&limit=1"):
+            assert "evil" not in client.get(path).text.lower(), path
+
+
+# ---------------------------------------------------------------- issue 21: files that are not ours, renamed over laws.db
+
+def foreign_database(kind: int, good: Path, path: Path, rng: random.Random) -> None:
+    if kind == 0:  # another application's SQLite file
+        conn = sqlite3.connect(path)
+        conn.execute(f"create table t{rng.randint(0, 99)} (x)")
+        conn.commit()
+        conn.close()
+    elif kind == 1:  # ours, less one table
+        shutil.copy(good, path)
+        conn = sqlite3.connect(path)
+        tables = [r[0] for r in conn.execute("select name from sqlite_master where type = 'table' "
+                                             "and name not like '%fts%' and name not like 'sqlite%'")]
+        conn.execute(f"drop table [{rng.choice(tables)}]")
+        conn.commit()
+        conn.close()
+    elif kind == 2:  # a prefix of ours
+        path.write_bytes(good.read_bytes()[: rng.randint(0, good.stat().st_size - 1)])
+    else:  # random bytes, or empty
+        path.write_bytes(os.urandom(rng.choice([0, 100, 4096, 100_000])))
+
+
+def test_foreign_database_files_are_never_served(laws_db_path: Path, tmp_path):
+    rng = random.Random(SHAPE_SEED)
+    db = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, db)
+    good = tmp_path / "good.db"
+    shutil.copy(laws_db_path, good)
+    digest = hashlib.sha256(good.read_bytes()).hexdigest()
+    with serving(db, log=tmp_path / "server.log") as (base, process), httpx.Client(base_url=base, timeout=30) as client:
+        expected = {path: client.get(path).content for path in ("/laws-2017-ja/61B2.json", "/-/search.json?q=revoke")}
+        for round_ in range(12):
+            foreign = tmp_path / f"foreign-{round_}.db"
+            foreign_database(round_ % 4, good, foreign, rng)
+            os.replace(foreign, db)
+            for path, body in expected.items():
+                response = client.get(path)
+                assert response.status_code == 200 and response.content == body, (round_, path)
+            assert client.get("/laws.db", headers={"If-None-Match": f'"{digest}"'}).status_code == 304, round_
+            assert client.get("/laws.json", params={"sql": "select count(*) from sections"}).status_code == 200
+        assert process.poll() is None

@@ -121,7 +121,7 @@ def installed_wheel(package_dir, wheel, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def package_dir(laws_db_path, wheel, tmp_path_factory):
-    """The directory README's `datasette package laws.db -m laws_site/metadata.yml --static dist:dist
+    """The directory README's `datasette package laws.db -m metadata.yml --static dist:dist
     --install /app/dist/<wheel> --extra-options '<settings>'` sends to docker build, plus its inspect file."""
     from datasette.utils import temporary_docker_directory
 

@@ -301,7 +301,8 @@ async def test_unknown_ref_is_a_404_with_nearest_refs(datasette):
                                   "/laws-2017-ja/%FF%FE", "/-/citations?from=x&to=%3Cb%3E"])
 async def test_bad_addresses_are_404_not_500(datasette, path):
     response = await get(datasette, path)
-    assert response.status_code == (200 if path.startswith("/-/citations") else 404), path
+    # a bad law number on /-/citations is a 400 (issue 21: bad values of known parameters)
+    assert response.status_code == (400 if path.startswith("/-/citations") else 404), path
     assert "<b>bold</b>" not in response.text and "<b>" not in response.text
 
 

@@ -131,7 +131,6 @@ def test_regulation_paragraph_is_relative_to_the_citing_article():
 NOT_REFERENCES: dict[tuple[str, str], str] = {}
 # Genuinely dangling references in the sources, as listed in docs/references.md.
 DANGLING = {
-    ("laws-2017-ja:index:復唱/オークション", "20C2"): "the 2017 Law 20C has no items; kept from the 1997 index",
     ("laws-1997-zh:27B3", "23条A款"): "the 1997 Law 23 has no sections",
     ("laws-1997-zh:31B", "第23条A款"): "the 1997 Law 23 has no sections",
 }
@@ -314,3 +313,14 @@ def test_a_footnote_marker_in_a_title_is_a_structural_footnote_link():
              Unit("laws-2017-ja", "fn:2", "footnote", attrs={"anchor_ref": "13"})]
     [row] = build_xrefs(units)
     assert (row["surface"], row["kind"], row["target_id"], row["field"]) == ("*2", "footnote", "laws-2017-ja:fn:2", None)
+
+
+def test_appendix_7_4_own_references_resolve():
+    """付表7 (4) b) 「(a) (ii) 参照」 and d) 「(3)参照」: a sibling's sub-item and the appendix's paragraph."""
+    _, rows = corpus()
+    got = [(r["source_id"], r["surface"], r["target_id"], r["resolved"]) for r in rows
+           if r["source_id"] in ("jcbl-regs-ja:appendix-7-4-b", "jcbl-regs-ja:appendix-7-4-d")]
+    assert got == [
+        ("jcbl-regs-ja:appendix-7-4-b", "(a) (ii)", "jcbl-regs-ja:appendix-7-4-a-ii", True),
+        ("jcbl-regs-ja:appendix-7-4-d", "(3)", "jcbl-regs-ja:appendix-7-3", True),
+    ]

@@ -15,6 +15,7 @@ from .. import queries
 from ..linkify import blocks, segments
 from ..ref_spelling import canonical_ref, candidate_refs
 from ..responses import error_response, html_page, json_response, read
+from ..source_notes import source_notes
 from ..units import load_unit, nearest_refs, permalink
 
 
@@ -191,6 +192,7 @@ def unit_context(conn, doc: str, ref: str) -> dict | None:
     row = queries.unit_by_id(conn, unit["id"])
     units = queries.subtree(conn, unit["id"])
     ids = [u["id"] for u in units]
+    unit["source_notes"] = source_notes(conn, ids)  # kept source typos: as printed, probably means
     footnotes = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
     anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
     xrefs = queries.xrefs_from(conn, ids)

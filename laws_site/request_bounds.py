@@ -1,0 +1,172 @@
+"""What a request may ask for, checked once on the raw query string before any view parses it.
+
+Datasette's `Request.args` parses the whole query string again on every access, and its views
+(and ours) loop over every parameter: 4,000 parameters took 20 s and froze the event loop. A
+repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 MB, 22-84 s);
+`_search` on the table view tokenizes its text on the event loop. So, for every request:
+
+- at most MAX_PARAMETERS parameters and MAX_QUERY_BYTES of query string (400 otherwise);
+- the query string parsed once per request (`Request.args` keeps its parse in the ASGI scope);
+- `_facet`, `_facet_array` and `_facet_date` de-duplicated (the query string is rewritten) and at
+  most MAX_FACETS distinct ones;
+- `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS),
+  other text a page shows back bounded too (LENGTHS);
+- a known parameter with a value its page cannot use is a 400 (PARAMETERS: one row per route and
+  parameter, so a new parameter is one more row).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+from urllib.parse import parse_qs, parse_qsl
+
+MAX_PARAMETERS = 64
+MAX_QUERY_BYTES = 48 * 1024
+MAX_FACETS = 5
+FACET_KEYS = ("_facet", "_facet_array", "_facet_date")
+MAX_SEARCH_CHARS = 500  # search.MAX_QUERY_CHARS (tests check they agree; importing search here costs start-up)
+SCOPE_ARGS = "laws_site.args"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int
+    message: str
+
+
+# ---------------------------------------------------------------- known parameters, their values
+
+LAW_NUMBER = re.compile(r"[0-9]{1,3}")
+
+
+def one_of(*choices: str) -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        return None if value in choices else f"one of {', '.join(choices)}"
+    return check
+
+
+def law_number(value: str) -> str | None:
+    return None if LAW_NUMBER.fullmatch(value.strip()) else "a law number (ASCII digits, e.g. 61)"
+
+
+def flag(value: str) -> str | None:
+    """What pages/diff.py reads as on (1, true, on, yes) or off."""
+    ok = value.lower() in ("", "0", "1", "on", "off", "true", "false", "yes", "no")
+    return None if ok else "1 (on) or 0 (off)"
+
+
+# (path pattern, parameter, check): the check returns None for a good value, else what is expected.
+# An empty value means "not given" (a form's empty field) and is always accepted. Parameters a page
+# checks itself, with a message on its own page (search's lang, limit, offset; glossary's limit and
+# offset), are not repeated here: these are the ones a page would otherwise silently ignore.
+PARAMETERS: list[tuple[str, str, Callable[[str], str | None]]] = [
+    (r"/-/citations(\.json)?", "from", law_number),
+    (r"/-/citations(\.json)?", "to", law_number),
+    (r"/-/citations(\.json)?", "law", law_number),
+    (r"/-/glossary(\.json)?", "lang", one_of("ja", "en", "zh")),
+    (r"/-/diff(\.json)?", "whitespace", flag),
+]
+_PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
+
+
+# (path pattern, parameter pattern, most characters, "refuse" or "drop"): text a page tokenizes on
+# the event loop or shows back to the reader. Search's own message covers queries up to twice its
+# limit (it quotes them, cut short); longer ones are refused here. A unit page opened from a search
+# shows the query: one no search accepts is dropped, never shown.
+LENGTHS = [
+    (r".*", r"_search(_.+)?", MAX_SEARCH_CHARS, "refuse"),
+    (r"/-/search(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
+    (r"/-/glossary(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
+    (r"/[a-z0-9]+(-[a-z0-9]+)+/.+", r"from_search", MAX_SEARCH_CHARS, "drop"),
+]
+_LENGTHS = [(re.compile(path), re.compile(name), limit, action) for path, name, limit, action in LENGTHS]
+
+
+def length_limit(path: str, key: str) -> tuple[int, str] | None:
+    for path_pattern, name_pattern, limit, action in _LENGTHS:
+        if name_pattern.fullmatch(key) and path_pattern.fullmatch(path):
+            return limit, action
+    return None
+
+
+def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
+    for pattern, name, check in _PARAMETERS:
+        if not pattern.fullmatch(path):
+            continue
+        for key, value in pairs:
+            if key == name and value != "":
+                expected = check(value)
+                if expected:
+                    return Refusal(400, f"{name}={shown(value)} is not valid here: {name} must be {expected}")
+    return None
+
+
+def shown(value: str, limit: int = 40) -> str:
+    return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
+# ---------------------------------------------------------------- the raw query string
+
+def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
+    """(a refusal or None, the query string to pass on: duplicate facets removed)."""
+    if not query_string:
+        return None, query_string
+    if len(query_string) > MAX_QUERY_BYTES:
+        return Refusal(400, f"the query string is {len(query_string):,} bytes; the limit is {MAX_QUERY_BYTES:,}"), b""
+    count = query_string.count(b"&") + 1
+    if count > MAX_PARAMETERS:
+        return Refusal(400, f"the URL has {count:,} query parameters; the limit is {MAX_PARAMETERS}"), b""
+    text = query_string.decode("latin-1")
+    pieces = text.split("&")
+    pairs = [pair for piece in pieces for pair in (parse_qsl(piece, keep_blank_values=True) or [("", "")])]
+    facets: set[tuple[str, str]] = set()
+    kept_pieces = []
+    for piece, (key, value) in zip(pieces, pairs):
+        if key in FACET_KEYS:
+            if (key, value) in facets:
+                continue
+            facets.add((key, value))
+        limit = length_limit(path, key)
+        if limit and len(value) > limit[0]:
+            if limit[1] == "drop":
+                continue
+            return Refusal(400, f"{key} is {len(value):,} characters long; the limit is {limit[0]:,}. "
+                                "Shorten it to the words that matter."), b""
+        kept_pieces.append(piece)
+    if len(facets) > MAX_FACETS:
+        return Refusal(400, f"{len(facets)} different facets asked for; the limit is {MAX_FACETS}"), b""
+    refused = bad_value(path, pairs)
+    if refused:
+        return refused, b""
+    if len(kept_pieces) == len(pieces):
+        return None, query_string
+    return None, "&".join(kept_pieces).encode("latin-1")
+
+
+def parameter_names(query_string: bytes) -> list[str]:
+    """The parameter names, decoded (the query string is already bounded by check_query)."""
+    return [key for key, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)]
+
+
+# ---------------------------------------------------------------- Request.args, parsed once
+
+def install_parsed_once() -> None:
+    """Datasette's `Request.args`, parsed once per query string and kept in the ASGI scope (every
+    Request made for the same scope shares it). MultiParams is read-only, so sharing is safe."""
+    from datasette.utils import MultiParams
+    from datasette.utils.asgi import Request
+
+    if getattr(Request.args.fget, "laws_site", False):
+        return
+
+    def args(self):
+        query_string = self.scope.get("query_string") or b""
+        kept = self.scope.get(SCOPE_ARGS)
+        if kept is None or kept[0] is not query_string and kept[0] != query_string:
+            kept = (query_string, MultiParams(parse_qs(qs=query_string.decode("latin-1"), keep_blank_values=True)))
+            self.scope[SCOPE_ARGS] = kept
+        return kept[1]
+
+    args.laws_site = True
+    Request.args = property(args)

@@ -1,0 +1,82 @@
+"""Public SQL runs a few at a time, so pages and search always have a read thread.
+
+Datasette runs every statement on its `num_sql_threads` read threads (3), the pages' reads too.
+Eight clients sending a query that runs into the 1.5 s time limit held all three: a unit page took
+3-7.5 s instead of 5-10 ms. Every request that runs SQL a client wrote - `?sql=` on the database
+(HTML, .json, .csv), a canned query, a table view with `_where` - now passes this gate first: at
+most SLOTS run at once, at most QUEUE wait, none waits longer than MAX_WAIT seconds. A request the
+gate cannot take (queue full, or waited too long) is answered 429 Too Many Requests with
+Retry-After: the server is well, this client's kind of request is rationed (never a 5xx).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+SLOTS = 1
+QUEUE = 16
+MAX_WAIT = 1.0     # seconds; a statement may run sql_time_limit_ms (1.5 s) after that
+RETRY_AFTER = 2    # seconds
+SQL_PARAMETERS = ("sql", "_where")
+
+
+@dataclass
+class Busy:
+    status: int
+    message: str
+
+
+class Gate:
+    def __init__(self, slots: int = SLOTS, queue: int = QUEUE, max_wait: float = MAX_WAIT):
+        self.semaphore = asyncio.Semaphore(slots)
+        self.queue, self.max_wait = queue, max_wait
+        self.waiting = 0
+        self.refused = 0
+
+    async def enter(self) -> Busy | None:
+        """None once a slot is held (call leave() after), else why not."""
+        if self.semaphore.locked() and self.waiting >= self.queue:
+            self.refused += 1
+            return Busy(429, f"too many SQL queries are waiting ({self.queue}); try again in {RETRY_AFTER} s")
+        self.waiting += 1
+        started = time.monotonic()
+        try:
+            await asyncio.wait_for(self.semaphore.acquire(), self.max_wait)
+        except asyncio.TimeoutError:
+            self.refused += 1
+            return Busy(429, f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
+                             f"try again in {RETRY_AFTER} s")
+        finally:
+            self.waiting -= 1
+        return None
+
+    def leave(self) -> None:
+        self.semaphore.release()
+
+
+def gate_for(datasette) -> Gate:
+    gate = getattr(datasette, "_laws_sql_gate", None)
+    if gate is None:
+        gate = datasette._laws_sql_gate = Gate()
+    return gate
+
+
+def runs_client_sql(datasette, path: str, parameter_names: set[str]) -> bool:
+    """True for Datasette's own views under a database that run SQL the client wrote."""
+    first, _, rest = path.lstrip("/").partition("/")
+    database = first.removesuffix(".json").removesuffix(".csv")
+    routes = {db.route: name for name, db in datasette.databases.items() if name != "_internal"}
+    if database not in routes or first.endswith(".db"):
+        return False
+    if parameter_names & set(SQL_PARAMETERS):
+        return True
+    if not rest:
+        return False
+    view = rest.split("/")[0]
+    for suffix in (".json", ".csv"):
+        view = view.removesuffix(suffix)
+    from urllib.parse import unquote
+
+    queries = datasette.metadata("queries", database=routes[database]) or {}
+    return unquote(view) in queries

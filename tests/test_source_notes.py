@@ -1,0 +1,112 @@
+"""Source typos kept as printed (ingest/source_notes.py): the rows built from the errata files'
+`as_printed` entries with `means`, the build error for one that matches nothing, and the note on
+the unit page and in its JSON."""
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ingest.corpus import load_sources
+from ingest.documents import parse_document
+from ingest.records import ParseError
+from ingest.source_notes import source_note_rows
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+HAIRCUT_REASON_START = "21B1 prints 理发 (a haircut), which makes no sense here"
+
+
+def parsed(doc: str, corpus: Path = CORPUS):
+    source = next(s for s in load_sources(corpus) if s.id == doc)
+    return parse_document(source.id, source.text, source.name, source.parser)
+
+
+def test_the_haircut_in_21b1_is_noted_where_it_is_printed():
+    [row] = source_note_rows(parsed("laws-1997-zh"), CORPUS)
+    assert {k: v for k, v in row.items() if k != "reason"} == {
+        "id": "laws-1997-zh:21B1#text:29-31", "doc": "laws-1997-zh", "unit_id": "laws-1997-zh:21B1",
+        "field": "text", "start": 29, "end": 31, "as_printed": "理发", "means": "更改"}
+    assert row["reason"].startswith(HAIRCUT_REASON_START)
+    text = parsed("laws-1997-zh").by_ref()["21B1"].text
+    assert text[29:31] == "理发" and text.startswith("在竞叫阶段结束以前(参阅第17条E款),赛员可以不受判罚地理发其可能系")
+
+
+def test_the_regulations_source_slips_are_noted():
+    rows = source_note_rows(parsed("jcbl-regs-ja"), CORPUS)
+    assert [(r["unit_id"], r["start"], r["end"], r["as_printed"], r["means"]) for r in rows] == [
+        ("jcbl-regs-ja:37-3", 0, 7, "キャリオーバー", "キャリーオーバー"),
+        ("jcbl-regs-ja:38-3", 0, 7, "キャリオーバー", "キャリーオーバー"),
+        ("jcbl-regs-ja:appendix-3-1", 0, 15, "ビディングシートの使用するとき", "ビディングシートを使用するとき"),
+        ("jcbl-regs-ja:appendix-3-5", 38, 53, "ビディングシート見えないように", "ビディングシートが見えないように"),
+        ("jcbl-regs-ja:appendix-4-5", 83, 90, "抜き出されとき", "抜き出されたとき"),
+        ("jcbl-regs-ja:appendix-4-5", 95, 102, "抜き出されとき", "抜き出されたとき"),
+        ("jcbl-regs-ja:appendix-7", 7, 16, "不当な情報を伝わる", "不当な情報が伝わる"),
+    ]
+
+
+def test_documents_without_such_entries_have_no_notes():
+    assert source_note_rows(parsed("laws-2017-ja"), CORPUS) == []
+
+
+def test_a_noted_span_no_unit_holds_is_a_build_error_naming_the_errata_line(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    errata = corpus / "errata" / "laws-1997-zh.yml"
+    text = errata.read_text(encoding="utf-8").replace("lines: [823]", "lines: [900]")
+    errata.write_text(text, encoding="utf-8")
+    span_line = text.split("\n").index('  - span: "理发"') + 1
+    with pytest.raises(ParseError) as caught:
+        source_note_rows(parsed("laws-1997-zh", corpus), corpus)
+    assert (caught.value.source, caught.value.line) == (str(errata), span_line)
+    assert "'理发' on lines [900] is in no unit of laws-1997-zh" in str(caught.value)
+
+
+def test_the_table_is_in_the_database(laws_db_path):
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("select unit_id, as_printed, means from source_notes order by id").fetchall()
+    finally:
+        conn.close()
+    assert ("laws-1997-zh:21B1", "理发", "更改") in rows and len(rows) == 8
+
+
+async def test_the_unit_json_carries_its_source_notes(datasette):
+    data = (await datasette.client.get("/laws-1997-zh/21B1.json")).json()
+    [note] = data["source_notes"]
+    assert {k: note[k] for k in ("ref", "field", "start", "end", "as_printed", "means", "url")} == {
+        "ref": "21B1", "field": "text", "start": 29, "end": 31, "as_printed": "理发", "means": "更改",
+        "url": "/laws-1997-zh/21B1"}
+    assert note["reason"].startswith(HAIRCUT_REASON_START)
+    assert data["text"][note["start"]:note["end"]] == "理发"
+    assert (await datasette.client.get("/laws-1997-zh/21A.json")).json()["source_notes"] == []
+
+
+async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette):
+    def note(html: str) -> str:
+        block = re.search(r'<aside class="source-notes">(.*?)</aside>', html, re.S)
+        assert block, "no source-notes block on the page"
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", block.group(1))).strip()
+
+    assert note((await datasette.client.get("/en/laws-1997-zh/21B1")).text).startswith(
+        "As printed as printed: 理发; probably means: 更改 21B1 prints 理发 (a haircut)")
+    assert note((await datasette.client.get("/laws-1997-zh/21B1")).text).startswith(
+        "原文のまま 原文の表記: 理发; おそらく本来は: 更改")
+    assert note((await datasette.client.get("/zh/laws-1997-zh/21B1")).text).startswith("原文如此 原文: 理发; 可能应为: 更改")
+    parent = (await datasette.client.get("/laws-1997-zh/21B")).text
+    assert re.search(r'<a href="/laws-1997-zh/21B1">21B1</a>: 原文の表記: <q lang="zh[^"]*">理发</q>', parent)
+    assert 'class="source-notes"' not in (await datasette.client.get("/laws-1997-zh/21A")).text
+
+
+def test_a_source_typo_without_what_it_means_is_a_build_error(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    errata = corpus / "errata" / "laws-1997-zh.yml"
+    text = errata.read_text(encoding="utf-8").replace('    means: "更改"\n', "")
+    errata.write_text(text, encoding="utf-8")
+    with pytest.raises(ParseError) as caught:
+        source_note_rows(parsed("laws-1997-zh", corpus), corpus)
+    assert caught.value.line == text.split("\n").index('  - span: "理发"') + 1
+    assert "needs a span, `means`" in caught.value.message
