@@ -21,6 +21,7 @@ import asyncio
 import gzip
 import html
 import json
+import logging
 import re
 import time
 from collections import Counter
@@ -43,7 +44,7 @@ CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
 
 
 class PackError(RuntimeError):
-    """The pack could not be made (a page failed, or the database changed during the crawl)."""
+    """The pack could not be made (no build id, or the database was rebuilt during the crawl)."""
 
 
 def page_key(url: str) -> str:
@@ -72,8 +73,10 @@ def links(page: str) -> list[str]:
     return found
 
 
-async def crawl(datasette, start=START_PATHS) -> dict[str, str]:
-    """{page key: HTML} of every page reachable from `start` through the site's links."""
+async def crawl(datasette, start=START_PATHS, skipped: dict | None = None) -> dict[str, str]:
+    """{page key: HTML} of every page reachable from `start` through the site's links. A link that
+    does not answer 200 (a redirect, a page that is not there) is left out and noted in `skipped`
+    {url: status}: offline it gets the "not available offline" page, as any page not packed."""
     pages: dict[str, str] = {}
     queued = {page_key(url) for url in start}
     todo = list(start)
@@ -82,7 +85,9 @@ async def crawl(datasette, start=START_PATHS) -> dict[str, str]:
         responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
         for url, response in zip(batch, responses):
             if response.status_code != 200:
-                raise PackError(f"{url} answered {response.status_code} while the offline pack was made")
+                if skipped is not None:
+                    skipped[url] = response.status_code
+                continue
             pages[page_key(url)] = response.text
             for href in links(response.text):
                 key = page_key(href)
@@ -100,8 +105,9 @@ def unit_pages(conn) -> list[str]:
     return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
 
 
-def pack_pages(pages: dict[str, str], build_id: str) -> dict:
-    """{"build", "pages": {key: shard}, "common": [line], "shards": [{"lines", "pages"}]}."""
+def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None) -> dict:
+    """{"build", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
+    "shards": [{"lines", "pages"}], "skipped": {url: status}}."""
     keys = sorted(pages)
     shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
     used_in = Counter()
@@ -118,7 +124,8 @@ def pack_pages(pages: dict[str, str], build_id: str) -> dict:
                                 for line in pages[key].split("\n")]
             where[key] = number
         packed_shards.append({"lines": list(own), "pages": shard_pages})
-    return {"build": build_id, "pages": where, "aliases": aliases(keys), "common": common, "shards": packed_shards}
+    return {"build": build_id, "pages": where, "aliases": aliases(keys), "common": common, "shards": packed_shards,
+            "skipped": skipped or {}}
 
 
 INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
@@ -196,12 +203,17 @@ async def _make(datasette, build: str) -> OfflinePack:
     from . import offline_search_data
 
     started = time.perf_counter()
-    pages = await crawl(datasette, START_PATHS + tuple(await read(datasette, unit_pages)))
+    skipped: dict = {}
+    pages = await crawl(datasette, START_PATHS + tuple(await read(datasette, unit_pages)), skipped)
     if await build_id(datasette) != build:
         raise PackError("the database was rebuilt while the offline pack was made; ask again")
-    pages_json = _json(pack_pages(pages, build))
+    if skipped:
+        logging.getLogger(__name__).warning("offline pack: %d links did not answer 200: %s", len(skipped),
+                                            dict(list(skipped.items())[:5]))
+    # a few seconds of CPU on ~57 MB of pages: off the event loop, which keeps serving meanwhile
+    pages_json = await asyncio.to_thread(lambda: _json(pack_pages(pages, build, skipped)))
     search = await laws_database(datasette).execute_fn(lambda conn: offline_search_data.export(conn, build))
-    search_json = _json(search)
+    search_json = await asyncio.to_thread(_json, search)
     made = OfflinePack(build, await asyncio.to_thread(gzip.compress, pages_json, 6),
                        await asyncio.to_thread(gzip.compress, search_json, 6), len(pages),
                        len(pages_json), len(search_json), time.perf_counter() - started)

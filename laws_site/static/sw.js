@@ -88,8 +88,11 @@ async function install() {
   ];
   pack.shards.forEach((shard, number) => writes.push(cache.put(SHARD_URL + number, json(shard))));
   const assets = new Set(EXTRA_ASSETS);
-  for (const line of pack.common) {
-    for (const match of line.matchAll(ASSET_RE)) assets.add(match[1].replace(/&amp;/g, "&"));
+  for (const lines of [pack.common, ...pack.shards.map((shard) => shard.lines)]) {
+    for (const line of lines) {
+      if (!line.includes("/-/static")) continue;
+      for (const match of line.matchAll(ASSET_RE)) assets.add(match[1].replace(/&amp;/g, "&"));
+    }
   }
   writes.push(cache.addAll([...assets]));
   await Promise.all(writes);
