@@ -56,13 +56,6 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "offline-state" && event.source) {
-    caches.open(CACHE).then((cache) => cache.match(STATE_URL)).then((found) => found ? found.json() : null)
-      .then((state) => event.source.postMessage({ type: "offline-state", build: BUILD, state }));
-  }
-});
-
 function json(data) {
   return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
