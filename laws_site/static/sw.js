@@ -7,7 +7,8 @@
  * and stores them in one cache named after the build; activating removes every other build's cache.
  *
  * Pages: the network first (a reader online always sees the server's answer), the offline copy when
- * the network fails or takes longer than NETWORK_TIMEOUT_MS (a basement with one bar of signal).
+ * the network fails, or when it takes longer than NETWORK_TIMEOUT_MS and the copy holds the page (a
+ * basement with one bar of signal; a page the copy lacks waits for the server).
  * Search offline answers with /-/offline/page, where offline-search.js runs the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
  * offline" part, status 503 - never the browser's error page.
@@ -128,28 +129,51 @@ function knownOffline() { return self.navigator && self.navigator.onLine === fal
 
 async function page(request, url) {
   if (knownOffline()) return offlinePage(url);
+  const network = fetch(request);
+  network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
-    return await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
+    return await withTimeout(network, NETWORK_TIMEOUT_MS);
   } catch (error) {
-    return offlinePage(url);
+    // slow or failed: the saved copy of this page if there is one; else a slow server is still
+    // better than a "not available offline" page, so keep waiting for it
+    const copy = await savedPage(url);
+    if (copy) return copy;
+    try {
+      return await network;
+    } catch (failed) {
+      return offlinePage(url);
+    }
   }
 }
 
 async function other(request, url) {
-  try {
-    if (knownOffline()) throw new Error("offline");
-    return await withTimeout(fetch(request), NETWORK_TIMEOUT_MS);
-  } catch (error) {
+  const saved = async () => {
     const cache = await caches.open(CACHE);
-    const found = await cache.match(request, { ignoreVary: true }) || await cache.match(url.pathname + url.search);
+    return await cache.match(request, { ignoreVary: true }) || await cache.match(url.pathname + url.search);
+  };
+  if (knownOffline()) return (await saved()) || unavailable(url);
+  const network = fetch(request);
+  network.catch(() => {}); // a late failure after the copy answered is nobody's business
+  try {
+    return await withTimeout(network, NETWORK_TIMEOUT_MS);
+  } catch (error) {
+    const found = await saved();
     if (found) return found;
-    if (/\.json$/.test(url.pathname) || url.searchParams.has("sql")) {
-      return new Response(JSON.stringify({ ok: false, status: 503, title: "Offline",
-        error: "You are offline, and JSON answers need the server." }),
-      { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } });
+    try {
+      return await network;
+    } catch (failed) {
+      return unavailable(url);
     }
-    return new Response("", { status: 503 });
   }
+}
+
+function unavailable(url) {
+  if (/\.json$/.test(url.pathname) || url.searchParams.has("sql")) {
+    return new Response(JSON.stringify({ ok: false, status: 503, title: "Offline",
+      error: "You are offline, and JSON answers need the server." }),
+    { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } });
+  }
+  return new Response("", { status: 503 });
 }
 
 // ------------------------------------------------------------ pages from the pack
@@ -206,15 +230,21 @@ function html(body, status) {
     "X-Offline-Build": BUILD } });
 }
 
-async function offlinePage(url) {
-  let key = pageKey(url);
+/** The saved copy of a page (any interface-language prefix, a trailing slash, a 索引 row alias), or null. */
+async function savedPage(url) {
+  const key = pageKey(url);
   // the interface languages' prefixes (/en/, /zh/): the offline copy holds the default chrome
   const bare = key.replace(/^\/(en|zh|ja)(?=\/|$)/, "") || "/";
-  const candidates = [key, bare, bare.replace(/\/(?=$|\?)/, "")];
-  for (const candidate of candidates) {
+  for (const candidate of [key, bare, bare.replace(/\/(?=$|\?)/, "")]) {
     const found = await packedPage(candidate);
     if (found) return html(found);
   }
+  return null;
+}
+
+async function offlinePage(url) {
+  const copy = await savedPage(url);
+  if (copy) return copy;
   const shell = await packedPage(SHELL_KEY);
   const searching = /^\/-\/search\/?$/.test(url.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""));
   if (shell && searching) {
