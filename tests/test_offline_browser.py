@@ -46,15 +46,20 @@ def served(db_copy):
 
 
 @pytest.fixture(scope="module")
-def phone(served):
+def playwright():
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(**VIEWPORTS["phone"])
-        page = context.new_page()
-        yield context, page
-        browser.close()
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def phone(playwright, served):
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    context = browser.new_context(**VIEWPORTS["phone"])
+    page = context.new_page()
+    yield context, page
+    browser.close()
 
 
 def cache_names(page) -> list[str]:
@@ -195,21 +200,18 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
         context.set_offline(False)
 
 
-def test_chromium_finds_the_site_installable(served, tmp_path):
+def test_chromium_finds_the_site_installable(playwright, served, tmp_path):
     """"Add to home screen": Chromium's own installability check passes (a persistent profile: a
     throw-away context is incognito, which Chromium never installs from)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **VIEWPORTS["phone"])
-        try:
-            page = context.new_page()
-            page.goto(served + "/laws-2017-ja/61")
-            cdp = context.new_cdp_session(page)
-            manifest = cdp.send("Page.getAppManifest")
-            assert manifest["errors"] == [] and manifest["url"].endswith("/-/offline/manifest.webmanifest")
-            page.wait_for_function("navigator.serviceWorker.getRegistration().then((r) => !!r)")
-            assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
-        finally:
-            context.close()
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **VIEWPORTS["phone"])
+    try:
+        page = context.new_page()
+        page.goto(served + "/laws-2017-ja/61")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/-/offline/manifest.webmanifest")
+        page.wait_for_function("navigator.serviceWorker.getRegistration().then((r) => !!r)")
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()
