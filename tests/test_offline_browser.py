@@ -98,6 +98,8 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
         assert "ダミー" in page.inner_text("h1")
         page.goto(served + "/laws-1997-zh/def:藏牌")
         assert "藏牌" in page.inner_text("h1")
+        # an English-interface address opens too (the copy holds the default interface)
+        assert page.goto(served + "/en/laws-2017-ja/61").status == 200 and "61" in page.inner_text("h1")
     finally:
         context.set_offline(False)
 
