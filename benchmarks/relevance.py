@@ -12,7 +12,8 @@ search page groups results by law, so a director who lands in 61B has found Law 
 recall@k = share of a query's relevant units found in the top k; MRR = mean of 1/rank of the
 first relevant result (0 if none in the top 10). Goals (issue 14): citations recall@1 = 100 %
 (each names one unit, which must come first); vocabulary recall@5 and MRR >= 90 %; the other
-groups no lower than before.
+groups no lower than before. Issue 24's groups (citations without 第, kana, romaji, typos,
+loanwords, synonyms, Chinese variants): citations_no_dai recall@1 = 100 %, the others recall@5 >= 95 %.
 
 Usage:
     python -m benchmarks.relevance --db laws.db [--no-index-boost] [--zh-segmenter jieba] [-v]
@@ -41,7 +42,10 @@ from ingest import tokenize
 QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
 CUTOFF = 10
 RECALL_AT = (1, 5, 10)
-GOALS = {"citations": {"recall@1": 1.0}, "vocabulary": {"recall@5": 0.9, "mrr": 0.9}}
+GOALS = {"citations": {"recall@1": 1.0}, "vocabulary": {"recall@5": 0.9, "mrr": 0.9},
+         # issue 24: forgiving search
+         "citations_no_dai": {"recall@1": 1.0},
+         **{group: {"recall@5": 0.95} for group in ("kana", "romaji", "typo", "loanword", "synonym", "zh_variants")}}
 
 
 @dataclass

@@ -50,6 +50,12 @@ RANKED = "ranked"
 PLAIN = "plain"
 KINDS = (SEARCH, RANKED, PLAIN)
 TARGET = 1.2  # search p50 / ranked p50
+# issue 24: queries that take the forgiving paths (readings, romaji, corrections, loanwords by sound,
+# Chinese variants, synonyms, citations without 第); `--forgiving` adds them to the load
+FORGIVING_QUERIES = [
+    "りぼーく", "じゅんばんがいのりーど", "ribooku", "junbangai no riido", "リボック", "revoek",
+    "アジャスティッドスコア", "ミスインフォメーション", "夢家的權利", "罰金", "27条", "27条B項1(b)",
+]
 # The site answers a request it has answered before in this build from memory (laws_site/responses
 # made_once); the load repeats 34 queries, so by default each of our requests carries a parameter the
 # search ignores (`_cold=N`) and is searched afresh, as the baselines' are. --warm measures repeats.
@@ -199,7 +205,8 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
         if SEARCH in summary and RANKED in summary:
             ratio = summary[SEARCH] / summary[RANKED]
             lines.append(f"c={concurrency:<3} ratio search/ranked p50 {ratio:.2f}x "
-                         f"(target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'})")
+                         f"(issue 14 target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'}; "
+                         f"issue 24 target <= 1.0x: {'met' if ratio <= 1.0 else 'MISSED'})")
         if SEARCH in summary and PLAIN in summary:
             lines.append(f"c={concurrency:<3} ratio search/plain p50 {summary[SEARCH] / summary[PLAIN]:.2f}x")
     return lines
@@ -238,8 +245,12 @@ def main() -> int:
     parser.add_argument("--warm", action="store_true",
                         help="let repeated searches come from the site's answer cache (default: each searched afresh)")
     parser.add_argument("--soak", type=float, default=60.0, help="soak seconds at concurrency 32 (0: none)")
+    parser.add_argument("--forgiving", action="store_true",
+                        help="add the issue-24 queries (kana, romaji, typos, loanwords, variants) to the load")
     args = parser.parse_args()
     COLD["on"] = not args.warm
+    if args.forgiving:
+        QUERIES.extend(q for q in FORGIVING_QUERIES if q not in QUERIES)  # the list load() and the counts read
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     tokenize.use_variants(tokenize.read_variants())  # the baselines' queries fold as the index did
     print(f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}, "

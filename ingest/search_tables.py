@@ -13,11 +13,14 @@
 """
 from __future__ import annotations
 
+import json
+from collections import Counter
 from pathlib import Path
 
 from . import tokenize
 from .glossary import GLOSSARY_KEYS, ja_keys
 from .records import Unit
+from .search_expansions import SCHEMA as EXPANSION_SCHEMA, expansion_rows
 from .vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
@@ -32,6 +35,7 @@ SCHEMAS = {
     "vocabulary": (VOCABULARY_COLUMNS, {"pk": "id"}),
     "search_offsets": (OFFSET_COLUMNS, {"pk": "id", "foreign_keys": [("id", "sections", "id")]}),
     "term_tokens": (TERM_TOKEN_COLUMNS, {"pk": ("kind", "text")}),
+    "search_expansions": EXPANSION_SCHEMA,
 }
 
 
@@ -64,7 +68,31 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
         "vocabulary": vocabulary,
         "search_offsets": offsets,
         "term_tokens": term_token_rows(units, languages, glossary),
+        "search_expansions": expansion_rows(*expansion_inputs(units, languages, tokens, glossary, vocabulary),
+                                            Path(corpus_dir)),
     }
+
+
+def expansion_inputs(units: list[Unit], languages: dict[str, str], tokens: dict, glossary: list[dict],
+                     vocabulary: list[dict]) -> tuple[list[str], list[str], Counter]:
+    """The Japanese titles (read in context), the English terms (for loanwords by sound) and the
+    Japanese index words with their counts (read one by one; what a synonym must lead to)."""
+    texts, words = [], Counter()
+    for unit in units:
+        if languages[unit.doc] != "ja":
+            continue
+        if unit.title:
+            texts.append(unit.title)
+        for field in (unit.title, unit.text):
+            if field:
+                words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
+    english = [row["en"] for row in glossary if row.get("en")]
+    for row in vocabulary:
+        english.append(row["en"])
+        spoken = row.get("spoken") or []
+        spoken = json.loads(spoken) if isinstance(spoken, str) else spoken
+        english += [word for word in spoken if word.isascii()]
+    return texts, english, words
 
 
 def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:

@@ -41,7 +41,10 @@ DEFAULT_MAX_AGE = 60
 # answers that differ from request to request (or per user): never cached, no ETag
 UNCACHEABLE = re.compile(r"^/-/(threads|actor|messages|permissions|allow-debug|logout|create-token|auth-token)\b")
 CONTROL = re.compile(r"[\x00-\x20\x7f]")
-HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+(?::[0-9]{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](?::[0-9]{1,5})?")
+# a host name (labels joined by dots: never ambiguous, so no backtracking blow-up) or [IPv6], a port
+LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST = re.compile(rf"{LABEL}(?:\.{LABEL})*\.?(?::[0-9]{{1,5}})?|\[[0-9A-Fa-f:.]{{2,45}}\](?::[0-9]{{1,5}})?")
+MAX_HOST = 261  # 253 characters of name, a port
 # answered while the database file is unavailable (they read no database)
 NO_DATABASE = re.compile(r"^/-/(static|static-plugins)/|^/-/versions(\.json)?$")
 
@@ -51,6 +54,7 @@ def wrapper(datasette):
     from . import errors
 
     errors.install_csv_errors()
+    sql_gate.install_own_executor()
     install_links(datasette)
 
     def wrap(app):
@@ -75,9 +79,11 @@ def wrapper(datasette):
                                                 busy.message, as_json=scope["path"].endswith(".json"))
                 response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
                 return await response.asgi_send(sender.send)
+            client_sql = sql_gate.CLIENT_SQL.set(True)  # its statements run on the gate's own thread
             try:
                 await app(scope, receive, sender.send)
             finally:
+                sql_gate.CLIENT_SQL.reset(client_sql)
                 gate.leave()
         return guarded
     return wrap
@@ -112,7 +118,7 @@ async def refusal(datasette, scope, receive):
                                     f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
                                     as_json=as_json), scope
     host = request_header(scope, b"host")
-    if host is not None and not HOST.fullmatch(host):
+    if host is not None and (len(host) > MAX_HOST or not HOST.fullmatch(host)):
         short_scope = dict(short_scope, headers=[(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"])
         return await error_response(datasette, Request(short_scope, receive), 400,
                                     f"the Host header {request_bounds.shown(host)} is not a host name",
@@ -236,7 +242,8 @@ def with_length(start: dict, body: bytes) -> dict:
 
 
 # how long Datasette's queries took, in its JSON and pages: not part of the answer
-TIMING = re.compile(rb'"query_ms": ?[0-9.eE+-]+|Queries took [0-9.]+ ?ms')
+# (the page footer's "Queries took %(ms)s ms" in each interface language: laws_site/locale)
+TIMING = re.compile('"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode())
 
 
 def content_etag(body: bytes) -> str:

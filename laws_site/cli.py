@@ -172,16 +172,19 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(min=1), help="At most this many results")
 @click.option("--offset", default=0, show_default=True, type=click.IntRange(min=0),
               help="Skip this many results (the next page)")
+@click.option("--exact", is_flag=True, help="Search only what was typed: no readings, romaji, loanwords by sound, "
+              "synonyms, Chinese variants or corrections")
 @db_option
 @json_option
-def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, db_path: Path, as_json: bool):
+def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, exact: bool, db_path: Path,
+           as_json: bool):
     """Full-text search, best first; a citation (64A1, 第16条B項1, Law 73) lists that unit first."""
     from .search import QueryError, search_page, snippet_text
 
     conn = connect(db_path)
     known_document(conn, doc)
     try:
-        page = search_page(conn, query, doc=doc, lang=lang, limit=limit, offset=offset)
+        page = search_page(conn, query, doc=doc, lang=lang, limit=limit, offset=offset, expand=not exact)
     except QueryError as error:
         raise CliError(str(error)) from error
     results = page["results"]
@@ -189,11 +192,14 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, offset: in
         click.echo(json.dumps(results, ensure_ascii=False, indent=2))
         return
     citation = page["citation"]
-    if citation and not citation["found"]:
+    if citation and citation["message"]:
         nearest = ", ".join(f"{unit['doc']} {unit['ref']}" for unit in citation["nearest"])
         click.echo(citation["message"] + (f" Nearest: {nearest}" if nearest else ""))
+    if page.get("did_you_mean"):
+        click.echo(f"did you mean: {', '.join(page['did_you_mean'])} (--exact searches only what you typed)")
     if page["also_searched"]:
-        click.echo(f"also searched: {', '.join(page['also_searched'])}")
+        click.echo(f"also searched: {', '.join(page['also_searched'])}"
+                   + (" (--exact searches only what you typed)" if page.get("expansions") else ""))
     if not results:
         click.echo("No results.")
     for result in results:

@@ -15,7 +15,8 @@ import unicodedata
 
 from ingest.refs import format_law_ref
 
-JA_LAW_WORDS = [(re.compile(r"^第(\d+)条"), r"\1"), (re.compile(r"([A-Za-z])[項款]"), r"\1"),
+# 第 is often left out (27条, 27条B項): the article number is read the same either way
+JA_LAW_WORDS = [(re.compile(r"^第?(\d+)条"), r"\1"), (re.compile(r"([A-Za-z])[項款]"), r"\1"),
                 (re.compile(r"(\d+)[号項]"), r"\1")]
 LOOSE_LAW_REF = re.compile(r"(?i)^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$")
 REG_NUMBERS = re.compile(r"^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$")
@@ -108,6 +109,28 @@ def canonical_ref(role: str, typed: str, refs: list[str]) -> str | None:
 
 
 # ---------------------------------------------------------------- citations typed into a search box
+
+def named_document(typed: str, names: dict[str, str]) -> tuple[str, str] | None:
+    """(document id, the citation after the name) when a citation starts with a document's name
+    (`競技会運営規則第27条`, `運営規則27条`); `names` maps each accepted name to its document."""
+    text = squeeze(typed)
+    for name in sorted(names, key=len, reverse=True):
+        if text.startswith(name) and len(text) > len(name):
+            rest = text[len(name):].lstrip("のの:：")
+            if rest and rest[0] in "第0123456789付":
+                return names[name], rest
+    return None
+
+
+def document_names(title: str, short_title: str = "") -> list[str]:
+    """The names a person may put before a citation of a document: its title and short title, and
+    their endings of four characters or more (`運営規則` of `競技会運営規則`)."""
+    names = []
+    for full in (title, short_title):
+        full = squeeze(full)
+        names += [full[i:] for i in range(len(full) - 3)] if full else []
+    return list(dict.fromkeys(names))
+
 
 def citation_candidates(typed: str) -> list[tuple[str, str]] | None:
     """Where one typed citation may point, most wanted first: [(scope, ref)], scope a role or a

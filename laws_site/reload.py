@@ -249,6 +249,13 @@ async def open_everywhere(datasette, db: Database) -> None:
                 pass
 
         await asyncio.gather(*(db.execute_fn(wait) for _ in range(threads)))
+        from . import sql_gate
+
+        client_sql = sql_gate.CLIENT_SQL.set(True)  # and the gate's thread (one: sql_gate.SLOTS)
+        try:
+            await db.execute_fn(lambda conn: None)
+        finally:
+            sql_gate.CLIENT_SQL.reset(client_sql)
     else:
         await db.execute_fn(lambda conn: None)
     if db.name == "laws" or len(file_databases(datasette)) == 1:
@@ -259,14 +266,19 @@ def fresh_sql_threads(datasette, old: Database) -> None:
     """Datasette keeps one connection per database name in each SQL thread: new threads open the
     new file. Once the old threads have finished what they run, the connections they opened are
     closed (only those: a request that began before the swap may still open one from a new thread)."""
+    from . import sql_gate
+
     executor = datasette.executor
     if executor is None:  # non-threaded mode: the connection lives on the old Database object
         return
     datasette.executor = ThreadPoolExecutor(max_workers=datasette.setting("num_sql_threads"))
+    client_sql = sql_gate.replace_executor(datasette)  # the gate's thread too (sql_gate.py)
     opened_by_old_threads = list(old._all_file_connections)
 
     def retire():
         executor.shutdown(wait=True)
+        if client_sql is not None:
+            client_sql.shutdown(wait=True)
         for conn in opened_by_old_threads:
             conn.close()
 

@@ -71,12 +71,13 @@ _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PA
 
 
 # (path pattern, parameter pattern, most characters, "refuse" or "drop"): text a page tokenizes on
-# the event loop or shows back to the reader. Search's own message covers queries up to twice its
-# limit (it quotes them, cut short); longer ones are refused here. A unit page opened from a search
+# the event loop or shows back to the reader. Search answers a query up to 10,000 characters with its
+# own page and message (the page keeps the query in its box); the glossary one up to 1,000 (it
+# quotes the filter); longer ones are refused here. A unit page opened from a search
 # shows the query: one no search accepts is dropped, never shown.
 LENGTHS = [
     (r".*", r"_search(_.+)?", MAX_SEARCH_CHARS, "refuse"),
-    (r"/-/search(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
+    (r"/-/search(\.json)?", r"q", 20 * MAX_SEARCH_CHARS, "refuse"),
     (r"/-/glossary(\.json)?", r"q", 2 * MAX_SEARCH_CHARS, "refuse"),
     (r"/[a-z0-9]+(-[a-z0-9]+)+/.+", r"from_search", MAX_SEARCH_CHARS, "drop"),
 ]

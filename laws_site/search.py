@@ -35,7 +35,9 @@ from functools import lru_cache
 from ingest import glossary, tokenize
 from ingest.refs import law_ancestors, parse_law_ref
 
-from .ref_spelling import citation_candidates, law_spelling, note_spelling, regulation_spelling, split_citations
+from .ref_spelling import (candidate_refs, citation_candidates, law_spelling, named_document, note_spelling,
+                           regulation_spelling, split_citations, squeeze)
+from .expansions import FEW, Alternative, alternatives, corrections
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
 
@@ -79,6 +81,7 @@ class Branch:
     weight: float = 1.0
     # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
     pointed: set[str] = field(default_factory=set)
+    expansion: str | None = None  # the kind of alternative it searches for (laws_site/expansions.py), if any
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -117,6 +120,10 @@ class Plan:
     targets: dict[str, float]  # unit id -> boost, from the director vocabulary
     also_searched: list[str]
     relaxed: bool = True  # retry with any token when no unit holds them all
+    query: str = ""
+    # what else the query may mean (laws_site/expansions.py), each planned like a query: ranked
+    # below everything the query itself finds
+    alternatives: list[tuple[Alternative, "Plan"]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -143,16 +150,19 @@ HIT_COLUMNS = "s.id, s.doc, s.ref, s.kind, s.title, s.lang, s.position"
 # ---------------------------------------------------------------- the public functions
 
 def search(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
-           limit: int = 20, index_boost: bool = True) -> list[dict]:
+           limit: int = 20, index_boost: bool = True, expand: bool = True) -> list[dict]:
     """Best-first results of the first page (see `search_page`)."""
-    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost)["results"]
+    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost,
+                       expand=expand)["results"]
 
 
 def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
-                limit: int = 20, offset: int = 0, index_boost: bool = True) -> dict:
-    """{"query", "total", "offset", "limit", "results", "also_searched", "citation"}; results are
-    [{"doc","ref","id","kind","title","snippet","score","law","lang","url","via","match","index",
-    "reprints"}]. Raises QueryError with a message for the person who typed it."""
+                limit: int = 20, offset: int = 0, index_boost: bool = True, expand: bool = True) -> dict:
+    """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean",
+    "expansions", "exact", "citation"}; results are [{"doc","ref","id","kind","title","snippet",
+    "score","law","lang","url","via","match","index","reprints","expansion"}]. `expand=False`
+    searches exactly what was typed (no readings, romaji, sound, synonyms, variants or
+    corrections). Raises QueryError with a message for the person who typed it."""
     data = search_data(conn)
     query = check_query(query)
     check_filters(data, doc, lang, limit, offset)
@@ -160,22 +170,44 @@ def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, la
         raise QueryError(nothing_to_search(query))
     citation = cited_units(conn, data, query, doc, lang)
     also_searched: list[str] = []
+    expansions: list[dict] = []
     if citation and citation["found"]:
         hits = citation_hits(conn, data, citation["units"], doc, lang)
     else:
         plan = make_plan(data, query, lang)
-        if not plan.branches and not citation:
+        if expand and not citation:
+            plan.alternatives = [(alt, _alternative_plan(data, alt, lang))
+                                 for alt in alternatives(data.expansions, query, lang)]
+        if not plan.branches and not citation and not any(p.branches for _, p in plan.alternatives) \
+                and not (expand and corrections(data.expansions, query, lang)):
             raise QueryError(nothing_to_search(query))
         # a citation nobody holds (61Z) is searched as text too, but only where all of it occurs
         plan.relaxed = citation is None
-        ranking = ranked_hits(conn, data, plan, doc, lang, index_boost)
+        ranking = ranked_hits(conn, data, plan, doc, lang, index_boost, corrected=expand and not citation)
         also_searched = plan.also_searched
+        expansions = [{"kind": alt.kind, "text": alt.text, "found": ranking.found_by.get(alt.text, 0)}
+                      for alt, _ in plan.alternatives]
     if citation and citation["found"]:
         total, page = len(hits), hits[offset:offset + limit]
     else:
         total, page = len(ranking), ranking.hits(offset, limit)
+    also = [e["text"] for e in expansions if e["kind"] != "typo" and e["found"]]
     return {"query": query, "total": total, "offset": offset, "limit": limit,
-            "results": present(conn, data, page), "also_searched": also_searched, "citation": citation}
+            "results": present(conn, data, page),
+            "also_searched": list(dict.fromkeys(also_searched + also)),
+            "did_you_mean": [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]],
+            "expansions": [e for e in expansions if e["found"]],
+            "exact": not expand, "citation": citation}
+
+
+def _alternative_plan(data: SearchData, alternative: Alternative, lang: str | None) -> "Plan":
+    """An alternative planned like a query of its own (its glossary and vocabulary included); its
+    branches say which alternative they search for."""
+    plan = make_plan(data, alternative.text, lang or alternative.lang)
+    for branch in plan.branches:
+        branch.via = branch.via or alternative.text
+        branch.expansion = alternative.kind
+    return plan
 
 
 def check_query(query: str | None) -> str:
@@ -211,23 +243,47 @@ def nothing_to_search(query: str) -> str:
 
 def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str | None) -> dict | None:
     """None if the query is not written as citations; else {"query", "found", "units" (ids, most
-    wanted first), "message", "nearest"}."""
-    typed = split_citations(query)
+    wanted first), "opens" (the first unit is what the citation names: a page may open it),
+    "message", "nearest"}.
+
+    A law ref (`27条`, `27条B項1(b)`, `16条B`) names the current Laws' unit; a regulation article
+    with the same number is offered after it, never instead of it: `27条` that only the regulations
+    held would say so and not open them. The regulations (or a commentary) are named by their own
+    title before the citation (`競技会運営規則第27条`, `運営規則27条`) or with the document filter."""
+    named = named_document(query, data.document_names)
+    if named:
+        typed, scoped = [named[1]], named[0]
+    else:
+        typed, scoped = split_citations(query), None
     if not typed:
         return None
-    wanted = []
+    wanted, primary = [], []
     for citation in typed:
-        for scope, ref in citation_candidates(citation) or []:
+        if scoped:
+            pairs = [(scoped, ref) for ref in candidate_refs(data.role(scoped), citation)
+                     + [squeeze(citation)]]
+        else:
+            pairs = citation_candidates(citation) or []
+        for rank, (scope, ref) in enumerate(pairs):
             docs = [scope] if data.registry.get(scope) else _docs_of_role(data, scope)
             wanted += [f"{d}:{ref}" for d in docs]
+            if rank == 0:
+                primary += [f"{d}:{ref}" for d in docs]
     wanted = [unit for unit in dict.fromkeys(wanted) if _in_filters(data, unit.split(":", 1)[0], doc, lang)]
     found = _existing(conn, wanted)
     units = [unit for unit in wanted if unit in found]
-    result = {"query": query, "found": bool(units), "units": units, "message": None, "nearest": []}
+    # with a document or language filter, whatever the filter leaves is what was asked for
+    opens = bool(units) and (doc is not None or lang is not None or units[0] in primary)
+    result = {"query": query, "found": bool(units), "units": units, "opens": opens, "message": None,
+              "nearest": [], "citations": len(typed)}
     if not units:
         where = " in the document or language chosen" if doc or lang else ""
         result["message"] = f"No such unit{where}: {query}."
-        result["nearest"] = nearest_units(conn, data, typed[0], doc)
+        result["nearest"] = nearest_units(conn, data, typed[0], doc if doc else scoped)
+    elif not opens:
+        wanted_doc = primary[0].split(":", 1)[0] if primary else None
+        title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
+        result["message"] = f"No such unit in {title}: {query}. The same number exists elsewhere:"
     return result
 
 
@@ -271,7 +327,9 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
     refs += nearest_refs(conn, place, ref)
     found = _existing(conn, [f"{place}:{r}" for r in refs])
     units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
-    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r)} for r in units]
+    labels = link_labels(conn, [f"{place}:{r}" for r in units])
+    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r),
+             "labels": labels.get(f"{place}:{r}", {})} for r in units]
 
 
 def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lang: str | None) -> list[Hit]:
@@ -332,7 +390,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 rank += 1
     query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
     also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
-    return Plan(branches, targets, list(dict.fromkeys(also)))
+    return Plan(branches, targets, list(dict.fromkeys(also)), query=query)
 
 
 def _add(branches: list[Branch], branch: Branch) -> Branch | None:
@@ -348,15 +406,18 @@ def _add(branches: list[Branch], branch: Branch) -> Branch | None:
 
 class Ranking:
     """The ranked results of a text search: every matching unit's rowid, best first, with what
-    made its score - [score, branch, match, 索引 entries] - and the reprints folded into it. Hits
-    (the full result objects) are made for the page shown only."""
+    made its score - [score, branch, match, 索引 entries, tier] - and the reprints folded into it.
+    Tier 0: units the query itself finds; 1: units only an alternative finds (a reading, a
+    correction...); 2: units holding only some of the words. Hits (the full result objects) are
+    made for the page shown only."""
 
     def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
                  reprint_of: dict[int, str]):
         ranks, last, units = data.ranks, len(data.ranks), data.units
         self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
-        self.order = sorted(candidates, key=lambda rowid: (-candidates[rowid][0], ranks.get(units[rowid][1], last),
-                                                            units[rowid][6]))
+        self.order = sorted(candidates, key=lambda rowid: (candidates[rowid][4], -candidates[rowid][0],
+                                                            ranks.get(units[rowid][1], last), units[rowid][6]))
+        self.found_by: dict[str, int] = {}  # alternative's text -> units it added
 
     def __len__(self) -> int:
         return len(self.order)
@@ -364,7 +425,7 @@ class Ranking:
     def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
         found = []
         for rowid in self.order[offset:None if limit is None else offset + limit]:
-            score, branch, match, entries = self.candidates[rowid]
+            score, branch, match, entries, _tier = self.candidates[rowid]
             hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
             hit.index_entries = entries or []
             hit.reprints = self.reprints.get(rowid, [])
@@ -373,26 +434,76 @@ class Ranking:
         return found
 
 
+STRICT = ("all", "most", "index", "vocabulary")
+
+
 def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None,
-                index_boost: bool) -> Ranking:
+                index_boost: bool, corrected: bool = False) -> Ranking:
+    """The query's own branches (tier 0), then its alternatives (tier 1, only units tier 0 lacks);
+    corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
+    every word of the query, units holding any of them: tier 2 when an alternative found units,
+    else tier 0 (the ranking before alternatives existed)."""
+    strict = _strict_hits(conn, data, plan.branches, doc, index_boost, False)
+    relaxed = {}
+    if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
+        relaxed = _strict_hits(conn, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
-    # every branch with all its words first; only if none finds a unit so, any of them (one pass
-    # more): a Japanese kanji query's Chinese reading must not add noise when Japanese text matches
-    for relaxed in (False, True):
-        if relaxed and (not plan.relaxed or any(c[2] in ("all", "most") for c in merged.values())):
-            break
-        for branch in plan.branches:
-            for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
-                kept = merged.get(rowid)
-                if kept is None or candidate[0] > kept[0]:
-                    merged[rowid] = candidate
-    for unit, boost in plan.targets.items():
+    _merge(merged, strict, 0)
+    _add_targets(merged, data, plan.targets, doc, lang, 0)
+    if corrected and len(merged) < FEW:
+        known = {alt.text for alt, _ in plan.alternatives}
+        plan.alternatives += [(alt, _alternative_plan(data, alt, lang))
+                              for alt in corrections(data.expansions, plan.query, lang) if alt.text not in known]
+    found_by: dict[str, int] = {}
+    for alternative, alt_plan in plan.alternatives:
+        before = len(merged)
+        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), 1)
+        _add_targets(merged, data, alt_plan.targets, doc, lang, 1)
+        found_by[alternative.text] = len(merged) - before
+    if relaxed and any(found_by.values()):
+        _merge(merged, relaxed, 2)
+    elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
+        merged = {}
+        _merge(merged, strict, 0)
+        _merge(merged, relaxed, 0)
+        _add_targets(merged, data, plan.targets, doc, lang, 0)
+    ranking = fold_reprints(data, merged)
+    ranking.found_by = found_by
+    return ranking
+
+
+def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
+                 relaxed: bool) -> dict:
+    found: dict[int, list] = {}
+    for branch in branches:
+        for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
+            kept = found.get(rowid)
+            if kept is None or candidate[0] > kept[0]:
+                found[rowid] = candidate
+    return found
+
+
+def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
+    """Add candidates at a tier: a unit already found at a better tier keeps its place (and, at
+    the same tier, the better score)."""
+    for rowid, candidate in found.items():
+        kept = merged.get(rowid)
+        if kept is None:
+            merged[rowid] = candidate[:4] + [tier]
+        elif kept[4] == tier and candidate[0] > kept[0]:
+            merged[rowid] = candidate[:4] + [tier]
+
+
+def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, float], doc, lang, tier: int) -> None:
+    for unit, boost in targets.items():
         rowid = data.rowids.get(unit)
         if rowid is None or not _in_filters(data, data.units[rowid][1], doc, lang):
             continue
-        candidate = merged.setdefault(rowid, [0.0, None, "vocabulary", None])
-        candidate[0] += boost
-    return fold_reprints(data, merged)
+        candidate = merged.get(rowid)
+        if candidate is None:
+            candidate = merged[rowid] = [0.0, None, "vocabulary", None, tier]
+        if candidate[4] == tier:
+            candidate[0] += boost
 
 
 def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
@@ -556,6 +667,8 @@ def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
 
 def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
+    labels = unit_labels(conn, [hit.id for hit in page])
+    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])])
     results = []
     for hit in page:
         text, tokens, offsets = texts.get(hit.id, ("", "", None))
@@ -565,8 +678,56 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
             wanted = hit.branch.highlighted if hit.branch else frozenset()
             spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
                 match_spans_by_tokenizing(text, wanted, hit.lang)
-        results.append(as_dict(data, hit, snippet(text, spans)))
+        result = {**as_dict(data, hit, snippet(text, spans)), **labels.get(hit.id, {})}
+        for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
+            link["labels"] = linked.get(link["id"], {})
+        results.append(result)
     return results
+
+
+def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
+    """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
+    if not ids or not _has_labels(conn):
+        return {}
+    marks = ",".join("?" * len(ids))
+    found: dict[str, dict[str, str]] = {}
+    for unit, lang, label in conn.execute(
+            f"select unit_id, lang, full_label from unit_labels where unit_id in ({marks})", ids):
+        found.setdefault(unit, {})[lang] = label
+    return found
+
+
+def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
+    """id -> {"label" (the Japanese interface's, sections.label), "labels" {ja, zh, en}, "context"
+    (the title of the nearest enclosing unit that has one, for a sub-item without a title of its
+    own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
+    if not ids or not _has_labels(conn):
+        return {}
+    marks = ",".join("?" * len(ids))
+    found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
+             conn.execute(f"select id, label from sections where id in ({marks})", ids)}
+    for unit, lang, label in conn.execute(
+            f"select unit_id, lang, label from unit_labels where unit_id in ({marks})", ids):
+        if unit in found:
+            found[unit]["labels"][lang] = label
+    rows = conn.execute(f"""
+        with recursive up(start, id, title, depth) as (
+            select s.id, s.parent_id, null, 0 from sections s where s.id in ({marks}) and coalesce(s.title, '') = ''
+            union all
+            select up.start, p.parent_id, p.title, up.depth + 1 from up join sections p on p.id = up.id
+            where up.title is null or up.title = ''
+        )
+        select start, title from up where title is not null and title != '' order by depth
+    """, ids).fetchall()
+    for unit, title in rows:
+        if unit in found and found[unit]["context"] is None:
+            found[unit]["context"] = title
+    return found
+
+
+def _has_labels(conn) -> bool:
+    return bool(conn.execute("select 1 from pragma_table_info('sections') where name = 'label'").fetchone()) and \
+        bool(conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone())
 
 
 def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, list | None]]:
@@ -612,6 +773,7 @@ def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
         "lang": hit.lang,
         "url": data.url(hit.id, hit.doc, hit.ref),
         "via": hit.branch.via if hit.branch else None,
+        "expansion": hit.branch.expansion if hit.branch else None,
         "match": hit.match,
         "index": hit.index_entries[:5],
         "reprints": [_unit_link(unit) for unit in hit.reprints],

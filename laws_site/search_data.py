@@ -16,6 +16,8 @@ from ingest.search_tables import INDEX_TERMS, index_entry_words
 from ingest.vocabulary import Vocabulary
 
 from . import queries
+from .expansions import ExpansionData
+from .ref_spelling import document_names
 from .units import permalink
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
@@ -53,6 +55,8 @@ class SearchData:
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
     reprinted: dict[int, str] = field(default_factory=dict)
+    # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
+    expansions: ExpansionData = field(default_factory=ExpansionData)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -62,6 +66,12 @@ class SearchData:
         order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
         order += [self.registry.regulations.id] if self.registry.regulations else []
         self.ranks = {doc: rank for rank, doc in enumerate(order)}
+        # names typed before a citation to reach a document other than the Laws (運営規則27条)
+        self.document_names: dict[str, str] = {}
+        for document in self.registry.documents:
+            if document.role != "laws":
+                for name in document_names(document.title, document.short_title):
+                    self.document_names.setdefault(name, document.id)
 
     def role(self, doc: str) -> str | None:
         document = self.documents.get(doc)
@@ -125,6 +135,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
                       has_offsets=queries.table_exists(conn, "search_offsets"))
     data.vocabulary_of = _index_vocabulary(conn)
+    data.expansions = ExpansionData.from_conn(conn)
     searchable: dict[str, set[int]] = {}
     for *row, title_tokens in conn.execute(
             "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):

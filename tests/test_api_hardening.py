@@ -191,7 +191,8 @@ def test_redirects_stay_on_the_site(server, target):
 
 
 def test_long_query_makes_no_long_header(server):
-    response = server.get("/laws/sections", params={"_search": "a" * 30_000})
+    # (a _search over 500 characters is refused since issue 21; another long parameter still repeats in Link:)
+    response = server.get("/laws/sections", params={"_search": "a", "zz": "a" * 30_000})
     assert response.status_code == 200
     assert all(len(value) <= MAX_HEADER for _, value in response.headers.raw)
     status, headers = raw_request(str(server.base_url), "/laws/sections?_search=" + "a" * 100_000)
@@ -310,13 +311,14 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
         assert process.poll() is None
         open_files = files_open_on(process.pid, db)
         deadline = time.monotonic() + 10
-        # each read thread's connection, the event loop's, and the descriptor /laws.db is served from
-        while len(open_files) > 5 and time.monotonic() < deadline:  # old threads finish, then close
+        # each read thread's connection, the client-SQL thread's, the event loop's, and the descriptor
+        # /laws.db is served from
+        while len(open_files) > 6 and time.monotonic() < deadline:  # old threads finish, then close
             time.sleep(0.2)
             open_files = files_open_on(process.pid, db)
     assert "picked up the rebuilt laws.db" in log.read_text()
-    assert "not a usable SQLite database" in log.read_text()
-    assert len(open_files) <= 5, open_files  # old files' connections are closed, not piled up
+    assert "is not a readable SQLite database" in log.read_text()
+    assert len(open_files) <= 6, open_files  # old files' connections are closed, not piled up
 
 
 def files_open_on(pid: int, db: Path) -> list[str]:

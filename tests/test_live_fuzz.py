@@ -326,14 +326,16 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
 SHAPE_REQUESTS = 600
 SHAPE_MIN_ANSWERED = 150
 SHAPE_SEED = 20261124
-MAX_SECONDS_PER_ANSWER = 2.0
+# a stall was 20-80 s; an answer here waits behind 7 others on a shared machine (the 2 s target for
+# one request on its own is measured by benchmarks/server_attacks.py)
+MAX_SECONDS_PER_ANSWER = 5.0
 MAX_SERVER_MIB = 512
 SHAPE_PATHS = ["/-/search.json?q=revoke", "/-/search?q=%E8%97%8F%E7%89%8C", "/{db}/sections.json?_size=1",
                "/{db}/sections?_size=1", "/{db}.json?sql=select+1", "/{db}/xrefs.json?_size=1", "/-/glossary.json",
                "/laws-2017-ja/61B2.json", "/-/citations.json", "/{db}/search_text.json?q=x"]
 FACET_COLUMNS = ["kind", "doc", "lang", "page", "ref", "parent_id", "target_doc", "resolved", "nope", "%00", ""]
 HOSTS = ["evil.example", "EVIL.example:8443", "javascript:alert(1)", "a b", "x" * 300, "[::1]:80", "%0d%0a", "",
-         "evil.example/path", "127.0.0.1"]
+         "evil.example/path", "127.0.0.1", "a" * 40 + "!", "a." * 100 + "!"]
 
 
 def shaped_requests(n: int, db_name: str, seed: int = SHAPE_SEED) -> list[tuple[str, str, str | None]]:
@@ -363,6 +365,15 @@ def shaped_requests(n: int, db_name: str, seed: int = SHAPE_SEED) -> list[tuple[
             target = target[: target.rindex("&")]
         requests.append((label, target, host))
     return requests
+
+
+def peak_rss_mib(pid: int) -> float:
+    """The server's peak resident set (VmHWM), 0 where procfs is missing."""
+    status = Path(f"/proc/{pid}/status")
+    for line in status.read_text().splitlines() if status.exists() else []:
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def shape_problems(label: str, host: str | None, response: httpx.Response, elapsed: float) -> list[str]:
@@ -408,8 +419,6 @@ async def hammer_shapes(base: str, requests, budget: float) -> tuple[Counter, li
 
 def test_parameter_counts_repeated_facets_and_host_headers_stay_bounded(laws_db_path: Path, live):
     """Issue 21: 4,000 parameters took 20 s, 600 facets 884 MB, a Host header poisoned cached links."""
-    from benchmarks.process_memory import memory_mib
-
     base, process, log = live
     requests = shaped_requests(SHAPE_REQUESTS, laws_db_path.stem)
     statuses, failures = asyncio.run(asyncio.wait_for(hammer_shapes(base, requests, TIME_BUDGET_SECONDS),
@@ -420,7 +429,7 @@ def test_parameter_counts_repeated_facets_and_host_headers_stay_bounded(laws_db_
     assert not failures, f"{len(failures)} failures, first: " + "\n".join(failures[:15])
     assert answered + statuses["not sent"] == SHAPE_REQUESTS and answered >= SHAPE_MIN_ANSWERED, statuses
     assert statuses[200] and statuses[400], statuses
-    assert memory_mib(process.pid).get("VmHWM", 0) < MAX_SERVER_MIB
+    assert peak_rss_mib(process.pid) < MAX_SERVER_MIB
     with httpx.Client(base_url=base, timeout=30) as client:  # what a later client is served
         for path in ("/-/search.json?q=revoke&n=0&limit=1", "/-/glossary.json?n=2&limit=1"):
             assert "evil" not in client.get(path).text.lower(), path

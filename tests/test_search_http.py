@@ -94,7 +94,9 @@ async def test_page_links_results_to_unit_pages(datasette, query, link):
 
 async def test_page_groups_results_by_law(datasette):
     response = await datasette.client.get(url("/-/search", q="リボーク", doc="laws-2017-ja"))
-    assert "第61条 Law 61" in response.text and "<mark>リボーク</mark>" in response.text
+    assert "<h2>第61条 " in response.text and "<mark>リボーク</mark>" in response.text
+    english = await datasette.client.get(url("/en/-/search", q="リボーク", doc="laws-2017-ja"))
+    assert "<h2>Law 61 " in english.text and '<span class="label">Law 61B</span>' in english.text
 
 
 async def test_json_has_the_cli_fields_and_filters(datasette):

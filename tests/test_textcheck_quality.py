@@ -134,3 +134,17 @@ def test_a_compound_of_known_words_is_explained(word, explained):
 def test_a_convention_explains_only_a_spelling_printed_again_and_again():
     assert spelling_convention("プレイヤ", "プレイヤー", printed=100)
     assert not spelling_convention("ビデイングシート", "ビディングシート", printed=1)  # a slip, twice at most
+
+
+def test_readme_quotes_the_measured_quality(checked):
+    import re
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parent.parent.joinpath("README.md").read_text(encoding="utf-8")
+    found = re.search(r"([\d.]+)% over the corpus, at least ([\d.]+)% in each document, ([\d.]+)% before the\s+"
+                      r"evidence\) and recall \(known errors it flags: ([\d.]+)%\)", readme)
+    assert found, "README lost its sentence on the checker's quality"
+    before, after = corpus_quality(results=checked)
+    judged = [q.precision for q in after.values() if q.precision is not None]
+    measured = (total(after).precision, min(judged), total(before).precision, total(after).recall)
+    assert tuple(float(x) for x in found.groups()) == tuple(round(100 * m, 1) for m in measured)

@@ -35,7 +35,7 @@ async def view(datasette, request):
     database = laws_database(datasette)
     documents = {} if as_json else await document_choices(database)  # the form's choices (search_page checks doc)
     form = {"query": request.args.get("q", ""), "doc": request.args.get("doc") or None,
-            "lang": request.args.get("lang") or None}
+            "lang": request.args.get("lang") or None, "exact": bool(request.args.get("exact"))}
     context = {**form, "documents": documents}
     if not clean_query(form["query"]):
         if as_json:
@@ -46,7 +46,8 @@ async def view(datasette, request):
         limit = searching.parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
         page = read_here(datasette, lambda conn: searching.search_page(
-            conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset))
+            conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset,
+            expand=not form["exact"]))
     except searching.QueryError as error:
         return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
     target = opened_unit(page, request)
@@ -60,9 +61,9 @@ def opened_unit(page: dict, request) -> str | None:
     """Where the HTML search goes straight to: the first cited unit, when the query is exactly one
     citation of a unit that exists (and no list was asked for)."""
     citation = page["citation"]
-    if not citation or not citation["found"] or request.args.get("list") or page["offset"]:
+    if not citation or not citation["opens"] or request.args.get("list") or page["offset"]:
         return None
-    if len(searching.split_citations(page["query"]) or []) != 1:
+    if citation["citations"] != 1:
         return None
     doc, ref = citation["units"][0].split(":", 1)
     return permalink(doc, ref) + "?" + urlencode({"from_search": page["query"]})
@@ -79,7 +80,13 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         "previous_url": page_url(datasette, request, preceding, absolute=as_json),
         "also_searched": page["also_searched"], "citation": page["citation"], "results": results,
         "first": offset + 1 if results else 0, "last": offset + len(results),
+        "did_you_mean": page["did_you_mean"], "expansions": page["expansions"], "exact": page["exact"],
     }
+    form = {key: request.args.get(key) for key in ("doc", "lang") if request.args.get(key)}
+    # one tap searches a suggestion, or exactly what was typed
+    context["links"] = {word: "/-/search?" + urlencode({"q": word, **form})
+                        for word in page["also_searched"] + page["did_you_mean"]}
+    context["exact_url"] = "/-/search?" + urlencode({"q": page["query"], **form, "exact": "1"})
     return context
 
 
@@ -94,19 +101,20 @@ def group_results(results: list[dict], documents: dict[str, str]) -> list[dict]:
     groups: dict[tuple, dict] = {}
     for result in results:
         if result["match"] == "citation":
-            key, label = ("cited",), "引用 Cited"
+            key = ("cited",)
         elif result["match"] == "cites":
-            key, label = ("citing",), "この条項を引用している箇所 Cited by"
+            key = ("citing",)
         elif result["law"]:
-            key, label = (result["doc"], "law", result["law"]), f"第{result['law']}条 Law {result['law']}"
+            key = (result["doc"], "law", result["law"])
         elif result["kind"] == "definition":
-            key, label = (result["doc"], "definitions", ""), "定義 Definitions"
+            key = (result["doc"], "definitions", "")
         else:
-            key, label = (result["doc"], "other", ""), ""
+            key = (result["doc"], "other", "")
         single_doc = len(key) > 1
         group = groups.setdefault(key, {"doc": result["doc"] if single_doc else None,
                                         "document": documents.get(result["doc"], "") if single_doc else "",
-                                        "label": label, "results": []})
+                                        "kind": key[1] if single_doc else key[0], "law": result["law"],
+                                        "results": []})
         group["results"].append({**result, "document": documents.get(result["doc"], "")})
     return list(groups.values())
 
@@ -117,7 +125,7 @@ async def respond(datasette, request, as_json: bool, context: dict, status: int)
             return json_response({"ok": False, "error": context["error"], "status": status,
                                   "title": "Invalid search"}, status=status)
         keys = ("query", "doc", "lang", "total", "count", "offset", "limit", "next", "next_url", "previous_url",
-                "also_searched", "citation", "results")
+                "also_searched", "did_you_mean", "expansions", "exact", "citation", "results")
         return json_response({"ok": True, **{key: context.get(key) for key in keys}})
     documents = context.get("documents", {})
     context = {"languages": LANGUAGES, "groups": group_results(context.get("results", []), documents), **context}

@@ -1,0 +1,162 @@
+"""Table `search_expansions(kind, key, term, lang, weight)`: what a loosely typed query may mean,
+made at build from the corpus (issue 24). laws_site/expansions.py reads it; so can the offline app.
+
+kind      key                                   term
+reading   kana_key of a word's reading          the word (順番外; ジユンバンガイ)
+          (Sudachi's reading_form: every index
+          word, and the titles in context with
+          their runs of 2-3 nouns)
+sound     sound_key of an English term          the English term (adjusted score; jstdsk), from
+                                                the glossary and the director vocabulary
+synonym   a word the corpus never prints        a word it prints, same SudachiDict synonym group
+          (corpus/synonyms.csv)                 (ジャッジ -> 裁定)
+zh        a Chinese variant, simplified         the 1997 text's own term (梦家 -> 明手),
+          (corpus/zh_variants.yml, reviewed)    regional and colloquial forms
+
+`weight` is how often the term occurs (reading, synonym), else 1. Keys and terms are what the query side
+compares: ingest/forgiving.py makes both.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from sudachipy import SplitMode
+
+from . import forgiving, tokenize
+from .corpus import read_yaml
+from .records import ParseError
+
+COLUMNS = {"kind": str, "key": str, "term": str, "lang": str, "weight": int}
+SCHEMA = (COLUMNS, {"pk": ("kind", "key", "term")})
+COMPOUND_POS = {"名詞", "接尾辞", "接頭辞"}
+CONTENT_SKIP_POS = {"助詞", "助動詞", "補助記号", "空白", "記号"}
+MAX_RUN = 3            # nouns written together, read as one word (順番 + 外 = じゅんばんがい)
+TERMS_PER_KEY = 3      # the most frequent spellings kept for one reading
+SYNONYMS_FILE = "synonyms.csv"
+ZH_VARIANTS_FILE = "zh_variants.yml"
+
+
+def expansion_rows(titles_ja: list[str], english_terms: list[str], corpus_words: Counter,
+                   corpus_dir: Path) -> list[dict]:
+    """Every row of the table. `corpus_words` counts the Japanese index tokens (read for their
+    readings; synonyms must lead to one of them)."""
+    rows = reading_rows(titles_ja, corpus_words)
+    rows += sound_rows(english_terms)
+    rows += synonym_rows(Path(corpus_dir) / SYNONYMS_FILE, corpus_words)
+    rows += zh_variant_rows(Path(corpus_dir) / ZH_VARIANTS_FILE)
+    return rows
+
+
+def reading_rows(titles: list[str], words: Counter) -> list[dict]:
+    """Readings of every word of the index with kanji (each word read on its own: `words` counts how
+    often it occurs) and of the titles read in context, with their runs of nouns (順番 + 外 = ジュンバンガイ).
+    Reading every text in context too cost ~1 s more per build (a second Sudachi pass) for the
+    same kana and romaji results (benchmarks/qrels.yml)."""
+    # (reading, surface) counted first, keyed once per distinct reading (kana_key is Python: ~10 us)
+    seen: Counter = Counter()
+    tokenizer = tokenize.sudachi_tokenizer()
+    pos_of = tokenize._pos_category
+    for word, count in words.items():
+        # words with kanji only: a kana word's index form is folded (リボク), the titles give its
+        # printed spelling, and a kana query is also searched in katakana (laws_site/expansions.py)
+        if tokenize.HAN_RE.search(word):
+            reading = "".join(m.reading_form() for m in tokenizer.tokenize(word, SplitMode.C))
+            seen[(reading, word)] += count
+    for text in dict.fromkeys(t for t in titles if t):
+        for _, chunk in tokenize._chunks(text):
+            run: list[tuple[str, str]] = []
+            end = -1
+            for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
+                pos = pos_of(morpheme.part_of_speech_id())
+                if pos in CONTENT_SKIP_POS:
+                    run = []
+                    continue
+                surface, reading = morpheme.surface(), morpheme.reading_form()
+                seen[(reading, surface)] += 1
+                if pos not in COMPOUND_POS or morpheme.begin() != end:
+                    run = []
+                end = morpheme.end()
+                if pos in COMPOUND_POS:
+                    run.append((surface, reading))
+                    for size in range(2, min(len(run), MAX_RUN) + 1):
+                        part = run[-size:]
+                        seen[("".join(p[1] for p in part), "".join(p[0] for p in part))] += 1
+    keys: dict[str, str] = {}
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for (reading, surface), count in seen.items():
+        key = keys.get(reading)
+        if key is None:
+            key = keys[reading] = forgiving.kana_key(reading) if (
+                tokenize.KANA_RE.search(reading) and forgiving.is_kana(reading)) else ""
+        if len(key) >= 2:
+            counts[key][surface] += count
+    rows = []
+    for key, terms in counts.items():
+        for term, count in terms.most_common(TERMS_PER_KEY):
+            rows.append({"kind": "reading", "key": key, "term": term, "lang": "ja", "weight": count})
+    return rows
+
+
+def sound_rows(terms: list[str]) -> list[dict]:
+    """Each English term's sound key; a plural also under its singular's key, since a loanword
+    drops the English plural (simultaneous calls = サイマルテニアスコール)."""
+    rows = {}
+    for term in terms:
+        spellings = [term]
+        if re.search(r"[^s]s$", term):
+            spellings.append(term[:-1])
+        for spelling in spellings:
+            key = forgiving.sound_key(spelling, japanese=False)
+            if len(key) >= 2:
+                rows[(key, term.lower())] = {"kind": "sound", "key": key, "term": term.lower(), "lang": "en",
+                                             "weight": 1}
+    return list(rows.values())
+
+
+def synonym_rows(path: Path, corpus_words: Counter) -> list[dict]:
+    """corpus/synonyms.csv (a subset of SudachiDict's synonyms.txt: group, flag, word, the word's
+    search tokens per line): each word of a group the corpus does not use leads to the group's
+    words it does use."""
+    if not path.exists():
+        return []
+    groups: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    with path.open(encoding="utf-8", newline="") as handle:
+        for number, fields in enumerate(csv.reader(handle), start=1):
+            if not fields or fields[0].startswith("#"):
+                continue
+            if len(fields) != 4 or fields[1] not in ("0", "1"):
+                raise ParseError(str(path), number,
+                                 f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}")
+            groups[fields[0]].append((fields[1], fields[2], fields[3]))
+    rows = {}
+    for group, members in groups.items():
+        keys = {word: key for _, word, key in members}
+        used = [word for word in keys if keys[word] and all(corpus_words[w] for w in keys[word].split())]
+        for flag, word, _ in members:
+            if flag != "0" or word in used or not keys[word]:
+                continue  # flag 1: SudachiDict says this word never triggers an expansion
+            for target in used:
+                weight = min(corpus_words[w] for w in keys[target].split())  # the commonest first
+                rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
+                                              "lang": "ja", "weight": weight}
+    return list(rows.values())
+
+
+def zh_variant_rows(path: Path) -> list[dict]:
+    """corpus/zh_variants.yml: `variants: {term as printed: [variant, ...]}`."""
+    if not path.exists():
+        return []
+    data = read_yaml(path) or {}
+    rows = {}
+    for term, variants in (data.get("variants") or {}).items():
+        if not isinstance(variants, list):
+            raise ParseError(str(path), None, f"the variants of {term!r} must be a list")
+        target = tokenize.to_simplified(str(term))
+        for variant in variants:
+            key = tokenize.to_simplified(str(variant))
+            if key != target:
+                rows[(key, target)] = {"kind": "zh", "key": key, "term": target, "lang": "zh", "weight": 1}
+    return list(rows.values())

@@ -1,0 +1,219 @@
+"""Search that forgives what people type, and citations that never open the wrong document
+(issue 24). Exact expectations on the whole-corpus session build (tests/conftest.py)."""
+from __future__ import annotations
+
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+
+from ingest import forgiving
+from laws_site import search as searching
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    yield connection
+    connection.close()
+
+
+# ---------------------------------------------------------------- 1. citations without 第
+
+NO_DAI = [
+    ("27条", ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"]),       # the Laws first, the regulation offered
+    ("64条", ["laws-2017-ja:64", "revoke-notes-ja:quote:64"]),                 # was "no such unit"
+    ("27条B項", ["laws-2017-ja:27B", "laws-1997-zh:27B"]),                     # opened 23C
+    ("27条B項1(b)", ["laws-2017-ja:27B1(b)", "laws-1997-zh:27B1(b)"]),
+    ("16条B", ["laws-2017-ja:16B", "laws-1997-zh:16B"]),
+    ("１６条Ｂ", ["laws-2017-ja:16B", "laws-1997-zh:16B"]),
+    ("競技会運営規則第27条", ["jcbl-regs-ja:27"]),                              # the regulations by their name
+    ("運営規則27条", ["jcbl-regs-ja:27"]),
+]
+
+
+@pytest.mark.parametrize("typed, units", NO_DAI, ids=[c[0] for c in NO_DAI])
+def test_a_citation_without_dai_names_the_current_laws(conn, typed, units):
+    citation = searching.search_page(conn, typed, limit=50)["citation"]
+    assert citation["units"] == units and citation["opens"]
+
+
+def test_a_citation_nobody_holds_says_so(conn):
+    citation = searching.search_page(conn, "99条")["citation"]
+    assert citation["found"] is False and citation["message"] == "No such unit: 99条."
+
+
+def test_the_document_filter_reaches_the_regulations(conn):
+    citation = searching.search_page(conn, "27条", doc="jcbl-regs-ja")["citation"]
+    assert citation["units"] == ["jcbl-regs-ja:27"] and citation["opens"]
+
+
+@pytest.mark.parametrize("typed, location", [
+    ("27条", "/laws-2017-ja/27?from_search=27%E6%9D%A1"),
+    ("27条B項1(b)", "/laws-2017-ja/27B1(b)?from_search=27%E6%9D%A1B%E9%A0%851%28b%29"),
+    ("運営規則27条", "/jcbl-regs-ja/27?from_search=%E9%81%8B%E5%96%B6%E8%A6%8F%E5%89%8727%E6%9D%A1"),
+])
+async def test_the_page_opens_the_unit_named(datasette, typed, location):
+    response = await datasette.client.get("/-/search?q=" + quote(typed))
+    assert response.status_code == 302 and response.headers["location"] == location
+
+
+# ---------------------------------------------------------------- 2. keys made at build and at query time
+
+@pytest.mark.parametrize("typed, key", [
+    ("リボーク", "リボク"), ("りぼーく", "リボク"), ("リボック", "リボク"), ("りぼおく", "リボク"),
+    ("じゅんばんがい", "ジユンバンガイ"), ("プレイヤー", "プレヤ"), ("プレーヤー", "プレヤ"),
+])
+def test_kana_key(typed, key):
+    assert forgiving.kana_key(typed) == key
+
+
+@pytest.mark.parametrize("typed, kana", [
+    ("ribooku", "りぼおく"), ("junbangai", "じゅんばんがい"), ("fujuubun na biddo", "ふじゅうぶんなびっど"),
+    ("revoek", None), ("dummy", None),   # not romaji: English, searched as English
+])
+def test_romaji_to_kana(typed, kana):
+    assert forgiving.romaji_to_kana(typed) == kana
+
+
+@pytest.mark.parametrize("katakana, english", [
+    ("アジャスティッドスコア", "adjusted score"), ("リボーク", "revoke"), ("ディクレアラー", "declarer"),
+    ("チェンジオブコール", "change of call"), ("マッチポイント", "matchpoint"), ("トランプ", "trump"),
+])
+def test_a_loanword_and_its_english_share_a_sound_key(katakana, english):
+    assert forgiving.sound_key(katakana, japanese=True) == forgiving.sound_key(english, japanese=False)
+
+
+def test_the_build_stores_every_kind_of_expansion(conn):
+    rows = dict(conn.execute("select kind, count(*) from search_expansions group by kind").fetchall())
+    assert set(rows) == {"reading", "sound", "synonym", "zh"} and rows["zh"] == 11
+    assert conn.execute("select term, weight from search_expansions where kind = 'reading' and key = 'ジユンバンガイ'"
+                        ).fetchall() == [("順番外", 29)]  # in 29 titles
+    assert ("jstdsk", "adjusted score") in conn.execute(
+        "select key, term from search_expansions where kind = 'sound'").fetchall()
+
+
+# ---------------------------------------------------------------- 3. forgiving search, shown
+
+@pytest.mark.parametrize("typed, also, first", [
+    ("りぼーく", ["リボーク", "revoke"], "laws-2017-ja:61"),
+    ("ribooku", ["リボーク", "revoke"], "laws-2017-ja:61"),
+    ("リボック", ["リボーク", "revoke"], "laws-2017-ja:61"),
+    ("アジャスティッドスコア", ["adjusted score"], "laws-2017-ja:def:調整スコア"),
+    ("夢家的權利", ["明手的权利"], "laws-1997-zh:42"),
+])
+def test_also_searched(conn, typed, also, first):
+    page = searching.search_page(conn, typed, limit=5)
+    assert page["also_searched"] == also and page["results"][0]["id"] == first
+    assert page["did_you_mean"] == []
+
+
+def test_did_you_mean_when_the_query_finds_nothing(conn):
+    page = searching.search_page(conn, "revoek", limit=4)
+    assert page["did_you_mean"] == ["revoke"]
+    assert [r["id"] for r in page["results"]] == ["laws-2017-ja:61", "laws-2017-ja:62", "laws-2017-ja:63",
+                                                  "laws-2017-ja:64"]
+
+
+def test_exact_searches_only_what_was_typed(conn):
+    page = searching.search_page(conn, "りぼーく", expand=False)
+    assert page["total"] == 0 and page["also_searched"] == [] and page["exact"] is True
+
+
+def test_expansions_rank_below_what_the_query_itself_finds(conn):
+    """じゅんばんがい: Sudachi reads じゅんばん as 順番, so the 索引's 順番 comes first; 順番外 follows."""
+    exact = searching.search_page(conn, "じゅんばんがい", expand=False, limit=500)["results"]
+    assert {r["match"] for r in exact} == {"any"}  # exactly as typed: only units with some of the words
+    expanded = searching.search_page(conn, "じゅんばんがい", limit=500)["results"]
+    assert [(r["id"], r["match"], r["expansion"]) for r in expanded[:3]] == [
+        ("laws-2017-ja:def:順番", "index", None), ("laws-2017-ja:29", "all", "reading"),
+        ("laws-2017-ja:53", "all", "reading")]
+    assert {r["match"] for r in expanded[-10:]} == {"any"}  # some words only: below the reading's units
+
+
+def test_a_correct_query_is_untouched(conn):
+    page = searching.search_page(conn, "不十分なビッド", limit=20)
+    assert page["did_you_mean"] == [] and [e["kind"] for e in page["expansions"]] == []
+
+
+async def test_the_page_offers_the_exact_search(datasette):
+    html = (await datasette.client.get("/-/search?q=" + quote("りぼーく"))).text
+    assert '次も検索しました: <a class="also" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">リボーク</a>' in html
+    assert '<a class="exact" href="/-/search?q=%E3%82%8A%E3%81%BC%E3%83%BC%E3%81%8F&amp;exact=1">' in html
+    data = (await datasette.client.get("/-/search.json?q=revoek&limit=1")).json()
+    assert data["did_you_mean"] == ["revoke"] and data["expansions"] == [{"kind": "typo", "text": "revoke", "found": 127}]
+
+
+async def test_results_show_labels_not_ids(datasette):
+    html = (await datasette.client.get("/-/search?q=" + quote("不十分なビッド"))).text
+    assert '<span class="label">第27条B項4</span>' in html
+    # 27B4 has no title of its own: its parent's tells what it is about
+    assert '<span class="context">不十分なビッドが受け入れられなかった場合</span>' in html
+    html = (await datasette.client.get("/-/search?q=" + quote("同等なコール"))).text
+    assert "quote:" not in html.split('<section class="content">', 1)[-1].replace("quote%3A", "").replace("/quote:", "")
+
+
+# ---------------------------------------------------------------- the data files
+
+def test_synonym_keys_agree_with_the_tokenizer():
+    """corpus/synonyms.csv stores each word's search tokens so the build need not make them: a new
+    Sudachi dictionary that tokenizes differently must be noticed (re-run scripts/extract_synonyms.py)."""
+    import csv
+    from pathlib import Path
+
+    from ingest import tokenize
+
+    path = Path(__file__).resolve().parent.parent / "corpus" / "synonyms.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.reader(handle) if r and not r[0].startswith("#")]
+    assert len(rows) > 3000
+    wrong = [(word, key) for _, _, word, key in rows if " ".join(tokenize.query_terms(word, "ja")) != key]
+    assert wrong == []
+
+
+def test_a_bad_synonyms_line_names_file_and_line(tmp_path):
+    from collections import Counter
+
+    from ingest.records import ParseError
+    from ingest.search_expansions import synonym_rows
+
+    path = tmp_path / "synonyms.csv"
+    path.write_text("# comment\n000001,0,曖昧,曖昧\n000001,7,あいまい\n", encoding="utf-8")
+    with pytest.raises(ParseError, match=r"synonyms.csv:3: expected `group,expansion flag"):
+        synonym_rows(path, Counter({"曖昧": 1}))
+
+
+def test_a_bad_variants_file_names_the_file(tmp_path):
+    from ingest.records import ParseError
+    from ingest.search_expansions import zh_variant_rows
+
+    path = tmp_path / "zh_variants.yml"
+    path.write_text("variants:\n  明手: 夢家\n", encoding="utf-8")
+    with pytest.raises(ParseError, match=r"zh_variants.yml: the variants of '明手' must be a list"):
+        zh_variant_rows(path)
+
+
+# ---------------------------------------------------------------- nothing typed breaks the keys
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_the_keys_take_any_text(text):
+    assert isinstance(forgiving.kana_key(text), str)
+    assert forgiving.romaji_to_kana(text) is None or forgiving.is_kana(forgiving.romaji_to_kana(text))
+    assert isinstance(forgiving.sound_key(text, japanese=True), str)
+    assert isinstance(forgiving.sound_key(text, japanese=False), str)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from("あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"),
+               min_size=1, max_size=20))
+def test_expansions_take_any_kana_or_romaji(conn, text):
+    from laws_site.expansions import alternatives, corrections
+    from laws_site.search_data import search_data
+
+    data = search_data(conn).expansions
+    for alternative in alternatives(data, text, None) + corrections(data, text, None):
+        assert alternative.text and alternative.text != text
