@@ -58,6 +58,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         },
         # rowid, id, doc, ref, kind, title, lang, position
         "units": units,
+        # names typed before a citation to reach a document other than the Laws (運営規則27条)
+        "document_names": getattr(data, "document_names", {}),
         "searchable": searchable,
         # every token of the search columns, per language (a query word not among them cannot match)
         "indexed_words": {lang: sorted(words) for lang, words in data.vocabulary_of.items()},

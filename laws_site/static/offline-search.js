@@ -80,7 +80,7 @@
     const spaced = pyStrip(typed.normalize("NFKC"));
     if (SEPARATED_NUMBERS.test(pyStrip(spaced.replace(LAW_WORD, "")))) return null;
     let text = squeeze(typed).replace(LAW_WORD, "");
-    text = text.replace(/^第(\d+)条/, "$1").replace(/([A-Za-z])[項款]/g, "$1").replace(/(\d+)[号項]/g, "$1");
+    text = text.replace(/^第?(\d+)条/, "$1").replace(/([A-Za-z])[項款]/g, "$1").replace(/(\d+)[号項]/g, "$1");
     text = text.replace(/[-_.()（）/]/g, "");
     const m = LOOSE_LAW_REF.exec(text);
     if (!m) return null;
@@ -122,6 +122,28 @@
     const regulation = regulationSpelling(typed);
     if (regulation && (!law || regulation === law)) candidates.push(["regulations", regulation]);
     return candidates.length ? candidates : null;
+  }
+
+  /** ref_spelling.candidate_refs: canonical spellings to try in a document of this role. */
+  function candidateRefs(role, typed) {
+    const candidates = [];
+    if (role === "regulations") candidates.push(regulationSpelling(typed));
+    const law = lawSpelling(typed);
+    if (law) candidates.push(law, "L" + law, "quote:" + law);
+    candidates.push(noteSpelling(typed));
+    return [...new Set(candidates)].filter((c) => c && c !== typed);
+  }
+
+  /** ref_spelling.named_document: (document, the citation after its name) for 運営規則27条. */
+  function namedDocument(typed, names) {
+    const text = squeeze(typed);
+    for (const name of Object.keys(names).sort((a, b) => [...b].length - [...a].length)) {
+      if (text.startsWith(name) && text.length > name.length) {
+        const rest = text.slice(name.length).replace(/^[の:：]+/, "");
+        if (rest && "第0123456789付".includes(rest[0])) return [names[name], rest];
+      }
+    }
+    return null;
   }
 
   function splitCitations(typed) {
@@ -407,21 +429,32 @@
     }
 
     citedUnits(query, doc, lang) {
-      const typed = splitCitations(query);
+      const named = namedDocument(query, this.pack.document_names || {});
+      const [typed, scoped] = named ? [[named[1]], named[0]] : [splitCitations(query), null];
       if (!typed) return null;
       let wanted = [];
+      const primary = [];
       for (const citation of typed) {
-        for (const [scope, ref] of citationCandidates(citation) || []) {
+        const pairs = scoped
+          ? candidateRefs((this.documents.get(scoped) || {}).role, citation).concat([squeeze(citation)]).map((ref) => [scoped, ref])
+          : citationCandidates(citation) || [];
+        pairs.forEach(([scope, ref], rank) => {
           const docs = this.documents.has(scope) ? [scope] : this.docsOfRole(scope);
           wanted.push(...docs.map((d) => d + ":" + ref));
-        }
+          if (rank === 0) primary.push(...docs.map((d) => d + ":" + ref));
+        });
       }
       wanted = [...new Set(wanted)].filter((u) => this.inFilters(u.split(":")[0], doc, lang));
       const units = wanted.filter((u) => this.rowids.has(u));
-      const result = { query, found: units.length > 0, units, message: null, nearest: [] };
+      const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
+      const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
       if (!units.length) {
         result.message = `No such unit${doc || lang ? " in the document or language chosen" : ""}: ${query}.`;
-        result.nearest = this.nearestUnits(typed[0], doc);
+        result.nearest = this.nearestUnits(typed[0], doc || scoped);
+      } else if (!opens) {
+        const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
+        const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
+        result.message = `No such unit in ${title}: ${query}. The same number exists elsewhere:`;
       }
       return result;
     }
@@ -932,7 +965,7 @@
   function resultsHTML(words, answer, titles, params, pathname) {
     const out = [];
     const citation = answer.citation;
-    if (citation && !citation.found) {
+    if (citation && citation.message) {
       out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong>${citation.nearest.length ? " Nearest units:" : ""}</p>`);
       if (citation.nearest.length) {
         out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(u.doc + " " + u.ref)}</a></li>`).join("")}</ul>`);
@@ -1004,8 +1037,7 @@
       return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
     }
     const citation = answer.citation;
-    const units = splitCitations(answer.query);
-    if (citation && citation.found && units && units.length === 1 && !params.get("list") && !answer.offset) {
+    if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
       const [doc, ...ref] = citation.units[0].split(":");
       return { redirect: permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query) };
     }
