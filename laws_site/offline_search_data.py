@@ -30,7 +30,7 @@ from ingest import tokenize
 from . import search as searching
 from .search_data import NAVIGATION_KINDS, search_data
 
-FORMAT = 2  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 3  # bump when the shape changes (the service worker keys its caches on build and format)
 WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
            "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
            "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",

@@ -17,7 +17,7 @@
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
-const FORMAT = 2;
+const FORMAT = 3;
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
@@ -57,6 +57,25 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// The packs are stored gzip-compressed (CompressionStream): ~20 MB of JSON keeps in a few MB, and
+// one shard is inflated natively when a page is asked for. Small entries (index, state) stay plain.
+const GZIP_TYPE = "application/x-bridge-laws-gzip";
+
+function gzipped(text) {
+  const body = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Response(body, { headers: { "Content-Type": GZIP_TYPE } });
+}
+
+/** A saved entry as a plain JSON response (inflated if stored compressed), or null. */
+async function savedResponse(path) {
+  const cache = await caches.open(CACHE);
+  const found = await cache.match(path);
+  if (!found) return null;
+  if (found.headers.get("Content-Type") !== GZIP_TYPE) return found;
+  return new Response(found.body.pipeThrough(new DecompressionStream("gzip")),
+    { headers: { "Content-Type": "application/json; charset=utf-8" } });
+}
+
 function json(data) {
   return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
@@ -76,11 +95,10 @@ async function install() {
   const pack = await pagesResponse.json();
   const writes = [
     cache.put(INDEX_URL, json({ build: pack.build, pages: pack.pages, aliases: pack.aliases || {} })),
-    cache.put(COMMON_URL, json(pack.common)),
-    cache.put(SEARCH_URL, new Response(await searchResponse.blob(),
-      { headers: { "Content-Type": "application/json; charset=utf-8" } })),
+    cache.put(COMMON_URL, gzipped(JSON.stringify(pack.common))),
+    cache.put(SEARCH_URL, gzipped(await searchResponse.text())),
   ];
-  pack.shards.forEach((shard, number) => writes.push(cache.put(SHARD_URL + number, json(shard))));
+  pack.shards.forEach((shard, number) => writes.push(cache.put(SHARD_URL + number, gzipped(JSON.stringify(shard)))));
   const assets = new Set(EXTRA_ASSETS);
   for (const lines of [pack.common, ...pack.shards.map((shard) => shard.lines)]) {
     for (const line of lines) {
@@ -105,7 +123,7 @@ self.addEventListener("fetch", (event) => {
     return; // the browser and install() fetch these themselves
   }
   if (url.pathname.startsWith("/-/offline/saved/")) {
-    event.respondWith(caches.open(CACHE).then((cache) => cache.match(url.pathname))
+    event.respondWith(savedResponse(url.pathname)
       .then((found) => found || new Response("Not saved", { status: 404 })));
     return;
   }
@@ -189,8 +207,7 @@ let loaded = null; // {index, common}
 const shards = new Map();
 
 async function savedJSON(path) {
-  const cache = await caches.open(CACHE);
-  const found = await cache.match(path);
+  const found = await savedResponse(path);
   return found ? found.json() : null;
 }
 
