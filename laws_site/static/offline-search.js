@@ -918,9 +918,8 @@
   // The service worker answers /-/search offline with the offline page's HTML and these results in it
   // (its engine stays loaded between searches); the page itself runs them only if the worker did not.
 
-  const GROUP_LABELS = { cited: "引用 Cited", citing: "この条項を引用している箇所 Cited by", definitions: "定義 Definitions" };
   const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "via", "some", "reprinted",
-    "reprintOf", "previous", "next", "notSaved"];
+    "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits"];
 
   function esc(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -933,14 +932,14 @@
   }
 
   /** pages/search.py group_results: one document's law, its definitions, the rest; cited, citing. */
-  function groupResults(results, titles) {
+  function groupResults(results, titles, words) {
     const groups = new Map();
     for (const result of results) {
       let key, label;
-      if (result.match === "citation") [key, label] = ["cited", GROUP_LABELS.cited];
-      else if (result.match === "cites") [key, label] = ["citing", GROUP_LABELS.citing];
-      else if (result.law) [key, label] = [result.doc + "\u0001law\u0001" + result.law, `第${result.law}条 Law ${result.law}`];
-      else if (result.kind === "definition") [key, label] = [result.doc + "\u0001definitions", GROUP_LABELS.definitions];
+      if (result.match === "citation") [key, label] = ["cited", words.cited];
+      else if (result.match === "cites") [key, label] = ["citing", words.citing];
+      else if (result.law) [key, label] = [result.doc + "\u0001law\u0001" + result.law, fill(words.law, { n: result.law })];
+      else if (result.kind === "definition") [key, label] = [result.doc + "\u0001definitions", words.definitions];
       else [key, label] = [result.doc + "\u0001other", ""];
       const single = key.includes("\u0001");
       if (!groups.has(key)) groups.set(key, { doc: single ? result.doc : null, document: single ? titles[result.doc] || "" : "", label, results: [] });
@@ -966,7 +965,8 @@
     const out = [];
     const citation = answer.citation;
     if (citation && citation.message) {
-      out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong>${citation.nearest.length ? " Nearest units:" : ""}</p>`);
+      out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong></p>`);
+      if (citation.nearest.length) out.push(`<p>${esc(words.nearestUnits)}</p>`);
       if (citation.nearest.length) {
         out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(u.doc + " " + u.ref)}</a></li>`).join("")}</ul>`);
       }
@@ -975,20 +975,20 @@
     if (answer.also_searched.length) {
       out.push(`<p class="also-searched">${esc(words.also)} ${answer.also_searched.map((w) => `<span class="also">${esc(w)}</span>`).join(", ")}</p>`);
     }
-    const groups = groupResults(answer.results, titles);
+    const groups = groupResults(answer.results, titles, words);
     if (!groups.length && !(citation && !citation.found)) {
       out.push(`<p>${withQuery(words.noResults, { query: answer.query })}</p>`);
     } else if (groups.length) {
       const first = answer.offset + 1, last = answer.offset + answer.results.length;
       out.push(`<p class="search-summary">${withQuery(words.summary, { first, last, total: answer.total, query: answer.query })}</p>`);
       for (const group of groups) {
-        out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)} (${esc(group.doc)})</span>` : ""}</h2><ul class="search-results">`);
+        out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)}</span>` : ""}</h2><ul class="search-results">`);
         for (const r of group.results) {
           let item = `<li><a href="${esc(r.url)}"><span class="ref">${esc(r.ref)}</span>${esc(r.title || "")}</a>`;
           if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
-          if (r.via) item += ` <span class="via">${esc(words.via)} ${esc(r.via)}</span>`;
+          if (r.via) item += ` <span class="via">${esc(fill(words.via, { word: r.via }))}</span>`;
           if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
-          if (r.index.length) item += ` <span class="via">索引: ${esc(r.index[0].replace(/^index:/, ""))}</span>`;
+          if (r.index.length) item += ` <span class="via">索引: ${esc(r.index[0].replace(/^index:/, "").split("/").join(" / "))}</span>`;
           if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(x.doc + " " + x.ref)}</a>`).join(", ")}</span>`;
           if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(r.reprint_of.doc + " " + r.reprint_of.ref)}</a></span>`;
           item += `<div class="snippet">${r.snippet.map((part) => part.mark ? `<mark>${esc(part.text)}</mark>` : esc(part.text)).join("")}</div></li>`;
