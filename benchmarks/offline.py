@@ -84,7 +84,7 @@ def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
         });
     }""", queries)
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    equal, citations, differing = 0, [0, 0], []
+    equal, citations, differing, per_group = 0, [0, 0], [], {}
     for (group, query, lang, doc), mine in zip(queries, offline):
         try:
             results = searching.search_page(conn, query, doc=doc, lang=lang, limit=1)["results"]
@@ -92,12 +92,15 @@ def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
         except searching.QueryError as error:
             server = "error: " + str(error)
         equal += server == mine
-        if group == "citations":
+        counts = per_group.setdefault(group, [0, 0])
+        counts[0] += server == mine
+        counts[1] += 1
+        if group.startswith("citations"):
             citations = [citations[0] + (server == mine), citations[1] + 1]
         if server != mine:
             differing.append([query, server, mine])
     return {"queries": len(queries), "top1_equal": equal, "rate": round(equal / len(queries), 4),
-            "citations_equal": citations[0], "citations": citations[1], "differing": differing}
+            "citations_equal": citations[0], "citations": citations[1], "per_group": per_group, "differing": differing}
 
 
 def search_latency(page, queries: list[tuple], runs: int) -> dict:
