@@ -30,7 +30,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 
 from .responses import laws_database, read
 
-SHARD_PAGES = 40
+SHARD_PAGES = 80
 COMMON_MIN_SHARDS = 2
 CRAWL_CONCURRENCY = 4
 SHELL_PATH = "/-/offline/page"
@@ -214,8 +214,8 @@ async def _make(datasette, build: str) -> OfflinePack:
     pages_json = await asyncio.to_thread(lambda: _json(pack_pages(pages, build, skipped)))
     search = await laws_database(datasette).execute_fn(lambda conn: offline_search_data.export(conn, build))
     search_json = await asyncio.to_thread(_json, search)
-    made = OfflinePack(build, await asyncio.to_thread(gzip.compress, pages_json, 6),
-                       await asyncio.to_thread(gzip.compress, search_json, 6), len(pages),
+    made = OfflinePack(build, await asyncio.to_thread(gzip.compress, pages_json, 9),
+                       await asyncio.to_thread(gzip.compress, search_json, 9), len(pages),
                        len(pages_json), len(search_json), time.perf_counter() - started)
     _packs.clear()  # one build served at a time: the old pack goes
     _packs[build] = made
