@@ -11,9 +11,9 @@ second renderer to keep in step with the templates.
 every unit using it, a commentary note shown on its law's pages). The pack keeps each distinct line
 once: pages are grouped into shards of SHARD_PAGES neighbouring URLs; a line used by several shards
 goes to the shared `common` list, a line used by one shard to that shard's own list, and a page is the
-list of its line numbers (negative: the shard's own, -1 first). Measured on this corpus
-(benchmarks/offline.py): ~14 MB as stored by the service worker, ~1.5 MB gzip-compressed on the wire.
-A shard is what the worker reads to answer one page (a few hundred KB of JSON at most).
+list of its line numbers (negative: the shard's own, -1 first). The figures (JSON size, bytes on the
+wire, stored) are benchmarks/offline.py's, in benchmarks/RESULTS.md. A shard is what the worker
+inflates to answer one page.
 """
 from __future__ import annotations
 
