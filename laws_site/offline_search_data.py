@@ -27,10 +27,11 @@ from collections import Counter
 from ingest import glossary as glossary_module
 from ingest import tokenize
 
+from . import offline_expansions
 from . import search as searching
 from .search_data import NAVIGATION_KINDS, search_data
 
-FORMAT = 3  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 4  # bump when the shape changes (the service worker keys its caches on build and format)
 WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
            "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
            "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",
@@ -75,6 +76,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "branches": branch_tokens(data),
         "lexicon": lexicon(conn),
         "t2s": traditional_to_simplified(conn),
+        # issue 24's expansions (laws_site/offline_expansions.py)
+        "expansions": offline_expansions.export(conn),
     }
 
 
