@@ -37,6 +37,147 @@
     return out.replace(E_ROW_I_RE, "$1ー").replace(LONG_VOWEL_MARKS, "");
   }
 
+  // --------------------------------------------- issue 24's expansions (ingest/forgiving.py, laws_site/expansions.py)
+
+  const KANA_ONLY_RE = /^[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe・ー〜\s]+$/;
+  const KATAKANA_ONLY_RE = /^[\u30a1-\u30fa\u30fc・ー]+$/;
+  const ROMAJI_RE = /^(?:(?:sh|ch|ts|dh|th|[kgsztdnhbpmrfjvcwl])?y?[aeiou]|n(?![aeiouy])|([kgsztdhbpmrfjc])(?=\1)|-|'| )+$/;
+  const ASCII_WORDS_RE = /^[A-Za-z][A-Za-z\-' ]*$/;
+  const EXPANSION_HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  const SMALL_FROM = "ァィゥェォャュョヮッヵヶ", SMALL_TO = "アイウエオヤユヨワツカケ";
+  const VOWEL_OF = {};
+  for (const [row, vowel] of [["アカサタナハマヤャラワガザダバパ", "a"], ["イキシチニヒミリギジヂビピ", "i"],
+    ["ウクスツヌフムユュルグズヅブプヴ", "u"], ["エケセテネヘメレゲゼデベペ", "e"], ["オコソトノホモヨョロヲゴゾドボポ", "o"]]) {
+    for (const k of row) VOWEL_OF[k] = vowel;
+  }
+  const VOWEL_KANA = { "ア": "a", "イ": "i", "ウ": "u", "エ": "e", "オ": "o" };
+  const SAME_SOUND = { "ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "ヲ": "オ", "ヰ": "イ", "ヱ": "エ" };
+  const PARTICLES = { "ノ": "の", "オ": "を", "ニ": "に", "ガ": "が", "ハ": "は", "ワ": "は", "ト": "と", "デ": "で",
+    "モ": "も", "ヘ": "へ", "エ": "へ", "ナ": "な" };
+  const FEW = 3, MAX_KEY_CHARS = 40, MIN_SOUND_KEY = 3, MAX_ALTERNATIVES = 4;
+  const ENGLISH_RULES = [
+    [/\bof\b/g, "ob"], [/\bps/g, "s"], [/tch/g, "T"], [/ch/g, "T"], [/ph/g, "f"], [/gh(?![aeiou])/g, ""], [/ck/g, "k"], [/wh/g, "w"], [/th/g, "s"],
+    [/dg(?=[eiy])/g, "j"], [/d?j/g, "j"], [/g(?=[eiy][^aeiou\b]|e\b|y)/g, "j"],
+    [/c(?=[eiy])/g, "s"], [/[cq]/g, "k"], [/x/g, "ks"],
+    [/tion/g, "shon"], [/sion/g, "shon"], [/cial/g, "shal"], [/tial/g, "shal"],
+    [/e\b/g, ""], [/(?<=[aeiou])r(?![aeiou])/g, ""], [/m(?=[pb])/g, "n"],
+  ];
+  const ROMAJI_RULES = [[/c?ch/g, "T"], [/tsu/g, "tu"]];
+  const SHARED_RULES = [[/sh/g, "s"], [/ch/g, "t"], [/ts/g, "t"], [/l/g, "r"], [/v/g, "b"], [/w/g, ""], [/y/g, ""],
+    [/z/g, "s"], [/h/g, ""], [/f/g, "h"], [/T/g, "t"]];
+
+  function toKatakana(text) {
+    return [...text.normalize("NFKC")].map((c) => {
+      const code = c.codePointAt(0);
+      return code >= 0x3041 && code <= 0x3096 || code === 0x309d || code === 0x309e ? String.fromCodePoint(code + 0x60) : c;
+    }).join("");
+  }
+  function toHiragana(text) {
+    return [...text].map((c) => {
+      const code = c.codePointAt(0);
+      return code >= 0x30a1 && code <= 0x30f6 || code === 0x30fd || code === 0x30fe ? String.fromCodePoint(code - 0x60) : c;
+    }).join("");
+  }
+  function isKana(text) { return KANA_ONLY_RE.test(pyStrip(text.normalize("NFKC"))); }
+
+  function kanaKey(text) {
+    const kana = [...toKatakana(text.replace(/\s+/g, ""))].map((c) => SAME_SOUND[c] || c);
+    const out = [];
+    let previous = null;
+    for (let c of kana) {
+      if ("ーッっ・-〜".includes(c)) continue;
+      const small = SMALL_FROM.indexOf(c);
+      if (small >= 0 && c !== "ッ") c = SMALL_TO[small];
+      const vowel = VOWEL_KANA[c];
+      if (vowel && previous && (vowel === previous || (vowel === "u" && previous === "o") || (vowel === "i" && previous === "e"))) continue;
+      out.push(c);
+      previous = VOWEL_OF[c] || VOWEL_KANA[c] || null;
+    }
+    return out.join("");
+  }
+
+  function replaceAll(text, steps) {
+    for (const [from, to] of steps) text = text.split(from).join(to);
+    return text;
+  }
+
+  function alphabetToKana(tables, text) {   // jaconv.alphabet2kana
+    text = text.toLowerCase();
+    if (text.endsWith("h") && text.length >= 2) text = text.slice(0, -1) + "う";
+    text = replaceAll(text, tables.to_kana);
+    text = [...text].map((c) => tables.hep2kana[c] || c).join("");
+    return [...text].map((c) => tables.consonants.includes(c) ? "っ" : c).join("");
+  }
+
+  function kanaToAlphabet(tables, text) {   // jaconv.kana2alphabet
+    text = replaceAll(text, tables.to_romaji);
+    text = [...text].map((c) => tables.kana2hep[c] || c).join("");
+    while (text.includes("っ")) {
+      const chars = [...text];
+      const at = chars.indexOf("っ");
+      if (chars.length <= at + 1) return chars.slice(0, -1).join("") + "xtsu";
+      if (at === 0 || chars[at + 1] === "っ") chars[at] = "xtsu";
+      else chars[at] = chars[at + 1];
+      text = chars.join("");
+    }
+    return text;
+  }
+
+  function romajiToKana(tables, text) {
+    text = pyStrip(text.normalize("NFKC")).toLowerCase();
+    if (!text || !ROMAJI_RE.test(text)) return null;
+    let kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("");
+    kana = kana.replace(/n/g, "ん");
+    return isKana(kana) ? kana : null;
+  }
+
+  function soundKey(tables, text, japanese) {
+    let words;
+    if (japanese) {
+      const kana = toKatakana(text);
+      if (!KATAKANA_ONLY_RE.test(kana)) return "";
+      let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
+      for (const [pattern, replacement] of ROMAJI_RULES) spelled = spelled.replace(pattern, replacement);
+      words = [spelled];
+    } else {
+      const spelled = text.normalize("NFKC").toLowerCase();
+      if (!ASCII_WORDS_RE.test(pyStrip(spelled))) return "";
+      words = spelled.match(/[a-z]+/g) || [];
+      for (const [pattern, replacement] of ENGLISH_RULES) words = words.map((w) => w.replace(pattern, replacement));
+    }
+    let joined = words.join("");
+    for (const [pattern, replacement] of SHARED_RULES) joined = joined.replace(pattern, replacement);
+    return joined.replace(/[aeiou]/g, "").replace(/(.)\1+/g, "$1");
+  }
+
+  function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit)
+    a = [...a]; b = [...b];
+    const d = [];
+    for (let i = 0; i <= a.length; i++) { d.push(new Array(b.length + 1).fill(0)); d[i][0] = i; }
+    for (let j = 0; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  }
+
+  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5): the 5 closest
+   * within the limit, closest first, ties in the choices' order. */
+  function closest(query, choices, swaps, limit) {
+    const found = [];
+    choices.forEach((choice, i) => {
+      if (Math.abs([...choice].length - [...query].length) > limit) return;
+      const distance = levenshtein(query, choice, swaps);
+      if (distance <= limit) found.push([distance, i, choice]);
+    });
+    found.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    return found.slice(0, 5).map(([distance, , choice]) => [choice, distance]);
+  }
+
   function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
   function fold(token) { return token.replace(/[\s"]+/g, "").toLowerCase(); }
@@ -363,6 +504,123 @@
       return folded.replace(/(?<=[\p{L}\p{N}_])[-‐](?=[\p{L}\p{N}_])/gu, "").replace(/\s+/g, "");
     }
 
+    // --------------------------------------------- issue 24's expansions (laws_site/expansions.py)
+
+    expansionData() {
+      if (this._expansions !== undefined) return this._expansions;
+      const e = this.pack.expansions || { readings: {}, sounds: {}, synonyms: {}, zh: {}, romaji: null };
+      e.longest = Math.max(0, ...Object.keys(e.readings).map((k) => [...k].length));
+      e.kanaWords = []; e.kanaWordOf = {};
+      for (const key of Object.keys(e.readings).sort()) {
+        const term = e.readings[key][0][0];
+        if ([...key].length >= 3 && KATAKANA_ONLY_RE.test(term)) { e.kanaWords.push(key); e.kanaWordOf[key] = term; }
+      }
+      e.english = [...new Set(Object.values(e.sounds).flat())].sort();
+      e.zhKeys = Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length || (a < b ? -1 : a > b ? 1 : 0));
+      this._expansions = e;
+      return e;
+    }
+
+    alternatives(query, lang) {
+      const e = this.expansionData();
+      if (!e.romaji) return [];
+      const found = [];
+      const text = pyStrip(query.normalize("NFKC"));
+      let kana = null;
+      if (isKana(text)) {
+        kana = text;
+        found.push({ kind: "reading", text: this.segment(kanaKey(text)) || toKatakana(text), lang: "ja" });
+      } else {
+        const romaji = romajiToKana(e.romaji, text);
+        if (romaji) { kana = romaji; found.push({ kind: "romaji", text: this.segment(kanaKey(romaji)), lang: "ja" }); }
+      }
+      if (kana) {
+        const key = soundKey(e.romaji, toKatakana(kana), true);
+        if (key.length >= MIN_SOUND_KEY) for (const term of (e.sounds[key] || []).slice(0, 2)) found.push({ kind: "sound", text: term, lang: null });
+      }
+      if (EXPANSION_HAN_RE.test(text) || isKana(text)) {
+        for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });
+      }
+      if (EXPANSION_HAN_RE.test(text)) {
+        const simplified = this.toSimplified(text);
+        let replaced = simplified;
+        for (const variant of e.zhKeys) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
+        if (replaced !== simplified) found.push({ kind: "zh", text: replaced, lang: "zh" });
+      }
+      const kept = [], seen = new Set([query]);
+      for (const alt of found) {
+        if (alt.text && !seen.has(alt.text) && (lang === null || alt.lang === null || alt.lang === lang)) { seen.add(alt.text); kept.push(alt); }
+      }
+      return kept.slice(0, MAX_ALTERNATIVES);
+    }
+
+    segment(key) {
+      const e = this.expansionData();
+      const chars = [...key];
+      const size = chars.length;
+      if (!size || size > MAX_KEY_CHARS) return "";
+      const best = new Array(size + 1).fill(null);
+      best[0] = [0, 0, []];
+      for (let start = 0; start < size; start++) {
+        if (best[start] === null) continue;
+        const [pieces, weight, words] = best[start];
+        for (let end = start + 1; end <= Math.min(size, start + e.longest); end++) {
+          const piece = chars.slice(start, end).join("");
+          const options = e.readings[piece];
+          let candidate;
+          if (options) candidate = [pieces + 1, weight - options[0][1], words.concat([options[0][0]])];
+          else if (end === start + 1 && PARTICLES[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([PARTICLES[piece]])];
+          else continue;
+          if (best[end] === null || candidate[0] < best[end][0] || (candidate[0] === best[end][0] && candidate[1] < best[end][1])) best[end] = candidate;
+        }
+      }
+      return best[size] === null ? "" : best[size][2].join("");
+    }
+
+    synonymsOf(text) {
+      const e = this.expansionData();
+      const terms = this.queryTerms(text, "ja");
+      const whole = e.synonyms[terms.join(" ")];
+      if (whole) return whole.slice(0, 2);
+      const found = [];
+      terms.forEach((term, i) => {
+        for (const target of (e.synonyms[term] || []).slice(0, 2)) {
+          found.push(terms.length > 1 ? terms.slice(0, i).concat([target], terms.slice(i + 1)).join("") : target);
+        }
+      });
+      return found.slice(0, 2);
+    }
+
+    corrections(query, lang) {
+      const e = this.expansionData();
+      if (!e.romaji) return [];
+      const text = pyStrip(query.normalize("NFKC"));
+      const found = [];
+      const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
+      if (/^[\x00-\x7f]*$/.test(text) && ASCII_WORDS_RE.test(text)) {
+        const lowered = text.toLowerCase();
+        const close = closest(lowered, e.english, true, [...lowered].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const nearest = nearestOf(close);
+        for (const [term, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: term, lang: null });
+      }
+      const kana = isKana(text) ? text : romajiToKana(e.romaji, text);
+      if (kana && (lang === null || lang === "ja")) {
+        const key = kanaKey(kana);
+        const close = closest(key, e.kanaWords, false, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const nearest = nearestOf(close);
+        for (const [candidate, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: e.kanaWordOf[candidate], lang: "ja" });
+      }
+      const seen = new Set(), kept = [];
+      for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
+      return kept.slice(0, 2);
+    }
+
+    alternativePlan(alt, lang) {
+      const plan = this.makePlan(alt.text, lang || alt.lang);
+      for (const branch of plan.branches) { branch.via = branch.via || alt.text; branch.expansion = alt.kind; }
+      return plan;
+    }
+
     // --------------------------------------------- search_page
 
     search(rawQuery, options = {}) {
@@ -385,9 +643,13 @@
         page = hits.slice(offset, offset + limit);
       } else {
         const plan = this.makePlan(query, lang);
-        if (!plan.branches.length && !citation) throw new QueryError(this.nothingToSearch(query));
+        const expand = options.expand !== false;
+        plan.alternatives = expand && !citation ? this.alternatives(query, lang).map((alt) => [alt, this.alternativePlan(alt, lang)]) : [];
+        if (!plan.branches.length && !citation && !plan.alternatives.some(([, p]) => p.branches.length)
+            && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
         plan.relaxed = citation === null;
-        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false);
+        plan.query = query;
+        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation);
         alsoSearched = plan.alsoSearched;
         total = ranking.order.length;
         page = ranking.hits(offset, limit);
@@ -559,24 +821,66 @@
       return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
     }
 
-    rankedHits(plan, doc, lang, indexBoost) {
-      const merged = new Map();
-      for (const relaxed of [false, true]) {
-        if (relaxed && (!plan.relaxed || [...merged.values()].some((c) => c[2] === "all" || c[2] === "most"))) break;
-        for (const branch of plan.branches) {
-          for (const [rowid, candidate] of this.runBranch(branch, doc, indexBoost, relaxed)) {
-            const kept = merged.get(rowid);
-            if (kept === undefined || candidate[0] > kept[0]) merged.set(rowid, candidate);
-          }
+    strictHits(branches, doc, indexBoost, relaxed) {
+      const found = new Map();
+      for (const branch of branches) {
+        for (const [rowid, candidate] of this.runBranch(branch, doc, indexBoost, relaxed)) {
+          const kept = found.get(rowid);
+          if (kept === undefined || candidate[0] > kept[0]) found.set(rowid, candidate);
         }
       }
-      for (const [unit, boost] of plan.targets) {
+      return found;
+    }
+
+    mergeTier(merged, found, tier) {
+      for (const [rowid, candidate] of found) {
+        const kept = merged.get(rowid);
+        if (kept === undefined || (kept[4] === tier && candidate[0] > kept[0])) merged.set(rowid, candidate.slice(0, 4).concat([tier]));
+      }
+    }
+
+    addTargets(merged, targets, doc, lang, tier) {
+      for (const [unit, boost] of targets) {
         const rowid = this.rowids.get(unit);
         if (rowid === undefined || !this.inFilters(this.units.get(rowid)[1], doc, lang)) continue;
-        if (!merged.has(rowid)) merged.set(rowid, [0.0, null, "vocabulary", null]);
-        merged.get(rowid)[0] += boost;
+        if (!merged.has(rowid)) merged.set(rowid, [0.0, null, "vocabulary", null, tier]);
+        if (merged.get(rowid)[4] === tier) merged.get(rowid)[0] += boost;
       }
-      return this.foldReprints(merged);
+    }
+
+    /** search.ranked_hits: the query's own hits (tier 0), then units only an alternative finds
+     * (tier 1), corrections among them when tier 0 has fewer than FEW units; relaxed hits last. */
+    rankedHits(plan, doc, lang, indexBoost, corrected = false) {
+      const strict = this.strictHits(plan.branches, doc, indexBoost, false);
+      let relaxed = new Map();
+      if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
+        relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
+      }
+      let merged = new Map();
+      this.mergeTier(merged, strict, 0);
+      this.addTargets(merged, plan.targets, doc, lang, 0);
+      const alternatives = plan.alternatives || [];
+      if (corrected && merged.size < FEW) {
+        const known = new Set(alternatives.map(([alt]) => alt.text));
+        for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
+      }
+      const foundBy = new Map();
+      for (const [alt, altPlan] of alternatives) {
+        const before = merged.size;
+        this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), 1);
+        this.addTargets(merged, altPlan.targets, doc, lang, 1);
+        foundBy.set(alt.text, merged.size - before);
+      }
+      if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
+      else if (relaxed.size) {
+        merged = new Map();
+        this.mergeTier(merged, strict, 0);
+        this.mergeTier(merged, relaxed, 0);
+        this.addTargets(merged, plan.targets, doc, lang, 0);
+      }
+      const ranking = this.foldReprints(merged);
+      ranking.foundBy = foundBy;
+      return ranking;
     }
 
     runBranch(branch, doc, indexBoost, relaxed) {
@@ -763,7 +1067,8 @@
           reprintOf.set(rowid, lawUnit);
         }
       }
-      const order = [...merged.keys()].sort((a, b) => merged.get(b)[0] - merged.get(a)[0]
+      const order = [...merged.keys()].sort((a, b) => (merged.get(a)[4] || 0) - (merged.get(b)[4] || 0)
+        || merged.get(b)[0] - merged.get(a)[0]
         || this.docRank(this.units.get(a)[1]) - this.docRank(this.units.get(b)[1])
         || this.units.get(a)[6] - this.units.get(b)[6]);
       return {
