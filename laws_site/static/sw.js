@@ -17,7 +17,7 @@
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
-const FORMAT = 3;
+const FORMAT = 4;
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
