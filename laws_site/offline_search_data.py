@@ -207,6 +207,9 @@ def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
         present.update(text)
     for (form,) in conn.execute("select zh from glossary where zh is not null") if _has(conn, "glossary") else []:
         present.update(form)
+    # the simplified keys of issue 24's Chinese variants (梦家 -> 明手): 夢家 typed offline must reach them
+    for (key,) in conn.execute("select key from search_expansions where kind = 'zh'") if _has(conn, "search_expansions") else []:
+        present.update(key)
     table = {}
     for code in list(range(0x3400, 0x4DC0)) + list(range(0x4E00, 0xA000)) + list(range(0xF900, 0xFB00)):
         char = chr(code)

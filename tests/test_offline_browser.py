@@ -18,6 +18,7 @@ import yaml
 
 from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS
+from laws_site import offline_search_data
 from laws_site import search as searching
 from tests.live_server import serving
 from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
@@ -72,7 +73,7 @@ def test_one_online_visit_saves_the_site_and_says_which_build(phone, served, db_
     page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
     build = build_id(db_copy)
     assert build[:8] in page.inner_text("#offline-status")
-    assert cache_names(page) == [f"bridge-laws-offline-3-{build}"]
+    assert cache_names(page) == [f"bridge-laws-offline-{offline_search_data.FORMAT}-{build}"]
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     usage = page.evaluate("navigator.storage.estimate()")["usage"]
     assert usage <= 25_000_000, f"stored {usage:,} bytes"
@@ -206,7 +207,7 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
     assert new[:8] in page.inner_text("#offline-status")
     # the old build's copy is removed when the new worker takes over
     page.wait_for_function("(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
-                           arg=f"bridge-laws-offline-3-{new}", timeout=30_000)
+                           arg=f"bridge-laws-offline-{offline_search_data.FORMAT}-{new}", timeout=30_000)
     context.set_offline(True)
     try:
         assert page.goto(served + "/laws-2017-ja/62").status == 200

@@ -580,7 +580,11 @@
     synonymsOf(text) {
       const e = this.expansionData();
       const terms = this.queryTerms(text, "ja");
-      const whole = e.synonyms[terms.join(" ")];
+      // the server cuts with SudachiPy, which knows words the corpus lacks (罰金, 質疑): a query that is
+      // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
+      const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
+      const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
+        || (KATAKANA_ONLY_RE.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
       if (whole) return whole.slice(0, 2);
       const found = [];
       terms.forEach((term, i) => {
