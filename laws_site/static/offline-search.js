@@ -1442,7 +1442,8 @@
     });
   }
 
-  const api = { Engine, QueryError, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
+  const api = { Engine, QueryError, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery,
+    forgiving: { kanaKey, romajiToKana, soundKey, levenshtein } };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.BridgeLawsSearch = api;
   api.loadEngine = loadEngine;
