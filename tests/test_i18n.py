@@ -165,3 +165,21 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
             catalog = read_po(po)
         missing = sorted(m for m in msgids if not (catalog.get(m) and catalog.get(m).string))
         assert missing == [], f"{lang}: untranslated {missing}"
+
+
+@pytest.mark.parametrize("prefix, words, english", [
+    ("/zh", ["<h1>比较第16条</h1>", "首页</a>", "比较</button>", "仅新版", "显示空格及全角半角差异"],
+     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
+    ("", ["<h1>第16条の比較</h1>", "ホーム</a>", "比較</button>", "新しい方のみ", "全条の一覧"],
+     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
+    ("/en", ["<h1>Compare Law 16</h1>", ">Home</a>", ">Compare</button>", "only in the newer", ">All laws<"], []),
+])
+async def test_the_compare_page_chrome_is_in_the_interface_language(datasette, prefix, words, english):
+    html = (await datasette.client.get(f"{prefix}/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
+    for word in words:
+        assert word in html, word
+    chrome = re.sub(r'<div class="diff-side.*?</div>\s*</div>', "", html, flags=re.S)  # not the texts compared
+    assert [w for w in english if w in chrome] == []
+    overview = (await datasette.client.get(f"{prefix}/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja")).text
+    assert [w for w in ["units changed", "Compare all laws", '<th scope="col">only older'] if w in overview] == \
+        ([] if english else [w for w in ["units changed", "Compare all laws", '<th scope="col">only older']])
