@@ -183,3 +183,27 @@ async def test_the_compare_page_chrome_is_in_the_interface_language(datasette, p
     overview = (await datasette.client.get(f"{prefix}/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja")).text
     assert [w for w in ["units changed", "Compare all laws", '<th scope="col">only older'] if w in overview] == \
         ([] if english else [w for w in ["units changed", "Compare all laws", '<th scope="col">only older']])
+
+
+async def test_edition_reasons_the_build_writes_are_in_the_interface_language(datasette):
+    """'no 1997 unit became this one' (the other-edition box of a 2017 unit new in 2017) and the
+    history's 'The commentaries of 2018 do not reprint Law 16.' were printed in English on ja and zh pages."""
+    zh = (await datasette.client.get("/zh/laws-2017-ja/27B1(b)")).text
+    assert '<p class="edition-status relation-new"><strong>新增：</strong> 没有1997年版的条款演变为本条款。</p>' in zh
+    ja = (await datasette.client.get("/laws-2017-ja/60")).text
+    assert "このコーパスの1997年版の本文は52Aの途中で終わっています" in ja and "no 1997 text to compare" not in ja
+    en = (await datasette.client.get("/en/laws-2017-ja/27B1(b)")).text
+    assert "<strong>New:</strong> No 1997 unit became this one.</p>" in en
+    history = (await datasette.client.get("/zh/-/history/16")).text
+    assert '<p class="version-note">2018年的注释书未转载第16条。</p>' in history
+    assert "do not reprint" not in history
+
+
+async def test_an_editors_note_shared_by_a_split_is_printed_once_and_marked_english(datasette):
+    """1997 Law 16 became 2017 16, 16A, 16A1 and 16A1(a): one note, which was printed under each of the four."""
+    html = (await datasette.client.get("/zh/laws-1997-zh/16")).text
+    box = re.search(r'<section class="other-edition">.*?</section>', html, re.S).group(0)
+    assert box.count("1997 Law 16&#39;s own text") == 5  # the four badges' titles and one note
+    assert box.count('<p class="relation-reason"><span lang="en">1997 Law 16&#39;s own text') == 1
+    history = (await datasette.client.get("/zh/-/history/16")).text
+    assert history.count('<p class="relation-reason"><span lang="en">1997 Law 16&#39;s own text') == 1

@@ -4,7 +4,7 @@ each step; /-/history lists the laws. JSON at the same URLs with .json. Made at 
 (ingest/history.py, table law_history); a request reads one row."""
 from __future__ import annotations
 
-from .. import editions
+from .. import editions, reasons
 from ..diffs import side_pieces_of
 from ..responses import error_response, html_page, json_response, read
 
@@ -18,7 +18,16 @@ async def view(datasette, request):
         return await error_response(datasette, request, 404, str(error), as_json=as_json, title="No such law")
     if as_json:
         return json_response(history)
+    for version in history["versions"]:
+        version["why"] = reasons.reason(version.get("note"))
+    previous = None
     for row in history["rows"]:
+        for step in row["steps"].values():
+            if isinstance(step, dict):
+                step["why"] = reasons.reason(step.get("reason"))
+        step = row["steps"].get("old_to_new") or {}
+        step["why_shown"] = step.get("reason") != previous  # a split's one reason, printed once
+        previous = step.get("reason")
         for reprint in row["reprints"]:
             reprint["pieces"], reprint["new_pieces"] = side_pieces_of(reprint.get("ops"), reprint.get("text"),
                                                                       (row["new"] or {}).get("text"))

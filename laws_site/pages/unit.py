@@ -11,7 +11,7 @@ from datasette.utils.asgi import Response
 
 from ingest.refs import law_number, parse_law_ref
 
-from .. import chrome, editions, i18n, queries
+from .. import chrome, editions, i18n, queries, reasons
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -181,7 +181,15 @@ def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
                                                  "history_url": editions.history_url(law_number(unit["ref"]))}
     flags = editions.unit_flags(conn, unit_ids)
     names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    shown: set[str] = set()
+    for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
+        c["why"] = reasons.reason(c["reason"])
+        c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
+        shown.add(c["reason"])
+    if info.get("status"):
+        info["status"]["why"] = reasons.reason(info["status"]["reason"])
     for flag in flags:
+        flag["why"] = reasons.reason(flag["message"])
         flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
         for now in flag["now"]:
             now["label"] = names.get(now["id"], now["ref"])
