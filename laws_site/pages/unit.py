@@ -400,12 +400,19 @@ async def view(datasette, request):
 
 async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     """Redirect a differently spelled ref to its canonical form; otherwise a 404 with suggestions."""
+    lang = i18n.lang()  # read before the thread
+
     def look_up(conn):
         document = queries.document(conn, doc)
         refs = queries.doc_refs(conn, doc) if document else []
         canonical = (queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs)
                      if document else None)
         suggestions = [] if canonical else suggest(conn, doc, ref, refs)
+        if document:  # what people read: 「第9条」 / "Law 9", the document's short title in their language
+            names = unit_labels(conn, [f"{doc}:{s['label']}" for s in suggestions], lang)
+            for s in suggestions:
+                s["name"] = names.get(f"{doc}:{s['label']}")
+            document = {**document, "name": short_titles(conn, lang).get(doc)}
         return document, canonical, suggestions
 
     document, canonical, suggestions = await read(datasette, look_up)
