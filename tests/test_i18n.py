@@ -224,3 +224,20 @@ async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_r
     assert "laws-2017-ja" not in re.search(r"<title>(.*?)</title>", html, re.S).group(1)
     data = (await datasette.client.get("/laws-2017-ja/99Z.json")).json()
     assert data["suggestions"][0]["label"] == "9"  # the JSON keeps the ref
+
+
+@pytest.mark.parametrize("prefix, home, search, laws", [
+    ("", "ホーム", "検索", "規則 2017"), ("/zh", "首页", "搜索", "规则 2017"), ("/en", "Home", "Search", "Laws 2017"),
+])
+async def test_search_and_index_breadcrumbs_are_in_the_interface_language(datasette, prefix, home, search, laws):
+    """The search page showed Datasette's own lowercase 'home' crumb; the 索引's crumb named the
+    document by its Japanese short title on /zh/ and /en/ pages; a missing index suggested 'laws-2017-ja/-/index'."""
+    html = (await datasette.client.get(f"{prefix}/-/search?q=" + "罰張")).text
+    assert (f'<p class="crumbs breadcrumb"><a href="{prefix}/">{home}</a> &gt; '
+            f'<span aria-current="page">{search}</span></p>') in html
+    html = (await datasette.client.get(f"{prefix}/laws-2017-ja/-/index")).text
+    assert f'<a href="{prefix}/laws-2017-ja">{laws}</a> &gt; <span aria-current="page">' in html
+    missing = await datasette.client.get(f"{prefix}/laws-1997-zh/-/index")
+    assert missing.status_code == 404
+    assert f'<li><a href="{prefix}/laws-2017-ja/-/index">{laws}: ' in missing.text
+    assert ">laws-2017-ja/-/index<" not in missing.text

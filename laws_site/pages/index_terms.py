@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .. import queries
+from .. import chrome, i18n, queries
 from ..linkify import segments
 from ..responses import error_response, html_page, json_response, read
 from ..units import permalink
@@ -90,12 +90,15 @@ async def view(datasette, request):
     """/<doc>/-/index (the 2017 Laws' 索引), one kana row with ?row=か (or any kana of the row)."""
     doc = request.url_vars["doc"]
     asked = request.args.get("row") or None
+    lang = i18n.lang()  # read before the thread
     context = await read(datasette, lambda conn: index_context(conn, doc, asked))
+    titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
-        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}] if laws else []
+        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index", "name": f"{titles.get(laws.id)}: {i18n.gettext('Index')}"}] \
+            if laws else []
         return await error_response(datasette, request, 404, f"No index (索引) in {doc!r}",
                                     as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": suggestions})
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))
-    return await html_page(datasette, request, "index_terms.html", context)
+    return await html_page(datasette, request, "index_terms.html", {**context, "document_title": titles.get(doc)})
