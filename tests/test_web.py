@@ -606,3 +606,16 @@ async def test_an_answer_asked_again_is_the_one_made_first(datasette):
     threads = [k for k in responses._answers if k[1].startswith("/-/threads")]
     await datasette.client.get("/-/threads.json")
     assert [k for k in responses._answers if k[1].startswith("/-/threads")] == threads == []
+
+
+async def test_the_history_link_is_only_on_a_law_s_units(datasette):
+    """Regulation article 8 linked 'History of this law' to the Laws' Law 8; a definition, a part or a
+    regulation appendix linked it to the list of all histories."""
+    for path in ["/jcbl-regs-ja/8", "/jcbl-regs-ja/appendix-7-4", "/laws-2017-ja/def:ダミー", "/laws-2017-ja/part:5"]:
+        response = await datasette.client.get(path)
+        assert response.status_code == 200, path
+        assert 'class="history-link"' not in response.text, path
+    for path, law in [("/laws-2017-ja/61B3", 61), ("/laws-1997-zh/16", 16), ("/revoke-notes-ja/L64C", 64)]:
+        html = (await datasette.client.get(path)).text
+        assert f'<p class="history-link"><a href="/-/history/{law}">' in html, path
+    assert (await datasette.client.get("/jcbl-regs-ja/8.json")).json()["history"] is None
