@@ -619,3 +619,13 @@ async def test_the_history_link_is_only_on_a_law_s_units(datasette):
         html = (await datasette.client.get(path)).text
         assert f'<p class="history-link"><a href="/-/history/{law}">' in html, path
     assert (await datasette.client.get("/jcbl-regs-ja/8.json")).json()["history"] is None
+
+
+async def test_a_reference_printed_against_an_older_edition_opens_the_provision_it_means_now(datasette):
+    """Regulation appendix 7-4(a)(ii) prints 「23条」 in 2007 terms (damaging enforced pass, now 72C): its
+    link opened 2017 Law 23 (comparable call), a different rule. The 1997 Laws' own 第23条 stays 1997 Law 23."""
+    html = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text
+    assert html.count('<a class="xref" href="/laws-2017-ja/72C" title="規則 2017: 第72条C項">23条</a>') == 2
+    assert 'href="/laws-2017-ja/23"' not in html
+    old = (await datasette.client.get("/laws-1997-zh/24B")).text
+    assert '<a class="xref" href="/laws-1997-zh/23"' in old and 'href="/laws-2017-ja/72C"' in old  # the box's "now"

@@ -222,6 +222,21 @@ def siblings(conn, row: dict) -> list[dict]:
     return out if len(out) > 1 and len(out) <= 60 else []
 
 
+def follow_moves(xrefs: list[dict], flags: list[dict]) -> None:
+    """A reference printed against an older edition ("23条" in a regulation of 2007 time) that the
+    build resolved into the current Laws at the old number (2017 Law 23, a different rule) opens the
+    provision it means now (72C), as the moved-references box says."""
+    moved = {(f["source_id"], f["field"], f["start"]): f for f in flags if f["now"]}
+    for xref in xrefs:
+        flag = moved.get((xref["source_id"], xref["field"], xref["start"]))
+        if flag is None or xref.get("target_ref") != flag["target_ref"]:
+            continue
+        now = flag["now"][0]
+        now_doc = now["id"].partition(":")[0]
+        if xref.get("target_doc") == now_doc:
+            xref.update(target_id=now["id"], target_ref=now["ref"])
+
+
 def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     """The template context of /<doc>/<ref>, or None when there is no such unit. ``lang`` is the
     interface language: the labels people read (第61条B項2 / Law 61B2) are in it."""
@@ -239,6 +254,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
     incoming = queries.xrefs_into(conn, ids)
+    follow_moves(xrefs, editions.unit_flags(conn, ids))
     names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
                                *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
                                *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
