@@ -629,3 +629,25 @@ async def test_a_reference_printed_against_an_older_edition_opens_the_provision_
     assert 'href="/laws-2017-ja/23"' not in html
     old = (await datasette.client.get("/laws-1997-zh/24B")).text
     assert '<a class="xref" href="/laws-1997-zh/23"' in old and 'href="/laws-2017-ja/72C"' in old  # the box's "now"
+
+
+async def test_the_home_page_leads_to_the_comparisons_and_the_histories(datasette):
+    """Neither the compare pages nor the law histories were reachable from the home page or the menu."""
+    html = (await datasette.client.get("/en/")).text
+    more = re.search(r'<p class="more">(.*?)</p>', html, re.S).group(1)
+    assert '<a href="/en/-/diff">Compare a law</a>' in more and '<a href="/en/-/history">Laws across editions</a>' in more
+    offered = (await datasette.client.get("/en/-/diff")).text
+    assert '<a href="/en/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">' in offered
+    assert (await datasette.client.get("/-/history")).status_code == 200
+
+
+async def test_the_compare_page_without_a_law_offers_the_comparisons_in_the_interface_language(datasette):
+    """/-/diff (the home page's link) was a 400 'missing 'ref'' in English; the form named the documents by
+    their Japanese short titles on /zh/ and /en/ pages."""
+    response = await datasette.client.get("/zh/-/diff")
+    assert response.status_code == 200
+    assert "missing" not in response.text and 'class="diff-error"' not in response.text
+    assert '<a href="/zh/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">规则 1997 → 规则 2017</a>' in response.text
+    assert '<option value="revoke-notes-ja">藏牌注释 (ver 1.05)</option>' in response.text
+    assert (await datasette.client.get("/-/diff?from=laws-1997-zh")).status_code == 400  # a half-filled form still says why
+    assert (await datasette.client.get("/-/diff.json")).status_code == 400
