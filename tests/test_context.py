@@ -231,3 +231,12 @@ def test_a_law_s_previous_is_the_law_before_it_even_one_level_deeper():
 async def test_1997_law_23_reads_after_law_22(datasette):
     html = await page(datasette, "/laws-1997-zh/23")
     assert re.search(r'rel="prev"[^>]*href="/laws-1997-zh/22"|href="/laws-1997-zh/22"[^>]*rel="prev"', html)
+
+
+async def test_a_law_s_sibling_links_are_provisions_not_the_divisions_beside_it(datasette):
+    """1997 Law 23 sits directly under chapter 5 part 2, beside divisions 1-6: its sibling row listed
+    'Law 23' and six 'Chapter 5, part 2, division n' links."""
+    html = await page(datasette, "/en/laws-1997-zh/23")
+    assert "division" not in (re.search(r'<nav class="siblings".*?</nav>', html, re.S) or [""])[0]
+    html = await page(datasette, "/laws-2017-ja/27B1(b)")
+    assert re.search(r'<nav class="siblings".*?</nav>', html, re.S)  # (a) (b) stay

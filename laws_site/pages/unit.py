@@ -219,7 +219,12 @@ def siblings(conn, row: dict) -> list[dict]:
     rows = conn.execute(f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' "
                         "order by position", (row["parent_id"],))
     out = [queries.unit_dict(r) for r in rows]
+    if row["kind"] not in HEADING_KINDS:  # 1997 Law 23's neighbours are laws, not the divisions beside it
+        out = [u for u in out if u["kind"] not in HEADING_KINDS]
     return out if len(out) > 1 and len(out) <= 60 else []
+
+
+HEADING_KINDS = frozenset({"part", "chapter", "division"})
 
 
 def follow_moves(xrefs: list[dict], flags: list[dict]) -> None:
