@@ -241,3 +241,15 @@ async def test_search_and_index_breadcrumbs_are_in_the_interface_language(datase
     assert missing.status_code == 404
     assert f'<li><a href="{prefix}/laws-2017-ja/-/index">{laws}: ' in missing.text
     assert ">laws-2017-ja/-/index<" not in missing.text
+
+
+@pytest.mark.parametrize("prefix, laws, notes", [
+    ("", "規則 2017", "リボーク注釈"), ("/zh", "规则 2017", "藏牌注释"), ("/en", "Laws 2017", "Revoke notes"),
+])
+async def test_search_names_the_documents_in_the_interface_language(datasette, prefix, laws, notes):
+    """The result groups and the document filter named each document by its full title in its own language
+    (デュプリケートブリッジの規則 2017年版 on a Chinese page)."""
+    html = (await datasette.client.get(f"{prefix}/-/search?q=revoke")).text
+    assert f'<span class="document">{laws}</span></h2>' in html
+    assert f'<option value="revoke-notes-ja">{notes}</option>' in html
+    assert "デュプリケートブリッジの規則 2017年版" not in html
