@@ -253,3 +253,16 @@ async def test_search_names_the_documents_in_the_interface_language(datasette, p
     assert f'<span class="document">{laws}</span></h2>' in html
     assert f'<option value="revoke-notes-ja">{notes}</option>' in html
     assert "デュプリケートブリッジの規則 2017年版" not in html
+
+
+async def test_history_and_compare_errors_speak_the_interface_language(datasette):
+    """/zh/-/history/99 said 'no Law 99 in any edition in the corpus' under an English 'No such law';
+    /-/diff/overview with nothing chosen was a 400 listing document ids."""
+    response = await datasette.client.get("/zh/-/history/99")
+    assert response.status_code == 404
+    assert "<h1>没有该条</h1>" in response.text and "语料库的任何版本中都没有第99条（第1-93条）。" in response.text
+    assert (await datasette.client.get("/-/history/99.json")).json()["error"] == \
+        "no Law 99 in any edition in the corpus (laws 1-93)"  # the JSON keeps its message
+    response = await datasette.client.get("/zh/-/diff/overview")
+    assert response.status_code == 302 and response.headers["location"] == "/zh/-/diff"
+    assert (await datasette.client.get("/-/diff/overview.json")).status_code == 400

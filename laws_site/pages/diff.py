@@ -50,6 +50,8 @@ async def diff_view(datasette, request):
 async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
+    if not as_json and not from_doc and not to_doc:  # nothing chosen yet: the comparisons offered
+        return Response.redirect(datasette.urls.path("/-/diff"))
     try:
         result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
