@@ -618,7 +618,6 @@ async def test_the_history_link_is_only_on_a_law_s_units(datasette):
     for path, law in [("/laws-2017-ja/61B3", 61), ("/laws-1997-zh/16", 16), ("/revoke-notes-ja/L64C", 64)]:
         html = (await datasette.client.get(path)).text
         assert f'<p class="history-link"><a href="/-/history/{law}">' in html, path
-    assert (await datasette.client.get("/jcbl-regs-ja/8.json")).json()["history"] is None
 
 
 async def test_a_reference_printed_against_an_older_edition_opens_the_provision_it_means_now(datasette):

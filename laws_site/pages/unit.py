@@ -180,9 +180,9 @@ def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
     info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
                                                  "history_url": editions.history_url(law_number(unit["ref"]))}
     document = queries.document(conn, unit["doc"]) or {}
-    if document.get("kind") == "regulations" or law_number(unit["ref"]) is None:
-        # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
-        info = {**info, "history_url": None}
+    # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
+    # (the JSON's history keeps its URL: the list of histories)
+    info = {**info, "history_shown": document.get("kind") != "regulations" and law_number(unit["ref"]) is not None}
     flags = editions.unit_flags(conn, unit_ids)
     names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
     shown: set[str] = set()
