@@ -650,3 +650,12 @@ async def test_the_compare_page_without_a_law_offers_the_comparisons_in_the_inte
     assert '<option value="revoke-notes-ja">藏牌注释 (ver 1.05)</option>' in response.text
     assert (await datasette.client.get("/-/diff?from=laws-1997-zh")).status_code == 400  # a half-filled form still says why
     assert (await datasette.client.get("/-/diff.json")).status_code == 400
+
+
+async def test_cited_by_follows_a_reference_to_the_provision_it_means_now(datasette):
+    """2017 Law 23 listed regulation appendix 7-4(a)(ii) and (c)(ii) as citing it; their 23条 means 72C."""
+    law_23 = (await datasette.client.get("/laws-2017-ja/23")).text
+    assert "appendix-7-4" not in law_23
+    law_72c = (await datasette.client.get("/laws-2017-ja/72C")).text
+    assert '<a href="/jcbl-regs-ja/appendix-7-4-a-ii">' in law_72c and '<a href="/jcbl-regs-ja/appendix-7-4-c-ii">' in law_72c
+    assert (await datasette.client.get("/laws-2017-ja/72C.json")).status_code == 200
