@@ -465,7 +465,8 @@ async def test_diff_form_offers_only_the_comparisons_the_site_makes(datasette):
     assert from_docs == ["revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh"] and to_docs == ["laws-2017-ja"]
     assert '<option value="revoke-notes-ja" selected>' in form
     empty = await get(datasette, "/-/diff")
-    assert empty.status_code == 400 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
+    # with nothing asked (the home page's link) the form and the offered comparisons, not an error
+    assert empty.status_code == 200 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
 
 
 async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path):
