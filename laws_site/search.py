@@ -457,8 +457,9 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     found_by: dict[str, int] = {}
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
-        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), 1)
-        _add_targets(merged, data, alt_plan.targets, doc, lang, 1)
+        tier = alternative_tier(alternative)
+        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), tier)
+        _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
     if relaxed and any(found_by.values()):
         _merge(merged, relaxed, 2)
@@ -470,6 +471,13 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
     return ranking
+
+
+def alternative_tier(alternative: Alternative) -> int:
+    """A reviewed Chinese variant (corpus/zh_variants.yml: 首攻 for the 1997 text's 首引) is another
+    spelling of the same term, like traditional and simplified: its units rank with the query's
+    own (tier 0). Every other alternative is a guess and ranks below them (tier 1)."""
+    return 0 if alternative.kind == "zh" else 1
 
 
 def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
