@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import sys
+import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -56,6 +57,10 @@ RELAXED_WEIGHT = 0.5   # hits holding only some of the tokens rank below full ma
 TITLE_BOOST = 0.6      # the title carries every word: the unit is about it, not a passing mention
 HEADING_BOOST = 0.3    # ... and it is a law, an article or a definition, not one of their parts
 HEADING_KINDS = ("law", "article", "definition")
+NAMED_BOOST = 0.3      # the title is exactly what the branch searches for (19A 加倍 for 加倍): the unit it names
+# ... for a law, an article, a definition or a section: not a heading over several laws (第6部 罚张)
+# nor an item or sub-item (25B2(c) 引牌判罚 is a detail of Law 26's 引牌判罚)
+NAMED_KINDS = HEADING_KINDS + ("section",)
 VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
 VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
@@ -64,6 +69,8 @@ CITING_SCORE = 0.5
 LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 WORD_RE = re.compile(r"[^\W_]")
+NON_WORD_RE = re.compile(r"[\W_]+")
+FOOTNOTE_MARK_RE = re.compile(r"\*\d*$")
 
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 
@@ -82,12 +89,14 @@ class Branch:
     # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
     pointed: set[str] = field(default_factory=set)
     expansion: str | None = None  # the kind of alternative it searches for (laws_site/expansions.py), if any
+    text: str = ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
         simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
         self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
         self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+        self.named = title_key(self.text) if self.text else ""
 
     def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
         if not title_words:
@@ -102,7 +111,7 @@ class Branch:
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
     terms, clauses = query_tokens(text, lang, tokenize.variants_version())
-    return Branch(lang, list(terms), list(clauses), via, weight)
+    return Branch(lang, list(terms), list(clauses), via, weight, text=text)
 
 
 @lru_cache(maxsize=4096)
@@ -568,6 +577,8 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
         score *= scale
         if not relaxed and branch.title_carried_by(titles.get(rowid)):
             score += title_boost(units[rowid][3])
+            if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4]) == branch.named:
+                score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
         hits.update(_all_but_one(conn, data, branch, doc, hits))
@@ -589,6 +600,16 @@ def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found:
             score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
         hits[rowid] = [score, branch, "most", None]
     return hits
+
+
+@lru_cache(maxsize=16384)
+def title_key(text: str | None) -> str:
+    """A title or a query compared as written: NFKC, simplified Chinese, lower case, without a
+    footnote mark (間違った説明* , ...場合*4) or any space or punctuation."""
+    if not text:
+        return ""
+    text = tokenize.to_simplified(unicodedata.normalize("NFKC", text)).lower()
+    return NON_WORD_RE.sub("", FOOTNOTE_MARK_RE.sub("", text))
 
 
 def title_boost(kind: str) -> float:
