@@ -535,6 +535,10 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
                (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+    if index_boost and branch.lang == "ja":
+        for unit, entry in see_also_boosts(data, branch, hits).items():
+            boost, entries = pointed.get(unit, (0.0, []))
+            pointed[unit] = (max(boost, index_weight), entries + [entry])
     for unit in branch.pointed:
         boost, entries = pointed.get(unit, (0.0, []))
         pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
@@ -553,6 +557,26 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
         for candidate in hits.values():
             candidate[0] *= weight
     return hits
+
+
+def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> dict[str, str]:
+    """{unit id: the 索引's "see" entry} when the 索引 has a "see" entry with exactly the branch's
+    words (合意 -> see パートナー間の了解事項): the units the entry referred to cites (Law 40), and
+    the units inside them whose title carries the words (40A プレイヤのシステム上の合意事項). The
+    索引 sends a reader of the word there; a passing mention elsewhere in Law 40 is not boosted."""
+    found = data.see_also.get(frozenset(branch.terms))
+    if not found:
+        return {}
+    entry, targets = found
+    boosted = {target: entry for target in targets}
+    wanted = {tuple(target.split(":", 1)) for target in targets}
+    units, titles = data.units, data.title_words
+    for rowid in hits:
+        unit_id, doc, ref = units[rowid][:3]
+        if unit_id not in boosted and any((doc, above) in wanted for above in law_ancestors(ref)) \
+                and branch.title_carried_by(titles.get(rowid)):
+            boosted[unit_id] = entry
+    return boosted
 
 
 def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
