@@ -96,7 +96,7 @@ class Branch:
         simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
         self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
         self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
-        self.named = title_key(self.text) if self.text else ""
+        self.named = title_key(self.text, self.lang) if self.text else ""
 
     def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
         if not title_words:
@@ -601,7 +601,7 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
         score *= scale
         if not relaxed and branch.title_carried_by(titles.get(rowid)):
             score += title_boost(units[rowid][3])
-            if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4]) == branch.named:
+            if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4], branch.lang) == branch.named:
                 score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
@@ -627,12 +627,14 @@ def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found:
 
 
 @lru_cache(maxsize=16384)
-def title_key(text: str | None) -> str:
-    """A title or a query compared as written: NFKC, simplified Chinese, lower case, without a
+def title_key(text: str | None, lang: str) -> str:
+    """A title or a query compared as written: NFKC, lower case, simplified if Chinese, without a
     footnote mark (間違った説明* , ...場合*4) or any space or punctuation."""
     if not text:
         return ""
-    text = tokenize.to_simplified(unicodedata.normalize("NFKC", text)).lower()
+    text = unicodedata.normalize("NFKC", text).lower()
+    if lang == "zh":
+        text = tokenize.to_simplified(text)
     return NON_WORD_RE.sub("", FOOTNOTE_MARK_RE.sub("", text))
 
 
