@@ -15,7 +15,10 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
    Each branch ranks its FTS hits by bm25 (title weighted above text), normalised so its best hit
    scores 1; a unit whose title carries every word of the branch gains `TITLE_BOOST`; a unit the
    printed 索引 points to from an entry matching the query, or a definition the glossary names,
-   gains up to `INDEX_WEIGHT`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
+   gains up to `INDEX_WEIGHT`, and so do, through a 索引 "see" entry with exactly the branch's words
+   (合意 -> see パートナー間の了解事項), the units the referred entry cites and those inside them whose
+   title carries the words; a law, article, definition or section whose title is exactly what the
+   branch searches for gains `NAMED_BOOST`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
    If no unit holds every token, the branch retries with any token (`match: "any"`).
 3. A commentary's reprint of a law unit (`quote:61B`) found together with that unit is folded into
    the law's result (`reprints`); found alone it ranks at `REPRINT_WEIGHT`.
