@@ -37,12 +37,18 @@ PAGES = {
     "unit": "/laws-2017-ja/61B2",
     "unit.json": "/laws-2017-ja/61B2.json",
     "unit (law 61)": "/laws-2017-ja/61",
+    "unit 27B1(b) ctx": "/laws-2017-ja/27B1(b)",   # context, siblings, defined terms (issue 22)
+    "unit 64C (en)": "/en/laws-2017-ja/64C",      # English interface: links re-prefixed, rulings
     "contents": "/laws-2017-ja",
     "search": "/-/search?q=リボーク",
     "search.json": "/-/search.json?q=リボーク&limit=20",
     "diff (reprint)": "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
     "diff (1997)": "/-/diff?ref=45&from=laws-1997-zh&to=laws-2017-ja",
+    "diff (1997, law 16)": "/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja",
     "diff overview": "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja",
+    "history (law 16)": "/-/history/16",
+    "history (law 45)": "/-/history/45",
+    "history.json (law 16)": "/-/history/16.json",
     "citations": "/-/citations",
     "glossary": "/-/glossary",
     "index": "/laws-2017-ja/-/index?row=ら",

@@ -27,7 +27,9 @@ from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
+from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
 from .labels import DocumentNames, label_rows, unit_labels
+from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
@@ -89,6 +91,13 @@ TABLES = {
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
     "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
                                       "foreign_keys": [("doc", "documents", "id")]}),
+    # around a unit on its page (ingest/reading.py): previous/next in reading order, the commentary on it
+    "unit_reading": (READING_COLUMNS, {"pk": "unit_id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("previous_id", "sections", "id"), ("next_id", "sections", "id")]}),
+    "unit_commentary": (COMMENTARY_COLUMNS, {"pk": "id", "foreign_keys": [
+        ("unit_id", "sections", "id"), ("source_id", "sections", "id")]}),
+    # the provision concordance 1997 -> 2017, references to moved provisions, each law's history
+    **EDITION_SCHEMAS,
     # what search reads at request time (ingest/search_tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
     # source typos kept as printed, with what they probably mean (ingest/source_notes.py)
@@ -124,14 +133,19 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         registry = Registry.from_rows(source.meta for source in sources)
         xrefs = resolve_references(units, registry)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
-        concordance = load_concordance(Path(corpus_dir) / "concordance.yml")  # --corpus, not the package copy
-        aligned = align_pairs(units, registry.diff_pairs(), concordance)
-        alignments = alignment_rows(aligned)
-        progress(f"alignments across editions and reprints: {len(alignments)}")
+        concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
+        concordance = load_concordance(concordance_path)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
+        aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
+                                                glossary, languages, concordance, concordance_path)
+        alignments = alignment_rows(aligned)
+        progress(f"alignments across editions and reprints: {len(alignments)}")
         diffs = diff_tables(units, aligned, languages, glossary, concordance)
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance)
+        progress(f"provision concordance: {len(provisions.pairs)} pairs, "
+                 f"{len(editions['edition_flags'])} references to moved provisions")
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
@@ -145,7 +159,8 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
               "source_notes": source_notes,
-              **pages, **search, "build_info": build_info(sources), "unit_labels": label_rows(labels)}
+              **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels),
+              "unit_reading": reading_rows(units), "unit_commentary": commentary_rows(units, xrefs)}
     write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -308,8 +323,12 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "from_law"])
     db["diff_rows"].create_index(["from_doc", "to_doc", "whitespace", "to_law"])
     db["unit_tables"].create_index(["unit_id"])
+    db["provision_pairs"].create_index(["from_id"])
+    db["provision_pairs"].create_index(["to_id"])
+    db["edition_flags"].create_index(["source_id"])
     db["source_notes"].create_index(["unit_id"])
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
+    db["unit_commentary"].create_index(["unit_id", "position"])
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)

@@ -209,9 +209,21 @@ class GlossaryTerms:
             ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
             zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
             if ja and zh:
-                self.rows.append({"ja": tuple(map(term_pattern, ja)), "zh": tuple(map(term_pattern, zh)),
-                                  "name": row.get("en") or ja[0]})
+                self.rows.append({"ja": tuple((f, term_pattern(f)) for f in ja),
+                                  "zh": tuple((f, term_pattern(f)) for f in zh), "name": row.get("en") or ja[0]})
         self._named: dict[tuple[str, str], set[str]] = {}
+        # one pass over a text finds the candidate forms (longest first); a form nested in a longer
+        # one (リード in オープニングリード) is a candidate wherever the longer one is
+        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list]]] = {}
+        for lang in ("ja", "zh"):
+            forms: dict[str, list] = {}
+            for row in self.rows:
+                for form, pattern in row[lang]:
+                    forms.setdefault(form, []).append((pattern, row["name"]))
+            ordered = sorted(forms, key=len, reverse=True)
+            nested = {form: {other for other in ordered if other != form and other in form} for form in ordered}
+            scan = re.compile("|".join(map(re.escape, ordered))) if ordered else re.compile(r"(?!)")
+            self._scan[lang] = (scan, nested, forms)
 
     def __bool__(self) -> bool:
         return bool(self.rows)
@@ -219,7 +231,12 @@ class GlossaryTerms:
     def named(self, title: str, lang: str) -> set[str]:
         key = (title, lang)
         if key not in self._named:
-            self._named[key] = {row["name"] for row in self.rows if any(p.search(title) for p in row[lang])}
+            scan, nested, forms = self._scan[lang]
+            candidates = set()
+            for match in scan.finditer(title or ""):
+                candidates.add(match.group())
+                candidates |= nested[match.group()]
+            self._named[key] = {name for form in candidates for pattern, name in forms[form] if pattern.search(title)}
         return self._named[key]
 
 
@@ -272,6 +289,8 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
     row = {
         "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
         "from_id": pair["from_id"], "to_id": pair["to_id"], "method": pair["method"], "note": pair["note"],
+        # the provision concordance's word on the pair (ingest.editions), where the pair comes from it
+        "relation": pair.get("relation"), "basis": pair.get("basis"),
         "from_title": source.title if source else None, "to_title": target.title if target else None,
         "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
@@ -325,6 +344,8 @@ def status_of(row: dict, source: Unit | None, target: Unit | None, cmp: Comparis
         return "only_to"
     if target is None:
         return "only_from"
+    if row.get("relation"):  # reviewed or proposed from content: same only when confirmed the same
+        return "same" if row["relation"] == "same" else "changed"
     if text_moved(source, target) and not heading_only_reprint(source, target):
         return "changed"
     if cmp.same_language:
@@ -346,7 +367,21 @@ def law_summary(number: int, rows: list[dict]) -> dict:
     head = next((r for r in rows if r["ref"] == str(number)), None)
     return {"law": str(number), "from_title": head["from_title"] if head else None,
             "to_title": head["to_title"] if head else None, "units": len(rows), **count_statuses(rows),
-            "notes": sorted({r["note"] for r in rows if r["note"] and r["method"] == "concordance"})}
+            "relations": {relation: n for relation, n in count_relations(rows).items() if n},
+            "notes": sorted({r["note"] for r in rows if r["note"] and (
+                r["method"] == "concordance" or r.get("relation") in NOTED_RELATIONS)})}
+
+
+# relations whose reason the overview lists (a pair the number alone would have got wrong)
+NOTED_RELATIONS = ("moved", "split", "merged", "partial", "removed")
+
+
+def count_relations(rows: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for row in rows:
+        if row.get("relation"):
+            counts[row["relation"]] = counts.get(row["relation"], 0) + 1
+    return counts
 
 
 def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], languages: dict[str, str],
@@ -413,6 +448,11 @@ def edition_flags(conn_or_units, concordance: Concordance | None = None,
     else:
         xrefs = _xrefs_from_units(list(conn_or_units))
         version_dates = version_dates or _version_dates_from_manifest()
+    return flags_for(xrefs, concordance, version_dates)
+
+
+def flags_for(xrefs: list[dict], concordance: Concordance, version_dates: dict[str, str]) -> list[dict]:
+    """`edition_flags` on cross-references the build has made already (table xrefs' rows)."""
     changed = changed_meanings(concordance)
     flags = []
     for xref in xrefs:
@@ -439,6 +479,7 @@ def edition_flag(xref: dict, meaning: dict, in_force: dict, written: str) -> dic
     old, new = meaning["old"], meaning["new"]
     return {
         "source_id": xref["source_id"], "surface": xref["surface"], "target_id": xref.get("target_id"),
+        "field": xref.get("field"), "start": xref.get("start"), "end": xref.get("end"),
         "target_ref": xref["target_ref"], "cited_edition": in_force.get("previous_edition"),
         "document_date": written, "in_force": str(in_force["date"]),
         "older_meaning": old.older_meaning, "now_at": f"{old.to_doc}:{old.to_ref}", "concordance": [old.id, new.id],

@@ -5,6 +5,7 @@ opens the database read-only, so a report can never change what it reports on.
 """
 from __future__ import annotations
 
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -51,6 +52,7 @@ def check_report(db_path: str | Path) -> dict:
         documents = {row["doc"]: counts(row["found"], row["resolved"] or 0) for row in conn.execute(COUNTS_SQL)}
         unresolved = [dict(row) for row in conn.execute(UNRESOLVED_SQL)]
         broken = conn.execute(DANGLING_SQL).fetchone()[0]
+        moved = moved_references(conn)
     total = counts(sum(d["found"] for d in documents.values()), sum(d["resolved"] for d in documents.values()))
     return {
         "documents": documents,
@@ -59,7 +61,24 @@ def check_report(db_path: str | Path) -> dict:
         "broken_targets": broken,
         "target_rate": TARGET_RATE,
         "ok": total["rate"] >= TARGET_RATE and broken == 0,
+        "moved_references": moved,
     }
+
+
+MOVED_SQL = """
+select f.source_id, s.line, f.surface, f.target_ref, f.cited_edition, f.relation, f.now, f.message
+from edition_flags f join sections s on s.id = f.source_id order by s.doc, s.position, f.start
+"""
+
+
+def moved_references(conn: sqlite3.Connection) -> list[dict]:
+    """References printed against an older edition to a provision that has moved (table
+    edition_flags, ingest/editions.py): 付表7-4's 「23条」 is 2017 72C. Informational: not a failure."""
+    try:
+        rows = conn.execute(MOVED_SQL).fetchall()
+    except sqlite3.OperationalError:  # a database built before the table existed
+        return []
+    return [{**dict(row), "now": [n["ref"] for n in json.loads(row["now"] or "[]")]} for row in rows]
 
 
 def counts(found: int, resolved: int) -> dict:
@@ -81,4 +100,10 @@ def format_check_report(report: dict) -> str:
         parent = f" (nearest existing: {u['resolved_to_parent']})" if u["resolved_to_parent"] else ""
         lines.append(f"  {u['source_id']} line {u['line']}: {u['surface']!r} -> "
                      f"{u['target_doc']}:{u['target_ref']} [{u['kind']}] {u['reason']}{parent}")
+    if report.get("moved_references"):
+        lines.append(f"References to provisions that have moved since the edition they were written for "
+                     f"({len(report['moved_references'])}):")
+    for m in report.get("moved_references", []):
+        lines.append(f"  {m['source_id']} line {m['line']}: {m['surface']!r} ({m['cited_edition']} {m['target_ref']}) "
+                     f"is now {', '.join(m['now']) or 'removed'} [{m['relation']}]")
     return "\n".join(lines)

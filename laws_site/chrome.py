@@ -11,3 +11,16 @@ def language_vars(request) -> dict:
     path = request.path if request is not None else "/"
     query = request.query_string if request is not None else ""
     return {"ui_lang": lang, "ui_tag": i18n.TAGS[lang], "ui_languages": i18n.switcher(path, query, lang)}
+
+
+def short_titles(conn, lang: str) -> dict[str, str]:
+    """Each document's short title in the interface language (documents.short_title_zh/_en;
+    Japanese is short_title): the navigation names the editions in the reader's language."""
+    cursor = conn.execute("select * from documents")
+    names = [column[0] for column in cursor.description]
+    column = "short_title" if lang == "ja" else f"short_title_{lang}"
+    out = {}
+    for row in cursor:
+        document = dict(zip(names, row))
+        out[document["id"]] = document.get(column) or document.get("short_title") or document.get("title")
+    return out

@@ -13,6 +13,7 @@ import re
 import sqlite3
 import unicodedata
 
+from ingest.editions import relation_words
 from ingest.refs import law_ancestors, parse_law_ref
 
 from .queries import registry
@@ -78,7 +79,18 @@ def stored_rows(conn: sqlite3.Connection, from_doc: str, to_doc: str, whitespace
         where d.from_doc = ? and d.to_doc = ? and d.whitespace = ? and (d.from_law = ? or d.to_law = ?)
         order by d.position
     """, (from_doc, to_doc, int(whitespace), law, law))
-    return [with_texts(json.loads(row), from_text, to_text) for row, from_text, to_text in rows]
+    return [with_relation(with_texts(json.loads(row), from_text, to_text)) for row, from_text, to_text in rows]
+
+
+def with_relation(row: dict) -> dict:
+    """A pair from the provision concordance says its relation in words (ingest.editions)."""
+    if row.get("relation"):
+        row["relation_words"] = relation_words(row["relation"])
+        row["basis_words"] = BASIS_WORDS.get(row.get("basis"), row.get("basis"))
+    return row
+
+
+BASIS_WORDS = {"reviewed": "read in both texts", "content": "proposed from content", "number": "paired by number only"}
 
 
 def with_texts(row: dict, from_text: str | None, to_text: str | None) -> dict:
@@ -136,3 +148,22 @@ def overview(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> dict:
     return {"from": from_info, "to": to_info,
             "comparison": "text" if from_info["lang"] == to_info["lang"] else "signals",
             "laws": laws, "totals": totals}
+
+
+def side_pieces_of(ops: list[dict] | None, from_text: str | None, to_text: str | None) -> tuple[list[dict], list[dict]]:
+    """Both sides of one comparison as pieces (kept text; deleted on the from side, inserted on the
+    to side, each with its class): what the diff and history pages mark up."""
+    if not ops:
+        return ([{"text": from_text}] if from_text else [], [{"text": to_text}] if to_text else [])
+    left, right = [], []
+    for op in ops:
+        if op["op"] == "equal":
+            left.append({"text": op["from"]})
+            right.append({"text": op["to"]})
+            continue
+        kind = op.get("class", "wording")
+        if op["from"]:
+            left.append({"text": op["from"], "change": "delete", "class": kind})
+        if op["to"]:
+            right.append({"text": op["to"], "change": "insert", "class": kind})
+    return left, right

@@ -20,9 +20,11 @@ SITE_PAGES = [
 ]
 
 
-def site_links(registry) -> list[dict]:
-    """Each edition of the Laws (short title from sources.yml), the current edition's 索引, the site's pages."""
-    links = [{"path": f"/{d.id}", "label": d.short_title or d.title} for d in registry.laws]
+def site_links(registry, titles: dict[str, str] | None = None) -> list[dict]:
+    """Each edition of the Laws (short title from sources.yml, in the interface language when
+    ``titles`` has it), the current edition's 索引, the site's pages."""
+    titles = titles or {}
+    links = [{"path": f"/{d.id}", "label": titles.get(d.id) or d.short_title or d.title} for d in registry.laws]
     if registry.current_laws:
         links.append({"path": f"/{registry.current_laws.id}/-/index", "label": N_("Index"), "translate": True})
     return links + SITE_PAGES
@@ -43,9 +45,11 @@ def extra_template_vars(datasette, request):
 
     async def inner():
         registry = await read(datasette, queries.registry)
+        lang = chrome.i18n.lang()
+        titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
         return {
             "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
-            "site_links": site_links(registry),
+            "site_links": site_links(registry, titles),
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
             "site_query": request.args.get("q", "") if request is not None else "",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .pages import citations, contents, diff, glossary, home, index_terms, search, site_info, unit
+from .pages import api_docs, citations, contents, diff, glossary, history, home, index_terms, search, site_info, unit
 from .responses import made_once
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
@@ -23,8 +23,11 @@ ROUTES = [
     (rf"^/-/diff{AS_JSON}$", diff.diff_view),
     (rf"^/-/diff/overview{AS_JSON}$", diff.overview_view),
     (rf"^/-/citations{AS_JSON}$", citations.view),
+    (rf"^/-/history{AS_JSON}$", history.index),
+    (rf"^/-/history/(?P<law>[^/]+?){AS_JSON}$", history.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
+    (r"^/-/api$", api_docs.view),  # the JSON API's documentation (docs/api.md)
     # Datasette's own, minus machine paths
     (rf"^/-/databases{AS_JSON}$", site_info.databases),
     (rf"^/-/threads{AS_JSON}$", site_info.threads),

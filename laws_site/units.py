@@ -78,3 +78,34 @@ def refs_for(db_path: str | Path, doc: str, ref: str, deep: bool = False) -> dic
         sql = INCOMING_SQL.format(targets=",".join("?" * len(targets)))
         incoming = [dict(r) for r in conn.execute(sql, targets)]
     return {"outgoing": outgoing, "incoming": incoming}
+
+
+def labels(conn: sqlite3.Connection, unit_ids, lang: str, full: bool = False) -> dict[str, str]:
+    """What people read for these units in the interface language (unit_labels, made at build):
+    {id: 「第61条B項2」} (full: 「リボーク注釈: 第63条の引用」). A unit without a label is left out."""
+    ids = list(dict.fromkeys(i for i in unit_ids if i))
+    if not ids:
+        return {}
+    column = "full_label" if full else "label"
+    out: dict[str, str] = {}
+    for start in range(0, len(ids), 500):  # SQLite's variable limit
+        chunk = ids[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        out.update(conn.execute(f"select unit_id, {column} from unit_labels where lang = ? and unit_id in ({marks})",
+                                [lang, *chunk]).fetchall())
+    return out
+
+
+def composed_text(units: list[dict], printed_label) -> str:
+    """A unit's full text with its sub-items, as printed: each part on its own line, after its
+    printed number (B. / 1. / (a)); footnotes are left out. ``units`` is the subtree in reading order."""
+    lines = []
+    for n, unit in enumerate(units):
+        if unit["kind"] == "footnote":
+            continue
+        head = " ".join(p for p in ((printed_label(unit) if n else None), unit.get("title") if n else None) if p)
+        text = unit.get("text") or ""
+        line = " ".join(p for p in (head, text) if p)
+        if line:
+            lines.append(line)
+    return "\n".join(lines)

@@ -27,7 +27,10 @@ SCHEMAS = dict(blocks("schema"))
 LIVE = {
     "unit": ["/laws-2017-ja/61B2(a).json", "/laws-2017-ja/61.json", "/laws-1997-zh/50D2(a).json",
              "/revoke-notes-ja/L61A.json", "/jcbl-regs-ja/24-5-1.json", "/laws-2017-ja/def:%E3%83%80%E3%83%9F%E3%83%BC.json",
-             "/laws-2017-ja/index:%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF.json", "/laws-2017-ja/fn:1.json"],
+             "/laws-2017-ja/index:%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF.json", "/laws-2017-ja/fn:1.json",
+             "/laws-1997-zh/23.json", "/laws-2017-ja/72C.json", "/jcbl-regs-ja/appendix-7-4-a-ii.json"],
+    "history": ["/-/history/23.json", "/-/history/16.json", "/-/history/61.json", "/-/history/93.json"],
+    "history_index": ["/-/history.json"],
     "document": ["/laws-2017-ja.json", "/laws-1997-zh.json", "/revoke-notes-ja.json", "/out-of-turn-notes-ja.json",
                  "/jcbl-regs-ja.json"],
     "index": ["/laws-2017-ja/-/index.json", "/laws-2017-ja/-/index.json?row=%E3%81%8B"],
@@ -49,7 +52,7 @@ LIVE = {
 ERRORS = ["/laws-2017-ja/61Z.json", "/nope-doc.json", "/jcbl-regs-ja/-/index.json", "/-/diff.json?ref=61",
           "/-/diff.json?ref=61&from=nope&to=laws-2017-ja", "/-/diff/overview.json?from=x", "/-/search.json?q=",
           "/-/search.json?q=x&doc=nope", "/laws/nope.json", "/laws/sections.json?_sort=nope",
-          "/laws/sections.json?_where=%00", "/laws.json?sql=select+nonsense",
+          "/laws/sections.json?_where=%00", "/-/history/999.json", "/-/history/%E5%8D%81.json", "/laws.json?sql=select+nonsense",
           "/laws.json?sql=select+randomblob(1000000000)", "/laws/sections.json?_size=x"]
 
 
@@ -90,13 +93,14 @@ async def test_live_errors_match_the_error_schema(datasette, path):
 
 def test_every_json_route_is_documented():
     """A new JSON route in routes.py needs a line here and a section in docs/api.md."""
-    from laws_site.pages import citations, contents, diff, glossary, index_terms, search, site_info, unit
+    from laws_site.pages import citations, contents, diff, glossary, history, index_terms, search, site_info, unit
 
     documented_as = {contents.view: "/{doc}.json", index_terms.view: "/{doc}/-/index.json",
                      unit.view: "/{doc}/{ref}.json", search.view: "/-/search.json", diff.diff_view: "/-/diff.json",
                      diff.overview_view: "/-/diff/overview.json", citations.view: "/-/citations.json",
                      glossary.view: "/-/glossary.json", glossary.term_view: "/-/glossary/ダミー.json",
-                     site_info.databases: "/-/databases.json",
+                     site_info.databases: "/-/databases.json", history.view: "/-/history/{law}.json",
+                     history.index: "/-/history.json",
                      site_info.threads: "/-/threads.json"}
     text = API_DOC.read_text(encoding="utf-8")
     for pattern, view in routes.ROUTES:

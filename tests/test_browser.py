@@ -1,5 +1,6 @@
 """Every page kind in real headless Chromium (Debian's /usr/bin/chromium, fonts-noto-cjk) against a real
-`bridge-laws serve`, at a phone's 390x844 (is_mobile, touch) and a desktop's 1280x900.
+`bridge-laws serve`, at a phone's 390x844 (is_mobile, touch) and a desktop's 1280x900, in each interface
+language (Japanese unprefixed, /zh/, /en/).
 
 What each page must do at both widths:
 - never scroll sideways: `document.documentElement.scrollWidth - clientWidth <= 0` (a wide table
@@ -8,7 +9,7 @@ What each page must do at both widths:
   2.5.8). The one exception applied is WCAG's inline one: a link inside a sentence of running text
   (`.unit-text`, `.unit-title`, `.note-first`, `.footnote-text`, `.side-text`, `h1`), whose height is the line's;
 - tables have their rows (VP scale, Law 77, the 1997 Law 2 table, the diff overview).
-A screenshot of each page at each width goes to test-artifacts/ (gitignored), with measurements.json
+A screenshot of each page at each width and language goes to test-artifacts/ (gitignored), with measurements.json
 (page height, header height, sideways scroll, smallest target) for the issue's note.
 
 One browser per module; one context and page per width, reused across pages.
@@ -32,9 +33,13 @@ LAW_61 = re.compile(r"/laws-2017-ja/61(?:[A-Z][^/]*)?$")
 VIEWPORTS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
               "device_scale_factor": 2, "locale": "ja-JP"},
-    "desktop": {"viewport": {"width": 1280, "height": 900}, "locale": "en-US"},
+    "desktop": {"viewport": {"width": 1280, "height": 900}, "locale": "ja-JP"},
 }
-RUNNING_TEXT = ".unit-text, .unit-title, .note-first, .footnote-text, .side-text, h1"
+# Japanese through /ja/, which chooses it (a remembered /en/ or /zh/ would otherwise redirect)
+UI_LANGUAGES = {"ja": "/ja", "zh": "/zh", "en": "/en"}
+# (.lead-in: a parent's sentence in the context box; .diagram: a hand diagram's citation; .api-doc: the
+# API documentation's prose; .xref-preview-text: a reference's text shown in place)
+RUNNING_TEXT = ".unit-text, .unit-title, .note-first, .footnote-text, .side-text, h1, .lead-in, .diagram, .api-doc, .xref-preview-text"
 # (name, path, expected status, CSS selector -> minimum count of rows that must be there)
 PAGES = [
     ("home", "/", 200, {".document-card": 5}),
@@ -43,7 +48,14 @@ PAGES = [
     ("contents-regulations", "/jcbl-regs-ja", 200, {"details.toc-group": 10}),
     ("law-61", "/laws-2017-ja/61", 200, {"details.commentary-note": 4}),
     ("section-61B", "/laws-2017-ja/61B", 200, {".unit-subitem": 2}),
-    ("subitem-61B2a", "/laws-2017-ja/61B2(a)", 200, {"button.cite-copy": 1}),
+    ("subitem-61B2a", "/laws-2017-ja/61B2(a)", 200, {"button.cite-copy": 3}),
+    ("subitem-27B1b-in-context", "/laws-2017-ja/27B1(b)", 200, {"details.unit-context": 1, ".siblings a": 1}),
+    ("law-64C-with-ruling", "/laws-2017-ja/64C", 200, {"section.rulings details": 1}),
+    ("note-L64C-diagram", "/revoke-notes-ja/L64C", 200, {"pre.diagram": 1}),
+    ("ruling", "/revoke-notes-ja/ruling:1", 200, {"article.law-text": 1}),
+    ("zh-law-with-unresolved", "/laws-1997-zh/50", 200, {"article.law-text": 1}),
+    ("glossary-term", "/-/glossary/ダミー", 200, {".usages li": 10}),
+    ("api-docs", "/-/api", 200, {".api-doc h2": 5}),
     ("definition", "/laws-2017-ja/def:ダミー", 200, {"article.law-text": 1}),
     ("part-5-with-footnotes", "/laws-2017-ja/part:5", 200, {".footnotes li": 5}),
     ("index-entry", "/laws-2017-ja/index:リボーク", 200, {"article.law-text": 1}),
@@ -115,6 +127,13 @@ def pages(browser, served):
         context.close()
 
 
+def fresh(pages, width: str):
+    """The width's page with no remembered interface language (a first visit, Japanese browser)."""
+    page = pages[width]
+    page.context.clear_cookies()
+    return page
+
+
 @pytest.fixture(scope="module")
 def measurements():
     found: dict[str, dict] = {}
@@ -124,16 +143,18 @@ def measurements():
 
 
 @pytest.mark.parametrize("width", list(VIEWPORTS))
+@pytest.mark.parametrize("lang", list(UI_LANGUAGES))
 @pytest.mark.parametrize("name, path, status, rows", PAGES, ids=[p[0] for p in PAGES])
-def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, width, name, path, status, rows):
+def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, width, lang, name, path, status, rows):
     page = pages[width]
-    response = page.goto(served + path)
+    response = page.goto(served + UI_LANGUAGES[lang] + path)
     assert response.status == status, path
     page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.lang") == {"ja": "ja", "zh": "zh-Hans", "en": "en"}[lang]
     measured = page.evaluate(MEASURE, [RUNNING_TEXT])
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"))
-    measurements[f"{name}@{width}"] = {k: v for k, v in measured.items() if k != "too_small"}
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{lang}-{width}.png"))
+    measurements[f"{name}@{lang}@{width}"] = {k: v for k, v in measured.items() if k != "too_small"}
     assert measured["sideways"] <= 0, f"{path} scrolls sideways by {measured['sideways']} px at {width} width"
     assert not measured["too_small"], f"{path} at {width}: targets under 24x24 px: {measured['too_small'][:5]}"
     for selector, minimum in rows.items():
@@ -143,7 +164,7 @@ def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, widt
 
 
 def test_wide_table_scrolls_in_its_own_box_on_a_phone(pages, served):
-    page = pages["phone"]
+    page = fresh(pages, "phone")
     page.goto(served + "/jcbl-regs-ja/appendix-1-table-3")
     box = page.locator(".table-scroll").first
     scroll = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
@@ -154,7 +175,7 @@ def test_wide_table_scrolls_in_its_own_box_on_a_phone(pages, served):
 
 
 def test_deep_link_scrolls_to_the_sub_item_and_marks_it(pages, served):
-    page = pages["phone"]
+    page = fresh(pages, "phone")
     page.goto(served + "/laws-2017-ja/40#u-40B2(a)(v)")
     target = page.locator('[id="u-40B2(a)(v)"]')
     assert target.evaluate("el => el.matches(':target')")
@@ -163,16 +184,16 @@ def test_deep_link_scrolls_to_the_sub_item_and_marks_it(pages, served):
     assert 0 <= top < 200, top                         # scrolled to, near the top of the window
 
 
-def test_copy_button_copies_the_citation_in_the_readers_language(pages, served):
-    for width, expected in (("phone", "第61条B項2(a)"), ("desktop", "Law 61B2(a)")):   # ja-JP and en-US readers
-        page = pages[width]
-        page.goto(served + "/laws-2017-ja/61B2(a)")
+def test_copy_button_copies_the_citation_in_the_interface_language(pages, served):
+    for width, prefix, expected in (("phone", "", "第61条B項2(a)"), ("desktop", "/en", "Law 61B2(a)")):
+        page = fresh(pages, width)
+        page.goto(served + prefix + "/laws-2017-ja/61B2(a)")
         assert page.locator(".cite-link").inner_text() == expected
-        page.locator("button.cite-copy").click()
+        page.locator("button.cite-copy[data-copy=citation]").click()
         page.wait_for_function("document.querySelector('.cite-status').textContent !== ''")
         copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == f"{expected} {served}/laws-2017-ja/61B2(a)"
-    page = pages["phone"]
+        assert copied == f"{expected} {served}{prefix}/laws-2017-ja/61B2(a)"
+    page = fresh(pages, "phone")
     page.goto(served + "/laws-1997-zh/20F1")
     forms = json.loads(page.locator(".cite").get_attribute("data-cite-forms"))
     assert forms == {"ja": "第20条F項1", "zh": "第20条F款1", "en": "Law 20F1"}
@@ -184,12 +205,12 @@ def test_without_script_the_citation_is_a_plain_permalink(browser, served):
     page.goto(served + "/laws-2017-ja/61B2(a)")
     assert page.locator(".cite-link").get_attribute("href") == "/laws-2017-ja/61B2(a)"
     assert page.locator(".cite-link").inner_text() == "第61条B項2(a)"
-    assert not page.locator("button.cite-copy").is_visible()
+    assert not page.locator("button.cite-copy").first.is_visible()
     context.close()
 
 
 def test_a_part_of_the_contents_opens_from_its_anchor(pages, served):
-    page = pages["phone"]
+    page = fresh(pages, "phone")
     page.goto(served + "/laws-2017-ja#part-5")
     part = page.locator("details#part-5")
     assert part.evaluate("el => el.open")
@@ -199,7 +220,7 @@ def test_a_part_of_the_contents_opens_from_its_anchor(pages, served):
 
 
 def test_commentary_note_expands(pages, served):
-    page = pages["phone"]
+    page = fresh(pages, "phone")
     page.goto(served + "/laws-2017-ja/61")
     note = page.locator("details.commentary-note").first
     rest = note.locator(".unit-text")
@@ -209,7 +230,7 @@ def test_commentary_note_expands(pages, served):
 
 
 def test_search_to_law_61_then_follow_the_reference_to_law_44(pages, served):
-    page = pages["desktop"]
+    page = fresh(pages, "desktop")
     page.goto(served + "/")
     page.fill("header.site-header input[name=q]", "リボーク")
     with page.expect_navigation() as navigation:
@@ -224,10 +245,113 @@ def test_search_to_law_61_then_follow_the_reference_to_law_44(pages, served):
     assert LAW_61.search(page.url), page.url
     link = page.locator("article.law-text a.xref", has_text="第44条").first
     assert link.get_attribute("href") == "/laws-2017-ja/44"
-    link.click()
+    link.click()                                       # the first tap shows Law 44 in place...
+    page.locator(".xref-preview").wait_for()
+    link.click()                                       # ...the second follows it
     page.wait_for_url(served + "/laws-2017-ja/44")
-    assert page.locator("article.law-text h1").inner_text().startswith("44")
+    assert page.locator("article.law-text h1").inner_text().startswith("第44条")
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "law-44-from-search.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
+
+
+def test_copy_offers_the_citation_with_its_text_and_the_link(pages, served):
+    page = fresh(pages, "phone")
+    page.goto(served + "/laws-2017-ja/27B1")
+    page.locator("button.cite-copy[data-copy=text]").click()
+    page.wait_for_function("document.querySelector('.cite-status').textContent !== ''")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    lines = copied.split("\n")
+    assert lines[0] == "第27条B項1" and lines[-1] == f"{served}/laws-2017-ja/27B1"
+    assert "不十分なビッドが同等なコール" in copied and "(b)" in copied  # the sub-items' text too
+    page.locator("button.cite-copy[data-copy=link]").click()
+    page.wait_for_function("navigator.clipboard.readText().then(t => t.startsWith('http'))")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{served}/laws-2017-ja/27B1"
+
+
+def test_a_tap_on_a_reference_shows_its_text_in_place_and_a_second_tap_follows_it(pages, served):
+    page = fresh(pages, "phone")
+    page.goto(served + "/laws-2017-ja/27B1(b)")
+    link = page.locator(".unit-body a.xref", has_text="第23条A項")
+    link.click()
+    preview = page.locator(".xref-preview")
+    preview.wait_for()
+    page.wait_for_function("!document.querySelector('.xref-preview-text').textContent.startsWith('…')")
+    assert page.url == served + "/laws-2017-ja/27B1(b)"                # still here
+    assert "同等なコール" in preview.inner_text()                          # 23A's heading and text
+    assert "第23条A項" in preview.locator(".xref-preview-head a").inner_text()
+    link.click()
+    page.wait_for_url(served + "/laws-2017-ja/23A")
+    page.goto(served + "/laws-2017-ja/27B1(b)")
+    page.locator(".unit-body a.term", has_text="コール").click()      # a defined term: its definition
+    page.wait_for_function("(document.querySelector('.xref-preview-text') || {}).textContent"
+                           " && document.querySelector('.xref-preview-text').textContent.includes('ビッド、ダブル')")
+    assert page.url == served + "/laws-2017-ja/27B1(b)"
+
+
+def test_the_context_is_one_tap_open_on_a_phone_and_open_on_a_desktop(pages, served):
+    phone, desktop = fresh(pages, "phone"), fresh(pages, "desktop")
+    for page in (phone, desktop):
+        page.goto(served + "/laws-2017-ja/27B1(b)")
+    lead_in = "順番通りの不十分なビッドが受け入れられなかった場合"
+    assert desktop.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
+    summary = phone.locator(".unit-context summary")
+    assert "第27条 不十分なビッド" in summary.inner_text()               # the law is in the folded line
+    assert not phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
+    summary.click()
+    assert phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
+
+
+def test_an_unresolved_reference_reads_as_text_and_shows_its_reason_on_tap(pages, served, laws_db_path):
+    import sqlite3
+
+    doc, ref, surface = sqlite3.connect(laws_db_path).execute(
+        "select s.doc, s.ref, x.surface from xrefs x join sections s on s.id = x.source_id "
+        "where x.resolved = 0 and x.field = 'text' and s.kind = 'law' limit 1").fetchone()
+    page = fresh(pages, "phone")
+    page.goto(served + f"/en/{doc}/{ref}")
+    mark = page.locator(".unresolved", has_text=surface).first
+    body_color = page.evaluate("getComputedStyle(document.querySelector('.unit-text')).color")
+    assert mark.evaluate("el => getComputedStyle(el).color") == body_color   # not red, not a link
+    reason = mark.locator(".unresolved-reason")
+    assert not reason.is_visible()
+    mark.tap()
+    assert reason.is_visible() and reason.inner_text().startswith("The source text of this edition stops in Law")
+
+
+def test_the_hand_diagram_keeps_its_columns(pages, served):
+    page = fresh(pages, "phone")
+    page.goto(served + "/revoke-notes-ja/L64C")
+    diagram = page.locator("pre.diagram")
+    assert diagram.inner_text().split("\n")[1] == "                       ♠1074               ♠J9"
+    assert diagram.evaluate("el => getComputedStyle(el).whiteSpace") == "pre"
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+def test_the_glossary_breaks_no_word_on_a_phone(pages, served):
+    page = fresh(pages, "phone")
+    page.goto(served + "/en/-/glossary")
+    broken = page.evaluate("""() => [...document.querySelectorAll('table.glossary td[lang=en]')]
+        .filter(td => td.textContent.trim() && !/\\s/.test(td.textContent.trim()))
+        .filter(td => { const r = document.createRange(); r.selectNodeContents(td);
+                        return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size > 1; })
+        .map(td => td.textContent.trim())""")
+    assert broken == []
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+def test_the_switcher_changes_the_language_in_one_tap_and_remembers_it(browser, served):
+    context = browser.new_context(**{**VIEWPORTS["phone"], "locale": "en-US"})
+    page = context.new_page()
+    page.goto(served + "/laws-2017-ja/61")            # an English browser's first visit
+    assert page.url == served + "/en/laws-2017-ja/61" and page.evaluate("document.documentElement.lang") == "en"
+    page.locator('.ui-languages a[hreflang="ja"]').click()
+    page.wait_for_url(served + "/laws-2017-ja/61")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    page.goto(served + "/laws-2017-ja/62")            # remembered: no redirect to English any more
+    assert page.url == served + "/laws-2017-ja/62"
+    page.locator('.ui-languages a[hreflang="zh-Hans"]').click()
+    page.wait_for_url(served + "/zh/laws-2017-ja/62")
+    assert page.locator("header.site-header button[type=submit]").inner_text() == "搜索"
+    context.close()

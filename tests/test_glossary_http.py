@@ -31,7 +31,7 @@ async def test_the_source_column_names_and_links_the_unit(datasette):
     sources = re.search(r'<td class="sources">(.*?)</td>', html, re.S).group(1)
     assert [unquote(href) for href in re.findall(r'href="([^"]+)"', sources)] == [
         "/laws-2017-ja/61A", "/laws-1997-zh/def:藏牌"]
-    assert '<a class="usage" href="/-/glossary/%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">in context</a>' in html
+    assert '<a class="usage" href="/-/glossary/%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">用例</a>' in html  # ja interface
 
 
 @pytest.mark.parametrize("typed, english", [("罰張", "Penalty Card"), ("ﾀﾞﾐｰ", "Dummy"), ("DUMMY", "Dummy"),

@@ -30,7 +30,7 @@ async def test_the_chrome_is_in_the_language_of_the_url(datasette, prefix, tag, 
     assert f'<button type="submit">{search}</button>' in html
     assert f">{glossary}</a>" in html
     # the law text stays as printed, in its own language
-    assert '<article class="law-text" lang="ja">' in html
+    assert '<article class="law-text" lang="ja" data-text-lang="ja">' in html
 
 
 async def test_the_switcher_links_the_same_page_in_each_language_with_hreflang(datasette):
@@ -55,11 +55,14 @@ async def test_links_inside_an_english_page_stay_in_english(datasette):
     assert 'href="/laws-2017-ja/61B.json"' in html  # nor is JSON
 
 
-async def test_json_is_the_same_in_every_language(datasette):
-    plain = await datasette.client.get("/laws-2017-ja/61B.json")
-    english = await datasette.client.get("/en/laws-2017-ja/61B.json")
-    assert plain.status_code == english.status_code == 200
-    assert plain.json() == english.json()
+@pytest.mark.parametrize("path", ["/laws-2017-ja/61B.json", "/-/glossary.json?q=dummy", "/-/glossary/ダミー.json",
+                                  "/-/citations.json", "/laws-2017-ja.json"])
+async def test_json_is_the_same_in_every_language(datasette, path):
+    plain = await datasette.client.get(path)
+    for prefix in ("/en", "/zh"):
+        other = await datasette.client.get(prefix + path)
+        assert plain.status_code == other.status_code == 200
+        assert plain.json() == other.json(), prefix
 
 
 async def test_accept_language_picks_the_language_on_a_first_visit(datasette):

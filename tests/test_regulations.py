@@ -490,16 +490,17 @@ def checked():
 
 def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
     assert checked.verbatim
-    # what the checker shows (evidence explains 60 of its 73 raw detections away) ...
+    # what the checker shows (evidence explains 63 of its 74 raw detections away) ...
     shown = {status: checked.count(status) for status in ("fixed", "as-printed", "unreviewed")}
     assert (len(checked.candidates), shown, len(checked.explained)) == (
-        13, {"fixed": 1, "as-printed": 12, "unreviewed": 0}, 60)
+        11, {"fixed": 4, "as-printed": 7, "unreviewed": 0}, 63)
     # ... and every raw detection, each judged by the review: fixed by an erratum or kept with a reason
     raw = {status: sum(r.status == status for r in checked.reviewed) for status in ("fixed", "as-printed")}
-    assert (len(checked.reviewed), raw) == (73, {"fixed": 3, "as-printed": 70})
+    assert (len(checked.reviewed), raw) == (74, {"fixed": 4, "as-printed": 70})
     assert checked.unreviewed == []
     fixed = {(r.candidate.line, r.candidate.span) for r in checked.reviewed if r.status == "fixed"}
-    assert fixed == {(500, "ストレートミッセル"), (696, "ビデイングシート"), (697, "ビデイングボックス")}
+    # the small-kana kind finds できなかつた (642)
+    assert fixed == {(500, "ストレートミッセル"), (642, "つ"), (696, "ビデイングシート"), (697, "ビデイングボックス")}
 
 
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):

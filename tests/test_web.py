@@ -63,8 +63,11 @@ async def test_home_lists_every_document_with_edition_publisher_and_copyright(da
     assert {d["id"] for d in documents} == set(laws_build.documents)
     for document in documents:
         assert f"/{document['id']}" in hrefs
-        for field in ("title", "edition", "publisher", "copyright", "version_date"):
+        for field in ("title", "edition", "publisher", "copyright"):
             assert escape_text(document[field]) in response.text, (document["id"], field)
+        # the date in the interface language: 2019-04-15 is 2019年4月15日 on the Japanese page
+        year, month, day = (int(p) for p in document["version_date"].split("-"))
+        assert f"{year}年{month}月{day}日" in response.text, document["id"]
 
 
 def escape_text(text: str) -> str:
@@ -94,7 +97,7 @@ async def test_unit_page_nests_descendants_with_printed_labels(datasette):
     assert labels[:7] == ["A.", "B.", "1.", "2.", "(a)", "(b)", "3."]
     # the sub-item sits inside the item, inside the section
     assert re.search(r'id="u-61B".*id="u-61B2".*id="u-61B2\(a\)"', html, re.S)
-    assert "p. 93" in html
+    assert "93ページ" in html
 
 
 async def test_unit_page_breadcrumb_runs_document_part_law_section(datasette):
@@ -136,14 +139,14 @@ async def test_commentary_panel_shows_label_and_first_line_expandable(datasette,
     html = (await get(datasette, "/laws-2017-ja/61")).text
     panel = html[html.index('<section class="commentary">'):]
     panel = panel[:panel.index("</section>")]
-    notes = re.findall(r'<details class="commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+    notes = re.findall(r'<details class="commentary-note commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
                        panel)
-    assert ("/revoke-notes-ja/L61A", "L61A") in notes
-    first = re.search(r'L61A.*?<span class="note-first">(.*?)</span></summary>', panel, re.S).group(1)
+    assert ("/revoke-notes-ja/L61A", "注釈 L61A") in notes  # its label, not its id
+    first = re.search(r'L61A.*?<span class="note-first" lang="ja">(.*?)</span></summary>', panel, re.S).group(1)
     assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
     assert "トリックに対してプレイするときは" in panel                          # the rest, inside <details>
     assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
-    assert re.search(r'Reprinted in リボーク注釈:.*href="/revoke-notes-ja/quote:61A"', panel, re.S)
+    assert re.search(r'リボーク注釈に再録:.*href="/revoke-notes-ja/quote:61A" lang="ja">第61条A項の引用</a>', panel, re.S)
     assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
@@ -163,17 +166,23 @@ async def test_unresolved_reference_is_marked_with_its_reason(datasette, laws_db
     assert row, "the corpus has unresolved references (1997 page cut off in Law 52)"
     doc, ref, surface, reason = row
     html = (await get(datasette, permalink(doc, ref))).text
-    assert re.search(r'<span class="xref unresolved" title="unresolved: ' + re.escape(escape_text(reason)) +
-                     r'">' + re.escape(escape_text(surface)) + "</span>", html)
+    # it reads as text (no link, no id); a tap (focus) shows why, in words
+    assert re.search(r'<span class="unresolved" tabindex="0">' + re.escape(escape_text(surface)) +
+                     r'<span class="unresolved-reason" role="note">[^<]+</span></span>', html)
+    assert escape_text(reason) not in html
 
 
-async def test_prev_next_stay_within_the_same_kind(datasette):
-    html = (await get(datasette, "/laws-2017-ja/61")).text
+@pytest.mark.parametrize("ref, previous, following", [
+    ("61", "60", "62"), ("61B", "61A", "61C"),
+    ("27B1(b)", "27B1(a)", "27B2"),   # the next is in reading order within the document, not 30B1(a)
+    ("61B3", "61B2", "61C"),          # not 62A: 61C comes first
+    ("27B1(a)", "27B1", "27B1(b)"), ("27B2", "27B1", "27B3"), ("61C", "61B", "62"),
+])
+async def test_prev_next_follow_reading_order_within_the_document(datasette, ref, previous, following):
+    html = (await get(datasette, permalink("laws-2017-ja", ref))).text
     prev = re.search(r'<a rel="prev" href="([^"]+)"', html).group(1)
     nxt = re.search(r'<a rel="next" href="([^"]+)"', html).group(1)
-    assert (prev, nxt) == ("/laws-2017-ja/60", "/laws-2017-ja/62")
-    html = (await get(datasette, "/laws-2017-ja/61B")).text
-    assert re.search(r'<a rel="prev" href="([^"]+)"', html).group(1) == "/laws-2017-ja/61A"
+    assert (prev, nxt) == (permalink("laws-2017-ja", previous), permalink("laws-2017-ja", following))
 
 
 async def test_text_is_escaped_before_markup(datasette, laws_db_path):
@@ -201,9 +210,13 @@ async def test_linked_text_escapes_text_around_and_inside_links(datasette):
     pieces = segments(text, xrefs)
     assert [p["text"] for p in pieces] == ["<b>", "第44条", "</b> & ", "第99条"]
     macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+    from laws_site import i18n
+    token = i18n.current.set("en")  # the reason is in the interface language (English here)
     assert str(await macros.linked(pieces)) == (
-        '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="laws-2017-ja 44">第44条</a>&lt;/b&gt; &amp; '
-        '<span class="xref unresolved" title="unresolved: no &#34;unit&#34; &lt;99&gt;">第99条</span>')
+        '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="44">第44条</a>&lt;/b&gt; &amp; '
+        '<span class="unresolved" tabindex="0">第99条<span class="unresolved-reason" role="note">'
+        'This reference could not be followed: no &#34;unit&#34; &lt;99&gt;</span></span>')
+    i18n.current.reset(token)
     assert segments(text, xrefs, start=7, end=12) == [{"text": "</b> "}]
 
 
@@ -387,7 +400,7 @@ async def test_readme_index_url_lists_the_ra_row(datasette, laws_db_path):
     assert set(re.findall(r'<section class="kana-row" id="row-(.)">', everything)) == set(rows_with_entries)
     empty = [r for r in "あかさたなはまやらわ" if r not in rows_with_entries]
     for kana in empty:
-        html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))).text
+        html = (await get(datasette, "/en/laws-2017-ja/-/index?row=" + quote(kana))).text
         assert "lists no terms" in html
 
 
@@ -492,9 +505,11 @@ async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path
     html = (await get(datasette, "/-/citations?law=61")).text
     law_61 = html[html.index('id="law-61"'):]
     law_61 = law_61[:law_61.index("</details>")]
-    assert "スートにフォローしないこと" in law_61 and "cites 5 · cited by 0" in law_61
+    assert "スートにフォローしないこと" in law_61 and "参照先 5・参照元 0" in law_61
     assert '<a href="/laws-2017-ja/44">第44条</a> <span lang="ja">プレイの順序と進行</span>' in law_61
     assert '<a class="units" href="/-/citations?from=61&amp;to=44#pair">61A</a>' in law_61
+    english = (await get(datasette, "/en/-/citations?law=61")).text
+    assert "cites 5 · cited by 0" in english and '<a href="/en/laws-2017-ja/44">Law 44</a>' in english
     data = (await get(datasette, "/-/citations.json")).json()
     pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
     assert pair["citing_units"] == ["61A"] and pair["count"] == 1
@@ -555,7 +570,7 @@ async def test_a_note_page_says_its_label_once_linked_to_its_law(datasette, requ
     assert heading.count("L62C3") == 1
     assert 'href="/laws-2017-ja/62C3"' in heading
     law = await get(datasette, "/laws-2017-ja/61")
-    assert re.search(r'<h1><span class="ref">61</span> スートにフォローしないこと', law.text)
+    assert re.search(r'<h1><span class="ref">第61条</span> スートにフォローしないこと', law.text)
 
 
 async def test_a_changed_id_redirects_to_the_new_one(datasette):
@@ -569,8 +584,8 @@ async def test_a_changed_id_redirects_to_the_new_one(datasette):
 async def test_index_entries_say_see_and_see_also_as_the_book_does(datasette):
     """参照 (see) and も参照 (see also) are different instructions; the page keeps them apart."""
     html = (await datasette.client.get("/laws-2017-ja/-/index")).text
-    see = re.findall(r'<span class="see" title="see">(.*?)</span>', html, re.S)
-    see_also = re.findall(r'<span class="see-also" title="see also">(.*?)</span>', html, re.S)
+    see = re.findall(r'<span class="see" title="参照">(.*?)</span>', html, re.S)
+    see_also = re.findall(r'<span class="see-also" title="も参照">(.*?)</span>', html, re.S)
     assert see and see_also
     assert all(s.endswith("参照") and not s.endswith("も参照") for s in see)
     assert all(s.endswith("も参照") for s in see_also)

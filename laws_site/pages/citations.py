@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 
-from .. import queries
+from .. import editions, i18n, queries
 from ..responses import html_page, json_response, read
-from ..units import permalink
+from ..units import labels, permalink
 
 STRONGEST = 15
 
 
 def citation_context(conn, citing: int | None = None, cited: int | None = None, law: int | None = None,
-                     parts_asked: tuple[str, str] | None = None) -> dict:
+                     parts_asked: tuple[str, str] | None = None, lang: str = "ja") -> dict:
     doc = queries.registry(conn).current_laws.id
     totals = queries.citation_totals(conn, doc)
     pairs = queries.citation_pairs(conn, doc)
@@ -33,16 +33,29 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
     parts = part_list(totals)
     between = [p for p in pairs if p["from_law"] != p["to_law"]]
     strongest = sorted(between, key=lambda p: (-p["units"], p["from_law"], p["to_law"]))[:STRONGEST]
+    selected = selected_pair(doc, pairs, citing, cited, titles)
+    if selected:  # each citing unit by its label: 第61条B項2 / Law 61B2
+        names = labels(conn, [f"{doc}:{u['ref']}" for u in selected["units"]], lang)
+        for unit in selected["units"]:
+            unit["label"] = names.get(f"{doc}:{unit['ref']}") or unit["ref"]
+    # every law and part by its label in the interface language (第61条 / Law 61, 第5部 / Part 5),
+    # read once here rather than formatted per link in the template
+    names = labels(conn, [f"{doc}:{t['law']}" for t in totals] + [f"{doc}:{p['ref']}" for p in parts], lang)
+    law_names = {t["law"]: names.get(f"{doc}:{t['law']}") or str(t["law"]) for t in totals}
+    part_names = {p["number"]: names.get(f"{doc}:{p['ref']}") or str(p["number"]) for p in parts}
     return {
         "doc": doc, "document": queries.document(conn, doc), "laws": laws, "parts": parts,
+        "law_names": law_names, "part_names": part_names,
         "matrix": part_matrix(parts, queries.part_citations(conn, doc)),
         "strongest": [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
                        "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}
                       for p in strongest],
         "pairs": pairs, "focus": law if law in titles else None,
-        "selected": selected_pair(doc, pairs, citing, cited, titles),
+        "selected": selected,
         "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
         "citation_count": sum(p["units"] for p in between), "pair_count": len(between),
+        # the opened law's 1997 units, from the provision concordance (laws_site/editions.py)
+        "focus_editions": editions.law_editions(conn, law) if law in titles else [],
     }
 
 
@@ -115,6 +128,7 @@ def citation_json(context: dict) -> dict:
         "part_matrix": [{"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
                         for row in context["matrix"]["rows"] for c in row["cells"] if c["units"]],
         "selected": context["selected"],
+        "focus_editions": [{k: e[k] for k in ("doc", "ref", "to_ref", "relation", "url")} for e in context["focus_editions"]],
     }
 
 
@@ -136,7 +150,8 @@ def law_arg(request, name: str) -> int | None:
 async def view(datasette, request):
     citing, cited, law = law_arg(request, "from"), law_arg(request, "to"), law_arg(request, "law")
     parts_asked = (request.args.get("from_part") or "", request.args.get("to_part") or "")
-    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked))
+    lang = i18n.lang()
+    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang))
     if request.url_vars.get("as_json"):
         return json_response(citation_json(context))
     return await html_page(datasette, request, "citation_map.html", context)

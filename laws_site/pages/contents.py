@@ -1,9 +1,10 @@
 """A document's table of contents: the printed 目次 where the book has one, else its structure."""
 from __future__ import annotations
 
-from .. import queries
+from .. import i18n, queries
+from ..pages.unit import short_titles
 from ..responses import error_response, html_page, json_response, read
-from ..units import permalink
+from ..units import labels, permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.
 OUTLINE_KINDS = ("front_matter", "preface", "introduction", "part", "chapter", "division", "law",
@@ -76,7 +77,7 @@ def anchor_of(ref: str) -> str:
     return "c-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in ref)
 
 
-def contents_context(conn, doc: str) -> dict | None:
+def contents_context(conn, doc: str, lang: str = "ja") -> dict | None:
     document = queries.document(conn, doc)
     if document is None:
         return None
@@ -84,7 +85,11 @@ def contents_context(conn, doc: str) -> dict | None:
     toc = printed_toc(conn, doc) if document["kind"] == "laws" else []
     kinds = OUTSIDE_PRINTED_TOC if toc else OUTLINE_KINDS
     rows = outline(queries.units_of_kinds(conn, doc, kinds))
-    return {"document": document, "toc": toc, "outline": rows, "parts": toc_parts(conn, doc, toc) if toc else [],
+    names = labels(conn, [r["id"] for r in rows], lang)  # 「第63条の引用」, not quote:63
+    for row in rows:
+        row["label"] = names.get(row["id"]) or row["ref"]
+    return {"document": document, "document_title": short_titles(conn, lang).get(doc),
+            "toc": toc, "outline": rows, "parts": toc_parts(conn, doc, toc) if toc else [],
             "groups": outline_groups(rows),
             "has_index": bool(queries.units_of_kinds(conn, doc, ("index_row",)))}
 
@@ -99,7 +104,8 @@ def contents_json(context: dict) -> dict:
 async def view(datasette, request):
     """/<doc> (and /<doc>.json): the table of contents of one document."""
     doc = request.url_vars["doc"]
-    context = await read(datasette, lambda conn: contents_context(conn, doc))
+    lang = i18n.lang()
+    context = await read(datasette, lambda conn: contents_context(conn, doc, lang))
     if context is None:
         return await error_response(datasette, request, 404, f"No document {doc!r}",
                                     as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": []},

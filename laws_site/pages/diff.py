@@ -12,6 +12,8 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
+from .. import editions
+from ..i18n import gettext
 from .. import queries
 from ..responses import json_error, json_response, read
 
@@ -49,8 +51,15 @@ async def overview_view(datasette, request):
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
         return json_response(result)
+    # what the notes cell lists: the relations other than same / reworded, in the reader's language,
+    # one string per law (a template expression per relation made this page slower than the target)
+    names = {relation: gettext(msgid) for relation, msgid in editions.RELATION_NAMES.items()}
+    for law in result["laws"]:
+        law["relations_text"] = " · ".join(f"{names[r]} {n}" for r, n in sorted((law.get("relations") or {}).items())
+                                           if r not in ("same", "reworded"))
     return Response.html(await datasette.render_template(
         "diff_overview.html", {"overview": result, "choices": await choices(datasette),
+                               "relation_names": editions.RELATION_NAMES,
                                "request_args": {"from": from_doc, "to": to_doc}}, request=request))
 
 

@@ -17,12 +17,12 @@ from urllib.parse import quote, unquote
 from ingest import glossary as glossary_terms, tokenize
 from ingest.vocabulary import search_key
 
-from .. import queries
+from .. import i18n, queries
 from ..responses import html_page, json_response, page_url, read
 from ..search import QueryError, parse_count
 from ..search_data import search_data
 from ..term_usage import MAX_TERM_CHARS, term_usage
-from ..units import permalink
+from ..units import labels, permalink
 
 GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")
 PAGE_LIMIT = 100
@@ -30,7 +30,7 @@ MAX_LIMIT = 500
 MAX_FILTER_CHARS = 100
 
 
-def glossary_rows(conn, query: str = "") -> list[dict] | None:
+def glossary_rows(conn, query: str = "", ui_lang: str | None = None) -> list[dict] | None:
     """The glossary rows whose term in some language contains `query` (all for ""), each with its
     sources and usage page; None when there is no glossary table."""
     if not queries.table_exists(conn, "glossary"):
@@ -53,6 +53,11 @@ def glossary_rows(conn, query: str = "") -> list[dict] | None:
     if query:
         wanted = search_key(tokenize.to_simplified(query))
         rows = [row for row in rows if matches(row, wanted)]
+    if ui_lang:  # what a person reads for each source: 「規則 2017: 定義: ダミー」, not def:ダミー
+        names = labels(conn, [f"{s['doc']}:{s['ref']}" for row in rows for s in row["sources"]], ui_lang, full=True)
+        for row in rows:
+            for source in row["sources"]:
+                source["label"] = names.get(f"{source['doc']}:{source['ref']}")
     return rows
 
 
@@ -75,7 +80,8 @@ async def view(datasette, request):
         offset = parse_count(request.args.get("offset"), "offset", 0, 0, 100_000)
     except QueryError as error:
         return await answer_error(datasette, request, as_json, str(error), 400, query=query)
-    rows = await read(datasette, lambda conn: glossary_rows(conn, query))
+    lang = None if as_json else i18n.lang()  # labels are for the page; JSON is the same in every language
+    rows = await read(datasette, lambda conn: glossary_rows(conn, query, lang))
     if rows is None:
         if as_json:
             return json_response({"ok": False, "error": "no glossary table in this build", "status": 404,
@@ -101,10 +107,14 @@ async def term_view(datasette, request):
         message = (f"A term has 1 to {MAX_TERM_CHARS} characters (no control characters); "
                    "pick one from /-/glossary.")
         return await answer_error(datasette, request, as_json, message, 400, term=term[:MAX_TERM_CHARS])
-    usage = await read(datasette, lambda conn: term_usage(conn, term))
+    lang = i18n.lang()
+    usage = await read(datasette, lambda conn: labelled(conn, term_usage(conn, term), lang))
     if usage is None:
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
         message = f"「{term}」 is not in the glossary, the definitions or the director vocabulary."
+        if not as_json:  # the page says it in the interface language; JSON keeps one language
+            message = i18n.gettext("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.",
+                                   term=term)
         if as_json:
             return json_response({"ok": False, "error": message, "status": 404, "title": "Unknown term",
                                   "suggestions": suggestions}, status=404)
@@ -116,6 +126,16 @@ async def term_view(datasette, request):
         return json_response({"ok": True, "term": usage["term"], "entry": usage["entry"], "forms": usage["forms"],
                               "total": usage["total"], "groups": groups, "usages": flat})
     return await html_page(datasette, request, "glossary_term.html", usage)
+
+
+def labelled(conn, usage: dict | None, lang: str) -> dict | None:
+    """Each passage named by its label in the interface language (第61条B項2, 定義: ダミー)."""
+    if usage:
+        names = labels(conn, [u["id"] for group in usage["groups"] for u in group["usages"]], lang)
+        for group in usage["groups"]:
+            for u in group["usages"]:
+                u["label"] = names.get(u["id"]) or u["ref"]
+    return usage
 
 
 def usage_json(usage: dict) -> dict:

@@ -11,18 +11,18 @@ from datasette.utils.asgi import Response
 
 from ingest.refs import law_number, parse_law_ref
 
-from .. import queries
-from ..linkify import blocks, segments
+from .. import chrome, editions, i18n, queries
+from ..i18n import N_
+from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
 from ..responses import error_response, html_page, json_response, read
 from ..source_notes import source_notes
-from ..units import load_unit, nearest_refs, permalink
+from ..units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
 
 
 # Backlinks are grouped by what kind of text cites the unit (commentary has its own panel).
-BACKLINK_GROUPS = [("laws", "Laws"), ("index", "Index terms"), ("regulations", "Regulations")]
+BACKLINK_GROUPS = [("laws", N_("Laws")), ("index", N_("Index terms")), ("regulations", N_("Regulations"))]
 NAVIGATION_KINDS = {"toc", "toc_entry", "index", "index_row"}
-COMMENTARY_KINDS = {"note", "quote"}
 
 
 def unit_label(unit: dict) -> str | None:
@@ -62,10 +62,13 @@ def nest(units: list[dict], root_id: str) -> dict:
 
 
 def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: dict[str, str],
-                 tables_by_unit: dict[str, list[dict]]) -> None:
+                 tables_by_unit: dict[str, list[dict]], names: dict[str, str] | None = None,
+                 terms: dict[str, dict] | None = None, seen: set[str] | None = None) -> None:
     """Add label, title and text (as segments, printed tables in place) to each node; footnotes
-    leave the tree for the page foot; items a table shows as its rows leave it for the table."""
+    leave the tree for the page foot; items a table shows as its rows leave it for the table.
+    ``names``: each unit's label for people (定義: ダミー), shown where the book prints no number."""
     node["label"] = unit_label(node)
+    node["name"] = (names or {}).get(node["id"])
     own = xrefs_by_source.get(node["id"], [])
     tables = tables_by_unit.get(node["id"], [])
     in_tables = {row["ref"] for t in tables for g in t["groups"] for row in g["rows"] if row.get("ref")}
@@ -73,10 +76,12 @@ def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: di
     # a paragraph printed as a table's header row (25-3) is that header, not text of its own
     text = None if node["attrs"].get("cells") and any(t["source"] == "items" for t in tables) else node["text"]
     node["blocks"] = blocks(text, own, tables, anchors)
+    # a defined term's first occurrence on the page: a tap shows its definition in place
+    mark_terms(node["blocks"], terms or {}, seen if seen is not None else set())
     node["children"] = [child for child in node["children"]
                         if child["kind"] != "footnote" and child["ref"] not in in_tables]
     for child in node["children"]:
-        render_nodes(child, xrefs_by_source, anchors, tables_by_unit)
+        render_nodes(child, xrefs_by_source, anchors, tables_by_unit, names, terms, seen)
 
 
 def tables_by_unit(conn, doc: str, unit_ids: list[str]) -> dict[str, list[dict]]:
@@ -97,25 +102,19 @@ def table_json(table: dict) -> dict:
             "head": table["head"], "groups": table["groups"], "width": table["width"]}
 
 
-def backlink_label(xref: dict, doc: str, short_titles: dict[str, str]) -> str:
-    """How a citing unit is named in the list: 61A; 索引 リボーク › 質問; 競技会運営規則 24-5-1."""
-    ref = xref["source_ref"]
-    if xref["source_kind"] == "index_entry":
-        return ref.removeprefix("index:").replace("/", " › ")
-    return ref if xref["source_doc"] == doc else f"{short_titles.get(xref['source_doc'], xref['source_doc'])} {ref}"
-
-
 def group_backlinks(incoming: list[dict], inside: set[str], doc: str = "",
-                    short_titles: dict[str, str] | None = None) -> list[dict]:
-    """Citing units (outside this subtree) grouped as laws / index / regulations."""
+                    full_names: dict[str, str] | None = None, names: dict[str, str] | None = None) -> list[dict]:
+    """Citing units (outside this subtree) grouped as laws / index / regulations, each named by its
+    label (the document's short title first when it is another document)."""
     groups: dict[str, dict[str, dict]] = {key: {} for key, _ in BACKLINK_GROUPS}
     for xref in incoming:
         group = backlink_group(xref)
         if group not in groups or xref["source_id"] in inside or xref["kind"] == "footnote":
             continue
+        label = ((names or {}).get(xref["source_id"]) if xref["source_doc"] == doc
+                 else (full_names or {}).get(xref["source_id"])) or xref["source_ref"]
         entry = groups[group].setdefault(xref["source_id"], {
-            "doc": xref["source_doc"], "ref": xref["source_ref"], "kind": xref["source_kind"],
-            "label": backlink_label(xref, doc, short_titles or {}),
+            "doc": xref["source_doc"], "ref": xref["source_ref"], "kind": xref["source_kind"], "label": label,
             "title": None if xref["source_kind"] == "index_entry" else xref["source_title"],
             "url": permalink(xref["source_doc"], xref["source_ref"]), "targets": []})
         if xref["target_ref"] not in entry["targets"]:
@@ -124,30 +123,32 @@ def group_backlinks(incoming: list[dict], inside: set[str], doc: str = "",
             for key, label in BACKLINK_GROUPS if groups[key]]
 
 
-def commentary(conn, incoming: list[dict], unit: dict) -> dict:
-    """Notes that cover or cite this unit (label, first line, the rest on request) and the
-    commentaries that reprint it (one line each, with the comparison)."""
-    sources = {}
-    for xref in incoming:
-        if xref["source_kind"] in COMMENTARY_KINDS:
-            sources.setdefault(xref["source_id"], xref)
-    units = [queries.unit_by_id(conn, source_id) for source_id in sources]
-    units = sorted((u for u in units if u), key=lambda u: u["position"])
+def commentary(conn, unit: dict, lang: str) -> dict:
+    """Notes and worked rulings that apply this unit or one of its parts (label, first line, the
+    rest on request), and the commentaries that reprint it (one line each, with the comparison).
+    Which ones is decided at build (table unit_commentary, ingest/reading.py)."""
+    source_ids = [r[0] for r in conn.execute(
+        "select source_id from unit_commentary where unit_id = ? order by position", (unit["id"],))]
+    units = [u for u in (queries.unit_by_id(conn, i) for i in source_ids) if u]
     registry = queries.registry(conn)
     xrefs = queries.xrefs_from(conn, [u["id"] for u in units if u["kind"] != "quote"]) if units else []
+    names = unit_labels(conn, [u["id"] for u in units], lang)
+    titles = short_titles(conn, lang)
     notes, reprints = [], {}
     for note in units:
-        short = (registry.get(note["doc"]) and registry.get(note["doc"]).short_title) or note["doc"]
+        short = titles.get(note["doc"], note["doc"])
         if note["kind"] == "quote":
             reprint = reprints.setdefault(note["doc"], {"doc": note["doc"], "doc_title": short, "quotes": []})
-            reprint["quotes"].append({"ref": note["ref"].removeprefix("quote:"), "url": note["url"]})
+            reprint["quotes"].append({"ref": note["ref"].removeprefix("quote:"), "url": note["url"],
+                                      "label": names.get(note["id"]) or note["ref"]})
             continue
         own = [x for x in xrefs if x["source_id"] == note["id"]]
         text = note["text"] or ""
         cut = text.find("\n")
         first_end = len(text) if cut < 0 else cut
-        notes.append({"ref": note["ref"], "label": note["attrs"].get("label") or note["ref"], "url": note["url"],
-                      "doc": note["doc"], "doc_title": short,
+        notes.append({"ref": note["ref"], "kind": note["kind"], "label": names.get(note["id"]) or note["ref"],
+                      "title": note["title"] if note["title"] not in (None, note["ref"], note["attrs"].get("label")) else None,
+                      "url": note["url"], "doc": note["doc"], "doc_title": short,
                       "first_line": segments(text, own, "text", None, 0, first_end),
                       "rest": segments(text, own, "text", None, first_end + 1) if cut >= 0 else []})
     law = law_number(unit["ref"])
@@ -155,7 +156,13 @@ def commentary(conn, incoming: list[dict], unit: dict) -> dict:
         if law is not None and (reprint["doc"], unit["doc"]) in registry.diff_pairs():
             reprint["compare_url"] = "/-/diff?" + urlencode({"ref": unit["ref"], "from": reprint["doc"],
                                                              "to": unit["doc"]})
-    return {"notes": notes, "reprints": list(reprints.values())}
+    return {"notes": [n for n in notes if n["kind"] != "ruling"],
+            "rulings": [n for n in notes if n["kind"] == "ruling"], "reprints": list(reprints.values())}
+
+
+def short_titles(conn, lang: str) -> dict[str, str]:
+    """Each document's short title in the interface language (chrome.short_titles)."""
+    return chrome.short_titles(conn, lang)
 
 
 def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
@@ -166,26 +173,46 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
             if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown]
 
 
-def other_edition(conn, unit: dict) -> dict | None:
-    """The same ref in the other language/edition of the Laws, with a link to the diff page."""
-    registry = queries.registry(conn)
-    laws = [d.id for d in registry.laws]
-    if unit["doc"] not in laws or law_number(unit["ref"]) is None:
-        return None
-    other_doc = next(d for d in laws if d != unit["doc"])
-    other = load_unit(conn, other_doc, unit["ref"])
-    if other is None:
-        return None
-    older, newer = sorted((unit["doc"], other_doc), key=lambda d: laws.index(d), reverse=True)
-    compare = "/-/diff?" + urlencode({"ref": unit["ref"], "from": older, "to": newer})
-    other_document = registry.get(other_doc)
-    return {"doc": other_doc, "ref": other["ref"], "title": other["title"], "url": other["url"],
-            "lang": other_document.language, "doc_title": other_document.short_title or other_document.title,
-            "compare_url": compare}
+def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
+    """The other-edition box: counterparts from the provision concordance (both directions), each
+    with its relation; the law's history; references here to provisions that have moved (named by
+    their labels in the interface language)."""
+    info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
+                                                 "history_url": editions.history_url(law_number(unit["ref"]))}
+    flags = editions.unit_flags(conn, unit_ids)
+    names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    for flag in flags:
+        flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
+        for now in flag["now"]:
+            now["label"] = names.get(now["id"], now["ref"])
+    return {**info, "flags": flags}
 
 
-def unit_context(conn, doc: str, ref: str) -> dict | None:
-    """The template context of /<doc>/<ref>, or None when there is no such unit."""
+LAW_KINDS = ("law", "article")
+
+
+def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
+    """Previous and next in reading order within the document (table unit_reading)."""
+    found = conn.execute("select previous_id, next_id from unit_reading where unit_id = ?", (row["id"],)).fetchone() \
+        if queries.table_exists(conn, "unit_reading") else None
+    if found is None:
+        return queries.neighbour(conn, row, "previous"), queries.neighbour(conn, row, "next")
+    return tuple(queries.unit_by_id(conn, i) if i else None for i in found)
+
+
+def siblings(conn, row: dict) -> list[dict]:
+    """The units beside this one under the same parent (A. B. C. / 1. 2. / (a) (b)), in order."""
+    if not row.get("parent_id"):
+        return []
+    rows = conn.execute(f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' "
+                        "order by position", (row["parent_id"],))
+    out = [queries.unit_dict(r) for r in rows]
+    return out if len(out) > 1 and len(out) <= 60 else []
+
+
+def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
+    """The template context of /<doc>/<ref>, or None when there is no such unit. ``lang`` is the
+    interface language: the labels people read (第61条B項2 / Law 61B2) are in it."""
     unit = load_unit(conn, doc, ref)
     if unit is None:
         return None
@@ -195,29 +222,58 @@ def unit_context(conn, doc: str, ref: str) -> dict | None:
     unit["source_notes"] = source_notes(conn, ids)  # kept source typos: as printed, probably means
     footnotes = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
     anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
-    xrefs = queries.xrefs_from(conn, ids)
+    chain = queries.ancestors(conn, row)
+    previous, following = reading_neighbours(conn, row)
+    beside = siblings(conn, row)
+    xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
+    incoming = queries.xrefs_into(conn, ids)
+    names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
+                               *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
+                               *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
+    full_names = unit_labels(conn, [x["target_id"] for x in xrefs if x["target_doc"] != doc]
+                             + [x["source_id"] for x in incoming], lang, full=True)
+    for xref in xrefs:
+        xref["target_label"] = (full_names if xref["target_doc"] != doc else names).get(xref["target_id"])
     by_source: dict[str, list[dict]] = {}
     for xref in xrefs:
         by_source.setdefault(xref["source_id"], []).append(xref)
     body = nest(units, unit["id"])
     tables = tables_by_unit(conn, doc, ids)
-    render_nodes(body, by_source, anchors, tables)
+    used = definitions_used(conn, doc, units)
+    terms = {d["title"]: {"url": d["url"], "label": d["attrs"].get("term_en") and f"{d['title']} ({d['attrs']['term_en']})"
+                          or d["title"]} for d in used}
+    render_nodes(body, by_source, anchors, tables, names, terms, set())
     for footnote in footnotes:
         footnote["segments"] = segments(footnote["text"], by_source.get(footnote["id"], []), "text")
-    incoming = queries.xrefs_into(conn, ids)
+        footnote["label"] = names.get(footnote["id"])
     document = queries.document(conn, doc)
+    for ancestor in chain:
+        ancestor["label"] = names.get(ancestor["id"]) or ancestor["ref"]
+        ancestor["lead_in"] = segments(ancestor["text"], by_source.get(ancestor["id"], []), "text")
+    for near in (previous, following):
+        if near:
+            near["label"] = names.get(near["id"]) or near["ref"]
+    law = next((a for a in reversed(chain) if a["kind"] in LAW_KINDS), None)
+    label = names.get(unit["id"]) or unit["ref"]
     return {
-        "unit": unit, "document": document, "body": body, "footnotes": footnotes,
+        "unit": unit, "document": document, "body": body, "footnotes": footnotes, "label": label,
+        "document_title": short_titles(conn, lang).get(doc),
         "tables": [table_json(t) for u in units for t in tables.get(u["id"], [])],
-        "citation": citation_forms(unit, document),
-        "breadcrumb": queries.ancestors(conn, row),
-        "backlinks": group_backlinks(incoming, set(ids), doc, {
-            d.id: d.short_title or d.title for d in queries.registry(conn).documents}),
-        "commentary": commentary(conn, [x for x in incoming if x["source_id"] not in ids], unit),
-        "definitions": definitions_used(conn, doc, units),
-        "other_edition": other_edition(conn, unit),
-        "previous": queries.neighbour(conn, row, "previous"),
-        "next": queries.neighbour(conn, row, "next"),
+        "citation": citation_forms(unit, document, {
+            code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")}),
+        "breadcrumb": chain, "law": law,
+        # the parents whose words this unit completes (27B's lead-in for 27B1(b)): not parts or chapters
+        "context": [a for a in chain if a["kind"] not in ("part", "chapter", "division", "document")],
+        # the number printed before each (B. / 1. / (a)); whole laws by their label (第48条 / Law 48)
+        "siblings": [{"label": (None if s["kind"] in LAW_KINDS else unit_label(s)) or names.get(s["id"]) or s["ref"],
+                      "full_label": names.get(s["id"]),
+                      "url": s["url"], "current": s["id"] == unit["id"]} for s in beside],
+        "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
+        "commentary": commentary(conn, unit, lang),
+        "definitions": used,
+        "other_edition": other_edition(conn, unit, ids, lang),
+        "previous": previous, "next": following,
+        "full_text": composed_text(units, unit_label),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
         "incoming": [incoming_json(x) for x in incoming if x["target_id"] == unit["id"]],
     }
@@ -258,7 +314,7 @@ def regulation_citation(ref: str) -> dict | None:
     return {"ja": ja, "en": f"Regulation {ref}"}
 
 
-def citation_forms(unit: dict, document: dict) -> dict:
+def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None] | None = None) -> dict:
     """How to cite the unit, per language, with its permalink: the copy button's text."""
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
@@ -270,6 +326,9 @@ def citation_forms(unit: dict, document: dict) -> dict:
     elif ref.startswith("def:"):
         term = ref.removeprefix("def:")
         forms = {"ja": f"定義「{term}」", "zh": f"定义「{term}」", "en": f"Definition: {term}"}
+    if not forms and full_labels and any(full_labels.values()):
+        # a note, a preface, an index entry: its label with the document's short title, per language
+        forms = {lang: label for lang, label in full_labels.items() if label}
     if not forms:
         label = unit.get("attrs", {}).get("label") or ref
         forms = {document["language"]: f"{document.get('short_title') or document['title']} {label}"}
@@ -298,10 +357,14 @@ def unit_json(context: dict) -> dict:
     it is in (title, edition, date), its citation forms and printed tables, and the references out
     of and into the unit."""
     document = context["document"] or {}
-    return {**context["unit"], "permalink": context["unit"]["url"],
+    return {**context["unit"], "full_text": context["full_text"], "permalink": context["unit"]["url"],
             "document": {**{k: document.get(k) for k in DOCUMENT_JSON_FIELDS}, "url": f"/{document.get('id')}"},
             "citation": context["citation"], "tables": context["tables"],
-            "outgoing": context["outgoing"], "incoming": context["incoming"]}
+            "outgoing": context["outgoing"], "incoming": context["incoming"],
+            "counterparts": editions.counterparts_json(context["other_edition"]),
+            "edition_status": context["other_edition"]["status"],
+            "moved_references": context["other_edition"]["flags"],
+            "history": context["other_edition"]["history_url"]}
 
 
 # ---------------------------------------------------------------- the page
@@ -318,7 +381,8 @@ async def view(datasette, request):
         return await error_response(datasette, request, 404, f"No unit of that name in {doc!r}", as_json=as_json,
                                     extra={"suggestions": []}, template="unit_not_found.html",
                                     context={"doc": doc, "ref": ref[:40] + "…", "document": {"title": doc}})
-    context = await read(datasette, lambda conn: unit_context(conn, doc, ref))
+    lang = i18n.lang()  # read before the thread: a read thread does not see the request's context
+    context = await read(datasette, lambda conn: unit_context(conn, doc, ref, lang))
     if context is None:
         return await missing_unit(datasette, request, doc, ref, as_json)
     if as_json:

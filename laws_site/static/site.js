@@ -1,14 +1,10 @@
 // The site's small behaviours; every page works without them.
-// The copy button of a unit page: the citation in the reader's language, then the permalink.
-// Without this script the citation is still there, as a plain link to the permalink.
+// The copy buttons of a unit page: the citation (in the interface language when the unit has a
+// form in it), the citation with the unit's text, or the link. Without this script the citation is
+// still there, as a plain link to the permalink.
 (function () {
-  function readerForm(forms, fallback) {
-    var languages = navigator.languages || [navigator.language || ""];
-    for (var i = 0; i < languages.length; i++) {
-      var code = (languages[i] || "").slice(0, 2).toLowerCase();
-      if (forms[code]) return forms[code];
-    }
-    return forms[fallback] || forms[Object.keys(forms)[0]];
+  function pick(forms, preferred, fallback) {
+    return forms[preferred] || forms[fallback] || forms[Object.keys(forms)[0]];
   }
   function copy(text) {
     if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
@@ -26,19 +22,102 @@
   document.querySelectorAll(".cite[data-cite-forms]").forEach(function (box) {
     var forms = JSON.parse(box.getAttribute("data-cite-forms"));
     var link = box.querySelector(".cite-link");
-    var button = box.querySelector(".cite-copy");
+    var actions = box.querySelector(".cite-actions");
     var status = box.querySelector(".cite-status");
-    var citation = readerForm(forms, box.getAttribute("data-cite-lang"));
+    // English cites the WBF way (Law 27B1(b)); in Japanese and Chinese a citation keeps its document's
+    // own convention (the 2017 Laws: 第27条B項1(b), the 1997 Laws: 第27条B款1(b)), as the labels do
+    var ui = box.getAttribute("data-ui-lang");
+    var citation = ui === "en" ? pick(forms, "en", box.getAttribute("data-cite-lang"))
+                               : pick(forms, box.getAttribute("data-cite-lang"), ui);
     link.textContent = citation;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var text = citation + " " + new URL(link.getAttribute("href"), location.href).href;
-      button.setAttribute("data-copied", text);
-      copy(text).then(function () { status.textContent = "Copied"; },
-                      function () { status.textContent = "Select the link to copy it"; });
-      setTimeout(function () { status.textContent = ""; }, 2500);
+    actions.hidden = false;
+    actions.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var url = new URL(link.getAttribute("href"), location.href).href;
+        var body = document.querySelector(".unit-body");
+        var what = button.getAttribute("data-copy");
+        var text = what === "link" ? url
+          : what === "text" ? citation + "\n" + (body ? body.innerText.trim() : "") + "\n" + url
+          : citation + " " + url;
+        button.setAttribute("data-copied", text);
+        copy(text).then(function () { status.textContent = status.getAttribute("data-copied"); },
+                        function () { status.textContent = status.getAttribute("data-failed"); });
+        setTimeout(function () { status.textContent = ""; }, 2500);
+      });
     });
   });
+})();
+
+// A tap on a reference or a defined term shows the text it points to in place; a second tap follows it. The text
+// comes from the unit's JSON (the same URL + .json: full_text holds its sub-items too).
+(function () {
+  var open = null;
+  function close() {
+    if (!open) return;
+    open.box.remove();
+    open.link.removeAttribute("aria-expanded");
+    open = null;
+  }
+  function jsonUrl(link) {
+    var url = new URL(link.href, location.href);
+    return url.origin === location.origin ? url.pathname.replace(/\/$/, "") + ".json" : null;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a.xref, a.term");
+    if (!link || link.classList.contains("footnote-marker") || (link.getAttribute("href") || "").charAt(0) === "#") {
+      if (open && !(event.target.closest && event.target.closest(".xref-preview"))) close();
+      return;
+    }
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button) return;
+    if (open && open.link === link) return;  // the second tap follows the link
+    var url = jsonUrl(link);
+    if (!url) return;
+    event.preventDefault();
+    close();
+    var box = document.createElement("div");
+    box.className = "xref-preview";
+    box.setAttribute("role", "region");
+    var heading = document.createElement("p");
+    heading.className = "xref-preview-head";
+    var go = document.createElement("a");
+    go.href = link.href;
+    go.textContent = (link.getAttribute("title") || link.textContent) + " →";
+    heading.appendChild(go);
+    var shut = document.createElement("button");
+    shut.type = "button";
+    shut.className = "xref-preview-close";
+    shut.setAttribute("aria-label", document.documentElement.getAttribute("data-close") || "Close");
+    shut.textContent = "×";
+    shut.addEventListener("click", close);
+    heading.appendChild(shut);
+    var text = document.createElement("div");
+    text.className = "xref-preview-text";
+    text.setAttribute("lang", (document.querySelector("[data-text-lang]") || document.documentElement).getAttribute("data-text-lang") || "ja");
+    text.textContent = "…";
+    box.appendChild(heading);
+    box.appendChild(text);
+    var block = link.closest(".unit-text, .lead-in, li, p, td, .note-first") || link.parentElement;
+    block.insertAdjacentElement("afterend", box);
+    link.setAttribute("aria-expanded", "true");
+    open = {link: link, box: box};
+    fetch(url, {headers: {Accept: "application/json"}}).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (unit) {
+      var title = unit.title && unit.title !== unit.ref ? unit.title + "\n" : "";
+      text.textContent = title + (unit.full_text || unit.text || "");
+    }).catch(function () { location.href = link.href; });
+  });
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
+})();
+
+// Where a unit stands (its law and lead-in sentences): open on a wide screen, one tap on a phone.
+// The breadcrumb bar scrolls to its end, so the current unit is what a phone shows.
+(function () {
+  if (window.matchMedia("(min-width: 900px)").matches) {
+    document.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
+  }
+  document.querySelectorAll("header.crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
 })();
 
 // A link to a collapsed part (/laws-2017-ja#part-5, /-/citations#law-61) opens it.

@@ -1,0 +1,86 @@
+"""The edition JSON over HTTP (the site's ASGI stack): unit counterparts in both directions, the
+moved references, the history JSON, and the diff rows that pair different refs."""
+from __future__ import annotations
+
+
+def short(counterparts: list[dict]) -> list[tuple]:
+    return [(c["doc"], c["ref"], c["relation"], c["basis"]) for c in counterparts]
+
+
+async def get(datasette, path: str) -> dict:
+    response = await datasette.client.get(path)
+    assert response.status_code == 200, (path, response.text[:300])
+    return response.json()
+
+
+async def test_counterparts_in_both_directions(datasette):
+    old = await get(datasette, "/laws-1997-zh/23.json")
+    assert short(old["counterparts"]) == [("laws-2017-ja", "72C", "moved", "reviewed")]
+    assert old["counterparts"][0]["url"] == "/laws-2017-ja/72C"
+    new = await get(datasette, "/laws-2017-ja/72C.json")
+    assert short(new["counterparts"]) == [("laws-1997-zh", "23", "moved", "reviewed")]
+    assert new["history"] == "/-/history/72"
+
+
+async def test_2017_law_23_has_no_1997_counterpart_and_says_why(datasette):
+    unit = await get(datasette, "/laws-2017-ja/23.json")
+    assert unit["counterparts"] == []
+    assert unit["edition_status"]["relation"] == "new"
+    assert "Comparable Call" in unit["edition_status"]["reason"]
+
+
+async def test_2017_16A1_is_not_paired_with_1997_16A1(datasette):
+    unit = await get(datasette, "/laws-2017-ja/16A1.json")
+    assert short(unit["counterparts"]) == [("laws-1997-zh", "16", "split", "reviewed")]
+    old = await get(datasette, "/laws-1997-zh/16A1.json")
+    assert short(old["counterparts"]) == [("laws-2017-ja", "16B2", "moved", "reviewed")]
+
+
+async def test_a_2017_law_beyond_the_1997_text(datasette):
+    unit = await get(datasette, "/laws-2017-ja/61.json")
+    assert unit["counterparts"] == []
+    assert unit["edition_status"]["relation"] == "not_in_source"
+    assert "stops inside 52A" in unit["edition_status"]["reason"]
+
+
+async def test_the_2016_regulations_reference_to_law_23_is_flagged(datasette):
+    unit = await get(datasette, "/jcbl-regs-ja/appendix-7-4-a-ii.json")
+    [flag] = unit["moved_references"]
+    assert (flag["surface"], flag["target_ref"], flag["cited_edition"]) == ("23条", "23", "2007")
+    assert [(n["ref"], n["url"]) for n in flag["now"]] == [("72C", "/laws-2017-ja/72C")]
+
+
+async def test_the_unit_page_shows_the_pairs_relation_in_words(datasette):
+    html = (await datasette.client.get("/en/laws-1997-zh/16A")).text
+    assert html.count('class="counterpart relation-moved"') == 3
+    assert '<span class="relation"' in html and ">moved or renumbered</span>" in html
+    assert 'href="/en/-/history/16"' in html
+    page = (await datasette.client.get("/en/laws-1997-zh/24B")).text
+    assert "References to provisions that have moved" in page and 'href="/en/laws-2017-ja/72C"' in page
+
+
+async def test_history_json(datasette):
+    history = await get(datasette, "/-/history/23.json")
+    moved = [row for row in history["rows"] if row["old"] and row["old"]["ref"] == "23"]
+    assert [(row["new"]["ref"], row["steps"]["old_to_new"]["relation"]) for row in moved] == [("72C", "moved")]
+    assert (history["previous"], history["next"]) == (22, 24)
+    late = await get(datasette, "/-/history/93.json")
+    assert late["versions"][0]["reaches"] is False
+    assert late["versions"][0]["note"].endswith("stops inside 52A.")
+    index = await get(datasette, "/-/history.json")
+    assert [law["law"] for law in index["laws"]] == list(range(1, 94))
+
+
+async def test_history_of_an_unknown_law_is_a_404_not_a_500(datasette):
+    for path in ("/-/history/999.json", "/-/history/abc.json", "/-/history/%E5%8D%81%E5%85%AD", "/-/history/16x"):
+        response = await datasette.client.get(path)
+        assert response.status_code == 404, path
+
+
+async def test_diff_json_rows_pair_different_refs(datasette):
+    diff = await get(datasette, "/-/diff.json?ref=23&from=laws-1997-zh&to=laws-2017-ja")
+    row = next(r for r in diff["rows"] if r["from_ref"] == "23")
+    assert (row["to_ref"], row["relation"], row["basis"], row["status"]) == ("72C", "moved", "reviewed", "changed")
+    law_16 = await get(datasette, "/-/diff.json?ref=16&from=laws-1997-zh&to=laws-2017-ja")
+    same = {(r["from_ref"], r["to_ref"]) for r in law_16["rows"] if r["status"] == "same"}
+    assert same == {("16C", "16C"), ("16C1", "16C1"), ("16C2", "16C2")}   # never 16A1/16A2
