@@ -1,24 +1,30 @@
-"""Index tokens for the build, most of them made in a forked child while the parent works on.
+"""Work of the build done in forked children while the parent goes on: most of the tokenizing,
+and any other step whose inputs are ready (`Forked`: the build runs its diffs this way).
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
-and starts on a document's texts as soon as that document is parsed (`add`), while the parent
-parses the next one, then resolves cross-references, aligns and diffs. The child hands back plain
-strings and packed token offsets. Where forking is unsafe (other threads running, no `fork` start
-method) the parent does all the work itself: same result, one core.
+and starts on a document's texts as soon as that document is parsed (`add`: one child for
+all of them, fed through a pipe), while the parent parses the next one, then resolves cross-references, aligns and makes
+the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
+(other threads running, no `fork`) the parent does all the work itself: same result, one core.
+A child that fails or dies is not trusted: the parent does that part itself (and so raises the
+same error with its real traceback).
 """
 from __future__ import annotations
 
-import multiprocessing
+import fcntl
+import gc
+import os
+import pickle
+import signal
 import threading
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from . import tokenize
 
 Key = tuple[str | None, str]  # (text, lang)
-CHILD_TIMEOUT_S = 600
 # The parent has the other documents to parse and cross-references, alignments, glossary and diffs
-# to make (~0.8 s) before it turns to its own texts, so the child takes all but one text in
+# to make before it turns to its own texts, so the children take all but one text in
 # PARENT_EVERY (benchmarks/RESULTS.md has the measurements behind the number).
 PARENT_EVERY = 8
 
@@ -30,7 +36,154 @@ def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
 
 def can_fork() -> bool:
     # forking a process that runs other threads can copy a held lock into the child
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+_UNSET = object()
+
+
+class Forked:
+    """``fn(*args)`` computed in a forked child from now on; ``result()`` waits for it and returns
+    it (or computes it here when there is no child, or the child failed)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, parallel: bool | None = None):
+        self.fn, self.args = fn, args
+        self.value: Any = _UNSET
+        self.pid: int | None = None
+        self.pipe: int | None = None
+        if parallel if parallel is not None else can_fork():
+            self._start()
+
+    def _start(self) -> None:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running any of the parent's code
+            status = 1
+            try:
+                gc.disable()  # short-lived: a collection would only copy the parent's pages (copy-on-write)
+                os.close(read_end)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                write_all(write_end, pickle.dumps(self.fn(*self.args), protocol=pickle.HIGHEST_PROTOCOL))
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        self.pid, self.pipe = pid, read_end
+
+    def result(self) -> Any:
+        if self.value is _UNSET:
+            payload = self._receive()
+            self.value = pickle.loads(payload) if payload else self.fn(*self.args)
+        return self.value
+
+    @staticmethod
+    def _read(fd: int) -> bytes:
+        """Everything until the writer closes its end; closes fd."""
+        chunks = []
+        with open(fd, "rb", closefd=True) as pipe:
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _receive(self) -> bytes:
+        if self.pid is None:
+            return b""
+        payload, self.pipe = self._read(self.pipe), None
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        return payload if os.waitstatus_to_exitcode(status) == 0 else b""
+
+    def close(self) -> None:
+        """Stop the child if it still runs (the build failed meanwhile)."""
+        if self.pipe is not None:
+            os.close(self.pipe)
+            self.pipe = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = None
+
+
+class TokenChild:
+    """One forked child that tokenizes the batches of keys sent to it through a pipe, as they come,
+    and answers with all their tokens when told the last one was sent. One fork for all the
+    documents: each fork makes the parent copy every page it writes afterwards (copy-on-write)."""
+
+    def __init__(self):
+        tasks_in, tasks_out = os.pipe()
+        answer_in, answer_out = os.pipe()
+        try:  # room for every later document's texts, so that sending never waits for the child
+            fcntl.fcntl(tasks_out, fcntl.F_SETPIPE_SZ, 1 << 20)
+        except (AttributeError, OSError):
+            pass
+        self.sent: list[Key] = []
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                gc.disable()
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                os.close(tasks_out)
+                os.close(answer_in)
+                tokens = {}
+                with open(tasks_in, "rb") as tasks:
+                    while (size := int.from_bytes(tasks.read(8) or b"\xff" * 8, "little")) not in (0, 2 ** 64 - 1):
+                        tokens.update(tokenize_all(pickle.loads(tasks.read(size))))
+                if size == 0:  # the parent said so: else it is gone
+                    write_all(answer_out, pickle.dumps(tokens, protocol=pickle.HIGHEST_PROTOCOL))
+                    status = 0
+            finally:
+                os._exit(status)
+        os.close(tasks_in)
+        os.close(answer_out)
+        self.pid, self.tasks, self.answer = pid, tasks_out, answer_in
+
+    def send(self, keys: list[Key]) -> None:
+        self.sent += keys
+        payload = pickle.dumps(keys, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            write_all(self.tasks, len(payload).to_bytes(8, "little") + payload)
+        except BrokenPipeError:
+            pass  # the child is gone: result() does its work
+
+    def result(self) -> dict[Key, tuple[str, bytes]]:
+        try:
+            write_all(self.tasks, (0).to_bytes(8, "little"))
+        except BrokenPipeError:
+            pass
+        os.close(self.tasks)
+        self.tasks = None
+        payload = Forked._read(self.answer)
+        self.answer = None
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        if payload and os.waitstatus_to_exitcode(status) == 0:
+            return pickle.loads(payload)
+        return tokenize_all(self.sent)  # a child that failed or died is not trusted
+
+    def close(self) -> None:
+        for fd in (self.tasks, self.answer):
+            if fd is not None:
+                os.close(fd)
+        self.tasks = self.answer = None
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(self.pid, 0)
+            self.pid = None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 class BackgroundTokens:
@@ -38,8 +191,7 @@ class BackgroundTokens:
 
     def __init__(self, keys: Iterable[Key] = (), parallel: bool | None = None):
         self.parallel = parallel if parallel is not None else can_fork()
-        self.pool = None
-        self.pending = []
+        self.child: TokenChild | None = None
         self.own_keys: list[Key] = []
         self.seen: set[Key] = set()
         self.add(keys)
@@ -52,25 +204,23 @@ class BackgroundTokens:
         if not self.parallel:
             self.own_keys += fresh
             return
-        if self.pool is None:
+        if self.child is None:
             tokenize.warm()  # load the dictionaries before the fork, so the child inherits them
-            self.pool = multiprocessing.get_context("fork").Pool(1)
+            self.child = TokenChild()
         ordered = sorted(fresh, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
-        child_keys = [key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1]
-        self.pending.append(self.pool.apply_async(tokenize_all, (child_keys,)))
+        self.child.send([key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1])
 
     def result(self) -> dict[Key, tuple[str, bytes]]:
         try:
             tokens = tokenize_all(self.own_keys)
-            for pending in self.pending:
-                tokens.update(pending.get(timeout=CHILD_TIMEOUT_S))
+            if self.child is not None:
+                tokens.update(self.child.result())
             return tokens
         finally:
             self.close()
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
+        if self.child is not None:
+            self.child.close()
+            self.child = None

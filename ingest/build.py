@@ -17,10 +17,8 @@ from datetime import datetime, timezone
 from collections.abc import Callable
 from pathlib import Path
 
-import sqlite_utils
-
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens
+from .background_tokens import BackgroundTokens, Forked
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
@@ -32,6 +30,7 @@ from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
+from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
@@ -117,7 +116,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     languages = {source.id: source.language for source in sources}
     # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
     # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
-    tokens = BackgroundTokens()
+    tokens, diff_job = BackgroundTokens(), None
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
         for source in sources:
@@ -141,11 +140,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
                                                 glossary, languages, concordance, concordance_path)
         alignments = alignment_rows(aligned)
         progress(f"alignments across editions and reprints: {len(alignments)}")
-        diffs = diff_tables(units, aligned, languages, glossary, concordance)
-        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
-        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance)
-        progress(f"provision concordance: {len(provisions.pairs)} pairs, "
-                 f"{len(editions['edition_flags'])} references to moved provisions")
+        diff_job = Forked(diff_tables, units, aligned, languages, glossary, concordance)  # a child, meanwhile
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
@@ -153,8 +148,15 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         token_columns = tokens.result()
         rows = section_rows(units, languages, token_columns, labels)
         search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
+        diffs = diff_job.result()
+        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
+        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance)
+        progress(f"provision concordance: {len(provisions.pairs)} pairs, "
+                 f"{len(editions['edition_flags'])} references to moved provisions")
     finally:
         tokens.close()
+        if diff_job is not None:
+            diff_job.close()
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
@@ -226,7 +228,7 @@ def section_rows(units: list[Unit], languages: dict[str, str],
     return rows
 
 
-def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None]) -> None:
+def write_atomically(db_path: Path, fill: Callable[[Database], None]) -> None:
     """Write into a temporary file beside the target, then rename it into place, keeping the
     target's file mode (a new file gets the usual mode for the umask, not mkstemp's 0600).
 
@@ -239,7 +241,7 @@ def write_atomically(db_path: Path, fill: Callable[[sqlite_utils.Database], None
     temp_path = Path(temp_name)
     try:
         fcntl.flock(handle, fcntl.LOCK_EX)  # "being written": see remove_abandoned_temporaries
-        db = sqlite_utils.Database(temp_path, execute_plugins=False)  # a build depends on no installed plugin
+        db = Database(temp_path)  # a build depends on no installed sqlite-utils plugin
         # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
         db.conn.execute("pragma journal_mode = off")
         db.conn.execute("pragma synchronous = off")
@@ -293,7 +295,7 @@ def file_mode_for(db_path: Path) -> int:
         return 0o666 & ~umask
 
 
-def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
+def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
              tables: dict[str, list[dict]]) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES)."""
     with db.conn:
@@ -334,7 +336,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
                               create_triggers=False)
 
 
-def insert_rows(db: sqlite_utils.Database, table: str, columns: dict, rows: list[dict]) -> None:
+def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
     """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
     names = list(columns)
     sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"

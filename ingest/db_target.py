@@ -16,14 +16,23 @@ KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), 
 
 
 class TargetError(Exception):
-    """PATH exists and is not a regular file; the message names it and what it is."""
+    """PATH cannot be the database file; the message names it and why. ``special_file``: it is
+    a directory, FIFO, device or socket (rather than a broken link or an impossible name)."""
+
+    def __init__(self, message: str, special_file: bool = False):
+        super().__init__(message)
+        self.special_file = special_file
 
 
 def check_target(db_path: Path) -> None:
     """TargetError unless db_path is absent or a regular file (a symlink to one is followed)."""
     db_path = Path(db_path)
-    if not os.path.lexists(db_path):
-        return
+    try:
+        os.lstat(db_path)
+    except FileNotFoundError:
+        return  # nothing there: the build creates it
+    except OSError as error:  # a name too long, a file where a directory should be
+        raise TargetError(f"{db_path} cannot be a database file: {error.strerror or error}") from error
     try:
         mode = os.stat(db_path).st_mode
     except OSError as error:
@@ -33,4 +42,5 @@ def check_target(db_path: Path) -> None:
     if stat.S_ISREG(mode):
         return
     what = next((name for test, name in KINDS if test(mode)), "not a regular file")
-    raise TargetError(f"{db_path} is {what}, not a database file; the build replaces only a regular file")
+    raise TargetError(f"{db_path} is {what}, not a database file; the build replaces only a regular file",
+                      special_file=True)

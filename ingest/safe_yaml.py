@@ -35,16 +35,18 @@ class UnsafeYamlError(yaml.MarkedYAMLError):
 def check_events(text: str) -> None:
     """UnsafeYamlError at the first event out of bounds; yaml.YAMLError for a syntax error."""
     loader = LOADER(text)
+    scalar, alias = yaml.ScalarEvent, yaml.AliasEvent
+    opening, closing = (yaml.SequenceStartEvent, yaml.MappingStartEvent), (yaml.SequenceEndEvent, yaml.MappingEndEvent)
     try:
         depth = aliases = 0
-        while loader.check_event():
-            event = loader.get_event()
+        next_event = loader.get_event  # None after the end of the stream
+        while (event := next_event()) is not None:
             kind = type(event)
-            if kind is yaml.ScalarEvent:
-                if not event.style and len(event.value) > MAX_NUMBER_DIGITS and LONG_NUMBER_RE.fullmatch(event.value):
+            if kind is scalar:  # most events: keep this test cheap
+                if len(event.value) > MAX_NUMBER_DIGITS and not event.style and LONG_NUMBER_RE.fullmatch(event.value):
                     raise UnsafeYamlError(f"a number of {len(event.value):,} characters "
                                           f"(at most {MAX_NUMBER_DIGITS} digits)", event.start_mark)
-            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+            elif kind in opening:
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise UnsafeYamlError(f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
@@ -52,9 +54,9 @@ def check_events(text: str) -> None:
                     what = "list" if kind is yaml.SequenceStartEvent else "mapping"
                     raise UnsafeYamlError(f"anchor &{event.anchor} on a {what}: only single values may be "
                                           f"anchored and repeated with *{event.anchor}", event.start_mark)
-            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            elif kind in closing:
                 depth -= 1
-            elif kind is yaml.AliasEvent:
+            elif kind is alias:
                 aliases += 1
                 if aliases > MAX_ALIASES:
                     raise UnsafeYamlError(f"more than {MAX_ALIASES:,} aliases", event.start_mark)

@@ -314,24 +314,37 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
         return []
     if lang == "zh":
         return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
-    # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work)
+    # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work).
+    # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost).
     word_tokens, pieces = [], []
+    tokenizer, pos_category, normalised, mode_a = _tokenizer(), _pos_category, _normalised, SplitMode.A
     for offset, chunk in _chunks(text):
-        for morpheme in _tokenizer().tokenize(chunk, SplitMode.C):
-            token = _token(morpheme, offset)
-            if token is None:
+        for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
+            pos = pos_category(morpheme.part_of_speech_id())
+            if pos in SKIPPED_POS:
                 continue
+            norm = normalised(morpheme.normalized_form())
+            if not norm:
+                continue
+            begin, end = morpheme.begin(), morpheme.end()
+            token = Token(morpheme.surface(), norm, offset + begin, offset + end, pos)
             word_tokens.append(token)
-            parts = morpheme.split(SplitMode.A)
+            # one character is one mode A unit: no split to ask for
+            parts = morpheme.split(mode_a) if end - begin > 1 else ()
             if len(parts) > 1:
-                pieces += [p for p in (_token(part, offset) for part in parts) if p is not None]
+                for part in parts:
+                    if pos_category(part.part_of_speech_id()) not in SKIPPED_POS:
+                        part_norm = normalised(part.normalized_form())
+                        if part_norm:
+                            pieces.append(Token(part.surface(), part_norm, offset + part.begin(),
+                                                offset + part.end(), None))
             else:
                 pieces.append(token)
     known = {t.norm for t in word_tokens}
     spans = [(t.norm, t.begin, t.end) for t in word_tokens]
     spans += [(p.norm, p.begin, p.end) for p in pieces if p.norm not in known]
     # extras go last so that phrase queries over the words still see them adjacent
-    for run in katakana_runs(word_tokens):
+    for run in katakana_runs(word_tokens) if KATAKANA_WORD_RE.search(text) else ():
         joined = fold_katakana("".join(t.norm for t in run))
         if joined not in known:
             spans.append((joined, run[0].begin, run[-1].end))
@@ -360,13 +373,15 @@ KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
 def katakana_runs(tokens: list[Token]) -> list[list[Token]]:
     """Runs of two or more katakana tokens written together (キャリー|オーバー, アーティフィシャル|コール)."""
     runs, run = [], []
+    is_katakana = KATAKANA_WORD_RE.fullmatch
     for token in tokens:
-        if KATAKANA_WORD_RE.fullmatch(token.surface) and run and run[-1].end == token.begin:
+        katakana = is_katakana(token.surface) is not None
+        if katakana and run and run[-1].end == token.begin:
             run.append(token)
             continue
         if len(run) > 1:
             runs.append(run)
-        run = [token] if KATAKANA_WORD_RE.fullmatch(token.surface) else []
+        run = [token] if katakana else []
     if len(run) > 1:
         runs.append(run)
     return runs

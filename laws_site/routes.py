@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .pages import api_docs, citations, contents, diff, glossary, history, home, index_terms, search, site_info, unit
+from .pages import api_docs, citations, contents, diff, glossary, history, home, index_terms, offline, search, site_info, unit
 from .responses import made_once
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
@@ -37,6 +37,15 @@ ROUTES = [
 # changes; /-/threads and /-/databases describe the running server, so they are asked each time
 ROUTES = [(pattern, view if view in (site_info.databases, site_info.threads) else made_once(view))
           for pattern, view in ROUTES]
+# the pocket app (pages/offline.py): the service worker at the root (its scope is the whole site),
+# the manifest, the offline packs (made once per build by offline_pack.py) and the offline page
+ROUTES += [
+    (r"^/sw\.js$", offline.service_worker),
+    (r"^/-/offline/manifest\.webmanifest$", offline.manifest),
+    (r"^/-/offline/pages\.json$", offline.pages_pack),
+    (r"^/-/offline/search\.json$", offline.search_pack),
+    (r"^/-/offline/page$", made_once(offline.shell)),
+]
 _COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
 
 

@@ -1,7 +1,10 @@
 """Most of the build's tokenizing in a forked child: same tokens as one process, and a safe fallback."""
 from __future__ import annotations
 
+import os
 import threading
+
+import pytest
 
 from ingest import background_tokens
 from ingest.background_tokens import BackgroundTokens
@@ -18,9 +21,13 @@ KEYS = {
 
 def test_forked_child_gives_the_same_tokens_as_one_process():
     parallel = BackgroundTokens(KEYS, parallel=True)
-    assert parallel.pool is not None  # the work really was split
+    assert parallel.child is not None and parallel.child.sent  # the work really was split
+    pids = [parallel.child.pid]
     assert parallel.result() == {key: index_tokens(*key) for key in KEYS}
-    assert parallel.pool is None  # the child is gone
+    assert parallel.child is None  # the child is gone, and reaped
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
 
 
 def test_keys_added_in_batches_are_each_tokenized_once():
@@ -29,8 +36,9 @@ def test_keys_added_in_batches_are_each_tokenized_once():
     tokens = BackgroundTokens(parallel=True)
     for batch in batches:
         tokens.add(batch)
-    sent = list(tokens.own_keys) + [key for pending in tokens.pending for key in pending.get()]
-    assert sorted(sent, key=str) == sorted(KEYS, key=str)  # every key once, none twice
+    child = tokens.child
+    sent = list(tokens.own_keys) + list(child.sent)
+    assert sorted(sent, key=str) == sorted(KEYS, key=str)  # every key once, none twice, one child for both
     assert tokens.result() == {key: index_tokens(*key) for key in KEYS}
 
 
@@ -41,8 +49,46 @@ def test_no_fork_while_other_threads_run(monkeypatch):
     try:
         assert background_tokens.can_fork() is False
         tokens = BackgroundTokens(KEYS)
-        assert tokens.pool is None
+        assert tokens.child is None and tokens.own_keys
         assert tokens.result() == {key: index_tokens(*key) for key in KEYS}
     finally:
         stop.set()
         worker.join()
+
+
+def square_sum(numbers):
+    return sum(n * n for n in numbers)
+
+
+def fail_in_child(marker):
+    if os.getpid() != marker:
+        os._exit(3)  # the child dies without an answer
+    return "made by the parent"
+
+
+def test_forked_gives_the_childs_answer_and_reaps_it():
+    job = background_tokens.Forked(square_sum, range(1000), parallel=True)
+    assert job.pid is not None and job.pid != os.getpid()
+    assert job.result() == 332833500 and job.pid is None
+
+
+def test_a_child_that_dies_is_not_trusted_the_parent_does_the_work():
+    job = background_tokens.Forked(fail_in_child, os.getpid(), parallel=True)
+    assert job.result() == "made by the parent"
+
+
+def test_closing_a_running_child_kills_and_reaps_it():
+    job = background_tokens.Forked(__import__("time").sleep, 60, parallel=True)
+    pid = job.pid
+    job.close()
+    assert job.pid is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_a_token_child_that_dies_is_replaced_by_the_parent():
+    tokens = BackgroundTokens(KEYS, parallel=True)
+    os.kill(tokens.child.pid, 9)
+    tokens.add([("反則したプレイヤーがトリックを取った", "ja")])  # sending to a dead child is no error
+    expected = {key: index_tokens(*key) for key in [*KEYS, ("反則したプレイヤーがトリックを取った", "ja")]}
+    assert tokens.result() == expected

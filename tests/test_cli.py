@@ -197,3 +197,18 @@ def test_serve_refuses_a_fifo_as_db(tmp_path):
     os.mkfifo(fifo)
     assert one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(fifo)])) == f"Error: {fifo} is not a regular file"
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("command", [["show", "laws-2017-ja", "61"], ["check"], ["build"], ["serve"]])
+def test_a_db_name_too_long_is_one_line(tmp_path, command):
+    too_long = tmp_path / ("a" * 300)
+    line = one_line_error(CliRunner().invoke(cli, [*command, "--db", str(too_long)]))
+    assert f"{too_long} cannot be a database file: File name too long" in line
+
+
+def test_a_build_in_process_leaves_garbage_collection_as_it_found_it(tmp_path):
+    import gc
+
+    assert gc.isenabled()
+    assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0
+    assert gc.isenabled()

@@ -1,0 +1,230 @@
+"""The pocket app's figures (issue 26): pack size on the wire and stored, time to save, offline search
+latency and first paint of offline unit pages in Chromium at phone size with 4x CPU throttling, and
+how often offline search's top result equals the server's over benchmarks/qrels.yml.
+
+    .venv/bin/python -m benchmarks.offline                 # builds a database in a temp dir
+    .venv/bin/python -m benchmarks.offline --db laws.db --runs 3
+
+Steps: a real `bridge-laws serve` on a copy of the database; the packs fetched with
+`Accept-Encoding: gzip` (bytes on the wire, bytes decoded); a phone-size Chromium context visits `/`
+and waits until the page says the copy is ready (the first visit includes making the pack on the
+server); `navigator.storage.estimate()` is what the browser stores. Then CPU throttling 4x
+(CDP `Emulation.setCPUThrottlingRate`, on the page's target) and the network off:
+- search: the engine loaded once in the offline page (load time reported apart), then every qrels
+  query `engine.search(q, {limit: 20})` (ranking and the 20 snippets), `--runs` rounds; p50/p95/max
+  per round and the median of the rounds; also `--navigations` whole offline search-page visits
+  (navigation start to the results on screen: the worker answers the page whole, its engine kept
+  loaded between searches; the first search after the worker starts loads it);
+- first paint: `first-contentful-paint` of `--units` unit pages spread over every document, offline,
+  and the same pages online under the same throttling (what the browser's own rendering costs).
+Targets: top-1 equal >= 95 % (citations 100 %); pack <= 3 MB compressed, <= 25 MB stored; search
+p95 <= 100 ms; first paint <= 200 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import yaml
+
+from ingest.build import build
+from ingest.corpus import DEFAULT_CORPUS
+from laws_site import search as searching
+from laws_site.units import permalink
+from tests.live_server import serving
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
+
+ROOT = Path(__file__).resolve().parent.parent
+QRELS = ROOT / "benchmarks" / "qrels.yml"
+THROTTLE = 4
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def summary(values: list[float]) -> dict:
+    return {"n": len(values), "p50": round(statistics.median(values), 1), "p95": round(percentile(values, 0.95), 1),
+            "max": round(max(values), 1)}
+
+
+def qrels_queries() -> list[tuple]:
+    groups = yaml.safe_load(QRELS.read_text(encoding="utf-8"))["groups"]
+    return [(group, j["query"], j.get("lang"), j.get("doc")) for group, js in groups.items() for j in js]
+
+
+def pack_sizes(base: str, build_id: str) -> dict:
+    sizes = {}
+    for name in ("pages", "search"):
+        started = time.perf_counter()
+        with httpx.stream("GET", f"{base}/-/offline/{name}.json?build={build_id}",
+                          headers={"accept-encoding": "gzip"}, timeout=900) as response:
+            raw = b"".join(response.iter_raw())
+        sizes[name] = {"wire": len(raw), "decoded": len(gzip.decompress(raw)), "seconds": round(time.perf_counter() - started, 1)}
+    sizes["wire_total"] = sum(sizes[n]["wire"] for n in ("pages", "search"))
+    sizes["decoded_total"] = sum(sizes[n]["decoded"] for n in ("pages", "search"))
+    return sizes
+
+
+def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
+    offline = page.evaluate("""async (queries) => {
+        const engine = await BridgeLawsSearch.loadEngine();
+        return queries.map(([group, q, lang, doc]) => {
+            try { return engine.search(q, {lang, doc, limit: 1}).results.map((r) => r.id)[0] || null; }
+            catch (error) { return "error: " + error.message; }
+        });
+    }""", queries)
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    equal, citations, differing, per_group = 0, [0, 0], [], {}
+    for (group, query, lang, doc), mine in zip(queries, offline):
+        try:
+            results = searching.search_page(conn, query, doc=doc, lang=lang, limit=1)["results"]
+            server = results[0]["id"] if results else None
+        except searching.QueryError as error:
+            server = "error: " + str(error)
+        equal += server == mine
+        counts = per_group.setdefault(group, [0, 0])
+        counts[0] += server == mine
+        counts[1] += 1
+        if group.startswith("citations"):
+            citations = [citations[0] + (server == mine), citations[1] + 1]
+        if server != mine:
+            differing.append([query, server, mine])
+    return {"queries": len(queries), "top1_equal": equal, "rate": round(equal / len(queries), 4),
+            "citations_equal": citations[0], "citations": citations[1], "per_group": per_group, "differing": differing}
+
+
+def search_latency(page, queries: list[tuple], runs: int) -> dict:
+    load = page.evaluate("""async () => {
+        const started = performance.now();
+        const engine = await BridgeLawsSearch.loadEngine();
+        return {fetch_parse_build_ms: performance.now() - started, build_ms: engine.loadMs};
+    }""")
+    rounds = []
+    for _ in range(runs):
+        times = page.evaluate("""async (queries) => {
+            const engine = await BridgeLawsSearch.loadEngine();
+            return queries.map(([group, q, lang, doc]) => {
+                const started = performance.now();
+                try { engine.search(q, {lang, doc, limit: 20}); } catch (error) { /* a 400 is an answer too */ }
+                return performance.now() - started;
+            });
+        }""", queries)
+        rounds.append(summary(times))
+    return {"engine_load_ms": {k: round(v, 1) for k, v in load.items()}, "rounds": rounds,
+            "median_p50": statistics.median(r["p50"] for r in rounds),
+            "median_p95": statistics.median(r["p95"] for r in rounds)}
+
+
+def search_navigations(page, base: str, queries: list[tuple], count: int) -> dict:
+    times = []
+    for group, query, lang, doc in queries[:: max(1, len(queries) // count)][:count]:
+        if group.startswith("citations"):
+            continue  # a citation opens its unit page (measured as first paint)
+        params = httpx.QueryParams({"q": query, **({"lang": lang} if lang else {}), **({"doc": doc} if doc else {})})
+        page.goto(f"{base}/-/search?{params}")
+        page.wait_for_function("document.documentElement.hasAttribute('data-offline-rendered-at') "
+                               "|| document.querySelector('article.law-text')", timeout=60_000)
+        rendered = page.get_attribute("html", "data-offline-rendered-at")
+        if rendered is not None:  # else the query was a citation that opened its unit
+            times.append(float(rendered))
+    return summary(times)
+
+
+def first_paints(page, base: str, units: list[str]) -> dict:
+    """first-contentful-paint of each unit page, and when its HTML had arrived (responseEnd: from
+    the service worker offline, from the server online)."""
+    paints, responses = [], []
+    for url in units:
+        response = page.goto(base + url)
+        assert response.status == 200, (url, response.status)
+        paint, arrived = page.evaluate("""() => new Promise((resolve) => {
+            const found = () => performance.getEntriesByName('first-contentful-paint')[0];
+            const done = () => resolve([found().startTime, performance.getEntriesByType('navigation')[0].responseEnd]);
+            if (found()) return done();
+            new PerformanceObserver(() => found() && done()).observe({type: 'paint', buffered: true});
+        })""")
+        paints.append(paint)
+        responses.append(arrived)
+    return {"first_contentful_paint": summary(paints), "html_arrived": summary(responses)}
+
+
+def sample_units(db_path: Path, count: int) -> list[str]:
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid").fetchall()
+    step = max(1, len(rows) // count)
+    return [permalink(doc, ref) for doc, ref in rows[::step][:count]]
+
+
+def run(db_path: Path, runs: int, units: int, navigations: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    with sqlite3.connect(db_path) as conn:
+        build_id = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+    queries = qrels_queries()
+    result: dict = {"throttle": THROTTLE, "build": build_id}
+    with serving(db_path) as (base, _process), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(**VIEWPORTS["phone"])
+        page = context.new_page()
+        started = time.perf_counter()
+        page.goto(base + "/")
+        page.wait_for_selector("#offline-status[data-state=ready]", timeout=900_000)
+        result["first_visit_to_ready_s"] = round(time.perf_counter() - started, 1)
+        result["pack"] = pack_sizes(base, build_id)
+        estimate = page.evaluate("navigator.storage.estimate()")
+        result["stored"] = {"usage": estimate["usage"], "caches": estimate.get("usageDetails", {}).get("caches")}
+        # a second phone, the pack already made: download and save only
+        second = browser.new_context(**VIEWPORTS["phone"]).new_page()
+        started = time.perf_counter()
+        second.goto(base + "/")
+        second.wait_for_selector("#offline-status[data-state=ready]", timeout=900_000)
+        result["second_visit_to_ready_s"] = round(time.perf_counter() - started, 1)
+        second.context.close()
+        page.goto(base + "/-/offline/page")
+        result["agreement"] = agreement(page, db_path, queries)
+        sample = sample_units(db_path, units)
+        for url in sample:  # every page seen once before, online or offline alike: no cold start either way
+            page.goto(base + url)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+        context.set_offline(True)
+        page.goto(base + "/-/offline/page")
+        result["search_ms"] = search_latency(page, queries, runs)
+        result["search_page_ms"] = search_navigations(page, base, queries, navigations)
+        result["first_paint_ms"] = first_paints(page, base, sample)
+        # the same pages online, same throttling: the server's answer through the same worker
+        context.set_offline(False)
+        result["first_paint_online_ms"] = first_paints(page, base, sample)
+        browser.close()
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, help="a built laws.db (copied; default: build one in a temp dir)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--units", type=int, default=40)
+    parser.add_argument("--navigations", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "laws.db"
+        if args.db:
+            shutil.copy(args.db, db_path)
+        else:
+            build(db_path, DEFAULT_CORPUS)
+        result = run(db_path, args.runs, args.units, args.navigations)
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""The offline pack: every page of the site a reader can reach, as the server renders it, packed small.
+
+Made once per build (keyed on table build_info's build_id), in the server, the first time a service
+worker asks for it: the site is crawled in-process from `/` and from every unit's permalink through
+its own links - every unit page of every document, the contents, the 索引 rows, the glossary and its terms, the
+citation map and the diff pages the Laws link to, and the offline page that answers search and
+whatever cannot work offline. What is packed is therefore exactly what the server would send: no
+second renderer to keep in step with the templates.
+
+~4,000 pages are 57 MB of HTML, but most of it repeats (the site's chrome, a definition shown beside
+every unit using it, a commentary note shown on its law's pages). The pack keeps each distinct line
+once: pages are grouped into shards of SHARD_PAGES neighbouring URLs; a line used by several shards
+goes to the shared `common` list, a line used by one shard to that shard's own list, and a page is the
+list of its line numbers (negative: the shard's own, -1 first). The figures (JSON size, bytes on the
+wire, stored) are benchmarks/offline.py's, in benchmarks/RESULTS.md. A shard is what the worker
+inflates to answer one page.
+"""
+from __future__ import annotations
+
+import asyncio
+import gzip
+import html
+import json
+import logging
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from urllib.parse import unquote, unquote_plus, urlsplit
+
+from .responses import laws_database, read
+
+SHARD_PAGES = 80
+COMMON_MIN_SHARDS = 2
+CRAWL_CONCURRENCY = 4
+SHELL_PATH = "/-/offline/page"
+START_PATHS = ("/", SHELL_PATH)
+HREF_RE = re.compile(r'\bhref="([^"]*)"')
+# pages that are not the Laws (search answers offline from the search pack; the server's own pages
+# describe the running server)
+SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
+# a request header that keeps the crawl out of responses.made_once's page cache
+CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
+
+
+class PackError(RuntimeError):
+    """The pack could not be made (no build id, or the database was rebuilt during the crawl)."""
+
+
+def page_key(url: str) -> str:
+    """One spelling of a page's URL for the pack and the service worker: path and query
+    percent-decoded, no fragment, no `from_search` (which only adds a note to a unit page)."""
+    parts = urlsplit(url)
+    query = "&".join(p for p in parts.query.split("&") if p and not p.startswith("from_search="))
+    path = unquote(parts.path) or "/"
+    return path + ("?" + unquote_plus(query) if query else "")
+
+
+def links(page: str) -> list[str]:
+    """The site's own page links of a page: plugin routes only, no JSON, no search, no fragments."""
+    from . import routes  # routes imports the pages, which import this module
+
+    found = []
+    for href in HREF_RE.findall(page):
+        href = html.unescape(href).split("#", 1)[0]
+        if not href.startswith("/") or href.startswith("//"):
+            continue
+        path = urlsplit(href).path
+        decoded = unquote(path)
+        if decoded.endswith(".json") or SKIPPED_PATH_RE.match(decoded) or not routes.is_plugin_path(decoded):
+            continue
+        found.append(href)
+    return found
+
+
+async def crawl(datasette, start=START_PATHS, skipped: dict | None = None) -> dict[str, str]:
+    """{page key: HTML} of every page reachable from `start` through the site's links. A link that
+    does not answer 200 (a redirect, a page that is not there) is left out and noted in `skipped`
+    {url: status}: offline it gets the "not available offline" page, as any page not packed."""
+    pages: dict[str, str] = {}
+    queued = {page_key(url) for url in start}
+    todo = list(start)
+    while todo:
+        batch, todo = todo[:CRAWL_CONCURRENCY], todo[CRAWL_CONCURRENCY:]
+        responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
+        for url, response in zip(batch, responses):
+            if response.status_code != 200:
+                if skipped is not None:
+                    skipped[url] = response.status_code
+                continue
+            pages[page_key(url)] = response.text
+            for href in links(response.text):
+                key = page_key(href)
+                if key not in queued:
+                    queued.add(key)
+                    todo.append(href)
+    return pages
+
+
+def unit_pages(conn) -> list[str]:
+    """Every unit's permalink and every document's contents: in the pack whether linked or not."""
+    from .units import permalink
+
+    pages = [f"/{doc}" for (doc,) in conn.execute("select id from documents order by rowid")]
+    return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
+
+
+def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None) -> dict:
+    """{"build", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
+    "shards": [{"lines", "pages"}], "skipped": {url: status}}."""
+    keys = sorted(pages)
+    shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
+    used_in = Counter()
+    for shard in shards:
+        used_in.update({line for key in shard for line in pages[key].split("\n")})
+    common = [line for line, count in used_in.items() if count >= COMMON_MIN_SHARDS]
+    common_ids = {line: i for i, line in enumerate(common)}
+    packed_shards, where = [], {}
+    for number, shard in enumerate(shards):
+        own: dict[str, int] = {}
+        shard_pages = {}
+        for key in shard:
+            shard_pages[key] = [common_ids[line] if line in common_ids else -1 - own.setdefault(line, len(own))
+                                for line in pages[key].split("\n")]
+            where[key] = number
+        packed_shards.append({"lines": list(own), "pages": shard_pages})
+    return {"build": build_id, "pages": where, "aliases": aliases(keys), "common": common, "shards": packed_shards,
+            "skipped": skipped or {}}
+
+
+INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
+
+
+def aliases(keys: list[str]) -> dict[str, str]:
+    """Other URLs the server answers with a packed page: the 索引 takes any kana of a row
+    (`?row=り` or `?row=リ` shows the ら row; pages/index_terms.py)."""
+    from .pages.index_terms import KANA_ROWS
+
+    found = {}
+    for key in keys:
+        match = INDEX_ROW_KEY.match(key)
+        if match and match.group(2) in KANA_ROWS:
+            hiragana = KANA_ROWS[match.group(2)]
+            for kana in hiragana + "".join(chr(ord(k) + 0x60) for k in hiragana):  # リ as り
+                alias = f"{match.group(1)}?row={kana}"
+                if alias not in keys:
+                    found[alias] = key
+    return found
+
+
+def unpack_page(pack: dict, key: str) -> str | None:
+    """The inverse, as the service worker does it (for tests and the benchmark)."""
+    number = pack["pages"].get(key)
+    if number is None:
+        return None
+    shard = pack["shards"][number]
+    return "\n".join(pack["common"][i] if i >= 0 else shard["lines"][-1 - i] for i in shard["pages"][key])
+
+
+# ---------------------------------------------------------------- made once per build
+
+@dataclass
+class OfflinePack:
+    build_id: str
+    pages: bytes          # gzip of the pages pack (JSON)
+    search: bytes         # gzip of the search pack (JSON)
+    page_count: int
+    pages_bytes: int      # uncompressed JSON, as the service worker stores it
+    search_bytes: int
+    seconds: float
+
+
+_packs: dict[str, OfflinePack] = {}
+_building: dict[str, asyncio.Task] = {}
+
+
+async def build_id(datasette) -> str:
+    def current(conn):
+        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
+        return row[0] if row else ""
+    return await read(datasette, current)
+
+
+async def offline_pack(datasette) -> OfflinePack:
+    """This build's pack, made once (concurrent callers wait for the same one)."""
+    build = await build_id(datasette)
+    if not build:
+        raise PackError("this database has no build id (table build_info): rebuild it with `bridge-laws build`")
+    found = _packs.get(build)
+    if found is not None:
+        return found
+    task = _building.get(build)
+    if task is None:
+        task = _building[build] = asyncio.ensure_future(_make(datasette, build))
+    try:
+        return await asyncio.shield(task)
+    finally:
+        if task.done():
+            _building.pop(build, None)
+
+
+async def _make(datasette, build: str) -> OfflinePack:
+    from . import offline_search_data
+
+    started = time.perf_counter()
+    skipped: dict = {}
+    pages = await crawl(datasette, START_PATHS + tuple(await read(datasette, unit_pages)), skipped)
+    if await build_id(datasette) != build:
+        raise PackError("the database was rebuilt while the offline pack was made; ask again")
+    if skipped:
+        logging.getLogger(__name__).warning("offline pack: %d links did not answer 200: %s", len(skipped),
+                                            dict(list(skipped.items())[:5]))
+    # a few seconds of CPU on ~57 MB of pages: off the event loop, which keeps serving meanwhile
+    pages_json = await asyncio.to_thread(lambda: _json(pack_pages(pages, build, skipped)))
+    search = await laws_database(datasette).execute_fn(lambda conn: offline_search_data.export(conn, build))
+    search_json = await asyncio.to_thread(_json, search)
+    made = OfflinePack(build, await asyncio.to_thread(gzip.compress, pages_json, 9),
+                       await asyncio.to_thread(gzip.compress, search_json, 9), len(pages),
+                       len(pages_json), len(search_json), time.perf_counter() - started)
+    _packs.clear()  # one build served at a time: the old pack goes
+    _packs[build] = made
+    return made
+
+
+def _json(data) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

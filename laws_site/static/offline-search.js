@@ -1,0 +1,1144 @@
+// Offline search: laws_site/search.py re-run in the browser on the build's search pack
+// (laws_site/offline_search_data.py), so that offline answers agree with the server's. Read
+// search.py beside it: the functions have the same names and do the same things in the same order
+// (citations first; then branches for the query, its glossary translations and its director
+// vocabulary; FTS5's bm25 computed from the index's own term instances; the 索引 and glossary
+// boosts; reprints folded under their law; snippets from the stored token offsets).
+// What differs: the query is split into words with the corpus's own words (the pack's `lexicon`,
+// Sudachi's split of the whole corpus) instead of SudachiPy; a citation nobody holds lists its
+// enclosing units only (the server adds close spellings). The page says so.
+// The same file runs in Node (module.exports) for benchmarks/offline.py.
+(function (root) {
+  "use strict";
+
+  const KANA_RE = /[\u3040-\u30ff]/;
+  const KATAKANA_RE = /[\u30a1-\u30fa]/;
+  const HAN_RE = /[\u3400-\u9fff\uf900-\ufaff]/;
+  const WORD_RE = /[\p{L}\p{N}]/u;
+  const FTS_OPERATORS = new Set(["AND", "OR", "NOT", "NEAR"]);
+  const LAW_NUMBER_RE = /^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)/;
+  const MAX_LIMIT = 500;
+  const MAX_OFFSET = 100000;
+
+  class QueryError extends Error {}
+
+  // ---------------------------------------------------------------- text folding (ingest/tokenize.py)
+
+  const SMALL = "ァィゥェォャュョヮッヵヶ", LARGE = "アイウエオヤユヨワツカケ";
+  const E_ROW_I_RE = /([エケゲセゼテデネヘベペメレヱ])イ/g;
+  const LONG_VOWEL_MARKS = /[ー〜～\-－―‐・･]/g;
+
+  function generalKatakanaFold(word) {
+    let out = "";
+    for (const c of word.normalize("NFKC")) {
+      const i = SMALL.indexOf(c);
+      out += i >= 0 ? LARGE[i] : c;
+    }
+    return out.replace(E_ROW_I_RE, "$1ー").replace(LONG_VOWEL_MARKS, "");
+  }
+
+  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  function fold(token) { return token.replace(/[\s"]+/g, "").toLowerCase(); }
+
+  function cleanQuery(query) {
+    let out = "";
+    for (const c of query || "") {
+      if (/\p{Cc}/u.test(c)) out += " ";
+      else if (!/\p{Cf}/u.test(c)) out += c;
+    }
+    return out.split(/\s+/).filter(Boolean).join(" ");
+  }
+
+  function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
+
+  // ---------------------------------------------------------------- citations (laws_site/ref_spelling.py)
+
+  const LOOSE_LAW_REF = /^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$/i;
+  const REG_NUMBERS = /^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$/;
+  const APPENDIX = /^(?:付表|appendix-?)(\d+)$/i;
+  const NOTE_LABEL = /^L(?=\d)/i;
+  const LAW_WORD = /^(?:laws?|規則|规则)/i;
+  const SEPARATED_NUMBERS = /\d[-_.・/\s]+\d|条\s*\d+\s*項/;
+  const DOC_ID = /^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$/s;
+  const CITATION_SEPARATORS = /\s*[,，、;；]\s*|\s+/;
+  const MAX_CITATION_CHARS = 40;
+
+  function squeeze(typed) { return typed.normalize("NFKC").replace(/\s+/g, ""); }
+
+  function formatLawRef(law, section, item, sub, subsub) {
+    let out = String(law);
+    const parts = [[section, "%"], [item, "%"], [sub, "(%)"], [subsub, "(%)"]];
+    for (const [part, fmt] of parts) {
+      if (part === undefined || part === null) break;
+      out += fmt.replace("%", part);
+    }
+    return out;
+  }
+
+  function lawSpelling(typed) {
+    const spaced = pyStrip(typed.normalize("NFKC"));
+    if (SEPARATED_NUMBERS.test(pyStrip(spaced.replace(LAW_WORD, "")))) return null;
+    let text = squeeze(typed).replace(LAW_WORD, "");
+    text = text.replace(/^第?(\d+)条/, "$1").replace(/([A-Za-z])[項款]/g, "$1").replace(/(\d+)[号項]/g, "$1");
+    text = text.replace(/[-_.()（）/]/g, "");
+    const m = LOOSE_LAW_REF.exec(text);
+    if (!m) return null;
+    const [, law, section, item, sub, subsub] = m;
+    if ((item && !section) || (sub && !item) || (subsub && !sub)) return null;
+    return formatLawRef(law, section ? section.toUpperCase() : null, item || null,
+      sub ? sub.toLowerCase() : null, subsub ? subsub.toLowerCase() : null);
+  }
+
+  function regulationSpelling(typed) {
+    const text = squeeze(typed);
+    const appendix = APPENDIX.exec(text);
+    if (appendix) return "appendix-" + parseInt(appendix[1], 10);
+    const m = REG_NUMBERS.exec(text.replace(/_/g, "-"));
+    if (!m) return null;
+    return m.slice(1).filter(Boolean).join("-");
+  }
+
+  function noteSpelling(typed) {
+    const text = squeeze(typed);
+    if (!NOTE_LABEL.test(text)) return null;
+    const law = lawSpelling(text.slice(1));
+    return law ? "L" + law : null;
+  }
+
+  function citationCandidates(typed) {
+    typed = pyStrip(typed);
+    if (!typed || [...typed].length > MAX_CITATION_CHARS) return null;
+    const explicit = DOC_ID.exec(pyStrip(typed.normalize("NFKC")));
+    if (explicit) return [[explicit[1], explicit[2]]];
+    const note = noteSpelling(typed);
+    if (note) {
+      const law = note.slice(1);
+      return [["commentary", note], ["laws", law], ["commentary", "quote:" + law]];
+    }
+    const candidates = [];
+    const law = lawSpelling(typed);
+    if (law) candidates.push(["laws", law], ["commentary", "L" + law], ["commentary", "quote:" + law]);
+    const regulation = regulationSpelling(typed);
+    if (regulation && (!law || regulation === law)) candidates.push(["regulations", regulation]);
+    return candidates.length ? candidates : null;
+  }
+
+  /** ref_spelling.candidate_refs: canonical spellings to try in a document of this role. */
+  function candidateRefs(role, typed) {
+    const candidates = [];
+    if (role === "regulations") candidates.push(regulationSpelling(typed));
+    const law = lawSpelling(typed);
+    if (law) candidates.push(law, "L" + law, "quote:" + law);
+    candidates.push(noteSpelling(typed));
+    return [...new Set(candidates)].filter((c) => c && c !== typed);
+  }
+
+  /** ref_spelling.named_document: (document, the citation after its name) for 運営規則27条. */
+  function namedDocument(typed, names) {
+    const text = squeeze(typed);
+    for (const name of Object.keys(names).sort((a, b) => [...b].length - [...a].length)) {
+      if (text.startsWith(name) && text.length > name.length) {
+        const rest = text.slice(name.length).replace(/^[の:：]+/, "");
+        if (rest && "第0123456789付".includes(rest[0])) return [names[name], rest];
+      }
+    }
+    return null;
+  }
+
+  function splitCitations(typed) {
+    typed = pyStrip(typed.normalize("NFKC"));
+    if (citationCandidates(typed)) return [typed];
+    const parts = typed.split(CITATION_SEPARATORS).filter(Boolean);
+    if (parts.length > 1 && parts.every((p) => citationCandidates(p))) return parts;
+    return null;
+  }
+
+  function lawAncestors(ref) {
+    const m = /^(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?$/.exec(ref);
+    if (!m || (m[3] && !m[2]) || (m[4] && !m[3]) || (m[5] && !m[4])) return [];
+    const parts = m.slice(1).map((p) => (p === undefined ? null : p));
+    const depth = parts.filter((p) => p !== null).length;
+    const out = [];
+    for (let n = depth - 1; n > 0; n--) out.push(formatLawRef(...parts.slice(0, n)));
+    return out;
+  }
+
+  // ---------------------------------------------------------------- the engine
+
+  class Engine {
+    constructor(pack) {
+      this.pack = pack;
+      const w = pack.weights;
+      this.w = w;
+      this.units = new Map();      // rowid -> [id, doc, ref, kind, title, lang, position]
+      this.rowids = new Map();     // id -> rowid
+      for (const [rowid, ...unit] of pack.units) {
+        this.units.set(rowid, unit);
+        this.rowids.set(unit[0], rowid);
+      }
+      this.documents = new Map(pack.documents.map((d) => [d.id, d]));
+      this.searchable = {};
+      for (const rowid of pack.searchable) {
+        const lang = this.units.get(rowid)[5];
+        (this.searchable[lang] = this.searchable[lang] || new Set()).add(rowid);
+      }
+      this.titleWords = new LazySets(pack.title_words);
+      this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
+      this.variants = pack.variants;
+      const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
+      this.variantPrefix = alternatives.length
+        ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
+      // every token of the search columns, per language: a word no unit holds cannot match
+      this.vocabularyOf = {};
+      for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new Set(words);
+      this.indexByTerm = new Map();
+      this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
+      for (const entry of this.indexEntries) {
+        for (const term of entry.terms) {
+          if (!this.indexByTerm.has(term)) this.indexByTerm.set(term, []);
+          this.indexByTerm.get(term).push(entry);
+        }
+      }
+      const fts = pack.fts;
+      this.ftsRows = fts.rows;
+      this.avgdl = fts.tokens / fts.rows;
+      this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
+      this.postings = fts.postings;
+      this.lexicon = pack.lexicon;
+      this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => s.length));
+      this.t2s = pack.t2s;
+      this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
+      this.phraseCache = new Map();
+    }
+
+    // --------------------------------------------- tokens (ingest/tokenize.py)
+
+    foldKatakana(word) {
+      if (!KATAKANA_RE.test(word)) return word;
+      let folded = generalKatakanaFold(word);
+      if (Object.prototype.hasOwnProperty.call(this.variants, folded)) return this.variants[folded];
+      if (this.variantPrefix) folded = folded.replace(this.variantPrefix, (m, p) => this.variants[p]);
+      return folded;
+    }
+
+    toSimplified(text) {
+      if (!HAN_RE.test(text)) return text;
+      let out = "";
+      for (const c of text) out += this.t2s[c] || c;
+      return out;
+    }
+
+    /** Japanese words of a text: the fewest words of the corpus's lexicon (then the most frequent),
+     * unknown katakana and Latin/digit runs whole, punctuation and spaces left out. */
+    japaneseTokens(text) {
+      const s = [...text.normalize("NFKC")];
+      const n = s.length;
+      const best = new Array(n + 1).fill(null);
+      best[0] = { cost: 0, prev: -1, token: null };
+      const lexicon = this.lexicon, maxLen = this.maxSurface;
+      for (let i = 0; i < n; i++) {
+        if (!best[i]) continue;
+        const base = best[i].cost;
+        const relax = (j, cost, token) => {
+          if (!best[j] || best[j].cost > base + cost) best[j] = { cost: base + cost, prev: i, token };
+        };
+        let surface = "";
+        for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
+          surface += s[j - 1];
+          const entry = lexicon[surface];
+          if (entry) relax(j, 1 - 0.01 * Math.min(1, Math.log(1 + entry[2]) / 12), { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
+        }
+        const c = s[i];
+        if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
+        let j = i + 1;
+        if (/[\u30a0-\u30ffー]/.test(c)) {
+          while (j < n && /[\u30a0-\u30ffー]/.test(s[j])) j++;
+        } else if (/[\p{L}\p{N}]/u.test(c) && !KANA_RE.test(c) && !HAN_RE.test(c)) {
+          while (j < n && /[\p{L}\p{N}]/u.test(s[j]) && !KANA_RE.test(s[j]) && !HAN_RE.test(s[j])) j++;
+        }
+        const run = s.slice(i, j).join("");
+        relax(j, j - i > 1 ? 10 : 20, { surface: run, norm: null, dropped: 0, begin: i, end: j });
+        if (j - i > 1) relax(i + 1, 20, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
+      }
+      const tokens = [];
+      for (let at = n; at > 0 && best[at];) {
+        const step = best[at];
+        if (step.token) tokens.push(step.token);
+        at = step.prev;
+      }
+      tokens.reverse();
+      return tokens.map((t) => ({ ...t, unknown: t.norm === null, norm: t.norm !== null ? t.norm : this.foldKatakana(fold(t.surface)) }))
+        .filter((t) => t.norm);
+    }
+
+    chineseTokens(text) {
+      const tokens = [];
+      const simplified = this.toSimplified(text);
+      const runs = /[\u3400-\u9fff\uf900-\ufaff]+|(?:(?![\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff])[\p{L}\p{N}\p{M}])+/gu;
+      const chars = [...simplified];
+      const joined = chars.join("");
+      for (const m of joined.matchAll(runs)) {
+        const start = [...joined.slice(0, m.index)].length;
+        const run = [...m[0]];
+        if (!HAN_RE.test(run[0])) {
+          tokens.push({ norm: fold(m[0]), begin: start, end: start + run.length, pos: "word" });
+          continue;
+        }
+        run.forEach((c, i) => {
+          tokens.push({ norm: c, begin: start + i, end: start + i + 1, pos: "char" });
+          if (i + 1 < run.length) tokens.push({ norm: c + run[i + 1], begin: start + i, end: start + i + 2, pos: "bigram" });
+        });
+      }
+      return tokens;
+    }
+
+    queryTerms(query, lang) {
+      query = cleanQuery(query);
+      if (!query) return [];
+      let terms;
+      if (lang === "zh") {
+        const tokens = this.chineseTokens(query);
+        terms = tokens.filter((t) => t.pos !== "char" || !tokens.some((b) => b.pos === "bigram" && b.begin <= t.begin && t.begin < b.end))
+          .map((t) => t.norm);
+      } else {
+        const tokens = this.japaneseTokens(query);
+        terms = tokens.filter((t) => !t.dropped).map((t) => t.norm);
+        if (!terms.length) terms = tokens.map((t) => t.norm);
+      }
+      return [...new Set(terms)];
+    }
+
+    queryClauses(query, lang) {
+      const terms = this.queryTerms(query, lang);
+      if (lang === "zh") return terms.map((t) => [t]);
+      const wanted = new Set(terms);
+      const tokens = this.japaneseTokens(cleanQuery(query)).filter((t) => wanted.has(t.norm));
+      const clauses = [];
+      const covered = new Set();
+      for (const run of katakanaRuns(tokens)) {
+        clauses.push([this.foldKatakana(run.map((t) => t.norm).join("")), run.map((t) => t.norm).join(" ")]);
+        run.forEach((t) => covered.add(t));
+      }
+      for (const t of tokens) if (!covered.has(t)) clauses.push([t.norm]);
+      const unique = [];
+      const seen = new Set();
+      for (const clause of clauses) {
+        const key = clause.join("\u0001");
+        if (!seen.has(key)) { seen.add(key); unique.push(clause); }
+      }
+      return unique.length ? unique : terms.map((t) => [t]);
+    }
+
+    /** (terms, clauses) of a text in a language: the server's own for glossary and vocabulary words. */
+    queryTokens(text, lang) {
+      const stored = this.pack.branches[lang + "\t" + text];
+      if (stored) return stored;
+      const terms = this.queryTerms(text, lang).filter((t) => WORD_RE.test(t)).slice(0, this.w.MAX_TERMS);
+      const clauses = this.queryClauses(text, lang).filter((c) => WORD_RE.test(c.join(" ")));
+      return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
+    }
+
+    // --------------------------------------------- lookups (ingest/glossary.py, ingest/vocabulary.py)
+
+    glossaryLookup(query) {
+      query = cleanQuery(query);
+      if (!query) return [];
+      const g = this.pack.glossary;
+      const found = [];
+      if (/[A-Za-z]/.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
+      const jaKey = this.japaneseTokens(query).map((t) => t.norm).join(" ");
+      found.push(...(g.by_ja[jaKey] || []));
+      found.push(...(g.by_zh[this.toSimplified(query)] || []));
+      return [...new Set(found)].map((i) => g.entries[i]);
+    }
+
+    vocabularyMatches(query) {
+      const key = this.searchKey(query);
+      return key ? (this.pack.vocabulary.by_key[key] || []) : [];
+    }
+
+    searchKey(term) {
+      const folded = this.foldKatakana(term.normalize("NFKC").toLowerCase());
+      return folded.replace(/(?<=[\p{L}\p{N}_])[-‐](?=[\p{L}\p{N}_])/gu, "").replace(/\s+/g, "");
+    }
+
+    // --------------------------------------------- search_page
+
+    search(rawQuery, options = {}) {
+      const doc = options.doc || null, lang = options.lang || null;
+      const limit = options.limit === undefined ? 20 : options.limit;
+      const offset = options.offset || 0;
+      const query = this.checkQuery(rawQuery);
+      if (lang !== null && lang !== "ja" && lang !== "zh") throw new QueryError(`Unknown language '${lang}': use ja or zh.`);
+      if (doc !== null && !this.documents.has(doc)) {
+        throw new QueryError(`Unknown document '${doc}'; choose one of: ${[...this.documents.keys()].join(", ")}.`);
+      }
+      if (!(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) throw new QueryError(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+      if (!(Number.isInteger(offset) && offset >= 0 && offset <= MAX_OFFSET)) throw new QueryError("offset must be a whole number from 0 to 100,000.");
+      if (query.split(" ").every((w) => FTS_OPERATORS.has(w))) throw new QueryError(this.nothingToSearch(query));
+      const citation = this.citedUnits(query, doc, lang);
+      let alsoSearched = [], total, page, split = null;
+      if (citation && citation.found) {
+        const hits = this.citationHits(citation.units, doc, lang);
+        total = hits.length;
+        page = hits.slice(offset, offset + limit);
+      } else {
+        const plan = this.makePlan(query, lang);
+        if (!plan.branches.length && !citation) throw new QueryError(this.nothingToSearch(query));
+        plan.relaxed = citation === null;
+        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false);
+        alsoSearched = plan.alsoSearched;
+        total = ranking.order.length;
+        page = ranking.hits(offset, limit);
+        split = plan.split;
+      }
+      return { query, total, offset, limit, results: this.present(page), also_searched: alsoSearched, citation, split };
+    }
+
+    checkQuery(query) {
+      const cleaned = cleanQuery(query);
+      if (!cleaned) throw new QueryError(this.w.EMPTY_QUERY);
+      const length = [...cleaned].length;
+      if (length > this.w.MAX_QUERY_CHARS) {
+        throw new QueryError(`The query is ${length.toLocaleString("en")} characters long; search takes up to ${this.w.MAX_QUERY_CHARS}. ` +
+          "Type the words or the citation you are looking for.");
+      }
+      return cleaned;
+    }
+
+    nothingToSearch(query) {
+      const chars = [...query];
+      const shown = chars.length <= 40 ? query : chars.slice(0, 40).join("") + "…";
+      if (query.split(" ").every((w) => FTS_OPERATORS.has(w))) {
+        return `「${shown}」 has only search operators, and there are none here: every word you type is searched for as written. ` + this.w.EMPTY_QUERY;
+      }
+      return `「${shown}」 has no word, number or character to search for. ` + this.w.EMPTY_QUERY;
+    }
+
+    inFilters(unitDoc, doc, lang) {
+      return (doc === null || unitDoc === doc) && (lang === null || (this.documents.get(unitDoc) || {}).language === lang);
+    }
+
+    docsOfRole(role) {
+      const r = this.pack.registry;
+      if (role === "laws") return r.laws;
+      if (role === "commentary") return r.commentaries;
+      if (role === "regulations") return r.regulations ? [r.regulations] : [];
+      return [];
+    }
+
+    citedUnits(query, doc, lang) {
+      const named = namedDocument(query, this.pack.document_names || {});
+      const [typed, scoped] = named ? [[named[1]], named[0]] : [splitCitations(query), null];
+      if (!typed) return null;
+      let wanted = [];
+      const primary = [];
+      for (const citation of typed) {
+        const pairs = scoped
+          ? candidateRefs((this.documents.get(scoped) || {}).role, citation).concat([squeeze(citation)]).map((ref) => [scoped, ref])
+          : citationCandidates(citation) || [];
+        pairs.forEach(([scope, ref], rank) => {
+          const docs = this.documents.has(scope) ? [scope] : this.docsOfRole(scope);
+          wanted.push(...docs.map((d) => d + ":" + ref));
+          if (rank === 0) primary.push(...docs.map((d) => d + ":" + ref));
+        });
+      }
+      wanted = [...new Set(wanted)].filter((u) => this.inFilters(u.split(":")[0], doc, lang));
+      const units = wanted.filter((u) => this.rowids.has(u));
+      const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
+      const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
+      if (!units.length) {
+        result.message = `No such unit${doc || lang ? " in the document or language chosen" : ""}: ${query}.`;
+        result.nearest = this.nearestUnits(typed[0], doc || scoped);
+      } else if (!opens) {
+        const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
+        const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
+        result.message = `No such unit in ${title}: ${query}. The same number exists elsewhere:`;
+      }
+      return result;
+    }
+
+    nearestUnits(typed, doc) {
+      const r = this.pack.registry;
+      const law = lawSpelling(typed), note = noteSpelling(typed), regulation = regulationSpelling(typed);
+      let place, ref;
+      if (note && r.commentaries.length) [place, ref] = [doc || r.commentaries[0], note];
+      else if (law && r.current_laws) [place, ref] = [doc || r.current_laws, law];
+      else if (regulation && r.regulations) [place, ref] = [doc || r.regulations, regulation];
+      else return [];
+      const prefix = ref.startsWith("L") ? "L" : "";
+      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
+      return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, 6)
+        .map((x) => ({ id: place + ":" + x, doc: place, ref: x, url: permalink(place, x) }));
+    }
+
+    hit(rowid, fields) {
+      const [id, doc, ref, kind, title, lang, position] = this.units.get(rowid);
+      return { id, doc, ref, kind, title, lang, position, score: 0, branch: null, match: "all", index_entries: [],
+        reprints: [], reprint_of: null, marks: null, ...fields };
+    }
+
+    citationHits(units, doc, lang) {
+      const cited = new Set(units);
+      const ordered = units.filter((u) => this.rowids.has(u))
+        .map((u, rank) => this.hit(this.rowids.get(u), { score: this.w.CITED_SCORE - rank / 100, match: "citation" }));
+      const citing = new Map();
+      for (const unit of units) {
+        const found = this.pack.cited_by[unit] || [];
+        for (let i = 0; i < found.length; i += 3) {
+          const source = found[i];
+          const rowid = this.rowids.get(source);
+          if (cited.has(source) || rowid === undefined || !this.inFilters(this.units.get(rowid)[1], doc, lang)) continue;
+          if (!citing.has(source)) citing.set(source, this.hit(rowid, { score: this.w.CITING_SCORE, match: "cites", marks: [] }));
+          citing.get(source).marks.push([found[i + 1], found[i + 2]]);
+        }
+      }
+      const citedBy = [...citing.values()].sort((a, b) => this.docRank(a.doc) - this.docRank(b.doc) || a.position - b.position);
+      return ordered.concat(citedBy);
+    }
+
+    docRank(doc) { return this.docOrder.has(doc) ? this.docOrder.get(doc) : this.docOrder.size; }
+
+    makeBranch(text, lang, via = null, weight = 1.0) {
+      const [terms, clauses] = this.queryTokens(text, lang);
+      const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
+      const highlighted = new Set(terms);
+      for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
+      return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted };
+    }
+
+    makePlan(query, lang) {
+      const w = this.w;
+      const languages = lang ? [lang] : ["ja", "zh"];
+      const branches = [];
+      const add = (branch) => {
+        if (!branch.terms.length) return null;
+        for (const existing of branches) {
+          if (existing.lang === branch.lang && sameList(existing.terms, branch.terms)) return existing;
+        }
+        branches.push(branch);
+        return branch;
+      };
+      const direct = !lang && KANA_RE.test(query) ? ["ja"] : languages;
+      for (const language of direct) add(this.makeBranch(query, language));
+      for (const entry of this.glossaryLookup(query)) {
+        for (const language of languages) {
+          for (const form of entry.forms[language]) {
+            const branch = add(this.makeBranch(form, language, form, w.GLOSSARY_WEIGHT));
+            const unit = entry.units[language];
+            const ref = language === "ja" ? entry.ja_ref : entry.zh_ref;
+            if (branch && unit && ref && ref.startsWith("def:")) branch.pointed.add(unit);
+          }
+        }
+      }
+      const targets = new Map();
+      const registry = this.pack.registry;
+      for (const [index, fields] of this.vocabularyMatches(query)) {
+        const entry = this.pack.vocabulary.entries[index];
+        for (const [language, words] of [["ja", entry.ja.concat(entry.ja_regs)], ["zh", entry.zh]]) {
+          if (languages.includes(language)) for (const word of words) add(this.makeBranch(word, language, word, w.GLOSSARY_WEIGHT));
+        }
+        if (fields.length === 1 && fields[0] === "zh") continue;
+        let rank = 0;
+        for (const [document, refs] of [[registry.current_laws, entry.laws], [registry.regulations, entry.regs]]) {
+          for (const ref of document ? refs : []) {
+            const boost = Math.max(w.VOCABULARY_BOOST - w.VOCABULARY_STEP * rank, w.VOCABULARY_BOOST / 2);
+            const unit = document + ":" + ref;
+            targets.set(unit, Math.max(targets.get(unit) || 0, boost));
+            rank += 1;
+          }
+        }
+      }
+      const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
+      const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
+      // how the query was cut into words here, and the words the corpus does not know (where a
+      // dictionary - the server's SudachiPy - may cut otherwise)
+      const ja = branches.find((b) => b.via === null && b.lang === "ja");
+      const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
+      return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
+    }
+
+    rankedHits(plan, doc, lang, indexBoost) {
+      const merged = new Map();
+      for (const relaxed of [false, true]) {
+        if (relaxed && (!plan.relaxed || [...merged.values()].some((c) => c[2] === "all" || c[2] === "most"))) break;
+        for (const branch of plan.branches) {
+          for (const [rowid, candidate] of this.runBranch(branch, doc, indexBoost, relaxed)) {
+            const kept = merged.get(rowid);
+            if (kept === undefined || candidate[0] > kept[0]) merged.set(rowid, candidate);
+          }
+        }
+      }
+      for (const [unit, boost] of plan.targets) {
+        const rowid = this.rowids.get(unit);
+        if (rowid === undefined || !this.inFilters(this.units.get(rowid)[1], doc, lang)) continue;
+        if (!merged.has(rowid)) merged.set(rowid, [0.0, null, "vocabulary", null]);
+        merged.get(rowid)[0] += boost;
+      }
+      return this.foldReprints(merged);
+    }
+
+    runBranch(branch, doc, indexBoost, relaxed) {
+      const w = this.w;
+      const indexed = this.vocabularyOf[branch.lang];
+      let hits;
+      if (indexed && !relaxed && !branch.clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => indexed.has(x))))) {
+        hits = new Map();
+      } else {
+        hits = this.textHits(branch, doc, relaxed);
+      }
+      const indexWeight = branch.via === null ? w.INDEX_WEIGHT : w.TRANSLATED_INDEX_WEIGHT;
+      const pointed = new Map();
+      if (indexBoost && branch.lang === "ja") {
+        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms)) pointed.set(unit, [indexWeight * boost, entries]);
+      }
+      for (const unit of branch.pointed) {
+        const [boost, entries] = pointed.get(unit) || [0.0, []];
+        pointed.set(unit, [Math.max(boost, w.DEFINITION_WEIGHT), entries]);
+      }
+      for (const [unit, [boost, entries]] of pointed) {
+        const rowid = this.rowids.get(unit);
+        if (rowid === undefined) continue;
+        const info = this.units.get(rowid);
+        if ((doc !== null && info[1] !== doc) || info[5] !== branch.lang) continue;
+        if (!hits.has(rowid)) hits.set(rowid, [0.0, branch, "index", null]);
+        const candidate = hits.get(rowid);
+        candidate[0] += boost;
+        candidate[3] = entries;
+      }
+      if (branch.weight !== 1.0) for (const candidate of hits.values()) candidate[0] *= branch.weight;
+      return hits;
+    }
+
+    titleBoost(kind) { return this.w.TITLE_BOOST + (this.w.HEADING_KINDS.includes(kind) ? this.w.HEADING_BOOST : 0.0); }
+
+    titleCarries(words, clauses) {
+      return !!words && clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => words.has(x))));
+    }
+
+    titleCarriedBy(branch, words) {
+      if (!words || !words.size) return false;
+      if (branch.titleNeeds) { for (const x of branch.titleNeeds) if (!words.has(x)) return false; return true; }
+      return this.titleCarries(words, branch.clauses);
+    }
+
+    textHits(branch, doc, relaxed) {
+      if (relaxed && branch.clauses.length < 2) return new Map();
+      const [operator, matchKind, weight] = relaxed ? ["OR", "any", this.w.RELAXED_WEIGHT] : ["AND", "all", 1.0];
+      const rows = this.fts(ftsExpression(branch.clauses, operator), branch.lang, doc);
+      const hits = new Map();
+      if (!rows.length) return hits;
+      const scale = weight / (Math.max(...rows.map((r) => r[1])) || 1.0);
+      for (const [rowid, raw] of rows) {
+        let score = raw * scale;
+        if (!relaxed && this.titleCarriedBy(branch, this.titleWords.get(rowid))) score += this.titleBoost(this.units.get(rowid)[3]);
+        hits.set(rowid, [score, branch, matchKind, null]);
+      }
+      if (!relaxed && branch.lang === "zh" && branch.clauses.length >= 3) {
+        for (const [rowid, candidate] of this.allButOne(branch, doc, hits)) hits.set(rowid, candidate);
+      }
+      return hits;
+    }
+
+    allButOne(branch, doc, found) {
+      const clauses = branch.clauses;
+      const without = (i) => clauses.slice(0, i).concat(clauses.slice(i + 1));
+      const expression = { op: "OR", children: clauses.map((_, i) => ftsExpression(without(i), "AND")).filter(Boolean) };
+      const rows = this.fts(expression, branch.lang, doc).filter((r) => !found.has(r[0]));
+      const scale = this.w.RELAXED_WEIGHT / (rows.length ? Math.max(...rows.map((r) => r[1])) || 1.0 : 1.0);
+      const hits = new Map();
+      for (const [rowid, raw] of rows) {
+        let score = raw * scale;
+        const title = this.titleWords.get(rowid);
+        if (clauses.some((_, i) => this.titleCarries(title, without(i)))) score += this.w.RELAXED_WEIGHT * this.titleBoost(this.units.get(rowid)[3]);
+        hits.set(rowid, [score, branch, "most", null]);
+      }
+      return hits;
+    }
+
+    // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
+
+    phrase(text) {
+      let found = this.phraseCache.get(text);
+      if (found) return found;
+      const terms = unicode61(text);
+      const instances = []; // [rowid, column, offset] of the phrase's first token
+      if (terms.length) {
+        const first = this.postings[terms[0]] || [];
+        const rest = terms.slice(1).map((t) => {
+          const set = new Set();
+          const list = this.postings[t] || [];
+          for (let i = 0; i < list.length; i += 3) set.add(list[i] + ":" + list[i + 1] + ":" + list[i + 2]);
+          return set;
+        });
+        for (let i = 0; i < first.length; i += 3) {
+          const [rowid, column, offset] = [first[i], first[i + 1], first[i + 2]];
+          if (rest.every((set, k) => set.has(rowid + ":" + column + ":" + (offset + k + 1)))) instances.push(rowid, column, offset);
+        }
+      }
+      const rows = new Set();
+      for (let i = 0; i < instances.length; i += 3) rows.add(instances[i]);
+      found = { instances, rows };
+      if (this.phraseCache.size > 2000) this.phraseCache.clear();
+      this.phraseCache.set(text, found);
+      return found;
+    }
+
+    /** [[rowid, -bm25], ...] of the rows matching `expression`, in the language (and document),
+     * navigation rows left out - as search._fts reads them from SQLite. */
+    fts(expression, lang, doc) {
+      if (!expression) return [];
+      const phrases = [];
+      const collect = (node) => { if (node.phrase !== undefined) phrases.push(node.phrase); else node.children.forEach(collect); };
+      collect(expression);
+      const matching = (node) => {
+        if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
+        const sets = node.children.map(matching);
+        if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
+        sets.sort((a, b) => a.size - b.size);
+        const out = new Set();
+        for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
+        return out;
+      };
+      const rows = matching(expression);
+      const searchable = this.searchable[lang] || new Set();
+      const weights = [this.w.TITLE_WEIGHT, this.w.TEXT_WEIGHT];
+      const k1 = 1.2, b = 0.75, N = this.ftsRows;
+      const idf = phrases.map((p) => {
+        const nHit = this.phrase(p).rows.size;
+        const value = Math.log((N - nHit + 0.5) / (nHit + 0.5));
+        return value <= 0.0 ? 1e-6 : value;
+      });
+      const kept = [...rows].filter((r) => searchable.has(r) && (doc === null || this.units.get(r)[1] === doc));
+      const keptSet = new Set(kept);
+      const freq = new Map(kept.map((r) => [r, new Float64Array(phrases.length)]));
+      phrases.forEach((p, i) => {
+        const instances = this.phrase(p).instances;
+        for (let k = 0; k < instances.length; k += 3) {
+          if (keptSet.has(instances[k])) freq.get(instances[k])[i] += weights[instances[k + 1]];
+        }
+      });
+      return kept.map((rowid) => {
+        const f = freq.get(rowid);
+        const D = this.sizes.get(rowid) || 0;
+        let score = 0.0;
+        for (let i = 0; i < phrases.length; i++) {
+          score += idf[i] * ((f[i] * (k1 + 1.0)) / (f[i] + k1 * (1 - b + b * D / this.avgdl)));
+        }
+        return [rowid, score];
+      });
+    }
+
+    indexBoosts(terms) {
+      const query = new Set(terms);
+      const entries = [];
+      const seen = new Set();
+      for (const term of terms) for (const e of this.indexByTerm.get(term) || []) if (!seen.has(e)) { seen.add(e); entries.push(e); }
+      const boosts = new Map();
+      for (const entry of entries) {
+        let common = 0;
+        for (const t of query) if (entry.terms.has(t)) common++;
+        if (!common || !(common === query.size || common === entry.terms.size)) continue;
+        const boost = common / Math.max(query.size, entry.terms.size);
+        for (const target of entry.targets) {
+          const [best, refs] = boosts.get(target) || [0.0, []];
+          boosts.set(target, [Math.max(best, boost), refs.concat([entry.ref])]);
+        }
+      }
+      return boosts;
+    }
+
+    foldReprints(merged) {
+      const reprints = new Map(), reprintOf = new Map();
+      for (const rowid of [...merged.keys()].filter((r) => this.reprinted.has(r))) {
+        const lawUnit = this.reprinted.get(rowid);
+        const lawRowid = this.rowids.get(lawUnit);
+        if (lawRowid !== undefined && merged.has(lawRowid)) {
+          if (!reprints.has(lawRowid)) reprints.set(lawRowid, []);
+          reprints.get(lawRowid).push(this.units.get(rowid)[0]);
+          merged.delete(rowid);
+        } else {
+          merged.get(rowid)[0] *= this.w.REPRINT_WEIGHT;
+          reprintOf.set(rowid, lawUnit);
+        }
+      }
+      const order = [...merged.keys()].sort((a, b) => merged.get(b)[0] - merged.get(a)[0]
+        || this.docRank(this.units.get(a)[1]) - this.docRank(this.units.get(b)[1])
+        || this.units.get(a)[6] - this.units.get(b)[6]);
+      return {
+        order,
+        hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {
+          const [score, branch, match, entries] = merged.get(rowid);
+          return this.hit(rowid, { score, branch, match, index_entries: entries || [],
+            reprints: reprints.get(rowid) || [], reprint_of: reprintOf.get(rowid) || null });
+        }),
+      };
+    }
+
+    // --------------------------------------------- presenting a page
+
+    present(page) {
+      return page.map((hit) => {
+        const stored = this.pack.snippets[hit.id] || ["", "", []];
+        const [text, tokens, packed] = stored;
+        let spans;
+        if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+        else spans = matchSpans(tokens, packed, hit.branch ? hit.branch.highlighted : new Set());
+        return this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS));
+      });
+    }
+
+    asDict(hit, spans) {
+      const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: permalink(doc, ref.join(":")) }; };
+      const role = (this.documents.get(hit.doc) || {}).role;
+      let law = null;
+      if (role === "laws" || role === "commentary") { const m = LAW_NUMBER_RE.exec(hit.ref); law = m ? m[1] : null; }
+      return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
+        score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
+        via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
+        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
+    }
+  }
+
+  /** laws_site/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
+   * quote(ref, safe="()-,:~") does (letters, digits and _.-~()-,: kept). */
+  function permalink(doc, ref) {
+    let out = "";
+    for (const byte of new TextEncoder().encode(ref)) {
+      const c = String.fromCharCode(byte);
+      out += byte < 128 && /[A-Za-z0-9_.\-~(),:]/.test(c) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+    }
+    return "/" + doc + "/" + out;
+  }
+
+  /** rowid -> Set of words, made on first use (most units are never asked). */
+  class LazySets {
+    constructor(source) { this.source = source; this.made = new Map(); }
+    get(rowid) {
+      let found = this.made.get(rowid);
+      if (found === undefined) {
+        const words = this.source[rowid];
+        found = words ? new Set(words.split(" ")) : null;
+        this.made.set(rowid, found);
+      }
+      return found || undefined;
+    }
+  }
+
+  function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+
+  function englishKey(term) {
+    let letters = term.toLowerCase().replace(/[^a-z]/g, "");
+    if (letters.length > 3 && letters.endsWith("s") && !letters.endsWith("ss")) letters = letters.slice(0, -1);
+    return letters;
+  }
+
+  function katakanaRuns(tokens) {
+    const word = /^[\u30a0-\u30ffー・]+$/;
+    const runs = [];
+    let run = [];
+    for (const token of tokens) {
+      if (word.test(token.surface) && run.length && run[run.length - 1].end === token.begin) { run.push(token); continue; }
+      if (run.length > 1) runs.push(run);
+      run = word.test(token.surface) ? [token] : [];
+    }
+    if (run.length > 1) runs.push(run);
+    return runs;
+  }
+
+  /** search.tokenize.fts_match as a tree: AND/OR of clauses, a clause an OR of phrases. */
+  function ftsExpression(clauses, operator) {
+    const children = [];
+    for (const clause of clauses) {
+      const phrases = clause.filter((alt) => alt && alt.trim()).map((alt) => ({ phrase: alt }));
+      if (phrases.length) children.push(phrases.length === 1 ? phrases[0] : { op: "OR", children: phrases });
+    }
+    return children.length ? { op: operator, children } : null;
+  }
+
+  /** FTS5's unicode61 tokenizer (remove_diacritics 2) on a query phrase: lower case, runs of letters,
+   * digits and marks; Latin diacritics removed. */
+  function unicode61(text) {
+    const out = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}\p{Co}\p{M}]+/gu)) {
+      let token = "";
+      for (const c of m[0].toLowerCase()) {
+        token += c.codePointAt(0) < 0x2000 ? c.normalize("NFD").replace(/\p{M}/gu, "") : c;
+      }
+      if (token) out.push(token);
+    }
+    return out;
+  }
+
+  function matchSpans(tokens, packed, wanted) {
+    if (!wanted.size || !tokens) return [];
+    const words = tokens.split(" ");
+    const spans = [];
+    let begin = 0;
+    for (let i = 0; i < words.length && 2 * i + 1 < packed.length; i++) {
+      begin += packed[2 * i];
+      if (wanted.has(words[i])) spans.push([begin, begin + packed[2 * i + 1]]);
+    }
+    spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const unique = spans.filter((s, i) => i === 0 || s[0] !== spans[i - 1][0] || s[1] !== spans[i - 1][1]);
+    return mergeSpans(unique);
+  }
+
+  function mergeSpans(spans) {
+    const merged = [];
+    for (const [begin, end] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && begin <= last[1]) last[1] = Math.max(end, last[1]);
+      else merged.push([begin, end]);
+    }
+    return merged;
+  }
+
+  function snippet(text, spans, width) {
+    const chars = [...text];
+    const slice = (a, b) => chars.slice(a, b).join("");
+    const start = spans.length ? Math.max(0, spans[0][0] - Math.floor(width / 3)) : 0;
+    const end = Math.min(chars.length, start + width);
+    const parts = [];
+    let plain = start > 0 ? "…" : "", cursor = start;
+    for (const [begin, finish] of spans) {
+      if (begin < cursor || finish > end) continue;
+      plain += slice(cursor, begin);
+      if (plain) parts.push({ text: plain.replace(/\n/g, " "), mark: false });
+      parts.push({ text: slice(begin, finish).replace(/\n/g, " "), mark: true });
+      plain = ""; cursor = finish;
+    }
+    plain += slice(cursor, end) + (end < chars.length ? "…" : "");
+    if (plain) parts.push({ text: plain.replace(/\n/g, " "), mark: false });
+    return parts;
+  }
+
+  // ---------------------------------------------------------------- the offline page (templates/offline.html)
+  // The service worker answers /-/search offline with the offline page's HTML and these results in it
+  // (its engine stays loaded between searches); the page itself runs them only if the worker did not.
+
+  const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "via", "some", "reprinted",
+    "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits"];
+
+  function esc(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  function fill(template, values) {
+    let text = template || "";
+    for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
+    return text;
+  }
+
+  /** pages/search.py group_results: one document's law, its definitions, the rest; cited, citing. */
+  function groupResults(results, titles, words) {
+    const groups = new Map();
+    for (const result of results) {
+      let key, label;
+      if (result.match === "citation") [key, label] = ["cited", words.cited];
+      else if (result.match === "cites") [key, label] = ["citing", words.citing];
+      else if (result.law) [key, label] = [result.doc + "\u0001law\u0001" + result.law, fill(words.law, { n: result.law })];
+      else if (result.kind === "definition") [key, label] = [result.doc + "\u0001definitions", words.definitions];
+      else [key, label] = [result.doc + "\u0001other", ""];
+      const single = key.includes("\u0001");
+      if (!groups.has(key)) groups.set(key, { doc: single ? result.doc : null, document: single ? titles[result.doc] || "" : "", label, results: [] });
+      groups.get(key).results.push({ ...result, document: titles[result.doc] || "" });
+    }
+    return [...groups.values()];
+  }
+
+  function pageUrl(pathname, params, offset) {
+    const next = new URLSearchParams(params);
+    next.delete("offset");
+    if (offset) next.set("offset", String(offset));
+    return pathname + "?" + next.toString();
+  }
+
+  function withQuery(template, values) {
+    const [before, after] = fill(template, { ...values, query: "\u0000" }).split("\u0000");
+    return esc(before) + "<strong>" + esc(values.query) + "</strong>" + esc(after || "");
+  }
+
+  /** The results part of templates/search.html, as HTML. */
+  function resultsHTML(words, answer, titles, params, pathname) {
+    const out = [];
+    const citation = answer.citation;
+    if (citation && citation.message) {
+      out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong></p>`);
+      if (citation.nearest.length) out.push(`<p>${esc(words.nearestUnits)}</p>`);
+      if (citation.nearest.length) {
+        out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(u.doc + " " + u.ref)}</a></li>`).join("")}</ul>`);
+      }
+      out.push("</div>");
+    }
+    if (answer.also_searched.length) {
+      out.push(`<p class="also-searched">${esc(words.also)} ${answer.also_searched.map((w) => `<span class="also">${esc(w)}</span>`).join(", ")}</p>`);
+    }
+    const groups = groupResults(answer.results, titles, words);
+    if (!groups.length && !(citation && !citation.found)) {
+      out.push(`<p>${withQuery(words.noResults, { query: answer.query })}</p>`);
+    } else if (groups.length) {
+      const first = answer.offset + 1, last = answer.offset + answer.results.length;
+      out.push(`<p class="search-summary">${withQuery(words.summary, { first, last, total: answer.total, query: answer.query })}</p>`);
+      for (const group of groups) {
+        out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)}</span>` : ""}</h2><ul class="search-results">`);
+        for (const r of group.results) {
+          let item = `<li><a href="${esc(r.url)}"><span class="ref">${esc(r.ref)}</span>${esc(r.title || "")}</a>`;
+          if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
+          if (r.via) item += ` <span class="via">${esc(fill(words.via, { word: r.via }))}</span>`;
+          if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
+          if (r.index.length) item += ` <span class="via">索引: ${esc(r.index[0].replace(/^index:/, "").split("/").join(" / "))}</span>`;
+          if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(x.doc + " " + x.ref)}</a>`).join(", ")}</span>`;
+          if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(r.reprint_of.doc + " " + r.reprint_of.ref)}</a></span>`;
+          item += `<div class="snippet">${r.snippet.map((part) => part.mark ? `<mark>${esc(part.text)}</mark>` : esc(part.text)).join("")}</div></li>`;
+          out.push(item);
+        }
+        out.push("</ul></section>");
+      }
+      const shown = answer.offset + answer.results.length;
+      const previous = answer.offset > 0 ? Math.max(0, answer.offset - answer.limit) : null;
+      const following = answer.offset + answer.limit < answer.total ? answer.offset + answer.limit : null;
+      if (previous !== null || following !== null) {
+        out.push('<nav class="search-pages" aria-label="Result pages">');
+        if (previous !== null) out.push(`<a rel="prev" href="${esc(pageUrl(pathname, params, previous))}">${esc(fill(words.previous, { n: answer.limit }))}</a>`);
+        if (following !== null) out.push(`<a rel="next" href="${esc(pageUrl(pathname, params, following))}">${esc(fill(words.next, { n: Math.min(answer.limit, answer.total - shown) }))}</a>`);
+        out.push("</nav>");
+      }
+    }
+    return out.join("\n");
+  }
+
+  function countParam(params, name, fallback, low, high) {
+    const value = params.get(name);
+    if (value === null || value === "") return fallback;
+    if (!/^[0-9]{1,7}$/.test(value) || +value < low || +value > high) {
+      throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
+    }
+    return +value;
+  }
+
+  /** One search as the offline page shows it: {redirect} for a single citation, else {query,
+   * results (HTML), note, documents (HTML options)}. */
+  function answerSearch(engine, words, pathname, params) {
+    const query = params.get("q") || "";
+    const titles = {};
+    for (const d of engine.pack.documents) titles[d.id] = d.title;
+    const chosen = params.get("doc") || "";
+    const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(d.title)} (${esc(d.id)})</option>`).join("");
+    const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
+    if (!query.trim() && !params.get("doc") && !params.get("lang")) return shown;
+    let answer;
+    try {
+      answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
+        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, MAX_OFFSET) });
+    } catch (error) {
+      if (!(error instanceof QueryError)) throw error;
+      return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
+    }
+    const citation = answer.citation;
+    if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
+      const [doc, ...ref] = citation.units[0].split(":");
+      return { redirect: permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query) };
+    }
+    let note = shown.note;
+    if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
+    if (citation && !citation.found) note += " " + words.nearest;
+    return { ...shown, query: answer.query, note, results: resultsHTML(words, answer, titles, params, pathname) };
+  }
+
+  function unescapeAttribute(text) {
+    return text.replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  }
+
+  /** The offline page's HTML with a search answered in it (the service worker's way). */
+  function searchPageHTML(shell, engine, url) {
+    const box = /<div id="offline-search" hidden([^>]*)>/.exec(shell);
+    if (!box) return null;
+    const words = {};
+    for (const m of box[1].matchAll(/data-([a-z-]+)="([^"]*)"/g)) {
+      words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
+    }
+    const shown = answerSearch(engine, words, url.pathname, url.searchParams);
+    if (shown.redirect) return { redirect: shown.redirect };
+    const value = esc(shown.query);
+    let html = shell
+      .replace('<div id="offline-about">', '<div id="offline-about" hidden>')
+      .replace(box[0], `<div id="offline-search" data-rendered="1"${box[1]}>`)
+      .replace('<div id="offline-results"></div>', `<div id="offline-results">${shown.results}</div>`)
+      .replace('<p class="offline-note" role="status"></p>', `<p class="offline-note" role="status">${esc(shown.note)}</p>`)
+      .replace(/(<input type="search" id="site-search-q" name="q" value=")"/, `$1${value}"`)
+      .replace(/(<input type="search" name="q" value=")"/, `$1${value}"`)
+      .replace(/(<select name="doc"><option value="">[^<]*<\/option>)/, `$1${shown.documents}`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}Search / 検索 / 搜索</title>`);
+    const lang = url.searchParams.get("lang");
+    if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
+    return { html };
+  }
+
+  let enginePromise = null;
+
+  /** The engine on the saved search pack (the service worker answers /-/offline/saved/search). */
+  function loadEngine() {
+    if (!enginePromise) {
+      enginePromise = fetch("/-/offline/saved/search").then((response) => {
+        if (!response.ok) throw new Error("not saved");
+        return response.json();
+      }).then((pack) => {
+        const started = performance.now();
+        const engine = new Engine(pack);
+        engine.loadMs = performance.now() - started;
+        return engine;
+      });
+      enginePromise.catch(() => { enginePromise = null; });
+    }
+    return enginePromise;
+  }
+
+  function offlinePage() {
+    const about = document.getElementById("offline-about");
+    const unavailable = document.getElementById("offline-unavailable");
+    const searchBox = document.getElementById("offline-search");
+    if (!about || !unavailable || !searchBox) return;
+    const path = location.pathname.replace(/^\/(en|zh|ja)(?=\/)/, "");
+    if (path === "/-/offline/page") return; // online: the page describes the offline copy
+    about.hidden = true;
+    if (!/^\/-\/search\/?$/.test(path)) {
+      unavailable.hidden = false;
+      unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
+      return;
+    }
+    searchBox.hidden = false;
+    const mark = () => document.documentElement.setAttribute("data-offline-rendered-at", performance.now().toFixed(1));
+    if (searchBox.dataset.rendered) { mark(); return; } // the service worker answered it
+    const words = {};
+    for (const key of WORD_KEYS) words[key] = searchBox.dataset[key];
+    const params = new URLSearchParams(location.search);
+    loadEngine().then((engine) => {
+      const shown = answerSearch(engine, words, location.pathname, params);
+      if (shown.redirect) { location.replace(shown.redirect); return; }
+      const form = searchBox.querySelector("form");
+      form.elements.q.value = shown.query;
+      const header = document.getElementById("site-search-q");
+      if (header) header.value = shown.query;
+      form.elements.doc.insertAdjacentHTML("beforeend", shown.documents);
+      form.elements.lang.value = params.get("lang") || "";
+      document.title = (shown.query ? shown.query + " – " : "") + "Search / 検索 / 搜索";
+      document.getElementById("offline-results").innerHTML = shown.results;
+      searchBox.querySelector(".offline-note").textContent = shown.note;
+      mark();
+    }).catch((error) => {
+      searchBox.querySelector(".offline-note").textContent = words.notSaved;
+      document.documentElement.setAttribute("data-offline-search-error", String(error && error.message || error));
+    });
+  }
+
+  const api = { Engine, QueryError, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  root.BridgeLawsSearch = api;
+  api.loadEngine = loadEngine;
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", offlinePage);
+    else offlinePage();
+  }
+})(typeof self !== "undefined" ? self : this);

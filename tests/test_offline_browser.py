@@ -1,0 +1,232 @@
+"""The pocket app in real Chromium at phone size, against a real `bridge-laws serve` of a copy of the
+database (so that a rebuild can be tested): one online visit saves the site in the background, the
+page says when and which build; offline, units, references, the 索引, the glossary and search
+(words and citations) work, what cannot work says so; a rebuild replaces the old build's copy.
+
+`test_offline_search_agrees_with_the_server` reports how often the offline top result equals the
+server's over the queries of benchmarks/qrels.yml (the figure goes to test-artifacts/offline.json).
+The tests share one browser context, in order: they are one reader's day.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+import yaml
+
+from ingest.build import build
+from ingest.corpus import DEFAULT_CORPUS
+from laws_site import search as searching
+from tests.live_server import serving
+from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
+
+QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
+READY = "#offline-status[data-state=ready]"
+SAVE_TIMEOUT_MS = 600_000  # the first visit makes the pack (the whole site rendered once) and saves it
+
+
+def build_id(db_path) -> str:
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def db_copy(laws_db_path, tmp_path_factory):
+    path = tmp_path_factory.mktemp("offline") / "laws.db"
+    shutil.copy(laws_db_path, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def served(db_copy):
+    with serving(db_copy) as (base, _process):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def phone(playwright, served):
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    context = browser.new_context(**VIEWPORTS["phone"])
+    page = context.new_page()
+    yield context, page
+    browser.close()
+
+
+def cache_names(page) -> list[str]:
+    return page.evaluate("caches.keys()")
+
+
+def test_one_online_visit_saves_the_site_and_says_which_build(phone, served, db_copy):
+    context, page = phone
+    page.goto(served + "/")
+    page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
+    build = build_id(db_copy)
+    assert build[:8] in page.inner_text("#offline-status")
+    assert cache_names(page) == [f"bridge-laws-offline-3-{build}"]
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    usage = page.evaluate("navigator.storage.estimate()")["usage"]
+    assert usage <= 25_000_000, f"stored {usage:,} bytes"
+
+
+def test_offline_units_references_index_and_glossary_open(phone, served):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/laws-2017-ja/61B2(a)")
+        assert response.status == 200
+        assert "61条B項2(a)" in page.inner_text("h1")
+        page.wait_for_selector("#offline-status[data-state=offline]")
+        page.click("a.xref[href='/laws-2017-ja/43B2(b)']")
+        page.wait_for_url("**/laws-2017-ja/43B2(b)")
+        assert "43条B項2(b)" in page.inner_text("h1")
+        page.goto(served + "/laws-2017-ja/-/index?row=り")  # any kana of a row, as online
+        assert page.locator(".index-entries dt").count() >= 20
+        with page.expect_navigation() as opened:
+            page.locator(".index-entries a[href^='/laws-2017-ja/']").first.click()
+        assert opened.value.status == 200 and page.locator("article.law-text").count() == 1
+        page.goto(served + "/-/glossary/ダミー")
+        assert "ダミー" in page.inner_text("h1")
+        page.goto(served + "/laws-1997-zh/def:藏牌")
+        assert "藏牌" in page.inner_text("h1")
+        # an English-interface address opens too (the copy holds the default interface)
+        assert page.goto(served + "/en/laws-2017-ja/61").status == 200 and "61" in page.inner_text("h1")
+    finally:
+        context.set_offline(False)
+
+
+def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        page.goto(served + "/-/search?q=リボーク")
+        page.wait_for_selector(".search-results li")
+        assert page.get_attribute("#offline-search", "data-rendered") == "1"  # answered whole by the worker
+        assert page.input_value("#site-search-q") == "リボーク"
+        assert page.locator(".search-results li a").first.get_attribute("href") == "/laws-2017-ja/61"
+        assert "藏牌" in page.inner_text(".also-searched")
+        assert build_id(db_copy)[:8] in page.inner_text(".offline-note")  # searched offline, on this build
+        page.goto(served + "/-/search?q=罰張")  # traditional Chinese, folded offline as online
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-results li a").first.get_attribute("href").startswith("/laws-1997-zh/")
+        page.goto(served + "/-/search?q=第64条A項1")  # one citation opens its unit, as online
+        page.wait_for_url("**/laws-2017-ja/64A1?from_search=*")
+        assert "64条A項1" in page.inner_text("h1")
+        page.goto(served + "/-/search?q=61B、64A1")  # several citations list them and what cites them
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-group h2").first.inner_text().startswith("引用")
+    finally:
+        context.set_offline(False)
+
+
+def test_what_cannot_work_offline_says_so(phone, served):
+    context, page = phone
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/laws?sql=select+1")
+        assert response.status == 503
+        assert page.locator("#offline-unavailable").is_visible()
+        assert "/laws?sql=select+1" in page.inner_text("#offline-unavailable .offline-url")
+        response = page.goto(served + "/laws/sections")
+        assert response.status == 503 and page.locator("#offline-unavailable").is_visible()
+    finally:
+        context.set_offline(False)
+
+
+# The query groups of qrels.yml whose search features offline-search.js does not have yet: issue
+# 24's expansions (laws_site/expansions.py: readings, romaji, loanwords by sound, synonyms, Chinese
+# variants, spelling corrections) came to main after the port. They are measured and reported here
+# (test-artifacts/offline.json), and the offline page says these are not searched offline; the
+# target is asserted on every other group.
+NOT_PORTED = {"kana", "romaji", "typo", "loanword", "synonym", "zh_variants"}
+
+
+def test_offline_search_agrees_with_the_server(phone, served, db_copy):
+    """Top result offline == the server's over the benchmarks/qrels.yml queries: >= 95 % of the
+    groups ported, every citation (both citation groups); the whole figure reported."""
+    context, page = phone
+    groups = yaml.safe_load(QRELS.read_text(encoding="utf-8"))["groups"]
+    queries = [(group, j["query"], j.get("lang"), j.get("doc")) for group, js in groups.items() for j in js]
+    page.goto(served + "/-/offline/page")
+    offline = page.evaluate("""async (queries) => {
+        const engine = await BridgeLawsSearch.loadEngine();
+        return queries.map(([group, q, lang, doc]) => {
+            try { return engine.search(q, {lang, doc, limit: 1}).results.map((r) => r.id)[0] || null; }
+            catch (error) { return "error: " + error.message; }
+        });
+    }""", queries)
+    conn = sqlite3.connect(f"file:{db_copy}?mode=ro", uri=True)
+    per_group: dict[str, list[int]] = {}
+    differing = []
+    for (group, query, lang, doc), mine in zip(queries, offline):
+        try:
+            results = searching.search_page(conn, query, doc=doc, lang=lang, limit=1)["results"]
+            server = results[0]["id"] if results else None
+        except searching.QueryError as error:
+            server = "error: " + str(error)
+        counts = per_group.setdefault(group, [0, 0])
+        counts[0] += server == mine
+        counts[1] += 1
+        if server != mine:
+            differing.append({"group": group, "query": query, "server": server, "offline": mine})
+    total = [sum(c[0] for c in per_group.values()), len(queries)]
+    ported = [sum(c[0] for g, c in per_group.items() if g not in NOT_PORTED),
+              sum(c[1] for g, c in per_group.items() if g not in NOT_PORTED)]
+    citations = [sum(c[0] for g, c in per_group.items() if g.startswith("citations")),
+                 sum(c[1] for g, c in per_group.items() if g.startswith("citations"))]
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "offline.json").write_text(json.dumps(
+        {"all": total, "ported_groups": ported, "citations": citations, "per_group": per_group,
+         "not_ported": sorted(NOT_PORTED), "differing": differing}, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"offline top-1 equals the server's for {total[0]}/{total[1]} qrels queries ({total[0] / total[1]:.1%}); "
+          f"groups ported {ported[0]}/{ported[1]}; citations {citations[0]}/{citations[1]}; per group {per_group}")
+    assert citations[1] > 0 and citations[0] == citations[1], differing
+    assert ported[0] / ported[1] >= 0.95, differing
+
+
+def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served, db_copy):
+    context, page = phone
+    old = build_id(db_copy)
+    build(db_copy, DEFAULT_CORPUS)
+    new = build_id(db_copy)
+    assert new != old
+    page.goto(served + "/laws-2017-ja/61")  # the server picks up the rebuilt file; the page looks for a new worker
+    page.wait_for_function("(build) => document.documentElement.getAttribute('data-offline-build') === build "
+                           "&& document.querySelector('#offline-status').dataset.state === 'ready'",
+                           arg=new, timeout=SAVE_TIMEOUT_MS)
+    assert new[:8] in page.inner_text("#offline-status")
+    # the old build's copy is removed when the new worker takes over
+    page.wait_for_function("(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
+                           arg=f"bridge-laws-offline-3-{new}", timeout=30_000)
+    context.set_offline(True)
+    try:
+        assert page.goto(served + "/laws-2017-ja/62").status == 200
+        assert page.evaluate("fetch('/-/offline/saved/state').then((r) => r.json())")["build"] == new
+    finally:
+        context.set_offline(False)
+
+
+def test_chromium_finds_the_site_installable(playwright, served, tmp_path):
+    """"Add to home screen": Chromium's own installability check passes (a persistent profile: a
+    throw-away context is incognito, which Chromium never installs from)."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **VIEWPORTS["phone"])
+    try:
+        page = context.new_page()
+        page.goto(served + "/laws-2017-ja/61")
+        cdp = context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/-/offline/manifest.webmanifest")
+        page.wait_for_function("navigator.serviceWorker.getRegistration().then((r) => !!r)")
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    finally:
+        context.close()

@@ -1,0 +1,71 @@
+"""The build writes sqlite-utils' SQL without importing sqlite-utils: same schema, same rows."""
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import sqlite_utils
+
+from ingest import build as build_module
+from ingest.sqlite_write import Database, create_table_sql
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def contents(path: Path) -> dict:
+    """Every schema entry and every table's rows (with rowids), build_info's per-build values left out."""
+    conn = sqlite3.connect(path)
+    found = {}
+    for kind, name, sql in conn.execute("select type, name, sql from sqlite_master order by type, name"):
+        found[(kind, name)] = sql
+        if kind == "table":
+            rows = conn.execute(f'select rowid, * from "{name}"' if not name.endswith(("_config", "_data", "_idx",
+                                                                                       "_docsize"))
+                                else f'select * from "{name}"').fetchall()
+            found[("rows", name)] = [row for row in rows if name != "build_info" or row[1] == "sources_sha256"]
+    conn.close()
+    return found
+
+
+def test_the_database_is_the_one_sqlite_utils_writes(tmp_path, monkeypatch):
+    ours = tmp_path / "ours.db"
+    build_module.build(ours)
+    monkeypatch.setattr(build_module, "Database",
+                        lambda path: sqlite_utils.Database(path, execute_plugins=False))
+    theirs = tmp_path / "theirs.db"
+    build_module.build(theirs)
+    mine, reference = contents(ours), contents(theirs)
+    assert sorted(mine) == sorted(reference)
+    assert [key for key in reference if mine[key] != reference[key]] == []
+
+
+def test_a_build_does_not_import_sqlite_utils():
+    code = "import sys, tempfile, pathlib; from ingest.build import build; " \
+           "build(pathlib.Path(tempfile.mkdtemp()) / 'laws.db'); print('sqlite_utils' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_create_table_sql_is_sqlite_utils_text_for_text(tmp_path):
+    reference = sqlite_utils.Database(tmp_path / "reference.db")
+    reference["documents"].create({"id": str}, pk="id")
+    reference["sections"].create({"id": str}, pk="id")
+    cases = [("plain", {"a": str, "b": int, "c": float, "d": bytes}, None, None, None),
+             ("keyed", {"id": str, "doc": str, "n": int}, "id", [("doc", "documents", "id")], {"doc"}),
+             ("compound", {"doc": str, "law": int, "x": str}, ("doc", "law"), [("doc", "documents", "id")], None),
+             ("added pk", {"doc": str}, "id", None, None)]
+    for name, columns, pk, fks, not_null in cases:
+        assert create_table_sql(name, columns, pk, fks, not_null) == reference.create_table_sql(
+            name, columns, pk=pk, foreign_keys=fks, not_null=not_null), name
+
+
+def test_other_calls_go_to_sqlite_utils_on_the_same_connection(tmp_path):
+    db = Database(tmp_path / "x.db")
+    db["t"].create({"id": int, "name": str}, pk="id")
+    db["t"].insert_all([{"id": 1, "name": "a", "tags": ["x"]}], pk="id", alter=True)  # a new column: sqlite-utils
+    assert db["t"].columns_dict == {"id": int, "name": str, "tags": str}  # an attribute this module lacks
+    assert db.table_names() == ["t"]
+    db.close()
+    assert sqlite3.connect(tmp_path / "x.db").execute("select * from t").fetchall() == [(1, "a", '["x"]')]
