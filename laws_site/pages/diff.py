@@ -100,21 +100,5 @@ async def choices(datasette) -> dict:
 
 
 def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:
-    """Both sides as pieces for the template: kept text, and what one side has that the other lacks
-    (`change` is deleted on the from side, inserted on the to side; `class` says what kind)."""
-    ops = row.get(ops_key) or []
-    if not ops:
-        return ([{"text": row[from_key]}] if row.get(from_key) else [],
-                [{"text": row[to_key]}] if row.get(to_key) else [])
-    left, right = [], []
-    for op in ops:
-        if op["op"] == "equal":
-            left.append({"text": op["from"]})
-            right.append({"text": op["to"]})
-            continue
-        kind = op.get("class", "wording")
-        if op["from"]:
-            left.append({"text": op["from"], "change": "delete", "class": kind})
-        if op["to"]:
-            right.append({"text": op["to"], "change": "insert", "class": kind})
-    return left, right
+    """Both sides of a stored diff row as pieces for the template (laws_site/diffs.py makes them)."""
+    return diffing.side_pieces_of(row.get(ops_key), row.get(from_key), row.get(to_key))

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlencode
 
 from datasette.utils.asgi import Response
 
+from ingest.labels import law_citation
 from ingest.refs import law_number, parse_law_ref
 
 from .. import chrome, editions, i18n, queries, reasons
@@ -348,26 +349,6 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     }
 
 
-# a law ref printed as each language cites it: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a)
-SECTION_WORD = {"ja": "項", "zh": "款"}
-
-
-def law_citation(ref: str, language: str) -> str | None:
-    law = parse_law_ref(ref)
-    if law is None:
-        return None
-    if language == "en":
-        return f"Law {law}"
-    out = f"第{law.law}条"
-    if law.section:
-        out += f"{law.section}{SECTION_WORD[language]}"
-    for part, fmt in ((law.item, "{}"), (law.sub, "({})"), (law.subsub, "({})")):
-        if part is None:
-            break
-        out += fmt.format(part)
-    return out
-
-
 def regulation_citation(ref: str) -> dict | None:
     """24-5-1 -> 第24条5項1号; appendix-1 -> 付表1."""
     parts = ref.split("-")
@@ -388,7 +369,8 @@ def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
     if role == "laws" and parse_law_ref(ref):
-        forms = {lang: law_citation(ref, lang) for lang in ("ja", "zh", "en")}
+        # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/labels.py)
+        forms = {lang: law_citation(ref, lang, lang) for lang in ("ja", "zh", "en")}
     elif role == "regulations" and regulation_citation(ref):
         forms = {lang: f"{document.get('short_title') or document['title']} {text}"
                  for lang, text in regulation_citation(ref).items()}
