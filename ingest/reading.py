@@ -49,7 +49,8 @@ def reading_rows(units: list[Unit]) -> list[dict]:
                 other = units[m]
                 if other.doc != unit.doc:
                     break
-                if other.kind not in STEPPED_OVER and depth[other.id] <= depth[unit.id]:
+                # (the same kind at any depth: 1997 Law 22 sits in a division, Law 23 right under the part)
+                if other.kind not in STEPPED_OVER and (depth[other.id] <= depth[unit.id] or other.kind == unit.kind):
                     previous = other.id
                     break
             for m in range(n + 1, len(units)):

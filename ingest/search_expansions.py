@@ -132,17 +132,39 @@ def synonym_rows(path: Path, corpus_words: Counter) -> list[dict]:
                                  f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}")
             groups[fields[0]].append((fields[1], fields[2], fields[3]))
     rows = {}
+    pos = _pos_reader()
     for group, members in groups.items():
         keys = {word: key for _, word, key in members}
         used = [word for word in keys if keys[word] and all(corpus_words[w] for w in keys[word].split())]
+        # one spelling per search key (まちがい and 間違い search the same tokens): the one printed as the key
+        by_key: dict[str, str] = {}
+        for target in used:
+            if keys[target] not in by_key or target == keys[target]:
+                by_key[keys[target]] = target
+        used = [target for target in used if by_key[keys[target]] == target]
         for flag, word, _ in members:
             if flag != "0" or word in used or not keys[word]:
                 continue  # flag 1: SudachiDict says this word never triggers an expansion
-            for target in used:
+            # a synonym keeps its part of speech: 過誤 (a noun) leads to 間違い, not to 間違う, which
+            # SudachiDict puts in the same group; words of another part only when none shares it
+            same = [target for target in used if pos(target) == pos(word)]
+            for target in same or used:
                 weight = min(corpus_words[w] for w in keys[target].split())  # the commonest first
                 rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
                                               "lang": "ja", "weight": weight}
     return list(rows.values())
+
+
+def _pos_reader():
+    """word -> the part of speech of its last morpheme (the head of a Japanese compound), cached."""
+    tokenizer, seen = tokenize.sudachi_tokenizer(), {}
+
+    def pos(word: str) -> str:
+        if word not in seen:
+            morphemes = tokenizer.tokenize(word, SplitMode.C)
+            seen[word] = tokenize._pos_category(morphemes[-1].part_of_speech_id()) if len(morphemes) else ""
+        return seen[word]
+    return pos
 
 
 def zh_variant_rows(path: Path) -> list[dict]:

@@ -15,7 +15,10 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
    Each branch ranks its FTS hits by bm25 (title weighted above text), normalised so its best hit
    scores 1; a unit whose title carries every word of the branch gains `TITLE_BOOST`; a unit the
    printed 索引 points to from an entry matching the query, or a definition the glossary names,
-   gains up to `INDEX_WEIGHT`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
+   gains up to `INDEX_WEIGHT`, and so do, through a 索引 "see" entry with exactly the branch's words
+   (合意 -> see パートナー間の了解事項), the units the referred entry cites and those inside them whose
+   title carries the words; a law, article, definition or section whose title is exactly what the
+   branch searches for gains `NAMED_BOOST`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
    If no unit holds every token, the branch retries with any token (`match: "any"`).
 3. A commentary's reprint of a law unit (`quote:61B`) found together with that unit is folded into
    the law's result (`reprints`); found alone it ranks at `REPRINT_WEIGHT`.
@@ -28,6 +31,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import sys
+import unicodedata
 from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -56,6 +60,10 @@ RELAXED_WEIGHT = 0.5   # hits holding only some of the tokens rank below full ma
 TITLE_BOOST = 0.6      # the title carries every word: the unit is about it, not a passing mention
 HEADING_BOOST = 0.3    # ... and it is a law, an article or a definition, not one of their parts
 HEADING_KINDS = ("law", "article", "definition")
+NAMED_BOOST = 0.3      # the title is exactly what the branch searches for (19A 加倍 for 加倍): the unit it names
+# ... for a law, an article, a definition or a section: not a heading over several laws (第6部 罚张)
+# nor an item or sub-item (25B2(c) 引牌判罚 is a detail of Law 26's 引牌判罚)
+NAMED_KINDS = HEADING_KINDS + ("section",)
 VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
 VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
@@ -64,6 +72,8 @@ CITING_SCORE = 0.5
 LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 WORD_RE = re.compile(r"[^\W_]")
+NON_WORD_RE = re.compile(r"[\W_]+")
+FOOTNOTE_MARK_RE = re.compile(r"\*\d*$")
 
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 
@@ -82,12 +92,14 @@ class Branch:
     # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
     pointed: set[str] = field(default_factory=set)
     expansion: str | None = None  # the kind of alternative it searches for (laws_site/expansions.py), if any
+    text: str = ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
         simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
         self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
         self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+        self.named = title_key(self.text, self.lang) if self.text else ""
 
     def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
         if not title_words:
@@ -102,7 +114,7 @@ class Branch:
 
 def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
     terms, clauses = query_tokens(text, lang, tokenize.variants_version())
-    return Branch(lang, list(terms), list(clauses), via, weight)
+    return Branch(lang, list(terms), list(clauses), via, weight, text=text)
 
 
 @lru_cache(maxsize=4096)
@@ -457,8 +469,9 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     found_by: dict[str, int] = {}
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
-        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), 1)
-        _add_targets(merged, data, alt_plan.targets, doc, lang, 1)
+        tier = alternative_tier(alternative)
+        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), tier)
+        _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
     if relaxed and any(found_by.values()):
         _merge(merged, relaxed, 2)
@@ -470,6 +483,13 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
     return ranking
+
+
+def alternative_tier(alternative: Alternative) -> int:
+    """A reviewed Chinese variant (corpus/zh_variants.yml: 首攻 for the 1997 text's 首引) is another
+    spelling of the same term, like traditional and simplified: its units rank with the query's
+    own (tier 0). Every other alternative is a guess and ranks below them (tier 1)."""
+    return 0 if alternative.kind == "zh" else 1
 
 
 def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
@@ -518,6 +538,10 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
                (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+    if index_boost and branch.lang == "ja":
+        for unit, entry in see_also_boosts(data, branch, hits).items():
+            boost, entries = pointed.get(unit, (0.0, []))
+            pointed[unit] = (max(boost, index_weight), entries + [entry])
     for unit in branch.pointed:
         boost, entries = pointed.get(unit, (0.0, []))
         pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
@@ -536,6 +560,26 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
         for candidate in hits.values():
             candidate[0] *= weight
     return hits
+
+
+def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> dict[str, str]:
+    """{unit id: the 索引's "see" entry} when the 索引 has a "see" entry with exactly the branch's
+    words (合意 -> see パートナー間の了解事項): the units the entry referred to cites (Law 40), and
+    the units inside them whose title carries the words (40A プレイヤのシステム上の合意事項). The
+    索引 sends a reader of the word there; a passing mention elsewhere in Law 40 is not boosted."""
+    found = data.see_also.get(frozenset(branch.terms))
+    if not found:
+        return {}
+    entry, targets = found
+    boosted = {target: entry for target in targets}
+    wanted = {tuple(target.split(":", 1)) for target in targets}
+    units, titles = data.units, data.title_words
+    for rowid in hits:
+        unit_id, doc, ref = units[rowid][:3]
+        if unit_id not in boosted and any((doc, above) in wanted for above in law_ancestors(ref)) \
+                and branch.title_carried_by(titles.get(rowid)):
+            boosted[unit_id] = entry
+    return boosted
 
 
 def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
@@ -560,6 +604,8 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
         score *= scale
         if not relaxed and branch.title_carried_by(titles.get(rowid)):
             score += title_boost(units[rowid][3])
+            if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4], branch.lang) == branch.named:
+                score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
         hits.update(_all_but_one(conn, data, branch, doc, hits))
@@ -581,6 +627,18 @@ def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found:
             score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
         hits[rowid] = [score, branch, "most", None]
     return hits
+
+
+@lru_cache(maxsize=16384)
+def title_key(text: str | None, lang: str) -> str:
+    """A title or a query compared as written: NFKC, lower case, simplified if Chinese, without a
+    footnote mark (間違った説明* , ...場合*4) or any space or punctuation."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFKC", text).lower()
+    if lang == "zh":
+        text = tokenize.to_simplified(text)
+    return NON_WORD_RE.sub("", FOOTNOTE_MARK_RE.sub("", text))
 
 
 def title_boost(kind: str) -> float:

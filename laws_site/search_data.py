@@ -55,6 +55,9 @@ class SearchData:
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
     reprinted: dict[int, str] = field(default_factory=dict)
+    # the 索引's "see" entries (合意 -> see パートナー間の了解事項): their tokens -> (the see entry's
+    # ref, the units the entry referred to cites itself: laws-2017-ja:40)
+    see_also: dict[frozenset[str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
     expansions: ExpansionData = field(default_factory=ExpansionData)
 
@@ -152,6 +155,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id))
+        data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries)
         for entry in data.index_entries:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
@@ -166,6 +170,27 @@ def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
         found.update((title or "").split())
         found.update((text or "").split())
     return {lang: frozenset(found) for lang, found in words.items()}
+
+
+def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry]) -> dict:
+    """{tokens of a 索引 "see" entry: (its ref, the units the entry it refers to cites)}; a "see"
+    entry cites no unit itself (合意 -> see パートナー間の了解事項, which cites Law 40)."""
+    cited = {entry.ref: entry.targets for entry in entries}
+    stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
+    found: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}
+    for ref, target in conn.execute("""
+            select s.ref, x.target_id from sections s join xrefs x on x.source_id = s.id
+            where s.doc = ? and s.kind = 'index_entry' and x.kind = 'see' and x.target_id is not null
+            order by s.position""", (doc,)):
+        if ref in cited:
+            continue  # "see also" beside units of its own (取り消した -> 47, see also 取り消した行動): those rank it
+        units = cited.get(target.split(":", 1)[-1], ())
+        words = index_entry_words(ref)
+        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+        if terms and units:
+            known = found.get(terms, (ref, ()))
+            found[terms] = (known[0], tuple(dict.fromkeys(known[1] + units)))
+    return found
 
 
 def _index_entries(conn: sqlite3.Connection, doc: str):

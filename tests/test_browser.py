@@ -73,6 +73,10 @@ PAGES = [
     ("diff-overview", "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja", 200, {"table.overview tbody tr": 93}),
     ("citations", "/-/citations", 200, {"svg.citation-matrix a.cell": 20, "details.law-citations": 93}),
     ("not-found", "/laws-2017-ja/61Z", 404, {".suggestions li": 1}),
+    # a director's search that opened a unit directly: "all results" was 19 px high in English
+    ("unit-from-search", "/laws-2017-ja/27?from_search=27条", 200, {".from-search a": 1}),
+    ("history-16", "/-/history/16", 200, {".history-row": 10}),
+    ("diff-1997-law-16", "/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja", 200, {".diff-row": 10}),
 ]
 
 # a machine without Chromium skips these; CI, where .ci/run installs it, fails instead

@@ -215,3 +215,28 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
 async def test_glossary_sources_are_named_in_the_interface_language(datasette, prefix, first):
     html = await page(datasette, prefix + "/-/glossary")
     assert re.findall(r'<td class="sources"><a[^>]*>([^<]*)</a>', html)[0] == first
+
+
+def test_a_law_s_previous_is_the_law_before_it_even_one_level_deeper():
+    """1997 Law 22 is in division 5-1-2, Law 23 directly under part 5-2: Law 23's 'previous' was Law 16C."""
+    units = [Unit(doc="z", ref="part:1", kind="part"), Unit(doc="z", ref="16", kind="law", parent_ref="part:1"),
+             Unit(doc="z", ref="16C", kind="section", parent_ref="16"),
+             Unit(doc="z", ref="division:1", kind="division", parent_ref="part:1"),
+             Unit(doc="z", ref="22", kind="law", parent_ref="division:1"),
+             Unit(doc="z", ref="part:2", kind="part"), Unit(doc="z", ref="23", kind="law", parent_ref="part:2")]
+    rows = {r["unit_id"]: (r["previous_id"], r["next_id"]) for r in reading_rows(units)}
+    assert rows["z:23"] == ("z:22", None) and rows["z:22"][1] == "z:23"
+
+
+async def test_1997_law_23_reads_after_law_22(datasette):
+    html = await page(datasette, "/laws-1997-zh/23")
+    assert re.search(r'rel="prev"[^>]*href="/laws-1997-zh/22"|href="/laws-1997-zh/22"[^>]*rel="prev"', html)
+
+
+async def test_a_law_s_sibling_links_are_provisions_not_the_divisions_beside_it(datasette):
+    """1997 Law 23 sits directly under chapter 5 part 2, beside divisions 1-6: its sibling row listed
+    'Law 23' and six 'Chapter 5, part 2, division n' links."""
+    html = await page(datasette, "/en/laws-1997-zh/23")
+    assert "division" not in (re.search(r'<nav class="siblings".*?</nav>', html, re.S) or [""])[0]
+    html = await page(datasette, "/laws-2017-ja/27B1(b)")
+    assert re.search(r'<nav class="siblings".*?</nav>', html, re.S)  # (a) (b) stay

@@ -165,3 +165,104 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
             catalog = read_po(po)
         missing = sorted(m for m in msgids if not (catalog.get(m) and catalog.get(m).string))
         assert missing == [], f"{lang}: untranslated {missing}"
+
+
+@pytest.mark.parametrize("prefix, words, english", [
+    ("/zh", ["<h1>比较第16条</h1>", "首页</a>", "比较</button>", "仅新版", "显示空格及全角半角差异"],
+     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
+    ("", ["<h1>第16条の比較</h1>", "ホーム</a>", "比較</button>", "新しい方のみ", "全条の一覧"],
+     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
+    ("/en", ["<h1>Compare Law 16</h1>", ">Home</a>", ">Compare</button>", "only in the newer", ">All laws<"], []),
+])
+async def test_the_compare_page_chrome_is_in_the_interface_language(datasette, prefix, words, english):
+    html = (await datasette.client.get(f"{prefix}/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
+    for word in words:
+        assert word in html, word
+    chrome = re.sub(r'<div class="diff-side.*?</div>\s*</div>', "", html, flags=re.S)  # not the texts compared
+    assert [w for w in english if w in chrome] == []
+    overview = (await datasette.client.get(f"{prefix}/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja")).text
+    assert [w for w in ["units changed", "Compare all laws", '<th scope="col">only older'] if w in overview] == \
+        ([] if english else [w for w in ["units changed", "Compare all laws", '<th scope="col">only older']])
+
+
+async def test_edition_reasons_the_build_writes_are_in_the_interface_language(datasette):
+    """'no 1997 unit became this one' (the other-edition box of a 2017 unit new in 2017) and the
+    history's 'The commentaries of 2018 do not reprint Law 16.' were printed in English on ja and zh pages."""
+    zh = (await datasette.client.get("/zh/laws-2017-ja/27B1(b)")).text
+    assert '<p class="edition-status relation-new"><strong>新增：</strong> 没有1997年版的条款演变为本条款。</p>' in zh
+    ja = (await datasette.client.get("/laws-2017-ja/60")).text
+    assert "このコーパスの1997年版の本文は52Aの途中で終わっています" in ja and "no 1997 text to compare" not in ja
+    en = (await datasette.client.get("/en/laws-2017-ja/27B1(b)")).text
+    assert "<strong>New:</strong> No 1997 unit became this one.</p>" in en
+    history = (await datasette.client.get("/zh/-/history/16")).text
+    assert '<p class="version-note">2018年的注释书未转载第16条。</p>' in history
+    assert "do not reprint" not in history
+
+
+async def test_an_editors_note_shared_by_a_split_is_printed_once_and_marked_english(datasette):
+    """1997 Law 16 became 2017 16, 16A, 16A1 and 16A1(a): one note, which was printed under each of the four."""
+    html = (await datasette.client.get("/zh/laws-1997-zh/16")).text
+    box = re.search(r'<section class="other-edition">.*?</section>', html, re.S).group(0)
+    assert box.count("1997 Law 16&#39;s own text") == 5  # the four badges' titles and one note
+    assert box.count('<p class="relation-reason"><span lang="en">1997 Law 16&#39;s own text') == 1
+    history = (await datasette.client.get("/zh/-/history/16")).text
+    assert history.count('<p class="relation-reason"><span lang="en">1997 Law 16&#39;s own text') == 1
+
+
+@pytest.mark.parametrize("prefix, document, suggestion", [
+    ("", "規則 2017", "第9条"), ("/zh", "规则 2017", "第9条"), ("/en", "Laws 2017", "Law 9"),
+])
+async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_read_them(datasette, prefix, document,
+                                                                                           suggestion):
+    """/laws-2017-ja/99Z: the suggestion was the bare ref '9', the document its Japanese full title on every
+    page, and the browser tab 'laws-2017-ja 99Z'."""
+    response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
+    assert response.status_code == 404
+    html = response.text
+    assert f'<a href="{prefix}/laws-2017-ja">{document}</a>' in html
+    assert f'<ul class="suggestions">\n    <li><a href="{prefix}/laws-2017-ja/9">{suggestion}</a></li>' in html
+    assert "laws-2017-ja" not in re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    data = (await datasette.client.get("/laws-2017-ja/99Z.json")).json()
+    assert data["suggestions"][0]["label"] == "9"  # the JSON keeps the ref
+
+
+@pytest.mark.parametrize("prefix, home, search, laws", [
+    ("", "ホーム", "検索", "規則 2017"), ("/zh", "首页", "搜索", "规则 2017"), ("/en", "Home", "Search", "Laws 2017"),
+])
+async def test_search_and_index_breadcrumbs_are_in_the_interface_language(datasette, prefix, home, search, laws):
+    """The search page showed Datasette's own lowercase 'home' crumb; the 索引's crumb named the
+    document by its Japanese short title on /zh/ and /en/ pages; a missing index suggested 'laws-2017-ja/-/index'."""
+    html = (await datasette.client.get(f"{prefix}/-/search?q=" + "罰張")).text
+    assert (f'<p class="crumbs breadcrumb"><a href="{prefix}/">{home}</a> &gt; '
+            f'<span aria-current="page">{search}</span></p>') in html
+    html = (await datasette.client.get(f"{prefix}/laws-2017-ja/-/index")).text
+    assert f'<a href="{prefix}/laws-2017-ja">{laws}</a> &gt; <span aria-current="page">' in html
+    missing = await datasette.client.get(f"{prefix}/laws-1997-zh/-/index")
+    assert missing.status_code == 404
+    assert f'<li><a href="{prefix}/laws-2017-ja/-/index">{laws}: ' in missing.text
+    assert ">laws-2017-ja/-/index<" not in missing.text and "No index (索引) in" not in missing.text
+
+
+@pytest.mark.parametrize("prefix, laws, notes", [
+    ("", "規則 2017", "リボーク注釈"), ("/zh", "规则 2017", "藏牌注释"), ("/en", "Laws 2017", "Revoke notes"),
+])
+async def test_search_names_the_documents_in_the_interface_language(datasette, prefix, laws, notes):
+    """The result groups and the document filter named each document by its full title in its own language
+    (デュプリケートブリッジの規則 2017年版 on a Chinese page)."""
+    html = (await datasette.client.get(f"{prefix}/-/search?q=revoke")).text
+    assert f'<span class="document">{laws}</span></h2>' in html
+    assert f'<option value="revoke-notes-ja">{notes}</option>' in html
+    assert "デュプリケートブリッジの規則 2017年版" not in html
+
+
+async def test_history_and_compare_errors_speak_the_interface_language(datasette):
+    """/zh/-/history/99 said 'no Law 99 in any edition in the corpus' under an English 'No such law';
+    /-/diff/overview with nothing chosen was a 400 listing document ids."""
+    response = await datasette.client.get("/zh/-/history/99")
+    assert response.status_code == 404
+    assert "<h1>没有该条</h1>" in response.text and "语料库的任何版本中都没有第99条（第1-93条）。" in response.text
+    assert (await datasette.client.get("/-/history/99.json")).json()["error"] == \
+        "no Law 99 in any edition in the corpus (laws 1-93)"  # the JSON keeps its message
+    response = await datasette.client.get("/zh/-/diff/overview")
+    assert response.status_code == 302 and response.headers["location"] == "/zh/-/diff"
+    assert (await datasette.client.get("/-/diff/overview.json")).status_code == 400

@@ -153,6 +153,66 @@ async def test_results_show_labels_not_ids(datasette):
     assert "quote:" not in html.split('<section class="content">', 1)[-1].replace("quote%3A", "").replace("/quote:", "")
 
 
+# ---------------------------------------------------------------- 4. synonyms and variants that reach their law
+
+def test_a_synonym_keeps_its_part_of_speech_and_one_spelling(conn):
+    """過誤 (a noun): SudachiDict's group also holds the verbs 間違う, 間違える, 誤る and the kana
+    spellings まちがい...; the nouns the corpus prints are kept, one spelling per search key."""
+    assert conn.execute("select term, weight from search_expansions where kind = 'synonym' and key = '過誤' "
+                        "order by weight desc, term").fetchall() == [("間違い", 54), ("失敗", 3), ("誤り", 3), ("過失", 2)]
+
+
+@pytest.mark.parametrize("typed", ["過誤", "落ち度", "ミステイク"])
+def test_a_synonym_of_error_finds_the_directors_error(conn, typed):
+    page = searching.search_page(conn, typed, limit=5)
+    assert page["also_searched"] == ["間違い", "失敗"]
+    assert [r["id"] for r in page["results"]] == ["laws-2017-ja:82", "laws-2017-ja:79C", "laws-2017-ja:75",
+                                                  "laws-2017-ja:82C", "jcbl-regs-ja:46"]
+    assert {r["expansion"] for r in page["results"]} == {"synonym"}
+
+
+def test_a_see_entry_of_the_index_bridges_a_word_to_its_law(conn):
+    """索引: 合意 -> see パートナー間の了解事項 (Law 40); in Law 40, 40A's title carries 合意."""
+    from laws_site.search_data import search_data
+
+    data = search_data(conn)
+    assert data.see_also[frozenset({"合意"})] == ("index:合意", ("laws-2017-ja:40",))
+    # a "see also" beside units of its own is not a bridge (取り消した cites 47 itself)
+    assert not [terms for terms in data.see_also if "取り消す" in terms]
+    for typed, first_five, expansion in [
+        ("合意", ["40A", "79A", "84", "65D", "69"], None),
+        ("賛同", ["40A", "84", "79A", "69", "92D"], "synonym"),
+    ]:
+        results = searching.search_page(conn, typed, limit=5)["results"]
+        assert [r["id"].removeprefix("laws-2017-ja:") for r in results] == first_five
+        assert results[0]["index"] == ["index:合意"] and results[0]["expansion"] == expansion
+
+
+def test_a_reviewed_chinese_variant_ranks_with_the_query_itself(conn):
+    """首攻 is printed once as a title (48B1); its variant's 首引 units rank with it, not below."""
+    results = searching.search_page(conn, "首攻", limit=5)["results"]
+    assert [(r["id"], r["expansion"]) for r in results] == [
+        ("laws-1997-zh:def:首引", "zh"), ("laws-1997-zh:48B1", None), ("laws-1997-zh:20C1", "zh"),
+        ("laws-2017-ja:def:オープニングリード", None), ("laws-1997-zh:41A", "zh")]
+
+
+def test_a_unit_whose_title_is_the_word_ranks_above_titles_that_repeat_it(conn):
+    """賭倍 -> 加倍: 19A is titled 加倍; 32 越序加倍或再加倍 holds it twice (bm25 likes that)."""
+    results = searching.search_page(conn, "賭倍", limit=5)["results"]
+    assert [r["id"] for r in results] == ["laws-1997-zh:def:加倍", "laws-1997-zh:19", "laws-1997-zh:19A",
+                                          "laws-1997-zh:32", "laws-1997-zh:def:再加倍"]
+
+
+@pytest.mark.parametrize("title, lang, key", [
+    ("間違った説明*", "ja", "間違った説明"),
+    ("オークション期間中に間違ったボードを発見した場合*4", "ja", "オークション期間中に間違ったボードを発見した場合"),
+    ("加倍", "zh", "加倍"), ("賭倍", "zh", "赌倍"), ("取消叫牌及引牌判罚", "zh", "取消叫牌及引牌判罚"),
+    ("Law 73", "ja", "law73"), ("", "ja", ""), (None, "zh", ""),
+])
+def test_title_key(title, lang, key):
+    assert searching.title_key(title, lang) == key
+
+
 # ---------------------------------------------------------------- the data files
 
 def test_synonym_keys_agree_with_the_tokenizer():

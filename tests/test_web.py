@@ -465,7 +465,8 @@ async def test_diff_form_offers_only_the_comparisons_the_site_makes(datasette):
     assert from_docs == ["revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh"] and to_docs == ["laws-2017-ja"]
     assert '<option value="revoke-notes-ja" selected>' in form
     empty = await get(datasette, "/-/diff")
-    assert empty.status_code == 400 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
+    # with nothing asked (the home page's link) the form and the offered comparisons, not an error
+    assert empty.status_code == 200 and "/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja" in empty.text
 
 
 async def test_glossary_page_reads_the_table_or_explains(datasette, laws_db_path):
@@ -606,3 +607,66 @@ async def test_an_answer_asked_again_is_the_one_made_first(datasette):
     threads = [k for k in responses._answers if k[1].startswith("/-/threads")]
     await datasette.client.get("/-/threads.json")
     assert [k for k in responses._answers if k[1].startswith("/-/threads")] == threads == []
+
+
+async def test_the_history_link_is_only_on_a_law_s_units(datasette):
+    """Regulation article 8 linked 'History of this law' to the Laws' Law 8; a definition, a part or a
+    regulation appendix linked it to the list of all histories."""
+    for path in ["/jcbl-regs-ja/8", "/jcbl-regs-ja/appendix-7-4", "/laws-2017-ja/def:ダミー", "/laws-2017-ja/part:5"]:
+        response = await datasette.client.get(path)
+        assert response.status_code == 200, path
+        assert 'class="history-link"' not in response.text, path
+    for path, law in [("/laws-2017-ja/61B3", 61), ("/laws-1997-zh/16", 16), ("/revoke-notes-ja/L64C", 64)]:
+        html = (await datasette.client.get(path)).text
+        assert f'<p class="history-link"><a href="/-/history/{law}">' in html, path
+
+
+async def test_a_reference_printed_against_an_older_edition_opens_the_provision_it_means_now(datasette):
+    """Regulation appendix 7-4(a)(ii) prints 「23条」 in 2007 terms (damaging enforced pass, now 72C): its
+    link opened 2017 Law 23 (comparable call), a different rule. The 1997 Laws' own 第23条 stays 1997 Law 23."""
+    html = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text
+    assert html.count('<a class="xref" href="/laws-2017-ja/72C" title="規則 2017: 第72条C項">23条</a>') == 2
+    assert 'href="/laws-2017-ja/23"' not in html
+    old = (await datasette.client.get("/laws-1997-zh/24B")).text
+    assert '<a class="xref" href="/laws-1997-zh/23"' in old and 'href="/laws-2017-ja/72C"' in old  # the box's "now"
+
+
+async def test_the_home_page_leads_to_the_comparisons_and_the_histories(datasette):
+    """Neither the compare pages nor the law histories were reachable from the home page or the menu."""
+    html = (await datasette.client.get("/en/")).text
+    more = re.search(r'<p class="more">(.*?)</p>', html, re.S).group(1)
+    assert '<a href="/en/-/diff">Compare a law</a>' in more and '<a href="/en/-/history">Laws across editions</a>' in more
+    offered = (await datasette.client.get("/en/-/diff")).text
+    assert '<a href="/en/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">' in offered
+    assert (await datasette.client.get("/-/history")).status_code == 200
+
+
+async def test_the_compare_page_without_a_law_offers_the_comparisons_in_the_interface_language(datasette):
+    """/-/diff (the home page's link) was a 400 'missing 'ref'' in English; the form named the documents by
+    their Japanese short titles on /zh/ and /en/ pages."""
+    response = await datasette.client.get("/zh/-/diff")
+    assert response.status_code == 200
+    assert "missing" not in response.text and 'class="diff-error"' not in response.text
+    assert '<a href="/zh/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">规则 1997 → 规则 2017</a>' in response.text
+    assert '<option value="revoke-notes-ja">藏牌注释 (ver 1.05)</option>' in response.text
+    assert (await datasette.client.get("/-/diff?from=laws-1997-zh")).status_code == 400  # a half-filled form still says why
+    assert (await datasette.client.get("/-/diff.json")).status_code == 400
+
+
+async def test_cited_by_follows_a_reference_to_the_provision_it_means_now(datasette):
+    """2017 Law 23 listed regulation appendix 7-4(a)(ii) and (c)(ii) as citing it; their 23条 means 72C."""
+    law_23 = (await datasette.client.get("/laws-2017-ja/23")).text
+    assert "appendix-7-4" not in law_23
+    law_72c = (await datasette.client.get("/laws-2017-ja/72C")).text
+    assert '<a href="/jcbl-regs-ja/appendix-7-4-a-ii">' in law_72c and '<a href="/jcbl-regs-ja/appendix-7-4-c-ii">' in law_72c
+    assert (await datasette.client.get("/laws-2017-ja/72C.json")).status_code == 200
+
+
+async def test_a_note_shared_by_several_rows_is_printed_once(datasette):
+    """The compare page printed 1997 Law 16's split note under each of its four 2017 rows; regulation
+    appendix 7-4 printed the same moved-reference message under both of its 23条."""
+    diff = (await datasette.client.get("/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
+    assert diff.count('<p class="diff-note" lang="en">1997 Law 16&#39;s own text') == 1
+    regulation = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text
+    box = re.search(r'<div class="moved-references">.*?</div>', regulation, re.S).group(0)
+    assert box.count("<li>") == 2 and box.count("23条 was written before the 2017 Laws took effect") == 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
-from .. import editions
+from .. import chrome, editions, i18n
 from ..i18n import gettext
 from .. import queries
 from ..responses import json_error, json_response, read
@@ -25,6 +25,11 @@ async def diff_view(datasette, request):
     ref, from_doc, to_doc = args.get("ref", ""), args.get("from", ""), args.get("to", "")
     show_whitespace = args.get("whitespace", "").lower() in TRUE_VALUES
     as_json = bool(request.url_vars.get("as_json"))
+    if not as_json and not any(args.get(k) for k in ("ref", "from", "to")):
+        # /-/diff as linked from the home page: the form and the offered comparisons, not an error
+        return Response.html(await datasette.render_template("diff.html", {
+            "diff": None, "choices": await choices(datasette),
+            "request_args": {"ref": "", "from": "", "to": "", "whitespace": False}}, request=request))
     try:
         if not ref:
             raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
@@ -45,6 +50,8 @@ async def diff_view(datasette, request):
 async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
+    if not as_json and not from_doc and not to_doc:  # nothing chosen yet: the comparisons offered
+        return Response.redirect(datasette.urls.path("/-/diff"))
     try:
         result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
@@ -74,11 +81,16 @@ async def bad_request(datasette, request, message: str, as_json: bool):
 
 async def choices(datasette) -> dict:
     """The comparisons the site offers, for the form's lists: each side's documents, and the pairs."""
+    lang = i18n.lang()  # read before the thread
+
     def offered(conn):
         registry = queries.registry(conn)
+        titles = chrome.short_titles(conn, lang)  # each document named in the interface language
+
         def label(doc_id):
             document = registry.get(doc_id)
-            return {"id": doc_id, "label": (document.short_title or document.title) if document else doc_id,
+            return {"id": doc_id, "label": titles.get(doc_id) or ((document.short_title or document.title)
+                                                                  if document else doc_id),
                     "edition": document.edition if document else ""}
         pairs = registry.diff_pairs()
         return {"from": [label(d) for d in dict.fromkeys(a for a, _ in pairs)],
@@ -88,21 +100,5 @@ async def choices(datasette) -> dict:
 
 
 def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:
-    """Both sides as pieces for the template: kept text, and what one side has that the other lacks
-    (`change` is deleted on the from side, inserted on the to side; `class` says what kind)."""
-    ops = row.get(ops_key) or []
-    if not ops:
-        return ([{"text": row[from_key]}] if row.get(from_key) else [],
-                [{"text": row[to_key]}] if row.get(to_key) else [])
-    left, right = [], []
-    for op in ops:
-        if op["op"] == "equal":
-            left.append({"text": op["from"]})
-            right.append({"text": op["to"]})
-            continue
-        kind = op.get("class", "wording")
-        if op["from"]:
-            left.append({"text": op["from"], "change": "delete", "class": kind})
-        if op["to"]:
-            right.append({"text": op["to"], "change": "insert", "class": kind})
-    return left, right
+    """Both sides of a stored diff row as pieces for the template (laws_site/diffs.py makes them)."""
+    return diffing.side_pieces_of(row.get(ops_key), row.get(from_key), row.get(to_key))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from .. import queries
+from .. import chrome, i18n, queries
+from ..i18n import N_
 from ..linkify import segments
 from ..responses import error_response, html_page, json_response, read
 from ..units import permalink
@@ -86,16 +87,24 @@ def index_json(context: dict) -> dict:
         for e in r["entries"]]} for r in context["shown"]]}
 
 
+NO_INDEX = N_("%(document)s has no index.")
+
+
 async def view(datasette, request):
     """/<doc>/-/index (the 2017 Laws' 索引), one kana row with ?row=か (or any kana of the row)."""
     doc = request.url_vars["doc"]
     asked = request.args.get("row") or None
+    lang = i18n.lang()  # read before the thread
     context = await read(datasette, lambda conn: index_context(conn, doc, asked))
+    titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
-        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index"}] if laws else []
-        return await error_response(datasette, request, 404, f"No index (索引) in {doc!r}",
-                                    as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": suggestions})
+        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index", "name": f"{titles.get(laws.id)}: {i18n.gettext('Index')}"}] \
+            if laws else []
+        as_json = bool(request.url_vars.get("as_json"))
+        message = f"No index (索引) in {doc!r}" if as_json else \
+            i18n.gettext(NO_INDEX, document=titles.get(doc) or doc)  # the page in the reader's language
+        return await error_response(datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions})
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))
-    return await html_page(datasette, request, "index_terms.html", context)
+    return await html_page(datasette, request, "index_terms.html", {**context, "document_title": titles.get(doc)})

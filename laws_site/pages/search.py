@@ -20,6 +20,7 @@ from datasette.utils.asgi import Response
 
 from ingest.tokenize import clean_query
 
+from .. import i18n
 from .. import search as searching
 from ..responses import html_page, json_response, laws_database, page_url, read_here
 from ..units import permalink
@@ -91,8 +92,15 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
 
 
 async def document_choices(database) -> dict[str, str]:
-    rows = await database.execute("select id, title from documents order by rowid")
-    return {row["id"]: row["title"] for row in rows}
+    """Each document by its short title in the interface language (规则 2017 / Laws 2017), as the menu names it."""
+    rows = await database.execute("select * from documents order by rowid")
+    column = "short_title" if i18n.lang() == "ja" else f"short_title_{i18n.lang()}"
+    out = {}
+    for row in rows:
+        keys = row.keys()
+        pick = [row[c] for c in (column, "short_title", "title") if c in keys and row[c]]
+        out[row["id"]] = pick[0] if pick else row["id"]
+    return out
 
 
 def group_results(results: list[dict], documents: dict[str, str]) -> list[dict]:

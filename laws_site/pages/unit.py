@@ -5,13 +5,16 @@ references as links, footnotes with their markers, and around it what points at 
 """
 from __future__ import annotations
 
+import json
+import sqlite3
 from urllib.parse import unquote, urlencode
 
 from datasette.utils.asgi import Response
 
+from ingest.labels import law_citation
 from ingest.refs import law_number, parse_law_ref
 
-from .. import chrome, editions, i18n, queries
+from .. import chrome, editions, i18n, queries, reasons
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -179,9 +182,21 @@ def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
     their labels in the interface language)."""
     info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
                                                  "history_url": editions.history_url(law_number(unit["ref"]))}
+    document = queries.document(conn, unit["doc"]) or {}
+    # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
+    # (the JSON's history keeps its URL: the list of histories)
+    info = {**info, "history_shown": document.get("kind") != "regulations" and law_number(unit["ref"]) is not None}
     flags = editions.unit_flags(conn, unit_ids)
     names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    shown: set[str] = set()
+    for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
+        c["why"] = reasons.reason(c["reason"])
+        c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
+        shown.add(c["reason"])
+    if info.get("status"):
+        info["status"]["why"] = reasons.reason(info["status"]["reason"])
     for flag in flags:
+        flag["why"] = reasons.reason(flag["message"])
         flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
         for now in flag["now"]:
             now["label"] = names.get(now["id"], now["ref"])
@@ -207,7 +222,61 @@ def siblings(conn, row: dict) -> list[dict]:
     rows = conn.execute(f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' "
                         "order by position", (row["parent_id"],))
     out = [queries.unit_dict(r) for r in rows]
+    if row["kind"] not in HEADING_KINDS:  # 1997 Law 23's neighbours are laws, not the divisions beside it
+        out = [u for u in out if u["kind"] not in HEADING_KINDS]
     return out if len(out) > 1 and len(out) <= 60 else []
+
+
+HEADING_KINDS = frozenset({"part", "chapter", "division"})
+
+
+def follow_moves(xrefs: list[dict], flags: list[dict]) -> None:
+    """A reference printed against an older edition ("23条" in a regulation of 2007 time) that the
+    build resolved into the current Laws at the old number (2017 Law 23, a different rule) opens the
+    provision it means now (72C), as the moved-references box says."""
+    moved = {(f["source_id"], f["field"], f["start"]): f for f in flags if f["now"]}
+    for xref in xrefs:
+        flag = moved.get((xref["source_id"], xref["field"], xref["start"]))
+        if flag is None or xref.get("target_ref") != flag["target_ref"]:
+            continue
+        now = flag["now"][0]
+        now_doc = now["id"].partition(":")[0]
+        if xref.get("target_doc") == now_doc:
+            xref.update(target_id=now["id"], target_ref=now["ref"])
+
+
+def follow_moves_into(conn, incoming: list[dict], unit_ids: list[str]) -> list[dict]:
+    """The other side of follow_moves: "Cited by" on 2017 Law 23 leaves out the regulation's 23条 that
+    means 72C, and 72C lists it."""
+    def moved(flag_now: str, target_doc: str | None) -> str | None:
+        now = json.loads(flag_now or "[]")
+        return now[0]["id"] if now and now[0]["id"].partition(":")[0] == target_doc else None
+
+    try:
+        flags = conn.execute("select source_id, field, start, target_ref, now from edition_flags").fetchall()
+    except sqlite3.OperationalError:
+        return incoming
+    by_place = {(f[0], f[1], f[2]): f for f in flags}
+    ids = set(unit_ids)
+    kept = []
+    for xref in incoming:
+        flag = by_place.get((xref["source_id"], xref["field"], xref["start"]))
+        if flag and xref["target_ref"] == flag[3] and moved(flag[4], xref["target_doc"]) not in (None, *ids):
+            continue
+        kept.append(xref)
+    seen = {(x["source_id"], x["field"], x["start"]) for x in kept}
+    for source_id, field, start, target_ref, now in flags:
+        now_ids = [n["id"] for n in json.loads(now or "[]")]
+        if (source_id, field, start) in seen or not now_ids or now_ids[0] not in ids:
+            continue
+        for xref in queries.xrefs_from(conn, [source_id]):
+            if (xref["field"], xref["start"], xref["target_ref"]) == (field, start, target_ref) \
+                    and moved(now, xref["target_doc"]) in ids:
+                now_ref = json.loads(now)[0]["ref"]
+                kept.extend({**x, "target_id": now_ids[0], "target_ref": now_ref}
+                            for x in queries.xrefs_into(conn, [xref["target_id"]])
+                            if (x["source_id"], x["field"], x["start"]) == (source_id, field, start))
+    return kept
 
 
 def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
@@ -226,7 +295,8 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     previous, following = reading_neighbours(conn, row)
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
-    incoming = queries.xrefs_into(conn, ids)
+    incoming = follow_moves_into(conn, queries.xrefs_into(conn, ids), ids)
+    follow_moves(xrefs, editions.unit_flags(conn, ids))
     names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
                                *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
                                *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
@@ -279,26 +349,6 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     }
 
 
-# a law ref printed as each language cites it: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a)
-SECTION_WORD = {"ja": "項", "zh": "款"}
-
-
-def law_citation(ref: str, language: str) -> str | None:
-    law = parse_law_ref(ref)
-    if law is None:
-        return None
-    if language == "en":
-        return f"Law {law}"
-    out = f"第{law.law}条"
-    if law.section:
-        out += f"{law.section}{SECTION_WORD[language]}"
-    for part, fmt in ((law.item, "{}"), (law.sub, "({})"), (law.subsub, "({})")):
-        if part is None:
-            break
-        out += fmt.format(part)
-    return out
-
-
 def regulation_citation(ref: str) -> dict | None:
     """24-5-1 -> 第24条5項1号; appendix-1 -> 付表1."""
     parts = ref.split("-")
@@ -319,7 +369,8 @@ def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
     if role == "laws" and parse_law_ref(ref):
-        forms = {lang: law_citation(ref, lang) for lang in ("ja", "zh", "en")}
+        # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/labels.py)
+        forms = {lang: law_citation(ref, lang, lang) for lang in ("ja", "zh", "en")}
     elif role == "regulations" and regulation_citation(ref):
         forms = {lang: f"{document.get('short_title') or document['title']} {text}"
                  for lang, text in regulation_citation(ref).items()}
@@ -392,12 +443,19 @@ async def view(datasette, request):
 
 async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     """Redirect a differently spelled ref to its canonical form; otherwise a 404 with suggestions."""
+    lang = i18n.lang()  # read before the thread
+
     def look_up(conn):
         document = queries.document(conn, doc)
         refs = queries.doc_refs(conn, doc) if document else []
         canonical = (queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs)
                      if document else None)
         suggestions = [] if canonical else suggest(conn, doc, ref, refs)
+        if document:  # what people read: 「第9条」 / "Law 9", the document's short title in their language
+            names = unit_labels(conn, [f"{doc}:{s['label']}" for s in suggestions], lang)
+            for s in suggestions:
+                s["name"] = names.get(f"{doc}:{s['label']}")
+            document = {**document, "name": short_titles(conn, lang).get(doc)}
         return document, canonical, suggestions
 
     document, canonical, suggestions = await read(datasette, look_up)
