@@ -871,8 +871,10 @@
       const foundBy = new Map();
       for (const [alt, altPlan] of alternatives) {
         const before = merged.size;
-        this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), 1);
-        this.addTargets(merged, altPlan.targets, doc, lang, 1);
+        // search.alternative_tier: a reviewed Chinese variant ranks with the query's own units
+        const tier = alt.kind === "zh" ? 0 : 1;
+        this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), tier);
+        this.addTargets(merged, altPlan.targets, doc, lang, tier);
         foundBy.set(alt.text, merged.size - before);
       }
       if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
