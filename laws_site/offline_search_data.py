@@ -35,7 +35,7 @@ FORMAT = 4  # bump when the shape changes (the service worker keys its caches on
 WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
            "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
            "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",
-           "CITING_SCORE", "HEADING_KINDS", "EMPTY_QUERY")
+           "CITING_SCORE", "HEADING_KINDS", "EMPTY_QUERY", "NAMED_BOOST")
 
 
 def export(conn: sqlite3.Connection, build_id: str) -> dict:

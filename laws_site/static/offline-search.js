@@ -771,7 +771,16 @@
       const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
       const highlighted = new Set(terms);
       for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
-      return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted };
+      return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted,
+        named: this.titleKey(text, lang) };
+    }
+
+    /** search.title_key: a title or a query compared as written (NAMED_BOOST). */
+    titleKey(text, lang) {
+      if (!text) return "";
+      text = text.normalize("NFKC").toLowerCase();
+      if (lang === "zh") text = this.toSimplified(text);
+      return text.replace(/\*\d*$/u, "").replace(/[^\p{L}\p{N}\p{M}]+|_+/gu, "");
     }
 
     makePlan(query, lang) {
@@ -942,7 +951,13 @@
       const scale = weight / (Math.max(...rows.map((r) => r[1])) || 1.0);
       for (const [rowid, raw] of rows) {
         let score = raw * scale;
-        if (!relaxed && this.titleCarriedBy(branch, this.titleWords.get(rowid))) score += this.titleBoost(this.units.get(rowid)[3]);
+        if (!relaxed && this.titleCarriedBy(branch, this.titleWords.get(rowid))) {
+          const unit = this.units.get(rowid);
+          score += this.titleBoost(unit[3]);
+          // search.NAMED_BOOST: the title is exactly what the branch searches for (a newer search.py; 0 in older packs)
+          if (branch.named && (this.w.HEADING_KINDS.includes(unit[3]) || unit[3] === "section")
+              && this.titleKey(unit[4], branch.lang) === branch.named) score += this.w.NAMED_BOOST || 0;
+        }
         hits.set(rowid, [score, branch, matchKind, null]);
       }
       if (!relaxed && branch.lang === "zh" && branch.clauses.length >= 3) {
