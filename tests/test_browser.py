@@ -147,6 +147,22 @@ def measurements():
 
 
 @pytest.mark.parametrize("width", list(VIEWPORTS))
+def keep_screenshot(page, path) -> None:
+    """A screenshot for people to look at (test-artifacts/), not something the test asserts: Chromium
+    sometimes cannot capture one on a loaded machine (Page.captureScreenshot: "Unable to capture
+    screenshot"), so it is tried twice and a failure is a warning, never a failed page check."""
+    import warnings
+
+    for attempt in range(2):
+        try:
+            page.screenshot(path=str(path))
+            return
+        except Exception as error:  # playwright's Error; the page itself was measured already
+            if attempt:
+                warnings.warn(f"no screenshot {path.name}: {error}")
+            page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize("lang", list(UI_LANGUAGES))
 @pytest.mark.parametrize("name, path, status, rows", PAGES, ids=[p[0] for p in PAGES])
 def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, width, lang, name, path, status, rows):
@@ -157,7 +173,7 @@ def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, widt
     assert page.evaluate("document.documentElement.lang") == {"ja": "ja", "zh": "zh-Hans", "en": "en"}[lang]
     measured = page.evaluate(MEASURE, [RUNNING_TEXT])
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}-{lang}-{width}.png"))
+    keep_screenshot(page, ARTIFACTS / f"{name}-{lang}-{width}.png")
     measurements[f"{name}@{lang}@{width}"] = {k: v for k, v in measured.items() if k != "too_small"}
     assert measured["sideways"] <= 0, f"{path} scrolls sideways by {measured['sideways']} px at {width} width"
     assert not measured["too_small"], f"{path} at {width}: targets under 24x24 px: {measured['too_small'][:5]}"
