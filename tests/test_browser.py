@@ -146,7 +146,6 @@ def measurements():
     (ARTIFACTS / "measurements.json").write_text(json.dumps(found, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
-@pytest.mark.parametrize("width", list(VIEWPORTS))
 def keep_screenshot(page, path) -> None:
     """A screenshot for people to look at (test-artifacts/), not something the test asserts: Chromium
     sometimes cannot capture one on a loaded machine (Page.captureScreenshot: "Unable to capture
@@ -163,6 +162,7 @@ def keep_screenshot(page, path) -> None:
             page.wait_for_timeout(500)
 
 
+@pytest.mark.parametrize("width", list(VIEWPORTS))
 @pytest.mark.parametrize("lang", list(UI_LANGUAGES))
 @pytest.mark.parametrize("name, path, status, rows", PAGES, ids=[p[0] for p in PAGES])
 def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, width, lang, name, path, status, rows):
