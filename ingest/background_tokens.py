@@ -99,13 +99,8 @@ class Forked:
         if self.pipe is not None:
             os.close(self.pipe)
             self.pipe = None
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(self.pid, 0)
-            self.pid = None
+        stop_child(self.pid)
+        self.pid = None
 
 
 class TokenChild:
@@ -171,13 +166,8 @@ class TokenChild:
             if fd is not None:
                 os.close(fd)
         self.tasks = self.answer = None
-        if self.pid is not None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(self.pid, 0)
-            self.pid = None
+        stop_child(self.pid)
+        self.pid = None
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -224,3 +214,14 @@ class BackgroundTokens:
         if self.child is not None:
             self.child.close()
             self.child = None
+
+
+def stop_child(pid: int | None) -> None:
+    """Kill a forked child that may still run (the build failed meanwhile) and reap it."""
+    if pid is None:
+        return
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    os.waitpid(pid, 0)
