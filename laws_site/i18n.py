@@ -76,6 +76,54 @@ def install(env) -> None:
     env.install_gettext_callables(_plain_gettext, _plain_ngettext, newstyle=True)
     env.globals["ui_date"] = format_date
     env.filters["ui_date"] = format_date
+    env.filters["ui_text"] = translate_text
+    from .datasette_chrome import table_description
+
+    env.globals["table_description"] = table_description
+
+
+def translate_text(value) -> str:
+    """A string that is itself a catalogue msgid but not written in a template - metadata.yml's titles
+    and descriptions, Datasette's filter names - in the interface language; a string the catalogue
+    does not have is returned as it is (and an empty one stays empty: gettext("") is the header)."""
+    if not value or not isinstance(value, str):
+        return value
+    return translations(current.get()).gettext(value)
+
+
+def extract_metadata(fileobj, keywords, comment_tags, options):
+    """A Babel extractor (babel.cfg: ``[laws_site.i18n:extract_metadata: metadata.yml]``): the titles,
+    descriptions, licences, sources and column descriptions of metadata.yml, which Datasette's pages
+    show (templates: ``|ui_text``)."""
+    import yaml
+
+    data = yaml.safe_load(fileobj.read().decode("utf-8")) or {}
+    for text in metadata_texts(data):
+        yield 1, "gettext", text, []
+
+
+def metadata_texts(data: dict) -> list[str]:
+    """Every human string of a Datasette metadata dictionary, in file order, once."""
+    found: list[str] = []
+
+    def add(node: dict) -> None:
+        for key in ("title", "description", "license", "source", "about"):
+            value = node.get(key)
+            if isinstance(value, str) and value.strip() and value not in found:
+                found.append(value)
+
+    add(data)
+    for database in (data.get("databases") or {}).values():
+        add(database)
+        for table in (database.get("tables") or {}).values():
+            add(table)
+            for description in (table.get("columns") or {}).values():
+                if isinstance(description, str) and description.strip() and description not in found:
+                    found.append(description)
+        for query in (database.get("queries") or {}).values():
+            if isinstance(query, dict):
+                add(query)
+    return found
 
 
 def _plain_gettext(message: str) -> str:
