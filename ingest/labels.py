@@ -178,7 +178,8 @@ def regulation_label(unit: Unit, ui: str, parent_label: str | None) -> str | Non
     if kind == "appendix" and (m := _APPENDIX.match(ref)):
         return word("appendix", ui, m.group(1))
     if kind == "table" and (m := _APPENDIX_TABLE.match(ref)):
-        return f"{word('appendix', ui, m.group(1))} {word('table', ui, m.group(2))}"
+        # 付表1 表1; in English "Appendix 1, table 1"
+        return f"{word('appendix', ui, m.group(1))}{', ' if ui == 'en' else ' '}{word('table', ui, m.group(2))}"
     if parent_label is None:
         return None
     if kind == "paragraph":

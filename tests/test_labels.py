@@ -39,7 +39,7 @@ EXPECTED = [
     ("jcbl-regs-ja:27-2-3-1", "第27条2項3号①", "第27条2项3号①", "Article 27(2)(3)①"),
     ("jcbl-regs-ja:appendix-7-4-a-ii", "付表7-4(a)(ii)", "附表7-4(a)(ii)", "Appendix 7-4(a)(ii)"),
     ("jcbl-regs-ja:appendix-5-2-1", "付表5-2(1)", "附表5-2(1)", "Appendix 5-2(1)"),
-    ("jcbl-regs-ja:appendix-1-table-1", "付表1 表1", "附表1 表1", "Appendix 1 table 1"),
+    ("jcbl-regs-ja:appendix-1-table-1", "付表1 表1", "附表1 表1", "Appendix 1, table 1"),
 ]
 
 
@@ -103,3 +103,16 @@ def test_a_parent_comes_first_so_regulation_items_read_their_paragraph():
              Unit("regs", "24-5-1", "item", parent_ref="24-5", attrs={"label": "1."})]
     labels = unit_labels(units, names)
     assert labels["regs:24-5-1"]["ja"] == {"label": "第24条5項1号", "full_label": "規則: 第24条5項1号"}
+
+
+async def test_a_regulation_is_cited_wholly_in_each_language(datasette):
+    """/en/ copied 「競技会運営規則 Appendix 7(4)」: the Japanese title with an English word and the Japanese
+    numbering. Each language's citation now reads wholly in that language, from the unit's labels."""
+    import json
+
+    html = (await datasette.client.get("/en/jcbl-regs-ja/appendix-7-4")).text
+    forms = json.loads(re.search(r'data-cite-forms="([^"]+)"', html).group(1).replace("&#34;", '"'))
+    assert forms == {"ja": "競技会運営規則 付表7-4", "zh": "竞赛运营规则 附表7-4",
+                     "en": "JCBL tournament regulations, Appendix 7-4"}
+    article = (await datasette.client.get("/en/jcbl-regs-ja/24-5-1")).text
+    assert "JCBL tournament regulations, Article 24(5)(1)" in article

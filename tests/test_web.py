@@ -440,7 +440,8 @@ async def test_unit_page_citation_forms(datasette, require_documents):
 
     assert await forms("/laws-2017-ja/61B2(a)") == {"ja": "第61条B項2(a)", "zh": "第61条B款2(a)", "en": "Law 61B2(a)"}
     assert (await forms("/jcbl-regs-ja/24-5-1"))["ja"] == "競技会運営規則 第24条5項1号"
-    assert (await forms("/jcbl-regs-ja/appendix-1-table-1"))["en"] == "競技会運営規則 Appendix 1, table 1"
+    assert await forms("/jcbl-regs-ja/appendix-1-table-1") == {
+        "ja": "競技会運営規則 付表1 表1", "zh": "竞赛运营规则 附表1 表1", "en": "JCBL tournament regulations, Appendix 1, table 1"}
     assert (await forms("/laws-1997-zh/def:藏牌"))["zh"] == "定义「藏牌」"
 
 

@@ -330,7 +330,8 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "document_title": short_titles(conn, lang).get(doc),
         "tables": [table_json(t) for u in units for t in tables.get(u["id"], [])],
         "citation": citation_forms(unit, document, {
-            code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")}),
+            code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")},
+            {code: unit_labels(conn, [unit["id"]], code).get(unit["id"]) for code in ("ja", "zh", "en")}),
         "breadcrumb": chain, "law": law,
         # the parents whose words this unit completes (27B's lead-in for 27B1(b)): not parts or chapters
         "context": [a for a in chain if a["kind"] not in ("part", "chapter", "division", "document")],
@@ -364,13 +365,22 @@ def regulation_citation(ref: str) -> dict | None:
     return {"ja": ja, "en": f"Regulation {ref}"}
 
 
-def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None] | None = None) -> dict:
+def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None] | None = None,
+                   labels: dict[str, str | None] | None = None) -> dict:
     """How to cite the unit, per language, with its permalink: the copy button's text."""
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
     if role == "laws" and parse_law_ref(ref):
         # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/labels.py)
         forms = {lang: law_citation(ref, lang, lang) for lang in ("ja", "zh", "en")}
+    elif role == "regulations" and labels and all(labels.get(lang) for lang in ("ja", "zh", "en")):
+        # each language wholly in that language (ingest/labels.py): 競技会運営規則 付表7-4 /
+        # 竞赛运营规则 附表7-4 / JCBL tournament regulations, Appendix 7-4
+        names = {"ja": document.get("short_title") or document["title"],
+                 "zh": document.get("short_title_zh") or document.get("short_title") or document["title"],
+                 "en": document.get("title_en") or document.get("short_title_en") or document["title"]}
+        forms = {"ja": f"{names['ja']} {labels['ja']}", "zh": f"{names['zh']} {labels['zh']}",
+                 "en": f"{names['en']}, {labels['en']}"}
     elif role == "regulations" and regulation_citation(ref):
         forms = {lang: f"{document.get('short_title') or document['title']} {text}"
                  for lang, text in regulation_citation(ref).items()}
