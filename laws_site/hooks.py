@@ -50,6 +50,7 @@ def extra_template_vars(datasette, request):
         return {
             "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
             "site_links": site_links(registry, titles),
+            "document_names": titles,  # doc id -> short title in the interface language (messages.py)
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
             "site_query": request.args.get("q", "") if request is not None else "",

@@ -80,6 +80,9 @@ def install(env) -> None:
     from .datasette_chrome import table_description
 
     env.globals["table_description"] = table_description
+    from .messages import translate
+
+    env.filters["ui_message"] = translate
 
 
 def translate_text(value) -> str:
