@@ -26,6 +26,7 @@ from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
+from .editorial_notes import COLUMNS as EDITORIAL_NOTE_COLUMNS, editorial_note_rows
 from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
@@ -79,6 +80,8 @@ TABLES = {
         ("from_id", "sections", "id"), ("to_id", "sections", "id")]}),
     "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
     "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
+    # the concordance's notes in Japanese and Chinese beside their English (ingest/editorial_notes.py)
+    "editorial_notes": (EDITORIAL_NOTE_COLUMNS, {"pk": "en"}),
     "build_info": (BUILD_INFO_COLUMNS, {"pk": "key"}),
     "unit_labels": (UNIT_LABEL_COLUMNS, {"pk": "id", "foreign_keys": [("unit_id", "sections", "id")]}),
     "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
@@ -160,6 +163,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {len(rows)} units")
     tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
               "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
+              "editorial_notes": editorial_note_rows(concordance_path),
               "source_notes": source_notes,
               **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels),
               "unit_reading": reading_rows(units), "unit_commentary": commentary_rows(units, xrefs)}

@@ -30,7 +30,10 @@ PATTERNS = [
      N_("Type a law reference such as 61, 61B or 40B2(a)(v).")),
     (re.compile(r"missing '(?P<side>from|to)': one of (?P<docs>.+)"),
      N_("Choose the %(side)s document: %(docs)s.")),
-    (re.compile(r"'(?P<side>from|to)' document '(?P<doc>.*)' cannot be compared(?: \(did you mean \S+\?\))?; "
+    (re.compile(r"'(?P<side>from|to)' document '(?P<doc>.*)' cannot be compared \(did you mean (?P<a>\S+)\?\); "
+                r"choose one of (?P<docs>.+)"),
+     N_("“%(doc)s” cannot be compared (did you mean %(a)s?); choose the %(side)s document from %(docs)s.")),
+    (re.compile(r"'(?P<side>from|to)' document '(?P<doc>.*)' cannot be compared; "
                 r"choose one of (?P<docs>.+)"),
      N_("“%(doc)s” cannot be compared; choose the %(side)s document from %(docs)s.")),
     (re.compile(r"'from' and 'to' are the same document"), N_("The older and the newer document are the same.")),

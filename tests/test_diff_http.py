@@ -77,7 +77,7 @@ async def test_bad_parameters_are_400_with_a_message(datasette, url, message):
 async def test_bad_parameters_on_the_html_page(datasette):
     response = await datasette.client.get("/-/diff?ref=61&from=laws-2017&to=laws-2017-ja")
     assert response.status_code == 400
-    assert "did you mean laws-2017-ja" in response.text
+    assert "「laws-2017」は比較できません（規則 2017 のことですか？）。" in response.text  # laws_site/messages.py
 
 
 async def test_overview_lists_every_law(datasette):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from .. import diffs as diffing
-from .. import chrome, editions, i18n
+from .. import chrome, editions, i18n, reasons
 from ..i18n import gettext
 from .. import queries
 from ..responses import json_error, json_response, read
@@ -39,7 +39,9 @@ async def diff_view(datasette, request):
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
         return json_response(result)
+    notes = await read(datasette, reasons.notes_for) if any(r.get("note") for r in result["rows"]) else {}
     for row in result["rows"]:
+        row["why"] = reasons.reason(row.get("note"), notes)  # an editor's note in the reader's language
         row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")
         row["from_title_pieces"], row["to_title_pieces"] = side_pieces(row, "from_title", "to_title", "title_ops")
     return Response.html(await datasette.render_template("diff.html", {

@@ -22,13 +22,14 @@ async def view(datasette, request):
                                     as_json=as_json, title="No such law")
     if as_json:
         return json_response(history)
+    notes = await read(datasette, reasons.notes_for)  # the editors' notes in the reader's language
     for version in history["versions"]:
-        version["why"] = reasons.reason(version.get("note"))
+        version["why"] = reasons.reason(version.get("note"), notes)
     previous = None
     for row in history["rows"]:
         for step in row["steps"].values():
             if isinstance(step, dict):
-                step["why"] = reasons.reason(step.get("reason"))
+                step["why"] = reasons.reason(step.get("reason"), notes)
         step = row["steps"].get("old_to_new") or {}
         step["why_shown"] = step.get("reason") != previous  # a split's one reason, printed once
         previous = step.get("reason")

@@ -189,14 +189,15 @@ def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
     flags = editions.unit_flags(conn, unit_ids)
     names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
     shown: set[str] = set()
+    notes = reasons.notes_for(conn)  # the editors' notes in the reader's language
     for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
-        c["why"] = reasons.reason(c["reason"])
+        c["why"] = reasons.reason(c["reason"], notes, lang)
         c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
         shown.add(c["reason"])
     if info.get("status"):
-        info["status"]["why"] = reasons.reason(info["status"]["reason"])
+        info["status"]["why"] = reasons.reason(info["status"]["reason"], notes, lang)
     for flag in flags:
-        flag["why"] = reasons.reason(flag["message"])
+        flag["why"] = reasons.reason(flag["message"], notes, lang)
         flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
         for now in flag["now"]:
             now["label"] = names.get(now["id"], now["ref"])
