@@ -354,6 +354,8 @@ def document_row(source: Source, unit_count: int) -> dict:
         "short_title_zh": source.meta.get("short_title_zh"), "short_title_en": source.meta.get("short_title_en"),
         "language": source.language, "edition": source.edition, "version_date": source.version_date,
         "version_note": source.meta.get("version_note"), "publisher": source.publisher,
+        # the version note in Japanese and Chinese (corpus/sources.yml), for those interfaces
+        "version_note_ja": source.meta.get("version_note_ja"), "version_note_zh": source.meta.get("version_note_zh"),
         "copyright": source.copyright, "kind": source.kind, "file": source.file, "parser": source.parser,
         "comments_on": source.meta.get("comments_on"),
         "sha256": hashlib.sha256(source.path.read_bytes()).hexdigest(), "units": unit_count,

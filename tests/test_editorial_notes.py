@@ -97,3 +97,13 @@ async def test_a_reference_written_before_the_2017_laws_is_explained_in_the_inte
                                                                                                 text):
     html = (await datasette.client.get(f"{prefix}/jcbl-regs-ja/appendix-7-4-a-ii")).text
     assert f'<p class="relation-reason"><span lang="{tag}">{text}' in html
+
+
+@pytest.mark.parametrize("prefix, path, note", [
+    ("", "/laws-2017-ja", '<span lang="ja">2019年4月15日付の JCBL ウェブ版 PDF。日本では2018年3月31日から施行</span>'),
+    ("/zh", "/laws-1997-zh", '<span lang="zh-Hans">2013年2月28日发布的中文网页版；页面在第52条A款中途截止</span>'),
+    ("/en", "/jcbl-regs-ja", '<span lang="en">enacted 1999-01-20, last revised 2016-04-01</span>'),
+])
+async def test_a_documents_version_note_is_in_the_interface_language(datasette, prefix, path, note):
+    """corpus/sources.yml's version_note was printed in English, marked lang="en", on every contents page."""
+    assert note in (await datasette.client.get(prefix + path)).text
