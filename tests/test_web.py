@@ -666,8 +666,11 @@ async def test_cited_by_follows_a_reference_to_the_provision_it_means_now(datase
 async def test_a_note_shared_by_several_rows_is_printed_once(datasette):
     """The compare page printed 1997 Law 16's split note under each of its four 2017 rows; regulation
     appendix 7-4 printed the same moved-reference message under both of its 23条."""
-    diff = (await datasette.client.get("/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
-    assert diff.count('<p class="diff-note" lang="en">1997 Law 16&#39;s own text') == 1
-    regulation = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text
+    diff = (await datasette.client.get("/en/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
+    assert diff.count('<p class="diff-note"><span lang="en">1997 Law 16&#39;s own text') == 1
+    regulation = (await datasette.client.get("/en/jcbl-regs-ja/appendix-7-4")).text
     box = re.search(r'<div class="moved-references">.*?</div>', regulation, re.S).group(0)
     assert box.count("<li>") == 2 and box.count("23条 was written before the 2017 Laws took effect") == 1
+    japanese = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text  # the notes in Japanese (h22)
+    box = re.search(r'<div class="moved-references">.*?</div>', japanese, re.S).group(0)
+    assert box.count("<li>") == 2 and box.count("「23条」は2017年版規則の施行（2018年3月31日）より前に書かれたもの") == 1
