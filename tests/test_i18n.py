@@ -272,3 +272,10 @@ async def test_history_and_compare_errors_speak_the_interface_language(datasette
     response = await datasette.client.get("/zh/-/diff/overview")
     assert response.status_code == 302 and response.headers["location"] == "/zh/-/diff"
     assert (await datasette.client.get("/-/diff/overview.json")).status_code == 400
+
+
+@pytest.mark.parametrize("prefix, date", [("", "2013年2月28日"), ("/zh", "2013年2月28日"), ("/en", "28 February 2013")])
+async def test_the_history_dates_its_versions_in_the_interface_language(datasette, prefix, date):
+    """/zh/-/history/16 printed each version's date as 2013-02-28."""
+    html = (await datasette.client.get(f"{prefix}/-/history/16")).text
+    assert f'<small><time datetime="2013-02-28">{date}</time></small>' in html
