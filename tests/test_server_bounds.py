@@ -45,7 +45,9 @@ async def test_too_many_parameters_is_a_400_before_any_view(datasette, path):
 async def test_too_many_parameters_on_an_html_page_is_the_error_page(datasette):
     response = await datasette.client.get("/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert response.status_code == 400 and 'class="error-page' in response.text
-    assert "101 query parameters" in response.text
+    assert "アドレスのパラメータが 101 個あります。" in response.text  # in the interface language (laws_site/messages.py)
+    english = await datasette.client.get("/en/-/search?q=x&" + "&".join(["a=1"] * 100))
+    assert "The address has 101 parameters" in english.text
 
 
 async def test_an_oversized_query_string_is_a_400(datasette):
