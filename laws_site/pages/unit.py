@@ -14,7 +14,7 @@ from datasette.utils.asgi import Response
 from ingest.labels import law_citation
 from ingest.refs import law_number, parse_law_ref
 
-from .. import chrome, editions, i18n, queries, reasons
+from .. import chrome, citation_alternatives, editions, i18n, queries, reasons
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -438,6 +438,10 @@ async def view(datasette, request):
         return await missing_unit(datasette, request, doc, ref, as_json)
     if as_json:
         return json_response(unit_json(context))
+    if request.args.get("from_search"):  # 27条 opened Law 27: offer the regulations' article 27 too
+        query, opened = request.args["from_search"], context["unit"]["id"]
+        offered = await read(datasette, lambda conn: citation_alternatives.for_opened_unit(conn, query, opened))
+        context["citation_alternatives"] = citation_alternatives.in_language(offered, lang)
     return await html_page(datasette, request, "unit.html", context)
 
 
