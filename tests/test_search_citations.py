@@ -152,7 +152,7 @@ def test_cli_lists_the_cited_unit_first(laws_db_path):
     runner = CliRunner()
     result = runner.invoke(cli, ["search", "64A1", "--json", "--db", str(laws_db_path)])
     assert result.exit_code == 0, result.output
-    assert [r["id"] for r in json.loads(result.output)] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
+    assert [r["id"] for r in json.loads(result.output)["results"]] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
     result = runner.invoke(cli, ["search", "61Z", "--db", str(laws_db_path)])
     assert result.exit_code == 0 and result.output.startswith("No such unit: 61Z. Nearest: laws-2017-ja 61,")
 
@@ -240,3 +240,14 @@ async def test_the_law_page_opened_by_27jo_offers_regulation_27(datasette, prefi
 async def test_no_offer_where_the_citation_means_one_document(datasette, path):
     response = await datasette.client.get(path)
     assert response.status_code == 200 and "citation-alternatives" not in response.text
+
+
+async def test_the_citation_answer_matches_the_documented_schema(datasette):
+    from jsonschema import Draft202012Validator
+
+    from tests.test_api_schemas import SCHEMAS
+
+    for query in ("27条", "64条", "99条", "27、28"):
+        answer = (await datasette.client.get("/-/search.json?q=" + quote(query))).json()
+        errors = [e.message for e in Draft202012Validator(SCHEMAS["search"]).iter_errors(answer)]
+        assert errors == [], (query, errors)
