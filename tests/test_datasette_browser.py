@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import (ARTIFACTS, MEASURE, RUNNING_TEXT, UI_LANGUAGES, browser, keep_screenshot, pages,  # noqa: F401
-                                pytestmark, served)
+from tests.browser_fixtures import ARTIFACTS, BROWSER_MARKS
+from tests.test_browser import MEASURE, RUNNING_TEXT, UI_LANGUAGES, keep_screenshot
+
+pytestmark = BROWSER_MARKS  # the served, browser and pages fixtures: tests/browser_fixtures.py
 
 # (name, path, status, a CSS selector whose text must be the word in ja, zh, en)
 DATASETTE = [
