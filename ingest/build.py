@@ -117,7 +117,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     languages = {source.id: source.language for source in sources}
     # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
     # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
-    tokens, editions, search = BackgroundTokens(), None, None
+    tokens, children = BackgroundTokens(), []
     scratch = tempfile.mkdtemp(prefix="bridge-laws-build-")  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
@@ -139,17 +139,12 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
         # alignments, diffs and the provision concordance in a child that writes their tables itself
-        editions = ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry, concordance,
-                                concordance_path, glossary, languages, xrefs)
+        children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
+                                     concordance, concordance_path, glossary, languages, xrefs))
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
         labels = unit_labels(units, document_names(sources))
-        token_columns = tokens.result()
-        rows = section_rows(units, languages, token_columns, labels)
-        # the search tables in another child, while this process writes the rest
-        search = ForkedTables(search_work, write_tables, temporary_file(scratch), units, languages, token_columns,
-                              variants, Path(corpus_dir), glossary)
         tables = {"xrefs": xrefs, "glossary": glossary, "concordance": concordance_rows(concordance),
                   "ref_aliases": aliases, "source_notes": source_notes, **pages, "build_info": build_info(sources),
                   "unit_labels": label_rows(labels), "unit_reading": reading_rows(units),
@@ -157,26 +152,32 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         counts = {}
 
         def later_tables():
-            """The children's tables as they come: (rows by name, or the file holding them)."""
-            for job in (editions, search):
+            """What is written once the tokens are in (this process writes the other tables meanwhile):
+            the sections, then the children's tables as they come (rows by name, or their file)."""
+            token_columns = tokens.result()
+            counts["sections"] = len(units)
+            # the search tables in another child, while this process writes the sections
+            children.append(ForkedTables(search_work, write_tables, temporary_file(scratch), units, languages,
+                                         token_columns, variants, Path(corpus_dir), glossary))
+            yield {"sections": section_rows(units, languages, token_columns, labels)}
+            for job in children:
                 written, extra = job.result()
                 counts.update(extra)
                 yield written
-        write_atomically(db_path, lambda db: populate(db, parsed, rows, tables, later_tables()))
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
     finally:
         tokens.close()
-        for job in (editions, search):
-            if job is not None:
-                job.close()
+        for job in children:
+            job.close()
         shutil.rmtree(scratch, ignore_errors=True)
     progress(f"alignments across editions and reprints: {counts['alignments']}")
     progress(f"diffs: {counts['diff_rows']} aligned rows in {counts['diff_laws']} law summaries")
     progress(f"provision concordance: {counts['provision_pairs']} pairs, "
              f"{counts['edition_flags']} references to moved provisions")
-    progress(f"tokenized {len(rows)} units")
+    progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
-    return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
+    return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
 
 
 def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
@@ -341,16 +342,19 @@ def file_mode_for(db_path: Path) -> int:
         return 0o666 & ~umask
 
 
-def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
+def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict] | None,
              tables: dict[str, list[dict]], later: Iterable[dict | str] = ()) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
-    rest as they come, each the rows by name or a SQLite file holding those tables (`write_tables`)."""
+    rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
+    holding those tables (`write_tables`). Every table is created first, in one order, whatever
+    comes when; rows keep their rowids whatever the order the tables are filled in."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
         db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
                               foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
-        insert_rows(db, "sections", SECTION_COLUMNS, rows)
+        if rows is not None:
+            insert_rows(db, "sections", SECTION_COLUMNS, rows)
         for name, (columns, options) in TABLES.items():  # created in this order whatever comes when
             db[name].create(columns, **options)
             if name in tables:
@@ -359,7 +363,7 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
         if isinstance(written, dict):
             with db.conn:
                 for name, table_rows in written.items():
-                    insert_rows(db, name, TABLES[name][0], table_rows)
+                    insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
             continue
         db.conn.execute("attach database ? as written", [written])
         with db.conn:
