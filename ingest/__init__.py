@@ -3,3 +3,7 @@
 Data flows one way: corpus -> parse (one module per document family) -> records
 -> refs resolved -> tokens and build-time tables -> laws.db, which laws_site/ serves.
 """
+
+from .fast_regex import install as _faster_regex_compilation
+
+_faster_regex_compilation()  # same compiled patterns, ~20 ms less CPU per build (ingest/fast_regex.py)
