@@ -69,3 +69,19 @@ def test_other_calls_go_to_sqlite_utils_on_the_same_connection(tmp_path):
     assert db.table_names() == ["t"]
     db.close()
     assert sqlite3.connect(tmp_path / "x.db").execute("select * from t").fetchall() == [(1, "a", '["x"]')]
+
+
+def test_children_writing_their_own_files_give_the_same_database(tmp_path, monkeypatch):
+    """The build's forked children write their tables into scratch files the parent copies from; a
+    build without children (no fork: every row inserted by one process) is the same database."""
+    from ingest import background_tokens
+
+    assert background_tokens.can_fork()
+    forked = tmp_path / "forked.db"
+    build_module.build(forked)
+    monkeypatch.setattr(background_tokens, "can_fork", lambda: False)
+    alone = tmp_path / "alone.db"
+    build_module.build(alone)
+    mine, reference = contents(forked), contents(alone)
+    assert sorted(mine) == sorted(reference)
+    assert [key for key in reference if mine[key] != reference[key]] == []
