@@ -359,6 +359,13 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             db[name].create(columns, **options)
             if name in tables:
                 insert_rows(db, name, columns, tables[name])
+        for source, document in parsed:  # the regulations' printed tables, created after the others
+            for table, table_rows in document.tables.items():
+                # an explicit key: VACUUM may renumber implicit rowids
+                start = db[table].count + 1 if db[table].exists() else 1
+                keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
+                db[table].insert_all(keyed, pk="id", alter=True,
+                                     foreign_keys=[("doc", "documents", "id")])
     for written in later:
         if isinstance(written, dict):
             with db.conn:
@@ -372,14 +379,6 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             for name in names:  # the same CREATE statement, the same rows, rowids included
                 db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
         db.conn.execute("detach database written")
-    with db.conn:
-        for source, document in parsed:
-            for table, table_rows in document.tables.items():
-                # an explicit key: VACUUM may renumber implicit rowids
-                start = db[table].count + 1 if db[table].exists() else 1
-                keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
-                db[table].insert_all(keyed, pk="id", alter=True,
-                                     foreign_keys=[("doc", "documents", "id")])
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])
