@@ -1,5 +1,6 @@
-"""Are two builds the same database? Every schema entry (`sqlite_master` text) and every table's
-rows with their rowids (FTS5 shadow tables row for row), build_info's per-build values left out.
+"""Are two builds the same database? Every schema entry (`sqlite_master` text, in the same order)
+and every table's rows with their rowids (FTS5 shadow tables row for row), build_info's per-build
+values left out.
 
     .venv/bin/python -m benchmarks.same_db main.db laws.db     # exit status 0 when identical
 """
@@ -15,7 +16,8 @@ PER_BUILD = ("build_id", "built_at")  # build_info rows that differ on every bui
 def contents(path: Path | str) -> dict:
     """(type, name) -> schema text, ("rows", table) -> its rows with rowids (shadow tables without)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    found = {}
+    found = {("schema", "in order"): conn.execute(  # every entry but rootpage (where its pages start)
+        "select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()}
     for kind, name, sql in conn.execute("select type, name, sql from sqlite_master order by type, name"):
         found[(kind, name)] = sql
         if kind == "table":
