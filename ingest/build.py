@@ -26,7 +26,8 @@ from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
-from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
+from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
+from .moved_refs import repoint as repoint_moved_references
 from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
@@ -46,7 +47,7 @@ SECTION_COLUMNS = {
 XREF_COLUMNS = {
     "id": str, "source_id": str, "surface": str, "target_doc": str, "target_ref": str, "target_id": str,
     "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
-    "resolved_to_parent": str,
+    "resolved_to_parent": str, "as_printed_ref": str,
 }
 GLOSSARY_COLUMNS = {"id": str, "ja": str, "en": str, "zh": str, "source": str, "ja_ref": str, "zh_ref": str}
 ALIGNMENT_COLUMNS = {
@@ -136,11 +137,14 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
         concordance = load_concordance(concordance_path)
+        # 付表7-4's 23条 (written for the 2007 Laws) means 72C: flagged as printed, then pointed there
+        regulation_flags = older_edition_flags(xrefs, registry, concordance)
+        repoint_moved_references(xrefs, regulation_flags)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
         # alignments, diffs and the provision concordance in a child that writes their tables itself
         children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
-                                     concordance, concordance_path, glossary, languages, xrefs))
+                                     concordance, concordance_path, glossary, languages, xrefs, regulation_flags))
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
@@ -181,13 +185,14 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
 
 
 def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
-                 glossary: list[dict], languages: dict[str, str], xrefs: list[dict]) -> tuple[dict, dict]:
+                 glossary: list[dict], languages: dict[str, str], xrefs: list[dict],
+                 regulation_flags: list[dict]) -> tuple[dict, dict]:
     """Alignments across editions and reprints, their diffs, the provision concordance: (tables, counts)."""
     aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
                                             glossary, languages, concordance, concordance_path)
     alignments = alignment_rows(aligned)
     diff_rows, diff_laws = diff_tables(units, aligned, languages, glossary, concordance)
-    editions = edition_tables(units, provisions, xrefs, diff_rows, registry, concordance)
+    editions = edition_tables(units, provisions, xrefs, diff_rows, registry, concordance, regulation_flags)
     counts = {"alignments": len(alignments), "diff_rows": len(diff_rows), "diff_laws": len(diff_laws),
               "provision_pairs": len(provisions.pairs), "edition_flags": len(editions["edition_flags"])}
     return {"alignments": alignments, "diff_rows": diff_rows, "diff_laws": diff_laws, **editions}, counts
