@@ -279,6 +279,23 @@ def chinese_bigram_tokens(text: str) -> list[Token]:
     return tokens
 
 
+def chinese_bigram_spans(text: str) -> list[tuple[str, int, int]]:
+    """(norm, begin, end) of `chinese_bigram_tokens(text)`, in its order, without its Token objects
+    (the index needs no surfaces)."""
+    spans = []
+    append = spans.append
+    for start, run, is_han in _runs(to_simplified(text)):
+        if not is_han:
+            append((fold(run), start, start + len(run)))
+            continue
+        last = len(run) - 1
+        for i, char in enumerate(run, start):
+            append((char, i, i + 1))
+            if i - start < last:
+                append((run[i - start:i - start + 2], i, i + 2))
+    return spans
+
+
 @lru_cache(maxsize=1)
 def _jieba():
     import jieba
@@ -318,7 +335,9 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
     if not text:
         return []
     if lang == "zh":
-        return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
+        if ZH_SEGMENTER != "bigram":
+            return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
+        return chinese_bigram_spans(text)
     # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work).
     # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost): no
     # Token objects, a surface asked for only where katakana runs are looked for, the lists Sudachi
