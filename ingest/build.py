@@ -117,7 +117,8 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
     # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
-    # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
+    # parsed, while the parent parses on and makes cross-references and the glossary; alignments,
+    # diffs and the provision concordance run in a second child, the search tables in a third
     tokens, children = BackgroundTokens(), []
     scratch = tempfile.mkdtemp(prefix="bridge-laws-build-")  # the children's own SQLite files
     try:
