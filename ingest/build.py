@@ -120,7 +120,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     # parsed, while the parent parses on and makes cross-references and the glossary; alignments,
     # diffs and the provision concordance run in a second child, the search tables in a third
     tokens, children = BackgroundTokens(), []
-    scratch = tempfile.mkdtemp(prefix="bridge-laws-build-")  # the children's own SQLite files
+    scratch = scratch_directory()  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
         for source in sources:
@@ -201,6 +201,29 @@ def edition_work(units: list[Unit], registry: Registry, concordance: Concordance
 
 def search_work(*args) -> tuple[dict, dict]:
     return search_tables(*args), {}
+
+
+SCRATCH_PREFIX = "bridge-laws-build-"
+
+
+def scratch_directory() -> str:
+    """A directory for the children's SQLite files, named after this process; those of builds that
+    were killed (SIGKILL leaves them behind: their process is gone) are removed first."""
+    for stale in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = stale.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not process_exists(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def temporary_file(directory: str) -> str:
