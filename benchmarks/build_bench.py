@@ -14,6 +14,7 @@ tokenizes every corpus line (BASELINE_CODE; issue 21's target: <= 3x). `--no-byt
 without bytecode caches (PYTHONDONTWRITEBYTECODE=1: every project module compiled on each run).
 
     .venv/bin/python -m benchmarks.build_bench --whole-process 9
+    .venv/bin/python -m benchmarks.build_bench --whole-process 9 --against /tmp/main   # before/after
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import io
 import os
 import platform
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -126,9 +128,12 @@ def main() -> int:
                         help="only time N fresh-process runs of `bridge-laws build` and of the baseline")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="with --whole-process: PYTHONDONTWRITEBYTECODE=1 for both processes")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="with --whole-process: also time the build of another checkout of this project "
+                             "(e.g. `git archive main | tar -x -C DIR`), interleaved, wall and CPU time")
     args = parser.parse_args()
     if args.whole_process:
-        return whole_process(args.whole_process, bytecode=not args.no_bytecode)
+        return whole_process(args.whole_process, bytecode=not args.no_bytecode, against=args.against)
 
     print(f"machine: {platform.node()} {platform.machine()} {platform_cpu()} x{_cpus()}, "
           f"Python {platform.python_version()}; corpus {corpus_bytes() / 1024:.0f} KiB")
@@ -152,10 +157,12 @@ def main() -> int:
     return 0
 
 
-def whole_process(runs: int, bytecode: bool = True) -> int:
-    """N interleaved pairs of fresh processes: BASELINE_CODE, then `bridge-laws build` (the installed
-    CLI, into a temporary file). Both run with bytecode caches written, as an installed package has
-    them (PYTHONDONTWRITEBYTECODE is dropped from their environment, one warm-up run each first)."""
+def whole_process(runs: int, bytecode: bool = True, against: Path | None = None) -> int:
+    """N interleaved rounds of fresh processes: BASELINE_CODE, then `bridge-laws build` (the installed
+    CLI, into a temporary file), then (``against``) the same CLI of another checkout. All run with
+    bytecode caches written, as an installed package has them (PYTHONDONTWRITEBYTECODE is dropped from
+    their environment, one warm-up run each first). Wall time of each, and its CPU time: user + system
+    of the process and its children (getrusage)."""
     bridge_laws = Path(sys.executable).parent / "bridge-laws"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if not bytecode:
@@ -168,26 +175,47 @@ def whole_process(runs: int, bytecode: bool = True) -> int:
     if imported != "[]":
         raise SystemExit(f"the baseline imported project modules: {imported}")
     print(f"baseline imports no project module; {int(tokens):,} Sudachi tokens")
-    base_times, build_times = [], []
+    names = ["baseline (fresh python: import SudachiPy, load, tokenize every line)", "`bridge-laws build`"]
     with tempfile.TemporaryDirectory() as tmp:
-        build_argv = [str(bridge_laws), "build", "--db", str(Path(tmp) / "laws.db")]
-        seconds_of(build_argv, env)  # warm-up: bytecode caches
-        for _ in range(runs):  # interleaved so drift hits both alike
-            base_times.append(seconds_of(base_argv, env))
-            build_times.append(seconds_of(build_argv, env))
-    base, built = statistics.median(base_times), statistics.median(build_times)
-    print(f"whole process, baseline (fresh python: import SudachiPy, load, tokenize every line): "
-          f"median {base:.3f}s  runs {fmt(base_times)}")
-    print(f"whole process, `bridge-laws build`: median {built:.3f}s  runs {fmt(build_times)}")
+        commands = [(base_argv, ROOT, env),
+                    ([str(bridge_laws), "build", "--db", str(Path(tmp) / "laws.db")], ROOT, env)]
+        if against is not None:
+            other = Path(against).resolve()
+            names.append(f"`bridge-laws build` of {other}")
+            commands.append(([sys.executable, "-c", "from laws_site.cli import main; main()", "build", "--db",
+                              str(Path(tmp) / "other.db")], other, {**env, "PYTHONPATH": str(other)}))
+        for argv, cwd, environment in commands[1:]:
+            seconds_of(argv, environment, cwd)  # warm-up: bytecode caches
+        walls: list[list[float]] = [[] for _ in commands]
+        cpus: list[list[float]] = [[] for _ in commands]
+        for _ in range(runs):  # interleaved so drift hits all alike
+            for n, (argv, cwd, environment) in enumerate(commands):
+                wall, cpu = timed_process(argv, environment, cwd)
+                walls[n].append(wall)
+                cpus[n].append(cpu)
+    base, base_cpu = statistics.median(walls[0]), statistics.median(cpus[0])
+    for name, wall_times, cpu_times in zip(names, walls, cpus):
+        wall, cpu = statistics.median(wall_times), statistics.median(cpu_times)
+        print(f"whole process, {name}: median {wall:.3f}s wall ({wall / base:.2f}x), {cpu:.3f}s CPU "
+              f"({cpu / base_cpu:.2f}x)\n    wall {fmt(wall_times)}\n    CPU  {fmt(cpu_times)}")
+    built = statistics.median(walls[1])
     verdict = "met" if built / base <= WHOLE_PROCESS_TARGET else "MISSED"
     print(f"ratio: {built / base:.2f}x  (target <= {WHOLE_PROCESS_TARGET:g}x: {verdict}); "
           f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 
-def seconds_of(argv: list[str], env: dict | None = None) -> float:
+def timed_process(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the process and its children) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = seconds_of(argv, env, cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def seconds_of(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
     started = time.perf_counter()
-    subprocess.run(argv, cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(argv, cwd=cwd, env=env, check=True, capture_output=True)
     return time.perf_counter() - started
 
 

@@ -10,15 +10,16 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
 import uuid
 from datetime import datetime, timezone
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens, Forked
+from .background_tokens import BackgroundTokens, ForkedTables
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
@@ -119,8 +120,10 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
     # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
-    # parsed, while the parent parses on and makes cross-references, alignments, glossary and diffs
-    tokens, diff_job = BackgroundTokens(), None
+    # parsed, while the parent parses on and makes cross-references and the glossary; alignments,
+    # diffs and the provision concordance run in a second child, the search tables in a third
+    tokens, children = BackgroundTokens(), []
+    scratch = scratch_directory()  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
         for source in sources:
@@ -143,38 +146,107 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         repoint_moved_references(xrefs, regulation_flags)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
-        aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
-                                                glossary, languages, concordance, concordance_path)
-        alignments = alignment_rows(aligned)
-        progress(f"alignments across editions and reprints: {len(alignments)}")
-        diff_job = Forked(diff_tables, units, aligned, languages, glossary, concordance)  # a child, meanwhile
+        # alignments, diffs and the provision concordance in a child that writes their tables itself
+        children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
+                                     concordance, concordance_path, glossary, languages, xrefs, regulation_flags))
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
         labels = unit_labels(units, document_names(sources))
-        token_columns = tokens.result()
-        rows = section_rows(units, languages, token_columns, labels)
-        search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
-        diffs = diff_job.result()
-        progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
-        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance, regulation_flags)
-        progress(f"provision concordance: {len(provisions.pairs)} pairs, "
-                 f"{len(editions['edition_flags'])} references to moved provisions")
+        tables = {"xrefs": xrefs, "glossary": glossary, "concordance": concordance_rows(concordance),
+                  "ref_aliases": aliases, "source_notes": source_notes,
+                  "editorial_notes": editorial_note_rows(concordance_path), **pages, "build_info": build_info(sources),
+                  "unit_labels": label_rows(labels), "unit_reading": reading_rows(units),
+                  "unit_commentary": commentary_rows(units, xrefs)}
+        counts = {}
+
+        def later_tables():
+            """What is written once the tokens are in (this process writes the other tables meanwhile):
+            the sections, then the children's tables as they come (rows by name, or their file)."""
+            token_columns = tokens.result()
+            counts["sections"] = len(units)
+            # the search tables in another child, while this process writes the sections
+            children.append(ForkedTables(search_work, write_tables, temporary_file(scratch), units, languages,
+                                         token_columns, variants, Path(corpus_dir), glossary))
+            yield {"sections": section_rows(units, languages, token_columns, labels)}
+            for job in children:
+                written, extra = job.result()
+                counts.update(extra)
+                yield written
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
     finally:
         tokens.close()
-        if diff_job is not None:
-            diff_job.close()
-    progress(f"tokenized {len(rows)} units")
-    tables = {"xrefs": xrefs, "alignments": alignments, "glossary": glossary, "diff_rows": diffs[0],
-              "diff_laws": diffs[1], "concordance": concordance_rows(concordance), "ref_aliases": aliases,
-              "editorial_notes": editorial_note_rows(concordance_path),
-              "source_notes": source_notes,
-              **pages, **search, **editions, "build_info": build_info(sources), "unit_labels": label_rows(labels),
-              "unit_reading": reading_rows(units), "unit_commentary": commentary_rows(units, xrefs)}
-    write_atomically(db_path, lambda db: populate(db, parsed, rows, tables))
+        for job in children:
+            job.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    progress(f"alignments across editions and reprints: {counts['alignments']}")
+    progress(f"diffs: {counts['diff_rows']} aligned rows in {counts['diff_laws']} law summaries")
+    progress(f"provision concordance: {counts['provision_pairs']} pairs, "
+             f"{counts['edition_flags']} references to moved provisions")
+    progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
-    return {"documents": len(sources), "units": len(rows), "xrefs": len(xrefs), "seconds": elapsed}
+    return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
+                 glossary: list[dict], languages: dict[str, str], xrefs: list[dict],
+                 regulation_flags: list[dict]) -> tuple[dict, dict]:
+    """Alignments across editions and reprints, their diffs, the provision concordance: (tables, counts)."""
+    aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
+                                            glossary, languages, concordance, concordance_path)
+    alignments = alignment_rows(aligned)
+    diff_rows, diff_laws = diff_tables(units, aligned, languages, glossary, concordance)
+    editions = edition_tables(units, provisions, xrefs, diff_rows, registry, concordance, regulation_flags)
+    counts = {"alignments": len(alignments), "diff_rows": len(diff_rows), "diff_laws": len(diff_laws),
+              "provision_pairs": len(provisions.pairs), "edition_flags": len(editions["edition_flags"])}
+    return {"alignments": alignments, "diff_rows": diff_rows, "diff_laws": diff_laws, **editions}, counts
+
+
+def search_work(*args) -> tuple[dict, dict]:
+    return search_tables(*args), {}
+
+
+SCRATCH_PREFIX = "bridge-laws-build-"
+
+
+def scratch_directory() -> str:
+    """A directory for the children's SQLite files, named after this process; those of builds that
+    were killed (SIGKILL leaves them behind: their process is gone) are removed first."""
+    for stale in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
+        pid = stale.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not process_exists(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def temporary_file(directory: str) -> str:
+    handle, name = tempfile.mkstemp(suffix=".db", dir=directory)
+    os.close(handle)
+    return name
+
+
+def write_tables(path: str, tables: dict[str, list[dict]]) -> None:
+    """``tables`` (names of TABLES) into a scratch SQLite file, created as the build creates them."""
+    db = Database(path)
+    db.conn.execute("pragma journal_mode = off")
+    db.conn.execute("pragma synchronous = off")
+    with db.conn:
+        for name, rows in tables.items():
+            columns, options = TABLES[name]
+            db[name].create(columns, **options)
+            insert_rows(db, name, columns, rows)
+    db.close()
 
 
 def build_info(sources: list[Source]) -> list[dict]:
@@ -303,25 +375,43 @@ def file_mode_for(db_path: Path) -> int:
         return 0o666 & ~umask
 
 
-def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict],
-             tables: dict[str, list[dict]]) -> None:
-    """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES)."""
+def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict] | None,
+             tables: dict[str, list[dict]], later: Iterable[dict | str] = ()) -> None:
+    """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
+    rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
+    holding those tables (`write_tables`). Every table is created first, in one order, whatever
+    comes when; rows keep their rowids whatever the order the tables are filled in."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
         db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
                               foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
-        insert_rows(db, "sections", SECTION_COLUMNS, rows)
-        for name, (columns, options) in TABLES.items():
+        if rows is not None:
+            insert_rows(db, "sections", SECTION_COLUMNS, rows)
+        for name, (columns, options) in TABLES.items():  # created in this order whatever comes when
             db[name].create(columns, **options)
-            insert_rows(db, name, columns, tables[name])
-        for source, document in parsed:
+            if name in tables:
+                insert_rows(db, name, columns, tables[name])
+        for source, document in parsed:  # the regulations' printed tables, created after the others
             for table, table_rows in document.tables.items():
                 # an explicit key: VACUUM may renumber implicit rowids
                 start = db[table].count + 1 if db[table].exists() else 1
                 keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
                 db[table].insert_all(keyed, pk="id", alter=True,
                                      foreign_keys=[("doc", "documents", "id")])
+    for written in later:
+        if isinstance(written, dict):
+            with db.conn:
+                for name, table_rows in written.items():
+                    insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
+            continue
+        db.conn.execute("attach database ? as written", [written])
+        with db.conn:
+            names = [name for (name,) in db.conn.execute(
+                "select name from written.sqlite_master where type = 'table' order by rowid")]
+            for name in names:  # the same CREATE statement, the same rows, rowids included
+                db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
+        db.conn.execute("detach database written")
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])

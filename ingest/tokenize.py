@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .corpus import read_yaml
-from sudachipy import Dictionary, SplitMode
+from sudachipy import Dictionary, MorphemeList, SplitMode
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
 # anything longer into chunks well under the limit.
@@ -205,10 +205,15 @@ def _token(morpheme, offset: int) -> Token | None:
     return Token(morpheme.surface(), norm, offset + morpheme.begin(), offset + morpheme.end(), pos)
 
 
-@lru_cache(maxsize=4096)
+_POS_CATEGORIES: dict[int, str] = {}
+
+
 def _pos_category(pos_id: int) -> str:
     """The first part-of-speech field, looked up once per id (the full tuple is costly per morpheme)."""
-    return _dictionary().pos_of(pos_id)[0]
+    category = _POS_CATEGORIES.get(pos_id)
+    if category is None:
+        category = _POS_CATEGORIES[pos_id] = _dictionary().pos_of(pos_id)[0]
+    return category
 
 
 @lru_cache(maxsize=65536)
@@ -274,6 +279,23 @@ def chinese_bigram_tokens(text: str) -> list[Token]:
     return tokens
 
 
+def chinese_bigram_spans(text: str) -> list[tuple[str, int, int]]:
+    """(norm, begin, end) of `chinese_bigram_tokens(text)`, in its order, without its Token objects
+    (the index needs no surfaces)."""
+    spans = []
+    append = spans.append
+    for start, run, is_han in _runs(to_simplified(text)):
+        if not is_han:
+            append((fold(run), start, start + len(run)))
+            continue
+        last = len(run) - 1
+        for i, char in enumerate(run, start):
+            append((char, i, i + 1))
+            if i - start < last:
+                append((run[i - start:i - start + 2], i, i + 2))
+    return spans
+
+
 @lru_cache(maxsize=1)
 def _jieba():
     import jieba
@@ -313,42 +335,62 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
     if not text:
         return []
     if lang == "zh":
-        return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
+        if ZH_SEGMENTER != "bigram":
+            return [(t.norm, t.begin, t.end) for t in chinese_tokens(text)]
+        return chinese_bigram_spans(text)
     # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work).
-    # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost).
-    word_tokens, pieces = [], []
-    tokenizer, pos_category, normalised, mode_a = _tokenizer(), _pos_category, _normalised, SplitMode.A
+    # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost): no
+    # Token objects, a surface asked for only where katakana runs are looked for, the lists Sudachi
+    # writes into reused (`out=`), the part-of-speech category from a dict.
+    word_spans, pieces, surfaces = [], [], []
+    tokenizer, normalised, mode_a, mode_c = _tokenizer(), _normalised, SplitMode.A, SplitMode.C
+    categories, category = _POS_CATEGORIES, _pos_category
+    morphemes, parts = _morpheme_lists()
+    katakana = KATAKANA_WORD_RE.search(text) is not None
     for offset, chunk in _chunks(text):
-        for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
-            pos = pos_category(morpheme.part_of_speech_id())
+        for morpheme in tokenizer.tokenize(chunk, mode_c, morphemes):
+            pos_id = morpheme.part_of_speech_id()
+            pos = categories.get(pos_id) or category(pos_id)
             if pos in SKIPPED_POS:
                 continue
             norm = normalised(morpheme.normalized_form())
             if not norm:
                 continue
             begin, end = morpheme.begin(), morpheme.end()
-            token = Token(morpheme.surface(), norm, offset + begin, offset + end, pos)
-            word_tokens.append(token)
+            span = (norm, offset + begin, offset + end)
+            word_spans.append(span)
+            if katakana:
+                surfaces.append(morpheme.surface())
             # one character is one mode A unit: no split to ask for
-            parts = morpheme.split(mode_a) if end - begin > 1 else ()
-            if len(parts) > 1:
+            if end - begin > 1 and len(morpheme.split(mode_a, parts)) > 1:
                 for part in parts:
-                    if pos_category(part.part_of_speech_id()) not in SKIPPED_POS:
+                    part_id = part.part_of_speech_id()
+                    if (categories.get(part_id) or category(part_id)) not in SKIPPED_POS:
                         part_norm = normalised(part.normalized_form())
                         if part_norm:
-                            pieces.append(Token(part.surface(), part_norm, offset + part.begin(),
-                                                offset + part.end(), None))
+                            pieces.append((part_norm, offset + part.begin(), offset + part.end()))
             else:
-                pieces.append(token)
-    known = {t.norm for t in word_tokens}
-    spans = [(t.norm, t.begin, t.end) for t in word_tokens]
-    spans += [(p.norm, p.begin, p.end) for p in pieces if p.norm not in known]
+                pieces.append(span)
+    known = {span[0] for span in word_spans}
+    spans = word_spans + [piece for piece in pieces if piece[0] not in known]
     # extras go last so that phrase queries over the words still see them adjacent
-    for run in katakana_runs(word_tokens) if KATAKANA_WORD_RE.search(text) else ():
-        joined = fold_katakana("".join(t.norm for t in run))
-        if joined not in known:
-            spans.append((joined, run[0].begin, run[-1].end))
+    if katakana:
+        word_tokens = [Token(surface, norm, begin, end, None)
+                       for surface, (norm, begin, end) in zip(surfaces, word_spans)]
+        for run in katakana_runs(word_tokens):
+            joined = fold_katakana("".join(t.norm for t in run))
+            if joined not in known:
+                spans.append((joined, run[0].begin, run[-1].end))
     return spans
+
+
+def _morpheme_lists():
+    """This thread's two reusable MorphemeLists (a tokenize's, a split's): Sudachi writes into them."""
+    lists = getattr(_local, "morpheme_lists", None)
+    if lists is None:
+        dictionary = _dictionary()
+        lists = _local.morpheme_lists = (MorphemeList.empty(dictionary), MorphemeList.empty(dictionary))
+    return lists
 
 
 def pack_offsets(pairs: list[tuple[int, int]]) -> bytes:

@@ -92,3 +92,48 @@ def test_a_token_child_that_dies_is_replaced_by_the_parent():
     tokens.add([("反則したプレイヤーがトリックを取った", "ja")])  # sending to a dead child is no error
     expected = {key: index_tokens(*key) for key in [*KEYS, ("反則したプレイヤーがトリックを取った", "ja")]}
     assert tokens.result() == expected
+
+
+def two_tables(marker):
+    """(tables, extra) as ForkedTables expects; the child dies when marker is not its pid."""
+    if marker is not None and os.getpid() != marker:
+        os._exit(3)
+    return {"t": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "u": [{"n": 7}]}, {"rows": 3}
+
+
+def write_two_tables(path, tables):
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("create table t (id integer, name text)")
+        conn.execute("create table u (n integer)")
+        conn.executemany("insert into t values (:id, :name)", tables["t"])
+        conn.executemany("insert into u values (:n)", tables["u"])
+    conn.close()
+
+
+def test_forked_tables_are_written_by_the_child_into_its_own_file(tmp_path):
+    import sqlite3
+
+    path = str(tmp_path / "child.db")
+    job = background_tokens.ForkedTables(two_tables, write_two_tables, path, None, parallel=True)
+    assert job.pid is not None
+    written, extra = job.result()
+    assert (written, extra) == (path, {"rows": 3}) and job.pid is None
+    conn = sqlite3.connect(path)
+    assert conn.execute("select rowid, * from t").fetchall() == [(1, 1, "a"), (2, 2, "b")]
+    assert conn.execute("select * from u").fetchall() == [(7,)]
+
+
+def test_forked_tables_of_a_child_that_dies_are_made_by_the_parent(tmp_path):
+    job = background_tokens.ForkedTables(two_tables, write_two_tables, str(tmp_path / "child.db"), os.getpid(),
+                                         parallel=True)
+    assert job.result() == two_tables(os.getpid())  # the rows themselves: nothing to trust in the file
+
+
+def test_forked_tables_without_a_fork_are_made_here(tmp_path):
+    path = tmp_path / "child.db"
+    job = background_tokens.ForkedTables(two_tables, write_two_tables, str(path), None, parallel=False)
+    assert job.pid is None
+    assert job.result() == two_tables(None) and not path.exists()

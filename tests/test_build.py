@@ -396,3 +396,26 @@ def test_check_text_on_a_broken_corpus_is_one_line(tmp_path):
     line = error_line(CliRunner().invoke(cli, ["check", "--text", "--corpus", str(corpus)]))
     assert line == (f"Error: cannot check the corpus: {corpus / 'errata' / ERRATA}:3: invalid YAML: "
                     f"did not find expected node content")
+
+
+def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkeypatch):
+    """A build's children write SQLite files into a scratch directory named after the build's
+    process; SIGKILL leaves it behind, and the next build removes it (not a live build's)."""
+    from ingest import build as build_module
+
+    monkeypatch.setattr(build_module.tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        stale = tmp_path / f"bridge-laws-build-{gone.pid}-abc"
+        live = tmp_path / f"bridge-laws-build-{alive.pid}-def"
+        for directory in (stale, live):
+            directory.mkdir()
+            (directory / "tmp1.db").write_bytes(b"x")
+        mine = Path(build_module.scratch_directory())
+        assert not stale.exists() and (live / "tmp1.db").exists()
+        assert mine.parent == tmp_path and mine.name.startswith(f"bridge-laws-build-{os.getpid()}-")
+    finally:
+        alive.kill()
+        alive.wait()

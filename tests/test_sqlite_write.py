@@ -69,3 +69,23 @@ def test_other_calls_go_to_sqlite_utils_on_the_same_connection(tmp_path):
     assert db.table_names() == ["t"]
     db.close()
     assert sqlite3.connect(tmp_path / "x.db").execute("select * from t").fetchall() == [(1, "a", '["x"]')]
+
+
+def test_children_writing_their_own_files_give_the_same_database(tmp_path):
+    """The build's forked children write their tables into scratch files the parent copies from; a
+    build without children (no fork: every row inserted by one process) is the same database. Each
+    build runs in a fresh process: a test process may run threads, and then nothing forks."""
+    code = ("import sys; from ingest import background_tokens, build; "
+            "sys.argv[2] == 'alone' and setattr(background_tokens, 'can_fork', lambda: False); "
+            "forks = []; fork = background_tokens.os.fork; "
+            "background_tokens.os.fork = lambda: forks.append(1) or fork(); "
+            "build.build(sys.argv[1]); print(len(forks))")
+    forks = {}
+    for how in ("forked", "alone"):
+        result = subprocess.run([sys.executable, "-c", code, str(tmp_path / f"{how}.db"), how], cwd=ROOT,
+                                capture_output=True, text=True, check=True)
+        forks[how] = int(result.stdout.split()[-1])
+    assert forks == {"forked": 3, "alone": 0}  # tokens, editions and diffs, search tables
+    mine, reference = contents(tmp_path / "forked.db"), contents(tmp_path / "alone.db")
+    assert sorted(mine) == sorted(reference)
+    assert [key for key in reference if mine[key] != reference[key]] == []

@@ -190,3 +190,13 @@ def test_variants_come_from_the_table_in_force_not_from_corpus(monkeypatch):
     tokenize.use_variants({tokenize.general_katakana_fold("ディクレアララー"): tokenize.general_katakana_fold("ディクレアラー")})
     assert tokenize.fold_katakana("ディクレアララー") == tokenize.fold_katakana("ディクレアラー")
     assert tokenize.query_terms("ディクレアララー", "ja") == tokenize.query_terms("ディクレアラー", "ja")
+
+
+@pytest.mark.parametrize("text", [
+    "赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "第64条 IMP 77分", "藏", "罰張與明手",
+    "a", "", "夢家(dummy)出牌 12 张",
+])
+def test_chinese_index_spans_are_the_bigram_tokens_spans(text):
+    from ingest.tokenize import chinese_bigram_spans, chinese_bigram_tokens
+
+    assert chinese_bigram_spans(text) == [(t.norm, t.begin, t.end) for t in chinese_bigram_tokens(text)]
