@@ -20,6 +20,7 @@ from pathlib import Path
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens, Forked
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
+from .contents_rows import write_contents_rows
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
@@ -334,6 +335,7 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
+    write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
 
 
 def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
