@@ -78,3 +78,92 @@ def test_search_reads_fts_scores_as_plain_tuples(conn):
     scores = [row for row in seen if len(row) == 2 and isinstance(row[0], int) and isinstance(row[1], float)]
     assert scores == []
     assert len(seen) < 200  # the page's own rows (texts, labels), not the hundreds of FTS hits
+
+
+# ---------------------------------------------------------------- the contents and citations pages (issue 22)
+
+def statements_of(conn, fn):
+    """(what fn returned, the SQL statements it ran on conn)."""
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        return fn(), seen
+    finally:
+        conn.set_trace_callback(None)
+
+
+def test_contents_rows_are_the_printed_toc(conn):
+    """Table contents_rows (made at build) holds the 目次 entries exactly as the page derived them
+    from the toc_entry units: real rows of Law 61 and the whole table compared."""
+    from laws_site import queries
+    from laws_site.pages import contents
+
+    rows = [tuple(row) for row in conn.execute(
+        "select doc, ref, title, depth, part from contents_rows where ref like '61%' order by doc, position")]
+    assert rows == [
+        ("laws-2017-ja", "61", "スートにフォローしないことーリボークに関する質問", 0, "プレイ"),
+        ("laws-2017-ja", "61A", "リボークの定義", 1, "プレイ"),
+        ("laws-2017-ja", "61B", "リボークの可能性について質問する権利", 1, "プレイ"),
+        ("laws-2017-ja", "61C", "トリックを調べる権利", 1, "プレイ"),
+        ("revoke-notes-ja", "61", "スートにフォローしないことーリボークに関する質問", 0, None),
+    ]
+    for doc in ("laws-2017-ja", "revoke-notes-ja", "out-of-turn-notes-ja"):
+        from_units = []
+        for entry in queries.units_of_kinds(conn, doc, ("toc_entry",)):
+            target = entry["attrs"].get("target_ref") or entry["attrs"].get("law")
+            if target:
+                from_units.append({"ref": target, "title": entry["title"], "depth": 0 if target.isdigit() else 1,
+                                   "url": contents.permalink(doc, target), "part": entry["attrs"].get("part")})
+        assert contents.printed_toc(conn, doc) == from_units
+        assert len(from_units) > 5
+
+
+def test_contents_page_reads_the_build_time_rows_not_the_units(conn):
+    from laws_site.pages import contents
+
+    context, statements = statements_of(conn, lambda: contents.contents_context(conn, "laws-2017-ja", "ja"))
+    assert len(context["parts"]) == 10 and context["has_index"] is True
+    assert any("from contents_rows" in sql for sql in statements)
+    assert not any("toc_entry" in sql for sql in statements)  # no entry's row or attrs read per request
+    assert not any("'index_row'" in sql and "limit 1" not in sql for sql in statements)
+
+
+def test_citations_page_links_only_the_opened_laws_units(conn, monkeypatch):
+    """The page lists one law's citing units (?law=62); making every law's lists and parsing every
+    pair's units was a third of its reading. The JSON still has every list."""
+    from laws_site.pages import citations
+
+    calls = []
+    real = citations.citing_units
+    monkeypatch.setattr(citations, "citing_units", lambda pair: calls.append(pair) or real(pair))
+    page = citations.citation_context(conn, lang="ja", lists_for={None})
+    assert calls == [] and all(law["cites"] == [] for law in page["laws"])
+    opened = citations.citation_context(conn, law=62, lang="ja", lists_for={62})
+    law62 = next(law for law in opened["laws"] if law["law"] == 62)
+    assert [x["law"] for x in law62["cites"]] and len(law62["cited_by"]) == 4
+    assert calls and all(62 in (pair["from_law"], pair["to_law"]) for pair in calls)
+    everything = citations.citation_context(conn, lang="ja")
+    assert all(pair["citing_units"] for pair in citations.citation_json(everything)["pairs"])
+    full62 = next(law for law in everything["laws"] if law["law"] == 62)
+    assert (law62["cites"], law62["cited_by"]) == (full62["cites"], full62["cited_by"])
+
+
+@pytest.mark.parametrize("template", ["document.html", "citation_map.html"])
+def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
+    """The content block is made into one string: given out piece by piece, each of a few thousand
+    pieces passed through three async generators."""
+    import asyncio
+
+    from laws_site.pages import citations, contents
+
+    data = (contents.contents_context(conn, "laws-2017-ja", "ja") if template == "document.html"
+            else citations.citation_context(conn, law=62, lang="ja", lists_for={62}))
+    compiled = datasette.jinja_env.get_template(template)
+    context = compiled.new_context(data)
+
+    async def pieces():
+        return [piece async for piece in compiled.blocks["content"](context)]
+
+    given = asyncio.run(pieces())
+    assert len(given) <= 2  # the page, and the line break after it
+    assert len("".join(given)) > 10_000
