@@ -339,7 +339,7 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
     refs += nearest_refs(conn, place, ref)
     found = _existing(conn, [f"{place}:{r}" for r in refs])
     units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
-    labels = link_labels(conn, [f"{place}:{r}" for r in units])
+    labels = link_labels(conn, [f"{place}:{r}" for r in units], data)
     return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r),
              "labels": labels.get(f"{place}:{r}", {})} for r in units]
 
@@ -730,8 +730,9 @@ def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
 
 def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
-    labels = unit_labels(conn, [hit.id for hit in page])
-    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])])
+    labels = unit_labels(conn, [hit.id for hit in page], data)
+    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])],
+                         data)
     results = []
     for hit in page:
         text, tokens, offsets = texts.get(hit.id, ("", "", None))
@@ -748,9 +749,9 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     return results
 
 
-def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
+def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict[str, str]]:
     """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
-    if not ids or not _has_labels(conn):
+    if not ids or not _labels_in(conn, data):
         return {}
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, str]] = {}
@@ -760,11 +761,11 @@ def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
     return found
 
 
-def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
+def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict]:
     """id -> {"label" (the Japanese interface's, sections.label), "labels" {ja, zh, en}, "context"
     (the title of the nearest enclosing unit that has one, for a sub-item without a title of its
     own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
-    if not ids or not _has_labels(conn):
+    if not ids or not _labels_in(conn, data):
         return {}
     marks = ",".join("?" * len(ids))
     found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
@@ -786,6 +787,12 @@ def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
         if unit in found and found[unit]["context"] is None:
             found[unit]["context"] = title
     return found
+
+
+def _labels_in(conn, data: SearchData | None) -> bool:
+    """Whether this build has labels: asked once per build (the search data's memo), not with two
+    statements per call (four per search)."""
+    return data._cached(("has labels",), lambda: _has_labels(conn)) if data is not None else _has_labels(conn)
 
 
 def _has_labels(conn) -> bool:

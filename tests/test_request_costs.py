@@ -167,3 +167,10 @@ def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
     given = asyncio.run(pieces())
     assert len(given) <= 2  # the page, and the line break after it
     assert len("".join(given)) > 10_000
+
+
+def test_search_asks_whether_labels_exist_once_per_build(conn):
+    searching.search_page(conn, "リボーク", limit=20)
+    page, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
+    assert page["results"][0]["labels"]  # labels are shown
+    assert not any("pragma_table_info" in sql or "sqlite_master" in sql for sql in statements)
