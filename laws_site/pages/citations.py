@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote_from_bytes
 
 from .. import editions, i18n, queries
 from ..responses import html_page, json_response, read
@@ -107,18 +108,28 @@ def part_list(totals: list[dict]) -> list[dict]:
 
 
 def part_matrix(parts: list[dict], cells: list[dict]) -> dict:
-    """Rows cite columns: the count of citing units in each cell, with its share of the largest."""
+    """Rows cite columns: the count of citing units in each cell, with its share of the largest;
+    each part's ref as it stands in a query string (`part%3A5`) and each cell's colour strength as
+    the picture writes it ("0.51"): data the template would otherwise work out per cell."""
     by_pair = {(c["from_part"], c["to_part"]): c for c in cells}
     most = max((c["units"] for c in cells), default=1)
     rows = []
     for row in parts:
-        rows.append({**row, "cells": [
-            {"to": column["ref"], "to_number": column["number"], "to_title": column["title"],
-             "units": by_pair.get((row["ref"], column["ref"]), {}).get("units", 0),
-             "law_pairs": by_pair.get((row["ref"], column["ref"]), {}).get("law_pairs", 0),
-             "strength": round(by_pair.get((row["ref"], column["ref"]), {}).get("units", 0) / most, 3)}
-            for column in parts]})
+        cells_of_row = []
+        for column in parts:
+            cell = by_pair.get((row["ref"], column["ref"]), {})
+            strength = round(cell.get("units", 0) / most, 3)
+            cells_of_row.append({"to": column["ref"], "to_query": query_part(column["ref"]), "to_number": column["number"],
+                                 "to_title": column["title"], "units": cell.get("units", 0),
+                                 "law_pairs": cell.get("law_pairs", 0), "strength": strength,
+                                 "fill": "%.2f" % (0.18 + 0.82 * strength)})
+        rows.append({**row, "ref_query": query_part(row["ref"]), "cells": cells_of_row})
     return {"rows": rows, "most": most, "size": len(parts)}
+
+
+def query_part(value: str) -> str:
+    """A value percent-encoded as Jinja's `urlencode` filter encodes a string (UTF-8, "/" kept)."""
+    return quote_from_bytes(value.encode("utf-8"), "/")
 
 
 def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | None, titles) -> dict | None:
