@@ -28,6 +28,7 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
 """
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import sys
@@ -43,6 +44,7 @@ from .ref_spelling import (candidate_refs, citation_candidates, law_spelling, na
                            regulation_spelling, split_citations, squeeze)
 from . import citation_alternatives
 from .expansions import FEW, Alternative, alternatives, corrections
+from . import queries
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
 
@@ -771,6 +773,13 @@ def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     if not ids or not _labels_in(conn, data):
         return {}
     marks = ",".join("?" * len(ids))
+    if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
+        # made at build (ingest/search_labels.py): one statement, not three (one a recursive walk up)
+        cursor = conn.cursor()
+        cursor.row_factory = None
+        return {unit: {"label": label, "labels": json.loads(labels), "context": context}
+                for unit, label, labels, context in cursor.execute(
+                    f"select id, label, labels, context from search_labels where id in ({marks})", ids)}
     found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
              conn.execute(f"select id, label from sections where id in ({marks})", ids)}
     for unit, lang, label in conn.execute(

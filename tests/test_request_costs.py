@@ -174,3 +174,24 @@ def test_search_asks_whether_labels_exist_once_per_build(conn):
     page, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
     assert page["results"][0]["labels"]  # labels are shown
     assert not any("pragma_table_info" in sql or "sqlite_master" in sql for sql in statements)
+
+
+def test_search_labels_are_read_from_the_build_time_table(conn):
+    """Table search_labels (made at build) gives what unit_labels worked out per request with three
+    statements, one a recursive walk up the parents: the same for every unit; one statement per page."""
+    ids = [row[0] for row in conn.execute("select id from sections order by position")]
+    stored = {}
+    for start in range(0, len(ids), 400):
+        stored.update(searching.unit_labels(conn, ids[start:start + 400],
+                                            searching.search_data(conn)))
+    # without the search data the per-request statements run (as for a database built before the table)
+    per_request = {}
+    for start in range(0, len(ids), 400):
+        per_request.update(searching.unit_labels(conn, ids[start:start + 400]))
+    assert stored == per_request and len(stored) == len(ids)
+    assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"
+    assert list(stored["laws-2017-ja:27B1(b)"]["labels"]) == ["en", "ja", "zh"]
+    searching.search_page(conn, "リボーク", limit=20)
+    _, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
+    assert any("from search_labels" in sql for sql in statements)
+    assert not any("with recursive" in sql for sql in statements)
