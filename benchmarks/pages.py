@@ -13,6 +13,9 @@ the page ignores (`&_cold=N`), so it measures reading the rows and rendering the
     .venv/bin/python -m benchmarks.pages --runs 5 --requests 40        # builds its own laws.db
 
 Target (issue 13): every page p50 <= 1.5x the plain row page; serving RSS <= 2x plain Datasette's.
+"x plain" divides by the plain row page's p50 over the whole run; "cold x beside" by the p50 of the
+plain row page's requests made in the same loop as that page's (request for request, the same minutes
+of a shared machine's load).
 """
 from __future__ import annotations
 
@@ -76,10 +79,13 @@ def timed(client: httpx.Client, path: str) -> float:
     return elapsed
 
 
-def measure(ours: str, plain: str, runs: int, requests: int) -> tuple[dict, dict]:
-    """(samples of repeated requests, samples of first requests), per page, plus the plain row page."""
+def measure(ours: str, plain: str, runs: int, requests: int) -> tuple[dict, dict, dict]:
+    """(samples of repeated requests, samples of first requests), per page, plus the plain row page;
+    and, per page, the plain row page's samples taken beside that page's (the same moments: on a
+    shared machine the load changes while the pages are measured one after the other)."""
     warm: dict[str, list[float]] = {name: [] for name in ["plain row page", *PAGES]}
     cold: dict[str, list[float]] = {name: [] for name in PAGES}
+    beside: dict[str, list[float]] = {name: [] for name in PAGES}
     fresh = iter(range(10**9))
     with httpx.Client(base_url=ours, timeout=30) as site, httpx.Client(base_url=plain, timeout=30) as baseline:
         timed(baseline, BASELINE)
@@ -88,10 +94,12 @@ def measure(ours: str, plain: str, runs: int, requests: int) -> tuple[dict, dict
         for _ in range(runs):
             for name, path in PAGES.items():
                 for _ in range(requests):
-                    warm["plain row page"].append(timed(baseline, BASELINE))
+                    plain_sample = timed(baseline, BASELINE)
+                    warm["plain row page"].append(plain_sample)
+                    beside[name].append(plain_sample)
                     warm[name].append(timed(site, path))
                     cold[name].append(timed(site, path + ("&" if "?" in path else "?") + f"_cold={next(fresh)}"))
-    return warm, cold
+    return warm, cold, beside
 
 
 def main() -> int:
@@ -110,14 +118,17 @@ def main() -> int:
         plain_port = free_port()
         plain_argv = [str(plain_datasette()), "serve", "-i", str(db), "--port", str(plain_port)]
         with serving(db) as (ours, our_process), serving(db, port=plain_port, argv=plain_argv) as (plain, plain_process):
-            samples, cold = measure(ours, plain, args.runs, args.requests)
+            samples, cold, beside = measure(ours, plain, args.runs, args.requests)
             memory = {"bridge-laws serve": memory_mib(our_process.pid), "plain datasette": memory_mib(plain_process.pid)}
     base = statistics.median(samples["plain row page"])
     print(f"\n{'page':<18} {'p50 ms':>8} {'p95 ms':>8} {'x plain row':>12} {'cold p50':>9} {'x plain':>8}"
-          f"   (runs {args.runs} x {args.requests} requests)")
+          f" {'plain beside':>12} {'cold x beside':>13}   (runs {args.runs} x {args.requests} requests)")
     for name, values in samples.items():
         p50, p95 = statistics.median(values), statistics.quantiles(values, n=20)[-1]
         first = f"{statistics.median(cold[name]) * 1000:9.1f} {statistics.median(cold[name]) / base:7.2f}x" if name in cold else ""
+        if name in beside:  # the plain row page timed in the same loop, request for request
+            alongside = statistics.median(beside[name])
+            first += f" {alongside * 1000:12.1f} {statistics.median(cold[name]) / alongside:12.2f}x"
         print(f"{name:<18} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / base:11.2f}x {first}")
     print(f"\n{'server':<18} {'VmRSS':>8} {'VmHWM':>8} {'RssAnon':>8} {'RssFile':>8}  (MiB, after the load)")
     for name, fields in memory.items():

@@ -21,6 +21,8 @@ from pathlib import Path
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens, ForkedTables
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
+from .contents_rows import write_contents_rows
+from .search_labels import write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
@@ -432,6 +434,8 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["law_citations"].create_index(["doc", "to_law"])
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
+    write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
+    write_search_labels(db)  # what a search result shows besides its text (ingest/search_labels.py)
 
 
 def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:

@@ -246,10 +246,39 @@ def with_length(start: dict, body: bytes) -> dict:
 TIMING = re.compile('"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode())
 
 
+# each alternative of TIMING begins with one of these: where none occurs, nothing is to be taken out
+TIMING_MARKERS = (b'"query_ms":', "Queries took ".encode(), "クエリ時間 ".encode(), "查询用时 ".encode())
+
+
 def content_etag(body: bytes) -> str:
     """The answer's own bytes (less the query timing), hashed: the same URL with a different answer
     gets another tag, the same answer the same tag."""
-    return '"' + hashlib.sha256(TIMING.sub(b"", body)).hexdigest()[:32] + '"'
+    return '"' + hashlib.sha256(without_timing(body)).hexdigest()[:32] + '"'
+
+
+def without_timing(body: bytes) -> bytes:
+    """`TIMING.sub(b"", body)`, tried only where a marker occurs (bytes.find, in C). Run over the
+    whole body, the pattern stops at every byte that could begin one of its alternatives: 0xE3
+    (クエリ) begins nearly every kana, so a 13 KB search answer took 0.2 ms, 25x its SHA-256."""
+    starts = sorted(at for marker in TIMING_MARKERS for at in _occurrences(body, marker))
+    if not starts:
+        return body
+    parts, cursor = [], 0
+    for at in starts:
+        if at < cursor:
+            continue
+        match = TIMING.match(body, at)
+        if match:
+            parts.append(body[cursor:at])
+            cursor = match.end()
+    return b"".join(parts) + body[cursor:] if parts else body
+
+
+def _occurrences(body: bytes, marker: bytes):
+    at = body.find(marker)
+    while at >= 0:
+        yield at
+        at = body.find(marker, at + 1)
 
 
 def json_content(headers) -> bool:

@@ -28,6 +28,7 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
 """
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import sys
@@ -43,6 +44,7 @@ from .ref_spelling import (candidate_refs, citation_candidates, law_spelling, na
                            regulation_spelling, split_citations, squeeze)
 from . import citation_alternatives
 from .expansions import FEW, Alternative, alternatives, corrections
+from . import queries
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
 
@@ -342,7 +344,7 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
     refs += nearest_refs(conn, place, ref)
     found = _existing(conn, [f"{place}:{r}" for r in refs])
     units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
-    labels = link_labels(conn, [f"{place}:{r}" for r in units])
+    labels = link_labels(conn, [f"{place}:{r}" for r in units], data)
     return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r),
              "labels": labels.get(f"{place}:{r}", {})} for r in units]
 
@@ -673,8 +675,13 @@ def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) 
 
 
 def _run_fts(conn, sql: str, match: str) -> list[tuple]:
+    """(rowid, score) rows as plain tuples: numbers only, which the connection's result budget
+    (limits.budgeted_row counts text and blob lengths) would count as 0 after making a sqlite3.Row
+    of each - a third of a search's time on a few hundred rows. The time limit stays the connection's."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
     try:
-        return conn.execute(sql, (match,)).fetchall()
+        return cursor.execute(sql, (match,)).fetchall()
     except sqlite3.OperationalError as error:
         # quoting makes this unreachable for any input we know of; a message beats a 500
         raise QueryError(f"This query could not be searched ({error}); try fewer symbols.") from error
@@ -728,8 +735,9 @@ def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
 
 def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
-    labels = unit_labels(conn, [hit.id for hit in page])
-    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])])
+    labels = unit_labels(conn, [hit.id for hit in page], data)
+    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])],
+                         data)
     results = []
     for hit in page:
         text, tokens, offsets = texts.get(hit.id, ("", "", None))
@@ -746,9 +754,9 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     return results
 
 
-def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
+def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict[str, str]]:
     """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
-    if not ids or not _has_labels(conn):
+    if not ids or not _labels_in(conn, data):
         return {}
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, str]] = {}
@@ -758,13 +766,20 @@ def link_labels(conn, ids: list[str]) -> dict[str, dict[str, str]]:
     return found
 
 
-def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
+def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict]:
     """id -> {"label" (the Japanese interface's, sections.label), "labels" {ja, zh, en}, "context"
     (the title of the nearest enclosing unit that has one, for a sub-item without a title of its
     own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
-    if not ids or not _has_labels(conn):
+    if not ids or not _labels_in(conn, data):
         return {}
     marks = ",".join("?" * len(ids))
+    if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
+        # made at build (ingest/search_labels.py): one statement, not three (one a recursive walk up)
+        cursor = conn.cursor()
+        cursor.row_factory = None
+        return {unit: {"label": label, "labels": json.loads(labels), "context": context}
+                for unit, label, labels, context in cursor.execute(
+                    f"select id, label, labels, context from search_labels where id in ({marks})", ids)}
     found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
              conn.execute(f"select id, label from sections where id in ({marks})", ids)}
     for unit, lang, label in conn.execute(
@@ -784,6 +799,12 @@ def unit_labels(conn, ids: list[str]) -> dict[str, dict]:
         if unit in found and found[unit]["context"] is None:
             found[unit]["context"] = title
     return found
+
+
+def _labels_in(conn, data: SearchData | None) -> bool:
+    """Whether this build has labels: asked once per build (the search data's memo), not with two
+    statements per call (four per search)."""
+    return data._cached(("has labels",), lambda: _has_labels(conn)) if data is not None else _has_labels(conn)
 
 
 def _has_labels(conn) -> bool:

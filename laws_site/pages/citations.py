@@ -7,7 +7,9 @@ part-by-part picture (drawn by the template, citation_map.html) and the stronges
 """
 from __future__ import annotations
 
+import json
 import re
+from urllib.parse import quote_from_bytes
 
 from .. import editions, i18n, queries
 from ..responses import html_page, json_response, read
@@ -17,15 +19,21 @@ STRONGEST = 15
 
 
 def citation_context(conn, citing: int | None = None, cited: int | None = None, law: int | None = None,
-                     parts_asked: tuple[str, str] | None = None, lang: str = "ja") -> dict:
+                     parts_asked: tuple[str, str] | None = None, lang: str = "ja",
+                     lists_for: set[int] | None = None) -> dict:
+    """Everything the page and the JSON show. `lists_for`: the laws whose lists (what each cites and
+    what cites it, every citing unit linked) are made; None for every law (the JSON). The page
+    shows the lists of the law opened (?law=61) only: making all 93 laws' was a third of its reading."""
     doc = queries.registry(conn).current_laws.id
     totals = queries.citation_totals(conn, doc)
-    pairs = queries.citation_pairs(conn, doc)
+    pairs = citation_pairs(conn, doc)
     titles = {t["law"]: t["title"] for t in totals}
     cites: dict[int, list[dict]] = {}
     cited_by: dict[int, list[dict]] = {}
     for pair in pairs:                  # rows come ordered by citing law, then cited law
         if pair["from_law"] != pair["to_law"]:
+            if lists_for is not None and pair["from_law"] not in lists_for and pair["to_law"] not in lists_for:
+                continue
             cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
             cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
     laws = [{**total, "url": permalink(doc, total["ref"]), "anchor": f"law-{total['law']}",
@@ -59,10 +67,29 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
     }
 
 
+PAIR_FIELDS = ("from_law", "to_law", "from_part", "to_part", "units")
+
+
+def citation_pairs(conn, doc: str) -> list[dict]:
+    """The rows of law_citations (made at build, ingest/citations.py), read as plain tuples (358
+    short rows need no sqlite3.Row and result-budget check each); each pair's citing units stay
+    the stored JSON until a list shows them (`citing_units`): the page shows one law's."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    rows = cursor.execute("select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
+                          "where doc = ? order by from_law, to_law", (doc,))
+    return [{**dict(zip(PAIR_FIELDS, row)), "citing_units_json": row[5]} for row in rows]
+
+
+def citing_units(pair: dict) -> list[str]:
+    """The refs of the units citing in this pair (61B2, 61B3...)."""
+    return json.loads(pair["citing_units_json"])
+
+
 def link(doc: str, pair: dict, other: int, titles: dict[int, str]) -> dict:
+    refs = citing_units(pair)
     return {"law": other, "title": titles.get(other), "url": permalink(doc, str(other)), "units": pair["units"],
-            "units_text": ", ".join(pair["citing_units"]),
-            "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in pair["citing_units"]]}
+            "units_text": ", ".join(refs), "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in refs]}
 
 
 def part_list(totals: list[dict]) -> list[dict]:
@@ -81,18 +108,28 @@ def part_list(totals: list[dict]) -> list[dict]:
 
 
 def part_matrix(parts: list[dict], cells: list[dict]) -> dict:
-    """Rows cite columns: the count of citing units in each cell, with its share of the largest."""
+    """Rows cite columns: the count of citing units in each cell, with its share of the largest;
+    each part's ref as it stands in a query string (`part%3A5`) and each cell's colour strength as
+    the picture writes it ("0.51"): data the template would otherwise work out per cell."""
     by_pair = {(c["from_part"], c["to_part"]): c for c in cells}
     most = max((c["units"] for c in cells), default=1)
     rows = []
     for row in parts:
-        rows.append({**row, "cells": [
-            {"to": column["ref"], "to_number": column["number"], "to_title": column["title"],
-             "units": by_pair.get((row["ref"], column["ref"]), {}).get("units", 0),
-             "law_pairs": by_pair.get((row["ref"], column["ref"]), {}).get("law_pairs", 0),
-             "strength": round(by_pair.get((row["ref"], column["ref"]), {}).get("units", 0) / most, 3)}
-            for column in parts]})
+        cells_of_row = []
+        for column in parts:
+            cell = by_pair.get((row["ref"], column["ref"]), {})
+            strength = round(cell.get("units", 0) / most, 3)
+            cells_of_row.append({"to": column["ref"], "to_query": query_part(column["ref"]), "to_number": column["number"],
+                                 "to_title": column["title"], "units": cell.get("units", 0),
+                                 "law_pairs": cell.get("law_pairs", 0), "strength": strength,
+                                 "fill": "%.2f" % (0.18 + 0.82 * strength)})
+        rows.append({**row, "ref_query": query_part(row["ref"]), "cells": cells_of_row})
     return {"rows": rows, "most": most, "size": len(parts)}
+
+
+def query_part(value: str) -> str:
+    """A value percent-encoded as Jinja's `urlencode` filter encodes a string (UTF-8, "/" kept)."""
+    return quote_from_bytes(value.encode("utf-8"), "/")
 
 
 def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | None, titles) -> dict | None:
@@ -101,7 +138,7 @@ def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | 
     pair = next((p for p in pairs if (p["from_law"], p["to_law"]) == (citing, cited)), None)
     return {"from": citing, "to": cited, "from_title": titles.get(citing), "to_title": titles.get(cited),
             "from_url": permalink(doc, str(citing)), "to_url": permalink(doc, str(cited)),
-            "units": [{"ref": ref, "url": permalink(doc, ref)} for ref in (pair or {}).get("citing_units", [])]}
+            "units": [{"ref": ref, "url": permalink(doc, ref)} for ref in (citing_units(pair) if pair else [])]}
 
 
 def selected_parts(doc: str, pairs: list[dict], parts: list[dict], asked: tuple[str, str] | None, titles
@@ -122,7 +159,7 @@ def citation_json(context: dict) -> dict:
                                       "cited_by_units", "cited_by_laws", "url")}
                  | {"cites": [strip(x) for x in law["cites"]], "cited_by": [strip(x) for x in law["cited_by"]]}
                  for law in context["laws"]],
-        "pairs": [{"from": p["from_law"], "to": p["to_law"], "count": p["units"], "citing_units": p["citing_units"]}
+        "pairs": [{"from": p["from_law"], "to": p["to_law"], "count": p["units"], "citing_units": citing_units(p)}
                   for p in context["pairs"]],
         "parts": [{k: p[k] for k in ("number", "ref", "title", "range", "laws")} for p in context["parts"]],
         "part_matrix": [{"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
@@ -151,7 +188,10 @@ async def view(datasette, request):
     citing, cited, law = law_arg(request, "from"), law_arg(request, "to"), law_arg(request, "law")
     parts_asked = (request.args.get("from_part") or "", request.args.get("to_part") or "")
     lang = i18n.lang()
-    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang))
-    if request.url_vars.get("as_json"):
+    as_json = bool(request.url_vars.get("as_json"))
+    lists_for = None if as_json else {law}  # the page lists the opened law's citations only (citation_map.html)
+    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang,
+                                                                  lists_for))
+    if as_json:
         return json_response(citation_json(context))
     return await html_page(datasette, request, "citation_map.html", context)

@@ -11,6 +11,7 @@ OUTLINE_KINDS = ("front_matter", "preface", "introduction", "part", "chapter", "
                  "article", "appendix", "table", "essay", "quote", "note", "ruling", "definition", "index")
 # In the 2017 Laws the printed 目次 lists laws and sections; the rest of the book is outside it.
 OUTSIDE_PRINTED_TOC = ("front_matter", "preface", "introduction", "chapter", "index")
+CONTENTS_ROWS = "contents_rows"  # ingest/contents_rows.py
 
 
 def outline(units: list[dict]) -> list[dict]:
@@ -25,7 +26,15 @@ def outline(units: list[dict]) -> list[dict]:
 
 
 def printed_toc(conn, doc: str) -> list[dict]:
-    """The 目次 rows: a law at depth 0, its sections below; grouped by the part they are printed in."""
+    """The 目次 rows: a law at depth 0, its sections below; grouped by the part they are printed in.
+    Read from table contents_rows (made at build: ingest/contents_rows.py), plain tuples; a database
+    built before it has the entries' units read and their attrs parsed here."""
+    if queries.table_exists(conn, CONTENTS_ROWS):
+        cursor = conn.cursor()
+        cursor.row_factory = None  # short text columns: the connection's result budget is not needed per row
+        return [{"ref": ref, "title": title, "depth": depth, "url": permalink(doc, ref), "part": part}
+                for ref, title, depth, part in cursor.execute(
+                    f"select ref, title, depth, part from {CONTENTS_ROWS} where doc = ? order by position", (doc,))]
     entries = queries.units_of_kinds(conn, doc, ("toc_entry",))
     rows = []
     for entry in entries:
@@ -91,7 +100,13 @@ def contents_context(conn, doc: str, lang: str = "ja") -> dict | None:
     return {"document": document, "document_title": short_titles(conn, lang).get(doc),
             "toc": toc, "outline": rows, "parts": toc_parts(conn, doc, toc) if toc else [],
             "groups": outline_groups(rows),
-            "has_index": bool(queries.units_of_kinds(conn, doc, ("index_row",)))}
+            "has_index": has_index(conn, doc)}
+
+
+def has_index(conn, doc: str) -> bool:
+    """Whether the document has a 索引 (one row looked at, not every index row read)."""
+    return conn.execute("select 1 from sections where doc = ? and kind = 'index_row' limit 1",
+                        (doc,)).fetchone() is not None
 
 
 def contents_json(context: dict) -> dict:

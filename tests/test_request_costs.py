@@ -1,0 +1,197 @@
+"""Per-request costs taken out of a search (issue 24) and out of the contents and citations pages
+(issue 22) stay out. No timing: each test observes that a costly step is not taken at all.
+"""
+import hashlib
+import json
+import sqlite3
+
+import pytest
+
+from laws_site import asgi, limits
+from laws_site import search as searching
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    limits.prepare(connection, "laws")
+    yield connection
+    connection.close()
+
+
+class CountingPattern:
+    """Stands in for asgi.TIMING: counts every call and answers as the real pattern."""
+
+    def __init__(self, pattern):
+        self.pattern, self.calls = pattern, 0
+
+    def sub(self, *args):
+        self.calls += 1
+        return self.pattern.sub(*args)
+
+    def match(self, *args):
+        self.calls += 1
+        return self.pattern.match(*args)
+
+
+def test_etag_of_an_answer_without_timing_never_runs_the_timing_pattern(conn, monkeypatch):
+    """The pattern stopped at every kana's first byte (0xE3): 25x the SHA-256 of a search answer."""
+    page = searching.search_page(conn, "リボーク", limit=20)
+    body = json.dumps({"ok": True, **page}, ensure_ascii=False, separators=(",", ":")).encode()
+    counting = CountingPattern(asgi.TIMING)
+    monkeypatch.setattr(asgi, "TIMING", counting)
+    etag = asgi.content_etag(body)
+    assert counting.calls == 0
+    assert etag == '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@pytest.mark.parametrize("body", [
+    '{"ok":true,"query_ms":12.5,"rows":["リボーク"]}',
+    '{"query_ms": 1e-3,"x":"query_ms"}',
+    "<footer>Queries took 12.3 ms · クエリ時間 4.5ミリ秒 · 查询用时 3 毫秒</footer><p>リボーク</p>",
+    "<p>Queries took many ms</p><p>query_ms</p>",
+])
+def test_timing_is_taken_out_as_the_pattern_does(body, monkeypatch):
+    raw = body.encode()
+    expected = asgi.TIMING.sub(b"", raw)
+    counting = CountingPattern(asgi.TIMING)
+    monkeypatch.setattr(asgi, "TIMING", counting)
+    assert asgi.without_timing(raw) == expected
+    assert counting.calls >= 1 or expected == raw
+
+
+def test_search_reads_fts_scores_as_plain_tuples(conn):
+    """The (rowid, score) rows of the FTS queries (hundreds per search) are numbers, which the
+    result budget counts as 0: they are not made into sqlite3.Row through limits.budgeted_row."""
+    seen = []
+
+    def counting(cursor, values):
+        seen.append(values)
+        return limits.budgeted_row(cursor, values)
+
+    conn.row_factory = counting
+    try:
+        page = searching.search_page(conn, "リボーク", limit=20)
+    finally:
+        limits.guard_results(conn)
+    assert page["total"] > 20
+    scores = [row for row in seen if len(row) == 2 and isinstance(row[0], int) and isinstance(row[1], float)]
+    assert scores == []
+    assert len(seen) < 200  # the page's own rows (texts, labels), not the hundreds of FTS hits
+
+
+# ---------------------------------------------------------------- the contents and citations pages (issue 22)
+
+def statements_of(conn, fn):
+    """(what fn returned, the SQL statements it ran on conn)."""
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        return fn(), seen
+    finally:
+        conn.set_trace_callback(None)
+
+
+def test_contents_rows_are_the_printed_toc(conn):
+    """Table contents_rows (made at build) holds the 目次 entries exactly as the page derived them
+    from the toc_entry units: real rows of Law 61 and the whole table compared."""
+    from laws_site import queries
+    from laws_site.pages import contents
+
+    rows = [tuple(row) for row in conn.execute(
+        "select doc, ref, title, depth, part from contents_rows where ref like '61%' order by doc, position")]
+    assert rows == [
+        ("laws-2017-ja", "61", "スートにフォローしないことーリボークに関する質問", 0, "プレイ"),
+        ("laws-2017-ja", "61A", "リボークの定義", 1, "プレイ"),
+        ("laws-2017-ja", "61B", "リボークの可能性について質問する権利", 1, "プレイ"),
+        ("laws-2017-ja", "61C", "トリックを調べる権利", 1, "プレイ"),
+        ("revoke-notes-ja", "61", "スートにフォローしないことーリボークに関する質問", 0, None),
+    ]
+    for doc in ("laws-2017-ja", "revoke-notes-ja", "out-of-turn-notes-ja"):
+        from_units = []
+        for entry in queries.units_of_kinds(conn, doc, ("toc_entry",)):
+            target = entry["attrs"].get("target_ref") or entry["attrs"].get("law")
+            if target:
+                from_units.append({"ref": target, "title": entry["title"], "depth": 0 if target.isdigit() else 1,
+                                   "url": contents.permalink(doc, target), "part": entry["attrs"].get("part")})
+        assert contents.printed_toc(conn, doc) == from_units
+        assert len(from_units) > 5
+
+
+def test_contents_page_reads_the_build_time_rows_not_the_units(conn):
+    from laws_site.pages import contents
+
+    context, statements = statements_of(conn, lambda: contents.contents_context(conn, "laws-2017-ja", "ja"))
+    assert len(context["parts"]) == 10 and context["has_index"] is True
+    assert any("from contents_rows" in sql for sql in statements)
+    assert not any("toc_entry" in sql for sql in statements)  # no entry's row or attrs read per request
+    assert not any("'index_row'" in sql and "limit 1" not in sql for sql in statements)
+
+
+def test_citations_page_links_only_the_opened_laws_units(conn, monkeypatch):
+    """The page lists one law's citing units (?law=62); making every law's lists and parsing every
+    pair's units was a third of its reading. The JSON still has every list."""
+    from laws_site.pages import citations
+
+    calls = []
+    real = citations.citing_units
+    monkeypatch.setattr(citations, "citing_units", lambda pair: calls.append(pair) or real(pair))
+    page = citations.citation_context(conn, lang="ja", lists_for={None})
+    assert calls == [] and all(law["cites"] == [] for law in page["laws"])
+    opened = citations.citation_context(conn, law=62, lang="ja", lists_for={62})
+    law62 = next(law for law in opened["laws"] if law["law"] == 62)
+    assert [x["law"] for x in law62["cites"]] and len(law62["cited_by"]) == 4
+    assert calls and all(62 in (pair["from_law"], pair["to_law"]) for pair in calls)
+    everything = citations.citation_context(conn, lang="ja")
+    assert all(pair["citing_units"] for pair in citations.citation_json(everything)["pairs"])
+    full62 = next(law for law in everything["laws"] if law["law"] == 62)
+    assert (law62["cites"], law62["cited_by"]) == (full62["cites"], full62["cited_by"])
+
+
+@pytest.mark.parametrize("template", ["document.html", "citation_map.html"])
+def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
+    """The content block is made into one string: given out piece by piece, each of a few thousand
+    pieces passed through three async generators."""
+    import asyncio
+
+    from laws_site.pages import citations, contents
+
+    data = (contents.contents_context(conn, "laws-2017-ja", "ja") if template == "document.html"
+            else citations.citation_context(conn, law=62, lang="ja", lists_for={62}))
+    compiled = datasette.jinja_env.get_template(template)
+    context = compiled.new_context(data)
+
+    async def pieces():
+        return [piece async for piece in compiled.blocks["content"](context)]
+
+    given = asyncio.run(pieces())
+    assert len(given) <= 2  # the page, and the line break after it
+    assert len("".join(given)) > 10_000
+
+
+def test_search_asks_whether_labels_exist_once_per_build(conn):
+    searching.search_page(conn, "リボーク", limit=20)
+    page, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
+    assert page["results"][0]["labels"]  # labels are shown
+    assert not any("pragma_table_info" in sql or "sqlite_master" in sql for sql in statements)
+
+
+def test_search_labels_are_read_from_the_build_time_table(conn):
+    """Table search_labels (made at build) gives what unit_labels worked out per request with three
+    statements, one a recursive walk up the parents: the same for every unit; one statement per page."""
+    ids = [row[0] for row in conn.execute("select id from sections order by position")]
+    stored = {}
+    for start in range(0, len(ids), 400):
+        stored.update(searching.unit_labels(conn, ids[start:start + 400],
+                                            searching.search_data(conn)))
+    # without the search data the per-request statements run (as for a database built before the table)
+    per_request = {}
+    for start in range(0, len(ids), 400):
+        per_request.update(searching.unit_labels(conn, ids[start:start + 400]))
+    assert stored == per_request and len(stored) == len(ids)
+    assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"
+    assert list(stored["laws-2017-ja:27B1(b)"]["labels"]) == ["en", "ja", "zh"]
+    searching.search_page(conn, "リボーク", limit=20)
+    _, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
+    assert any("from search_labels" in sql for sql in statements)
+    assert not any("with recursive" in sql for sql in statements)
