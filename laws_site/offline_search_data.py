@@ -70,6 +70,9 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "snippets": snippet_rows(conn),
         "cited_by": cited_by(conn),
         "index_entries": [[e.ref, sorted(e.terms), list(e.targets)] for e in data.index_entries],
+        # the 索引's "see" entries (search.see_also_boosts): [their tokens, the see entry's ref, the units
+        # the entry it refers to cites] (合意 -> see パートナー間の了解事項 -> laws-2017-ja:40)
+        "see_also": [[sorted(terms), ref, list(targets)] for terms, (ref, targets) in data.see_also.items()],
         "glossary": glossary_export(data),
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,

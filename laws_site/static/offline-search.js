@@ -341,6 +341,8 @@
           this.indexByTerm.get(term).push(entry);
         }
       }
+      // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost] (older packs: none)
+      this.seeAlso = new Map((pack.see_also || []).map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
       const fts = pack.fts;
       this.ftsRows = fts.rows;
       this.avgdl = fts.tokens / fts.rows;
@@ -911,6 +913,10 @@
       const pointed = new Map();
       if (indexBoost && branch.lang === "ja") {
         for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms)) pointed.set(unit, [indexWeight * boost, entries]);
+        for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
+          const [boost, entries] = pointed.get(unit) || [0.0, []];
+          pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
+        }
       }
       for (const unit of branch.pointed) {
         const [boost, entries] = pointed.get(unit) || [0.0, []];
@@ -1055,6 +1061,23 @@
       });
     }
 
+    /** search.see_also_boosts: the units a 索引 "see" entry with exactly the branch's words leads to
+     * (合意 -> see パートナー間の了解事項 -> Law 40), and the units inside them whose title carries the words. */
+    seeAlsoBoosts(branch, hits) {
+      const found = this.seeAlso.get(termsKey(branch.terms));
+      const boosted = new Map();
+      if (!found) return boosted;
+      const [entry, targets] = found;
+      for (const target of targets) boosted.set(target, entry);
+      const wanted = new Set(targets);
+      for (const rowid of hits.keys()) {
+        const [unitId, doc, ref] = this.units.get(rowid);
+        if (!boosted.has(unitId) && lawAncestors(ref).some((above) => wanted.has(doc + ":" + above))
+            && this.titleCarriedBy(branch, this.titleWords.get(rowid))) boosted.set(unitId, entry);
+      }
+      return boosted;
+    }
+
     indexBoosts(terms) {
       const query = new Set(terms);
       const entries = [];
@@ -1151,6 +1174,8 @@
       return found || undefined;
     }
   }
+
+  function termsKey(terms) { return [...new Set(terms)].sort().join("\u0001"); }
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 
