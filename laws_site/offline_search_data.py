@@ -11,6 +11,11 @@ What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
 - `lexicon`: the corpus's own words as Sudachi split them (mode C, as queries are split), each
   surface with its normalised form, whether a query drops it (particles) and how often it occurs;
   the browser segments a query with these (fewest words, then the most frequent);
+  the corpus's words with kanji also under their hiragana spelling where SudachiPy reads that
+  spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is cut and
+  normalised as the server cuts it (`kana_spellings`);
+- `see_also`: the 索引's "see" entries (合意 -> see パートナー間の了解事項 -> Law 40) that
+  search.see_also_boosts ranks with;
 - `branches`: the tokens of every glossary term and vocabulary word in each language, made here
   by the server's own tokenizer (a translation searched offline is searched with the same tokens);
 - `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus.
@@ -23,6 +28,9 @@ import json
 import sqlite3
 import unicodedata
 from collections import Counter
+
+import jaconv
+from sudachipy import SplitMode
 
 from ingest import glossary as glossary_module
 from ingest import tokenize
@@ -187,7 +195,29 @@ def lexicon(conn: sqlite3.Connection) -> dict:
     for (surface, norm, dropped), count in counts.most_common():
         entry = found.setdefault(surface, [norm, dropped, 0])  # the most frequent reading of a surface
         entry[2] += count
+    found.update(kana_spellings(found))
     return found
+
+
+def kana_spellings(found: dict[str, list]) -> dict[str, list]:
+    """The corpus's words with kanji written in hiragana, as a query typed in kana is split on the
+    server: SudachiPy reads each word (順番 -> ジュンバン), and where SudachiPy takes that reading in
+    hiragana back as one word with the same normalised form (じゅんばん -> 順番) the kana spelling
+    becomes a lexicon word of its own, with the word's entry; a reading SudachiPy splits or reads
+    as another word is left out (the phone then splits it as it can, like any unknown word)."""
+    tokenizer = tokenize.sudachi_tokenizer()
+    spellings: dict[str, list] = {}
+    for surface, entry in found.items():  # most frequent first: a kana spelling goes to the commoner word
+        if not tokenize.HAN_RE.search(surface):
+            continue
+        katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))
+        kana = _nfkc(jaconv.kata2hira(katakana))
+        if not kana or kana in found or kana in spellings or not tokenize.KANA_RE.search(kana):
+            continue
+        read = tokenize.japanese_tokens(kana)
+        if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
+            spellings[kana] = list(entry)
+    return spellings
 
 
 def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:
