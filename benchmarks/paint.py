@@ -5,6 +5,7 @@ weight: the server's HTML, its stylesheets, its scripts, the browser's style and
 
     .venv/bin/python -m benchmarks.paint --db laws.db --runs 3
     .venv/bin/python -m benchmarks.paint --db laws.db --runs 1 --breakdown   # where the time goes
+    .venv/bin/python -m benchmarks.paint --db laws.db --runs 5 --against /tmp/main-checkout  # before/after
 
 Steps: a real `bridge-laws serve` on a copy of the database; a phone context (390x844, mobile,
 touch, ja-JP, service workers blocked so that the server answers every page); `--units` unit pages
@@ -12,6 +13,9 @@ spread over every document (the same sample as benchmarks/offline.py), each visi
 unthrottled (warm caches, as a reader's second page); then CPU throttling 4x (CDP
 `Emulation.setCPUThrottlingRate`) and, per run, every page visited and its
 `first-contentful-paint` read from the Paint Timing API. Per run p50/p95; the median over runs.
+`--against DIR` serves a second checkout of the project (e.g. `git archive main | tar -x -C DIR`)
+on the same database beside this one and visits each page on both, alternately, in the same
+browser: before and after under the same load.
 `--breakdown` also reads, per page, when the HTML had arrived (responseEnd), when the parser was
 done (domInteractive) and the renderer's own counters (CDP `Performance.getMetrics`: style
 recalculation, layout, script) for the navigation, and the page's HTML size.
@@ -19,6 +23,7 @@ recalculation, layout, script) for the navigation, and the page's HTML size.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sqlite3
@@ -64,6 +69,7 @@ def sample_units(db_path: Path, count: int) -> list[str]:
 
 
 def counters(cdp) -> dict:
+    """The renderer's counters for the current document (they start again at each navigation)."""
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     return {name: metrics.get(name, 0.0) * 1000 for name in COUNTERS}
 
@@ -71,7 +77,12 @@ def counters(cdp) -> dict:
 def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
     paints, rows = [], []
     for url in units:
-        before = counters(cdp) if breakdown else None
+        if isinstance(base, list):  # [(name, base url)]: each page on each server in turn
+            for name, url_base in base:
+                response = page.goto(url_base + url)
+                assert response.status == 200, (url, response.status)
+                paints.append((name, page.evaluate(PAINT)["fcp"]))
+            continue
         response = page.goto(base + url)
         assert response.status == 200, (url, response.status)
         seen = page.evaluate(PAINT)
@@ -80,7 +91,9 @@ def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
             page.wait_for_load_state("load")
             after = counters(cdp)
             rows.append({"url": url, **{k: round(v, 1) for k, v in seen.items()},
-                         **{k: round(after[k] - before[k], 1) for k in COUNTERS}})
+                         **{k: round(after[k], 1) for k in COUNTERS}})
+    if isinstance(base, list):
+        return {name: {"first_contentful_paint": summary([p for n, p in paints if n == name])} for name, _ in base}
     result = {"first_contentful_paint": summary(paints)}
     if breakdown:
         result["pages"] = rows
@@ -89,25 +102,38 @@ def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
     return result
 
 
-def run(db_path: Path, runs: int, units: int, breakdown: bool) -> dict:
-    from playwright.sync_api import sync_playwright
-
+def run(db_path: Path, runs: int, units: int, breakdown: bool, against: Path | None = None) -> dict:
     sample = sample_units(db_path, units)
     result: dict = {"throttle": THROTTLE, "units": len(sample), "runs": []}
-    with serving(db_path) as (base, _process), sync_playwright() as playwright:
+    with contextlib.ExitStack() as stack:
+        base, _process = stack.enter_context(serving(db_path))
+        if against:
+            other, _ = stack.enter_context(serving(db_path, cwd=against))
+            base = [("this", base), ("against", other)]
+        return _measure(result, base, sample, runs, breakdown)
+
+
+def _measure(result: dict, base, sample: list[str], runs: int, breakdown: bool) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(service_workers="block", **VIEWPORTS["phone"])
         page = context.new_page()
         for url in sample:  # every page and its static files seen once: warm caches
-            page.goto(base + url)
+            for _, url_base in (base if isinstance(base, list) else [("this", base)]):
+                page.goto(url_base + url)
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
         for _ in range(runs):
             result["runs"].append(one_run(page, cdp, base, sample, breakdown))
         browser.close()
-    result["median_p50"] = statistics.median(r["first_contentful_paint"]["p50"] for r in result["runs"])
-    result["median_p95"] = statistics.median(r["first_contentful_paint"]["p95"] for r in result["runs"])
+    for name in ([n for n, _ in base] if isinstance(base, list) else [None]):
+        runs_of = [r[name] if name else r for r in result["runs"]]
+        key = f"{name}_" if name else ""
+        result[key + "median_p50"] = statistics.median(r["first_contentful_paint"]["p50"] for r in runs_of)
+        result[key + "median_p95"] = statistics.median(r["first_contentful_paint"]["p95"] for r in runs_of)
     return result
 
 
@@ -116,6 +142,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="a built laws.db (copied; default: build one in a temp dir)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--units", type=int, default=40)
+    parser.add_argument("--against", type=Path, help="a second checkout to serve and measure alternately (before/after)")
     parser.add_argument("--breakdown", action="store_true", help="per page: arrival, parse, style, layout, script")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -124,7 +151,7 @@ def main() -> None:
             shutil.copy(args.db, db_path)
         else:
             build(db_path, DEFAULT_CORPUS)
-        result = run(db_path, args.runs, args.units, args.breakdown)
+        result = run(db_path, args.runs, args.units, args.breakdown, args.against)
     print(json.dumps(result, ensure_ascii=False, indent=1))
 
 
