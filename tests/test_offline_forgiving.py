@@ -129,3 +129,15 @@ def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack):
     without = engine.evaluate("""(qs) => { const e = Object.create(engine); e.seeAlso = new Map();
         return qs.map((q) => e.search(q, {limit: 1}).results[0].id); }""", queries)
     assert without[:2] != server[:2]
+
+
+def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack):
+    """vocabulary_of (a word no unit holds cannot match) is shipped as the FTS terms per language plus
+    and minus the differences: the phone's sets are exactly the server's."""
+    from laws_site.search_data import search_data
+    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    server = {lang: sorted(words) for lang, words in search_data(conn).vocabulary_of.items()}
+    phone = engine.evaluate("() => Object.fromEntries(Object.entries(engine.vocabularyOf).map(([l, s]) => [l, [...s].sort()]))")
+    assert {lang: sorted(words) for lang, words in phone.items()} == server
+    assert "0.5" in pack["indexed_words"]["ja"]["more"]  # split by the FTS tokenizer, a search token all the same
+    assert all(isinstance(v, dict) for v in pack["indexed_words"].values())

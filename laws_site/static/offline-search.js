@@ -332,7 +332,25 @@
         ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
       // every token of the search columns, per language: a word no unit holds cannot match
       this.vocabularyOf = {};
-      for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new Set(words);
+      // (as the FTS index's terms per language, plus `more`, less `less`; older packs: the list itself)
+      const derive = Object.values(pack.indexed_words).some((words) => !Array.isArray(words));
+      if (derive) {
+        for (const [term, postings] of Object.entries(pack.fts.postings)) {
+          let last = null;
+          for (let i = 0; i < postings.length; i += 3) {
+            const lang = this.units.get(postings[i])[5];
+            if (lang === last) continue;
+            last = lang;
+            (this.vocabularyOf[lang] = this.vocabularyOf[lang] || new Set()).add(term);
+          }
+        }
+      }
+      for (const [lang, words] of Object.entries(pack.indexed_words)) {
+        if (Array.isArray(words)) { this.vocabularyOf[lang] = new Set(words); continue; }
+        const known = this.vocabularyOf[lang] = this.vocabularyOf[lang] || new Set();
+        for (const word of words.more) known.add(word);
+        for (const word of words.less) known.delete(word);
+      }
       this.indexByTerm = new Map();
       this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
       for (const entry of this.indexEntries) {
