@@ -76,9 +76,9 @@ def counters(cdp) -> dict:
 
 def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
     paints, rows = [], []
-    for url in units:
-        if isinstance(base, list):  # [(name, base url)]: each page on each server in turn
-            for name, url_base in base:
+    for index, url in enumerate(units):
+        if isinstance(base, list):  # [(name, base url)]: each page on each server, first one then the other
+            for name, url_base in (base if index % 2 == 0 else base[::-1]):
                 response = page.goto(url_base + url)
                 assert response.status == 200, (url, response.status)
                 paints.append((name, page.evaluate(PAINT)["fcp"]))
