@@ -332,24 +332,11 @@
         ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
       // every token of the search columns, per language: a word no unit holds cannot match
       this.vocabularyOf = {};
-      // (as the FTS index's terms per language, plus `more`, less `less`; older packs: the list itself)
-      const derive = Object.values(pack.indexed_words).some((words) => !Array.isArray(words));
-      if (derive) {
-        for (const [term, postings] of Object.entries(pack.fts.postings)) {
-          let last = null;
-          for (let i = 0; i < postings.length; i += 3) {
-            const lang = this.units.get(postings[i])[5];
-            if (lang === last) continue;
-            last = lang;
-            (this.vocabularyOf[lang] = this.vocabularyOf[lang] || new Set()).add(term);
-          }
-        }
-      }
+      // (as the FTS index's terms per language, plus `more`, less `less`, asked word by word: a query
+      // asks for a few words, so the phone never builds the sets; older packs: the list itself)
       for (const [lang, words] of Object.entries(pack.indexed_words)) {
-        if (Array.isArray(words)) { this.vocabularyOf[lang] = new Set(words); continue; }
-        const known = this.vocabularyOf[lang] = this.vocabularyOf[lang] || new Set();
-        for (const word of words.more) known.add(word);
-        for (const word of words.less) known.delete(word);
+        this.vocabularyOf[lang] = Array.isArray(words) ? new Set(words)
+          : new IndexedWords(lang, words, pack.fts.postings, this.units);
       }
       this.indexByTerm = new Map();
       this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
@@ -1180,6 +1167,27 @@
   }
 
   /** rowid -> Set of words, made on first use (most units are never asked). */
+  /** One language's indexed words, answered from the FTS postings: a term with a row in the language,
+   * plus the search tokens the FTS tokenizer split (`more`), less the terms it made of them (`less`). */
+  class IndexedWords {
+    constructor(lang, words, postings, units) {
+      this.lang = lang; this.more = new Set(words.more); this.less = new Set(words.less);
+      this.postings = postings; this.units = units; this.known = new Map();
+    }
+    has(word) {
+      if (this.more.has(word)) return true;
+      if (this.less.has(word) || !Object.prototype.hasOwnProperty.call(this.postings, word)) return false;
+      let found = this.known.get(word);
+      if (found === undefined) {
+        const list = this.postings[word];
+        found = false;
+        for (let i = 0; i < list.length && !found; i += 3) found = this.units.get(list[i])[5] === this.lang;
+        this.known.set(word, found);
+      }
+      return found;
+    }
+  }
+
   class LazySets {
     constructor(source) { this.source = source; this.made = new Map(); }
     get(rowid) {
