@@ -96,8 +96,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
 def indexed_words(data, fts: dict) -> dict:
     """search_data.vocabulary_of (every token of the search columns, per language), told as what
     differs from the FTS index's own terms per language, which the pack already holds: the tokens
-    the FTS tokenizer splits (`0.5` -> 0, 5) are `more`, the terms it made of them `less` (~24 KB
-    of the pack on the wire saved: the phone derives the rest from `fts.postings`)."""
+    the FTS tokenizer splits (`0.5` -> 0, 5) are `more`, the terms it made of them `less` (~20 KB
+    of the pack on the wire saved: the phone asks `fts.postings` word by word)."""
     derived: dict[str, set[str]] = {}
     for term, postings in fts["postings"].items():
         for rowid in dict.fromkeys(postings[0::3]):
