@@ -1166,7 +1166,6 @@
     return "/" + doc + "/" + out;
   }
 
-  /** rowid -> Set of words, made on first use (most units are never asked). */
   /** One language's indexed words, answered from the FTS postings: a term with a row in the language,
    * plus the search tokens the FTS tokenizer split (`more`), less the terms it made of them (`less`). */
   class IndexedWords {
@@ -1188,6 +1187,7 @@
     }
   }
 
+  /** rowid -> Set of words, made on first use (most units are never asked). */
   class LazySets {
     constructor(source) { this.source = source; this.made = new Map(); }
     get(rowid) {
