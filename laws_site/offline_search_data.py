@@ -11,6 +11,11 @@ What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
 - `lexicon`: the corpus's own words as Sudachi split them (mode C, as queries are split), each
   surface with its normalised form, whether a query drops it (particles) and how often it occurs;
   the browser segments a query with these (fewest words, then the most frequent);
+  the corpus's words with kanji also under their hiragana spelling where SudachiPy reads that
+  spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is cut and
+  normalised as the server cuts it (`kana_spellings`);
+- `see_also`: the 索引's "see" entries (合意 -> see パートナー間の了解事項 -> Law 40) that
+  search.see_also_boosts ranks with;
 - `branches`: the tokens of every glossary term and vocabulary word in each language, made here
   by the server's own tokenizer (a translation searched offline is searched with the same tokens);
 - `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus.
@@ -23,6 +28,9 @@ import json
 import sqlite3
 import unicodedata
 from collections import Counter
+
+import jaconv
+from sudachipy import SplitMode
 
 from ingest import glossary as glossary_module
 from ingest import tokenize
@@ -43,6 +51,7 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
     registry = data.registry
     units = [[rowid, *unit] for rowid, unit in sorted(data.units.items())]
     searchable = sorted(rowid for rowids in data.searchable.values() for rowid in rowids)
+    fts = fts_index(conn)
     return {
         "format": FORMAT,
         "build": build_id,
@@ -63,13 +72,16 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "document_names": getattr(data, "document_names", {}),
         "searchable": searchable,
         # every token of the search columns, per language (a query word not among them cannot match)
-        "indexed_words": {lang: sorted(words) for lang, words in data.vocabulary_of.items()},
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
         "reprinted": data.reprinted,
-        "fts": fts_index(conn),
+        "fts": fts,
+        "indexed_words": indexed_words(data, fts),
         "snippets": snippet_rows(conn),
         "cited_by": cited_by(conn),
         "index_entries": [[e.ref, sorted(e.terms), list(e.targets)] for e in data.index_entries],
+        # the 索引's "see" entries (search.see_also_boosts): [their tokens, the see entry's ref, the units
+        # the entry it refers to cites] (合意 -> see パートナー間の了解事項 -> laws-2017-ja:40)
+        "see_also": [[sorted(terms), ref, list(targets)] for terms, (ref, targets) in data.see_also.items()],
         "glossary": glossary_export(data),
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
@@ -79,6 +91,21 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         # issue 24's expansions (laws_site/offline_expansions.py)
         "expansions": offline_expansions.export(conn),
     }
+
+
+def indexed_words(data, fts: dict) -> dict:
+    """search_data.vocabulary_of (every token of the search columns, per language), told as what
+    differs from the FTS index's own terms per language, which the pack already holds: the tokens
+    the FTS tokenizer splits (`0.5` -> 0, 5) are `more`, the terms it made of them `less` (~20 KB
+    of the pack on the wire saved: the phone asks `fts.postings` word by word)."""
+    derived: dict[str, set[str]] = {}
+    for term, postings in fts["postings"].items():
+        for rowid in dict.fromkeys(postings[0::3]):
+            derived.setdefault(data.units[rowid][5], set()).add(term)
+    languages = set(derived) | set(data.vocabulary_of)
+    return {lang: {"more": sorted(data.vocabulary_of.get(lang, frozenset()) - derived.get(lang, set())),
+                   "less": sorted(derived.get(lang, set()) - data.vocabulary_of.get(lang, frozenset()))}
+            for lang in sorted(languages)}
 
 
 def fts_index(conn: sqlite3.Connection) -> dict:
@@ -184,7 +211,29 @@ def lexicon(conn: sqlite3.Connection) -> dict:
     for (surface, norm, dropped), count in counts.most_common():
         entry = found.setdefault(surface, [norm, dropped, 0])  # the most frequent reading of a surface
         entry[2] += count
+    found.update(kana_spellings(found))
     return found
+
+
+def kana_spellings(found: dict[str, list]) -> dict[str, list]:
+    """The corpus's words with kanji written in hiragana, as a query typed in kana is split on the
+    server: SudachiPy reads each word (順番 -> ジュンバン), and where SudachiPy takes that reading in
+    hiragana back as one word with the same normalised form (じゅんばん -> 順番) the kana spelling
+    becomes a lexicon word of its own, with the word's entry; a reading SudachiPy splits or reads
+    as another word is left out (the phone then splits it as it can, like any unknown word)."""
+    tokenizer = tokenize.sudachi_tokenizer()
+    spellings: dict[str, list] = {}
+    for surface, entry in found.items():  # most frequent first: a kana spelling goes to the commoner word
+        if not tokenize.HAN_RE.search(surface):
+            continue
+        katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))
+        kana = _nfkc(jaconv.kata2hira(katakana))
+        if not kana or kana in found or kana in spellings or not tokenize.KANA_RE.search(kana):
+            continue
+        read = tokenize.japanese_tokens(kana)
+        if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
+            spellings[kana] = list(entry)
+    return spellings
 
 
 def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:

@@ -68,3 +68,82 @@ def test_edit_distances_match_rapidfuzz(page):
     got = page.evaluate("(pairs) => pairs.map(([a, b]) => [BridgeLawsSearch.forgiving.levenshtein(a, b, false), "
                         "BridgeLawsSearch.forgiving.levenshtein(a, b, true)])", pairs)
     assert got == [[Levenshtein.distance(a, b), OSA.distance(a, b)] for a, b in pairs]
+
+
+# ---------------------------------------------------------------- the pack's own data, in the engine
+
+
+@pytest.fixture(scope="module")
+def pack():
+    if not DB.exists():
+        pytest.skip("laws.db is not built (bridge-laws build)")
+    from laws_site import offline_search_data
+    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+    return offline_search_data.export(conn, build)
+
+
+@pytest.fixture(scope="module")
+def engine(page, pack):
+    page.evaluate("(pack) => { window.engine = new BridgeLawsSearch.Engine(pack); }", pack)
+    return page
+
+
+def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
+    """A corpus word with kanji, typed in hiragana, is in the lexicon as SudachiPy takes it back
+    (じゅんばん -> 順番); a reading SudachiPy reads as another word is not."""
+    lexicon = pack["lexicon"]
+    assert lexicon["じゅんばん"][:2] == ["順番", 0] and lexicon["じゅんばん"][2] == lexicon["順番"][2]
+    assert lexicon["じょうほう"][:2] == ["情報", 0]
+    assert lexicon["まちがっ"][0] == "間違う" and lexicon["ふとう"][0] == "不当"
+    # exact, on a few words: 為 reads シ, which SudachiPy takes back as another word (not kept); a kana
+    # spelling already in the lexicon (じょうほう, from the corpus's own text) keeps its entry
+    from laws_site.offline_search_data import kana_spellings
+    words = {"順番": ["順番", 0, 372], "情報": ["情報", 0, 186], "外": ["外", 0, 40], "間違っ": ["間違う", 0, 50],
+             "祈り": ["祈り", 0, 1], "為": ["為る", 0, 3], "じょうほう": ["情報", 0, 1]}
+    assert kana_spellings(words) == {"じゅんばん": ["順番", 0, 372], "そと": ["外", 0, 40],
+                                     "まちがっ": ["間違う", 0, 50], "いのり": ["祈り", 0, 1]}
+
+
+def test_a_hiragana_query_is_split_into_the_servers_words(engine):
+    """Hiragana queries of corpus words get the server's words offline (before the kana spellings
+    the phone cut ふとうなじょうほう into unknown pieces)."""
+    from ingest import tokenize
+    queries = ["ふとうなじょうほう", "まちがったじょうほう", "じゅんばんのせつめい", "じぶんのてじゅん", "ばあいのきそく"]
+    got = engine.evaluate("(qs) => qs.map((q) => engine.queryTerms(q, 'ja'))", queries)
+    assert got[0] == ["不当", "情報"] and got[1] == ["間違う", "情報"]
+    assert got == [list(tokenize.query_terms(q, "ja")) for q in queries]
+
+
+def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack):
+    """合意 -> see パートナー間の了解事項 -> Law 40: 賛同 and コンセンサス (synonyms of 合意) lead to 40A
+    offline as on the server; without the exported "see" entries they do not."""
+    from laws_site import search as searching
+    see = {tuple(terms): (ref, targets) for terms, ref, targets in pack["see_also"]}
+    assert see[("合意",)][1] == ["laws-2017-ja:40"]
+    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    queries = ["賛同", "コンセンサス", "合意"]
+    server = [searching.search_page(conn, q, limit=1)["results"][0]["id"] for q in queries]
+    offline = engine.evaluate("(qs) => qs.map((q) => engine.search(q, {limit: 1}).results[0].id)", queries)
+    assert offline == server == ["laws-2017-ja:40A"] * 3
+    without = engine.evaluate("""(qs) => { const e = Object.create(engine); e.seeAlso = new Map();
+        return qs.map((q) => e.search(q, {limit: 1}).results[0].id); }""", queries)
+    assert without[:2] != server[:2]
+
+
+def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack):
+    """vocabulary_of (a word no unit holds cannot match) is shipped as the FTS terms per language plus
+    and minus the differences, and asked word by word: the phone's answers are exactly the server's."""
+    from laws_site.search_data import search_data
+    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    server = {lang: sorted(words) for lang, words in search_data(conn).vocabulary_of.items()}
+    # every word that could be one (an FTS term, or a token the FTS tokenizer split) asked in each language
+    phone = engine.evaluate("""() => {
+        const words = new Set(Object.keys(engine.pack.fts.postings));
+        for (const lists of Object.values(engine.pack.indexed_words)) for (const w of [...lists.more, ...lists.less]) words.add(w);
+        return Object.fromEntries(Object.entries(engine.vocabularyOf).map(([lang, known]) => [lang, [...words].filter((w) => known.has(w))]));
+    }""")
+    assert {lang: sorted(words) for lang, words in phone.items()} == server
+    assert len(server["ja"]) > 2000 and len(server["zh"]) > 5000
+    assert "0.5" in pack["indexed_words"]["ja"]["more"]  # split by the FTS tokenizer, a search token all the same
+    assert all(isinstance(v, dict) for v in pack["indexed_words"].values())

@@ -332,7 +332,12 @@
         ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
       // every token of the search columns, per language: a word no unit holds cannot match
       this.vocabularyOf = {};
-      for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new Set(words);
+      // (as the FTS index's terms per language, plus `more`, less `less`, asked word by word: a query
+      // asks for a few words, so the phone never builds the sets; older packs: the list itself)
+      for (const [lang, words] of Object.entries(pack.indexed_words)) {
+        this.vocabularyOf[lang] = Array.isArray(words) ? new Set(words)
+          : new IndexedWords(lang, words, pack.fts.postings, this.units);
+      }
       this.indexByTerm = new Map();
       this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
       for (const entry of this.indexEntries) {
@@ -341,6 +346,8 @@
           this.indexByTerm.get(term).push(entry);
         }
       }
+      // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost] (older packs: none)
+      this.seeAlso = new Map((pack.see_also || []).map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
       const fts = pack.fts;
       this.ftsRows = fts.rows;
       this.avgdl = fts.tokens / fts.rows;
@@ -911,6 +918,10 @@
       const pointed = new Map();
       if (indexBoost && branch.lang === "ja") {
         for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms)) pointed.set(unit, [indexWeight * boost, entries]);
+        for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
+          const [boost, entries] = pointed.get(unit) || [0.0, []];
+          pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
+        }
       }
       for (const unit of branch.pointed) {
         const [boost, entries] = pointed.get(unit) || [0.0, []];
@@ -1055,6 +1066,23 @@
       });
     }
 
+    /** search.see_also_boosts: the units a 索引 "see" entry with exactly the branch's words leads to
+     * (合意 -> see パートナー間の了解事項 -> Law 40), and the units inside them whose title carries the words. */
+    seeAlsoBoosts(branch, hits) {
+      const found = this.seeAlso.get(termsKey(branch.terms));
+      const boosted = new Map();
+      if (!found) return boosted;
+      const [entry, targets] = found;
+      for (const target of targets) boosted.set(target, entry);
+      const wanted = new Set(targets);
+      for (const rowid of hits.keys()) {
+        const [unitId, doc, ref] = this.units.get(rowid);
+        if (!boosted.has(unitId) && lawAncestors(ref).some((above) => wanted.has(doc + ":" + above))
+            && this.titleCarriedBy(branch, this.titleWords.get(rowid))) boosted.set(unitId, entry);
+      }
+      return boosted;
+    }
+
     indexBoosts(terms) {
       const query = new Set(terms);
       const entries = [];
@@ -1138,6 +1166,27 @@
     return "/" + doc + "/" + out;
   }
 
+  /** One language's indexed words, answered from the FTS postings: a term with a row in the language,
+   * plus the search tokens the FTS tokenizer split (`more`), less the terms it made of them (`less`). */
+  class IndexedWords {
+    constructor(lang, words, postings, units) {
+      this.lang = lang; this.more = new Set(words.more); this.less = new Set(words.less);
+      this.postings = postings; this.units = units; this.known = new Map();
+    }
+    has(word) {
+      if (this.more.has(word)) return true;
+      if (this.less.has(word) || !Object.prototype.hasOwnProperty.call(this.postings, word)) return false;
+      let found = this.known.get(word);
+      if (found === undefined) {
+        const list = this.postings[word];
+        found = false;
+        for (let i = 0; i < list.length && !found; i += 3) found = this.units.get(list[i])[5] === this.lang;
+        this.known.set(word, found);
+      }
+      return found;
+    }
+  }
+
   /** rowid -> Set of words, made on first use (most units are never asked). */
   class LazySets {
     constructor(source) { this.source = source; this.made = new Map(); }
@@ -1151,6 +1200,8 @@
       return found || undefined;
     }
   }
+
+  function termsKey(terms) { return [...new Set(terms)].sort().join("\u0001"); }
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 

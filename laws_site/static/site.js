@@ -117,7 +117,10 @@
   if (window.matchMedia("(min-width: 900px)").matches) {
     document.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
   }
-  document.querySelectorAll("header.crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
+  // read in the first frame (its layout is made then anyway), not forced while the page is still loading
+  requestAnimationFrame(function () {
+    document.querySelectorAll("header.crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
+  });
 })();
 
 // A link to a collapsed part (/laws-2017-ja#part-5, /-/citations#law-61) opens it.
