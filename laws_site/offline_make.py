@@ -26,6 +26,7 @@ import gzip
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -39,7 +40,7 @@ from . import i18n
 # laws_site.cli imports this module for its command: what the packs need (Datasette, the pages) is
 # imported when they are made, not on every `bridge-laws` command
 
-NAMES = tuple(f"pages-{lang}" for lang in i18n.LANGUAGES) + ("search",)
+NAMES = ("search",) + tuple(f"pages-{lang}" for lang in i18n.LANGUAGES)  # the order they are made in
 GZIP_LEVEL = 9
 MAX_JOBS = 4
 
@@ -145,7 +146,6 @@ def build_lock(db_path: Path, build: str):
 def make(db_path: Path, jobs: int | None = None, log=lambda line: None) -> dict:
     """Every missing pack file of the database's current build; other builds' files removed after.
     {"build", "made": [figures per file], "seconds"}. PackError if it cannot be made."""
-    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
     from .offline_pack import PackError
@@ -164,11 +164,16 @@ def make(db_path: Path, jobs: int | None = None, log=lambda line: None) -> dict:
                 made.append(make_one(str(db_path), build, name))
                 log(_line(made[-1]))
         elif todo:
-            with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-                futures = [pool.submit(make_one, str(db_path), build, name) for name in todo]
-                for future in futures:
-                    made.append(future.result())
+            pool = get_context("spawn").Pool(jobs)
+            try:
+                waiting = [pool.apply_async(make_one, (str(db_path), build, name)) for name in todo]
+                for result in waiting:
+                    made.append(result.get())
                     log(_line(made[-1]))
+                pool.close()
+            finally:
+                pool.terminate()  # a failure or a stop (SIGTERM) stops the other crawls too
+                pool.join()
         if not missing(db_path, build):
             remove_other_builds(db_path, build)
     return {"build": build, "made": made, "seconds": round(time.perf_counter() - started, 1)}
@@ -221,6 +226,8 @@ def pack(db_path: Path, jobs: int | None, background: bool):
     check_database(db_path)
     if background:
         os.nice(10)
+    # stopped (the server that started it stops): the crawls in the pool are stopped with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         result = make(db_path, jobs, log=(lambda line: None) if background else click.echo)
     except PackError as error:
