@@ -31,7 +31,9 @@ const LAYOUT = 2; // how this worker stores the packs (2: one set of pages per i
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
-const PACK_WAIT_MS = 270000; // how long installing waits for the server to make a new build's packs
+// how long installing waits for the server to make a new build's packs; after that the install
+// fails and the open page (offline.js) tries again a little later
+const PACK_WAIT_MS = 120000;
 const LANGUAGES = ["ja", "zh", "en"];
 const DEFAULT_LANGUAGE = "ja";
 const SAVED = "/-/offline/saved/";
@@ -124,6 +126,7 @@ async function fetchPack(path) {
     const response = await fetch(path + (path.includes("?") ? "&" : "?") + "build=" + encodeURIComponent(BUILD),
       { cache: "no-store" });
     if (response.ok) return response;
+    await response.text().catch(() => ""); // read it: an unread body keeps the connection busy
     const wait = Math.min(15, Number(response.headers.get("Retry-After")) || 0) * 1000;
     if (response.status !== 503 || !wait || Date.now() + wait > deadline) {
       throw new Error("the offline pack " + path + " answered " + response.status);
