@@ -15,6 +15,7 @@ import json
 import shutil
 import sqlite3
 
+import httpx
 import pytest
 import yaml
 
@@ -28,7 +29,7 @@ from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, py
 QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
 READY = "#offline-status[data-state=ready]"
 SAVE_TIMEOUT_MS = 600_000  # after a rebuild the server makes the packs (the site rendered once per language)
-LAYOUT = 2  # sw.js LAYOUT: how the worker stores the packs
+LAYOUT = 3  # sw.js LAYOUT: how the worker stores the packs
 
 
 def cache_name(build: str) -> str:
@@ -164,6 +165,8 @@ def test_offline_in_chinese_units_references_index_and_search(phone, served):
     try:
         response = page.goto(served + "/zh/laws-2017-ja/61B2(a)")
         assert response.status == 200 and response.headers.get("x-offline-build")
+        # the worker's copy, regrouped for storage, is byte for byte the server's page
+        assert response.text() == httpx.get(served + "/zh/laws-2017-ja/61B2(a)").text
         assert page.get_attribute("html", "lang") == "zh-Hans"
         assert "61条B項2(a)" in page.inner_text("h1")  # the law text as printed
         assert page.locator("a.ui-language[hreflang=ja]").count() == 1  # the chrome in Chinese
@@ -193,6 +196,7 @@ def test_offline_in_english_units_references_glossary_and_search(phone, served):
     try:
         response = page.goto(served + "/en/laws-2017-ja/61")
         assert response.status == 200 and page.get_attribute("html", "lang") == "en"
+        assert response.text() == httpx.get(served + "/en/laws-2017-ja/61").text
         assert page.locator("a.cite-link[title=Permalink]").count() == 1  # English chrome
         page.click("a.xref[href='/en/laws-2017-ja/44']")
         page.wait_for_url("**/en/laws-2017-ja/44")

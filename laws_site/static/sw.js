@@ -18,16 +18,16 @@
  * Search offline answers with /-/offline/page, where offline-search.js runs the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
  * offline" part, status 503 - never the browser's error page.
- * Speed offline: the pack index and shared lines of a language, the last shards inflated and the
- * static files stay in the worker's memory, so a page opened offline costs the join of its lines
- * and its CSS comes from memory.
+ * Speed offline: the packs are stored regrouped (GROUP_PAGES below): opening a page inflates one
+ * small group; a language's index and the site's chrome lines, the last groups and the static files
+ * stay in the worker's memory.
  */
 "use strict";
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
 const FORMAT = 4; // the search pack's (laws_site/offline_search_data.py FORMAT)
-const LAYOUT = 2; // how this worker stores the packs (2: one set of pages per interface language)
+const LAYOUT = 3; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES)
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
@@ -48,10 +48,16 @@ const EXTRA_ASSETS = [
   "/-/static-plugins/bridge-laws/icon-192.png",
   "/-/static-plugins/bridge-laws/icon-512.png",
 ];
-const MAX_SHARDS_IN_MEMORY = 24;
+// Stored for speed, not as downloaded: pages in groups of GROUP_PAGES neighbours, each group's lines
+// with it, except the lines a CHROME_SHARE of all pages use (the site's header, footer, menus):
+// those are kept once and stay in memory. Opening a page offline inflates ~40 KB, not a shard of
+// 80 pages (~400 KB) and the 2 MB of lines shared between shards. ~3.7 MB stored per language.
+const GROUP_PAGES = 8;
+const CHROME_SHARE = 0.01;
+const MAX_GROUPS_IN_MEMORY = 64;
 const MAX_ASSET_BYTES_IN_MEMORY = 4000000;
 
-/** A language's saved parts: index (URL -> shard), common (shared lines), shard/N. */
+/** A language's saved parts: index (URL -> group), chrome (lines of most pages), group/N. */
 function savedUrl(lang, part) { return SAVED + lang + "/" + part; }
 
 /** The interface language of a path: its prefix (/en/, /zh/), else Japanese. */
@@ -217,11 +223,12 @@ async function savePages(lang) {
   const state = await readState(cache);
   if (state && state.languages && state.languages[lang]) return;
   const pack = await (await fetchPack("/-/offline/pages.json?lang=" + lang)).json();
+  const stored = regroup(pack);
   const writes = [
-    cache.put(savedUrl(lang, "index"), json({ build: pack.build, lang, pages: pack.pages, aliases: pack.aliases || {} })),
-    cache.put(savedUrl(lang, "common"), gzipped(JSON.stringify(pack.common))),
+    cache.put(savedUrl(lang, "index"), json({ build: pack.build, lang, pages: stored.index, aliases: pack.aliases || {} })),
+    cache.put(savedUrl(lang, "chrome"), json(stored.chrome)),
   ];
-  pack.shards.forEach((shard, number) => writes.push(cache.put(savedUrl(lang, "shard/" + number), gzipped(JSON.stringify(shard)))));
+  stored.groups.forEach((group, number) => writes.push(cache.put(savedUrl(lang, "group/" + number), gzipped(JSON.stringify(group)))));
   const assets = new Set(EXTRA_ASSETS);
   for (const lines of [pack.common, ...pack.shards.map((shard) => shard.lines)]) {
     for (const line of lines) {
@@ -234,6 +241,43 @@ async function savePages(lang) {
   writes.push(cache.addAll(missing));
   await Promise.all(writes);
   await updateState((s) => { s.languages[lang] = Object.keys(pack.pages).length; });
+}
+
+/** The downloaded pack (shards of 80 pages + lines shared between shards: small on the wire) as it
+ * is stored: {index: {key: group}, chrome: [line], groups: [{lines, pages: {key: [i]}}]}, a page's
+ * line i >= 0 being chrome[i], i < 0 its group's lines[-1 - i]. */
+function regroup(pack) {
+  const keys = Object.keys(pack.pages).sort();
+  const uses = new Uint32Array(pack.common.length);
+  for (const shard of pack.shards) {
+    for (const ids of Object.values(shard.pages)) for (const i of new Set(ids)) if (i >= 0) uses[i] += 1;
+  }
+  const threshold = Math.max(2, Math.ceil(keys.length * CHROME_SHARE));
+  const chromeIds = new Map();
+  const chrome = [];
+  uses.forEach((count, i) => {
+    if (count >= threshold) { chromeIds.set(i, chrome.length); chrome.push(pack.common[i]); }
+  });
+  const index = {};
+  const groups = [];
+  for (let start = 0; start < keys.length; start += GROUP_PAGES) {
+    const own = new Map();
+    const lines = [];
+    const pages = {};
+    for (const key of keys.slice(start, start + GROUP_PAGES)) {
+      const shard = pack.shards[pack.pages[key]];
+      pages[key] = shard.pages[key].map((i) => {
+        if (i >= 0 && chromeIds.has(i)) return chromeIds.get(i);
+        const line = i >= 0 ? pack.common[i] : shard.lines[-1 - i];
+        let mine = own.get(line);
+        if (mine === undefined) { mine = lines.length; own.set(line, mine); lines.push(line); }
+        return -1 - mine;
+      });
+      index[key] = groups.length;
+    }
+    groups.push({ lines, pages });
+  }
+  return { index, chrome, groups };
 }
 
 self.addEventListener("fetch", (event) => {
@@ -355,8 +399,8 @@ function pageKey(url) {
   return path + (query ? "?" + decode(query.replace(/\+/g, " ")) : "");
 }
 
-const packs = new Map(); // lang -> {index, common}
-const shards = new Map(); // "lang/number" -> shard, the most recently used last
+const packs = new Map(); // lang -> promise of {index, chrome}
+const groups = new Map(); // "lang/number" -> group, the most recently used last
 
 async function savedJSON(path) {
   const found = await savedResponse(path);
@@ -365,8 +409,8 @@ async function savedJSON(path) {
 
 function loadPack(lang) {
   if (!packs.has(lang)) {
-    const loading = Promise.all([savedJSON(savedUrl(lang, "index")), savedJSON(savedUrl(lang, "common"))])
-      .then(([index, common]) => (index && common ? { index, common } : null));
+    const loading = Promise.all([savedJSON(savedUrl(lang, "index")), savedJSON(savedUrl(lang, "chrome"))])
+      .then(([index, chrome]) => (index && chrome ? { index, chrome } : null));
     packs.set(lang, loading);
     loading.then((pack) => { if (!pack) packs.delete(lang); }, () => packs.delete(lang));
   }
@@ -380,17 +424,17 @@ async function packedPage(lang, key) {
   const number = pack.index.pages[key];
   if (number === undefined) return null;
   const name = lang + "/" + number;
-  let shard = shards.get(name);
-  if (shard) {
-    shards.delete(name); // most recently used last
+  let group = groups.get(name);
+  if (group) {
+    groups.delete(name); // most recently used last
   } else {
-    shard = await savedJSON(savedUrl(lang, "shard/" + number));
-    if (!shard) return null;
-    if (shards.size >= MAX_SHARDS_IN_MEMORY) shards.delete(shards.keys().next().value);
+    group = await savedJSON(savedUrl(lang, "group/" + number));
+    if (!group) return null;
+    if (groups.size >= MAX_GROUPS_IN_MEMORY) groups.delete(groups.keys().next().value);
   }
-  shards.set(name, shard);
-  const common = pack.common;
-  return shard.pages[key].map((i) => (i >= 0 ? common[i] : shard.lines[-1 - i])).join("\n");
+  groups.set(name, group);
+  const chrome = pack.chrome;
+  return group.pages[key].map((i) => (i >= 0 ? chrome[i] : group.lines[-1 - i])).join("\n");
 }
 
 let engine = null;
