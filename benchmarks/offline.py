@@ -162,11 +162,15 @@ def search_navigations(page, base: str, queries: list[tuple], count: int) -> dic
     return summary(times)
 
 
-def first_paints(page, base: str, units: list[str]) -> dict:
+def first_paints(page, base: str, units: list[str], cdp=None) -> dict:
     """first-contentful-paint of each unit page, and when its HTML had arrived (responseEnd: from
-    the service worker offline, from the server online)."""
+    the service worker offline, from the server online). With `cdp`, the service worker is stopped
+    before each page (as the browser stops an idle one after ~30 s: a reader opening a page now
+    and then at the table), so each page includes starting the worker and loading what it keeps."""
     paints, responses = [], []
     for url in units:
+        if cdp is not None:
+            cdp.send("ServiceWorker.stopAllWorkers")
         response = page.goto(base + url)
         assert response.status == 200, (url, response.status)
         paint, arrived = page.evaluate("""() => new Promise((resolve) => {
@@ -229,10 +233,14 @@ def run(db_path: Path, runs: int, units: int, navigations: int) -> dict:
         result["search_page_ms"] = search_navigations(page, base, queries, navigations)
         for lang, sample in samples.items():
             result[f"first_paint_{lang}_ms"] = first_paints(page, base, sample)
+        cold = samples["ja"][: max(1, units // 2)]
+        cdp.send("ServiceWorker.enable")
+        result["first_paint_cold_worker_ja_ms"] = first_paints(page, base, cold, cdp)
         # the same pages online, same throttling: the server's answer through the same worker
         context.set_offline(False)
         for lang, sample in samples.items():
             result[f"first_paint_online_{lang}_ms"] = first_paints(page, base, sample)
+        result["first_paint_online_cold_worker_ja_ms"] = first_paints(page, base, cold, cdp)
         browser.close()
     return result
 

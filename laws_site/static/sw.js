@@ -464,6 +464,7 @@ async function answeringLanguage(url) {
 
 /** The saved copy of a page (a trailing slash, a 索引 row alias), or null. */
 async function savedPage(url) {
+  loadPack(languageOf(url.pathname)); // its index and chrome read while the saved state is
   const lang = await answeringLanguage(url);
   if (!lang) return null;
   const key = pageKey(url);
