@@ -51,7 +51,7 @@ const EXTRA_ASSETS = [
 // Stored for speed, not as downloaded: pages in groups of GROUP_PAGES neighbours, each group's lines
 // with it, except the lines a CHROME_SHARE of all pages use (the site's header, footer, menus):
 // those are kept once and stay in memory. Opening a page offline inflates ~40 KB, not a shard of
-// 80 pages (~400 KB) and the 2 MB of lines shared between shards. ~3.7 MB stored per language.
+// 80 pages (~400 KB) and the 2 MB of lines shared between shards. ~4 MB stored per language.
 const GROUP_PAGES = 8;
 const CHROME_SHARE = 0.01;
 const MAX_GROUPS_IN_MEMORY = 64;
