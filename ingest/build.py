@@ -25,7 +25,8 @@ from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
 from .documents import parse_document
 from .diff import diff_tables
-from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions
+from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
+from .moved_refs import repoint as repoint_moved_references
 from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
@@ -45,7 +46,7 @@ SECTION_COLUMNS = {
 XREF_COLUMNS = {
     "id": str, "source_id": str, "surface": str, "target_doc": str, "target_ref": str, "target_id": str,
     "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
-    "resolved_to_parent": str,
+    "resolved_to_parent": str, "as_printed_ref": str,
 }
 GLOSSARY_COLUMNS = {"id": str, "ja": str, "en": str, "zh": str, "source": str, "ja_ref": str, "zh_ref": str}
 ALIGNMENT_COLUMNS = {
@@ -134,6 +135,9 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
         concordance = load_concordance(concordance_path)
+        # 付表7-4's 23条 (written for the 2007 Laws) means 72C: flagged as printed, then pointed there
+        regulation_flags = older_edition_flags(xrefs, registry, concordance)
+        repoint_moved_references(xrefs, regulation_flags)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
         aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
@@ -150,7 +154,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         search = search_tables(units, languages, token_columns, variants, Path(corpus_dir), glossary)
         diffs = diff_job.result()
         progress(f"diffs: {len(diffs[0])} aligned rows in {len(diffs[1])} law summaries")
-        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance)
+        editions = edition_tables(units, provisions, xrefs, diffs[0], registry, concordance, regulation_flags)
         progress(f"provision concordance: {len(provisions.pairs)} pairs, "
                  f"{len(editions['edition_flags'])} references to moved provisions")
     finally:

@@ -490,7 +490,12 @@ def edition_flag(xref: dict, meaning: dict, in_force: dict, written: str) -> dic
 
 
 def _xrefs_from_db(conn: sqlite3.Connection) -> list[dict]:
-    rows = conn.execute("select source_id, surface, target_doc, target_ref, target_id from xrefs "
+    # a row the build re-pointed (ingest/moved_refs.py) is read as printed: its number is what is flagged
+    printed = "as_printed_ref" in {row[1] for row in conn.execute("pragma table_info(xrefs)")}
+    ref, target = (("coalesce(as_printed_ref, target_ref)",
+                    "case when as_printed_ref is null then target_id else target_doc || ':' || as_printed_ref end")
+                   if printed else ("target_ref", "target_id"))
+    rows = conn.execute(f"select source_id, surface, target_doc, {ref}, {target} from xrefs "
                         "where target_doc is not null and target_ref is not null").fetchall()
     return [dict(zip(("source_id", "surface", "target_doc", "target_ref", "target_id"), r)) for r in rows]
 

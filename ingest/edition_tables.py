@@ -41,11 +41,21 @@ def follow_provisions(aligned: dict, units: list[Unit], glossary: list[dict], la
     return aligned, Concorded(provisions, pairs)
 
 
-def edition_tables(units: list[Unit], concorded: Concorded, xrefs: list[dict], diff_rows: list[dict],
-                   registry: Registry, concordance: Concordance) -> dict[str, list[dict]]:
-    provisions, pairs = concorded.provisions, concorded.pairs
+def older_edition_flags(xrefs: list[dict], registry: Registry, concordance: Concordance) -> list[dict]:
+    """References in documents written before the 2017 Laws to a number whose meaning changed
+    (付表7-4's 23条), from the rows as resolved: the build flags them, then re-points the rows
+    (ingest/moved_refs.py)."""
     dates = {d.id: d.version_date for d in registry.documents}
-    regulation_flags = flags_for([x for x in xrefs if x.get("target_doc") and x.get("target_ref")], concordance, dates)
+    return flags_for([x for x in xrefs if x.get("target_doc") and x.get("target_ref")], concordance, dates)
+
+
+def edition_tables(units: list[Unit], concorded: Concorded, xrefs: list[dict], diff_rows: list[dict],
+                   registry: Registry, concordance: Concordance,
+                   regulation_flags: list[dict] | None = None) -> dict[str, list[dict]]:
+    """``regulation_flags``: `older_edition_flags` made before the rows were re-pointed (else made here)."""
+    provisions, pairs = concorded.provisions, concorded.pairs
+    if regulation_flags is None:
+        regulation_flags = older_edition_flags(xrefs, registry, concordance)
     old_units = comparable_units(units, provisions.from_doc)
     return {
         "provision_pairs": pairs,

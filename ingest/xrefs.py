@@ -33,7 +33,7 @@ from .refs import (
 )
 
 XREF_COLUMNS = ("id", "source_id", "surface", "target_doc", "target_ref", "target_id", "kind", "resolved",
-                "reason", "field", "start", "end", "resolved_to_parent")
+                "reason", "field", "start", "end", "resolved_to_parent", "as_printed_ref")
 TEXT_FIELDS = ("text", "title")
 
 
@@ -263,6 +263,9 @@ def xref_row(unit: Unit, ref: Reference, field: str | None, res: Resolution) -> 
         "start": ref.start,
         "end": ref.end,
         "resolved_to_parent": res.parent_id,
+        # set by the build for a reference printed against an older edition and pointed where the
+        # provision it means is now (ingest/moved_refs.py): the ref its number names as printed
+        "as_printed_ref": None,
     }
 
 

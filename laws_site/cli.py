@@ -196,12 +196,15 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, offset: in
         raise CliError(str(error)) from error
     results = page["results"]
     if as_json:
-        click.echo(json.dumps(results, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(search_json(page, doc, lang), ensure_ascii=False, indent=2))
         return
     citation = page["citation"]
     if citation and citation["message"]:
         nearest = ", ".join(f"{unit['doc']} {unit['ref']}" for unit in citation["nearest"])
         click.echo(citation["message"] + (f" Nearest: {nearest}" if nearest else ""))
+    for other in (citation or {}).get("alternatives", []):
+        named = other["labels"].get("ja") or other["ref"]
+        click.echo(f"also a citation of: {other['doc']} {other['ref']} ({named}; bridge-laws show {other['doc']} {other['ref']})")
     if page.get("did_you_mean"):
         click.echo(f"did you mean: {', '.join(page['did_you_mean'])} (--exact searches only what you typed)")
     if page["also_searched"]:
@@ -215,6 +218,18 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, offset: in
     if results and (offset or offset + len(results) < page["total"]):
         more = f"; next: --offset {offset + limit}" if offset + limit < page["total"] else ""
         click.echo(f"({offset + 1}-{offset + len(results)} of {page['total']}{more})")
+
+
+def search_json(page: dict, doc: str | None, lang: str | None) -> dict:
+    """The answer of /-/search.json for the same query (docs/api.md), without what only a URL has
+    (`ok`, `next_url`, `previous_url`): `next` is the offset of the next page, None on the last."""
+    total, offset, limit = page["total"], page["offset"], page["limit"]
+    following = offset + limit if offset + limit < total else None
+    return {"query": page["query"], "doc": doc, "lang": lang, "total": total, "count": len(page["results"]),
+            "offset": offset, "limit": limit, "next": str(following) if following is not None else None,
+            "also_searched": page["also_searched"], "did_you_mean": page["did_you_mean"],
+            "expansions": page["expansions"], "exact": page["exact"], "citation": page["citation"],
+            "results": page["results"]}
 
 
 @cli.command()

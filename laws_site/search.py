@@ -41,6 +41,7 @@ from ingest.refs import law_ancestors, parse_law_ref
 
 from .ref_spelling import (candidate_refs, citation_candidates, law_spelling, named_document, note_spelling,
                            regulation_spelling, split_citations, squeeze)
+from . import citation_alternatives
 from .expansions import FEW, Alternative, alternatives, corrections
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
 from .units import nearest_refs, permalink
@@ -181,6 +182,8 @@ def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, la
     if all(word in FTS_OPERATORS for word in query.split()):
         raise QueryError(nothing_to_search(query))
     citation = cited_units(conn, data, query, doc, lang)
+    if citation is not None:  # 27条 opens Law 27; the regulations' article 27 is offered beside it
+        citation["alternatives"] = citation_alternatives.offered(conn, data, citation)
     also_searched: list[str] = []
     expansions: list[dict] = []
     if citation and citation["found"]:

@@ -18,6 +18,9 @@ from ingest.corpus import DEFAULT_CORPUS, load_sources
 from ingest.records import ParseError
 from laws_site.serve import METADATA, SETTINGS
 
+# the page tests' Chromium, server and pages (tests/browser_fixtures.py), shared by every browser test module
+pytest_plugins = ["tests.browser_fixtures"]
+
 
 @dataclass
 class LawsBuild:

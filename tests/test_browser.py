@@ -17,24 +17,15 @@ One browser per module; one context and page per width, reused across pages.
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.live_server import serving
+# the launch, the server and the pages per width: tests/browser_fixtures.py (the names stay importable
+# from here for the modules that import them from this one)
+from tests.browser_fixtures import ARTIFACTS, BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS  # noqa: F401
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 LAW_61 = re.compile(r"/laws-2017-ja/61(?:[A-Z][^/]*)?$")
-VIEWPORTS = {
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2, "locale": "ja-JP"},
-    "desktop": {"viewport": {"width": 1280, "height": 900}, "locale": "ja-JP"},
-}
 # Japanese through /ja/, which chooses it (a remembered /en/ or /zh/ would otherwise redirect)
 UI_LANGUAGES = {"ja": "/ja", "zh": "/zh", "en": "/en"}
 # (.lead-in: a parent's sentence in the context box; .diagram: a hand diagram's citation; .api-doc: the
@@ -74,15 +65,13 @@ PAGES = [
     ("citations", "/-/citations", 200, {"svg.citation-matrix a.cell": 20, "details.law-citations": 93}),
     ("not-found", "/laws-2017-ja/61Z", 404, {".suggestions li": 1}),
     # a director's search that opened a unit directly: "all results" was 19 px high in English
-    ("unit-from-search", "/laws-2017-ja/27?from_search=27条", 200, {".from-search a": 1}),
+    ("unit-from-search", "/laws-2017-ja/27?from_search=27条", 200, {".from-search a": 1, ".citation-alternatives a": 1}),
     ("history-16", "/-/history/16", 200, {".history-row": 10}),
     ("diff-1997-law-16", "/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja", 200, {".diff-row": 10}),
 ]
 
 # a machine without Chromium skips these; CI, where .ci/run installs it, fails instead
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                 reason="/usr/bin/chromium is not installed")]
+pytestmark = BROWSER_MARKS
 
 MEASURE = """([runningText]) => {
   const root = document.documentElement;
@@ -102,33 +91,6 @@ MEASURE = """([runningText]) => {
           targets: targets.length, smallest: smallest === Infinity ? null : smallest,
           too_small: targets.filter(t => t.width < 24 || t.height < 24)};
 }"""
-
-
-@pytest.fixture(scope="module")
-def served(laws_db_path):
-    with serving(laws_db_path) as (base, _process):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def pages(browser, served):
-    """One page per width, reused by every test in the module."""
-    contexts = {name: browser.new_context(**options) for name, options in VIEWPORTS.items()}
-    for context in contexts.values():
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served)
-    yield {name: context.new_page() for name, context in contexts.items()}
-    for context in contexts.values():
-        context.close()
 
 
 def fresh(pages, width: str):

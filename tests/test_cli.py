@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from urllib.parse import urlencode
 
 from laws_site.cli import cli
 
@@ -56,10 +57,70 @@ def test_unknown_ref_exits_1_and_suggests(run):
 
 def test_search_json_is_best_first_with_the_contract_fields(run):
     result = run("search", "順番外のリード", "--json", "--limit", "5")
-    hits = json.loads(result.output)
+    hits = json.loads(result.output)["results"]
     assert {"doc", "ref", "title", "snippet", "score"} <= set(hits[0])
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     assert hits[0]["ref"] in {"53", "54", "55", "56"}
+
+
+# ---------------------------------------------------------------- search: the JSON API's object, its lines in plain text
+
+async def test_search_json_is_the_json_apis_object(run, datasette):
+    """`bridge-laws search --json` prints what /-/search.json answers for the same query, but for
+    what only a URL has (docs/api.md)."""
+    for query, options in [("りぼーく", ["--limit", "3"]), ("revoek", ["--limit", "2", "--offset", "1"]),
+                           ("27条", ["--limit", "4"]), ("61Z", ["--limit", "20"]),
+                           ("リボーク", ["--doc", "laws-2017-ja", "--limit", "1"]), ("リボック", ["--exact"])]:
+        printed = json.loads(run("search", query, "--json", *options).output)
+        params = {"q": query, **{o.removeprefix("--"): v for o, v in zip(options[::2], options[1::2])}}
+        if "--exact" in options:
+            params = {"q": query, "exact": "1", "limit": "10"}  # the CLI shows 10 by default, the API 20
+        answer = (await datasette.client.get("/-/search.json?" + urlencode(params))).json()
+        for url_only in ("ok", "next_url", "previous_url"):
+            del answer[url_only]
+        assert printed == answer, query
+
+
+def test_search_json_says_what_else_was_searched(run):
+    page = json.loads(run("search", "りぼーく", "--json", "--limit", "1").output)
+    assert (page["query"], page["total"], page["count"], page["next"]) == ("りぼーく", 81, 1, "1")
+    assert page["also_searched"] == ["リボーク", "revoke"] and page["did_you_mean"] == []
+    assert page["expansions"] == [{"kind": "reading", "text": "リボーク", "found": 122},
+                                  {"kind": "sound", "text": "revoke", "found": 5}]
+    assert page["citation"] is None and page["exact"] is False
+    assert page["results"][0]["id"] == "laws-2017-ja:61"
+    typo = json.loads(run("search", "revoek", "--json", "--limit", "1").output)
+    assert (typo["also_searched"], typo["did_you_mean"]) == ([], ["revoke"])
+    assert typo["expansions"] == [{"kind": "typo", "text": "revoke", "found": 127}]
+    exact = json.loads(run("search", "revoek", "--json", "--exact").output)
+    assert (exact["exact"], exact["did_you_mean"], exact["total"], exact["results"]) == (True, [], 0, [])
+
+
+def test_search_json_carries_the_citation_and_its_other_meaning(run):
+    page = json.loads(run("search", "27条", "--json", "--limit", "3").output)
+    citation = page["citation"]
+    assert (citation["found"], citation["opens"], citation["units"]) == (
+        True, True, ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"])
+    assert [(a["id"], a["labels"]["ja"]) for a in citation["alternatives"]] == [("jcbl-regs-ja:27", "競技会運営規則: 第27条")]
+    assert (page["total"], page["next"]) == (7, "3")
+    assert json.loads(run("search", "64条", "--json").output)["citation"]["alternatives"] == []
+
+
+@pytest.mark.parametrize("query, first_lines", [
+    ("りぼーく", ["also searched: リボーク, revoke (--exact searches only what you typed)",
+                 "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)"]),
+    ("リボック", ["also searched: リボーク, revoke (--exact searches only what you typed)",
+                 "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)"]),
+    ("revoek", ["did you mean: revoke (--exact searches only what you typed)",
+                "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (2.44)"]),
+    ("27条", ["also a citation of: jcbl-regs-ja 27 (競技会運営規則: 第27条; bridge-laws show jcbl-regs-ja 27)",
+             "laws-2017-ja 27  不十分なビッド  (3.00)"]),
+    ("64条", ["laws-2017-ja 64  リボーク成立後の手順  (3.00)"]),  # no regulation 64: nothing else offered
+])
+def test_search_prints_what_else_it_searched(run, query, first_lines):
+    result = run("search", query, "--limit", "1")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:len(first_lines)] == first_lines
 
 
 def test_refs_json_both_directions(run):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, MEASURE, VIEWPORTS, pytestmark  # noqa: F401
-from tests.live_server import serving
+from tests.browser_fixtures import ARTIFACTS, BROWSER_MARKS, VIEWPORTS
+from tests.test_browser import MEASURE
+
+pytestmark = BROWSER_MARKS
 
 RUNNING_TEXT = ".unit-text, .unit-title, .note-first, .footnote-text, .side-text, h1, .cell-text, .relation-reason"
 PAGES = [
@@ -17,23 +19,6 @@ PAGES = [
     ("diff-16-1997-2017", "/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja", {".diff-row": 25}),
     ("unit-1997-23", "/laws-1997-zh/23", {".counterpart": 1}),
 ]
-
-
-@pytest.fixture(scope="module")
-def served(laws_db_path):
-    with serving(laws_db_path) as (base, _process):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def pages(served):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        contexts = {name: browser.new_context(**options) for name, options in VIEWPORTS.items()}
-        yield {name: context.new_page() for name, context in contexts.items()}
-        browser.close()
 
 
 @pytest.mark.parametrize("width", list(VIEWPORTS))

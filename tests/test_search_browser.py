@@ -3,43 +3,21 @@ the first screen (the header's box holds the query, the filters fold away), no s
 labels instead of ids, the expansions one tap away. Chromium through Playwright, as tests/test_browser.py."""
 from __future__ import annotations
 
-import os
 from urllib.parse import quote
 
 import pytest
 
-from tests.live_server import serving
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
+from tests.browser_fixtures import BROWSER_MARKS, VIEWPORTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow,
-              pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                 reason="/usr/bin/chromium is not installed")]
-
-
-@pytest.fixture(scope="module")
-def served(laws_db_path):
-    with serving(laws_db_path) as (base, _process):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def pages(served):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        contexts = {name: browser.new_context(**options) for name, options in VIEWPORTS.items()}
-        yield {name: context.new_page() for name, context in contexts.items()}, served
-        browser.close()
+pytestmark = BROWSER_MARKS
 
 
 @pytest.mark.parametrize("width", ["phone", "desktop"])
 @pytest.mark.parametrize("path", ["/-/search?q=" + quote("りぼーく"), "/zh/-/search?q=" + quote("不十分なビッド"),
                                   "/en/-/search?q=revoek"])
-def test_the_first_result_is_in_the_first_screen(pages, width, path):
-    opened, base = pages
-    page = opened[width]
-    page.goto(base + path)
+def test_the_first_result_is_in_the_first_screen(pages, served, width, path):
+    page = pages[width]
+    page.goto(served + path)
     box = page.locator(".search-results li").first.bounding_box()
     height = VIEWPORTS[width]["viewport"]["height"]
     assert box is not None and box["y"] + 60 <= height * 0.5  # its label and first line in the upper half
@@ -49,10 +27,9 @@ def test_the_first_result_is_in_the_first_screen(pages, width, path):
     assert "laws-2017-ja:" not in text and "quote:" not in text and "def:" not in text
 
 
-def test_one_tap_searches_exactly_what_was_typed(pages):
-    opened, base = pages
-    page = opened["phone"]
-    page.goto(base + "/-/search?q=" + quote("りぼーく"))
+def test_one_tap_searches_exactly_what_was_typed(pages, served):
+    page = pages["phone"]
+    page.goto(served + "/-/search?q=" + quote("りぼーく"))
     assert page.locator(".also-searched a.also").all_inner_texts() == ["リボーク", "revoke"]
     page.locator("a.exact").click()
     page.wait_for_load_state()

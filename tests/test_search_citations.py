@@ -152,6 +152,102 @@ def test_cli_lists_the_cited_unit_first(laws_db_path):
     runner = CliRunner()
     result = runner.invoke(cli, ["search", "64A1", "--json", "--db", str(laws_db_path)])
     assert result.exit_code == 0, result.output
-    assert [r["id"] for r in json.loads(result.output)] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
+    assert [r["id"] for r in json.loads(result.output)["results"]] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
     result = runner.invoke(cli, ["search", "61Z", "--db", str(laws_db_path)])
     assert result.exit_code == 0 and result.output.startswith("No such unit: 61Z. Nearest: laws-2017-ja 61,")
+
+
+# ---------------------------------------------------------------- a citation that could mean two documents (issue 24)
+
+REGULATION_27 = {
+    "id": "jcbl-regs-ja:27", "doc": "jcbl-regs-ja", "ref": "27", "url": "/jcbl-regs-ja/27",
+    "labels": {"ja": "競技会運営規則: 第27条", "zh": "竞赛运营规则: 第27条", "en": "Tournament regulations: Article 27"},
+    "label": {"ja": "第27条", "zh": "第27条", "en": "Article 27"},
+    "document": {"ja": "競技会運営規則", "zh": "竞赛运营规则", "en": "Tournament regulations"},
+}
+
+
+@pytest.mark.parametrize("typed", ["27条", "第27条", "27", "２７条"])
+def test_a_bare_article_number_opens_the_law_and_offers_the_regulation(conn, typed):
+    citation = searching.search_page(conn, typed)["citation"]
+    assert citation["opens"] and citation["units"][0] == "laws-2017-ja:27"
+    assert citation["alternatives"] == [REGULATION_27]
+
+
+@pytest.mark.parametrize("typed, opened", [
+    ("64条", "laws-2017-ja:64"),            # the regulations stop at article 51: nothing to offer
+    ("52条", "laws-2017-ja:52"),
+    ("27条B項", "laws-2017-ja:27B"),        # a lettered 項 is the Laws' only
+    ("27条B項1(b)", "laws-2017-ja:27B1(b)"),
+    ("16条B", "laws-2017-ja:16B"),
+    ("Law 27", "laws-2017-ja:27"),          # named: the Laws
+    ("運営規則27条", "jcbl-regs-ja:27"),     # named: the regulations
+    ("競技会運営規則第27条", "jcbl-regs-ja:27"),
+    ("24-5-1", "jcbl-regs-ja:24-5-1"),      # the regulations' only
+    ("L61A", "revoke-notes-ja:L61A"),       # a commentary note and its law are one provision
+])
+def test_a_citation_that_means_one_document_offers_nothing(conn, typed, opened):
+    citation = searching.search_page(conn, typed)["citation"]
+    assert citation["opens"] and citation["units"][0] == opened
+    assert citation["alternatives"] == []
+
+
+def test_the_last_regulation_article_is_offered_and_the_filter_leaves_one_meaning(conn):
+    assert [a["id"] for a in searching.search_page(conn, "51条")["citation"]["alternatives"]] == ["jcbl-regs-ja:51"]
+    assert searching.search_page(conn, "27条", doc="laws-2017-ja")["citation"]["alternatives"] == []
+    assert searching.search_page(conn, "27条", doc="jcbl-regs-ja")["citation"]["alternatives"] == []
+    # several citations: each one's other meaning, in order
+    assert [a["id"] for a in searching.search_page(conn, "27、28")["citation"]["alternatives"]] == [
+        "jcbl-regs-ja:27", "jcbl-regs-ja:28"]
+    assert searching.search_page(conn, "99条")["citation"]["alternatives"] == []  # nobody holds it
+
+
+async def test_the_search_json_carries_the_alternatives(datasette):
+    data = (await datasette.client.get("/-/search.json?q=" + quote("27条"))).json()
+    assert data["citation"]["units"][0] == "laws-2017-ja:27"
+    assert data["citation"]["alternatives"] == [REGULATION_27]
+    assert (await datasette.client.get("/-/search.json?q=" + quote("64条"))).json()["citation"]["alternatives"] == []
+
+
+OFFER = '<p class="citation-alternatives" lang="{tag}"><a href="{href}">{text}</a></p>'
+
+
+@pytest.mark.parametrize("prefix, tag, href, text", [
+    ("", "ja", "/jcbl-regs-ja/27", "競技会運営規則の第27条をお探しですか？"),
+    ("/zh", "zh-Hans", "/zh/jcbl-regs-ja/27", "您要找的是竞赛运营规则第27条吗？"),
+    ("/en", "en", "/en/jcbl-regs-ja/27", "Looking for Article 27 of the Tournament regulations?"),
+])
+async def test_the_law_page_opened_by_27jo_offers_regulation_27(datasette, prefix, tag, href, text):
+    response = await datasette.client.get(prefix + "/-/search?q=" + quote("27条"))
+    assert response.status_code == 302
+    location = response.headers["location"]
+    assert location == prefix + "/laws-2017-ja/27?from_search=27%E6%9D%A1"
+    html = (await datasette.client.get(location)).text
+    assert OFFER.format(tag=tag, href=href, text=text) in html
+    # under the note that says the page was opened from the search, before the text
+    assert html.index('class="from-search"') < html.index('class="citation-alternatives"') < html.index('class="unit-body"')
+
+
+@pytest.mark.parametrize("path", [
+    "/laws-2017-ja/64?from_search=" + quote("64条"),              # no regulation 64
+    "/laws-2017-ja/27B?from_search=" + quote("27条B項"),
+    "/laws-2017-ja/27?from_search=" + quote("Law 27"),
+    "/laws-2017-ja/27",                                            # not opened from a search
+    "/laws-2017-ja/61?from_search=" + quote("27条"),               # a hand-made from_search: not what it opens
+    "/jcbl-regs-ja/27?from_search=" + quote("運営規則27条"),
+    "/laws-2017-ja/27?from_search=" + quote("AND"),                # a query search refuses
+])
+async def test_no_offer_where_the_citation_means_one_document(datasette, path):
+    response = await datasette.client.get(path)
+    assert response.status_code == 200 and "citation-alternatives" not in response.text
+
+
+async def test_the_citation_answer_matches_the_documented_schema(datasette):
+    from jsonschema import Draft202012Validator
+
+    from tests.test_api_schemas import SCHEMAS
+
+    for query in ("27条", "64条", "99条", "27、28"):
+        answer = (await datasette.client.get("/-/search.json?q=" + quote(query))).json()
+        errors = [e.message for e in Draft202012Validator(SCHEMAS["search"]).iter_errors(answer)]
+        assert errors == [], (query, errors)

@@ -176,7 +176,7 @@ def test_cli_offset_gives_the_next_page(laws_db_path):
     second = json.loads(runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "5", "--offset", "5",
                                             "--db", str(laws_db_path)]).output)
     both = json.loads(runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "10", "--db", str(laws_db_path)]).output)
-    assert [r["id"] for r in first + second] == [r["id"] for r in both]
+    assert [r["id"] for r in first["results"] + second["results"]] == [r["id"] for r in both["results"]]
     text = runner.invoke(cli, ["search", "リボーク", "--limit", "5", "--db", str(laws_db_path)]).output
     assert "(1-5 of " in text and "next: --offset 5)" in text and "【リボーク】" in text
 

@@ -5,8 +5,6 @@ references as links, footnotes with their markers, and around it what points at 
 """
 from __future__ import annotations
 
-import json
-import sqlite3
 from urllib.parse import unquote, urlencode
 
 from datasette.utils.asgi import Response
@@ -14,7 +12,7 @@ from datasette.utils.asgi import Response
 from ingest.labels import law_citation
 from ingest.refs import law_number, parse_law_ref
 
-from .. import chrome, editions, i18n, queries, reasons
+from .. import chrome, citation_alternatives, editions, i18n, queries, reasons
 from ..i18n import N_
 from ..linkify import blocks, mark_terms, segments
 from ..ref_spelling import canonical_ref, candidate_refs
@@ -230,55 +228,6 @@ def siblings(conn, row: dict) -> list[dict]:
 HEADING_KINDS = frozenset({"part", "chapter", "division"})
 
 
-def follow_moves(xrefs: list[dict], flags: list[dict]) -> None:
-    """A reference printed against an older edition ("23条" in a regulation of 2007 time) that the
-    build resolved into the current Laws at the old number (2017 Law 23, a different rule) opens the
-    provision it means now (72C), as the moved-references box says."""
-    moved = {(f["source_id"], f["field"], f["start"]): f for f in flags if f["now"]}
-    for xref in xrefs:
-        flag = moved.get((xref["source_id"], xref["field"], xref["start"]))
-        if flag is None or xref.get("target_ref") != flag["target_ref"]:
-            continue
-        now = flag["now"][0]
-        now_doc = now["id"].partition(":")[0]
-        if xref.get("target_doc") == now_doc:
-            xref.update(target_id=now["id"], target_ref=now["ref"])
-
-
-def follow_moves_into(conn, incoming: list[dict], unit_ids: list[str]) -> list[dict]:
-    """The other side of follow_moves: "Cited by" on 2017 Law 23 leaves out the regulation's 23条 that
-    means 72C, and 72C lists it."""
-    def moved(flag_now: str, target_doc: str | None) -> str | None:
-        now = json.loads(flag_now or "[]")
-        return now[0]["id"] if now and now[0]["id"].partition(":")[0] == target_doc else None
-
-    try:
-        flags = conn.execute("select source_id, field, start, target_ref, now from edition_flags").fetchall()
-    except sqlite3.OperationalError:
-        return incoming
-    by_place = {(f[0], f[1], f[2]): f for f in flags}
-    ids = set(unit_ids)
-    kept = []
-    for xref in incoming:
-        flag = by_place.get((xref["source_id"], xref["field"], xref["start"]))
-        if flag and xref["target_ref"] == flag[3] and moved(flag[4], xref["target_doc"]) not in (None, *ids):
-            continue
-        kept.append(xref)
-    seen = {(x["source_id"], x["field"], x["start"]) for x in kept}
-    for source_id, field, start, target_ref, now in flags:
-        now_ids = [n["id"] for n in json.loads(now or "[]")]
-        if (source_id, field, start) in seen or not now_ids or now_ids[0] not in ids:
-            continue
-        for xref in queries.xrefs_from(conn, [source_id]):
-            if (xref["field"], xref["start"], xref["target_ref"]) == (field, start, target_ref) \
-                    and moved(now, xref["target_doc"]) in ids:
-                now_ref = json.loads(now)[0]["ref"]
-                kept.extend({**x, "target_id": now_ids[0], "target_ref": now_ref}
-                            for x in queries.xrefs_into(conn, [xref["target_id"]])
-                            if (x["source_id"], x["field"], x["start"]) == (source_id, field, start))
-    return kept
-
-
 def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     """The template context of /<doc>/<ref>, or None when there is no such unit. ``lang`` is the
     interface language: the labels people read (第61条B項2 / Law 61B2) are in it."""
@@ -295,8 +244,9 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     previous, following = reading_neighbours(conn, row)
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
-    incoming = follow_moves_into(conn, queries.xrefs_into(conn, ids), ids)
-    follow_moves(xrefs, editions.unit_flags(conn, ids))
+    # a reference printed against an older edition (付表7-4's 23条) already points where it means
+    # now (72C): the build re-pointed its row (ingest/moved_refs.py)
+    incoming = queries.xrefs_into(conn, ids)
     names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
                                *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
                                *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
@@ -438,6 +388,10 @@ async def view(datasette, request):
         return await missing_unit(datasette, request, doc, ref, as_json)
     if as_json:
         return json_response(unit_json(context))
+    if request.args.get("from_search"):  # 27条 opened Law 27: offer the regulations' article 27 too
+        query, opened = request.args["from_search"], context["unit"]["id"]
+        offered = await read(datasette, lambda conn: citation_alternatives.for_opened_unit(conn, query, opened))
+        context["citation_alternatives"] = citation_alternatives.in_language(offered, lang)
     return await html_page(datasette, request, "unit.html", context)
 
 
