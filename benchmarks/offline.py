@@ -1,22 +1,26 @@
-"""The pocket app's figures (issue 26): pack size on the wire and stored, time to save, offline search
-latency and first paint of offline unit pages in Chromium at phone size with 4x CPU throttling, and
-how often offline search's top result equals the server's over benchmarks/qrels.yml.
+"""The pocket app's figures (issue 26): time to make the packs, pack size on the wire and stored per
+interface language, time to save, offline search latency and first paint of offline unit pages in
+Chromium at phone size with 4x CPU throttling, and how often offline search's top result equals the
+server's over benchmarks/qrels.yml.
 
     .venv/bin/python -m benchmarks.offline                 # builds a database in a temp dir
     .venv/bin/python -m benchmarks.offline --db laws.db --runs 3
 
-Steps: a real `bridge-laws serve` on a copy of the database; the packs fetched with
+Steps: `bridge-laws pack` on a copy of the database (timed: every page rendered once per interface
+language, in parallel processes); a real `bridge-laws serve` on it; the packs fetched with
 `Accept-Encoding: gzip` (bytes on the wire, bytes decoded); a phone-size Chromium context visits `/`
-and waits until the page says the copy is ready (the first visit includes making the pack on the
-server); `navigator.storage.estimate()` is what the browser stores. Then CPU throttling 4x
-(CDP `Emulation.setCPUThrottlingRate`, on the page's target) and the network off:
+and waits until the page says the copy is ready, then `/zh/` and `/en/` pages until their languages
+are saved too; `navigator.storage.estimate()` is what the browser stores (after ja, after all three).
+Then CPU throttling 4x (CDP `Emulation.setCPUThrottlingRate`, on the page's target) and the network
+off:
 - search: the engine loaded once in the offline page (load time reported apart), then every qrels
   query `engine.search(q, {limit: 20})` (ranking and the 20 snippets), `--runs` rounds; p50/p95/max
   per round and the median of the rounds; also `--navigations` whole offline search-page visits
   (navigation start to the results on screen: the worker answers the page whole, its engine kept
   loaded between searches; the first search after the worker starts loads it);
-- first paint: `first-contentful-paint` of `--units` unit pages spread over every document, offline,
-  and the same pages online under the same throttling (what the browser's own rendering costs).
+- first paint: `first-contentful-paint` of `--units` unit pages spread over every document, in each
+  interface language, offline, and the same pages online under the same throttling (what the
+  browser's own rendering costs).
 Targets: top-1 equal >= 95 % (citations 100 %); pack <= 3 MB compressed, <= 25 MB stored; search
 p95 <= 100 ms; first paint <= 200 ms.
 """
@@ -37,6 +41,7 @@ import yaml
 
 from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS
+from laws_site import offline_make
 from laws_site import search as searching
 from laws_site.units import permalink
 from tests.live_server import serving
@@ -45,6 +50,7 @@ from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = ROOT / "benchmarks" / "qrels.yml"
 THROTTLE = 4
+LANGUAGES = ("ja", "zh", "en")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -64,15 +70,31 @@ def qrels_queries() -> list[tuple]:
 
 def pack_sizes(base: str, build_id: str) -> dict:
     sizes = {}
-    for name in ("pages", "search"):
+    for name, path in (("search", "search.json?"), *((f"pages-{lang}", f"pages.json?lang={lang}&")
+                                                     for lang in LANGUAGES)):
         started = time.perf_counter()
-        with httpx.stream("GET", f"{base}/-/offline/{name}.json?build={build_id}",
+        with httpx.stream("GET", f"{base}/-/offline/{path}build={build_id}",
                           headers={"accept-encoding": "gzip"}, timeout=900) as response:
             raw = b"".join(response.iter_raw())
         sizes[name] = {"wire": len(raw), "decoded": len(gzip.decompress(raw)), "seconds": round(time.perf_counter() - started, 1)}
-    sizes["wire_total"] = sum(sizes[n]["wire"] for n in ("pages", "search"))
-    sizes["decoded_total"] = sum(sizes[n]["decoded"] for n in ("pages", "search"))
+    for lang in LANGUAGES:  # what a reader in one interface language downloads
+        sizes[f"wire_{lang}"] = sizes[f"pages-{lang}"]["wire"] + sizes["search"]["wire"]
+    sizes["wire_all"] = sum(sizes[name]["wire"] for name in offline_make.NAMES)
     return sizes
+
+
+def saved_languages(page) -> list[str]:
+    return sorted(page.evaluate("fetch('/-/offline/saved/state').then((r) => r.json())")["languages"])
+
+
+def wait_saved(page, url: str, lang: str) -> float:
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function("(lang) => document.querySelector('#offline-status[data-state=ready]') && "
+                           "fetch('/-/offline/saved/state').then((r) => r.json())"
+                           ".then((s) => !!(s.languages && s.languages[lang]))", arg=lang, timeout=900_000,
+                           polling=500)
+    return round(time.perf_counter() - started, 1)
 
 
 def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
@@ -140,11 +162,15 @@ def search_navigations(page, base: str, queries: list[tuple], count: int) -> dic
     return summary(times)
 
 
-def first_paints(page, base: str, units: list[str]) -> dict:
+def first_paints(page, base: str, units: list[str], cdp=None) -> dict:
     """first-contentful-paint of each unit page, and when its HTML had arrived (responseEnd: from
-    the service worker offline, from the server online)."""
+    the service worker offline, from the server online). With `cdp`, the service worker is stopped
+    before each page (as the browser stops an idle one after ~30 s: a reader opening a page now
+    and then at the table), so each page includes starting the worker and loading what it keeps."""
     paints, responses = [], []
     for url in units:
+        if cdp is not None:
+            cdp.send("ServiceWorker.stopAllWorkers")
         response = page.goto(base + url)
         assert response.status == 200, (url, response.status)
         paint, arrived = page.evaluate("""() => new Promise((resolve) => {
@@ -158,11 +184,12 @@ def first_paints(page, base: str, units: list[str]) -> dict:
     return {"first_contentful_paint": summary(paints), "html_arrived": summary(responses)}
 
 
-def sample_units(db_path: Path, count: int) -> list[str]:
+def sample_units(db_path: Path, count: int, lang: str = "ja") -> list[str]:
     with sqlite3.connect(db_path) as conn:
         rows = conn.execute("select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid").fetchall()
     step = max(1, len(rows) // count)
-    return [permalink(doc, ref) for doc, ref in rows[::step][:count]]
+    prefix = "" if lang == "ja" else "/" + lang
+    return [prefix + permalink(doc, ref) for doc, ref in rows[::step][:count]]
 
 
 def run(db_path: Path, runs: int, units: int, navigations: int) -> dict:
@@ -172,6 +199,8 @@ def run(db_path: Path, runs: int, units: int, navigations: int) -> dict:
         build_id = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
     queries = qrels_queries()
     result: dict = {"throttle": THROTTLE, "build": build_id}
+    made = offline_make.make(db_path)  # `bridge-laws pack`: the CPUs of this machine, at most 4 processes
+    result["pack_made"] = {"seconds": made["seconds"], "files": made["made"]}
     with serving(db_path) as (base, _process), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(**VIEWPORTS["phone"])
@@ -180,31 +209,38 @@ def run(db_path: Path, runs: int, units: int, navigations: int) -> dict:
         page.goto(base + "/")
         page.wait_for_selector("#offline-status[data-state=ready]", timeout=900_000)
         result["first_visit_to_ready_s"] = round(time.perf_counter() - started, 1)
+        result["saved_after_first_visit"] = saved_languages(page)
         result["pack"] = pack_sizes(base, build_id)
         estimate = page.evaluate("navigator.storage.estimate()")
-        result["stored"] = {"usage": estimate["usage"], "caches": estimate.get("usageDetails", {}).get("caches")}
-        # a second phone, the pack already made: download and save only
-        second = browser.new_context(**VIEWPORTS["phone"]).new_page()
-        started = time.perf_counter()
-        second.goto(base + "/")
-        second.wait_for_selector("#offline-status[data-state=ready]", timeout=900_000)
-        result["second_visit_to_ready_s"] = round(time.perf_counter() - started, 1)
-        second.context.close()
+        result["stored_ja"] = {"usage": estimate["usage"], "caches": estimate.get("usageDetails", {}).get("caches")}
+        result["zh_visit_to_saved_s"] = wait_saved(page, base + "/zh/laws-2017-ja/61", "zh")
+        result["en_visit_to_saved_s"] = wait_saved(page, base + "/en/laws-2017-ja/61", "en")
+        result["saved_after_three_visits"] = saved_languages(page)
+        estimate = page.evaluate("navigator.storage.estimate()")
+        result["stored_all"] = {"usage": estimate["usage"], "caches": estimate.get("usageDetails", {}).get("caches")}
+        page.goto(base + "/ja/")  # the Japanese interface again (the switcher's link: remembered)
         page.goto(base + "/-/offline/page")
         result["agreement"] = agreement(page, db_path, queries)
-        sample = sample_units(db_path, units)
-        for url in sample:  # every page seen once before, online or offline alike: no cold start either way
-            page.goto(base + url)
+        samples = {lang: sample_units(db_path, units, lang) for lang in LANGUAGES}
+        for sample in samples.values():  # every page seen once before, online or offline alike
+            for url in sample:
+                page.goto(base + url)
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
         context.set_offline(True)
         page.goto(base + "/-/offline/page")
         result["search_ms"] = search_latency(page, queries, runs)
         result["search_page_ms"] = search_navigations(page, base, queries, navigations)
-        result["first_paint_ms"] = first_paints(page, base, sample)
+        for lang, sample in samples.items():
+            result[f"first_paint_{lang}_ms"] = first_paints(page, base, sample)
+        cold = samples["ja"][: max(1, units // 2)]
+        cdp.send("ServiceWorker.enable")
+        result["first_paint_cold_worker_ja_ms"] = first_paints(page, base, cold, cdp)
         # the same pages online, same throttling: the server's answer through the same worker
         context.set_offline(False)
-        result["first_paint_online_ms"] = first_paints(page, base, sample)
+        for lang, sample in samples.items():
+            result[f"first_paint_online_{lang}_ms"] = first_paints(page, base, sample)
+        result["first_paint_online_cold_worker_ja_ms"] = first_paints(page, base, cold, cdp)
         browser.close()
     return result
 
@@ -213,7 +249,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, help="a built laws.db (copied; default: build one in a temp dir)")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--units", type=int, default=40)
+    parser.add_argument("--units", type=int, default=40, help="unit pages per interface language")
     parser.add_argument("--navigations", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

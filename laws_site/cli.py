@@ -20,6 +20,8 @@ from ingest.cli import CliError, build, check, check_database, check_db_name, ru
 from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
 
+from .offline_make import pack as offline_pack
+
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
@@ -78,6 +80,7 @@ def cli():
 
 cli.add_command(build)
 cli.add_command(check)
+cli.add_command(offline_pack)
 
 
 @cli.command()
@@ -95,7 +98,10 @@ def serve(db_path: Path, host: str, port: int):
         run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
     check_listen(host, port)
+    from .offline_make import start_in_background
     from .serve import run
+
+    start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
 
     run(db_path, host, port)  # datasette serve, with the HTTP server's limits (serve.py)
 

@@ -1,40 +1,38 @@
 """The offline pack: every page of the site a reader can reach, as the server renders it, packed small.
 
-Made once per build (keyed on table build_info's build_id), in the server, the first time a service
-worker asks for it: the site is crawled in-process from `/` and from every unit's permalink through
-its own links - every unit page of every document, the contents, the 索引 rows, the glossary and its terms, the
-citation map and the diff pages the Laws link to, and the offline page that answers search and
-whatever cannot work offline. What is packed is therefore exactly what the server would send: no
-second renderer to keep in step with the templates.
+One pages pack per interface language (ja, zh, en: the chrome translated, the law texts as printed)
+and one search pack, made once per build by `bridge-laws pack` (laws_site/offline_make.py) into
+files next to the database, never inside a request. The site is crawled in-process, in one
+language, from its home page and every unit's permalink through its own links - every unit page of
+every document, the contents, the 索引 rows, the glossary and its terms, the citation map and the
+diff pages the Laws link to, and the offline page that answers search and whatever cannot work
+offline. What is packed is therefore exactly what the server would send: no second renderer to keep
+in step with the templates. Pages are keyed without their language prefix (`/en/laws-2017-ja/61`
+is key `/laws-2017-ja/61` of the `en` pack).
 
-~4,000 pages are 57 MB of HTML, but most of it repeats (the site's chrome, a definition shown beside
-every unit using it, a commentary note shown on its law's pages). The pack keeps each distinct line
-once: pages are grouped into shards of SHARD_PAGES neighbouring URLs; a line used by several shards
-goes to the shared `common` list, a line used by one shard to that shard's own list, and a page is the
-list of its line numbers (negative: the shard's own, -1 first). The figures (JSON size, bytes on the
-wire, stored) are benchmarks/offline.py's, in benchmarks/RESULTS.md. A shard is what the worker
-inflates to answer one page.
+~4,500 pages are 66 MB of HTML per language, but most of it repeats (the site's chrome, a
+definition shown beside every unit using it, a commentary note shown on its law's pages). The pack
+keeps each distinct line once: pages are grouped into shards of SHARD_PAGES neighbouring URLs; a
+line used by several shards goes to the shared `common` list, a line used by one shard to that
+shard's own list, and a page is the list of its line numbers (negative: the shard's own, -1 first).
+The figures (JSON size, bytes on the wire, stored) are benchmarks/offline.py's, in
+benchmarks/RESULTS.md. A shard is what the service worker inflates to answer one page.
 """
 from __future__ import annotations
 
 import asyncio
-import gzip
 import html
-import json
-import logging
 import re
-import time
 from collections import Counter
-from dataclasses import dataclass
 from urllib.parse import unquote, unquote_plus, urlsplit
 
-from .responses import laws_database, read
+from . import i18n
+from .responses import read
 
 SHARD_PAGES = 80
 COMMON_MIN_SHARDS = 2
 CRAWL_CONCURRENCY = 4
 SHELL_PATH = "/-/offline/page"
-START_PATHS = ("/", SHELL_PATH)
 HREF_RE = re.compile(r'\bhref="([^"]*)"')
 # pages that are not the Laws (search answers offline from the search pack; the server's own pages
 # describe the running server)
@@ -49,34 +47,48 @@ class PackError(RuntimeError):
 
 def page_key(url: str) -> str:
     """One spelling of a page's URL for the pack and the service worker: path and query
-    percent-decoded, no fragment, no `from_search` (which only adds a note to a unit page)."""
+    percent-decoded, no language prefix, no fragment, no `from_search` (which only adds a note to a
+    unit page)."""
     parts = urlsplit(url)
     query = "&".join(p for p in parts.query.split("&") if p and not p.startswith("from_search="))
-    path = unquote(parts.path) or "/"
+    path = i18n.split_prefix(unquote(parts.path) or "/")[1]
     return path + ("?" + unquote_plus(query) if query else "")
 
 
-def links(page: str) -> list[str]:
-    """The site's own page links of a page: plugin routes only, no JSON, no search, no fragments."""
+def language_of(url: str) -> str:
+    """The interface language a URL asks for: its prefix, else the default (ja)."""
+    return i18n.split_prefix(urlsplit(url).path)[0] or i18n.DEFAULT
+
+
+def start_paths(lang: str, units: list[str]) -> list[str]:
+    """Where the crawl of one language starts: home, the offline page, every unit's permalink."""
+    return [i18n.localized(path, lang) for path in ("/", SHELL_PATH, *units)]
+
+
+def links(page: str, lang: str = i18n.DEFAULT) -> list[str]:
+    """The site's own page links of a page in `lang`: plugin routes only, in the same language (not
+    the switcher's or the hreflang alternates'), no JSON, no search, no fragments."""
     from . import routes  # routes imports the pages, which import this module
 
+    wanted = None if lang == i18n.DEFAULT else lang
     found = []
     for href in HREF_RE.findall(page):
         href = html.unescape(href).split("#", 1)[0]
         if not href.startswith("/") or href.startswith("//"):
             continue
-        path = urlsplit(href).path
-        decoded = unquote(path)
+        prefix, decoded = i18n.split_prefix(unquote(urlsplit(href).path))
+        if prefix != wanted:
+            continue
         if decoded.endswith(".json") or SKIPPED_PATH_RE.match(decoded) or not routes.is_plugin_path(decoded):
             continue
         found.append(href)
     return found
 
 
-async def crawl(datasette, start=START_PATHS, skipped: dict | None = None) -> dict[str, str]:
-    """{page key: HTML} of every page reachable from `start` through the site's links. A link that
-    does not answer 200 (a redirect, a page that is not there) is left out and noted in `skipped`
-    {url: status}: offline it gets the "not available offline" page, as any page not packed."""
+async def crawl(datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None = None) -> dict[str, str]:
+    """{page key: HTML} of every page reachable from `start` through the site's links in `lang`. A
+    link that does not answer 200 (a redirect, a page that is not there) is left out and noted in
+    `skipped` {url: status}: offline it gets the "not available offline" page, as any page not packed."""
     pages: dict[str, str] = {}
     queued = {page_key(url) for url in start}
     todo = list(start)
@@ -89,7 +101,7 @@ async def crawl(datasette, start=START_PATHS, skipped: dict | None = None) -> di
                     skipped[url] = response.status_code
                 continue
             pages[page_key(url)] = response.text
-            for href in links(response.text):
+            for href in links(response.text, lang):
                 key = page_key(href)
                 if key not in queued:
                     queued.add(key)
@@ -105,8 +117,9 @@ def unit_pages(conn) -> list[str]:
     return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
 
 
-def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None) -> dict:
-    """{"build", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
+def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None,
+               lang: str = i18n.DEFAULT) -> dict:
+    """{"build", "lang", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
     "shards": [{"lines", "pages"}], "skipped": {url: status}}."""
     keys = sorted(pages)
     shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
@@ -124,8 +137,8 @@ def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None
                                 for line in pages[key].split("\n")]
             where[key] = number
         packed_shards.append({"lines": list(own), "pages": shard_pages})
-    return {"build": build_id, "pages": where, "aliases": aliases(keys), "common": common, "shards": packed_shards,
-            "skipped": skipped or {}}
+    return {"build": build_id, "lang": lang, "pages": where, "aliases": aliases(keys), "common": common,
+            "shards": packed_shards, "skipped": skipped or {}}
 
 
 INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
@@ -157,70 +170,16 @@ def unpack_page(pack: dict, key: str) -> str | None:
     return "\n".join(pack["common"][i] if i >= 0 else shard["lines"][-1 - i] for i in shard["pages"][key])
 
 
-# ---------------------------------------------------------------- made once per build
+# ---------------------------------------------------------------- the build's id
 
-@dataclass
-class OfflinePack:
-    build_id: str
-    pages: bytes          # gzip of the pages pack (JSON)
-    search: bytes         # gzip of the search pack (JSON)
-    page_count: int
-    pages_bytes: int      # uncompressed JSON, as the service worker stores it
-    search_bytes: int
-    seconds: float
-
-
-_packs: dict[str, OfflinePack] = {}
-_building: dict[str, asyncio.Task] = {}
+def current_build_id(conn) -> str:
+    """Table build_info's build id ('' for a database without one)."""
+    try:
+        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
+    except Exception:  # noqa: BLE001 - no table build_info: no build id, no offline copy
+        return ""
+    return row[0] if row else ""
 
 
 async def build_id(datasette) -> str:
-    def current(conn):
-        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
-        return row[0] if row else ""
-    return await read(datasette, current)
-
-
-async def offline_pack(datasette) -> OfflinePack:
-    """This build's pack, made once (concurrent callers wait for the same one)."""
-    build = await build_id(datasette)
-    if not build:
-        raise PackError("this database has no build id (table build_info): rebuild it with `bridge-laws build`")
-    found = _packs.get(build)
-    if found is not None:
-        return found
-    task = _building.get(build)
-    if task is None:
-        task = _building[build] = asyncio.ensure_future(_make(datasette, build))
-    try:
-        return await asyncio.shield(task)
-    finally:
-        if task.done():
-            _building.pop(build, None)
-
-
-async def _make(datasette, build: str) -> OfflinePack:
-    from . import offline_search_data
-
-    started = time.perf_counter()
-    skipped: dict = {}
-    pages = await crawl(datasette, START_PATHS + tuple(await read(datasette, unit_pages)), skipped)
-    if await build_id(datasette) != build:
-        raise PackError("the database was rebuilt while the offline pack was made; ask again")
-    if skipped:
-        logging.getLogger(__name__).warning("offline pack: %d links did not answer 200: %s", len(skipped),
-                                            dict(list(skipped.items())[:5]))
-    # a few seconds of CPU on ~57 MB of pages: off the event loop, which keeps serving meanwhile
-    pages_json = await asyncio.to_thread(lambda: _json(pack_pages(pages, build, skipped)))
-    search = await laws_database(datasette).execute_fn(lambda conn: offline_search_data.export(conn, build))
-    search_json = await asyncio.to_thread(_json, search)
-    made = OfflinePack(build, await asyncio.to_thread(gzip.compress, pages_json, 9),
-                       await asyncio.to_thread(gzip.compress, search_json, 9), len(pages),
-                       len(pages_json), len(search_json), time.perf_counter() - started)
-    _packs.clear()  # one build served at a time: the old pack goes
-    _packs[build] = made
-    return made
-
-
-def _json(data) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return await read(datasette, current_build_id)

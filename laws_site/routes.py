@@ -38,7 +38,7 @@ ROUTES = [
 ROUTES = [(pattern, view if view in (site_info.databases, site_info.threads) else made_once(view))
           for pattern, view in ROUTES]
 # the pocket app (pages/offline.py): the service worker at the root (its scope is the whole site),
-# the manifest, the offline packs (made once per build by offline_pack.py) and the offline page
+# the manifest, the offline packs (files made per build by `bridge-laws pack`, offline_make.py) and the offline page
 ROUTES += [
     (r"^/sw\.js$", offline.service_worker),
     (r"^/-/offline/manifest\.webmanifest$", offline.manifest),

@@ -1,16 +1,23 @@
-"""The pocket app's server side: the service worker, the manifest, the two offline packs and the
+"""The pocket app's server side: the service worker, the manifest, the offline packs (made by
+`bridge-laws pack` into files, one pages pack per interface language and the search pack) and the
 offline page, in-process (tests/test_offline_browser.py runs them in Chromium)."""
 from __future__ import annotations
 
 import asyncio
 import gzip
 import json
+import os
+import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
-from laws_site import offline_search_data
+from laws_site import offline_make, offline_search_data
 from laws_site.offline_pack import page_key, unpack_page
+from laws_site.pages import offline as offline_routes
 from laws_site.units import permalink
 
 
@@ -24,11 +31,39 @@ def build_id(laws_db_path):
         return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
 
 
+def make_packs(db_path):
+    """Every pack of the database's build, made once (`bridge-laws pack`: later calls find the files)."""
+    return offline_make.make(db_path, jobs=2)
+
+
 @pytest.fixture(scope="module")
-def pages_pack(datasette, build_id):
-    response = get(datasette, f"/-/offline/pages.json?build={build_id}")
-    assert response.status_code == 200, response.text[:300]
-    return response.json()
+def stale_pack(laws_db_path):
+    """Another build's file left next to the database before the packs are made."""
+    stale = offline_make.pack_file(laws_db_path, "0123stale", "pages-ja")
+    stale.parent.mkdir(parents=True, exist_ok=True)
+    stale.write_bytes(gzip.compress(b'{"build": "0123stale"}'))
+    return stale
+
+
+@pytest.fixture(scope="module")
+def packs_made(laws_db_path, stale_pack):
+    return make_packs(laws_db_path)
+
+
+@pytest.fixture(scope="module")
+def packs(datasette, build_id, packs_made):
+    """{lang: pages pack} as the server sends them."""
+    found = {}
+    for lang in ("ja", "zh", "en"):
+        response = get(datasette, f"/-/offline/pages.json?build={build_id}&lang={lang}")
+        assert response.status_code == 200, response.text[:300]
+        found[lang] = response.json()
+    return found
+
+
+@pytest.fixture(scope="module")
+def pages_pack(packs):
+    return packs["ja"]
 
 
 def test_the_service_worker_is_served_from_the_root_with_this_build_written_in(datasette, build_id):
@@ -93,7 +128,84 @@ def test_a_packed_page_is_the_page_the_server_sends(datasette, pages_pack, path)
     assert unpack_page(pages_pack, page_key(path)) == get(datasette, path).text
 
 
-def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id, laws_db_path):
+@pytest.mark.parametrize("lang, path", [
+    ("en", "/laws-2017-ja/61B2(a)"), ("zh", "/laws-2017-ja/61B2(a)"), ("en", "/laws-1997-zh/def:藏牌"),
+    ("zh", "/laws-2017-ja/-/index?row=ら"), ("en", "/-/glossary/ダミー"), ("zh", "/"), ("en", "/-/offline/page"),
+])
+def test_a_packed_page_in_another_interface_language_is_the_page_the_server_sends(datasette, packs, lang, path):
+    """Keyed without the prefix: /en/X is key X of the en pack, its chrome in English, its links in /en/."""
+    served = get(datasette, f"/{lang}{path}").text
+    assert unpack_page(packs[lang], page_key(f"/{lang}{path}")) == served
+    assert f'<html lang="{"zh-Hans" if lang == "zh" else lang}"' in served
+
+
+def test_every_interface_language_packs_the_same_pages(packs):
+    keys = set(packs["ja"]["pages"])
+    for lang in ("zh", "en"):
+        assert set(packs[lang]["pages"]) == keys, lang
+        assert packs[lang]["lang"] == lang and packs[lang]["skipped"] == {}
+        assert packs[lang]["aliases"] == packs["ja"]["aliases"]
+    english = unpack_page(packs["en"], "/laws-2017-ja/61")
+    assert 'href="/en/laws-2017-ja/44"' in english and 'href="/laws-2017-ja/44"' not in english
+    assert 'href="/laws-2017-ja/44"' in unpack_page(packs["ja"], "/laws-2017-ja/61")
+
+
+def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(laws_db_path, build_id, packs_made,
+                                                                              stale_pack):
+    for name in ("search", "pages-ja", "pages-zh", "pages-en"):
+        made = offline_make.pack_file(laws_db_path, build_id, name)
+        assert json.loads(gzip.decompress(made.read_bytes()))["build"] == build_id, name
+    assert not stale_pack.exists() and not stale_pack.parent.exists()
+    assert [p.name for p in offline_make.pack_root(laws_db_path).iterdir() if p.is_dir()] == [build_id]
+    assert offline_make.missing(laws_db_path, build_id) == []
+    assert offline_make.start_in_background(laws_db_path) is None  # nothing to make: no process started
+    assert make_packs(laws_db_path)["made"] == []  # files made are kept
+
+
+def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_path, build_id, tmp_path, packs_made):
+    """A database whose packs are missing (a rebuild the server picked up): the server never renders
+    the site in the request; it answers 503 with Retry-After and starts `bridge-laws pack` in a child
+    process. Another build's files next to it are not served."""
+    copy = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, copy)
+    stale = offline_make.pack_file(copy, "0123stale", "pages-ja")
+    stale.parent.mkdir(parents=True)
+    shutil.copy(offline_make.pack_file(laws_db_path, build_id, "pages-ja"), stale)
+    datasette = offline_make._datasette(copy)
+    asyncio.run(datasette.invoke_startup())
+    offline_routes._makers.clear()
+    try:
+        response = get(datasette, f"/-/offline/pages.json?build={build_id}&lang=ja")
+        assert response.status_code == 503 and response.headers["retry-after"] == "5"
+        assert "being made" in response.json()["error"] and response.headers["cache-control"] == "no-store"
+        process, _ = offline_routes._makers[build_id]
+        assert process.poll() is None
+        assert process.args[-4:] == ["pack", "--db", str(copy), "--background"]
+        # asked again while it runs: the same process, not a second one
+        assert get(datasette, f"/-/offline/search.json?build={build_id}").status_code == 503
+        assert offline_routes._makers[build_id][0] is process
+    finally:
+        for process, _ in offline_routes._makers.values():
+            process.send_signal(signal.SIGTERM)
+            process.wait(30)
+        offline_routes._makers.clear()
+
+
+def test_an_unknown_interface_language_is_a_400(datasette, build_id):
+    response = get(datasette, f"/-/offline/pages.json?build={build_id}&lang=fr")
+    assert response.status_code == 400 and "ja, zh, en" in response.json()["error"]
+
+
+def test_the_pack_command_says_what_is_wrong_with_a_database_in_one_line(tmp_path):
+    plain = tmp_path / "other.db"
+    sqlite3.connect(plain).close()
+    done = subprocess.run([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(plain)],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+    assert done.returncode == 2 and done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
+    assert not offline_make.pack_root(plain).exists()
+
+
+def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id, laws_db_path, packs_made):
     async def raw(path):
         import httpx
 
@@ -119,6 +231,9 @@ def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id,
     ("/laws-2017-ja/-/index?row=%E3%82%8A", "/laws-2017-ja/-/index?row=り"),
     ("/laws-2017-ja/64A1?from_search=64A1", "/laws-2017-ja/64A1"),
     ("/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja#row-3", "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja"),
+    ("/en/laws-2017-ja/61B2(a)", "/laws-2017-ja/61B2(a)"),
+    ("/zh/-/glossary/%E3%83%80%E3%83%9F%E3%83%BC", "/-/glossary/ダミー"),
+    ("/zh/", "/"),
 ])
 def test_page_key_spells_a_url_one_way(url, key):
     assert page_key(url) == key

@@ -1,7 +1,9 @@
 """The pocket app in real Chromium at phone size, against a real `bridge-laws serve` of a copy of the
 database (so that a rebuild can be tested): one online visit saves the site in the background, the
 page says when and which build; offline, units, references, the 索引, the glossary and search
-(words and citations) work, what cannot work says so; a rebuild replaces the old build's copy.
+(words and citations) work, in each interface language (/zh/ and /en/ pages save their own pages
+pack), what cannot work says so; a rebuild replaces the old build's copy, every language saved
+again (the server makes the new build's packs in a child process meanwhile).
 
 `test_offline_search_agrees_with_the_server` reports how often the offline top result equals the
 server's over the queries of benchmarks/qrels.yml (the figure goes to test-artifacts/offline.json).
@@ -13,19 +15,25 @@ import json
 import shutil
 import sqlite3
 
+import httpx
 import pytest
 import yaml
 
 from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS
-from laws_site import offline_search_data
+from laws_site import offline_make, offline_search_data
 from laws_site import search as searching
 from tests.live_server import serving
 from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
 
 QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
 READY = "#offline-status[data-state=ready]"
-SAVE_TIMEOUT_MS = 600_000  # the first visit makes the pack (the whole site rendered once) and saves it
+SAVE_TIMEOUT_MS = 600_000  # after a rebuild the server makes the packs (the site rendered once per language)
+LAYOUT = 3  # sw.js LAYOUT: how the worker stores the packs
+
+
+def cache_name(build: str) -> str:
+    return f"bridge-laws-offline-{offline_search_data.FORMAT}.{LAYOUT}-{build}"
 
 
 def build_id(db_path) -> str:
@@ -35,8 +43,12 @@ def build_id(db_path) -> str:
 
 @pytest.fixture(scope="module")
 def db_copy(laws_db_path, tmp_path_factory):
+    """A copy of the database with its packs (`bridge-laws pack`, made once per session; the server
+    would start making them itself, tests/test_offline.py checks that)."""
+    offline_make.make(laws_db_path, jobs=2)
     path = tmp_path_factory.mktemp("offline") / "laws.db"
     shutil.copy(laws_db_path, path)
+    shutil.copytree(offline_make.pack_root(laws_db_path), offline_make.pack_root(path))
     return path
 
 
@@ -73,10 +85,17 @@ def test_one_online_visit_saves_the_site_and_says_which_build(phone, served, db_
     page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
     build = build_id(db_copy)
     assert build[:8] in page.inner_text("#offline-status")
-    assert cache_names(page) == [f"bridge-laws-offline-{offline_search_data.FORMAT}-{build}"]
+    assert cache_names(page) == [cache_name(build)]
     assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # the Japanese interface only: the page's language
+    assert list(saved_state(page)["languages"]) == ["ja"]
     usage = page.evaluate("navigator.storage.estimate()")["usage"]
     assert usage <= 25_000_000, f"stored {usage:,} bytes"
+
+
+def saved_state(page) -> dict:
+    """What the worker says its copy holds: {build, languages: {lang: pages}, search, complete}."""
+    return page.evaluate("fetch('/-/offline/saved/state').then((r) => r.json())")
 
 
 def test_offline_units_references_index_and_glossary_open(phone, served):
@@ -99,7 +118,7 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
         assert "ダミー" in page.inner_text("h1")
         page.goto(served + "/laws-1997-zh/def:藏牌")
         assert "藏牌" in page.inner_text("h1")
-        # an English-interface address opens too (the copy holds the default interface)
+        # an English-interface address opens too, in the interface saved (English is not yet)
         assert page.goto(served + "/en/laws-2017-ja/61").status == 200 and "61" in page.inner_text("h1")
     finally:
         context.set_offline(False)
@@ -127,6 +146,79 @@ def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
         assert page.locator(".search-group h2").first.inner_text().startswith("引用")
     finally:
         context.set_offline(False)
+
+
+def open_online_until_saved(page, url: str, lang: str) -> None:
+    """An online visit to a page in `lang`: the worker saves that language's pages too."""
+    page.goto(url)
+    page.wait_for_function("(lang) => document.querySelector('#offline-status[data-state=ready]') && "
+                           "caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n)"
+                           ".then((c) => c.match('/-/offline/saved/state')).then((r) => r && r.json()))))"
+                           ".then((states) => states.some((s) => s && s.languages && s.languages[lang]))",
+                           arg=lang, timeout=SAVE_TIMEOUT_MS)
+
+
+def test_offline_in_chinese_units_references_index_and_search(phone, served):
+    context, page = phone
+    open_online_until_saved(page, served + "/zh/laws-2017-ja/61", "zh")
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/zh/laws-2017-ja/61B2(a)")
+        assert response.status == 200 and response.headers.get("x-offline-build")
+        # the worker's copy, regrouped for storage, is byte for byte the server's page
+        assert response.text() == httpx.get(served + "/zh/laws-2017-ja/61B2(a)").text
+        assert page.get_attribute("html", "lang") == "zh-Hans"
+        assert "61条B項2(a)" in page.inner_text("h1")  # the law text as printed
+        assert page.locator("a.ui-language[hreflang=ja]").count() == 1  # the chrome in Chinese
+        page.click("a.xref[href='/zh/laws-2017-ja/43B2(b)']")
+        page.wait_for_url("**/zh/laws-2017-ja/43B2(b)")
+        assert "43条B項2(b)" in page.inner_text("h1") and page.get_attribute("html", "lang") == "zh-Hans"
+        page.goto(served + "/zh/laws-2017-ja/-/index?row=り")
+        assert page.locator(".index-entries dt").count() >= 20
+        with page.expect_navigation() as opened:
+            page.locator(".index-entries a[href^='/zh/laws-2017-ja/']").first.click()
+        assert opened.value.status == 200 and page.get_attribute("html", "lang") == "zh-Hans"
+        page.goto(served + "/zh/-/search?q=罰張")  # words: traditional Chinese folded offline as online
+        page.wait_for_selector(".search-results li")
+        assert page.get_attribute("html", "lang") == "zh-Hans"
+        assert page.locator(".search-results li a").first.get_attribute("href").startswith("/zh/laws-1997-zh/")
+        page.goto(served + "/zh/-/search?q=第64条A項1")  # a citation opens its unit, in Chinese
+        page.wait_for_url("**/zh/laws-2017-ja/64A1?from_search=*")
+        assert "64条A項1" in page.inner_text("h1") and page.get_attribute("html", "lang") == "zh-Hans"
+    finally:
+        context.set_offline(False)
+
+
+def test_offline_in_english_units_references_glossary_and_search(phone, served):
+    context, page = phone
+    open_online_until_saved(page, served + "/en/", "en")
+    context.set_offline(True)
+    try:
+        response = page.goto(served + "/en/laws-2017-ja/61")
+        assert response.status == 200 and page.get_attribute("html", "lang") == "en"
+        assert response.text() == httpx.get(served + "/en/laws-2017-ja/61").text
+        assert page.locator("a.cite-link[title=Permalink]").count() == 1  # English chrome
+        page.click("a.xref[href='/en/laws-2017-ja/44']")
+        page.wait_for_url("**/en/laws-2017-ja/44")
+        assert page.get_attribute("html", "lang") == "en"
+        page.goto(served + "/en/-/glossary/ダミー")
+        assert "ダミー" in page.inner_text("h1") and page.get_attribute("html", "lang") == "en"
+        page.goto(served + "/en/laws-2017-ja/-/index?row=ら")
+        assert page.locator(".index-entries dt").count() >= 20
+        page.goto(served + "/en/-/search?q=revoke")
+        page.wait_for_selector(".search-results li")
+        assert page.locator(".search-results li a").first.get_attribute("href") == "/en/laws-2017-ja/61"
+        page.goto(served + "/en/-/search?q=64A1")
+        page.wait_for_url("**/en/laws-2017-ja/64A1?from_search=*")
+        assert page.get_attribute("html", "lang") == "en"
+        # the Japanese pages are still there, in Japanese
+        assert page.goto(served + "/laws-2017-ja/62").status == 200 and page.get_attribute("html", "lang") == "ja"
+    finally:
+        context.set_offline(False)
+    state = saved_state(page)
+    assert sorted(state["languages"]) == ["en", "ja", "zh"]
+    usage = page.evaluate("navigator.storage.estimate()")["usage"]
+    assert usage <= 25_000_000, f"stored {usage:,} bytes with the three interface languages"
 
 
 def test_what_cannot_work_offline_says_so(phone, served):
@@ -206,11 +298,16 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
     assert new[:8] in page.inner_text("#offline-status")
     # the old build's copy is removed when the new worker takes over
     page.wait_for_function("(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
-                           arg=f"bridge-laws-offline-{offline_search_data.FORMAT}-{new}", timeout=30_000)
+                           arg=cache_name(new), timeout=30_000)
+    # every interface language the old copy held is saved again, from the new build's packs (which
+    # the server made in a child process: none of the old build's files is left)
+    assert sorted(saved_state(page)["languages"]) == ["en", "ja", "zh"]
+    assert [p.name for p in offline_make.pack_root(db_copy).iterdir() if p.is_dir()] == [new]
     context.set_offline(True)
     try:
         assert page.goto(served + "/laws-2017-ja/62").status == 200
         assert page.evaluate("fetch('/-/offline/saved/state').then((r) => r.json())")["build"] == new
+        assert page.goto(served + "/en/laws-2017-ja/62").status == 200 and page.get_attribute("html", "lang") == "en"
     finally:
         context.set_offline(False)
 

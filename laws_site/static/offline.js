@@ -3,11 +3,16 @@
 // it holds. Nothing to press: the worker saves the copy in the background on the first online
 // visit, and a new build on the next online visit after the site is rebuilt. The words come from
 // data- attributes of this script's tag (templates/_offline.html), translated with the chrome.
+// The copy is kept per interface language: the page is "ready" when its own language (the URL's
+// /en/ or /zh/ prefix, else Japanese) is saved; if not, it asks the worker to save it.
 (function () {
   "use strict";
   var script = document.currentScript;
   var PREFIX = "bridge-laws-offline-";
   var STATE_URL = "/-/offline/saved/state";
+  var RETRY_MS = 20000;
+  var match = /^\/(zh|en)(?=\/|$)/.exec(location.pathname);
+  var LANGUAGE = match ? match[1] : "ja";
 
   function words(name, values) {
     var text = (script && script.getAttribute("data-" + name)) || "";
@@ -36,7 +41,7 @@
     line.textContent = text;
   }
 
-  // The saved copy, read from the caches themselves: {build, built_at, pages, complete} or null.
+  // The saved copy, read from the caches themselves: {build, built_at, languages, complete} or null.
   function savedState() {
     if (!window.caches) return Promise.resolve(null);
     return caches.keys().then(function (names) {
@@ -58,11 +63,19 @@
 
   var registration = null;
   var failure = null;
+  var asked = false;
 
   function refresh() {
     return savedState().then(function (state) {
       var busy = registration && (registration.installing || registration.waiting ||
                                   (registration.active && registration.active.state !== "activated"));
+      var mine = state && state.languages && state.languages[LANGUAGE];
+      if (state && !mine && !busy && navigator.onLine && !asked && registration && registration.active) {
+        // this build's copy holds other interface languages: the worker saves this one too
+        asked = true;
+        registration.active.postMessage({ type: "save-language", lang: LANGUAGE });
+      }
+      if (state && !mine && (busy || asked) && navigator.onLine) state = null;
       if (failure && !state) {
         show("failed", words("failed", { error: failure }));
       } else if (state && !busy) {
@@ -89,7 +102,11 @@
     function watch(worker) {
       if (!worker) return;
       worker.addEventListener("statechange", function () {
-        if (worker.state === "redundant" && !reg.active) failure = "install failed";
+        if (worker.state === "redundant") {
+          if (!reg.active) failure = "install failed";
+          // e.g. the server was still making a new build's packs: try again while the page is open
+          if (navigator.onLine) setTimeout(function () { reg.update().catch(function () {}); }, RETRY_MS);
+        }
         refresh();
       });
     }

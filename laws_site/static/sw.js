@@ -2,9 +2,15 @@
  *
  * Served at /sw.js by laws_site/pages/offline.py, which writes the build id in below: a rebuilt site
  * is a different script, so the browser installs a new worker on the next online visit. Installing
- * fetches this build's two packs (laws_site/offline_pack.py: the pages, line-deduplicated in shards;
- * laws_site/offline_search_data.py: what offline search reads) and the static files the pages use,
+ * fetches this build's packs (made by `bridge-laws pack`, laws_site/offline_make.py): the pages in
+ * the reader's interface language (laws_site/offline_pack.py: line-deduplicated in shards; one pack
+ * per language, /en/ and /zh/ pages translated, the law texts as printed), what offline search reads
+ * (laws_site/offline_search_data.py, shared by the languages) and the static files the pages use,
  * and stores them in one cache named after the build; activating removes every other build's cache.
+ * The reader's languages are those of the pages open when it installs and those the previous build's
+ * copy held; a page opened online in another language saves that language's pack too.
+ * Until the server has made the packs of a new build it answers 503 with Retry-After: installing
+ * waits (the old copy keeps working meanwhile).
  *
  * Pages: the network first (a reader online always sees the server's answer), the offline copy when
  * the network fails, or when it takes longer than NETWORK_TIMEOUT_MS and the copy holds the page (a
@@ -12,20 +18,27 @@
  * Search offline answers with /-/offline/page, where offline-search.js runs the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
  * offline" part, status 503 - never the browser's error page.
+ * Speed offline: the packs are stored regrouped (GROUP_PAGES below): opening a page inflates one
+ * small group; a language's index and the site's chrome lines, the last groups and the static files
+ * stay in the worker's memory.
  */
 "use strict";
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
-const FORMAT = 4;
+const FORMAT = 4; // the search pack's (laws_site/offline_search_data.py FORMAT)
+const LAYOUT = 3; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES)
 const PREFIX = "bridge-laws-offline-";
-const CACHE = PREFIX + FORMAT + "-" + BUILD;
+const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
-const STATE_URL = "/-/offline/saved/state";
-const INDEX_URL = "/-/offline/saved/index";
-const COMMON_URL = "/-/offline/saved/common";
-const SHARD_URL = "/-/offline/saved/shard/";
-const SEARCH_URL = "/-/offline/saved/search";
+// how long installing waits for the server to make a new build's packs; after that the install
+// fails and the open page (offline.js) tries again a little later
+const PACK_WAIT_MS = 120000;
+const LANGUAGES = ["ja", "zh", "en"];
+const DEFAULT_LANGUAGE = "ja";
+const SAVED = "/-/offline/saved/";
+const STATE_URL = SAVED + "state";
+const SEARCH_URL = SAVED + "search";
 const SHELL_KEY = "/-/offline/page";
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 const EXTRA_ASSETS = [
@@ -35,7 +48,23 @@ const EXTRA_ASSETS = [
   "/-/static-plugins/bridge-laws/icon-192.png",
   "/-/static-plugins/bridge-laws/icon-512.png",
 ];
-const MAX_SHARDS_IN_MEMORY = 12;
+// Stored for speed, not as downloaded: pages in groups of GROUP_PAGES neighbours, each group's lines
+// with it, except the lines a CHROME_SHARE of all pages use (the site's header, footer, menus):
+// those are kept once and stay in memory. Opening a page offline inflates ~40 KB, not a shard of
+// 80 pages (~400 KB) and the 2 MB of lines shared between shards. ~4 MB stored per language.
+const GROUP_PAGES = 8;
+const CHROME_SHARE = 0.01;
+const MAX_GROUPS_IN_MEMORY = 64;
+const MAX_ASSET_BYTES_IN_MEMORY = 4000000;
+
+/** A language's saved parts: index (URL -> group), chrome (lines of most pages), group/N. */
+function savedUrl(lang, part) { return SAVED + lang + "/" + part; }
+
+/** The interface language of a path: its prefix (/en/, /zh/), else Japanese. */
+function languageOf(pathname) {
+  const match = /^\/(ja|zh|en)(?=\/|$)/.exec(pathname);
+  return match ? match[1] : DEFAULT_LANGUAGE;
+}
 
 // the offline search engine (the same file the offline page runs): the worker answers a search
 // page whole, and keeps the engine loaded between searches
@@ -51,14 +80,28 @@ self.addEventListener("activate", (event) => {
       if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
     }
     await self.clients.claim();
-    for (const client of await self.clients.matchAll({ includeUncontrolled: true })) {
-      client.postMessage({ type: "offline-ready", build: BUILD, built_at: BUILT_AT });
-    }
+    await tellClients();
   })());
 });
 
-// The packs are stored gzip-compressed (CompressionStream): ~20 MB of JSON keeps in a few MB, and
-// one shard is inflated natively when a page is asked for. Small entries (index, state) stay plain.
+// a page asks for its language to be saved (offline.js, when the copy lacks it)
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "save-language" && LANGUAGES.includes(data.lang)) {
+    event.waitUntil(saveLanguage(data.lang).then(tellClients, () => tellClients()));
+  }
+});
+
+async function tellClients() {
+  const state = await readState();
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true })) {
+    client.postMessage({ type: "offline-ready", build: BUILD, built_at: BUILT_AT,
+      languages: state ? Object.keys(state.languages || {}) : [] });
+  }
+}
+
+// The packs are stored gzip-compressed (CompressionStream): ~25 MB of JSON per language keeps in a
+// few MB, and one shard is inflated natively when a page is asked for. Small entries stay plain.
 const GZIP_TYPE = "application/x-bridge-laws-gzip";
 
 function gzipped(text) {
@@ -80,25 +123,112 @@ function json(data) {
   return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A pack of this build; while the server is still making it (503, Retry-After), ask again. */
+async function fetchPack(path) {
+  const deadline = Date.now() + PACK_WAIT_MS;
+  for (;;) {
+    const response = await fetch(path + (path.includes("?") ? "&" : "?") + "build=" + encodeURIComponent(BUILD),
+      { cache: "no-store" });
+    if (response.ok) return response;
+    await response.text().catch(() => ""); // read it: an unread body keeps the connection busy
+    const wait = Math.min(15, Number(response.headers.get("Retry-After")) || 0) * 1000;
+    if (response.status !== 503 || !wait || Date.now() + wait > deadline) {
+      throw new Error("the offline pack " + path + " answered " + response.status);
+    }
+    await sleep(wait);
+  }
+}
+
+// ------------------------------------------------------------ the saved state: {build, languages, search}
+
+let stateWrites = Promise.resolve();
+
+async function readState(cache) {
+  const found = await (cache || await caches.open(CACHE)).match(STATE_URL);
+  return found ? found.json() : null;
+}
+
+/** Change the saved state (one change at a time); `complete` once search and a language are saved. */
+function updateState(change) {
+  stateWrites = stateWrites.then(async () => {
+    const cache = await caches.open(CACHE);
+    const state = (await readState(cache)) || { build: BUILD, built_at: BUILT_AT, format: FORMAT, languages: {} };
+    change(state);
+    state.complete = !!state.search && Object.keys(state.languages).length > 0;
+    state.saved_at = new Date().toISOString();
+    await cache.put(STATE_URL, json(state));
+    savedLanguages = state.languages;
+  });
+  return stateWrites;
+}
+
+let savedLanguages = null; // {lang: pages} of this build's copy, once read
+
+async function languagesSaved() {
+  if (!savedLanguages) {
+    const state = await readState();
+    if (!state) return {};
+    savedLanguages = state.languages || {};
+  }
+  return savedLanguages;
+}
+
+/** The languages to save on install: the open pages', and those the previous build's copy held. */
+async function wantedLanguages() {
+  const wanted = new Set();
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
+    wanted.add(languageOf(new URL(client.url).pathname));
+  }
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const found = await (await caches.open(name)).match(STATE_URL);
+    const state = found ? await found.json().catch(() => null) : null;
+    for (const lang of Object.keys((state && state.languages) || {})) wanted.add(lang);
+  }
+  if (!wanted.size) wanted.add(DEFAULT_LANGUAGE);
+  return [...wanted].filter((lang) => LANGUAGES.includes(lang));
+}
+
 async function install() {
   if (!BUILD) throw new Error("the server has no build id");
+  const languages = await wantedLanguages();
+  // the search pack and the first language at once; the others after (each is a few MB)
+  await Promise.all([saveSearch(), saveLanguage(languages[0])]);
+  for (const lang of languages.slice(1)) await saveLanguage(lang);
+}
+
+async function saveSearch() {
   const cache = await caches.open(CACHE);
-  if (await cache.match(STATE_URL)) return; // this build is saved already
-  const query = "?build=" + encodeURIComponent(BUILD);
-  const [pagesResponse, searchResponse] = await Promise.all([
-    fetch("/-/offline/pages.json" + query, { cache: "no-store" }),
-    fetch("/-/offline/search.json" + query, { cache: "no-store" }),
-  ]);
-  if (!pagesResponse.ok || !searchResponse.ok) {
-    throw new Error("the offline pack answered " + pagesResponse.status + "/" + searchResponse.status);
+  const state = await readState(cache);
+  if (state && state.search) return;
+  const response = await fetchPack("/-/offline/search.json");
+  await cache.put(SEARCH_URL, gzipped(await response.text()));
+  await updateState((s) => { s.search = true; });
+}
+
+const saving = new Map(); // lang -> promise: one download per language at a time
+
+function saveLanguage(lang) {
+  if (!saving.has(lang)) {
+    const done = savePages(lang).finally(() => saving.delete(lang));
+    saving.set(lang, done);
   }
-  const pack = await pagesResponse.json();
+  return saving.get(lang);
+}
+
+async function savePages(lang) {
+  const cache = await caches.open(CACHE);
+  const state = await readState(cache);
+  if (state && state.languages && state.languages[lang]) return;
+  const pack = await (await fetchPack("/-/offline/pages.json?lang=" + lang)).json();
+  const stored = regroup(pack);
   const writes = [
-    cache.put(INDEX_URL, json({ build: pack.build, pages: pack.pages, aliases: pack.aliases || {} })),
-    cache.put(COMMON_URL, gzipped(JSON.stringify(pack.common))),
-    cache.put(SEARCH_URL, gzipped(await searchResponse.text())),
+    cache.put(savedUrl(lang, "index"), json({ build: pack.build, lang, pages: stored.index, aliases: pack.aliases || {} })),
+    cache.put(savedUrl(lang, "chrome"), json(stored.chrome)),
   ];
-  pack.shards.forEach((shard, number) => writes.push(cache.put(SHARD_URL + number, gzipped(JSON.stringify(shard)))));
+  stored.groups.forEach((group, number) => writes.push(cache.put(savedUrl(lang, "group/" + number), gzipped(JSON.stringify(group)))));
   const assets = new Set(EXTRA_ASSETS);
   for (const lines of [pack.common, ...pack.shards.map((shard) => shard.lines)]) {
     for (const line of lines) {
@@ -106,12 +236,48 @@ async function install() {
       for (const match of line.matchAll(ASSET_RE)) assets.add(match[1].replace(/&amp;/g, "&"));
     }
   }
-  writes.push(cache.addAll([...assets]));
+  const missing = [];
+  for (const asset of assets) if (!(await cache.match(asset))) missing.push(asset);
+  writes.push(cache.addAll(missing));
   await Promise.all(writes);
-  await cache.put(STATE_URL, json({
-    build: BUILD, built_at: BUILT_AT, format: FORMAT, pages: Object.keys(pack.pages).length,
-    complete: true, saved_at: new Date().toISOString(),
-  }));
+  await updateState((s) => { s.languages[lang] = Object.keys(pack.pages).length; });
+}
+
+/** The downloaded pack (shards of 80 pages + lines shared between shards: small on the wire) as it
+ * is stored: {index: {key: group}, chrome: [line], groups: [{lines, pages: {key: [i]}}]}, a page's
+ * line i >= 0 being chrome[i], i < 0 its group's lines[-1 - i]. */
+function regroup(pack) {
+  const keys = Object.keys(pack.pages).sort();
+  const uses = new Uint32Array(pack.common.length);
+  for (const shard of pack.shards) {
+    for (const ids of Object.values(shard.pages)) for (const i of new Set(ids)) if (i >= 0) uses[i] += 1;
+  }
+  const threshold = Math.max(2, Math.ceil(keys.length * CHROME_SHARE));
+  const chromeIds = new Map();
+  const chrome = [];
+  uses.forEach((count, i) => {
+    if (count >= threshold) { chromeIds.set(i, chrome.length); chrome.push(pack.common[i]); }
+  });
+  const index = {};
+  const groups = [];
+  for (let start = 0; start < keys.length; start += GROUP_PAGES) {
+    const own = new Map();
+    const lines = [];
+    const pages = {};
+    for (const key of keys.slice(start, start + GROUP_PAGES)) {
+      const shard = pack.shards[pack.pages[key]];
+      pages[key] = shard.pages[key].map((i) => {
+        if (i >= 0 && chromeIds.has(i)) return chromeIds.get(i);
+        const line = i >= 0 ? pack.common[i] : shard.lines[-1 - i];
+        let mine = own.get(line);
+        if (mine === undefined) { mine = lines.length; own.set(line, mine); lines.push(line); }
+        return -1 - mine;
+      });
+      index[key] = groups.length;
+    }
+    groups.push({ lines, pages });
+  }
+  return { index, chrome, groups };
 }
 
 self.addEventListener("fetch", (event) => {
@@ -122,17 +288,30 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname === "/sw.js" || url.pathname === "/-/offline/pages.json" || url.pathname === "/-/offline/search.json") {
     return; // the browser and install() fetch these themselves
   }
-  if (url.pathname.startsWith("/-/offline/saved/")) {
+  if (url.pathname.startsWith(SAVED)) {
     event.respondWith(savedResponse(url.pathname)
       .then((found) => found || new Response("Not saved", { status: 404 })));
     return;
   }
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
+    if (!knownOffline()) event.waitUntil(saveLanguageOf(url));
     return;
   }
   event.respondWith(other(request, url));
 });
+
+/** Online, a page in a language this build's copy lacks: save that language too (in the background). */
+async function saveLanguageOf(url) {
+  const lang = languageOf(url.pathname);
+  const saved = await languagesSaved();
+  if (!Object.keys(saved).length || saved[lang]) return; // not installed yet, or saved already
+  try {
+    await saveLanguage(lang);
+  } finally {
+    await tellClients();
+  }
+}
 
 function withTimeout(promise, ms) {
   return new Promise((resolve, reject) => {
@@ -165,17 +344,13 @@ async function page(request, url) {
 }
 
 async function other(request, url) {
-  const saved = async () => {
-    const cache = await caches.open(CACHE);
-    return await cache.match(request, { ignoreVary: true }) || await cache.match(url.pathname + url.search);
-  };
-  if (knownOffline()) return (await saved()) || unavailable(url);
+  if (knownOffline()) return (await savedAsset(request, url)) || unavailable(url);
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
     return await withTimeout(network, NETWORK_TIMEOUT_MS);
   } catch (error) {
-    const found = await saved();
+    const found = await savedAsset(request, url);
     if (found) return found;
     try {
       return await network;
@@ -183,6 +358,26 @@ async function other(request, url) {
       return unavailable(url);
     }
   }
+}
+
+// static files offline: from memory after the first time (a stylesheet blocks the page's first paint)
+const assets = new Map(); // path + query -> {body: ArrayBuffer, headers}
+let assetBytes = 0;
+
+async function savedAsset(request, url) {
+  const key = url.pathname + url.search;
+  let kept = assets.get(key);
+  if (!kept) {
+    const cache = await caches.open(CACHE);
+    const found = await cache.match(key) || await cache.match(request, { ignoreVary: true });
+    if (!found) return null;
+    kept = { body: await found.arrayBuffer(), headers: [...found.headers] };
+    if (assetBytes + kept.body.byteLength <= MAX_ASSET_BYTES_IN_MEMORY) {
+      assets.set(key, kept);
+      assetBytes += kept.body.byteLength;
+    }
+  }
+  return new Response(kept.body, { headers: kept.headers });
 }
 
 function unavailable(url) {
@@ -196,39 +391,50 @@ function unavailable(url) {
 
 // ------------------------------------------------------------ pages from the pack
 
-/** One spelling of a URL for the pack (laws_site/offline_pack.py page_key does the same). */
+/** One spelling of a URL for the pack, without its language prefix (offline_pack.py page_key). */
 function pageKey(url) {
   const decode = (text) => { try { return decodeURIComponent(text); } catch (e) { return text; } };
   const query = url.search.replace(/^\?/, "").split("&").filter((p) => p && !p.startsWith("from_search=")).join("&");
-  return (decode(url.pathname) || "/") + (query ? "?" + decode(query.replace(/\+/g, " ")) : "");
+  const path = (decode(url.pathname) || "/").replace(/^\/(ja|zh|en)(?=\/|$)/, "") || "/";
+  return path + (query ? "?" + decode(query.replace(/\+/g, " ")) : "");
 }
 
-let loaded = null; // {index, common}
-const shards = new Map();
+const packs = new Map(); // lang -> promise of {index, chrome}
+const groups = new Map(); // "lang/number" -> group, the most recently used last
 
 async function savedJSON(path) {
   const found = await savedResponse(path);
   return found ? found.json() : null;
 }
 
-async function packedPage(key) {
-  if (!loaded) {
-    const [index, common] = await Promise.all([savedJSON(INDEX_URL), savedJSON(COMMON_URL)]);
-    if (!index || !common) return null;
-    loaded = { index, common };
+function loadPack(lang) {
+  if (!packs.has(lang)) {
+    const loading = Promise.all([savedJSON(savedUrl(lang, "index")), savedJSON(savedUrl(lang, "chrome"))])
+      .then(([index, chrome]) => (index && chrome ? { index, chrome } : null));
+    packs.set(lang, loading);
+    loading.then((pack) => { if (!pack) packs.delete(lang); }, () => packs.delete(lang));
   }
-  if (loaded.index.pages[key] === undefined && loaded.index.aliases[key] !== undefined) key = loaded.index.aliases[key];
-  const number = loaded.index.pages[key];
+  return packs.get(lang);
+}
+
+async function packedPage(lang, key) {
+  const pack = await loadPack(lang);
+  if (!pack) return null;
+  if (pack.index.pages[key] === undefined && pack.index.aliases[key] !== undefined) key = pack.index.aliases[key];
+  const number = pack.index.pages[key];
   if (number === undefined) return null;
-  let shard = shards.get(number);
-  if (!shard) {
-    shard = await savedJSON(SHARD_URL + number);
-    if (!shard) return null;
-    if (shards.size >= MAX_SHARDS_IN_MEMORY) shards.delete(shards.keys().next().value);
-    shards.set(number, shard);
+  const name = lang + "/" + number;
+  let group = groups.get(name);
+  if (group) {
+    groups.delete(name); // most recently used last
+  } else {
+    group = await savedJSON(savedUrl(lang, "group/" + number));
+    if (!group) return null;
+    if (groups.size >= MAX_GROUPS_IN_MEMORY) groups.delete(groups.keys().next().value);
   }
-  const common = loaded.common;
-  return shard.pages[key].map((i) => (i >= 0 ? common[i] : shard.lines[-1 - i])).join("\n");
+  groups.set(name, group);
+  const chrome = pack.chrome;
+  return group.pages[key].map((i) => (i >= 0 ? chrome[i] : group.lines[-1 - i])).join("\n");
 }
 
 let engine = null;
@@ -247,28 +453,57 @@ function html(body, status) {
     "X-Offline-Build": BUILD } });
 }
 
-/** The saved copy of a page (any interface-language prefix, a trailing slash, a 索引 row alias), or null. */
+/** The language whose pages answer a URL offline: its own if saved, else one that is (the page in
+ * another interface is better than none). */
+async function answeringLanguage(url) {
+  const wanted = languageOf(url.pathname);
+  const saved = await languagesSaved();
+  if (saved[wanted]) return wanted;
+  return [DEFAULT_LANGUAGE, ...LANGUAGES].find((lang) => saved[lang]) || null;
+}
+
+/** The saved copy of a page (a trailing slash, a 索引 row alias), or null. */
 async function savedPage(url) {
+  loadPack(languageOf(url.pathname)); // its index and chrome read while the saved state is
+  const lang = await answeringLanguage(url);
+  if (!lang) return null;
   const key = pageKey(url);
-  // the interface languages' prefixes (/en/, /zh/): the offline copy holds the default chrome
-  const bare = key.replace(/^\/(en|zh|ja)(?=\/|$)/, "") || "/";
-  for (const candidate of [key, bare, bare.replace(/\/(?=$|\?)/, "")]) {
-    const found = await packedPage(candidate);
+  for (const candidate of new Set([key, key.replace(/\/(?=$|\?)/, "") || "/"])) {
+    const found = await packedPage(lang, candidate);
     if (found) return html(found);
   }
   return null;
 }
 
+// a page in /en/ or /zh/ keeps its links in its language (ui_lang.py localize_links does it online)
+const LINK_TAG = /<(?:a|form|area)\s[^>]*>/gi;
+const LOCAL_URL = /(\s(?:href|action)=")(\/(?![/\\])(?!-\/static)(?!(?:en|zh|ja)(?:\/|"|\?))[^"]*)"/g;
+
+function localized(path, lang) {
+  if (lang === DEFAULT_LANGUAGE) return path;
+  return path === "/" ? "/" + lang + "/" : "/" + lang + path;
+}
+
+function localizeLinks(text, lang) {
+  if (lang === DEFAULT_LANGUAGE) return text;
+  return text.replace(LINK_TAG, (tag) => (tag.includes("hreflang=") ? tag : tag.replace(LOCAL_URL,
+    (all, before, path) => before + (/\.(json|csv|db|js|css|png|ico|txt|xml)$/.test(path.split(/[?#]/)[0])
+      ? path : localized(path, lang)) + '"')));
+}
+
 async function offlinePage(url) {
   const copy = await savedPage(url);
   if (copy) return copy;
-  const shell = await packedPage(SHELL_KEY);
+  const lang = await answeringLanguage(url);
+  const shell = lang ? await packedPage(lang, SHELL_KEY) : null;
   const searching = /^\/-\/search\/?$/.test(url.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""));
   if (shell && searching) {
     try {
       const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), url);
-      if (answered && answered.redirect) return Response.redirect(new URL(answered.redirect, url).href, 302);
-      if (answered) return html(answered.html);
+      if (answered && answered.redirect) {
+        return Response.redirect(new URL(localized(answered.redirect, lang), url).href, 302);
+      }
+      if (answered) return html(localizeLinks(answered.html, lang));
     } catch (error) {
       // the page runs the search itself (and says so if the search data is missing)
     }
