@@ -143,7 +143,19 @@ def build_lock(db_path: Path, build: str):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def make(db_path: Path, jobs: int | None = None, log=lambda line: None) -> dict:
+def _alive(pid: int | None) -> bool:
+    if pid is None:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def make(db_path: Path, jobs: int | None = None, log=lambda line: None, parent_pid: int | None = None) -> dict:
     """Every missing pack file of the database's current build; other builds' files removed after.
     {"build", "made": [figures per file], "seconds"}. PackError if it cannot be made."""
     from multiprocessing import get_context
@@ -159,7 +171,7 @@ def make(db_path: Path, jobs: int | None = None, log=lambda line: None) -> dict:
     with build_lock(db_path, build):
         todo = missing(db_path, build)
         jobs = max(1, min(jobs or os.cpu_count() or 1, MAX_JOBS, len(todo) or 1))
-        if todo and jobs == 1:
+        if todo and jobs == 1 and parent_pid is None:
             for name in todo:
                 made.append(make_one(str(db_path), build, name))
                 log(_line(made[-1]))
@@ -168,6 +180,12 @@ def make(db_path: Path, jobs: int | None = None, log=lambda line: None) -> dict:
             try:
                 waiting = [pool.apply_async(make_one, (str(db_path), build, name)) for name in todo]
                 for result in waiting:
+                    # polled, not one blocking get(): a server that started us and stopped (even
+                    # killed) stops the crawls within a second instead of leaving them running
+                    while not result.ready():
+                        if not _alive(parent_pid):
+                            raise PackError(f"process {parent_pid} that asked for the packs has stopped")
+                        result.wait(1)
                     made.append(result.get())
                     log(_line(made[-1]))
                 pool.close()
@@ -205,7 +223,8 @@ def start_in_background(db_path: Path) -> subprocess.Popen | None:
     build = read_build_id(db_path)
     if not build or not missing(db_path, build):
         return None
-    return subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(db_path), "--background"],
+    return subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(db_path), "--background",
+                             "--parent-pid", str(os.getpid())],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
@@ -215,7 +234,9 @@ def start_in_background(db_path: Path) -> subprocess.Popen | None:
 @click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Packs made at once, one process each (default: the CPUs, at most 4)")
 @click.option("--background", is_flag=True, help="Run at low priority and quietly (as `serve` starts it)")
-def pack(db_path: Path, jobs: int | None, background: bool):
+@click.option("--parent-pid", type=click.IntRange(1), default=None, hidden=True,
+              help="Stop (and stop the crawls) when this process, the server that started us, has ended")
+def pack(db_path: Path, jobs: int | None, background: bool, parent_pid: int | None):
     """Make the offline packs of the database's build (the pages in each interface language, the
     search data) into <db>.offline/<build id>/; files already made are kept. `serve` runs this in
     the background when they are missing."""
@@ -229,7 +250,7 @@ def pack(db_path: Path, jobs: int | None, background: bool):
     # stopped (the server that started it stops): the crawls in the pool are stopped with it
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        result = make(db_path, jobs, log=(lambda line: None) if background else click.echo)
+        result = make(db_path, jobs, log=(lambda line: None) if background else click.echo, parent_pid=parent_pid)
     except PackError as error:
         raise CliError(str(error)) from error
     if not background:

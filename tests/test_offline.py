@@ -180,7 +180,7 @@ def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_pa
         assert "being made" in response.json()["error"] and response.headers["cache-control"] == "no-store"
         process, _ = offline_routes._makers[build_id]
         assert process.poll() is None
-        assert process.args[-4:] == ["pack", "--db", str(copy), "--background"]
+        assert process.args[-6:] == ["pack", "--db", str(copy), "--background", "--parent-pid", str(os.getpid())]
         # asked again while it runs: the same process, not a second one
         assert get(datasette, f"/-/offline/search.json?build={build_id}").status_code == 503
         assert offline_routes._makers[build_id][0] is process
@@ -189,6 +189,34 @@ def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_pa
             process.send_signal(signal.SIGTERM)
             process.wait(30)
         offline_routes._makers.clear()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_background_pack_stops_when_the_server_that_started_it_has_stopped(laws_db_path, tmp_path, jobs):
+    """A pack started by a server (`--parent-pid`) stops its crawls when that server has ended, even
+    killed, instead of running on as an orphan; nothing half-made is left as a pack file. (Found when
+    a pack started by a stopped test server was still running an hour later.)"""
+    copy = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, copy)
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    maker = subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(copy), "--background",
+                              "--jobs", jobs, "--parent-pid", str(server.pid)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            maker.wait(4)  # crawling (a whole pack takes a minute or more)
+        server.kill()
+        server.wait()
+        stderr = maker.communicate(timeout=30)[1]
+        assert maker.returncode == 2 and f"process {server.pid}" in stderr and "has stopped" in stderr
+        build = offline_make.read_build_id(copy)
+        # the search pack (a few seconds) may be whole by then; no pages pack is
+        assert offline_make.missing(copy, build)[-3:] == ["pages-ja", "pages-zh", "pages-en"]
+    finally:
+        for process in (server, maker):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 def test_an_unknown_interface_language_is_a_400(datasette, build_id):
