@@ -155,6 +155,17 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
+def _stop_group_or_raise(reason: str) -> None:
+    """Stop this pack and its crawls. Started by a server we lead our own process group (the crawls
+    are in it): kill the group outright - Pool.terminate() was seen to hang for good with exited
+    workers, holding the build's lock. Run by hand (a shell's group), raise and let the pool stop."""
+    if os.getpgrp() == os.getpid():
+        print(f"Error: {reason}", file=sys.stderr, flush=True)
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+    from .offline_pack import PackError
+    raise PackError(reason)
+
+
 def make(db_path: Path, jobs: int | None = None, log=lambda line: None, parent_pid: int | None = None) -> dict:
     """Every missing pack file of the database's current build; other builds' files removed after.
     {"build", "made": [figures per file], "seconds"}. PackError if it cannot be made."""
@@ -184,7 +195,7 @@ def make(db_path: Path, jobs: int | None = None, log=lambda line: None, parent_p
                     # killed) stops the crawls within a second instead of leaving them running
                     while not result.ready():
                         if not _alive(parent_pid):
-                            raise PackError(f"process {parent_pid} that asked for the packs has stopped")
+                            _stop_group_or_raise(f"process {parent_pid} that asked for the packs has stopped")
                         result.wait(1)
                     made.append(result.get())
                     log(_line(made[-1]))
@@ -224,7 +235,7 @@ def start_in_background(db_path: Path) -> subprocess.Popen | None:
     if not build or not missing(db_path, build):
         return None
     return subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(db_path), "--background",
-                             "--parent-pid", str(os.getpid())],
+                             "--parent-pid", str(os.getpid())], start_new_session=True,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
@@ -248,7 +259,8 @@ def pack(db_path: Path, jobs: int | None, background: bool, parent_pid: int | No
     if background:
         os.nice(10)
     # stopped (the server that started it stops): the crawls in the pool are stopped with it
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGTERM, lambda *_: _stop_group_or_raise("stopped (SIGTERM)") if os.getpgrp() == os.getpid()
+                  else sys.exit(143))
     try:
         result = make(db_path, jobs, log=(lambda line: None) if background else click.echo, parent_pid=parent_pid)
     except PackError as error:
