@@ -31,6 +31,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from benchmarks.offline import summary
 from ingest.build import build
 from ingest.corpus import DEFAULT_CORPUS
 from laws_site.units import permalink
@@ -49,15 +50,6 @@ PAINT = """() => new Promise((resolve) => {
 })"""
 COUNTERS = ("RecalcStyleDuration", "LayoutDuration", "ScriptDuration", "TaskDuration")
 
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
-
-
-def summary(values: list[float]) -> dict:
-    return {"n": len(values), "p50": round(statistics.median(values), 1), "p95": round(percentile(values, 0.95), 1),
-            "max": round(max(values), 1)}
 
 
 def sample_units(db_path: Path, count: int) -> list[str]:

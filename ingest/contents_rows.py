@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from .sqlite_write import replace_derived_table
+
 TABLE = "contents_rows"
 SCHEMA = f"""create table {TABLE} (
     doc text not null, position integer not null, ref text not null, title text,
@@ -38,9 +40,4 @@ def contents_rows(conn: sqlite3.Connection) -> list[tuple]:
 
 def write_contents_rows(db) -> None:
     """Create and fill the table on the database being built (ingest/build.py populate)."""
-    conn = db.conn
-    rows = contents_rows(conn)
-    with conn:
-        conn.execute(f"drop table if exists {TABLE}")
-        conn.execute(SCHEMA)
-        conn.executemany(f"insert into {TABLE} values (?, ?, ?, ?, ?, ?)", rows)
+    replace_derived_table(db.conn, TABLE, SCHEMA, contents_rows(db.conn))

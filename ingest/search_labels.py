@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from .sqlite_write import replace_derived_table
+
 TABLE = "search_labels"
 SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text not null, context text)"
 
@@ -44,9 +46,4 @@ def search_label_rows(conn: sqlite3.Connection) -> list[tuple]:
 
 def write_search_labels(db) -> None:
     """Create and fill the table on the database being built (ingest/build.py populate)."""
-    conn = db.conn
-    rows = search_label_rows(conn)
-    with conn:
-        conn.execute(f"drop table if exists {TABLE}")
-        conn.execute(SCHEMA)
-        conn.executemany(f"insert into {TABLE} values (?, ?, ?, ?)", rows)
+    replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn))

@@ -187,3 +187,12 @@ def create_table_sql(name: str, columns: dict[str, Any], pk=None, foreign_keys=N
     compound = (",\n   PRIMARY KEY ({})".format(", ".join(map(quote, pk)))
                 if single_pk is None and pk and len(pk) > 1 else "")
     return "CREATE TABLE {} (\n{}{}\n);\n        ".format(quote(name), ",\n".join(definitions), compound)
+
+
+def replace_derived_table(conn: sqlite3.Connection, name: str, schema: str, rows: list[tuple]) -> None:
+    """(Re)create a table made from the database being built (its schema, then its rows, one transaction)."""
+    with conn:
+        conn.execute(f"drop table if exists {quote(name)}")
+        conn.execute(schema)
+        if rows:
+            conn.executemany(f"insert into {quote(name)} values ({', '.join('?' * len(rows[0]))})", rows)
