@@ -144,15 +144,10 @@ def build_lock(db_path: Path, build: str):
 
 
 def _alive(pid: int | None) -> bool:
-    if pid is None:
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """No pid (run by hand): nobody to outlive."""
+    from ingest.build import process_exists
+
+    return pid is None or process_exists(pid)
 
 
 def _stop_group_or_raise(reason: str) -> None:
