@@ -19,7 +19,6 @@ page of the site once per language (~4,500 pages each), so it is never done insi
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import fcntl
 import gzip
@@ -98,6 +97,8 @@ def _json(data) -> bytes:
 def make_one(db_path: str, build: str, name: str) -> dict:
     """Make one pack file of `build` (a pages pack by crawling the site in its language, or the search
     pack); written only if the database still holds `build` afterwards. Returns its figures."""
+    import asyncio  # here, not at the top: every `bridge-laws` command (build too) imports this module
+
     from . import offline_search_data
     from .offline_pack import PackError, crawl, pack_pages, start_paths, unit_pages
     from .responses import laws_database, read
