@@ -91,6 +91,10 @@ def test_one_online_visit_saves_the_site_and_says_which_build(phone, served, db_
     assert list(saved_state(page)["languages"]) == ["ja"]
     usage = page.evaluate("navigator.storage.estimate()")["usage"]
     assert usage <= 25_000_000, f"stored {usage:,} bytes"
+    # online, the offline page describes the copy; it says nothing is unavailable
+    page.goto(served + "/-/offline/page")
+    assert page.locator("#offline-about").is_visible()
+    assert not page.locator("#offline-unavailable").is_visible() and not page.locator("#offline-search").is_visible()
 
 
 def saved_state(page) -> dict:
@@ -124,6 +128,17 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
         context.set_offline(False)
 
 
+def only_the_search_shows(page) -> None:
+    """An offline search page shows the search, not the offline page's other parts, and its first
+    result on the phone's first screen (Datasette's `div {display: block}` once showed "Not
+    available offline" and the offline copy's description above the results, which began at 1,000 px)."""
+    assert page.locator("#offline-search").is_visible()
+    assert not page.locator("#offline-unavailable").is_visible()
+    assert not page.locator("#offline-about").is_visible()
+    first = page.locator(".search-results li").first.bounding_box()
+    assert first["y"] < page.viewport_size["height"], f"the first result is at {first['y']:.0f} px"
+
+
 def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
     context, page = phone
     context.set_offline(True)
@@ -131,6 +146,7 @@ def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
         page.goto(served + "/-/search?q=リボーク")
         page.wait_for_selector(".search-results li")
         assert page.get_attribute("#offline-search", "data-rendered") == "1"  # answered whole by the worker
+        only_the_search_shows(page)
         assert page.input_value("#site-search-q") == "リボーク"
         assert page.locator(".search-results li a").first.get_attribute("href") == "/laws-2017-ja/61"
         assert "藏牌" in page.inner_text(".also-searched")
@@ -180,6 +196,7 @@ def test_offline_in_chinese_units_references_index_and_search(phone, served):
         assert opened.value.status == 200 and page.get_attribute("html", "lang") == "zh-Hans"
         page.goto(served + "/zh/-/search?q=罰張")  # words: traditional Chinese folded offline as online
         page.wait_for_selector(".search-results li")
+        only_the_search_shows(page)
         assert page.get_attribute("html", "lang") == "zh-Hans"
         assert page.locator(".search-results li a").first.get_attribute("href").startswith("/zh/laws-1997-zh/")
         page.goto(served + "/zh/-/search?q=第64条A項1")  # a citation opens its unit, in Chinese
@@ -207,6 +224,7 @@ def test_offline_in_english_units_references_glossary_and_search(phone, served):
         assert page.locator(".index-entries dt").count() >= 20
         page.goto(served + "/en/-/search?q=revoke")
         page.wait_for_selector(".search-results li")
+        only_the_search_shows(page)
         assert page.locator(".search-results li a").first.get_attribute("href") == "/en/laws-2017-ja/61"
         page.goto(served + "/en/-/search?q=64A1")
         page.wait_for_url("**/en/laws-2017-ja/64A1?from_search=*")
@@ -228,6 +246,7 @@ def test_what_cannot_work_offline_says_so(phone, served):
         response = page.goto(served + "/laws?sql=select+1")
         assert response.status == 503
         assert page.locator("#offline-unavailable").is_visible()
+        assert not page.locator("#offline-about").is_visible() and not page.locator("#offline-search").is_visible()
         assert "/laws?sql=select+1" in page.inner_text("#offline-unavailable .offline-url")
         response = page.goto(served + "/laws/sections")
         assert response.status == 503 and page.locator("#offline-unavailable").is_visible()
