@@ -100,7 +100,7 @@ def make_one(db_path: str, build: str, name: str) -> dict:
     import asyncio  # here, not at the top: every `bridge-laws` command (build too) imports this module
 
     from . import offline_search_data
-    from .offline_pack import PackError, crawl, pack_pages, start_paths, unit_pages
+    from .offline_pack import PackError, crawl, pack_pages, result_labels, start_paths, unit_pages
     from .responses import laws_database, read
 
     started = time.perf_counter()
@@ -114,7 +114,8 @@ def make_one(db_path: str, build: str, name: str) -> dict:
         lang = name.split("-", 1)[1]
         skipped: dict = {}
         pages = await crawl(datasette, start_paths(lang, await read(datasette, unit_pages)), lang, skipped)
-        return _json(pack_pages(pages, build, skipped, lang)), {"pages": len(pages), "skipped": len(skipped)}
+        labels = await read(datasette, lambda conn: result_labels(conn, lang))
+        return _json(pack_pages(pages, build, skipped, lang, labels)), {"pages": len(pages), "skipped": len(skipped)}
 
     body, figures = asyncio.run(made())
     if read_build_id(Path(db_path)) != build:

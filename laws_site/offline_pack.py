@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import re
 from collections import Counter
 from urllib.parse import unquote, unquote_plus, urlsplit
@@ -117,10 +118,28 @@ def unit_pages(conn) -> list[str]:
     return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
 
 
+def result_labels(conn, lang: str) -> dict:
+    """How offline search names its results in this interface language, as the search page does
+    online (templates/search.html): {"labels": [each unit's label, in rowid order, as the search
+    pack lists the units], "contexts": {i: the title of the nearest enclosing unit with one, for
+    the i-th unit, which has no title}, "documents": {doc: short title}}. A link to another unit
+    reads "<its document's short title>: <its label>" (unit_labels.full_label)."""
+    from .chrome import short_titles
+
+    labels, contexts = [], {}
+    for i, (title, names, context) in enumerate(conn.execute(
+            "select s.title, l.labels, l.context from sections s left join search_labels l on l.id = s.id "
+            "order by s.rowid")):
+        labels.append(json.loads(names or "{}").get(lang))
+        if context and not title:
+            contexts[i] = context
+    return {"labels": labels, "contexts": contexts, "documents": short_titles(conn, lang)}
+
+
 def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None,
-               lang: str = i18n.DEFAULT) -> dict:
+               lang: str = i18n.DEFAULT, labels: dict | None = None) -> dict:
     """{"build", "lang", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
-    "shards": [{"lines", "pages"}], "skipped": {url: status}}."""
+    "shards": [{"lines", "pages"}], "skipped": {url: status}, "result_labels": result_labels()}."""
     keys = sorted(pages)
     shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
     used_in = Counter()
@@ -138,7 +157,7 @@ def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None
             where[key] = number
         packed_shards.append({"lines": list(own), "pages": shard_pages})
     return {"build": build_id, "lang": lang, "pages": where, "aliases": aliases(keys), "common": common,
-            "shards": packed_shards, "skipped": skipped or {}}
+            "shards": packed_shards, "skipped": skipped or {}, "result_labels": labels}
 
 
 INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")

@@ -150,6 +150,29 @@ def test_every_interface_language_packs_the_same_pages(packs):
     assert 'href="/laws-2017-ja/44"' in unpack_page(packs["ja"], "/laws-2017-ja/61")
 
 
+def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, build_id, laws_db_path):
+    """What offline search shows for a result (offline_pack.result_labels): a label per unit in the
+    search pack's order, the nearest title of a unit without one, the documents' short titles."""
+    search = get(datasette, f"/-/offline/search.json?build={build_id}").json()
+    place = {unit[1]: i for i, unit in enumerate(search["units"])}
+    with sqlite3.connect(laws_db_path) as conn:
+        assert len(search["units"]) == conn.execute("select count(*) from sections").fetchone()[0]
+    expected = {
+        "ja": ("第61条B項2(a)", "第61条の引用", "リボーク注釈"),
+        "zh": ("第61条B項2(a)", "第61条（引文）", "藏牌注释"),
+        "en": ("Law 61B2(a)", "Law 61 (as reprinted)", "Revoke notes"),
+    }
+    for lang, (law, reprint, commentary) in expected.items():
+        named = packs[lang]["result_labels"]
+        assert len(named["labels"]) == len(search["units"])
+        assert named["labels"][place["laws-2017-ja:61B2(a)"]] == law
+        assert named["labels"][place["revoke-notes-ja:quote:61"]] == reprint
+        assert named["documents"]["revoke-notes-ja"] == commentary
+        # 27B1(b) has no title of its own: its context is 27B1's
+        assert named["contexts"][str(place["laws-2017-ja:27B1(b)"])] == "不十分なビッドが受け入れられなかった場合"
+        assert str(place["laws-2017-ja:61"]) not in named["contexts"]  # a titled unit has none
+
+
 def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(laws_db_path, build_id, packs_made,
                                                                               stale_pack):
     for name in ("search", "pages-ja", "pages-zh", "pages-en"):

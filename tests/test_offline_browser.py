@@ -12,6 +12,7 @@ The tests share one browser context, in order: they are one reader's day.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 
@@ -29,7 +30,7 @@ from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, py
 QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
 READY = "#offline-status[data-state=ready]"
 SAVE_TIMEOUT_MS = 600_000  # after a rebuild the server makes the packs (the site rendered once per language)
-LAYOUT = 3  # sw.js LAYOUT: how the worker stores the packs
+LAYOUT = 4  # sw.js LAYOUT: how the worker stores the packs
 
 
 def cache_name(build: str) -> str:
@@ -237,6 +238,65 @@ def test_offline_in_english_units_references_glossary_and_search(phone, served):
     assert sorted(state["languages"]) == ["en", "ja", "zh"]
     usage = page.evaluate("navigator.storage.estimate()")["usage"]
     assert usage <= 25_000_000, f"stored {usage:,} bytes with the three interface languages"
+
+
+# queries whose result pages show every way a result is named: labels and untitled units' context
+# (リボーク), links to reprints (revoke), a correction (revoek), a reading of romaji (ribooku), a
+# variant (夢家), citations and what cites them (61B、64A1), and exactly what was typed (revoek, no
+# correction). Not hiragana: SudachiPy cuts りぼーく into ぼー + 九 (く), the offline lexicon into
+# り ぼ ー く, so the units holding only some of those words differ (the page says so; tested below).
+READ_ALIKE_QUERIES = ["リボーク", "revoke", "revoek", "ribooku", "夢家", "61B、64A1", "revoek&exact=1"]
+READ_ALIKE_PARTS = ".citation-note, .did-you-mean, .also-searched, .search-summary, .no-results, .search-group"
+
+
+def shown_parts(page) -> list[str]:
+    """The parts' texts, the online summary's link to the JSON left out."""
+    return [re.sub(r"\s*·\s*JSON$", "", " ".join(text.split())) for text in page.locator(READ_ALIKE_PARTS).all_inner_texts()]
+
+
+def shown_links(page) -> list[str]:
+    """Where the parts' links go (but the online summary's JSON)."""
+    links = page.eval_on_selector_all(f"{READ_ALIKE_PARTS.replace(',', ' a,')} a", "(links) => links.map((a) => a.getAttribute('href'))")
+    return [link for link in links if "/-/search.json?" not in link]
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh", "en"])
+def test_offline_search_reads_as_the_servers(phone, served, lang):
+    """Offline, a results page names its results as the server's does, in the interface language
+    (labels, not ids: 「Law 61」, 「Revoke notes: Law 61 (as reprinted)」, 「Index: リボーク」), with the
+    same corrections, expansions and their links (one tap searches exactly what was typed)."""
+    context, page = phone
+    prefix = "/" + lang  # /ja chooses Japanese (an earlier test chose English, which is remembered)
+    online = {}
+    for query in READ_ALIKE_QUERIES:
+        page.goto(served + f"{prefix}/-/search?q={query}")
+        online[query] = (shown_parts(page), shown_links(page))
+    page.goto(served + f"{prefix}/-/search?q=61Z")
+    nearest_online = page.locator(".citation-note li a").first.inner_text()
+    page.goto(served + f"{prefix}/-/search?q=りぼーく")
+    also_online = page.inner_text(".also-searched")
+    assert all(parts for parts, _ in online.values())
+    reprint = {"ja": "リボーク注釈: 第61条の引用", "zh": "藏牌注释: 第61条（引文）", "en": "Revoke notes: Law 61 (as reprinted)"}[lang]
+    assert reprint in " ".join(online["revoke"][0])  # what the offline page must say too
+    context.set_offline(True)
+    try:
+        for query in READ_ALIKE_QUERIES:
+            page.goto(served + f"{prefix}/-/search?q={query}")
+            page.wait_for_selector("#offline-search[data-rendered]")
+            assert (shown_parts(page), shown_links(page)) == online[query], query
+            typed = query.split("&")[0]
+            assert page.title() == f"{typed} – " + {"ja": "検索", "zh": "搜索", "en": "Search"}[lang]
+        assert page.locator(".no-results").count() and not page.locator(".did-you-mean").count()  # the last: exact
+        # a citation nobody holds: offline lists only the units enclosing it (the page says so), named alike
+        page.goto(served + f"{prefix}/-/search?q=61Z")
+        page.wait_for_selector("#offline-search[data-rendered]")
+        assert page.locator(".citation-note li a").first.inner_text() == nearest_online
+        page.goto(served + f"{prefix}/-/search?q=りぼーく")
+        page.wait_for_selector("#offline-search[data-rendered]")
+        assert page.inner_text(".also-searched") == also_online  # リボーク, revoke · search only for りぼーく
+        assert "り · ぼ · ー · く" in page.inner_text(".offline-note")  # the split differs, and it says so
+    finally:
+        context.set_offline(False)
 
 
 def test_what_cannot_work_offline_says_so(phone, served):

@@ -647,14 +647,14 @@
       if (!(Number.isInteger(offset) && offset >= 0 && offset <= MAX_OFFSET)) throw new QueryError("offset must be a whole number from 0 to 100,000.");
       if (query.split(" ").every((w) => FTS_OPERATORS.has(w))) throw new QueryError(this.nothingToSearch(query));
       const citation = this.citedUnits(query, doc, lang);
-      let alsoSearched = [], total, page, split = null;
+      const expand = options.expand !== false;
+      let alsoSearched = [], total, page, split = null, expansions = [];
       if (citation && citation.found) {
         const hits = this.citationHits(citation.units, doc, lang);
         total = hits.length;
         page = hits.slice(offset, offset + limit);
       } else {
         const plan = this.makePlan(query, lang);
-        const expand = options.expand !== false;
         plan.alternatives = expand && !citation ? this.alternatives(query, lang).map((alt) => [alt, this.alternativePlan(alt, lang)]) : [];
         if (!plan.branches.length && !citation && !plan.alternatives.some(([, p]) => p.branches.length)
             && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
@@ -662,11 +662,19 @@
         plan.query = query;
         const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation);
         alsoSearched = plan.alsoSearched;
+        // corrections joined plan.alternatives while ranking, when the query itself found few units
+        expansions = plan.alternatives.map(([alt]) => ({ kind: alt.kind, text: alt.text, found: ranking.foundBy.get(alt.text) || 0 }));
         total = ranking.order.length;
         page = ranking.hits(offset, limit);
         split = plan.split;
       }
-      return { query, total, offset, limit, results: this.present(page), also_searched: alsoSearched, citation, split };
+      // search_page: what else was searched and found, apart from the spelling corrections
+      const found = expansions.filter((e) => e.found);
+      const also = found.filter((e) => e.kind !== "typo").map((e) => e.text);
+      return { query, total, offset, limit, results: this.present(page),
+        also_searched: [...new Set(alsoSearched.concat(also))],
+        did_you_mean: found.filter((e) => e.kind === "typo").map((e) => e.text),
+        expansions: found, exact: !expand, citation, split };
     }
 
     checkQuery(query) {
@@ -1296,7 +1304,8 @@
   // (its engine stays loaded between searches); the page itself runs them only if the worker did not.
 
   const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "via", "some", "reprinted",
-    "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits"];
+    "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits",
+    "index", "didYouMean", "exact", "title"];
 
   function esc(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -1306,6 +1315,43 @@
     let text = template || "";
     for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
     return text;
+  }
+
+  /** How results are named in the interface language (offline_pack.result_labels, saved with the
+   * language's pages): the unit's label ("Law 61B", 第61条B項), a link's "<document>: <label>",
+   * each document's short title. Without them (an older copy), ids, as before. */
+  class Names {
+    constructor(labels, engine) {
+      const units = engine.pack.units;
+      this.usable = !!(labels && labels.labels && labels.labels.length === units.length);
+      this.documents = (labels && labels.documents) || {};
+      this.index = new Map();
+      if (!this.usable) return;
+      units.forEach((unit, i) => this.index.set(unit[1], i));
+      this.labels = labels.labels;
+      this.contexts = labels.contexts || {};
+    }
+
+    document(doc, fallback) { return this.documents[doc] || fallback || doc; }
+
+    /** templates/search.html unit_label: the label, else "doc ref". */
+    label(id, doc, ref) {
+      const i = this.index.get(id);
+      return (i !== undefined && this.labels[i]) || doc + " " + ref;
+    }
+
+    /** A link to a unit, named with its document (unit_labels.full_label). */
+    fullLabel(unit) {
+      const i = this.index.get(unit.id);
+      return i !== undefined && this.labels[i] && this.documents[unit.doc]
+        ? this.documents[unit.doc] + ": " + this.labels[i] : unit.doc + " " + unit.ref;
+    }
+
+    /** The title of the nearest enclosing unit with one, for a unit without a title. */
+    context(id) {
+      const i = this.index.get(id);
+      return i === undefined ? null : this.contexts[i] || null;
+    }
   }
 
   /** pages/search.py group_results: one document's law, its definitions, the rest; cited, citing. */
@@ -1337,37 +1383,54 @@
     return esc(before) + "<strong>" + esc(values.query) + "</strong>" + esc(after || "");
   }
 
+  /** pages/search.py page_context: a word searched on its own, or the query exactly, keeping the filters. */
+  function searchUrl(query, params, exact) {
+    const form = new URLSearchParams({ q: query });
+    for (const key of ["doc", "lang"]) if (params.get(key)) form.set(key, params.get(key));
+    if (exact) form.set("exact", "1");
+    return "/-/search?" + form.toString();
+  }
+
   /** The results part of templates/search.html, as HTML. */
-  function resultsHTML(words, answer, titles, params, pathname) {
+  function resultsHTML(words, answer, titles, params, pathname, names) {
     const out = [];
     const citation = answer.citation;
     if (citation && citation.message) {
       out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong></p>`);
       if (citation.nearest.length) out.push(`<p>${esc(words.nearestUnits)}</p>`);
       if (citation.nearest.length) {
-        out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(u.doc + " " + u.ref)}</a></li>`).join("")}</ul>`);
+        out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(names.fullLabel(u))}</a></li>`).join("")}</ul>`);
       }
       out.push("</div>");
     }
+    const exactLink = () => `<a class="exact" href="${esc(searchUrl(answer.query, params, true))}">${esc(fill(words.exact, { query: answer.query }))}</a>`;
+    const wordLinks = (list, kind) => list.map((w) => `<a${kind ? ` class="${kind}"` : ""} href="${esc(searchUrl(w, params, false))}">${esc(w)}</a>`).join(", ");
+    const didYouMean = answer.did_you_mean || [];
+    if (didYouMean.length) {
+      out.push(`<p class="did-you-mean" role="status">${esc(words.didYouMean)} ${wordLinks(didYouMean, "")}\n  · ${exactLink()}</p>`);
+    }
     if (answer.also_searched.length) {
-      out.push(`<p class="also-searched">${esc(words.also)} ${answer.also_searched.map((w) => `<span class="also">${esc(w)}</span>`).join(", ")}</p>`);
+      const exact = (answer.expansions || []).length && !didYouMean.length ? `\n  · ${exactLink()}` : "";
+      out.push(`<p class="also-searched">${esc(words.also)} ${wordLinks(answer.also_searched, "also")}${exact}</p>`);
     }
     const groups = groupResults(answer.results, titles, words);
     if (!groups.length && !(citation && !citation.found)) {
-      out.push(`<p>${withQuery(words.noResults, { query: answer.query })}</p>`);
+      out.push(`<p class="no-results">${withQuery(words.noResults, { query: answer.query })}</p>`);
     } else if (groups.length) {
       const first = answer.offset + 1, last = answer.offset + answer.results.length;
       out.push(`<p class="search-summary">${withQuery(words.summary, { first, last, total: answer.total, query: answer.query })}</p>`);
       for (const group of groups) {
         out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)}</span>` : ""}</h2><ul class="search-results">`);
         for (const r of group.results) {
-          let item = `<li><a href="${esc(r.url)}"><span class="ref">${esc(r.ref)}</span>${esc(r.title || "")}</a>`;
+          let item = `<li><a href="${esc(r.url)}"><span class="label">${esc(names.label(r.id, r.doc, r.ref))}</span>${esc(r.title || "")}</a>`;
+          const context = r.title ? null : names.context(r.id);
+          if (context) item += `<span class="context">${esc(context)}</span>`;
           if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
           if (r.via) item += ` <span class="via">${esc(fill(words.via, { word: r.via }))}</span>`;
           if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
-          if (r.index.length) item += ` <span class="via">索引: ${esc(r.index[0].replace(/^index:/, "").split("/").join(" / "))}</span>`;
-          if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(x.doc + " " + x.ref)}</a>`).join(", ")}</span>`;
-          if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(r.reprint_of.doc + " " + r.reprint_of.ref)}</a></span>`;
+          if (r.index.length) item += ` <span class="via">${esc(fill(words.index, { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }))}</span>`;
+          if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(names.fullLabel(x))}</a>`).join(", ")}</span>`;
+          if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(names.fullLabel(r.reprint_of))}</a></span>`;
           item += `<div class="snippet">${r.snippet.map((part) => part.mark ? `<mark>${esc(part.text)}</mark>` : esc(part.text)).join("")}</div></li>`;
           out.push(item);
         }
@@ -1397,18 +1460,20 @@
 
   /** One search as the offline page shows it: {redirect} for a single citation, else {query,
    * results (HTML), note, documents (HTML options)}. */
-  function answerSearch(engine, words, pathname, params) {
+  function answerSearch(engine, words, pathname, params, labels) {
     const query = params.get("q") || "";
+    const names = new Names(labels, engine);
     const titles = {};
-    for (const d of engine.pack.documents) titles[d.id] = d.title;
+    for (const d of engine.pack.documents) titles[d.id] = names.document(d.id, d.title);
     const chosen = params.get("doc") || "";
-    const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(d.title)} (${esc(d.id)})</option>`).join("");
+    const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
     if (!query.trim() && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
-        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, MAX_OFFSET) });
+        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, MAX_OFFSET),
+        expand: !params.get("exact") });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
       return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
@@ -1421,7 +1486,7 @@
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
     if (citation && !citation.found) note += " " + words.nearest;
-    return { ...shown, query: answer.query, note, results: resultsHTML(words, answer, titles, params, pathname) };
+    return { ...shown, query: answer.query, note, results: resultsHTML(words, answer, titles, params, pathname, names) };
   }
 
   function unescapeAttribute(text) {
@@ -1429,14 +1494,14 @@
   }
 
   /** The offline page's HTML with a search answered in it (the service worker's way). */
-  function searchPageHTML(shell, engine, url) {
+  function searchPageHTML(shell, engine, url, labels) {
     const box = /<div id="offline-search" hidden([^>]*)>/.exec(shell);
     if (!box) return null;
     const words = {};
     for (const m of box[1].matchAll(/data-([a-z-]+)="([^"]*)"/g)) {
       words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
     }
-    const shown = answerSearch(engine, words, url.pathname, url.searchParams);
+    const shown = answerSearch(engine, words, url.pathname, url.searchParams, labels);
     if (shown.redirect) return { redirect: shown.redirect };
     const value = esc(shown.query);
     let html = shell
@@ -1447,7 +1512,7 @@
       .replace(/(<input type="search" id="site-search-q" name="q" value=")"/, `$1${value}"`)
       .replace(/(<input type="search" name="q" value=")"/, `$1${value}"`)
       .replace(/(<select name="doc"><option value="">[^<]*<\/option>)/, `$1${shown.documents}`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}Search / 検索 / 搜索</title>`);
+      .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}${esc(words.title)}</title>`);
     const lang = url.searchParams.get("lang");
     if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
     return { html };
@@ -1491,8 +1556,10 @@
     const words = {};
     for (const key of WORD_KEYS) words[key] = searchBox.dataset[key];
     const params = new URLSearchParams(location.search);
-    loadEngine().then((engine) => {
-      const shown = answerSearch(engine, words, location.pathname, params);
+    const lang = (/^\/(en|zh)(?=\/)/.exec(location.pathname) || [null, "ja"])[1];
+    const labels = fetch("/-/offline/saved/" + lang + "/labels").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    Promise.all([loadEngine(), labels]).then(([engine, named]) => {
+      const shown = answerSearch(engine, words, location.pathname, params, named);
       if (shown.redirect) { location.replace(shown.redirect); return; }
       const form = searchBox.querySelector("form");
       form.elements.q.value = shown.query;
@@ -1500,7 +1567,7 @@
       if (header) header.value = shown.query;
       form.elements.doc.insertAdjacentHTML("beforeend", shown.documents);
       form.elements.lang.value = params.get("lang") || "";
-      document.title = (shown.query ? shown.query + " – " : "") + "Search / 検索 / 搜索";
+      document.title = (shown.query ? shown.query + " – " : "") + words.title;
       document.getElementById("offline-results").innerHTML = shown.results;
       searchBox.querySelector(".offline-note").textContent = shown.note;
       mark();

@@ -27,7 +27,7 @@
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
 const FORMAT = 4; // the search pack's (laws_site/offline_search_data.py FORMAT)
-const LAYOUT = 3; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES)
+const LAYOUT = 4; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES; 4: with the results' labels)
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
@@ -227,6 +227,8 @@ async function savePages(lang) {
   const writes = [
     cache.put(savedUrl(lang, "index"), json({ build: pack.build, lang, pages: stored.index, aliases: pack.aliases || {} })),
     cache.put(savedUrl(lang, "chrome"), json(stored.chrome)),
+    // how search names its results in this language (offline_pack.result_labels)
+    cache.put(savedUrl(lang, "labels"), json(pack.result_labels || null)),
   ];
   stored.groups.forEach((group, number) => writes.push(cache.put(savedUrl(lang, "group/" + number), gzipped(JSON.stringify(group)))));
   const assets = new Set(EXTRA_ASSETS);
@@ -438,6 +440,12 @@ async function packedPage(lang, key) {
 }
 
 let engine = null;
+const labelsOf = new Map(); // lang -> promise of offline_pack.result_labels, or null
+
+function resultLabels(lang) {
+  if (!labelsOf.has(lang)) labelsOf.set(lang, savedJSON(savedUrl(lang, "labels")).catch(() => null));
+  return labelsOf.get(lang);
+}
 
 async function searchEngine() {
   if (!engine) {
@@ -499,7 +507,7 @@ async function offlinePage(url) {
   const searching = /^\/-\/search\/?$/.test(url.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""));
   if (shell && searching) {
     try {
-      const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), url);
+      const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), url, await resultLabels(lang));
       if (answered && answered.redirect) {
         return Response.redirect(new URL(localized(answered.redirect, lang), url).href, 302);
       }
