@@ -28,6 +28,7 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
 """
 from __future__ import annotations
 
+import heapq
 import json
 import re
 import sqlite3
@@ -430,18 +431,26 @@ class Ranking:
 
     def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
                  reprint_of: dict[int, str]):
-        ranks, last, units = data.ranks, len(data.ranks), data.units
         self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
-        self.order = sorted(candidates, key=lambda rowid: (candidates[rowid][4], -candidates[rowid][0],
-                                                            ranks.get(units[rowid][1], last), units[rowid][6]))
         self.found_by: dict[str, int] = {}  # alternative's text -> units it added
 
     def __len__(self) -> int:
-        return len(self.order)
+        return len(self.candidates)
+
+    def best(self, count: int) -> list[int]:
+        """The first `count` rowids, best first: by tier, score, document, position in it. The
+        candidate's own place breaks what ties remain, as the stable sort of every candidate did;
+        the key is then a total order, so sorting only the page's share answers the same."""
+        listing = self.data.listing_rank
+        keys = [(candidate[4], -candidate[0], listing[rowid], place, rowid)
+                for place, (rowid, candidate) in enumerate(self.candidates.items())]
+        chosen = heapq.nsmallest(count, keys) if count < len(keys) // 2 else sorted(keys)[:count]
+        return [key[4] for key in chosen]
 
     def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
         found = []
-        for rowid in self.order[offset:None if limit is None else offset + limit]:
+        order = self.best(len(self.candidates) if limit is None else offset + limit)
+        for rowid in order[offset:]:
             score, branch, match, entries, _tier = self.candidates[rowid]
             hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
             hit.index_entries = entries or []

@@ -60,6 +60,9 @@ class SearchData:
     see_also: dict[frozenset[str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
     expansions: ExpansionData = field(default_factory=ExpansionData)
+    # rowid -> its place when results tie on score: (document rank, position) as one number, equal
+    # for equal pairs, so a ranking compares one int instead of looking both up per candidate
+    listing_rank: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -149,6 +152,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.listing_rank = _listing_ranks(data)
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
         document = data.documents.get(doc)
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
@@ -160,6 +164,13 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
     return data
+
+
+def _listing_ranks(data: SearchData) -> dict[int, int]:
+    """rowid -> the rank of its (document rank, position) among all units'; units sharing a pair share a rank."""
+    keys = {rowid: (data.doc_rank(unit[1]), unit[6]) for rowid, unit in data.units.items()}
+    distinct = {key: rank for rank, key in enumerate(sorted(set(keys.values())))}
+    return {rowid: distinct[key] for rowid, key in keys.items()}
 
 
 def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
