@@ -32,9 +32,7 @@ import heapq
 import json
 import re
 import sqlite3
-import sys
 import unicodedata
-from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -47,6 +45,7 @@ from . import citation_alternatives
 from .expansions import FEW, Alternative, alternatives, corrections
 from . import queries
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
+from .search_shown import ShownText
 from .units import nearest_refs, permalink
 
 TITLE_WEIGHT = 5.0
@@ -749,18 +748,23 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
                          data)
     results = []
     for hit in page:
-        text, tokens, offsets = texts.get(hit.id, ("", "", None))
+        shown = texts.get(hit.id, NOTHING_SHOWN)
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
         else:
-            wanted = hit.branch.highlighted if hit.branch else frozenset()
-            spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
-                match_spans_by_tokenizing(text, wanted, hit.lang)
-        result = {**as_dict(data, hit, snippet(text, spans)), **labels.get(hit.id, {})}
+            spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset(), hit.lang)
+        result = {**as_dict(data, hit, snippet(shown.text, spans)), **labels.get(hit.id, {})}
         for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
         results.append(result)
     return results
+
+
+def _shown_spans(shown: ShownText, wanted: frozenset[str], lang: str) -> list[tuple[int, int]]:
+    if shown.offsets is None:
+        return match_spans_by_tokenizing(shown.text, wanted, lang)
+    # no offsets stored for the unit's tokens (none at all): nothing to mark, as match_spans says
+    return _padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
 
 
 def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict[str, str]]:
@@ -781,6 +785,11 @@ def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
     if not ids or not _labels_in(conn, data):
         return {}
+    if data is not None and data.shown is not None and data.shown.labels is not None:
+        # made at build (ingest/search_labels.py), read once per build (laws_site/search_shown.py)
+        stored = data.shown.labels
+        return {unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
+                for unit in ids if (found := stored.get(unit)) is not None}
     marks = ",".join("?" * len(ids))
     if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
         # made at build (ingest/search_labels.py): one statement, not three (one a recursive walk up)
@@ -821,34 +830,26 @@ def _has_labels(conn) -> bool:
         bool(conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone())
 
 
-def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, list | None]]:
-    """id -> (text shown in the snippet, its search tokens, their offsets or None): the text, or
-    the title when the unit has no text of its own."""
+def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, ShownText]:
+    """id -> the text shown in the snippet (the text, or the title when the unit has no text of its
+    own), its search tokens, their offsets (None if the build stored none): from memory when the
+    build has them (laws_site/search_shown.py), else read."""
+    if data.shown is not None:
+        return data.shown.texts
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    if data.has_offsets:
-        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
-                  from sections s left join search_offsets o on o.id = s.id where s.id in ({marks})"""
-    else:
-        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, null, null
-                  from sections s where s.id in ({marks})"""
+    sql = f"select id, title, text, search_title, search_text from sections where id in ({marks})"
     found = {}
-    for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(sql, ids):
+    for unit, title, text, title_tokens, text_tokens in conn.execute(sql, ids):
         if text:
-            found[unit] = (text, text_tokens or "", _offsets(text_offsets) if data.has_offsets else None)
+            found[unit] = ShownText(text, " " + (text_tokens or "") + " ", None)
         else:
-            found[unit] = (title or "", title_tokens or "", _offsets(title_offsets) if data.has_offsets else None)
+            found[unit] = ShownText(title or "", " " + (title_tokens or "") + " ", None)
     return found
 
 
-def _offsets(blob: bytes | None) -> array:
-    """Packed offsets as a flat array: begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)."""
-    packed = array("I")
-    packed.frombytes(blob or b"")
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return packed
+NOTHING_SHOWN = ShownText("", "  ", None)
 
 
 def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
@@ -918,17 +919,24 @@ def match_spans(tokens: str, offsets, wanted: set[str]) -> list[tuple[int, int]]
     if not wanted:
         return []
     if offsets and not isinstance(offsets[0], tuple):
-        # find " word " in the token string and count the spaces before it (both in C): no list
-        padded, spans = " " + tokens + " ", set()
-        for word in wanted:
-            needle = " " + word + " "
-            at = padded.find(needle)
-            while at >= 0:
-                i = padded.count(" ", 0, at)  # tokens before this one
-                spans.add((offsets[2 * i], offsets[2 * i + 1]))
-                at = padded.find(needle, at + 1)
-    else:
-        spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+        return _padded_spans(" " + tokens + " ", offsets, wanted)
+    spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+    return merge_spans(sorted(spans))
+
+
+def _padded_spans(padded: str, offsets, wanted) -> list[tuple[int, int]]:
+    """match_spans on tokens with a space before and after and their flat offsets array: find
+    " word " in the token string and count the spaces before it (both in C), no list made."""
+    if not wanted:
+        return []
+    spans = set()
+    for word in wanted:
+        needle = " " + word + " "
+        at = padded.find(needle)
+        while at >= 0:
+            i = padded.count(" ", 0, at)  # tokens before this one
+            spans.add((offsets[2 * i], offsets[2 * i + 1]))
+            at = padded.find(needle, at + 1)
     return merge_spans(sorted(spans))
 
 

@@ -18,6 +18,7 @@ from ingest.vocabulary import Vocabulary
 from . import queries
 from .expansions import ExpansionData
 from .ref_spelling import document_names
+from .search_shown import ShownUnits
 from .units import permalink
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
@@ -63,6 +64,9 @@ class SearchData:
     # rowid -> its place when results tie on score: (document rank, position) as one number, equal
     # for equal pairs, so a ranking compares one int instead of looking both up per candidate
     listing_rank: dict[int, int] = field(default_factory=dict)
+    # each unit's snippet text, tokens, offsets and labels (laws_site/search_shown.py); None for a
+    # database built without search_offsets, whose results read them per request
+    shown: ShownUnits | None = None
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -153,6 +157,8 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
     data.listing_rank = _listing_ranks(data)
+    if data.has_offsets:
+        data.shown = ShownUnits.load(conn, with_labels=queries.table_exists(conn, "search_labels"))
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
         document = data.documents.get(doc)
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
