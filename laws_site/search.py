@@ -468,10 +468,11 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
     every word of the query, units holding any of them: tier 2 when an alternative found units,
     else tier 0 (the ranking before alternatives existed)."""
-    strict = _strict_hits(conn, data, plan.branches, doc, index_boost, False)
+    fts = FtsRows(conn)
+    strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
     if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
-        relaxed = _strict_hits(conn, data, plan.branches, doc, index_boost, True)
+        relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
     _add_targets(merged, data, plan.targets, doc, lang, 0)
@@ -483,7 +484,7 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
         tier = alternative_tier(alternative)
-        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), tier)
+        _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
         _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
     if relaxed and any(found_by.values()):
@@ -505,11 +506,11 @@ def alternative_tier(alternative: Alternative) -> int:
     return 0 if alternative.kind == "zh" else 1
 
 
-def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
+def _strict_hits(fts: "FtsRows", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
                  relaxed: bool) -> dict:
     found: dict[int, list] = {}
     for branch in branches:
-        for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
+        for rowid, candidate in run_branch(fts, data, branch, doc, index_boost, relaxed).items():
             kept = found.get(rowid)
             if kept is None or candidate[0] > kept[0]:
                 found[rowid] = candidate
@@ -539,7 +540,7 @@ def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, f
             candidate[0] += boost
 
 
-def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
+def run_branch(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
                relaxed: bool = False) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
@@ -547,7 +548,7 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
         hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
     else:
-        hits = text_hits(conn, data, branch, doc, relaxed)
+        hits = text_hits(fts, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
                (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
@@ -599,7 +600,7 @@ def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
     return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
+def text_hits(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
     """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
     so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
@@ -607,7 +608,7 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
     if relaxed and len(branch.clauses) < 2:
         return {}  # one word: "any" is "all", already tried
     operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
-    rows = _fts(conn, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
+    rows = _fts(fts, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
     if not rows:
         return {}
     scale = weight / (max(score for _, score in rows) or 1.0)
@@ -621,15 +622,15 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
                 score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
-        hits.update(_all_but_one(conn, data, branch, doc, hits))
+        hits.update(_all_but_one(fts, data, branch, doc, hits))
     return hits
 
 
-def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+def _all_but_one(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
     """The units missing one clause (not already found), scaled among themselves."""
     clauses = branch.clauses
     combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
-    rows = [row for row in _fts(conn, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+    rows = [row for row in _fts(fts, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
             if row[0] not in found]
     scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
     hits = {}
@@ -668,13 +669,33 @@ def _words(tokens: str) -> frozenset[str]:
     return frozenset(tokens.split())
 
 
-def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
+FTS_SQL = (f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
+           "from sections_fts where sections_fts match ?")
+
+
+class FtsRows:
+    """The FTS statements of one search, each MATCH read once: a query and its reading both fold
+    to リボク, two branches share a translation (藏牌), a relaxed retry repeats a one-word branch -
+    a fifth of a search's FTS rows were read twice or more. Made per search and dropped with it:
+    nothing is kept from one request to the next."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.read: dict[str, list[tuple]] = {}
+
+    def rows(self, match: str) -> list[tuple]:
+        found = self.read.get(match)
+        if found is None:
+            found = self.read[match] = _run_fts(self.conn, FTS_SQL, match)
+        return found
+
+
+def _fts(fts: FtsRows, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
     """(rowid, bm25 score) of the units of this language (and document) matching, navigation
     rows left out; read straight from the FTS table, the units' fields come from memory."""
     if not match:
         return []
-    rows = _run_fts(conn, f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
-                          "from sections_fts where sections_fts match ?", match)
+    rows = fts.rows(match)
     searchable = data.searchable.get(lang, frozenset())
     if doc is None:
         return [row for row in rows if row[0] in searchable]
