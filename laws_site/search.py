@@ -792,6 +792,9 @@ def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
     if not ids or not _labels_in(conn, data):
         return {}
+    if data is not None and data.shown is not None and data.shown.full_labels is not None:
+        stored = data.shown.full_labels  # read once per build (laws_site/search_shown.py)
+        return {unit: dict(stored[unit]) for unit in ids if unit in stored}
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, str]] = {}
     for unit, lang, label in conn.execute(

@@ -36,8 +36,11 @@ class ShownLabels:
 class ShownUnits:
     """unit id -> ShownText / ShownLabels."""
 
-    def __init__(self, texts: dict[str, ShownText], labels: dict[str, ShownLabels] | None):
+    def __init__(self, texts: dict[str, ShownText], labels: dict[str, ShownLabels] | None,
+                 full_labels: dict[str, dict[str, str]] | None = None):
         self.texts, self.labels = texts, labels
+        # unit id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to units
+        self.full_labels = full_labels
 
     @classmethod
     def load(cls, conn: sqlite3.Connection, with_labels: bool) -> "ShownUnits":
@@ -51,11 +54,16 @@ class ShownUnits:
                 texts[unit] = ShownText(text, _padded(text_tokens), unpack_offsets(text_offsets))
             else:
                 texts[unit] = ShownText(title or "", _padded(title_tokens), unpack_offsets(title_offsets))
-        labels = None
+        labels = full_labels = None
         if with_labels:
             labels = {unit: ShownLabels(label, json.loads(names), context) for unit, label, names, context in
                       cursor.execute("select id, label, labels, context from search_labels")}
-        return cls(texts, labels)
+            full_labels = {}
+            # languages in the order the per-page statement gave them (its index: unit_id, lang)
+            for unit, lang, label in cursor.execute(
+                    "select unit_id, lang, full_label from unit_labels order by unit_id, lang"):
+                full_labels.setdefault(unit, {})[lang] = label
+        return cls(texts, labels, full_labels)
 
 
 def _padded(tokens: str | None) -> str:

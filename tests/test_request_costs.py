@@ -189,13 +189,21 @@ def test_search_labels_are_read_from_the_build_time_table(conn):
     for start in range(0, len(ids), 400):
         per_request.update(searching.unit_labels(conn, ids[start:start + 400]))
     assert stored == per_request and len(stored) == len(ids)
+    # the same for the labels of links to other units (a reprint's law unit), in the same key order
+    linked, linked_per_request = {}, {}
+    for start in range(0, len(ids), 400):
+        linked.update(searching.link_labels(conn, ids[start:start + 400], searching.search_data(conn)))
+        linked_per_request.update(searching.link_labels(conn, ids[start:start + 400]))
+    assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == \
+        [(unit, list(names.items())) for unit, names in sorted(linked_per_request.items())]
+    assert len(linked) == len(ids)
     assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"
     assert list(stored["laws-2017-ja:27B1(b)"]["labels"]) == ["en", "ja", "zh"]
     searching.search_page(conn, "リボーク", limit=20)
     _, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
     assert not any("with recursive" in sql for sql in statements)
     # read once per build with the search data (laws_site/search_shown.py), not per page
-    assert not any("search_labels" in sql or "search_offsets" in sql for sql in statements)
+    assert not any(table in sql for sql in statements for table in ("search_labels", "search_offsets", "unit_labels"))
 
 
 def test_shown_texts_are_each_units_text_tokens_and_offsets(conn):
