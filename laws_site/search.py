@@ -510,7 +510,11 @@ def _strict_hits(fts: "FtsRows", data: SearchData, branches: list[Branch], doc: 
                  relaxed: bool) -> dict:
     found: dict[int, list] = {}
     for branch in branches:
-        for rowid, candidate in run_branch(fts, data, branch, doc, index_boost, relaxed).items():
+        hits = run_branch(fts, data, branch, doc, index_boost, relaxed)
+        if not found:  # the first branch with hits: all of them, in their order (a new dict each call)
+            found = hits
+            continue
+        for rowid, candidate in hits.items():
             kept = found.get(rowid)
             if kept is None or candidate[0] > kept[0]:
                 found[rowid] = candidate
@@ -520,6 +524,9 @@ def _strict_hits(fts: "FtsRows", data: SearchData, branches: list[Branch], doc: 
 def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
     """Add candidates at a tier: a unit already found at a better tier keeps its place (and, at
     the same tier, the better score)."""
+    if not merged:  # nothing to compare with: each candidate, copied with its tier
+        merged.update({rowid: candidate[:4] + [tier] for rowid, candidate in found.items()})
+        return
     for rowid, candidate in found.items():
         kept = merged.get(rowid)
         if kept is None:
