@@ -781,7 +781,8 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
             spans = merge_spans(sorted(hit.marks))
         else:
             spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset(), hit.lang)
-        result = {**as_dict(data, hit, snippet(shown.text, spans)), **labels.get(hit.id, {})}
+        result = as_dict(data, hit, snippet(shown.text, spans))
+        result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
         results.append(result)
