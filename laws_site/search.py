@@ -468,7 +468,7 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
     every word of the query, units holding any of them: tier 2 when an alternative found units,
     else tier 0 (the ranking before alternatives existed)."""
-    fts = FtsRows(conn)
+    fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
     if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
@@ -506,7 +506,7 @@ def alternative_tier(alternative: Alternative) -> int:
     return 0 if alternative.kind == "zh" else 1
 
 
-def _strict_hits(fts: "FtsRows", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
+def _strict_hits(fts: "OneSearch", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
                  relaxed: bool) -> dict:
     found: dict[int, list] = {}
     for branch in branches:
@@ -547,7 +547,7 @@ def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, f
             candidate[0] += boost
 
 
-def run_branch(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
+def run_branch(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
                relaxed: bool = False) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
@@ -558,7 +558,7 @@ def run_branch(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None
         hits = text_hits(fts, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
-               (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+               (fts.index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
     if index_boost and branch.lang == "ja":
         for unit, entry in see_also_boosts(data, branch, hits).items():
             boost, entries = pointed.get(unit, (0.0, []))
@@ -607,7 +607,7 @@ def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
     return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def text_hits(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
+def text_hits(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
     """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
     so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
@@ -633,7 +633,7 @@ def text_hits(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None,
     return hits
 
 
-def _all_but_one(fts: "FtsRows", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+def _all_but_one(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
     """The units missing one clause (not already found), scaled among themselves."""
     clauses = branch.clauses
     combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
@@ -680,15 +680,17 @@ FTS_SQL = (f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
            "from sections_fts where sections_fts match ?")
 
 
-class FtsRows:
-    """The FTS statements of one search, each MATCH read once: a query and its reading both fold
-    to リボク, two branches share a translation (藏牌), a relaxed retry repeats a one-word branch -
-    a fifth of a search's FTS rows were read twice or more. Made per search and dropped with it:
-    nothing is kept from one request to the next."""
+class OneSearch:
+    """What one search would otherwise work out more than once, each worked out once: the rows of
+    an FTS MATCH (a query and its reading both fold to リボク, two branches share a translation
+    (藏牌), a relaxed retry repeats a one-word branch: a fifth of a search's FTS rows were read
+    twice or more) and the 索引 boosts of a branch's words (the same words, up to six branches).
+    Made per search and dropped with it: nothing is kept from one request to the next."""
 
     def __init__(self, conn):
         self.conn = conn
         self.read: dict[str, list[tuple]] = {}
+        self.index_boosted: dict[tuple[str, ...], dict] = {}
 
     def rows(self, match: str) -> list[tuple]:
         found = self.read.get(match)
@@ -696,8 +698,16 @@ class FtsRows:
             found = self.read[match] = _run_fts(self.conn, FTS_SQL, match)
         return found
 
+    def index_boosts(self, data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
+        """index_boosts(data, terms); its answer is only read (run_branch copies what it keeps)."""
+        key = tuple(terms)
+        found = self.index_boosted.get(key)
+        if found is None:
+            found = self.index_boosted[key] = index_boosts(data, terms)
+        return found
 
-def _fts(fts: FtsRows, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
+
+def _fts(fts: OneSearch, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
     """(rowid, bm25 score) of the units of this language (and document) matching, navigation
     rows left out; read straight from the FTS table, the units' fields come from memory."""
     if not match:
