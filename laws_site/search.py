@@ -975,8 +975,10 @@ def _padded_spans(padded: str, offsets, wanted) -> list[tuple[int, int]]:
     for word in wanted:
         needle = " " + word + " "
         at = padded.find(needle)
+        i = counted = 0
         while at >= 0:
-            i = padded.count(" ", 0, at)  # tokens before this one
+            i += padded.count(" ", counted, at)  # tokens before this one (counted on from the last)
+            counted = at
             spans.add((offsets[2 * i], offsets[2 * i + 1]))
             at = padded.find(needle, at + 1)
     return merge_spans(sorted(spans))
