@@ -597,8 +597,9 @@ def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> 
     units, titles = data.units, data.title_words
     for rowid in hits:
         unit_id, doc, ref = units[rowid][:3]
-        if unit_id not in boosted and any((doc, above) in wanted for above in law_ancestors(ref)) \
-                and branch.title_carried_by(titles.get(rowid)):
+        # the title first: a set test, where the ancestors parse the ref (most hits fail the title)
+        if unit_id not in boosted and branch.title_carried_by(titles.get(rowid)) \
+                and any((doc, above) in wanted for above in law_ancestors(ref)):
             boosted[unit_id] = entry
     return boosted
 
