@@ -749,8 +749,14 @@ def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, l
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
     for entry in data.index_entries_with(query):
-        common = len(query & entry.terms)
-        if not common or not (query <= entry.terms or entry.terms <= query):
+        # one holds the other, so the words in common are the smaller set's (no intersection made)
+        if query <= entry.terms:
+            common = len(query)
+        elif entry.terms <= query:
+            common = len(entry.terms)
+        else:
+            continue
+        if not common:
             continue
         boost = common / max(len(query), len(entry.terms))
         for target in entry.targets:
