@@ -28,12 +28,11 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
 """
 from __future__ import annotations
 
+import heapq
 import json
 import re
 import sqlite3
-import sys
 import unicodedata
-from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -46,6 +45,7 @@ from . import citation_alternatives
 from .expansions import FEW, Alternative, alternatives, corrections
 from . import queries
 from .search_data import NAVIGATION_KINDS, SearchData, search_data
+from .search_shown import ShownText
 from .units import nearest_refs, permalink
 
 TITLE_WEIGHT = 5.0
@@ -430,18 +430,26 @@ class Ranking:
 
     def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
                  reprint_of: dict[int, str]):
-        ranks, last, units = data.ranks, len(data.ranks), data.units
         self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
-        self.order = sorted(candidates, key=lambda rowid: (candidates[rowid][4], -candidates[rowid][0],
-                                                            ranks.get(units[rowid][1], last), units[rowid][6]))
         self.found_by: dict[str, int] = {}  # alternative's text -> units it added
 
     def __len__(self) -> int:
-        return len(self.order)
+        return len(self.candidates)
+
+    def best(self, count: int) -> list[int]:
+        """The first `count` rowids, best first: by tier, score, document, position in it. The
+        candidate's own place breaks what ties remain, as the stable sort of every candidate did;
+        the key is then a total order, so sorting only the page's share answers the same."""
+        listing = self.data.listing_rank
+        keys = [(candidate[4], -candidate[0], listing[rowid], place, rowid)
+                for place, (rowid, candidate) in enumerate(self.candidates.items())]
+        chosen = heapq.nsmallest(count, keys) if count < len(keys) // 2 else sorted(keys)[:count]
+        return [key[4] for key in chosen]
 
     def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
         found = []
-        for rowid in self.order[offset:None if limit is None else offset + limit]:
+        order = self.best(len(self.candidates) if limit is None else offset + limit)
+        for rowid in order[offset:]:
             score, branch, match, entries, _tier = self.candidates[rowid]
             hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
             hit.index_entries = entries or []
@@ -460,10 +468,11 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
     every word of the query, units holding any of them: tier 2 when an alternative found units,
     else tier 0 (the ranking before alternatives existed)."""
-    strict = _strict_hits(conn, data, plan.branches, doc, index_boost, False)
+    fts = OneSearch(conn)
+    strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
     if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
-        relaxed = _strict_hits(conn, data, plan.branches, doc, index_boost, True)
+        relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
     _add_targets(merged, data, plan.targets, doc, lang, 0)
@@ -475,7 +484,7 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
         tier = alternative_tier(alternative)
-        _merge(merged, _strict_hits(conn, data, alt_plan.branches, doc, index_boost, False), tier)
+        _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
         _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
     if relaxed and any(found_by.values()):
@@ -497,11 +506,15 @@ def alternative_tier(alternative: Alternative) -> int:
     return 0 if alternative.kind == "zh" else 1
 
 
-def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
+def _strict_hits(fts: "OneSearch", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
                  relaxed: bool) -> dict:
     found: dict[int, list] = {}
     for branch in branches:
-        for rowid, candidate in run_branch(conn, data, branch, doc, index_boost, relaxed).items():
+        hits = run_branch(fts, data, branch, doc, index_boost, relaxed)
+        if not found:  # the first branch with hits: all of them, in their order (a new dict each call)
+            found = hits
+            continue
+        for rowid, candidate in hits.items():
             kept = found.get(rowid)
             if kept is None or candidate[0] > kept[0]:
                 found[rowid] = candidate
@@ -511,6 +524,9 @@ def _strict_hits(conn, data: SearchData, branches: list[Branch], doc: str | None
 def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
     """Add candidates at a tier: a unit already found at a better tier keeps its place (and, at
     the same tier, the better score)."""
+    if not merged:  # nothing to compare with: each candidate, copied with its tier
+        merged.update({rowid: candidate[:4] + [tier] for rowid, candidate in found.items()})
+        return
     for rowid, candidate in found.items():
         kept = merged.get(rowid)
         if kept is None:
@@ -531,7 +547,7 @@ def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, f
             candidate[0] += boost
 
 
-def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
+def run_branch(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
                relaxed: bool = False) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
@@ -539,10 +555,10 @@ def run_branch(conn, data: SearchData, branch: Branch, doc: str | None, index_bo
     if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
         hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
     else:
-        hits = text_hits(conn, data, branch, doc, relaxed)
+        hits = text_hits(fts, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
     pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
-               (index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+               (fts.index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
     if index_boost and branch.lang == "ja":
         for unit, entry in see_also_boosts(data, branch, hits).items():
             boost, entries = pointed.get(unit, (0.0, []))
@@ -581,8 +597,9 @@ def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> 
     units, titles = data.units, data.title_words
     for rowid in hits:
         unit_id, doc, ref = units[rowid][:3]
-        if unit_id not in boosted and any((doc, above) in wanted for above in law_ancestors(ref)) \
-                and branch.title_carried_by(titles.get(rowid)):
+        # the title first: a set test, where the ancestors parse the ref (most hits fail the title)
+        if unit_id not in boosted and branch.title_carried_by(titles.get(rowid)) \
+                and any((doc, above) in wanted for above in law_ancestors(ref)):
             boosted[unit_id] = entry
     return boosted
 
@@ -591,7 +608,7 @@ def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
     return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
+def text_hits(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
     """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
     so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
@@ -599,7 +616,7 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
     if relaxed and len(branch.clauses) < 2:
         return {}  # one word: "any" is "all", already tried
     operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
-    rows = _fts(conn, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
+    rows = _fts(fts, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
     if not rows:
         return {}
     scale = weight / (max(score for _, score in rows) or 1.0)
@@ -613,15 +630,15 @@ def text_hits(conn, data: SearchData, branch: Branch, doc: str | None, relaxed: 
                 score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
-        hits.update(_all_but_one(conn, data, branch, doc, hits))
+        hits.update(_all_but_one(fts, data, branch, doc, hits))
     return hits
 
 
-def _all_but_one(conn, data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+def _all_but_one(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
     """The units missing one clause (not already found), scaled among themselves."""
     clauses = branch.clauses
     combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
-    rows = [row for row in _fts(conn, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+    rows = [row for row in _fts(fts, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
             if row[0] not in found]
     scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
     hits = {}
@@ -660,13 +677,43 @@ def _words(tokens: str) -> frozenset[str]:
     return frozenset(tokens.split())
 
 
-def _fts(conn, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
+FTS_SQL = (f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
+           "from sections_fts where sections_fts match ?")
+
+
+class OneSearch:
+    """What one search would otherwise work out more than once, each worked out once: the rows of
+    an FTS MATCH (a query and its reading both fold to リボク, two branches share a translation
+    (藏牌), a relaxed retry repeats a one-word branch: a fifth of a search's FTS rows were read
+    twice or more) and the 索引 boosts of a branch's words (the same words, up to six branches).
+    Made per search and dropped with it: nothing is kept from one request to the next."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.read: dict[str, list[tuple]] = {}
+        self.index_boosted: dict[tuple[str, ...], dict] = {}
+
+    def rows(self, match: str) -> list[tuple]:
+        found = self.read.get(match)
+        if found is None:
+            found = self.read[match] = _run_fts(self.conn, FTS_SQL, match)
+        return found
+
+    def index_boosts(self, data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
+        """index_boosts(data, terms); its answer is only read (run_branch copies what it keeps)."""
+        key = tuple(terms)
+        found = self.index_boosted.get(key)
+        if found is None:
+            found = self.index_boosted[key] = index_boosts(data, terms)
+        return found
+
+
+def _fts(fts: OneSearch, data: SearchData, match: str | None, lang: str, doc: str | None) -> list[tuple[int, float]]:
     """(rowid, bm25 score) of the units of this language (and document) matching, navigation
     rows left out; read straight from the FTS table, the units' fields come from memory."""
     if not match:
         return []
-    rows = _run_fts(conn, f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
-                          "from sections_fts where sections_fts match ?", match)
+    rows = fts.rows(match)
     searchable = data.searchable.get(lang, frozenset())
     if doc is None:
         return [row for row in rows if row[0] in searchable]
@@ -702,8 +749,14 @@ def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, l
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
     for entry in data.index_entries_with(query):
-        common = len(query & entry.terms)
-        if not common or not (query <= entry.terms or entry.terms <= query):
+        # one holds the other, so the words in common are the smaller set's (no intersection made)
+        if query <= entry.terms:
+            common = len(query)
+        elif entry.terms <= query:
+            common = len(entry.terms)
+        else:
+            continue
+        if not common:
             continue
         boost = common / max(len(query), len(entry.terms))
         for target in entry.targets:
@@ -740,24 +793,33 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
                          data)
     results = []
     for hit in page:
-        text, tokens, offsets = texts.get(hit.id, ("", "", None))
+        shown = texts.get(hit.id, NOTHING_SHOWN)
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
         else:
-            wanted = hit.branch.highlighted if hit.branch else frozenset()
-            spans = match_spans(tokens, offsets, wanted) if offsets is not None else \
-                match_spans_by_tokenizing(text, wanted, hit.lang)
-        result = {**as_dict(data, hit, snippet(text, spans)), **labels.get(hit.id, {})}
+            spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset(), hit.lang)
+        result = as_dict(data, hit, snippet(shown.text, spans))
+        result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
         results.append(result)
     return results
 
 
+def _shown_spans(shown: ShownText, wanted: frozenset[str], lang: str) -> list[tuple[int, int]]:
+    if shown.offsets is None:
+        return match_spans_by_tokenizing(shown.text, wanted, lang)
+    # no offsets stored for the unit's tokens (none at all): nothing to mark, as match_spans says
+    return _padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
+
+
 def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict[str, str]]:
     """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
     if not ids or not _labels_in(conn, data):
         return {}
+    if data is not None and data.shown is not None and data.shown.full_labels is not None:
+        stored = data.shown.full_labels  # read once per build (laws_site/search_shown.py)
+        return {unit: dict(stored[unit]) for unit in ids if unit in stored}
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, str]] = {}
     for unit, lang, label in conn.execute(
@@ -772,6 +834,11 @@ def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
     if not ids or not _labels_in(conn, data):
         return {}
+    if data is not None and data.shown is not None and data.shown.labels is not None:
+        # made at build (ingest/search_labels.py), read once per build (laws_site/search_shown.py)
+        stored = data.shown.labels
+        return {unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
+                for unit in ids if (found := stored.get(unit)) is not None}
     marks = ",".join("?" * len(ids))
     if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
         # made at build (ingest/search_labels.py): one statement, not three (one a recursive walk up)
@@ -812,34 +879,26 @@ def _has_labels(conn) -> bool:
         bool(conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone())
 
 
-def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, tuple[str, str, list | None]]:
-    """id -> (text shown in the snippet, its search tokens, their offsets or None): the text, or
-    the title when the unit has no text of its own."""
+def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, ShownText]:
+    """id -> the text shown in the snippet (the text, or the title when the unit has no text of its
+    own), its search tokens, their offsets (None if the build stored none): from memory when the
+    build has them (laws_site/search_shown.py), else read."""
+    if data.shown is not None:
+        return data.shown.texts
     if not ids:
         return {}
     marks = ",".join("?" * len(ids))
-    if data.has_offsets:
-        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
-                  from sections s left join search_offsets o on o.id = s.id where s.id in ({marks})"""
-    else:
-        sql = f"""select s.id, s.title, s.text, s.search_title, s.search_text, null, null
-                  from sections s where s.id in ({marks})"""
+    sql = f"select id, title, text, search_title, search_text from sections where id in ({marks})"
     found = {}
-    for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(sql, ids):
+    for unit, title, text, title_tokens, text_tokens in conn.execute(sql, ids):
         if text:
-            found[unit] = (text, text_tokens or "", _offsets(text_offsets) if data.has_offsets else None)
+            found[unit] = ShownText(text, " " + (text_tokens or "") + " ", None)
         else:
-            found[unit] = (title or "", title_tokens or "", _offsets(title_offsets) if data.has_offsets else None)
+            found[unit] = ShownText(title or "", " " + (title_tokens or "") + " ", None)
     return found
 
 
-def _offsets(blob: bytes | None) -> array:
-    """Packed offsets as a flat array: begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)."""
-    packed = array("I")
-    packed.frombytes(blob or b"")
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return packed
+NOTHING_SHOWN = ShownText("", "  ", None)
 
 
 def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
@@ -909,17 +968,26 @@ def match_spans(tokens: str, offsets, wanted: set[str]) -> list[tuple[int, int]]
     if not wanted:
         return []
     if offsets and not isinstance(offsets[0], tuple):
-        # find " word " in the token string and count the spaces before it (both in C): no list
-        padded, spans = " " + tokens + " ", set()
-        for word in wanted:
-            needle = " " + word + " "
-            at = padded.find(needle)
-            while at >= 0:
-                i = padded.count(" ", 0, at)  # tokens before this one
-                spans.add((offsets[2 * i], offsets[2 * i + 1]))
-                at = padded.find(needle, at + 1)
-    else:
-        spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+        return _padded_spans(" " + tokens + " ", offsets, wanted)
+    spans = {span for token, span in zip(tokens.split(), offsets) if token in wanted}
+    return merge_spans(sorted(spans))
+
+
+def _padded_spans(padded: str, offsets, wanted) -> list[tuple[int, int]]:
+    """match_spans on tokens with a space before and after and their flat offsets array: find
+    " word " in the token string and count the spaces before it (both in C), no list made."""
+    if not wanted:
+        return []
+    spans = set()
+    for word in wanted:
+        needle = " " + word + " "
+        at = padded.find(needle)
+        i = counted = 0
+        while at >= 0:
+            i += padded.count(" ", counted, at)  # tokens before this one (counted on from the last)
+            counted = at
+            spans.add((offsets[2 * i], offsets[2 * i + 1]))
+            at = padded.find(needle, at + 1)
     return merge_spans(sorted(spans))
 
 

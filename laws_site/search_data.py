@@ -18,6 +18,7 @@ from ingest.vocabulary import Vocabulary
 from . import queries
 from .expansions import ExpansionData
 from .ref_spelling import document_names
+from .search_shown import ShownUnits
 from .units import permalink
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
@@ -60,6 +61,12 @@ class SearchData:
     see_also: dict[frozenset[str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
     expansions: ExpansionData = field(default_factory=ExpansionData)
+    # rowid -> its place when results tie on score: (document rank, position) as one number, equal
+    # for equal pairs, so a ranking compares one int instead of looking both up per candidate
+    listing_rank: dict[int, int] = field(default_factory=dict)
+    # each unit's snippet text, tokens, offsets and labels (laws_site/search_shown.py); None for a
+    # database built without search_offsets, whose results read them per request
+    shown: ShownUnits | None = None
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -149,6 +156,9 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.listing_rank = _listing_ranks(data)
+    if data.has_offsets:
+        data.shown = ShownUnits.load(conn, with_labels=queries.table_exists(conn, "search_labels"))
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
         document = data.documents.get(doc)
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
@@ -160,6 +170,13 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
     return data
+
+
+def _listing_ranks(data: SearchData) -> dict[int, int]:
+    """rowid -> the rank of its (document rank, position) among all units'; units sharing a pair share a rank."""
+    keys = {rowid: (data.doc_rank(unit[1]), unit[6]) for rowid, unit in data.units.items()}
+    distinct = {key: rank for rank, key in enumerate(sorted(set(keys.values())))}
+    return {rowid: distinct[key] for rowid, key in keys.items()}
 
 
 def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:

@@ -189,9 +189,33 @@ def test_search_labels_are_read_from_the_build_time_table(conn):
     for start in range(0, len(ids), 400):
         per_request.update(searching.unit_labels(conn, ids[start:start + 400]))
     assert stored == per_request and len(stored) == len(ids)
+    # the same for the labels of links to other units (a reprint's law unit), in the same key order
+    linked, linked_per_request = {}, {}
+    for start in range(0, len(ids), 400):
+        linked.update(searching.link_labels(conn, ids[start:start + 400], searching.search_data(conn)))
+        linked_per_request.update(searching.link_labels(conn, ids[start:start + 400]))
+    assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == \
+        [(unit, list(names.items())) for unit, names in sorted(linked_per_request.items())]
+    assert len(linked) == len(ids)
     assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"
     assert list(stored["laws-2017-ja:27B1(b)"]["labels"]) == ["en", "ja", "zh"]
     searching.search_page(conn, "リボーク", limit=20)
     _, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
-    assert any("from search_labels" in sql for sql in statements)
     assert not any("with recursive" in sql for sql in statements)
+    # read once per build with the search data (laws_site/search_shown.py), not per page
+    assert not any(table in sql for sql in statements for table in ("search_labels", "search_offsets", "unit_labels"))
+
+
+def test_shown_texts_are_each_units_text_tokens_and_offsets(conn):
+    """What a result's snippet is cut from, read once per build: for every unit the text (or the
+    title when it has none), its tokens and their offsets, as the tables hold them."""
+    shown = searching.search_data(conn).shown
+    rows = conn.execute("""select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
+                           from sections s left join search_offsets o on o.id = s.id""").fetchall()
+    assert len(shown.texts) == len(rows) > 3000
+    for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in rows:
+        found = shown.texts[unit]
+        expected = (text, text_tokens, text_offsets) if text else (title or "", title_tokens, title_offsets)
+        assert (found.text, found.padded, found.offsets.tobytes()) == \
+            (expected[0], " " + (expected[1] or "") + " ", expected[2] or b"")
+    assert shown.texts["laws-2017-ja:61"].padded.startswith(" ")

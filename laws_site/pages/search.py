@@ -83,6 +83,8 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         "first": offset + 1 if results else 0, "last": offset + len(results),
         "did_you_mean": page["did_you_mean"], "expansions": page["expansions"], "exact": page["exact"],
     }
+    if as_json:
+        return context  # the links below are the HTML page's; the JSON answer has no place for them
     form = {key: request.args.get(key) for key in ("doc", "lang") if request.args.get(key)}
     # one tap searches a suggestion, or exactly what was typed
     context["links"] = {word: "/-/search?" + urlencode({"q": word, **form})
