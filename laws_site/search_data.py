@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ingest import glossary, tokenize
@@ -120,8 +121,11 @@ class SearchData:
         return list(found.values())
 
 
-_loaded: dict[tuple, SearchData] = {}
+_loaded: "OrderedDict[tuple, SearchData]" = OrderedDict()
 _lock = threading.Lock()
+# builds whose search data stays in memory (~17 MB each): a server that picks up rebuilds keeps the
+# newest few, not every build it ever served; a process reading more databases reads them again
+MAX_LOADED = 3
 
 
 def search_data(conn: sqlite3.Connection) -> SearchData:
@@ -132,6 +136,8 @@ def search_data(conn: sqlite3.Connection) -> SearchData:
         with _lock:
             data = _loaded.get(identity) or _load(conn)
             _loaded[identity] = data
+            while len(_loaded) > MAX_LOADED:
+                _loaded.popitem(last=False)
     tokenize.use_variants(data.variants)
     return data
 

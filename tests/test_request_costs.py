@@ -219,3 +219,19 @@ def test_shown_texts_are_each_units_text_tokens_and_offsets(conn):
         assert (found.text, found.padded, found.offsets.tobytes()) == \
             (expected[0], " " + (expected[1] or "") + " ", expected[2] or b"")
     assert shown.texts["laws-2017-ja:61"].padded.startswith(" ")
+
+
+def test_a_server_keeps_the_search_data_of_its_newest_builds_only(monkeypatch):
+    """Each rebuild a running server picks up loads its search data (~17 MB): the oldest go."""
+    from types import SimpleNamespace
+
+    from laws_site import search_data as module
+
+    monkeypatch.setattr(module, "_loaded", type(module._loaded)())
+    identities = iter(range(10))
+    monkeypatch.setattr(module.glossary, "database_identity", lambda conn: ("build", next(identities)))
+    monkeypatch.setattr(module, "_load", lambda conn: SimpleNamespace(variants={}))
+    monkeypatch.setattr(module.tokenize, "use_variants", lambda variants: None)
+    for _ in range(module.MAX_LOADED + 2):
+        module.search_data(None)
+    assert list(module._loaded) == [("build", n) for n in range(2, module.MAX_LOADED + 2)]
