@@ -290,7 +290,10 @@ ALIAS_BOMB = HEADER + "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     "errata:\n  - line: *i\n    find: x\n    replace: y\n    reason: bomb\n"
 ATTACKS = {
     "alias bomb": (ALIAS_BOMB, 3, "anchor &a on a list"),
-    "deep nesting": (HEADER + "errata:\n  - line: " + "[" * 50_000 + "\n", 4, "nested deeper than 32 levels"),
+    # libyaml's scanner refuses 50,000 levels itself since PyYAML 6.0.4 (it reads ahead, past our 33rd)
+    "deep nesting": (HEADER + "errata:\n  - line: " + "[" * 50_000 + "\n", 4,
+                     ("nested deeper than 32 levels", "exceeded maximum nesting depth")),
+    "nesting past 32": (HEADER + "errata:\n  - line: " + "[" * 40 + "]" * 40 + "\n", 4, "nested deeper than 32 levels"),
     "5,000-digit number": (HEADER + "errata:\n  - line: " + "9" * 5000 + "\n", 4, "a number of 5,000 characters"),
 }
 YAML_FILES = ["errata/jcbl-regs-ja.yml", "sources.yml", "variants.yml", "glossary.yml", "vocabulary.yml",
@@ -307,7 +310,8 @@ def test_hostile_yaml_is_refused_naming_file_and_line(built, tmp_path, name, att
     shutil.copy(built, db)
     before = db.read_bytes()
     line_shown = error_line(build_in(tmp_path, db, corpus))
-    assert f"{corpus / name}:{line}: invalid YAML: {message}" in line_shown, line_shown
+    messages = message if isinstance(message, tuple) else (message,)
+    assert any(f"{corpus / name}:{line}: invalid YAML: {m}" in line_shown for m in messages), line_shown
     assert db.read_bytes() == before
 
 
