@@ -3,9 +3,9 @@ query of benchmarks/qrels.yml (the 索引 group included), the load queries (tes
 QUERIES, benchmarks/search_load.py FORGIVING_QUERIES), in 4 variants (default; lang=ja; exact;
 limit=50 offset=5), plus the HTTP JSON of /-/search.json for a sample of them.
 
-    PYTHONHASHSEED=0 python scripts/search_answers.py --db laws.db -o before.jsonl
+    PYTHONHASHSEED=0 .venv/bin/python -m scripts.search_answers --db laws.db -o before.jsonl
     (change the code)
-    PYTHONHASHSEED=0 python scripts/search_answers.py --db laws.db -o after.jsonl
+    PYTHONHASHSEED=0 .venv/bin/python -m scripts.search_answers --db laws.db -o after.jsonl
     cmp before.jsonl after.jsonl
 
 PYTHONHASHSEED=0: the order of a result's 索引 entries follows set iteration order, which differs
@@ -21,13 +21,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.relevance import file_qrels, index_qrels  # noqa: E402
-from benchmarks.search_load import FORGIVING_QUERIES  # noqa: E402
-from laws_site import search  # noqa: E402
-from tests.live_server import QUERIES  # noqa: E402
+from benchmarks.relevance import file_qrels, index_qrels
+from benchmarks.search_load import FORGIVING_QUERIES
+from laws_site import search
+from tests.live_server import QUERIES
 
 VARIANTS = {"default": {}, "lang=ja": {"lang": "ja"}, "exact": {"expand": False},
             "limit=50,offset=5": {"limit": 50, "offset": 5}}
