@@ -115,6 +115,18 @@ def test_a_hiragana_query_is_split_into_the_servers_words(engine):
     assert got == [list(tokenize.query_terms(q, "ja")) for q in queries]
 
 
+def test_latin_and_digit_runs_are_cut_as_the_server_cuts_them(engine):
+    """A run of Latin letters, or of digits, is one word offline as in SudachiPy: the lexicon's short
+    Latin words (m, i, s, in, on ... from the corpus's Latin text) once cut misinformation into
+    m + i + s + インフォメーション and fujuubun na biddo into n + a + bid + do."""
+    from ingest import tokenize
+    queries = ["misinformation", "fujuubun na biddo", "penarutii kaado", "unauthorised informaton", "echiketto",
+               "l54d", "IMP", "VP表"]
+    got = engine.evaluate("(qs) => qs.map((q) => engine.queryClauses(q, 'ja'))", queries)
+    assert got[0] == [["misinformation"]] and got[5] == [["l"], ["54"], ["d"]]
+    assert got == [[list(clause) for clause in tokenize.query_clauses(q, "ja")] for q in queries]
+
+
 def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack):
     """合意 -> see パートナー間の了解事項 -> Law 40: 賛同 and コンセンサス (synonyms of 合意) lead to 40A
     offline as on the server; without the exported "see" entries they do not."""

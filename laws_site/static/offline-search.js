@@ -378,10 +378,13 @@
     }
 
     /** Japanese words of a text: the fewest words of the corpus's lexicon (then the most frequent),
-     * unknown katakana and Latin/digit runs whole, punctuation and spaces left out. */
+     * unknown katakana runs whole, punctuation and spaces left out. A run of Latin letters, or of
+     * digits, is one word, as SudachiPy keeps it (misinformation, not m + i + s + information; l54d
+     * is l + 54 + d): the lexicon names it only if it holds the whole run. */
     japaneseTokens(text) {
       const s = [...text.normalize("NFKC")];
       const n = s.length;
+      const runEnd = latinRuns(s);
       const best = new Array(n + 1).fill(null);
       best[0] = { cost: 0, prev: -1, token: null };
       const lexicon = this.lexicon, maxLen = this.maxSurface;
@@ -394,20 +397,21 @@
         let surface = "";
         for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
           surface += s[j - 1];
+          if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
           const entry = lexicon[surface];
           if (entry) relax(j, 1 - 0.01 * Math.min(1, Math.log(1 + entry[2]) / 12), { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
         }
         const c = s[i];
         if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
         let j = i + 1;
-        if (/[\u30a0-\u30ffー]/.test(c)) {
+        if (runEnd[i] !== undefined) {
+          j = runEnd[i];
+        } else if (/[\u30a0-\u30ffー]/.test(c)) {
           while (j < n && /[\u30a0-\u30ffー]/.test(s[j])) j++;
-        } else if (/[\p{L}\p{N}]/u.test(c) && !KANA_RE.test(c) && !HAN_RE.test(c)) {
-          while (j < n && /[\p{L}\p{N}]/u.test(s[j]) && !KANA_RE.test(s[j]) && !HAN_RE.test(s[j])) j++;
         }
         const run = s.slice(i, j).join("");
         relax(j, j - i > 1 ? 10 : 20, { surface: run, norm: null, dropped: 0, begin: i, end: j });
-        if (j - i > 1) relax(i + 1, 20, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
+        if (j - i > 1 && runEnd[i] === undefined) relax(i + 1, 20, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
       }
       const tokens = [];
       for (let at = n; at > 0 && best[at];) {
@@ -1161,6 +1165,20 @@
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
         reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
     }
+  }
+
+  /** For each character of a run of Latin letters, or of digits: where its run ends (index after it). */
+  function latinRuns(chars) {
+    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !KANA_RE.test(c) && !HAN_RE.test(c) ? "letter" : null);
+    const ends = [];
+    for (let i = 0; i < chars.length;) {
+      const k = kind(chars[i]);
+      let j = i + 1;
+      if (k) while (j < chars.length && kind(chars[j]) === k) j++;
+      if (k) for (let at = i; at < j; at++) ends[at] = j;
+      i = j;
+    }
+    return ends;
   }
 
   /** laws_site/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
