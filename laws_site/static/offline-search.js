@@ -1478,9 +1478,15 @@
 
   /** One search as the offline page shows it: {redirect} for a single citation, else {query,
    * results (HTML), note, documents (HTML options)}. */
+  const namesOf = new WeakMap(); // the saved labels -> their Names (the worker keeps one labels object per language)
+
   function answerSearch(engine, words, pathname, params, labels) {
     const query = params.get("q") || "";
-    const names = new Names(labels, engine);
+    let names = labels && namesOf.get(labels);
+    if (!names) {
+      names = new Names(labels, engine);
+      if (labels) namesOf.set(labels, names);
+    }
     const titles = {};
     for (const d of engine.pack.documents) titles[d.id] = names.document(d.id, d.title);
     const chosen = params.get("doc") || "";
