@@ -9,6 +9,8 @@ Applied to every request, before any view parses it:
 - while the database file is missing or was changed in place, 503 (reload.py); a rebuilt file is
   picked up first; `/laws.db` is served from the bytes the pages read (reload.py);
 - SQL written by the client passes a gate of its own (sql_gate.py), so pages always have a thread.
+- the plugin's JSON answers to anonymous GETs go straight to their view (direct.py), the rest
+  through Datasette.
 
 And to every response, the project's pages and Datasette's own:
 - `Access-Control-Allow-Origin: *` on every JSON answer, `X-Content-Type-Options: nosniff` on all;
@@ -28,7 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from datasette.utils.asgi import Request
 
-from . import reload, request_bounds, sql_gate
+from . import direct, reload, request_bounds, sql_gate
 from .responses import CORS, error_response, public_url
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -71,6 +73,9 @@ def wrapper(datasette):
                 return await reload.send_download(datasette, download, scope, send, etag_matches)
             names = set(request_bounds.parameter_names(scope.get("query_string") or b""))
             if not sql_gate.runs_client_sql(datasette, scope["path"], names):
+                found = direct.json_view(datasette, scope)
+                if found is not None:
+                    return await direct.answer(datasette, app, scope, receive, sender.send, *found)
                 return await app(scope, receive, sender.send)
             gate = sql_gate.gate_for(datasette)
             busy = await gate.enter()

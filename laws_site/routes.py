@@ -52,3 +52,12 @@ _COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
 def is_plugin_path(path: str) -> bool:
     """True if one of the routes above answers this path (else it is one of Datasette's own)."""
     return any(pattern.match(path) for pattern in _COMPILED)
+
+
+def resolve(path: str):
+    """(view, url_vars) of the first route matching the path, as Datasette resolves it, or None."""
+    for pattern, (_pattern, view) in zip(_COMPILED, ROUTES):
+        match = pattern.match(path)
+        if match:
+            return view, match.groupdict()
+    return None
