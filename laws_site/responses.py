@@ -12,6 +12,7 @@ import weakref
 from collections import OrderedDict
 from urllib.parse import parse_qsl, urlencode
 
+import orjson
 from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
@@ -140,12 +141,20 @@ def answer_key(datasette, request) -> tuple | None:
 
 
 def json_response(data, status: int = 200) -> Response:
-    """JSON with Japanese and Chinese left readable (not \\u-escaped), compact: indenting would
-    switch Python to its pure-Python encoder, a third of a search answer's time. Our answers are
-    trees of fresh dicts and lists, never cyclic: the encoder's cycle check (a dict entry per
-    container) is left out, 15 % of a search answer's encoding."""
-    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":"), check_circular=False), status=status,
-                    content_type="application/json; charset=utf-8", headers=dict(CORS))
+    """JSON with Japanese and Chinese left readable (not \\u-escaped), compact, as UTF-8 bytes."""
+    return Response(json_bytes(data), status=status, content_type="application/json; charset=utf-8",
+                    headers=dict(CORS))
+
+
+def json_bytes(data) -> bytes:
+    """orjson writes what `json.dumps(ensure_ascii=False, separators=(",", ":"))` writes (the search
+    answers compared byte for byte: scripts/search_answers.py) in a tenth of the time: 0.015 ms for
+    a 17 KB search answer where the standard library took 0.15 ms, 7 % of the server's CPU per
+    search (issue 24). What orjson refuses (an integer over 64 bits) the standard library writes."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 def page_url(datasette, request, offset: int | None, absolute: bool) -> str | None:
