@@ -171,6 +171,20 @@ def test_a_synonym_of_error_finds_the_directors_error(conn, typed):
     assert {r["expansion"] for r in page["results"]} == {"synonym"}
 
 
+def test_a_word_of_both_languages_is_answered_in_both(conn):
+    """錯誤 is the Japanese word for an error and the traditional form of the 1997 Chinese text's 错误:
+    the Chinese articles it finds as printed come first (an expansion never outranks what the query
+    itself finds), the Japanese synonym's units follow, the director's error (82C) among them."""
+    page = searching.search_page(conn, "錯誤", limit=20)
+    ids = [r["id"] for r in page["results"]]
+    assert ids[:5] == ["laws-1997-zh:21", "laws-1997-zh:46", "laws-1997-zh:21B", "laws-1997-zh:47E",
+                       "laws-1997-zh:12A3"]
+    assert {r["expansion"] for r in page["results"] if r["lang"] == "zh"} == {None}
+    assert "laws-2017-ja:82C" in ids
+    assert {r["expansion"] for r in page["results"] if r["lang"] == "ja"} == {"synonym"}
+    assert page["also_searched"] == ["間違い", "失敗"]
+
+
 def test_a_see_entry_of_the_index_bridges_a_word_to_its_law(conn):
     """索引: 合意 -> see パートナー間の了解事項 (Law 40); in Law 40, 40A's title carries 合意."""
     from laws_site.search_data import search_data
