@@ -34,8 +34,8 @@ from . import direct, reload, request_bounds, sql_gate
 from .responses import CORS, error_response, public_url
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
-# path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded. (uvicorn's h11 may
-# refuse a request head over 16 KB before it reaches us, when it arrives in several reads: a 400.)
+# path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded (the HTTP server
+# answers 400 to a whole request head over serve.MAX_REQUEST_HEAD, before it reaches us)
 MAX_TARGET = 64 * 1024
 MAX_HEADER = 8 * 1024           # any one response header value, bytes
 MAX_HASHED_BODY = 4 * 1024 * 1024  # bigger 200 answers stream on without an ETag

@@ -56,6 +56,30 @@ def test_a_silent_connection_is_closed_after_the_head_timeout(served_copy):
     assert client.get("/-/versions.json").status_code == 200
 
 
+def test_an_endless_request_head_is_refused(served_copy):
+    """httptools sets no bound of its own on a request head: the server answers 400 past
+    MAX_REQUEST_HEAD bytes and closes, and still serves others."""
+    _db, client, _process, _log = served_copy
+    parts = urlsplit(str(client.base_url))
+    sock = socket.create_connection((parts.hostname, parts.port))
+    sock.settimeout(10)
+    sock.sendall(b"GET /-/versions.json HTTP/1.1\r\nHost: x\r\n")
+    answer = b""
+    try:
+        for _ in range(64):  # 256 KB of one header line, never ended
+            sock.sendall(b"X-Filler: " + b"a" * 4096 + b"\r\n")
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # closed by the server while we were still sending
+    try:
+        while chunk := sock.recv(4096):
+            answer += chunk
+    except ConnectionResetError:
+        pass
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 400 ") and f"over {serve.MAX_REQUEST_HEAD} bytes".encode() in answer
+    assert client.get("/-/versions.json").status_code == 200
+
+
 def test_a_kept_alive_connection_still_serves_requests(served_copy):
     _db, client, _process, _log = served_copy
     for _ in range(3):
