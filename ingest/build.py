@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens, ForkedTables
+from .background_tokens import BackgroundTokens, ForkedTables, ForkedTablesAwaiting
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .contents_rows import write_contents_rows
-from .search_labels import write_search_labels
+from .search_labels import search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
@@ -36,7 +36,7 @@ from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, readi
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
-from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
+from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables_awaiting_tokens
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
@@ -148,43 +148,46 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         repoint_moved_references(xrefs, regulation_flags)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
+        labels = unit_labels(units, document_names(sources))  # before the search child, which needs them
         # alignments, diffs and the provision concordance in a child that writes their tables itself
         children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
                                      concordance, concordance_path, glossary, languages, xrefs, regulation_flags))
+        # the search tables in another: half their work needs no tokens, the rest waits for them
+        search = ForkedTablesAwaiting(search_work, write_tables, temporary_file(scratch), units, languages,
+                                      variants, Path(corpus_dir), glossary, labels)
+        children.append(search)
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
-        labels = unit_labels(units, document_names(sources))
         tables = {"xrefs": xrefs, "glossary": glossary, "concordance": concordance_rows(concordance),
                   "ref_aliases": aliases, "source_notes": source_notes,
                   "editorial_notes": editorial_note_rows(concordance_path), **pages, "build_info": build_info(sources),
                   "unit_labels": label_rows(labels), "unit_reading": reading_rows(units),
                   "unit_commentary": commentary_rows(units, xrefs)}
-        counts = {}
+        counts, extras = {}, {}
 
         def later_tables():
             """What is written once the tokens are in (this process writes the other tables meanwhile):
             the sections, then the children's tables as they come (rows by name, or their file)."""
             token_columns = tokens.result()
             counts["sections"] = len(units)
-            # the search tables in another child, while this process writes the sections
-            children.append(ForkedTables(search_work, write_tables, temporary_file(scratch), units, languages,
-                                         token_columns, variants, Path(corpus_dir), glossary))
+            search.supply(token_columns)  # the search child goes on while this process writes the sections
             yield {"sections": section_rows(units, languages, token_columns, labels)}
             for job in children:
                 written, extra = job.result()
-                counts.update(extra)
+                extras.update(extra)
                 yield written
-        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables(),
+                                                      lambda: extras.pop("search_labels")))
     finally:
         tokens.close()
         for job in children:
             job.close()
         shutil.rmtree(scratch, ignore_errors=True)
-    progress(f"alignments across editions and reprints: {counts['alignments']}")
-    progress(f"diffs: {counts['diff_rows']} aligned rows in {counts['diff_laws']} law summaries")
-    progress(f"provision concordance: {counts['provision_pairs']} pairs, "
-             f"{counts['edition_flags']} references to moved provisions")
+    progress(f"alignments across editions and reprints: {extras['alignments']}")
+    progress(f"diffs: {extras['diff_rows']} aligned rows in {extras['diff_laws']} law summaries")
+    progress(f"provision concordance: {extras['provision_pairs']} pairs, "
+             f"{extras['edition_flags']} references to moved provisions")
     progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -205,8 +208,13 @@ def edition_work(units: list[Unit], registry: Registry, concordance: Concordance
     return {"alignments": alignments, "diff_rows": diff_rows, "diff_laws": diff_laws, **editions}, counts
 
 
-def search_work(*args) -> tuple[dict, dict]:
-    return search_tables(*args), {}
+def search_work(units: list[Unit], languages: dict[str, str], variants: dict[str, str], corpus_dir: Path,
+                glossary: list[dict], labels: dict) -> Callable[[dict], tuple[dict, dict]]:
+    """What the search tables and the search results' labels need no tokens for, done now; returns the
+    rest, a function of the tokens giving (tables, {"search_labels": rows})."""
+    with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary)
+    search_labels = search_label_rows_of(units, labels)
+    return lambda tokens: (with_tokens(tokens), {"search_labels": search_labels})
 
 
 SCRATCH_PREFIX = "bridge-laws-build-"
@@ -378,11 +386,13 @@ def file_mode_for(db_path: Path) -> int:
 
 
 def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict] | None,
-             tables: dict[str, list[dict]], later: Iterable[dict | str] = ()) -> None:
+             tables: dict[str, list[dict]], later: Iterable[dict | str] = (),
+             search_labels: Callable[[], list[tuple]] | None = None) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
     rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
     holding those tables (`write_tables`). Every table is created first, in one order, whatever
-    comes when; rows keep their rowids whatever the order the tables are filled in."""
+    comes when; rows keep their rowids whatever the order the tables are filled in. ``search_labels``
+    gives that table's rows once ``later`` is done (else they are read from the tables written)."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -435,7 +445,8 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
-    write_search_labels(db)  # what a search result shows besides its text (ingest/search_labels.py)
+    # what a search result shows besides its text (ingest/search_labels.py)
+    write_search_labels(db, search_labels() if search_labels else None)
 
 
 def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
