@@ -5,8 +5,8 @@ the child writes them into a SQLite file of its own, which the build copies from
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
 and starts on a document's texts as soon as that document is parsed (`add`: one child for
-all of them, fed through a pipe), while the parent parses the next one, then resolves cross-references, aligns and makes
-the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
+all of them, fed through a pipe), while the parent takes in the next ones, then resolves cross-references
+and makes the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
 (other threads running, no `fork`) the parent does all the work itself: same result, one core.
 A child that fails or dies is not trusted: the parent does that part itself (and so raises the
 same error with its real traceback).

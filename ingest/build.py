@@ -15,11 +15,11 @@ import tempfile
 import time
 import uuid
 from datetime import datetime, timezone
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens, ForkedTables, ForkedTablesAwaiting
+from .background_tokens import BackgroundTokens, Forked, ForkedTables, ForkedTablesAwaiting
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .contents_rows import write_contents_rows
 from .search_labels import search_label_rows_of, write_search_labels
@@ -121,15 +121,15 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
-    # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
-    # parsed, while the parent parses on and makes cross-references and the glossary; alignments,
-    # diffs and the provision concordance run in a second child, the search tables in a third
+    # the documents after the first are parsed in a forked child while the parent parses the first;
+    # most of the tokenizing runs in another, on each document's texts from the moment it is parsed,
+    # while the parent makes cross-references and the glossary; alignments, diffs and the provision
+    # concordance run in a third child, the search tables in a fourth
     tokens, children = BackgroundTokens(), []
     scratch = scratch_directory()  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
-        for source in sources:
-            document = parse_document(source.id, source.text, source.name, source.parser)
+        for source, document in zip(sources, parsed_in_order(sources)):
             progress(f"parsed {source.id}: {len(document.units)} units")
             parsed.append((source, document))
             tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
@@ -192,6 +192,21 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def parsed_in_order(sources: list[Source]) -> Iterator[ParsedDocument]:
+    """Each source's document, in order: the first parsed here, the others meanwhile in a forked child
+    (the first, the 2017 Laws, takes as long as all the others; its texts go to the token child first)."""
+    others = Forked(parse_documents, sources[1:])
+    try:
+        yield from parse_documents(sources[:1])
+        yield from others.result()
+    finally:
+        others.close()
+
+
+def parse_documents(sources: list[Source]) -> list[ParsedDocument]:
+    return [parse_document(source.id, source.text, source.name, source.parser) for source in sources]
 
 
 def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
