@@ -14,8 +14,9 @@ import shutil
 import tempfile
 import time
 import uuid
-from datetime import datetime, timezone
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime, timezone
+from operator import itemgetter
 from pathlib import Path
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
@@ -468,7 +469,18 @@ def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> No
     """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
     names = list(columns)
     sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"
-    db.conn.executemany(sql, ([row.get(name) for name in names] for row in rows))
+    db.conn.executemany(sql, row_values(rows, names))
+
+
+def row_values(rows: list[dict], names: list[str]) -> list:
+    """Each row's values in the order of names, None where a row lacks one (a third of the time of
+    asking each row for each name when, as mostly, every row has every column)."""
+    if len(names) > 1:
+        try:
+            return list(map(itemgetter(*names), rows))
+        except KeyError:
+            pass
+    return [[row.get(name) for name in names] for row in rows]
 
 
 def document_row(source: Source, unit_count: int) -> dict:
