@@ -36,7 +36,7 @@ from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
-from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
+from .sqlite_write import Database, json_text  # sqlite-utils' calls without importing it (0.07 s)
 from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables_awaiting_tokens
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
@@ -326,7 +326,7 @@ def section_rows(units: list[Unit], languages: dict[str, str],
             "id": unit.id, "doc": unit.doc, "ref": unit.ref, "parent_id": unit.parent_id,
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
-            "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
+            "attrs": json_text(unit.attrs) if unit.attrs else None,
             "search_title": tokens[(unit.title, lang)][0],
             "search_text": tokens[(unit.text, lang)][0],
             "label": labels[unit.id]["ja"]["label"],

@@ -29,6 +29,7 @@ from .align import Concordance, Move, law_ref_of, load_concordance
 from .glossary import term_forms
 from .records import Unit
 from .tokenize import fold_katakana
+from .sqlite_write import json_text
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
 
 STATUSES = ("same", "changed", "only_from", "only_to")
@@ -417,7 +418,7 @@ def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dic
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
             "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
             "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json.dumps(stored, ensure_ascii=False)}
+            "row": json_text(stored)}
 
 
 def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:

@@ -12,11 +12,10 @@ one of them a recursive walk up the parents); without it, the tables as before.
 """
 from __future__ import annotations
 
-import json
 import sqlite3
 
 from .records import Unit
-from .sqlite_write import replace_derived_table
+from .sqlite_write import json_text, replace_derived_table
 
 TABLE = "search_labels"
 SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text not null, context text)"
@@ -55,7 +54,7 @@ def label_context_rows(units: dict[str, tuple], labels: dict[str, dict[str, str]
                     context = node_title
                     break
                 node = node_parent
-        rows.append((unit, label, json.dumps(labels.get(unit, {}), ensure_ascii=False), context))
+        rows.append((unit, label, json_text(labels.get(unit, {})), context))
     return rows
 
 
