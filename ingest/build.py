@@ -130,17 +130,19 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     scratch = scratch_directory()  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
-        for source, document in zip(sources, parsed_in_order(sources)):
+        registry = Registry.from_rows(source.meta for source in sources)
+        references: dict[str, list] = {}  # unit id -> what it refers to, where a child read it already
+        for source, (document, found) in zip(sources, parsed_in_order(sources, registry)):
             progress(f"parsed {source.id}: {len(document.units)} units")
             parsed.append((source, document))
+            references.update(found)
             tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
         units = [unit for _, document in parsed for unit in document.units]
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed
                    for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
         source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
-        registry = Registry.from_rows(source.meta for source in sources)
-        xrefs = resolve_references(units, registry)
+        xrefs = resolve_references(units, registry, references)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
         concordance = load_concordance(concordance_path)
@@ -195,12 +197,14 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
 
 
-def parsed_in_order(sources: list[Source]) -> Iterator[ParsedDocument]:
-    """Each source's document, in order: the first parsed here, the others meanwhile in a forked child
-    (the first, the 2017 Laws, takes as long as all the others; its texts go to the token child first)."""
-    others = Forked(parse_documents, sources[1:])
+def parsed_in_order(sources: list[Source], registry: Registry) -> Iterator[tuple[ParsedDocument, dict[str, list]]]:
+    """Each source's document, in order, with what its units refer to where that is read already: the
+    first document parsed here, the others meanwhile in a forked child, which also reads their units'
+    references (the first, the 2017 Laws, takes as long as all the others; its texts go to the token
+    child first)."""
+    others = Forked(parse_reading_references, sources[1:], registry)
     try:
-        yield from parse_documents(sources[:1])
+        yield from ((document, {}) for document in parse_documents(sources[:1]))
         yield from others.result()
     finally:
         others.close()
@@ -208,6 +212,14 @@ def parsed_in_order(sources: list[Source]) -> Iterator[ParsedDocument]:
 
 def parse_documents(sources: list[Source]) -> list[ParsedDocument]:
     return [parse_document(source.id, source.text, source.name, source.parser) for source in sources]
+
+
+def parse_reading_references(sources: list[Source], registry: Registry) -> list[tuple[ParsedDocument, dict[str, list]]]:
+    """Each document with its units' references (xrefs.unit_references, by unit id)."""
+    from .xrefs import unit_references
+
+    return [(document, {unit.id: unit_references(unit, registry) for unit in document.units})
+            for document in parse_documents(sources)]
 
 
 def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
@@ -302,10 +314,10 @@ def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], 
     return {"unit_tables": table_rows(units, {d.doc: d.tables for _, d in parsed}, languages), **citations}
 
 
-def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
+def resolve_references(units: list[Unit], registry: Registry, found: dict[str, list] | None = None) -> list[dict]:
     from .xrefs import build_xrefs  # the reference grammar and resolver live in refs/xrefs
 
-    return build_xrefs(units, registry)
+    return build_xrefs(units, registry, found)
 
 
 def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
