@@ -439,11 +439,15 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
                 keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
                 db[table].insert_all(keyed, pk="id", alter=True,
                                      foreign_keys=[("doc", "documents", "id")])
+    indexed = rows is not None and index_and_search(db)
     for written in later:
         if isinstance(written, dict):
             with db.conn:
                 for name, table_rows in written.items():
                     insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
+            # the sections are in: index everything now, while the children finish (the tables still
+            # empty are indexed as their rows come), so that little is left once the last one is done
+            indexed = indexed or ("sections" in written and index_and_search(db))
             continue
         db.conn.execute("attach database ? as written", [written])
         with db.conn:
@@ -452,6 +456,15 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             for name in names:  # the same CREATE statement, the same rows, rowids included
                 db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
         db.conn.execute("detach database written")
+    if not indexed:
+        index_and_search(db)
+    # what a search result shows besides its text (ingest/search_labels.py)
+    write_search_labels(db, search_labels() if search_labels else None)
+
+
+def index_and_search(db: Database) -> bool:
+    """The indexes, in one order, the full-text index of the sections and the contents page's rows:
+    once the sections are written, whichever other tables are still empty."""
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])
@@ -473,8 +486,7 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
-    # what a search result shows besides its text (ingest/search_labels.py)
-    write_search_labels(db, search_labels() if search_labels else None)
+    return True
 
 
 def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
