@@ -1,6 +1,7 @@
 """Work of the build done in forked children while the parent goes on: most of the tokenizing,
 and any other step whose inputs are ready (`Forked`; `ForkedTables` for a step that makes tables:
-the child writes them into a SQLite file of its own, which the build copies from).
+the child writes them into a SQLite file of its own, which the build copies from;
+`ForkedTablesAwaiting` for one that can start before its last input is ready).
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
