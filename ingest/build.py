@@ -202,7 +202,7 @@ def parsed_in_order(sources: list[Source], registry: Registry) -> Iterator[tuple
     first document parsed here, the others meanwhile in a forked child, which also reads their units'
     references (the first, the 2017 Laws, takes as long as all the others; its texts go to the token
     child first)."""
-    others = Forked(parse_reading_references, sources[1:], registry)
+    others = Forked(parse_reading_references, sources[1:], registry, parallel=None if len(sources) > 1 else False)
     try:
         yield from ((document, {}) for document in parse_documents(sources[:1]))
         yield from others.result()
