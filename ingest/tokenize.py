@@ -328,7 +328,11 @@ def index_tokens_and_offsets(text: str | None, lang: str) -> tuple[str, bytes]:
     """The FTS column and, for each of its tokens in order, where it lies in `text` (packed):
     snippets and term-in-context pages place highlights from these, without tokenizing again."""
     spans = index_token_spans(text, lang)
-    return " ".join(norm for norm, _, _ in spans), pack_offsets([(b, e) for _, b, e in spans])
+    # one flat list of the offsets (begins at even places, ends at odd), not a pair per token
+    flat = [0] * (2 * len(spans))
+    flat[0::2] = [begin for _, begin, _ in spans]
+    flat[1::2] = [end for _, _, end in spans]
+    return " ".join([norm for norm, _, _ in spans]), _packed(array("I", flat))
 
 
 def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]:
@@ -425,10 +429,13 @@ def _morpheme_lists():
 
 def pack_offsets(pairs: list[tuple[int, int]]) -> bytes:
     """(begin, end) pairs as little-endian unsigned 32-bit integers."""
-    packed = array("I", [n for pair in pairs for n in pair])
+    return _packed(array("I", [n for pair in pairs for n in pair]))
+
+
+def _packed(numbers: array) -> bytes:
     if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tobytes()
+        numbers.byteswap()
+    return numbers.tobytes()
 
 
 def unpack_offsets(blob: bytes | None) -> list[tuple[int, int]]:
