@@ -345,9 +345,9 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
         return chinese_bigram_spans(text)
     # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work).
     # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost): no
-    # Token objects, a surface asked for only where katakana runs are looked for, the lists Sudachi
+    # Token objects, no surfaces (a surface is the text between its offsets), the lists Sudachi
     # writes into reused (`out=`), what a dictionary word indexes as looked up by its id.
-    word_spans, pieces, surfaces = [], [], []
+    word_spans, pieces = [], []
     tokenizer, normalised, mode_a, mode_c = _tokenizer(), _normalised, SplitMode.A, SplitMode.C
     categories, category = _POS_CATEGORIES, _pos_category
     words, index_word = _INDEX_WORDS, _index_word
@@ -360,8 +360,6 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
                 continue
             begin, end = morpheme.begin(), morpheme.end()
             word_spans.append((norm, offset + begin, offset + end))
-            if katakana:
-                surfaces.append(morpheme.surface())
             # one character is one mode A unit: no split to ask for. A word that is not split indexes
             # no piece of its own (its norm is a word's: the filter below would drop it)
             if splits and end - begin > 1 and len(morpheme.split(mode_a, parts)) > 1:
@@ -375,20 +373,20 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
     spans = word_spans + [piece for piece in pieces if piece[0] not in known]
     # extras go last so that phrase queries over the words still see them adjacent
     if katakana:
-        for run in _katakana_span_runs(surfaces, word_spans):
+        for run in _katakana_span_runs(text, word_spans):
             joined = fold_katakana("".join(norm for norm, _, _ in run))
             if joined not in known:
                 spans.append((joined, run[0][1], run[-1][2]))
     return spans
 
 
-def _katakana_span_runs(surfaces: list[str], spans: list[tuple[str, int, int]]) -> list[list[tuple[str, int, int]]]:
-    """`katakana_runs` over words given as their surfaces and (norm, begin, end) spans: the index
-    asks this of half its texts, without making a Token of every word."""
+def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[list[tuple[str, int, int]]]:
+    """`katakana_runs` over the words of `text` given as (norm, begin, end) spans (a word's surface is
+    text[begin:end]): the index asks this of half its texts, without making a Token of every word."""
     runs, run = [], []
     is_katakana = KATAKANA_WORD_RE.fullmatch
-    for surface, span in zip(surfaces, spans):
-        katakana = is_katakana(surface) is not None
+    for span in spans:
+        katakana = is_katakana(text, span[1], span[2]) is not None
         if katakana and run and run[-1][2] == span[1]:
             run.append(span)
             continue
