@@ -284,8 +284,9 @@ class Comparison:
         return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
-def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
-    """One aligned pair (or lone unit) -> a diff row with status, ops and signals."""
+def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison, found: dict | None = None) -> dict:
+    """One aligned pair (or lone unit) -> a diff row with status, ops and signals (``found``: the pair's
+    `signals`, when made already)."""
     source, target = units.get(pair["from_id"]), units.get(pair["to_id"])
     row = {
         "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
@@ -295,7 +296,7 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
         "from_title": source.title if source else None, "to_title": target.title if target else None,
         "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
-    row.update(signals(source, target, cmp))
+    row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
     if abridged:
         row["note"] = "the commentary reprints only this heading, not the text: nothing to compare"
@@ -399,10 +400,13 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     diff_rows, law_rows = [], []
     for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
+        found = None
         for literal in (False, True) if same_language else (False,):
             cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
                              concordance, terms, literal)
-            rows = [compare_pair(pair, by_id, cmp) for pair in pairs]
+            if found is None:  # the references and numbers a pair adds or drops: the same however whitespace is shown
+                found = [signals(by_id.get(pair["from_id"]), by_id.get(pair["to_id"]), cmp) for pair in pairs]
+            rows = [compare_pair(pair, by_id, cmp, found[n]) for n, pair in enumerate(pairs)]
             diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
             if not literal:
                 law_rows += overview_rows(from_doc, to_doc, rows)
