@@ -1,12 +1,13 @@
 """Work of the build done in forked children while the parent goes on: most of the tokenizing,
 and any other step whose inputs are ready (`Forked`; `ForkedTables` for a step that makes tables:
-the child writes them into a SQLite file of its own, which the build copies from).
+the child writes them into a SQLite file of its own, which the build copies from;
+`ForkedTablesAwaiting` for one that can start before its last input is ready).
 
 Tokenizing is the largest part of a build and a single CPU's work; the machine has two. A forked
 child inherits the loaded Sudachi dictionary and the katakana variants in force (no second load)
 and starts on a document's texts as soon as that document is parsed (`add`: one child for
-all of them, fed through a pipe), while the parent parses the next one, then resolves cross-references, aligns and makes
-the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
+all of them, fed through a pipe), while the parent takes in the next ones, then resolves cross-references
+and makes the glossary. Each child hands back plain data, pickled through a pipe. Where forking is unsafe
 (other threads running, no `fork`) the parent does all the work itself: same result, one core.
 A child that fails or dies is not trusted: the parent does that part itself (and so raises the
 same error with its real traceback).
@@ -129,6 +130,66 @@ class ForkedTables(Forked):
             payload = self._receive()
             self.value = (self.path, pickle.loads(payload)) if payload else self.fn(*self.args)
         return self.value
+
+
+class ForkedTablesAwaiting(ForkedTables):
+    """`ForkedTables` for a step that needs one input more, ready only later: ``fn(*args)`` does what
+    it can without it and returns a function of it that gives ``(tables, extra)``; ``supply(value)``
+    hands the value over (before ``result()``). The value goes through a file beside the child's
+    SQLite file and the pipe carries only "it is there": written into a pipe, it would stall the
+    parent while the child is still busy (the tokens are more than a pipe holds)."""
+
+    def __init__(self, fn: Callable[..., Any], write: Callable[[str, dict], None], path: str, *args: Any,
+                 parallel: bool | None = None):
+        self.late: Any = _UNSET
+        self.ready: int | None = None  # the parent's end of the "it is there" pipe
+        self._child_ready: int | None = None
+        super().__init__(fn, write, path, *args, parallel=parallel)
+
+    def _start(self) -> None:
+        self._child_ready, self.ready = os.pipe()
+        super()._start()  # only the parent comes back
+        os.close(self._child_ready)
+        self._child_ready = None
+
+    def _child_value(self) -> Any:
+        os.close(self.ready)
+        finish = self.fn(*self.args)
+        with open(self._child_ready, "rb") as ready:
+            if ready.read(1) != b"1":  # the parent closed it without a value: it failed meanwhile
+                raise RuntimeError("no input came")
+        with open(self.path + ".input", "rb") as handle:
+            tables, extra = finish(pickle.load(handle))
+        self.write(self.path, tables)
+        return extra
+
+    def supply(self, value: Any) -> None:
+        self.late = value
+        if self.ready is None:
+            return
+        try:
+            with open(self.path + ".input", "wb") as handle:
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            write_all(self.ready, b"1")
+        except BrokenPipeError:
+            pass  # the child is gone: result() does its work
+        finally:
+            os.close(self.ready)
+            self.ready = None
+
+    def result(self) -> tuple[Any, Any]:
+        if self.late is _UNSET:
+            raise RuntimeError("supply() the input before asking for the result")
+        if self.value is _UNSET:
+            payload = self._receive()
+            self.value = (self.path, pickle.loads(payload)) if payload else self.fn(*self.args)(self.late)
+        return self.value
+
+    def close(self) -> None:
+        if self.ready is not None:
+            os.close(self.ready)
+            self.ready = None
+        super().close()
 
 
 class TokenChild:

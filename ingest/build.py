@@ -14,15 +14,16 @@ import shutil
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
-from collections.abc import Callable, Iterable
+from operator import itemgetter
 from pathlib import Path
 
 from .align import Concordance, align_pairs, alignment_rows, load_concordance
-from .background_tokens import BackgroundTokens, ForkedTables
+from .background_tokens import BackgroundTokens, Forked, ForkedTables, ForkedTablesAwaiting
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .contents_rows import write_contents_rows
-from .search_labels import write_search_labels
+from .search_labels import search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import check_target
@@ -35,8 +36,8 @@ from .labels import DocumentNames, label_rows, unit_labels
 from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from .records import ParsedDocument, Unit
 from .registry import Registry
-from .sqlite_write import Database  # sqlite-utils' calls without importing it (0.07 s)
-from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables
+from .sqlite_write import Database, json_text  # sqlite-utils' calls without importing it (0.07 s)
+from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables_awaiting_tokens
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
@@ -121,25 +122,27 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     sources = load_sources(corpus_dir)
     variants = install_variants(Path(corpus_dir))  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}
-    # most of the tokenizing runs in a forked child, on each document's texts from the moment it is
-    # parsed, while the parent parses on and makes cross-references and the glossary; alignments,
-    # diffs and the provision concordance run in a second child, the search tables in a third
+    # the documents after the first are parsed in a forked child while the parent parses the first;
+    # most of the tokenizing runs in another, on each document's texts from the moment it is parsed,
+    # while the parent makes cross-references and the glossary; alignments, diffs and the provision
+    # concordance run in a third child, the search tables in a fourth
     tokens, children = BackgroundTokens(), []
     scratch = scratch_directory()  # the children's own SQLite files
     try:
         parsed: list[tuple[Source, ParsedDocument]] = []
-        for source in sources:
-            document = parse_document(source.id, source.text, source.name, source.parser)
+        registry = Registry.from_rows(source.meta for source in sources)
+        references: dict[str, list] = {}  # unit id -> what it refers to, where a child read it already
+        for source, (document, found) in zip(sources, parsed_in_order(sources, registry)):
             progress(f"parsed {source.id}: {len(document.units)} units")
             parsed.append((source, document))
+            references.update(found)
             tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
         units = [unit for _, document in parsed for unit in document.units]
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
         aliases = [row for source, document in parsed
                    for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
         source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
-        registry = Registry.from_rows(source.meta for source in sources)
-        xrefs = resolve_references(units, registry)
+        xrefs = resolve_references(units, registry, references)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
         concordance_path = Path(corpus_dir) / "concordance.yml"  # --corpus, not the package copy
         concordance = load_concordance(concordance_path)
@@ -148,47 +151,75 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         repoint_moved_references(xrefs, regulation_flags)
         glossary = glossary_rows(units, sources, Path(corpus_dir))
         progress(f"glossary: {len(glossary)} terms")
+        labels = unit_labels(units, document_names(sources))  # before the search child, which needs them
         # alignments, diffs and the provision concordance in a child that writes their tables itself
         children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
                                      concordance, concordance_path, glossary, languages, xrefs, regulation_flags))
+        # the search tables in another: half their work needs no tokens, the rest waits for them
+        search = ForkedTablesAwaiting(search_work, write_tables, temporary_file(scratch), units, languages,
+                                      variants, Path(corpus_dir), glossary, labels)
+        children.append(search)
         pages = page_tables(parsed, units, xrefs, registry, languages)
         progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
                  f"{len(pages['law_citations'])} law-to-law citation pairs")
-        labels = unit_labels(units, document_names(sources))
         tables = {"xrefs": xrefs, "glossary": glossary, "concordance": concordance_rows(concordance),
                   "ref_aliases": aliases, "source_notes": source_notes,
                   "editorial_notes": editorial_note_rows(concordance_path), **pages, "build_info": build_info(sources),
                   "unit_labels": label_rows(labels), "unit_reading": reading_rows(units),
                   "unit_commentary": commentary_rows(units, xrefs)}
-        counts = {}
+        counts, extras = {}, {}
 
         def later_tables():
             """What is written once the tokens are in (this process writes the other tables meanwhile):
             the sections, then the children's tables as they come (rows by name, or their file)."""
             token_columns = tokens.result()
             counts["sections"] = len(units)
-            # the search tables in another child, while this process writes the sections
-            children.append(ForkedTables(search_work, write_tables, temporary_file(scratch), units, languages,
-                                         token_columns, variants, Path(corpus_dir), glossary))
+            search.supply(token_columns)  # the search child goes on while this process writes the sections
             yield {"sections": section_rows(units, languages, token_columns, labels)}
             for job in children:
                 written, extra = job.result()
-                counts.update(extra)
+                extras.update(extra)
                 yield written
-        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables(),
+                                                      lambda: extras.pop("search_labels")))
     finally:
         tokens.close()
         for job in children:
             job.close()
         shutil.rmtree(scratch, ignore_errors=True)
-    progress(f"alignments across editions and reprints: {counts['alignments']}")
-    progress(f"diffs: {counts['diff_rows']} aligned rows in {counts['diff_laws']} law summaries")
-    progress(f"provision concordance: {counts['provision_pairs']} pairs, "
-             f"{counts['edition_flags']} references to moved provisions")
+    progress(f"alignments across editions and reprints: {extras['alignments']}")
+    progress(f"diffs: {extras['diff_rows']} aligned rows in {extras['diff_laws']} law summaries")
+    progress(f"provision concordance: {extras['provision_pairs']} pairs, "
+             f"{extras['edition_flags']} references to moved provisions")
     progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
     return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
+
+
+def parsed_in_order(sources: list[Source], registry: Registry) -> Iterator[tuple[ParsedDocument, dict[str, list]]]:
+    """Each source's document, in order, with what its units refer to where that is read already: the
+    first document parsed here, the others meanwhile in a forked child, which also reads their units'
+    references (the first, the 2017 Laws, takes as long as all the others; its texts go to the token
+    child first)."""
+    others = Forked(parse_reading_references, sources[1:], registry, parallel=None if len(sources) > 1 else False)
+    try:
+        yield from ((document, {}) for document in parse_documents(sources[:1]))
+        yield from others.result()
+    finally:
+        others.close()
+
+
+def parse_documents(sources: list[Source]) -> list[ParsedDocument]:
+    return [parse_document(source.id, source.text, source.name, source.parser) for source in sources]
+
+
+def parse_reading_references(sources: list[Source], registry: Registry) -> list[tuple[ParsedDocument, dict[str, list]]]:
+    """Each document with its units' references (xrefs.unit_references, by unit id)."""
+    from .xrefs import unit_references
+
+    return [(document, {unit.id: unit_references(unit, registry) for unit in document.units})
+            for document in parse_documents(sources)]
 
 
 def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
@@ -205,8 +236,13 @@ def edition_work(units: list[Unit], registry: Registry, concordance: Concordance
     return {"alignments": alignments, "diff_rows": diff_rows, "diff_laws": diff_laws, **editions}, counts
 
 
-def search_work(*args) -> tuple[dict, dict]:
-    return search_tables(*args), {}
+def search_work(units: list[Unit], languages: dict[str, str], variants: dict[str, str], corpus_dir: Path,
+                glossary: list[dict], labels: dict) -> Callable[[dict], tuple[dict, dict]]:
+    """What the search tables and the search results' labels need no tokens for, done now; returns the
+    rest, a function of the tokens giving (tables, {"search_labels": rows})."""
+    with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary)
+    search_labels = search_label_rows_of(units, labels)
+    return lambda tokens: (with_tokens(tokens), {"search_labels": search_labels})
 
 
 SCRATCH_PREFIX = "bridge-laws-build-"
@@ -278,10 +314,10 @@ def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], 
     return {"unit_tables": table_rows(units, {d.doc: d.tables for _, d in parsed}, languages), **citations}
 
 
-def resolve_references(units: list[Unit], registry: Registry) -> list[dict]:
+def resolve_references(units: list[Unit], registry: Registry, found: dict[str, list] | None = None) -> list[dict]:
     from .xrefs import build_xrefs  # the reference grammar and resolver live in refs/xrefs
 
-    return build_xrefs(units, registry)
+    return build_xrefs(units, registry, found)
 
 
 def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
@@ -302,7 +338,7 @@ def section_rows(units: list[Unit], languages: dict[str, str],
             "id": unit.id, "doc": unit.doc, "ref": unit.ref, "parent_id": unit.parent_id,
             "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
             "page": unit.page, "line": unit.line, "lang": lang,
-            "attrs": json.dumps(unit.attrs, ensure_ascii=False) if unit.attrs else None,
+            "attrs": json_text(unit.attrs) if unit.attrs else None,
             "search_title": tokens[(unit.title, lang)][0],
             "search_text": tokens[(unit.text, lang)][0],
             "label": labels[unit.id]["ja"]["label"],
@@ -378,11 +414,13 @@ def file_mode_for(db_path: Path) -> int:
 
 
 def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict] | None,
-             tables: dict[str, list[dict]], later: Iterable[dict | str] = ()) -> None:
+             tables: dict[str, list[dict]], later: Iterable[dict | str] = (),
+             search_labels: Callable[[], list[tuple]] | None = None) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
     rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
     holding those tables (`write_tables`). Every table is created first, in one order, whatever
-    comes when; rows keep their rowids whatever the order the tables are filled in."""
+    comes when; rows keep their rowids whatever the order the tables are filled in. ``search_labels``
+    gives that table's rows once ``later`` is done (else they are read from the tables written)."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -401,11 +439,15 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
                 keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
                 db[table].insert_all(keyed, pk="id", alter=True,
                                      foreign_keys=[("doc", "documents", "id")])
+    indexed = rows is not None and index_and_search(db)
     for written in later:
         if isinstance(written, dict):
             with db.conn:
                 for name, table_rows in written.items():
                     insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
+            # the sections are in: index everything now, while the children finish (the tables still
+            # empty are indexed as their rows come), so that little is left once the last one is done
+            indexed = indexed or ("sections" in written and index_and_search(db))
             continue
         db.conn.execute("attach database ? as written", [written])
         with db.conn:
@@ -414,6 +456,15 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             for name in names:  # the same CREATE statement, the same rows, rowids included
                 db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
         db.conn.execute("detach database written")
+    if not indexed:
+        index_and_search(db)
+    # what a search result shows besides its text (ingest/search_labels.py)
+    write_search_labels(db, search_labels() if search_labels else None)
+
+
+def index_and_search(db: Database) -> bool:
+    """The indexes, in one order, the full-text index of the sections and the contents page's rows:
+    once the sections are written, whichever other tables are still empty."""
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])
@@ -435,14 +486,25 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
-    write_search_labels(db)  # what a search result shows besides its text (ingest/search_labels.py)
+    return True
 
 
 def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
     """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
     names = list(columns)
     sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"
-    db.conn.executemany(sql, ([row.get(name) for name in names] for row in rows))
+    db.conn.executemany(sql, row_values(rows, names))
+
+
+def row_values(rows: list[dict], names: list[str]) -> list:
+    """Each row's values in the order of names, None where a row lacks one (a third of the time of
+    asking each row for each name when, as mostly, every row has every column)."""
+    if len(names) > 1:
+        try:
+            return list(map(itemgetter(*names), rows))
+        except KeyError:
+            pass
+    return [[row.get(name) for name in names] for row in rows]
 
 
 def document_row(source: Source, unit_count: int) -> dict:

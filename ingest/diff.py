@@ -29,6 +29,7 @@ from .align import Concordance, Move, law_ref_of, load_concordance
 from .glossary import term_forms
 from .records import Unit
 from .tokenize import fold_katakana
+from .sqlite_write import json_text
 from .refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
 
 STATUSES = ("same", "changed", "only_from", "only_to")
@@ -163,22 +164,32 @@ def references_in(text: str, lang: str, law_ref: str | None) -> tuple:
 
 def law_refs(text: str, lang: str, law_ref: str | None) -> list[str]:
     """The law refs a text cites (WBF style), relative ones resolved against its own law."""
-    found = references_in(text or "", lang, law_ref)
+    return list(_law_refs(text or "", lang, law_ref))
+
+
+# a unit of the 2017 Laws is compared with three texts and weighed for the concordance: read once
+@lru_cache(maxsize=8192)
+def _law_refs(text: str, lang: str, law_ref: str | None) -> tuple[str, ...]:
+    found = references_in(text, lang, law_ref)
     # A unit naming itself or its own Law (本条规则) says nothing about what changed.
     own = {law_ref, *law_ancestors(law_ref or "")}
     cited = (r.ref for r in found if r.ref and r.kind in ("cites", "cites-in-range") and r.ref not in own)
-    return list(dict.fromkeys(cited))
+    return tuple(dict.fromkeys(cited))
 
 
 def numbers_in(text: str, lang: str, law_ref: str | None) -> list[str]:
     """Numbers a text states (13, 40%), not the ones inside its law references or footnote markers."""
-    text = text or ""
+    return list(_numbers_in(text or "", lang, law_ref))
+
+
+@lru_cache(maxsize=8192)
+def _numbers_in(text: str, lang: str, law_ref: str | None) -> tuple[str, ...]:
     blanked = list(text)
     for ref in references_in(text, lang, law_ref):
         blanked[ref.start:ref.end] = " " * (ref.end - ref.start)
     plain = FOOTNOTE_MARKER.sub(" ", unicodedata.normalize("NFKC", "".join(blanked)))
     plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1) or m.group(2)]), plain)
-    return NUMBER.findall(plain)
+    return tuple(NUMBER.findall(plain))
 
 
 def added_removed(before: list[str], after: list[str]) -> tuple[list[str], list[str]]:
@@ -283,8 +294,9 @@ class Comparison:
         return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
-def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
-    """One aligned pair (or lone unit) -> a diff row with status, ops and signals."""
+def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison, found: dict | None = None) -> dict:
+    """One aligned pair (or lone unit) -> a diff row with status, ops and signals (``found``: the pair's
+    `signals`, when made already)."""
     source, target = units.get(pair["from_id"]), units.get(pair["to_id"])
     row = {
         "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
@@ -294,7 +306,7 @@ def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison) -> dict:
         "from_title": source.title if source else None, "to_title": target.title if target else None,
         "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
-    row.update(signals(source, target, cmp))
+    row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
     if abridged:
         row["note"] = "the commentary reprints only this heading, not the text: nothing to compare"
@@ -398,10 +410,13 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     diff_rows, law_rows = [], []
     for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
+        found = None
         for literal in (False, True) if same_language else (False,):
             cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
                              concordance, terms, literal)
-            rows = [compare_pair(pair, by_id, cmp) for pair in pairs]
+            if found is None:  # the references and numbers a pair adds or drops: the same however whitespace is shown
+                found = [signals(by_id.get(pair["from_id"]), by_id.get(pair["to_id"]), cmp) for pair in pairs]
+            rows = [compare_pair(pair, by_id, cmp, found[n]) for n, pair in enumerate(pairs)]
             diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
             if not literal:
                 law_rows += overview_rows(from_doc, to_doc, rows)
@@ -417,7 +432,7 @@ def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dic
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
             "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
             "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json.dumps(stored, ensure_ascii=False)}
+            "row": json_text(stored)}
 
 
 def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:

@@ -31,6 +31,7 @@ from .corpus import read_yaml, yaml_error
 from .diff import GlossaryTerms, law_refs, numbers_in
 from .records import ParseError, Unit
 from .refs import law_ancestors, law_number, parse_law_ref
+from .sqlite_write import json_text
 
 # how much structure counts beside content when proposing: the same depth, the same place in the law
 DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5
@@ -269,7 +270,7 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
     ordered = order(rows, old, new)
     for position, row in enumerate(ordered):
         row["position"] = position
-        row["evidence"] = json.dumps(row.pop("_evidence", {}), ensure_ascii=False)
+        row["evidence"] = json_text(row.pop("_evidence", {}))
         row.pop("_decided_relation", None)
     return ordered
 

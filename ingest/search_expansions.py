@@ -43,11 +43,32 @@ def expansion_rows(titles_ja: list[str], english_terms: list[str], corpus_words:
                    corpus_dir: Path) -> list[dict]:
     """Every row of the table. `corpus_words` counts the Japanese index tokens (read for their
     readings; synonyms must lead to one of them)."""
-    rows = reading_rows(titles_ja, corpus_words)
-    rows += sound_rows(english_terms)
-    rows += synonym_rows(Path(corpus_dir) / SYNONYMS_FILE, corpus_words)
-    rows += zh_variant_rows(Path(corpus_dir) / ZH_VARIANTS_FILE)
-    return rows
+    return Expansions(titles_ja, english_terms, corpus_dir).rows(corpus_words)
+
+
+class Expansions:
+    """`expansion_rows` in two steps, so that a build makes what needs no index tokens while they are
+    made: the titles read in context, the English terms' sound keys, the synonym groups and the Chinese
+    variants here; the index words' readings and the synonyms the corpus uses in `rows`."""
+
+    def __init__(self, titles_ja: list[str], english_terms: list[str], corpus_dir: Path):
+        self.title_readings = title_readings(titles_ja)
+        self.reading_keys: dict[str, str] = {}
+        for reading, _ in self.title_readings:
+            reading_key(reading, self.reading_keys)
+        self.sound_rows = sound_rows(english_terms)
+        self.synonym_groups = synonym_groups(Path(corpus_dir) / SYNONYMS_FILE)
+        self.zh_variant_rows = zh_variant_rows(Path(corpus_dir) / ZH_VARIANTS_FILE)
+
+    def rows(self, corpus_words: Counter) -> list[dict]:
+        """Every row of the table, in `expansion_rows`' order."""
+        seen = word_readings(corpus_words)
+        seen.update(self.title_readings)  # after the words', as reading_rows counts them
+        rows = reading_key_rows(seen, self.reading_keys)
+        rows += self.sound_rows
+        rows += group_synonym_rows(self.synonym_groups, corpus_words)
+        rows += self.zh_variant_rows
+        return rows
 
 
 def reading_rows(titles: list[str], words: Counter) -> list[dict]:
@@ -55,16 +76,29 @@ def reading_rows(titles: list[str], words: Counter) -> list[dict]:
     often it occurs) and of the titles read in context, with their runs of nouns (順番 + 外 = ジュンバンガイ).
     Reading every text in context too cost ~1 s more per build (a second Sudachi pass) for the
     same kana and romaji results (benchmarks/qrels.yml)."""
-    # (reading, surface) counted first, keyed once per distinct reading (kana_key is Python: ~10 us)
+    seen = word_readings(words)
+    seen.update(title_readings(titles))
+    return reading_key_rows(seen, {})
+
+
+def word_readings(words: Counter) -> Counter:
+    """(reading, word) -> how often, for the index words with kanji, each read on its own."""
     seen: Counter = Counter()
     tokenizer = tokenize.sudachi_tokenizer()
-    pos_of = tokenize._pos_category
     for word, count in words.items():
         # words with kanji only: a kana word's index form is folded (リボク), the titles give its
         # printed spelling, and a kana query is also searched in katakana (laws_site/expansions.py)
         if tokenize.HAN_RE.search(word):
             reading = "".join(m.reading_form() for m in tokenizer.tokenize(word, SplitMode.C))
             seen[(reading, word)] += count
+    return seen
+
+
+def title_readings(titles: list[str]) -> Counter:
+    """(reading, surface) -> how often, for the titles' words read in context and their runs of nouns."""
+    seen: Counter = Counter()
+    tokenizer = tokenize.sudachi_tokenizer()
+    pos_of = tokenize._pos_category
     for text in dict.fromkeys(t for t in titles if t):
         for _, chunk in tokenize._chunks(text):
             run: list[tuple[str, str]] = []
@@ -84,13 +118,23 @@ def reading_rows(titles: list[str], words: Counter) -> list[dict]:
                     for size in range(2, min(len(run), MAX_RUN) + 1):
                         part = run[-size:]
                         seen[("".join(p[1] for p in part), "".join(p[0] for p in part))] += 1
-    keys: dict[str, str] = {}
+    return seen
+
+
+def reading_key(reading: str, keys: dict[str, str]) -> str:
+    """The kana key of a reading ("" if it is not kana), remembered in `keys` (kana_key is Python: ~10 us)."""
+    key = keys.get(reading)
+    if key is None:
+        key = keys[reading] = forgiving.kana_key(reading) if (
+            tokenize.KANA_RE.search(reading) and forgiving.is_kana(reading)) else ""
+    return key
+
+
+def reading_key_rows(seen: Counter, keys: dict[str, str]) -> list[dict]:
+    """The reading rows of (reading, surface) counts: the commonest spellings of each key."""
     counts: dict[str, Counter] = defaultdict(Counter)
     for (reading, surface), count in seen.items():
-        key = keys.get(reading)
-        if key is None:
-            key = keys[reading] = forgiving.kana_key(reading) if (
-                tokenize.KANA_RE.search(reading) and forgiving.is_kana(reading)) else ""
+        key = reading_key(reading, keys)
         if len(key) >= 2:
             counts[key][surface] += count
     rows = []
@@ -120,9 +164,14 @@ def synonym_rows(path: Path, corpus_words: Counter) -> list[dict]:
     """corpus/synonyms.csv (a subset of SudachiDict's synonyms.txt: group, flag, word, the word's
     search tokens per line): each word of a group the corpus does not use leads to the group's
     words it does use."""
-    if not path.exists():
-        return []
+    return group_synonym_rows(synonym_groups(path), corpus_words)
+
+
+def synonym_groups(path: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """corpus/synonyms.csv read: group -> its (flag, word, search tokens), in the file's order."""
     groups: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    if not path.exists():
+        return groups
     with path.open(encoding="utf-8", newline="") as handle:
         for number, fields in enumerate(csv.reader(handle), start=1):
             if not fields or fields[0].startswith("#"):
@@ -131,6 +180,11 @@ def synonym_rows(path: Path, corpus_words: Counter) -> list[dict]:
                 raise ParseError(str(path), number,
                                  f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}")
             groups[fields[0]].append((fields[1], fields[2], fields[3]))
+    return groups
+
+
+def group_synonym_rows(groups: dict[str, list[tuple[str, str, str]]], corpus_words: Counter) -> list[dict]:
+    """The synonym rows of the groups read from corpus/synonyms.csv, for the words the corpus uses."""
     rows = {}
     pos = _pos_reader()
     for group, members in groups.items():

@@ -12,10 +12,10 @@ one of them a recursive walk up the parents); without it, the tables as before.
 """
 from __future__ import annotations
 
-import json
 import sqlite3
 
-from .sqlite_write import replace_derived_table
+from .records import Unit
+from .sqlite_write import json_text, replace_derived_table
 
 TABLE = "search_labels"
 SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text not null, context text)"
@@ -28,6 +28,20 @@ def search_label_rows(conn: sqlite3.Connection) -> list[tuple]:
     labels: dict[str, dict[str, str]] = {}
     for unit, lang, label in conn.execute("select unit_id, lang, label from unit_labels order by unit_id, lang"):
         labels.setdefault(unit, {})[lang] = label
+    return label_context_rows(units, labels)
+
+
+def search_label_rows_of(units: list[Unit], labels: dict[str, dict[str, dict[str, str]]]) -> list[tuple]:
+    """`search_label_rows` of the units and their labels (ingest/labels.py `unit_labels`) before they are
+    written: the same rows, made while the build waits for other work (sections.label is the Japanese
+    interface's label; unit_labels' rows come in language order)."""
+    return label_context_rows({unit.id: (unit.parent_id, unit.title, labels[unit.id]["ja"]["label"]) for unit in units},
+                              {unit: {lang: texts["label"] for lang, texts in sorted(by_lang.items())}
+                               for unit, by_lang in labels.items()})
+
+
+def label_context_rows(units: dict[str, tuple], labels: dict[str, dict[str, str]]) -> list[tuple]:
+    """units: id -> (parent id, title, label) in position order; labels: id -> {language: label}."""
     rows = []
     for unit, (parent, title, label) in units.items():
         context = None
@@ -40,10 +54,11 @@ def search_label_rows(conn: sqlite3.Connection) -> list[tuple]:
                     context = node_title
                     break
                 node = node_parent
-        rows.append((unit, label, json.dumps(labels.get(unit, {}), ensure_ascii=False), context))
+        rows.append((unit, label, json_text(labels.get(unit, {})), context))
     return rows
 
 
-def write_search_labels(db) -> None:
-    """Create and fill the table on the database being built (ingest/build.py populate)."""
-    replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn))
+def write_search_labels(db, rows: list[tuple] | None = None) -> None:
+    """Create and fill the table on the database being built (ingest/build.py populate): `rows` made
+    beforehand (`search_label_rows_of`), else from its sections and unit_labels."""
+    replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn) if rows is None else rows)

@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from . import tokenize
 from .glossary import GLOSSARY_KEYS, ja_keys
 from .records import Unit
-from .search_expansions import SCHEMA as EXPANSION_SCHEMA, expansion_rows
+from .search_expansions import SCHEMA as EXPANSION_SCHEMA, Expansions
 from .vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
@@ -56,43 +57,66 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
                   ) -> dict[str, list[dict]]:
     """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets);
     `glossary` is the glossary table's rows."""
+    return search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary, vocabulary)(tokens)
+
+
+def search_tables_awaiting_tokens(units: list[Unit], languages: dict[str, str], variants: dict[str, str],
+                                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
+                                  ) -> Callable[[dict], dict[str, list[dict]]]:
+    """`search_tables` in two steps: what needs no tokens now (the term tokens, the titles' readings,
+    the English terms' sound keys: half the work), the rest in the function returned, of the tokens."""
+    if vocabulary is None:
+        vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
+    term_tokens = term_token_rows(units, languages, glossary)
+    expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
+
+    def with_tokens(tokens: dict) -> dict[str, list[dict]]:
+        return {
+            "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
+            "vocabulary": vocabulary,
+            "search_offsets": offset_rows(units, languages, tokens),
+            "term_tokens": term_tokens,
+            "search_expansions": expansions.rows(index_word_counts(units, languages, tokens)),
+        }
+    return with_tokens
+
+
+def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> list[dict]:
     offsets = []
     for unit in units:
         lang = languages[unit.doc]
         offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1],
                         "text": tokens[(unit.text, lang)][1]})
-    if vocabulary is None:
-        vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
-    return {
-        "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
-        "vocabulary": vocabulary,
-        "search_offsets": offsets,
-        "term_tokens": term_token_rows(units, languages, glossary),
-        "search_expansions": expansion_rows(*expansion_inputs(units, languages, tokens, glossary, vocabulary),
-                                            Path(corpus_dir)),
-    }
+    return offsets
 
 
-def expansion_inputs(units: list[Unit], languages: dict[str, str], tokens: dict, glossary: list[dict],
-                     vocabulary: list[dict]) -> tuple[list[str], list[str], Counter]:
-    """The Japanese titles (read in context), the English terms (for loanwords by sound) and the
-    Japanese index words with their counts (read one by one; what a synonym must lead to)."""
-    texts, words = [], Counter()
-    for unit in units:
-        if languages[unit.doc] != "ja":
-            continue
-        if unit.title:
-            texts.append(unit.title)
-        for field in (unit.title, unit.text):
-            if field:
-                words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
+def japanese_titles(units: list[Unit], languages: dict[str, str]) -> list[str]:
+    """The Japanese titles, read in context for the search expansions."""
+    return [unit.title for unit in units if languages[unit.doc] == "ja" and unit.title]
+
+
+def english_terms(glossary: list[dict], vocabulary: list[dict]) -> list[str]:
+    """The English terms, for loanwords by sound: the glossary's, the director vocabulary's and what
+    directors say in English."""
     english = [row["en"] for row in glossary if row.get("en")]
     for row in vocabulary:
         english.append(row["en"])
         spoken = row.get("spoken") or []
         spoken = json.loads(spoken) if isinstance(spoken, str) else spoken
         english += [word for word in spoken if word.isascii()]
-    return texts, english, words
+    return english
+
+
+def index_word_counts(units: list[Unit], languages: dict[str, str], tokens: dict) -> Counter:
+    """How often each Japanese index token occurs (read one by one; what a synonym must lead to)."""
+    words = Counter()
+    for unit in units:
+        if languages[unit.doc] != "ja":
+            continue
+        for field in (unit.title, unit.text):
+            if field:
+                words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
+    return words
 
 
 def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:

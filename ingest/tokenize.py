@@ -115,6 +115,7 @@ def use_variants(table: dict[str, str]) -> bool:
     _variants = dict(table)
     _variants_version += 1
     _normalised.cache_clear()
+    _INDEX_WORDS.clear()
     return True
 
 
@@ -327,7 +328,11 @@ def index_tokens_and_offsets(text: str | None, lang: str) -> tuple[str, bytes]:
     """The FTS column and, for each of its tokens in order, where it lies in `text` (packed):
     snippets and term-in-context pages place highlights from these, without tokenizing again."""
     spans = index_token_spans(text, lang)
-    return " ".join(norm for norm, _, _ in spans), pack_offsets([(b, e) for _, b, e in spans])
+    # one flat list of the offsets (begins at even places, ends at odd), not a pair per token
+    flat = [0] * (2 * len(spans))
+    flat[0::2] = [begin for _, begin, _ in spans]
+    flat[1::2] = [end for _, _, end in spans]
+    return " ".join([norm for norm, _, _ in spans]), _packed(array("I", flat))
 
 
 def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]:
@@ -340,48 +345,75 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
         return chinese_bigram_spans(text)
     # one pass in mode C; a compound's mode A pieces come from splitting it (half the Sudachi work).
     # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost): no
-    # Token objects, a surface asked for only where katakana runs are looked for, the lists Sudachi
-    # writes into reused (`out=`), the part-of-speech category from a dict.
-    word_spans, pieces, surfaces = [], [], []
+    # Token objects, no surfaces (a surface is the text between its offsets), the lists Sudachi
+    # writes into reused (`out=`), what a dictionary word indexes as looked up by its id.
+    word_spans, pieces = [], []
     tokenizer, normalised, mode_a, mode_c = _tokenizer(), _normalised, SplitMode.A, SplitMode.C
     categories, category = _POS_CATEGORIES, _pos_category
+    words, index_word = _INDEX_WORDS, _index_word
     morphemes, parts = _morpheme_lists()
     katakana = KATAKANA_WORD_RE.search(text) is not None
     for offset, chunk in _chunks(text):
         for morpheme in tokenizer.tokenize(chunk, mode_c, morphemes):
-            pos_id = morpheme.part_of_speech_id()
-            pos = categories.get(pos_id) or category(pos_id)
-            if pos in SKIPPED_POS:
-                continue
-            norm = normalised(morpheme.normalized_form())
+            norm, splits = words.get(morpheme.word_id()) or index_word(morpheme)
             if not norm:
                 continue
             begin, end = morpheme.begin(), morpheme.end()
-            span = (norm, offset + begin, offset + end)
-            word_spans.append(span)
-            if katakana:
-                surfaces.append(morpheme.surface())
-            # one character is one mode A unit: no split to ask for
-            if end - begin > 1 and len(morpheme.split(mode_a, parts)) > 1:
+            word_spans.append((norm, offset + begin, offset + end))
+            # one character is one mode A unit: no split to ask for. A word that is not split indexes
+            # no piece of its own (its norm is a word's: the filter below would drop it)
+            if splits and end - begin > 1 and len(morpheme.split(mode_a, parts)) > 1:
                 for part in parts:
                     part_id = part.part_of_speech_id()
                     if (categories.get(part_id) or category(part_id)) not in SKIPPED_POS:
                         part_norm = normalised(part.normalized_form())
                         if part_norm:
                             pieces.append((part_norm, offset + part.begin(), offset + part.end()))
-            else:
-                pieces.append(span)
     known = {span[0] for span in word_spans}
     spans = word_spans + [piece for piece in pieces if piece[0] not in known]
     # extras go last so that phrase queries over the words still see them adjacent
     if katakana:
-        word_tokens = [Token(surface, norm, begin, end, None)
-                       for surface, (norm, begin, end) in zip(surfaces, word_spans)]
-        for run in katakana_runs(word_tokens):
-            joined = fold_katakana("".join(t.norm for t in run))
+        for run in _katakana_span_runs(text, word_spans):
+            joined = fold_katakana("".join(norm for norm, _, _ in run))
             if joined not in known:
-                spans.append((joined, run[0].begin, run[-1].end))
+                spans.append((joined, run[0][1], run[-1][2]))
     return spans
+
+
+def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[list[tuple[str, int, int]]]:
+    """`katakana_runs` over the words of `text` given as (norm, begin, end) spans (a word's surface is
+    text[begin:end]): the index asks this of half its texts, without making a Token of every word."""
+    runs, run = [], []
+    is_katakana = KATAKANA_WORD_RE.fullmatch
+    for span in spans:
+        katakana = is_katakana(text, span[1], span[2]) is not None
+        if katakana and run and run[-1][2] == span[1]:
+            run.append(span)
+            continue
+        if len(run) > 1:
+            runs.append(run)
+        run = [span] if katakana else []
+    if len(run) > 1:
+        runs.append(run)
+    return runs
+
+
+# word id -> (its index form, "" if it is not indexed; whether mode A splits it) for the dictionary's
+# words met so far: a word's part of speech, normalised form and split are the dictionary's, the same
+# wherever it occurs (a build meets ~5,000 words 60,000 times). Out-of-vocabulary morphemes share ids
+# (one per part of speech), so they are asked each time. Emptied with `_normalised` (the folding changed).
+_INDEX_WORDS: dict[int, tuple[str, bool]] = {}
+
+
+def _index_word(morpheme) -> tuple[str, bool]:
+    """What `index_token_spans` needs of a morpheme's word, remembered for a dictionary word."""
+    if _pos_category(morpheme.part_of_speech_id()) in SKIPPED_POS:
+        word = ("", False)
+    else:
+        word = (_normalised(morpheme.normalized_form()), len(morpheme.split(SplitMode.A)) > 1)
+    if not morpheme.is_oov():
+        _INDEX_WORDS[morpheme.word_id()] = word
+    return word
 
 
 def _morpheme_lists():
@@ -395,10 +427,13 @@ def _morpheme_lists():
 
 def pack_offsets(pairs: list[tuple[int, int]]) -> bytes:
     """(begin, end) pairs as little-endian unsigned 32-bit integers."""
-    packed = array("I", [n for pair in pairs for n in pair])
+    return _packed(array("I", [n for pair in pairs for n in pair]))
+
+
+def _packed(numbers: array) -> bytes:
     if sys.byteorder == "big":
-        packed.byteswap()
-    return packed.tobytes()
+        numbers.byteswap()
+    return numbers.tobytes()
 
 
 def unpack_offsets(blob: bytes | None) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .corpus import read_yaml
 from .records import ParseError
+from .sqlite_write import json_text
 
 # read by the build only; serving reads table `vocabulary`
 VOCABULARY_FILE = Path(__file__).resolve().parent.parent / "corpus" / "vocabulary.yml"
@@ -52,7 +53,7 @@ def vocabulary_rows(path: Path | str = VOCABULARY_FILE) -> list[dict]:
             raise ParseError(str(path), None, f"entry {number} needs at least en and laws")
         row = {"id": number, "en": entry["en"], "source": entry.get("source")}
         for field in TERM_FIELDS + TARGET_FIELDS:
-            row[field] = json.dumps(list(entry.get(field) or []), ensure_ascii=False)
+            row[field] = json_text(list(entry.get(field) or []))
         rows.append(row)
     return rows
 

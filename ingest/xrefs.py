@@ -269,19 +269,23 @@ def xref_row(unit: Unit, ref: Reference, field: str | None, res: Resolution) -> 
     }
 
 
-def build_xrefs(units: Iterable[Unit], registry: Registry | None = None) -> list[dict]:
+def build_xrefs(units: Iterable[Unit], registry: Registry | None = None,
+                found: dict[str, list] | None = None) -> list[dict]:
     """One row per reference of every unit (columns `XREF_COLUMNS`), in document order.
 
     A unit naming itself (a heading such as 第7条 on Law 7's own title) is a label, not a
     reference, and yields no row. ``registry`` says which document plays which part (default:
-    the corpus's sources.yml).
+    the corpus's sources.yml); ``found``, unit id -> `unit_references` of the units whose
+    references were read already (the build reads them where it parses).
     """
     units = list(units)
     registry = registry or default_registry()
+    found = found or {}
     index = UnitIndex(units)
     rows: dict[str, dict] = {}
     for unit in units:
-        for ref, field in unit_references(unit, registry):
+        references = found.get(unit.id)
+        for ref, field in unit_references(unit, registry) if references is None else references:
             ref = replace(ref, doc=target_document(ref.doc, registry))
             res = index.resolve(ref)
             if res.target_id == unit.id:

@@ -137,3 +137,58 @@ def test_forked_tables_without_a_fork_are_made_here(tmp_path):
     job = background_tokens.ForkedTables(two_tables, write_two_tables, str(path), None, parallel=False)
     assert job.pid is None
     assert job.result() == two_tables(None) and not path.exists()
+
+
+def tables_of_a_later_input(marker):
+    """ForkedTablesAwaiting's fn: the child's pid now (the work before the input), then the tables of the input."""
+    before = os.getpid()
+
+    def finish(late):
+        if marker is not None and os.getpid() != marker:
+            os._exit(3)
+        return {"t": [{"id": n, "name": name} for n, name in enumerate(late, start=1)], "u": [{"n": before}]}, {
+            "rows": len(late)}
+    return finish
+
+
+def test_forked_tables_awaiting_an_input_get_it_after_the_fork(tmp_path):
+    import sqlite3
+
+    path = str(tmp_path / "child.db")
+    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables, path, None, parallel=True)
+    assert job.pid is not None and job.pid != os.getpid()
+    child = job.pid
+    late = ["x" * 300_000, "y"]  # more than a pipe holds: the input goes through a file
+    job.supply(late)
+    assert job.result() == (path, {"rows": 2})
+    conn = sqlite3.connect(path)
+    assert conn.execute("select id, length(name) from t").fetchall() == [(1, 300_000), (2, 1)]
+    assert conn.execute("select n from u").fetchall() == [(child,)]  # its first step ran in the child
+
+
+def test_forked_tables_awaiting_an_input_of_a_child_that_dies_are_made_by_the_parent(tmp_path):
+    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables,
+                                                 str(tmp_path / "child.db"), os.getpid(), parallel=True)
+    job.supply(["a"])
+    tables, extra = job.result()
+    assert (tables["t"], extra) == ([{"id": 1, "name": "a"}], {"rows": 1})
+
+
+def test_forked_tables_awaiting_an_input_without_a_fork_are_made_here(tmp_path):
+    path = tmp_path / "child.db"
+    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables, str(path), None,
+                                                 parallel=False)
+    with pytest.raises(RuntimeError):
+        job.result()  # no input supplied yet
+    job.supply(["a", "b"])
+    assert job.result()[1] == {"rows": 2} and not path.exists()
+
+
+def test_forked_tables_awaiting_an_input_stop_their_child_on_close(tmp_path):
+    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables,
+                                                 str(tmp_path / "child.db"), None, parallel=True)
+    pid = job.pid
+    job.close()  # the build failed before the input was ready
+    assert job.pid is None and job.ready is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)  # reaped

@@ -110,6 +110,22 @@ def test_bad_corpus_fails_and_leaves_the_database_byte_identical(built, tmp_path
     assert not list(tmp_path.glob(".laws.db.*.tmp"))
 
 
+def test_a_later_document_that_does_not_parse_fails_the_build_naming_it(built, tmp_path):
+    """The documents after the first parse in a forked child: its failure is the build's, one line naming
+    the file (the parent parses that document again and raises the parser's own error)."""
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    corpus = copy_corpus(tmp_path)
+    (corpus / "laws-1997-zh.txt").write_text("桥牌竞赛规则\n", encoding="utf-8")  # no chapter heading
+    (corpus / "errata" / "laws-1997-zh.yml").unlink(missing_ok=True)  # its lines are gone: the parser's error is tested
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus)])
+    error = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert len(error) == 1 and "laws-1997-zh.txt" in error[0] and "chapter headings" in error[0], result.output
+    assert db.read_bytes() == before
+
+
 # ---------------------------------------------------------------- errata and manifest errors name file and line
 
 ERRATA = "jcbl-regs-ja.yml"

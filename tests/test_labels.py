@@ -116,3 +116,20 @@ async def test_a_regulation_is_cited_wholly_in_each_language(datasette):
                      "en": "JCBL tournament regulations, Appendix 7-4"}
     article = (await datasette.client.get("/en/jcbl-regs-ja/24-5-1")).text
     assert "JCBL tournament regulations, Article 24(5)(1)" in article
+
+
+def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_path):
+    """The build makes table search_labels from the units and their labels while it waits for other work
+    (`search_label_rows_of`): the same rows, in the same order, as read back from sections and unit_labels."""
+    from ingest.build import document_names
+    from ingest.corpus import DEFAULT_CORPUS, load_sources
+    from ingest.documents import parse_document
+    from ingest.search_labels import search_label_rows, search_label_rows_of
+
+    sources = load_sources(DEFAULT_CORPUS)
+    units = [unit for s in sources for unit in parse_document(s.id, s.text, s.name, s.parser).units]
+    made = search_label_rows_of(units, unit_labels(units, document_names(sources)))
+    conn = sqlite3.connect(laws_db_path)
+    read = search_label_rows(conn)
+    assert made == read and len(made) == conn.execute("select count(*) from sections").fetchone()[0]
+    assert any(context for *_, context in made)  # some rows take an enclosing unit's title
