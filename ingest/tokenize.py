@@ -383,16 +383,22 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
 def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[list[tuple[str, int, int]]]:
     """`katakana_runs` over the words of `text` given as (norm, begin, end) spans (a word's surface is
     text[begin:end]): the index asks this of half its texts, without making a Token of every word."""
-    runs, run = [], []
     is_katakana = KATAKANA_WORD_RE.fullmatch
-    for span in spans:
-        katakana = is_katakana(text, span[1], span[2]) is not None
-        if katakana and run and run[-1][2] == span[1]:
-            run.append(span)
+    return _adjacent_katakana((span, is_katakana(text, span[1], span[2]) is not None, span[1], span[2])
+                              for span in spans)
+
+
+def _adjacent_katakana(words) -> list[list]:
+    """Runs of two or more katakana words written together, from (word, is katakana, begin, end)."""
+    runs, run, run_end = [], [], -1
+    for word, katakana, begin, end in words:
+        if katakana and run and run_end == begin:
+            run.append(word)
+            run_end = end
             continue
         if len(run) > 1:
             runs.append(run)
-        run = [span] if katakana else []
+        run, run_end = ([word], end) if katakana else ([], -1)
     if len(run) > 1:
         runs.append(run)
     return runs
@@ -449,19 +455,9 @@ KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
 
 def katakana_runs(tokens: list[Token]) -> list[list[Token]]:
     """Runs of two or more katakana tokens written together (キャリー|オーバー, アーティフィシャル|コール)."""
-    runs, run = [], []
     is_katakana = KATAKANA_WORD_RE.fullmatch
-    for token in tokens:
-        katakana = is_katakana(token.surface) is not None
-        if katakana and run and run[-1].end == token.begin:
-            run.append(token)
-            continue
-        if len(run) > 1:
-            runs.append(run)
-        run = [token] if katakana else []
-    if len(run) > 1:
-        runs.append(run)
-    return runs
+    return _adjacent_katakana((token, is_katakana(token.surface) is not None, token.begin, token.end)
+                              for token in tokens)
 
 
 def katakana_compounds(tokens: list[Token]) -> list[str]:
