@@ -58,18 +58,21 @@ def bounded(conn, fn, limit_ms: int):
 _here: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def read_here(datasette, fn):
+def read_here(datasette, fn, prepare=None):
     """Run ``fn(sqlite3_connection)`` on the event loop's thread, for short work that is mostly
     Python (search: at most ~60 ms, by its limits on query, terms and rows). Handing it to a read
     thread makes that thread and the event loop take turns at the GIL: at concurrency 8 that doubled
     the server's CPU per search (benchmarks/RESULTS.md). Same limits as Datasette's connections
-    (limits.prepare) and the per-statement time limit."""
+    (limits.prepare) and the per-statement time limit. ``prepare(conn)`` runs first, outside that
+    limit: work bounded by the data rather than by the request (what a build's first search reads)."""
     database = laws_database(datasette)
     conn = _here.get(database)
     if conn is None:
         conn = database.connect()
         limits.prepare(conn, database.name)
         _here[database] = conn
+    if prepare is not None:
+        prepare(conn)
     return bounded(conn, fn, datasette.setting("sql_time_limit_ms"))
 
 

@@ -110,3 +110,4 @@ def test_an_exception_in_a_view_is_answered_as_the_router_answers_it(datasette, 
     assert straight["status"] == routed["status"] == 500
     assert straight == routed
     assert b"Traceback" not in straight["body"] and b'"ok":false' in straight["body"]
+

@@ -48,7 +48,7 @@ async def view(datasette, request):
         offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
         page = read_here(datasette, lambda conn: searching.search_page(
             conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset,
-            expand=not form["exact"]))
+            expand=not form["exact"]), prepare=searching.prepare)
     except searching.QueryError as error:
         return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
     target = opened_unit(page, request)
