@@ -51,7 +51,7 @@ _COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
 
 def is_plugin_path(path: str) -> bool:
     """True if one of the routes above answers this path (else it is one of Datasette's own)."""
-    return any(pattern.match(path) for pattern in _COMPILED)
+    return resolve(path) is not None
 
 
 def resolve(path: str):
