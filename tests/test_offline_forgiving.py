@@ -14,7 +14,6 @@ from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "laws_site" / "static" / "offline-search.js"
-DB = ROOT / "laws.db"
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")]
 
@@ -31,21 +30,19 @@ def page():
         browser.close()
 
 
-def words() -> tuple[list[str], list[str]]:
+def words(db: Path) -> tuple[list[str], list[str]]:
     """Kana-ish and English texts: the qrels queries plus the corpus's expansion terms."""
     groups = yaml.safe_load((ROOT / "benchmarks" / "qrels.yml").read_text(encoding="utf-8"))["groups"]
     texts = [j["query"] for js in groups.values() for j in js]
-    english = []
-    if DB.exists():
-        conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-        rows = conn.execute("select distinct term from search_expansions where kind in ('reading', 'sound')").fetchall()
-        texts += [term for (term,) in rows]
-        english = [term for (term,) in conn.execute("select distinct term from search_expansions where kind = 'sound'")]
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    rows = conn.execute("select distinct term from search_expansions where kind in ('reading', 'sound')").fetchall()
+    texts += [term for (term,) in rows]
+    english = [term for (term,) in conn.execute("select distinct term from search_expansions where kind = 'sound'")]
     return texts, english + ["ribooku", "junbangai", "fujuubun na", "ribookun", "adjusted score", "trump"]
 
 
-def test_kana_keys_romaji_and_sound_keys_agree_with_python(page):
-    texts, english = words()
+def test_kana_keys_romaji_and_sound_keys_agree_with_python(page, laws_db_path):
+    texts, english = words(laws_db_path)
     assert len(texts) > 100
     kana = [t for t in texts if forgiving.is_kana(t)]
     romaji = [t for t in texts + english if t.isascii()]
@@ -74,11 +71,10 @@ def test_edit_distances_match_rapidfuzz(page):
 
 
 @pytest.fixture(scope="module")
-def pack():
-    if not DB.exists():
-        pytest.skip("laws.db is not built (bridge-laws build)")
+def pack(laws_db_path):
+    """The search pack of this session's whole-corpus build (tests/conftest.py)."""
     from laws_site import offline_search_data
-    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
     return offline_search_data.export(conn, build)
 
@@ -127,13 +123,13 @@ def test_latin_and_digit_runs_are_cut_as_the_server_cuts_them(engine):
     assert got == [[list(clause) for clause in tokenize.query_clauses(q, "ja")] for q in queries]
 
 
-def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack):
+def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack, laws_db_path):
     """合意 -> see パートナー間の了解事項 -> Law 40: 賛同 and コンセンサス (synonyms of 合意) lead to 40A
     offline as on the server; without the exported "see" entries they do not."""
     from laws_site import search as searching
     see = {tuple(terms): (ref, targets) for terms, ref, targets in pack["see_also"]}
     assert see[("合意",)][1] == ["laws-2017-ja:40"]
-    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     queries = ["賛同", "コンセンサス", "合意"]
     server = [searching.search_page(conn, q, limit=1)["results"][0]["id"] for q in queries]
     offline = engine.evaluate("(qs) => qs.map((q) => engine.search(q, {limit: 1}).results[0].id)", queries)
@@ -143,11 +139,11 @@ def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack):
     assert without[:2] != server[:2]
 
 
-def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack):
+def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack, laws_db_path):
     """vocabulary_of (a word no unit holds cannot match) is shipped as the FTS terms per language plus
     and minus the differences, and asked word by word: the phone's answers are exactly the server's."""
     from laws_site.search_data import search_data
-    conn = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     server = {lang: sorted(words) for lang, words in search_data(conn).vocabulary_of.items()}
     # every word that could be one (an FTS term, or a token the FTS tokenizer split) asked in each language
     phone = engine.evaluate("""() => {
