@@ -17,7 +17,6 @@ the rows (tables ``diff_rows``, ``diff_laws``); the site's diff pages read them 
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import sqlite3
 import unicodedata
@@ -440,7 +439,7 @@ def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:
     for row in rows:
         by_law.setdefault(law_number(row["to_ref"] or row["from_ref"]), []).append(row)
     return [{"from_doc": from_doc, "to_doc": to_doc, "law": number,
-             "summary": json.dumps(law_summary(number, law_rows), ensure_ascii=False)}
+             "summary": json_text(law_summary(number, law_rows))}
             for number, law_rows in sorted(by_law.items())]
 
 

@@ -75,3 +75,14 @@ def typed_setting(name: str, value: str, defaults: dict):
     if isinstance(default, int):
         return int(value)
     return value
+
+
+@pytest.fixture
+def fresh_answers(monkeypatch):
+    """No answer kept from another request: each view runs (laws_site/responses.py made_once)."""
+    from collections import OrderedDict
+
+    from laws_site import responses
+
+    monkeypatch.setattr(responses, "_answers", OrderedDict())
+    monkeypatch.setattr(responses, "_kept_bytes", 0)

@@ -46,13 +46,6 @@ def get(datasette, path: str, query: str = "", headers: list | None = None) -> d
 
 
 @pytest.fixture
-def fresh_answers(monkeypatch):
-    """No answer kept from another request: each view runs (responses.made_once)."""
-    monkeypatch.setattr(responses, "_answers", OrderedDict())
-    monkeypatch.setattr(responses, "_kept_bytes", 0)
-
-
-@pytest.fixture
 def direct_calls(monkeypatch):
     calls = []
     real = direct.answer
