@@ -11,10 +11,12 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from operator import itemgetter
 from pathlib import Path
@@ -355,9 +357,7 @@ def write_atomically(db_path: Path, fill: Callable[[Database], None]) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     remove_abandoned_temporaries(db_path)
     mode = file_mode_for(db_path)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".tmp", dir=db_path.parent)
-    temp_path = Path(temp_name)
-    try:
+    with temporary_beside(db_path) as (handle, temp_path):
         fcntl.flock(handle, fcntl.LOCK_EX)  # "being written": see remove_abandoned_temporaries
         db = Database(temp_path)  # a build depends on no installed sqlite-utils plugin
         # a fresh file nobody reads until the rename: no journal, one fsync at the end instead
@@ -370,10 +370,31 @@ def write_atomically(db_path: Path, fill: Callable[[Database], None]) -> None:
         os.chmod(temp_path, mode)
         check_target(db_path)  # again: something else may have appeared there meanwhile
         os.replace(temp_path, db_path)
+
+
+UNWINDING_SIGNALS = {signal.SIGTERM, signal.SIGINT}  # they raise in the build (ingest.cli)
+
+
+@contextmanager
+def temporary_beside(db_path: Path) -> Iterator[tuple[int, Path]]:
+    """A new temporary file beside ``db_path`` (descriptor, path), removed on the way out unless it
+    was renamed meanwhile. SIGTERM and Ctrl-C wait while it is created: handled between its creation
+    and the `try` below, they would leave it behind (seen once in CI)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, UNWINDING_SIGNALS)
+    handle = temp_path = None
+    try:
+        handle, temp_name = tempfile.mkstemp(prefix=f".{db_path.name}.", suffix=".tmp", dir=db_path.parent)
+        temp_path = Path(temp_name)
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal unwinds from here, through finally
+        held = None
+        yield handle, temp_path
     finally:
-        if temp_path.exists():
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        if temp_path is not None and temp_path.exists():
             temp_path.unlink()
-        os.close(handle)  # last: closing it releases the lock
+        if handle is not None:
+            os.close(handle)  # last: closing it releases the lock
 
 
 def temporaries(db_path: Path) -> list[Path]:

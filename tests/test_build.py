@@ -7,6 +7,7 @@ import signal
 import stat
 import sqlite3
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -244,6 +245,36 @@ def test_abandoned_temporary_files_are_removed_and_live_ones_kept(tmp_path):
     assert db.exists()
 
 
+class Unwound(Exception):
+    pass
+
+
+def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path, monkeypatch):
+    """The signal comes the moment mkstemp has made the file (CI once saw one left behind, the build's
+    SIGTERM handled before the code that removes the file was armed)."""
+    def unwind(signum, frame):
+        raise Unwound
+
+    made = []
+
+    def mkstemp_then_sigterm(*args, **kwargs):
+        handle, name = real_mkstemp(*args, **kwargs)
+        made.append(name)
+        signal.raise_signal(signal.SIGTERM)
+        return handle, name
+
+    real_mkstemp = tempfile.mkstemp
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_sigterm)
+    previous = signal.signal(signal.SIGTERM, unwind)
+    try:
+        with pytest.raises(Unwound):
+            write_atomically(tmp_path / "laws.db", lambda db: db["t"].insert({"x": 1}))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert made and not list(tmp_path.iterdir())
+    assert signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # nothing left held
+
+
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp_path, signal_name):
     db = tmp_path / "laws.db"
@@ -260,7 +291,7 @@ def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp
         pytest.skip("the build finished before the signal arrived")
     leftovers = list(tmp_path.glob(".laws.db.*.tmp"))
     if signal_name == "SIGTERM":
-        assert not leftovers, "SIGTERM unwinds: the build removes its own temporary file"
+        assert not leftovers, f"SIGTERM unwinds: the build removes its own temporary file (exit {build.returncode})"
     for path in leftovers:  # SIGKILL: the file stays; age it past the grace period a fresh file gets
         os.utime(path, (time.time() - 3600, time.time() - 3600))
     assert not db.exists()
