@@ -166,12 +166,15 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 def measured(bases: dict, kind: str, db_name: str, concurrency: int, seconds: float, pids: dict) -> dict:
-    """One run, with the CPU time the serving process spent per answer."""
-    before = cpu_seconds(pids.get(kind))
+    """One run, with the CPU time the serving process and this client spent per answer (on a machine
+    of two cores a client busy near one core caps the answers per second, whatever the server)."""
+    before, client_before = cpu_seconds(pids.get(kind)), time.process_time()
     result = asyncio.run(load(bases, kind, db_name, concurrency, seconds))
-    after = cpu_seconds(pids.get(kind))
+    after, client_after = cpu_seconds(pids.get(kind)), time.process_time()
     answers = len(result["latencies"]) or 1
     result["cpu_ms"] = (after - before) / answers * 1000 if before is not None and after is not None else None
+    result["client_cpu_ms"] = (client_after - client_before) / answers * 1000
+    result["client_share"] = (client_after - client_before) / result["elapsed"]
     return result
 
 
@@ -198,9 +201,13 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
             errors = sum(bad(r) for r in results)
             cpu = [r["cpu_ms"] for r in results if r["cpu_ms"] is not None]
             cpu_text = f"  server CPU {statistics.median(cpu):5.2f} ms/answer" if cpu else ""
+            mean = statistics.median(statistics.fmean(r["latencies"] or [0.0]) for r in results) * 1000
+            client = (f"  client CPU {statistics.median(r['client_cpu_ms'] for r in results):5.2f} ms/answer "
+                      f"({statistics.median(r['client_share'] for r in results):.2f} core)")
             summary[kind] = p50
-            lines.append(f"c={concurrency:<3} {kind:<6} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  {rps:7.1f} req/s  "
-                         f"non-200/errors {errors}{cpu_text}  (median of {runs} runs x {seconds:g}s, "
+            lines.append(f"c={concurrency:<3} {kind:<6} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  mean {mean:7.1f} ms  "
+                         f"{rps:7.1f} req/s  non-200/errors {errors}{cpu_text}{client}  "
+                         f"(median of {runs} runs x {seconds:g}s, "
                          f"{sum(len(r['latencies']) for r in results)} requests)")
         if SEARCH in summary and RANKED in summary:
             ratio = summary[SEARCH] / summary[RANKED]
