@@ -293,17 +293,17 @@ class Comparison:
         return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
-def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison, found: dict | None = None) -> dict:
+def compare_pair(pair: dict, source: Unit | None, target: Unit | None, cmp: Comparison,
+                 found: dict | None = None) -> dict:
     """One aligned pair (or lone unit) -> a diff row with status, ops and signals (``found``: the pair's
-    `signals`, when made already)."""
-    source, target = units.get(pair["from_id"]), units.get(pair["to_id"])
+    `signals`, when made already). The row leaves out the units' texts: each is in table sections
+    already (laws_site/diffs.py adds it)."""
     row = {
         "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
         "from_id": pair["from_id"], "to_id": pair["to_id"], "method": pair["method"], "note": pair["note"],
         # the provision concordance's word on the pair (ingest.editions), where the pair comes from it
         "relation": pair.get("relation"), "basis": pair.get("basis"),
         "from_title": source.title if source else None, "to_title": target.title if target else None,
-        "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
     row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
@@ -409,35 +409,46 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     diff_rows, law_rows = [], []
     for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
-        found = None
-        for literal in (False, True) if same_language else (False,):
-            cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
-                             concordance, terms, literal)
-            if found is None:  # the references and numbers a pair adds or drops: the same however whitespace is shown
-                found = [signals(by_id.get(pair["from_id"]), by_id.get(pair["to_id"]), cmp) for pair in pairs]
-            rows = [compare_pair(pair, by_id, cmp, found[n]) for n, pair in enumerate(pairs)]
-            diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
-            if not literal:
-                law_rows += overview_rows(from_doc, to_doc, rows)
+        from_info, to_info = {"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]}
+        sides = [(by_id.get(pair["from_id"]), by_id.get(pair["to_id"])) for pair in pairs]
+        laws = [pair_laws(pair) for pair in pairs]
+        cmp = Comparison(from_info, to_info, concordance, terms)
+        # the references and numbers a pair adds or drops: the same however whitespace is shown
+        found = [signals(source, target, cmp) for source, target in sides]
+        rows = [compare_pair(pair, *sides[n], cmp, found[n]) for n, pair in enumerate(pairs)]
+        texts = [json_text(row) for row in rows]
+        diff_rows += [table_row(from_doc, to_doc, False, n, row, laws[n], texts[n]) for n, row in enumerate(rows)]
+        law_rows += overview_rows(from_doc, to_doc, rows, laws)
+        if same_language:
+            literal = Comparison(from_info, to_info, concordance, terms, show_whitespace=True)
+            for n, pair in enumerate(pairs):
+                shown = compare_pair(pair, *sides[n], literal, found[n])
+                # most pairs print the same characters (or one side only): the row, and so its JSON
+                # (built in the same key order), is the one without whitespace shown
+                text = texts[n] if shown == rows[n] else json_text(shown)
+                diff_rows.append(table_row(from_doc, to_doc, True, n, shown, laws[n], text))
     return diff_rows, law_rows
 
 
-# each unit's text is in table sections already: a stored row leaves it out (laws_site/diffs.py adds it)
-STORED_WITHOUT = ("from_text", "to_text")
+def pair_laws(pair: dict) -> tuple[int | None, int | None]:
+    """The Law of each side of a pair (None for a side it lacks)."""
+    return (law_number(pair["from_ref"]) if pair["from_ref"] else None,
+            law_number(pair["to_ref"]) if pair["to_ref"] else None)
 
 
-def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict) -> dict:
-    stored = {key: value for key, value in row.items() if key not in STORED_WITHOUT}
+def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict,
+              laws: tuple[int | None, int | None], stored: str) -> dict:
+    """A diff_rows row: ``row`` (a `compare_pair`) and ``stored``, its JSON."""
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
-            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
-            "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json_text(stored)}
+            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": laws[0],
+            "to_law": laws[1], "row": stored}
 
 
-def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:
+def overview_rows(from_doc: str, to_doc: str, rows: list[dict], laws: list[tuple[int | None, int | None]]) -> list[dict]:
+    """``laws``: each row's `pair_laws`; a row counts under its newer side's Law, else its older side's."""
     by_law: dict[int, list[dict]] = {}
-    for row in rows:
-        by_law.setdefault(law_number(row["to_ref"] or row["from_ref"]), []).append(row)
+    for row, (from_law, to_law) in zip(rows, laws):
+        by_law.setdefault(to_law if row["to_ref"] else from_law, []).append(row)
     return [{"from_doc": from_doc, "to_doc": to_doc, "law": number,
              "summary": json_text(law_summary(number, law_rows))}
             for number, law_rows in sorted(by_law.items())]
