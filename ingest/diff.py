@@ -22,6 +22,7 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain, starmap
 
 
 from .align import Concordance, Move, law_ref_of, load_concordance
@@ -50,26 +51,54 @@ class Folded:
     origin: tuple[int, ...]  # origin[i] = index in the original of folded character i
 
 
+# what folding drops: footnote markers and whitespace (\s is str.isspace: the same characters)
+SKIPPED = re.compile(r"\*[0-9０-９]+|\s+")
+# a run of ー after no katakana is a dash: each ー of it follows a dash once the first is one
+DASH_RUN = re.compile(r"(?<![\u30a1-\u30ff])ー+")
+OTHER_DASHES = re.compile(f"[{''.join(DASHES)}]")
+DASH_TABLE = str.maketrans(DASHES)
+
+
 @lru_cache(maxsize=4096)
 def fold(text: str, literal: bool = False) -> Folded:
-    """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character."""
+    """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character.
+
+    Each character is normalised on its own (the folded text keeps where each came from). Whole
+    strings, not character by character: most texts are NFKC already, and a text NFKC leaves
+    unchanged has no character it would change on its own."""
     if literal:
         return Folded(text, tuple(range(len(text))))
-    skip = {i for m in FOOTNOTE_MARKER.finditer(text) for i in range(m.start(), m.end())}
-    chars, origin = [], []
-    for i, char in enumerate(text):
-        if i in skip or char.isspace():
-            continue
-        for folded in unicodedata.normalize("NFKC", char):
-            chars.append(_fold_dash(folded, chars[-1] if chars else ""))
-            origin.append(i)
-    return Folded("".join(chars), tuple(origin))
+    kept, origin = without_skipped(text)
+    if not unicodedata.is_normalized("NFKC", kept):
+        kept, origin = normalized_by_character(kept, origin)
+    if "ー" in kept:
+        kept = DASH_RUN.sub(lambda run: "-" * len(run.group()), kept)
+    if OTHER_DASHES.search(kept):
+        kept = kept.translate(DASH_TABLE)
+    return Folded(kept, origin)
 
 
-def _fold_dash(char: str, previous: str) -> str:
-    if char == "ー" and not is_katakana(previous):
-        return "-"
-    return DASHES.get(char, char)
+def without_skipped(text: str) -> tuple[str, tuple[int, ...]]:
+    """The text without its whitespace and footnote markers, and where each character it keeps is."""
+    if not SKIPPED.search(text):
+        return text, tuple(range(len(text)))
+    spans, start = [], 0
+    for skipped in SKIPPED.finditer(text):
+        if skipped.start() > start:
+            spans.append((start, skipped.start()))
+        start = skipped.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return "".join([text[begin:end] for begin, end in spans]), tuple(chain.from_iterable(starmap(range, spans)))
+
+
+def normalized_by_character(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+    """NFKC of each character on its own (ｶﾞ is カ and a combining mark, not ガ), and the origin of
+    each character of the result (㈱ gives three)."""
+    table = {ord(char): unicodedata.normalize("NFKC", char) for char in set(text)}
+    if any(len(folded) != 1 for folded in table.values()):
+        origin = tuple(i for i, char in zip(origin, text) for _ in table[ord(char)])
+    return text.translate(table), origin
 
 
 def is_katakana(char: str) -> bool:
