@@ -196,16 +196,18 @@ def group_synonym_rows(groups: dict[str, list[tuple[str, str, str]]], corpus_wor
             if keys[target] not in by_key or target == keys[target]:
                 by_key[keys[target]] = target
         used = [target for target in used if by_key[keys[target]] == target]
+        # a synonym keeps its part of speech: 過誤 (a noun) leads to 間違い, not to 間違う, which
+        # SudachiDict puts in the same group; words of another part only when none shares it. Where
+        # the words used are all of one part, that leaves them all: no word need be read for it
+        mixed = len(used) > 1 and len({pos(target) for target in used}) > 1
+        weights = {target: min(corpus_words[w] for w in keys[target].split()) for target in used}  # the commonest first
         for flag, word, _ in members:
             if flag != "0" or word in used or not keys[word]:
                 continue  # flag 1: SudachiDict says this word never triggers an expansion
-            # a synonym keeps its part of speech: 過誤 (a noun) leads to 間違い, not to 間違う, which
-            # SudachiDict puts in the same group; words of another part only when none shares it
-            same = [target for target in used if pos(target) == pos(word)]
+            same = [target for target in used if pos(target) == pos(word)] if mixed else used
             for target in same or used:
-                weight = min(corpus_words[w] for w in keys[target].split())  # the commonest first
                 rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
-                                              "lang": "ja", "weight": weight}
+                                              "lang": "ja", "weight": weights[target]}
     return list(rows.values())
 
 
