@@ -248,21 +248,22 @@ class GlossaryTerms:
             ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
             zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
             if ja and zh:
-                self.rows.append({"ja": tuple((f, term_pattern(f)) for f in ja),
-                                  "zh": tuple((f, term_pattern(f)) for f in zh), "name": row.get("en") or ja[0]})
+                self.rows.append({"ja": ja, "zh": zh, "name": row.get("en") or ja[0]})
         self._named: dict[tuple[str, str], set[str]] = {}
         # one pass over a text finds the candidate forms (longest first); a form nested in a longer
-        # one (リード in オープニングリード) is a candidate wherever the longer one is
-        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list]]] = {}
+        # one (リード in オープニングリード) is a candidate wherever the longer one is. A candidate is in
+        # the text: it is named there unless it is katakana and not a whole katakana word there
+        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list[str]], set[str]]] = {}
         for lang in ("ja", "zh"):
-            forms: dict[str, list] = {}
+            names: dict[str, list[str]] = {}
             for row in self.rows:
-                for form, pattern in row[lang]:
-                    forms.setdefault(form, []).append((pattern, row["name"]))
-            ordered = sorted(forms, key=len, reverse=True)
+                for form in row[lang]:
+                    names.setdefault(form, []).append(row["name"])
+            ordered = sorted(names, key=len, reverse=True)
             nested = {form: {other for other in ordered if other != form and other in form} for form in ordered}
             scan = re.compile("|".join(map(re.escape, ordered))) if ordered else re.compile(r"(?!)")
-            self._scan[lang] = (scan, nested, forms)
+            whole_words = {form for form in ordered if is_katakana_word(form)}
+            self._scan[lang] = (scan, nested, names, whole_words)
 
     def __bool__(self) -> bool:
         return bool(self.rows)
@@ -270,20 +271,30 @@ class GlossaryTerms:
     def named(self, title: str, lang: str) -> set[str]:
         key = (title, lang)
         if key not in self._named:
-            scan, nested, forms = self._scan[lang]
+            scan, nested, names, whole_words = self._scan[lang]
             candidates = set()
             for match in scan.finditer(title or ""):
                 candidates.add(match.group())
                 candidates |= nested[match.group()]
-            self._named[key] = {name for form in candidates for pattern, name in forms[form] if pattern.search(title)}
+            self._named[key] = {name for form in candidates
+                                if form not in whole_words or as_whole_word(form, title) for name in names[form]}
         return self._named[key]
 
 
-def term_pattern(term: str) -> re.Pattern:
-    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー)."""
-    if all(is_katakana(c) for c in term):
-        return re.compile(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])")
-    return re.compile(re.escape(term))
+def is_katakana_word(term: str) -> bool:
+    return all(is_katakana(c) for c in term)
+
+
+def as_whole_word(term: str, text: str) -> bool:
+    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー):
+    some place of it in the text with no katakana either side (no regex to compile per term)."""
+    start = text.find(term)
+    while start >= 0:
+        end = start + len(term)
+        if not (start and is_katakana(text[start - 1])) and not (end < len(text) and is_katakana(text[end])):
+            return True
+        start = text.find(term, start + 1)
+    return False
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
