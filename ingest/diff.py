@@ -462,7 +462,8 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
         if same_language:
             literal = Comparison(from_info, to_info, concordance, terms, show_whitespace=True)
             for n, pair in enumerate(pairs):
-                shown = compare_pair(pair, *sides[n], literal, found[n])
+                # a lone unit has no ops: its row is the same however whitespace is shown
+                shown = rows[n] if None in sides[n] else compare_pair(pair, *sides[n], literal, found[n])
                 # most pairs print the same characters (or one side only): the row, and so its JSON
                 # (built in the same key order), is the one without whitespace shown
                 text = texts[n] if shown == rows[n] else json_text(shown)
