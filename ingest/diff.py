@@ -272,10 +272,8 @@ class GlossaryTerms:
         key = (title, lang)
         if key not in self._named:
             scan, nested, names, whole_words = self._scan[lang]
-            candidates = set()
-            for match in scan.finditer(title or ""):
-                candidates.add(match.group())
-                candidates |= nested[match.group()]
+            found = set(scan.findall(title or ""))  # a form found many times in a text is one candidate
+            candidates = found.union(*(nested[form] for form in found))
             self._named[key] = {name for form in candidates
                                 if form not in whole_words or as_whole_word(form, title) for name in names[form]}
         return self._named[key]
