@@ -22,6 +22,7 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain, starmap
 
 
 from .align import Concordance, Move, law_ref_of, load_concordance
@@ -50,26 +51,54 @@ class Folded:
     origin: tuple[int, ...]  # origin[i] = index in the original of folded character i
 
 
+# what folding drops: footnote markers and whitespace (\s is str.isspace: the same characters)
+SKIPPED = re.compile(r"\*[0-9０-９]+|\s+")
+# a run of ー after no katakana is a dash: each ー of it follows a dash once the first is one
+DASH_RUN = re.compile(r"(?<![\u30a1-\u30ff])ー+")
+OTHER_DASHES = re.compile(f"[{''.join(DASHES)}]")
+DASH_TABLE = str.maketrans(DASHES)
+
+
 @lru_cache(maxsize=4096)
 def fold(text: str, literal: bool = False) -> Folded:
-    """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character."""
+    """NFKC, no whitespace, no footnote markers, one dash; ``literal`` keeps every character.
+
+    Each character is normalised on its own (the folded text keeps where each came from). Whole
+    strings, not character by character: most texts are NFKC already, and a text NFKC leaves
+    unchanged has no character it would change on its own."""
     if literal:
         return Folded(text, tuple(range(len(text))))
-    skip = {i for m in FOOTNOTE_MARKER.finditer(text) for i in range(m.start(), m.end())}
-    chars, origin = [], []
-    for i, char in enumerate(text):
-        if i in skip or char.isspace():
-            continue
-        for folded in unicodedata.normalize("NFKC", char):
-            chars.append(_fold_dash(folded, chars[-1] if chars else ""))
-            origin.append(i)
-    return Folded("".join(chars), tuple(origin))
+    kept, origin = without_skipped(text)
+    if not unicodedata.is_normalized("NFKC", kept):
+        kept, origin = normalized_by_character(kept, origin)
+    if "ー" in kept:
+        kept = DASH_RUN.sub(lambda run: "-" * len(run.group()), kept)
+    if OTHER_DASHES.search(kept):
+        kept = kept.translate(DASH_TABLE)
+    return Folded(kept, origin)
 
 
-def _fold_dash(char: str, previous: str) -> str:
-    if char == "ー" and not is_katakana(previous):
-        return "-"
-    return DASHES.get(char, char)
+def without_skipped(text: str) -> tuple[str, tuple[int, ...]]:
+    """The text without its whitespace and footnote markers, and where each character it keeps is."""
+    if not SKIPPED.search(text):
+        return text, tuple(range(len(text)))
+    spans, start = [], 0
+    for skipped in SKIPPED.finditer(text):
+        if skipped.start() > start:
+            spans.append((start, skipped.start()))
+        start = skipped.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return "".join([text[begin:end] for begin, end in spans]), tuple(chain.from_iterable(starmap(range, spans)))
+
+
+def normalized_by_character(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+    """NFKC of each character on its own (ｶﾞ is カ and a combining mark, not ガ), and the origin of
+    each character of the result (㈱ gives three)."""
+    table = {ord(char): unicodedata.normalize("NFKC", char) for char in set(text)}
+    if any(len(folded) != 1 for folded in table.values()):
+        origin = tuple(i for i, char in zip(origin, text) for _ in table[ord(char)])
+    return text.translate(table), origin
 
 
 def is_katakana(char: str) -> bool:
@@ -219,21 +248,22 @@ class GlossaryTerms:
             ja = tuple(f for f in term_forms(row.get("ja")) if len(f) > 1)
             zh = tuple(f for f in term_forms(row.get("zh")) if len(f) > 1)
             if ja and zh:
-                self.rows.append({"ja": tuple((f, term_pattern(f)) for f in ja),
-                                  "zh": tuple((f, term_pattern(f)) for f in zh), "name": row.get("en") or ja[0]})
+                self.rows.append({"ja": ja, "zh": zh, "name": row.get("en") or ja[0]})
         self._named: dict[tuple[str, str], set[str]] = {}
         # one pass over a text finds the candidate forms (longest first); a form nested in a longer
-        # one (リード in オープニングリード) is a candidate wherever the longer one is
-        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list]]] = {}
+        # one (リード in オープニングリード) is a candidate wherever the longer one is. A candidate is in
+        # the text: it is named there unless it is katakana and not a whole katakana word there
+        self._scan: dict[str, tuple[re.Pattern, dict[str, set[str]], dict[str, list[str]], set[str]]] = {}
         for lang in ("ja", "zh"):
-            forms: dict[str, list] = {}
+            names: dict[str, list[str]] = {}
             for row in self.rows:
-                for form, pattern in row[lang]:
-                    forms.setdefault(form, []).append((pattern, row["name"]))
-            ordered = sorted(forms, key=len, reverse=True)
+                for form in row[lang]:
+                    names.setdefault(form, []).append(row["name"])
+            ordered = sorted(names, key=len, reverse=True)
             nested = {form: {other for other in ordered if other != form and other in form} for form in ordered}
             scan = re.compile("|".join(map(re.escape, ordered))) if ordered else re.compile(r"(?!)")
-            self._scan[lang] = (scan, nested, forms)
+            whole_words = {form for form in ordered if is_katakana_word(form)}
+            self._scan[lang] = (scan, nested, names, whole_words)
 
     def __bool__(self) -> bool:
         return bool(self.rows)
@@ -241,20 +271,28 @@ class GlossaryTerms:
     def named(self, title: str, lang: str) -> set[str]:
         key = (title, lang)
         if key not in self._named:
-            scan, nested, forms = self._scan[lang]
-            candidates = set()
-            for match in scan.finditer(title or ""):
-                candidates.add(match.group())
-                candidates |= nested[match.group()]
-            self._named[key] = {name for form in candidates for pattern, name in forms[form] if pattern.search(title)}
+            scan, nested, names, whole_words = self._scan[lang]
+            found = set(scan.findall(title or ""))  # a form found many times in a text is one candidate
+            candidates = found.union(*(nested[form] for form in found))
+            self._named[key] = {name for form in candidates
+                                if form not in whole_words or as_whole_word(form, title) for name in names[form]}
         return self._named[key]
 
 
-def term_pattern(term: str) -> re.Pattern:
-    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー)."""
-    if all(is_katakana(c) for c in term):
-        return re.compile(rf"(?<![\u30a1-\u30ffー]){re.escape(term)}(?![\u30a1-\u30ffー])")
-    return re.compile(re.escape(term))
+def is_katakana_word(term: str) -> bool:
+    return all(is_katakana(c) for c in term)
+
+
+def as_whole_word(term: str, text: str) -> bool:
+    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー):
+    some place of it in the text with no katakana either side (no regex to compile per term)."""
+    start = text.find(term)
+    while start >= 0:
+        end = start + len(term)
+        if not (start and is_katakana(text[start - 1])) and not (end < len(text) and is_katakana(text[end])):
+            return True
+        start = text.find(term, start + 1)
+    return False
 
 
 def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
@@ -293,17 +331,17 @@ class Comparison:
         return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
-def compare_pair(pair: dict, units: dict[str, Unit], cmp: Comparison, found: dict | None = None) -> dict:
+def compare_pair(pair: dict, source: Unit | None, target: Unit | None, cmp: Comparison,
+                 found: dict | None = None) -> dict:
     """One aligned pair (or lone unit) -> a diff row with status, ops and signals (``found``: the pair's
-    `signals`, when made already)."""
-    source, target = units.get(pair["from_id"]), units.get(pair["to_id"])
+    `signals`, when made already). The row leaves out the units' texts: each is in table sections
+    already (laws_site/diffs.py adds it)."""
     row = {
         "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
         "from_id": pair["from_id"], "to_id": pair["to_id"], "method": pair["method"], "note": pair["note"],
         # the provision concordance's word on the pair (ingest.editions), where the pair comes from it
         "relation": pair.get("relation"), "basis": pair.get("basis"),
         "from_title": source.title if source else None, "to_title": target.title if target else None,
-        "from_text": source.text if source else None, "to_text": target.text if target else None,
     }
     row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
@@ -409,35 +447,47 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
     diff_rows, law_rows = [], []
     for (from_doc, to_doc), pairs in aligned.items():
         same_language = languages[from_doc] == languages[to_doc]
-        found = None
-        for literal in (False, True) if same_language else (False,):
-            cmp = Comparison({"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]},
-                             concordance, terms, literal)
-            if found is None:  # the references and numbers a pair adds or drops: the same however whitespace is shown
-                found = [signals(by_id.get(pair["from_id"]), by_id.get(pair["to_id"]), cmp) for pair in pairs]
-            rows = [compare_pair(pair, by_id, cmp, found[n]) for n, pair in enumerate(pairs)]
-            diff_rows += [table_row(from_doc, to_doc, literal, position, row) for position, row in enumerate(rows)]
-            if not literal:
-                law_rows += overview_rows(from_doc, to_doc, rows)
+        from_info, to_info = {"doc": from_doc, "lang": languages[from_doc]}, {"doc": to_doc, "lang": languages[to_doc]}
+        sides = [(by_id.get(pair["from_id"]), by_id.get(pair["to_id"])) for pair in pairs]
+        laws = [pair_laws(pair) for pair in pairs]
+        cmp = Comparison(from_info, to_info, concordance, terms)
+        # the references and numbers a pair adds or drops: the same however whitespace is shown
+        found = [signals(source, target, cmp) for source, target in sides]
+        rows = [compare_pair(pair, *sides[n], cmp, found[n]) for n, pair in enumerate(pairs)]
+        texts = [json_text(row) for row in rows]
+        diff_rows += [table_row(from_doc, to_doc, False, n, row, laws[n], texts[n]) for n, row in enumerate(rows)]
+        law_rows += overview_rows(from_doc, to_doc, rows, laws)
+        if same_language:
+            literal = Comparison(from_info, to_info, concordance, terms, show_whitespace=True)
+            for n, pair in enumerate(pairs):
+                # a lone unit has no ops: its row is the same however whitespace is shown
+                shown = rows[n] if None in sides[n] else compare_pair(pair, *sides[n], literal, found[n])
+                # most pairs print the same characters (or one side only): the row, and so its JSON
+                # (built in the same key order), is the one without whitespace shown
+                text = texts[n] if shown == rows[n] else json_text(shown)
+                diff_rows.append(table_row(from_doc, to_doc, True, n, shown, laws[n], text))
     return diff_rows, law_rows
 
 
-# each unit's text is in table sections already: a stored row leaves it out (laws_site/diffs.py adds it)
-STORED_WITHOUT = ("from_text", "to_text")
+def pair_laws(pair: dict) -> tuple[int | None, int | None]:
+    """The Law of each side of a pair (None for a side it lacks)."""
+    return (law_number(pair["from_ref"]) if pair["from_ref"] else None,
+            law_number(pair["to_ref"]) if pair["to_ref"] else None)
 
 
-def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict) -> dict:
-    stored = {key: value for key, value in row.items() if key not in STORED_WITHOUT}
+def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict,
+              laws: tuple[int | None, int | None], stored: str) -> dict:
+    """A diff_rows row: ``row`` (a `compare_pair`) and ``stored``, its JSON."""
     return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
-            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": law_number(row["from_ref"]) if row["from_ref"] else None,
-            "to_law": law_number(row["to_ref"]) if row["to_ref"] else None,
-            "row": json_text(stored)}
+            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": laws[0],
+            "to_law": laws[1], "row": stored}
 
 
-def overview_rows(from_doc: str, to_doc: str, rows: list[dict]) -> list[dict]:
+def overview_rows(from_doc: str, to_doc: str, rows: list[dict], laws: list[tuple[int | None, int | None]]) -> list[dict]:
+    """``laws``: each row's `pair_laws`; a row counts under its newer side's Law, else its older side's."""
     by_law: dict[int, list[dict]] = {}
-    for row in rows:
-        by_law.setdefault(law_number(row["to_ref"] or row["from_ref"]), []).append(row)
+    for row, (from_law, to_law) in zip(rows, laws):
+        by_law.setdefault(to_law if row["to_ref"] else from_law, []).append(row)
     return [{"from_doc": from_doc, "to_doc": to_doc, "law": number,
              "summary": json_text(law_summary(number, law_rows))}
             for number, law_rows in sorted(by_law.items())]

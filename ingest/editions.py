@@ -200,8 +200,9 @@ class Texts:
 
 
 def jaccard(a: frozenset, b: frozenset) -> float:
-    union = len(a | b)
-    return len(a & b) / union if union else 0.0
+    if not a or not b:  # most units state no number, many cite nothing: no sets to build
+        return 0.0
+    return len(a & b) / len(a | b)
 
 
 @lru_cache(maxsize=8192)
@@ -224,6 +225,7 @@ class Side:
         self.by_law: dict[int, list[Unit]] = {}
         for unit in self.units:
             self.by_law.setdefault(law_number(unit.ref), []).append(unit)
+        self.place_in_law = {unit.id: i for units in self.by_law.values() for i, unit in enumerate(units)}
 
 
 def law_units(units: list[Unit], doc: str) -> list[Unit]:
@@ -286,8 +288,7 @@ def propose(unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, mo
         return None, 0.0
     terms, refs, numbers = old_sets[unit.ref]
     refs = frozenset(moved.get(r, r) for r in refs)
-    siblings = old.by_law[law]
-    where = siblings.index(unit) / max(1, len(siblings) - 1)
+    where = old.place_in_law[unit.id] / max(1, len(old.by_law[law]) - 1)
     my_depth, last = depth(unit.ref), max(1, len(candidates) - 1)
     best, best_score = None, -1.0
     for i, other in enumerate(candidates):

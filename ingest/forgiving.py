@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import jaconv
 
@@ -125,10 +126,17 @@ def sound_key(text: str, japanese: bool) -> str:
         spelled = unicodedata.normalize("NFKC", text).lower()
         if not ASCII_WORDS_RE.match(spelled.strip()):
             return ""
-        words = _WORDS_RE.findall(spelled)
-        for pattern, replacement in _ENGLISH:
-            words = [pattern.sub(replacement, word) for word in words]
+        words = [english_sound(word) for word in _WORDS_RE.findall(spelled)]
     joined = "".join(words)
     for pattern, replacement in _SHARED:
         joined = pattern.sub(replacement, joined)
     return _REPEATS_RE.sub(r"\1", _VOWELS_RE.sub("", joined))
+
+
+@lru_cache(maxsize=4096)
+def english_sound(word: str) -> str:
+    """One lower-case English word through ENGLISH_RULES, in order (each word on its own: the
+    terms of a corpus share their words, score, call, bid..., each worked out once)."""
+    for pattern, replacement in _ENGLISH:
+        word = pattern.sub(replacement, word)
+    return word

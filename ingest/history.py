@@ -44,16 +44,17 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
     reprint_docs = set(versions[1]["docs"])
     reprinted: dict[str, list[dict]] = {}
     for stored in diff_rows:
-        if stored["whitespace"] or stored["from_doc"] not in reprint_docs or stored["to_doc"] != new_doc:
+        # a reprinted unit and its 2017 unit (the row's own columns say so: its JSON is read only then)
+        if (stored["whitespace"] or stored["from_doc"] not in reprint_docs or stored["to_doc"] != new_doc
+                or not (stored["from_id"] and stored["to_id"])):
             continue
         row = json.loads(stored["row"])
-        if row["from_id"] and row["to_id"]:
-            reprint = registry.get(stored["from_doc"])
-            reprinted.setdefault(row["to_id"], []).append({
-                **cell(by_id[row["from_id"]]), "law_ref": row["from_ref"],
-                "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
-                "status": row["status"], "ops": row["ops"],
-                "title_ops": row["title_ops"], "note": row.get("note")})
+        reprint = registry.get(stored["from_doc"])
+        reprinted.setdefault(row["to_id"], []).append({
+            **cell(by_id[row["from_id"]]), "law_ref": row["from_ref"],
+            "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
+            "status": row["status"], "ops": row["ops"],
+            "title_ops": row["title_ops"], "note": row.get("note")})
     by_law: dict[int, list[dict]] = {}
     for pair in pairs:  # a pair across laws (1997 23 -> 2017 72C) is in both laws' histories
         for law in {pair["from_law"], pair["to_law"]} - {None}:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import re
+from operator import itemgetter
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -132,16 +133,25 @@ def reading_key(reading: str, keys: dict[str, str]) -> str:
 
 def reading_key_rows(seen: Counter, keys: dict[str, str]) -> list[dict]:
     """The reading rows of (reading, surface) counts: the commonest spellings of each key."""
-    counts: dict[str, Counter] = defaultdict(Counter)
+    counts: dict[str, dict[str, int]] = {}
     for (reading, surface), count in seen.items():
         key = reading_key(reading, keys)
         if len(key) >= 2:
-            counts[key][surface] += count
+            terms = counts.setdefault(key, {})
+            terms[surface] = terms.get(surface, 0) + count
     rows = []
     for key, terms in counts.items():
-        for term, count in terms.most_common(TERMS_PER_KEY):
+        for term, count in commonest(terms, TERMS_PER_KEY):
             rows.append({"kind": "reading", "key": key, "term": term, "lang": "ja", "weight": count})
     return rows
+
+
+def commonest(counts: dict[str, int], n: int) -> list[tuple[str, int]]:
+    """Counter.most_common(n) (the first counted first among equals) of a plain dict: most of the
+    build's 1,900 keys have one spelling, and a Counter and a heap for each cost more than the rows."""
+    if len(counts) == 1:
+        return list(counts.items())
+    return sorted(counts.items(), key=itemgetter(1), reverse=True)[:n]
 
 
 def sound_rows(terms: list[str]) -> list[dict]:
@@ -196,16 +206,18 @@ def group_synonym_rows(groups: dict[str, list[tuple[str, str, str]]], corpus_wor
             if keys[target] not in by_key or target == keys[target]:
                 by_key[keys[target]] = target
         used = [target for target in used if by_key[keys[target]] == target]
+        # a synonym keeps its part of speech: 過誤 (a noun) leads to 間違い, not to 間違う, which
+        # SudachiDict puts in the same group; words of another part only when none shares it. Where
+        # the words used are all of one part, that leaves them all: no word need be read for it
+        mixed = len(used) > 1 and len({pos(target) for target in used}) > 1
+        weights = {target: min(corpus_words[w] for w in keys[target].split()) for target in used}  # the commonest first
         for flag, word, _ in members:
             if flag != "0" or word in used or not keys[word]:
                 continue  # flag 1: SudachiDict says this word never triggers an expansion
-            # a synonym keeps its part of speech: 過誤 (a noun) leads to 間違い, not to 間違う, which
-            # SudachiDict puts in the same group; words of another part only when none shares it
-            same = [target for target in used if pos(target) == pos(word)]
+            same = [target for target in used if pos(target) == pos(word)] if mixed else used
             for target in same or used:
-                weight = min(corpus_words[w] for w in keys[target].split())  # the commonest first
                 rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
-                                              "lang": "ja", "weight": weight}
+                                              "lang": "ja", "weight": weights[target]}
     return list(rows.values())
 
 
