@@ -118,6 +118,14 @@ class Reference:
     footnote_of: str | None = None
     fallbacks: tuple[str, ...] = ()  # refs to try, in order, when ``ref`` names no unit
 
+    def aimed_at(self, doc: str) -> Reference:
+        """This reference with ``doc`` as its target document. As dataclasses.replace(self, doc=doc),
+        copying the fields as they are: replace checks each field anew, 5x slower, and resolution
+        re-aims ~2,000 references a build."""
+        aimed = object.__new__(Reference)
+        aimed.__dict__.update(self.__dict__, doc=doc)
+        return aimed
+
 
 @dataclass(frozen=True)
 class Context:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable
 
 from .records import Unit, unit_id
@@ -282,11 +282,14 @@ def build_xrefs(units: Iterable[Unit], registry: Registry | None = None,
     registry = registry or default_registry()
     found = found or {}
     index = UnitIndex(units)
+    documents: dict[str, str] = {}  # role target (laws@ja) or document -> the document it names
     rows: dict[str, dict] = {}
     for unit in units:
         references = found.get(unit.id)
         for ref, field in unit_references(unit, registry) if references is None else references:
-            ref = replace(ref, doc=target_document(ref.doc, registry))
+            if ref.doc not in documents:
+                documents[ref.doc] = target_document(ref.doc, registry)
+            ref = ref.aimed_at(documents[ref.doc])
             res = index.resolve(ref)
             if res.target_id == unit.id:
                 continue
