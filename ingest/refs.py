@@ -313,7 +313,11 @@ JA_TAIL = rf"(?:{S}{LETTER}{S}項{DEEP_TAIL})?"
 LAW_TAIL = rf"(?:{S}{LETTER}(?:{S}項{DEEP_TAIL}|(?=[ \u3000]*[『「（(、。）)]|[ \u3000]*$)))?"
 JA_LAW = re.compile(rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|及び|と){S}{NUM})*){S}条(?P<tail>{LAW_TAIL})")
 JA_THIS_LAW = re.compile(rf"(?:本条項?|同条)(?P<tail>{JA_TAIL})")
-JA_BARE_SECTION = re.compile(rf"(?P<here>上記の?|以下の|下記の?)?(?<![A-Za-zＡ-Ｚａ-ｚ])(?P<tail>{LETTER}{S}項{DEEP_TAIL})")
+# (?=...) first: every match starts with 上, 以, 下 or the section letter, and saying so lets the
+# scan skip a position on one test instead of three (a third of the time over the Laws' texts)
+JA_BARE_SECTION = re.compile(
+    rf"(?=[上以下A-ZＡ-Ｚ])(?P<here>上記の?|以下の|下記の?)?(?<![A-Za-zＡ-Ｚａ-ｚ])(?P<tail>{LETTER}{S}項{DEEP_TAIL})"
+)
 # 前項B 1(a) (51B2): the preceding section of this Law, printed in compact style
 JA_PRECEDING_SECTION = re.compile(rf"前項{S}(?P<tail>{LETTER}{S}{NUM}(?:{S}\([a-z]\))?)")
 # 前項 1 および 2 (93C3(a)): items 1 and 2 before the citing one, in the citing section
@@ -376,7 +380,9 @@ ZH_LAW = re.compile(rf"(?:第|(?<![0-9０-９第]))(?P<nums>{NUM}){S}条(?P<tail
 # 本章B款 (41C) can only mean this Law: the Laws' chapters have no lettered sections
 ZH_THIS_LAW = re.compile(rf"(?:本条|本章(?={S}{LETTER}{S}款))(?P<tail>{ZH_TAIL})")
 ZH_THIS_SECTION = re.compile(rf"本款(?P<tail>{S}{NUM}(?:\([a-z]\))?)")
-ZH_BARE_SECTION = re.compile(rf"(?P<here>上述|以下|下述)?(?<![A-Za-zＡ-Ｚ本])(?P<tail>{LETTER}{S}款{DEEP_TAIL})")
+ZH_BARE_SECTION = re.compile(  # (?=...) first, as in JA_BARE_SECTION
+    rf"(?=[上以下A-ZＡ-Ｚ])(?P<here>上述|以下|下述)?(?<![A-Za-zＡ-Ｚ本])(?P<tail>{LETTER}{S}款{DEEP_TAIL})"
+)
 ZH_CONTINUED_ITEM = re.compile(
     rf"(?:、|和|及|或){S}(?P<more>(?P<item>{NUM})(?:\((?P<sub>[a-z])\))?|\((?P<sub2>[a-z])\))(?=[\s)）、。,，中的和及或]|$)"
 )
@@ -407,18 +413,20 @@ def extract_zh_law_refs(text: str, ctx: Context) -> list[Reference]:
 
 LAWS_NAME = rf"ブリッジ(?:の)?規則{S}"
 REG_LAW_EXPLICIT = re.compile(rf"{LAWS_NAME}第?{S}(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
-REG_LETTERED = re.compile(rf"第?{S}(?P<nums>{NUM}){S}条(?P<tail>{S}{LETTER}{S}項{DEEP_TAIL})")
-REG_BARE_LAW = re.compile(rf"(?<![第0-9０-９])(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
+# (?=...) first, as in JA_BARE_SECTION: the characters a match can start with (most of the
+# regulations' characters are none of them)
+REG_LETTERED = re.compile(rf"(?=[第0-9０-９ \t\u3000])第?{S}(?P<nums>{NUM}){S}条(?P<tail>{S}{LETTER}{S}項{DEEP_TAIL})")
+REG_BARE_LAW = re.compile(rf"(?=[0-9０-９])(?<![第0-9０-９])(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
 REG_ARTICLE = re.compile(
     rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|と){S}{NUM})*){S}条(?P<para>{S}{NUM}{S}項)?"
 )
-REG_PARAGRAPH = re.compile(rf"(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
+REG_PARAGRAPH = re.compile(rf"(?=[0-9０-９])(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
 REG_PRECEDING = re.compile(rf"前項(?P<item>{NUM})?")
 REG_LETTERED_ITEM = re.compile(r"\((?P<letter>[a-z])\)項")
 # 付表7-4 b) 「(a) (ii) 参照」 and d) 「(3)参照」: a sibling's sub-item and a paragraph of the same
 # appendix, recognised only before 参照 (a bare (3) elsewhere is a paragraph's own number)
 REG_LETTERED_SUBITEM = re.compile(rf"\((?P<letter>[a-z])\){S}\((?P<roman>{ROMAN})\)(?={S}参照)")
-REG_PAREN_PARAGRAPH = re.compile(rf"(?<![)）a-z])\((?P<para>{NUM})\)(?={S}参照)")
+REG_PAREN_PARAGRAPH = re.compile(rf"(?=\()(?<![)）a-z])\((?P<para>{NUM})\)(?={S}参照)")
 REG_CHAPTER = re.compile(rf"第{S}(?P<n>{NUM}){S}章")
 REG_APPENDIX = re.compile(rf"付表{S}(?P<nums>{NUM}(?:{S}[,、，]{S}{NUM})*)")
 
