@@ -265,6 +265,7 @@ class Reader:
         self.doc = doc
         self.source = source
         self.drafts: list[Draft] = []
+        self.refs: set[str] = set()  # of the drafts, as made (refs change only once reading is done)
         self.tables: dict[str, list[dict]] = {}
         # innermost open unit at each level; None when closed
         self.chapter: Draft | None = None
@@ -286,6 +287,7 @@ class Reader:
                     parent_ref=parent.unit.ref if parent else None, attrs=attrs)
         draft = Draft(unit)
         self.drafts.append(draft)
+        self.refs.add(ref)
         return draft
 
     def fail(self, line: int | None, expected: str) -> NoReturn:
@@ -471,7 +473,7 @@ class Reader:
     def open_numbered(self, line: Line, ref: str, kind: str, parent: Draft, rest: str, **attrs) -> Draft:
         """A lettered/numbered unit. Its rest of line is a title, unless it is a whole sentence
         ("C.当越序不叫为约定性叫牌时,...。"), in which case it is the unit's text."""
-        if any(d.unit.ref == ref for d in self.drafts):
+        if ref in self.refs:
             self.fail(line.number, f"a new {kind}; found {ref} a second time")
         is_sentence = rest.endswith("。")
         draft = self.add(ref, kind, line.number, title=None if is_sentence or not rest else rest, parent=parent,
