@@ -96,7 +96,7 @@ BOARDS_PER_CYCLE = 16
 
 MARKDOWN_HEADING_RE = re.compile(r"^#{1,6}\s*")
 MARKDOWN_EMPHASIS_RE = re.compile(r"\*{1,3}|__")
-SPACE_BETWEEN_HAN_RE = re.compile(rf"(?<=[{HAN}])\s+(?=[{HAN}])")
+WHITESPACE_RUN_RE = re.compile(r"\s+")
 
 
 def strip_markup(line: str) -> str:
@@ -108,7 +108,17 @@ def strip_markup(line: str) -> str:
 
 def despace(line: str) -> str:
     """Chinese has no word spaces: spaces between Han characters ("定 义", "北 家") are layout."""
-    return SPACE_BETWEEN_HAN_RE.sub("", line)
+    # Whole runs of spaces between two Han characters, what (?<=[HAN])\s+(?=[HAN]) removes, tested
+    # in Python: sre compiles a class of the 20,000 Han characters one table entry at a time (1.4 ms).
+    return WHITESPACE_RUN_RE.sub(lambda m: "" if between_han(line, m.start(), m.end()) else m.group(), line)
+
+
+def between_han(line: str, start: int, end: int) -> bool:
+    return start > 0 and is_han(line[start - 1]) and is_han(line[end:end + 1])
+
+
+def is_han(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff"  # the range HAN: "" and any other character are not
 
 
 def clean(line: str) -> str:
