@@ -250,14 +250,16 @@ LABEL_RE = re.compile(
     r"(?P<cont>\s*[（(]続き[)）])?"
     r"(?=\s|$|[○〇O•・])\s*(?P<body>.*)$"
 )
-# Where the conversion read the author's ○ bullet as a Latin O or the kanji 〇.
 
 
 def ocr_bullet(text: str) -> str:
-    """A bullet ○ the conversion read as O or 〇, before Japanese text or a quotation, put back."""
+    """The author's ○ bullet where the conversion read it as a Latin O or the kanji 〇 (before
+    Japanese text or a quotation). Tested in Python, as drop_runs_between."""
     if text[:1] in ("O", "〇") and len(text) > 1 and (is_ja(text[1]) or text[1] in "「『"):
         return "○" + text[1:]
     return text
+
+
 TERMINAL = tuple("。．：:）)」』！？!?")
 
 
