@@ -78,6 +78,9 @@ def parse_law_ref(ref: str) -> LawRef | None:
 _LAW_NUMBER = re.compile(r"(?:quote:|L)?(\d+)(?=[A-Z(\-]|$)")
 
 
+# ~1.3*10^4 calls a build (diffs and editions ask per row) about a few thousand refs; the answer
+# is an int or None, nothing a caller can change. Bounded, as parse_law_ref.
+@lru_cache(maxsize=4096)
 def law_number(ref: str | None) -> int | None:
     """The Law a ref belongs to: 61 for `61`, `61B2(a)`, a reprint `quote:61B` or a commentary note
     `L61A`; None for a ref in no Law (`def:ダミー`, `fn:3`, `index:...`). This is the one place that
