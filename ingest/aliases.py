@@ -23,7 +23,7 @@ def made_from(unit: Unit) -> set[int]:
 
 def derived_ref(unit: Unit) -> bool:
     """A ref spelt with printed words rather than numbers."""
-    return any(not ch.isascii() for ch in unit.ref)
+    return not unit.ref.isascii()
 
 
 def ref_aliases(source: Source, document: ParsedDocument, errata: list[dict]) -> list[dict]:
@@ -32,9 +32,10 @@ def ref_aliases(source: Source, document: ParsedDocument, errata: list[dict]) ->
     for fix in errata:
         if fix.get("doc", source.id) == source.id and fix.get("replace"):
             fixes_by_line.setdefault(int(fix["line"]), []).append(fix)
+    fixed_lines = set(fixes_by_line)
     rows = []
     for unit in document.units:
-        lines = sorted(made_from(unit) & set(fixes_by_line)) if derived_ref(unit) else []
+        lines = sorted(made_from(unit) & fixed_lines) if derived_ref(unit) else []
         printed = unit.ref
         for line in lines:
             for fix in fixes_by_line[line]:

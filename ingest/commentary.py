@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 from .records import ParsedDocument, ParseError, Unit
 from .textclean import strip_tags
@@ -59,18 +61,54 @@ BOLD_MARK_RE = re.compile(r"\*\*")
 # Characters of Japanese running text (kana, kanji, CJK and full-width punctuation) and the
 # symbols the author sets in it; a space between two of them is a PDF line-wrap artefact.
 _WIDE = r"\u3000-\u30ff\u3400-\u9fff\uff01-\uff60♠♡♢♣♥♦○〇●・『』"
-_JA = r"\u3040-\u30ff\u3400-\u9fff"
+SPACE_RUN_RE = re.compile(r"[ \u3000]+")
+
+
+def is_ja(ch: str) -> bool:
+    """Kana or a kanji (U+3040-30FF, U+3400-9FFF): one character of Japanese running text."""
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+
+
+def drop_runs_between(keep: Callable[[str, int, int], bool]) -> Callable[[str], str]:
+    """A rule dropping each whole run of spaces for which ``keep(text, start, end)`` is false.
+
+    Written for the rules whose characters on either side are never spaces: what a pattern such
+    as (?<=[kana kanji])[ \u3000]+(?=\\d) removes is exactly such whole runs. Tested in Python
+    because sre compiles a class of the 27,000 kanji by filling one table entry per character,
+    ~1 ms a pattern at every start."""
+    def rule(text: str) -> str:
+        return SPACE_RUN_RE.sub(lambda m: m.group() if keep(text, m.start(), m.end()) else "", text)
+    return rule
+
+
+def ja_before_digit(text: str, start: int, end: int) -> bool:
+    """Keep unless kana/kanji, spaces, a digit: 第 50条, カードが 1 枚."""
+    return not (start and is_ja(text[start - 1]) and text[end:end + 1].isdecimal())
+
+
+def ja_before_parenthesis(text: str, start: int, end: int) -> bool:
+    """Keep unless kana/kanji, spaces, (: できる (ただし…"""
+    return not (start and is_ja(text[start - 1]) and text[end:end + 1] == "(")
+
+
+def parenthesis_before_ja(text: str, start: int, end: int) -> bool:
+    """Keep unless ), spaces, kana/kanji; but keep "(1) 受け入れる" and "(a) …" (a numbered item)."""
+    before = text[max(start - 3, 0):start]
+    numbered = len(before) == 3 and before[0] == "(" and (before[1].isdecimal() or "a" <= before[1] <= "z")
+    return not (before.endswith(")") and not numbered and end < len(text) and is_ja(text[end]))
+
+
 _SPACE_RULES = [
-    re.compile(rf"(?<=[{_WIDE}])[ \u3000]+(?=[{_WIDE}])"),
-    re.compile(rf"(?<=[{_JA}])[ \u3000]+(?=\d)"),  # 第 50条, カードが 1 枚
-    re.compile(r"(?<=\d)[ \u3000]+(?=[条項枚人つ回番種])"),  # 45 条, 2 人 (not 第64条B項3 ペナルティ…)
-    re.compile(r"(?<=[♠♡♢♣♥♦])[ \u3000]+(?=[AKQJT2-9])"),  # ♠ K -> ♠K, as the files print
+    partial(re.compile(rf"(?<=[{_WIDE}])[ \u3000]+(?=[{_WIDE}])").sub, ""),
+    drop_runs_between(ja_before_digit),
+    partial(re.compile(r"(?<=\d)[ \u3000]+(?=[条項枚人つ回番種])").sub, ""),  # 45 条, 2 人 (not 第64条B項3 ペナルティ…)
+    partial(re.compile(r"(?<=[♠♡♢♣♥♦])[ \u3000]+(?=[AKQJT2-9])").sub, ""),  # ♠ K -> ♠K, as the files print
     # a lone capital (seat or section letter) before a particle or 項/条: E は, B 項
-    re.compile(r"(?<![A-Za-z][A-Z])(?<=[A-Z])[ \u3000]+(?=[はのがをにへとも項条])"),
-    re.compile(r"(?<=条)[ \u3000]+(?=[A-H]項)"),  # 第16条 C項
-    re.compile(r"(?<=[。、])[ \u3000]+"),  # nothing is spaced after a Japanese stop or comma
-    re.compile(rf"(?<=[{_JA}])[ \u3000]+(?=\()"),  # できる (ただし…
-    re.compile(rf"(?<!\(\d\))(?<!\([a-z]\))(?<=\))[ \u3000]+(?=[{_JA}])"),  # but keep "(1) 受け入れる"
+    partial(re.compile(r"(?<![A-Za-z][A-Z])(?<=[A-Z])[ \u3000]+(?=[はのがをにへとも項条])").sub, ""),
+    partial(re.compile(r"(?<=条)[ \u3000]+(?=[A-H]項)").sub, ""),  # 第16条 C項
+    partial(re.compile(r"(?<=[。、])[ \u3000]+").sub, ""),  # nothing is spaced after a Japanese stop or comma
+    drop_runs_between(ja_before_parenthesis),
+    drop_runs_between(parenthesis_before_ja),
 ]
 # A space after an emphasised (bold) phrase separates it from what follows: keep it.
 BOLD_SEPARATOR = "\u2002"
@@ -115,7 +153,7 @@ def close_spaces(text: str) -> str:
     ones after a bold phrase and around a Law citation)."""
     text = keep_citation_spaces(text)
     for rule in _SPACE_RULES:
-        text = rule.sub("", text)
+        text = rule(text)
     return text.replace(BOLD_SEPARATOR, " ")
 
 
@@ -212,8 +250,16 @@ LABEL_RE = re.compile(
     r"(?P<cont>\s*[（(]続き[)）])?"
     r"(?=\s|$|[○〇O•・])\s*(?P<body>.*)$"
 )
-# Where the conversion read the author's ○ bullet as a Latin O or the kanji 〇.
-OCR_BULLET_RE = re.compile(r"^[O〇](?=[\u3040-\u30ff\u3400-\u9fff「『])")
+
+
+def ocr_bullet(text: str) -> str:
+    """The author's ○ bullet where the conversion read it as a Latin O or the kanji 〇 (before
+    Japanese text or a quotation). Tested in Python, as drop_runs_between."""
+    if text[:1] in ("O", "〇") and len(text) > 1 and (is_ja(text[1]) or text[1] in "「『"):
+        return "○" + text[1:]
+    return text
+
+
 TERMINAL = tuple("。．：:）)」』！？!?")
 
 
@@ -521,7 +567,7 @@ class CommentaryParser:
     # -- notes --
     def add_note(self, line: Line, label: re.Match) -> None:
         ref = "L" + label["law"] + label["rest"].replace(" ", "")
-        body = OCR_BULLET_RE.sub("○", label["body"])
+        body = ocr_bullet(label["body"])
         if label["cont"] or (ref in self.by_ref and self.by_ref[ref].kind == "note" and not body):
             if ref not in self.by_ref:
                 raise ParseError(self.source, line.number, f"{ref} (続き) continues a note never started")
@@ -543,7 +589,7 @@ class CommentaryParser:
         self.resolve_orphans(note)
 
     def append_note_line(self, line: Line) -> None:
-        text = CONTINUES_RE.sub("", OCR_BULLET_RE.sub("○", line.text))
+        text = CONTINUES_RE.sub("", ocr_bullet(line.text))
         if text in ("(続き)", "（続き）") or not text:
             return
         self.note.text = join_lines(self.note.text, text)
@@ -559,7 +605,7 @@ class CommentaryParser:
         if not self.orphans:
             return
         orphans, self.orphans = self.orphans, []
-        text = "\n".join(CONTINUES_RE.sub("", OCR_BULLET_RE.sub("○", l.text)) for l in orphans)
+        text = "\n".join(CONTINUES_RE.sub("", ocr_bullet(l.text)) for l in orphans)
         last_note = self.last_note_of(self.law)
         if last_note is not None and next_note is not last_note:
             last_note.text = join_lines(last_note.text, text)

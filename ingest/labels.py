@@ -211,16 +211,21 @@ def item_segment(printed: str, ref: str, ui: str, in_appendix: bool) -> str:
 def unit_labels(units: Iterable[Unit], documents: dict[str, DocumentNames]) -> dict[str, dict[str, dict[str, str]]]:
     """{unit id: {ui language: {"label": ..., "full_label": ...}}}, units in document order (a parent
     comes before its children, as every parser emits them)."""
+    short_titles = {doc: {ui: short_title(document, ui) for ui in UI_LANGUAGES} for doc, document in documents.items()}
     labels: dict[str, dict[str, dict[str, str]]] = {}
     for unit in units:
-        document = documents[unit.doc]
-        labels[unit.id] = {}
+        document, shorts = documents[unit.doc], short_titles[unit.doc]
+        labels[unit.id] = own = {}
+        parents = labels.get(unit.parent_id or "", {})
         for ui in UI_LANGUAGES:
-            parent = labels.get(unit.parent_id or "", {}).get(ui, {}).get("label")
-            label = unit_label(unit, document, ui, parent)
-            short = document.short_titles.get(ui) or document.short_titles.get("ja") or document.id
-            labels[unit.id][ui] = {"label": label, "full_label": f"{short}: {label}"}
+            label = unit_label(unit, document, ui, parents.get(ui, {}).get("label"))
+            own[ui] = {"label": label, "full_label": f"{shorts[ui]}: {label}"}
     return labels
+
+
+def short_title(document: DocumentNames, ui: str) -> str:
+    """What a full label starts with: the document's short title in `ui`, else in Japanese, else its id."""
+    return document.short_titles.get(ui) or document.short_titles.get("ja") or document.id
 
 
 def label_rows(labels: dict[str, dict[str, dict[str, str]]]) -> list[dict]:

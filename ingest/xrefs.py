@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable
 
 from .records import Unit, unit_id
 from .registry import Registry
 from .tokenize import fold_katakana
 from .refs import (
+    JA_CAN_REFER,
     LAWS_JA,
+    ZH_CAN_REFER,
     Context,
     Reference,
     extract_ja_law_refs,
@@ -83,13 +85,16 @@ def extract(unit: Unit, text: str, registry: Registry) -> list[Reference]:
         term, heading = index_terms(unit)
         return parse_index_locators(text, term, heading)
     document = registry.get(unit.doc)
-    ctx = context_for(unit, document.role)
+    # Each grammar's quick test first: most texts refer to nothing, and need no context made.
     if document.language == "zh":
-        return extract_zh_law_refs(text, ctx)
+        return extract_zh_law_refs(text, context_for(unit, document.role)) if ZH_CAN_REFER.search(text) else []
     if document.role == "regulations":
-        return extract_regulation_refs(text, ctx)
+        return extract_regulation_refs(text, context_for(unit, document.role))
+    if not JA_CAN_REFER.search(text):
+        return []
     # The Japanese Laws and the commentaries keep footnote markers (*5) in the carrying unit's text.
-    return extract_ja_law_refs(text, ctx, with_footnotes=document.role in ("laws", "commentary"))
+    footnotes = document.role in ("laws", "commentary")
+    return extract_ja_law_refs(text, context_for(unit, document.role), with_footnotes=footnotes)
 
 
 def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
@@ -125,7 +130,8 @@ def unit_references(unit: Unit, registry: Registry) -> list[tuple[Reference, str
     """Everything `unit` refers to, with the field each span is in."""
     # an index entry's title is a term (`7を超える`); only its text holds locators
     fields = ("text",) if unit.kind == "index_entry" else TEXT_FIELDS
-    found = [(ref, name) for name in fields for ref in extract(unit, getattr(unit, name) or "", registry)]
+    # no text, no reference (most units have no title): every grammar finds none in ""
+    found = [(ref, name) for name in fields if getattr(unit, name) for ref in extract(unit, getattr(unit, name), registry)]
     return found + structural_refs(unit)
 
 
@@ -282,11 +288,14 @@ def build_xrefs(units: Iterable[Unit], registry: Registry | None = None,
     registry = registry or default_registry()
     found = found or {}
     index = UnitIndex(units)
+    documents: dict[str, str] = {}  # role target (laws@ja) or document -> the document it names
     rows: dict[str, dict] = {}
     for unit in units:
         references = found.get(unit.id)
         for ref, field in unit_references(unit, registry) if references is None else references:
-            ref = replace(ref, doc=target_document(ref.doc, registry))
+            if ref.doc not in documents:
+                documents[ref.doc] = target_document(ref.doc, registry)
+            ref = ref.aimed_at(documents[ref.doc])
             res = index.resolve(ref)
             if res.target_id == unit.id:
                 continue
