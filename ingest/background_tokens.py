@@ -15,14 +15,12 @@ same error with its real traceback).
 from __future__ import annotations
 
 import fcntl
-import gc
 import os
 import pickle
-import signal
-import threading
 from typing import Any, Callable, Iterable
 
 from . import tokenize
+from .forking import can_fork, enter_child, stop_child, write_all  # noqa: F401 (tests replace can_fork here)
 
 Key = tuple[str | None, str]  # (text, lang)
 # The parent has the other documents to parse and cross-references, alignments, glossary and diffs
@@ -34,11 +32,6 @@ PARENT_EVERY = 8
 def tokenize_all(keys: list[Key]) -> dict[Key, tuple[str, bytes]]:
     """(text, lang) -> (the FTS column, its tokens' packed offsets in the text)."""
     return {key: tokenize.index_tokens_and_offsets(*key) for key in keys}
-
-
-def can_fork() -> bool:
-    # forking a process that runs other threads can copy a held lock into the child
-    return hasattr(os, "fork") and threading.active_count() == 1
 
 
 _UNSET = object()
@@ -62,10 +55,8 @@ class Forked:
         if pid == 0:  # the child: compute, send, and leave without running any of the parent's code
             status = 1
             try:
-                gc.disable()  # short-lived: a collection would only copy the parent's pages (copy-on-write)
+                enter_child()
                 os.close(read_end)
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 write_all(write_end, pickle.dumps(self._child_value(), protocol=pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
@@ -209,9 +200,7 @@ class TokenChild:
         if pid == 0:
             status = 1
             try:
-                gc.disable()
-                signal.signal(signal.SIGTERM, signal.SIG_DFL)
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                enter_child()
                 os.close(tasks_out)
                 os.close(answer_in)
                 tokens = {}
@@ -259,12 +248,6 @@ class TokenChild:
         self.pid = None
 
 
-def write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
 class BackgroundTokens:
     """`add` the distinct (text, lang) keys as they come; `result()` returns the tokens of all of them."""
 
@@ -303,14 +286,3 @@ class BackgroundTokens:
         if self.child is not None:
             self.child.close()
             self.child = None
-
-
-def stop_child(pid: int | None) -> None:
-    """Kill a forked child that may still run (the build failed meanwhile) and reap it."""
-    if pid is None:
-        return
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)

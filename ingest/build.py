@@ -28,7 +28,7 @@ from .contents_rows import write_contents_rows
 from .search_labels import search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
-from .db_target import check_target
+from .db_target import DEFAULT_DB, check_target  # noqa: F401 (DEFAULT_DB: ingest.build's callers)
 from .documents import parse_document
 from .diff import diff_tables
 from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
@@ -43,7 +43,6 @@ from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_t
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
-DEFAULT_DB = Path("laws.db")
 
 SECTION_COLUMNS = {
     "id": str, "doc": str, "ref": str, "parent_id": str, "kind": str, "title": str, "text": str,

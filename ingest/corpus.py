@@ -1,9 +1,11 @@
 """Read the corpus: the sources manifest, the verbatim texts and the errata applied to them."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -19,13 +21,35 @@ def read_yaml(path: Path | str):
     per build however many steps ask (callers read it, never change it). Bad YAML, YAML out of
     bounds (ingest/safe_yaml.py) or a file of the wrong shape (ingest/corpus_shapes.py) is a
     ParseError naming the file and line."""
-    path = Path(path)
+    key = cache_key(Path(path))
+    handed = handed_over("yaml", key)
+    return parsed_yaml(*key) if handed is NOT_SENT else handed
+
+
+def cache_key(path: Path) -> tuple[Path, int, int]:
+    """A file as the caches below know it: its real path, modification time and size."""
     stat = regular_file(path).stat()
-    return _parsed_yaml(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    return path.resolve(), stat.st_mtime_ns, stat.st_size
+
+
+# `bridge-laws build` has the YAML files parsed in a forked child while it imports the build
+# (ingest/yaml_prefetch.py): what it registers here gives a file's data as the functions below would
+# make it, or NOT_SENT
+NOT_SENT = object()
+_prefetched: Callable[[tuple], Any] | None = None
+
+
+def use_prefetch(prefetched: Callable[[tuple], Any] | None) -> None:
+    global _prefetched
+    _prefetched = prefetched
+
+
+def handed_over(kind: str, key: tuple) -> Any:
+    return NOT_SENT if _prefetched is None else _prefetched((kind, key))
 
 
 @lru_cache(maxsize=64)
-def _parsed_yaml(path: Path, mtime_ns: int, size: int):
+def parsed_yaml(path: Path, mtime_ns: int, size: int):
     data, node = parse_yaml(path)
     check_shape(str(path), node, SHAPES.get(path.name))
     return data
@@ -149,12 +173,13 @@ def errata_file(corpus_dir: Path, doc_id: str) -> tuple[Path, dict, list[int | N
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return path, {}, []
-    stat = regular_file(path).stat()
-    return (path, *_parsed_errata(path.resolve(), stat.st_mtime_ns, stat.st_size))
+    key = cache_key(path)
+    handed = handed_over("errata", key)
+    return (path, *(parsed_errata(*key) if handed is NOT_SENT else handed))
 
 
 @lru_cache(maxsize=16)
-def _parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int | None]]:
+def parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int | None]]:
     data, node = parse_yaml(path)  # the nodes carry the line numbers, the data is built from them
     check_shape(str(path), node, ERRATA)
     return data, entry_lines(node, len(data.get("errata") or []))

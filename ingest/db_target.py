@@ -11,6 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+DEFAULT_DB = Path("laws.db")  # what `bridge-laws` builds and serves without --db
+
 KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 

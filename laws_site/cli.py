@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from ingest.build import DEFAULT_DB
+from ingest.db_target import DEFAULT_DB
 from ingest.cli import CliError, build, check, check_database, check_db_name, run_build
 from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
