@@ -171,9 +171,12 @@ def warm() -> None:
     to_simplified("罰")
 
 
+_LINE_BREAK_RE = re.compile(r"(\n)")
+
+
 def _chunks(text: str):
     start = 0
-    for paragraph in re.split(r"(\n)", text):
+    for paragraph in _LINE_BREAK_RE.split(text):
         while len(paragraph) > MAX_CHUNK_CHARS:
             yield start, paragraph[:MAX_CHUNK_CHARS]
             start += MAX_CHUNK_CHARS

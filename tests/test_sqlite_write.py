@@ -1,14 +1,16 @@
 """The build writes sqlite-utils' SQL without importing sqlite-utils: same schema, same rows."""
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
-from ingest import build as build_module
+from ingest import build as build_module, sqlite_write
 from ingest.sqlite_write import Database, create_table_sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,3 +91,16 @@ def test_children_writing_their_own_files_give_the_same_database(tmp_path):
     mine, reference = contents(tmp_path / "forked.db"), contents(tmp_path / "alone.db")
     assert sorted(mine) == sorted(reference)
     assert [key for key in reference if mine[key] != reference[key]] == []
+
+
+@pytest.mark.parametrize("value", [
+    {"label": "第61条B項2(a)", "full_label": "ブリッジ規則: 第61条", "nested": [None, True, False, 1, -2.5, 1e-07]},
+    "引用符\"と\\改行\n", 12, 3.0, float("inf"), [], {}, [{"a": {"b": ["ü", "\u2028"]}}], {1: "int key"},
+])
+def test_json_text_is_what_json_dumps_writes(value):
+    assert sqlite_write.json_text(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_json_text_refuses_what_json_cannot_write():
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        sqlite_write.json_text({"when": object()})
