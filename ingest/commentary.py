@@ -129,6 +129,9 @@ SPACED_CITATION_RES = [
 ]
 
 
+_BOLD_THEN_SPACES_RE = re.compile(r"\*\*[ \u3000]+")
+
+
 def clean_markup(text: str) -> str:
     """Markup and markers the conversion produced -> what the page prints (no space tidying)."""
     text = SUP_MARKER_RE.sub(r"*\1", text)
@@ -137,7 +140,7 @@ def clean_markup(text: str) -> str:
     text = SUIT_COMMAND_RE.sub(lambda m: SUIT_COMMANDS[m.group(1)], text)
     text = MATH_RE.sub(r"\1", text)
     text = strip_tags(text)
-    text = re.sub(r"\*\*[ \u3000]+", BOLD_SEPARATOR, text)
+    text = _BOLD_THEN_SPACES_RE.sub(BOLD_SEPARATOR, text)
     text = BOLD_MARK_RE.sub("", text)
     return text.replace("\\*", "*").replace("\\", "")
 

@@ -53,10 +53,13 @@ def has_hiragana(text: str) -> bool:
     return bool(HIRAGANA_RE.search(text))
 
 
+_SPACE_RUN_RE = re.compile(r"\s+")
+
+
 def kana_key(text: str) -> str:
     """The key of a kana string (hiragana or katakana, spaces ignored). Lossy on purpose: a long
     vowel, a doubled consonant or a small kana written or not give the same key."""
-    kana = to_katakana(re.sub(r"\s+", "", text)).translate(SAME_SOUND)
+    kana = to_katakana(_SPACE_RUN_RE.sub("", text)).translate(SAME_SOUND)
     out: list[str] = []
     previous_vowel = None
     for char in kana:

@@ -81,9 +81,12 @@ class Line:
     after_blank: bool = False  # a blank line (or page furniture) stands between it and the last text
 
 
+_BOLD_LINE_RE = re.compile(r"\s*[-]?\s*\*\*.+\*\*\s*")
+
+
 def make_line(number: int, raw: str, after_blank: bool = False) -> Line:
     body = unescape_markers(strip_tags(raw))
-    marked = bool(HEADING_MARK_RE.match(body)) or bool(re.fullmatch(r"\s*[-]?\s*\*\*.+\*\*\s*", body))
+    marked = bool(HEADING_MARK_RE.match(body)) or bool(_BOLD_LINE_RE.fullmatch(body))
     hard_break = raw.endswith("  ") and raw.strip() != ""
     bullet = bool(BULLET_RE.match(body))
     body = HEADING_MARK_RE.sub("", body)
@@ -106,8 +109,11 @@ def split_doubled_bold(raw_lines: list[str]) -> list[tuple[int, str]]:
     return out
 
 
+_RULE_RE = re.compile(r"\s*-{3,}\s*")
+
+
 def is_rule(raw: str) -> bool:
-    return bool(re.fullmatch(r"\s*-{3,}\s*", raw))
+    return bool(_RULE_RE.fullmatch(raw))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,8 +303,11 @@ def definition_unit(doc: str, head: re.Match, number: int, page: int) -> Unit:
                 line=number, attrs=attrs)
 
 
+_RUNNING_HEADER_RE = re.compile(r"^##\s+(.+?)\s*$")
+
+
 def is_running_header(raw: str, running_headers: set[str]) -> bool:
-    match = re.match(r"^##\s+(.+?)\s*$", raw)
+    match = _RUNNING_HEADER_RE.match(raw)
     return bool(match) and match.group(1) in running_headers
 
 

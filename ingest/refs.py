@@ -168,9 +168,12 @@ _TAIL_PARTS = re.compile(
 )
 
 
+_WHITESPACE_RE = re.compile(r"\s")
+
+
 def norm(s: str) -> str:
     """Full-width digits and letters to ASCII (NFKC), spaces out: what refs are made of."""
-    return re.sub(r"\s", "", unicodedata.normalize("NFKC", s))
+    return _WHITESPACE_RE.sub("", unicodedata.normalize("NFKC", s))
 
 
 def split_tail(tail: str) -> tuple[str | None, str | None, str | None, str | None]:

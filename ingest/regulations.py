@@ -107,13 +107,16 @@ LATEX_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "pm": "±", "leq": "�
                  "neq": "≠", "le": "≤", "ge": "≥", "quad": " ", ",": " ", ";": " "}
 
 
+_SPACES_RE = re.compile(r" {2,}")
+
+
 def clean_printed(text: str) -> str:
     """One line of printed text without the conversion's markup (formulas as readable text)."""
     text = HEADING_MARK_RE.sub("", text)
     text = strip_any_tags(text).replace("**", "")
     text = FORMULA_RE.sub(lambda m: latex_to_text(m.group(1)), text)
     text = text.replace("\t", " ")
-    return re.sub(r" {2,}", " ", text).strip()
+    return _SPACES_RE.sub(" ", text).strip()
 
 
 def latex_to_text(tex: str) -> str:

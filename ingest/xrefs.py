@@ -241,8 +241,12 @@ class UnitIndex:
         return next((unit_id(doc, c) for c in candidates if self.exists(doc, c)), None)
 
 
+_PARENTHESES_RE = re.compile(r"[（(][^）)]*[）)]")
+_SPACE_RUN_RE = re.compile(r"\s+")
+
+
 def without_parentheses(term: str) -> str:
-    return re.sub(r"\s+", "", re.sub(r"[（(][^）)]*[）)]", "", term))
+    return _SPACE_RUN_RE.sub("", _PARENTHESES_RE.sub("", term))
 
 
 def law_number(ref: str | None) -> int:
