@@ -20,7 +20,7 @@ import pickle
 from typing import Any, Callable, Iterable
 
 from . import tokenize
-from .forking import can_fork, enter_child, stop_child, write_all  # noqa: F401 (tests replace can_fork here)
+from .forking import can_fork, close_child, enter_child, stop_child, write_all  # noqa: F401 (tests replace can_fork here)
 
 Key = tuple[str | None, str]  # (text, lang)
 # The parent has the other documents to parse and cross-references, alignments, glossary and diffs
@@ -92,11 +92,8 @@ class Forked:
 
     def close(self) -> None:
         """Stop the child if it still runs (the build failed meanwhile)."""
-        if self.pipe is not None:
-            os.close(self.pipe)
-            self.pipe = None
-        stop_child(self.pid)
-        self.pid = None
+        close_child(self.pipe, self.pid)
+        self.pipe = self.pid = None
 
 
 class ForkedTables(Forked):

@@ -38,6 +38,13 @@ def read_exactly(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def close_child(pipe: int | None, pid: int | None) -> None:
+    """Close our end of a child's pipe, then stop the child if it still runs, and reap it."""
+    if pipe is not None:
+        os.close(pipe)
+    stop_child(pid)
+
+
 def stop_child(pid: int | None) -> None:
     """Kill a forked child that may still run (the build failed meanwhile) and reap it."""
     if pid is None:

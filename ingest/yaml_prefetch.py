@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import corpus
-from .forking import can_fork, enter_child, read_exactly, stop_child, write_all
+from .forking import can_fork, close_child, enter_child, read_exactly, write_all
 
 Item = tuple[str, tuple]  # ("yaml" or "errata", the file's cache key in ingest.corpus)
 FIRST = ("sources.yml", "variants.yml")  # what the build reads first, with the errata
@@ -79,11 +79,8 @@ class YamlPrefetch:
         return self.received.get(item, corpus.NOT_SENT)
 
     def close(self) -> None:
-        if self.pipe is not None:
-            os.close(self.pipe)
-            self.pipe = None
-        stop_child(self.pid)
-        self.pid = None
+        close_child(self.pipe, self.pid)
+        self.pipe = self.pid = None
 
 
 def send(fd: int, item: Item, value: Any) -> None:
