@@ -45,6 +45,7 @@ class YamlPrefetch:
         files = [(kind, path) for kind, path in corpus_files(corpus_dir) if path.is_file()]
         self.announced: list[Item] = [(kind, corpus.cache_key(path)) for kind, path in files]
         self.received: dict[Item, Any] = {}
+        self.owner = os.getpid()  # the build's later children inherit this object, not the right to read
         read_end, write_end = os.pipe()
         try:  # room for every file, so that the child is done and gone whenever the build reads
             fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 1 << 20)
@@ -69,8 +70,11 @@ class YamlPrefetch:
         self.pipe: int | None = read_end
 
     def wait_for(self, item: Item) -> Any:
-        """The file's parsed data, or corpus.NOT_SENT if the child does not send it."""
-        while item not in self.received and self.pipe is not None and item in self.announced:
+        """The file's parsed data, or corpus.NOT_SENT if the child does not send it. Only the process
+        that started the child reads the pipe: a later child of the build reading it too would take
+        messages the build waits for, or half of one; it gets what had come before it was forked."""
+        while (item not in self.received and self.pipe is not None and item in self.announced
+               and os.getpid() == self.owner):
             sent = receive(self.pipe)
             if sent is None:  # the child is done (or failed): the rest is parsed here
                 self.close()

@@ -115,3 +115,26 @@ def test_a_broken_file_read_in_this_process_is_a_parse_error_naming_it(tmp_path)
     finally:
         yaml_prefetch.stop(prefetch)
         corpus.parsed_yaml.cache_clear()
+
+
+def test_a_later_child_of_the_build_never_reads_the_pipe():
+    """The build forks its workers after the prefetch started: one asking for a file that has not
+    come yet parses it itself, and the build still receives it whole."""
+    prefetch = prefetching(DEFAULT_CORPUS)
+    try:
+        first, last = prefetch.announced[0], prefetch.announced[-1]
+        assert prefetch.wait_for(first) is not corpus.NOT_SENT
+        answer_in, answer_out = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # a worker forked by the build
+            try:
+                os.write(answer_out, b"not sent" if prefetch.wait_for(last) is corpus.NOT_SENT else b"read it")
+            finally:
+                os._exit(0)
+        os.close(answer_out)
+        os.waitpid(pid, 0)
+        assert os.read(answer_in, 100) == b"not sent"
+        os.close(answer_in)
+        assert prefetch.wait_for(last) == corpus.parsed_yaml.__wrapped__(*last[1])
+    finally:
+        yaml_prefetch.stop(prefetch)
