@@ -28,7 +28,7 @@ from .contents_rows import write_contents_rows
 from .search_labels import search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
-from .db_target import DEFAULT_DB, check_target  # noqa: F401 (DEFAULT_DB: ingest.build's callers)
+from .db_target import DEFAULT_DB, check_target
 from .documents import parse_document
 from .diff import diff_tables
 from .edition_tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
