@@ -45,7 +45,7 @@ from functools import partial
 from typing import Callable
 
 from .records import ParsedDocument, ParseError, Unit
-from .textclean import strip_tags
+from .textclean import is_japanese, strip_tags
 
 # --- conversion noise -> readable text ----------------------------------------------------------
 
@@ -64,11 +64,6 @@ _WIDE = r"\u3000-\u30ff\u3400-\u9fff\uff01-\uff60♠♡♢♣♥♦○〇●・�
 SPACE_RUN_RE = re.compile(r"[ \u3000]+")
 
 
-def is_ja(ch: str) -> bool:
-    """Kana or a kanji (U+3040-30FF, U+3400-9FFF): one character of Japanese running text."""
-    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
-
-
 def drop_runs_between(keep: Callable[[str, int, int], bool]) -> Callable[[str], str]:
     """A rule dropping each whole run of spaces for which ``keep(text, start, end)`` is false.
 
@@ -83,19 +78,19 @@ def drop_runs_between(keep: Callable[[str, int, int], bool]) -> Callable[[str], 
 
 def ja_before_digit(text: str, start: int, end: int) -> bool:
     """Keep unless kana/kanji, spaces, a digit: 第 50条, カードが 1 枚."""
-    return not (start and is_ja(text[start - 1]) and text[end:end + 1].isdecimal())
+    return not (start and is_japanese(text[start - 1]) and text[end:end + 1].isdecimal())
 
 
 def ja_before_parenthesis(text: str, start: int, end: int) -> bool:
     """Keep unless kana/kanji, spaces, (: できる (ただし…"""
-    return not (start and is_ja(text[start - 1]) and text[end:end + 1] == "(")
+    return not (start and is_japanese(text[start - 1]) and text[end:end + 1] == "(")
 
 
 def parenthesis_before_ja(text: str, start: int, end: int) -> bool:
     """Keep unless ), spaces, kana/kanji; but keep "(1) 受け入れる" and "(a) …" (a numbered item)."""
     before = text[max(start - 3, 0):start]
     numbered = len(before) == 3 and before[0] == "(" and (before[1].isdecimal() or "a" <= before[1] <= "z")
-    return not (before.endswith(")") and not numbered and end < len(text) and is_ja(text[end]))
+    return not (before.endswith(")") and not numbered and end < len(text) and is_japanese(text[end]))
 
 
 _SPACE_RULES = [
@@ -258,7 +253,7 @@ LABEL_RE = re.compile(
 def ocr_bullet(text: str) -> str:
     """The author's ○ bullet where the conversion read it as a Latin O or the kanji 〇 (before
     Japanese text or a quotation). Tested in Python, as drop_runs_between."""
-    if text[:1] in ("O", "〇") and len(text) > 1 and (is_ja(text[1]) or text[1] in "「『"):
+    if text[:1] in ("O", "〇") and len(text) > 1 and (is_japanese(text[1]) or text[1] in "「『"):
         return "○" + text[1:]
     return text
 

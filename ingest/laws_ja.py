@@ -34,6 +34,7 @@ from .textclean import (
     HEADING_MARK_RE,
     clean_inline,
     close_conversion_spaces,
+    is_japanese,
     normalise_spaces,
     strip_bold,
     strip_tags,
@@ -199,7 +200,7 @@ def ends_open(text: str) -> bool:
     pattern [\u3040-\u30ff\u3400-\u9fff、ー第]$ finds, without compiling it: sre fills one table
     entry per character of the class's 27,000 ideographs, ~2 ms at every start."""
     last = text[-2:-1] if text.endswith("\n") else text[-1:]  # `$` matches before a final newline
-    return bool(last) and ("\u3040" <= last <= "\u30ff" or "\u3400" <= last <= "\u9fff" or last in "、ー第")
+    return bool(last) and (is_japanese(last) or last in "、ー第")
 
 
 def joins_previous(unit: Unit, text: str, line: Line | None) -> bool:
