@@ -10,7 +10,8 @@ Datasette cannot split Japanese, so the client hands both the query already toke
 is (`_searchmode=raw`): the baselines do none of the tokenizing our endpoint does. With
 `--plain-python` the baselines run on a second server, Datasette alone in its own virtualenv (no
 plugin loaded: docs/pitfalls.md); without it they run on our server. Same queries, same client
-(asyncio + httpx), endpoints alternated run by run so drift hits all alike; then a soak at
+(benchmarks/light_http.py on asyncio, request targets made before the clock starts; `--client
+httpx` for earlier sessions' client), endpoints alternated run by run so drift hits all alike; then a soak at
 concurrency 32 on our search counting every non-200 answer and every transport error.
 
     .venv/bin/python -m benchmarks.search_load                 # builds a database in a temp dir
@@ -41,6 +42,7 @@ from pathlib import Path
 import httpx
 
 from ingest import tokenize
+from benchmarks import light_http
 from laws_site.serve import SETTINGS
 from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 
@@ -60,6 +62,7 @@ FORGIVING_QUERIES = [
 # made_once); the load repeats 34 queries, so by default each of our requests carries a parameter the
 # search ignores (`_cold=N`) and is searched afresh, as the baselines' are. --warm measures repeats.
 COLD = {"on": True}
+CLIENT = {"name": "light"}  # benchmarks/light_http.py; `--client httpx` for the earlier figures
 RANKED_SQL = """select s.id, s.doc, s.ref, s.kind, s.title, s.text
 from sections_fts join sections s on s.rowid = sections_fts.rowid
 where sections_fts match :q and s.lang = :lang
@@ -91,35 +94,53 @@ def endpoint_url(kind: str, query: str, db_name: str) -> tuple[str, dict]:
 
 async def load(bases: dict, kind: str, db_name: str, concurrency: int, seconds: float,
                queries: list[str] = QUERIES) -> dict:
-    """`concurrency` workers, each sending the next query as soon as its last answer arrived."""
+    """`concurrency` workers, each sending the next query as soon as its last answer arrived. Every
+    request target (for the baselines: the query tokenized into its FTS expression) is made before
+    the clock starts, so the client's work per answer is the same small amount for every endpoint."""
+    targets = [light_http.target(*endpoint_url(kind, query, db_name)) for query in queries]
+    if CLIENT["name"] == "httpx":
+        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        async with httpx.AsyncClient(base_url=bases[kind], limits=limits, timeout=30) as client:
+            async def fetch(request_target: str) -> int:
+                response = await client.get(request_target)
+                await response.aread()
+                return response.status_code
+            return await drive([fetch] * concurrency, kind, targets, seconds, httpx.HTTPError)
+    connections = [light_http.Connection(bases[kind]) for _ in range(concurrency)]
+    try:
+        return await drive([connection.status for connection in connections], kind, targets, seconds,
+                           light_http.HTTPFailure)
+    finally:
+        for connection in connections:
+            await connection.close()
+
+
+async def drive(fetchers: list, kind: str, targets: list[str], seconds: float, failure: type) -> dict:
+    """One worker per fetcher (a coroutine function: request target -> status) until the deadline."""
     latencies: list[float] = []
     statuses: Counter = Counter()
     errors: Counter = Counter()
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=bases[kind], limits=limits, timeout=30) as client:
-        deadline = time.perf_counter() + seconds
-        counter = iter(range(10**9))
+    deadline = time.perf_counter() + seconds
+    counter = iter(range(10**9))
 
-        async def worker():
-            while time.perf_counter() < deadline:
-                n = next(counter)
-                query = queries[n % len(queries)]
-                path, params = endpoint_url(kind, query, db_name)
-                if kind == SEARCH and COLD["on"]:
-                    params = {**params, "_cold": str(n)}
-                started = time.perf_counter()
-                try:
-                    response = await client.get(path, params=params)
-                    await response.aread()
-                except httpx.HTTPError as error:
-                    errors[type(error).__name__] += 1
-                    continue
-                latencies.append(time.perf_counter() - started)
-                statuses[response.status_code] += 1
+    async def worker(fetch):
+        while time.perf_counter() < deadline:
+            n = next(counter)
+            request_target = targets[n % len(targets)]
+            if kind == SEARCH and COLD["on"]:
+                request_target += f"&_cold={n}"
+            started = time.perf_counter()
+            try:
+                status = await fetch(request_target)
+            except failure as error:
+                errors[getattr(error, "kind", type(error).__name__)] += 1
+                continue
+            latencies.append(time.perf_counter() - started)
+            statuses[status] += 1
 
-        started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-        elapsed = time.perf_counter() - started
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(fetch) for fetch in fetchers))
+    elapsed = time.perf_counter() - started
     return {"latencies": latencies, "statuses": statuses, "errors": errors, "elapsed": elapsed,
             "rps": len(latencies) / elapsed}
 
@@ -157,12 +178,15 @@ def rows_returned(bases: dict, db_name: str) -> dict[str, int]:
 
 
 def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process so far (Linux /proc), None if unknown."""
+    """User + system CPU time so far of a process and of its children that still run (the workers
+    of `serve --workers N`; Linux /proc), None if unknown."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except (OSError, ValueError, IndexError, TypeError):
         return None
+    return own + sum(cpu_seconds(int(child)) or 0.0 for child in children)
 
 
 def measured(bases: dict, kind: str, db_name: str, concurrency: int, seconds: float, pids: dict) -> dict:
@@ -252,16 +276,22 @@ def main() -> int:
     parser.add_argument("--warm", action="store_true",
                         help="let repeated searches come from the site's answer cache (default: each searched afresh)")
     parser.add_argument("--soak", type=float, default=60.0, help="soak seconds at concurrency 32 (0: none)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="our server's processes (`bridge-laws serve --workers N`); Datasette runs as it does")
+    parser.add_argument("--client", choices=("light", "httpx"), default="light",
+                        help="load client: benchmarks/light_http.py (default) or httpx (earlier figures)")
     parser.add_argument("--forgiving", action="store_true",
                         help="add the issue-24 queries (kana, romaji, typos, loanwords, variants) to the load")
     args = parser.parse_args()
     COLD["on"] = not args.warm
+    CLIENT["name"] = args.client
     if args.forgiving:
         QUERIES.extend(q for q in FORGIVING_QUERIES if q not in QUERIES)  # the list load() and the counts read
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     tokenize.use_variants(tokenize.read_variants())  # the baselines' queries fold as the index did
     print(f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}, "
-          f"httpx {httpx.__version__}; {len(QUERIES)} queries; client and servers on this machine")
+          f"client {args.client}; our server --workers {args.workers}; {len(QUERIES)} queries; "
+          "client and servers on this machine")
 
     def report(bases: dict, db_name: str, pids: dict | None = None) -> None:
         where = "a plain Datasette (no plugin)" if bases[RANKED] != bases[SEARCH] else "our server"
@@ -289,7 +319,8 @@ def main() -> int:
                        Path(tmp))
             return 0
         db = args.db or build_db(Path(tmp))
-        with serving(db, log=Path(tmp) / "server.log") as (base, process):
+        argv = serve_argv(db, port := free_port()) + ["--workers", str(args.workers)]
+        with serving(db, port=port, argv=argv, log=Path(tmp) / "server.log") as (base, process):
             with_plain(base, process.pid, db, args.db_name or db.stem, Path(tmp))
     return 0
 

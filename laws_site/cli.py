@@ -21,6 +21,7 @@ from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
 
 from .offline_make import pack as offline_pack
+from .workers import MAX_WORKERS
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -87,7 +88,9 @@ cli.add_command(offline_pack)
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(1, 65535))
-def serve(db_path: Path, host: str, port: int):
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, MAX_WORKERS),
+              help="Server processes on the one port (one answers on one core; a host of N cores: N)")
+def serve(db_path: Path, host: str, port: int, workers: int):
     """Serve the database with Datasette (builds it first if it is missing).
 
     A rebuild while it runs (`bridge-laws build --db` the same file) is picked up on the next
@@ -103,7 +106,8 @@ def serve(db_path: Path, host: str, port: int):
 
     start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
 
-    run(db_path, host, port)  # datasette serve, with the HTTP server's limits (serve.py)
+    # datasette serve, with the HTTP server's limits (serve.py), in `workers` processes (workers.py)
+    sys.exit(run(db_path, host, port, workers))
 
 
 def check_listen(host: str, port: int) -> None:

@@ -11,6 +11,7 @@ is a symbolic link to it, so the wheel carries its content (package data) for an
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 
 # laws_site/metadata.yml is a link to the repository's file; the wheel carries its content
@@ -52,15 +53,35 @@ def uvicorn_options() -> dict:
     return {"http": bounded_protocol(), "timeout_keep_alive": KEEP_ALIVE, "limit_concurrency": MAX_CONNECTIONS}
 
 
-def run(db_path: Path, host: str, port: int) -> None:
-    """`datasette serve` with the site's arguments, its uvicorn given the limits above."""
+def run(db_path: Path, host: str, port: int, workers: int = 1) -> int:
+    """`datasette serve` with the site's arguments, its uvicorn given the limits above; with
+    `workers` > 1, that many processes behind the one port (laws_site/workers.py). Returns the exit
+    status."""
+    if workers <= 1:
+        serve_datasette(db_path, host, port)
+        return 0
+    from .workers import listen, serve_forked
+
+    listener = listen(host, port)
+    print(f"bridge-laws serve: {workers} workers on http://{host}:{port} (Press CTRL+C to quit)",
+          file=sys.stderr, flush=True)
+    return serve_forked(listener, workers, lambda channel: serve_datasette(db_path, host, port, channel))
+
+
+def serve_datasette(db_path: Path, host: str, port: int, channel=None) -> None:
+    """One server process: on host:port, or (a worker) on the connections sent over `channel`."""
     import uvicorn
     from datasette.cli import cli as datasette_cli
 
     plain_run = uvicorn.run
 
     def run_bounded(app, **options):
-        return plain_run(app, **{**options, **uvicorn_options()})
+        options = {**options, **uvicorn_options()}
+        if channel is None:
+            return plain_run(app, **options)
+        from .workers import private_listener, worker_server
+
+        return worker_server(uvicorn.Config(app, **options), channel).run(sockets=[private_listener()])
 
     uvicorn.run = run_bounded
     try:

@@ -1,0 +1,151 @@
+"""laws_site/workers.py: `bridge-laws serve --workers N` - one port, N processes, connections handed
+out in turn, a worker's end ends the service, a stop signal stops every worker."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.live_server import ROOT, free_port, serve_argv, serving
+
+# A dispatcher whose workers answer each connection with their pid (and, asked "die", exit 3):
+# the dispatch and the supervision without Datasette.
+ECHO_WORKERS = textwrap.dedent("""
+    import os, socket, sys
+    from laws_site.workers import listen, serve_forked
+
+    def serve_one(channel):
+        while True:
+            message, fds, _, _ = socket.recv_fds(channel, 16, 4)
+            if not message:
+                return
+            for fd in fds:
+                with socket.socket(fileno=fd) as connection:
+                    asked = connection.recv(16)
+                    if asked == b"die":
+                        os._exit(3)
+                    connection.sendall(str(os.getpid()).encode())
+
+    listener = listen("127.0.0.1", int(sys.argv[1]))
+    print("listening", flush=True)
+    sys.exit(serve_forked(listener, int(sys.argv[2]), serve_one))
+""")
+
+
+def start_echo(port: int, workers: int) -> subprocess.Popen:
+    process = subprocess.Popen([sys.executable, "-c", ECHO_WORKERS, str(port), str(workers)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "listening"
+    return process
+
+
+def ask(port: int, what: bytes = b"pid") -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(what)
+        return connection.recv(64).decode()
+
+
+def workers_of(pid: int) -> list[int]:
+    """The server's children but the offline packs' process (`bridge-laws pack`, started when the
+    build's packs are missing)."""
+    children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return [child for child in children if b"pack" not in Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")]
+
+
+def stopped(process: subprocess.Popen, timeout: float = 10) -> tuple[int, str]:
+    _, err = process.communicate(timeout=timeout)
+    return process.returncode, err
+
+
+def test_connections_go_to_each_worker_in_turn():
+    port = free_port()
+    process = start_echo(port, 3)
+    try:
+        answers = [ask(port) for _ in range(9)]
+        workers = workers_of(process.pid)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        code, _ = stopped(process)
+    assert sorted(set(answers)) == sorted(str(pid) for pid in workers) and len(workers) == 3
+    assert answers[:3] * 3 == answers  # in turn: each worker every third connection, none twice running
+    assert code == 0
+
+
+def test_a_worker_that_dies_ends_the_service_with_a_message():
+    port = free_port()
+    process = start_echo(port, 2)
+    workers = workers_of(process.pid)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(b"die")
+        assert connection.recv(16) == b""  # the worker exited without answering
+    code, err = stopped(process)
+    assert code == 1
+    assert "ended by itself (exit status 3); stopping the others" in err
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists()  # the other worker was stopped and reaped too
+    with pytest.raises(OSError):
+        ask(port)  # nothing listens any more
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_stops_every_worker(stop):
+    port = free_port()
+    process = start_echo(port, 2)
+    assert ask(port) != ask(port)
+    workers = workers_of(process.pid)
+    process.send_signal(stop)
+    code, err = stopped(process)
+    assert code == 0, err
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_bridge_laws_serve_with_two_workers(laws_db_path, tmp_path):
+    """The whole site in two processes: each answers, connections alternate, SIGTERM ends both."""
+    port = free_port()
+    argv = serve_argv(laws_db_path, port) + ["--workers", "2"]
+    with serving(laws_db_path, port=port, argv=argv, log=tmp_path / "serve.log") as (base, process):
+        workers = workers_of(process.pid)
+        assert len(workers) == 2
+        clients = [httpx.Client(base_url=base) for _ in range(4)]  # four keep-alive connections
+        try:
+            for n, client in enumerate(clients):
+                answer = client.get("/-/search.json", params={"q": "リボーク", "limit": "3", "_n": str(n)})
+                assert answer.status_code == 200
+                assert answer.json()["results"][0]["id"].startswith("laws-2017-ja:")
+            # each worker holds two of the four connections
+            assert {pid: established_on(pid, port) for pid in workers} == {pid: 2 for pid in workers}
+        finally:
+            for client in clients:
+                client.close()
+        page = httpx.get(base + "/laws-2017-ja/61B")
+        assert page.status_code == 200 and "61B" in page.text
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+    log = (tmp_path / "serve.log").read_text()
+    assert "bridge-laws serve: 2 workers on http://127.0.0.1:" in log and "Traceback" not in log
+
+
+def established_on(pid: int, port: int) -> int:
+    """Open TCP connections to `port` that process `pid` holds (/proc/net/tcp rows by socket inode)."""
+    inodes = {os.readlink(fd)[len("socket:["):-1] for fd in Path(f"/proc/{pid}/fd").iterdir()
+              if os.readlink(fd).startswith("socket:")}
+    count = 0
+    for table in ("tcp", "tcp6"):
+        for row in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = row.split()
+            local_port, state, inode = int(fields[1].rsplit(":", 1)[1], 16), fields[3], fields[9]
+            count += local_port == port and state == "01" and inode in inodes  # 01: ESTABLISHED
+    return count
+
+
+def test_workers_outside_the_range_are_refused(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "serve", "--db", str(tmp_path / "x.db"),
+                             "--workers", "0"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "--workers" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.db").exists()  # refused before anything was built
