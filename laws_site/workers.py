@@ -23,6 +23,7 @@ import selectors
 import signal
 import socket
 import sys
+import time
 from typing import Callable
 
 MAX_WORKERS = 16
@@ -89,6 +90,7 @@ def _dispatch(listener: socket.socket, children: dict[int, socket.socket], stopp
                         break
                     except OSError as error:  # out of descriptors: the connection waits in the queue
                         if error.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                            time.sleep(REAP_EVERY / 5)  # the queue stays readable: do not spin on it
                             break
                         raise
                     turn = _hand_over(connection, list(children.values()), turn)
