@@ -11,10 +11,12 @@ import time
 from urllib.parse import quote
 
 import pytest
+import yaml
 from datasette.utils.asgi import Request
 from datasette.utils.asgi import Response
 
 from laws_site import limits, request_bounds, responses, search, sql_gate
+from laws_site.serve import METADATA
 
 
 def assert_error(response, status: int, *words: str) -> dict:
@@ -164,6 +166,20 @@ async def test_no_link_is_built_from_the_host_header(datasette, path):
     assert poisoned.status_code == 200 and "evil.example" not in poisoned.text
     later = await datasette.client.get(path)
     assert "evil.example" not in later.text and later.json()["next_url"].startswith("/")
+
+
+async def test_absolute_links_come_from_the_configured_public_url(laws_db_path):
+    """`plugins: bridge-laws: public_url:` in metadata.yml makes next_url absolute, whatever the Host."""
+    from datasette.app import Datasette
+
+    metadata = yaml.safe_load(METADATA.read_text(encoding="utf-8"))
+    metadata.setdefault("plugins", {})["bridge-laws"] = {"public_url": "https://laws.example.org/"}
+    site = Datasette(immutables=[str(laws_db_path)], metadata=metadata)
+    await site.invoke_startup()
+    for host in (None, "evil.example"):
+        answer = await site.client.get("/-/search.json?q=revoke&limit=1", headers={"host": host} if host else {})
+        assert answer.status_code == 200
+        assert answer.json()["next_url"].startswith("https://laws.example.org/-/search.json?")
 
 
 @pytest.mark.parametrize("host", ["javascript:alert(1)", "evil.example/path", "a b", "<x>", "a" * 40 + "!",
