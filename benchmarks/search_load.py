@@ -10,7 +10,7 @@ Datasette cannot split Japanese, so the client hands both the query already toke
 is (`_searchmode=raw`): the baselines do none of the tokenizing our endpoint does. With
 `--plain-python` the baselines run on a second server, Datasette alone in its own virtualenv (no
 plugin loaded: docs/pitfalls.md); without it they run on our server. Same queries, same client
-(benchmarks/light_http.py on asyncio, request targets made before the clock starts; `--client
+(tests/light_http.py on asyncio, request targets made before the clock starts; `--client
 httpx` for earlier sessions' client), endpoints alternated run by run so drift hits all alike; then a soak at
 concurrency 32 on our search counting every non-200 answer and every transport error.
 
@@ -42,7 +42,7 @@ from pathlib import Path
 import httpx
 
 from ingest import tokenize
-from benchmarks import light_http
+from tests import light_http
 from laws_site.serve import SETTINGS
 from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 
@@ -62,7 +62,7 @@ FORGIVING_QUERIES = [
 # made_once); the load repeats 34 queries, so by default each of our requests carries a parameter the
 # search ignores (`_cold=N`) and is searched afresh, as the baselines' are. --warm measures repeats.
 COLD = {"on": True}
-CLIENT = {"name": "light"}  # benchmarks/light_http.py; `--client httpx` for the earlier figures
+CLIENT = {"name": "light"}  # tests/light_http.py; `--client httpx` for the earlier figures
 RANKED_SQL = """select s.id, s.doc, s.ref, s.kind, s.title, s.text
 from sections_fts join sections s on s.rowid = sections_fts.rowid
 where sections_fts match :q and s.lang = :lang
@@ -279,7 +279,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="our server's processes (`bridge-laws serve --workers N`); Datasette runs as it does")
     parser.add_argument("--client", choices=("light", "httpx"), default="light",
-                        help="load client: benchmarks/light_http.py (default) or httpx (earlier figures)")
+                        help="load client: tests/light_http.py (default) or httpx (earlier figures)")
     parser.add_argument("--forgiving", action="store_true",
                         help="add the issue-24 queries (kana, romaji, typos, loanwords, variants) to the load")
     args = parser.parse_args()

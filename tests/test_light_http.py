@@ -1,4 +1,4 @@
-"""benchmarks/light_http.py, the load benchmarks' client: it must read every answer whole, whatever
+"""tests/light_http.py, the load benchmarks' client: it must read every answer whole, whatever
 framing the server uses, or the figures would count answers never received."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from benchmarks import light_http
+from tests import light_http
 
 ANSWERS = {
     b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello",
