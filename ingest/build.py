@@ -25,7 +25,8 @@ from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens, Forked, ForkedTables, ForkedTablesAwaiting
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .contents_rows import write_contents_rows
-from .search_labels import search_label_rows_of, write_search_labels
+from .search_labels import SCHEMA as SEARCH_LABELS_SCHEMA, TABLE as SEARCH_LABELS, copy_search_labels, \
+    search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import DEFAULT_DB, check_target
@@ -177,16 +178,16 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         def later_tables():
             """What is written once the tokens are in (this process writes the other tables meanwhile):
             the sections, then the children's tables as they come (rows by name, or their file)."""
+            # the search child goes on with the tokens as they came while this process writes the sections
+            search.supply_pickled(tokens.pickled())
             token_columns = tokens.result()
             counts["sections"] = len(units)
-            search.supply(token_columns)  # the search child goes on while this process writes the sections
             yield {"sections": section_rows(units, languages, token_columns, labels)}
             for job in children:
                 written, extra = job.result()
                 extras.update(extra)
                 yield written
-        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables(),
-                                                      lambda: extras.pop("search_labels")))
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
     finally:
         tokens.close()
         for job in children:
@@ -244,12 +245,11 @@ def edition_work(units: list[Unit], registry: Registry, concordance: Concordance
 
 
 def search_work(units: list[Unit], languages: dict[str, str], variants: dict[str, str], corpus_dir: Path,
-                glossary: list[dict], labels: dict) -> Callable[[dict], tuple[dict, dict]]:
-    """What the search tables and the search results' labels need no tokens for, done now; returns the
-    rest, a function of the tokens giving (tables, {"search_labels": rows})."""
+                glossary: list[dict], labels: dict) -> tuple[dict, Callable[[dict], tuple[dict, dict]]]:
+    """What the search tables and the search results' labels need no tokens for, done now: (the
+    search_labels table, the rest as a function of the tokens giving (tables, {}))."""
     with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary)
-    search_labels = search_label_rows_of(units, labels)
-    return lambda tokens: (with_tokens(tokens), {"search_labels": search_labels})
+    return {SEARCH_LABELS: search_label_rows_of(units, labels)}, lambda tokens: (with_tokens(tokens), {})
 
 
 SCRATCH_PREFIX = "bridge-laws-build-"
@@ -281,13 +281,18 @@ def temporary_file(directory: str) -> str:
     return name
 
 
-def write_tables(path: str, tables: dict[str, list[dict]]) -> None:
-    """``tables`` (names of TABLES) into a scratch SQLite file, created as the build creates them."""
+def write_tables(path: str, tables: dict[str, list]) -> None:
+    """``tables`` (names of TABLES, or search_labels with its rows as tuples) into a scratch SQLite
+    file, created as the build creates them."""
     db = Database(path)
     db.conn.execute("pragma journal_mode = off")
     db.conn.execute("pragma synchronous = off")
     with db.conn:
         for name, rows in tables.items():
+            if name == SEARCH_LABELS:
+                db.conn.execute(SEARCH_LABELS_SCHEMA)
+                db.conn.executemany(f"insert into {SEARCH_LABELS} values (?, ?, ?, ?)", rows)
+                continue
             columns, options = TABLES[name]
             db[name].create(columns, **options)
             insert_rows(db, name, columns, rows)
@@ -445,8 +450,9 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
     rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
     holding those tables (`write_tables`). Every table is created first, in one order, whatever
-    comes when; rows keep their rowids whatever the order the tables are filled in. ``search_labels``
-    gives that table's rows once ``later`` is done (else they are read from the tables written)."""
+    comes when; rows keep their rowids whatever the order the tables are filled in. Table
+    search_labels, created last, comes in ``later`` (its rows, or a file holding it), else from
+    ``search_labels`` once ``later`` is done, else from the tables written."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -466,10 +472,14 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
                 db[table].insert_all(keyed, pk="id", alter=True,
                                      foreign_keys=[("doc", "documents", "id")])
     indexed = rows is not None and index_and_search(db)
+    labels_from: list[tuple] | str | None = None  # search_labels' rows or the file holding them
     for written in later:
         if isinstance(written, dict):
             with db.conn:
                 for name, table_rows in written.items():
+                    if name == SEARCH_LABELS:
+                        labels_from = table_rows
+                        continue
                     insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
             # the sections are in: index everything now, while the children finish (the tables still
             # empty are indexed as their rows come), so that little is left once the last one is done
@@ -480,12 +490,18 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             names = [name for (name,) in db.conn.execute(
                 "select name from written.sqlite_master where type = 'table' order by rowid")]
             for name in names:  # the same CREATE statement, the same rows, rowids included
+                if name == SEARCH_LABELS:  # created last, below
+                    labels_from = written
+                    continue
                 db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
         db.conn.execute("detach database written")
     if not indexed:
         index_and_search(db)
     # what a search result shows besides its text (ingest/search_labels.py)
-    write_search_labels(db, search_labels() if search_labels else None)
+    if isinstance(labels_from, str):
+        copy_search_labels(db, labels_from)
+    else:
+        write_search_labels(db, labels_from if labels_from is not None else search_labels() if search_labels else None)
 
 
 def index_and_search(db: Database) -> bool:
