@@ -18,6 +18,7 @@ import fcntl
 import io
 import os
 import pickle
+import select
 from typing import Any, BinaryIO, Callable, Iterable
 
 from . import tokenize
@@ -67,6 +68,10 @@ class Forked:
 
     def _child_value(self) -> Any:
         return self.fn(*self.args)
+
+    def done(self) -> bool:
+        """Whether `result()` would return without waiting for the child (it has answered)."""
+        return self.pid is None or answered(self.pipe)
 
     def result(self) -> Any:
         if self.value is _UNSET:
@@ -198,6 +203,11 @@ class ForkedTablesAwaiting(ForkedTables):
         super().close()
 
 
+def answered(pipe: int | None) -> bool:
+    """Whether a child's answer pipe has something to read (its answer, or its end)."""
+    return pipe is None or bool(select.select([pipe], [], [], 0)[0])
+
+
 def unpickled_parts(stream: BinaryIO) -> Any:
     """What `ForkedTablesAwaiting.supply_pickled` wrote: its one pickle, or its dicts merged in order."""
     values = []
@@ -295,7 +305,7 @@ class BackgroundTokens:
         self.parallel = parallel if parallel is not None else can_fork()
         self.child: TokenChild | None = None
         self.parts: list[bytes] | None = None
-        self.own: dict[Key, tuple[str, bytes]] = {}
+        self.own: dict[Key, tuple[str, bytes]] | None = None
         self.tokens: dict[Key, tuple[str, bytes]] | None = None
         self.own_keys: list[Key] = []
         self.seen: set[Key] = set()
@@ -316,13 +326,22 @@ class BackgroundTokens:
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
         self.child.send([key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1])
 
+    def tokenize_own(self) -> None:
+        """This process's share of the keys, tokenized now (`pickled` does it first if not done)."""
+        if self.own is None:
+            self.own = tokenize_all(self.own_keys)
+
+    def child_done(self) -> bool:
+        """Whether the child has answered (`pickled` would not wait for it), or there is none."""
+        return self.child is None or answered(self.child.answer)
+
     def pickled(self) -> list[bytes]:
         """The tokens of all keys as pickled dicts that `result()` merges in order: this process's
         share, tokenized now, and the child's answer as it came (for a process that needs them
         all, without this one pickling them again: `ForkedTablesAwaiting.supply_pickled`)."""
         if self.parts is None:
             try:
-                self.own = tokenize_all(self.own_keys)
+                self.tokenize_own()
                 self.parts = [pickle.dumps(self.own, protocol=pickle.HIGHEST_PROTOCOL)]
                 if self.child is not None:
                     self.parts.append(self.child.pickled())

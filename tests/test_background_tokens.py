@@ -260,3 +260,22 @@ def test_forked_tables_awaiting_an_input_stop_their_child_on_close(tmp_path):
     assert job.pid is None and job.ready is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)  # reaped
+
+
+def test_a_forked_job_says_when_it_has_answered():
+    job = background_tokens.Forked(sum, [1, 2], parallel=True)
+    deadline = time.monotonic() + 20
+    while not job.done():  # the build copies a child's tables early only once it is done
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert job.result() == 3 and job.done()
+    assert background_tokens.Forked(sum, [1], parallel=False).done()  # no child: done at once
+
+
+def test_background_tokens_say_when_their_child_has_answered():
+    tokens = background_tokens.BackgroundTokens([("第1条", "ja")], parallel=True)
+    assert tokens.child is not None
+    tokens.tokenize_own()
+    assert not tokens.child_done()  # it answers once told that the last key was sent
+    assert tokens.result() == background_tokens.tokenize_all([("第1条", "ja")])
+    assert tokens.child_done()
