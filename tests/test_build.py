@@ -496,6 +496,7 @@ def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_
     flushed = []
     flush = build_module.flush_in_background
     monkeypatch.setattr(build_module, "flush_in_background", lambda path: flushed.append(path) or flush(path))
+    monkeypatch.setattr(background_tokens, "can_fork", lambda: True)  # whatever threads other tests left running
     monkeypatch.setattr(background_tokens.Forked, "done", lambda self: True)  # the editions child: wait for it
     monkeypatch.setattr(background_tokens.BackgroundTokens, "child_done", lambda self: False)
     copied = []
