@@ -354,19 +354,13 @@ def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
         for source in sources}
 
 
-def section_rows(units: list[Unit], languages: dict[str, str],
-                 tokens: dict[tuple[str | None, str], tuple[str, bytes]],
-                 labels: dict[str, dict[str, dict[str, str]]]) -> list[list]:
-    """The sections' rows, values in SECTION_COLUMNS' order."""
-    return with_search_columns(section_values(units, languages, labels), units, languages, tokens)
-
-
 LANG, SEARCH_TITLE, SEARCH_TEXT = (list(SECTION_COLUMNS).index(name) for name in ("lang", "search_title", "search_text"))
 
 
 def section_values(units: list[Unit], languages: dict[str, str],
                    labels: dict[str, dict[str, dict[str, str]]]) -> list[list]:
-    """`section_rows` without the search columns (None): made while the build waits for the tokens."""
+    """The sections' rows, values in SECTION_COLUMNS' order, but for their search columns (None, filled
+    by `with_search_columns`): made while the build waits for the tokens."""
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
@@ -537,13 +531,6 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
         write_search_labels(db, labels_from if labels_from is not None else search_labels() if search_labels else None)
     if flushing is not None:
         flushing.join()
-
-
-def index_and_search(db: Database) -> bool:
-    """The indexes, in one order, the full-text index of the sections and the contents page's rows:
-    once the sections are written, whichever other tables are still empty."""
-    create_indexes(db)
-    return search_index(db)
 
 
 def create_indexes(db: Database) -> None:
