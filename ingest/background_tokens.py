@@ -15,9 +15,11 @@ same error with its real traceback).
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import pickle
-from typing import Any, Callable, Iterable
+import select
+from typing import Any, BinaryIO, Callable, Iterable
 
 from . import tokenize
 from .forking import can_fork, close_child, enter_child, stop_child, write_all  # noqa: F401 (tests replace can_fork here)
@@ -66,6 +68,10 @@ class Forked:
 
     def _child_value(self) -> Any:
         return self.fn(*self.args)
+
+    def done(self) -> bool:
+        """Whether `result()` would return without waiting for the child (it has answered)."""
+        return self.pid is None or answered(self.pipe)
 
     def result(self) -> Any:
         if self.value is _UNSET:
@@ -122,10 +128,11 @@ class ForkedTables(Forked):
 
 class ForkedTablesAwaiting(ForkedTables):
     """`ForkedTables` for a step that needs one input more, ready only later: ``fn(*args)`` does what
-    it can without it and returns a function of it that gives ``(tables, extra)``; ``supply(value)``
-    hands the value over (before ``result()``). The value goes through a file beside the child's
-    SQLite file and the pipe carries only "it is there": written into a pipe, it would stall the
-    parent while the child is still busy (the tokens are more than a pipe holds)."""
+    it can without it and returns ``(tables, finish)``: the tables it made already, which the child
+    writes while it waits, and a function of the input that gives the other ``(tables, extra)``;
+    ``supply(value)`` hands the value over (before ``result()``). The value goes through a file
+    beside the child's SQLite file and the pipe carries only "it is there": written into a pipe, it
+    would stall the parent while the child is still busy (the tokens are more than a pipe holds)."""
 
     def __init__(self, fn: Callable[..., Any], write: Callable[[str, dict], None], path: str, *args: Any,
                  parallel: bool | None = None):
@@ -142,22 +149,32 @@ class ForkedTablesAwaiting(ForkedTables):
 
     def _child_value(self) -> Any:
         os.close(self.ready)
-        finish = self.fn(*self.args)
+        tables_now, finish = self.fn(*self.args)
+        if tables_now:  # written now, not after the input comes, when the build waits for this child
+            self.write(self.path, tables_now)
         with open(self._child_ready, "rb") as ready:
             if ready.read(1) != b"1":  # the parent closed it without a value: it failed meanwhile
                 raise RuntimeError("no input came")
         with open(self.path + ".input", "rb") as handle:
-            tables, extra = finish(pickle.load(handle))
+            tables, extra = finish(unpickled_parts(handle))
         self.write(self.path, tables)
         return extra
 
     def supply(self, value: Any) -> None:
-        self.late = value
+        self.supply_pickled([pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)])
+
+    def supply_pickled(self, parts: list[bytes]) -> None:
+        """`supply` the value as it came pickled: one pickle, or several pickled dicts that make it
+        merged in order (the tokens: the token child's answer as it came, this process's share),
+        so that the child has them without this process pickling them again (~5 ms of its time
+        before the child can go on)."""
+        self.late = parts
         if self.ready is None:
             return
         try:
             with open(self.path + ".input", "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                for part in parts:
+                    handle.write(part)
             write_all(self.ready, b"1")
         except BrokenPipeError:
             pass  # the child is gone: result() does its work
@@ -170,14 +187,41 @@ class ForkedTablesAwaiting(ForkedTables):
             raise RuntimeError("supply() the input before asking for the result")
         if self.value is _UNSET:
             payload = self._receive()
-            self.value = (self.path, pickle.loads(payload)) if payload else self.fn(*self.args)(self.late)
+            self.value = (self.path, pickle.loads(payload)) if payload else self._here()
         return self.value
+
+    def _here(self) -> tuple[dict, Any]:
+        """(tables, extra) made in this process, for a child that failed or died, or none."""
+        tables_now, finish = self.fn(*self.args)
+        tables, extra = finish(unpickled_parts(io.BytesIO(b"".join(self.late))))
+        return {**tables_now, **tables}, extra
 
     def close(self) -> None:
         if self.ready is not None:
             os.close(self.ready)
             self.ready = None
         super().close()
+
+
+def answered(pipe: int | None) -> bool:
+    """Whether a child's answer pipe has something to read (its answer, or its end)."""
+    return pipe is None or bool(select.select([pipe], [], [], 0)[0])
+
+
+def unpickled_parts(stream: BinaryIO) -> Any:
+    """What `ForkedTablesAwaiting.supply_pickled` wrote: its one pickle, or its dicts merged in order."""
+    values = []
+    while True:
+        try:
+            values.append(pickle.load(stream))
+        except EOFError:
+            break
+    if len(values) == 1:
+        return values[0]
+    merged = {}
+    for value in values:
+        merged.update(value)
+    return merged
 
 
 class TokenChild:
@@ -212,6 +256,7 @@ class TokenChild:
         os.close(tasks_in)
         os.close(answer_out)
         self.pid, self.tasks, self.answer = pid, tasks_out, answer_in
+        self.payload: bytes | None = None
 
     def send(self, keys: list[Key]) -> None:
         self.sent += keys
@@ -221,7 +266,11 @@ class TokenChild:
         except BrokenPipeError:
             pass  # the child is gone: result() does its work
 
-    def result(self) -> dict[Key, tuple[str, bytes]]:
+    def pickled(self) -> bytes:
+        """The tokens of every key sent, pickled: the child's answer as it came (or, from a child
+        that failed or died, which is not trusted, made here)."""
+        if self.payload is not None:
+            return self.payload
         try:
             write_all(self.tasks, (0).to_bytes(8, "little"))
         except BrokenPipeError:
@@ -232,9 +281,13 @@ class TokenChild:
         self.answer = None
         _, status = os.waitpid(self.pid, 0)
         self.pid = None
-        if payload and os.waitstatus_to_exitcode(status) == 0:
-            return pickle.loads(payload)
-        return tokenize_all(self.sent)  # a child that failed or died is not trusted
+        if not payload or os.waitstatus_to_exitcode(status) != 0:
+            payload = pickle.dumps(tokenize_all(self.sent), protocol=pickle.HIGHEST_PROTOCOL)
+        self.payload = payload
+        return payload
+
+    def result(self) -> dict[Key, tuple[str, bytes]]:
+        return pickle.loads(self.pickled())
 
     def close(self) -> None:
         for fd in (self.tasks, self.answer):
@@ -251,6 +304,9 @@ class BackgroundTokens:
     def __init__(self, keys: Iterable[Key] = (), parallel: bool | None = None):
         self.parallel = parallel if parallel is not None else can_fork()
         self.child: TokenChild | None = None
+        self.parts: list[bytes] | None = None
+        self.own: dict[Key, tuple[str, bytes]] | None = None
+        self.tokens: dict[Key, tuple[str, bytes]] | None = None
         self.own_keys: list[Key] = []
         self.seen: set[Key] = set()
         self.add(keys)
@@ -270,14 +326,36 @@ class BackgroundTokens:
         self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
         self.child.send([key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1])
 
+    def tokenize_own(self) -> None:
+        """This process's share of the keys, tokenized now (`pickled` does it first if not done)."""
+        if self.own is None:
+            self.own = tokenize_all(self.own_keys)
+
+    def child_done(self) -> bool:
+        """Whether the child has answered (`pickled` would not wait for it), or there is none."""
+        return self.child is None or answered(self.child.answer)
+
+    def pickled(self) -> list[bytes]:
+        """The tokens of all keys as pickled dicts that `result()` merges in order: this process's
+        share, tokenized now, and the child's answer as it came (for a process that needs them
+        all, without this one pickling them again: `ForkedTablesAwaiting.supply_pickled`)."""
+        if self.parts is None:
+            try:
+                self.tokenize_own()
+                self.parts = [pickle.dumps(self.own, protocol=pickle.HIGHEST_PROTOCOL)]
+                if self.child is not None:
+                    self.parts.append(self.child.pickled())
+            finally:
+                self.close()
+        return self.parts
+
     def result(self) -> dict[Key, tuple[str, bytes]]:
-        try:
-            tokens = tokenize_all(self.own_keys)
-            if self.child is not None:
-                tokens.update(self.child.result())
-            return tokens
-        finally:
-            self.close()
+        if self.tokens is None:
+            parts = self.pickled()
+            self.tokens = self.own
+            for part in parts[1:]:
+                self.tokens.update(pickle.loads(part))
+        return self.tokens
 
     def close(self) -> None:
         if self.child is not None:

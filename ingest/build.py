@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -25,7 +26,8 @@ from .align import Concordance, align_pairs, alignment_rows, load_concordance
 from .background_tokens import BackgroundTokens, Forked, ForkedTables, ForkedTablesAwaiting
 from .citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from .contents_rows import write_contents_rows
-from .search_labels import search_label_rows_of, write_search_labels
+from .search_labels import SCHEMA as SEARCH_LABELS_SCHEMA, TABLE as SEARCH_LABELS, copy_search_labels, \
+    search_label_rows_of, write_search_labels
 from .aliases import ALIAS_COLUMNS, ref_aliases
 from .corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from .db_target import DEFAULT_DB, check_target
@@ -39,7 +41,7 @@ from .reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, readi
 from .records import ParsedDocument, Unit
 from .registry import Registry
 from .sqlite_write import Database, json_text  # sqlite-utils' calls without importing it (0.07 s)
-from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, search_tables_awaiting_tokens
+from .search_tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, offset_rows, search_tables_awaiting_tokens
 from .source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 from .tables import TABLE_COLUMNS, table_rows
 
@@ -115,8 +117,12 @@ TABLES = {
 
 
 def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
-          progress: Callable[[str], None] = lambda message: None) -> dict:
-    """Parse everything, then write the database atomically. Returns counts for the caller to show."""
+          progress: Callable[[str], None] = lambda message: None, keep: list | None = None) -> dict:
+    """Parse everything, then write the database atomically. Returns counts for the caller to show.
+
+    ``keep``: a list that takes what the build made (the parsed corpus, its rows and tokens) instead
+    of freeing it on return, for a caller about to exit (ingest/cli.py): freeing ~10^6 objects one
+    by one costs ~7 ms of CPU, the exit nothing."""
     started = time.perf_counter()
     db_path = Path(db_path)
     check_target(db_path)  # a FIFO, device or directory at db_path is refused before any work
@@ -173,16 +179,28 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         def later_tables():
             """What is written once the tokens are in (this process writes the other tables meanwhile):
             the sections, then the children's tables as they come (rows by name, or their file)."""
-            token_columns = tokens.result()
+            sections = section_values(units, languages, labels)  # all but the tokens, before waiting for them
+            tokens.tokenize_own()
+            # a child done while the token child is not: its tables now, not once the sections are in
+            early = [job for job in children if job is not search and job.done() and not tokens.child_done()]
+            for job in early:
+                yield job_tables(job)
+            # the search child goes on with the tokens as they came while this process writes the sections
+            search.supply_pickled(tokens.pickled())
             counts["sections"] = len(units)
-            search.supply(token_columns)  # the search child goes on while this process writes the sections
-            yield {"sections": section_rows(units, languages, token_columns, labels)}
+            token_columns = tokens.result()
+            # search_offsets here too: the search child has more to do once the tokens are in than this process
+            yield {"sections": with_search_columns(sections, units, languages, token_columns),
+                   "search_offsets": offset_rows(units, languages, token_columns)}
             for job in children:
-                written, extra = job.result()
-                extras.update(extra)
-                yield written
-        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables(),
-                                                      lambda: extras.pop("search_labels")))
+                if job not in early:
+                    yield job_tables(job)
+
+        def job_tables(job: ForkedTables) -> dict | str:
+            written, extra = job.result()
+            extras.update(extra)
+            return written
+        write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
     finally:
         tokens.close()
         for job in children:
@@ -195,6 +213,8 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
     progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
+    if keep is not None:
+        keep += [parsed, units, references, aliases, source_notes, xrefs, glossary, labels, tables, tokens, children]
     return {"documents": len(sources), "units": counts["sections"], "xrefs": len(xrefs), "seconds": elapsed}
 
 
@@ -238,12 +258,12 @@ def edition_work(units: list[Unit], registry: Registry, concordance: Concordance
 
 
 def search_work(units: list[Unit], languages: dict[str, str], variants: dict[str, str], corpus_dir: Path,
-                glossary: list[dict], labels: dict) -> Callable[[dict], tuple[dict, dict]]:
-    """What the search tables and the search results' labels need no tokens for, done now; returns the
-    rest, a function of the tokens giving (tables, {"search_labels": rows})."""
-    with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary)
-    search_labels = search_label_rows_of(units, labels)
-    return lambda tokens: (with_tokens(tokens), {"search_labels": search_labels})
+                glossary: list[dict], labels: dict) -> tuple[dict, Callable[[dict], tuple[dict, dict]]]:
+    """What the search tables but search_offsets (written with the sections) and the search results'
+    labels need no tokens for, done now: (the tables made, the rest as a function of the tokens giving
+    (tables, {}))."""
+    now, with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary)
+    return {**now, SEARCH_LABELS: search_label_rows_of(units, labels)}, lambda tokens: (with_tokens(tokens), {})
 
 
 SCRATCH_PREFIX = "bridge-laws-build-"
@@ -275,13 +295,18 @@ def temporary_file(directory: str) -> str:
     return name
 
 
-def write_tables(path: str, tables: dict[str, list[dict]]) -> None:
-    """``tables`` (names of TABLES) into a scratch SQLite file, created as the build creates them."""
+def write_tables(path: str, tables: dict[str, list]) -> None:
+    """``tables`` (names of TABLES, or search_labels with its rows as tuples) into a scratch SQLite
+    file, created as the build creates them."""
     db = Database(path)
     db.conn.execute("pragma journal_mode = off")
     db.conn.execute("pragma synchronous = off")
     with db.conn:
         for name, rows in tables.items():
+            if name == SEARCH_LABELS:
+                db.conn.execute(SEARCH_LABELS_SCHEMA)
+                db.conn.executemany(f"insert into {SEARCH_LABELS} values (?, ?, ?, ?)", rows)
+                continue
             columns, options = TABLES[name]
             db[name].create(columns, **options)
             insert_rows(db, name, columns, rows)
@@ -329,21 +354,29 @@ def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
         for source in sources}
 
 
-def section_rows(units: list[Unit], languages: dict[str, str],
-                 tokens: dict[tuple[str | None, str], tuple[str, bytes]],
-                 labels: dict[str, dict[str, dict[str, str]]]) -> list[dict]:
+LANG, SEARCH_TITLE, SEARCH_TEXT = (list(SECTION_COLUMNS).index(name) for name in ("lang", "search_title", "search_text"))
+
+
+def section_values(units: list[Unit], languages: dict[str, str],
+                   labels: dict[str, dict[str, dict[str, str]]]) -> list[list]:
+    """The sections' rows, values in SECTION_COLUMNS' order, but for their search columns (None, filled
+    by `with_search_columns`): made while the build waits for the tokens."""
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
-        rows.append({
-            "id": unit.id, "doc": unit.doc, "ref": unit.ref, "parent_id": unit.parent_id,
-            "kind": unit.kind, "title": unit.title, "text": unit.text, "position": position,
-            "page": unit.page, "line": unit.line, "lang": lang,
-            "attrs": json_text(unit.attrs) if unit.attrs else None,
-            "search_title": tokens[(unit.title, lang)][0],
-            "search_text": tokens[(unit.text, lang)][0],
-            "label": labels[unit.id]["ja"]["label"],
-        })
+        rows.append([unit.id, unit.doc, unit.ref, unit.parent_id, unit.kind, unit.title, unit.text, position,
+                     unit.page, unit.line, lang, json_text(unit.attrs) if unit.attrs else None, None, None,
+                     labels[unit.id]["ja"]["label"]])
+    return rows
+
+
+def with_search_columns(rows: list[list], units: list[Unit], languages: dict[str, str],
+                        tokens: dict[tuple[str | None, str], tuple[str, bytes]]) -> list[list]:
+    """`section_values`' rows with their search columns: each unit's title and text as tokens."""
+    for row, unit in zip(rows, units):
+        lang = row[LANG]
+        row[SEARCH_TITLE] = tokens[(unit.title, lang)][0]
+        row[SEARCH_TEXT] = tokens[(unit.text, lang)][0]
     return rows
 
 
@@ -439,8 +472,9 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
     rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
     holding those tables (`write_tables`). Every table is created first, in one order, whatever
-    comes when; rows keep their rowids whatever the order the tables are filled in. ``search_labels``
-    gives that table's rows once ``later`` is done (else they are read from the tables written)."""
+    comes when; rows keep their rowids whatever the order the tables are filled in. Table
+    search_labels, created last, comes in ``later`` (its rows, or a file holding it), else from
+    ``search_labels`` once ``later`` is done, else from the tables written."""
     with db.conn:
         db["documents"].insert_all(
             (document_row(source, len(document.units)) for source, document in parsed), pk="id")
@@ -459,32 +493,48 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
                 keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
                 db[table].insert_all(keyed, pk="id", alter=True,
                                      foreign_keys=[("doc", "documents", "id")])
-    indexed = rows is not None and index_and_search(db)
+    # every index now, on the tables written and those still empty (their rows come later), so that
+    # little is left once the sections are in (the build waits for the tokens here)
+    create_indexes(db)
+    searchable = rows is not None and search_index(db)
+    flushing = None  # the disk takes what is written while the children's tables are copied
+    labels_from: list[tuple] | str | None = None  # search_labels' rows or the file holding them
     for written in later:
         if isinstance(written, dict):
             with db.conn:
                 for name, table_rows in written.items():
+                    if name == SEARCH_LABELS:
+                        labels_from = table_rows
+                        continue
                     insert_rows(db, name, SECTION_COLUMNS if name == "sections" else TABLES[name][0], table_rows)
-            # the sections are in: index everything now, while the children finish (the tables still
-            # empty are indexed as their rows come), so that little is left once the last one is done
-            indexed = indexed or ("sections" in written and index_and_search(db))
+            # the sections are in: their full-text index now, while the children finish
+            if not searchable and "sections" in written:
+                searchable = search_index(db)
+                flushing = flush_in_background(main_file(db))  # most of the file: the final fsync then waits less
             continue
         db.conn.execute("attach database ? as written", [written])
         with db.conn:
             names = [name for (name,) in db.conn.execute(
                 "select name from written.sqlite_master where type = 'table' order by rowid")]
             for name in names:  # the same CREATE statement, the same rows, rowids included
+                if name == SEARCH_LABELS:  # created last, below
+                    labels_from = written
+                    continue
                 db.conn.execute(f"insert into main.[{name}] select * from written.[{name}] order by rowid")
         db.conn.execute("detach database written")
-    if not indexed:
-        index_and_search(db)
+    if not searchable:
+        search_index(db)
     # what a search result shows besides its text (ingest/search_labels.py)
-    write_search_labels(db, search_labels() if search_labels else None)
+    if isinstance(labels_from, str):
+        copy_search_labels(db, labels_from)
+    else:
+        write_search_labels(db, labels_from if labels_from is not None else search_labels() if search_labels else None)
+    if flushing is not None:
+        flushing.join()
 
 
-def index_and_search(db: Database) -> bool:
-    """The indexes, in one order, the full-text index of the sections and the contents page's rows:
-    once the sections are written, whichever other tables are still empty."""
+def create_indexes(db: Database) -> None:
+    """The indexes, in one order: on tables written or still empty (SQLite keeps them as rows come)."""
     db["sections"].create_index(["doc", "ref"], unique=True)
     db["sections"].create_index(["parent_id"])
     db["sections"].create_index(["kind"])
@@ -503,17 +553,48 @@ def index_and_search(db: Database) -> bool:
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["unit_commentary"].create_index(["unit_id", "position"])
     db["law_citations"].create_index(["doc", "to_law"])
+
+
+def search_index(db: Database) -> bool:
+    """The full-text index of the sections and the contents page's rows, once the sections are written."""
     db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
                               create_triggers=False)
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/contents_rows.py)
     return True
 
 
-def insert_rows(db: Database, table: str, columns: dict, rows: list[dict]) -> None:
-    """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing."""
+def main_file(db: Database) -> str:
+    """The file the database being written is in."""
+    return next(file for _, name, file in db.conn.execute("pragma database_list") if name == "main")
+
+
+def flush_in_background(path: str) -> threading.Thread:
+    """fsync what is written of ``path`` so far, in a thread, while this one goes on writing (the
+    build's final fsync, before the rename, then has less to wait for; an error is that fsync's to
+    report)."""
+    def flush() -> None:
+        try:
+            handle = os.open(path, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(handle)
+        except OSError:
+            pass
+        finally:
+            os.close(handle)
+
+    thread = threading.Thread(target=flush, name="flush", daemon=True)
+    thread.start()
+    return thread
+
+
+def insert_rows(db: Database, table: str, columns: dict, rows: list[dict] | list[list]) -> None:
+    """Bulk insert into a table sqlite-utils created: one executemany, no per-row type sniffing. Rows
+    are dicts, or lists of values in the order of ``columns``."""
     names = list(columns)
     sql = f"insert into [{table}] ({', '.join(f'[{n}]' for n in names)}) values ({', '.join('?' for _ in names)})"
-    db.conn.executemany(sql, row_values(rows, names))
+    db.conn.executemany(sql, rows if rows and not isinstance(rows[0], dict) else row_values(rows, names))
 
 
 def row_values(rows: list[dict], names: list[str]) -> list:

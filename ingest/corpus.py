@@ -7,11 +7,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from . import safe_yaml
-from .corpus_shapes import ERRATA, SHAPES, check_shape
 from .records import ParseError
+
+# PyYAML, ingest.safe_yaml and ingest.corpus_shapes (~0.015 s to import) are imported where a file is
+# parsed: `bridge-laws build` has a child parse every YAML file (ingest/yaml_prefetch.py) and takes
+# their data already made, so its own process never needs them
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -50,6 +50,8 @@ def handed_over(kind: str, key: tuple) -> Any:
 
 @lru_cache(maxsize=64)
 def parsed_yaml(path: Path, mtime_ns: int, size: int):
+    from .corpus_shapes import SHAPES, check_shape
+
     data, node = parse_yaml(path)
     check_shape(str(path), node, SHAPES.get(path.name))
     return data
@@ -57,6 +59,10 @@ def parsed_yaml(path: Path, mtime_ns: int, size: int):
 
 def parse_yaml(path: Path):
     """(data, root node) of a corpus YAML file, or a ParseError naming file and line."""
+    import yaml
+
+    from . import safe_yaml
+
     try:
         return safe_yaml.load_with_node(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
@@ -143,7 +149,8 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
-def yaml_error(path: Path, exc: yaml.YAMLError) -> ParseError:
+def yaml_error(path: Path, exc: Exception) -> ParseError:
+    """The ParseError of a yaml.YAMLError: the file, the line it marks, its problem."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return ParseError(str(path), mark.line + 1 if mark is not None else None, f"invalid YAML: {problem}")
@@ -180,6 +187,8 @@ def errata_file(corpus_dir: Path, doc_id: str) -> tuple[Path, dict, list[int | N
 
 @lru_cache(maxsize=16)
 def parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int | None]]:
+    from .corpus_shapes import ERRATA, check_shape
+
     data, node = parse_yaml(path)  # the nodes carry the line numbers, the data is built from them
     check_shape(str(path), node, ERRATA)
     return data, entry_lines(node, len(data.get("errata") or []))
@@ -187,6 +196,8 @@ def parsed_errata(path: Path, mtime_ns: int, size: int) -> tuple[dict, list[int 
 
 def entry_lines(node, count: int) -> list[int | None]:
     """The line each item of the top-level `errata:` list starts on (1-based)."""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if getattr(key, "value", None) == "errata" and isinstance(value, yaml.SequenceNode):

@@ -24,10 +24,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from .align import CONCORDANCE_PATH, Concordance, LAW_KINDS, last_law_number
-from .corpus import read_yaml, yaml_error
+from .corpus import read_yaml
 from .diff import GlossaryTerms, law_refs, numbers_in
 from .records import ParseError, Unit
 from .refs import law_ancestors, law_number, parse_law_ref
@@ -113,10 +111,7 @@ DECISION_LINE = re.compile(r"^\s*-\s*\{?\s*from\s*:", re.M)
 def _read_with_lines(path: Path) -> tuple[dict, list[int]]:
     """The file's data (parsed once per build, shared with ingest.align) and the line each decision
     starts on: every decision begins `- {from:` or `- from:` (the moves above use `- id:`)."""
-    try:
-        data = read_yaml(path) or {}
-    except yaml.YAMLError as exc:
-        raise yaml_error(path, exc) from exc
+    data = read_yaml(path) or {}  # bad YAML is a ParseError with its line (ingest.corpus)
     if not isinstance(data, dict):
         raise ParseError(str(path), 1, "expected a mapping with 'moves' and 'provisions'")
     text = path.read_text(encoding="utf-8")

@@ -62,3 +62,17 @@ def write_search_labels(db, rows: list[tuple] | None = None) -> None:
     """Create and fill the table on the database being built (ingest/build.py populate): `rows` made
     beforehand (`search_label_rows_of`), else from its sections and unit_labels."""
     replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn) if rows is None else rows)
+
+
+def copy_search_labels(db, path: str) -> None:
+    """Create and fill the table on the database being built from a SQLite file holding it (a child of
+    the build wrote it: ingest/build.py write_tables), rows and rowids as there."""
+    conn = db.conn
+    conn.execute("attach database ? as labels", [path])
+    try:
+        with conn:
+            conn.execute(f"drop table if exists main.{TABLE}")
+            conn.execute(SCHEMA)
+            conn.execute(f"insert into main.{TABLE} select * from labels.{TABLE} order by rowid")
+    finally:
+        conn.execute("detach database labels")

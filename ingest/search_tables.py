@@ -57,28 +57,26 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
                   ) -> dict[str, list[dict]]:
     """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets);
     `glossary` is the glossary table's rows."""
-    return search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary, vocabulary)(tokens)
+    now, with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary, vocabulary)
+    tables = {**now, **with_tokens(tokens), "search_offsets": offset_rows(units, languages, tokens)}
+    return {name: tables[name] for name in SCHEMAS}
 
 
 def search_tables_awaiting_tokens(units: list[Unit], languages: dict[str, str], variants: dict[str, str],
                                   corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
-                                  ) -> Callable[[dict], dict[str, list[dict]]]:
-    """`search_tables` in two steps: what needs no tokens now (the term tokens, the titles' readings,
-    the English terms' sound keys: half the work), the rest in the function returned, of the tokens."""
+                                  ) -> tuple[dict[str, list[dict]], Callable[[dict], dict[str, list[dict]]]]:
+    """`search_tables` but search_offsets (`offset_rows`: the build writes them with the sections) in two
+    steps: the tables that need no tokens and what the others need none for (the titles' readings, the
+    English terms' sound keys: half the work) now, the others in the function returned, of the tokens."""
     if vocabulary is None:
         vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
-    term_tokens = term_token_rows(units, languages, glossary)
+    now = {"variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
+           "vocabulary": vocabulary, "term_tokens": term_token_rows(units, languages, glossary)}
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
 
     def with_tokens(tokens: dict) -> dict[str, list[dict]]:
-        return {
-            "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
-            "vocabulary": vocabulary,
-            "search_offsets": offset_rows(units, languages, tokens),
-            "term_tokens": term_tokens,
-            "search_expansions": expansions.rows(index_word_counts(units, languages, tokens)),
-        }
-    return with_tokens
+        return {"search_expansions": expansions.rows(index_word_counts(units, languages, tokens))}
+    return now, with_tokens
 
 
 def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> list[dict]:
@@ -109,14 +107,10 @@ def english_terms(glossary: list[dict], vocabulary: list[dict]) -> list[str]:
 
 def index_word_counts(units: list[Unit], languages: dict[str, str], tokens: dict) -> Counter:
     """How often each Japanese index token occurs (read one by one; what a synonym must lead to)."""
-    words = Counter()
-    for unit in units:
-        if languages[unit.doc] != "ja":
-            continue
-        for field in (unit.title, unit.text):
-            if field:
-                words.update(tokens[(field, "ja")][0].split())  # how often: synonyms lead to the commonest
-    return words
+    # how often: synonyms lead to the commonest. Counted in one pass over all the columns, in order
+    columns = [tokens[(field, "ja")][0] for unit in units if languages[unit.doc] == "ja"
+               for field in (unit.title, unit.text) if field]
+    return Counter(" ".join(columns).split())
 
 
 def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -106,10 +107,15 @@ def write_two_tables(path, tables):
 
     conn = sqlite3.connect(path)
     with conn:
-        conn.execute("create table t (id integer, name text)")
-        conn.execute("create table u (n integer)")
-        conn.executemany("insert into t values (:id, :name)", tables["t"])
-        conn.executemany("insert into u values (:n)", tables["u"])
+        if "t" in tables:
+            conn.execute("create table t (id integer, name text)")
+            conn.executemany("insert into t values (:id, :name)", tables["t"])
+        if "u" in tables:
+            conn.execute("create table u (n integer)")
+            conn.executemany("insert into u values (:n)", tables["u"])
+        if "early" in tables:  # ForkedTablesAwaiting's tables made before the input comes
+            conn.execute("create table early (pid integer)")
+            conn.executemany("insert into early values (:pid)", tables["early"])
     conn.close()
 
 
@@ -140,7 +146,8 @@ def test_forked_tables_without_a_fork_are_made_here(tmp_path):
 
 
 def tables_of_a_later_input(marker):
-    """ForkedTablesAwaiting's fn: the child's pid now (the work before the input), then the tables of the input."""
+    """ForkedTablesAwaiting's fn: a table of the child's pid now (the work before the input), then the
+    tables of the input."""
     before = os.getpid()
 
     def finish(late):
@@ -148,7 +155,17 @@ def tables_of_a_later_input(marker):
             os._exit(3)
         return {"t": [{"id": n, "name": name} for n, name in enumerate(late, start=1)], "u": [{"n": before}]}, {
             "rows": len(late)}
-    return finish
+    return {"early": [{"pid": before}]}, finish
+
+
+def tables_in(path) -> list[str]:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    try:
+        return [name for (name,) in conn.execute("select name from sqlite_master where type = 'table' order by name")]
+    finally:
+        conn.close()
 
 
 def test_forked_tables_awaiting_an_input_get_it_after_the_fork(tmp_path):
@@ -164,6 +181,57 @@ def test_forked_tables_awaiting_an_input_get_it_after_the_fork(tmp_path):
     conn = sqlite3.connect(path)
     assert conn.execute("select id, length(name) from t").fetchall() == [(1, 300_000), (2, 1)]
     assert conn.execute("select n from u").fetchall() == [(child,)]  # its first step ran in the child
+    assert conn.execute("select pid from early").fetchall() == [(child,)]
+
+
+def test_forked_tables_awaiting_an_input_write_what_they_made_before_it_comes(tmp_path):
+    """The tables made before the input are in the child's file while it still waits for the input
+    (what the build copies at its end is then less)."""
+    path = str(tmp_path / "child.db")
+    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables, path, None, parallel=True)
+    try:
+        deadline = time.monotonic() + 20
+        while not (os.path.exists(path) and tables_in(path) == ["early"]):
+            assert time.monotonic() < deadline, "the tables made before the input were not written"
+            time.sleep(0.01)
+        job.supply(["a"])
+        assert job.result() == (path, {"rows": 1})
+        assert tables_in(path) == ["early", "t", "u"]
+    finally:
+        job.close()
+
+
+def test_an_input_supplied_in_pickled_parts_is_their_dicts_merged(tmp_path):
+    import pickle
+
+    def keys_of(marker):
+        return {}, lambda late: ({"t": [{"id": n, "name": f"{k}={v}"} for n, (k, v) in enumerate(late.items(), 1)],
+                                  "u": [{"n": len(late)}]}, {"rows": len(late)})
+
+    parts = [pickle.dumps({"a": 1, "b": 2}), pickle.dumps({"b": 3, "c": 4})]
+    for parallel in (True, False):
+        path = str(tmp_path / f"child-{parallel}.db")
+        job = background_tokens.ForkedTablesAwaiting(keys_of, write_two_tables, path, None, parallel=parallel)
+        job.supply_pickled(parts)
+        written, extra = job.result()
+        assert extra == {"rows": 3}
+        if parallel:
+            import sqlite3
+
+            written = {"t": [{"id": n, "name": name} for n, name in sqlite3.connect(path).execute("select * from t")]}
+        assert [row["name"] for row in written["t"]] == ["a=1", "b=3", "c=4"]
+
+
+def test_the_tokens_pickled_are_the_tokens():
+    import pickle
+
+    keys = [("第1条 カードの配り方", "ja"), ("第二条", "zh"), ("プレーヤー", "ja")]
+    tokens = background_tokens.BackgroundTokens(keys, parallel=True)
+    parts = tokens.pickled()
+    merged = {}
+    for part in parts:
+        merged.update(pickle.loads(part))
+    assert len(parts) == 2 and merged == tokens.result() == background_tokens.tokenize_all(keys)
 
 
 def test_forked_tables_awaiting_an_input_of_a_child_that_dies_are_made_by_the_parent(tmp_path):
@@ -192,3 +260,22 @@ def test_forked_tables_awaiting_an_input_stop_their_child_on_close(tmp_path):
     assert job.pid is None and job.ready is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)  # reaped
+
+
+def test_a_forked_job_says_when_it_has_answered():
+    job = background_tokens.Forked(sum, [1, 2], parallel=True)
+    deadline = time.monotonic() + 20
+    while not job.done():  # the build copies a child's tables early only once it is done
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert job.result() == 3 and job.done()
+    assert background_tokens.Forked(sum, [1], parallel=False).done()  # no child: done at once
+
+
+def test_background_tokens_say_when_their_child_has_answered():
+    tokens = background_tokens.BackgroundTokens([("第1条", "ja")], parallel=True)
+    assert tokens.child is not None
+    tokens.tokenize_own()
+    assert not tokens.child_done()  # it answers once told that the last key was sent
+    assert tokens.result() == background_tokens.tokenize_all([("第1条", "ja")])
+    assert tokens.child_done()

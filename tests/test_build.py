@@ -484,3 +484,46 @@ def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkey
     finally:
         alive.kill()
         alive.wait()
+
+
+def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_is_the_same(built, tmp_path,
+                                                                                              monkeypatch):
+    """The editions child's tables are copied while the build waits for the token child when that child
+    is done first, else after the sections: the same database either way (rowids included); and the disk
+    is given what is written while the last tables are copied (fsync in a thread, not only at the end)."""
+    from ingest import background_tokens, build as build_module
+
+    flushed = []
+    flush = build_module.flush_in_background
+    monkeypatch.setattr(build_module, "flush_in_background", lambda path: flushed.append(path) or flush(path))
+    monkeypatch.setattr(background_tokens, "can_fork", lambda: True)  # whatever threads other tests left running
+    monkeypatch.setattr(background_tokens.Forked, "done", lambda self: True)  # the editions child: wait for it
+    monkeypatch.setattr(background_tokens.BackgroundTokens, "child_done", lambda self: False)
+    copied = []
+    populate = build_module.populate
+
+    def recording(db, parsed, rows, tables, later=(), *rest):
+        def watched():
+            for written in later:
+                copied.append("sections" if isinstance(written, dict) else "file")
+                yield written
+        return populate(db, parsed, rows, tables, watched(), *rest)
+    monkeypatch.setattr(build_module, "populate", recording)
+    build_module.build(tmp_path / "laws.db")
+    assert copied == ["file", "sections", "file"]  # the editions child's tables first
+    assert len(flushed) == 1 and Path(flushed[0]).name.startswith(".laws.db.")
+    assert database_contents(built) == database_contents(tmp_path / "laws.db")
+
+
+def database_contents(path: Path) -> tuple[list, dict]:
+    """The schema in order and every table's rows with their rowids (build_info's per-build rows left out)."""
+    conn = sqlite3.connect(path)
+    schema = conn.execute("select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()
+    rows = {}
+    for kind, name, _, sql in schema:
+        if kind == "table" and not sql.upper().startswith("CREATE VIRTUAL"):
+            shadow = name.endswith(("_config", "_data", "_idx", "_docsize", "_content"))
+            rows[name] = conn.execute(f'select * from "{name}"' if shadow else f'select rowid, * from "{name}"').fetchall()
+    rows["build_info"] = [row for row in rows["build_info"] if row[1] not in ("build_id", "built_at")]
+    conn.close()
+    return schema, rows

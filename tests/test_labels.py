@@ -133,3 +133,26 @@ def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_p
     read = search_label_rows(conn)
     assert made == read and len(made) == conn.execute("select count(*) from sections").fetchone()[0]
     assert any(context for *_, context in made)  # some rows take an enclosing unit's title
+
+
+def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_db_path):
+    """The build's search child writes table search_labels into its own file while it waits for the
+    tokens (ingest/build.py write_tables); the build copies it: the same CREATE statement, rows and rowids
+    as writing the rows themselves."""
+    from ingest.build import write_tables
+    from ingest.search_labels import copy_search_labels, search_label_rows, write_search_labels
+    from ingest.sqlite_write import Database
+
+    rows = search_label_rows(sqlite3.connect(laws_db_path))
+    child = str(tmp_path / "child.db")
+    write_tables(child, {"search_labels": rows})
+    copied, written = Database(tmp_path / "copied.db"), Database(tmp_path / "written.db")
+    copy_search_labels(copied, child)
+    write_search_labels(written, rows)
+    for db in (copied, written):
+        db.close()
+    read = [sqlite3.connect(tmp_path / name).execute("select rowid, * from search_labels").fetchall()
+            for name in ("copied.db", "written.db")]
+    schema = [sqlite3.connect(tmp_path / name).execute("select sql from sqlite_master").fetchall()
+              for name in ("copied.db", "written.db")]
+    assert read[0] == read[1] and len(read[0]) == len(rows) and schema[0] == schema[1]

@@ -104,3 +104,14 @@ def test_json_text_is_what_json_dumps_writes(value):
 def test_json_text_refuses_what_json_cannot_write():
     with pytest.raises(TypeError, match="not JSON serializable"):
         sqlite_write.json_text({"when": object()})
+
+
+def test_values_of_rows_are_those_asked_one_by_one():
+    from ingest.sqlite_write import as_value, values_of
+
+    names = ["a", "b", "c"]
+    for rows in ([{"a": 1, "b": "x", "c": None}, {"a": 2, "b": "y", "c": 3.5}],      # every row has every name
+                 [{"a": 1, "b": {"k": "値"}, "c": [1, 2]}, {"a": 2, "b": "y", "c": (3,)}],  # JSON values
+                 [{"a": 1}, {"a": 2, "b": "y", "c": 3}]):                              # a row lacks some
+        assert [list(row) for row in values_of(rows, names)] == [[as_value(row.get(n)) for n in names] for row in rows]
+    assert values_of([{"a": [1]}], ["a"]) == [["[1]"]]

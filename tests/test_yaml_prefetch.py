@@ -138,3 +138,25 @@ def test_a_later_child_of_the_build_never_reads_the_pipe():
         assert prefetch.wait_for(last) == corpus.parsed_yaml.__wrapped__(*last[1])
     finally:
         yaml_prefetch.stop(prefetch)
+
+
+def test_the_build_process_itself_never_imports_pyyaml(tmp_path):
+    """PyYAML (~0.015 s to import) is imported where a file is parsed: in the prefetch child, which
+    parses every file, not in `bridge-laws build`'s own process while it starts."""
+    import subprocess
+    import sys
+
+    code = ("import os, sys\n"
+            "from laws_site.cli import main\n"
+            "assert 'yaml' not in sys.modules, 'imported with the CLI'\n"
+            "exit = os._exit\n"
+            "def leave(status):\n"
+            "    sys.stderr.write('yaml imported: %s\\n' % ('yaml' in sys.modules))\n"
+            "    exit(status)\n"
+            "os._exit = leave\n"
+            "sys.argv = ['bridge-laws', 'build', '--db', sys.argv[1]]\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "laws.db")], capture_output=True, text=True,
+                          cwd=DEFAULT_CORPUS.parent, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "yaml imported: False" in done.stderr
