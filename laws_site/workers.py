@@ -16,7 +16,6 @@ supervisor above (systemd, docker) restarts the whole rather than the site runni
 """
 from __future__ import annotations
 
-import asyncio
 import errno
 import os
 import selectors
@@ -188,6 +187,8 @@ def worker_server(config, channel: socket.socket):
     """A uvicorn Server that serves the connections the dispatcher sends over `channel`, each with
     the protocol uvicorn made for its own listener (so every HTTP limit of serve.py applies). Its
     own listener is a Unix socket nobody is told of; run it with `.run(sockets=[private_listener()])`."""
+    import asyncio  # here, not at the top: `bridge-laws build` imports this module's MAX_WORKERS (asyncio: 20 ms)
+
     import uvicorn
 
     class WorkerServer(uvicorn.Server):

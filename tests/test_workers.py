@@ -149,3 +149,11 @@ def test_workers_outside_the_range_are_refused(tmp_path):
                              "--workers", "0"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 2 and "--workers" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "x.db").exists()  # refused before anything was built
+
+
+def test_the_cli_does_not_import_asyncio_for_a_build():
+    """`bridge-laws build` imports the CLI, which reads MAX_WORKERS from workers.py: asyncio (~20 ms,
+    2.5 % of a build) is imported only by a worker that serves."""
+    code = "import sys\nimport laws_site.cli\nprint('asyncio' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
