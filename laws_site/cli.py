@@ -104,10 +104,21 @@ def serve(db_path: Path, host: str, port: int, workers: int):
     from .offline_make import start_in_background
     from .serve import run
 
+    listener = listen_for_workers(host, port) if workers > 1 else None
     start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
 
     # datasette serve, with the HTTP server's limits (serve.py), in `workers` processes (workers.py)
-    sys.exit(run(db_path, host, port, workers))
+    sys.exit(run(db_path, host, port, listener, workers))
+
+
+def listen_for_workers(host: str, port: int):
+    """The socket the workers' dispatcher accepts on (CliError if the port was taken meanwhile)."""
+    from .workers import listen
+
+    try:
+        return listen(host, port)
+    except OSError as error:
+        raise CliError(f"cannot serve on {host}:{port}: {error.strerror or error}") from error
 
 
 def check_listen(host: str, port: int) -> None:

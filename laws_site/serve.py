@@ -53,16 +53,14 @@ def uvicorn_options() -> dict:
     return {"http": bounded_protocol(), "timeout_keep_alive": KEEP_ALIVE, "limit_concurrency": MAX_CONNECTIONS}
 
 
-def run(db_path: Path, host: str, port: int, workers: int = 1) -> int:
-    """`datasette serve` with the site's arguments, its uvicorn given the limits above; with
-    `workers` > 1, that many processes behind the one port (laws_site/workers.py). Returns the exit
-    status."""
-    if workers <= 1:
+def run(db_path: Path, host: str, port: int, listener=None, workers: int = 1) -> int:
+    """`datasette serve` with the site's arguments, its uvicorn given the limits above; with a
+    listening socket, `workers` processes behind it (laws_site/workers.py). Returns the exit status."""
+    if listener is None:
         serve_datasette(db_path, host, port)
         return 0
-    from .workers import listen, serve_forked
+    from .workers import serve_forked
 
-    listener = listen(host, port)
     print(f"bridge-laws serve: {workers} workers on http://{host}:{port} (Press CTRL+C to quit)",
           file=sys.stderr, flush=True)
     return serve_forked(listener, workers, lambda channel: serve_datasette(db_path, host, port, channel))

@@ -157,3 +157,15 @@ def test_the_cli_does_not_import_asyncio_for_a_build():
     code = "import sys\nimport laws_site.cli\nprint('asyncio' in sys.modules)\n"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
+
+
+def test_a_port_taken_before_the_workers_listen_is_a_one_line_error():
+    from ingest.cli import CliError
+    from laws_site.cli import listen_for_workers
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        with pytest.raises(CliError, match=f"cannot serve on 127.0.0.1:{port}: Address already in use"):
+            listen_for_workers("127.0.0.1", port)
