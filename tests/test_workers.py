@@ -169,3 +169,30 @@ def test_a_port_taken_before_the_workers_listen_is_a_one_line_error():
         port = taken.getsockname()[1]
         with pytest.raises(CliError, match=f"cannot serve on 127.0.0.1:{port}: Address already in use"):
             listen_for_workers("127.0.0.1", port)
+
+
+def test_each_worker_picks_up_a_rebuilt_database(laws_db_path, tmp_path):
+    """The reload check runs in every worker: both answer from the new file after a rebuild."""
+    import shutil
+
+    from tests.test_api_hardening import replace_with_edited_copy
+
+    db = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, db)
+    port = free_port()
+    argv = serve_argv(db, port) + ["--workers", "2"]
+    with serving(db, port=port, argv=argv, log=tmp_path / "serve.log") as (base, process):
+        clients = [httpx.Client(base_url=base, timeout=30) for _ in range(2)]  # one connection to each worker
+        try:
+            def titles() -> list[str]:
+                return [client.get("/laws-2017-ja/61A.json").json()["title"] for client in clients]
+
+            assert titles() == ["リボークの定義"] * 2
+            assert {pid: established_on(pid, port) for pid in workers_of(process.pid)} == \
+                {pid: 1 for pid in workers_of(process.pid)}
+            replace_with_edited_copy(db, "REBUILT 1")
+            assert titles() == ["REBUILT 1"] * 2
+        finally:
+            for client in clients:
+                client.close()
+    assert (tmp_path / "serve.log").read_text().count("picked up the rebuilt laws.db") == 2
