@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import httpx
@@ -196,3 +197,27 @@ def test_each_worker_picks_up_a_rebuilt_database(laws_db_path, tmp_path):
             for client in clients:
                 client.close()
     assert (tmp_path / "serve.log").read_text().count("picked up the rebuilt laws.db") == 2
+
+
+def test_workers_leave_when_the_dispatcher_is_killed(laws_db_path, tmp_path):
+    """No orphans: a dispatcher killed outright (SIGKILL, no chance to pass anything on) closes its
+    ends of the channels, and each worker, reading the end of its channel, shuts down."""
+    port = free_port()
+    argv = serve_argv(laws_db_path, port) + ["--workers", "2"]
+    with serving(laws_db_path, port=port, argv=argv, log=tmp_path / "serve.log") as (base, process):
+        workers = workers_of(process.pid)
+        assert httpx.get(base + "/-/versions.json").status_code == 200
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+        deadline = time.monotonic() + 15
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    """Running (not a zombie waiting for a parent that is gone: those init reaps)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
