@@ -10,9 +10,10 @@ Datasette cannot split Japanese, so the client hands both the query already toke
 is (`_searchmode=raw`): the baselines do none of the tokenizing our endpoint does. With
 `--plain-python` the baselines run on a second server, Datasette alone in its own virtualenv (no
 plugin loaded: docs/pitfalls.md); without it they run on our server. Same queries, same client
-(tests/light_http.py on asyncio, request targets made before the clock starts; `--client
-httpx` for earlier sessions' client), endpoints alternated run by run so drift hits all alike; then a soak at
-concurrency 32 on our search counting every non-200 answer and every transport error.
+(tests/light_http.py on asyncio, request targets made before the clock starts; `--client httpx`
+for earlier sessions' client), endpoints alternated run by run so drift hits all alike; then a
+soak at concurrency 32 on our search counting every non-200 answer and every transport error.
+`--workers N` serves our site with `bridge-laws serve --workers N`; Datasette runs as it does.
 
     .venv/bin/python -m benchmarks.search_load                 # builds a database in a temp dir
     .venv/bin/python -m benchmarks.search_load --db laws.db --plain-python /tmp/plainds/bin/python
@@ -42,8 +43,8 @@ from pathlib import Path
 import httpx
 
 from ingest import tokenize
-from tests import light_http
 from laws_site.serve import SETTINGS
+from tests import light_http
 from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 
 
@@ -179,7 +180,8 @@ def rows_returned(bases: dict, db_name: str) -> dict[str, int]:
 
 def cpu_seconds(pid: int | None) -> float | None:
     """User + system CPU time so far of a process and of its children that still run (the workers
-    of `serve --workers N`; Linux /proc), None if unknown."""
+    of `serve --workers N`, and the offline packs' process while it runs; Linux /proc), None if
+    unknown."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -71,7 +71,7 @@ def serve_forked(listener: socket.socket, workers: int, serve_one: Callable[[soc
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     status = _dispatch(listener, children, stopping)
     listener.close()
-    return _wait_for_all(children, stopping, status)
+    return _wait_for_all(children, status)
 
 
 def _dispatch(listener: socket.socket, children: dict[int, socket.socket], stopping: list) -> int:
@@ -131,7 +131,7 @@ def _reap(children: dict[int, socket.socket]) -> tuple[int, int] | None:
     return None
 
 
-def _wait_for_all(children: dict[int, socket.socket], stopping: list, status: int) -> int:
+def _wait_for_all(children: dict[int, socket.socket], status: int) -> int:
     """Wait for every worker to finish (only the workers: the offline packs' process is another
     child, reaped by its Popen); a worker failing on the way out makes the status 1."""
     stopped = {0, -signal.SIGTERM, -signal.SIGINT}
