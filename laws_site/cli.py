@@ -21,7 +21,7 @@ from ingest.corpus import DEFAULT_CORPUS
 from ingest.report import connect_readonly
 
 from .offline_make import pack as offline_pack
-from .workers import MAX_WORKERS
+from .workers import BACKLOG, MAX_WORKERS, bound
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -113,27 +113,25 @@ def serve(db_path: Path, host: str, port: int, workers: int):
 
 def listen_for_workers(host: str, port: int):
     """The socket the workers' dispatcher accepts on (CliError if the port was taken meanwhile)."""
-    from .workers import listen
-
-    try:
-        return listen(host, port)
-    except OSError as error:
-        raise CliError(f"cannot serve on {host}:{port}: {error.strerror or error}") from error
+    sock = bound_or_fail(host, port)
+    sock.listen(BACKLOG)
+    return sock
 
 
 def check_listen(host: str, port: int) -> None:
     """CliError (one line) if the server could not listen on host:port: an unknown host or a port
     in use would otherwise end the server after its start-up log, exit status 3."""
+    bound_or_fail(host, port).close()
+
+
+def bound_or_fail(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port as the server binds it, else CliError naming why, in one line."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        return bound(host, port)
     except (socket.gaierror, UnicodeError) as error:
         raise CliError(f"cannot serve on {host}:{port}: unknown host ({getattr(error, 'strerror', None) or error})")
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
-        try:
-            probe.bind(address)
-        except OSError as error:
-            raise CliError(f"cannot serve on {host}:{port}: {error.strerror or error}") from error
+    except OSError as error:
+        raise CliError(f"cannot serve on {host}:{port}: {error.strerror or error}") from error
 
 
 def connect(db_path: Path) -> sqlite3.Connection:

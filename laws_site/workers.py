@@ -30,13 +30,27 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 REAP_EVERY = 0.25  # seconds between looks for a worker that ended
 
 
-def listen(host: str, port: int, backlog: int = 2048) -> socket.socket:
-    """The site's listening socket (bound as uvicorn binds its own), accepted on by the dispatcher."""
+BACKLOG = 2048  # uvicorn's
+
+
+def bound(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to host:port as uvicorn binds its own (socket.gaierror for an unknown host,
+    OSError for a port in use)."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(address)
-    sock.listen(backlog)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The site's listening socket, accepted on by the dispatcher."""
+    sock = bound(host, port)
+    sock.listen(BACKLOG)
     return sock
 
 
