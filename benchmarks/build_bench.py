@@ -62,7 +62,7 @@ def baseline(corpus_dir: Path = DEFAULT_CORPUS) -> int:
     returns the token count."""
     from sudachipy import Dictionary, SplitMode
 
-    from ingest.corpus import load_sources
+    from ingest.sources.corpus import load_sources
 
     tokenizer = _tokenizer(Dictionary, SplitMode)
     count = 0
@@ -84,7 +84,7 @@ def _tokenizer(Dictionary, SplitMode):
 
 
 def build_once(corpus_dir: Path = DEFAULT_CORPUS) -> dict:
-    from ingest.build import build
+    from ingest.build.database import build
 
     with tempfile.TemporaryDirectory() as tmp:
         return build(Path(tmp) / "laws.db", corpus_dir)
@@ -114,7 +114,7 @@ def profile_build(top: int) -> str:
 
 
 def corpus_bytes(corpus_dir: Path = DEFAULT_CORPUS) -> int:
-    from ingest.corpus import load_sources
+    from ingest.sources.corpus import load_sources
 
     return sum(source.path.stat().st_size for source in load_sources(corpus_dir))
 
@@ -145,7 +145,7 @@ def main() -> int:
     base, built = statistics.median(base_times), statistics.median(build_times)
     ratio = built / base
     print(f"baseline (read + Sudachi every line): median {base:.3f}s  runs {fmt(base_times)}")
-    print(f"build (ingest.build.build):          median {built:.3f}s  runs {fmt(build_times)}")
+    print(f"build (ingest.build.database.build):          median {built:.3f}s  runs {fmt(build_times)}")
     print(f"ratio build/baseline: {ratio:.1f}x  (target <= {TARGET_RATIO:.0f}x: {'met' if ratio <= TARGET_RATIO else 'MISSED'})")
     if args.cold:
         cold_base = cold_seconds("import benchmarks.build_bench as b; b.baseline()")

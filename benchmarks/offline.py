@@ -39,11 +39,11 @@ from pathlib import Path
 import httpx
 import yaml
 
-from ingest.build import build
-from ingest.corpus import DEFAULT_CORPUS
-from laws_site import offline_make
-from laws_site import search as searching
-from laws_site.units import permalink
+from ingest.build.database import build
+from ingest.sources.corpus import DEFAULT_CORPUS
+from laws_site.offline import make as offline_make
+from laws_site.search import engine as searching
+from laws_site.read.units import permalink
 from tests.live_server import serving
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
 

@@ -32,9 +32,9 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.offline import summary
-from ingest.build import build
-from ingest.corpus import DEFAULT_CORPUS
-from laws_site.units import permalink
+from ingest.build.database import build
+from ingest.sources.corpus import DEFAULT_CORPUS
+from laws_site.read.units import permalink
 from tests.live_server import serving
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
 

@@ -1,4 +1,4 @@
-"""Relevance of `laws_site.search.search`: recall@1, @5, @10 and MRR per query group.
+"""Relevance of `laws_site.search.engine.search`: recall@1, @5, @10 and MRR per query group.
 
 Judgements (qrels) come from two places:
 - group `index`: the printed 索引 of laws-2017-ja, read from the database: every index entry with
@@ -36,8 +36,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from laws_site import search as search_module
-from ingest import tokenize
+from laws_site.search import engine as search_module
+from ingest.text import tokenize
 
 QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
 CUTOFF = 10

@@ -42,8 +42,8 @@ from pathlib import Path
 
 import httpx
 
-from ingest import tokenize
-from laws_site.serve import SETTINGS
+from ingest.text import tokenize
+from laws_site.http.serve import SETTINGS
 from tests import light_http
 from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 

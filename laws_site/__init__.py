@@ -9,7 +9,7 @@ Where things live: ``routes.py`` (every URL), ``pages/`` (one module per page ki
 template), ``queries.py`` (SQL), ``responses.py`` (HTML, JSON and error responses), ``hooks.py``
 (the Datasette hooks), ``templates/`` (all markup), ``cli.py`` (`bridge-laws`).
 """
-from .hooks import (  # noqa: F401
+from laws_site.hooks import (  # noqa: F401
     asgi_wrapper, extra_template_vars, filters_from_request, handle_exception, prepare_connection,
     prepare_jinja2_environment, register_routes,
     render_cell, startup,

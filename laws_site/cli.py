@@ -15,13 +15,13 @@ from pathlib import Path
 
 import click
 
-from ingest.db_target import DEFAULT_DB
-from ingest.cli import CliError, build, check, check_database, check_db_name, run_build
-from ingest.corpus import DEFAULT_CORPUS
-from ingest.report import connect_readonly
+from ingest.build.db_target import DEFAULT_DB
+from ingest.build.cli import CliError, build, check, check_database, check_db_name, run_build
+from ingest.sources.corpus import DEFAULT_CORPUS
+from ingest.checks.report import connect_readonly
 
-from .offline_make import pack as offline_pack
-from .workers import BACKLOG, MAX_WORKERS, bound
+from laws_site.offline.make import pack as offline_pack
+from laws_site.http.workers import BACKLOG, MAX_WORKERS, bound
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -101,8 +101,8 @@ def serve(db_path: Path, host: str, port: int, workers: int):
         run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
     check_listen(host, port)
-    from .offline_make import start_in_background
-    from .serve import run
+    from laws_site.offline.make import start_in_background
+    from laws_site.http.serve import run
 
     listener = listen_for_workers(host, port) if workers > 1 else None
     start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
@@ -150,7 +150,7 @@ def known_document(conn: sqlite3.Connection, doc: str | None) -> None:
 
 def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
     """Exit 1, suggesting the nearest refs."""
-    from .units import nearest_refs
+    from laws_site.read.units import nearest_refs
 
     suggestions = nearest_refs(conn, doc, ref)
     hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
@@ -165,7 +165,7 @@ def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
 @json_option
 def show(doc: str, ref: str, db_path: Path, as_json: bool):
     """Show one unit, e.g. `show laws-2017-ja 61B2(a)`."""
-    from .units import load_unit
+    from laws_site.read.units import load_unit
 
     conn = connect(db_path)
     unit = load_unit(conn, doc, ref)
@@ -199,7 +199,7 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
 def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, exact: bool, db_path: Path,
            as_json: bool):
     """Full-text search, best first; a citation (64A1, 第16条B項1, Law 73) lists that unit first."""
-    from .search import QueryError, search_page, snippet_text
+    from laws_site.search.engine import QueryError, search_page, snippet_text
 
     conn = connect(db_path)
     known_document(conn, doc)
@@ -253,7 +253,7 @@ def search_json(page: dict, doc: str | None, lang: str | None) -> dict:
 @json_option
 def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
     """References from and to one unit, e.g. `refs laws-2017-ja 61B --deep`."""
-    from .units import refs_for
+    from laws_site.read.units import refs_for
 
     conn = connect(db_path)
     try:
@@ -280,7 +280,7 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
 @json_option
 def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, as_json: bool):
     """Compare a unit and its sub-units across two documents, e.g. `diff 61 --from revoke-notes-ja --to laws-2017-ja`."""
-    from .diffs import DiffError, diff_units
+    from laws_site.read.diffs import DiffError, diff_units
 
     try:
         result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pluggy
 
-from .i18n import N_
+from laws_site.i18n.catalog import N_
 
 hookimpl = pluggy.HookimplMarker("datasette")
 
@@ -32,7 +32,7 @@ def site_links(registry, titles: dict[str, str] | None = None) -> list[dict]:
 
 @hookimpl
 def register_routes():
-    from . import routes
+    from laws_site import routes
 
     return routes.ROUTES
 
@@ -40,8 +40,9 @@ def register_routes():
 @hookimpl
 def extra_template_vars(datasette, request):
     """What every page's chrome needs: the site title, the top links, the query being searched."""
-    from . import chrome, queries
-    from .responses import read
+    from laws_site.i18n import chrome
+    from laws_site.read import queries
+    from laws_site.http.responses import read
 
     async def inner():
         registry = await read(datasette, queries.registry)
@@ -62,14 +63,14 @@ def extra_template_vars(datasette, request):
 @hookimpl
 def prepare_jinja2_environment(env, datasette):
     """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n.py)."""
-    from . import i18n
+    from laws_site.i18n import catalog as i18n
 
     i18n.install(env)
 
 
 @hookimpl
 def render_cell(row, value, column, table, datasette):
-    from . import table_cells
+    from laws_site.sql import table_cells
 
     return table_cells.render_cell(row, value, column, table, datasette)
 
@@ -77,7 +78,7 @@ def render_cell(row, value, column, table, datasette):
 @hookimpl(trylast=True)
 def filters_from_request(request, database, table, datasette):
     # trylast: runs after Datasette's own search filter, whose `search` parameter it replaces
-    from . import table_search
+    from laws_site.sql import table_search
 
     return table_search.filters_from_request(request, database, table, datasette)
 
@@ -85,7 +86,7 @@ def filters_from_request(request, database, table, datasette):
 @hookimpl
 def prepare_connection(conn, database, datasette):
     """Every connection Datasette opens: bounded memory, result size and time per call (limits.py)."""
-    from . import limits
+    from laws_site.sql import limits
 
     limits.prepare(conn, database)
 
@@ -93,7 +94,8 @@ def prepare_connection(conn, database, datasette):
 @hookimpl
 def asgi_wrapper(datasette):
     """Methods, CORS, ETag/304, Cache-Control, safe redirects, header caps, rebuilt files (asgi.py)."""
-    from . import asgi, ui_lang
+    from laws_site.http import asgi
+    from laws_site.i18n import prefix as ui_lang
 
     site_rules, language = asgi.wrapper(datasette), ui_lang.wrapper(datasette)
     return lambda app: language(site_rules(app))  # the language prefix comes off first (ui_lang.py)
@@ -102,8 +104,9 @@ def asgi_wrapper(datasette):
 @hookimpl
 def handle_exception(datasette, request, exception):
     """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
-    from . import errors, routes
-    from .responses import error_response
+    from laws_site.http import errors
+    from laws_site import routes
+    from laws_site.http.responses import error_response
 
     async def inner():
         problem = errors.classify(exception, plugin_route=routes.is_plugin_path(request.path))
@@ -118,7 +121,7 @@ def handle_exception(datasette, request, exception):
 def startup(datasette):
     """Check and hash the database files once now (the download's ETag), not during the first
     request; open them in every read thread; note what is served (reload.py)."""
-    from . import reload
+    from laws_site.http import reload
 
     async def inner():
         await reload.remember(datasette)

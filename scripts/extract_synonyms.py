@@ -15,17 +15,17 @@ import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
-from ingest import tokenize
+from ingest.text import tokenize
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HEADER = """# Synonyms the Laws never print, for search (ingest/search_expansions.py, kind `synonym`).
+HEADER = """# Synonyms the Laws never print, for search (ingest/search/expansions.py, kind `synonym`).
 # A subset of SudachiDict's synonym dictionary, src/main/text/synonyms.txt at commit {commit}
 # (https://github.com/WorksApplications/SudachiDict), Copyright (c) Works Applications Co., Ltd.,
 # licensed under the Apache License, Version 2.0 (http://www.apache.org/licenses/LICENSE-2.0).
 # Changed: only groups holding a word the Japanese documents use; columns reduced to
 # group number, expansion flag (0: expands, 1: is expanded to but never triggers), word, and added:
-# the word's search tokens (ingest/tokenize.py query_terms with the pinned dictionary), so that the
+# the word's search tokens (ingest/text/tokenize.py query_terms with the pinned dictionary), so that the
 # build need not tokenize them (tests/test_search_forgiving.py checks they still agree).
 # Made by scripts/extract_synonyms.py; do not edit by hand.
 """

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.relevance import file_qrels, index_qrels
 from benchmarks.search_load import FORGIVING_QUERIES
-from laws_site import search
+from laws_site.search import engine as search
 from tests.live_server import QUERIES
 
 VARIANTS = {"default": {}, "lang=ja": {"lang": "ja"}, "exact": {"expand": False},
@@ -50,7 +50,7 @@ async def http_answers(db: str, sample: list[str]) -> list[dict]:
     import httpx
     from datasette.app import Datasette
     from datasette.utils import parse_metadata
-    from laws_site.serve import METADATA, SETTINGS
+    from laws_site.http.serve import METADATA, SETTINGS
 
     datasette = Datasette([db], metadata=parse_metadata(Path(METADATA).read_text()),
                           settings={k: (int(v) if str(v).isdigit() else v) for k, v in SETTINGS.items()})

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest.build import build
-from ingest.corpus import DEFAULT_CORPUS, load_sources
-from ingest.records import ParseError
-from laws_site.serve import METADATA, SETTINGS
+from ingest.build.database import build
+from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
+from ingest.parsers.records import ParseError
+from laws_site.http.serve import METADATA, SETTINGS
 
 # the page tests' Chromium, server and pages (tests/browser_fixtures.py), shared by every browser test module
 pytest_plugins = ["tests.browser_fixtures"]
@@ -79,10 +79,10 @@ def typed_setting(name: str, value: str, defaults: dict):
 
 @pytest.fixture
 def fresh_answers(monkeypatch):
-    """No answer kept from another request: each view runs (laws_site/responses.py made_once)."""
+    """No answer kept from another request: each view runs (laws_site/http/responses.py made_once)."""
     from collections import OrderedDict
 
-    from laws_site import responses
+    from laws_site.http import responses
 
     monkeypatch.setattr(responses, "_answers", OrderedDict())
     monkeypatch.setattr(responses, "_kept_bytes", 0)

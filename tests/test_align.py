@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.align import (Concordance, Move, align_pairs, alignment_rows, align, comparable_units, law_ref_of,
+from ingest.editions.align import (Concordance, Move, align_pairs, alignment_rows, align, comparable_units, law_ref_of,
                           load_concordance)
-from ingest.corpus import load_sources
-from ingest.documents import parse_document
-from ingest.records import ParseError
+from ingest.sources.corpus import load_sources
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParseError
 
 
 @pytest.fixture(scope="module")
@@ -21,8 +21,8 @@ def units():
 
 @pytest.fixture(scope="module")
 def rows(units):
-    from ingest.corpus import DEFAULT_CORPUS, load_manifest
-    from ingest.registry import Registry
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_manifest
+    from ingest.sources.registry import Registry
 
     return alignment_rows(align_pairs(units, Registry.from_rows(load_manifest(DEFAULT_CORPUS)).diff_pairs()))
 
@@ -93,7 +93,7 @@ def test_rows_follow_reading_order(units):
 
 
 def test_law_ref_of_a_quote():
-    from ingest.records import Unit
+    from ingest.parsers.records import Unit
 
     assert law_ref_of(Unit("revoke-notes-ja", "quote:61B2", "quote", attrs={"law_ref": "61B2"})) == "61B2"
     assert law_ref_of(Unit("laws-2017-ja", "def:ダミー", "definition")) is None

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from ingest import background_tokens
-from ingest.background_tokens import BackgroundTokens
-from ingest.tokenize import index_tokens_and_offsets as index_tokens
+from ingest.build import background_tokens
+from ingest.build.background_tokens import BackgroundTokens
+from ingest.text.tokenize import index_tokens_and_offsets as index_tokens
 
 KEYS = {
     ("リボークが成立したとき：", "ja"),

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from ingest.build import write_atomically
+from ingest.build.database import write_atomically
 from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -334,7 +334,7 @@ def test_build_refuses_a_broken_symlink_as_db(tmp_path, kind, what):
 
 def test_a_fifo_appearing_during_the_build_is_not_replaced(tmp_path):
     """The target is checked again just before the rename."""
-    from ingest.db_target import TargetError
+    from ingest.build.db_target import TargetError
 
     db = tmp_path / "laws.db"
     with pytest.raises(TargetError, match="FIFO"):
@@ -378,7 +378,7 @@ def test_hostile_yaml_is_refused_naming_file_and_line(built, tmp_path, name, att
 
 def test_scalar_aliases_still_load():
     """laws-2017-ja's errata share long reasons with &ra / *ra: an alias of a string is harmless."""
-    from ingest import safe_yaml
+    from ingest.sources import safe_yaml
 
     assert safe_yaml.load("a: &r long reason\nb: *r\nc: [*r, *r]\n") == {"a": "long reason", "b": "long reason",
                                                                         "c": ["long reason", "long reason"]}
@@ -449,7 +449,7 @@ def test_a_fifo_in_the_corpus_is_refused_not_read(tmp_path, name):
 
 
 def test_registry_rows_that_are_not_documents_are_a_clear_error():
-    from ingest.registry import Registry, RegistryError
+    from ingest.sources.registry import Registry, RegistryError
 
     with pytest.raises(RegistryError, match=r"document 'x' has no language, kind: not a bridge-laws documents"):
         Registry.from_rows([{"id": "x", "title": "t"}])
@@ -466,7 +466,7 @@ def test_check_text_on_a_broken_corpus_is_one_line(tmp_path):
 def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkeypatch):
     """A build's children write SQLite files into a scratch directory named after the build's
     process; SIGKILL leaves it behind, and the next build removes it (not a live build's)."""
-    from ingest import build as build_module
+    from ingest.build import database as build_module
 
     monkeypatch.setattr(build_module.tempfile, "tempdir", str(tmp_path))
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -491,7 +491,8 @@ def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_
     """The editions child's tables are copied while the build waits for the token child when that child
     is done first, else after the sections: the same database either way (rowids included); and the disk
     is given what is written while the last tables are copied (fsync in a thread, not only at the end)."""
-    from ingest import background_tokens, build as build_module
+    from ingest.build import background_tokens
+    from ingest.build import database as build_module
 
     flushed = []
     flush = build_module.flush_in_background

@@ -282,8 +282,8 @@ def test_a_build_leaves_what_it_made_to_the_exit_frozen(tmp_path):
     build returns (~7 ms) or walking it in a first collection (~10 ms) would be CPU for nothing."""
     import gc
 
-    from ingest import cli as ingest_cli
-    from ingest.records import Unit
+    from ingest.build import cli as ingest_cli
+    from ingest.parsers.records import Unit
 
     try:
         assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from ingest.commentary import RULING_APPLIES, parse
-from ingest.corpus import load_sources
-from ingest.documents import parse_document
-from ingest.records import ParseError, Unit
+from ingest.parsers.commentary import RULING_APPLIES, parse
+from ingest.sources.corpus import load_sources
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParseError, Unit
 
 DOCS = ("revoke-notes-ja", "out-of-turn-notes-ja")
 
@@ -386,7 +386,7 @@ def test_worked_rulings_apply_a_law(parsed):
         "item-citation-then-words", "wrap-before-citation", "wrap-inside-citation-before-section",
         "wrap-inside-law-number", "wrap-after-dai", "wrap-after-comma"])
 def test_spaces_around_a_law_citation(raw, expected):
-    from ingest.commentary import make_line
+    from ingest.parsers.commentary import make_line
 
     assert make_line(1, raw).text == expected
 
@@ -403,7 +403,7 @@ def test_ruling_list_keeps_the_citation_apart_from_its_count(parsed):
         "飛ばしていない、順番外のリード 第56条 ディクレアラーは受け入れることができる。受け入れなければメジャーペナルティカード。",
         "飛ばしていない、リードではないとき 第57条 メジャーペナルティカード。",
     ]
-    from ingest.refs import Context, extract_ja_law_refs
+    from ingest.text.refs import Context, extract_ja_law_refs
 
     refs = [(r.surface, r.ref) for r in extract_ja_law_refs(ruling.text, Context(ruling.doc))]
     assert refs == [("第45条E項", "45E"), ("第55条", "55"), ("第57条", "57"), ("第54条", "54"), ("第56条", "56"),
@@ -413,8 +413,8 @@ def test_ruling_list_keeps_the_citation_apart_from_its_count(parsed):
 def test_a_two_column_table_in_a_note_keeps_its_columns(parsed):
     """out-of-turn L53A (lines 67-70): who is the offender under 16C, printed as two columns that
     the OCR flattened to one space (間違って教えた側反則者 once the build closed it); the errata
-    restore the column break as a tab and ingest/tables.py draws the rows."""
-    from ingest.tables import text_tables
+    restore the column break as a tab and ingest/parsers/tables.py draws the rows."""
+    from ingest.parsers.tables import text_tables
 
     note = parsed["out-of-turn-notes-ja"].by_ref()["L53A"]
     lines = note.text.split("\n")
@@ -436,7 +436,7 @@ def test_a_two_column_table_in_a_note_keeps_its_columns(parsed):
 def test_a_footnote_whose_marker_the_conversion_lost_is_kept_unanchored(sources):
     """Verbatim out-of-turn line 275 prints 示唆") for 示唆*14): the body *14 (line 296) is kept,
     anchored nowhere rather than guessed; the errata restore the marker for the build."""
-    from ingest.corpus import load_sources as load
+    from ingest.sources.corpus import load_sources as load
 
     verbatim = next(s for s in load(errata=False) if s.id == "out-of-turn-notes-ja")
     footnote = parse(verbatim.text, doc=verbatim.id, source=verbatim.name).by_ref()["fn:14"]

@@ -8,9 +8,9 @@ import sqlite3
 
 import pytest
 
-from ingest.reading import commentary_rows, reading_rows
-from ingest.records import Unit
-from laws_site.units import permalink
+from ingest.references.reading import commentary_rows, reading_rows
+from ingest.parsers.records import Unit
+from laws_site.read.units import permalink
 
 
 async def page(datasette, path: str) -> str:

@@ -1,13 +1,13 @@
 """Source lines kept: every line of every source is found in the records parsed from it
-(ingest/coverage.py), at least 99 % per document, and what is lost is exactly the errata's not_kept lists."""
+(ingest/checks/coverage.py), at least 99 % per document, and what is lost is exactly the errata's not_kept lists."""
 from __future__ import annotations
 
 import pytest
 
-from ingest.corpus import load_sources
-from ingest.coverage import TARGET, coverage, known_drops, line_words, unexplained
-from ingest.documents import parse_document
-from ingest.records import ParsedDocument, Unit
+from ingest.sources.corpus import load_sources
+from ingest.checks.coverage import TARGET, coverage, known_drops, line_words, unexplained
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParsedDocument, Unit
 
 
 @pytest.fixture(scope="module")

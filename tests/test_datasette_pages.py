@@ -2,7 +2,7 @@
 
 laws_site/templates holds copies of Datasette 0.65's templates with their chrome through the
 catalogue; the words Datasette's Python puts on them ("sorted by", filter names, "hide") and
-metadata.yml's descriptions are catalogue messages too (laws_site/datasette_chrome.py, i18n.py).
+metadata.yml's descriptions are catalogue messages too (laws_site/i18n/datasette_pages.py, i18n.py).
 The data (cells, facet values, a row's key, SQL, column names) are the database's, as stored.
 """
 from __future__ import annotations
@@ -196,7 +196,9 @@ async def test_json_errors_keep_their_english_message(datasette):
 def test_every_pattern_message_is_translated_and_keeps_its_variables():
     from babel.messages.pofile import read_po
 
-    from laws_site import datasette_chrome, messages
+    from laws_site.i18n import datasette_pages as datasette_chrome
+
+    from laws_site.i18n import messages
 
     msgids = [m for _, m in messages.PATTERNS] + [m for _, m in messages.EXPECTED] + list(datasette_chrome.CLAUSES.values())
     root = Path(__file__).resolve().parent.parent / "laws_site" / "locale"

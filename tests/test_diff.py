@@ -5,8 +5,8 @@ import sqlite3
 
 import pytest
 
-from ingest.diff import GlossaryTerms, edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
-from laws_site.diffs import DiffError, diff_units, overview
+from ingest.editions.diff import GlossaryTerms, edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
+from laws_site.read.diffs import DiffError, diff_units, overview
 
 COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"
 
@@ -279,8 +279,8 @@ def test_commentaries_citing_law_23_are_not_flagged(conn):
 
 
 def test_edition_flags_from_parsed_units():
-    from ingest.corpus import load_sources
-    from ingest.documents import parse_document
+    from ingest.sources.corpus import load_sources
+    from ingest.parsers.documents import parse_document
 
     units = []
     for source in load_sources():

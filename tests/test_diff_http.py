@@ -77,7 +77,7 @@ async def test_bad_parameters_are_400_with_a_message(datasette, url, message):
 async def test_bad_parameters_on_the_html_page(datasette):
     response = await datasette.client.get("/-/diff?ref=61&from=laws-2017&to=laws-2017-ja")
     assert response.status_code == 400
-    assert "「laws-2017」は比較できません（規則 2017 のことですか？）。" in response.text  # laws_site/messages.py
+    assert "「laws-2017」は比較できません（規則 2017 のことですか？）。" in response.text  # laws_site/i18n/messages.py
 
 
 async def test_overview_lists_every_law(datasette):
@@ -106,12 +106,12 @@ async def test_a_pair_the_site_does_not_offer_is_a_400_naming_those_it_does(data
 
 
 def test_the_diff_pages_read_rows_made_at_build():
-    """laws_site.diffs only reads tables: it imports none of the build's diff or alignment code."""
+    """laws_site.read.diffs only reads tables: it imports none of the build's diff or alignment code."""
     import ast
     from pathlib import Path
 
-    import laws_site.diffs
+    import laws_site.read.diffs
 
-    tree = ast.parse(Path(laws_site.diffs.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(laws_site.read.diffs.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
-    assert not imported & {"ingest.diff", "ingest.align", "ingest.corpus", "ingest.xrefs"}
+    assert not imported & {"ingest.editions.diff", "ingest.editions.align", "ingest.sources.corpus", "ingest.references.xrefs"}

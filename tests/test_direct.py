@@ -1,4 +1,4 @@
-"""The plugin's JSON answers to anonymous GETs skip Datasette's router (laws_site/direct.py, issue 24):
+"""The plugin's JSON answers to anonymous GETs skip Datasette's router (laws_site/http/direct.py, issue 24):
 the same status, headers and bytes as the router's answer, errors included; a request that could
 be personal (a cookie, an Authorization header) still goes through Datasette."""
 import asyncio
@@ -6,8 +6,10 @@ from collections import OrderedDict
 
 import pytest
 
-from laws_site import direct, responses
-from laws_site import search as searching
+from laws_site.http import direct
+
+from laws_site.http import responses
+from laws_site.search import engine as searching
 
 PATHS = [
     ("/-/search.json", "q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"),          # リボーク

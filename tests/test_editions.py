@@ -1,4 +1,4 @@
-"""The provision concordance laws-1997-zh -> laws-2017-ja (ingest/editions.py, corpus/concordance.yml):
+"""The provision concordance laws-1997-zh -> laws-2017-ja (ingest/editions/concordance.py, corpus/concordance.yml):
 exact pairs on real excerpts, whole-corpus invariants, references to moved provisions, histories,
 and the decision file's errors."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.align import load_concordance
-from ingest.editions import figures, load_provisions
-from ingest.records import ParseError
-from ingest.report import check_report
+from ingest.editions.align import load_concordance
+from ingest.editions.concordance import figures, load_provisions
+from ingest.parsers.records import ParseError
+from ingest.checks.report import check_report
 
 OLD, NEW = "laws-1997-zh", "laws-2017-ja"
 

@@ -1,5 +1,5 @@
-"""The editors' notes of corpus/concordance.yml in the reader's language (ingest/editorial_notes.py,
-laws_site/reasons.py): every note has a Japanese and a Chinese version beside its English, the build
+"""The editors' notes of corpus/concordance.yml in the reader's language (ingest/editions/editorial_notes.py,
+laws_site/read/reasons.py): every note has a Japanese and a Chinese version beside its English, the build
 refuses one without, and the pages show the interface language's with its lang attribute."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 
-from ingest.editorial_notes import editorial_note_rows
-from ingest.records import ParseError
-from laws_site import reasons
-from laws_site.i18n import current
+from ingest.editions.editorial_notes import editorial_note_rows
+from ingest.parsers.records import ParseError
+from laws_site.read import reasons
+from laws_site.i18n.catalog import current
 
 
 def test_every_note_of_the_concordance_has_its_japanese_and_chinese_version(laws_db_path):

@@ -1,4 +1,4 @@
-"""Properties of the reference grammar (ingest/refs.py), checked on generated input.
+"""Properties of the reference grammar (ingest/text/refs.py), checked on generated input.
 
 * a WBF ref formats and parses back to itself, and parse accepts nothing format cannot print;
 * every Japanese citation 第{n}条{L}項{m}({a})({v}) (full-width digits, PDF spaces, fillers
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ingest.refs import (
+from ingest.text.refs import (
     LAWS_JA, LAWS_ZH, Context, LawRef, extract_ja_law_refs, extract_regulation_refs, extract_zh_law_refs,
     format_law_ref, parse_index_locators, parse_law_ref,
 )

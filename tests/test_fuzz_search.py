@@ -1,6 +1,6 @@
 """Search input from anywhere: any string gives results or a helpful refusal, never a crash.
 
-* `laws_site.search.search` on any Unicode string returns a list of result dicts (snippets as
+* `laws_site.search.engine.search` on any Unicode string returns a list of result dicts (snippets as
   [{text, mark}] data) or raises QueryError (with a message); nothing else escapes.
 * Through HTTP (Datasette's test client, configured as `serve` runs it): /-/search.json,
   /-/search and Datasette's own ?_search= answer 200, or 400 with a message; never 500.
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from laws_site.search import QueryError, search
+from laws_site.search.engine import QueryError, search
 
 pytestmark = pytest.mark.slow
 

@@ -3,10 +3,10 @@ import sqlite3
 
 import pytest
 
-from ingest import glossary
-from ingest.records import Unit
-from ingest.registry import Registry
-from laws_site import search as searching
+from ingest.search import glossary
+from ingest.parsers.records import Unit
+from ingest.sources.registry import Registry
+from laws_site.search import engine as searching
 
 
 def definition(doc, term, english):
@@ -142,7 +142,7 @@ def test_lookup_needs_the_whole_term(corpus_glossary):
 
 @pytest.fixture(scope="module")
 def conn_with_table(laws_db_path):
-    """The built database: ingest/build.py stores the glossary table."""
+    """The built database: ingest/build/database.py stores the glossary table."""
     conn = sqlite3.connect(laws_db_path)
     assert conn.execute("select count(*) from glossary where source = 'definition'").fetchone()[0] > 40
     yield conn

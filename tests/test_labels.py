@@ -1,4 +1,4 @@
-"""Human labels (ingest/labels.py): what people read wherever the site would otherwise show an id."""
+"""Human labels (ingest/references/labels.py): what people read wherever the site would otherwise show an id."""
 from __future__ import annotations
 
 import re
@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from ingest.labels import DocumentNames, law_citation, unit_labels
-from ingest.records import Unit
+from ingest.references.labels import DocumentNames, law_citation, unit_labels
+from ingest.parsers.records import Unit
 
 # (unit id, ja, zh, en), read off the whole-corpus build: each is how the book or a reader cites it
 EXPECTED = [
@@ -121,10 +121,10 @@ async def test_a_regulation_is_cited_wholly_in_each_language(datasette):
 def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_path):
     """The build makes table search_labels from the units and their labels while it waits for other work
     (`search_label_rows_of`): the same rows, in the same order, as read back from sections and unit_labels."""
-    from ingest.build import document_names
-    from ingest.corpus import DEFAULT_CORPUS, load_sources
-    from ingest.documents import parse_document
-    from ingest.search_labels import search_label_rows, search_label_rows_of
+    from ingest.build.database import document_names
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
+    from ingest.parsers.documents import parse_document
+    from ingest.search.labels import search_label_rows, search_label_rows_of
 
     sources = load_sources(DEFAULT_CORPUS)
     units = [unit for s in sources for unit in parse_document(s.id, s.text, s.name, s.parser).units]
@@ -137,11 +137,11 @@ def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_p
 
 def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_db_path):
     """The build's search child writes table search_labels into its own file while it waits for the
-    tokens (ingest/build.py write_tables); the build copies it: the same CREATE statement, rows and rowids
+    tokens (ingest/build/database.py write_tables); the build copies it: the same CREATE statement, rows and rowids
     as writing the rows themselves."""
-    from ingest.build import write_tables
-    from ingest.search_labels import copy_search_labels, search_label_rows, write_search_labels
-    from ingest.sqlite_write import Database
+    from ingest.build.database import write_tables
+    from ingest.search.labels import copy_search_labels, search_label_rows, write_search_labels
+    from ingest.build.sqlite_write import Database
 
     rows = search_label_rows(sqlite3.connect(laws_db_path))
     child = str(tmp_path / "child.db")

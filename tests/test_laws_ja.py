@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import laws_ja
-from ingest.laws_ja import LawBodyParser, parse_definitions
-from ingest.records import ParseError
-from ingest.textclean import normalise_spaces
+from ingest.parsers import laws_ja
+from ingest.parsers.laws_ja import LawBodyParser, parse_definitions
+from ingest.parsers.records import ParseError
+from ingest.parsers.textclean import normalise_spaces
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 SOURCE = CORPUS / "laws-2017-ja.txt"
@@ -386,7 +386,7 @@ def test_translators_note_without_the_running_header(units):
 @pytest.fixture(scope="module")
 def corrected():
     """laws-2017-ja as the build reads it: the errata applied."""
-    from ingest.corpus import load_sources
+    from ingest.sources.corpus import load_sources
 
     source = next(s for s in load_sources() if s.id == "laws-2017-ja")
     return laws_ja.parse(source.text, doc="laws-2017-ja", source=str(SOURCE)).by_ref()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.laws_ja_index import find_index_start, parse_index
-from ingest.records import ParseError
+from ingest.parsers.laws_ja_index import find_index_start, parse_index
+from ingest.parsers.records import ParseError
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "laws-2017-ja.txt"
 DOC = "laws-2017-ja"

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from ingest import laws_zh
-from ingest.corpus import load_sources
-from ingest.records import ParseError, Unit
-from ingest.refs import law_ancestors, parse_law_ref
+from ingest.parsers import laws_zh
+from ingest.sources.corpus import load_sources
+from ingest.parsers.records import ParseError, Unit
+from ingest.text.refs import law_ancestors, parse_law_ref
 
 DOC = "laws-1997-zh"
 

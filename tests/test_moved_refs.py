@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from ingest.moved_refs import repoint
-from laws_site import search as searching
+from ingest.references.moved import repoint
+from laws_site.search import engine as searching
 from laws_site.cli import cli
 
 REGULATION_ROWS = [

@@ -15,10 +15,12 @@ import sys
 
 import pytest
 
-from laws_site import offline_make, offline_search_data
-from laws_site.offline_pack import page_key, unpack_page
+from laws_site.offline import make as offline_make
+
+from laws_site.offline import search_data as offline_search_data
+from laws_site.offline.pack import page_key, unpack_page
 from laws_site.pages import offline as offline_routes
-from laws_site.units import permalink
+from laws_site.read.units import permalink
 
 
 def get(datasette, path, **headers):

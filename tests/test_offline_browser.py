@@ -20,10 +20,11 @@ import httpx
 import pytest
 import yaml
 
-from ingest.build import build
-from ingest.corpus import DEFAULT_CORPUS
-from laws_site import offline_make, offline_search_data
-from laws_site import search as searching
+from ingest.build.database import build
+from ingest.sources.corpus import DEFAULT_CORPUS
+from laws_site.offline import make as offline_make
+from laws_site.offline import search_data as offline_search_data
+from laws_site.search import engine as searching
 from tests.live_server import serving
 from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
 

@@ -1,4 +1,4 @@
-"""The offline search's port of ingest/forgiving.py (static/offline-search.js, issue 26) gives the
+"""The offline search's port of ingest/text/forgiving.py (static/offline-search.js, issue 26) gives the
 same keys as the server's Python, on the corpus's own words and the qrels queries, in Chromium."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest import forgiving
-from laws_site.offline_expansions import romaji_tables
+from ingest.text import forgiving
+from laws_site.offline.expansions import romaji_tables
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def test_kana_keys_romaji_and_sound_keys_agree_with_python(page, laws_db_path):
     assert got["sound"] == [forgiving.sound_key(t, japanese=True) for t in kana]
     assert got["romaji"] == [forgiving.romaji_to_kana(t) for t in romaji]
     assert got["english"] == [forgiving.sound_key(t, japanese=False) for t in english]
-    # exact examples from ingest/forgiving.py's docstring
+    # exact examples from ingest/text/forgiving.py's docstring
     assert got["romaji"][romaji.index("ribooku")] == "りぼおく"
 
 
@@ -73,7 +73,7 @@ def test_edit_distances_match_rapidfuzz(page):
 @pytest.fixture(scope="module")
 def pack(laws_db_path):
     """The search pack of this session's whole-corpus build (tests/conftest.py)."""
-    from laws_site import offline_search_data
+    from laws_site.offline import search_data as offline_search_data
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
     return offline_search_data.export(conn, build)
@@ -94,7 +94,7 @@ def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
     assert lexicon["まちがっ"][0] == "間違う" and lexicon["ふとう"][0] == "不当"
     # exact, on a few words: 為 reads シ, which SudachiPy takes back as another word (not kept); a kana
     # spelling already in the lexicon (じょうほう, from the corpus's own text) keeps its entry
-    from laws_site.offline_search_data import kana_spellings
+    from laws_site.offline.search_data import kana_spellings
     words = {"順番": ["順番", 0, 372], "情報": ["情報", 0, 186], "外": ["外", 0, 40], "間違っ": ["間違う", 0, 50],
              "祈り": ["祈り", 0, 1], "為": ["為る", 0, 3], "じょうほう": ["情報", 0, 1]}
     assert kana_spellings(words) == {"じゅんばん": ["順番", 0, 372], "そと": ["外", 0, 40],
@@ -104,7 +104,7 @@ def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
 def test_a_hiragana_query_is_split_into_the_servers_words(engine):
     """Hiragana queries of corpus words get the server's words offline (before the kana spellings
     the phone cut ふとうなじょうほう into unknown pieces)."""
-    from ingest import tokenize
+    from ingest.text import tokenize
     queries = ["ふとうなじょうほう", "まちがったじょうほう", "じゅんばんのせつめい", "じぶんのてじゅん", "ばあいのきそく"]
     got = engine.evaluate("(qs) => qs.map((q) => engine.queryTerms(q, 'ja'))", queries)
     assert got[0] == ["不当", "情報"] and got[1] == ["間違う", "情報"]
@@ -115,7 +115,7 @@ def test_latin_and_digit_runs_are_cut_as_the_server_cuts_them(engine):
     """A run of Latin letters, or of digits, is one word offline as in SudachiPy: the lexicon's short
     Latin words (m, i, s, in, on ... from the corpus's Latin text) once cut misinformation into
     m + i + s + インフォメーション and fujuubun na biddo into n + a + bid + do."""
-    from ingest import tokenize
+    from ingest.text import tokenize
     queries = ["misinformation", "fujuubun na biddo", "penarutii kaado", "unauthorised informaton", "echiketto",
                "l54d", "IMP", "VP表"]
     got = engine.evaluate("(qs) => qs.map((q) => engine.queryClauses(q, 'ja'))", queries)
@@ -126,7 +126,7 @@ def test_latin_and_digit_runs_are_cut_as_the_server_cuts_them(engine):
 def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack, laws_db_path):
     """合意 -> see パートナー間の了解事項 -> Law 40: 賛同 and コンセンサス (synonyms of 合意) lead to 40A
     offline as on the server; without the exported "see" entries they do not."""
-    from laws_site import search as searching
+    from laws_site.search import engine as searching
     see = {tuple(terms): (ref, targets) for terms, ref, targets in pack["see_also"]}
     assert see[("合意",)][1] == ["laws-2017-ja:40"]
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
@@ -142,7 +142,7 @@ def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack, law
 def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack, laws_db_path):
     """vocabulary_of (a word no unit holds cannot match) is shipped as the FTS terms per language plus
     and minus the differences, and asked word by word: the phone's answers are exactly the server's."""
-    from laws_site.search_data import search_data
+    from laws_site.search.data import search_data
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     server = {lang: sorted(words) for lang, words in search_data(conn).vocabulary_of.items()}
     # every word that could be one (an FTS term, or a token the FTS tokenizer split) asked in each language

@@ -26,7 +26,7 @@ import httpx
 import pytest
 import yaml
 
-from laws_site.serve import METADATA, SETTINGS, datasette_args
+from laws_site.http.serve import METADATA, SETTINGS, datasette_args
 from tests.live_server import QUERIES, ROOT, free_port, serving
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -252,7 +252,7 @@ def test_the_cli_starts_without_importing_datasette():
 
 
 def test_no_module_spells_a_document_id_but_the_registry():
-    """Which document plays which part is corpus/sources.yml's to say (ingest/registry.py); code asks.
+    """Which document plays which part is corpus/sources.yml's to say (ingest/sources/registry.py); code asks.
     Docstrings, comments and help texts may name a document as an example."""
     import io
     import tokenize as python_tokens

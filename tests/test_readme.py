@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.report import check_report, format_check_report
+from ingest.checks.report import check_report, format_check_report
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -58,7 +58,7 @@ def test_check_sample_is_the_real_report(laws_db_path, require_documents):
 
 
 def test_text_check_sample_is_the_real_report():
-    from ingest.textcheck import check_corpus, format_report
+    from ingest.checks.textcheck import check_corpus, format_report
 
     shown = console_block("bridge-laws check --text")
     real = format_report(check_corpus()).split("\n")

@@ -5,7 +5,7 @@ surface is checked against the sentence, so a link would cover exactly that text
 """
 import pytest
 
-from ingest.refs import (
+from ingest.text.refs import (
     LAWS_JA,
     LAWS_ZH,
     REGULATIONS,
@@ -209,7 +209,7 @@ def test_law_ancestors_nearest_first():
     ("9" * 4301, None),  # a number no Law has, never an int too long to parse
 ])
 def test_law_number_is_read_off_any_ref_in_one_place(ref, number):
-    from ingest.refs import law_number
+    from ingest.text.refs import law_number
 
     assert law_number(ref) == number
 
@@ -220,7 +220,7 @@ def test_the_quick_check_never_skips_a_text_that_refers(laws_db_path):
     shortest forms of each kind of reference are never skipped."""
     import sqlite3
 
-    from ingest import refs
+    from ingest.text import refs
 
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     texts = [(lang, field) for lang, title, text in conn.execute("select lang, title, text from sections")

@@ -1,4 +1,4 @@
-"""Tests for ingest.regulations: exact records on excerpts copied from corpus/jcbl-regs-ja.txt,
+"""Tests for ingest.parsers.regulations: exact records on excerpts copied from corpus/jcbl-regs-ja.txt,
 the VP tables answered through SQL, and invariants over the whole document."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import sqlite_utils
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.corpus import apply_errata, load_errata, read_text
-from ingest.records import ParseError
-from ingest.regulations import latex_to_text, parse
+from ingest.sources.corpus import apply_errata, load_errata, read_text
+from ingest.parsers.records import ParseError
+from ingest.parsers.regulations import latex_to_text, parse
 
 DOC = "jcbl-regs-ja"
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -483,7 +483,7 @@ def test_appendix_4_5_and_7_3_c_and_the_appendix_list_corrected(units):
 
 @pytest.fixture(scope="module")
 def checked():
-    from ingest.textcheck import check_corpus
+    from ingest.checks.textcheck import check_corpus
 
     return check_corpus()[DOC]
 
@@ -504,8 +504,8 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
 
 
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):
-    from ingest.corpus import errata_section
-    from ingest.textcheck import covers
+    from ingest.sources.corpus import errata_section
+    from ingest.checks.textcheck import covers
 
     lines = raw_text.split("\n")
     for fix in load_errata(CORPUS, DOC):

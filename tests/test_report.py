@@ -2,10 +2,10 @@
 import sqlite_utils
 import pytest
 
-from ingest.records import Unit
-from ingest.report import check_report, format_check_report
-from laws_site.units import refs_for
-from ingest.xrefs import build_xrefs
+from ingest.parsers.records import Unit
+from ingest.checks.report import check_report, format_check_report
+from laws_site.read.units import refs_for
+from ingest.references.xrefs import build_xrefs
 
 UNITS = [
     Unit("laws-2017-ja", "16", "law", line=1216),

@@ -7,8 +7,10 @@ import sqlite3
 
 import pytest
 
-from laws_site import asgi, limits
-from laws_site import search as searching
+from laws_site.http import asgi
+
+from laws_site.sql import limits
+from laws_site.search import engine as searching
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +97,7 @@ def statements_of(conn, fn):
 def test_contents_rows_are_the_printed_toc(conn):
     """Table contents_rows (made at build) holds the 目次 entries exactly as the page derived them
     from the toc_entry units: real rows of Law 61 and the whole table compared."""
-    from laws_site import queries
+    from laws_site.read import queries
     from laws_site.pages import contents
 
     rows = [tuple(row) for row in conn.execute(
@@ -202,7 +204,7 @@ def test_search_labels_are_read_from_the_build_time_table(conn):
     searching.search_page(conn, "リボーク", limit=20)
     _, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
     assert not any("with recursive" in sql for sql in statements)
-    # read once per build with the search data (laws_site/search_shown.py), not per page
+    # read once per build with the search data (laws_site/search/shown.py), not per page
     assert not any(table in sql for sql in statements for table in ("search_labels", "search_offsets", "unit_labels"))
 
 
@@ -225,7 +227,7 @@ def test_a_server_keeps_the_search_data_of_its_newest_builds_only(monkeypatch):
     """Each rebuild a running server picks up loads its search data (~17 MB): the oldest go."""
     from types import SimpleNamespace
 
-    from laws_site import search_data as module
+    from laws_site.search import data as module
 
     monkeypatch.setattr(module, "_loaded", type(module._loaded)())
     identities = iter(range(10))

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from laws_site import search as searching
+from laws_site.search import engine as searching
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,7 @@ def test_law_of(ref, kind, law):
 
 def marked(text, query, lang):
     """The snippet of `text` for `query`, marks as 【】, placed from index tokens and offsets as stored."""
-    from ingest import tokenize
+    from ingest.text import tokenize
 
     tokens, offsets = tokenize.index_tokens_and_offsets(text, lang)
     wanted = searching.make_branch(query, lang).highlight_terms()
@@ -201,7 +201,7 @@ def test_snippet_window_starts_near_the_first_match():
 
 
 def test_results_are_highlighted_from_stored_offsets_without_tokenizing(conn, monkeypatch):
-    from ingest import tokenize
+    from ingest.text import tokenize
 
     searching.search(conn, "リボーク", limit=1)  # the query itself is tokenized (and the data loaded) first
     calls = []

@@ -14,8 +14,8 @@ from urllib.parse import quote, unquote
 import pytest
 from click.testing import CliRunner
 
-from laws_site import ref_spelling
-from laws_site import search as searching
+from ingest.text import spelling as ref_spelling
+from laws_site.search import engine as searching
 from laws_site.cli import cli
 
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 
-from laws_site import search as searching
+from laws_site.search import engine as searching
 from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -107,7 +107,7 @@ def test_a_title_carrying_the_words_comes_first(conn, query, first):
 
 
 def test_a_title_carries_the_words_when_it_holds_every_clause(conn):
-    from laws_site.search_data import search_data
+    from laws_site.search.data import search_data
 
     data = search_data(conn)
 
@@ -230,8 +230,10 @@ async def test_too_long_query_says_how_long(datasette):
 def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     """With every file under corpus/ unreadable, a fresh load of the search data still answers,
     variants and vocabulary included (they come from tables written at build)."""
-    from ingest import glossary, tokenize
-    from laws_site import search_data, term_usage
+    from ingest.search import glossary
+    from ingest.text import tokenize
+    from laws_site.search import data as search_data
+    from laws_site.search import term_usage
     from laws_site.pages.glossary import glossary_rows
 
     real_open = builtins.open
@@ -256,8 +258,9 @@ def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
 def test_search_data_loads_without_tokenizing(monkeypatch, laws_db_path):
     """The glossary terms and 索引 headings come with their tokens from table term_tokens: loading the
     search data runs no tokenizer (that touched ~60 MB more of the Sudachi dictionary per server)."""
-    from ingest import glossary, tokenize
-    from laws_site import search_data
+    from ingest.search import glossary
+    from ingest.text import tokenize
+    from laws_site.search import data as search_data
 
     def refuse(*args, **kwargs):
         raise AssertionError(f"tokenized {args[:1]} while loading the search data")
@@ -276,8 +279,9 @@ def test_search_data_loads_without_tokenizing(monkeypatch, laws_db_path):
 
 def test_stored_term_tokens_are_what_the_tokenizer_makes(conn):
     """Every stored key equals a fresh tokenizing of its text, so the stored and the computed paths agree."""
-    from ingest import glossary, tokenize
-    from ingest.search_tables import INDEX_TERMS
+    from ingest.search import glossary
+    from ingest.text import tokenize
+    from ingest.search.tables import INDEX_TERMS
 
     stored = glossary.stored_term_tokens(conn, glossary.GLOSSARY_KEYS)
     assert len(stored) == 78 and stored["ディクレアラー"] == glossary._ja_key("ディクレアラー")
@@ -292,7 +296,7 @@ def test_search_caches_follow_the_build_a_connection_reads(tmp_path, laws_db_pat
     import shutil
     import sqlite3
 
-    from ingest.glossary import database_identity
+    from ingest.search.glossary import database_identity
 
     copy = tmp_path / "laws.db"
     shutil.copy(laws_db_path, copy)

@@ -7,8 +7,8 @@ from urllib.parse import quote
 
 import pytest
 
-from ingest import forgiving
-from laws_site import search as searching
+from ingest.text import forgiving
+from laws_site.search import engine as searching
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +187,7 @@ def test_a_word_of_both_languages_is_answered_in_both(conn):
 
 def test_a_see_entry_of_the_index_bridges_a_word_to_its_law(conn):
     """索引: 合意 -> see パートナー間の了解事項 (Law 40); in Law 40, 40A's title carries 合意."""
-    from laws_site.search_data import search_data
+    from laws_site.search.data import search_data
 
     data = search_data(conn)
     assert data.see_also[frozenset({"合意"})] == ("index:合意", ("laws-2017-ja:40",))
@@ -235,7 +235,7 @@ def test_synonym_keys_agree_with_the_tokenizer():
     import csv
     from pathlib import Path
 
-    from ingest import tokenize
+    from ingest.text import tokenize
 
     path = Path(__file__).resolve().parent.parent / "corpus" / "synonyms.csv"
     with path.open(encoding="utf-8", newline="") as handle:
@@ -248,8 +248,8 @@ def test_synonym_keys_agree_with_the_tokenizer():
 def test_a_bad_synonyms_line_names_file_and_line(tmp_path):
     from collections import Counter
 
-    from ingest.records import ParseError
-    from ingest.search_expansions import synonym_rows
+    from ingest.parsers.records import ParseError
+    from ingest.search.expansions import synonym_rows
 
     path = tmp_path / "synonyms.csv"
     path.write_text("# comment\n000001,0,曖昧,曖昧\n000001,7,あいまい\n", encoding="utf-8")
@@ -258,8 +258,8 @@ def test_a_bad_synonyms_line_names_file_and_line(tmp_path):
 
 
 def test_a_bad_variants_file_names_the_file(tmp_path):
-    from ingest.records import ParseError
-    from ingest.search_expansions import zh_variant_rows
+    from ingest.parsers.records import ParseError
+    from ingest.search.expansions import zh_variant_rows
 
     path = tmp_path / "zh_variants.yml"
     path.write_text("variants:\n  明手: 夢家\n", encoding="utf-8")
@@ -285,8 +285,8 @@ def test_the_keys_take_any_text(text):
 @given(st.text(alphabet=st.sampled_from("あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"),
                min_size=1, max_size=20))
 def test_expansions_take_any_kana_or_romaji(conn, text):
-    from laws_site.expansions import alternatives, corrections
-    from laws_site.search_data import search_data
+    from laws_site.search.expansions import alternatives, corrections
+    from laws_site.search.data import search_data
 
     data = search_data(conn).expansions
     for alternative in alternatives(data, text, None) + corrections(data, text, None):

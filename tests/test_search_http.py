@@ -136,7 +136,7 @@ async def test_searches_asked_at_once_run_one_after_another_and_all_answer(datas
     import threading
     import time
 
-    from laws_site import search as searching
+    from laws_site.search import engine as searching
 
     real = searching.search_page
     inside, most = [0], [0]
@@ -170,7 +170,7 @@ async def test_the_first_search_of_a_build_is_not_cut_short_by_the_query_time_li
     import time
     from collections import OrderedDict
 
-    from laws_site import search_data as data_module
+    from laws_site.search import data as data_module
 
     limit = datasette.setting("sql_time_limit_ms") / 1000
     load = data_module._load

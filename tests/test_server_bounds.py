@@ -15,8 +15,16 @@ import yaml
 from datasette.utils.asgi import Request
 from datasette.utils.asgi import Response
 
-from laws_site import limits, request_bounds, responses, search, sql_gate
-from laws_site.serve import METADATA
+from laws_site.sql import limits
+
+from laws_site.http import request_bounds
+
+from laws_site.http import responses
+
+from laws_site.search import engine as search
+
+from laws_site.sql import gate as sql_gate
+from laws_site.http.serve import METADATA
 
 
 def assert_error(response, status: int, *words: str) -> dict:
@@ -47,7 +55,7 @@ async def test_too_many_parameters_is_a_400_before_any_view(datasette, path):
 async def test_too_many_parameters_on_an_html_page_is_the_error_page(datasette):
     response = await datasette.client.get("/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert response.status_code == 400 and 'class="error-page' in response.text
-    assert "アドレスのパラメータが 101 個あります。" in response.text  # in the interface language (laws_site/messages.py)
+    assert "アドレスのパラメータが 101 個あります。" in response.text  # in the interface language (laws_site/i18n/messages.py)
     english = await datasette.client.get("/en/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert "The address has 101 parameters" in english.text
 

@@ -18,7 +18,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from laws_site import serve, sql_gate
+from laws_site.http import serve
+
+from laws_site.sql import gate as sql_gate
 from tests.live_server import serving
 
 pytestmark = pytest.mark.slow

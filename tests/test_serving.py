@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 from tests.live_server import serving
-from ingest.build import build
-from ingest.corpus import DEFAULT_CORPUS
-from laws_site.serve import METADATA, SETTINGS
+from ingest.build.database import build
+from ingest.sources.corpus import DEFAULT_CORPUS
+from laws_site.http.serve import METADATA, SETTINGS
 
 pytestmark = pytest.mark.slow
 

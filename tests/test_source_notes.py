@@ -1,4 +1,4 @@
-"""Source typos kept as printed (ingest/source_notes.py): the rows built from the errata files'
+"""Source typos kept as printed (ingest/sources/source_notes.py): the rows built from the errata files'
 `as_printed` entries with `means`, the build error for one that matches nothing, and the note on
 the unit page and in its JSON."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.corpus import load_sources
-from ingest.documents import parse_document
-from ingest.records import ParseError
-from ingest.source_notes import source_note_rows
+from ingest.sources.corpus import load_sources
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParseError
+from ingest.sources.source_notes import source_note_rows
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 HAIRCUT_REASON_START = "21B1 prints 理发 (a haircut), which makes no sense here"

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from ingest import build as build_module, sqlite_write
-from ingest.sqlite_write import Database, create_table_sql
+from ingest.build import database as build_module
+
+from ingest.build import sqlite_write
+from ingest.build.sqlite_write import Database, create_table_sql
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,7 +46,7 @@ def test_the_database_is_the_one_sqlite_utils_writes(tmp_path, monkeypatch):
 
 
 def test_a_build_does_not_import_sqlite_utils():
-    code = "import sys, tempfile, pathlib; from ingest.build import build; " \
+    code = "import sys, tempfile, pathlib; from ingest.build.database import build; " \
            "build(pathlib.Path(tempfile.mkdtemp()) / 'laws.db'); print('sqlite_utils' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert result.stdout.strip() == "False"
@@ -107,7 +109,7 @@ def test_json_text_refuses_what_json_cannot_write():
 
 
 def test_values_of_rows_are_those_asked_one_by_one():
-    from ingest.sqlite_write import as_value, values_of
+    from ingest.build.sqlite_write import as_value, values_of
 
     names = ["a", "b", "c"]
     for rows in ([{"a": 1, "b": "x", "c": None}, {"a": 2, "b": "y", "c": 3.5}],      # every row has every name

@@ -1,4 +1,4 @@
-"""Printed tables made at build (ingest/tables.py): Law 77's scoring table, 78B's IMP table, the
+"""Printed tables made at build (ingest/parsers/tables.py): Law 77's scoring table, 78B's IMP table, the
 1997 Law 2 board table, the regulations' VP scales; each stored in unit_tables and shown in place."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from ingest.tables import text_tables
+from ingest.parsers.tables import text_tables
 
 
 def stored(laws_db_path, unit_id: str) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The text checker (ingest/textcheck.py), the reviewed errata of laws-2017-ja and the refs they
+"""The text checker (ingest/checks/textcheck.py), the reviewed errata of laws-2017-ja and the refs they
 re-spell (table ref_aliases).
 
 Exact candidates on small texts for each kind of check; then the real corpus: every candidate of
@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
-from laws_site import search as searching
-from ingest.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
-from ingest.documents import parse_document
-from ingest.records import ParsedDocument, Unit
-from ingest.textcheck import (
+from laws_site.search import engine as searching
+from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParsedDocument, Unit
+from ingest.checks.textcheck import (
     Candidate,
     check_corpus,
     check_document,
@@ -211,7 +211,7 @@ def test_ref_aliases_rows(db):
 
 def test_every_re_spelt_ref_has_an_alias(db):
     """Each unit of the verbatim parse whose ref the errata changed is an alias row (computed
-    here from the two parses independently of ingest.aliases)."""
+    here from the two parses independently of ingest.references.aliases)."""
     verbatim = next(s for s in load_sources(errata=False) if s.id == "laws-2017-ja")
     corrected_source = next(s for s in load_sources() if s.id == "laws-2017-ja")
     old = parse_document(verbatim.id, verbatim.text, verbatim.name).units

@@ -1,16 +1,16 @@
-"""The text checker's evidence and new kinds (ingest/textcheck_evidence.py), and its quality measured
-against the review kept in corpus/errata (ingest/textcheck_quality.py)."""
+"""The text checker's evidence and new kinds (ingest/checks/evidence.py), and its quality measured
+against the review kept in corpus/errata (ingest/checks/quality.py)."""
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 
-from ingest.records import ParsedDocument, Unit
-from ingest.textcheck import check_corpus, check_document, format_report, full_morphemes, morphemes
-from ingest.textcheck_evidence import (convention_form, near_words, small_kana_spans, spelling_convention,
+from ingest.parsers.records import ParsedDocument, Unit
+from ingest.checks.textcheck import check_corpus, check_document, format_report, full_morphemes, morphemes
+from ingest.checks.evidence import (convention_form, near_words, small_kana_spans, spelling_convention,
                                        weighted_distance, witness_prints)
-from ingest.textcheck_quality import corpus_quality, total
+from ingest.checks.quality import corpus_quality, total
 
 
 @pytest.mark.parametrize("word, majority, explained", [
@@ -125,8 +125,8 @@ def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
     ("ポートルランドクラブ", False),          # ポートル is no word: ポートランド with a stray ル
 ])
 def test_a_compound_of_known_words_is_explained(word, explained):
-    from ingest.textcheck import known_katakana
-    from ingest.textcheck_evidence import known_compound
+    from ingest.checks.textcheck import known_katakana
+    from ingest.checks.evidence import known_compound
 
     assert bool(known_compound(word, known_katakana, Counter({word: 2, "ペア": 5}))) is explained
 

@@ -2,7 +2,7 @@
 finds text spelled another (katakana variants, traditional Chinese)."""
 import pytest
 
-from ingest import tokenize
+from ingest.text import tokenize
 
 
 @pytest.fixture(autouse=True)
@@ -197,7 +197,7 @@ def test_variants_come_from_the_table_in_force_not_from_corpus(monkeypatch):
     "a", "", "夢家(dummy)出牌 12 张",
 ])
 def test_chinese_index_spans_are_the_bigram_tokens_spans(text):
-    from ingest.tokenize import chinese_bigram_spans, chinese_bigram_tokens
+    from ingest.text.tokenize import chinese_bigram_spans, chinese_bigram_tokens
 
     assert chinese_bigram_spans(text) == [(t.norm, t.begin, t.end) for t in chinese_bigram_tokens(text)]
 
@@ -212,7 +212,7 @@ def katakana_runs_word_by_word(text: str, spans: list[tuple[str, int, int]]) -> 
 def test_katakana_runs_found_by_stretches_are_those_found_word_by_word():
     """Whole corpus: the runs the index joins (found inside the text's stretches of katakana) are the
     runs found by testing every word; hundreds of texts have at least one."""
-    from ingest.corpus import DEFAULT_CORPUS, load_sources
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
 
     texts_with_runs = 0
     for source in load_sources(DEFAULT_CORPUS):

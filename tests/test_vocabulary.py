@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest import tokenize
-from ingest.vocabulary import Vocabulary, search_key, vocabulary_rows
+from ingest.text import tokenize
+from ingest.search.vocabulary import Vocabulary, search_key, vocabulary_rows
 
 VOCABULARY = Path(__file__).resolve().parent.parent / "corpus" / "vocabulary.yml"
 LAWS_JA, LAWS_ZH, REGS = "laws-2017-ja", "laws-1997-zh", "jcbl-regs-ja"
@@ -195,7 +195,7 @@ def test_issue_examples_resolve_to_one_entry(entries, word, ja, targets):
     assert len(found) == 1, [e["en"] for e in found]
     assert ja in found[0]["ja"]
     assert targets <= set(found[0]["laws"])
-    # the lookup search runs (ingest/vocabulary.py, from the rows the build stores) agrees
+    # the lookup search runs (ingest/search/vocabulary.py, from the rows the build stores) agrees
     stored = Vocabulary(vocabulary_rows(VOCABULARY)).lookup(word)
     assert [entry.en for entry in stored] == [found[0]["en"]]
 

@@ -7,7 +7,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
-from laws_site.units import permalink
+from laws_site.read.units import permalink
 
 
 
@@ -200,7 +200,7 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
 
 async def test_linked_text_escapes_text_around_and_inside_links(datasette):
     """linkify returns segments; the template macro escapes every piece of text."""
-    from laws_site.linkify import segments
+    from laws_site.read.linkify import segments
 
     text = "<b>第44条</b> & 第99条"
     xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
@@ -210,7 +210,7 @@ async def test_linked_text_escapes_text_around_and_inside_links(datasette):
     pieces = segments(text, xrefs)
     assert [p["text"] for p in pieces] == ["<b>", "第44条", "</b> & ", "第99条"]
     macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
-    from laws_site import i18n
+    from laws_site.i18n import catalog as i18n
     token = i18n.current.set("en")  # the reason is in the interface language (English here)
     assert str(await macros.linked(pieces)) == (
         '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="44">第44条</a>&lt;/b&gt; &amp; '
@@ -536,7 +536,7 @@ def test_citation_counts_are_not_computed_per_request():
     import laws_site.pages.citations as page
 
     source = Path(page.__file__).read_text(encoding="utf-8")
-    assert "from xrefs" not in source and "ingest.refs" not in source and "defaultdict" not in source
+    assert "from xrefs" not in source and "ingest.text.refs" not in source and "defaultdict" not in source
 
 
 async def test_metadata_canned_queries(datasette):
@@ -596,7 +596,7 @@ async def test_index_entries_say_see_and_see_also_as_the_book_does(datasette):
 async def test_an_answer_asked_again_is_the_one_made_first(datasette):
     """The database never changes while served: a page asked for again comes from memory, the same
     bytes, and only for requests that carry no cookie (a login or a message could differ)."""
-    from laws_site import responses
+    from laws_site.http import responses
 
     first = await datasette.client.get("/laws-2017-ja/61B2")
     key = next(k for k in responses._answers if k[1] == "/laws-2017-ja/61B2")

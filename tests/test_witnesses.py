@@ -15,8 +15,8 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 
-from ingest.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_text
-from ingest.documents import parse_document
+from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_text
+from ingest.parsers.documents import parse_document
 
 LAWS = "laws-2017-ja"
 COMMENTARIES = ("revoke-notes-ja", "out-of-turn-notes-ja")
@@ -106,7 +106,7 @@ def errata_against_reprints() -> list[dict]:
 
 def kept_against_reprints() -> list[dict]:
     """Each span the review keeps as printed, in the corrected text, against the reprints."""
-    from ingest.textcheck import check_corpus
+    from ingest.checks.textcheck import check_corpus
 
     laws, reprints = corpus()
     units = laws.by_ref()

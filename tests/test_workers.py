@@ -1,4 +1,4 @@
-"""laws_site/workers.py: `bridge-laws serve --workers N` - one port, N processes, connections handed
+"""laws_site/http/workers.py: `bridge-laws serve --workers N` - one port, N processes, connections handed
 out in turn, a worker's end ends the service, a stop signal stops every worker."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.live_server import ROOT, free_port, serve_argv, serving
 # the dispatch and the supervision without Datasette.
 ECHO_WORKERS = textwrap.dedent("""
     import os, socket, sys
-    from laws_site.workers import listen, serve_forked
+    from laws_site.http.workers import listen, serve_forked
 
     def serve_one(channel):
         while True:
@@ -161,7 +161,7 @@ def test_the_cli_does_not_import_asyncio_for_a_build():
 
 
 def test_a_port_taken_before_the_workers_listen_is_a_one_line_error():
-    from ingest.cli import CliError
+    from ingest.build.cli import CliError
     from laws_site.cli import listen_for_workers
 
     with socket.socket() as taken:

@@ -4,8 +4,8 @@ from functools import lru_cache
 
 import pytest
 
-from ingest.records import Unit
-from ingest.xrefs import XREF_COLUMNS, build_xrefs
+from ingest.parsers.records import Unit
+from ingest.references.xrefs import XREF_COLUMNS, build_xrefs
 
 LAW_TEXT = "4. 本条A項およびB項と同様に全くの無作為"  # Law 6D4, as printed
 
@@ -92,7 +92,7 @@ def test_index_definition_uses_the_entry_term_then_the_chapter():
 @pytest.fixture
 def corpus_variants():
     """The corpus's katakana variants in force, as the build installs them before resolving."""
-    from ingest import tokenize
+    from ingest.text import tokenize
 
     before = tokenize.variants_in_force()
     tokenize.use_variants(tokenize.read_variants())
@@ -140,8 +140,8 @@ ARTICLE_MENTION = re.compile(r"[0-9０-９]+[ \u3000]*条")
 
 @lru_cache(maxsize=1)
 def corpus():
-    from ingest.corpus import load_sources
-    from ingest.documents import parse_document
+    from ingest.sources.corpus import load_sources
+    from ingest.parsers.documents import parse_document
 
     units = [u for s in load_sources() for u in parse_document(s.id, s.text, s.name).units]
     return units, build_xrefs(units)
@@ -329,10 +329,10 @@ def test_appendix_7_4_own_references_resolve():
 def test_references_read_beforehand_give_the_same_rows():
     """The build reads the references of the documents after the first in the child that parses them
     (build_xrefs' `found`): the rows are those of reading them here, and `found` is what is used."""
-    from ingest.build import parse_documents
-    from ingest.corpus import DEFAULT_CORPUS, load_sources
-    from ingest.registry import Registry
-    from ingest.xrefs import build_xrefs, unit_references
+    from ingest.build.database import parse_documents
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
+    from ingest.sources.registry import Registry
+    from ingest.references.xrefs import build_xrefs, unit_references
 
     sources = load_sources(DEFAULT_CORPUS)
     registry = Registry.from_rows(source.meta for source in sources)

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ingest import corpus, yaml_prefetch
-from ingest.corpus import DEFAULT_CORPUS
-from ingest.records import ParseError
+from ingest.sources import corpus
+
+from ingest.build import yaml_prefetch
+from ingest.sources.corpus import DEFAULT_CORPUS
+from ingest.parsers.records import ParseError
 from laws_site.cli import cli
 
 

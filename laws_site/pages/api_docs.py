@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..responses import html_page
+from laws_site.http.responses import html_page
 
 SOURCE = Path(__file__).resolve().parent.parent / "api.md"
 

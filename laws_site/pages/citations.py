@@ -1,5 +1,5 @@
 """/-/citations: which law of the current Laws cites which, read from tables the build wrote
-(ingest/citations.py). For each law what it cites and what cites it, with counts and titles; a
+(ingest/references/citations.py). For each law what it cites and what cites it, with counts and titles; a
 part-by-part picture (drawn by the template, citation_map.html) and the strongest links.
 
 `?law=61` opens one law; `?from=61&to=44` lists the units of Law 61 that cite Law 44;
@@ -11,9 +11,13 @@ import json
 import re
 from urllib.parse import quote_from_bytes
 
-from .. import editions, i18n, queries
-from ..responses import html_page, json_response, read
-from ..units import labels, permalink
+from laws_site.read import editions
+
+from laws_site.i18n import catalog as i18n
+
+from laws_site.read import queries
+from laws_site.http.responses import html_page, json_response, read
+from laws_site.read.units import labels, permalink
 
 STRONGEST = 15
 
@@ -62,7 +66,7 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
         "selected": selected,
         "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
         "citation_count": sum(p["units"] for p in between), "pair_count": len(between),
-        # the opened law's 1997 units, from the provision concordance (laws_site/editions.py)
+        # the opened law's 1997 units, from the provision concordance (laws_site/read/editions.py)
         "focus_editions": editions.law_editions(conn, law) if law in titles else [],
     }
 
@@ -71,7 +75,7 @@ PAIR_FIELDS = ("from_law", "to_law", "from_part", "to_part", "units")
 
 
 def citation_pairs(conn, doc: str) -> list[dict]:
-    """The rows of law_citations (made at build, ingest/citations.py), read as plain tuples (358
+    """The rows of law_citations (made at build, ingest/references/citations.py), read as plain tuples (358
     short rows need no sqlite3.Row and result-budget check each); each pair's citing units stay
     the stored JSON until a list shows them (`citing_units`): the page shows one law's."""
     cursor = conn.cursor()

@@ -1,17 +1,19 @@
 """A document's table of contents: the printed 目次 where the book has one, else its structure."""
 from __future__ import annotations
 
-from .. import i18n, queries
-from ..pages.unit import short_titles
-from ..responses import error_response, html_page, json_response, read
-from ..units import labels, permalink
+from laws_site.i18n import catalog as i18n
+
+from laws_site.read import queries
+from laws_site.pages.unit import short_titles
+from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.read.units import labels, permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.
 OUTLINE_KINDS = ("front_matter", "preface", "introduction", "part", "chapter", "division", "law",
                  "article", "appendix", "table", "essay", "quote", "note", "ruling", "definition", "index")
 # In the 2017 Laws the printed 目次 lists laws and sections; the rest of the book is outside it.
 OUTSIDE_PRINTED_TOC = ("front_matter", "preface", "introduction", "chapter", "index")
-CONTENTS_ROWS = "contents_rows"  # ingest/contents_rows.py
+CONTENTS_ROWS = "contents_rows"  # ingest/references/contents_rows.py
 
 
 def outline(units: list[dict]) -> list[dict]:
@@ -27,7 +29,7 @@ def outline(units: list[dict]) -> list[dict]:
 
 def printed_toc(conn, doc: str) -> list[dict]:
     """The 目次 rows: a law at depth 0, its sections below; grouped by the part they are printed in.
-    Read from table contents_rows (made at build: ingest/contents_rows.py), plain tuples; a database
+    Read from table contents_rows (made at build: ingest/references/contents_rows.py), plain tuples; a database
     built before it has the entries' units read and their attrs parsed here."""
     if queries.table_exists(conn, CONTENTS_ROWS):
         cursor = conn.cursor()

@@ -1,21 +1,24 @@
-"""The diff pages: a law across editions and reprints (rows made at build, read by laws_site/diffs.py).
+"""The diff pages: a law across editions and reprints (rows made at build, read by laws_site/read/diffs.py).
 
 /-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja   the two texts side by side, changes marked
-/-/diff.json?...                                      the same as JSON (laws_site.diffs.diff_units)
+/-/diff.json?...                                      the same as JSON (laws_site.read.diffs.diff_units)
 /-/diff/overview?from=laws-1997-zh&to=laws-2017-ja    every law with counts of changed/added/removed
 /-/diff/overview.json?...
 
-A bad parameter is a 400 with a message (ingest.diff.DiffError), never a 500.
+A bad parameter is a 400 with a message (ingest.editions.diff.DiffError), never a 500.
 """
 from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
-from .. import diffs as diffing
-from .. import chrome, editions, i18n, reasons
-from ..i18n import gettext
-from .. import queries
-from ..responses import json_error, json_response, read
+from laws_site.read import diffs as diffing
+from laws_site.i18n import chrome
+from laws_site.read import editions
+from laws_site.i18n import catalog as i18n
+from laws_site.read import reasons
+from laws_site.i18n.catalog import gettext
+from laws_site.read import queries
+from laws_site.http.responses import json_error, json_response, read
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
 
@@ -102,5 +105,5 @@ async def choices(datasette) -> dict:
 
 
 def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:
-    """Both sides of a stored diff row as pieces for the template (laws_site/diffs.py makes them)."""
+    """Both sides of a stored diff row as pieces for the template (laws_site/read/diffs.py makes them)."""
     return diffing.side_pieces_of(row.get(ops_key), row.get(from_key), row.get(to_key))

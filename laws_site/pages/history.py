@@ -1,15 +1,17 @@
 """/-/history/<law>: one law through every version in the corpus (1997 Chinese, the 2017 Laws as
 the 2018 commentaries reprint them, the 2017 web PDF), aligned unit by unit with what happened at
 each step; /-/history lists the laws. JSON at the same URLs with .json. Made at build
-(ingest/history.py, table law_history); a request reads one row."""
+(ingest/editions/history.py, table law_history); a request reads one row."""
 from __future__ import annotations
 
 import re
 
-from .. import editions, reasons
-from ..i18n import N_, gettext
-from ..diffs import side_pieces_of
-from ..responses import error_response, html_page, json_response, read
+from laws_site.read import editions
+
+from laws_site.read import reasons
+from laws_site.i18n.catalog import N_, gettext
+from laws_site.read.diffs import side_pieces_of
+from laws_site.http.responses import error_response, html_page, json_response, read
 
 
 async def view(datasette, request):

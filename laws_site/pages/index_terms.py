@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import unicodedata
 
-from .. import chrome, i18n, queries
-from ..i18n import N_
-from ..linkify import segments
-from ..responses import error_response, html_page, json_response, read
-from ..units import permalink
+from laws_site.i18n import chrome
+
+from laws_site.i18n import catalog as i18n
+
+from laws_site.read import queries
+from laws_site.i18n.catalog import N_
+from laws_site.read.linkify import segments
+from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.read.units import permalink
 
 KANA_ROWS = {
     "あ": "あいうえおぁぃぅぇぉゔ", "か": "かきくけこがぎぐげごゕゖ", "さ": "さしすせそざじずぜぞ",

@@ -6,7 +6,7 @@
   worker, which fetches the new pack and removes the old one).
 - /-/offline/manifest.webmanifest : name, icons, start URL, colours ("add to home screen").
 - /-/offline/pages.json?build=ID&lang=LANG and /-/offline/search.json?build=ID : the packs of this
-  build, read from the files `bridge-laws pack` made (laws_site/offline_make.py), gzip-compressed
+  build, read from the files `bridge-laws pack` made (laws_site/offline/make.py), gzip-compressed
   on the wire when the browser accepts it. Another build's id is a 404 that says which build is
   served (a worker left from an earlier build); a pack not made yet is a 503 with Retry-After, and
   a `bridge-laws pack` is started in a child process if none is running (after a rebuild the
@@ -27,10 +27,10 @@ from pathlib import Path
 
 from datasette.utils.asgi import Response
 
-from .. import i18n
-from ..offline_make import pack_file, start_in_background
-from ..offline_pack import build_id
-from ..responses import error_response, html_page, json_error, laws_database, read
+from laws_site.i18n import catalog as i18n
+from laws_site.offline.make import pack_file, start_in_background
+from laws_site.offline.pack import build_id
+from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
 
 STATIC = resources.files("laws_site") / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"

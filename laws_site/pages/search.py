@@ -1,7 +1,7 @@
 """The search page: /-/search (HTML) and /-/search.json.
 
 - /-/search?q=リボーク&doc=laws-2017-ja&lang=ja&limit=20&offset=0 : results of
-  laws_site.search.search_page (the same function as `bridge-laws search`), grouped by law, linked
+  laws_site.search.engine.search_page (the same function as `bridge-laws search`), grouped by law, linked
   to the unit pages /<doc>/<ref>, "1–20 of 125" with previous/next links. A query that is exactly
   one citation of an existing unit (`64A1`, `第16条B項1`, `Law 73`) opens that unit
   (/<doc>/<ref>?from_search=<query>, which says so); `&list=1` shows the list instead.
@@ -18,12 +18,12 @@ from urllib.parse import urlencode
 
 from datasette.utils.asgi import Response
 
-from ingest.tokenize import clean_query
+from ingest.text.tokenize import clean_query
 
-from .. import i18n
-from .. import search as searching
-from ..responses import html_page, json_response, laws_database, page_url, read_here
-from ..units import permalink
+from laws_site.i18n import catalog as i18n
+from laws_site.search import engine as searching
+from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
+from laws_site.read.units import permalink
 
 PAGE_LIMIT = 20
 MAX_LIMIT = 200

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from datasette.utils.asgi import Response
 
-from ..responses import json_response
+from laws_site.http.responses import json_response
 
 
 def databases_data(datasette) -> list[dict]:

@@ -9,16 +9,26 @@ from urllib.parse import unquote, urlencode
 
 from datasette.utils.asgi import Response
 
-from ingest.labels import law_citation
-from ingest.refs import law_number, parse_law_ref
+from ingest.references.labels import law_citation
+from ingest.text.refs import law_number, parse_law_ref
 
-from .. import chrome, citation_alternatives, editions, i18n, queries, reasons
-from ..i18n import N_
-from ..linkify import blocks, mark_terms, segments
-from ..ref_spelling import canonical_ref, candidate_refs
-from ..responses import error_response, html_page, json_response, read
-from ..source_notes import source_notes
-from ..units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
+from laws_site.i18n import chrome
+
+from laws_site.search import alternatives as citation_alternatives
+
+from laws_site.read import editions
+
+from laws_site.i18n import catalog as i18n
+
+from laws_site.read import queries
+
+from laws_site.read import reasons
+from laws_site.i18n.catalog import N_
+from laws_site.read.linkify import blocks, mark_terms, segments
+from ingest.text.spelling import canonical_ref, candidate_refs
+from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.read.source_notes import source_notes
+from laws_site.read.units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
 
 
 # Backlinks are grouped by what kind of text cites the unit (commentary has its own panel).
@@ -127,7 +137,7 @@ def group_backlinks(incoming: list[dict], inside: set[str], doc: str = "",
 def commentary(conn, unit: dict, lang: str) -> dict:
     """Notes and worked rulings that apply this unit or one of its parts (label, first line, the
     rest on request), and the commentaries that reprint it (one line each, with the comparison).
-    Which ones is decided at build (table unit_commentary, ingest/reading.py)."""
+    Which ones is decided at build (table unit_commentary, ingest/references/reading.py)."""
     source_ids = [r[0] for r in conn.execute(
         "select source_id from unit_commentary where unit_id = ? order by position", (unit["id"],))]
     units = [u for u in (queries.unit_by_id(conn, i) for i in source_ids) if u]
@@ -246,7 +256,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
     # a reference printed against an older edition (付表7-4's 23条) already points where it means
-    # now (72C): the build re-pointed its row (ingest/moved_refs.py)
+    # now (72C): the build re-pointed its row (ingest/references/moved.py)
     incoming = queries.xrefs_into(conn, ids)
     names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
                                *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
@@ -322,10 +332,10 @@ def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
     if role == "laws" and parse_law_ref(ref):
-        # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/labels.py)
+        # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/references/labels.py)
         forms = {lang: law_citation(ref, lang, lang) for lang in ("ja", "zh", "en")}
     elif role == "regulations" and labels and all(labels.get(lang) for lang in ("ja", "zh", "en")):
-        # each language wholly in that language (ingest/labels.py): 競技会運営規則 付表7-4 /
+        # each language wholly in that language (ingest/references/labels.py): 競技会運営規則 付表7-4 /
         # 竞赛运营规则 附表7-4 / JCBL tournament regulations, Appendix 7-4
         names = {"ja": document.get("short_title") or document["title"],
                  "zh": document.get("short_title_zh") or document.get("short_title") or document["title"],

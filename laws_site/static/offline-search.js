@@ -1,5 +1,5 @@
-// Offline search: laws_site/search.py re-run in the browser on the build's search pack
-// (laws_site/offline_search_data.py), so that offline answers agree with the server's. Read
+// Offline search: laws_site/search/engine.py re-run in the browser on the build's search pack
+// (laws_site/offline/search_data.py), so that offline answers agree with the server's. Read
 // search.py beside it: the functions have the same names and do the same things in the same order
 // (citations first; then branches for the query, its glossary translations and its director
 // vocabulary; FTS5's bm25 computed from the index's own term instances; the 索引 and glossary
@@ -22,7 +22,7 @@
 
   class QueryError extends Error {}
 
-  // ---------------------------------------------------------------- text folding (ingest/tokenize.py)
+  // ---------------------------------------------------------------- text folding (ingest/text/tokenize.py)
 
   const SMALL = "ァィゥェォャュョヮッヵヶ", LARGE = "アイウエオヤユヨワツカケ";
   const E_ROW_I_RE = /([エケゲセゼテデネヘベペメレヱ])イ/g;
@@ -37,7 +37,7 @@
     return out.replace(E_ROW_I_RE, "$1ー").replace(LONG_VOWEL_MARKS, "");
   }
 
-  // --------------------------------------------- issue 24's expansions (ingest/forgiving.py, laws_site/expansions.py)
+  // --------------------------------------------- issue 24's expansions (ingest/text/forgiving.py, laws_site/search/expansions.py)
 
   const KANA_ONLY_RE = /^[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe・ー〜\s]+$/;
   const KATAKANA_ONLY_RE = /^[\u30a1-\u30fa\u30fc・ー]+$/;
@@ -193,7 +193,7 @@
 
   function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
 
-  // ---------------------------------------------------------------- citations (laws_site/ref_spelling.py)
+  // ---------------------------------------------------------------- citations (ingest/text/spelling.py)
 
   const LOOSE_LAW_REF = /^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$/i;
   const REG_NUMBERS = /^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$/;
@@ -360,7 +360,7 @@
       this.phraseCache = new Map();
     }
 
-    // --------------------------------------------- tokens (ingest/tokenize.py)
+    // --------------------------------------------- tokens (ingest/text/tokenize.py)
 
     foldKatakana(word) {
       if (!KATAKANA_RE.test(word)) return word;
@@ -491,7 +491,7 @@
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
     }
 
-    // --------------------------------------------- lookups (ingest/glossary.py, ingest/vocabulary.py)
+    // --------------------------------------------- lookups (ingest/search/glossary.py, ingest/search/vocabulary.py)
 
     glossaryLookup(query) {
       query = cleanQuery(query);
@@ -515,7 +515,7 @@
       return folded.replace(/(?<=[\p{L}\p{N}_])[-‐](?=[\p{L}\p{N}_])/gu, "").replace(/\s+/g, "");
     }
 
-    // --------------------------------------------- issue 24's expansions (laws_site/expansions.py)
+    // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
 
     expansionData() {
       if (this._expansions !== undefined) return this._expansions;
@@ -1181,7 +1181,7 @@
     return ends;
   }
 
-  /** laws_site/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
+  /** laws_site/read/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
    * quote(ref, safe="()-,:~") does (letters, digits and _.-~()-,: kept). */
   function permalink(doc, ref) {
     let out = "";

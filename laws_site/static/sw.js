@@ -2,10 +2,10 @@
  *
  * Served at /sw.js by laws_site/pages/offline.py, which writes the build id in below: a rebuilt site
  * is a different script, so the browser installs a new worker on the next online visit. Installing
- * fetches this build's packs (made by `bridge-laws pack`, laws_site/offline_make.py): the pages in
- * the reader's interface language (laws_site/offline_pack.py: line-deduplicated in shards; one pack
+ * fetches this build's packs (made by `bridge-laws pack`, laws_site/offline/make.py): the pages in
+ * the reader's interface language (laws_site/offline/pack.py: line-deduplicated in shards; one pack
  * per language, /en/ and /zh/ pages translated, the law texts as printed), what offline search reads
- * (laws_site/offline_search_data.py, shared by the languages) and the static files the pages use,
+ * (laws_site/offline/search_data.py, shared by the languages) and the static files the pages use,
  * and stores them in one cache named after the build; activating removes every other build's cache.
  * The reader's languages are those of the pages open when it installs and those the previous build's
  * copy held; a page opened online in another language saves that language's pack too.
@@ -26,7 +26,7 @@
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
-const FORMAT = 4; // the search pack's (laws_site/offline_search_data.py FORMAT)
+const FORMAT = 4; // the search pack's (laws_site/offline/search_data.py FORMAT)
 const LAYOUT = 4; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES; 4: with the results' labels)
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;

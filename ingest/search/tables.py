@@ -1,0 +1,122 @@
+"""What search reads at request time, made at build from corpus/ so that serving reads laws.db only.
+
+- `variants(variant, canonical)`: the katakana spelling variants of corpus/variants.yml, folded
+  (ingest/text/tokenize.py installs them with `use_variants`, at build from the file, when serving
+  from this table);
+- `vocabulary(...)`: the director vocabulary of corpus/vocabulary.yml (ingest/search/vocabulary.py);
+- `search_offsets(id, title, text)`: for each unit, where each token of its `search_title` /
+  `search_text` column lies in the title / text (packed (begin, end) pairs, ingest/text/tokenize.py
+  `pack_offsets`): snippets and the term-in-context pages place their highlights from these;
+- `term_tokens(kind, text, tokens)`: the tokens of the texts search compares a whole query with,
+  the glossary's Japanese terms and the 索引 headings, so that serving never tokenizes them (doing
+  it at the first query touched some 60 MB more of the Sudachi dictionary and took ~0.1 s).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+from ingest.text import tokenize
+from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
+from ingest.parsers.records import Unit
+from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA, Expansions
+from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
+
+VARIANT_COLUMNS = {"variant": str, "canonical": str}
+OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}
+TERM_TOKEN_COLUMNS = {"kind": str, "text": str, "tokens": str}
+INDEX_TERMS = "index-ja"  # kind of the term_tokens rows holding index_entry_words() -> query terms
+
+
+# name -> (columns, sqlite-utils create options), for ingest/build/database.py's TABLES
+SCHEMAS = {
+    "variants": (VARIANT_COLUMNS, {"pk": "variant"}),
+    "vocabulary": (VOCABULARY_COLUMNS, {"pk": "id"}),
+    "search_offsets": (OFFSET_COLUMNS, {"pk": "id", "foreign_keys": [("id", "sections", "id")]}),
+    "term_tokens": (TERM_TOKEN_COLUMNS, {"pk": ("kind", "text")}),
+    "search_expansions": EXPANSION_SCHEMA,
+}
+
+
+def index_entry_words(ref: str) -> str:
+    """The words of a 索引 entry, heading and sub-term: `index:クレーム/ディクレアラーの` -> `クレーム ディクレアラーの`."""
+    return ref.removeprefix("index:").replace("/", " ")
+
+
+def install_variants(corpus_dir: Path) -> dict[str, str]:
+    """Fold with the corpus's variants for the rest of the build; returns them for the table."""
+    variants = tokenize.read_variants(Path(corpus_dir) / "variants.yml")
+    tokenize.use_variants(variants)
+    return variants
+
+
+def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, variants: dict[str, str],
+                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
+                  ) -> dict[str, list[dict]]:
+    """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets);
+    `glossary` is the glossary table's rows."""
+    now, with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary, vocabulary)
+    tables = {**now, **with_tokens(tokens), "search_offsets": offset_rows(units, languages, tokens)}
+    return {name: tables[name] for name in SCHEMAS}
+
+
+def search_tables_awaiting_tokens(units: list[Unit], languages: dict[str, str], variants: dict[str, str],
+                                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
+                                  ) -> tuple[dict[str, list[dict]], Callable[[dict], dict[str, list[dict]]]]:
+    """`search_tables` but search_offsets (`offset_rows`: the build writes them with the sections) in two
+    steps: the tables that need no tokens and what the others need none for (the titles' readings, the
+    English terms' sound keys: half the work) now, the others in the function returned, of the tokens."""
+    if vocabulary is None:
+        vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
+    now = {"variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
+           "vocabulary": vocabulary, "term_tokens": term_token_rows(units, languages, glossary)}
+    expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
+
+    def with_tokens(tokens: dict) -> dict[str, list[dict]]:
+        return {"search_expansions": expansions.rows(index_word_counts(units, languages, tokens))}
+    return now, with_tokens
+
+
+def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> list[dict]:
+    offsets = []
+    for unit in units:
+        lang = languages[unit.doc]
+        offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1],
+                        "text": tokens[(unit.text, lang)][1]})
+    return offsets
+
+
+def japanese_titles(units: list[Unit], languages: dict[str, str]) -> list[str]:
+    """The Japanese titles, read in context for the search expansions."""
+    return [unit.title for unit in units if languages[unit.doc] == "ja" and unit.title]
+
+
+def english_terms(glossary: list[dict], vocabulary: list[dict]) -> list[str]:
+    """The English terms, for loanwords by sound: the glossary's, the director vocabulary's and what
+    directors say in English."""
+    english = [row["en"] for row in glossary if row.get("en")]
+    for row in vocabulary:
+        english.append(row["en"])
+        spoken = row.get("spoken") or []
+        spoken = json.loads(spoken) if isinstance(spoken, str) else spoken
+        english += [word for word in spoken if word.isascii()]
+    return english
+
+
+def index_word_counts(units: list[Unit], languages: dict[str, str], tokens: dict) -> Counter:
+    """How often each Japanese index token occurs (read one by one; what a synonym must lead to)."""
+    # how often: synonyms lead to the commonest. Counted in one pass over all the columns, in order
+    columns = [tokens[(field, "ja")][0] for unit in units if languages[unit.doc] == "ja"
+               for field in (unit.title, unit.text) if field]
+    return Counter(" ".join(columns).split())
+
+
+def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:
+    rows = [{"kind": GLOSSARY_KEYS, "text": form, "tokens": key} for form, key in ja_keys(glossary).items()]
+    headings = dict.fromkeys(index_entry_words(unit.ref) for unit in units
+                             if unit.kind == "index_entry" and languages[unit.doc] == "ja")
+    rows += [{"kind": INDEX_TERMS, "text": words, "tokens": " ".join(tokenize.query_terms(words, "ja"))}
+             for words in headings]
+    return rows

@@ -1,0 +1,108 @@
+"""The director vocabulary (corpus/vocabulary.yml): what directors say, mapped to the Laws' terms
+and to the units that govern them.
+
+The build stores it as table `vocabulary` (`vocabulary_rows`, lists as JSON arrays); the read side
+loads that table once per database (`Vocabulary.from_conn`) and expands a query through it
+(laws_site/search/engine.py). A query names an entry when it is, after `search_key` folding, one of the
+entry's words: its English term, a Japanese or Chinese term printed in the Laws, a term printed in
+the regulations, or a spoken form (LOOT, リードアウトオブターン, BIT, ペナカ).
+"""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.sources.corpus import read_yaml
+from ingest.parsers.records import ParseError
+from ingest.build.sqlite_write import json_text
+
+# read by the build only; serving reads table `vocabulary`
+VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "corpus" / "vocabulary.yml"
+TERM_FIELDS = ("ja", "zh", "ja_regs", "spoken")
+TARGET_FIELDS = ("laws", "regs")
+COLUMNS = {"id": int, "en": str, "ja": str, "zh": str, "ja_regs": str, "spoken": str, "laws": str,
+           "regs": str, "source": str}
+INNER_HYPHEN_RE = re.compile(r"(?<=\w)[-‐](?=\w)")
+
+
+def search_key(term: str) -> str:
+    """What a search box treats as the same word: width, case, spacing, inner hyphens and the
+    katakana spelling variants of ingest/text/tokenize.py (the variants in force)."""
+    from ingest.text.tokenize import fold_katakana
+
+    folded = fold_katakana(unicodedata.normalize("NFKC", term).casefold())
+    return re.sub(r"\s+", "", INNER_HYPHEN_RE.sub("", folded))
+
+
+def vocabulary_rows(path: Path | str = VOCABULARY_FILE) -> list[dict]:
+    """Table `vocabulary`: one row per entry, in file order."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    data = read_yaml(path) or {}
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ParseError(str(path), None, "expected an 'entries:' list")
+    rows = []
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not entry.get("en") or not entry.get("laws"):
+            raise ParseError(str(path), None, f"entry {number} needs at least en and laws")
+        row = {"id": number, "en": entry["en"], "source": entry.get("source")}
+        for field in TERM_FIELDS + TARGET_FIELDS:
+            row[field] = json_text(list(entry.get(field) or []))
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    en: str
+    ja: tuple[str, ...]
+    zh: tuple[str, ...]
+    ja_regs: tuple[str, ...]
+    spoken: tuple[str, ...]
+    laws: tuple[str, ...]
+    regs: tuple[str, ...]
+
+    @classmethod
+    def from_row(cls, row: dict) -> "Entry":
+        def items(field):
+            value = row.get(field) or "[]"
+            return tuple(json.loads(value) if isinstance(value, str) else value)
+        return cls(int(row["id"]), row["en"], *(items(f) for f in TERM_FIELDS + TARGET_FIELDS))
+
+    def words(self) -> list[tuple[str, str]]:
+        """(field, word) for every word that names the entry."""
+        return [("en", self.en), *(("ja", w) for w in self.ja), *(("zh", w) for w in self.zh),
+                *(("ja_regs", w) for w in self.ja_regs), *(("spoken", w) for w in self.spoken)]
+
+
+class Vocabulary:
+    def __init__(self, rows: list[dict]):
+        self.entries = [Entry.from_row(row) for row in rows]
+        self._by_key: dict[str, dict[Entry, set[str]]] = {}
+        for entry in self.entries:
+            for field, word in entry.words():
+                self._by_key.setdefault(search_key(word), {}).setdefault(entry, set()).add(field)
+
+    @classmethod
+    def from_conn(cls, conn: sqlite3.Connection) -> "Vocabulary":
+        if not conn.execute("select 1 from sqlite_master where type = 'table' and name = 'vocabulary'").fetchone():
+            return cls([])
+        cursor = conn.execute(f"select {', '.join(COLUMNS)} from vocabulary order by id")
+        return cls([dict(zip(COLUMNS, row)) for row in cursor])
+
+    def lookup(self, query: str) -> list[Entry]:
+        """The entries one of whose words the whole query is."""
+        return list(self.matches(query))
+
+    def matches(self, query: str) -> dict[Entry, set[str]]:
+        """The entries one of whose words the whole query is, each with the fields it matched in
+        (en, ja, zh, ja_regs, spoken)."""
+        key = search_key(query)
+        return dict(self._by_key.get(key, {})) if key else {}

@@ -1,0 +1,172 @@
+"""Map the ways people type a ref onto the canonical spelling: for redirects and for search.
+
+`61-B-2-a`, `61b2a`, `第61条B項2(a)`, `61 B 2 (a)`, `Law 61B2(a)`, `６１Ｂ２ａ` all mean `61B2(a)`;
+`第25条B款` (Chinese) means `25B`; `第24条5項1号`, `24.5.1` or `24-5-1` mean the regulation item
+`24-5-1`; `付表5` the regulations' `appendix-5`; `l61a` means the commentary note `L61A`.
+
+`citation_candidates(typed)` says where a typed citation may point, most wanted first, as
+(scope, ref) pairs: a scope is a document role (laws, commentary, regulations) or a document id
+(`laws-1997-zh:50` typed as an id); the caller keeps the units that exist.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ingest.text.refs import format_law_ref
+
+# 第 is often left out (27条, 27条B項): the article number is read the same either way
+JA_LAW_WORDS = [(re.compile(r"^第?(\d+)条"), r"\1"), (re.compile(r"([A-Za-z])[項款]"), r"\1"),
+                (re.compile(r"(\d+)[号項]"), r"\1")]
+LOOSE_LAW_REF = re.compile(r"(?i)^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$")
+REG_NUMBERS = re.compile(r"^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$")
+APPENDIX = re.compile(r"(?i)^(?:付表|appendix-?)(\d+)$")
+NOTE_LABEL = re.compile(r"(?i)^L(?=\d)")
+LAW_WORD = re.compile(r"(?i)^(?:laws?|規則|规则)")
+# two numbers side by side with only a separator between them (24-5-1, 6.1), or a numbered 項 right
+# after the article (第24条5項): a regulation, not a Law (whose 項 are lettered: 第16条B項)
+SEPARATED_NUMBERS = re.compile(r"\d[-_.・/\s]+\d|条\s*\d+\s*項")
+DOC_ID = re.compile(r"^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$")
+CITATION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
+MAX_CITATION_CHARS = 40
+ROLES = ("laws", "commentary", "regulations")
+
+
+def squeeze(typed: str) -> str:
+    """Full-width to ASCII (NFKC), and no spaces."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", typed))
+
+
+def law_spelling(typed: str) -> str | None:
+    """`61-B-2-a` / `61b2a` / `第61条B項2(a)` / `Law 61B` -> `61B2(a)` / `61B`; None if it is not a law ref."""
+    spaced = unicodedata.normalize("NFKC", typed).strip()
+    if SEPARATED_NUMBERS.search(LAW_WORD.sub("", spaced).strip()):
+        return None
+    text = LAW_WORD.sub("", squeeze(typed))
+    for pattern, replacement in JA_LAW_WORDS:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"[-_.()（）/]", "", text)
+    match = LOOSE_LAW_REF.match(text)
+    if not match:
+        return None
+    law, section, item, sub, subsub = match.groups()
+    if (item and not section) or (sub and not item) or (subsub and not sub):
+        return None
+    return format_law_ref(law, section.upper() if section else None, item,
+                          sub.lower() if sub else None, subsub.lower() if subsub else None)
+
+
+def regulation_spelling(typed: str) -> str | None:
+    """`第24条5項1号`, `24.5.1`, `24_5_1` -> `24-5-1`; `付表5` -> `appendix-5`."""
+    text = squeeze(typed)
+    appendix = APPENDIX.match(text)
+    if appendix:
+        return f"appendix-{int(appendix.group(1))}"
+    match = REG_NUMBERS.match(text.replace("_", "-"))
+    if not match:
+        return None
+    return "-".join(part for part in match.groups() if part)
+
+
+def note_spelling(typed: str) -> str | None:
+    """`L62C3`, `l61a`, `Ｌ６２Ｃ３` -> the commentary label `L62C3`."""
+    text = squeeze(typed)
+    if not NOTE_LABEL.match(text):
+        return None
+    law = law_spelling(text[1:])
+    return f"L{law}" if law else None
+
+
+def candidate_refs(role: str, typed: str) -> list[str]:
+    """Canonical spellings to try in a document of this role, most likely first (the caller keeps
+    those that exist)."""
+    candidates = []
+    if role == "regulations":
+        candidates.append(regulation_spelling(typed))
+    law = law_spelling(typed)
+    if law:
+        candidates += [law, f"L{law}", f"quote:{law}"]  # commentary notes print `L61A`
+    candidates.append(note_spelling(typed))
+    return [c for c in dict.fromkeys(candidates) if c and c != typed]
+
+
+def case_insensitive_match(typed: str, refs: list[str]) -> str | None:
+    folded = squeeze(typed).casefold()
+    for ref in refs:
+        if ref.casefold() == folded:
+            return ref
+    return None
+
+
+def canonical_ref(role: str, typed: str, refs: list[str]) -> str | None:
+    """The existing ref that ``typed`` spells differently in a document of this role, or None."""
+    existing = set(refs)
+    for candidate in candidate_refs(role, typed):
+        if candidate in existing:
+            return candidate
+    exact = case_insensitive_match(typed, refs)
+    return exact if exact != typed else None
+
+
+# ---------------------------------------------------------------- citations typed into a search box
+
+def named_document(typed: str, names: dict[str, str]) -> tuple[str, str] | None:
+    """(document id, the citation after the name) when a citation starts with a document's name
+    (`競技会運営規則第27条`, `運営規則27条`); `names` maps each accepted name to its document."""
+    text = squeeze(typed)
+    for name in sorted(names, key=len, reverse=True):
+        if text.startswith(name) and len(text) > len(name):
+            rest = text[len(name):].lstrip("のの:：")
+            if rest and rest[0] in "第0123456789付":
+                return names[name], rest
+    return None
+
+
+def document_names(title: str, short_title: str = "") -> list[str]:
+    """The names a person may put before a citation of a document: its title and short title, and
+    their endings of four characters or more (`運営規則` of `競技会運営規則`)."""
+    names = []
+    for full in (title, short_title):
+        full = squeeze(full)
+        names += [full[i:] for i in range(len(full) - 3)] if full else []
+    return list(dict.fromkeys(names))
+
+
+def citation_candidates(typed: str) -> list[tuple[str, str]] | None:
+    """Where one typed citation may point, most wanted first: [(scope, ref)], scope a role or a
+    document id; None when `typed` is not written like a citation at all.
+
+    A law ref is looked for in the Laws (every edition), then as a commentary note (`L…`) and
+    reprint (`quote:…`), then, if it is a bare number, as a regulations article; a commentary
+    label first as the note, then the law it comments on; a regulation ref in the regulations."""
+    typed = typed.strip()
+    if not typed or len(typed) > MAX_CITATION_CHARS:
+        return None
+    explicit = DOC_ID.match(unicodedata.normalize("NFKC", typed).strip())
+    if explicit:
+        return [(explicit.group(1), explicit.group(2))]
+    note = note_spelling(typed)
+    if note:
+        law = note[1:]
+        return [("commentary", note), ("laws", law), ("commentary", f"quote:{law}")]
+    candidates = []
+    law = law_spelling(typed)
+    if law:
+        candidates += [("laws", law), ("commentary", f"L{law}"), ("commentary", f"quote:{law}")]
+    regulation = regulation_spelling(typed)
+    if regulation and (not law or regulation == law):
+        candidates.append(("regulations", regulation))
+    return candidates or None
+
+
+def split_citations(typed: str) -> list[str] | None:
+    """The citations a query consists of (`64A1`, `Law 73`, `61B、64A1`), or None if any part of
+    it is not a citation."""
+    typed = unicodedata.normalize("NFKC", typed).strip()
+    if citation_candidates(typed):
+        return [typed]
+    parts = [part for part in CITATION_SEPARATORS.split(typed) if part]
+    # `Law 73 74` and `第16条 B項`: glue a law word or a bare section to its neighbour
+    if len(parts) > 1 and all(citation_candidates(part) for part in parts):
+        return parts
+    return None

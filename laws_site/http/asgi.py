@@ -1,0 +1,361 @@
+"""The public site's HTTP rules, as one ASGI wrapper around Datasette (hook `asgi_wrapper`).
+
+Applied to every request, before any view parses it:
+- only GET, HEAD and OPTIONS (the site is read-only; Datasette fails with a 500 on a POST to a
+  canned query); OPTIONS answers a CORS preflight;
+- request targets over MAX_TARGET are refused (414); a Host header that is no host name is a 400;
+- the query string's size, parameter count, facets, `_search` length and known parameters'
+  values are checked once (request_bounds.py);
+- while the database file is missing or was changed in place, 503 (reload.py); a rebuilt file is
+  picked up first; `/laws.db` is served from the bytes the pages read (reload.py);
+- SQL written by the client passes a gate of its own (sql_gate.py), so pages always have a thread.
+- the plugin's JSON answers to anonymous GETs go straight to their view (direct.py), the rest
+  through Datasette.
+
+And to every response, the project's pages and Datasette's own:
+- `Access-Control-Allow-Origin: *` on every JSON answer, `X-Content-Type-Options: nosniff` on all;
+- an ETag that is the SHA-256 of the answer's bytes (per URL, per content: `select random()` never
+  revalidates), `Cache-Control`, and 304 for a matching `If-None-Match`, on every 200 answer that
+  is the same for everyone;
+- Location headers that stay on this site (`/\\evil.example` is `//evil.example` to a browser);
+  absolute links only from the configured `public_url` (plugin setting), never from the Host header;
+- no response header over MAX_HEADER (Datasette's `Link:` repeats the whole query string).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from urllib.parse import urlsplit, urlunsplit
+
+from datasette.utils.asgi import Request
+
+from laws_site.http import direct
+
+from laws_site.http import reload
+
+from laws_site.http import request_bounds
+
+from laws_site.sql import gate as sql_gate
+from laws_site.http.responses import CORS, error_response, public_url
+
+ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
+# path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded (the HTTP server
+# answers 400 to a whole request head over serve.MAX_REQUEST_HEAD, before it reaches us)
+MAX_TARGET = 64 * 1024
+MAX_HEADER = 8 * 1024           # any one response header value, bytes
+MAX_HASHED_BODY = 4 * 1024 * 1024  # bigger 200 answers stream on without an ETag
+DEFAULT_MAX_AGE = 60
+# answers that differ from request to request (or per user): never cached, no ETag
+UNCACHEABLE = re.compile(r"^/-/(threads|actor|messages|permissions|allow-debug|logout|create-token|auth-token)\b")
+CONTROL = re.compile(r"[\x00-\x20\x7f]")
+# a host name (labels joined by dots: never ambiguous, so no backtracking blow-up) or [IPv6], a port
+LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST = re.compile(rf"{LABEL}(?:\.{LABEL})*\.?(?::[0-9]{{1,5}})?|\[[0-9A-Fa-f:.]{{2,45}}\](?::[0-9]{{1,5}})?")
+MAX_HOST = 261  # 253 characters of name, a port
+# answered while the database file is unavailable (they read no database)
+NO_DATABASE = re.compile(r"^/-/(static|static-plugins)/|^/-/versions(\.json)?$")
+
+
+def wrapper(datasette):
+    request_bounds.install_parsed_once()
+    from laws_site.http import errors
+
+    errors.install_csv_errors()
+    sql_gate.install_own_executor()
+    install_links(datasette)
+
+    def wrap(app):
+        async def guarded(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+            await reload.pick_up_rebuilt_databases(datasette)
+            refused, scope = await refusal(datasette, scope, receive)
+            sender = Sender(datasette, scope, send)
+            if refused is not None:
+                return await refused.asgi_send(sender.send)
+            download = reload.download_name(datasette, scope["path"])
+            if download is not None:
+                return await reload.send_download(datasette, download, scope, send, etag_matches)
+            names = set(request_bounds.parameter_names(scope.get("query_string") or b""))
+            if not sql_gate.runs_client_sql(datasette, scope["path"], names):
+                found = direct.json_view(datasette, scope)
+                if found is not None:
+                    return await direct.answer(datasette, app, scope, receive, sender.send, *found)
+                return await app(scope, receive, sender.send)
+            gate = sql_gate.gate_for(datasette)
+            busy = await gate.enter()
+            if busy is not None:
+                response = await error_response(datasette, Request(quiet_scope(scope), receive), busy.status,
+                                                busy.message, as_json=scope["path"].endswith(".json"))
+                response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
+                return await response.asgi_send(sender.send)
+            client_sql = sql_gate.CLIENT_SQL.set(True)  # its statements run on the gate's own thread
+            try:
+                await app(scope, receive, sender.send)
+            finally:
+                sql_gate.CLIENT_SQL.reset(client_sql)
+                gate.leave()
+        return guarded
+    return wrap
+
+
+def quiet_scope(scope) -> dict:
+    """The scope for an error page made here: no query string to echo; outside Datasette's CSRF layer."""
+    return dict(scope, query_string=b"", csrftoken=lambda: "")
+
+
+async def refusal(datasette, scope, receive):
+    """(a response for a request no view should see, or None; the scope to pass on)."""
+    method = scope["method"]
+    target_bytes = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string") or b"")
+    as_json = scope["path"].endswith(".json")
+    if method == "OPTIONS":
+        from datasette.utils.asgi import Response
+
+        return Response("", status=204, headers={
+            "Allow": ", ".join(ALLOWED_METHODS), **CORS, "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
+            "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "86400"}), scope
+    # never echo a huge or hostile query into the page
+    short_scope = quiet_scope(scope)
+    if method not in ALLOWED_METHODS:
+        response = await error_response(datasette, Request(short_scope, receive), 405,
+                                         f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)")
+        response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
+        return response, scope
+    if target_bytes > MAX_TARGET:
+        short_scope = dict(short_scope, path="/", raw_path=b"/")
+        return await error_response(datasette, Request(short_scope, receive), 414,
+                                    f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
+                                    as_json=as_json), scope
+    host = request_header(scope, b"host")
+    if host is not None and (len(host) > MAX_HOST or not HOST.fullmatch(host)):
+        short_scope = dict(short_scope, headers=[(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"])
+        return await error_response(datasette, Request(short_scope, receive), 400,
+                                    f"the Host header {request_bounds.shown(host)} is not a host name",
+                                    as_json=as_json), scope
+    problem = reload.unavailable(datasette)
+    if problem and not NO_DATABASE.match(scope["path"]):
+        response = await error_response(datasette, Request(short_scope, receive), 503, problem, as_json=as_json)
+        response.headers["Retry-After"] = "10"
+        return response, scope
+    bounded, query_string = request_bounds.check_query(scope["path"], scope.get("query_string") or b"")
+    if bounded is not None:
+        return await error_response(datasette, Request(short_scope, receive), bounded.status, bounded.message,
+                                    as_json=as_json), scope
+    if query_string is not scope.get("query_string"):
+        scope = dict(scope, query_string=query_string)
+    return None, scope
+
+
+def install_links(datasette) -> None:
+    """Datasette builds absolute URLs (a table's `next_url`, `Link:`) from the request's Host header:
+    one request with `Host: evil.example` would put that host into answers others are served.
+    Here they are made from the configured `public_url` (plugins: bridge-laws: public_url:) or are
+    paths on this site."""
+    def absolute_url(request, path):  # noqa: ARG001 - the request is deliberately not read
+        return public_url(datasette) + path if path.startswith("/") else path
+
+    datasette.absolute_url = absolute_url
+
+
+MAX_ERROR_BODY = 256 * 1024
+
+
+class Sender:
+    """Wraps `send`: rewrites the response head; holds a JSON error until its body is complete to
+    give it Datasette's shape (its query errors lack `status` and `title`; its time-out message is
+    HTML); holds a cacheable 200 until its body is complete to tag it with its hash (or 304)."""
+
+    def __init__(self, datasette, scope, send):
+        self.datasette, self.scope, self.downstream = datasette, scope, send
+        self.held_start: dict | None = None
+        self.held_kind = ""             # "error" or "etag"
+        self.held_body: list[bytes] = []
+        self.held_size = 0
+
+    async def send(self, message):
+        if message["type"] == "http.response.start":
+            message = self.rewrite(message)
+            headers = message["headers"]
+            if message["status"] >= 400 and json_content(headers):
+                self.hold(message, "error")
+                return
+            if message["status"] == 200 and self.cacheable(headers) and not any(k == b"etag" for k, _ in headers):
+                self.hold(message, "etag")
+                return
+        elif message["type"] == "http.response.body" and self.held_start is not None:
+            body = message.get("body", b"")
+            self.held_body.append(body)
+            self.held_size += len(body)
+            limit = MAX_ERROR_BODY if self.held_kind == "error" else MAX_HASHED_BODY
+            if message.get("more_body") and self.held_size <= limit:
+                return
+            start, body = self.held_start, b"".join(self.held_body)
+            self.held_start, self.held_body = None, []
+            if not message.get("more_body"):
+                start, body = (self.finish_error(start, body) if self.held_kind == "error"
+                               else self.finish_tagged(start, body))
+            await self.downstream(start)
+            await self.downstream(dict(message, body=body))
+            return
+        await self.downstream(message)
+
+    def hold(self, message: dict, kind: str) -> None:
+        self.held_start, self.held_kind, self.held_body, self.held_size = message, kind, [], 0
+
+    @staticmethod
+    def finish_error(start: dict, body: bytes) -> tuple[dict, bytes]:
+        body = error_shape(body, start["status"])
+        return with_length(start, body), body
+
+    def finish_tagged(self, start: dict, body: bytes) -> tuple[dict, bytes]:
+        headers = list(start["headers"])
+        etag = content_etag(body)
+        headers += [(b"etag", etag.encode()), (b"access-control-expose-headers", b"ETag")]
+        if etag_matches(request_header(self.scope, b"if-none-match"), etag):
+            keep = {b"etag", b"cache-control", b"vary", b"access-control-allow-origin",
+                    b"access-control-expose-headers", b"x-content-type-options"}
+            return {"type": "http.response.start", "status": 304, "headers": [h for h in headers if h[0] in keep]}, b""
+        return dict(start, headers=headers), body
+
+    def rewrite(self, message: dict) -> dict:
+        status = message["status"]
+        headers = [(k.lower(), v) for k, v in message.get("headers", [])]
+        names = {k for k, _ in headers}
+        headers = [(k, safe_location(v, self.scope) if k == b"location" else v) for k, v in headers
+                   if not (k == b"link" and len(v) > MAX_HEADER)]
+        if any(len(v) > MAX_HEADER for _, v in headers):  # a Location from a very long path
+            headers = [(k, b"/" if k == b"location" and len(v) > MAX_HEADER else v) for k, v in headers]
+        content_type = next((v for k, v in headers if k == b"content-type"), b"")
+        if content_type.startswith(b"application/json") and b"access-control-allow-origin" not in names:
+            headers.append((b"access-control-allow-origin", b"*"))
+        if b"x-content-type-options" not in names:
+            headers.append((b"x-content-type-options", b"nosniff"))
+        if status == 200 and self.cacheable(headers) and b"cache-control" not in names:
+            headers.append((b"cache-control", f"public, max-age={max_age(self.datasette)}".encode()))
+        return dict(message, headers=headers)
+
+    def cacheable(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        if self.scope["method"] not in ("GET", "HEAD") or UNCACHEABLE.match(self.scope["path"]):
+            return False
+        for name, value in headers:
+            if name == b"set-cookie":
+                return False
+            if name == b"cache-control" and re.search(rb"private|no-store|no-cache", value):
+                return False
+        return True
+
+
+def with_length(start: dict, body: bytes) -> dict:
+    return dict(start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v)
+                                for k, v in start["headers"]])
+
+
+# how long Datasette's queries took, in its JSON and pages: not part of the answer
+# (the page footer's "Queries took %(ms)s ms" in each interface language: laws_site/locale)
+TIMING = re.compile('"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode())
+
+
+# each alternative of TIMING begins with one of these: where none occurs, nothing is to be taken out
+TIMING_MARKERS = (b'"query_ms":', "Queries took ".encode(), "クエリ時間 ".encode(), "查询用时 ".encode())
+
+
+def content_etag(body: bytes) -> str:
+    """The answer's own bytes (less the query timing), hashed: the same URL with a different answer
+    gets another tag, the same answer the same tag."""
+    return '"' + hashlib.sha256(without_timing(body)).hexdigest()[:32] + '"'
+
+
+def without_timing(body: bytes) -> bytes:
+    """`TIMING.sub(b"", body)`, tried only where a marker occurs (bytes.find, in C). Run over the
+    whole body, the pattern stops at every byte that could begin one of its alternatives: 0xE3
+    (クエリ) begins nearly every kana, so a 13 KB search answer took 0.2 ms, 25x its SHA-256."""
+    starts = sorted(at for marker in TIMING_MARKERS for at in _occurrences(body, marker))
+    if not starts:
+        return body
+    parts, cursor = [], 0
+    for at in starts:
+        if at < cursor:
+            continue
+        match = TIMING.match(body, at)
+        if match:
+            parts.append(body[cursor:at])
+            cursor = match.end()
+    return b"".join(parts) + body[cursor:] if parts else body
+
+
+def _occurrences(body: bytes, marker: bytes):
+    at = body.find(marker)
+    while at >= 0:
+        yield at
+        at = body.find(marker, at + 1)
+
+
+def json_content(headers) -> bool:
+    return any(k == b"content-type" and v.startswith(b"application/json") for k, v in headers)
+
+
+def error_shape(body: bytes, status: int) -> bytes:
+    """Add what Datasette's error shape needs (ok, error, status, title) to a JSON error body."""
+    from laws_site.http.errors import title_for
+
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return body
+    if not isinstance(data, dict):
+        return body
+    if isinstance(data.get("error"), str) and "</" in data["error"]:
+        data["error"] = plain_text(data["error"])
+    elif all(k in data for k in ("ok", "error", "status", "title")):
+        return body
+    data = {**data, "ok": False, "error": data.get("error") or title_for(status), "status": status,
+            "title": data.get("title") or title_for(status)}
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def plain_text(html: str) -> str:
+    """An error message Datasette wrote as HTML (its SQL time-out), as text for JSON."""
+    from markupsafe import Markup
+
+    from laws_site.http.errors import shorten
+
+    return shorten(" ".join(Markup(re.sub(r"(?s)<(script|textarea)\b.*?</\1>", " ", html)).striptags().split()))
+
+
+def request_header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Weak comparison (RFC 9110 13.1.2): W/"x" matches "x"."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    bare = etag.removeprefix("W/")
+    return any(candidate.strip().removeprefix("W/") == bare for candidate in if_none_match.split(","))
+
+
+def max_age(datasette) -> int:
+    ttl = datasette.setting("default_cache_ttl")
+    return int(ttl) if isinstance(ttl, int) and ttl >= 0 else DEFAULT_MAX_AGE
+
+
+def safe_location(value: bytes, scope) -> bytes:
+    """A redirect target that stays on this site: no scheme-relative `//host`, no backslash (which
+    browsers read as a slash), no control characters; an absolute URL only to this host."""
+    location = CONTROL.sub("", value.decode("latin-1")).replace("\\", "%5C")
+    parts = urlsplit(location)
+    if parts.scheme or parts.netloc:
+        host = request_header(scope, b"host") or ""
+        if parts.scheme in ("http", "https") and parts.netloc == host:
+            return location.encode("latin-1")
+        location = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
+    if location.startswith("/"):
+        location = "/" + location.lstrip("/")
+    return location.encode("latin-1")

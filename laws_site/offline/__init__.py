@@ -1,0 +1,1 @@
+"""The pocket app's copy of the site: the packs of every page and what offline search reads."""

@@ -1,0 +1,204 @@
+"""The offline pack: every page of the site a reader can reach, as the server renders it, packed small.
+
+One pages pack per interface language (ja, zh, en: the chrome translated, the law texts as printed)
+and one search pack, made once per build by `bridge-laws pack` (laws_site/offline/make.py) into
+files next to the database, never inside a request. The site is crawled in-process, in one
+language, from its home page and every unit's permalink through its own links - every unit page of
+every document, the contents, the 索引 rows, the glossary and its terms, the citation map and the
+diff pages the Laws link to, and the offline page that answers search and whatever cannot work
+offline. What is packed is therefore exactly what the server would send: no second renderer to keep
+in step with the templates. Pages are keyed without their language prefix (`/en/laws-2017-ja/61`
+is key `/laws-2017-ja/61` of the `en` pack).
+
+~4,500 pages are 66 MB of HTML per language, but most of it repeats (the site's chrome, a
+definition shown beside every unit using it, a commentary note shown on its law's pages). The pack
+keeps each distinct line once: pages are grouped into shards of SHARD_PAGES neighbouring URLs; a
+line used by several shards goes to the shared `common` list, a line used by one shard to that
+shard's own list, and a page is the list of its line numbers (negative: the shard's own, -1 first).
+The figures (JSON size, bytes on the wire, stored) are benchmarks/offline.py's, in
+benchmarks/RESULTS.md. A shard is what the service worker inflates to answer one page.
+"""
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+from collections import Counter
+from urllib.parse import unquote, unquote_plus, urlsplit
+
+from laws_site.i18n import catalog as i18n
+from laws_site.http.responses import read
+
+SHARD_PAGES = 80
+COMMON_MIN_SHARDS = 2
+CRAWL_CONCURRENCY = 4
+SHELL_PATH = "/-/offline/page"
+HREF_RE = re.compile(r'\bhref="([^"]*)"')
+# pages that are not the Laws (search answers offline from the search pack; the server's own pages
+# describe the running server)
+SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
+# a request header that keeps the crawl out of responses.made_once's page cache
+CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
+
+
+class PackError(RuntimeError):
+    """The pack could not be made (no build id, or the database was rebuilt during the crawl)."""
+
+
+def page_key(url: str) -> str:
+    """One spelling of a page's URL for the pack and the service worker: path and query
+    percent-decoded, no language prefix, no fragment, no `from_search` (which only adds a note to a
+    unit page)."""
+    parts = urlsplit(url)
+    query = "&".join(p for p in parts.query.split("&") if p and not p.startswith("from_search="))
+    path = i18n.split_prefix(unquote(parts.path) or "/")[1]
+    return path + ("?" + unquote_plus(query) if query else "")
+
+
+def language_of(url: str) -> str:
+    """The interface language a URL asks for: its prefix, else the default (ja)."""
+    return i18n.split_prefix(urlsplit(url).path)[0] or i18n.DEFAULT
+
+
+def start_paths(lang: str, units: list[str]) -> list[str]:
+    """Where the crawl of one language starts: home, the offline page, every unit's permalink."""
+    return [i18n.localized(path, lang) for path in ("/", SHELL_PATH, *units)]
+
+
+def links(page: str, lang: str = i18n.DEFAULT) -> list[str]:
+    """The site's own page links of a page in `lang`: plugin routes only, in the same language (not
+    the switcher's or the hreflang alternates'), no JSON, no search, no fragments."""
+    from laws_site import routes  # routes imports the pages, which import this module
+
+    wanted = None if lang == i18n.DEFAULT else lang
+    found = []
+    for href in HREF_RE.findall(page):
+        href = html.unescape(href).split("#", 1)[0]
+        if not href.startswith("/") or href.startswith("//"):
+            continue
+        prefix, decoded = i18n.split_prefix(unquote(urlsplit(href).path))
+        if prefix != wanted:
+            continue
+        if decoded.endswith(".json") or SKIPPED_PATH_RE.match(decoded) or not routes.is_plugin_path(decoded):
+            continue
+        found.append(href)
+    return found
+
+
+async def crawl(datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None = None) -> dict[str, str]:
+    """{page key: HTML} of every page reachable from `start` through the site's links in `lang`. A
+    link that does not answer 200 (a redirect, a page that is not there) is left out and noted in
+    `skipped` {url: status}: offline it gets the "not available offline" page, as any page not packed."""
+    pages: dict[str, str] = {}
+    queued = {page_key(url) for url in start}
+    todo = list(start)
+    while todo:
+        batch, todo = todo[:CRAWL_CONCURRENCY], todo[CRAWL_CONCURRENCY:]
+        responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
+        for url, response in zip(batch, responses):
+            if response.status_code != 200:
+                if skipped is not None:
+                    skipped[url] = response.status_code
+                continue
+            pages[page_key(url)] = response.text
+            for href in links(response.text, lang):
+                key = page_key(href)
+                if key not in queued:
+                    queued.add(key)
+                    todo.append(href)
+    return pages
+
+
+def unit_pages(conn) -> list[str]:
+    """Every unit's permalink and every document's contents: in the pack whether linked or not."""
+    from laws_site.read.units import permalink
+
+    pages = [f"/{doc}" for (doc,) in conn.execute("select id from documents order by rowid")]
+    return pages + [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by rowid")]
+
+
+def result_labels(conn, lang: str) -> dict:
+    """How offline search names its results in this interface language, as the search page does
+    online (templates/search.html): {"labels": [each unit's label, in rowid order, as the search
+    pack lists the units], "contexts": {i: the title of the nearest enclosing unit with one, for
+    the i-th unit, which has no title}, "documents": {doc: short title}}. A link to another unit
+    reads "<its document's short title>: <its label>" (unit_labels.full_label)."""
+    from laws_site.i18n.chrome import short_titles
+
+    labels, contexts = [], {}
+    for i, (title, names, context) in enumerate(conn.execute(
+            "select s.title, l.labels, l.context from sections s left join search_labels l on l.id = s.id "
+            "order by s.rowid")):
+        labels.append(json.loads(names or "{}").get(lang))
+        if context and not title:
+            contexts[i] = context
+    return {"labels": labels, "contexts": contexts, "documents": short_titles(conn, lang)}
+
+
+def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None,
+               lang: str = i18n.DEFAULT, labels: dict | None = None) -> dict:
+    """{"build", "lang", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
+    "shards": [{"lines", "pages"}], "skipped": {url: status}, "result_labels": result_labels()}."""
+    keys = sorted(pages)
+    shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
+    used_in = Counter()
+    for shard in shards:
+        used_in.update({line for key in shard for line in pages[key].split("\n")})
+    common = [line for line, count in used_in.items() if count >= COMMON_MIN_SHARDS]
+    common_ids = {line: i for i, line in enumerate(common)}
+    packed_shards, where = [], {}
+    for number, shard in enumerate(shards):
+        own: dict[str, int] = {}
+        shard_pages = {}
+        for key in shard:
+            shard_pages[key] = [common_ids[line] if line in common_ids else -1 - own.setdefault(line, len(own))
+                                for line in pages[key].split("\n")]
+            where[key] = number
+        packed_shards.append({"lines": list(own), "pages": shard_pages})
+    return {"build": build_id, "lang": lang, "pages": where, "aliases": aliases(keys), "common": common,
+            "shards": packed_shards, "skipped": skipped or {}, "result_labels": labels}
+
+
+INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
+
+
+def aliases(keys: list[str]) -> dict[str, str]:
+    """Other URLs the server answers with a packed page: the 索引 takes any kana of a row
+    (`?row=り` or `?row=リ` shows the ら row; pages/index_terms.py)."""
+    from laws_site.pages.index_terms import KANA_ROWS
+
+    found = {}
+    for key in keys:
+        match = INDEX_ROW_KEY.match(key)
+        if match and match.group(2) in KANA_ROWS:
+            hiragana = KANA_ROWS[match.group(2)]
+            for kana in hiragana + "".join(chr(ord(k) + 0x60) for k in hiragana):  # リ as り
+                alias = f"{match.group(1)}?row={kana}"
+                if alias not in keys:
+                    found[alias] = key
+    return found
+
+
+def unpack_page(pack: dict, key: str) -> str | None:
+    """The inverse, as the service worker does it (for tests and the benchmark)."""
+    number = pack["pages"].get(key)
+    if number is None:
+        return None
+    shard = pack["shards"][number]
+    return "\n".join(pack["common"][i] if i >= 0 else shard["lines"][-1 - i] for i in shard["pages"][key])
+
+
+# ---------------------------------------------------------------- the build's id
+
+def current_build_id(conn) -> str:
+    """Table build_info's build id ('' for a database without one)."""
+    try:
+        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
+    except Exception:  # noqa: BLE001 - no table build_info: no build id, no offline copy
+        return ""
+    return row[0] if row else ""
+
+
+async def build_id(datasette) -> str:
+    return await read(datasette, current_build_id)

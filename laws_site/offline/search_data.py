@@ -1,0 +1,277 @@
+"""What the offline search (static/offline-search.js) needs, exported from the built database.
+
+Offline search is the server's search (laws_site/search/engine.py) re-run in the browser on the same data,
+so that the two agree: the FTS index as it is (term instances read through `fts5vocab`, so bm25 is
+computed from exactly the counts SQLite uses), the units, their title tokens, snippet offsets, the
+references that cite each unit, the 索引 entries, the glossary, the director vocabulary, the katakana
+variants and the ranking weights of search.py. Every table is exported under its own key, so a table
+added to search later is one more key here and one more reader in the JavaScript.
+
+What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
+- `lexicon`: the corpus's own words as Sudachi split them (mode C, as queries are split), each
+  surface with its normalised form, whether a query drops it (particles) and how often it occurs;
+  the browser segments a query with these (fewest words, then the most frequent);
+  the corpus's words with kanji also under their hiragana spelling where SudachiPy reads that
+  spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is cut and
+  normalised as the server cuts it (`kana_spellings`);
+- `see_also`: the 索引's "see" entries (合意 -> see パートナー間の了解事項 -> Law 40) that
+  search.see_also_boosts ranks with;
+- `branches`: the tokens of every glossary term and vocabulary word in each language, made here
+  by the server's own tokenizer (a translation searched offline is searched with the same tokens);
+- `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus.
+A query word the corpus does not hold cannot match a unit in either search, so the lexicon only
+decides how known words are cut; where the browser's cut may differ the page says so.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import unicodedata
+from collections import Counter
+
+import jaconv
+from sudachipy import SplitMode
+
+from ingest.search import glossary as glossary_module
+from ingest.text import tokenize
+
+from laws_site.offline import expansions as offline_expansions
+from laws_site.search import engine as searching
+from laws_site.search.data import NAVIGATION_KINDS, search_data
+
+FORMAT = 4  # bump when the shape changes (the service worker keys its caches on build and format)
+WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
+           "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
+           "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",
+           "CITING_SCORE", "HEADING_KINDS", "EMPTY_QUERY", "NAMED_BOOST")
+
+
+def export(conn: sqlite3.Connection, build_id: str) -> dict:
+    data = search_data(conn)
+    registry = data.registry
+    units = [[rowid, *unit] for rowid, unit in sorted(data.units.items())]
+    searchable = sorted(rowid for rowids in data.searchable.values() for rowid in rowids)
+    fts = fts_index(conn)
+    return {
+        "format": FORMAT,
+        "build": build_id,
+        "weights": {name: getattr(searching, name) for name in WEIGHTS},
+        "navigation_kinds": list(NAVIGATION_KINDS),
+        "documents": [{"id": d.id, "role": d.role, "language": d.language, "title": d.title,
+                       "comments_on": d.comments_on, "rank": data.doc_rank(d.id)} for d in registry.documents],
+        "registry": {
+            "laws": [d.id for d in registry.laws],
+            "current_laws": registry.current_laws.id if registry.current_laws else None,
+            "commentaries": [d.id for d in registry.commentaries],
+            "regulations": registry.regulations.id if registry.regulations else None,
+            "laws_in": {lang: (registry.laws_in(lang).id if registry.laws_in(lang) else None) for lang in ("ja", "zh")},
+        },
+        # rowid, id, doc, ref, kind, title, lang, position
+        "units": units,
+        # names typed before a citation to reach a document other than the Laws (運営規則27条)
+        "document_names": getattr(data, "document_names", {}),
+        "searchable": searchable,
+        # every token of the search columns, per language (a query word not among them cannot match)
+        "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
+        "reprinted": data.reprinted,
+        "fts": fts,
+        "indexed_words": indexed_words(data, fts),
+        "snippets": snippet_rows(conn),
+        "cited_by": cited_by(conn),
+        "index_entries": [[e.ref, sorted(e.terms), list(e.targets)] for e in data.index_entries],
+        # the 索引's "see" entries (search.see_also_boosts): [their tokens, the see entry's ref, the units
+        # the entry it refers to cites] (合意 -> see パートナー間の了解事項 -> laws-2017-ja:40)
+        "see_also": [[sorted(terms), ref, list(targets)] for terms, (ref, targets) in data.see_also.items()],
+        "glossary": glossary_export(data),
+        "vocabulary": vocabulary_export(data),
+        "variants": data.variants,
+        "branches": branch_tokens(data),
+        "lexicon": lexicon(conn),
+        "t2s": traditional_to_simplified(conn),
+        # issue 24's expansions (laws_site/offline/expansions.py)
+        "expansions": offline_expansions.export(conn),
+    }
+
+
+def indexed_words(data, fts: dict) -> dict:
+    """search_data.vocabulary_of (every token of the search columns, per language), told as what
+    differs from the FTS index's own terms per language, which the pack already holds: the tokens
+    the FTS tokenizer splits (`0.5` -> 0, 5) are `more`, the terms it made of them `less` (~20 KB
+    of the pack on the wire saved: the phone asks `fts.postings` word by word)."""
+    derived: dict[str, set[str]] = {}
+    for term, postings in fts["postings"].items():
+        for rowid in dict.fromkeys(postings[0::3]):
+            derived.setdefault(data.units[rowid][5], set()).add(term)
+    languages = set(derived) | set(data.vocabulary_of)
+    return {lang: {"more": sorted(data.vocabulary_of.get(lang, frozenset()) - derived.get(lang, set())),
+                   "less": sorted(derived.get(lang, set()) - data.vocabulary_of.get(lang, frozenset()))}
+            for lang in sorted(languages)}
+
+
+def fts_index(conn: sqlite3.Connection) -> dict:
+    """Every term instance of sections_fts (fts5vocab 'instance': term, rowid, column, offset) as
+    postings {term: [rowid, column, offset, ...]}, each row's size in tokens, the row count."""
+    conn.execute("create virtual table if not exists temp.offline_fts_instances "
+                 "using fts5vocab(main, sections_fts, instance)")
+    columns = {"search_title": 0, "search_text": 1}
+    postings: dict[str, list[int]] = {}
+    sizes: Counter = Counter()
+    for term, rowid, column, offset in conn.execute(
+            "select term, doc, col, offset from temp.offline_fts_instances order by term, doc, col, offset"):
+        postings.setdefault(term, []).extend((rowid, columns[column], offset))
+        sizes[rowid] += 1
+    rows = conn.execute("select count(*) from sections_fts").fetchone()[0]
+    return {"rows": rows, "tokens": sum(sizes.values()), "sizes": dict(sizes), "postings": postings}
+
+
+def snippet_rows(conn: sqlite3.Connection) -> dict:
+    """Per unit: the text a snippet shows (the text, or the title when there is none), its search
+    tokens and their offsets in it, deltas (begin - previous begin, end - begin) to keep it small."""
+    rows = {}
+    for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(
+            "select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text "
+            "from sections s left join search_offsets o on o.id = s.id where s.kind not in (%s)"
+            % ",".join("?" * len(NAVIGATION_KINDS)), NAVIGATION_KINDS):
+        shown, tokens, blob = (text, text_tokens, text_offsets) if text else (title or "", title_tokens, title_offsets)
+        pairs = tokenize.unpack_offsets(blob)
+        packed, previous = [], 0
+        for begin, end in pairs:
+            packed += [begin - previous, end - begin]
+            previous = begin
+        rows[unit] = [shown, tokens or "", packed]
+    return rows
+
+
+def cited_by(conn: sqlite3.Connection) -> dict:
+    """target unit -> [source unit, start, end, ...] of the text references citing it (navigation
+    rows left out), in page order as search.citation_hits reads them."""
+    found: dict[str, list] = {}
+    marks = ",".join("?" * len(NAVIGATION_KINDS))
+    for target, source, start, end in conn.execute(f"""
+            select x.target_id, s.id, x.start, x."end" from xrefs x join sections s on s.id = x.source_id
+            where x.target_id is not null and x.field = 'text' and s.kind not in ({marks})
+            order by s.position, x.start""", NAVIGATION_KINDS):
+        found.setdefault(target, []).extend((source, start, end))
+    return found
+
+
+def glossary_export(data) -> dict:
+    gloss = data.glossary
+    entries = gloss.entries
+    index = {id(entry): i for i, entry in enumerate(entries)}
+
+    def keyed(table):
+        return {key: [index[id(e)] for e in found] for key, found in table.items()}
+    return {
+        "entries": [{"ja": e.ja, "en": e.en, "zh": e.zh, "ja_ref": e.ja_ref, "zh_ref": e.zh_ref,
+                     "units": {lang: gloss.unit_id(e, lang) for lang in ("ja", "zh")},
+                     "forms": {lang: glossary_module.term_forms(e.term(lang)) for lang in ("ja", "zh")}}
+                    for e in entries],
+        "by_en": keyed(gloss._by_en), "by_ja": keyed(gloss._by_ja), "by_zh": keyed(gloss._by_zh),
+    }
+
+
+def vocabulary_export(data) -> dict:
+    vocabulary = data.vocabulary
+    index = {entry: i for i, entry in enumerate(vocabulary.entries)}
+    return {
+        "entries": [{"ja": list(e.ja), "zh": list(e.zh), "ja_regs": list(e.ja_regs), "laws": list(e.laws),
+                     "regs": list(e.regs)} for e in vocabulary.entries],
+        "by_key": {key: [[index[entry], sorted(fields)] for entry, fields in found.items()]
+                   for key, found in vocabulary._by_key.items()},
+    }
+
+
+def branch_tokens(data) -> dict:
+    """lang + "\\t" + word -> [terms, clauses] for every word search may search for instead of the
+    query (glossary forms, vocabulary words), tokenized by the server's own tokenizer."""
+    words = set()
+    for entry in data.glossary.entries:
+        for lang in ("ja", "zh"):
+            words.update(glossary_module.term_forms(entry.term(lang)))
+    for entry in data.vocabulary.entries:
+        words.update(entry.ja + entry.ja_regs + entry.zh)
+    found = {}
+    for word in sorted(words):
+        for lang in ("ja", "zh"):
+            terms, clauses = searching.query_tokens(word, lang, tokenize.variants_version())
+            found[f"{lang}\t{word}"] = [list(terms), [list(c) for c in clauses]]
+    return found
+
+
+def lexicon(conn: sqlite3.Connection) -> dict:
+    """surface -> [normalised form, 1 if a query drops it (particle, auxiliary), occurrences], from
+    Sudachi's mode C split (the query's) of every Japanese text and title of the corpus, and of the
+    glossary, vocabulary and 索引 words."""
+    counts: Counter = Counter()
+    for text in _lexicon_texts(conn):
+        for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
+            counts[(_nfkc(token.surface), token.norm, int(token.pos in tokenize.QUERY_DROPPED_POS))] += 1
+    found: dict[str, list] = {}
+    for (surface, norm, dropped), count in counts.most_common():
+        entry = found.setdefault(surface, [norm, dropped, 0])  # the most frequent reading of a surface
+        entry[2] += count
+    found.update(kana_spellings(found))
+    return found
+
+
+def kana_spellings(found: dict[str, list]) -> dict[str, list]:
+    """The corpus's words with kanji written in hiragana, as a query typed in kana is split on the
+    server: SudachiPy reads each word (順番 -> ジュンバン), and where SudachiPy takes that reading in
+    hiragana back as one word with the same normalised form (じゅんばん -> 順番) the kana spelling
+    becomes a lexicon word of its own, with the word's entry; a reading SudachiPy splits or reads
+    as another word is left out (the phone then splits it as it can, like any unknown word)."""
+    tokenizer = tokenize.sudachi_tokenizer()
+    spellings: dict[str, list] = {}
+    for surface, entry in found.items():  # most frequent first: a kana spelling goes to the commoner word
+        if not tokenize.HAN_RE.search(surface):
+            continue
+        katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))
+        kana = _nfkc(jaconv.kata2hira(katakana))
+        if not kana or kana in found or kana in spellings or not tokenize.KANA_RE.search(kana):
+            continue
+        read = tokenize.japanese_tokens(kana)
+        if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
+            spellings[kana] = list(entry)
+    return spellings
+
+
+def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:
+    texts = [row[0] for row in conn.execute(
+        "select text from sections where lang = 'ja' and text != '' union all "
+        "select title from sections where lang = 'ja' and title is not null")]
+    texts += [row[0] for row in conn.execute("select text from term_tokens")] if _has(conn, "term_tokens") else []
+    if _has(conn, "vocabulary"):
+        for row in conn.execute("select en, ja, ja_regs, spoken from vocabulary"):
+            texts.append(row[0])
+            for value in row[1:]:
+                texts += json.loads(value or "[]")
+    return texts
+
+
+def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
+    """Traditional characters whose simplified form occurs in the Chinese texts (others match nothing)."""
+    present = set()
+    for (text,) in conn.execute("select coalesce(title, '') || text from sections where lang = 'zh'"):
+        present.update(text)
+    for (form,) in conn.execute("select zh from glossary where zh is not null") if _has(conn, "glossary") else []:
+        present.update(form)
+    # the simplified keys of issue 24's Chinese variants (梦家 -> 明手): 夢家 typed offline must reach them
+    for (key,) in conn.execute("select key from search_expansions where kind = 'zh'") if _has(conn, "search_expansions") else []:
+        present.update(key)
+    table = {}
+    for code in list(range(0x3400, 0x4DC0)) + list(range(0x4E00, 0xA000)) + list(range(0xF900, 0xFB00)):
+        char = chr(code)
+        simplified = tokenize.to_simplified(char)
+        if simplified != char and simplified in present:
+            table[char] = simplified
+    return table
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _has(conn, table: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where name = ?", (table,)).fetchone() is not None
+

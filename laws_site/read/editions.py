@@ -1,0 +1,192 @@
+"""What the provision concordance says about a unit, read from tables the build wrote
+(ingest/editions/concordance.py: provision_pairs, edition_flags; ingest/editions/history.py: law_history).
+
+Every pairing the site shows between the 1997 and the 2017 Laws comes from table provision_pairs:
+the unit page's other-edition box (both directions), the unit JSON's ``counterparts``, the diff
+rows, the citation map's edition links and the history pages.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from urllib.parse import urlencode
+
+from ingest.editions.concordance import relation_words
+from ingest.text.refs import law_number
+
+from laws_site.i18n.catalog import N_
+from laws_site.read.queries import registry
+from laws_site.read.units import permalink
+
+# what the pages print for each relation and basis (English msgids; the templates translate them);
+# the words are ingest.editions.concordance.relation_words', which the stored history carries
+RELATION_NAMES = {
+    "same": N_("the same provision"), "reworded": N_("the same provision, reworded"),
+    "moved": N_("moved or renumbered"), "split": N_("split"), "merged": N_("merged"),
+    "partial": N_("only in part the same"), "removed": N_("removed"), "new": N_("new"),
+    "not_in_source": N_("no text in the corpus"),
+}
+BASIS_NAMES = {"reviewed": N_("read in both texts"), "content": N_("proposed from content"),
+               "number": N_("paired by number only")}
+VERSION_LABELS = {"old": N_("%(edition)s Laws, Chinese translation"),
+                  "reprint": N_("%(edition)s Laws as the commentaries reprint them (%(year)s)"),
+                  "new": N_("%(edition)s Laws, web PDF (%(year)s)")}
+
+PAIR_SQL = """
+select p.from_id, p.to_id, p.from_doc, p.to_doc, p.from_ref, p.to_ref, p.relation, p.basis, p.reason,
+       f.title, t.title
+from provision_pairs p left join sections f on f.id = p.from_id left join sections t on t.id = p.to_id
+where {where} order by p.position
+"""
+
+
+def _rows(conn: sqlite3.Connection, where: str, args: tuple) -> list[tuple]:
+    try:
+        return conn.execute(PAIR_SQL.format(where=where), args).fetchall()
+    except sqlite3.OperationalError:  # a database built before the concordance: nothing to say
+        return []
+
+
+def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
+    """The other-edition box: the unit's counterparts in the other edition with each pair's
+    relation in words, or why it has none (new in 2017, removed, no 1997 text in the corpus)."""
+    rows = _rows(conn, "p.from_id = ? or p.to_id = ?", (unit["id"], unit["id"]))
+    if not rows:
+        return None
+    docs = registry(conn)
+    counterparts, status = [], None
+    for from_id, to_id, from_doc, to_doc, from_ref, to_ref, relation, basis, reason, from_title, to_title in rows:
+        mine_is_old = from_id == unit["id"]
+        other_id, other_doc, other_ref, other_title = ((to_id, to_doc, to_ref, to_title) if mine_is_old
+                                                       else (from_id, from_doc, from_ref, from_title))
+        if other_id is None:
+            status = {"relation": relation, "words": relation_words(relation), "basis": basis, "reason": reason}
+            continue
+        document = docs.get(other_doc)
+        counterparts.append({
+            "id": other_id, "doc": other_doc, "ref": other_ref, "title": other_title, "relation": relation,
+            "words": relation_words(relation), "basis": basis, "basis_words": BASIS_NAMES[basis], "reason": reason,
+            "url": permalink(other_doc, other_ref),
+            "lang": document.language if document else None,
+            "doc_title": (document.short_title or document.title) if document else other_doc,
+            "edition": document.edition if document else None,
+            "compare_url": "/-/diff?" + urlencode({"ref": from_ref, "from": from_doc, "to": to_doc}),
+        })
+    labels = unit_labels(conn, [c["id"] for c in counterparts])
+    for c in counterparts:
+        c["labels"] = labels.get(c["id"], {})
+    law = law_number(unit["ref"])
+    return {"counterparts": counterparts, "status": status, "history_url": history_url(law)}
+
+
+def unit_labels(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, str]]:
+    """What people read for each unit, per interface language: {"ja": "規則 2017: 第72条C項", ...}
+    (table unit_labels, ingest/references/labels.py); the template picks the reader's."""
+    if not ids:
+        return {}
+    try:
+        rows = conn.execute(f"select unit_id, lang, full_label from unit_labels where unit_id in "
+                            f"({','.join('?' * len(ids))})", ids).fetchall()
+    except sqlite3.OperationalError:  # a database built before the labels
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for unit_id, lang, label in rows:
+        found.setdefault(unit_id, {})[lang] = label
+    return found
+
+
+def counterparts_json(info: dict | None) -> list[dict]:
+    """Unit JSON ``counterparts: [{id, doc, ref, relation, basis}]`` (plus reason and url)."""
+    return [{key: c[key] for key in ("id", "doc", "ref", "relation", "basis", "reason", "url")}
+            for c in (info or {}).get("counterparts", [])]
+
+
+def history_url(law: int | None) -> str:
+    return f"/-/history/{law}" if law is not None else "/-/history"
+
+
+def unit_flags(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
+    """References in these units printed against an older edition to a provision that has moved."""
+    if not unit_ids:
+        return []
+    marks = ",".join("?" * len(unit_ids))
+    try:
+        rows = conn.execute(f"""select source_id, surface, field, start, "end", target_id, target_ref, cited_edition,
+                                       relation, now, message from edition_flags where source_id in ({marks})
+                                order by id""", unit_ids).fetchall()
+    except sqlite3.OperationalError:
+        return []
+    flags = []
+    for source_id, surface, field, start, end, target_id, target_ref, cited_edition, relation, now, message in rows:
+        doc, _, source_ref = source_id.partition(":")
+        flags.append({
+            "source_id": source_id, "source_ref": source_ref, "source_url": permalink(doc, source_ref),
+            "surface": surface, "field": field, "start": start, "end": end, "target_id": target_id,
+            "target_ref": target_ref, "cited_edition": cited_edition, "relation": relation,
+            "words": relation_words(relation), "message": message,
+            "now": [{**n, "url": permalink(n["id"].partition(":")[0], n["ref"])} for n in json.loads(now or "[]")],
+        })
+    return flags
+
+
+def law_editions(conn: sqlite3.Connection, law: int) -> list[dict]:
+    """The citation map's edition links for one 2017 law: the 1997 units whose provisions it holds
+    (a law-level pair, or a unit moved in from another law: 1997 23 in 2017 Law 72)."""
+    rows = _rows(conn, "p.to_law = ? and p.from_id is not null and (p.from_law != p.to_law or p.to_ref = ?)",
+                 (law, str(law)))
+    return [{"doc": from_doc, "ref": from_ref, "to_ref": to_ref, "relation": relation, "words": relation_words(relation),
+             "url": permalink(from_doc, from_ref)}
+            for _f, _t, from_doc, _td, from_ref, to_ref, relation, _b, _r, _ft, _tt in rows]
+
+
+class HistoryError(ValueError):
+    """A law the history cannot show (not a number, no such law)."""
+
+
+def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
+    """One law through every version in the corpus (the stored JSON), with links added."""
+    text = (law_text or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3:
+        raise HistoryError(f"{law_text[:20]!r} is not a law number like 16 or 72")
+    try:
+        row = conn.execute("select history from law_history where law = ?", (int(text),)).fetchone()
+        known = [r[0] for r in conn.execute("select law from law_history order by law")]
+    except sqlite3.OperationalError:
+        row, known = None, []
+    if row is None:
+        span = f"{known[0]}-{known[-1]}" if known else "none"
+        raise HistoryError(f"no Law {int(text)} in any edition in the corpus (laws {span})")
+    history = json.loads(row[0])
+    cells = [c for entry in history["rows"] for c in (entry["old"], entry["new"], *entry["reprints"]) if c]
+    ids = list({c["id"] for c in cells})
+    texts = dict(conn.execute(f"select id, text from sections where id in ({','.join('?' * len(ids))})", ids)) \
+        if ids else {}
+    for c in cells:
+        c["text"] = texts.get(c["id"])
+    for entry in history["rows"]:
+        for key in ("old", "new"):
+            if entry[key]:
+                entry[key]["url"] = permalink(entry[key]["doc"], entry[key]["ref"])
+        for reprint in entry["reprints"]:
+            reprint["url"] = permalink(reprint["doc"], reprint["ref"])
+    for version in history["versions"]:
+        version["label_key"] = VERSION_LABELS[version["key"]]
+    law = history["law"]
+    history["previous"] = max((k for k in known if k < law), default=None)
+    history["next"] = min((k for k in known if k > law), default=None)
+    return history
+
+
+def history_index(conn: sqlite3.Connection) -> dict:
+    """Every law with a history page, its 2017 and 1997 titles."""
+    try:
+        laws = [r[0] for r in conn.execute("select law from law_history order by law")]
+    except sqlite3.OperationalError:
+        laws = []
+    titles = {}
+    for doc, ref, title in conn.execute(
+            "select doc, ref, title from sections where kind = 'law' and doc in "
+            "(select distinct from_doc from provision_pairs union select distinct to_doc from provision_pairs)") \
+            if laws else []:
+        titles.setdefault(ref, {})[doc] = title
+    return {"laws": [{"law": law, "titles": titles.get(str(law), {}), "url": history_url(law)} for law in laws]}

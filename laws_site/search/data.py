@@ -1,0 +1,235 @@
+"""What search needs from the database besides the FTS index, loaded once per database file.
+
+Everything comes from tables the build wrote (ingest/search/tables.py, the glossary, the 索引
+entries, the document registry): serving never opens corpus/. `search_data(conn)` also installs
+the database's katakana variants in the tokenizer, so a query folds exactly as the index did.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ingest.search import glossary
+
+from ingest.text import tokenize
+from ingest.sources.registry import Registry
+from ingest.search.tables import INDEX_TERMS, index_entry_words
+from ingest.search.vocabulary import Vocabulary
+
+from laws_site.read import queries
+from laws_site.search.expansions import ExpansionData
+from ingest.text.spelling import document_names
+from laws_site.search.shown import ShownUnits
+from laws_site.read.units import permalink
+
+MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
+
+# Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
+NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    ref: str
+    terms: frozenset[str]
+    targets: tuple[str, ...]
+
+
+@dataclass
+class SearchData:
+    registry: Registry
+    variants: dict[str, str]
+    glossary: glossary.Glossary
+    vocabulary: Vocabulary
+    index_entries: list[IndexEntry] = field(default_factory=list)
+    has_offsets: bool = False
+    # 索引 entries by each of their tokens, so a query looks at the entries sharing a word only
+    index_by_term: dict[str, list[IndexEntry]] = field(default_factory=dict)
+    # every token of the FTS index, per language: a query word not among them cannot match
+    vocabulary_of: dict[str, frozenset[str]] = field(default_factory=dict)
+    # each unit's (id, doc, ref, kind, title, lang, position) by rowid, so an FTS hit needs no join
+    units: dict[int, tuple] = field(default_factory=dict)
+    rowids: dict[str, int] = field(default_factory=dict)
+    # per language, the rowids search may answer with (navigation rows - tables of contents, the
+    # 索引's rows - point to units rather than answer a query)
+    searchable: dict[str, frozenset[int]] = field(default_factory=dict)
+    # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
+    title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
+    reprinted: dict[int, str] = field(default_factory=dict)
+    # the 索引's "see" entries (合意 -> see パートナー間の了解事項): their tokens -> (the see entry's
+    # ref, the units the entry referred to cites itself: laws-2017-ja:40)
+    see_also: dict[frozenset[str], tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    # readings, loanwords by sound, synonyms, Chinese variants (table search_expansions)
+    expansions: ExpansionData = field(default_factory=ExpansionData)
+    # rowid -> its place when results tie on score: (document rank, position) as one number, equal
+    # for equal pairs, so a ranking compares one int instead of looking both up per candidate
+    listing_rank: dict[int, int] = field(default_factory=dict)
+    # each unit's snippet text, tokens, offsets and labels (laws_site/search/shown.py); None for a
+    # database built without search_offsets, whose results read them per request
+    shown: ShownUnits | None = None
+
+    def __post_init__(self):
+        self._lookups: dict = {}
+        self._urls: dict[str, str] = {}
+        self.documents = {d.id: d for d in self.registry.documents}
+        # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
+        order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
+        order += [self.registry.regulations.id] if self.registry.regulations else []
+        self.ranks = {doc: rank for rank, doc in enumerate(order)}
+        # names typed before a citation to reach a document other than the Laws (運営規則27条)
+        self.document_names: dict[str, str] = {}
+        for document in self.registry.documents:
+            if document.role != "laws":
+                for name in document_names(document.title, document.short_title):
+                    self.document_names.setdefault(name, document.id)
+
+    def role(self, doc: str) -> str | None:
+        document = self.documents.get(doc)
+        return document.role if document else None
+
+    def language(self, doc: str) -> str | None:
+        document = self.documents.get(doc)
+        return document.language if document else None
+
+    def doc_rank(self, doc: str) -> int:
+        return self.ranks.get(doc, len(self.ranks))
+
+    def glossary_lookup(self, query: str) -> list:
+        """The glossary's entries for the whole query (cached: the database never changes)."""
+        return self._cached(("glossary", query), lambda: self.glossary.lookup(query))
+
+    def vocabulary_matches(self, query: str) -> dict:
+        return self._cached(("vocabulary", query), lambda: self.vocabulary.matches(query))
+
+    def url(self, unit_id: str, doc: str, ref: str) -> str:
+        found = self._urls.get(unit_id)
+        if found is None:
+            found = self._urls[unit_id] = permalink(doc, ref)
+        return found
+
+    def _cached(self, key, compute):
+        found = self._lookups.get(key)
+        if found is None:
+            if len(self._lookups) > MAX_CACHED:
+                self._lookups.clear()
+            found = self._lookups[key] = compute()
+        return found
+
+    def index_entries_with(self, terms) -> list[IndexEntry]:
+        found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
+        return list(found.values())
+
+
+_loaded: "OrderedDict[tuple, SearchData]" = OrderedDict()
+_lock = threading.Lock()
+# builds whose search data stays in memory (~17 MB each): a server that picks up rebuilds keeps the
+# newest few, not every build it ever served; a process reading more databases reads them again
+MAX_LOADED = 3
+
+
+def search_data(conn: sqlite3.Connection) -> SearchData:
+    """This database's search data (read once per file version), its variants in force."""
+    identity = glossary.database_identity(conn)
+    data = _loaded.get(identity)
+    if data is None:
+        with _lock:
+            data = _loaded.get(identity) or _load(conn)
+            _loaded[identity] = data
+            while len(_loaded) > MAX_LOADED:
+                _loaded.popitem(last=False)
+    tokenize.use_variants(data.variants)
+    return data
+
+
+def _load(conn: sqlite3.Connection) -> SearchData:
+    variants = {}
+    if queries.table_exists(conn, "variants"):
+        variants = dict(conn.execute("select variant, canonical from variants").fetchall())
+    tokenize.use_variants(variants)  # the glossary and vocabulary keys below fold with them
+    registry = Registry.from_rows(glossary.documents(conn))
+    data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
+                      has_offsets=queries.table_exists(conn, "search_offsets"))
+    data.vocabulary_of = _index_vocabulary(conn)
+    data.expansions = ExpansionData.from_conn(conn)
+    searchable: dict[str, set[int]] = {}
+    for *row, title_tokens in conn.execute(
+            "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):
+        data.units[row[0]] = tuple(row[1:])
+        data.rowids[row[1]] = row[0]
+        if title_tokens:
+            data.title_words[row[0]] = frozenset(title_tokens.split())
+        if row[4] not in NAVIGATION_KINDS:
+            searchable.setdefault(row[6], set()).add(row[0])
+    data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.listing_rank = _listing_ranks(data)
+    if data.has_offsets:
+        data.shown = ShownUnits.load(conn, with_labels=queries.table_exists(conn, "search_labels"))
+    for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
+        document = data.documents.get(doc)
+        if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
+            data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
+    if registry.current_laws:
+        data.index_entries = list(_index_entries(conn, registry.current_laws.id))
+        data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries)
+        for entry in data.index_entries:
+            for term in entry.terms:
+                data.index_by_term.setdefault(term, []).append(entry)
+    return data
+
+
+def _listing_ranks(data: SearchData) -> dict[int, int]:
+    """rowid -> the rank of its (document rank, position) among all units'; units sharing a pair share a rank."""
+    keys = {rowid: (data.doc_rank(unit[1]), unit[6]) for rowid, unit in data.units.items()}
+    distinct = {key: rank for rank, key in enumerate(sorted(set(keys.values())))}
+    return {rowid: distinct[key] for rowid, key in keys.items()}
+
+
+def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """The distinct tokens of the search columns, per language (tens of thousands: read once)."""
+    words: dict[str, set[str]] = {}
+    for lang, title, text in conn.execute("select lang, search_title, search_text from sections"):
+        found = words.setdefault(lang, set())
+        found.update((title or "").split())
+        found.update((text or "").split())
+    return {lang: frozenset(found) for lang, found in words.items()}
+
+
+def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry]) -> dict:
+    """{tokens of a 索引 "see" entry: (its ref, the units the entry it refers to cites)}; a "see"
+    entry cites no unit itself (合意 -> see パートナー間の了解事項, which cites Law 40)."""
+    cited = {entry.ref: entry.targets for entry in entries}
+    stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
+    found: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}
+    for ref, target in conn.execute("""
+            select s.ref, x.target_id from sections s join xrefs x on x.source_id = s.id
+            where s.doc = ? and s.kind = 'index_entry' and x.kind = 'see' and x.target_id is not null
+            order by s.position""", (doc,)):
+        if ref in cited:
+            continue  # "see also" beside units of its own (取り消した -> 47, see also 取り消した行動): those rank it
+        units = cited.get(target.split(":", 1)[-1], ())
+        words = index_entry_words(ref)
+        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+        if terms and units:
+            known = found.get(terms, (ref, ()))
+            found[terms] = (known[0], tuple(dict.fromkeys(known[1] + units)))
+    return found
+
+
+def _index_entries(conn: sqlite3.Connection, doc: str):
+    """The current Laws' 索引 entries: the tokens of heading + sub-term (as the build stored them),
+    and the units they cite."""
+    stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
+    rows = conn.execute("""
+        select s.ref, group_concat(x.target_id, char(31))
+        from sections s join xrefs x on x.source_id = s.id
+        where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
+        group by s.id order by s.position
+    """, (doc,)).fetchall()
+    for ref, targets in rows:
+        words = index_entry_words(ref)
+        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+        if terms:
+            yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))
