@@ -137,7 +137,8 @@ def main() -> int:
 
     print(f"machine: {platform.node()} {platform.machine()} {platform_cpu()} x{_cpus()}, "
           f"Python {platform.python_version()}; corpus {corpus_bytes() / 1024:.0f} KiB")
-    baseline(); build_once()  # warm-up: dictionaries, OpenCC, regex caches
+    baseline()  # warm-up: dictionaries, OpenCC, regex caches
+    build_once()
     base_times, build_times = [], []
     for _ in range(args.runs):  # interleaved so drift hits both alike
         base_times.append(timed(baseline))

@@ -20,10 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
 from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import KINDS, PLAIN, SEARCH, free_port, load, probe, serve_argv, serving
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PYTHON = sys.executable
 

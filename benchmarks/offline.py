@@ -42,8 +42,8 @@ import yaml
 from ingest.build.database import build
 from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.offline import make as offline_make
-from laws_site.search import engine as searching
 from laws_site.read.units import permalink
+from laws_site.search import engine as searching
 from tests.live_server import serving
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
 

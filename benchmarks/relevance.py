@@ -34,10 +34,10 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from laws_site.search import engine as search_module
 from ingest.text import tokenize
+from laws_site.search import engine as search_module
+
+ROOT = Path(__file__).resolve().parent.parent
 
 QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
 CUTOFF = 10

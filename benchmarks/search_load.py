@@ -47,7 +47,6 @@ from laws_site.http.serve import SETTINGS
 from tests import light_http
 from tests.live_server import PYTHON, QUERIES, ROOT, free_port, serve_argv, serving  # noqa: F401 (re-exported)
 
-
 SEARCH = "search"
 RANKED = "ranked"
 PLAIN = "plain"

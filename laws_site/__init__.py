@@ -10,7 +10,13 @@ template), ``queries.py`` (SQL), ``responses.py`` (HTML, JSON and error response
 (the Datasette hooks), ``templates/`` (all markup), ``cli.py`` (`bridge-laws`).
 """
 from laws_site.hooks import (  # noqa: F401
-    asgi_wrapper, extra_template_vars, filters_from_request, handle_exception, prepare_connection,
-    prepare_jinja2_environment, register_routes,
-    render_cell, startup,
+    asgi_wrapper,
+    extra_template_vars,
+    filters_from_request,
+    handle_exception,
+    prepare_connection,
+    prepare_jinja2_environment,
+    register_routes,
+    render_cell,
+    startup,
 )

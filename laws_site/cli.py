@@ -15,13 +15,12 @@ from pathlib import Path
 
 import click
 
-from ingest.build.db_target import DEFAULT_DB
 from ingest.build.cli import CliError, build, check, check_database, check_db_name, run_build
-from ingest.sources.corpus import DEFAULT_CORPUS
+from ingest.build.db_target import DEFAULT_DB
 from ingest.checks.report import connect_readonly
-
-from laws_site.offline.make import pack as offline_pack
+from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.http.workers import BACKLOG, MAX_WORKERS, bound
+from laws_site.offline.make import pack as offline_pack
 
 db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
                          show_default=True, help="SQLite database file")
@@ -101,8 +100,8 @@ def serve(db_path: Path, host: str, port: int, workers: int):
         run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
     check_listen(host, port)
-    from laws_site.offline.make import start_in_background
     from laws_site.http.serve import run
+    from laws_site.offline.make import start_in_background
 
     listener = listen_for_workers(host, port) if workers > 1 else None
     start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)

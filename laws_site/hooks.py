@@ -40,9 +40,9 @@ def register_routes():
 @hookimpl
 def extra_template_vars(datasette, request):
     """What every page's chrome needs: the site title, the top links, the query being searched."""
+    from laws_site.http.responses import read
     from laws_site.i18n import chrome
     from laws_site.read import queries
-    from laws_site.http.responses import read
 
     async def inner():
         registry = await read(datasette, queries.registry)
@@ -104,8 +104,8 @@ def asgi_wrapper(datasette):
 @hookimpl
 def handle_exception(datasette, request, exception):
     """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
-    from laws_site.http import errors
     from laws_site import routes
+    from laws_site.http import errors
     from laws_site.http.responses import error_response
 
     async def inner():

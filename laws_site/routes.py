@@ -8,8 +8,21 @@ from __future__ import annotations
 
 import re
 
-from laws_site.pages import api_docs, citations, contents, diff, glossary, history, home, index_terms, offline, search, site_info, unit
 from laws_site.http.responses import made_once
+from laws_site.pages import (
+    api_docs,
+    citations,
+    contents,
+    diff,
+    glossary,
+    history,
+    home,
+    index_terms,
+    offline,
+    search,
+    site_info,
+    unit,
+)
 
 DOC = r"(?P<doc>[a-z0-9]+(?:-[a-z0-9]+)+)"
 AS_JSON = r"(?P<as_json>\.json)?"

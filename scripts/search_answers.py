@@ -50,6 +50,7 @@ async def http_answers(db: str, sample: list[str]) -> list[dict]:
     import httpx
     from datasette.app import Datasette
     from datasette.utils import parse_metadata
+
     from laws_site.http.serve import METADATA, SETTINGS
 
     datasette = Datasette([db], metadata=parse_metadata(Path(METADATA).read_text()),

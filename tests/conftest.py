@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from ingest.build.database import build
-from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
 from ingest.parsers.records import ParseError
+from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
 from laws_site.http.serve import METADATA, SETTINGS
 
 # the page tests' Chromium, server and pages (tests/browser_fixtures.py), shared by every browser test module

@@ -3,11 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.editions.align import (Concordance, Move, align_pairs, alignment_rows, align, comparable_units, law_ref_of,
-                          load_concordance)
-from ingest.sources.corpus import load_sources
+from ingest.editions.align import (
+    align,
+    align_pairs,
+    alignment_rows,
+    comparable_units,
+    law_ref_of,
+    load_concordance,
+)
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParseError
+from ingest.sources.corpus import load_sources
 
 
 @pytest.fixture(scope="module")

@@ -4,11 +4,11 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import stat
 import sqlite3
+import stat
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 

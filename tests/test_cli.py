@@ -4,15 +4,15 @@ from __future__ import annotations
 import json
 import os
 import socket
-import stat
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from click.testing import CliRunner
-from urllib.parse import urlencode
 
 from laws_site.cli import cli
 

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from ingest.parsers.commentary import RULING_APPLIES, parse
-from ingest.sources.corpus import load_sources
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParseError, Unit
+from ingest.sources.corpus import load_sources
 
 DOCS = ("revoke-notes-ja", "out-of-turn-notes-ja")
 

@@ -15,10 +15,10 @@ from collections import Counter
 
 import pytest
 
-from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
-from ingest.parsers.documents import parse_document
 from ingest.checks.textcheck import check_corpus, covers
 from ingest.editions.witnesses import Disagreement, Printing, disagreements, normalise, printing_at, printings, unit_at
+from ingest.parsers.documents import parse_document
+from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
 
 DOCS = ("revoke-notes-ja", "out-of-turn-notes-ja")
 
@@ -263,8 +263,8 @@ def test_no_garbled_spelling_is_left(parsed, doc, spellings):
 def test_a_reprint_printing_the_same_doubled_kana_explains_it_but_not_a_doubled_katakana_glyph():
     """The second witness explains どちらかから / ものの (a reprint the Laws print alike) and a
     reprinted heading (58B's title), but never ディクレアララー: both conversions share that slip."""
-    from ingest.parsers.records import ParsedDocument, Unit
     from ingest.checks.textcheck import check_document
+    from ingest.parsers.records import ParsedDocument, Unit
 
     text = "ディフェンダーのどちらかからこのリードの取り消しが要求された。ディクレアララーが名指した。"
     doc = ParsedDocument("d", [Unit("d", "quote:55B1", "quote", text=text, title="1人のプレイヤがハンドから同時に複数のカードを出した場合", line=1)])

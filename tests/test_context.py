@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from ingest.references.reading import commentary_rows, reading_rows
 from ingest.parsers.records import Unit
+from ingest.references.reading import commentary_rows, reading_rows
 from laws_site.read.units import permalink
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.sources.corpus import load_sources
 from ingest.checks.coverage import TARGET, coverage, known_drops, line_words, unexplained
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParsedDocument, Unit
+from ingest.sources.corpus import load_sources
 
 
 @pytest.fixture(scope="module")

@@ -197,7 +197,6 @@ def test_every_pattern_message_is_translated_and_keeps_its_variables():
     from babel.messages.pofile import read_po
 
     from laws_site.i18n import datasette_pages as datasette_chrome
-
     from laws_site.i18n import messages
 
     msgids = [m for _, m in messages.PATTERNS] + [m for _, m in messages.EXPECTED] + list(datasette_chrome.CLAUSES.values())

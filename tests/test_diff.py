@@ -279,8 +279,8 @@ def test_commentaries_citing_law_23_are_not_flagged(conn):
 
 
 def test_edition_flags_from_parsed_units():
-    from ingest.sources.corpus import load_sources
     from ingest.parsers.documents import parse_document
+    from ingest.sources.corpus import load_sources
 
     units = []
     for source in load_sources():

@@ -6,9 +6,7 @@ from collections import OrderedDict
 
 import pytest
 
-from laws_site.http import direct
-
-from laws_site.http import responses
+from laws_site.http import direct, responses
 from laws_site.search import engine as searching
 
 PATHS = [

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from ingest.checks.report import check_report
 from ingest.editions.align import load_concordance
 from ingest.editions.concordance import figures, load_provisions
 from ingest.parsers.records import ParseError
-from ingest.checks.report import check_report
 
 OLD, NEW = "laws-1997-zh", "laws-2017-ja"
 

@@ -10,8 +10,8 @@ import pytest
 
 from ingest.editions.editorial_notes import editorial_note_rows
 from ingest.parsers.records import ParseError
-from laws_site.read import reasons
 from laws_site.i18n.catalog import current
+from laws_site.read import reasons
 
 
 def test_every_note_of_the_concordance_has_its_japanese_and_chinese_version(laws_db_path):

@@ -12,8 +12,16 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ingest.text.refs import (
-    LAWS_JA, LAWS_ZH, Context, LawRef, extract_ja_law_refs, extract_regulation_refs, extract_zh_law_refs,
-    format_law_ref, parse_index_locators, parse_law_ref,
+    LAWS_JA,
+    LAWS_ZH,
+    Context,
+    LawRef,
+    extract_ja_law_refs,
+    extract_regulation_refs,
+    extract_zh_law_refs,
+    format_law_ref,
+    parse_index_locators,
+    parse_law_ref,
 )
 
 FUZZ = settings(max_examples=300, deadline=None)

@@ -3,8 +3,8 @@ import sqlite3
 
 import pytest
 
-from ingest.search import glossary
 from ingest.parsers.records import Unit
+from ingest.search import glossary
 from ingest.sources.registry import Registry
 from laws_site.search import engine as searching
 

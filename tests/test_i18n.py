@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from laws_site.i18n import catalog as i18n
-
 from laws_site.i18n import prefix as ui_lang
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from ingest.references.labels import DocumentNames, law_citation, unit_labels
 from ingest.parsers.records import Unit
+from ingest.references.labels import DocumentNames, law_citation, unit_labels
 
 # (unit id, ja, zh, en), read off the whole-corpus build: each is how the book or a reader cites it
 EXPECTED = [
@@ -122,9 +122,9 @@ def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_p
     """The build makes table search_labels from the units and their labels while it waits for other work
     (`search_label_rows_of`): the same rows, in the same order, as read back from sections and unit_labels."""
     from ingest.build.database import document_names
-    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
     from ingest.parsers.documents import parse_document
     from ingest.search.labels import search_label_rows, search_label_rows_of
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
 
     sources = load_sources(DEFAULT_CORPUS)
     units = [unit for s in sources for unit in parse_document(s.id, s.text, s.name, s.parser).units]
@@ -140,8 +140,8 @@ def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_d
     tokens (ingest/build/database.py write_tables); the build copies it: the same CREATE statement, rows and rowids
     as writing the rows themselves."""
     from ingest.build.database import write_tables
-    from ingest.search.labels import copy_search_labels, search_label_rows, write_search_labels
     from ingest.build.sqlite_write import Database
+    from ingest.search.labels import copy_search_labels, search_label_rows, write_search_labels
 
     rows = search_label_rows(sqlite3.connect(laws_db_path))
     child = str(tmp_path / "child.db")

@@ -6,8 +6,8 @@ import re
 import pytest
 
 from ingest.parsers import laws_zh
-from ingest.sources.corpus import load_sources
 from ingest.parsers.records import ParseError, Unit
+from ingest.sources.corpus import load_sources
 from ingest.text.refs import law_ancestors, parse_law_ref
 
 DOC = "laws-1997-zh"

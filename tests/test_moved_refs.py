@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from ingest.references.moved import repoint
-from laws_site.search import engine as searching
 from laws_site.cli import cli
+from laws_site.search import engine as searching
 
 REGULATION_ROWS = [
     {"id": "jcbl-regs-ja:appendix-7-4-a-ii#text:29-32>23", "source_id": "jcbl-regs-ja:appendix-7-4-a-ii",

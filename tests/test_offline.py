@@ -16,7 +16,6 @@ import sys
 import pytest
 
 from laws_site.offline import make as offline_make
-
 from laws_site.offline import search_data as offline_search_data
 from laws_site.offline.pack import page_key, unpack_page
 from laws_site.pages import offline as offline_routes

@@ -12,9 +12,9 @@ import sqlite_utils
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.sources.corpus import apply_errata, load_errata, read_text
 from ingest.parsers.records import ParseError
 from ingest.parsers.regulations import latex_to_text, parse
+from ingest.sources.corpus import apply_errata, load_errata, read_text
 
 DOC = "jcbl-regs-ja"
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -504,8 +504,8 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
 
 
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):
-    from ingest.sources.corpus import errata_section
     from ingest.checks.textcheck import covers
+    from ingest.sources.corpus import errata_section
 
     lines = raw_text.split("\n")
     for fix in load_errata(CORPUS, DOC):

@@ -1,11 +1,11 @@
 """check_report and refs_for on a small database built here from hand-made units."""
-import sqlite_utils
 import pytest
+import sqlite_utils
 
-from ingest.parsers.records import Unit
 from ingest.checks.report import check_report, format_check_report
-from laws_site.read.units import refs_for
+from ingest.parsers.records import Unit
 from ingest.references.xrefs import build_xrefs
+from laws_site.read.units import refs_for
 
 UNITS = [
     Unit("laws-2017-ja", "16", "law", line=1216),

@@ -8,9 +8,8 @@ import sqlite3
 import pytest
 
 from laws_site.http import asgi
-
-from laws_site.sql import limits
 from laws_site.search import engine as searching
+from laws_site.sql import limits
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +96,8 @@ def statements_of(conn, fn):
 def test_contents_rows_are_the_printed_toc(conn):
     """Table contents_rows (made at build) holds the 目次 entries exactly as the page derived them
     from the toc_entry units: real rows of Law 61 and the whole table compared."""
-    from laws_site.read import queries
     from laws_site.pages import contents
+    from laws_site.read import queries
 
     rows = [tuple(row) for row in conn.execute(
         "select doc, ref, title, depth, part from contents_rows where ref like '61%' order by doc, position")]

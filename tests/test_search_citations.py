@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from ingest.text import spelling as ref_spelling
-from laws_site.search import engine as searching
 from laws_site.cli import cli
+from laws_site.search import engine as searching
 
 
 @pytest.fixture(scope="module")

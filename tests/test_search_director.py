@@ -12,8 +12,8 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 
-from laws_site.search import engine as searching
 from laws_site.cli import cli
+from laws_site.search import engine as searching
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -164,7 +164,7 @@ async def test_html_shows_the_range_and_previous_next(datasette):
     first = (await datasette.client.get("/-/search?q=" + quote("リボーク"))).text
     total = (await datasette.client.get("/-/search.json?q=" + quote("リボーク"))).json()["total"]
     assert f"「リボーク」の検索結果 {total} 件中 1–20 件" in first
-    assert f'<a rel="next" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&amp;offset=20">' in first
+    assert '<a rel="next" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&amp;offset=20">' in first
     assert 'rel="prev"' not in first
     second = (await datasette.client.get("/-/search?q=" + quote("リボーク") + "&offset=20")).text
     assert f"「リボーク」の検索結果 {total} 件中 21–40 件" in second and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
@@ -232,9 +232,9 @@ def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     variants and vocabulary included (they come from tables written at build)."""
     from ingest.search import glossary
     from ingest.text import tokenize
+    from laws_site.pages.glossary import glossary_rows
     from laws_site.search import data as search_data
     from laws_site.search import term_usage
-    from laws_site.pages.glossary import glossary_rows
 
     real_open = builtins.open
 
@@ -280,8 +280,8 @@ def test_search_data_loads_without_tokenizing(monkeypatch, laws_db_path):
 def test_stored_term_tokens_are_what_the_tokenizer_makes(conn):
     """Every stored key equals a fresh tokenizing of its text, so the stored and the computed paths agree."""
     from ingest.search import glossary
-    from ingest.text import tokenize
     from ingest.search.tables import INDEX_TERMS
+    from ingest.text import tokenize
 
     stored = glossary.stored_term_tokens(conn, glossary.GLOSSARY_KEYS)
     assert len(stored) == 78 and stored["ディクレアラー"] == glossary._ja_key("ディクレアラー")

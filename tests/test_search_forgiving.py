@@ -269,7 +269,8 @@ def test_a_bad_variants_file_names_the_file(tmp_path):
 
 # ---------------------------------------------------------------- nothing typed breaks the keys
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=300, deadline=None)
@@ -285,8 +286,8 @@ def test_the_keys_take_any_text(text):
 @given(st.text(alphabet=st.sampled_from("あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"),
                min_size=1, max_size=20))
 def test_expansions_take_any_kana_or_romaji(conn, text):
-    from laws_site.search.expansions import alternatives, corrections
     from laws_site.search.data import search_data
+    from laws_site.search.expansions import alternatives, corrections
 
     data = search_data(conn).expansions
     for alternative in alternatives(data, text, None) + corrections(data, text, None):

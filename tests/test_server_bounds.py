@@ -12,19 +12,13 @@ from urllib.parse import quote
 
 import pytest
 import yaml
-from datasette.utils.asgi import Request
-from datasette.utils.asgi import Response
+from datasette.utils.asgi import Request, Response
 
-from laws_site.sql import limits
-
-from laws_site.http import request_bounds
-
-from laws_site.http import responses
-
-from laws_site.search import engine as search
-
-from laws_site.sql import gate as sql_gate
+from laws_site.http import request_bounds, responses
 from laws_site.http.serve import METADATA
+from laws_site.search import engine as search
+from laws_site.sql import gate as sql_gate
+from laws_site.sql import limits
 
 
 def assert_error(response, status: int, *words: str) -> dict:

@@ -19,7 +19,6 @@ import httpx
 import pytest
 
 from laws_site.http import serve
-
 from laws_site.sql import gate as sql_gate
 from tests.live_server import serving
 

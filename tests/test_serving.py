@@ -16,10 +16,10 @@ import httpx
 import pytest
 import yaml
 
-from tests.live_server import serving
 from ingest.build.database import build
 from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.http.serve import METADATA, SETTINGS
+from tests.live_server import serving
 
 pytestmark = pytest.mark.slow
 

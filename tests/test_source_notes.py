@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.sources.corpus import load_sources
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParseError
+from ingest.sources.corpus import load_sources
 from ingest.sources.source_notes import source_note_rows
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"

@@ -11,7 +11,6 @@ import pytest
 import sqlite_utils
 
 from ingest.build import database as build_module
-
 from ingest.build import sqlite_write
 from ingest.build.sqlite_write import Database, create_table_sql
 

@@ -12,10 +12,6 @@ from collections import Counter
 
 import pytest
 
-from laws_site.search import engine as searching
-from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
-from ingest.parsers.documents import parse_document
-from ingest.parsers.records import ParsedDocument, Unit
 from ingest.checks.textcheck import (
     Candidate,
     check_corpus,
@@ -23,6 +19,10 @@ from ingest.checks.textcheck import (
     covers,
     review,
 )
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParsedDocument, Unit
+from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
+from laws_site.search import engine as searching
 
 ERRATA_FILE = DEFAULT_CORPUS / "errata" / "laws-2017-ja.yml"
 

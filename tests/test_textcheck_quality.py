@@ -6,11 +6,17 @@ from collections import Counter
 
 import pytest
 
-from ingest.parsers.records import ParsedDocument, Unit
-from ingest.checks.textcheck import check_corpus, check_document, format_report, full_morphemes, morphemes
-from ingest.checks.evidence import (convention_form, near_words, small_kana_spans, spelling_convention,
-                                       weighted_distance, witness_prints)
+from ingest.checks.evidence import (
+    convention_form,
+    near_words,
+    small_kana_spans,
+    spelling_convention,
+    weighted_distance,
+    witness_prints,
+)
 from ingest.checks.quality import corpus_quality, total
+from ingest.checks.textcheck import check_corpus, check_document, format_report, full_morphemes
+from ingest.parsers.records import ParsedDocument, Unit
 
 
 @pytest.mark.parametrize("word, majority, explained", [
@@ -125,8 +131,8 @@ def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
     ("ポートルランドクラブ", False),          # ポートル is no word: ポートランド with a stray ル
 ])
 def test_a_compound_of_known_words_is_explained(word, explained):
-    from ingest.checks.textcheck import known_katakana
     from ingest.checks.evidence import known_compound
+    from ingest.checks.textcheck import known_katakana
 
     assert bool(known_compound(word, known_katakana, Counter({word: 2, "ペア": 5}))) is explained
 

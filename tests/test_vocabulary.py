@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest.text import tokenize
 from ingest.search.vocabulary import Vocabulary, search_key, vocabulary_rows
+from ingest.text import tokenize
 
 VOCABULARY = Path(__file__).resolve().parent.parent / "corpus" / "vocabulary.yml"
 LAWS_JA, LAWS_ZH, REGS = "laws-2017-ja", "laws-1997-zh", "jcbl-regs-ja"

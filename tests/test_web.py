@@ -10,7 +10,6 @@ import pytest
 from laws_site.read.units import permalink
 
 
-
 class Links(HTMLParser):
     """(href, text, attrs) of every <a>, and the search forms' actions/inputs."""
 
@@ -250,8 +249,9 @@ async def test_unit_json_has_show_fields_and_references(datasette):
 
 
 async def test_show_json_and_web_json_agree(datasette, laws_db_path):
-    from click.testing import CliRunner
     import json
+
+    from click.testing import CliRunner
 
     from laws_site.cli import cli
 

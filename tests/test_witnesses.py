@@ -15,8 +15,8 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 
-from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_text
 from ingest.parsers.documents import parse_document
+from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_text
 
 LAWS = "laws-2017-ja"
 COMMENTARIES = ("revoke-notes-ja", "out-of-turn-notes-ja")

@@ -140,8 +140,8 @@ ARTICLE_MENTION = re.compile(r"[0-9０-９]+[ \u3000]*条")
 
 @lru_cache(maxsize=1)
 def corpus():
-    from ingest.sources.corpus import load_sources
     from ingest.parsers.documents import parse_document
+    from ingest.sources.corpus import load_sources
 
     units = [u for s in load_sources() for u in parse_document(s.id, s.text, s.name).units]
     return units, build_xrefs(units)
@@ -330,9 +330,9 @@ def test_references_read_beforehand_give_the_same_rows():
     """The build reads the references of the documents after the first in the child that parses them
     (build_xrefs' `found`): the rows are those of reading them here, and `found` is what is used."""
     from ingest.build.database import parse_documents
+    from ingest.references.xrefs import build_xrefs, unit_references
     from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
     from ingest.sources.registry import Registry
-    from ingest.references.xrefs import build_xrefs, unit_references
 
     sources = load_sources(DEFAULT_CORPUS)
     registry = Registry.from_rows(source.meta for source in sources)

@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ingest.sources import corpus
-
 from ingest.build import yaml_prefetch
-from ingest.sources.corpus import DEFAULT_CORPUS
 from ingest.parsers.records import ParseError
+from ingest.sources import corpus
+from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.cli import cli
 
 

@@ -21,8 +21,8 @@ import pickle
 import select
 from typing import Any, BinaryIO, Callable, Iterable
 
-from ingest.text import tokenize
 from ingest.build.forking import can_fork, close_child, enter_child, stop_child, write_all  # noqa: F401 (tests replace can_fork here)
+from ingest.text import tokenize
 
 Key = tuple[str | None, str]  # (text, lang)
 # The parent has the other documents to parse and cross-references, alignments, glossary and diffs

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import signal
 import sqlite3
 import sys
@@ -17,10 +16,10 @@ from pathlib import Path
 import click
 
 from ingest.build import yaml_prefetch
-from ingest.sources.corpus import DEFAULT_CORPUS
 from ingest.build.db_target import DEFAULT_DB, TargetError, check_target
-from ingest.parsers.records import ParseError
 from ingest.checks.report import connect_readonly
+from ingest.parsers.records import ParseError
+from ingest.sources.corpus import DEFAULT_CORPUS
 
 
 class CliError(click.ClickException):
@@ -149,7 +148,8 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
     """
     if text_check:
         from ingest.checks.coverage import corpus_coverage, format_coverage, unexplained
-        from ingest.checks.textcheck import check_corpus, format_report, report as text_report
+        from ingest.checks.textcheck import check_corpus, format_report
+        from ingest.checks.textcheck import report as text_report
 
         try:
             results = check_corpus(corpus_dir)

@@ -22,29 +22,31 @@ from datetime import datetime, timezone
 from operator import itemgetter
 from pathlib import Path
 
-from ingest.editions.align import Concordance, align_pairs, alignment_rows, load_concordance
 from ingest.build.background_tokens import BackgroundTokens, Forked, ForkedTables, ForkedTablesAwaiting
+from ingest.build.db_target import DEFAULT_DB, check_target
+from ingest.build.sqlite_write import Database, json_text  # sqlite-utils' calls without importing it (0.07 s)
+from ingest.editions.align import Concordance, align_pairs, alignment_rows, load_concordance
+from ingest.editions.diff import diff_tables
+from ingest.editions.editorial_notes import COLUMNS as EDITORIAL_NOTE_COLUMNS
+from ingest.editions.editorial_notes import editorial_note_rows
+from ingest.editions.tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
+from ingest.parsers.documents import parse_document
+from ingest.parsers.records import ParsedDocument, Unit
+from ingest.parsers.tables import TABLE_COLUMNS, table_rows
+from ingest.references.aliases import ALIAS_COLUMNS, ref_aliases
 from ingest.references.citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from ingest.references.contents_rows import write_contents_rows
-from ingest.search.labels import SCHEMA as SEARCH_LABELS_SCHEMA, TABLE as SEARCH_LABELS, copy_search_labels, \
-    search_label_rows_of, write_search_labels
-from ingest.references.aliases import ALIAS_COLUMNS, ref_aliases
-from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
-from ingest.build.db_target import DEFAULT_DB, check_target
-from ingest.parsers.documents import parse_document
-from ingest.editions.diff import diff_tables
-from ingest.editions.tables import EDITION_SCHEMAS, edition_tables, follow_provisions, older_edition_flags
-from ingest.editions.editorial_notes import COLUMNS as EDITORIAL_NOTE_COLUMNS, editorial_note_rows
-from ingest.references.moved import repoint as repoint_moved_references
 from ingest.references.labels import DocumentNames, label_rows, unit_labels
+from ingest.references.moved import repoint as repoint_moved_references
 from ingest.references.reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
-from ingest.parsers.records import ParsedDocument, Unit
+from ingest.search.labels import SCHEMA as SEARCH_LABELS_SCHEMA
+from ingest.search.labels import TABLE as SEARCH_LABELS
+from ingest.search.labels import copy_search_labels, search_label_rows_of, write_search_labels
+from ingest.search.tables import SCHEMAS as SEARCH_SCHEMAS
+from ingest.search.tables import install_variants, offset_rows, search_tables_awaiting_tokens
+from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
 from ingest.sources.registry import Registry
-from ingest.build.sqlite_write import Database, json_text  # sqlite-utils' calls without importing it (0.07 s)
-from ingest.search.tables import SCHEMAS as SEARCH_SCHEMAS, install_variants, offset_rows, search_tables_awaiting_tokens
 from ingest.sources.source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
-from ingest.parsers.tables import TABLE_COLUMNS, table_rows
-
 
 SECTION_COLUMNS = {
     "id": str, "doc": str, "ref": str, "parent_id": str, "kind": str, "title": str, "text": str,

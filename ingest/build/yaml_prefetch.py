@@ -17,8 +17,8 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from ingest.sources import corpus
 from ingest.build.forking import can_fork, close_child, enter_child, read_exactly, write_all
+from ingest.sources import corpus
 
 Item = tuple[str, tuple]  # ("yaml" or "errata", the file's cache key in ingest.sources.corpus)
 FIRST = ("sources.yml", "variants.yml")  # what the build reads first, with the errata

@@ -222,8 +222,8 @@ def coverage_report(pairs: Iterable[tuple[str, ParsedDocument]]) -> list[Coverag
 
 def corpus_coverage(corpus_dir=None) -> list[Coverage]:
     """Coverage of every document of the corpus (errata applied), in manifest order."""
-    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
     from ingest.parsers.documents import parse_document
+    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
 
     sources = load_sources(corpus_dir or DEFAULT_CORPUS)
     return [coverage(s.text, parse_document(s.id, s.text, s.name)) for s in sources]

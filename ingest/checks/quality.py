@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_errata
 from ingest.checks.textcheck import Candidate, DocumentCheck, check_corpus, covers
+from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_errata
 
 # An erratum that only moves markup, spaces or marks is structure, not a word the checker reads.
 _TEXTLESS = re.compile(r"[\s\u3000*#\\_|()（）\[\]<>/`-]+")

@@ -51,14 +51,23 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_errata, load_sources, read_yaml
+from ingest.checks.evidence import (
+    grammatical_alternative,
+    kanji_word,
+    known_compound,
+    near_words,
+    same_words,
+    second_witness,
+    small_kana_spans,
+    spelling_convention,
+    vouched_pieces,
+    witness_prints,
+)
 from ingest.parsers.documents import parse_document
-from ingest.search.tables import install_variants
 from ingest.parsers.records import ParsedDocument, ParseError, Unit
 from ingest.parsers.textclean import strip_any_tags
-from ingest.checks.evidence import (grammatical_alternative, near_words, second_witness, small_kana_spans,
-                                 spelling_convention, vouched_pieces, witness_prints,
-                                 known_compound, same_words, kanji_word)
+from ingest.search.tables import install_variants
+from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_sources, read_yaml
 from ingest.text.tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
 KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing", "small-kana", "near-word")

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-
-from ingest.sources.corpus import read_yaml
 from ingest.parsers.records import ParseError, Unit
+from ingest.sources.corpus import read_yaml
 from ingest.text.refs import law_number
 
 CONCORDANCE_PATH = Path(__file__).resolve().parents[2] / "corpus" / "concordance.yml"

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ingest.editions.align import CONCORDANCE_PATH, Concordance, LAW_KINDS, last_law_number
-from ingest.sources.corpus import read_yaml
+from ingest.build.sqlite_write import json_text
+from ingest.editions.align import CONCORDANCE_PATH, LAW_KINDS, Concordance, last_law_number
 from ingest.editions.diff import GlossaryTerms, law_refs, numbers_in
 from ingest.parsers.records import ParseError, Unit
+from ingest.sources.corpus import read_yaml
 from ingest.text.refs import law_ancestors, law_number, parse_law_ref
-from ingest.build.sqlite_write import json_text
 
 # how much structure counts beside content when proposing: the same depth, the same place in the law
 DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5

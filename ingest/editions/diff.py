@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain, starmap
 
-
-from ingest.editions.align import Concordance, Move, law_ref_of, load_concordance
-from ingest.search.glossary import term_forms
-from ingest.parsers.records import Unit
-from ingest.text.tokenize import fold_katakana
 from ingest.build.sqlite_write import json_text
+from ingest.editions.align import Concordance, Move, law_ref_of, load_concordance
+from ingest.parsers.records import Unit
+from ingest.search.glossary import term_forms
 from ingest.text.refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
+from ingest.text.tokenize import fold_katakana
 
 STATUSES = ("same", "changed", "only_from", "only_to")
 

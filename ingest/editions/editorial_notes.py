@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ingest.sources.corpus import read_yaml
 from ingest.parsers.records import ParseError
+from ingest.sources.corpus import read_yaml
 
 COLUMNS = {"en": str, "ja": str, "zh": str, "kind": str, "key": str}
 LANGUAGES = ("ja", "zh")

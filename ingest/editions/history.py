@@ -13,8 +13,8 @@ import json
 
 from ingest.editions.concordance import relation_words
 from ingest.parsers.records import Unit
-from ingest.text.refs import law_number
 from ingest.sources.registry import Registry
+from ingest.text.refs import law_number
 
 HISTORY_COLUMNS = {"law": int, "history": str}
 

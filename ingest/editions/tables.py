@@ -7,9 +7,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.editions.align import CONCORDANCE_PATH, Concordance, comparable_units, last_law_number
+from ingest.editions.concordance import (
+    FLAG_COLUMNS,
+    PAIR_COLUMNS,
+    Provisions,
+    aligned_rows,
+    load_provisions,
+    moved_reference_flags,
+    provision_pairs,
+)
 from ingest.editions.diff import flags_for
-from ingest.editions.concordance import FLAG_COLUMNS, PAIR_COLUMNS, Provisions, aligned_rows, load_provisions, moved_reference_flags, \
-    provision_pairs
 from ingest.editions.history import HISTORY_COLUMNS, history_rows
 from ingest.parsers.records import Unit
 from ingest.sources.registry import Registry

@@ -9,8 +9,8 @@ from (tests/test_textcheck.py checks the rows against a parse of the verbatim te
 """
 from __future__ import annotations
 
-from ingest.sources.corpus import Source
 from ingest.parsers.records import ParsedDocument, Unit
+from ingest.sources.corpus import Source
 
 ALIAS_COLUMNS = {"id": str, "doc": str, "alias": str, "ref": str, "unit_id": str, "reason": str}
 

@@ -12,13 +12,11 @@ does exist, as a documented fallback for a page that still wants to link somewhe
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from typing import Iterable
 
 from ingest.parsers.records import Unit, unit_id
 from ingest.sources.registry import Registry
-from ingest.text.tokenize import fold_katakana
 from ingest.text.refs import (
     JA_CAN_REFER,
     LAWS_JA,
@@ -29,10 +27,13 @@ from ingest.text.refs import (
     extract_regulation_refs,
     extract_zh_law_refs,
     law_ancestors,
-    law_number as refs_law_number,
     parse_index_locators,
     parse_law_ref,
 )
+from ingest.text.refs import (
+    law_number as refs_law_number,
+)
+from ingest.text.tokenize import fold_katakana
 
 XREF_COLUMNS = ("id", "source_id", "surface", "target_doc", "target_ref", "target_id", "kind", "resolved",
                 "reason", "field", "start", "end", "resolved_to_parent", "as_printed_ref")

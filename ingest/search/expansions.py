@@ -20,17 +20,15 @@ from __future__ import annotations
 
 import csv
 import re
-from operator import itemgetter
 from collections import Counter, defaultdict
+from operator import itemgetter
 from pathlib import Path
 
 from sudachipy import SplitMode
 
-from ingest.text import forgiving
-
-from ingest.text import tokenize
-from ingest.sources.corpus import read_yaml
 from ingest.parsers.records import ParseError
+from ingest.sources.corpus import read_yaml
+from ingest.text import forgiving, tokenize
 
 COLUMNS = {"kind": str, "key": str, "term": str, "lang": str, "weight": int}
 SCHEMA = (COLUMNS, {"pk": ("kind", "key", "term")})

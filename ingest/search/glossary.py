@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-
-from ingest.sources.corpus import read_yaml
 from ingest.parsers.records import Unit
+from ingest.sources.corpus import read_yaml
 from ingest.sources.registry import Registry
 
 # read by the build only; serving reads table `glossary`

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from ingest.parsers.records import Unit
 from ingest.build.sqlite_write import json_text, replace_derived_table
+from ingest.parsers.records import Unit
 
 TABLE = "search_labels"
 SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text not null, context text)"

@@ -18,11 +18,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
-from ingest.text import tokenize
-from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.parsers.records import Unit
-from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA, Expansions
-from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS, vocabulary_rows
+from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
+from ingest.search.expansions import Expansions
+from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
+from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
+from ingest.search.vocabulary import vocabulary_rows
+from ingest.text import tokenize
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
 OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}

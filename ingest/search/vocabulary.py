@@ -16,9 +16,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.sources.corpus import read_yaml
-from ingest.parsers.records import ParseError
 from ingest.build.sqlite_write import json_text
+from ingest.parsers.records import ParseError
+from ingest.sources.corpus import read_yaml
 
 # read by the build only; serving reads table `vocabulary`
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "corpus" / "vocabulary.yml"

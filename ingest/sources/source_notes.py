@@ -22,8 +22,8 @@ import bisect
 import re
 from pathlib import Path
 
-from ingest.sources.corpus import errata_file
 from ingest.parsers.records import ParsedDocument, ParseError, Unit
+from ingest.sources.corpus import errata_file
 
 SOURCE_NOTE_COLUMNS = {"id": str, "doc": str, "unit_id": str, "field": str, "start": int, "end": int,
                        "as_printed": str, "means": str, "reason": str}

@@ -32,8 +32,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from ingest.sources.corpus import read_yaml
 from sudachipy import Dictionary, MorphemeList, SplitMode
+
+from ingest.sources.corpus import read_yaml
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
 # anything longer into chunks well under the limit.

@@ -30,14 +30,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 from datasette.utils.asgi import Request
 
-from laws_site.http import direct
-
-from laws_site.http import reload
-
-from laws_site.http import request_bounds
-
-from laws_site.sql import gate as sql_gate
+from laws_site.http import direct, reload, request_bounds
 from laws_site.http.responses import CORS, error_response, public_url
+from laws_site.sql import gate as sql_gate
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 # path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded (the HTTP server

@@ -17,8 +17,8 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
-from laws_site.sql import limits
 from laws_site.http.errors import shorten, title_for
+from laws_site.sql import limits
 
 DATABASE_NAME = "laws"
 CORS = {"Access-Control-Allow-Origin": "*"}

@@ -99,9 +99,9 @@ def make_one(db_path: str, build: str, name: str) -> dict:
     pack); written only if the database still holds `build` afterwards. Returns its figures."""
     import asyncio  # here, not at the top: every `bridge-laws` command (build too) imports this module
 
+    from laws_site.http.responses import laws_database, read
     from laws_site.offline import search_data as offline_search_data
     from laws_site.offline.pack import PackError, crawl, pack_pages, result_labels, start_paths, unit_pages
-    from laws_site.http.responses import laws_database, read
 
     started = time.perf_counter()
     datasette = _datasette(Path(db_path))
@@ -249,7 +249,6 @@ def pack(db_path: Path, jobs: int | None, background: bool, parent_pid: int | No
     search data) into <db>.offline/<build id>/; files already made are kept. `serve` runs this in
     the background when they are missing."""
     from ingest.build.cli import CliError, check_database
-
     from laws_site.offline.pack import PackError
 
     check_database(db_path)

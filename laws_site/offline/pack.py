@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from urllib.parse import unquote, unquote_plus, urlsplit
 
-from laws_site.i18n import catalog as i18n
 from laws_site.http.responses import read
+from laws_site.i18n import catalog as i18n
 
 SHARD_PAGES = 80
 COMMON_MIN_SHARDS = 2

@@ -34,7 +34,6 @@ from sudachipy import SplitMode
 
 from ingest.search import glossary as glossary_module
 from ingest.text import tokenize
-
 from laws_site.offline import expansions as offline_expansions
 from laws_site.search import engine as searching
 from laws_site.search.data import NAVIGATION_KINDS, search_data

@@ -11,12 +11,9 @@ import json
 import re
 from urllib.parse import quote_from_bytes
 
-from laws_site.read import editions
-
-from laws_site.i18n import catalog as i18n
-
-from laws_site.read import queries
 from laws_site.http.responses import html_page, json_response, read
+from laws_site.i18n import catalog as i18n
+from laws_site.read import editions, queries
 from laws_site.read.units import labels, permalink
 
 STRONGEST = 15

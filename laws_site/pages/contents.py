@@ -1,11 +1,10 @@
 """A document's table of contents: the printed 目次 where the book has one, else its structure."""
 from __future__ import annotations
 
-from laws_site.i18n import catalog as i18n
-
-from laws_site.read import queries
-from laws_site.pages.unit import short_titles
 from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.i18n import catalog as i18n
+from laws_site.pages.unit import short_titles
+from laws_site.read import queries
 from laws_site.read.units import labels, permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
-from laws_site.read import diffs as diffing
-from laws_site.i18n import chrome
-from laws_site.read import editions
-from laws_site.i18n import catalog as i18n
-from laws_site.read import reasons
-from laws_site.i18n.catalog import gettext
-from laws_site.read import queries
 from laws_site.http.responses import json_error, json_response, read
+from laws_site.i18n import catalog as i18n
+from laws_site.i18n import chrome
+from laws_site.i18n.catalog import gettext
+from laws_site.read import diffs as diffing
+from laws_site.read import editions, queries, reasons
 
 TRUE_VALUES = {"1", "true", "on", "yes"}
 

@@ -15,18 +15,15 @@ import difflib
 from urllib.parse import quote, unquote
 
 from ingest.search import glossary as glossary_terms
-
-from ingest.text import tokenize
 from ingest.search.vocabulary import search_key
-
-from laws_site.i18n import catalog as i18n
-
-from laws_site.read import queries
+from ingest.text import tokenize
 from laws_site.http.responses import html_page, json_response, page_url, read
-from laws_site.search.engine import QueryError, parse_count
-from laws_site.search.data import search_data
-from laws_site.search.term_usage import MAX_TERM_CHARS, term_usage
+from laws_site.i18n import catalog as i18n
+from laws_site.read import queries
 from laws_site.read.units import labels, permalink
+from laws_site.search.data import search_data
+from laws_site.search.engine import QueryError, parse_count
+from laws_site.search.term_usage import MAX_TERM_CHARS, term_usage
 
 GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")
 PAGE_LIMIT = 100

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 
-from laws_site.read import editions
-
-from laws_site.read import reasons
-from laws_site.i18n.catalog import N_, gettext
-from laws_site.read.diffs import side_pieces_of
 from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.i18n.catalog import N_, gettext
+from laws_site.read import editions, reasons
+from laws_site.read.diffs import side_pieces_of
 
 
 async def view(datasette, request):

@@ -4,8 +4,8 @@ It replaces Datasette's database list at "/"; that list stays reachable at /laws
 """
 from __future__ import annotations
 
-from laws_site.read import queries
 from laws_site.http.responses import html_page, read
+from laws_site.read import queries
 
 
 async def view(datasette, request):

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import unicodedata
 
-from laws_site.i18n import chrome
-
-from laws_site.i18n import catalog as i18n
-
-from laws_site.read import queries
-from laws_site.i18n.catalog import N_
-from laws_site.read.linkify import segments
 from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.i18n import catalog as i18n
+from laws_site.i18n import chrome
+from laws_site.i18n.catalog import N_
+from laws_site.read import queries
+from laws_site.read.linkify import segments
 from laws_site.read.units import permalink
 
 KANA_ROWS = {

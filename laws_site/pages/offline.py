@@ -27,10 +27,10 @@ from pathlib import Path
 
 from datasette.utils.asgi import Response
 
+from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
 from laws_site.i18n import catalog as i18n
 from laws_site.offline.make import pack_file, start_in_background
 from laws_site.offline.pack import build_id
-from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
 
 STATIC = resources.files("laws_site") / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"

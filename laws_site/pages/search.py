@@ -19,11 +19,10 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import Response
 
 from ingest.text.tokenize import clean_query
-
-from laws_site.i18n import catalog as i18n
-from laws_site.search import engine as searching
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
+from laws_site.i18n import catalog as i18n
 from laws_site.read.units import permalink
+from laws_site.search import engine as searching
 
 PAGE_LIMIT = 20
 MAX_LIMIT = 200

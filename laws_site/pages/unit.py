@@ -11,25 +11,17 @@ from datasette.utils.asgi import Response
 
 from ingest.references.labels import law_citation
 from ingest.text.refs import law_number, parse_law_ref
-
-from laws_site.i18n import chrome
-
-from laws_site.search import alternatives as citation_alternatives
-
-from laws_site.read import editions
-
-from laws_site.i18n import catalog as i18n
-
-from laws_site.read import queries
-
-from laws_site.read import reasons
-from laws_site.i18n.catalog import N_
-from laws_site.read.linkify import blocks, mark_terms, segments
-from ingest.text.spelling import canonical_ref, candidate_refs
+from ingest.text.spelling import candidate_refs, canonical_ref
 from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.i18n import catalog as i18n
+from laws_site.i18n import chrome
+from laws_site.i18n.catalog import N_
+from laws_site.read import editions, queries, reasons
+from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
-from laws_site.read.units import composed_text, labels as unit_labels, load_unit, nearest_refs, permalink
-
+from laws_site.read.units import composed_text, load_unit, nearest_refs, permalink
+from laws_site.read.units import labels as unit_labels
+from laws_site.search import alternatives as citation_alternatives
 
 # Backlinks are grouped by what kind of text cites the unit (commentary has its own panel).
 BACKLINK_GROUPS = [("laws", N_("Laws")), ("index", N_("Index terms")), ("regulations", N_("Regulations"))]

@@ -15,7 +15,6 @@ import unicodedata
 
 from ingest.editions.concordance import relation_words
 from ingest.text.refs import law_ancestors, parse_law_ref
-
 from laws_site.read.queries import registry
 
 STATUSES = ("same", "changed", "only_from", "only_to")

@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 
 from ingest.editions.concordance import relation_words
 from ingest.text.refs import law_number
-
 from laws_site.i18n.catalog import N_
 from laws_site.read.queries import registry
 from laws_site.read.units import permalink

@@ -8,7 +8,6 @@ import json
 import sqlite3
 
 from ingest.sources.registry import Registry
-
 from laws_site.read.units import permalink
 
 UNIT_COLUMNS = "id, doc, ref, kind, title, text, parent_id, position, page, attrs"

@@ -48,8 +48,8 @@ def for_opened_unit(conn: sqlite3.Connection, query: str, unit_id: str) -> list[
     """What a unit page opened from a search (`?from_search=27条`) offers: the alternatives of that
     citation, only when the search really opens this unit (a hand-made `from_search` on another
     page offers nothing). A query search refuses offers nothing."""
-    from laws_site.search.engine import QueryError, check_query, cited_units
     from laws_site.search.data import search_data
+    from laws_site.search.engine import QueryError, check_query, cited_units
 
     data = search_data(conn)
     try:

@@ -12,17 +12,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ingest.search import glossary
-
-from ingest.text import tokenize
-from ingest.sources.registry import Registry
 from ingest.search.tables import INDEX_TERMS, index_entry_words
 from ingest.search.vocabulary import Vocabulary
-
-from laws_site.read import queries
-from laws_site.search.expansions import ExpansionData
+from ingest.sources.registry import Registry
+from ingest.text import tokenize
 from ingest.text.spelling import document_names
-from laws_site.search.shown import ShownUnits
+from laws_site.read import queries
 from laws_site.read.units import permalink
+from laws_site.search.expansions import ExpansionData
+from laws_site.search.shown import ShownUnits
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
 

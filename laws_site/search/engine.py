@@ -37,18 +37,24 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.search import glossary
-
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors, parse_law_ref
-
-from ingest.text.spelling import (candidate_refs, citation_candidates, law_spelling, named_document, note_spelling,
-                           regulation_spelling, split_citations, squeeze)
-from laws_site.search import alternatives as citation_alternatives
-from laws_site.search.expansions import FEW, Alternative, alternatives, corrections
+from ingest.text.spelling import (
+    candidate_refs,
+    citation_candidates,
+    law_spelling,
+    named_document,
+    note_spelling,
+    regulation_spelling,
+    split_citations,
+    squeeze,
+)
 from laws_site.read import queries
-from laws_site.search.data import NAVIGATION_KINDS, SearchData, search_data
-from laws_site.search.shown import ShownText
 from laws_site.read.units import nearest_refs, permalink
+from laws_site.search import alternatives as citation_alternatives
+from laws_site.search.data import NAVIGATION_KINDS, SearchData, search_data
+from laws_site.search.expansions import FEW, Alternative, alternatives, corrections
+from laws_site.search.shown import ShownText
 
 TITLE_WEIGHT = 5.0
 TEXT_WEIGHT = 1.0

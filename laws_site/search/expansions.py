@@ -35,10 +35,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import process
 from rapidfuzz.distance import OSA, Levenshtein
 
-from ingest.text import forgiving
-
-from ingest.text import tokenize
-
+from ingest.text import forgiving, tokenize
 from laws_site.read import queries
 
 FEW = 3                 # fewer units than this from the query itself: offer corrections

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from laws_site.http.responses import read
 from laws_site.read import queries
 from laws_site.read.linkify import segments
-from laws_site.http.responses import read
 from laws_site.read.units import permalink
 
 

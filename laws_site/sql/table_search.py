@@ -9,7 +9,6 @@ from __future__ import annotations
 from datasette.filters import FilterArguments
 
 from ingest.text import tokenize
-
 from laws_site.search.data import search_data
 
 LANGUAGES = ("ja", "zh")
