@@ -11,6 +11,7 @@ is not the one expected for that request (hostile requests expect their 4xx).
 
 Target (issue 17): concurrency 64, zero errors.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,7 +53,12 @@ MIX = [
     (1, "/laws.json", {"sql": "select randomblob(1000000000)"}, 400),
     (1, "/laws.json", {"sql": "select zeroblob(1000000000)"}, 400),
     (1, "/laws.json", {"sql": ROWS_1001 + "select zeroblob(250000) from c"}, 400),
-    (1, "/laws.json", {"sql": "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"}, 400),
+    (
+        1,
+        "/laws.json",
+        {"sql": "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"},
+        400,
+    ),
     (1, "/laws/sections.json", {"_sort": "nope"}, 400),
     (1, "/laws/sections.json", {"_where": "\x00"}, 400),
     (1, "/laws-2017-ja/" + "9" * 4301 + ".json", {}, 404),
@@ -63,18 +69,28 @@ REVALIDATE = "REVALIDATE"
 
 def opened_cited_unit(path: str, response: httpx.Response) -> bool:
     """The HTML search goes straight to the unit when the query is exactly one citation (`61B`)."""
-    return path == "/-/search" and response.status_code == 302 and "from_search=" in response.headers.get("location", "")
+    return (
+        path == "/-/search" and response.status_code == 302 and "from_search=" in response.headers.get("location", "")
+    )
 
 
 def rationed_sql(path: str, params, response: httpx.Response) -> bool:
     """SQL the client writes passes a gate (issue 21): when too many wait, a 429 with Retry-After."""
-    return (response.status_code == 429 and "retry-after" in response.headers
-            and isinstance(params, dict) and ("sql" in params or "_where" in params))
+    return (
+        response.status_code == 429
+        and "retry-after" in response.headers
+        and isinstance(params, dict)
+        and ("sql" in params or "_where" in params)
+    )
 
 
 def schedule(n: int, hostile: bool = True) -> list[tuple[str, object, int]]:
-    plan = [(path, params, status) for weight, path, params, status in MIX for _ in range(weight)
-            if hostile or status == 200 and "²" not in str(params)]
+    plan = [
+        (path, params, status)
+        for weight, path, params, status in MIX
+        for _ in range(weight)
+        if hostile or status == 200 and "²" not in str(params)
+    ]
     return [plan[i % len(plan)] for i in range(n)]
 
 
@@ -113,17 +129,29 @@ async def run(base: str, concurrency: int, seconds: float, hostile: bool = True)
                 statuses[response.status_code] += 1
                 if "etag" in response.headers:
                     etags[key] = response.headers["etag"]
-                ok = (response.status_code == expected or (headers and response.status_code == 304)
-                      or opened_cited_unit(path, response) or rationed_sql(path, params, response))
+                ok = (
+                    response.status_code == expected
+                    or (headers and response.status_code == 304)
+                    or opened_cited_unit(path, response)
+                    or rationed_sql(path, params, response)
+                )
                 if not ok:
-                    unexpected.append(f"{path} {str(params)[:60]}: {response.status_code} (expected {expected}) "
-                                      f"{response.text[:120]!r}")
+                    unexpected.append(
+                        f"{path} {str(params)[:60]}: {response.status_code} (expected {expected}) "
+                        f"{response.text[:120]!r}"
+                    )
 
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed = time.perf_counter() - started
-    return {"latencies": latencies, "by_path": by_path, "statuses": statuses, "errors": errors, "unexpected": unexpected,
-            "elapsed": elapsed}
+    return {
+        "latencies": latencies,
+        "by_path": by_path,
+        "statuses": statuses,
+        "errors": errors,
+        "unexpected": unexpected,
+        "elapsed": elapsed,
+    }
 
 
 def report(result: dict, concurrency: int, peak: float | None) -> str:
@@ -138,9 +166,11 @@ def report(result: dict, concurrency: int, peak: float | None) -> str:
         f"statuses {dict(sorted(result['statuses'].items()))}, transport errors {dict(result['errors'])}, "
         f"5xx {fives}, unexpected statuses {len(result['unexpected'])}"
         + (f", server peak RSS {peak:.0f} MiB" if peak else ""),
-        "slowest routes (p50 / p95 / max ms): " + "; ".join(
+        "slowest routes (p50 / p95 / max ms): "
+        + "; ".join(
             f"{path[:40]} {percentile(v, 50) * 1000:.0f} / {percentile(v, 95) * 1000:.0f} / {max(v) * 1000:.0f}"
-            for path, v in sorted(result["by_path"].items(), key=lambda kv: -percentile(kv[1], 95))[:4]),
+            for path, v in sorted(result["by_path"].items(), key=lambda kv: -percentile(kv[1], 95))[:4]
+        ),
         "zero errors" if bad == 0 else f"{bad} ERRORS, first: " + "; ".join(result["unexpected"][:5]),
     ]
     return "\n".join(lines)
@@ -153,8 +183,12 @@ def main() -> int:
     parser.add_argument("--pid", type=int, help="its pid, for the peak RSS")
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--no-hostile", dest="hostile", action="store_false",
-                        help="only the ordinary requests (to compare with a server without the limits)")
+    parser.add_argument(
+        "--no-hostile",
+        dest="hostile",
+        action="store_false",
+        help="only the ordinary requests (to compare with a server without the limits)",
+    )
     args = parser.parse_args()
     print(f"{platform.node()} {platform.platform()} Python {platform.python_version()}")
     if args.url:

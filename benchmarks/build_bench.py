@@ -16,6 +16,7 @@ without bytecode caches (PYTHONDONTWRITEBYTECODE=1: every project module compile
     .venv/bin/python -m benchmarks.build_bench --whole-process 9
     .venv/bin/python -m benchmarks.build_bench --whole-process 9 --against /tmp/main   # before/after
 """
+
 from __future__ import annotations
 
 import argparse
@@ -124,19 +125,31 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--profile", type=int, metavar="N", default=0, help="print the top N functions of one build")
     parser.add_argument("--cold", action="store_true", help="also time each once in a fresh process")
-    parser.add_argument("--whole-process", type=int, default=0, metavar="N",
-                        help="only time N fresh-process runs of `bridge-laws build` and of the baseline")
-    parser.add_argument("--no-bytecode", action="store_true",
-                        help="with --whole-process: PYTHONDONTWRITEBYTECODE=1 for both processes")
-    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="with --whole-process: also time the build of another checkout of this project "
-                             "(e.g. `git archive main | tar -x -C DIR`), interleaved, wall and CPU time")
+    parser.add_argument(
+        "--whole-process",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only time N fresh-process runs of `bridge-laws build` and of the baseline",
+    )
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="with --whole-process: PYTHONDONTWRITEBYTECODE=1 for both processes"
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="CHECKOUT",
+        help="with --whole-process: also time the build of another checkout of this project "
+        "(e.g. `git archive main | tar -x -C DIR`), interleaved, wall and CPU time",
+    )
     args = parser.parse_args()
     if args.whole_process:
         return whole_process(args.whole_process, bytecode=not args.no_bytecode, against=args.against)
 
-    print(f"machine: {platform.node()} {platform.machine()} {platform_cpu()} x{_cpus()}, "
-          f"Python {platform.python_version()}; corpus {corpus_bytes() / 1024:.0f} KiB")
+    print(
+        f"machine: {platform.node()} {platform.machine()} {platform_cpu()} x{_cpus()}, "
+        f"Python {platform.python_version()}; corpus {corpus_bytes() / 1024:.0f} KiB"
+    )
     baseline()  # warm-up: dictionaries, OpenCC, regex caches
     build_once()
     base_times, build_times = [], []
@@ -147,12 +160,16 @@ def main() -> int:
     ratio = built / base
     print(f"baseline (read + Sudachi every line): median {base:.3f}s  runs {fmt(base_times)}")
     print(f"build (ingest.build.database.build):          median {built:.3f}s  runs {fmt(build_times)}")
-    print(f"ratio build/baseline: {ratio:.1f}x  (target <= {TARGET_RATIO:.0f}x: {'met' if ratio <= TARGET_RATIO else 'MISSED'})")
+    print(
+        f"ratio build/baseline: {ratio:.1f}x  (target <= {TARGET_RATIO:.0f}x: {'met' if ratio <= TARGET_RATIO else 'MISSED'})"
+    )
     if args.cold:
         cold_base = cold_seconds("import benchmarks.build_bench as b; b.baseline()")
         cold_build = cold_seconds("import benchmarks.build_bench as b; b.build_once()")
-        print(f"cold, fresh process incl. imports: baseline {cold_base:.2f}s, build {cold_build:.2f}s "
-              f"({cold_build / cold_base:.1f}x)")
+        print(
+            f"cold, fresh process incl. imports: baseline {cold_base:.2f}s, build {cold_build:.2f}s "
+            f"({cold_build / cold_base:.1f}x)"
+        )
     if args.profile:
         print(profile_build(args.profile))
     return 0
@@ -168,23 +185,40 @@ def whole_process(runs: int, bytecode: bool = True, against: Path | None = None)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if not bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    print(f"machine: {platform.node()} {platform_cpu()} x{_cpus()}, Python {platform.python_version()}, "
-          f"bytecode caches {'on' if bytecode else 'off'}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"machine: {platform.node()} {platform_cpu()} x{_cpus()}, Python {platform.python_version()}, "
+        f"bytecode caches {'on' if bytecode else 'off'}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     base_argv = [sys.executable, "-c", BASELINE_CODE, str(DEFAULT_CORPUS)]
-    imported, tokens = subprocess.run(base_argv, cwd=ROOT, env=env, check=True, capture_output=True,
-                                      text=True).stdout.rsplit(" ", 1)
+    imported, tokens = subprocess.run(
+        base_argv, cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout.rsplit(" ", 1)
     if imported != "[]":
         raise SystemExit(f"the baseline imported project modules: {imported}")
     print(f"baseline imports no project module; {int(tokens):,} Sudachi tokens")
     names = ["baseline (fresh python: import SudachiPy, load, tokenize every line)", "`bridge-laws build`"]
     with tempfile.TemporaryDirectory() as tmp:
-        commands = [(base_argv, ROOT, env),
-                    ([str(bridge_laws), "build", "--db", str(Path(tmp) / "laws.db")], ROOT, env)]
+        commands = [
+            (base_argv, ROOT, env),
+            ([str(bridge_laws), "build", "--db", str(Path(tmp) / "laws.db")], ROOT, env),
+        ]
         if against is not None:
             other = Path(against).resolve()
             names.append(f"`bridge-laws build` of {other}")
-            commands.append(([sys.executable, "-c", "from laws_site.cli import main; main()", "build", "--db",
-                              str(Path(tmp) / "other.db")], other, {**env, "PYTHONPATH": str(other)}))
+            commands.append(
+                (
+                    [
+                        sys.executable,
+                        "-c",
+                        "from laws_site.cli import main; main()",
+                        "build",
+                        "--db",
+                        str(Path(tmp) / "other.db"),
+                    ],
+                    other,
+                    {**env, "PYTHONPATH": str(other)},
+                )
+            )
         for argv, cwd, environment in commands[1:]:
             seconds_of(argv, environment, cwd)  # warm-up: bytecode caches
         walls: list[list[float]] = [[] for _ in commands]
@@ -197,12 +231,16 @@ def whole_process(runs: int, bytecode: bool = True, against: Path | None = None)
     base, base_cpu = statistics.median(walls[0]), statistics.median(cpus[0])
     for name, wall_times, cpu_times in zip(names, walls, cpus):
         wall, cpu = statistics.median(wall_times), statistics.median(cpu_times)
-        print(f"whole process, {name}: median {wall:.3f}s wall ({wall / base:.2f}x), {cpu:.3f}s CPU "
-              f"({cpu / base_cpu:.2f}x)\n    wall {fmt(wall_times)}\n    CPU  {fmt(cpu_times)}")
+        print(
+            f"whole process, {name}: median {wall:.3f}s wall ({wall / base:.2f}x), {cpu:.3f}s CPU "
+            f"({cpu / base_cpu:.2f}x)\n    wall {fmt(wall_times)}\n    CPU  {fmt(cpu_times)}"
+        )
     built = statistics.median(walls[1])
     verdict = "met" if built / base <= WHOLE_PROCESS_TARGET else "MISSED"
-    print(f"ratio: {built / base:.2f}x  (target <= {WHOLE_PROCESS_TARGET:g}x: {verdict}); "
-          f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"ratio: {built / base:.2f}x  (target <= {WHOLE_PROCESS_TARGET:g}x: {verdict}); "
+        f"load average after {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     return 0
 
 

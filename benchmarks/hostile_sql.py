@@ -10,6 +10,7 @@ response bytes and peak RSS per query, and the worst peak. Linux only (procfs).
 
 Target (issue 17): no request above a few hundred MB or a few seconds; every answer 4xx or 200.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,45 +40,97 @@ HOSTILE = [
     ("zeroblob 1e9 as HTML", "/laws", {"sql": "select zeroblob(1000000000)"}),
     ("hex(zeroblob 5e8)", "/laws.json", {"sql": "select hex(zeroblob(500000000))"}),
     ("printf %.*c 1e9", "/laws.json", {"sql": "select printf('%.*c', 1000000000, 'x')"}),
-    ("replace() blow-up 1e9", "/laws.json",
-     {"sql": "select replace(printf('%.*c', 100000, 'x'), 'x', printf('%.*c', 10000, 'y'))"}),
-    ("group_concat sections x xrefs", "/laws.json",
-     {"sql": "select length(group_concat(s.text || x.surface)) from sections s, xrefs x"}),
-    ("group_concat 1e7-row CTE", "/laws.json",
-     {"sql": "with recursive c(x) as (select 1 union all select x + 1 from c limit 10000000) "
-             "select length(group_concat(x)) from c"}),
-    ("json_group_array of 1 MB strings", "/laws.json",
-     {"sql": ROWS_1001.replace("1001", "100000") + "select length(json_group_array(printf('%.*c', 1000000, 'x'))) from c"}),
+    (
+        "replace() blow-up 1e9",
+        "/laws.json",
+        {"sql": "select replace(printf('%.*c', 100000, 'x'), 'x', printf('%.*c', 10000, 'y'))"},
+    ),
+    (
+        "group_concat sections x xrefs",
+        "/laws.json",
+        {"sql": "select length(group_concat(s.text || x.surface)) from sections s, xrefs x"},
+    ),
+    (
+        "group_concat 1e7-row CTE",
+        "/laws.json",
+        {
+            "sql": "with recursive c(x) as (select 1 union all select x + 1 from c limit 10000000) "
+            "select length(group_concat(x)) from c"
+        },
+    ),
+    (
+        "json_group_array of 1 MB strings",
+        "/laws.json",
+        {
+            "sql": ROWS_1001.replace("1001", "100000")
+            + "select length(json_group_array(printf('%.*c', 1000000, 'x'))) from c"
+        },
+    ),
     ("1001 rows x 1 MB zeroblob", "/laws.json", {"sql": ROWS_1001 + "select zeroblob(1000000) from c"}),
     # just under the 256 KiB value limit: what the result budget is for
     ("1001 rows x 250 KB zeroblob", "/laws.json", {"sql": ROWS_1001 + "select zeroblob(250000) from c"}),
     ("1001 rows x 250 KB text", "/laws.json", {"sql": ROWS_1001 + "select printf('%.*c', 250000, 'x') from c"}),
-    ("1001 rows x 8 cols x 250 KB", "/laws.json",
-     {"sql": ROWS_1001 + "select " + ", ".join(f"zeroblob(250000) as c{i}" for i in range(8)) + " from c"}),
+    (
+        "1001 rows x 8 cols x 250 KB",
+        "/laws.json",
+        {"sql": ROWS_1001 + "select " + ", ".join(f"zeroblob(250000) as c{i}" for i in range(8)) + " from c"},
+    ),
     ("1001 rows x 250 KB as CSV", "/laws.csv", {"sql": ROWS_1001 + "select printf('%.*c', 250000, 'x') from c"}),
     ("1001 rows x 250 KB as HTML", "/laws", {"sql": ROWS_1001 + "select printf('%.*c', 250000, 'x') from c"}),
     # the largest result the budget lets through, in the costliest JSON escapes
-    ("7 rows x 250 KB text (fits)", "/laws.json",
-     {"sql": ROWS_1001.replace("1001", "7") + "select printf('%.*c', 250000, 'x') from c"}),
-    ("emoji 60k x 33 rows (fits)", "/laws.json",
-     {"sql": ROWS_1001.replace("1001", "33") + "select replace(printf('%.*c', 60000, 'x'), 'x', char(128512)) from c"}),
-    ("control chars 250k x 7 rows (fits)", "/laws.json",
-     {"sql": ROWS_1001.replace("1001", "7") + "select replace(printf('%.*c', 250000, 'x'), 'x', char(1)) from c"}),
+    (
+        "7 rows x 250 KB text (fits)",
+        "/laws.json",
+        {"sql": ROWS_1001.replace("1001", "7") + "select printf('%.*c', 250000, 'x') from c"},
+    ),
+    (
+        "emoji 60k x 33 rows (fits)",
+        "/laws.json",
+        {
+            "sql": ROWS_1001.replace("1001", "33")
+            + "select replace(printf('%.*c', 60000, 'x'), 'x', char(128512)) from c"
+        },
+    ),
+    (
+        "control chars 250k x 7 rows (fits)",
+        "/laws.json",
+        {"sql": ROWS_1001.replace("1001", "7") + "select replace(printf('%.*c', 250000, 'x'), 'x', char(1)) from c"},
+    ),
     ("sections table, 1000 rows", "/laws/sections.json", {"_size": "max"}),
-    ("emoji 60k x 1001 rows", "/laws.json",
-     {"sql": ROWS_1001 + "select replace(printf('%.*c', 60000, 'x'), 'x', char(128512)) from c"}),
-    ("trim 200k x 200k", "/laws.json",
-     {"sql": "select length(ltrim(printf('%.*c', 200000, 'a'), printf('%.*c', 200000, 'b') || 'a'))"}),
-    ("instr 250k / 125k worst case", "/laws.json",
-     {"sql": "select instr(printf('%.*c', 250000, 'a'), printf('%.*c', 125000, 'a') || 'b')"}),
-    ("glob character class worst case", "/laws.json",
-     {"sql": "select printf('%.*c', 250000, 'a') glob '*[' || printf('%.*c', 250, 'b') || ']'"}),
+    (
+        "emoji 60k x 1001 rows",
+        "/laws.json",
+        {"sql": ROWS_1001 + "select replace(printf('%.*c', 60000, 'x'), 'x', char(128512)) from c"},
+    ),
+    (
+        "trim 200k x 200k",
+        "/laws.json",
+        {"sql": "select length(ltrim(printf('%.*c', 200000, 'a'), printf('%.*c', 200000, 'b') || 'a'))"},
+    ),
+    (
+        "instr 250k / 125k worst case",
+        "/laws.json",
+        {"sql": "select instr(printf('%.*c', 250000, 'a'), printf('%.*c', 125000, 'a') || 'b')"},
+    ),
+    (
+        "glob character class worst case",
+        "/laws.json",
+        {"sql": "select printf('%.*c', 250000, 'a') glob '*[' || printf('%.*c', 250, 'b') || ']'"},
+    ),
     ("runaway recursive CTE", "/laws.json", {"sql": COUNTER + "select count(*) from c"}),
-    ("big join + sort", "/laws.json",
-     {"sql": "select a.id, b.id from sections a, sections b order by a.text || b.text limit 5"}),
-    ("sort of 1e7 wide rows", "/laws.json",
-     {"sql": "with recursive c(x) as (select 1 union all select x + 1 from c limit 10000000) "
-             "select x, printf('%.*c', 200, 'x') from c order by random() limit 1"}),
+    (
+        "big join + sort",
+        "/laws.json",
+        {"sql": "select a.id, b.id from sections a, sections b order by a.text || b.text limit 5"},
+    ),
+    (
+        "sort of 1e7 wide rows",
+        "/laws.json",
+        {
+            "sql": "with recursive c(x) as (select 1 union all select x + 1 from c limit 10000000) "
+            "select x, printf('%.*c', 200, 'x') from c order by random() limit 1"
+        },
+    ),
     ("deep expression", "/laws.json", {"sql": "select " + "(" * 900 + "1" + ")" * 900}),
     ("many columns", "/laws.json", {"sql": "select " + ", ".join(["1"] * 2000)}),
 ]
@@ -120,10 +173,20 @@ def measure(base: str, pid: int, timeout: float, kill_above_mib: float = 4096) -
                 status, size = response.status_code, len(response.content)
             except httpx.HTTPError as error:
                 status, size = type(error).__name__, 0
-            rows.append({"label": label, "status": status, "seconds": time.perf_counter() - started,
-                         "bytes": size, "peak_mib": vm_hwm_mib(pid)})
-            print(f"{label:<36} {status!s:>5} {rows[-1]['seconds']:7.2f} s {size:>12,d} B "
-                  f"peak {rows[-1]['peak_mib']:8.0f} MiB", flush=True)
+            rows.append(
+                {
+                    "label": label,
+                    "status": status,
+                    "seconds": time.perf_counter() - started,
+                    "bytes": size,
+                    "peak_mib": vm_hwm_mib(pid),
+                }
+            )
+            print(
+                f"{label:<36} {status!s:>5} {rows[-1]['seconds']:7.2f} s {size:>12,d} B "
+                f"peak {rows[-1]['peak_mib']:8.0f} MiB",
+                flush=True,
+            )
             if rows[-1]["peak_mib"] != rows[-1]["peak_mib"]:
                 print("the server is gone: stopping", flush=True)
                 break
@@ -150,9 +213,11 @@ def main() -> int:
                 rows = measure(base, process.pid, args.timeout, args.kill_above)
     worst = max(rows, key=lambda r: (r["peak_mib"] != r["peak_mib"], r["peak_mib"]))
     slowest = max(rows, key=lambda r: r["seconds"])
-    print(f"worst peak: {worst['peak_mib']:.0f} MiB ({worst['label']}); "
-          f"slowest: {slowest['seconds']:.1f} s ({slowest['label']}); "
-          f"5xx or transport errors: {sum(1 for r in rows if not isinstance(r['status'], int) or r['status'] >= 500)}")
+    print(
+        f"worst peak: {worst['peak_mib']:.0f} MiB ({worst['label']}); "
+        f"slowest: {slowest['seconds']:.1f} s ({slowest['label']}); "
+        f"5xx or transport errors: {sum(1 for r in rows if not isinstance(r['status'], int) or r['status'] >= 500)}"
+    )
     return 0
 
 

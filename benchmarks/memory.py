@@ -8,6 +8,7 @@ Medians of --runs runs each.
 
     .venv/bin/python -m benchmarks.memory --runs 3
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,23 +68,35 @@ def main() -> int:
             bases.append(child_max_rss_mib(base_argv))
             builds.append(child_max_rss_mib(build_argv))
         b, base = statistics.median(builds), statistics.median(bases)
-        print(f"build max RSS: median {b:.0f} MiB (runs {fmt(builds)}); baseline read+Sudachi {base:.0f} MiB "
-              f"(runs {fmt(bases)}); ratio {b / base:.2f}x")
+        print(
+            f"build max RSS: median {b:.0f} MiB (runs {fmt(builds)}); baseline read+Sudachi {base:.0f} MiB "
+            f"(runs {fmt(bases)}); ratio {b / base:.2f}x"
+        )
         ours, plain = [], []
         for _ in range(args.runs):
             ours.append(serve_peak(db, lambda port: serve_argv(db, port), "laws", args.load_seconds))
-            plain.append(serve_peak(db, lambda port: [PYTHON, "-m", "datasette", "serve", "-i", str(db), "--port",
-                                                      str(port)], "laws", args.load_seconds))
+            plain.append(
+                serve_peak(
+                    db,
+                    lambda port: [PYTHON, "-m", "datasette", "serve", "-i", str(db), "--port", str(port)],
+                    "laws",
+                    args.load_seconds,
+                )
+            )
         for label, values in (("bridge-laws serve", ours), ("plain datasette -i", plain)):
             idle = statistics.median(v[0] for v in values)
             peak = statistics.median(v[1] for v in values)
             anon = statistics.median(v[2]["RssAnon"] for v in values)
             mapped = statistics.median(v[2]["RssFile"] for v in values)
-            print(f"{label:<20} VmHWM idle {idle:.0f} MiB, after load {peak:.0f} MiB (runs {fmt([v[1] for v in values])});"
-                  f" then RssAnon {anon:.0f} MiB, RssFile {mapped:.0f} MiB")
+            print(
+                f"{label:<20} VmHWM idle {idle:.0f} MiB, after load {peak:.0f} MiB (runs {fmt([v[1] for v in values])});"
+                f" then RssAnon {anon:.0f} MiB, RssFile {mapped:.0f} MiB"
+            )
         ratio = statistics.median(v[1] for v in ours) / statistics.median(v[1] for v in plain)
-        print(f"serve peak ratio ours/plain: {ratio:.2f}x  (load: {args.load_seconds:g}s of {SEARCH} and {PLAIN} "
-              f"queries at c=8 where the endpoint answers)")
+        print(
+            f"serve peak ratio ours/plain: {ratio:.2f}x  (load: {args.load_seconds:g}s of {SEARCH} and {PLAIN} "
+            f"queries at c=8 where the endpoint answers)"
+        )
     return 0
 
 

@@ -24,6 +24,7 @@ off:
 Targets: top-1 equal >= 95 % (citations 100 %); pack <= 3 MB compressed, <= 25 MB stored; search
 p95 <= 100 ms; first paint <= 200 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,12 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def summary(values: list[float]) -> dict:
-    return {"n": len(values), "p50": round(statistics.median(values), 1), "p95": round(percentile(values, 0.95), 1),
-            "max": round(max(values), 1)}
+    return {
+        "n": len(values),
+        "p50": round(statistics.median(values), 1),
+        "p95": round(percentile(values, 0.95), 1),
+        "max": round(max(values), 1),
+    }
 
 
 def qrels_queries() -> list[tuple]:
@@ -70,13 +75,20 @@ def qrels_queries() -> list[tuple]:
 
 def pack_sizes(base: str, build_id: str) -> dict:
     sizes = {}
-    for name, path in (("search", "search.json?"), *((f"pages-{lang}", f"pages.json?lang={lang}&")
-                                                     for lang in LANGUAGES)):
+    for name, path in (
+        ("search", "search.json?"),
+        *((f"pages-{lang}", f"pages.json?lang={lang}&") for lang in LANGUAGES),
+    ):
         started = time.perf_counter()
-        with httpx.stream("GET", f"{base}/-/offline/{path}build={build_id}",
-                          headers={"accept-encoding": "gzip"}, timeout=900) as response:
+        with httpx.stream(
+            "GET", f"{base}/-/offline/{path}build={build_id}", headers={"accept-encoding": "gzip"}, timeout=900
+        ) as response:
             raw = b"".join(response.iter_raw())
-        sizes[name] = {"wire": len(raw), "decoded": len(gzip.decompress(raw)), "seconds": round(time.perf_counter() - started, 1)}
+        sizes[name] = {
+            "wire": len(raw),
+            "decoded": len(gzip.decompress(raw)),
+            "seconds": round(time.perf_counter() - started, 1),
+        }
     for lang in LANGUAGES:  # what a reader in one interface language downloads
         sizes[f"wire_{lang}"] = sizes[f"pages-{lang}"]["wire"] + sizes["search"]["wire"]
     sizes["wire_all"] = sum(sizes[name]["wire"] for name in offline_make.NAMES)
@@ -90,21 +102,28 @@ def saved_languages(page) -> list[str]:
 def wait_saved(page, url: str, lang: str) -> float:
     started = time.perf_counter()
     page.goto(url)
-    page.wait_for_function("(lang) => document.querySelector('#offline-status[data-state=ready]') && "
-                           "fetch('/-/offline/saved/state').then((r) => r.json())"
-                           ".then((s) => !!(s.languages && s.languages[lang]))", arg=lang, timeout=900_000,
-                           polling=500)
+    page.wait_for_function(
+        "(lang) => document.querySelector('#offline-status[data-state=ready]') && "
+        "fetch('/-/offline/saved/state').then((r) => r.json())"
+        ".then((s) => !!(s.languages && s.languages[lang]))",
+        arg=lang,
+        timeout=900_000,
+        polling=500,
+    )
     return round(time.perf_counter() - started, 1)
 
 
 def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
-    offline = page.evaluate("""async (queries) => {
+    offline = page.evaluate(
+        """async (queries) => {
         const engine = await BridgeLawsSearch.loadEngine();
         return queries.map(([group, q, lang, doc]) => {
             try { return engine.search(q, {lang, doc, limit: 1}).results.map((r) => r.id)[0] || null; }
             catch (error) { return "error: " + error.message; }
         });
-    }""", queries)
+    }""",
+        queries,
+    )
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     equal, citations, differing, per_group = 0, [0, 0], [], {}
     for (group, query, lang, doc), mine in zip(queries, offline):
@@ -121,8 +140,15 @@ def agreement(page, db_path: Path, queries: list[tuple]) -> dict:
             citations = [citations[0] + (server == mine), citations[1] + 1]
         if server != mine:
             differing.append([query, server, mine])
-    return {"queries": len(queries), "top1_equal": equal, "rate": round(equal / len(queries), 4),
-            "citations_equal": citations[0], "citations": citations[1], "per_group": per_group, "differing": differing}
+    return {
+        "queries": len(queries),
+        "top1_equal": equal,
+        "rate": round(equal / len(queries), 4),
+        "citations_equal": citations[0],
+        "citations": citations[1],
+        "per_group": per_group,
+        "differing": differing,
+    }
 
 
 def search_latency(page, queries: list[tuple], runs: int) -> dict:
@@ -133,18 +159,24 @@ def search_latency(page, queries: list[tuple], runs: int) -> dict:
     }""")
     rounds = []
     for _ in range(runs):
-        times = page.evaluate("""async (queries) => {
+        times = page.evaluate(
+            """async (queries) => {
             const engine = await BridgeLawsSearch.loadEngine();
             return queries.map(([group, q, lang, doc]) => {
                 const started = performance.now();
                 try { engine.search(q, {lang, doc, limit: 20}); } catch (error) { /* a 400 is an answer too */ }
                 return performance.now() - started;
             });
-        }""", queries)
+        }""",
+            queries,
+        )
         rounds.append(summary(times))
-    return {"engine_load_ms": {k: round(v, 1) for k, v in load.items()}, "rounds": rounds,
-            "median_p50": statistics.median(r["p50"] for r in rounds),
-            "median_p95": statistics.median(r["p95"] for r in rounds)}
+    return {
+        "engine_load_ms": {k: round(v, 1) for k, v in load.items()},
+        "rounds": rounds,
+        "median_p50": statistics.median(r["p50"] for r in rounds),
+        "median_p95": statistics.median(r["p95"] for r in rounds),
+    }
 
 
 def search_navigations(page, base: str, queries: list[tuple], count: int) -> dict:
@@ -154,8 +186,11 @@ def search_navigations(page, base: str, queries: list[tuple], count: int) -> dic
             continue  # a citation opens its unit page (measured as first paint)
         params = httpx.QueryParams({"q": query, **({"lang": lang} if lang else {}), **({"doc": doc} if doc else {})})
         page.goto(f"{base}/-/search?{params}")
-        page.wait_for_function("document.documentElement.hasAttribute('data-offline-rendered-at') "
-                               "|| document.querySelector('article.law-text')", timeout=60_000)
+        page.wait_for_function(
+            "document.documentElement.hasAttribute('data-offline-rendered-at') "
+            "|| document.querySelector('article.law-text')",
+            timeout=60_000,
+        )
         rendered = page.get_attribute("html", "data-offline-rendered-at")
         if rendered is not None:  # else the query was a citation that opened its unit
             times.append(float(rendered))
@@ -186,7 +221,9 @@ def first_paints(page, base: str, units: list[str], cdp=None) -> dict:
 
 def sample_units(db_path: Path, count: int, lang: str = "ja") -> list[str]:
     with sqlite3.connect(db_path) as conn:
-        rows = conn.execute("select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid").fetchall()
+        rows = conn.execute(
+            "select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid"
+        ).fetchall()
     step = max(1, len(rows) // count)
     prefix = "" if lang == "ja" else "/" + lang
     return [prefix + permalink(doc, ref) for doc, ref in rows[::step][:count]]

@@ -17,6 +17,7 @@ Target (issue 13): every page p50 <= 1.5x the plain row page; serving RSS <= 2x 
 plain row page's requests made in the same loop as that page's (request for request, the same minutes
 of a shared machine's load).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,8 +41,8 @@ PAGES = {
     "unit": "/laws-2017-ja/61B2",
     "unit.json": "/laws-2017-ja/61B2.json",
     "unit (law 61)": "/laws-2017-ja/61",
-    "unit 27B1(b) ctx": "/laws-2017-ja/27B1(b)",   # context, siblings, defined terms (issue 22)
-    "unit 64C (en)": "/en/laws-2017-ja/64C",      # English interface: links re-prefixed, rulings
+    "unit 27B1(b) ctx": "/laws-2017-ja/27B1(b)",  # context, siblings, defined terms (issue 22)
+    "unit 64C (en)": "/en/laws-2017-ja/64C",  # English interface: links re-prefixed, rulings
     "contents": "/laws-2017-ja",
     "search": "/-/search?q=リボーク",
     "search.json": "/-/search.json?q=リボーク&limit=20",
@@ -65,8 +66,10 @@ def plain_datasette() -> Path:
         import datasette.version
 
         subprocess.run([sys.executable, "-m", "venv", str(PLAIN_VENV)], check=True)
-        subprocess.run([str(PLAIN_VENV / "bin" / "pip"), "install", "-q", f"datasette=={datasette.version.__version__}"],
-                       check=True)
+        subprocess.run(
+            [str(PLAIN_VENV / "bin" / "pip"), "install", "-q", f"datasette=={datasette.version.__version__}"],
+            check=True,
+        )
     return binary
 
 
@@ -113,26 +116,44 @@ def main() -> int:
         db = args.db
         if db is None:
             db = Path(tmp) / "laws.db"
-            subprocess.run([sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+            )
         plain_port = free_port()
         plain_argv = [str(plain_datasette()), "serve", "-i", str(db), "--port", str(plain_port)]
-        with serving(db) as (ours, our_process), serving(db, port=plain_port, argv=plain_argv) as (plain, plain_process):
+        with (
+            serving(db) as (ours, our_process),
+            serving(db, port=plain_port, argv=plain_argv) as (plain, plain_process),
+        ):
             samples, cold, beside = measure(ours, plain, args.runs, args.requests)
-            memory = {"bridge-laws serve": memory_mib(our_process.pid), "plain datasette": memory_mib(plain_process.pid)}
+            memory = {
+                "bridge-laws serve": memory_mib(our_process.pid),
+                "plain datasette": memory_mib(plain_process.pid),
+            }
     base = statistics.median(samples["plain row page"])
-    print(f"\n{'page':<18} {'p50 ms':>8} {'p95 ms':>8} {'x plain row':>12} {'cold p50':>9} {'x plain':>8}"
-          f" {'plain beside':>12} {'cold x beside':>13}   (runs {args.runs} x {args.requests} requests)")
+    print(
+        f"\n{'page':<18} {'p50 ms':>8} {'p95 ms':>8} {'x plain row':>12} {'cold p50':>9} {'x plain':>8}"
+        f" {'plain beside':>12} {'cold x beside':>13}   (runs {args.runs} x {args.requests} requests)"
+    )
     for name, values in samples.items():
         p50, p95 = statistics.median(values), statistics.quantiles(values, n=20)[-1]
-        first = f"{statistics.median(cold[name]) * 1000:9.1f} {statistics.median(cold[name]) / base:7.2f}x" if name in cold else ""
+        first = (
+            f"{statistics.median(cold[name]) * 1000:9.1f} {statistics.median(cold[name]) / base:7.2f}x"
+            if name in cold
+            else ""
+        )
         if name in beside:  # the plain row page timed in the same loop, request for request
             alongside = statistics.median(beside[name])
             first += f" {alongside * 1000:12.1f} {statistics.median(cold[name]) / alongside:12.2f}x"
         print(f"{name:<18} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / base:11.2f}x {first}")
     print(f"\n{'server':<18} {'VmRSS':>8} {'VmHWM':>8} {'RssAnon':>8} {'RssFile':>8}  (MiB, after the load)")
     for name, fields in memory.items():
-        print(f"{name:<18} {fields['VmRSS']:8.1f} {fields['VmHWM']:8.1f} {fields['RssAnon']:8.1f} {fields['RssFile']:8.1f}")
+        print(
+            f"{name:<18} {fields['VmRSS']:8.1f} {fields['VmHWM']:8.1f} {fields['RssAnon']:8.1f} {fields['RssFile']:8.1f}"
+        )
     ratio = memory["bridge-laws serve"]["VmRSS"] / memory["plain datasette"]["VmRSS"]
     print(f"RSS ratio: {ratio:.2f}x")
     return 0

@@ -20,6 +20,7 @@ browser: before and after under the same load.
 done (domInteractive) and the renderer's own counters (CDP `Performance.getMetrics`: style
 recalculation, layout, script) for the navigation, and the page's HTML size.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,11 +52,12 @@ PAINT = """() => new Promise((resolve) => {
 COUNTERS = ("RecalcStyleDuration", "LayoutDuration", "ScriptDuration", "TaskDuration")
 
 
-
 def sample_units(db_path: Path, count: int) -> list[str]:
     """The same spread as benchmarks/offline.py: every n-th unit of every document, in build order."""
     with sqlite3.connect(db_path) as conn:
-        rows = conn.execute("select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid").fetchall()
+        rows = conn.execute(
+            "select doc, ref from sections where kind not in ('toc', 'toc_entry') order by rowid"
+        ).fetchall()
     step = max(1, len(rows) // count)
     return [permalink(doc, ref) for doc, ref in rows[::step][:count]]
 
@@ -70,7 +72,7 @@ def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
     paints, rows = [], []
     for index, url in enumerate(units):
         if isinstance(base, list):  # [(name, base url)]: each page on each server, first one then the other
-            for name, url_base in (base if index % 2 == 0 else base[::-1]):
+            for name, url_base in base if index % 2 == 0 else base[::-1]:
                 response = page.goto(url_base + url)
                 assert response.status == 200, (url, response.status)
                 paints.append((name, page.evaluate(PAINT)["fcp"]))
@@ -82,15 +84,18 @@ def one_run(page, cdp, base: str, units: list[str], breakdown: bool) -> dict:
         if breakdown:
             page.wait_for_load_state("load")
             after = counters(cdp)
-            rows.append({"url": url, **{k: round(v, 1) for k, v in seen.items()},
-                         **{k: round(after[k], 1) for k in COUNTERS}})
+            rows.append(
+                {"url": url, **{k: round(v, 1) for k, v in seen.items()}, **{k: round(after[k], 1) for k in COUNTERS}}
+            )
     if isinstance(base, list):
         return {name: {"first_contentful_paint": summary([p for n, p in paints if n == name])} for name, _ in base}
     result = {"first_contentful_paint": summary(paints)}
     if breakdown:
         result["pages"] = rows
-        result["medians"] = {k: round(statistics.median(r[k] for r in rows), 1)
-                             for k in ("fcp", "arrived", "interactive", "bytes", "nodes", *COUNTERS)}
+        result["medians"] = {
+            k: round(statistics.median(r[k] for r in rows), 1)
+            for k in ("fcp", "arrived", "interactive", "bytes", "nodes", *COUNTERS)
+        }
     return result
 
 
@@ -113,7 +118,7 @@ def _measure(result: dict, base, sample: list[str], runs: int, breakdown: bool) 
         context = browser.new_context(service_workers="block", **VIEWPORTS["phone"])
         page = context.new_page()
         for url in sample:  # every page and its static files seen once: warm caches
-            for _, url_base in (base if isinstance(base, list) else [("this", base)]):
+            for _, url_base in base if isinstance(base, list) else [("this", base)]:
                 page.goto(url_base + url)
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
@@ -121,7 +126,7 @@ def _measure(result: dict, base, sample: list[str], runs: int, breakdown: bool) 
         for _ in range(runs):
             result["runs"].append(one_run(page, cdp, base, sample, breakdown))
         browser.close()
-    for name in ([n for n, _ in base] if isinstance(base, list) else [None]):
+    for name in [n for n, _ in base] if isinstance(base, list) else [None]:
         runs_of = [r[name] if name else r for r in result["runs"]]
         key = f"{name}_" if name else ""
         result[key + "median_p50"] = statistics.median(r["first_contentful_paint"]["p50"] for r in runs_of)
@@ -134,7 +139,9 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="a built laws.db (copied; default: build one in a temp dir)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--units", type=int, default=40)
-    parser.add_argument("--against", type=Path, help="a second checkout to serve and measure alternately (before/after)")
+    parser.add_argument(
+        "--against", type=Path, help="a second checkout to serve and measure alternately (before/after)"
+    )
     parser.add_argument("--breakdown", action="store_true", help="per page: arrival, parse, style, layout, script")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

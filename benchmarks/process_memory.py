@@ -1,5 +1,6 @@
 """What a process holds in memory, from Linux's /proc/PID/status, in MiB: VmRSS (now), VmHWM (peak
 since start or the last reset), RssAnon (its own pages), RssFile (pages of mapped files)."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -21,6 +21,7 @@ Usage:
 the index both judges and ranks). `--zh-segmenter jieba` re-tokenizes the Chinese rows of a copy
 of the database with jieba to compare it with character bigrams.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,10 +43,13 @@ ROOT = Path(__file__).resolve().parent.parent
 QRELS_FILE = ROOT / "benchmarks" / "qrels.yml"
 CUTOFF = 10
 RECALL_AT = (1, 5, 10)
-GOALS = {"citations": {"recall@1": 1.0}, "vocabulary": {"recall@5": 0.9, "mrr": 0.9},
-         # issue 24: forgiving search
-         "citations_no_dai": {"recall@1": 1.0},
-         **{group: {"recall@5": 0.95} for group in ("kana", "romaji", "typo", "loanword", "synonym", "zh_variants")}}
+GOALS = {
+    "citations": {"recall@1": 1.0},
+    "vocabulary": {"recall@5": 0.9, "mrr": 0.9},
+    # issue 24: forgiving search
+    "citations_no_dai": {"recall@1": 1.0},
+    **{group: {"recall@5": 0.95} for group in ("kana", "romaji", "typo", "loanword", "synonym", "zh_variants")},
+}
 
 
 @dataclass
@@ -59,15 +63,19 @@ class Judgement:
 
 # ---------------------------------------------------------------- qrels
 
+
 def index_qrels(conn: sqlite3.Connection) -> list[Judgement]:
     """One judgement per 索引 entry (of the current Laws) that cites at least one unit."""
     current = search_module.search_data(conn).registry.current_laws
-    rows = conn.execute("""
+    rows = conn.execute(
+        """
         select s.ref, group_concat(x.target_id, char(31))
         from sections s join xrefs x on x.source_id = s.id
         where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
         group by s.id order by s.position
-    """, (current.id if current else None,)).fetchall()
+    """,
+        (current.id if current else None,),
+    ).fetchall()
     judgements = []
     for ref, targets in rows:
         query = ref.removeprefix("index:").replace("/", " ")
@@ -80,12 +88,14 @@ def file_qrels(path: Path = QRELS_FILE) -> list[Judgement]:
     judgements = []
     for group, entries in (data.get("groups") or {}).items():
         for entry in entries:
-            judgements.append(Judgement(group, str(entry["query"]), frozenset(entry["relevant"]),
-                                        entry.get("lang"), entry.get("doc")))
+            judgements.append(
+                Judgement(group, str(entry["query"]), frozenset(entry["relevant"]), entry.get("lang"), entry.get("doc"))
+            )
     return judgements
 
 
 # ---------------------------------------------------------------- scoring
+
 
 class Ancestry:
     """Unit id -> the ids of the unit and all its ancestors, from sections.parent_id."""
@@ -106,8 +116,9 @@ class Ancestry:
 
 def evaluate(conn, judgement: Judgement, ancestry: Ancestry, index_boost: bool) -> tuple[dict, float, list[str]]:
     """({k: recall@k}, reciprocal rank, result ids)."""
-    results = search_module.search(conn, judgement.query, doc=judgement.doc, lang=judgement.lang,
-                                   limit=CUTOFF, index_boost=index_boost)
+    results = search_module.search(
+        conn, judgement.query, doc=judgement.doc, lang=judgement.lang, limit=CUTOFF, index_boost=index_boost
+    )
     found: set[str] = set()
     first_rank = None
     recall = {}
@@ -133,8 +144,10 @@ def run(conn, judgements: list[Judgement], index_boost: bool = True, verbose: bo
         recall, reciprocal_rank, ids = evaluate(conn, judgement, ancestry, index_boost)
         per_group[judgement.group].append((recall, reciprocal_rank))
         if verbose and (recall[CUTOFF] < 1 or reciprocal_rank < 1):
-            print(f"  [{judgement.group}] {judgement.query!r}: recall@10 {recall[CUTOFF]:.2f} rr {reciprocal_rank:.2f}"
-                  f"  want {sorted(judgement.relevant)}  got {ids}")
+            print(
+                f"  [{judgement.group}] {judgement.query!r}: recall@10 {recall[CUTOFF]:.2f} rr {reciprocal_rank:.2f}"
+                f"  want {sorted(judgement.relevant)}  got {ids}"
+            )
     summary = {}
     for group, scores in per_group.items():
         row = {"queries": len(scores)}
@@ -156,6 +169,7 @@ def goal_note(group: str, row: dict) -> str:
 
 # ---------------------------------------------------------------- tokenizer comparison
 
+
 def retokenized_copy(db_path: Path, segmenter: str) -> Path:
     """A copy of the database whose Chinese rows are tokenized with `segmenter`."""
     tokenize.ZH_SEGMENTER = segmenter
@@ -163,13 +177,18 @@ def retokenized_copy(db_path: Path, segmenter: str) -> Path:
     shutil.copy(db_path, copy)
     conn = sqlite3.connect(copy)
     rows = conn.execute("select id, title, text from sections where lang = 'zh'").fetchall()
-    columns = [(i, tokenize.index_tokens_and_offsets(t, "zh"), tokenize.index_tokens_and_offsets(x, "zh"))
-               for i, t, x in rows]
+    columns = [
+        (i, tokenize.index_tokens_and_offsets(t, "zh"), tokenize.index_tokens_and_offsets(x, "zh")) for i, t, x in rows
+    ]
     with conn:
-        conn.executemany("update sections set search_title = ?, search_text = ? where id = ?",
-                         [(title[0], text[0], i) for i, title, text in columns])
-        conn.executemany("update search_offsets set title = ?, text = ? where id = ?",
-                         [(title[1], text[1], i) for i, title, text in columns])
+        conn.executemany(
+            "update sections set search_title = ?, search_text = ? where id = ?",
+            [(title[0], text[0], i) for i, title, text in columns],
+        )
+        conn.executemany(
+            "update search_offsets set title = ?, text = ? where id = ?",
+            [(title[1], text[1], i) for i, title, text in columns],
+        )
         conn.execute("insert into sections_fts(sections_fts) values ('rebuild')")
     conn.close()
     return copy
@@ -189,11 +208,15 @@ def main(argv=None) -> int:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     judgements = index_qrels(conn) + file_qrels(args.qrels)
     scores = run(conn, judgements, index_boost=not args.no_index_boost, verbose=args.verbose)
-    print(f"{'group':<10} {'queries':>7} {'recall@1':>9} {'recall@5':>9} {'recall@10':>10} {'MRR':>6}   "
-          f"(index boost {'off' if args.no_index_boost else 'on'}, zh {args.zh_segmenter})")
+    print(
+        f"{'group':<10} {'queries':>7} {'recall@1':>9} {'recall@5':>9} {'recall@10':>10} {'MRR':>6}   "
+        f"(index boost {'off' if args.no_index_boost else 'on'}, zh {args.zh_segmenter})"
+    )
     for group, row in scores.items():
-        print(f"{group:<10} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@5']:>9.3f} "
-              f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}{goal_note(group, row)}")
+        print(
+            f"{group:<10} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@5']:>9.3f} "
+            f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}{goal_note(group, row)}"
+        )
     return 0
 
 

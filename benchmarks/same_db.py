@@ -4,6 +4,7 @@ values left out.
 
     .venv/bin/python -m benchmarks.same_db main.db laws.db     # exit status 0 when identical
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -16,8 +17,11 @@ PER_BUILD = ("build_id", "built_at")  # build_info rows that differ on every bui
 def contents(path: Path | str) -> dict:
     """(type, name) -> schema text, ("rows", table) -> its rows with rowids (shadow tables without)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    found = {("schema", "in order"): conn.execute(  # every entry but rootpage (where its pages start)
-        "select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()}
+    found = {
+        ("schema", "in order"): conn.execute(  # every entry but rootpage (where its pages start)
+            "select type, name, tbl_name, sql from sqlite_master order by rowid"
+        ).fetchall()
+    }
     for kind, name, sql in conn.execute("select type, name, sql from sqlite_master order by type, name"):
         found[(kind, name)] = sql
         if kind == "table":

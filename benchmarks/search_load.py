@@ -26,6 +26,7 @@ absolute throughput is a floor; the ratio is what to compare.
 Run from the project root as a module (`python -m benchmarks.search_load`): the server helpers are
 tests/live_server.py's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,8 +56,18 @@ TARGET = 1.2  # search p50 / ranked p50
 # issue 24: queries that take the forgiving paths (readings, romaji, corrections, loanwords by sound,
 # Chinese variants, synonyms, citations without 第); `--forgiving` adds them to the load
 FORGIVING_QUERIES = [
-    "りぼーく", "じゅんばんがいのりーど", "ribooku", "junbangai no riido", "リボック", "revoek",
-    "アジャスティッドスコア", "ミスインフォメーション", "夢家的權利", "罰金", "27条", "27条B項1(b)",
+    "りぼーく",
+    "じゅんばんがいのりーど",
+    "ribooku",
+    "junbangai no riido",
+    "リボック",
+    "revoek",
+    "アジャスティッドスコア",
+    "ミスインフォメーション",
+    "夢家的權利",
+    "罰金",
+    "27条",
+    "27条B項1(b)",
 ]
 # The site answers a request it has answered before in this build from memory (laws_site/responses
 # made_once); the load repeats 34 queries, so by default each of our requests carries a parameter the
@@ -71,8 +82,7 @@ order by bm25(sections_fts, 5.0, 1.0) limit 20"""
 
 def build_db(directory: Path) -> Path:
     db = Path(directory) / "laws.db"
-    subprocess.run([PYTHON, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, check=True,
-                   capture_output=True)
+    subprocess.run([PYTHON, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, check=True, capture_output=True)
     return db
 
 
@@ -88,12 +98,18 @@ def endpoint_url(kind: str, query: str, db_name: str) -> tuple[str, dict]:
     match, lang = index_form(query)
     if kind == RANKED:
         return f"/{db_name}.json", {"sql": RANKED_SQL, "q": match, "lang": lang, "_shape": "array"}
-    return f"/{db_name}/sections.json", {"_search": match, "_searchmode": "raw", "lang": lang, "_size": "20",
-                                          "_shape": "array"}
+    return f"/{db_name}/sections.json", {
+        "_search": match,
+        "_searchmode": "raw",
+        "lang": lang,
+        "_size": "20",
+        "_shape": "array",
+    }
 
 
-async def load(bases: dict, kind: str, db_name: str, concurrency: int, seconds: float,
-               queries: list[str] = QUERIES) -> dict:
+async def load(
+    bases: dict, kind: str, db_name: str, concurrency: int, seconds: float, queries: list[str] = QUERIES
+) -> dict:
     """`concurrency` workers, each sending the next query as soon as its last answer arrived. Every
     request target (for the baselines: the query tokenized into its FTS expression) is made before
     the clock starts, so the client's work per answer is the same small amount for every endpoint."""
@@ -101,15 +117,18 @@ async def load(bases: dict, kind: str, db_name: str, concurrency: int, seconds: 
     if CLIENT["name"] == "httpx":
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
         async with httpx.AsyncClient(base_url=bases[kind], limits=limits, timeout=30) as client:
+
             async def fetch(request_target: str) -> int:
                 response = await client.get(request_target)
                 await response.aread()
                 return response.status_code
+
             return await drive([fetch] * concurrency, kind, targets, seconds, httpx.HTTPError)
     connections = [light_http.Connection(bases[kind]) for _ in range(concurrency)]
     try:
-        return await drive([connection.status for connection in connections], kind, targets, seconds,
-                           light_http.HTTPFailure)
+        return await drive(
+            [connection.status for connection in connections], kind, targets, seconds, light_http.HTTPFailure
+        )
     finally:
         for connection in connections:
             await connection.close()
@@ -141,8 +160,13 @@ async def drive(fetchers: list, kind: str, targets: list[str], seconds: float, f
     started = time.perf_counter()
     await asyncio.gather(*(worker(fetch) for fetch in fetchers))
     elapsed = time.perf_counter() - started
-    return {"latencies": latencies, "statuses": statuses, "errors": errors, "elapsed": elapsed,
-            "rps": len(latencies) / elapsed}
+    return {
+        "latencies": latencies,
+        "statuses": statuses,
+        "errors": errors,
+        "elapsed": elapsed,
+        "rps": len(latencies) / elapsed,
+    }
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -203,8 +227,9 @@ def measured(bases: dict, kind: str, db_name: str, concurrency: int, seconds: fl
     return result
 
 
-def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float, runs: int,
-            pids: dict | None = None) -> list[str]:
+def compare(
+    bases: dict, db_name: str, concurrencies: list[int], seconds: float, runs: int, pids: dict | None = None
+) -> list[str]:
     kinds = [kind for kind, status in probe(bases, db_name).items() if status == 200]
     missing = set(KINDS) - set(kinds)
     lines = []
@@ -216,7 +241,7 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
     for concurrency in concurrencies:
         per_kind: dict[str, list[dict]] = {kind: [] for kind in kinds}
         for run in range(runs):
-            for kind in (kinds[run % len(kinds):] + kinds[:run % len(kinds)]):
+            for kind in kinds[run % len(kinds) :] + kinds[: run % len(kinds)]:
                 per_kind[kind].append(measured(bases, kind, db_name, concurrency, seconds, pids or {}))
         summary = {}
         for kind, results in per_kind.items():
@@ -227,18 +252,24 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
             cpu = [r["cpu_ms"] for r in results if r["cpu_ms"] is not None]
             cpu_text = f"  server CPU {statistics.median(cpu):5.2f} ms/answer" if cpu else ""
             mean = statistics.median(statistics.fmean(r["latencies"] or [0.0]) for r in results) * 1000
-            client = (f"  client CPU {statistics.median(r['client_cpu_ms'] for r in results):5.2f} ms/answer "
-                      f"({statistics.median(r['client_share'] for r in results):.2f} core)")
+            client = (
+                f"  client CPU {statistics.median(r['client_cpu_ms'] for r in results):5.2f} ms/answer "
+                f"({statistics.median(r['client_share'] for r in results):.2f} core)"
+            )
             summary[kind] = p50
-            lines.append(f"c={concurrency:<3} {kind:<6} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  mean {mean:7.1f} ms  "
-                         f"{rps:7.1f} req/s  non-200/errors {errors}{cpu_text}{client}  "
-                         f"(median of {runs} runs x {seconds:g}s, "
-                         f"{sum(len(r['latencies']) for r in results)} requests)")
+            lines.append(
+                f"c={concurrency:<3} {kind:<6} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  mean {mean:7.1f} ms  "
+                f"{rps:7.1f} req/s  non-200/errors {errors}{cpu_text}{client}  "
+                f"(median of {runs} runs x {seconds:g}s, "
+                f"{sum(len(r['latencies']) for r in results)} requests)"
+            )
         if SEARCH in summary and RANKED in summary:
             ratio = summary[SEARCH] / summary[RANKED]
-            lines.append(f"c={concurrency:<3} ratio search/ranked p50 {ratio:.2f}x "
-                         f"(issue 14 target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'}; "
-                         f"issue 24 target <= 1.0x: {'met' if ratio <= 1.0 else 'MISSED'})")
+            lines.append(
+                f"c={concurrency:<3} ratio search/ranked p50 {ratio:.2f}x "
+                f"(issue 14 target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'}; "
+                f"issue 24 target <= 1.0x: {'met' if ratio <= 1.0 else 'MISSED'})"
+            )
         if SEARCH in summary and PLAIN in summary:
             lines.append(f"c={concurrency:<3} ratio search/plain p50 {summary[SEARCH] / summary[PLAIN]:.2f}x")
     return lines
@@ -247,17 +278,25 @@ def compare(bases: dict, db_name: str, concurrencies: list[int], seconds: float,
 def soak(bases: dict, db_name: str, seconds: float, concurrency: int = 32) -> str:
     kind = SEARCH if probe(bases, db_name)[SEARCH] == 200 else PLAIN
     result = asyncio.run(load(bases, kind, db_name, concurrency, seconds))
-    return (f"soak {kind} c={concurrency} {result['elapsed']:.0f}s: {len(result['latencies'])} answers, "
-            f"{result['rps']:.1f} req/s, p50 {percentile(result['latencies'], 50) * 1000:.1f} ms, "
-            f"p95 {percentile(result['latencies'], 95) * 1000:.1f} ms, max {max(result['latencies'], default=0) * 1000:.0f} ms, "
-            f"statuses {dict(result['statuses'])}, transport errors {dict(result['errors'])} -> "
-            f"{'zero errors' if bad(result) == 0 else f'{bad(result)} ERRORS'}")
+    return (
+        f"soak {kind} c={concurrency} {result['elapsed']:.0f}s: {len(result['latencies'])} answers, "
+        f"{result['rps']:.1f} req/s, p50 {percentile(result['latencies'], 50) * 1000:.1f} ms, "
+        f"p95 {percentile(result['latencies'], 95) * 1000:.1f} ms, max {max(result['latencies'], default=0) * 1000:.0f} ms, "
+        f"statuses {dict(result['statuses'])}, transport errors {dict(result['errors'])} -> "
+        f"{'zero errors' if bad(result) == 0 else f'{bad(result)} ERRORS'}"
+    )
 
 
 def plain_argv(python: str, db_path: Path, port: int) -> list[str]:
     """Datasette alone (its own virtualenv, no plugin), with the settings `bridge-laws serve` uses."""
-    argv = [str(Path(python).parent / "datasette"), "serve", "--immutable", str(Path(db_path).resolve()),
-            "--port", str(port)]
+    argv = [
+        str(Path(python).parent / "datasette"),
+        "serve",
+        "--immutable",
+        str(Path(db_path).resolve()),
+        "--port",
+        str(port),
+    ]
     for name, value in SETTINGS.items():
         argv += ["--setting", name, value]
     return argv
@@ -268,21 +307,37 @@ def main() -> int:
     parser.add_argument("--db", type=Path, help="database to serve (default: build one in a temp dir)")
     parser.add_argument("--url", help="measure an already running server instead of starting one")
     parser.add_argument("--plain-url", help="an already running plain Datasette for the baselines")
-    parser.add_argument("--plain-python", help="python of a virtualenv with Datasette and no plugin: "
-                        "the baselines run there (default: on our server)")
+    parser.add_argument(
+        "--plain-python",
+        help="python of a virtualenv with Datasette and no plugin: the baselines run there (default: on our server)",
+    )
     parser.add_argument("--db-name", help="Datasette database name (default: the --db file's stem, or laws)")
     parser.add_argument("--concurrency", default="1,8,32")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each run")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--warm", action="store_true",
-                        help="let repeated searches come from the site's answer cache (default: each searched afresh)")
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="let repeated searches come from the site's answer cache (default: each searched afresh)",
+    )
     parser.add_argument("--soak", type=float, default=60.0, help="soak seconds at concurrency 32 (0: none)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="our server's processes (`bridge-laws serve --workers N`); Datasette runs as it does")
-    parser.add_argument("--client", choices=("light", "httpx"), default="light",
-                        help="load client: tests/light_http.py (default) or httpx (earlier figures)")
-    parser.add_argument("--forgiving", action="store_true",
-                        help="add the issue-24 queries (kana, romaji, typos, loanwords, variants) to the load")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="our server's processes (`bridge-laws serve --workers N`); Datasette runs as it does",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("light", "httpx"),
+        default="light",
+        help="load client: tests/light_http.py (default) or httpx (earlier figures)",
+    )
+    parser.add_argument(
+        "--forgiving",
+        action="store_true",
+        help="add the issue-24 queries (kana, romaji, typos, loanwords, variants) to the load",
+    )
     args = parser.parse_args()
     COLD["on"] = not args.warm
     CLIENT["name"] = args.client
@@ -290,9 +345,11 @@ def main() -> int:
         QUERIES.extend(q for q in FORGIVING_QUERIES if q not in QUERIES)  # the list load() and the counts read
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     tokenize.use_variants(tokenize.read_variants())  # the baselines' queries fold as the index did
-    print(f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}, "
-          f"client {args.client}; our server --workers {args.workers}; {len(QUERIES)} queries; "
-          "client and servers on this machine")
+    print(
+        f"machine: {platform.node()} {platform.machine()} x{os.cpu_count()}, Python {platform.python_version()}, "
+        f"client {args.client}; our server --workers {args.workers}; {len(QUERIES)} queries; "
+        "client and servers on this machine"
+    )
 
     def report(bases: dict, db_name: str, pids: dict | None = None) -> None:
         where = "a plain Datasette (no plugin)" if bases[RANKED] != bases[SEARCH] else "our server"
@@ -304,20 +361,30 @@ def main() -> int:
 
     def with_plain(base: str, pid: int | None, db: Path | None, db_name: str, tmp: Path) -> None:
         if args.plain_url:
-            report({SEARCH: base, RANKED: args.plain_url.rstrip("/"), PLAIN: args.plain_url.rstrip("/")}, db_name,
-                   {SEARCH: pid})
+            report(
+                {SEARCH: base, RANKED: args.plain_url.rstrip("/"), PLAIN: args.plain_url.rstrip("/")},
+                db_name,
+                {SEARCH: pid},
+            )
         elif args.plain_python and db:
             port = free_port()
-            with serving(db, port=port, argv=plain_argv(args.plain_python, db, port), log=tmp / "plain.log") as (plain, process):
-                report({SEARCH: base, RANKED: plain, PLAIN: plain}, db_name,
-                       {SEARCH: pid, RANKED: process.pid, PLAIN: process.pid})
+            with serving(db, port=port, argv=plain_argv(args.plain_python, db, port), log=tmp / "plain.log") as (
+                plain,
+                process,
+            ):
+                report(
+                    {SEARCH: base, RANKED: plain, PLAIN: plain},
+                    db_name,
+                    {SEARCH: pid, RANKED: process.pid, PLAIN: process.pid},
+                )
         else:
             report({kind: base for kind in KINDS}, db_name, {kind: pid for kind in KINDS})
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.url:
-            with_plain(args.url.rstrip("/"), None, args.db, args.db_name or (args.db.stem if args.db else "laws"),
-                       Path(tmp))
+            with_plain(
+                args.url.rstrip("/"), None, args.db, args.db_name or (args.db.stem if args.db else "laws"), Path(tmp)
+            )
             return 0
         db = args.db or build_db(Path(tmp))
         argv = serve_argv(db, port := free_port()) + ["--workers", str(args.workers)]

@@ -12,6 +12,7 @@ page is timed; `Host: evil.example` then the cached `next_url`; 6,000 Chinese ch
 `?_search=`; SQL that reads the file's path or a pointer; CSV of bad SQL; `select random()`
 revalidated; 200 connections that send nothing. Linux only (procfs).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -84,8 +85,10 @@ class Bystander:
     def summary(self) -> str:
         if not self.latencies:
             return "no bystander answer"
-        return (f"bystander {self.path} p50 {statistics.median(self.latencies) * 1000:.0f} ms, "
-                f"max {max(self.latencies) * 1000:.0f} ms ({len(self.latencies)} answers)")
+        return (
+            f"bystander {self.path} p50 {statistics.median(self.latencies) * 1000:.0f} ms, "
+            f"max {max(self.latencies) * 1000:.0f} ms ({len(self.latencies)} answers)"
+        )
 
 
 def idle_p50(base: str, path: str, n: int = 40) -> float:
@@ -136,6 +139,7 @@ def attack_cache_keys(base, pid, client, count: int, pad_bytes: int = 60_000):
                 async with semaphore:
                     with contextlib.suppress(httpx.HTTPError):
                         await aclient.get(f"/-/search.json?q=zzqqxx&k={i}&pad={pad}")
+
             await asyncio.gather(*(one(i) for i in range(count)))
 
     started = time.perf_counter()
@@ -164,9 +168,13 @@ def attack_slow_sql(base, pid, client, clients: int = 8, seconds: float = 15.0):
     for thread in threads:
         thread.join()
     busy = statistics.median(bystander.latencies) if bystander.latencies else float("nan")
-    return {"status": statuses, "seconds": seconds, "bytes": 0,
-            "bystander": f"unit page p50 idle {idle * 1000:.1f} ms, under {clients} slow-SQL clients "
-                          f"{busy * 1000:.1f} ms ({busy / idle:.1f}x), max {max(bystander.latencies) * 1000:.0f} ms"}
+    return {
+        "status": statuses,
+        "seconds": seconds,
+        "bytes": 0,
+        "bystander": f"unit page p50 idle {idle * 1000:.1f} ms, under {clients} slow-SQL clients "
+        f"{busy * 1000:.1f} ms ({busy / idle:.1f}x), max {max(bystander.latencies) * 1000:.0f} ms",
+    }
 
 
 def attack_host_header(base, pid, client):
@@ -174,8 +182,12 @@ def attack_host_header(base, pid, client):
     client.get(path, headers={"Host": "evil.example"})
     later = client.get(path).json().get("next_url") or ""
     javascript = client.get("/-/search.json?q=revoke&limit=1&hostprobe=2", headers={"Host": "javascript:alert(1)"})
-    return {"status": f"later client's next_url {later[:60]!r}; Host javascript: -> {javascript.status_code}",
-            "seconds": 0, "bytes": 0, "bystander": ""}
+    return {
+        "status": f"later client's next_url {later[:60]!r}; Host javascript: -> {javascript.status_code}",
+        "seconds": 0,
+        "bytes": 0,
+        "bystander": "",
+    }
 
 
 def attack_chinese_search(base, pid, client):
@@ -194,7 +206,9 @@ def attack_sql_surface(base, pid, client):
     csv = client.get("/laws.csv", params={"sql": "select nonsense"})
     found["csv bad sql"] = f"{csv.status_code} ({len(csv.content)} B)"
     first = client.get("/laws.json", params={"sql": "select random()"})
-    again = client.get("/laws.json", params={"sql": "select random()"}, headers={"If-None-Match": first.headers.get("etag", "")})
+    again = client.get(
+        "/laws.json", params={"sql": "select random()"}, headers={"If-None-Match": first.headers.get("etag", "")}
+    )
     found["random() revalidated"] = again.status_code
     found["nosniff"] = first.headers.get("x-content-type-options")
     slow = client.get("/laws.json", params={"sql": RUNAWAY}).json()
@@ -223,8 +237,12 @@ def attack_silent_connections(base, pid, client, count: int = 200, wait: float =
         except OSError:
             pass
         sock.close()
-    return {"status": f"{still_open} of {len(sockets)} silent connections still open after {wait:.0f} s",
-            "seconds": wait, "bytes": 0, "bystander": ""}
+    return {
+        "status": f"{still_open} of {len(sockets)} silent connections still open after {wait:.0f} s",
+        "seconds": wait,
+        "bytes": 0,
+        "bystander": "",
+    }
 
 
 def measure(base: str, pid: int, cache_requests: int, only: str | None = None) -> list[tuple[str, dict]]:
@@ -250,9 +268,11 @@ def measure(base: str, pid: int, cache_requests: int, only: str | None = None) -
             result.update(rss_after=rss(pid), peak=peak(pid))
             rows.append((label, result))
             seconds = f"{result['seconds']:.2f} s" if result["seconds"] else ""
-            print(f"{label:<30} {result['status']!s:<40} {seconds:>9} {result['bytes']:>11,d} B  "
-                  f"RSS after {result['rss_after']:.0f} MiB (peak {result['peak']:.0f})  {result['bystander']}",
-                  flush=True)
+            print(
+                f"{label:<30} {result['status']!s:<40} {seconds:>9} {result['bytes']:>11,d} B  "
+                f"RSS after {result['rss_after']:.0f} MiB (peak {result['peak']:.0f})  {result['bystander']}",
+                flush=True,
+            )
     return rows
 
 

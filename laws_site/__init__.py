@@ -9,6 +9,7 @@ Where things live: ``routes.py`` (every URL), ``pages/`` (one module per page ki
 template), ``queries.py`` (SQL), ``responses.py`` (HTML, JSON and error responses), ``hooks.py``
 (the Datasette hooks), ``templates/`` (all markup), ``cli.py`` (`bridge-laws`).
 """
+
 from laws_site.hooks import (  # noqa: F401
     asgi_wrapper,
     extra_template_vars,

@@ -4,6 +4,7 @@ Every subcommand takes `--db PATH` (default ./laws.db); those that print results
 Exit status: 0 done, 1 not found (or `check` below target), 2 bad input (one line on stderr:
 a bad option or argument, a --db that is not a bridge-laws database, a corpus error in `build`).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,14 @@ from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.http.workers import BACKLOG, MAX_WORKERS, bound
 from laws_site.offline.make import pack as offline_pack
 
-db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-                         show_default=True, help="SQLite database file")
+db_option = click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_DB,
+    show_default=True,
+    help="SQLite database file",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
 
 
@@ -59,8 +66,9 @@ class CleanErrors(click.Group):
         if bad is not None:
             fail(f"argument {bad} is not valid UTF-8 text")
         try:
-            result = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                                  standalone_mode=False, **extra)
+            result = super().main(
+                args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
+            )
         except click.exceptions.Abort:
             fail("aborted", 1)
         except click.ClickException as error:
@@ -87,8 +95,13 @@ cli.add_command(offline_pack)
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, MAX_WORKERS),
-              help="Server processes on the one port (one answers on one core; a host of N cores: N)")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, MAX_WORKERS),
+    help="Server processes on the one port (one answers on one core; a host of N cores: N)",
+)
 def serve(db_path: Path, host: str, port: int, workers: int):
     """Serve the database with Datasette (builds it first if it is missing).
 
@@ -189,14 +202,20 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
 @click.option("--doc", default=None, help="Only this document")
 @click.option("--lang", type=click.Choice(["ja", "zh"]), default=None, help="Only this language")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(min=1), help="At most this many results")
-@click.option("--offset", default=0, show_default=True, type=click.IntRange(min=0),
-              help="Skip this many results (the next page)")
-@click.option("--exact", is_flag=True, help="Search only what was typed: no readings, romaji, loanwords by sound, "
-              "synonyms, Chinese variants or corrections")
+@click.option(
+    "--offset", default=0, show_default=True, type=click.IntRange(min=0), help="Skip this many results (the next page)"
+)
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Search only what was typed: no readings, romaji, loanwords by sound, "
+    "synonyms, Chinese variants or corrections",
+)
 @db_option
 @json_option
-def search(query: str, doc: str | None, lang: str | None, limit: int, offset: int, exact: bool, db_path: Path,
-           as_json: bool):
+def search(
+    query: str, doc: str | None, lang: str | None, limit: int, offset: int, exact: bool, db_path: Path, as_json: bool
+):
     """Full-text search, best first; a citation (64A1, 第16条B項1, Law 73) lists that unit first."""
     from laws_site.search.engine import QueryError, search_page, snippet_text
 
@@ -216,12 +235,16 @@ def search(query: str, doc: str | None, lang: str | None, limit: int, offset: in
         click.echo(citation["message"] + (f" Nearest: {nearest}" if nearest else ""))
     for other in (citation or {}).get("alternatives", []):
         named = other["labels"].get("ja") or other["ref"]
-        click.echo(f"also a citation of: {other['doc']} {other['ref']} ({named}; bridge-laws show {other['doc']} {other['ref']})")
+        click.echo(
+            f"also a citation of: {other['doc']} {other['ref']} ({named}; bridge-laws show {other['doc']} {other['ref']})"
+        )
     if page.get("did_you_mean"):
         click.echo(f"did you mean: {', '.join(page['did_you_mean'])} (--exact searches only what you typed)")
     if page["also_searched"]:
-        click.echo(f"also searched: {', '.join(page['also_searched'])}"
-                   + (" (--exact searches only what you typed)" if page.get("expansions") else ""))
+        click.echo(
+            f"also searched: {', '.join(page['also_searched'])}"
+            + (" (--exact searches only what you typed)" if page.get("expansions") else "")
+        )
     if not results:
         click.echo("No results.")
     for result in results:
@@ -237,11 +260,22 @@ def search_json(page: dict, doc: str | None, lang: str | None) -> dict:
     (`ok`, `next_url`, `previous_url`): `next` is the offset of the next page, None on the last."""
     total, offset, limit = page["total"], page["offset"], page["limit"]
     following = offset + limit if offset + limit < total else None
-    return {"query": page["query"], "doc": doc, "lang": lang, "total": total, "count": len(page["results"]),
-            "offset": offset, "limit": limit, "next": str(following) if following is not None else None,
-            "also_searched": page["also_searched"], "did_you_mean": page["did_you_mean"],
-            "expansions": page["expansions"], "exact": page["exact"], "citation": page["citation"],
-            "results": page["results"]}
+    return {
+        "query": page["query"],
+        "doc": doc,
+        "lang": lang,
+        "total": total,
+        "count": len(page["results"]),
+        "offset": offset,
+        "limit": limit,
+        "next": str(following) if following is not None else None,
+        "also_searched": page["also_searched"],
+        "did_you_mean": page["did_you_mean"],
+        "expansions": page["expansions"],
+        "exact": page["exact"],
+        "citation": page["citation"],
+        "results": page["results"],
+    }
 
 
 @cli.command()
@@ -262,7 +296,9 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
-    click.echo(click.style(f"{doc} {ref}: {len(result['outgoing'])} outgoing, {len(result['incoming'])} incoming", bold=True))
+    click.echo(
+        click.style(f"{doc} {ref}: {len(result['outgoing'])} outgoing, {len(result['incoming'])} incoming", bold=True)
+    )
     for row in result["outgoing"]:
         mark = "" if row["resolved"] else "  (unresolved)"
         click.echo(f"  -> {row['surface']}  {row['doc']}:{row['ref']} [{row['kind']}]{mark}")

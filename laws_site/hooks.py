@@ -4,6 +4,7 @@ Importing this module imports no Datasette (the marker is pluggy's, the same one
 declares), and the modules behind each hook load when Datasette calls it: `bridge-laws build`
 imports this package without paying Datasette's start-up time.
 """
+
 from __future__ import annotations
 
 import pluggy
@@ -57,6 +58,7 @@ def extra_template_vars(datasette, request):
             "site_query": request.args.get("q", "") if request is not None else "",
             **chrome.language_vars(request),
         }
+
     return inner
 
 
@@ -112,8 +114,16 @@ def handle_exception(datasette, request, exception):
         problem = errors.classify(exception, plugin_route=routes.is_plugin_path(request.path))
         if problem.logged:
             errors.log(exception, request)
-        return await error_response(datasette, request, problem.status, problem.message, title=problem.title,
-                                    message_is_html=problem.message_is_html, extra=problem.info)
+        return await error_response(
+            datasette,
+            request,
+            problem.status,
+            problem.message,
+            title=problem.title,
+            message_is_html=problem.message_is_html,
+            extra=problem.info,
+        )
+
     return inner
 
 
@@ -125,4 +135,5 @@ def startup(datasette):
 
     async def inner():
         await reload.remember(datasette)
+
     return inner

@@ -4,6 +4,7 @@ A doc id is lower-case words joined by hyphens; Datasette's own database names h
 so the document routes never shadow /laws, /laws/sections, /-/... The unit ref may itself
 contain "/" (index:見出し/小見出し); "-/" after the document starts the document's own pages.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,8 +49,9 @@ ROUTES = [
 
 # every answer about the Laws is made once per build (responses.made_once): the database never
 # changes; /-/threads and /-/databases describe the running server, so they are asked each time
-ROUTES = [(pattern, view if view in (site_info.databases, site_info.threads) else made_once(view))
-          for pattern, view in ROUTES]
+ROUTES = [
+    (pattern, view if view in (site_info.databases, site_info.threads) else made_once(view)) for pattern, view in ROUTES
+]
 # the pocket app (pages/offline.py): the service worker at the root (its scope is the whole site),
 # the manifest, the offline packs (files made per build by `bridge-laws pack`, offline_make.py) and the offline page
 ROUTES += [

@@ -7,6 +7,7 @@ file this writes keeps SudachiDict's group numbers, so each row can be traced ba
 
     .venv/bin/python -m scripts.extract_synonyms path/to/synonyms.txt --db laws.db --commit <SudachiDict commit>
 """
+
 from __future__ import annotations
 
 import argparse

@@ -11,6 +11,7 @@ limit=50 offset=5), plus the HTTP JSON of /-/search.json for a sample of them.
 PYTHONHASHSEED=0: the order of a result's 索引 entries follows set iteration order, which differs
 between processes with random hashing (before as after).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,12 @@ from benchmarks.search_load import FORGIVING_QUERIES
 from laws_site.search import engine as search
 from tests.live_server import QUERIES
 
-VARIANTS = {"default": {}, "lang=ja": {"lang": "ja"}, "exact": {"expand": False},
-            "limit=50,offset=5": {"limit": 50, "offset": 5}}
+VARIANTS = {
+    "default": {},
+    "lang=ja": {"lang": "ja"},
+    "exact": {"expand": False},
+    "limit=50,offset=5": {"limit": 50, "offset": 5},
+}
 HTTP_SAMPLE_EVERY = 7  # every 7th query over HTTP too (with and without lang=ja)
 
 
@@ -53,8 +58,11 @@ async def http_answers(db: str, sample: list[str]) -> list[dict]:
 
     from laws_site.http.serve import METADATA, SETTINGS
 
-    datasette = Datasette([db], metadata=parse_metadata(Path(METADATA).read_text()),
-                          settings={k: (int(v) if str(v).isdigit() else v) for k, v in SETTINGS.items()})
+    datasette = Datasette(
+        [db],
+        metadata=parse_metadata(Path(METADATA).read_text()),
+        settings={k: (int(v) if str(v).isdigit() else v) for k, v in SETTINGS.items()},
+    )
     await datasette.invoke_startup()
     out = []
     transport = httpx.ASGITransport(app=datasette.app())
@@ -62,8 +70,14 @@ async def http_answers(db: str, sample: list[str]) -> list[dict]:
         for query in sample:
             for params in ({"q": query}, {"q": query, "lang": "ja", "limit": "50", "offset": "5"}):
                 response = await client.get("/-/search.json", params=params)
-                out.append({"http": params, "status": response.status_code,
-                            "etag": response.headers.get("etag"), "body": response.text})
+                out.append(
+                    {
+                        "http": params,
+                        "status": response.status_code,
+                        "etag": response.headers.get("etag"),
+                        "body": response.text,
+                    }
+                )
     return out
 
 
@@ -80,8 +94,12 @@ def main() -> None:
         for query, lang, doc in asked:
             for name, variant in VARIANTS.items():
                 page = answer(conn, query, lang, doc, variant)
-                out.write(json.dumps({"q": query, "lang": lang, "doc": doc, "variant": name, "answer": page},
-                                     ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps(
+                        {"q": query, "lang": lang, "doc": doc, "variant": name, "answer": page}, ensure_ascii=False
+                    )
+                    + "\n"
+                )
         sample = [q for i, (q, _lang, _doc) in enumerate(asked) if i % HTTP_SAMPLE_EVERY == 0]
         for line in asyncio.run(http_answers(args.db, sample)):
             out.write(json.dumps(line, ensure_ascii=False) + "\n")

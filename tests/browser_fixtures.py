@@ -12,6 +12,7 @@ Fixtures (tests/conftest.py registers them; a module may define its own of the s
 A module marks itself with ``pytestmark = BROWSER_MARKS``: on a machine without Chromium its tests
 skip; where CI is set (.ci/run installs Chromium) they fail instead of skipping.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,19 +23,35 @@ import pytest
 from tests.live_server import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 VIEWPORTS = {
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-              "device_scale_factor": 2, "locale": "ja-JP"},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+        "locale": "ja-JP",
+    },
     "desktop": {"viewport": {"width": 1280, "height": 900}, "locale": "ja-JP"},
 }
 
 # a machine without Chromium skips these; CI, where .ci/run installs it, fails instead
-BROWSER_MARKS = [pytest.mark.browser, pytest.mark.slow,
-                 pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI") != "true",
-                                    reason="/usr/bin/chromium is not installed")]
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("CI") != "true", reason="/usr/bin/chromium is not installed"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

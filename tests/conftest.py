@@ -4,6 +4,7 @@ The database is built as ``laws.db`` in a temporary directory so Datasette names
 the name metadata.yml is keyed on. A document that fails to parse fails the build, and with it
 every test that needs the database, with the parser's file and line: nothing is left out quietly.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -47,9 +48,11 @@ def laws_db_path(laws_build) -> Path:
 @pytest.fixture
 def require_documents(laws_build):
     """Call with the document ids a test reads: a test fails (never skips) if one is not in the build."""
+
     def require(*docs: str) -> None:
         missing = [d for d in docs if d not in laws_build.documents]
         assert not missing, f"not in this build: {missing}"
+
     return require
 
 
@@ -60,7 +63,8 @@ def datasette(laws_db_path):
     from datasette.app import DEFAULT_SETTINGS, Datasette
 
     ds = Datasette(
-        immutables=[str(laws_db_path)], metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
+        immutables=[str(laws_db_path)],
+        metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
         settings={name: typed_setting(name, value, DEFAULT_SETTINGS) for name, value in SETTINGS.items()},
     )
     asyncio.run(ds.invoke_startup())

@@ -6,6 +6,7 @@ the client alone). This client does what a load generator must - send the reques
 status, the headers and the whole body (Content-Length or chunked) - at a fraction of that, and the
 same for every server, so the figures measure the servers.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -41,8 +42,13 @@ class Connection:
         try:
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-            self.writer.write(b"GET " + request_target.encode("ascii") + b" HTTP/1.1\r\nHost: " + self.host_header
-                              + b"\r\nAccept: */*\r\n\r\n")
+            self.writer.write(
+                b"GET "
+                + request_target.encode("ascii")
+                + b" HTTP/1.1\r\nHost: "
+                + self.host_header
+                + b"\r\nAccept: */*\r\n\r\n"
+            )
             return await asyncio.wait_for(self._answer(), self.timeout)
         except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as error:
             await self.close()

@@ -1,4 +1,5 @@
 """A real `bridge-laws serve` in a subprocess, for tests (and benchmarks) that need one over HTTP."""
+
 from __future__ import annotations
 
 import contextlib
@@ -18,11 +19,40 @@ PYTHON = sys.executable
 # What people type: Japanese terms and phrases (inflected, katakana variants), Chinese terms
 # (simplified and traditional), English words and law numbers as typed into a search box.
 QUERIES = [
-    "リボーク", "順番外のリード", "ダミー", "取り消した", "ディクレアラー", "不当な情報", "ペナルティ・カード",
-    "クレーム", "プレイヤー", "オープニング・リード", "未確定のコール", "誤った説明", "ボードの移動", "スコアの訂正",
-    "主張", "ディレクター", "競技会", "調整スコア",
-    "藏牌", "罚张", "明手", "庄家", "首攻", "叫牌", "不合规定的叫品", "裁判", "藏牌的确定", "罰張",
-    "revoke", "claim", "dummy", "IMP", "Law 61", "61B",
+    "リボーク",
+    "順番外のリード",
+    "ダミー",
+    "取り消した",
+    "ディクレアラー",
+    "不当な情報",
+    "ペナルティ・カード",
+    "クレーム",
+    "プレイヤー",
+    "オープニング・リード",
+    "未確定のコール",
+    "誤った説明",
+    "ボードの移動",
+    "スコアの訂正",
+    "主張",
+    "ディレクター",
+    "競技会",
+    "調整スコア",
+    "藏牌",
+    "罚张",
+    "明手",
+    "庄家",
+    "首攻",
+    "叫牌",
+    "不合规定的叫品",
+    "裁判",
+    "藏牌的确定",
+    "罰張",
+    "revoke",
+    "claim",
+    "dummy",
+    "IMP",
+    "Law 61",
+    "61B",
 ]
 
 
@@ -38,14 +68,22 @@ def serve_argv(db_path: Path, port: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def serving(db_path: Path, port: int | None = None, argv: list[str] | None = None, timeout: float = 60.0,
-            log: Path | None = None, cwd: Path = ROOT, env: dict | None = None):
+def serving(
+    db_path: Path,
+    port: int | None = None,
+    argv: list[str] | None = None,
+    timeout: float = 60.0,
+    log: Path | None = None,
+    cwd: Path = ROOT,
+    env: dict | None = None,
+):
     """Run the server in a subprocess (own process group), yield (base_url, Popen); stop it after."""
     port = port or free_port()
     argv = argv or serve_argv(Path(db_path), port)
     log_file = open(log, "wb") if log else subprocess.DEVNULL
-    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        argv, cwd=cwd, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(base, process, timeout)

@@ -1,4 +1,5 @@
 """Alignment of law units across the 1997/2017 editions and the commentaries' reprints (real corpus)."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,8 +37,13 @@ def rows(units):
 def row_for(rows, from_id=None, to_id=None, from_doc="laws-1997-zh"):
     if from_id:
         from_doc = from_id.rsplit(":", 1)[0].removesuffix(":quote")
-    matches = [r for r in rows if r["from_doc"] == from_doc and (from_id is None or r["from_id"] == from_id)
-               and (to_id is None or r["to_id"] == to_id)]
+    matches = [
+        r
+        for r in rows
+        if r["from_doc"] == from_doc
+        and (from_id is None or r["from_id"] == from_id)
+        and (to_id is None or r["to_id"] == to_id)
+    ]
     assert len(matches) == 1, (from_id, to_id, matches)
     return matches[0]
 
@@ -120,7 +126,10 @@ def test_every_concordance_move_has_sources():
 
 def test_a_move_without_sources_is_rejected(tmp_path):
     path = tmp_path / "concordance.yml"
-    path.write_text("moves:\n  - id: x\n    kind: moved\n    from: {doc: laws-1997-zh, ref: '23'}\n"
-                    "    to: {doc: laws-2017-ja, ref: 72C}\n", encoding="utf-8")
+    path.write_text(
+        "moves:\n  - id: x\n    kind: moved\n    from: {doc: laws-1997-zh, ref: '23'}\n"
+        "    to: {doc: laws-2017-ja, ref: 72C}\n",
+        encoding="utf-8",
+    )
     with pytest.raises(ParseError, match="no sources"):
         load_concordance(path)

@@ -3,6 +3,7 @@ issue, what it must answer now, and the server's memory and time under the worst
 
 The generated version of these checks (every route, every parameter) is tests/test_live_fuzz.py.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -45,8 +46,9 @@ def raw_request(base: str, target: str, method: str = "GET") -> tuple[int | None
     parts = urlsplit(base)
     with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
         try:
-            sock.sendall(f"{method} {target} HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: close\r\n\r\n"
-                         .encode("latin-1"))
+            sock.sendall(
+                f"{method} {target} HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: close\r\n\r\n".encode("latin-1")
+            )
             data = b""
             while b"\r\n\r\n" not in data:
                 chunk = sock.recv(65536)
@@ -74,6 +76,7 @@ def assert_error_shape(response: httpx.Response, status: int) -> dict:
 
 
 # ---------------------------------------------------------------- 1. bounded SQL
+
 
 def vm_hwm_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -124,28 +127,34 @@ def test_a_result_over_the_budget_is_refused(server):
 
 
 def test_ordinary_sql_still_works(server):
-    rows = server.get("/laws.json", params={"sql": "select id, title from documents order by id",
-                                            "_shape": "array"}).json()
+    rows = server.get(
+        "/laws.json", params={"sql": "select id, title from documents order by id", "_shape": "array"}
+    ).json()
     assert [r["id"] for r in rows][:2] == ["jcbl-regs-ja", "laws-1997-zh"]
     assert server.get("/laws/sections.json", params={"_size": "max"}).status_code == 200
-    assert server.get("/laws.json", params={"sql": "select printf('%05d|%.3s', 42, 'abcdef') as p",
-                                            "_shape": "array"}).json() == [{"p": "00042|abc"}]
+    assert server.get(
+        "/laws.json", params={"sql": "select printf('%05d|%.3s', 42, 'abcdef') as p", "_shape": "array"}
+    ).json() == [{"p": "00042|abc"}]
 
 
 # ---------------------------------------------------------------- 2. no 5xx, redirects, headers
 
-@pytest.mark.parametrize("path, params, status", [
-    ("/-/citations", {"from": "²"}, 400),  # issue 21: a bad value of a known parameter is a 400
-    ("/-/citations.json", {"from": "9" * 5000, "to": "٦١"}, 400),
-    ("/laws-2017-ja/" + "9" * 4301, {}, 404),
-    ("/laws-2017-ja/" + "9" * 4301 + ".json", {}, 404),
-    ("/laws/sections", {"_sort": "nope"}, 400),
-    ("/laws/sections.json", {"_sort": "nope"}, 400),
-    ("/laws/sections.json", {"_facet": "\x00"}, 400),
-    ("/laws/sections.json", {"_where": "\x00"}, 400),
-    ("/laws.csv", {}, 400),
-    ("/-/auth-token", {"token": "罰張"}, 400),
-])
+
+@pytest.mark.parametrize(
+    "path, params, status",
+    [
+        ("/-/citations", {"from": "²"}, 400),  # issue 21: a bad value of a known parameter is a 400
+        ("/-/citations.json", {"from": "9" * 5000, "to": "٦١"}, 400),
+        ("/laws-2017-ja/" + "9" * 4301, {}, 404),
+        ("/laws-2017-ja/" + "9" * 4301 + ".json", {}, 404),
+        ("/laws/sections", {"_sort": "nope"}, 400),
+        ("/laws/sections.json", {"_sort": "nope"}, 400),
+        ("/laws/sections.json", {"_facet": "\x00"}, 400),
+        ("/laws/sections.json", {"_where": "\x00"}, 400),
+        ("/laws.csv", {}, 400),
+        ("/-/auth-token", {"token": "罰張"}, 400),
+    ],
+)
 def test_inputs_that_were_500s(server, path, params, status):
     response = server.get(path, params=params)
     assert response.status_code == status, response.text[:300]
@@ -153,13 +162,16 @@ def test_inputs_that_were_500s(server, path, params, status):
         assert_error_shape(response, status)
 
 
-@pytest.mark.parametrize("path, params", [
-    ("/-/search.json", {"q": "リボーク", "limit": "²"}),
-    ("/-/search.json", {"q": "リボーク", "limit": "9" * 5000}),
-    ("/-/search", {"q": "リボーク", "limit": "-1"}),
-    ("/-/glossary", {"q": "a" * 50_001}),
-    ("/-/glossary.json", {"q": "%" * 300}),
-])
+@pytest.mark.parametrize(
+    "path, params",
+    [
+        ("/-/search.json", {"q": "リボーク", "limit": "²"}),
+        ("/-/search.json", {"q": "リボーク", "limit": "9" * 5000}),
+        ("/-/search", {"q": "リボーク", "limit": "-1"}),
+        ("/-/glossary", {"q": "a" * 50_001}),
+        ("/-/glossary.json", {"q": "%" * 300}),
+    ],
+)
 def test_search_and_glossary_inputs_are_not_5xx(server, path, params):
     """The search engineer's pages: whatever they answer, it is not a 5xx (and in the error shape)."""
     response = server.get(path, params=params)
@@ -168,10 +180,16 @@ def test_search_and_glossary_inputs_are_not_5xx(server, path, params):
         assert_error_shape(response, response.status_code)
 
 
-@pytest.mark.parametrize("method, path", [
-    ("POST", "/laws/search_text"), ("POST", "/laws/search_text.json"), ("PUT", "/laws/sections"),
-    ("DELETE", "/laws-2017-ja/61"), ("PATCH", "/-/search.json"),
-])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("POST", "/laws/search_text"),
+        ("POST", "/laws/search_text.json"),
+        ("PUT", "/laws/sections"),
+        ("DELETE", "/laws-2017-ja/61"),
+        ("PATCH", "/-/search.json"),
+    ],
+)
 def test_writes_are_405_in_the_error_shape(server, method, path):
     response = server.request(method, path, data={"q": "x"})
     assert response.status_code == 405 and response.headers["allow"] == "GET, HEAD, OPTIONS"
@@ -179,8 +197,17 @@ def test_writes_are_405_in_the_error_shape(server, method, path):
         assert_error_shape(response, 405)
 
 
-@pytest.mark.parametrize("target", ["/\\evil.example/", "//evil.example/", "/\\/evil.example/", "/%5Cevil.example/",
-                                    "/\t/evil.example/", "/laws-2017-ja/61-B"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\\evil.example/",
+        "//evil.example/",
+        "/\\/evil.example/",
+        "/%5Cevil.example/",
+        "/\t/evil.example/",
+        "/laws-2017-ja/61-B",
+    ],
+)
 def test_redirects_stay_on_the_site(server, target):
     status, headers = raw_request(str(server.base_url), target)
     assert status is not None and status < 500
@@ -203,16 +230,28 @@ def test_long_query_makes_no_long_header(server):
 
 def test_head_and_options(server):
     assert server.head("/laws-2017-ja/61B2").status_code == 200
-    preflight = server.options("/-/search.json", headers={"Origin": "https://example.org",
-                                                           "Access-Control-Request-Method": "GET"})
+    preflight = server.options(
+        "/-/search.json", headers={"Origin": "https://example.org", "Access-Control-Request-Method": "GET"}
+    )
     assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
 
 
 # ---------------------------------------------------------------- 3. one error shape, CORS, caching, no paths
 
-@pytest.mark.parametrize("path", ["/laws-2017-ja/nope.json", "/nope-doc.json", "/jcbl-regs-ja/-/index.json",
-                                  "/laws/nope.json", "/-/diff.json?ref=61", "/-/search.json?q=",
-                                  "/laws.json?sql=select+nonsense", "/laws/sections.json?_size=x"])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/laws-2017-ja/nope.json",
+        "/nope-doc.json",
+        "/jcbl-regs-ja/-/index.json",
+        "/laws/nope.json",
+        "/-/diff.json?ref=61",
+        "/-/search.json?q=",
+        "/laws.json?sql=select+nonsense",
+        "/laws/sections.json?_size=x",
+    ],
+)
 def test_every_json_error_has_datasettes_shape(server, path):
     response = server.get(path)
     assert 400 <= response.status_code < 500
@@ -226,10 +265,21 @@ def test_404_pages_share_one_style(server, path):
     assert 'class="error-page' in response.text and 'class="site-header"' in response.text
 
 
-@pytest.mark.parametrize("path", ["/-/search.json?q=リボーク", "/laws/xrefs.json?target_id=laws-2017-ja:61A",
-                                  "/laws-2017-ja/61B2.json", "/-/diff.json?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
-                                  "/-/glossary.json", "/-/citations.json", "/laws-2017-ja.json",
-                                  "/laws-2017-ja/-/index.json?row=り", "/-/databases.json", "/laws.json?sql=select+1"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/-/search.json?q=リボーク",
+        "/laws/xrefs.json?target_id=laws-2017-ja:61A",
+        "/laws-2017-ja/61B2.json",
+        "/-/diff.json?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+        "/-/glossary.json",
+        "/-/citations.json",
+        "/laws-2017-ja.json",
+        "/laws-2017-ja/-/index.json?row=り",
+        "/-/databases.json",
+        "/laws.json?sql=select+1",
+    ],
+)
 def test_cors_etag_and_cache_control_on_json(server, path):
     response = server.get(path)
     assert response.status_code == 200
@@ -252,12 +302,25 @@ def test_unit_json_names_its_document_and_permalink(server):
     data = server.get("/laws-2017-ja/61B2(a).json").json()
     assert data["permalink"] == "/laws-2017-ja/61B2(a)"
     assert {k: data["document"][k] for k in ("id", "edition", "version_date")} == {
-        "id": "laws-2017-ja", "edition": "2017", "version_date": "2019-04-15"}
+        "id": "laws-2017-ja",
+        "edition": "2017",
+        "version_date": "2019-04-15",
+    }
     assert data["document"]["title"]
 
 
-@pytest.mark.parametrize("path", ["/-/databases.json", "/-/databases", "/-/threads.json", "/-/plugins.json",
-                                  "/-/versions.json", "/laws.json", "/laws"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/-/databases.json",
+        "/-/databases",
+        "/-/threads.json",
+        "/-/plugins.json",
+        "/-/versions.json",
+        "/laws.json",
+        "/laws",
+    ],
+)
 def test_no_machine_path_in_any_answer(server, laws_db_path, path):
     text = server.get(path).text
     for machine_path in {str(ROOT), str(laws_db_path.parent), sys.prefix}:
@@ -265,6 +328,7 @@ def test_no_machine_path_in_any_answer(server, laws_db_path, path):
 
 
 # ---------------------------------------------------------------- 4. rebuilding while serving
+
 
 def replace_with_edited_copy(db: Path, title: str) -> None:
     """What a rebuild does to the served file: a new file renamed over it."""
@@ -285,6 +349,7 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
     log = tmp_path / "server.log"
     with serving(db, log=log) as (base, process), httpx.Client(base_url=base, timeout=30) as client:
         before = client.get("/laws-2017-ja.json")
+
         def title_61a() -> str:
             found = client.get("/-/search.json", params={"q": "61A", "limit": 1}).json()["results"]
             return found[0]["title"]
@@ -299,8 +364,9 @@ def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
         databases = client.get("/-/databases.json").json()
         assert databases[0]["hash"] == hashlib.sha256(db.read_bytes()).hexdigest()
         # the command a user runs, over the file being served
-        rebuilt = subprocess.run([sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT,
-                                 capture_output=True, text=True)
+        rebuilt = subprocess.run(
+            [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, capture_output=True, text=True
+        )
         assert rebuilt.returncode == 0, rebuilt.stderr[-500:]
         assert client.get("/laws-2017-ja.json").json()["document"]["title"] != "REBUILT 1"
         assert title_61a() == "リボークの定義"

@@ -1,6 +1,7 @@
 """docs/api.md is the API's contract: its JSON Schemas validate live answers of every JSON route
 (through the site's whole ASGI stack, as `bridge-laws serve` runs it), its examples validate
 against their schemas, and every JSON route in routes.py is documented there."""
+
 from __future__ import annotations
 
 import json
@@ -17,43 +18,88 @@ BLOCK = re.compile(r"```json (schema|example)=(\w+)\n(.*?)\n```", re.S)
 
 
 def blocks(kind: str) -> list[tuple[str, object]]:
-    return [(name, json.loads(body)) for found, name, body in BLOCK.findall(API_DOC.read_text(encoding="utf-8"))
-            if found == kind]
+    return [
+        (name, json.loads(body))
+        for found, name, body in BLOCK.findall(API_DOC.read_text(encoding="utf-8"))
+        if found == kind
+    ]
 
 
 SCHEMAS = dict(blocks("schema"))
 
 # schema -> live requests whose answers it must accept
 LIVE = {
-    "unit": ["/laws-2017-ja/61B2(a).json", "/laws-2017-ja/61.json", "/laws-1997-zh/50D2(a).json",
-             "/revoke-notes-ja/L61A.json", "/jcbl-regs-ja/24-5-1.json", "/laws-2017-ja/def:%E3%83%80%E3%83%9F%E3%83%BC.json",
-             "/laws-2017-ja/index:%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF.json", "/laws-2017-ja/fn:1.json",
-             "/laws-1997-zh/23.json", "/laws-2017-ja/72C.json", "/jcbl-regs-ja/appendix-7-4-a-ii.json"],
+    "unit": [
+        "/laws-2017-ja/61B2(a).json",
+        "/laws-2017-ja/61.json",
+        "/laws-1997-zh/50D2(a).json",
+        "/revoke-notes-ja/L61A.json",
+        "/jcbl-regs-ja/24-5-1.json",
+        "/laws-2017-ja/def:%E3%83%80%E3%83%9F%E3%83%BC.json",
+        "/laws-2017-ja/index:%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF.json",
+        "/laws-2017-ja/fn:1.json",
+        "/laws-1997-zh/23.json",
+        "/laws-2017-ja/72C.json",
+        "/jcbl-regs-ja/appendix-7-4-a-ii.json",
+    ],
     "history": ["/-/history/23.json", "/-/history/16.json", "/-/history/61.json", "/-/history/93.json"],
     "history_index": ["/-/history.json"],
-    "document": ["/laws-2017-ja.json", "/laws-1997-zh.json", "/revoke-notes-ja.json", "/out-of-turn-notes-ja.json",
-                 "/jcbl-regs-ja.json"],
+    "document": [
+        "/laws-2017-ja.json",
+        "/laws-1997-zh.json",
+        "/revoke-notes-ja.json",
+        "/out-of-turn-notes-ja.json",
+        "/jcbl-regs-ja.json",
+    ],
     "index": ["/laws-2017-ja/-/index.json", "/laws-2017-ja/-/index.json?row=%E3%81%8B"],
-    "search": ["/-/search.json?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF", "/-/search.json?q=revoke&lang=zh",
-               "/-/search.json?q=%E8%97%8F%E7%89%8C&limit=3", "/-/search.json?q=zzzzqqqq",
-               "/-/search.json?q=%E3%83%80%E3%83%9F%E3%83%BC&doc=laws-2017-ja"],
-    "xrefs": ["/laws/xrefs.json?target_id=laws-2017-ja:61A&_shape=array",
-              "/laws/xrefs.json?source_id=laws-2017-ja:61B2(a)&_shape=array", "/laws/xrefs.json?_shape=array&_size=200"],
-    "diff": ["/-/diff.json?ref=63B&from=revoke-notes-ja&to=laws-2017-ja", "/-/diff.json?ref=61&from=laws-1997-zh&to=laws-2017-ja",
-             "/-/diff.json?ref=6D3&from=laws-1997-zh&to=laws-2017-ja&whitespace=1"],
-    "diff_overview": ["/-/diff/overview.json?from=laws-1997-zh&to=laws-2017-ja",
-                      "/-/diff/overview.json?from=revoke-notes-ja&to=laws-2017-ja"],
+    "search": [
+        "/-/search.json?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF",
+        "/-/search.json?q=revoke&lang=zh",
+        "/-/search.json?q=%E8%97%8F%E7%89%8C&limit=3",
+        "/-/search.json?q=zzzzqqqq",
+        "/-/search.json?q=%E3%83%80%E3%83%9F%E3%83%BC&doc=laws-2017-ja",
+    ],
+    "xrefs": [
+        "/laws/xrefs.json?target_id=laws-2017-ja:61A&_shape=array",
+        "/laws/xrefs.json?source_id=laws-2017-ja:61B2(a)&_shape=array",
+        "/laws/xrefs.json?_shape=array&_size=200",
+    ],
+    "diff": [
+        "/-/diff.json?ref=63B&from=revoke-notes-ja&to=laws-2017-ja",
+        "/-/diff.json?ref=61&from=laws-1997-zh&to=laws-2017-ja",
+        "/-/diff.json?ref=6D3&from=laws-1997-zh&to=laws-2017-ja&whitespace=1",
+    ],
+    "diff_overview": [
+        "/-/diff/overview.json?from=laws-1997-zh&to=laws-2017-ja",
+        "/-/diff/overview.json?from=revoke-notes-ja&to=laws-2017-ja",
+    ],
     "citations": ["/-/citations.json", "/-/citations.json?from=61&to=44"],
     "glossary": ["/-/glossary.json", "/-/glossary.json?q=revoke"],
-    "glossary_term": ["/-/glossary/%E3%83%80%E3%83%9F%E3%83%BC.json", "/-/glossary/revoke.json?limit=2",
-                      "/-/glossary/%E6%98%8E%E6%89%8B.json?limit=1&offset=3"],
+    "glossary_term": [
+        "/-/glossary/%E3%83%80%E3%83%9F%E3%83%BC.json",
+        "/-/glossary/revoke.json?limit=2",
+        "/-/glossary/%E6%98%8E%E6%89%8B.json?limit=1&offset=3",
+    ],
     "databases": ["/-/databases.json"],
 }
-ERRORS = ["/laws-2017-ja/61Z.json", "/nope-doc.json", "/jcbl-regs-ja/-/index.json", "/-/diff.json?ref=61",
-          "/-/diff.json?ref=61&from=nope&to=laws-2017-ja", "/-/diff/overview.json?from=x", "/-/search.json?q=",
-          "/-/search.json?q=x&doc=nope", "/laws/nope.json", "/laws/sections.json?_sort=nope",
-          "/laws/sections.json?_where=%00", "/-/history/999.json", "/-/history/%E5%8D%81.json", "/laws.json?sql=select+nonsense",
-          "/laws.json?sql=select+randomblob(1000000000)", "/laws/sections.json?_size=x"]
+ERRORS = [
+    "/laws-2017-ja/61Z.json",
+    "/nope-doc.json",
+    "/jcbl-regs-ja/-/index.json",
+    "/-/diff.json?ref=61",
+    "/-/diff.json?ref=61&from=nope&to=laws-2017-ja",
+    "/-/diff/overview.json?from=x",
+    "/-/search.json?q=",
+    "/-/search.json?q=x&doc=nope",
+    "/laws/nope.json",
+    "/laws/sections.json?_sort=nope",
+    "/laws/sections.json?_where=%00",
+    "/-/history/999.json",
+    "/-/history/%E5%8D%81.json",
+    "/laws.json?sql=select+nonsense",
+    "/laws.json?sql=select+randomblob(1000000000)",
+    "/laws/sections.json?_size=x",
+]
 
 
 def validator(name: str) -> Draft202012Validator:
@@ -95,13 +141,21 @@ def test_every_json_route_is_documented():
     """A new JSON route in routes.py needs a line here and a section in docs/api.md."""
     from laws_site.pages import citations, contents, diff, glossary, history, index_terms, search, site_info, unit
 
-    documented_as = {contents.view: "/{doc}.json", index_terms.view: "/{doc}/-/index.json",
-                     unit.view: "/{doc}/{ref}.json", search.view: "/-/search.json", diff.diff_view: "/-/diff.json",
-                     diff.overview_view: "/-/diff/overview.json", citations.view: "/-/citations.json",
-                     glossary.view: "/-/glossary.json", glossary.term_view: "/-/glossary/ダミー.json",
-                     site_info.databases: "/-/databases.json", history.view: "/-/history/{law}.json",
-                     history.index: "/-/history.json",
-                     site_info.threads: "/-/threads.json"}
+    documented_as = {
+        contents.view: "/{doc}.json",
+        index_terms.view: "/{doc}/-/index.json",
+        unit.view: "/{doc}/{ref}.json",
+        search.view: "/-/search.json",
+        diff.diff_view: "/-/diff.json",
+        diff.overview_view: "/-/diff/overview.json",
+        citations.view: "/-/citations.json",
+        glossary.view: "/-/glossary.json",
+        glossary.term_view: "/-/glossary/ダミー.json",
+        site_info.databases: "/-/databases.json",
+        history.view: "/-/history/{law}.json",
+        history.index: "/-/history.json",
+        site_info.threads: "/-/threads.json",
+    }
     text = API_DOC.read_text(encoding="utf-8")
     for pattern, view in routes.ROUTES:
         view = getattr(view, "__wrapped__", view)  # answers made once per build (responses.made_once)

@@ -1,4 +1,5 @@
 """Most of the build's tokenizing in a forked child: same tokens as one process, and a safe fallback."""
+
 from __future__ import annotations
 
 import os
@@ -133,8 +134,9 @@ def test_forked_tables_are_written_by_the_child_into_its_own_file(tmp_path):
 
 
 def test_forked_tables_of_a_child_that_dies_are_made_by_the_parent(tmp_path):
-    job = background_tokens.ForkedTables(two_tables, write_two_tables, str(tmp_path / "child.db"), os.getpid(),
-                                         parallel=True)
+    job = background_tokens.ForkedTables(
+        two_tables, write_two_tables, str(tmp_path / "child.db"), os.getpid(), parallel=True
+    )
     assert job.result() == two_tables(os.getpid())  # the rows themselves: nothing to trust in the file
 
 
@@ -154,7 +156,9 @@ def tables_of_a_later_input(marker):
         if marker is not None and os.getpid() != marker:
             os._exit(3)
         return {"t": [{"id": n, "name": name} for n, name in enumerate(late, start=1)], "u": [{"n": before}]}, {
-            "rows": len(late)}
+            "rows": len(late)
+        }
+
     return {"early": [{"pid": before}]}, finish
 
 
@@ -205,8 +209,10 @@ def test_an_input_supplied_in_pickled_parts_is_their_dicts_merged(tmp_path):
     import pickle
 
     def keys_of(marker):
-        return {}, lambda late: ({"t": [{"id": n, "name": f"{k}={v}"} for n, (k, v) in enumerate(late.items(), 1)],
-                                  "u": [{"n": len(late)}]}, {"rows": len(late)})
+        return {}, lambda late: (
+            {"t": [{"id": n, "name": f"{k}={v}"} for n, (k, v) in enumerate(late.items(), 1)], "u": [{"n": len(late)}]},
+            {"rows": len(late)},
+        )
 
     parts = [pickle.dumps({"a": 1, "b": 2}), pickle.dumps({"b": 3, "c": 4})]
     for parallel in (True, False):
@@ -235,8 +241,9 @@ def test_the_tokens_pickled_are_the_tokens():
 
 
 def test_forked_tables_awaiting_an_input_of_a_child_that_dies_are_made_by_the_parent(tmp_path):
-    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables,
-                                                 str(tmp_path / "child.db"), os.getpid(), parallel=True)
+    job = background_tokens.ForkedTablesAwaiting(
+        tables_of_a_later_input, write_two_tables, str(tmp_path / "child.db"), os.getpid(), parallel=True
+    )
     job.supply(["a"])
     tables, extra = job.result()
     assert (tables["t"], extra) == ([{"id": 1, "name": "a"}], {"rows": 1})
@@ -244,8 +251,9 @@ def test_forked_tables_awaiting_an_input_of_a_child_that_dies_are_made_by_the_pa
 
 def test_forked_tables_awaiting_an_input_without_a_fork_are_made_here(tmp_path):
     path = tmp_path / "child.db"
-    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables, str(path), None,
-                                                 parallel=False)
+    job = background_tokens.ForkedTablesAwaiting(
+        tables_of_a_later_input, write_two_tables, str(path), None, parallel=False
+    )
     with pytest.raises(RuntimeError):
         job.result()  # no input supplied yet
     job.supply(["a", "b"])
@@ -253,8 +261,9 @@ def test_forked_tables_awaiting_an_input_without_a_fork_are_made_here(tmp_path):
 
 
 def test_forked_tables_awaiting_an_input_stop_their_child_on_close(tmp_path):
-    job = background_tokens.ForkedTablesAwaiting(tables_of_a_later_input, write_two_tables,
-                                                 str(tmp_path / "child.db"), None, parallel=True)
+    job = background_tokens.ForkedTablesAwaiting(
+        tables_of_a_later_input, write_two_tables, str(tmp_path / "child.db"), None, parallel=True
+    )
     pid = job.pid
     job.close()  # the build failed before the input was ready
     assert job.pid is None and job.ready is None

@@ -14,6 +14,7 @@ A screenshot of each page at each width and language goes to test-artifacts/ (gi
 
 One browser per module; one context and page per width, reused across pages.
 """
+
 from __future__ import annotations
 
 import json
@@ -65,7 +66,12 @@ PAGES = [
     ("citations", "/-/citations", 200, {"svg.citation-matrix a.cell": 20, "details.law-citations": 93}),
     ("not-found", "/laws-2017-ja/61Z", 404, {".suggestions li": 1}),
     # a director's search that opened a unit directly: "all results" was 19 px high in English
-    ("unit-from-search", "/laws-2017-ja/27?from_search=27条", 200, {".from-search a": 1, ".citation-alternatives a": 1}),
+    (
+        "unit-from-search",
+        "/laws-2017-ja/27?from_search=27条",
+        200,
+        {".from-search a": 1, ".citation-alternatives a": 1},
+    ),
     ("history-16", "/-/history/16", 200, {".history-row": 10}),
     ("diff-1997-law-16", "/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja", 200, {".diff-row": 10}),
 ]
@@ -150,10 +156,10 @@ def test_wide_table_scrolls_in_its_own_box_on_a_phone(pages, served):
     page.goto(served + "/jcbl-regs-ja/appendix-1-table-3")
     box = page.locator(".table-scroll").first
     scroll = box.evaluate("el => [el.scrollWidth, el.clientWidth]")
-    assert scroll[0] > scroll[1]                      # 15 columns do not fit 390 px: the box scrolls...
+    assert scroll[0] > scroll[1]  # 15 columns do not fit 390 px: the box scrolls...
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
     assert page.locator("table.law-table caption").first.inner_text() == "WBF - VP SCALE (整数版)"
-    assert page.locator("table.law-table thead th").count() == 15   # ...with its header row
+    assert page.locator("table.law-table thead th").count() == 15  # ...with its header row
 
 
 def test_deep_link_scrolls_to_the_sub_item_and_marks_it(pages, served):
@@ -163,7 +169,7 @@ def test_deep_link_scrolls_to_the_sub_item_and_marks_it(pages, served):
     assert target.evaluate("el => el.matches(':target')")
     assert target.evaluate("el => getComputedStyle(el).backgroundColor") != "rgba(0, 0, 0, 0)"
     top = target.evaluate("el => el.getBoundingClientRect().top")
-    assert 0 <= top < 200, top                         # scrolled to, near the top of the window
+    assert 0 <= top < 200, top  # scrolled to, near the top of the window
 
 
 def test_copy_button_copies_the_citation_in_the_interface_language(pages, served):
@@ -219,17 +225,20 @@ def test_search_to_law_61_then_follow_the_reference_to_law_44(pages, served):
         page.press("header.site-header input[name=q]", "Enter")
     assert page.url.startswith(served + "/-/search?q=")
     assert navigation.value.status == 200
-    hrefs = page.locator("a[href]").filter(has_not=page.locator("header a")).evaluate_all(
-        "links => links.map(a => a.getAttribute('href'))")
+    hrefs = (
+        page.locator("a[href]")
+        .filter(has_not=page.locator("header a"))
+        .evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    )
     law_61 = next(href for href in hrefs if LAW_61.search(href.split("?")[0].split("#")[0]))
     page.click(f'a[href="{law_61}"] >> nth=0')
     page.wait_for_load_state()
     assert LAW_61.search(page.url), page.url
     link = page.locator("article.law-text a.xref", has_text="第44条").first
     assert link.get_attribute("href") == "/laws-2017-ja/44"
-    link.click()                                       # the first tap shows Law 44 in place...
+    link.click()  # the first tap shows Law 44 in place...
     page.locator(".xref-preview").wait_for()
-    link.click()                                       # ...the second follows it
+    link.click()  # ...the second follows it
     page.wait_for_url(served + "/laws-2017-ja/44")
     assert page.locator("article.law-text h1").inner_text().startswith("第44条")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -260,15 +269,17 @@ def test_a_tap_on_a_reference_shows_its_text_in_place_and_a_second_tap_follows_i
     preview = page.locator(".xref-preview")
     preview.wait_for()
     page.wait_for_function("!document.querySelector('.xref-preview-text').textContent.startsWith('…')")
-    assert page.url == served + "/laws-2017-ja/27B1(b)"                # still here
-    assert "同等なコール" in preview.inner_text()                          # 23A's heading and text
+    assert page.url == served + "/laws-2017-ja/27B1(b)"  # still here
+    assert "同等なコール" in preview.inner_text()  # 23A's heading and text
     assert "第23条A項" in preview.locator(".xref-preview-head a").inner_text()
     link.click()
     page.wait_for_url(served + "/laws-2017-ja/23A")
     page.goto(served + "/laws-2017-ja/27B1(b)")
-    page.locator(".unit-body a.term", has_text="コール").click()      # a defined term: its definition
-    page.wait_for_function("(document.querySelector('.xref-preview-text') || {}).textContent"
-                           " && document.querySelector('.xref-preview-text').textContent.includes('ビッド、ダブル')")
+    page.locator(".unit-body a.term", has_text="コール").click()  # a defined term: its definition
+    page.wait_for_function(
+        "(document.querySelector('.xref-preview-text') || {}).textContent"
+        " && document.querySelector('.xref-preview-text').textContent.includes('ビッド、ダブル')"
+    )
     assert page.url == served + "/laws-2017-ja/27B1(b)"
 
 
@@ -279,7 +290,7 @@ def test_the_context_is_one_tap_open_on_a_phone_and_open_on_a_desktop(pages, ser
     lead_in = "順番通りの不十分なビッドが受け入れられなかった場合"
     assert desktop.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
     summary = phone.locator(".unit-context summary")
-    assert "第27条 不十分なビッド" in summary.inner_text()               # the law is in the folded line
+    assert "第27条 不十分なビッド" in summary.inner_text()  # the law is in the folded line
     assert not phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
     summary.click()
     assert phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
@@ -288,14 +299,19 @@ def test_the_context_is_one_tap_open_on_a_phone_and_open_on_a_desktop(pages, ser
 def test_an_unresolved_reference_reads_as_text_and_shows_its_reason_on_tap(pages, served, laws_db_path):
     import sqlite3
 
-    doc, ref, surface = sqlite3.connect(laws_db_path).execute(
-        "select s.doc, s.ref, x.surface from xrefs x join sections s on s.id = x.source_id "
-        "where x.resolved = 0 and x.field = 'text' and s.kind = 'law' limit 1").fetchone()
+    doc, ref, surface = (
+        sqlite3.connect(laws_db_path)
+        .execute(
+            "select s.doc, s.ref, x.surface from xrefs x join sections s on s.id = x.source_id "
+            "where x.resolved = 0 and x.field = 'text' and s.kind = 'law' limit 1"
+        )
+        .fetchone()
+    )
     page = fresh(pages, "phone")
     page.goto(served + f"/en/{doc}/{ref}")
     mark = page.locator(".unresolved", has_text=surface).first
     body_color = page.evaluate("getComputedStyle(document.querySelector('.unit-text')).color")
-    assert mark.evaluate("el => getComputedStyle(el).color") == body_color   # not red, not a link
+    assert mark.evaluate("el => getComputedStyle(el).color") == body_color  # not red, not a link
     reason = mark.locator(".unresolved-reason")
     assert not reason.is_visible()
     mark.tap()
@@ -326,12 +342,12 @@ def test_the_glossary_breaks_no_word_on_a_phone(pages, served):
 def test_the_switcher_changes_the_language_in_one_tap_and_remembers_it(browser, served):
     context = browser.new_context(**{**VIEWPORTS["phone"], "locale": "en-US"})
     page = context.new_page()
-    page.goto(served + "/laws-2017-ja/61")            # an English browser's first visit
+    page.goto(served + "/laws-2017-ja/61")  # an English browser's first visit
     assert page.url == served + "/en/laws-2017-ja/61" and page.evaluate("document.documentElement.lang") == "en"
     page.locator('.ui-languages a[hreflang="ja"]').click()
     page.wait_for_url(served + "/laws-2017-ja/61")
     assert page.evaluate("document.documentElement.lang") == "ja"
-    page.goto(served + "/laws-2017-ja/62")            # remembered: no redirect to English any more
+    page.goto(served + "/laws-2017-ja/62")  # remembered: no redirect to English any more
     assert page.url == served + "/laws-2017-ja/62"
     page.locator('.ui-languages a[hreflang="zh-Hans"]').click()
     page.wait_for_url(served + "/zh/laws-2017-ja/62")

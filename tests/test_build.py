@@ -1,4 +1,5 @@
 """The build: schema, atomic replacement, and bad corpus input that loses nothing."""
+
 from __future__ import annotations
 
 import os
@@ -40,15 +41,19 @@ def test_schema_and_counts(built):
     conn = sqlite3.connect(built)
     docs = [r[0] for r in conn.execute("select id from documents order by id")]
     assert docs == ["jcbl-regs-ja", "laws-1997-zh", "laws-2017-ja", "out-of-turn-notes-ja", "revoke-notes-ja"]
-    row = conn.execute("select doc, ref, parent_id, kind, title, page from sections where id = 'laws-2017-ja:61B2(a)'").fetchone()
+    row = conn.execute(
+        "select doc, ref, parent_id, kind, title, page from sections where id = 'laws-2017-ja:61B2(a)'"
+    ).fetchone()
     assert row == ("laws-2017-ja", "61B2(a)", "laws-2017-ja:61B2", "subitem", None, 93)
     assert conn.execute("select count(*) from sections where doc = 'laws-2017-ja' and kind = 'law'").fetchone() == (93,)
     # foreign keys are declared so Datasette links parent and document
     fks = {(fk[2], fk[3]) for fk in conn.execute("pragma foreign_key_list(sections)")}
     assert ("documents", "doc") in fks and ("sections", "parent_id") in fks
     # every parent exists
-    orphans = conn.execute("select count(*) from sections s where parent_id is not null "
-                           "and not exists (select 1 from sections p where p.id = s.parent_id)").fetchone()
+    orphans = conn.execute(
+        "select count(*) from sections s where parent_id is not null "
+        "and not exists (select 1 from sections p where p.id = s.parent_id)"
+    ).fetchone()
     assert orphans == (0,)
 
 
@@ -80,7 +85,9 @@ def corrupt(tmp_path: Path, how: str) -> tuple[Path, str]:
     elif how == "empty":
         laws.write_text("", encoding="utf-8")
     elif how == "duplicated_law_heading":
-        laws.write_text(text.replace("### 第53条 順番外のリードの受け入れ", "### 第52条 順番外のリードの受け入れ"), encoding="utf-8")
+        laws.write_text(
+            text.replace("### 第53条 順番外のリードの受け入れ", "### 第52条 順番外のリードの受け入れ"), encoding="utf-8"
+        )
     elif how == "missing_file":
         manifest = yaml.safe_load((corpus / "sources.yml").read_text(encoding="utf-8"))
         manifest["documents"][0]["file"] = "no-such-file.txt"
@@ -89,13 +96,16 @@ def corrupt(tmp_path: Path, how: str) -> tuple[Path, str]:
     return corpus, "laws-2017-ja.txt"
 
 
-@pytest.mark.parametrize("how, line_expected", [
-    ("truncated", True),
-    ("shift_jis", True),
-    ("empty", False),
-    ("duplicated_law_heading", True),
-    ("missing_file", False),
-])
+@pytest.mark.parametrize(
+    "how, line_expected",
+    [
+        ("truncated", True),
+        ("shift_jis", True),
+        ("empty", False),
+        ("duplicated_law_heading", True),
+        ("missing_file", False),
+    ],
+)
 def test_bad_corpus_fails_and_leaves_the_database_byte_identical(built, tmp_path, how, line_expected):
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
@@ -105,7 +115,9 @@ def test_bad_corpus_fails_and_leaves_the_database_byte_identical(built, tmp_path
     assert result.exit_code != 0
     assert named_file in result.output
     if line_expected:
-        assert f"{named_file}:" in result.output and any(ch.isdigit() for ch in result.output.split(named_file + ":")[1][:6])
+        assert f"{named_file}:" in result.output and any(
+            ch.isdigit() for ch in result.output.split(named_file + ":")[1][:6]
+        )
     assert "left unchanged" in result.output
     assert db.read_bytes() == before
     assert not list(tmp_path.glob(".laws.db.*.tmp"))
@@ -151,7 +163,7 @@ def break_errata(tmp_path: Path, how: str) -> tuple[Path, str, int | None]:
         lines[first] = "  - line: 999999"
         expected_line = first + 1
     elif how == "no_reason":
-        lines = [line for line in lines[: first + 5] if "reason:" not in line] + lines[first + 5:]
+        lines = [line for line in lines[: first + 5] if "reason:" not in line] + lines[first + 5 :]
         expected_line = first + 1
     path.write_text("\n".join(lines), encoding="utf-8")
     return corpus, str(path), expected_line
@@ -202,6 +214,7 @@ def test_build_into_an_unwritable_place_is_one_line(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- file mode and temporary files
 
+
 @pytest.mark.parametrize("mode", [0o644, 0o600, 0o664])
 def test_rebuild_keeps_the_file_mode(built, tmp_path, mode):
     db = tmp_path / "laws.db"
@@ -231,9 +244,16 @@ def test_abandoned_temporary_files_are_removed_and_live_ones_kept(tmp_path):
     locked = tmp_path / ".laws.db.busy890.tmp"
     locked.write_bytes(b"")
     os.utime(locked, (old, old))
-    other_build = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
-                                    "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
-                                    str(locked)], stdout=subprocess.PIPE)
+    other_build = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
+            "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
+            str(locked),
+        ],
+        stdout=subprocess.PIPE,
+    )
     try:
         assert other_build.stdout.readline().strip() == b"locked"
         write_atomically(db, lambda database: database["t"].insert({"x": 1}))
@@ -252,6 +272,7 @@ class Unwound(Exception):
 def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path, monkeypatch):
     """The signal comes the moment mkstemp has made the file (CI once saw one left behind, the build's
     SIGTERM handled before the code that removes the file was armed)."""
+
     def unwind(signum, frame):
         raise Unwound
 
@@ -278,8 +299,12 @@ def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path,
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp_path, signal_name):
     db = tmp_path / "laws.db"
-    build = subprocess.Popen([sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=CORPUS.parent,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    build = subprocess.Popen(
+        [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)],
+        cwd=CORPUS.parent,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".laws.db.*.tmp")) and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -301,6 +326,7 @@ def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp
 
 # ---------------------------------------------------------------- issue 21: what the build refuses to touch or read
 
+
 def build_in(tmp_path: Path, db: Path, corpus: Path = CORPUS):
     return CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus)])
 
@@ -317,14 +343,18 @@ def test_build_refuses_a_fifo_as_db_and_leaves_it_a_fifo(tmp_path):
     fifo = tmp_path / "laws.db"
     os.mkfifo(fifo)
     result = build_in(tmp_path, fifo)
-    assert error_line(result) == (f"Error: build refused: {fifo} is a FIFO (named pipe), not a database file; "
-                                  f"the build replaces only a regular file")
+    assert error_line(result) == (
+        f"Error: build refused: {fifo} is a FIFO (named pipe), not a database file; "
+        f"the build replaces only a regular file"
+    )
     assert "parsed" not in result.output  # refused before any work
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["laws.db"]
 
 
-@pytest.mark.parametrize("kind, what", [("loop", "a loop of symbolic links"), ("dangling", "a symbolic link to nothing")])
+@pytest.mark.parametrize(
+    "kind, what", [("loop", "a loop of symbolic links"), ("dangling", "a symbolic link to nothing")]
+)
 def test_build_refuses_a_broken_symlink_as_db(tmp_path, kind, what):
     link = tmp_path / "laws.db"
     link.symlink_to(link if kind == "loop" else tmp_path / "missing" / "laws.db")
@@ -346,19 +376,31 @@ def test_a_fifo_appearing_during_the_build_is_not_replaced(tmp_path):
 # Each attack replaces a corpus YAML file; (text, the line the error must name). Two comment lines
 # first, so a line number that is not looked up cannot pass by accident.
 HEADER = "# attack\n# file\n"
-ALIAS_BOMB = HEADER + "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)) + \
-    "errata:\n  - line: *i\n    find: x\n    replace: y\n    reason: bomb\n"
+ALIAS_BOMB = (
+    HEADER
+    + "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+    + "errata:\n  - line: *i\n    find: x\n    replace: y\n    reason: bomb\n"
+)
 ATTACKS = {
     "alias bomb": (ALIAS_BOMB, 3, "anchor &a on a list"),
     # libyaml's scanner refuses 50,000 levels itself since PyYAML 6.0.4 (it reads ahead, past our 33rd)
-    "deep nesting": (HEADER + "errata:\n  - line: " + "[" * 50_000 + "\n", 4,
-                     ("nested deeper than 32 levels", "exceeded maximum nesting depth")),
+    "deep nesting": (
+        HEADER + "errata:\n  - line: " + "[" * 50_000 + "\n",
+        4,
+        ("nested deeper than 32 levels", "exceeded maximum nesting depth"),
+    ),
     "nesting past 32": (HEADER + "errata:\n  - line: " + "[" * 40 + "]" * 40 + "\n", 4, "nested deeper than 32 levels"),
     "5,000-digit number": (HEADER + "errata:\n  - line: " + "9" * 5000 + "\n", 4, "a number of 5,000 characters"),
 }
-YAML_FILES = ["errata/jcbl-regs-ja.yml", "sources.yml", "variants.yml", "glossary.yml", "vocabulary.yml",
-              "concordance.yml"]
+YAML_FILES = [
+    "errata/jcbl-regs-ja.yml",
+    "sources.yml",
+    "variants.yml",
+    "glossary.yml",
+    "vocabulary.yml",
+    "concordance.yml",
+]
 
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
@@ -380,8 +422,11 @@ def test_scalar_aliases_still_load():
     """laws-2017-ja's errata share long reasons with &ra / *ra: an alias of a string is harmless."""
     from ingest.sources import safe_yaml
 
-    assert safe_yaml.load("a: &r long reason\nb: *r\nc: [*r, *r]\n") == {"a": "long reason", "b": "long reason",
-                                                                        "c": ["long reason", "long reason"]}
+    assert safe_yaml.load("a: &r long reason\nb: *r\nc: [*r, *r]\n") == {
+        "a": "long reason",
+        "b": "long reason",
+        "c": ["long reason", "long reason"],
+    }
     errata = (CORPUS / "errata" / "laws-2017-ja.yml").read_text(encoding="utf-8")
     assert "reason: *ra" in errata and safe_yaml.load(errata) == yaml.safe_load(errata)
 
@@ -394,30 +439,77 @@ def rewrite(corpus: Path, name: str, old: str, new: str) -> None:
 
 
 def line_of(corpus: Path, name: str, needle: str) -> int:
-    return next(n for n, line in enumerate((corpus / name).read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+    return next(
+        n for n, line in enumerate((corpus / name).read_text(encoding="utf-8").splitlines(), 1) if needle in line
+    )
 
 
 # (file, old text, new text, the line named: a needle in the changed file or None, the message)
 WRONG_SHAPES = {
     "errata under another key": ("errata/jcbl-regs-ja.yml", "errata:", "fixes:", "fixes:", "unknown key 'fixes'"),
-    "errata without errata:": ("errata/laws-1997-zh.yml", "errata:", "not_kept:", None,
-                               "no 'errata:' list of mappings"),
-    "errata a mapping": ("errata/jcbl-regs-ja.yml", "errata:\n", "errata:\n  first:\n", "first:",
-                         "'errata' must be a list of mappings"),
-    "manifest documents a mapping": ("sources.yml", "documents:\n", "documents:\n  first:\n", "first:",
-                                     "'documents' must be a list of mappings"),
-    "manifest file a list": ("sources.yml", "file: laws-2017-ja.txt", "file: [laws-2017-ja.txt]", None,
-                             "entry 'laws-2017-ja': file must be a single value"),
-    "manifest file outside": ("sources.yml", "file: laws-2017-ja.txt", "file: ../laws-2017-ja.txt", None,
-                              "file '../laws-2017-ja.txt' must be a path inside the corpus directory"),
-    "manifest id twice": ("sources.yml", "id: revoke-notes-ja", "id: laws-2017-ja", None,
-                          "document id 'laws-2017-ja' is listed twice"),
-    "concordance moves a mapping": ("concordance.yml", "moves:\n", "moves:\n  first:\n", "first:",
-                                    "'moves' must be a list of mappings"),
-    "variants a list": ("variants.yml", "variants:\n", "variants:\n  - first\nformer:\n", "- first",
-                        "'variants' must be a mapping of lists"),
-    "glossary term a string": ("glossary.yml", "terms:\n", "terms:\n  - first\n", "- first",
-                               "'terms' must be a list of mappings: this item is not"),
+    "errata without errata:": (
+        "errata/laws-1997-zh.yml",
+        "errata:",
+        "not_kept:",
+        None,
+        "no 'errata:' list of mappings",
+    ),
+    "errata a mapping": (
+        "errata/jcbl-regs-ja.yml",
+        "errata:\n",
+        "errata:\n  first:\n",
+        "first:",
+        "'errata' must be a list of mappings",
+    ),
+    "manifest documents a mapping": (
+        "sources.yml",
+        "documents:\n",
+        "documents:\n  first:\n",
+        "first:",
+        "'documents' must be a list of mappings",
+    ),
+    "manifest file a list": (
+        "sources.yml",
+        "file: laws-2017-ja.txt",
+        "file: [laws-2017-ja.txt]",
+        None,
+        "entry 'laws-2017-ja': file must be a single value",
+    ),
+    "manifest file outside": (
+        "sources.yml",
+        "file: laws-2017-ja.txt",
+        "file: ../laws-2017-ja.txt",
+        None,
+        "file '../laws-2017-ja.txt' must be a path inside the corpus directory",
+    ),
+    "manifest id twice": (
+        "sources.yml",
+        "id: revoke-notes-ja",
+        "id: laws-2017-ja",
+        None,
+        "document id 'laws-2017-ja' is listed twice",
+    ),
+    "concordance moves a mapping": (
+        "concordance.yml",
+        "moves:\n",
+        "moves:\n  first:\n",
+        "first:",
+        "'moves' must be a list of mappings",
+    ),
+    "variants a list": (
+        "variants.yml",
+        "variants:\n",
+        "variants:\n  - first\nformer:\n",
+        "- first",
+        "'variants' must be a mapping of lists",
+    ),
+    "glossary term a string": (
+        "glossary.yml",
+        "terms:\n",
+        "terms:\n  - first\n",
+        "- first",
+        "'terms' must be a list of mappings: this item is not",
+    ),
 }
 
 
@@ -441,8 +533,12 @@ def test_a_fifo_in_the_corpus_is_refused_not_read(tmp_path, name):
     corpus = copy_corpus(tmp_path)
     (corpus / name).unlink()
     os.mkfifo(corpus / name)
-    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "build", "--db", str(tmp_path / "laws.db"),
-                             "--corpus", str(corpus)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "laws_site.cli", "build", "--db", str(tmp_path / "laws.db"), "--corpus", str(corpus)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert f"{corpus / name}: not a regular file" in result.stderr
     assert not (tmp_path / "laws.db").exists()
@@ -459,8 +555,10 @@ def test_check_text_on_a_broken_corpus_is_one_line(tmp_path):
     corpus = copy_corpus(tmp_path)
     (corpus / "errata" / ERRATA).write_text("errata:\n  - line: [[[[\n", encoding="utf-8")
     line = error_line(CliRunner().invoke(cli, ["check", "--text", "--corpus", str(corpus)]))
-    assert line == (f"Error: cannot check the corpus: {corpus / 'errata' / ERRATA}:3: invalid YAML: "
-                    f"did not find expected node content")
+    assert line == (
+        f"Error: cannot check the corpus: {corpus / 'errata' / ERRATA}:3: invalid YAML: "
+        f"did not find expected node content"
+    )
 
 
 def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkeypatch):
@@ -486,8 +584,9 @@ def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkey
         alive.wait()
 
 
-def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_is_the_same(built, tmp_path,
-                                                                                              monkeypatch):
+def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_is_the_same(
+    built, tmp_path, monkeypatch
+):
     """The editions child's tables are copied while the build waits for the token child when that child
     is done first, else after the sections: the same database either way (rowids included); and the disk
     is given what is written while the last tables are copied (fsync in a thread, not only at the end)."""
@@ -508,7 +607,9 @@ def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_
             for written in later:
                 copied.append("sections" if isinstance(written, dict) else "file")
                 yield written
+
         return populate(db, parsed, rows, tables, watched(), *rest)
+
     monkeypatch.setattr(build_module, "populate", recording)
     build_module.build(tmp_path / "laws.db")
     assert copied == ["file", "sections", "file"]  # the editions child's tables first
@@ -524,7 +625,9 @@ def database_contents(path: Path) -> tuple[list, dict]:
     for kind, name, _, sql in schema:
         if kind == "table" and not sql.upper().startswith("CREATE VIRTUAL"):
             shadow = name.endswith(("_config", "_data", "_idx", "_docsize", "_content"))
-            rows[name] = conn.execute(f'select * from "{name}"' if shadow else f'select rowid, * from "{name}"').fetchall()
+            rows[name] = conn.execute(
+                f'select * from "{name}"' if shadow else f'select rowid, * from "{name}"'
+            ).fetchall()
     rows["build_info"] = [row for row in rows["build_info"] if row[1] not in ("build_id", "built_at")]
     conn.close()
     return schema, rows

@@ -1,4 +1,5 @@
 """The CLI contract: scripts rely on these shapes and exit codes."""
+
 from __future__ import annotations
 
 import json
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(laws_db_path):
     def invoke(*args: str):
         return CliRunner().invoke(cli, [*args, "--db", str(laws_db_path)])
+
     return invoke
 
 
@@ -31,18 +33,29 @@ def test_show_json_has_the_contract_fields(run):
     assert result.exit_code == 0
     unit = json.loads(result.output)
     assert {k: unit[k] for k in ("id", "doc", "ref", "kind", "title", "text", "parent", "children", "page", "url")} == {
-        "id": "laws-2017-ja:61B2", "doc": "laws-2017-ja", "ref": "61B2", "kind": "item", "title": None, "text": "",
-        "parent": "61B", "children": ["61B2(a)", "61B2(b)"], "page": 93, "url": "/laws-2017-ja/61B2",
+        "id": "laws-2017-ja:61B2",
+        "doc": "laws-2017-ja",
+        "ref": "61B2",
+        "kind": "item",
+        "title": None,
+        "text": "",
+        "parent": "61B",
+        "children": ["61B2(a)", "61B2(b)"],
+        "page": 93,
+        "url": "/laws-2017-ja/61B2",
     }
 
 
-@pytest.mark.parametrize("doc, ref, kind", [
-    ("revoke-notes-ja", "L61A", "note"),
-    ("laws-1997-zh", "50D2(a)", "subitem"),
-    ("jcbl-regs-ja", "24-8", "paragraph"),
-    ("jcbl-regs-ja", "appendix-1", "appendix"),
-    ("laws-2017-ja", "def:ダミー", "definition"),
-])
+@pytest.mark.parametrize(
+    "doc, ref, kind",
+    [
+        ("revoke-notes-ja", "L61A", "note"),
+        ("laws-1997-zh", "50D2(a)", "subitem"),
+        ("jcbl-regs-ja", "24-8", "paragraph"),
+        ("jcbl-regs-ja", "appendix-1", "appendix"),
+        ("laws-2017-ja", "def:ダミー", "definition"),
+    ],
+)
 def test_show_reaches_every_document(run, doc, ref, kind):
     result = run("show", doc, ref, "--json")
     assert result.exit_code == 0, result.output
@@ -65,12 +78,18 @@ def test_search_json_is_best_first_with_the_contract_fields(run):
 
 # ---------------------------------------------------------------- search: the JSON API's object, its lines in plain text
 
+
 async def test_search_json_is_the_json_apis_object(run, datasette):
     """`bridge-laws search --json` prints what /-/search.json answers for the same query, but for
     what only a URL has (docs/api.md)."""
-    for query, options in [("りぼーく", ["--limit", "3"]), ("revoek", ["--limit", "2", "--offset", "1"]),
-                           ("27条", ["--limit", "4"]), ("61Z", ["--limit", "20"]),
-                           ("リボーク", ["--doc", "laws-2017-ja", "--limit", "1"]), ("リボック", ["--exact"])]:
+    for query, options in [
+        ("りぼーく", ["--limit", "3"]),
+        ("revoek", ["--limit", "2", "--offset", "1"]),
+        ("27条", ["--limit", "4"]),
+        ("61Z", ["--limit", "20"]),
+        ("リボーク", ["--doc", "laws-2017-ja", "--limit", "1"]),
+        ("リボック", ["--exact"]),
+    ]:
         printed = json.loads(run("search", query, "--json", *options).output)
         params = {"q": query, **{o.removeprefix("--"): v for o, v in zip(options[::2], options[1::2])}}
         if "--exact" in options:
@@ -85,8 +104,10 @@ def test_search_json_says_what_else_was_searched(run):
     page = json.loads(run("search", "りぼーく", "--json", "--limit", "1").output)
     assert (page["query"], page["total"], page["count"], page["next"]) == ("りぼーく", 81, 1, "1")
     assert page["also_searched"] == ["リボーク", "revoke"] and page["did_you_mean"] == []
-    assert page["expansions"] == [{"kind": "reading", "text": "リボーク", "found": 122},
-                                  {"kind": "sound", "text": "revoke", "found": 5}]
+    assert page["expansions"] == [
+        {"kind": "reading", "text": "リボーク", "found": 122},
+        {"kind": "sound", "text": "revoke", "found": 5},
+    ]
     assert page["citation"] is None and page["exact"] is False
     assert page["results"][0]["id"] == "laws-2017-ja:61"
     typo = json.loads(run("search", "revoek", "--json", "--limit", "1").output)
@@ -100,32 +121,62 @@ def test_search_json_carries_the_citation_and_its_other_meaning(run):
     page = json.loads(run("search", "27条", "--json", "--limit", "3").output)
     citation = page["citation"]
     assert (citation["found"], citation["opens"], citation["units"]) == (
-        True, True, ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"])
-    assert [(a["id"], a["labels"]["ja"]) for a in citation["alternatives"]] == [("jcbl-regs-ja:27", "競技会運営規則: 第27条")]
+        True,
+        True,
+        ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"],
+    )
+    assert [(a["id"], a["labels"]["ja"]) for a in citation["alternatives"]] == [
+        ("jcbl-regs-ja:27", "競技会運営規則: 第27条")
+    ]
     assert (page["total"], page["next"]) == (7, "3")
     assert json.loads(run("search", "64条", "--json").output)["citation"]["alternatives"] == []
 
 
-@pytest.mark.parametrize("query, first_lines", [
-    ("りぼーく", ["also searched: リボーク, revoke (--exact searches only what you typed)",
-                 "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)"]),
-    ("リボック", ["also searched: リボーク, revoke (--exact searches only what you typed)",
-                 "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)"]),
-    ("revoek", ["did you mean: revoke (--exact searches only what you typed)",
-                "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (2.44)"]),
-    ("27条", ["also a citation of: jcbl-regs-ja 27 (競技会運営規則: 第27条; bridge-laws show jcbl-regs-ja 27)",
-             "laws-2017-ja 27  不十分なビッド  (3.00)"]),
-    ("64条", ["laws-2017-ja 64  リボーク成立後の手順  (3.00)"]),  # no regulation 64: nothing else offered
-])
+@pytest.mark.parametrize(
+    "query, first_lines",
+    [
+        (
+            "りぼーく",
+            [
+                "also searched: リボーク, revoke (--exact searches only what you typed)",
+                "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)",
+            ],
+        ),
+        (
+            "リボック",
+            [
+                "also searched: リボーク, revoke (--exact searches only what you typed)",
+                "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (5.16)",
+            ],
+        ),
+        (
+            "revoek",
+            [
+                "did you mean: revoke (--exact searches only what you typed)",
+                "laws-2017-ja 61  スートにフォローしないこと ー リボークに関する質問  (2.44)",
+            ],
+        ),
+        (
+            "27条",
+            [
+                "also a citation of: jcbl-regs-ja 27 (競技会運営規則: 第27条; bridge-laws show jcbl-regs-ja 27)",
+                "laws-2017-ja 27  不十分なビッド  (3.00)",
+            ],
+        ),
+        ("64条", ["laws-2017-ja 64  リボーク成立後の手順  (3.00)"]),  # no regulation 64: nothing else offered
+    ],
+)
 def test_search_prints_what_else_it_searched(run, query, first_lines):
     result = run("search", query, "--limit", "1")
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[:len(first_lines)] == first_lines
+    assert result.output.splitlines()[: len(first_lines)] == first_lines
 
 
 def test_refs_json_both_directions(run):
     result = json.loads(run("refs", "laws-2017-ja", "61B2(a)", "--json").output)
-    assert {"surface": "第43条B項2(b)", "doc": "laws-2017-ja", "ref": "43B2(b)"}.items() <= result["outgoing"][0].items()
+    assert {"surface": "第43条B項2(b)", "doc": "laws-2017-ja", "ref": "43B2(b)"}.items() <= result["outgoing"][
+        0
+    ].items()
     incoming = json.loads(run("refs", "laws-2017-ja", "61B", "--json", "--deep").output)["incoming"]
     assert "revoke-notes-ja:L61B" in {row["id"] for row in incoming}
 
@@ -145,6 +196,7 @@ def test_diff_json_reports_the_reprint_difference(run):
 
 
 # ---------------------------------------------------------------- bad input: one line on stderr, exit 2
+
 
 def one_line_error(result) -> str:
     assert result.exit_code == 2, (result.exit_code, result.output)
@@ -183,12 +235,28 @@ def bad_databases(tmp_path: Path, laws_db_path: Path) -> dict[str, Path]:
     loop = tmp_path / "loop.db"
     loop.symlink_to(tmp_path / "loop2.db")
     (tmp_path / "loop2.db").symlink_to(loop)
-    return {"missing": tmp_path / "missing.db", "empty": empty, "text": text, "truncated": truncated,
-            "other sqlite": other, "directory": tmp_path, "fifo": fifo, "symlink loop": loop}
+    return {
+        "missing": tmp_path / "missing.db",
+        "empty": empty,
+        "text": text,
+        "truncated": truncated,
+        "other sqlite": other,
+        "directory": tmp_path,
+        "fifo": fifo,
+        "symlink loop": loop,
+    }
 
 
-@pytest.mark.parametrize("command", [["show", "laws-2017-ja", "61"], ["search", "リボーク"], ["refs", "laws-2017-ja", "61"],
-                                     ["diff", "61", "--from", "revoke-notes-ja", "--to", "laws-2017-ja"], ["check"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show", "laws-2017-ja", "61"],
+        ["search", "リボーク"],
+        ["refs", "laws-2017-ja", "61"],
+        ["diff", "61", "--from", "revoke-notes-ja", "--to", "laws-2017-ja"],
+        ["check"],
+    ],
+)
 def test_a_bad_db_is_one_line(tmp_path, laws_db_path, command):
     for name, db in bad_databases(tmp_path, laws_db_path).items():
         result = CliRunner().invoke(cli, [*command, "--db", str(db)])
@@ -204,8 +272,11 @@ def test_undecodable_argument_is_one_line(laws_db_path):
 
 
 def test_undecodable_argument_from_a_real_shell(laws_db_path):
-    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "search", os.fsdecode(b"\xff\xfe"),
-                             "--db", str(laws_db_path)], capture_output=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "laws_site.cli", "search", os.fsdecode(b"\xff\xfe"), "--db", str(laws_db_path)],
+        capture_output=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 2 and b"Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -223,10 +294,10 @@ def test_help_and_version_still_work():
 
 # ---------------------------------------------------------------- issue 21: the remaining tracebacks
 
+
 def test_diff_with_a_5000_digit_ref_is_one_line(run):
     line = one_line_error(run("diff", "9" * 5000, "--from", "revoke-notes-ja", "--to", "laws-2017-ja"))
-    assert line == ("Error: neither revoke-notes-ja nor laws-2017-ja has a law numbered 999999999999… "
-                    "(5,000 digits)")
+    assert line == ("Error: neither revoke-notes-ja nor laws-2017-ja has a law numbered 999999999999… (5,000 digits)")
 
 
 @pytest.mark.parametrize("command", [["serve"], ["check"], ["show", "laws-2017-ja", "61"], ["build"]])
@@ -258,7 +329,9 @@ def test_serve_on_an_unknown_host_or_port_is_one_line(laws_db_path):
 def test_serve_refuses_a_fifo_as_db(tmp_path):
     fifo = tmp_path / "laws.db"
     os.mkfifo(fifo)
-    assert one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(fifo)])) == f"Error: {fifo} is not a regular file"
+    assert (
+        one_line_error(CliRunner().invoke(cli, ["serve", "--db", str(fifo)])) == f"Error: {fifo} is not a regular file"
+    )
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
@@ -287,8 +360,9 @@ def test_a_build_leaves_what_it_made_to_the_exit_frozen(tmp_path):
 
     try:
         assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0
-        kept_units = [item for item in ingest_cli.LEFT_FOR_EXIT
-                      if isinstance(item, list) and item and isinstance(item[0], Unit)]
+        kept_units = [
+            item for item in ingest_cli.LEFT_FOR_EXIT if isinstance(item, list) and item and isinstance(item[0], Unit)
+        ]
         assert kept_units and len(kept_units[0]) > 3000
         collected = {id(thing) for thing in gc.get_objects()}  # every generation but the frozen one
         assert id(kept_units[0]) not in collected and id(kept_units[0][0]) not in collected

@@ -1,5 +1,6 @@
 """The commentary parser (revoke-notes-ja, out-of-turn-notes-ja): exact records on real excerpts
 copied from the corpus, and invariants over the two real files (errata applied)."""
+
 from __future__ import annotations
 
 import re
@@ -81,28 +82,54 @@ def test_quote_hierarchy_mirrors_the_laws():
     law, section = units["quote:61"], units["quote:61B"]
     item, subitem = units["quote:61B2"], units["quote:61B2(a)"]
     assert (law.kind, law.title, law.text, law.parent_ref, law.page, law.line) == (
-        "quote", "スートにフォローしないこと－リボークに関する質問", "", None, 2, line_of(LAW_61, "## 第61条"))
+        "quote",
+        "スートにフォローしないこと－リボークに関する質問",
+        "",
+        None,
+        2,
+        line_of(LAW_61, "## 第61条"),
+    )
     assert (section.title, section.text, section.parent_ref, section.attrs) == (
-        "リボークの可能性について質問する権利", "", "quote:61", {"law_ref": "61B"})
+        "リボークの可能性について質問する権利",
+        "",
+        "quote:61",
+        {"law_ref": "61B"},
+    )
     assert (item.text, item.parent_ref, item.attrs) == ("", "quote:61B", {"law_ref": "61B2"})
     assert subitem == Unit(
-        "revoke-notes-ja", "quote:61B2(a)", "quote",
+        "revoke-notes-ja",
+        "quote:61B2(a)",
+        "quote",
         text="ダミーはディクレアラーに質問することができる（ただし、第43条B項2(b)参照）。",
-        parent_ref="quote:61B2", line=line_of(LAW_61, "2. (a)"), attrs={"law_ref": "61B2(a)"})
+        parent_ref="quote:61B2",
+        line=line_of(LAW_61, "2. (a)"),
+        attrs={"law_ref": "61B2(a)"},
+    )
 
 
 def test_reprint_marked_saikei_is_the_same_quote_with_its_wording_difference_kept():
     units = parse_excerpt(LAW_61)
     assert [r for r in units if r.startswith("quote:")] == [
-        "quote:61", "quote:61A", "quote:61B", "quote:61B1", "quote:61B2", "quote:61B2(a)",
-        "quote:61B2(b)", "quote:61B3"]
+        "quote:61",
+        "quote:61A",
+        "quote:61B",
+        "quote:61B1",
+        "quote:61B2",
+        "quote:61B2(a)",
+        "quote:61B2(b)",
+        "quote:61B3",
+    ]
     definition = units["quote:61A"]
     reprint = line_of(LAW_61, "（再掲）")
     assert definition.text.startswith("第44条で定められたとおりにスートに")
-    assert definition.attrs == {"law_ref": "61A", "repeated_at_lines": [reprint], "repeat_variants": [
-        {"line": reprint, "text": definition.text.replace("とおりにスートに", "とおりスートに")}]}
+    assert definition.attrs == {
+        "law_ref": "61A",
+        "repeated_at_lines": [reprint],
+        "repeat_variants": [{"line": reprint, "text": definition.text.replace("とおりにスートに", "とおりスートに")}],
+    }
     assert units["quote:61"].attrs["repeat_variants"] == [
-        {"line": reprint, "title": "スートにフォローしないことーリボークに関する質問"}]
+        {"line": reprint, "title": "スートにフォローしないことーリボークに関する質問"}
+    ]
 
 
 def test_quote_target_is_the_laws_unit_of_the_same_ref(sources, parsed):
@@ -126,23 +153,32 @@ LAW_14_WITH_NOTE = """**第14条 紛失したカード****C. カードの入れ�
 def test_note_keeps_its_bullets_one_per_line():
     note = parse_excerpt(LAW_14_WITH_NOTE)["L14B4"]
     assert note == Unit(
-        "revoke-notes-ja", "L14B4", "note", title="L14B4", parent_ref="quote:14", line=line_of(LAW_14_WITH_NOTE, "- L14B4"),
+        "revoke-notes-ja",
+        "L14B4",
+        "note",
+        title="L14B4",
+        parent_ref="quote:14",
+        line=line_of(LAW_14_WITH_NOTE, "- L14B4"),
         text="○プレイが始まってからカードの不足が発見されたときは、不足していたカードが一貫してハンドの中に"
-             "あったものとして扱う。リボークになるときは以下のとおり。\n"
-             "(1) スートへフォローする義務に違反した。\n"
-             "(2) リードの要求に応えなかった（第50条D項2(a)メジャーペナルティカード対して）。\n"
-             # the space after the citation is the author's (第57条A項 <what it says>), kept
-             "(3) プレイの要求に応えなかった（第57条A項 ディフェンダーの早まったプレイに対して）。",
-        attrs={"covers": ["14B4"], "label": "L14B4"})
+        "あったものとして扱う。リボークになるときは以下のとおり。\n"
+        "(1) スートへフォローする義務に違反した。\n"
+        "(2) リードの要求に応えなかった（第50条D項2(a)メジャーペナルティカード対して）。\n"
+        # the space after the citation is the author's (第57条A項 <what it says>), kept
+        "(3) プレイの要求に応えなかった（第57条A項 ディフェンダーの早まったプレイに対して）。",
+        attrs={"covers": ["14B4"], "label": "L14B4"},
+    )
 
 
 def test_label_naming_two_paragraphs_covers_each(parsed):
     units = parsed["out-of-turn-notes-ja"].by_ref()
     note = units["L60A1,2"]
     assert (note.title, note.parent_ref, note.attrs, note.text) == (
-        "L60A1,2", "quote:60", {"covers": ["60A1", "60A2"], "label": "L60A1,2"},
+        "L60A1,2",
+        "quote:60",
+        {"covers": ["60A1", "60A2"], "label": "L60A1,2"},
         "○順番外のプレイに続いて反則者の次のプレイヤがプレイすると受け入れたことと同様になる。\n"
-        "○第53条B項『違法なリードの後に正しいリードをした場合』")
+        "○第53条B項『違法なリードの後に正しいリードをした場合』",
+    )
     # L45E1.2 speaks of the fifth card of a defender (45E1) and of declarer (45E2)
     assert units["L45E1.2"].attrs["covers"] == ["45E1", "45E2"]
     assert units["L54B,D"].attrs["covers"] == ["54B", "54D"]
@@ -155,22 +191,31 @@ def test_continued_note_is_one_note(parsed):
     assert units["L58B"].line == 315
     assert "(続き)" not in units["L58B"].text
     # the second printing of 53 heads the page on which the note L53B goes on
-    assert units["L53B"].text.endswith("○ただし逆回りにプレイしたディフェンダーが本来リードする順番で、"
-                                       "実際にリードのつもりだったならば本条B項を適用する。")
+    assert units["L53B"].text.endswith(
+        "○ただし逆回りにプレイしたディフェンダーが本来リードする順番で、"
+        "実際にリードのつもりだったならば本条B項を適用する。"
+    )
 
 
 def test_commentary_without_its_label_is_kept_as_unlabeled_or_displaced_note(parsed):
     units = parsed["out-of-turn-notes-ja"].by_ref()
     unlabeled = units["note:57-1"]
     assert (unlabeled.kind, unlabeled.line, unlabeled.parent_ref, unlabeled.attrs) == (
-        "note", 263, "quote:57", {"covers": ["57"], "label": None})
-    assert unlabeled.text.split("\n")[0] == "(1) 2番手のディフェンダーがプレイする前に4番手のディフェンダーがプレイした。"
+        "note",
+        263,
+        "quote:57",
+        {"covers": ["57"], "label": None},
+    )
+    assert (
+        unlabeled.text.split("\n")[0] == "(1) 2番手のディフェンダーがプレイする前に4番手のディフェンダーがプレイした。"
+    )
     displaced = units["L53A"]
     assert displaced.attrs["displaced_lines"] == [67, 77]
     assert displaced.text.split("\n")[:2] == [
         "○第47条E項1「対戦相手がリードまたはプレイの順番であるとプレイヤに間違って教えた場合」",
         "プレイする順番を間違って教えたときは、プレイを取り消す。順番外のプレイのLHO (順番を間違って教えた側)は"
-        "順番外のプレイを受け入れることはできない。第16条C項より下記のとおり扱う"]
+        "順番外のプレイを受け入れることはできない。第16条C項より下記のとおり扱う",
+    ]
 
 
 RULING_ACROSS_PAGES = """### リボークの裁定例（Sがダミー）
@@ -197,23 +242,52 @@ def test_ruling_keeps_one_line_per_turn_across_a_page_break():
     units = parse_excerpt(RULING_ACROSS_PAGES)
     assert [r for r in units if r.startswith("ruling:")] == ["ruling:1"]
     assert units["ruling:1"] == Unit(
-        "revoke-notes-ja", "ruling:1", "ruling", title="リボークの裁定例（Sがダミー）", page=30,
+        "revoke-notes-ja",
+        "ruling:1",
+        "ruling",
+        title="リボークの裁定例（Sがダミー）",
+        page=30,
         line=line_of(RULING_ACROSS_PAGES, "### リボークの裁定例"),
         text="プレイヤー(N)：「ダミーからです。」\n"
-             "ディレクター：「わかりました、Wはカードを♠に出し直してください。Nはプレイを変更することができますが、どうしますか？」\n"
-             "ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。\n"
-             "「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」",
-        attrs={"example": True, "applies": ["62"], "applies_reason": RULING_APPLIES["リボークの裁定例（Sがダミー）"][1]})
+        "ディレクター：「わかりました、Wはカードを♠に出し直してください。Nはプレイを変更することができますが、どうしますか？」\n"
+        "ディレクター：○Eはカードを変更する権利がないので、Eにはカードの取り消しを聞かない。\n"
+        "「では次のトリックに進みますが、Wが取り消したカードはメジャーペナルティカードになります。」",
+        attrs={
+            "example": True,
+            "applies": ["62"],
+            "applies_reason": RULING_APPLIES["リボークの裁定例（Sがダミー）"][1],
+        },
+    )
 
 
 def test_index_rows_and_essay():
-    units = parse_excerpt(LAW_14_WITH_NOTE.replace("**第14条", "## 規則の目的\n\n規則はデュプリケートブリッジの正しい手順を定め"
-                                                   "、それからの逸脱による損害に対して、相当の補償をすることを目的としている。\n\n**第14条", 1))
-    assert units["toc:61"] == Unit("revoke-notes-ja", "toc:61", "toc_entry",
-                                   title="スートにフォローしないことーリボークに関する質問", page=2, line=8,
-                                   parent_ref="toc", attrs={"law": "61"})
-    assert (units["toc:rulings"].title, units["toc:rulings"].page, units["toc:rulings"].attrs) == ("実際の裁定例", 30, {})
-    assert units["essay:規則の目的"].text == "規則はデュプリケートブリッジの正しい手順を定め、それからの逸脱による損害に対して、相当の補償をすることを目的としている。"
+    units = parse_excerpt(
+        LAW_14_WITH_NOTE.replace(
+            "**第14条",
+            "## 規則の目的\n\n規則はデュプリケートブリッジの正しい手順を定め"
+            "、それからの逸脱による損害に対して、相当の補償をすることを目的としている。\n\n**第14条",
+            1,
+        )
+    )
+    assert units["toc:61"] == Unit(
+        "revoke-notes-ja",
+        "toc:61",
+        "toc_entry",
+        title="スートにフォローしないことーリボークに関する質問",
+        page=2,
+        line=8,
+        parent_ref="toc",
+        attrs={"law": "61"},
+    )
+    assert (units["toc:rulings"].title, units["toc:rulings"].page, units["toc:rulings"].attrs) == (
+        "実際の裁定例",
+        30,
+        {},
+    )
+    assert (
+        units["essay:規則の目的"].text
+        == "規則はデュプリケートブリッジの正しい手順を定め、それからの逸脱による損害に対して、相当の補償をすることを目的としている。"
+    )
 
 
 def test_footnote_split_by_a_page_break_and_its_anchor(parsed):
@@ -222,11 +296,13 @@ def test_footnote_split_by_a_page_break_and_its_anchor(parsed):
     assert units["fn:20"].text.startswith("ディレクターは極力ディフェンダーのプレイしたカードが見えないようにする")
     assert units["quote:67B2(a)"].text.endswith(
         "全部反則者のハンドに戻すよう指示*20する(どのカードを表向きにしたか確認できない場合、反則者は過不足のある"
-        "トリックに合法的にプレイできたカードの一番高いランクのカードを残す)。過不足のあるトリックの勝ち負けは変わらない。")
+        "トリックに合法的にプレイできたカードの一番高いランクのカードを残す)。過不足のあるトリックの勝ち負けは変わらない。"
+    )
     other = parsed["out-of-turn-notes-ja"].by_ref()
     assert (other["fn:17"].text, other["fn:17"].attrs) == (
         "13トリック目の順番外のリードは取り消さなければならない。",
-        {"anchor_ref": "quote:53A", "repeated_at_lines": [113, 131]})
+        {"anchor_ref": "quote:53A", "repeated_at_lines": [113, 131]},
+    )
     assert other["quote:53A"].text.startswith("13トリック目より前に*17表向きになった")
 
 
@@ -235,12 +311,18 @@ def test_latex_suits_become_the_glyphs_the_file_uses(parsed):
     assert "(2) ♠Kリードを受け入れず、♡Aリードを受け入れる。♠Kはメジャーペナルティカード。" in note.text.split("\n")
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("no index here\n", "索引"),
-    ("## 第61条 スートにフォローしないこと\n\n#### A. リボークの定義\n\n本文。\n\n## 第61条 スートにフォローしないこと\n",
-     "printed again"),
-    ("## 第14条 紛失したカード\n\n#### C. 見出し\n\n- L14C ○一つ目。\n- L14C ○二つ目。\n", "L14C printed twice"),
-], ids=["no-index", "law-printed-twice-without-saikei", "label-printed-twice-without-tsuzuki"])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("no index here\n", "索引"),
+        (
+            "## 第61条 スートにフォローしないこと\n\n#### A. リボークの定義\n\n本文。\n\n## 第61条 スートにフォローしないこと\n",
+            "printed again",
+        ),
+        ("## 第14条 紛失したカード\n\n#### C. 見出し\n\n- L14C ○一つ目。\n- L14C ○二つ目。\n", "L14C printed twice"),
+    ],
+    ids=["no-index", "law-printed-twice-without-saikei", "label-printed-twice-without-tsuzuki"],
+)
 def test_bad_input_raises_parse_error_with_line(body, expected):
     front = "" if body.startswith("no index") else REVOKE_FRONT
     with pytest.raises(ParseError, match=expected):
@@ -278,15 +360,32 @@ def test_index_lists_exactly_the_reprinted_laws(doc, parsed):
     assert any(u.ref == "toc:rulings" for u in units) and any(u.kind == "ruling" for u in units)
 
 
-NOISE = ["\\spadesuit", "\\heartsuit", "\\diamondsuit", "\\clubsuit", "^{", "<sup>", "</sup>", "<b>", "**",
-         "$", "\\", "Φ", "◆", "RH O", "R HO", "\xa0"]
+NOISE = [
+    "\\spadesuit",
+    "\\heartsuit",
+    "\\diamondsuit",
+    "\\clubsuit",
+    "^{",
+    "<sup>",
+    "</sup>",
+    "<b>",
+    "**",
+    "$",
+    "\\",
+    "Φ",
+    "◆",
+    "RH O",
+    "R HO",
+    "\xa0",
+]
 
 
 @pytest.mark.parametrize("doc", DOCS)
 def test_no_conversion_noise_left(doc, parsed):
     for unit in parsed[doc].units:
-        strings = [unit.text, unit.title or ""] + [v.get("text", "") + v.get("title", "")
-                                                   for v in unit.attrs.get("repeat_variants", [])]
+        strings = [unit.text, unit.title or ""] + [
+            v.get("text", "") + v.get("title", "") for v in unit.attrs.get("repeat_variants", [])
+        ]
         for s in strings:
             assert not [n for n in NOISE if n in s], (unit.ref, s)
             assert not re.search(r"^(?:- |#)", s, re.M), (unit.ref, s)  # Markdown bullets and headings
@@ -309,8 +408,11 @@ def test_quotes_and_notes_point_at_real_laws_units(doc, sources, parsed):
     units = parsed[doc].units
     quotes = [u for u in units if u.kind == "quote"]
     assert [u.ref for u in quotes if u.attrs["law_ref"] not in laws] == []
-    assert [u.ref for u in quotes if u.parent_ref and laws[u.attrs["law_ref"]].parent_ref
-            != u.parent_ref.removeprefix("quote:")] == []
+    assert [
+        u.ref
+        for u in quotes
+        if u.parent_ref and laws[u.attrs["law_ref"]].parent_ref != u.parent_ref.removeprefix("quote:")
+    ] == []
     covered = [c for u in units if u.kind == "note" for c in u.attrs["covers"]]
     assert covered and [c for c in covered if c not in laws] == []
 
@@ -333,13 +435,24 @@ def test_every_footnote_marker_sits_in_its_anchor(doc, parsed):
 def test_cover_and_index_heading_are_units(parsed):
     revoke = parsed["revoke-notes-ja"].by_ref()
     assert revoke["front-matter"] == Unit(
-        "revoke-notes-ja", "front-matter", "front_matter", title="2017年版デュプリケートブリッジの規則",
-        text="リボークに関する注釈\nver 1.05    2018/11/17\n仲村篤志", line=3)
+        "revoke-notes-ja",
+        "front-matter",
+        "front_matter",
+        title="2017年版デュプリケートブリッジの規則",
+        text="リボークに関する注釈\nver 1.05    2018/11/17\n仲村篤志",
+        line=3,
+    )
     assert (revoke["toc"].kind, revoke["toc"].title, revoke["toc"].line, revoke["toc"].attrs) == (
-        "toc", "索引", 11, {"printed": "－ 索引 －"})
+        "toc",
+        "索引",
+        11,
+        {"printed": "－ 索引 －"},
+    )
     other = parsed["out-of-turn-notes-ja"].by_ref()
     assert (other["front-matter"].title, other["front-matter"].text) == (
-        "2017年版デュプリケートブリッジの規則", "順番外のプレイに関する注釈\nver 1.03 2018/11/17\n仲村篤志")
+        "2017年版デュプリケートブリッジの規則",
+        "順番外のプレイに関する注釈\nver 1.03 2018/11/17\n仲村篤志",
+    )
     assert other["toc"].attrs == {"printed": "- 索引 -"}
     for units in (revoke, other):
         rows = [u for u in units.values() if u.kind == "toc_entry"]
@@ -348,8 +461,11 @@ def test_cover_and_index_heading_are_units(parsed):
 
 def test_notes_heading_is_kept_on_the_first_note_under_it(parsed):
     revoke = parsed["revoke-notes-ja"].by_ref()
-    headed = {u.ref: (u.attrs["notes_heading"], u.attrs["notes_heading_line"])
-              for u in revoke.values() if "notes_heading" in u.attrs}
+    headed = {
+        u.ref: (u.attrs["notes_heading"], u.attrs["notes_heading_line"])
+        for u in revoke.values()
+        if "notes_heading" in u.attrs
+    }
     assert headed == {"L50B": ("注釈 第50条・第54条", 356), "L67B": ("注釈 第67条", 411)}
 
 
@@ -359,32 +475,60 @@ def test_worked_rulings_apply_a_law(parsed):
     assert (revoke.title, revoke.attrs["applies"]) == ("リボークの裁定例（Sがダミー）", ["62"])
     assert (other.title, other.attrs["applies"]) == ("順番外のオープニングリードの裁定例", ["54"])
     # the guidance sections name their Laws in the text; only the examples need the link
-    assert all("applies" not in units["ruling:1"].attrs for units in
-               (parsed["revoke-notes-ja"].by_ref(), parsed["out-of-turn-notes-ja"].by_ref()))
-    assert all(u.attrs.get("applies") for doc in DOCS for u in parsed[doc].units
-               if u.kind == "ruling" and u.attrs["example"])
+    assert all(
+        "applies" not in units["ruling:1"].attrs
+        for units in (parsed["revoke-notes-ja"].by_ref(), parsed["out-of-turn-notes-ja"].by_ref())
+    )
+    assert all(
+        u.attrs.get("applies") for doc in DOCS for u in parsed[doc].units if u.kind == "ruling" and u.attrs["example"]
+    )
 
 
 # --- spacing and printed tables (issue 25) ------------------------------------------------------
 
 
-@pytest.mark.parametrize("raw, expected", [
-    # the author sets a citation off from what it introduces: the space is printed
-    ("- **飛ばした、オープニングリードのとき** 第54条 5つの選択肢を説明する。",
-     "飛ばした、オープニングリードのとき 第54条 5つの選択肢を説明する。"),
-    ("- 飛ばした、それ以外のリードのとき 第56条 4つの選択肢を説明する。",
-     "飛ばした、それ以外のリードのとき 第56条 4つの選択肢を説明する。"),
-    ("- L45D2 ○第64条A項 『自動的なトリック調整』", "L45D2 ○第64条A項 『自動的なトリック調整』"),
-    ("- 第64条B項3 ペナルティカードやダミーのカード", "第64条B項3 ペナルティカードやダミーのカード"),
-    # spaces a line wrap put inside or right before a citation go
-    ("ディレクターがリードとみなして 第55条を適用 しない限り", "ディレクターがリードとみなして第55条を適用しない限り"),
-    ("第16条 C項より下記のとおり扱う", "第16条C項より下記のとおり扱う"),
-    ("リードは第45 条C項1よりパートナーに", "リードは第45条C項1よりパートナーに"),
-    ("メジャーペナルティカードになり第 50条『ペナルティカードの処置』", "メジャーペナルティカードになり第50条『ペナルティカードの処置』"),
-    ("また、規則は違反行為を処罰することではなく、 違反行為によって", "また、規則は違反行為を処罰することではなく、違反行為によって"),
-], ids=["bold-then-citation-then-count", "citation-spaced-both-sides", "citation-then-title",
-        "item-citation-then-words", "wrap-before-citation", "wrap-inside-citation-before-section",
-        "wrap-inside-law-number", "wrap-after-dai", "wrap-after-comma"])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        # the author sets a citation off from what it introduces: the space is printed
+        (
+            "- **飛ばした、オープニングリードのとき** 第54条 5つの選択肢を説明する。",
+            "飛ばした、オープニングリードのとき 第54条 5つの選択肢を説明する。",
+        ),
+        (
+            "- 飛ばした、それ以外のリードのとき 第56条 4つの選択肢を説明する。",
+            "飛ばした、それ以外のリードのとき 第56条 4つの選択肢を説明する。",
+        ),
+        ("- L45D2 ○第64条A項 『自動的なトリック調整』", "L45D2 ○第64条A項 『自動的なトリック調整』"),
+        ("- 第64条B項3 ペナルティカードやダミーのカード", "第64条B項3 ペナルティカードやダミーのカード"),
+        # spaces a line wrap put inside or right before a citation go
+        (
+            "ディレクターがリードとみなして 第55条を適用 しない限り",
+            "ディレクターがリードとみなして第55条を適用しない限り",
+        ),
+        ("第16条 C項より下記のとおり扱う", "第16条C項より下記のとおり扱う"),
+        ("リードは第45 条C項1よりパートナーに", "リードは第45条C項1よりパートナーに"),
+        (
+            "メジャーペナルティカードになり第 50条『ペナルティカードの処置』",
+            "メジャーペナルティカードになり第50条『ペナルティカードの処置』",
+        ),
+        (
+            "また、規則は違反行為を処罰することではなく、 違反行為によって",
+            "また、規則は違反行為を処罰することではなく、違反行為によって",
+        ),
+    ],
+    ids=[
+        "bold-then-citation-then-count",
+        "citation-spaced-both-sides",
+        "citation-then-title",
+        "item-citation-then-words",
+        "wrap-before-citation",
+        "wrap-inside-citation-before-section",
+        "wrap-inside-law-number",
+        "wrap-after-dai",
+        "wrap-after-comma",
+    ],
+)
 def test_spaces_around_a_law_citation(raw, expected):
     from ingest.parsers.commentary import make_line
 
@@ -406,8 +550,16 @@ def test_ruling_list_keeps_the_citation_apart_from_its_count(parsed):
     from ingest.text.refs import Context, extract_ja_law_refs
 
     refs = [(r.surface, r.ref) for r in extract_ja_law_refs(ruling.text, Context(ruling.doc))]
-    assert refs == [("第45条E項", "45E"), ("第55条", "55"), ("第57条", "57"), ("第54条", "54"), ("第56条", "56"),
-                    ("第57条", "57"), ("第56条", "56"), ("第57条", "57")]
+    assert refs == [
+        ("第45条E項", "45E"),
+        ("第55条", "55"),
+        ("第57条", "57"),
+        ("第54条", "54"),
+        ("第56条", "56"),
+        ("第57条", "57"),
+        ("第56条", "56"),
+        ("第57条", "57"),
+    ]
 
 
 def test_a_two_column_table_in_a_note_keeps_its_columns(parsed):
@@ -426,10 +578,12 @@ def test_a_two_column_table_in_a_note_keeps_its_columns(parsed):
     ]
     assert "間違って教えた側反則者" not in note.text
     [table] = text_tables(note.text)
-    assert note.text[table["text_start"]:table["text_end"]] == "\n".join(lines[2:4])
+    assert note.text[table["text_start"] : table["text_end"]] == "\n".join(lines[2:4])
     assert (table["caption"], table["caption_in_text"], table["width"]) == ("第16条C項より下記のとおり扱う", True, 2)
     assert [row["cells"] for group in table["groups"] for row in group["rows"]] == [
-        ["・間違って教えた側", "反則者"], ["・順番外のプレイをした側", "非反則者"]]
+        ["・間違って教えた側", "反則者"],
+        ["・順番外のプレイをした側", "非反則者"],
+    ]
     assert table["head"] == [[{"text": "", "span": 1}, {"text": "", "span": 1}]]  # no header row printed
 
 
@@ -441,6 +595,9 @@ def test_a_footnote_whose_marker_the_conversion_lost_is_kept_unanchored(sources)
     verbatim = next(s for s in load(errata=False) if s.id == "out-of-turn-notes-ja")
     footnote = parse(verbatim.text, doc=verbatim.id, source=verbatim.name).by_ref()["fn:14"]
     assert (footnote.text, footnote.line, footnote.attrs) == (
-        "身振りやうなずきなどによる。", 296, {"anchor_ref": None, "marker_lost": True})
+        "身振りやうなずきなどによる。",
+        296,
+        {"anchor_ref": None, "marker_lost": True},
+    )
     built = parse(sources["out-of-turn-notes-ja"].text, doc="out-of-turn-notes-ja", source="x").by_ref()["fn:14"]
     assert built.attrs == {"anchor_ref": "quote:57C1"}

@@ -9,6 +9,7 @@
 Also the review itself: every `check --text` candidate of the two commentaries is fixed or kept
 with a reason, and the corrected texts read as a Japanese reader expects (exact excerpts).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -22,7 +23,9 @@ from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, rea
 
 DOCS = ("revoke-notes-ja", "out-of-turn-notes-ja")
 
-SPELLING = "spelling: プレイヤ / プレイヤー and ディクレアラ / ディクレアラー, both printed in each book; search folds them"
+SPELLING = (
+    "spelling: プレイヤ / プレイヤー and ディクレアラ / ディクレアラー, both printed in each book; search folds them"
+)
 WORDING_2018 = "the Laws as the commentary reprinted them in 2018: a different wording, data for the diff"
 REPRINT = "the 再掲 reprint's own wording, against its first printing (line 40) and laws-2017-ja"
 
@@ -51,8 +54,14 @@ EXPLAINED = {
     ("out-of-turn-notes-ja", "quote:53C", 63, "text", "ディクレアラーがハ", "ディクレアラがハ"): SPELLING,
     ("out-of-turn-notes-ja", "quote:54C", 148, "text", "ならず、デ", "ならない、デ"): WORDING_2018,
     ("out-of-turn-notes-ja", "quote:54E", 156, "text", "側のプレイヤがオ", "側のプレイヤーがオ"): SPELLING,
-    ("out-of-turn-notes-ja", "quote:57A", 250, "title", "次のトリックへの早まったリードやプレイ",
-     "早まったプレイや次のトリックへのリード"): WORDING_2018,
+    (
+        "out-of-turn-notes-ja",
+        "quote:57A",
+        250,
+        "title",
+        "次のトリックへの早まったリードやプレイ",
+        "早まったプレイや次のトリックへのリード",
+    ): WORDING_2018,
     ("out-of-turn-notes-ja", "quote:58A", 300, "title", "人のプレイヤが同", "人のプレイヤーが同"): SPELLING,
     ("out-of-turn-notes-ja", "quote:58A", 300, "text", "他のプレイヤの合", "他のプレイヤーの合"): SPELLING,
     ("out-of-turn-notes-ja", "quote:58A", 300, "text", "合法なリードやプ", "合法的リードやプ"): WORDING_2018,
@@ -68,10 +77,22 @@ EXPLAINED = {
 # Laws' own errata mend them). Until mended the disagreement shows exactly so; once mended, the
 # Laws read as the reprint does and the disagreement is gone. Nothing else is accepted.
 LAWS_SLIPS = {
-    ("revoke-notes-ja", "quote:14B4", 267, "text", "とはリボークにな", "とはリポートにな"):
-        "14B4: リポート (report) for リボーク, a conversion slip of laws-2017-ja",
-    ("out-of-turn-notes-ja", "quote:55B2", 185, "text", "違ってリードした", "違ったリードした"):
-        "55B2: 間違ったリードした is no Japanese; 55B1 and this reprint print 間違ってリードした",
+    (
+        "revoke-notes-ja",
+        "quote:14B4",
+        267,
+        "text",
+        "とはリボークにな",
+        "とはリポートにな",
+    ): "14B4: リポート (report) for リボーク, a conversion slip of laws-2017-ja",
+    (
+        "out-of-turn-notes-ja",
+        "quote:55B2",
+        185,
+        "text",
+        "違ってリードした",
+        "違ったリードした",
+    ): "55B2: 間違ったリードした is no Japanese; 55B1 and this reprint print 間違ってリードした",
 }
 
 
@@ -94,19 +115,36 @@ def key(d: Disagreement) -> tuple:
 
 
 def test_disagreements_are_whole_phrases_and_typography_is_no_difference():
-    printing = Printing("d", "quote:14B4", 267, "text", "カードはリボーク（第64条*19参照）になる。", "14B4",
-                        "カードはリポート(第64条*7参照)になる。")
+    printing = Printing(
+        "d",
+        "quote:14B4",
+        267,
+        "text",
+        "カードはリボーク（第64条*19参照）になる。",
+        "14B4",
+        "カードはリポート(第64条*7参照)になる。",
+    )
     # the katakana word whole, two shared characters either side, （）/() and *19/*7 no difference
-    assert disagreements(printing) == [Disagreement("d", "quote:14B4", 267, "text", "ドはリボーク(第", "ドはリポート(第")]
+    assert disagreements(printing) == [
+        Disagreement("d", "quote:14B4", 267, "text", "ドはリボーク(第", "ドはリポート(第")
+    ]
     same = Printing("d", "quote:61", 36, "title", "こと－リボーク", "61", "こと ー リボーク")
     assert disagreements(same) == []
 
 
 def test_a_reworded_field_is_one_disagreement():
-    printing = Printing("d", "quote:57A", 250, "title", "次のトリックへの早まったリードやプレイ", "57A",
-                        "早まったプレイや次のトリックへのリード")
+    printing = Printing(
+        "d",
+        "quote:57A",
+        250,
+        "title",
+        "次のトリックへの早まったリードやプレイ",
+        "57A",
+        "早まったプレイや次のトリックへのリード",
+    )
     assert [(d.printed, d.witness) for d in disagreements(printing)] == [
-        ("次のトリックへの早まったリードやプレイ", "早まったプレイや次のトリックへのリード")]
+        ("次のトリックへの早まったリードやプレイ", "早まったプレイや次のトリックへのリード")
+    ]
 
 
 # --- the real reprints -----------------------------------------------------------------------------
@@ -118,13 +156,24 @@ def test_every_reprint_has_its_witness(parsed, witnessed):
         quotes = [u for u in parsed[doc].units if u.kind == "quote"]
         assert all(u.attrs["law_ref"] in laws for u in quotes)
         first = {(u.ref, u.line, f) for u in quotes for f in ("title", "text") if getattr(u, f)}
-        repeats = {(u.ref, v["line"], f) for u in quotes for v in u.attrs.get("repeat_variants", [])
-                   for f in ("title", "text") if v.get(f, getattr(u, f))}
+        repeats = {
+            (u.ref, v["line"], f)
+            for u in quotes
+            for v in u.attrs.get("repeat_variants", [])
+            for f in ("title", "text")
+            if v.get(f, getattr(u, f))
+        }
         found = {(p.ref, p.line, p.field) for p in witnessed[doc] if p.ref.startswith("quote:")}
         assert found == first | repeats
-    footnotes = [(p.doc, p.ref, p.witness_ref) for found in witnessed.values() for p in found if p.ref.startswith("fn:")]
-    assert footnotes == [("revoke-notes-ja", "fn:19", "fn:19"), ("revoke-notes-ja", "fn:20", "fn:20"),
-                         ("out-of-turn-notes-ja", "fn:17", "fn:17"), ("out-of-turn-notes-ja", "fn:14", "fn:18")]
+    footnotes = [
+        (p.doc, p.ref, p.witness_ref) for found in witnessed.values() for p in found if p.ref.startswith("fn:")
+    ]
+    assert footnotes == [
+        ("revoke-notes-ja", "fn:19", "fn:19"),
+        ("revoke-notes-ja", "fn:20", "fn:20"),
+        ("out-of-turn-notes-ja", "fn:17", "fn:17"),
+        ("out-of-turn-notes-ja", "fn:14", "fn:18"),
+    ]
 
 
 def test_every_disagreement_between_a_reprint_and_the_laws_is_explained(parsed, witnessed):
@@ -147,8 +196,16 @@ def test_each_erratum_inside_a_reprint_makes_it_read_as_the_laws(parsed, witness
             assert replaced in normalise(unit.text), (doc, fix["line"], unit.ref)  # the fix sits in that unit
             printing = printing_at(witnessed[doc], unit.ref, start, "text")
             if printing is not None:
-                checked.append((doc, fix["line"], fix["replace"], printing.ref, printing.witness_ref,
-                                replaced in normalise(printing.witness_text)))
+                checked.append(
+                    (
+                        doc,
+                        fix["line"],
+                        fix["replace"],
+                        printing.ref,
+                        printing.witness_ref,
+                        replaced in normalise(printing.witness_text),
+                    )
+                )
     assert checked == [
         ("revoke-notes-ja", 320, "RHO", "quote:45D1", "45D1", True),
         ("revoke-notes-ja", 376, "ディクレアラー", "quote:66B", "66B", True),
@@ -183,7 +240,7 @@ def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnesse
                 continue
             seen.add((c.ref, c.field, c.start))
             value = getattr(units[c.ref], c.field)
-            phrase = value[max(0, c.start - 3): c.start + len(c.span) + 3]
+            phrase = value[max(0, c.start - 3) : c.start + len(c.span) + 3]
             rows.append((doc, c.ref, c.line, c.kind, c.span, normalise(phrase) in normalise(printing.witness_text)))
     disagreeing = {(doc, ref, line, span) for doc, ref, line, _, span, agrees in rows if not agrees}
     assert disagreeing == {
@@ -206,11 +263,14 @@ def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnesse
 # --- the review of the two commentaries ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("doc, figures", [
-    # every raw detection / of those the checker shows (evidence explains the rest) / fixed / kept
-    ("revoke-notes-ja", (55, 32, 28, 4)),
-    ("out-of-turn-notes-ja", (42, 9, 5, 4)),
-])
+@pytest.mark.parametrize(
+    "doc, figures",
+    [
+        # every raw detection / of those the checker shows (evidence explains the rest) / fixed / kept
+        ("revoke-notes-ja", (55, 32, 28, 4)),
+        ("out-of-turn-notes-ja", (42, 9, 5, 4)),
+    ],
+)
 def test_every_candidate_is_fixed_or_kept_with_a_reason(checked, doc, figures):
     result = checked[doc]
     assert result.verbatim  # both parse as converted, so what the errata fix is counted
@@ -227,34 +287,58 @@ def test_every_erratum_and_kept_entry_has_a_reason_and_is_used(checked, doc):
     data = read_yaml(DEFAULT_CORPUS / "errata" / f"{doc}.yml")
     assert all(fix["reason"] for fix in data["errata"]) and all(entry["reason"] for entry in data["as_printed"])
     result = checked[doc]
-    unused = [entry["span"] for entry in data["as_printed"]
-              if not any(covers(entry, r.candidate) for r in result.reviewed + result.remaining)]
+    unused = [
+        entry["span"]
+        for entry in data["as_printed"]
+        if not any(covers(entry, r.candidate) for r in result.reviewed + result.remaining)
+    ]
     assert unused == []
 
 
-@pytest.mark.parametrize("doc, ref, printed, corrected", [
-    ("revoke-notes-ja", "L62C3", "ディクレアラールはリボークしてラフをした", "ディクレアラーはリボークしてラフをした"),
-    ("revoke-notes-ja", "quote:66B", "ディクレアラールとディフェンダーは", "ディクレアラーとディフェンダーは"),
-    ("revoke-notes-ja", "quote:45D1", "ディクレアララーのRHOがプレイを変えた", "ディクレアラーのRHOがプレイを変えた"),
-    ("revoke-notes-ja", "L45D2", "「ディクレアララー側が」ではなく", "「ディクレアラー側が」ではなく"),
-    ("revoke-notes-ja", "L64A", "反側側であるディクレアララーは", "反則側であるディクレアラーは"),
-    ("revoke-notes-ja", "fn:19", "ダミーが取ったトリックはディクレアララーが", "ダミーが取ったトリックはディクレアラーが"),
-    ("revoke-notes-ja", "L63A", "成立したもものとして", "成立したものとして"),
-    ("revoke-notes-ja", "quote:72A", "デュブリケートブリッジ競技会は", "デュプリケートブリッジ競技会は"),
-    ("revoke-notes-ja", "L66C", "リボークの成立が明らかなきに", "リボークの成立が明らかなときに"),
-    ("revoke-notes-ja", "L64C", "損害を受けていそうときは", "損害を受けていそうなときは"),
-    ("revoke-notes-ja", "ruling:1", "損害がなかったを確認", "損害がなかったかを確認"),
-    ("out-of-turn-notes-ja", "L54C", "実際に見えたかどうは関係ない", "実際に見えたかどうかは関係ない"),
-])
+@pytest.mark.parametrize(
+    "doc, ref, printed, corrected",
+    [
+        (
+            "revoke-notes-ja",
+            "L62C3",
+            "ディクレアラールはリボークしてラフをした",
+            "ディクレアラーはリボークしてラフをした",
+        ),
+        ("revoke-notes-ja", "quote:66B", "ディクレアラールとディフェンダーは", "ディクレアラーとディフェンダーは"),
+        (
+            "revoke-notes-ja",
+            "quote:45D1",
+            "ディクレアララーのRHOがプレイを変えた",
+            "ディクレアラーのRHOがプレイを変えた",
+        ),
+        ("revoke-notes-ja", "L45D2", "「ディクレアララー側が」ではなく", "「ディクレアラー側が」ではなく"),
+        ("revoke-notes-ja", "L64A", "反側側であるディクレアララーは", "反則側であるディクレアラーは"),
+        (
+            "revoke-notes-ja",
+            "fn:19",
+            "ダミーが取ったトリックはディクレアララーが",
+            "ダミーが取ったトリックはディクレアラーが",
+        ),
+        ("revoke-notes-ja", "L63A", "成立したもものとして", "成立したものとして"),
+        ("revoke-notes-ja", "quote:72A", "デュブリケートブリッジ競技会は", "デュプリケートブリッジ競技会は"),
+        ("revoke-notes-ja", "L66C", "リボークの成立が明らかなきに", "リボークの成立が明らかなときに"),
+        ("revoke-notes-ja", "L64C", "損害を受けていそうときは", "損害を受けていそうなときは"),
+        ("revoke-notes-ja", "ruling:1", "損害がなかったを確認", "損害がなかったかを確認"),
+        ("out-of-turn-notes-ja", "L54C", "実際に見えたかどうは関係ない", "実際に見えたかどうかは関係ない"),
+    ],
+)
 def test_corrected_text_of_the_commentaries(parsed, doc, ref, printed, corrected):
     unit = parsed[doc].by_ref()[ref]
     assert corrected in unit.text and printed not in unit.text
 
 
-@pytest.mark.parametrize("doc, spellings", [
-    ("revoke-notes-ja", ("ディクレアララー", "ディクレアラール", "反側")),
-    ("out-of-turn-notes-ja", ("ディクレアララー", "ディクレアラール")),
-])
+@pytest.mark.parametrize(
+    "doc, spellings",
+    [
+        ("revoke-notes-ja", ("ディクレアララー", "ディクレアラール", "反側")),
+        ("out-of-turn-notes-ja", ("ディクレアララー", "ディクレアラール")),
+    ],
+)
 def test_no_garbled_spelling_is_left(parsed, doc, spellings):
     for unit in parsed[doc].units:
         assert not [s for s in spellings if s in unit.text + (unit.title or "")], unit.ref
@@ -267,7 +351,19 @@ def test_a_reprint_printing_the_same_doubled_kana_explains_it_but_not_a_doubled_
     from ingest.parsers.records import ParsedDocument, Unit
 
     text = "ディフェンダーのどちらかからこのリードの取り消しが要求された。ディクレアララーが名指した。"
-    doc = ParsedDocument("d", [Unit("d", "quote:55B1", "quote", text=text, title="1人のプレイヤがハンドから同時に複数のカードを出した場合", line=1)])
+    doc = ParsedDocument(
+        "d",
+        [
+            Unit(
+                "d",
+                "quote:55B1",
+                "quote",
+                text=text,
+                title="1人のプレイヤがハンドから同時に複数のカードを出した場合",
+                line=1,
+            )
+        ],
+    )
     witnesses = {"quote:55B1": [text, "1人のプレイヤーがハンドから同時に複数のカードを出した場合"]}
     doubled = {c.span: c.explained for c in check_document(doc, "ja", text, witnesses=witnesses) if c.kind == "doubled"}
     assert doubled == {"かか": "the reprint of this provision prints 'どちらかからこの' too", "ララ": None}
@@ -278,9 +374,17 @@ def test_a_reprint_printing_the_same_doubled_kana_explains_it_but_not_a_doubled_
 def test_what_the_reprints_explain_in_the_real_commentaries(checked):
     """The second witness at work on the real texts: the doubled kana of 55B1, 55B2 and 67B3 and
     the title of 58B, each printed alike by laws-2017-ja; the reprint's ディクレアララー stays shown."""
-    explained = {(doc, r.candidate.line, r.candidate.span) for doc in DOCS for r in checked[doc].explained
-                 if "reprint" in r.candidate.explained}
-    assert {("out-of-turn-notes-ja", 184, "かか"), ("out-of-turn-notes-ja", 185, "かか"),
-            ("out-of-turn-notes-ja", 304, "出"), ("revoke-notes-ja", 409, "のの")} <= explained
+    explained = {
+        (doc, r.candidate.line, r.candidate.span)
+        for doc in DOCS
+        for r in checked[doc].explained
+        if "reprint" in r.candidate.explained
+    }
+    assert {
+        ("out-of-turn-notes-ja", 184, "かか"),
+        ("out-of-turn-notes-ja", 185, "かか"),
+        ("out-of-turn-notes-ja", 304, "出"),
+        ("revoke-notes-ja", 409, "のの"),
+    } <= explained
     shown = {(r.candidate.line, r.candidate.span, r.status) for r in checked["revoke-notes-ja"].candidates}
     assert (320, "ララ", "fixed") in shown

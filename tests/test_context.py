@@ -1,5 +1,6 @@
 """A provision read in context: its law and parents' lead-in sentences, its siblings, reading order
 within the document, the notes and worked rulings that apply it, and labels (never ids) for people."""
+
 from __future__ import annotations
 
 import html as html_lib
@@ -20,8 +21,8 @@ async def page(datasette, path: str) -> str:
 
 
 def block(html: str, start: str, end: str) -> str:
-    part = html[html.index(start):]
-    return part[:part.index(end)]
+    part = html[html.index(start) :]
+    return part[: part.index(end)]
 
 
 def visible_text(html: str) -> str:
@@ -37,12 +38,14 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
     # the law's number and title, in the summary a phone shows folded
     assert '<span class="context-law">第27条 不十分なビッド</span>' in context
     # the chain of parents with their lead-in sentences: 27B's sentence that 27B1(b) completes
-    assert re.search(r'<a class="context-ref" href="/laws-2017-ja/27B">第27条B項</a> '
-                     r'<span class="context-title">不十分なビッドが受け入れられなかった場合</span>'
-                     r'<div class="lead-in">順番通りの不十分なビッドが受け入れられなかった場合（<a class="xref" '
-                     r'href="/laws-2017-ja/27A"[^>]*>本条A項</a>参照）、合法的なコールに言い直して訂正しなければ'
-                     r'ならない（ただし、<a class="xref" href="/laws-2017-ja/27B3"[^>]*>本条B項3</a>参照）。そして、</div>',
-                     context)
+    assert re.search(
+        r'<a class="context-ref" href="/laws-2017-ja/27B">第27条B項</a> '
+        r'<span class="context-title">不十分なビッドが受け入れられなかった場合</span>'
+        r'<div class="lead-in">順番通りの不十分なビッドが受け入れられなかった場合（<a class="xref" '
+        r'href="/laws-2017-ja/27A"[^>]*>本条A項</a>参照）、合法的なコールに言い直して訂正しなければ'
+        r'ならない（ただし、<a class="xref" href="/laws-2017-ja/27B3"[^>]*>本条B項3</a>参照）。そして、</div>',
+        context,
+    )
     assert '<a class="context-ref" href="/laws-2017-ja/27B1">第27条B項1</a>' in context
     # its heading is its label, its siblings are one tap away
     assert '<h1><span class="ref">第27条B項1(b)</span></h1>' in html
@@ -59,8 +62,13 @@ async def test_the_context_is_in_english_under_en(datasette):
 
 async def test_27B1b_next_is_27B2_within_the_document(datasette):
     html = await page(datasette, "/laws-2017-ja/27B1(b)")
-    assert re.search(r'<a rel="next" href="/laws-2017-ja/27B2"><span class="dir" lang="ja">次へ →</span> 第27条B項2</a>', html)
-    assert re.search(r'<a rel="prev" href="/laws-2017-ja/27B1\(a\)"><span class="dir" lang="ja">← 前へ</span> 第27条B項1\(a\)</a>', html)
+    assert re.search(
+        r'<a rel="next" href="/laws-2017-ja/27B2"><span class="dir" lang="ja">次へ →</span> 第27条B項2</a>', html
+    )
+    assert re.search(
+        r'<a rel="prev" href="/laws-2017-ja/27B1\(a\)"><span class="dir" lang="ja">← 前へ</span> 第27条B項1\(a\)</a>',
+        html,
+    )
 
 
 async def test_64C_lists_the_revokes_ruling_1_with_its_first_line(datasette, require_documents):
@@ -68,8 +76,11 @@ async def test_64C_lists_the_revokes_ruling_1_with_its_first_line(datasette, req
     html = await page(datasette, "/laws-2017-ja/64C")
     rulings = block(html, '<section class="rulings">', "</section>")
     assert "<h2>裁定例</h2>" in rulings
-    assert re.search(r'<a class="note-label" href="/revoke-notes-ja/ruling:1">裁定 1</a>\s*'
-                     r'<span class="note-doc">リボーク注釈</span>', rulings)
+    assert re.search(
+        r'<a class="note-label" href="/revoke-notes-ja/ruling:1">裁定 1</a>\s*'
+        r'<span class="note-doc">リボーク注釈</span>',
+        rulings,
+    )
     first = re.search(r'<span class="note-first" lang="ja">(.*?)</span></summary>', rulings, re.S).group(1)
     assert first.startswith("リボークの裁定においては、まずリボークが成立しているかしていないかを判断する。")
     # the notes on 64C keep their own panel, named by label
@@ -92,15 +103,20 @@ async def test_a_hand_diagram_keeps_its_layout(datasette, require_documents):
     html = await page(datasette, "/revoke-notes-ja/L64C")
     diagram = re.search(r'<pre class="diagram">(.*?)</pre>', html, re.S).group(1)
     lines = re.sub(r"<[^>]+>", "", diagram).split("\n")
-    assert lines == ["例C項2:           ♠AKQ5",
-                     "                       ♠1074               ♠J9",
-                     "                                   ♠8632"]
+    assert lines == [
+        "例C項2:           ♠AKQ5",
+        "                       ♠1074               ♠J9",
+        "                                   ♠8632",
+    ]
 
 
 async def test_copy_offers_citation_citation_with_text_and_link(datasette):
     html = await page(datasette, "/zh/laws-2017-ja/61B2")
     assert [m for m in re.findall(r'data-copy="(\w+)"[^>]*>([^<]+)</button>', html)] == [
-        ("citation", "引用"), ("text", "含正文"), ("link", "链接")]
+        ("citation", "引用"),
+        ("text", "含正文"),
+        ("link", "链接"),
+    ]
 
 
 async def test_unit_json_carries_the_composed_full_text(datasette):
@@ -111,7 +127,8 @@ async def test_unit_json_carries_the_composed_full_text(datasette):
         "最も低い十分なビッドに訂正された場合、オークションはこれ以上の調整なしに続行する。第26条B項および第16条C項は"
         "適用しないが本条D項参照。\n"
         "(b) (a)を除き、不十分なビッドが同等なコール（第23条A項参照）に訂正された場合、オークションはこれ以上の調整なしに"
-        "続行する。第16条C項は適用しないが本条D項参照。")
+        "続行する。第16条C項は適用しないが本条D項参照。"
+    )
     leaf = (await datasette.client.get("/laws-2017-ja/27B1(b).json")).json()
     assert leaf["full_text"] == leaf["text"]
 
@@ -131,40 +148,56 @@ def unit(ref: str, kind: str, parent: str | None = None, doc: str = "d-x") -> Un
     return Unit(doc=doc, ref=ref, kind=kind, parent_ref=parent)
 
 
-UNITS = [unit("part:1", "part"), unit("1", "law", "part:1"), unit("1A", "section", "1"),
-         unit("1A1", "item", "1A"), unit("1A1(a)", "subitem", "1A1"), unit("1A1(b)", "subitem", "1A1"),
-         unit("1A2", "item", "1A"), unit("fn:1", "footnote", "1A2"), unit("1B", "section", "1"),
-         unit("part:2", "part"), unit("2", "law", "part:2")]
+UNITS = [
+    unit("part:1", "part"),
+    unit("1", "law", "part:1"),
+    unit("1A", "section", "1"),
+    unit("1A1", "item", "1A"),
+    unit("1A1(a)", "subitem", "1A1"),
+    unit("1A1(b)", "subitem", "1A1"),
+    unit("1A2", "item", "1A"),
+    unit("fn:1", "footnote", "1A2"),
+    unit("1B", "section", "1"),
+    unit("part:2", "part"),
+    unit("2", "law", "part:2"),
+]
 
 
 def test_reading_order_steps_out_of_a_unit_and_over_headings():
     rows = {r["unit_id"].removeprefix("d-x:"): (r["previous_id"], r["next_id"]) for r in reading_rows(UNITS)}
     strip = lambda pair: tuple(p.removeprefix("d-x:") if p else None for p in pair)  # noqa: E731
-    assert strip(rows["1A1(b)"]) == ("1A1(a)", "1A2")   # the last sub-item goes on to the next item
-    assert strip(rows["1A2"]) == ("1A1", "1B")          # over the footnote, out of the section
-    assert strip(rows["1B"]) == ("1A", "2")             # over the next part's heading to its law
+    assert strip(rows["1A1(b)"]) == ("1A1(a)", "1A2")  # the last sub-item goes on to the next item
+    assert strip(rows["1A2"]) == ("1A1", "1B")  # over the footnote, out of the section
+    assert strip(rows["1B"]) == ("1A", "2")  # over the next part's heading to its law
     assert strip(rows["2"]) == ("1", None)
     assert strip(rows["1A1(a)"]) == ("1A1", "1A1(b)")
-    assert strip(rows["part:2"]) == ("part:1", None)     # a heading keeps its own kind's neighbours
+    assert strip(rows["part:2"]) == ("part:1", None)  # a heading keeps its own kind's neighbours
 
 
 def test_commentary_is_listed_on_the_cited_unit_and_each_unit_containing_it():
     note = Unit(doc="notes", ref="ruling:1", kind="ruling")
     line = Unit(doc="notes", ref="ruling:1/p", kind="paragraph", parent_ref="ruling:1")
-    xrefs = [{"source_id": line.id, "target_id": "d-x:1A1", "resolved": 1, "kind": "cites"},
-             {"source_id": note.id, "target_id": "d-x:9", "resolved": 0, "kind": "cites"}]
+    xrefs = [
+        {"source_id": line.id, "target_id": "d-x:1A1", "resolved": 1, "kind": "cites"},
+        {"source_id": note.id, "target_id": "d-x:9", "resolved": 0, "kind": "cites"},
+    ]
     rows = commentary_rows([*UNITS, note, line], xrefs)
     assert [(r["unit_id"], r["source_id"], r["direct"]) for r in rows] == [
-        ("d-x:1", "notes:ruling:1", 0), ("d-x:1A", "notes:ruling:1", 0), ("d-x:1A1", "notes:ruling:1", 1),
-        ("d-x:part:1", "notes:ruling:1", 0)]
+        ("d-x:1", "notes:ruling:1", 0),
+        ("d-x:1A", "notes:ruling:1", 0),
+        ("d-x:1A1", "notes:ruling:1", 1),
+        ("d-x:part:1", "notes:ruling:1", 0),
+    ]
 
 
 # ---------------------------------------------------------------- no id where people read
 
 
-INTERNAL_ID = re.compile(r"(?<![\w/%-])(quote|def|index|fn|division|toc|part|chapter|ruling|index-row|preface|"
-                         r"introduction|front-matter):\S|\b(laws-2017-ja|laws-1997-zh|revoke-notes-ja|"
-                         r"out-of-turn-notes-ja|jcbl-regs-ja):\S")
+INTERNAL_ID = re.compile(
+    r"(?<![\w/%-])(quote|def|index|fn|division|toc|part|chapter|ruling|index-row|preface|"
+    r"introduction|front-matter):\S|\b(laws-2017-ja|laws-1997-zh|revoke-notes-ja|"
+    r"out-of-turn-notes-ja|jcbl-regs-ja):\S"
+)
 
 
 def site_pages(db_path) -> list[str]:
@@ -174,8 +207,17 @@ def site_pages(db_path) -> list[str]:
     units = [permalink(doc, ref) for doc, ref in conn.execute("select doc, ref from sections order by position")]
     terms = ["/-/glossary/" + t for t in ("ダミー", "revoke", "明手")]
     # (/-/api is the documentation of the ids themselves)
-    return ["/", "/-/glossary", "/-/citations", "/-/citations?from=61&to=64",
-            "/laws-2017-ja/-/index", "/laws-2017-ja/-/index?row=ら", *[f"/{d}" for d in docs], *terms, *units]
+    return [
+        "/",
+        "/-/glossary",
+        "/-/citations",
+        "/-/citations?from=61&to=64",
+        "/laws-2017-ja/-/index",
+        "/laws-2017-ja/-/index?row=ら",
+        *[f"/{d}" for d in docs],
+        *terms,
+        *units,
+    ]
 
 
 @pytest.mark.slow
@@ -186,7 +228,7 @@ async def test_no_visible_text_names_an_internal_id(datasette, laws_db_path):
         text = visible_text(await page(datasette, path))
         found = INTERNAL_ID.search(text)
         if found:
-            offenders.append((path, text[max(0, found.start() - 30):found.end() + 30]))
+            offenders.append((path, text[max(0, found.start() - 30) : found.end() + 30]))
     assert offenders == []
 
 
@@ -199,7 +241,7 @@ async def test_no_visible_text_names_an_internal_id_in_other_languages(datasette
         text = visible_text(await page(datasette, prefix + path))
         found = INTERNAL_ID.search(text)
         if found:
-            offenders.append((path, text[max(0, found.start() - 30):found.end() + 30]))
+            offenders.append((path, text[max(0, found.start() - 30) : found.end() + 30]))
     assert offenders == []
 
 
@@ -210,8 +252,10 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
     assert [t[2] for t in terms].count("コール") == 1  # its first occurrence only
 
 
-@pytest.mark.parametrize("prefix, first", [("", "規則 2017: 定義: IMP"), ("/zh", "规则 2017: 定义: IMP"),
-                                           ("/en", "Laws 2017: Definition: IMP")])
+@pytest.mark.parametrize(
+    "prefix, first",
+    [("", "規則 2017: 定義: IMP"), ("/zh", "规则 2017: 定义: IMP"), ("/en", "Laws 2017: Definition: IMP")],
+)
 async def test_glossary_sources_are_named_in_the_interface_language(datasette, prefix, first):
     html = await page(datasette, prefix + "/-/glossary")
     assert re.findall(r'<td class="sources"><a[^>]*>([^<]*)</a>', html)[0] == first
@@ -219,11 +263,15 @@ async def test_glossary_sources_are_named_in_the_interface_language(datasette, p
 
 def test_a_law_s_previous_is_the_law_before_it_even_one_level_deeper():
     """1997 Law 22 is in division 5-1-2, Law 23 directly under part 5-2: Law 23's 'previous' was Law 16C."""
-    units = [Unit(doc="z", ref="part:1", kind="part"), Unit(doc="z", ref="16", kind="law", parent_ref="part:1"),
-             Unit(doc="z", ref="16C", kind="section", parent_ref="16"),
-             Unit(doc="z", ref="division:1", kind="division", parent_ref="part:1"),
-             Unit(doc="z", ref="22", kind="law", parent_ref="division:1"),
-             Unit(doc="z", ref="part:2", kind="part"), Unit(doc="z", ref="23", kind="law", parent_ref="part:2")]
+    units = [
+        Unit(doc="z", ref="part:1", kind="part"),
+        Unit(doc="z", ref="16", kind="law", parent_ref="part:1"),
+        Unit(doc="z", ref="16C", kind="section", parent_ref="16"),
+        Unit(doc="z", ref="division:1", kind="division", parent_ref="part:1"),
+        Unit(doc="z", ref="22", kind="law", parent_ref="division:1"),
+        Unit(doc="z", ref="part:2", kind="part"),
+        Unit(doc="z", ref="23", kind="law", parent_ref="part:2"),
+    ]
     rows = {r["unit_id"]: (r["previous_id"], r["next_id"]) for r in reading_rows(units)}
     assert rows["z:23"] == ("z:22", None) and rows["z:22"][1] == "z:23"
 

@@ -1,6 +1,7 @@
 """Datasette's own pages in real Chromium at a phone's 390 px and a desktop's 1280 px, in each interface
 language: the same checks as tests/test_browser.py (no sideways scroll, tap targets >= 24 px, the phone
 header <= 140 px, <html lang>), plus the chrome's words in the interface language, the column menu too."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,12 +13,35 @@ pytestmark = BROWSER_MARKS  # the served, browser and pages fixtures: tests/brow
 
 # (name, path, status, a CSS selector whose text must be the word in ja, zh, en)
 DATASETTE = [
-    ("ds-table", "/laws/sections?kind=law", 200, ".export-links", ("このデータの形式:", "此数据的格式：", "This data as")),
-    ("ds-row", "/laws/sections/laws-2017-ja:61B", 200, "h2", ("他のテーブルからのリンク", "来自其他表的链接", "Links from other tables")),
-    ("ds-query", "/laws?sql=select+id,+label+from+sections+limit+5", 200, "form.sql h3",
-     ("SQL クエリ（5 行）", "自定义 SQL 查询（返回 5 行）", "Custom SQL query returning 5 rows")),
+    (
+        "ds-table",
+        "/laws/sections?kind=law",
+        200,
+        ".export-links",
+        ("このデータの形式:", "此数据的格式：", "This data as"),
+    ),
+    (
+        "ds-row",
+        "/laws/sections/laws-2017-ja:61B",
+        200,
+        "h2",
+        ("他のテーブルからのリンク", "来自其他表的链接", "Links from other tables"),
+    ),
+    (
+        "ds-query",
+        "/laws?sql=select+id,+label+from+sections+limit+5",
+        200,
+        "form.sql h3",
+        ("SQL クエリ（5 行）", "自定义 SQL 查询（返回 5 行）", "Custom SQL query returning 5 rows"),
+    ),
     ("ds-database", "/laws", 200, "h2#tables", ("テーブル", "表", "Tables")),
-    ("ds-error", "/laws/no_such_table", 404, ".error-message", ("そのテーブルはありません。", "没有这个表。", "There is no such table.")),
+    (
+        "ds-error",
+        "/laws/no_such_table",
+        404,
+        ".error-message",
+        ("そのテーブルはありません。", "没有这个表。", "There is no such table."),
+    ),
 ]
 LANGS = list(UI_LANGUAGES)
 
@@ -25,7 +49,9 @@ LANGS = list(UI_LANGUAGES)
 @pytest.mark.parametrize("width", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name, path, status, selector, words", DATASETTE, ids=[d[0] for d in DATASETTE])
-def test_datasette_page_reads_in_the_interface_language(pages, served, width, lang, name, path, status, selector, words):
+def test_datasette_page_reads_in_the_interface_language(
+    pages, served, width, lang, name, path, status, selector, words
+):
     page = pages[width]
     response = page.goto(served + UI_LANGUAGES[lang] + path)
     assert response.status == status, path

@@ -5,6 +5,7 @@ catalogue; the words Datasette's Python puts on them ("sorted by", filter names,
 metadata.yml's descriptions are catalogue messages too (laws_site/i18n/datasette_pages.py, i18n.py).
 The data (cells, facet values, a row's key, SQL, column names) are the database's, as stored.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -40,14 +41,19 @@ def test_the_copied_templates_match_the_installed_datasette():
     import datasette
 
     installed = Path(datasette.__file__).resolve().parent
-    changed = {name: hashlib.sha256((installed / "templates" / name).read_bytes()).hexdigest()
-               for name in UPSTREAM}
-    assert {n: h for n, h in changed.items() if h != UPSTREAM[n]} == {}, \
+    changed = {name: hashlib.sha256((installed / "templates" / name).read_bytes()).hexdigest() for name in UPSTREAM}
+    assert {n: h for n, h in changed.items() if h != UPSTREAM[n]} == {}, (
         "Datasette's template changed under the pin: compare laws_site/templates' copy with it, then update UPSTREAM"
+    )
     for ours in UPSTREAM:
         assert (Path(__file__).resolve().parent.parent / "laws_site" / "templates" / ours).exists(), ours
     table_js = (installed / "static" / "table.js").read_text(encoding="utf-8")
-    for phrase in ("Sort ascending", "Facet by this", "Show not-blank rows", 'a.setAttribute("aria-label", "Remove this filter")'):
+    for phrase in (
+        "Sort ascending",
+        "Facet by this",
+        "Show not-blank rows",
+        'a.setAttribute("aria-label", "Remove this filter")',
+    ):
         assert phrase in table_js, phrase
 
 
@@ -59,26 +65,67 @@ def chrome_text(html: str) -> str:
     html = re.sub(r'<(div) class="facet-results">.*?</div>\s*</div>\s*</div>', " ", html, flags=re.S)
     html = re.sub(r'<dl class="column-descriptions">.*?</dl>', " ", html, flags=re.S)
     html = re.sub(r'<nav class="ui-languages".*?</nav>', " ", html, flags=re.S)
-    html = re.sub(r"<select\b.*?</select>", lambda m: m.group(0) if "_filter_op" in m.group(0) or "_sort" in m.group(0)
-                  else " ", html, flags=re.S)
+    html = re.sub(
+        r"<select\b.*?</select>",
+        lambda m: m.group(0) if "_filter_op" in m.group(0) or "_sort" in m.group(0) else " ",
+        html,
+        flags=re.S,
+    )
     html = re.sub(r"<h1\b.*?</h1>", " ", html, flags=re.S)
     html = re.sub(r"<!--.*?-->", " ", html, flags=re.S)
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 # Datasette's English chrome: none of it may be left on a Japanese or Chinese page
-ENGLISH = ["rows", "View and edit SQL", "This data as", "Advanced export", "CSV options", "Next page",
-           "Suggested facets", "Links from other tables", "Custom SQL query", "Run SQL", "Format SQL", "home",
-           "Data license", "Data source", "sorted by", "descending", "Apply", "Search:", "download file",
-           "expand labels", "Queries", "Tables", "Download SQLite DB", "0 records", "Every addressable unit",
-           "Reading order", "contains", "is not null", "remove filter", "Not Found", "Table not found",
-           "Sort by", "JSON shape", "newline-delimited"]
+ENGLISH = [
+    "rows",
+    "View and edit SQL",
+    "This data as",
+    "Advanced export",
+    "CSV options",
+    "Next page",
+    "Suggested facets",
+    "Links from other tables",
+    "Custom SQL query",
+    "Run SQL",
+    "Format SQL",
+    "home",
+    "Data license",
+    "Data source",
+    "sorted by",
+    "descending",
+    "Apply",
+    "Search:",
+    "download file",
+    "expand labels",
+    "Queries",
+    "Tables",
+    "Download SQLite DB",
+    "0 records",
+    "Every addressable unit",
+    "Reading order",
+    "contains",
+    "is not null",
+    "remove filter",
+    "Not Found",
+    "Table not found",
+    "Sort by",
+    "JSON shape",
+    "newline-delimited",
+]
 
 DATASETTE_PAGES = [
-    "/laws", "/laws/sections", "/laws/sections?kind=law&_search=リボーク&_sort_desc=position",
-    "/laws/sections?ref__contains=61&doc=laws-2017-ja", "/laws/sections/laws-2017-ja:61B",
-    "/laws/documents", "/laws/documents/jcbl-regs-ja", "/laws?sql=select+id,+ref+from+sections+limit+3",
-    "/laws/search_text?q=リボーク", "/laws/glossary", "/laws/concordance",
+    "/laws",
+    "/laws/sections",
+    "/laws/sections?kind=law&_search=リボーク&_sort_desc=position",
+    "/laws/sections?ref__contains=61&doc=laws-2017-ja",
+    "/laws/sections/laws-2017-ja:61B",
+    "/laws/documents",
+    "/laws/documents/jcbl-regs-ja",
+    "/laws?sql=select+id,+ref+from+sections+limit+3",
+    "/laws/search_text?q=リボーク",
+    "/laws/glossary",
+    "/laws/concordance",
 ]
 
 
@@ -92,16 +139,21 @@ async def test_datasette_pages_leave_no_english_chrome_and_name_no_internal_id(d
         english = [w for w in ENGLISH if re.search(rf"(?<![\w/]){re.escape(w)}(?!\w)", text)] if prefix != "/en" else []
         found = INTERNAL_ID.search(text)
         if english or found:
-            offenders.append((path, english, found and text[max(0, found.start() - 30):found.end() + 30]))
+            offenders.append((path, english, found and text[max(0, found.start() - 30) : found.end() + 30]))
     assert offenders == []
 
 
-@pytest.mark.parametrize("prefix, rows, edit_sql, export, home, lang", [
-    ("", "3,131 行", "SQL を表示・編集", "詳細なエクスポート", "ホーム", "ja"),
-    ("/zh", "3,131 行", "查看和编辑 SQL", "高级导出", "首页", "zh-Hans"),
-    ("/en", "3,131 rows", "View and edit SQL", "Advanced export", "Home", "en"),
-])
-async def test_the_sections_table_reads_in_the_interface_language(datasette, prefix, rows, edit_sql, export, home, lang):
+@pytest.mark.parametrize(
+    "prefix, rows, edit_sql, export, home, lang",
+    [
+        ("", "3,131 行", "SQL を表示・編集", "詳細なエクスポート", "ホーム", "ja"),
+        ("/zh", "3,131 行", "查看和编辑 SQL", "高级导出", "首页", "zh-Hans"),
+        ("/en", "3,131 rows", "View and edit SQL", "Advanced export", "Home", "en"),
+    ],
+)
+async def test_the_sections_table_reads_in_the_interface_language(
+    datasette, prefix, rows, edit_sql, export, home, lang
+):
     html = (await datasette.client.get(f"{prefix}/laws/sections")).text
     assert f'<html lang="{lang}"' in html
     assert re.search(rf"<h3>{re.escape(rows)}\s", html), rows
@@ -114,11 +166,17 @@ async def test_the_sections_table_reads_in_the_interface_language(datasette, pre
     assert ' href="/laws/sections.json' in html  # JSON is not in a language
 
 
-@pytest.mark.parametrize("prefix, description", [
-    ("", "<h3>4 行\n        条件: 「リボーク」を検索、かつ kind = &#34;law&#34; position の降順\n    </h3>"),
-    ("/zh", "<h3>4 行\n        条件：搜索“リボーク”，且 kind = &#34;law&#34; 按 position 降序排列\n    </h3>"),
-    ("/en", "<h3>4 rows\n        where search matches &#34;リボーク&#34; and kind = &#34;law&#34; sorted by position descending\n    </h3>"),
-])
+@pytest.mark.parametrize(
+    "prefix, description",
+    [
+        ("", "<h3>4 行\n        条件: 「リボーク」を検索、かつ kind = &#34;law&#34; position の降順\n    </h3>"),
+        ("/zh", "<h3>4 行\n        条件：搜索“リボーク”，且 kind = &#34;law&#34; 按 position 降序排列\n    </h3>"),
+        (
+            "/en",
+            "<h3>4 rows\n        where search matches &#34;リボーク&#34; and kind = &#34;law&#34; sorted by position descending\n    </h3>",
+        ),
+    ],
+)
 async def test_a_filtered_table_describes_its_filters_in_the_interface_language(datasette, prefix, description):
     html = (await datasette.client.get(f"{prefix}/laws/sections?kind=law&_search=リボーク&_sort_desc=position")).text
     assert description in html
@@ -132,35 +190,48 @@ async def test_filter_names_facets_and_the_column_menu_are_translated(datasette)
     assert "/-/static-plugins/bridge-laws/table-words.js" in html
     assert '<p class="facet-info-name">\n                <strong>kind' in html  # the facet's column name as stored
     ja = (await datasette.client.get("/laws/sections")).text
-    assert "<dd>参照できるすべての単位を読む順に並べたもの。単位のパーマリンクは /&lt;doc&gt;/&lt;ref&gt; です。</dd>" not in ja
+    assert (
+        "<dd>参照できるすべての単位を読む順に並べたもの。単位のパーマリンクは /&lt;doc&gt;/&lt;ref&gt; です。</dd>"
+        not in ja
+    )
     assert "参照できるすべての単位を読む順に並べたもの。" in ja  # the table's description (metadata.yml)
     assert "<dt>position</dt><dd>データベース全体での読む順</dd>" in ja  # a column's
 
 
-@pytest.mark.parametrize("prefix, links, count", [
-    ("", "<h2>他のテーブルからのリンク</h2>", "3 行</a>\n                （sections の parent_id から）"),
-    ("/zh", "<h2>来自其他表的链接</h2>", "3 行</a>\n                （来自 sections 的 parent_id）"),
-    ("/en", "<h2>Links from other tables</h2>", "3 rows</a>\n                from parent_id in sections"),
-])
+@pytest.mark.parametrize(
+    "prefix, links, count",
+    [
+        ("", "<h2>他のテーブルからのリンク</h2>", "3 行</a>\n                （sections の parent_id から）"),
+        ("/zh", "<h2>来自其他表的链接</h2>", "3 行</a>\n                （来自 sections 的 parent_id）"),
+        ("/en", "<h2>Links from other tables</h2>", "3 rows</a>\n                from parent_id in sections"),
+    ],
+)
 async def test_a_row_page_reads_in_the_interface_language(datasette, prefix, links, count):
     html = (await datasette.client.get(f"{prefix}/laws/sections/laws-2017-ja:61B")).text
     assert links in html and count in html
 
 
-@pytest.mark.parametrize("prefix, heading, run", [
-    ("", "SQL クエリ（3 行）", "SQL を実行"),
-    ("/zh", "自定义 SQL 查询（返回 3 行）", "运行 SQL"),
-    ("/en", "Custom SQL query returning 3 rows", "Run SQL"),
-])
+@pytest.mark.parametrize(
+    "prefix, heading, run",
+    [
+        ("", "SQL クエリ（3 行）", "SQL を実行"),
+        ("/zh", "自定义 SQL 查询（返回 3 行）", "运行 SQL"),
+        ("/en", "Custom SQL query returning 3 rows", "Run SQL"),
+    ],
+)
 async def test_a_query_page_reads_in_the_interface_language(datasette, prefix, heading, run):
     html = (await datasette.client.get(f"{prefix}/laws?sql=select+id+from+sections+limit+3")).text
     assert f"<h3>{heading}" in html and f'<input type="submit" value="{run}"' in html
 
 
-@pytest.mark.parametrize("prefix, tables, documents_rows", [
-    ("", '<h2 id="tables">テーブル</h2>', "5 行"), ("/zh", '<h2 id="tables">表</h2>', "5 行"),
-    ("/en", '<h2 id="tables">Tables</h2>', "5 rows"),
-])
+@pytest.mark.parametrize(
+    "prefix, tables, documents_rows",
+    [
+        ("", '<h2 id="tables">テーブル</h2>', "5 行"),
+        ("/zh", '<h2 id="tables">表</h2>', "5 行"),
+        ("/en", '<h2 id="tables">Tables</h2>', "5 rows"),
+    ],
+)
 async def test_the_database_page_reads_in_the_interface_language(datasette, prefix, tables, documents_rows):
     html = (await datasette.client.get(f"{prefix}/laws")).text
     assert tables in html
@@ -168,18 +239,30 @@ async def test_the_database_page_reads_in_the_interface_language(datasette, pref
     assert f"<p>{documents_rows}</p>" in documents
 
 
-@pytest.mark.parametrize("path, prefix, status, message", [
-    ("/laws/nope", "/zh", 404, "没有这个表。"), ("/laws/sections/nope", "", 404, "その行はありません。"),
-    ("/laws/sections?_sort=zzz", "/zh", 400, "此表不能按 zzz 排序。"),
-    ("/laws/sections?_sort=zzz", "/en", 400, "The table cannot be sorted by zzz."),
-    ("/-/diff?ref=99&from=laws-1997-zh&to=laws-2017-ja", "/zh", 400, "规则 1997 和 规则 2017 都没有 99。"),
-    ("/-/diff?ref=1&from=nope&to=laws-2017-ja", "", 400,
-     "「nope」は比較できません。旧版の文書を リボーク注釈、規則 2017、順番外注釈、规则 1997 から選んでください。"),
-    ("/-/diff?ref=abc&from=laws-1997-zh&to=laws-2017-ja", "/zh", 400,
-     "“abc”不是 61、61B、61B2(a) 或 40B2(a)(v) 这样的条号。"),
-    ("/-/citations?from=x", "/zh", 400, "from=&#39;x&#39; 在此无效：from 必须是条号（数字，例如 61）。"),
-    ("/-/search?q=x&limit=abc", "", 400, "limit は 1 から 200 までの整数で指定してください。"),
-])
+@pytest.mark.parametrize(
+    "path, prefix, status, message",
+    [
+        ("/laws/nope", "/zh", 404, "没有这个表。"),
+        ("/laws/sections/nope", "", 404, "その行はありません。"),
+        ("/laws/sections?_sort=zzz", "/zh", 400, "此表不能按 zzz 排序。"),
+        ("/laws/sections?_sort=zzz", "/en", 400, "The table cannot be sorted by zzz."),
+        ("/-/diff?ref=99&from=laws-1997-zh&to=laws-2017-ja", "/zh", 400, "规则 1997 和 规则 2017 都没有 99。"),
+        (
+            "/-/diff?ref=1&from=nope&to=laws-2017-ja",
+            "",
+            400,
+            "「nope」は比較できません。旧版の文書を リボーク注釈、規則 2017、順番外注釈、规则 1997 から選んでください。",
+        ),
+        (
+            "/-/diff?ref=abc&from=laws-1997-zh&to=laws-2017-ja",
+            "/zh",
+            400,
+            "“abc”不是 61、61B、61B2(a) 或 40B2(a)(v) 这样的条号。",
+        ),
+        ("/-/citations?from=x", "/zh", 400, "from=&#39;x&#39; 在此无效：from 必须是条号（数字，例如 61）。"),
+        ("/-/search?q=x&limit=abc", "", 400, "limit は 1 から 200 までの整数で指定してください。"),
+    ],
+)
 async def test_error_messages_on_pages_are_in_the_interface_language(datasette, path, prefix, status, message):
     response = await datasette.client.get(prefix + path)
     assert response.status_code == status
@@ -199,7 +282,9 @@ def test_every_pattern_message_is_translated_and_keeps_its_variables():
     from laws_site.i18n import datasette_pages as datasette_chrome
     from laws_site.i18n import messages
 
-    msgids = [m for _, m in messages.PATTERNS] + [m for _, m in messages.EXPECTED] + list(datasette_chrome.CLAUSES.values())
+    msgids = (
+        [m for _, m in messages.PATTERNS] + [m for _, m in messages.EXPECTED] + list(datasette_chrome.CLAUSES.values())
+    )
     root = Path(__file__).resolve().parent.parent / "laws_site" / "locale"
     for lang in ("ja", "zh"):
         with (root / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
@@ -207,13 +292,24 @@ def test_every_pattern_message_is_translated_and_keeps_its_variables():
         for msgid in msgids:
             translated = catalog.get(msgid)
             assert translated and translated.string, (lang, msgid)
-            assert sorted(re.findall(r"%\((\w+)\)s", msgid)) == sorted(set(re.findall(r"%\((\w+)\)s", translated.string))) \
-                or set(re.findall(r"%\((\w+)\)s", translated.string)) == set(re.findall(r"%\((\w+)\)s", msgid)), (lang, msgid)
+            assert sorted(re.findall(r"%\((\w+)\)s", msgid)) == sorted(
+                set(re.findall(r"%\((\w+)\)s", translated.string))
+            ) or set(re.findall(r"%\((\w+)\)s", translated.string)) == set(re.findall(r"%\((\w+)\)s", msgid)), (
+                lang,
+                msgid,
+            )
 
 
 async def test_the_english_chrome_check_sees_english_chrome(datasette):
     """The check above can fail: on the English page it finds Datasette's words."""
     text = chrome_text((await datasette.client.get("/en/laws/sections?ref__contains=61")).text)
     found = [w for w in ENGLISH if re.search(rf"(?<![\w/]){re.escape(w)}(?!\w)", text)]
-    assert {"rows", "View and edit SQL", "This data as", "Advanced export", "Data source", "contains",
-            "Every addressable unit"} <= set(found)
+    assert {
+        "rows",
+        "View and edit SQL",
+        "This data as",
+        "Advanced export",
+        "Data source",
+        "contains",
+        "Every addressable unit",
+    } <= set(found)

@@ -1,4 +1,5 @@
 """Same-language and cross-language diffs, and edition flags, on the real corpus database."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -91,9 +92,13 @@ def test_revoke_vs_report_is_no_difference_once_corrected(conn):
 def test_revoke_vs_report_is_wording_not_spelling():
     # the web PDF printed 14B4's リボーク as リポート, another word; since the erratum mends it
     # (corpus/errata/laws-2017-ja.yml) the reprint and the Laws agree
-    ops = text_ops("このカードをプレイしなかったことはリボークになる", "このカードをプレイしなかったことはリポートになる")
+    ops = text_ops(
+        "このカードをプレイしなかったことはリボークになる", "このカードをプレイしなかったことはリポートになる"
+    )
     assert [(op["op"], op["from"], op["to"], op["class"]) for op in ops if op["op"] != "equal"] == [
-        ("replace", "ボ", "ポ", "wording"), ("replace", "ク", "ト", "wording")]
+        ("replace", "ボ", "ポ", "wording"),
+        ("replace", "ク", "ト", "wording"),
+    ]
 
 
 def test_whitespace_and_width_only_differences_are_same(conn):
@@ -173,7 +178,10 @@ def test_text_moved_into_sub_units_is_a_structural_change(conn):
     # the reviewed concordance says where 1997 8B's text went: 2017 8B1
     assert "2017 8B1" in r["note"]
     assert [(x["from_ref"], x["to_ref"], x["relation"]) for x in result["rows"]] == [
-        ("8B", "8B", "split"), ("8B", "8B1", "split"), (None, "8B2", "new")]
+        ("8B", "8B", "split"),
+        ("8B", "8B1", "split"),
+        (None, "8B2", "new"),
+    ]
 
 
 def test_law_53_only_in_2017(conn):
@@ -188,10 +196,17 @@ def test_1997_40D_and_40E_are_in_2017_40B2(conn):
     # by number 1997 40D-40E2 had no 2017 unit; read in both texts they are 2017 40B2 (system cards)
     result = diff_units(conn, "40", LAWS_1997, LAWS_2017)
     assert [r["ref"] for r in result["rows"] if r["status"] == "only_from"] == []
-    assert [(r["from_ref"], r["to_ref"], r["relation"]) for r in result["rows"] if r["from_ref"] in (
-        "40D", "40E", "40E1", "40E2")] == [
-        ("40E", "40B2", "partial"), ("40D", "40B2(a)", "partial"), ("40E1", "40B2(a)(ii)", "moved"),
-        ("40E2", "40B2(b)", "split"), ("40E2", "40B2(c)", "split")]
+    assert [
+        (r["from_ref"], r["to_ref"], r["relation"])
+        for r in result["rows"]
+        if r["from_ref"] in ("40D", "40E", "40E1", "40E2")
+    ] == [
+        ("40E", "40B2", "partial"),
+        ("40D", "40B2(a)", "partial"),
+        ("40E1", "40B2(a)(ii)", "moved"),
+        ("40E2", "40B2(b)", "split"),
+        ("40E2", "40B2(c)", "split"),
+    ]
 
 
 def test_law_23_diff_shows_the_move_and_the_new_law(conn):
@@ -202,16 +217,24 @@ def test_law_23_diff_shows_the_move_and_the_new_law(conn):
 
 
 def test_title_terms_via_a_glossary():
-    glossary = GlossaryTerms([{"ja": "ディクレアララー", "zh": "庄家", "en": "declarer"},
-                               {"ja": "ダミー", "zh": "明手", "en": "dummy"}])
-    assert title_terms("庄家的权利", "ダミーの権利", "zh", "ja", glossary) == {"removed": ["declarer"], "added": ["dummy"]}
+    glossary = GlossaryTerms(
+        [{"ja": "ディクレアララー", "zh": "庄家", "en": "declarer"}, {"ja": "ダミー", "zh": "明手", "en": "dummy"}]
+    )
+    assert title_terms("庄家的权利", "ダミーの権利", "zh", "ja", glossary) == {
+        "removed": ["declarer"],
+        "added": ["dummy"],
+    }
     assert title_terms("庄家的权利", "ディクレアララーの権利", "zh", "ja", glossary) is None
 
 
 def test_title_terms_read_every_spelling_and_skip_one_character_words():
-    glossary = GlossaryTerms([{"ja": "ディール", "zh": "发牌或牌局", "en": "Deal"},
-                               {"ja": "パック", "zh": "牌", "en": "Pack"},
-                               {"ja": "ボード", "zh": "牌套或套中的牌", "en": "Board"}])
+    glossary = GlossaryTerms(
+        [
+            {"ja": "ディール", "zh": "发牌或牌局", "en": "Deal"},
+            {"ja": "パック", "zh": "牌", "en": "Pack"},
+            {"ja": "ボード", "zh": "牌套或套中的牌", "en": "Board"},
+        ]
+    )
     assert title_terms("洗牌与发牌", "シャフルとディール", "zh", "ja", glossary) is None
     assert title_terms("牌的复制", "ボードの複製", "zh", "ja", glossary) is None
 
@@ -223,19 +246,32 @@ def test_law_6_changes_are_not_glossary_words(conn):
     assert [r["ref"] for r in rows if r["title_terms"]] == []
     # headings count what is under them: 6, 6D and 6E hold 6B, 6D1/6D3 and 6E4's changes
     # 6D2 and 6F: the reading found clauses 2017 added (concordance.yml)
-    assert {r["ref"] for r in rows if r["status"] == "changed"} == {"6", "6B", "6D", "6D1", "6D2", "6D3", "6E", "6E4", "6F"}
+    assert {r["ref"] for r in rows if r["status"] == "changed"} == {
+        "6",
+        "6B",
+        "6D",
+        "6D1",
+        "6D2",
+        "6D3",
+        "6E",
+        "6E4",
+        "6F",
+    }
 
 
 # --- bad requests and overview --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ref, from_doc, to_doc, message", [
-    ("61", "laws-2017", LAWS_2017, "did you mean laws-2017-ja"),
-    ("61", LAWS_2017, LAWS_2017, "same document"),
-    ("zz", LAWS_1997, LAWS_2017, "not a law reference"),
-    ("99", LAWS_1997, LAWS_2017, "has a unit '99'"),
-    ("61", "", LAWS_2017, "missing 'from'"),
-])
+@pytest.mark.parametrize(
+    "ref, from_doc, to_doc, message",
+    [
+        ("61", "laws-2017", LAWS_2017, "did you mean laws-2017-ja"),
+        ("61", LAWS_2017, LAWS_2017, "same document"),
+        ("zz", LAWS_1997, LAWS_2017, "not a law reference"),
+        ("99", LAWS_1997, LAWS_2017, "has a unit '99'"),
+        ("61", "", LAWS_2017, "missing 'from'"),
+    ],
+)
 def test_bad_requests_raise_diff_error(conn, ref, from_doc, to_doc, message):
     with pytest.raises(DiffError, match=message):
         diff_units(conn, ref, from_doc, to_doc)
@@ -287,7 +323,9 @@ def test_edition_flags_from_parsed_units():
         if source.id in ("jcbl-regs-ja", LAWS_2017):
             units += parse_document(source.id, source.text, source.name).units
     assert {f["source_id"] for f in edition_flags(units)} == {
-        "jcbl-regs-ja:appendix-7-4-a-ii", "jcbl-regs-ja:appendix-7-4-c-ii"}
+        "jcbl-regs-ja:appendix-7-4-a-ii",
+        "jcbl-regs-ja:appendix-7-4-c-ii",
+    }
 
 
 def test_a_reprint_of_the_heading_alone_is_abridged_not_changed(conn):

@@ -1,4 +1,5 @@
 """/-/diff, /-/diff.json and /-/diff/overview through Datasette's test client."""
+
 from __future__ import annotations
 
 import re
@@ -16,10 +17,12 @@ def documents(require_documents):
 async def test_side_by_side_page_marks_the_change(datasette):
     response = await datasette.client.get(DIFF_61.replace("ref=61", "ref=61A"))
     assert response.status_code == 200
-    rows = response.text[response.text.index('<section class="diff-row'):]
+    rows = response.text[response.text.index('<section class="diff-row') :]
     marked = re.findall(r'<(del|ins) class="op (\w+)"[^>]*>([^<]*)</\1>', rows)
     assert marked == [("del", "wording", "か、")]
-    assert re.search(r'要求されている<del class="op wording"[^>]*>か、</del>カード', rows)  # the commentary's text, left
+    assert re.search(
+        r'要求されている<del class="op wording"[^>]*>か、</del>カード', rows
+    )  # the commentary's text, left
     assert "要求されているカード" in rows  # the Laws' text, right
 
 
@@ -37,8 +40,17 @@ async def test_json_has_the_same_rows(datasette):
     assert data["from"]["doc"] == "revoke-notes-ja" and data["to"]["doc"] == "laws-2017-ja"
     statuses = {r["ref"]: r["status"] for r in data["rows"]}
     assert statuses["61A"] == "changed" and statuses["61C"] == "same"
-    assert set(data["rows"][0]) >= {"ref", "status", "from_text", "to_text", "ops", "refs_added", "refs_removed",
-                                    "numbers_added", "numbers_removed"}
+    assert set(data["rows"][0]) >= {
+        "ref",
+        "status",
+        "from_text",
+        "to_text",
+        "ops",
+        "refs_added",
+        "refs_removed",
+        "numbers_added",
+        "numbers_removed",
+    }
 
 
 async def test_cross_language_json_reports_reference_changes(datasette):
@@ -60,14 +72,17 @@ async def test_text_is_escaped_before_markup(datasette):
     assert "<b>x</b>" not in response.text and "&lt;b&gt;x&lt;/b&gt;" in response.text
 
 
-@pytest.mark.parametrize("url, message", [
-    ("/-/diff.json?ref=61&from=nope&to=laws-2017-ja", "cannot be compared"),
-    ("/-/diff.json?ref=zz&from=laws-1997-zh&to=laws-2017-ja", "not a law reference"),
-    ("/-/diff.json?ref=99&from=laws-1997-zh&to=laws-2017-ja", "has a unit"),
-    ("/-/diff.json?from=laws-1997-zh&to=laws-2017-ja", "missing 'ref'"),
-    ("/-/diff.json?ref=61&to=laws-2017-ja", "missing 'from'"),
-    ("/-/diff/overview.json?from=laws-1997-zh", "missing 'to'"),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("/-/diff.json?ref=61&from=nope&to=laws-2017-ja", "cannot be compared"),
+        ("/-/diff.json?ref=zz&from=laws-1997-zh&to=laws-2017-ja", "not a law reference"),
+        ("/-/diff.json?ref=99&from=laws-1997-zh&to=laws-2017-ja", "has a unit"),
+        ("/-/diff.json?from=laws-1997-zh&to=laws-2017-ja", "missing 'ref'"),
+        ("/-/diff.json?ref=61&to=laws-2017-ja", "missing 'from'"),
+        ("/-/diff/overview.json?from=laws-1997-zh", "missing 'to'"),
+    ],
+)
 async def test_bad_parameters_are_400_with_a_message(datasette, url, message):
     response = await datasette.client.get(url)
     assert response.status_code == 400
@@ -92,7 +107,12 @@ async def test_overview_json_counts(datasette):
     law_40 = next(law for law in data["laws"] if law["law"] == "40")
     # 40 reworded; 40A split into 40A3, 40C, 40C1; 40E2 into 40B2(b), (c); 40B, 40D, 40E partial; 40C, 40E1 moved
     assert law_40["only_from"] == 0 and law_40["relations"] == {
-        "moved": 2, "new": 26, "partial": 3, "reworded": 1, "split": 5}
+        "moved": 2,
+        "new": 26,
+        "partial": 3,
+        "reworded": 1,
+        "split": 5,
+    }
 
 
 async def test_a_pair_the_site_does_not_offer_is_a_400_naming_those_it_does(datasette):
@@ -100,8 +120,11 @@ async def test_a_pair_the_site_does_not_offer_is_a_400_naming_those_it_does(data
     assert response.status_code == 400
     error = response.json()["error"]
     assert "not a comparison this site offers" in error
-    for pair in ("from=revoke-notes-ja&to=laws-2017-ja", "from=out-of-turn-notes-ja&to=laws-2017-ja",
-                 "from=laws-1997-zh&to=laws-2017-ja"):
+    for pair in (
+        "from=revoke-notes-ja&to=laws-2017-ja",
+        "from=out-of-turn-notes-ja&to=laws-2017-ja",
+        "from=laws-1997-zh&to=laws-2017-ja",
+    ):
         assert pair in error
 
 
@@ -114,4 +137,9 @@ def test_the_diff_pages_read_rows_made_at_build():
 
     tree = ast.parse(Path(laws_site.read.diffs.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
-    assert not imported & {"ingest.editions.diff", "ingest.editions.align", "ingest.sources.corpus", "ingest.references.xrefs"}
+    assert not imported & {
+        "ingest.editions.diff",
+        "ingest.editions.align",
+        "ingest.sources.corpus",
+        "ingest.references.xrefs",
+    }

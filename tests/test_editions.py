@@ -1,6 +1,7 @@
 """The provision concordance laws-1997-zh -> laws-2017-ja (ingest/editions/concordance.py, corpus/concordance.yml):
 exact pairs on real excerpts, whole-corpus invariants, references to moved provisions, histories,
 and the decision file's errors."""
+
 from __future__ import annotations
 
 import json
@@ -33,13 +34,21 @@ def conn(db, require_documents):
 
 def pairs(conn, law: int) -> list[tuple]:
     """(1997 ref, 2017 ref, relation) of the 1997 units of one law, in 2017 reading order."""
-    return [tuple(r) for r in conn.execute(
-        "select from_ref, to_ref, relation from provision_pairs where from_law = ? order by position", (law,))]
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "select from_ref, to_ref, relation from provision_pairs where from_law = ? order by position", (law,)
+        )
+    ]
 
 
 def targets(conn, ref: str) -> list[tuple]:
-    return [tuple(r) for r in conn.execute(
-        "select to_ref, relation from provision_pairs where from_ref = ? order by position", (ref,))]
+    return [
+        tuple(r)
+        for r in conn.execute(
+            "select to_ref, relation from provision_pairs where from_ref = ? order by position", (ref,)
+        )
+    ]
 
 
 # --- exact pairs: what the reading of both texts decided -------------------------------------------
@@ -52,7 +61,9 @@ def test_law_15_wrong_board(conn):
         ("15", "15", "reworded"),
         ("15C", "15B", "partial"),
         ("15B", "15B1", "split"),
-        ("15A", "15B2", "moved"), ("15A1", "15B2", "merged"), ("15A2", "15B2", "merged"),
+        ("15A", "15B2", "moved"),
+        ("15A1", "15B2", "merged"),
+        ("15A2", "15B2", "merged"),
         ("15B", "15B3", "split"),
     ]
     assert targets(conn, "17D") == [("15A", "moved"), ("15A1", "moved"), ("15A2", "moved"), ("15A3", "moved")]
@@ -60,11 +71,21 @@ def test_law_15_wrong_board(conn):
 
 def test_law_16_information(conn):
     assert pairs(conn, 16) == [
-        ("16", "16", "split"), ("16", "16A", "split"), ("16", "16A1", "split"), ("16", "16A1(a)", "split"),
-        ("16A", "16B", "moved"), ("16A", "16B1", "moved"), ("16A", "16B1(a)", "moved"),
-        ("16A1", "16B2", "moved"), ("16A2", "16B3", "moved"),
-        ("16C", "16C", "same"), ("16C1", "16C1", "same"), ("16C2", "16C2", "same"),
-        ("16B", "16D", "moved"), ("16B", "16D1", "moved"), ("16B", "16D2", "moved"),
+        ("16", "16", "split"),
+        ("16", "16A", "split"),
+        ("16", "16A1", "split"),
+        ("16", "16A1(a)", "split"),
+        ("16A", "16B", "moved"),
+        ("16A", "16B1", "moved"),
+        ("16A", "16B1(a)", "moved"),
+        ("16A1", "16B2", "moved"),
+        ("16A2", "16B3", "moved"),
+        ("16C", "16C", "same"),
+        ("16C1", "16C1", "same"),
+        ("16C2", "16C2", "same"),
+        ("16B", "16D", "moved"),
+        ("16B", "16D1", "moved"),
+        ("16B", "16D2", "moved"),
         ("16B1", "16D2(a)", "moved"),
         ("16B2", None, "removed"),
         ("16B3", "16D2(d)", "moved"),
@@ -75,18 +96,26 @@ def test_1997_law_23_is_2017_72C_and_2017_law_23_is_new(conn):
     assert targets(conn, "23") == [("72C", "moved")]
     new = conn.execute("select relation, reason from provision_pairs where to_ref = '23'").fetchone()
     assert new["relation"] == "new" and "comparable-call" in new["reason"]
-    assert conn.execute("select count(*) from provision_pairs where to_ref like '23%' and from_ref is not null"
-                        ).fetchone()[0] == 0
+    assert (
+        conn.execute(
+            "select count(*) from provision_pairs where to_ref like '23%' and from_ref is not null"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_law_30_pass_out_of_rotation(conn):
     # 1997 divides by "before / after any bid", 2017 by seat: 1997 30B is not 2017 30B
     assert pairs(conn, 30) == [
         ("30", "30", "reworded"),
-        ("30A", "30A", "partial"), ("30B", "30A", "split"), ("30B1", "30A", "moved"),
+        ("30A", "30A", "partial"),
+        ("30B", "30A", "split"),
+        ("30B1", "30A", "moved"),
         ("30B", "30B", "split"),
-        ("30A", "30B1", "partial"), ("30B2", "30B1", "partial"),
-        ("30B2(b)", "30B1(a)", "partial"), ("30B2(a)", "30B1(b)", "partial"),
+        ("30A", "30B1", "partial"),
+        ("30B2", "30B1", "partial"),
+        ("30B2(b)", "30B1(a)", "partial"),
+        ("30B2(a)", "30B1(b)", "partial"),
         ("30B3", "30B2", "moved"),
         ("30C", "30C", "same"),
     ]
@@ -114,11 +143,18 @@ def test_other_laws_the_review_changed(conn):
 
 
 def test_2017_laws_beyond_the_1997_text_say_so(conn):
-    rows = conn.execute("select to_ref, relation, reason from provision_pairs where to_law >= 52 and from_ref is null"
-                        ).fetchall()
+    rows = conn.execute(
+        "select to_ref, relation, reason from provision_pairs where to_law >= 52 and from_ref is null"
+    ).fetchall()
     assert {r["relation"] for r in rows} == {"not_in_source"}
     assert {r["to_ref"] for r in rows if r["to_ref"].startswith("52")} == {
-        "52B", "52B1", "52B1(a)", "52B1(b)", "52B1(c)", "52B2"}
+        "52B",
+        "52B1",
+        "52B1(a)",
+        "52B1(b)",
+        "52B1(c)",
+        "52B2",
+    }
     assert rows[0]["reason"] == "the 1997 text in this corpus stops inside 52A: no 1997 text to compare"
 
 
@@ -126,20 +162,28 @@ def test_2017_laws_beyond_the_1997_text_say_so(conn):
 
 
 def test_every_1997_unit_of_laws_1_to_52_is_paired_or_removed_with_a_reason(conn):
-    units = {r[0] for r in conn.execute(
-        "select ref from sections where doc = ? and kind in ('law', 'section', 'item', 'subitem', 'subsubitem')", (OLD,))}
-    rows = conn.execute("select from_ref, to_ref, relation, basis, reason from provision_pairs where from_ref is not null"
-                        ).fetchall()
+    units = {
+        r[0]
+        for r in conn.execute(
+            "select ref from sections where doc = ? and kind in ('law', 'section', 'item', 'subitem', 'subsubitem')",
+            (OLD,),
+        )
+    }
+    rows = conn.execute(
+        "select from_ref, to_ref, relation, basis, reason from provision_pairs where from_ref is not null"
+    ).fetchall()
     assert {r["from_ref"] for r in rows} == units
     for row in rows:
         assert row["reason"], row["from_ref"]
         assert (row["to_ref"] is None) == (row["relation"] == "removed"), row["from_ref"]
-        assert row["basis"] == "reviewed", row["from_ref"]   # every law 1-52 was read in both texts
+        assert row["basis"] == "reviewed", row["from_ref"]  # every law 1-52 was read in both texts
 
 
 def test_no_pair_is_same_when_its_cross_language_evidence_disagrees(conn):
-    rows = conn.execute("select from_ref, to_ref, relation, basis, evidence from provision_pairs "
-                        "where from_ref is not null and to_ref is not null").fetchall()
+    rows = conn.execute(
+        "select from_ref, to_ref, relation, basis, evidence from provision_pairs "
+        "where from_ref is not null and to_ref is not null"
+    ).fetchall()
     same = [r for r in rows if r["relation"] == "same"]
     assert same
     for row in same:
@@ -158,8 +202,12 @@ def test_figures(conn):
 
 
 def test_diff_rows_follow_the_pairs(conn):
-    stored = {(r["from_id"], r["to_id"]) for r in conn.execute(
-        "select from_id, to_id from diff_rows where from_doc = ? and to_doc = ? and whitespace = 0", (OLD, NEW))}
+    stored = {
+        (r["from_id"], r["to_id"])
+        for r in conn.execute(
+            "select from_id, to_id from diff_rows where from_doc = ? and to_doc = ? and whitespace = 0", (OLD, NEW)
+        )
+    }
     concorded = {(r["from_id"], r["to_id"]) for r in conn.execute("select from_id, to_id from provision_pairs")}
     assert stored == concorded
 
@@ -179,10 +227,19 @@ def test_references_to_moved_provisions_are_flagged(conn):
 def test_check_lists_the_moved_references(laws_db_path, require_documents):
     require_documents(OLD, "jcbl-regs-ja")
     moved = check_report(laws_db_path)["moved_references"]
-    assert {"source_id": "jcbl-regs-ja:appendix-7-4-a-ii", "line": 1033, "surface": "23条", "target_ref": "23",
-            "cited_edition": "2007", "relation": "moved", "now": ["72C"]}.items() <= {
-        k: v for k, v in next(m for m in moved if m["source_id"] == "jcbl-regs-ja:appendix-7-4-a-ii").items()
-        if k != "message"}.items()
+    assert {
+        "source_id": "jcbl-regs-ja:appendix-7-4-a-ii",
+        "line": 1033,
+        "surface": "23条",
+        "target_ref": "23",
+        "cited_edition": "2007",
+        "relation": "moved",
+        "now": ["72C"],
+    }.items() <= {
+        k: v
+        for k, v in next(m for m in moved if m["source_id"] == "jcbl-regs-ja:appendix-7-4-a-ii").items()
+        if k != "message"
+    }.items()
     assert len(moved) == 23
 
 
@@ -200,8 +257,9 @@ def test_history_of_law_61_has_the_reprint_and_no_1997_text(conn):
 
 def test_history_of_law_52_says_where_the_1997_text_stops(conn):
     history = json.loads(conn.execute("select history from law_history where law = 52").fetchone()[0])
-    assert history["versions"][0]["note"] == ("The 1997 text in this corpus stops inside 52A: "
-                                              "what follows has no 1997 text to compare.")
+    assert history["versions"][0]["note"] == (
+        "The 1997 text in this corpus stops inside 52A: what follows has no 1997 text to compare."
+    )
 
 
 # --- the decision file -------------------------------------------------------------------------------
@@ -209,8 +267,10 @@ def test_history_of_law_52_says_where_the_1997_text_stops(conn):
 
 def decisions_file(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "concordance.yml"
-    path.write_text("provisions:\n  from: laws-1997-zh\n  to: laws-2017-ja\n  reviewed: {laws: \"1-52\"}\n"
-                    "  decisions:\n" + body, encoding="utf-8")
+    path.write_text(
+        'provisions:\n  from: laws-1997-zh\n  to: laws-2017-ja\n  reviewed: {laws: "1-52"}\n  decisions:\n' + body,
+        encoding="utf-8",
+    )
     return path
 
 
@@ -227,8 +287,11 @@ def test_a_decision_with_a_bad_ref_or_relation_is_an_error(tmp_path):
     with pytest.raises(ParseError, match="relation 'renamed'"):
         load_provisions(decisions_file(tmp_path, '    - {from: "16A", to: "16B", relation: renamed, reason: "x"}\n'))
     with pytest.raises(ParseError, match="decided twice"):
-        load_provisions(decisions_file(tmp_path, '    - {from: "16A", to: "16B", reason: "x"}\n'
-                                                 '    - {from: "16A", to: "16C", reason: "y"}\n'))
+        load_provisions(
+            decisions_file(
+                tmp_path, '    - {from: "16A", to: "16B", reason: "x"}\n    - {from: "16A", to: "16C", reason: "y"}\n'
+            )
+        )
 
 
 def test_provisions_without_their_editions_is_an_error(tmp_path):
@@ -248,10 +311,12 @@ def test_the_corpus_decisions_load():
 def test_every_reviewed_pair_the_content_proposal_disputes_is_recorded(conn):
     """Where the proposal from content points at another 2017 unit than the pair, the pair is a
     decision or a confirmation in corpus/concordance.yml, with its reason."""
-    provisions = load_provisions(concordance=load_concordance())   # the curated moves are decisions too
+    provisions = load_provisions(concordance=load_concordance())  # the curated moves are decisions too
     disputed = []
-    for row in conn.execute("select from_ref, to_ref, reason, evidence from provision_pairs "
-                            "where from_ref is not null and to_ref is not null"):
+    for row in conn.execute(
+        "select from_ref, to_ref, reason, evidence from provision_pairs "
+        "where from_ref is not null and to_ref is not null"
+    ):
         proposed = json.loads(row["evidence"]).get("proposed")
         if proposed and proposed != row["to_ref"]:
             disputed.append(row["from_ref"])

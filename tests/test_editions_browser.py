@@ -1,6 +1,7 @@
 """The history and 1997 -> 2017 diff pages in real headless Chromium at a phone's 390 px and a
 desktop's 1280 px (the set-up of tests/test_browser.py): no sideways scroll, tap targets of at
 least 24x24 px, every row there, and the pairs the provision concordance decided shown in words."""
+
 from __future__ import annotations
 
 import pytest
@@ -45,9 +46,9 @@ def test_history_columns_side_by_side_on_a_desktop_and_stacked_on_a_phone(pages,
         return [round(row.locator(f".history-cell.{side}").bounding_box()["x"]) for side in ("old", "new")]
 
     old_x, new_x = lefts("desktop")
-    assert new_x > old_x + 300          # 1997 on the left, 2017 to its right
+    assert new_x > old_x + 300  # 1997 on the left, 2017 to its right
     old_x, new_x = lefts("phone")
-    assert new_x == old_x               # one column: 2017 under 1997
+    assert new_x == old_x  # one column: 2017 under 1997
 
 
 def test_law_16_diff_says_16A_moved_and_never_pairs_16A1_with_16A1(pages, served):

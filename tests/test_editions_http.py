@@ -1,5 +1,6 @@
 """The edition JSON over HTTP (the site's ASGI stack): unit counterparts in both directions, the
 moved references, the history JSON, and the diff rows that pair different refs."""
+
 from __future__ import annotations
 
 
@@ -83,4 +84,4 @@ async def test_diff_json_rows_pair_different_refs(datasette):
     assert (row["to_ref"], row["relation"], row["basis"], row["status"]) == ("72C", "moved", "reviewed", "changed")
     law_16 = await get(datasette, "/-/diff.json?ref=16&from=laws-1997-zh&to=laws-2017-ja")
     same = {(r["from_ref"], r["to_ref"]) for r in law_16["rows"] if r["status"] == "same"}
-    assert same == {("16C", "16C"), ("16C1", "16C1"), ("16C2", "16C2")}   # never 16A1/16A2
+    assert same == {("16C", "16C"), ("16C1", "16C1"), ("16C2", "16C2")}  # never 16A1/16A2

@@ -5,6 +5,7 @@
   around it) yields exactly the ref it spells, and every law ref the extractor emits parses;
 * no extractor raises on any text, and every reference's span is its surface in that text.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -62,8 +63,10 @@ REF_ALPHABET = st.sampled_from(list("0123456789ABCZabivx()") + ["(a)", "(ii)", "
 # Ref-shaped text: each level drawn independently (so some skip a level, 40B2(ii)), numbers with
 # leading zeros, letters in either case. Most of it parses, so nothing needs filtering out.
 REF_SHAPED = st.tuples(
-    st.from_regex(r"0?[0-9]{1,2}", fullmatch=True), st.sampled_from(["", "B", "b", "Z"]),
-    st.sampled_from(["", "2", "02", "12"]), st.sampled_from(["", "(a)", "(A)", "(z)"]),
+    st.from_regex(r"0?[0-9]{1,2}", fullmatch=True),
+    st.sampled_from(["", "B", "b", "Z"]),
+    st.sampled_from(["", "2", "02", "12"]),
+    st.sampled_from(["", "(a)", "(A)", "(z)"]),
     st.sampled_from(["", "(ii)", "(v)", "(1)", "(x)", "(I)"]),
 ).map("".join)
 
@@ -84,12 +87,15 @@ def test_ref_shaped_text_mostly_parses():
     assert parse_law_ref(find(REF_SHAPED, lambda t: parse_law_ref(t) is not None and "(" in t)) is not None
 
 
-FULL_WIDTH = str.maketrans("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "０１２３４５６７８９ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ")
+FULL_WIDTH = str.maketrans(
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "０１２３４５６７８９ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰＱＲＳＴＵＶＷＸＹＺ"
+)
 # Fillers as they surround citations in the Laws: none contains a digit, a Latin letter or a
 # word that itself starts a reference (本条, 前項, 「…」参照), so the citation is the only ref.
 BEFORE = st.sampled_from(["", "この場合、", "ディレクターは", "（", "それは", "リボークについては"])
-AFTER = st.sampled_from(["", "の規定に従う。", "を適用する。", "）", "に定める通りとする。", "により訂正される。",
-                         "が適用される。"])
+AFTER = st.sampled_from(
+    ["", "の規定に従う。", "を適用する。", "）", "に定める通りとする。", "により訂正される。", "が適用される。"]
+)
 SPACE = st.sampled_from(["", " ", "\u3000"])
 
 
@@ -112,8 +118,7 @@ def ja_citations(draw) -> tuple[str, str]:
                 text += f"{sp()}({ref.sub})"
                 if ref.subsub and ref.subsub in ROMANS:
                     text += f"{sp()}({ref.subsub})"
-    expected = LawRef(ref.law, ref.section, ref.item, ref.sub,
-                      ref.subsub if ref.sub and ref.subsub in ROMANS else None)
+    expected = LawRef(ref.law, ref.section, ref.item, ref.sub, ref.subsub if ref.sub and ref.subsub in ROMANS else None)
     return text, str(expected)
 
 
@@ -126,7 +131,7 @@ def test_japanese_citation_yields_the_ref_it_spells(before, citation, after, cit
     law_refs_found = [r for r in refs if r.doc == LAWS_JA and r.kind.startswith("cites")]
     assert [r.ref for r in law_refs_found] == [expected], (text, refs)
     ref = law_refs_found[0]
-    assert text[ref.start:ref.end] == ref.surface
+    assert text[ref.start : ref.end] == ref.surface
     assert ref.surface.strip() == ref.surface and ref.surface.startswith("第")
     for r in law_refs_found:
         assert parse_law_ref(r.ref) is not None
@@ -143,12 +148,37 @@ def test_every_law_ref_emitted_from_citation_text_parses(pieces):
 
 # Text made of what the grammars are built from, so the fuzzer reaches deep into every pattern.
 GRAMMAR_BITS = list("第条項款本前上記以下述同章付表脚注定義参照「」()（）、,，。 \u30000123456789０１２AZＡBCabivx*\n")
-GRAMMAR_BITS += ["および", "及び", "から", "まで", "ないし", "ブリッジ規則", "ブリッジの規則", "前書き", "本条", "本款",
-                 "上述", "下記の", "第61条", "B項", "2(a)", "(v)", "～", "、2", "和", "或", "(f)項", "第2章", "付表1,4"]
+GRAMMAR_BITS += [
+    "および",
+    "及び",
+    "から",
+    "まで",
+    "ないし",
+    "ブリッジ規則",
+    "ブリッジの規則",
+    "前書き",
+    "本条",
+    "本款",
+    "上述",
+    "下記の",
+    "第61条",
+    "B項",
+    "2(a)",
+    "(v)",
+    "～",
+    "、2",
+    "和",
+    "或",
+    "(f)項",
+    "第2章",
+    "付表1,4",
+]
 ANY_TEXT = st.text(max_size=200) | st.lists(st.sampled_from(GRAMMAR_BITS), max_size=60).map("".join)
 CONTEXTS = st.builds(
-    Context, doc=st.sampled_from([LAWS_JA, LAWS_ZH, "jcbl-regs-ja", "revoke-notes-ja"]),
-    law=st.none() | LAW, section=st.none() | SECTION,
+    Context,
+    doc=st.sampled_from([LAWS_JA, LAWS_ZH, "jcbl-regs-ja", "revoke-notes-ja"]),
+    law=st.none() | LAW,
+    section=st.none() | SECTION,
     path=st.lists(st.integers(1, 30).map(str) | st.just("appendix-1"), max_size=3).map(tuple),
 )
 
@@ -156,12 +186,16 @@ CONTEXTS = st.builds(
 @FUZZ
 @given(ANY_TEXT, CONTEXTS)
 def test_extractors_never_raise_and_spans_are_surfaces(text, ctx):
-    found = (extract_ja_law_refs(text, ctx, with_footnotes=True) + extract_ja_law_refs(text, ctx)
-             + extract_zh_law_refs(text, ctx) + extract_regulation_refs(text, ctx)
-             + parse_index_locators(text, term="ダミー", heading="プレーヤー"))
+    found = (
+        extract_ja_law_refs(text, ctx, with_footnotes=True)
+        + extract_ja_law_refs(text, ctx)
+        + extract_zh_law_refs(text, ctx)
+        + extract_regulation_refs(text, ctx)
+        + parse_index_locators(text, term="ダミー", heading="プレーヤー")
+    )
     for ref in found:
         assert 0 <= ref.start <= ref.end <= len(text)
-        assert text[ref.start:ref.end] == ref.surface, (text, ref)
+        assert text[ref.start : ref.end] == ref.surface, (text, ref)
         if ref.doc in (LAWS_JA, LAWS_ZH) and ref.ref and ref.ref[0].isdigit() and ref.kind != "locator":
             assert parse_law_ref(ref.ref) is not None, (text, ref)
 

@@ -5,6 +5,7 @@
 * Through HTTP (Datasette's test client, configured as `serve` runs it): /-/search.json,
   /-/search and Datasette's own ?_search= answer 200, or 400 with a message; never 500.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,13 +23,63 @@ pytestmark = pytest.mark.slow
 
 RESULT_KEYS = {"doc", "ref", "id", "kind", "title", "snippet", "score"}
 # What breaks naive FTS or tokenizers: syntax, quotes, NUL and controls, huge input, odd scripts.
-NASTY = ['"', '""', '"x', "a-b", "C++", "OR", "AND NOT", "NEAR(a b)", "*", "^", "-", ":", "(", ")", "'", "\\",
-         "\x00", "\x1f", "\u200b", "\ufeff", "\u3000", "\U0001F0CF", "ﾘﾎﾞｰｸ", "ｒｅｖｏｋｅ", "⁉", "Ⅻ", "𠀋",
-         "リボーク", "藏牌", "第61条", "61B2(a)", "ー", "・", "々", "\n", "\t", "%", "_", "<script>"]
-QUERIES = (st.text(max_size=80) | st.lists(st.sampled_from(NASTY), max_size=12).map("".join)
-           | st.text(alphabet=st.characters(codec="utf-8"), min_size=400, max_size=700))
+NASTY = [
+    '"',
+    '""',
+    '"x',
+    "a-b",
+    "C++",
+    "OR",
+    "AND NOT",
+    "NEAR(a b)",
+    "*",
+    "^",
+    "-",
+    ":",
+    "(",
+    ")",
+    "'",
+    "\\",
+    "\x00",
+    "\x1f",
+    "\u200b",
+    "\ufeff",
+    "\u3000",
+    "\U0001f0cf",
+    "ﾘﾎﾞｰｸ",
+    "ｒｅｖｏｋｅ",
+    "⁉",
+    "Ⅻ",
+    "𠀋",
+    "リボーク",
+    "藏牌",
+    "第61条",
+    "61B2(a)",
+    "ー",
+    "・",
+    "々",
+    "\n",
+    "\t",
+    "%",
+    "_",
+    "<script>",
+]
+QUERIES = (
+    st.text(max_size=80)
+    | st.lists(st.sampled_from(NASTY), max_size=12).map("".join)
+    | st.text(alphabet=st.characters(codec="utf-8"), min_size=400, max_size=700)
+)
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SEEN = ["", " ", "\x00", '"', "OR", "NEAR(", "a" * 5000, "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace")]
+SEEN = [
+    "",
+    " ",
+    "\x00",
+    '"',
+    "OR",
+    "NEAR(",
+    "a" * 5000,
+    "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +104,9 @@ def test_search_returns_results_or_raises_query_error(conn, query, lang, doc):
     for result in results:
         assert RESULT_KEYS <= set(result), result
         spans = result["snippet"]  # data, not markup: [{"text", "mark"}]
-        assert isinstance(spans, list) and all(set(s) == {"text", "mark"} and isinstance(s["text"], str)
-                                               for s in spans), spans
+        assert isinstance(spans, list) and all(
+            set(s) == {"text", "mark"} and isinstance(s["text"], str) for s in spans
+        ), spans
 
 
 def quoted(text: str) -> str:

@@ -1,4 +1,5 @@
 """The trilingual glossary: pairing by printed English, curated additions, and query expansion."""
+
 import sqlite3
 
 import pytest
@@ -14,8 +15,12 @@ def definition(doc, term, english):
 
 
 JA, ZH = "laws-2017-ja", "laws-1997-zh"
-REGISTRY = Registry.from_rows([{"id": JA, "language": "ja", "kind": "laws", "edition": "2017"},
-                               {"id": ZH, "language": "zh", "kind": "laws", "edition": "1997"}])
+REGISTRY = Registry.from_rows(
+    [
+        {"id": JA, "language": "ja", "kind": "laws", "edition": "2017"},
+        {"id": ZH, "language": "zh", "kind": "laws", "edition": "1997"},
+    ]
+)
 
 KEY_CASES = [
     ("Trick Points", ["trickpoint"]),
@@ -36,11 +41,15 @@ def test_english_keys(printed, keys):
 
 
 def test_definitions_pair_on_normalised_english(tmp_path):
-    units = [definition(JA, "アンダートリック", "Undertrick"), definition(ZH, "宕墩", "UNDER TRICK"),
-             definition(JA, "IMP", "International Match Point"),
-             definition(ZH, "国际比赛分", "INTERNATIONAL MATCH POINT-IMP"),
-             definition(JA, "LHO", "Left-hand Opponent"), definition(ZH, "下家", "LHO"),
-             definition(JA, "余計な", "Extraneous")]
+    units = [
+        definition(JA, "アンダートリック", "Undertrick"),
+        definition(ZH, "宕墩", "UNDER TRICK"),
+        definition(JA, "IMP", "International Match Point"),
+        definition(ZH, "国际比赛分", "INTERNATIONAL MATCH POINT-IMP"),
+        definition(JA, "LHO", "Left-hand Opponent"),
+        definition(ZH, "下家", "LHO"),
+        definition(JA, "余計な", "Extraneous"),
+    ]
     rows = glossary.glossary_rows(units, REGISTRY, curated_file=tmp_path / "none.yml")
     pairs = {(r["ja"], r["zh"]) for r in rows}
     assert pairs == {("アンダートリック", "宕墩"), ("IMP", "国际比赛分"), ("LHO", "下家"), ("余計な", None)}
@@ -54,8 +63,17 @@ def test_curated_rows_say_so(tmp_path):
     curated = tmp_path / "glossary.yml"
     curated.write_text("terms:\n  - {en: Revoke, ja: リボーク, zh: 藏牌, ja_ref: 61A}\n", encoding="utf-8")
     rows = glossary.glossary_rows([], REGISTRY, curated_file=curated)
-    assert rows == [{"id": "curated:revoke", "ja": "リボーク", "en": "Revoke", "zh": "藏牌", "source": "curated",
-                     "ja_ref": "61A", "zh_ref": None}]
+    assert rows == [
+        {
+            "id": "curated:revoke",
+            "ja": "リボーク",
+            "en": "Revoke",
+            "zh": "藏牌",
+            "source": "curated",
+            "ja_ref": "61A",
+            "zh_ref": None,
+        }
+    ]
 
 
 def test_a_curated_term_completes_the_definition_with_the_same_english(tmp_path):
@@ -63,15 +81,27 @@ def test_a_curated_term_completes_the_definition_with_the_same_english(tmp_path)
     curated = tmp_path / "glossary.yml"
     curated.write_text("terms:\n  - {en: Revoke, ja: リボーク, zh: 藏牌, ja_ref: 61A}\n", encoding="utf-8")
     rows = glossary.glossary_rows([definition(ZH, "藏牌", "REVOKE")], REGISTRY, curated_file=curated)
-    assert rows == [{"id": "definition:revoke", "ja": "リボーク", "en": "Revoke", "zh": "藏牌",
-                     "source": "definition", "ja_ref": "61A", "zh_ref": "def:藏牌"}]
+    assert rows == [
+        {
+            "id": "definition:revoke",
+            "ja": "リボーク",
+            "en": "Revoke",
+            "zh": "藏牌",
+            "source": "definition",
+            "ja_ref": "61A",
+            "zh_ref": "def:藏牌",
+        }
+    ]
 
 
 def test_a_curated_term_without_a_ref_gets_the_law_titled_with_it(tmp_path):
     curated = tmp_path / "glossary.yml"
     curated.write_text("terms:\n  - {en: Penalty Card, zh: 罚张}\n", encoding="utf-8")
-    units = [Unit(ZH, "45C5", "item", title="罚张"), Unit(ZH, "50", "law", title="罚张的处理"),
-             Unit(ZH, "51", "law", title="两张或更多的罚张")]
+    units = [
+        Unit(ZH, "45C5", "item", title="罚张"),
+        Unit(ZH, "50", "law", title="罚张的处理"),
+        Unit(ZH, "51", "law", title="两张或更多的罚张"),
+    ]
     vocabulary = [{"en": "Penalty Card", "laws": ["def:ペナルティカード", "50"]}]
     rows = glossary.glossary_rows(units, REGISTRY, curated_file=curated, vocabulary=vocabulary)
     assert (rows[0]["zh"], rows[0]["zh_ref"]) == ("罚张", "50")  # the Law that begins with it, not 45C5
@@ -91,8 +121,12 @@ def test_every_term_names_the_unit_it_comes_from(laws_db_path):
     assert missing == []
     docs = {"ja": JA, "zh": ZH}
     refs = {(doc, ref) for doc, ref in conn.execute("select doc, ref from sections")}
-    dangling = [(row["id"], row[f"{lang}_ref"]) for row in rows for lang in ("ja", "zh")
-                if row[f"{lang}_ref"] and (docs[lang], row[f"{lang}_ref"]) not in refs]
+    dangling = [
+        (row["id"], row[f"{lang}_ref"])
+        for row in rows
+        for lang in ("ja", "zh")
+        if row[f"{lang}_ref"] and (docs[lang], row[f"{lang}_ref"]) not in refs
+    ]
     assert dangling == []
 
 
@@ -106,6 +140,7 @@ def test_row_ids_are_unique_on_the_corpus(laws_db_path):
 
 # ---------------------------------------------------------------- lookup in any language
 
+
 @pytest.fixture(scope="module")
 def corpus_glossary(laws_db_path):
     return glossary.Glossary(glossary.read_rows(sqlite3.connect(laws_db_path)))
@@ -118,14 +153,14 @@ LOOKUP_CASES = [
     ("dummy", "zh", "明手"),
     ("藏牌", "ja", "リボーク"),
     ("明手", "ja", "ダミー"),
-    ("罰張", "ja", "ペナルティカード"),      # traditional
+    ("罰張", "ja", "ペナルティカード"),  # traditional
     ("ダミー", "zh", "明手"),
     ("ディクレアラー", "zh", "庄家"),
-    ("ディクレアララー", "zh", "庄家"),        # the printed (now corrected) spelling still finds it
-    ("declarers", "ja", "ディクレアラー"),     # plural
+    ("ディクレアララー", "zh", "庄家"),  # the printed (now corrected) spelling still finds it
+    ("declarers", "ja", "ディクレアラー"),  # plural
     ("withdrawn", "ja", "取り消した"),
     ("deal", "zh", "发牌或牌局"),
-    ("牌局", "ja", "ディール"),                # one of the two words of 发牌或牌局
+    ("牌局", "ja", "ディール"),  # one of the two words of 发牌或牌局
 ]
 
 
@@ -139,6 +174,7 @@ def test_lookup_needs_the_whole_term(corpus_glossary):
 
 
 # ---------------------------------------------------------------- expansion in search, with the table
+
 
 @pytest.fixture(scope="module")
 def conn_with_table(laws_db_path):

@@ -1,6 +1,7 @@
 """The glossary pages over HTTP (issue 14, items 4-6): a clean table whose Source column names and
 links the unit each term comes from, JSON pages, and every term in context across the Japanese
 and Chinese documents. Exact expectations on the session build."""
+
 from __future__ import annotations
 
 import re
@@ -26,16 +27,20 @@ async def test_the_source_column_names_and_links_the_unit(datasette):
     assert [row["en"] for row in rows] == ["Dummy"]
     assert [(s["doc"], s["ref"], unquote(s["url"]), s["document"]) for s in rows[0]["sources"]] == [
         ("laws-2017-ja", "def:ダミー", "/laws-2017-ja/def:ダミー", "規則 2017"),
-        ("laws-1997-zh", "def:明手", "/laws-1997-zh/def:明手", "规则 1997")]
+        ("laws-1997-zh", "def:明手", "/laws-1997-zh/def:明手", "规则 1997"),
+    ]
     html = (await get(datasette, "/-/glossary?q=" + quote("リボーク"))).text
     sources = re.search(r'<td class="sources">(.*?)</td>', html, re.S).group(1)
     assert [unquote(href) for href in re.findall(r'href="([^"]+)"', sources)] == [
-        "/laws-2017-ja/61A", "/laws-1997-zh/def:藏牌"]
+        "/laws-2017-ja/61A",
+        "/laws-1997-zh/def:藏牌",
+    ]
     assert '<a class="usage" href="/-/glossary/%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">用例</a>' in html  # ja interface
 
 
-@pytest.mark.parametrize("typed, english", [("罰張", "Penalty Card"), ("ﾀﾞﾐｰ", "Dummy"), ("DUMMY", "Dummy"),
-                                             ("ディクレアラー", "Declarer")])
+@pytest.mark.parametrize(
+    "typed, english", [("罰張", "Penalty Card"), ("ﾀﾞﾐｰ", "Dummy"), ("DUMMY", "Dummy"), ("ディクレアラー", "Declarer")]
+)
 async def test_the_filter_folds_like_search(datasette, typed, english):
     rows = (await get(datasette, "/-/glossary.json?q=" + quote(typed))).json()["rows"]
     assert english in [row["en"] for row in rows]
@@ -51,9 +56,17 @@ async def test_glossary_json_pages_like_search(datasette):
     assert len(seen) == len(set(seen)) == 79
 
 
-@pytest.mark.parametrize("path", ["/-/glossary?q=" + "a" * 50_001, "/-/glossary.json?q=" + "a" * 50_001,
-                                  "/-/glossary.json?limit=%C2%B2", "/-/glossary.json?offset=" + "9" * 5000,
-                                  "/-/glossary/" + "a" * 50_001 + ".json", "/-/glossary/%00.json"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/-/glossary?q=" + "a" * 50_001,
+        "/-/glossary.json?q=" + "a" * 50_001,
+        "/-/glossary.json?limit=%C2%B2",
+        "/-/glossary.json?offset=" + "9" * 5000,
+        "/-/glossary/" + "a" * 50_001 + ".json",
+        "/-/glossary/%00.json",
+    ],
+)
 async def test_bad_glossary_input_is_a_400_with_a_message(datasette, path):
     response = await get(datasette, path)
     assert response.status_code == 400
@@ -66,13 +79,18 @@ async def test_bad_glossary_input_is_a_400_with_a_message(datasette, path):
 
 # ---------------------------------------------------------------- 5. the term in context
 
+
 async def test_a_term_in_context_across_documents_and_languages(datasette):
     data = (await get(datasette, "/-/glossary/" + quote("ダミー") + ".json")).json()
     assert data["entry"] == {"id": "definition:dummy", "ja": "ダミー", "en": "Dummy", "zh": "明手"}
     assert data["forms"] == {"ja": ["ダミー"], "zh": ["明手"]}
     assert [(g["doc"], g["lang"]) for g in data["groups"]] == [
-        ("laws-2017-ja", "ja"), ("laws-1997-zh", "zh"), ("revoke-notes-ja", "ja"), ("out-of-turn-notes-ja", "ja"),
-        ("jcbl-regs-ja", "ja")]
+        ("laws-2017-ja", "ja"),
+        ("laws-1997-zh", "zh"),
+        ("revoke-notes-ja", "ja"),
+        ("out-of-turn-notes-ja", "ja"),
+        ("jcbl-regs-ja", "ja"),
+    ]
     assert data["total"] == len(data["usages"]) == sum(g["count"] for g in data["groups"])
     assert len({u["id"] for u in data["usages"]}) == data["total"]
     for usage in data["usages"]:
@@ -82,13 +100,18 @@ async def test_a_term_in_context_across_documents_and_languages(datasette):
         assert usage["url"] == "/" + usage["doc"] + "/" + quote(usage["ref"], safe="()-,:~")
     first, second = data["usages"][:2]  # reading order; the sentence around the first occurrence
     assert (first["id"], first["context"], first["occurrences"]) == (
-        "laws-2017-ja:def:ダミー", "オープニングリードが表向きになるとダミーになり、プレイが終了するとダミーではなくなる。", 2)
+        "laws-2017-ja:def:ダミー",
+        "オープニングリードが表向きになるとダミーになり、プレイが終了するとダミーではなくなる。",
+        2,
+    )
     assert second["id"] == "laws-2017-ja:7B3" and second["context"].startswith("…") and second["context"].endswith("。")
 
 
 async def test_the_same_term_from_any_of_its_words(datasette):
-    totals = {(await get(datasette, "/-/glossary/" + quote(word) + ".json")).json()["total"]
-              for word in ("ダミー", "dummy", "Dummy", "明手")}
+    totals = {
+        (await get(datasette, "/-/glossary/" + quote(word) + ".json")).json()["total"]
+        for word in ("ダミー", "dummy", "Dummy", "明手")
+    }
     assert len(totals) == 1 and totals.pop() > 150
 
 
@@ -109,7 +132,10 @@ async def test_the_term_page_groups_by_document(datasette):
 
 async def test_a_vocabulary_word_opens_its_glossary_term(datasette):
     data = (await get(datasette, "/-/glossary/LOOT.json")).json()
-    assert data["entry"]["id"] == "curated:leadoutofturn" and data["forms"] == {"ja": ["順番外のリード"], "zh": ["越序引牌"]}
+    assert data["entry"]["id"] == "curated:leadoutofturn" and data["forms"] == {
+        "ja": ["順番外のリード"],
+        "zh": ["越序引牌"],
+    }
     assert "laws-2017-ja:53A" in {u["id"] for u in data["usages"]}
 
 
@@ -119,8 +145,9 @@ async def test_an_unknown_term_is_a_404_with_close_terms(datasette):
     assert response.json()["suggestions"][0]["term"] == "ペナルティカード"
 
 
-@pytest.mark.parametrize("unit, term", [("/laws-2017-ja/def:" + quote("ダミー"), "ダミー"),
-                                        ("/laws-1997-zh/def:" + quote("藏牌"), "藏牌")])
+@pytest.mark.parametrize(
+    "unit, term", [("/laws-2017-ja/def:" + quote("ダミー"), "ダミー"), ("/laws-1997-zh/def:" + quote("藏牌"), "藏牌")]
+)
 async def test_each_definition_links_to_its_term_in_context(datasette, unit, term):
     html = (await get(datasette, unit)).text
     link = re.search(r'<a class="term-usage" href="([^"]+)">', html).group(1)

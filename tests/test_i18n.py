@@ -1,5 +1,6 @@
 """The interface language: in the URL (/en/, /zh/, Japanese unprefixed), picked from Accept-Language
 on a first visit, remembered when chosen, every chrome string in the ja and zh catalogues."""
+
 from __future__ import annotations
 
 import re
@@ -18,11 +19,14 @@ def html_lang(html: str) -> str:
     return re.search(r'<html lang="([^"]+)"', html).group(1)
 
 
-@pytest.mark.parametrize("prefix, tag, search, glossary", [
-    ("", "ja", "検索", "用語集"),
-    ("/zh", "zh-Hans", "搜索", "术语表"),
-    ("/en", "en", "Search", "Glossary"),
-])
+@pytest.mark.parametrize(
+    "prefix, tag, search, glossary",
+    [
+        ("", "ja", "検索", "用語集"),
+        ("/zh", "zh-Hans", "搜索", "术语表"),
+        ("/en", "en", "Search", "Glossary"),
+    ],
+)
 async def test_the_chrome_is_in_the_language_of_the_url(datasette, prefix, tag, search, glossary):
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/27B1(b)")
     assert response.status_code == 200
@@ -37,8 +41,14 @@ async def test_the_chrome_is_in_the_language_of_the_url(datasette, prefix, tag, 
 async def test_the_switcher_links_the_same_page_in_each_language_with_hreflang(datasette):
     html = (await datasette.client.get("/en/laws-2017-ja/61B2?from_search=x")).text
     switcher = re.search(r'<nav class="ui-languages".*?</nav>', html, re.S).group(0)
-    assert '<a class="ui-language" hreflang="ja" lang="ja" href="/ja/laws-2017-ja/61B2?from_search=x">日本語</a>' in switcher
-    assert '<a class="ui-language" hreflang="zh-Hans" lang="zh-Hans" href="/zh/laws-2017-ja/61B2?from_search=x">中文</a>' in switcher
+    assert (
+        '<a class="ui-language" hreflang="ja" lang="ja" href="/ja/laws-2017-ja/61B2?from_search=x">日本語</a>'
+        in switcher
+    )
+    assert (
+        '<a class="ui-language" hreflang="zh-Hans" lang="zh-Hans" href="/zh/laws-2017-ja/61B2?from_search=x">中文</a>'
+        in switcher
+    )
     assert '<span class="ui-language current" lang="en" aria-current="true">English</span>' in switcher
     assert '<link rel="alternate" hreflang="ja" href="/laws-2017-ja/61B2?from_search=x">' in html
     assert '<link rel="alternate" hreflang="zh-Hans" href="/zh/laws-2017-ja/61B2?from_search=x">' in html
@@ -56,8 +66,16 @@ async def test_links_inside_an_english_page_stay_in_english(datasette):
     assert 'href="/laws-2017-ja/61B.json"' in html  # nor is JSON
 
 
-@pytest.mark.parametrize("path", ["/laws-2017-ja/61B.json", "/-/glossary.json?q=dummy", "/-/glossary/ダミー.json",
-                                  "/-/citations.json", "/laws-2017-ja.json"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/laws-2017-ja/61B.json",
+        "/-/glossary.json?q=dummy",
+        "/-/glossary/ダミー.json",
+        "/-/citations.json",
+        "/laws-2017-ja.json",
+    ],
+)
 async def test_json_is_the_same_in_every_language(datasette, path):
     plain = await datasette.client.get(path)
     for prefix in ("/en", "/zh"):
@@ -67,7 +85,9 @@ async def test_json_is_the_same_in_every_language(datasette, path):
 
 
 async def test_accept_language_picks_the_language_on_a_first_visit(datasette):
-    response = await datasette.client.get("/laws-2017-ja/61B", headers={**BROWSER, "accept-language": "zh-TW,zh;q=0.9,en;q=0.5"})
+    response = await datasette.client.get(
+        "/laws-2017-ja/61B", headers={**BROWSER, "accept-language": "zh-TW,zh;q=0.9,en;q=0.5"}
+    )
     assert response.status_code == 302 and response.headers["location"] == "/zh/laws-2017-ja/61B"
     assert "Accept-Language" in response.headers["vary"]
     english = await datasette.client.get("/-/glossary?x=1", headers={**BROWSER, "accept-language": "en-GB,en;q=0.8"})
@@ -91,8 +111,9 @@ async def test_a_chosen_language_is_remembered(datasette):
     to_japanese = await datasette.client.get("/ja/laws-2017-ja/61B?q=1")
     assert to_japanese.status_code == 302 and to_japanese.headers["location"] == "/laws-2017-ja/61B?q=1"
     assert to_japanese.headers["set-cookie"].startswith("ui_lang=ja;")
-    stays = await datasette.client.get("/laws-2017-ja/61B", headers={**BROWSER, "accept-language": "en",
-                                                                     "cookie": "ui_lang=ja"})
+    stays = await datasette.client.get(
+        "/laws-2017-ja/61B", headers={**BROWSER, "accept-language": "en", "cookie": "ui_lang=ja"}
+    )
     assert stays.status_code == 200 and html_lang(stays.text) == "ja"
     chosen = await datasette.client.get("/en/laws-2017-ja/61B", headers=BROWSER)
     assert chosen.headers["set-cookie"].startswith("ui_lang=en;")
@@ -113,33 +134,48 @@ async def test_a_redirect_inside_a_language_stays_in_it(datasette):
     assert response.status_code == 302 and response.headers["location"] == "/en/laws-2017-ja/61B2"
 
 
-@pytest.mark.parametrize("prefix, title, message", [
-    ("", "見つかりません", "に <code>99Z</code> はありません。"),
-    ("/zh", "未找到", "中没有 <code>99Z</code>。"),
-    ("/en", "Not Found", "There is no unit <code>99Z</code> in"),
-])
+@pytest.mark.parametrize(
+    "prefix, title, message",
+    [
+        ("", "見つかりません", "に <code>99Z</code> はありません。"),
+        ("/zh", "未找到", "中没有 <code>99Z</code>。"),
+        ("/en", "Not Found", "There is no unit <code>99Z</code> in"),
+    ],
+)
 async def test_error_pages_are_translated(datasette, prefix, title, message):
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
     assert response.status_code == 404
     assert f"<h1>{title}</h1>" in response.text and message in response.text
 
 
-@pytest.mark.parametrize("header, expected", [
-    (None, "ja"), ("", "ja"), ("fr", "ja"), ("en-US,en;q=0.9", "en"), ("zh-Hant-TW", "zh"),
-    ("fr;q=1, zh;q=0.5, en;q=0.7", "en"), ("en;q=0, zh", "zh"), ("ja;q=0.1,en;q=abc", "ja"),
-])
+@pytest.mark.parametrize(
+    "header, expected",
+    [
+        (None, "ja"),
+        ("", "ja"),
+        ("fr", "ja"),
+        ("en-US,en;q=0.9", "en"),
+        ("zh-Hant-TW", "zh"),
+        ("fr;q=1, zh;q=0.5, en;q=0.7", "en"),
+        ("en;q=0, zh", "zh"),
+        ("ja;q=0.1,en;q=abc", "ja"),
+    ],
+)
 def test_best_language(header, expected):
     assert i18n.best_language(header) == expected
 
 
 def test_links_are_localized_but_not_files_switcher_or_other_sites():
-    html = ('<a href="/laws-2017-ja/61">x</a><a class="y" href="/">h</a><form action="/-/search">'
-            '<a href="//evil.example/">e</a><a href="/-/static-plugins/x/site.css">c</a>'
-            '<a hreflang="ja" href="/ja/x">j</a><a href="/en/x">already</a><a href="/61.json">j</a>')
+    html = (
+        '<a href="/laws-2017-ja/61">x</a><a class="y" href="/">h</a><form action="/-/search">'
+        '<a href="//evil.example/">e</a><a href="/-/static-plugins/x/site.css">c</a>'
+        '<a hreflang="ja" href="/ja/x">j</a><a href="/en/x">already</a><a href="/61.json">j</a>'
+    )
     assert ui_lang.localize_links(html, "zh") == (
         '<a href="/zh/laws-2017-ja/61">x</a><a class="y" href="/zh/">h</a><form action="/zh/-/search">'
         '<a href="//evil.example/">e</a><a href="/-/static-plugins/x/site.css">c</a>'
-        '<a hreflang="ja" href="/ja/x">j</a><a href="/en/x">already</a><a href="/61.json">j</a>')
+        '<a hreflang="ja" href="/ja/x">j</a><a href="/en/x">already</a><a href="/61.json">j</a>'
+    )
 
 
 def test_dates_are_in_the_interface_language():
@@ -154,14 +190,26 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
     from babel.messages.extract import extract_from_dir
     from babel.messages.pofile import read_po
 
-    method_map = [("laws_site/templates/**.html", "jinja2"), ("laws_site/**.py", "python"),
-                  ("metadata.yml", "laws_site.i18n.catalog:extract_metadata")]  # Datasette's pages show its texts
-    found = {message for _file, _line, message, _comments, _context in
-             extract_from_dir(str(ROOT), method_map, keywords={"_": None, "gettext": None, "N_": None,
-                                                              "ngettext": (1, 2)})}
+    method_map = [
+        ("laws_site/templates/**.html", "jinja2"),
+        ("laws_site/**.py", "python"),
+        ("metadata.yml", "laws_site.i18n.catalog:extract_metadata"),
+    ]  # Datasette's pages show its texts
+    found = {
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map, keywords={"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
+        )
+    }
     msgids = {m if isinstance(m, str) else m[0] for m in found}
-    assert {"Search", "Glossary", "Not Found", "Interface language", "View and edit SQL",
-            "Every addressable unit in reading order; the permalink of a unit is /<doc>/<ref>."} <= msgids
+    assert {
+        "Search",
+        "Glossary",
+        "Not Found",
+        "Interface language",
+        "View and edit SQL",
+        "Every addressable unit in reading order; the permalink of a unit is /<doc>/<ref>.",
+    } <= msgids
     for lang in ("ja", "zh"):
         path = ROOT / "laws_site" / "locale" / lang / "LC_MESSAGES" / "messages.po"
         with path.open("rb") as po:
@@ -170,13 +218,22 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
         assert missing == [], f"{lang}: untranslated {missing}"
 
 
-@pytest.mark.parametrize("prefix, words, english", [
-    ("/zh", ["<h1>比较第16条</h1>", "首页</a>", "比较</button>", "仅新版", "显示空格及全角半角差异"],
-     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
-    ("", ["<h1>第16条の比較</h1>", "ホーム</a>", "比較</button>", "新しい方のみ", "全条の一覧"],
-     ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"]),
-    ("/en", ["<h1>Compare Law 16</h1>", ">Home</a>", ">Compare</button>", "only in the newer", ">All laws<"], []),
-])
+@pytest.mark.parametrize(
+    "prefix, words, english",
+    [
+        (
+            "/zh",
+            ["<h1>比较第16条</h1>", "首页</a>", "比较</button>", "仅新版", "显示空格及全角半角差异"],
+            ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"],
+        ),
+        (
+            "",
+            ["<h1>第16条の比較</h1>", "ホーム</a>", "比較</button>", "新しい方のみ", "全条の一覧"],
+            ["Compare Law", "only in the newer", "show spacing and width", ">Home<", ">All laws<"],
+        ),
+        ("/en", ["<h1>Compare Law 16</h1>", ">Home</a>", ">Compare</button>", "only in the newer", ">All laws<"], []),
+    ],
+)
 async def test_the_compare_page_chrome_is_in_the_interface_language(datasette, prefix, words, english):
     html = (await datasette.client.get(f"{prefix}/-/diff?ref=16&from=laws-1997-zh&to=laws-2017-ja")).text
     for word in words:
@@ -184,8 +241,9 @@ async def test_the_compare_page_chrome_is_in_the_interface_language(datasette, p
     chrome = re.sub(r'<div class="diff-side.*?</div>\s*</div>', "", html, flags=re.S)  # not the texts compared
     assert [w for w in english if w in chrome] == []
     overview = (await datasette.client.get(f"{prefix}/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja")).text
-    assert [w for w in ["units changed", "Compare all laws", '<th scope="col">only older'] if w in overview] == \
-        ([] if english else [w for w in ["units changed", "Compare all laws", '<th scope="col">only older']])
+    assert [w for w in ["units changed", "Compare all laws", '<th scope="col">only older'] if w in overview] == (
+        [] if english else [w for w in ["units changed", "Compare all laws", '<th scope="col">only older']]
+    )
 
 
 async def test_edition_reasons_the_build_writes_are_in_the_interface_language(datasette):
@@ -216,11 +274,17 @@ async def test_an_editors_note_shared_by_a_split_is_printed_once_in_the_interfac
     assert english.count('<p class="relation-reason"><span lang="en">1997 Law 16&#39;s own text') == 1
 
 
-@pytest.mark.parametrize("prefix, document, suggestion", [
-    ("", "規則 2017", "第9条"), ("/zh", "规则 2017", "第9条"), ("/en", "Laws 2017", "Law 9"),
-])
-async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_read_them(datasette, prefix, document,
-                                                                                           suggestion):
+@pytest.mark.parametrize(
+    "prefix, document, suggestion",
+    [
+        ("", "規則 2017", "第9条"),
+        ("/zh", "规则 2017", "第9条"),
+        ("/en", "Laws 2017", "Law 9"),
+    ],
+)
+async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_read_them(
+    datasette, prefix, document, suggestion
+):
     """/laws-2017-ja/99Z: the suggestion was the bare ref '9', the document its Japanese full title on every
     page, and the browser tab 'laws-2017-ja 99Z'."""
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
@@ -233,15 +297,22 @@ async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_r
     assert data["suggestions"][0]["label"] == "9"  # the JSON keeps the ref
 
 
-@pytest.mark.parametrize("prefix, home, search, laws", [
-    ("", "ホーム", "検索", "規則 2017"), ("/zh", "首页", "搜索", "规则 2017"), ("/en", "Home", "Search", "Laws 2017"),
-])
+@pytest.mark.parametrize(
+    "prefix, home, search, laws",
+    [
+        ("", "ホーム", "検索", "規則 2017"),
+        ("/zh", "首页", "搜索", "规则 2017"),
+        ("/en", "Home", "Search", "Laws 2017"),
+    ],
+)
 async def test_search_and_index_breadcrumbs_are_in_the_interface_language(datasette, prefix, home, search, laws):
     """The search page showed Datasette's own lowercase 'home' crumb; the 索引's crumb named the
     document by its Japanese short title on /zh/ and /en/ pages; a missing index suggested 'laws-2017-ja/-/index'."""
     html = (await datasette.client.get(f"{prefix}/-/search?q=" + "罰張")).text
-    assert (f'<p class="crumbs breadcrumb"><a href="{prefix}/">{home}</a> &gt; '
-            f'<span aria-current="page">{search}</span></p>') in html
+    assert (
+        f'<p class="crumbs breadcrumb"><a href="{prefix}/">{home}</a> &gt; '
+        f'<span aria-current="page">{search}</span></p>'
+    ) in html
     html = (await datasette.client.get(f"{prefix}/laws-2017-ja/-/index")).text
     assert f'<a href="{prefix}/laws-2017-ja">{laws}</a> &gt; <span aria-current="page">' in html
     missing = await datasette.client.get(f"{prefix}/laws-1997-zh/-/index")
@@ -250,9 +321,14 @@ async def test_search_and_index_breadcrumbs_are_in_the_interface_language(datase
     assert ">laws-2017-ja/-/index<" not in missing.text and "No index (索引) in" not in missing.text
 
 
-@pytest.mark.parametrize("prefix, laws, notes", [
-    ("", "規則 2017", "リボーク注釈"), ("/zh", "规则 2017", "藏牌注释"), ("/en", "Laws 2017", "Revoke notes"),
-])
+@pytest.mark.parametrize(
+    "prefix, laws, notes",
+    [
+        ("", "規則 2017", "リボーク注釈"),
+        ("/zh", "规则 2017", "藏牌注释"),
+        ("/en", "Laws 2017", "Revoke notes"),
+    ],
+)
 async def test_search_names_the_documents_in_the_interface_language(datasette, prefix, laws, notes):
     """The result groups and the document filter named each document by its full title in its own language
     (デュプリケートブリッジの規則 2017年版 on a Chinese page)."""
@@ -268,8 +344,9 @@ async def test_history_and_compare_errors_speak_the_interface_language(datasette
     response = await datasette.client.get("/zh/-/history/99")
     assert response.status_code == 404
     assert "<h1>没有该条</h1>" in response.text and "语料库的任何版本中都没有第99条（第1-93条）。" in response.text
-    assert (await datasette.client.get("/-/history/99.json")).json()["error"] == \
-        "no Law 99 in any edition in the corpus (laws 1-93)"  # the JSON keeps its message
+    assert (await datasette.client.get("/-/history/99.json")).json()[
+        "error"
+    ] == "no Law 99 in any edition in the corpus (laws 1-93)"  # the JSON keeps its message
     response = await datasette.client.get("/zh/-/diff/overview")
     assert response.status_code == 302 and response.headers["location"] == "/zh/-/diff"
     assert (await datasette.client.get("/-/diff/overview.json")).status_code == 400

@@ -1,4 +1,5 @@
 """Human labels (ingest/references/labels.py): what people read wherever the site would otherwise show an id."""
+
 from __future__ import annotations
 
 import re
@@ -22,9 +23,12 @@ EXPECTED = [
     ("laws-2017-ja:fn:19", "脚注19", "脚注19", "Footnote 19"),
     ("laws-2017-ja:fn:ja-22", "日本語版注（第22条）", "日文版注（第22条）", "Japanese edition note (Law 22)"),
     ("laws-2017-ja:index:ダミー", "索引: ダミー", "索引: ダミー", "Index: ダミー"),
-    ("laws-2017-ja:index:アーティフィシャルコール/アーティフィシャルなパス",
-     "索引: アーティフィシャルコール / アーティフィシャルなパス", "索引: アーティフィシャルコール / アーティフィシャルなパス",
-     "Index: アーティフィシャルコール / アーティフィシャルなパス"),
+    (
+        "laws-2017-ja:index:アーティフィシャルコール/アーティフィシャルなパス",
+        "索引: アーティフィシャルコール / アーティフィシャルなパス",
+        "索引: アーティフィシャルコール / アーティフィシャルなパス",
+        "Index: アーティフィシャルコール / アーティフィシャルなパス",
+    ),
     ("laws-2017-ja:index-row:あ", "索引: あ行", "索引: あ行", "Index: あ row"),
     ("laws-2017-ja:toc:61", "目次: 第61条", "目录: 第61条", "Contents: Law 61"),
     ("revoke-notes-ja:quote:63", "第63条の引用", "第63条（引文）", "Law 63 (as reprinted)"),
@@ -32,7 +36,12 @@ EXPECTED = [
     ("out-of-turn-notes-ja:note:57-1", "第57条への注釈", "第57条注释", "Note on Law 57"),
     ("revoke-notes-ja:ruling:1", "裁定 1", "裁定 1", "Ruling 1"),
     ("revoke-notes-ja:toc", "索引", "目录", "Contents"),
-    ("laws-1997-zh:division:5-2-3", "第五章 第二部分 第三节", "第五章 第二部分 第三节", "Chapter 5, part 2, division 3"),
+    (
+        "laws-1997-zh:division:5-2-3",
+        "第五章 第二部分 第三节",
+        "第五章 第二部分 第三节",
+        "Chapter 5, part 2, division 3",
+    ),
     ("jcbl-regs-ja:24", "第24条", "第24条", "Article 24"),
     ("jcbl-regs-ja:24-5-1", "第24条5項1号", "第24条5项1号", "Article 24(5)(1)"),
     ("jcbl-regs-ja:2-1-1", "第2条1項1号", "第2条1项1号", "Article 2(1)(1)"),
@@ -51,8 +60,12 @@ def db(laws_db_path):
 
 
 def labels_of(db, unit_id: str) -> dict[str, tuple[str, str]]:
-    return {lang: (label, full) for lang, label, full in db.execute(
-        "select lang, label, full_label from unit_labels where unit_id = ?", [unit_id])}
+    return {
+        lang: (label, full)
+        for lang, label, full in db.execute(
+            "select lang, label, full_label from unit_labels where unit_id = ?", [unit_id]
+        )
+    }
 
 
 @pytest.mark.parametrize("unit_id,ja,zh,en", EXPECTED, ids=[row[0] for row in EXPECTED])
@@ -70,8 +83,10 @@ def test_full_label_names_the_document(db):
 
 
 # what an id looks like; a label must never read like one
-ID_PATTERN = re.compile(r"\b(?:quote|def|index|fn|division|toc|note|part|chapter|ruling|index-row|preface|essay):"
-                        r"|appendix-\d|[A-Za-z-]+-(?:ja|zh)\b")
+ID_PATTERN = re.compile(
+    r"\b(?:quote|def|index|fn|division|toc|note|part|chapter|ruling|index-row|preface|essay):"
+    r"|appendix-\d|[A-Za-z-]+-(?:ja|zh)\b"
+)
 
 
 def test_every_unit_has_a_label_in_every_language_and_none_reads_like_an_id(db):
@@ -98,9 +113,11 @@ def test_law_citation_follows_the_documents_language():
 
 def test_a_parent_comes_first_so_regulation_items_read_their_paragraph():
     names = {"regs": DocumentNames("regs", "ja", "regulations", {"ja": "規則"})}
-    units = [Unit("regs", "24", "article", attrs={"number": 24}),
-             Unit("regs", "24-5", "paragraph", parent_ref="24", attrs={"number": 5}),
-             Unit("regs", "24-5-1", "item", parent_ref="24-5", attrs={"label": "1."})]
+    units = [
+        Unit("regs", "24", "article", attrs={"number": 24}),
+        Unit("regs", "24-5", "paragraph", parent_ref="24", attrs={"number": 5}),
+        Unit("regs", "24-5-1", "item", parent_ref="24-5", attrs={"label": "1."}),
+    ]
     labels = unit_labels(units, names)
     assert labels["regs:24-5-1"]["ja"] == {"label": "第24条5項1号", "full_label": "規則: 第24条5項1号"}
 
@@ -112,8 +129,11 @@ async def test_a_regulation_is_cited_wholly_in_each_language(datasette):
 
     html = (await datasette.client.get("/en/jcbl-regs-ja/appendix-7-4")).text
     forms = json.loads(re.search(r'data-cite-forms="([^"]+)"', html).group(1).replace("&#34;", '"'))
-    assert forms == {"ja": "競技会運営規則 付表7-4", "zh": "竞赛运营规则 附表7-4",
-                     "en": "JCBL tournament regulations, Appendix 7-4"}
+    assert forms == {
+        "ja": "競技会運営規則 付表7-4",
+        "zh": "竞赛运营规则 附表7-4",
+        "en": "JCBL tournament regulations, Appendix 7-4",
+    }
     article = (await datasette.client.get("/en/jcbl-regs-ja/24-5-1")).text
     assert "JCBL tournament regulations, Article 24(5)(1)" in article
 
@@ -151,8 +171,12 @@ def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_d
     write_search_labels(written, rows)
     for db in (copied, written):
         db.close()
-    read = [sqlite3.connect(tmp_path / name).execute("select rowid, * from search_labels").fetchall()
-            for name in ("copied.db", "written.db")]
-    schema = [sqlite3.connect(tmp_path / name).execute("select sql from sqlite_master").fetchall()
-              for name in ("copied.db", "written.db")]
+    read = [
+        sqlite3.connect(tmp_path / name).execute("select rowid, * from search_labels").fetchall()
+        for name in ("copied.db", "written.db")
+    ]
+    schema = [
+        sqlite3.connect(tmp_path / name).execute("select sql from sqlite_master").fetchall()
+        for name in ("copied.db", "written.db")
+    ]
     assert read[0] == read[1] and len(read[0]) == len(rows) and schema[0] == schema[1]

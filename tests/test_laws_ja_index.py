@@ -3,6 +3,7 @@ two-space Markdown line breaks kept), and invariants over the whole real section
 
 Each excerpt comment cites the corpus line where it starts.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,16 @@ def parse_excerpt(body: str, row: str = "### 【あ】") -> dict[str, object]:
 
 def record(unit) -> tuple:
     a = unit.attrs
-    return (unit.ref, unit.title, unit.text, unit.parent_ref, unit.line, a["subterm"], a["see"] + a["see_also"], a["remark"])
+    return (
+        unit.ref,
+        unit.title,
+        unit.text,
+        unit.parent_ref,
+        unit.line,
+        a["subterm"],
+        a["see"] + a["see_also"],
+        a["remark"],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -52,18 +62,45 @@ def entries(units):
 
 # --- exact records on excerpts ------------------------------------------------------------
 
+
 def test_space_format_heading_with_subterms_alert():
     # line 3184: a paragraph; first line the heading, the rest its sub-terms
-    got = parse_excerpt("アラート 定義  \n予想外の、不当な情報 16B1, 73C  \nしない、不当な情報 16B1, 73C  \n"
-                        "しない、間違った説明 20F5(a)  \n公開 40B2(a)(iii)\n")
+    got = parse_excerpt(
+        "アラート 定義  \n予想外の、不当な情報 16B1, 73C  \nしない、不当な情報 16B1, 73C  \n"
+        "しない、間違った説明 20F5(a)  \n公開 40B2(a)(iii)\n"
+    )
     assert [record(u) for u in got.values()] == [
         ("index:アラート", "アラート", "定義", "index-row:あ", 1001, None, [], None),
-        ("index:アラート/予想外の、不当な情報", "予想外の、不当な情報", "16B1, 73C", "index:アラート", 1002,
-         "予想外の、不当な情報", [], None),
-        ("index:アラート/しない、不当な情報", "しない、不当な情報", "16B1, 73C", "index:アラート", 1003,
-         "しない、不当な情報", [], None),
-        ("index:アラート/しない、間違った説明", "しない、間違った説明", "20F5(a)", "index:アラート", 1004,
-         "しない、間違った説明", [], None),
+        (
+            "index:アラート/予想外の、不当な情報",
+            "予想外の、不当な情報",
+            "16B1, 73C",
+            "index:アラート",
+            1002,
+            "予想外の、不当な情報",
+            [],
+            None,
+        ),
+        (
+            "index:アラート/しない、不当な情報",
+            "しない、不当な情報",
+            "16B1, 73C",
+            "index:アラート",
+            1003,
+            "しない、不当な情報",
+            [],
+            None,
+        ),
+        (
+            "index:アラート/しない、間違った説明",
+            "しない、間違った説明",
+            "20F5(a)",
+            "index:アラート",
+            1004,
+            "しない、間違った説明",
+            [],
+            None,
+        ),
         ("index:アラート/公開", "公開", "40B2(a)(iii)", "index:アラート", 1005, "公開", [], None),
     ]
     assert got["index:アラート/公開"].attrs["refs_printed"] == "40B2(a)(iii)"
@@ -76,22 +113,47 @@ def test_tab_format_bold_heading_with_subterms_and_see_also_line():
     assert [record(u) for u in got.values()] == [
         ("index:オークション期間", "オークション期間", "17", "index-row:あ", 1001, None, ["オークション"], None),
         ("index:オークション期間/開始", "開始", "17A", "index:オークション期間", 1003, "開始", [], None),
-        ("index:オークション期間/最初のコール", "最初のコール", "17B", "index:オークション期間", 1004,
-         "最初のコール", [], None),
+        (
+            "index:オークション期間/最初のコール",
+            "最初のコール",
+            "17B",
+            "index:オークション期間",
+            1004,
+            "最初のコール",
+            [],
+            None,
+        ),
     ]
     assert got["index:オークション期間"].attrs["lines"] == [1001, 1002]
 
 
 def test_wrapped_refs_space_format():
     # line 3193: the see-also line carries the ### heading's refs; 3196-3197 refs wrap after a comma
-    got = parse_excerpt("### 意思の伝達、テンポとディセプション\n\n(「情報」も参照) 73  \n"
-                        "パートナーから得た不当な情報 16B1(a), 16B3,  \n73C  \n")
+    got = parse_excerpt(
+        "### 意思の伝達、テンポとディセプション\n\n(「情報」も参照) 73  \n"
+        "パートナーから得た不当な情報 16B1(a), 16B3,  \n73C  \n"
+    )
     heading, sub = got.values()
-    assert record(heading) == ("index:意思の伝達、テンポとディセプション", "意思の伝達、テンポとディセプション",
-                               "73", "index-row:あ", 1001, None, ["情報"], None)
-    assert record(sub) == ("index:意思の伝達、テンポとディセプション/パートナーから得た不当な情報",
-                           "パートナーから得た不当な情報", "16B1(a), 16B3, 73C",
-                           "index:意思の伝達、テンポとディセプション", 1004, "パートナーから得た不当な情報", [], None)
+    assert record(heading) == (
+        "index:意思の伝達、テンポとディセプション",
+        "意思の伝達、テンポとディセプション",
+        "73",
+        "index-row:あ",
+        1001,
+        None,
+        ["情報"],
+        None,
+    )
+    assert record(sub) == (
+        "index:意思の伝達、テンポとディセプション/パートナーから得た不当な情報",
+        "パートナーから得た不当な情報",
+        "16B1(a), 16B3, 73C",
+        "index:意思の伝達、テンポとディセプション",
+        1004,
+        "パートナーから得た不当な情報",
+        [],
+        None,
+    )
     assert sub.attrs["lines"] == [1004, 1005]
 
 
@@ -100,16 +162,25 @@ def test_wrapped_refs_tab_format_after_empty_heading():
     got = parse_excerpt("<b>説明期間</b>\t\n\t17D1, 20F4, 20F5(b)(ii), 40B2(b), 40B2(c)(ii), 41\n", row="### 【さ】")
     (unit,) = got.values()
     assert (unit.ref, unit.text, unit.attrs["lines"]) == (
-        "index:説明期間", "17D1, 20F4, 20F5(b)(ii), 40B2(b), 40B2(c)(ii), 41", [1001, 1002])
+        "index:説明期間",
+        "17D1, 20F4, 20F5(b)(ii), 40B2(b), 40B2(c)(ii), 41",
+        [1001, 1002],
+    )
 
 
 def test_wrapped_term_is_one_subterm():
     # line 3201: the term breaks after the adverb あらかじめ; refs come with the second half
-    got = parse_excerpt("### 意思の伝達、テンポとディセプション\n\n(「情報」も参照) 73\n\n"
-                        "規則が認める以外のあらかじめ\t\n取り決めた意思の伝達\t73B2\nしぐさ\t73D\n")
+    got = parse_excerpt(
+        "### 意思の伝達、テンポとディセプション\n\n(「情報」も参照) 73\n\n"
+        "規則が認める以外のあらかじめ\t\n取り決めた意思の伝達\t73B2\nしぐさ\t73D\n"
+    )
     wrapped = got["index:意思の伝達、テンポとディセプション/規則が認める以外のあらかじめ取り決めた意思の伝達"]
     assert (wrapped.title, wrapped.text, wrapped.line, wrapped.attrs["lines"]) == (
-        "規則が認める以外のあらかじめ取り決めた意思の伝達", "73B2", 1005, [1005, 1006])
+        "規則が認める以外のあらかじめ取り決めた意思の伝達",
+        "73B2",
+        1005,
+        [1005, 1006],
+    )
     assert got["index:意思の伝達、テンポとディセプション/しぐさ"].text == "73D"
 
 
@@ -117,15 +188,24 @@ def test_remark_wrapped_over_two_lines():
     # line 3176: 注： and its continuation belong to the entry, not to new entries
     got = parse_excerpt("アベレージスコア 12C2(a)  \n注：「アベレージスコア」は  \n「0」と同一ではない\n")
     (unit,) = got.values()
-    assert record(unit) == ("index:アベレージスコア", "アベレージスコア", "12C2(a)", "index-row:あ", 1001, None, [],
-                            "注：「アベレージスコア」は「0」と同一ではない")
+    assert record(unit) == (
+        "index:アベレージスコア",
+        "アベレージスコア",
+        "12C2(a)",
+        "index-row:あ",
+        1001,
+        None,
+        [],
+        "注：「アベレージスコア」は「0」と同一ではない",
+    )
     assert unit.attrs["lines"] == [1001, 1002, 1003]
 
 
 def test_remark_in_tab_format():
     # line 3564: heading, refs on their own line, remark (with the conversion's stray space kept)
-    got = parse_excerpt("<b>ゼロスコア</b>\t\n\t77\n注：「ゼロスコア」は「アベレー ジスコア」と同一ではない\t\n",
-                        row="### 【さ】")
+    got = parse_excerpt(
+        "<b>ゼロスコア</b>\t\n\t77\n注：「ゼロスコア」は「アベレー ジスコア」と同一ではない\t\n", row="### 【さ】"
+    )
     (unit,) = got.values()
     assert (unit.text, unit.attrs["remark"]) == ("77", "注：「ゼロスコア」は「アベレー ジスコア」と同一ではない")
 
@@ -135,32 +215,57 @@ def test_see_also_inside_bold_heading():
     got = parse_excerpt("<b>違反行為（「反則行為」も参照）</b>\t定義\n違反行為後の手順\t9\n")
     assert [record(u) for u in got.values()] == [
         ("index:違反行為", "違反行為", "定義", "index-row:あ", 1001, None, ["反則行為"], None),
-        ("index:違反行為/違反行為後の手順", "違反行為後の手順", "9", "index:違反行為", 1002, "違反行為後の手順", [], None),
+        (
+            "index:違反行為/違反行為後の手順",
+            "違反行為後の手順",
+            "9",
+            "index:違反行為",
+            1002,
+            "違反行為後の手順",
+            [],
+            None,
+        ),
     ]
 
 
 def test_merged_line_holds_a_heading_and_its_subterm_with_two_see_also_targets():
     # line 3782-3783: the conversion merged index lines: n terms <TAB> n reference groups
-    got = parse_excerpt("パートスコア 得点\t定義 77\n"
-                        "パートナー (「合意」、「パートナー間の了解事項」参照) 余計な情報\t定義 16B\n", row="【は】\t")
+    got = parse_excerpt(
+        "パートスコア 得点\t定義 77\nパートナー (「合意」、「パートナー間の了解事項」参照) 余計な情報\t定義 16B\n",
+        row="【は】\t",
+    )
     assert [record(u) for u in got.values()] == [
         ("index:パートスコア", "パートスコア", "定義", "index-row:は", 1001, None, [], None),
         ("index:パートスコア/得点", "得点", "77", "index:パートスコア", 1001, "得点", [], None),
-        ("index:パートナー", "パートナー", "定義", "index-row:は", 1002, None, ["合意", "パートナー間の了解事項"], None),
+        (
+            "index:パートナー",
+            "パートナー",
+            "定義",
+            "index-row:は",
+            1002,
+            None,
+            ["合意", "パートナー間の了解事項"],
+            None,
+        ),
         ("index:パートナー/余計な情報", "余計な情報", "16B", "index:パートナー", 1002, "余計な情報", [], None),
     ]
     # `参照` without `も` is *see*: look there instead, as printed
     partner = got["index:パートナー"].attrs
     assert (partner["see"], partner["see_also"], partner["see_printed"]) == (
-        ["合意", "パートナー間の了解事項"], [], ["(「合意」、「パートナー間の了解事項」参照)"])
+        ["合意", "パートナー間の了解事項"],
+        [],
+        ["(「合意」、「パートナー間の了解事項」参照)"],
+    )
     assert {u.attrs["split_line"] for u in got.values()} == {1001, 1002}
 
 
 def test_merged_line_of_three_subterms():
     # line 3790 (under パートナー間の了解事項, line 3784)
-    got = parse_excerpt("パートナー間の了解事項\t40\n"
-                        "システム、パートナーとの異なる スタイルや判断、パートナーとの異なる 特別な\t40A4 40A4 40B\n",
-                        row="【は】\t")
+    got = parse_excerpt(
+        "パートナー間の了解事項\t40\n"
+        "システム、パートナーとの異なる スタイルや判断、パートナーとの異なる 特別な\t40A4 40A4 40B\n",
+        row="【は】\t",
+    )
     assert [(u.title, u.text, u.parent_ref) for u in got.values()] == [
         ("パートナー間の了解事項", "40", "index-row:は"),
         ("システム、パートナーとの異なる", "40A4", "index:パートナー間の了解事項"),
@@ -171,8 +276,10 @@ def test_merged_line_of_three_subterms():
 
 def test_term_with_space_and_one_reference_group_stays_whole():
     # line 3498: the space after 、 is a line wrap; line 3302: 側 (サイド) is one term
-    got = parse_excerpt("<b>情報</b> （「意思の伝達」も参照）\t<b>16</b>\n"
-                        "ディセプション、 はっきりしたブリッジ上の理由がない\t73E2\n", row="### 【さ】")
+    got = parse_excerpt(
+        "<b>情報</b> （「意思の伝達」も参照）\t<b>16</b>\nディセプション、 はっきりしたブリッジ上の理由がない\t73E2\n",
+        row="### 【さ】",
+    )
     assert [(u.ref, u.text, u.attrs["see_also"]) for u in got.values()] == [
         ("index:情報", "16", ["意思の伝達"]),
         ("index:情報/ディセプション、はっきりしたブリッジ上の理由がない", "73E2", []),
@@ -196,10 +303,16 @@ def test_gloss_lines_belong_to_the_subterm_before_them():
     got = parse_excerpt(KA_EXCERPT, row="<b>【か】</b>\t")
     unit = got["index:規則/肯定の表現の使い分け"]
     assert (unit.text, unit.line, unit.attrs["gloss"], unit.attrs["lines"]) == (
-        "前書き", 1016, "(「することができる」「する」「するようにする」「すべきである」「しなければならない」)",
-        [1016, 1017, 1018, 1019, 1020, 1021])
+        "前書き",
+        1016,
+        "(「することができる」「する」「するようにする」「すべきである」「しなければならない」)",
+        [1016, 1017, 1018, 1019, 1020, 1021],
+    )
     assert [u.title for u in got.values() if u.parent_ref == "index:規則"] == [
-        "調整を定めていない", "肯定の表現の使い分け", "規則の解釈"]
+        "調整を定めていない",
+        "肯定の表現の使い分け",
+        "規則の解釈",
+    ]
 
 
 def test_plain_tab_headings_follow_reading_order():
@@ -208,26 +321,49 @@ def test_plain_tab_headings_follow_reading_order():
     # A term that repeats an earlier one plus a particle (規則の解釈, ゲームの楽しみ) is a sub-term.
     got = parse_excerpt(KA_EXCERPT, row="<b>【か】</b>\t")
     headings = [u.title for u in got.values() if u.attrs["subterm"] is None]
-    assert headings == ["過不足、カード", "過不足のあるトリック", "側 (サイド)", "管轄団体", "記憶、計算または技術の助け",
-                        "規則", "競技会", "競技会場", "競技者", "規律罰則", "配り直し", "ゲーム"]
+    assert headings == [
+        "過不足、カード",
+        "過不足のあるトリック",
+        "側 (サイド)",
+        "管轄団体",
+        "記憶、計算または技術の助け",
+        "規則",
+        "競技会",
+        "競技会場",
+        "競技者",
+        "規律罰則",
+        "配り直し",
+        "ゲーム",
+    ]
     assert [u.title for u in got.values() if u.parent_ref == "index:管轄団体"] == [
-        "世界ブリッジ連合", "ゾーン組織", "各国ブリッジ組織", "責任と権限", "権限の委任", "権限の委譲",
-        "主催者となることもできる", "さらに上告する可能性"]
+        "世界ブリッジ連合",
+        "ゾーン組織",
+        "各国ブリッジ組織",
+        "責任と権限",
+        "権限の委任",
+        "権限の委譲",
+        "主催者となることもできる",
+        "さらに上告する可能性",
+    ]
 
 
 def test_repeated_pair_gets_a_suffix():
     # lines 3365 and 3397: コールする権利の保持 printed twice under コール
-    got = parse_excerpt("<b>コール</b>\t定義\nコールする権利の保持\t17D3\n同等な\t23\nコールする権利の保持\t17D3\n",
-                        row="<b>【か】</b>\t")
+    got = parse_excerpt(
+        "<b>コール</b>\t定義\nコールする権利の保持\t17D3\n同等な\t23\nコールする権利の保持\t17D3\n",
+        row="<b>【か】</b>\t",
+    )
     second = got["index:コール/コールする権利の保持~2"]
     assert (second.text, second.attrs["duplicate_of"], second.parent_ref) == (
-        "17D3", "index:コール/コールする権利の保持", "index:コール")
+        "17D3",
+        "index:コール/コールする権利の保持",
+        "index:コール",
+    )
 
 
 def test_markdown_heading_with_see_also_paragraph_and_furniture():
     # line 4012: ## heading, its see-also in the next paragraph; line 4017 is a rule, not an entry
-    got = parse_excerpt("## 了解事項\n\n(「パートナー間の了解事項」参照)\n\n礼儀\t74A1\n----\t------\n",
-                        row="【ら】\t")
+    got = parse_excerpt("## 了解事項\n\n(「パートナー間の了解事項」参照)\n\n礼儀\t74A1\n----\t------\n", row="【ら】\t")
     assert [(u.ref, u.text, u.attrs["see"], u.attrs["see_also"], u.attrs["lines"]) for u in got.values()] == [
         ("index:了解事項", "", ["パートナー間の了解事項"], [], [1001, 1003]),
         ("index:礼儀", "74A1", [], [], [1005]),
@@ -237,10 +373,19 @@ def test_markdown_heading_with_see_also_paragraph_and_furniture():
 def test_index_and_row_units(units):
     index, first_row = units[0], units[1]
     assert (index.ref, index.kind, index.title, index.text, index.line) == (
-        "index", "index", "索引－2017年規則－",
-        "編集：Richard Hills(Rick Assad の作成した 1997年規則の索引に基づく)", 3162)
+        "index",
+        "index",
+        "索引－2017年規則－",
+        "編集：Richard Hills(Rick Assad の作成した 1997年規則の索引に基づく)",
+        3162,
+    )
     assert (first_row.ref, first_row.kind, first_row.title, first_row.parent_ref, first_row.line) == (
-        "index-row:あ", "index_row", "あ", "index", 3166)
+        "index-row:あ",
+        "index_row",
+        "あ",
+        "index",
+        3166,
+    )
 
 
 def test_bad_references_name_the_line():
@@ -259,13 +404,34 @@ LOCATORS_RE = re.compile(rf"^{LOCATOR}(?:(?:\s*[,、]\s*|\s+){LOCATOR})*$")
 def test_every_kana_row_present_in_order(units):
     rows = [(u.title, u.attrs["printed"], u.attrs["kana"]) for u in units if u.kind == "index_row"]
     # な and わ head no term of this index: not printed, still there for a reader going by kana
-    assert rows == [("あ", "【あ】", "あいうえお"), ("か", "【か】", "かきくけこ"), ("さ", "【さ】", "さしすせそ"),
-                    ("た", "【た】", "たちつてと"), ("な", None, "なにぬねの"), ("は", "【は】", "はひふへほ"),
-                    ("ま", "【ま】", "まみむめも"), ("や", "【や】", "やゆよ"), ("ら", "【ら】", "らりるれろ"),
-                    ("わ", None, "わをん")]
-    assert [u.line for u in units if u.kind == "index_row"] == [3166, 3252, 3400, 3575, None, 3781, 3931, 3949,
-                                                                3951, None]
-    assert "".join(kana for *_, kana in rows) == "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
+    assert rows == [
+        ("あ", "【あ】", "あいうえお"),
+        ("か", "【か】", "かきくけこ"),
+        ("さ", "【さ】", "さしすせそ"),
+        ("た", "【た】", "たちつてと"),
+        ("な", None, "なにぬねの"),
+        ("は", "【は】", "はひふへほ"),
+        ("ま", "【ま】", "まみむめも"),
+        ("や", "【や】", "やゆよ"),
+        ("ら", "【ら】", "らりるれろ"),
+        ("わ", None, "わをん"),
+    ]
+    assert [u.line for u in units if u.kind == "index_row"] == [
+        3166,
+        3252,
+        3400,
+        3575,
+        None,
+        3781,
+        3931,
+        3949,
+        3951,
+        None,
+    ]
+    assert (
+        "".join(kana for *_, kana in rows)
+        == "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
+    )
     positions = {u.ref: i for i, u in enumerate(units)}
     for i, unit in enumerate(units):
         if unit.kind == "index_entry" and unit.attrs["subterm"] is None:
@@ -335,7 +501,10 @@ def test_known_odd_lines_in_the_real_section(entries):
     # 3323, 3736: a space before 脚注 is one locator
     assert [u.text for u in by_line[3323]] == ["76 脚注"]
     # 3570: `選択 有利な<TAB>10C2 10C3, 10C4` is two sub-terms of 選択権
-    assert [(u.ref, u.text) for u in by_line[3570]] == [("index:選択権/選択", "10C2"), ("index:選択権/有利な", "10C3, 10C4")]
+    assert [(u.ref, u.text) for u in by_line[3570]] == [
+        ("index:選択権/選択", "10C2"),
+        ("index:選択権/有利な", "10C3, 10C4"),
+    ]
     # 3741-3742: a see-also wrapped onto its own line
     assert by_line[3741][0].attrs["see"] == ["取り消した(withdrawn)行動"]
     assert by_line[3741][0].attrs["see_printed"] == ["（「取り消した(withdrawn)行動」参照）"]
@@ -346,7 +515,9 @@ def test_a_lone_number_after_complete_refs_is_a_page_number_not_a_reference():
     # reference): lines 3245-3246 followed by an invented page number 35, to pin the rule down.
     got = parse_excerpt("<b>オーバートリック</b>\t定義\n得点\t77\n\t35\n")
     assert [(u.ref, u.text, u.attrs["lines"]) for u in got.values()] == [
-        ("index:オーバートリック", "定義", [1001]), ("index:オーバートリック/得点", "77", [1002])]
+        ("index:オーバートリック", "定義", [1001]),
+        ("index:オーバートリック/得点", "77", [1002]),
+    ]
 
 
 def test_a_term_ending_in_a_verb_is_a_heading_not_a_wrapped_term(entries):
@@ -367,4 +538,6 @@ def test_see_and_see_also_as_printed(entries):
     by_ref = {u.ref: u for u in entries}
     assert (by_ref["index:違反行為"].attrs["see_also"], by_ref["index:違反行為"].attrs["see"]) == (["反則行為"], [])
     assert (by_ref["index:スコア調整"].attrs["see"], by_ref["index:スコア調整"].attrs["see_printed"]) == (
-        ["調整スコア"], ["(「調整スコア」を参照)"])
+        ["調整スコア"],
+        ["(「調整スコア」を参照)"],
+    )

@@ -1,5 +1,6 @@
 """tests/light_http.py, the load benchmarks' client: it must read every answer whole, whatever
 framing the server uses, or the figures would count answers never received."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,8 +11,9 @@ from tests import light_http
 
 ANSWERS = {
     b"/length": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello",
-    b"/chunked": (b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n"
-                  b"4\r\nnot \r\n5;ext=1\r\nfound\r\n0\r\n\r\n"),
+    b"/chunked": (
+        b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nnot \r\n5;ext=1\r\nfound\r\n0\r\n\r\n"
+    ),
     b"/close": b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
     b"/cut": b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort",
 }
@@ -53,8 +55,7 @@ def run(coroutine_function):
 def test_reads_length_and_chunked_answers_on_one_connection():
     async def three(connection):
         try:
-            return [await connection.get("/length"), await connection.get("/chunked"),
-                    await connection.get("/length")]
+            return [await connection.get("/length"), await connection.get("/chunked"), await connection.get("/length")]
         finally:
             await connection.close()
 
@@ -85,5 +86,7 @@ def test_an_answer_cut_short_is_a_failure_not_an_answer():
 
 
 def test_targets_are_percent_encoded():
-    assert light_http.target("/-/search.json", {"q": "リボーク 61", "limit": "20"}) == \
-        "/-/search.json?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF+61&limit=20"
+    assert (
+        light_http.target("/-/search.json", {"q": "リボーク 61", "limit": "20"})
+        == "/-/search.json?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF+61&limit=20"
+    )

@@ -15,6 +15,7 @@ so a failure names a reproducible request):
   odd Host headers (no answer over 2 s, no 5xx, the server under 512 MB, no Host in a later answer);
   and files that are not a bridge-laws database renamed over the served one (never served).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -45,9 +46,44 @@ CONCURRENCY = 16
 TIME_CAP_SECONDS = 120  # hard stop: a hung server fails the test
 SEED = 20240817
 
-FRAGMENTS = QUERIES + ['"', '""', "OR", "AND", "NOT", "NEAR(", "*", "^", "-", "(", ")", ":", "'", "\\", "%", "_",
-                       "\x00", "\x07", "\u200b", "\ufeff", "\u3000", "<script>", "&amp;", "第", "条", "項", "(a)",
-                       "ー", "・", "ｶﾀｶﾅ", "藏", "牌", "𠀋", "\U0001F0A1", " ", "\n"]
+FRAGMENTS = QUERIES + [
+    '"',
+    '""',
+    "OR",
+    "AND",
+    "NOT",
+    "NEAR(",
+    "*",
+    "^",
+    "-",
+    "(",
+    ")",
+    ":",
+    "'",
+    "\\",
+    "%",
+    "_",
+    "\x00",
+    "\x07",
+    "\u200b",
+    "\ufeff",
+    "\u3000",
+    "<script>",
+    "&amp;",
+    "第",
+    "条",
+    "項",
+    "(a)",
+    "ー",
+    "・",
+    "ｶﾀｶﾅ",
+    "藏",
+    "牌",
+    "𠀋",
+    "\U0001f0a1",
+    " ",
+    "\n",
+]
 
 
 def generated_queries(n: int, seed: int = SEED) -> list[str]:
@@ -60,8 +96,11 @@ def generated_queries(n: int, seed: int = SEED) -> list[str]:
         elif shape == 1:
             q = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(1, 6)))
         elif shape == 2:  # random code points, all planes, surrogates excluded
-            q = "".join(chr(c) for c in (rng.randint(1, 0x2FFFF) for _ in range(rng.randint(1, 12)))
-                        if not 0xD800 <= c <= 0xDFFF)
+            q = "".join(
+                chr(c)
+                for c in (rng.randint(1, 0x2FFFF) for _ in range(rng.randint(1, 12)))
+                if not 0xD800 <= c <= 0xDFFF
+            )
         elif shape == 3:
             q = " ".join(rng.sample(QUERIES, rng.randint(2, 4)))
         else:
@@ -89,6 +128,7 @@ async def send_all(base: str, jobs: list[tuple], concurrency: int, budget: float
     limits = httpx.Limits(max_connections=concurrency)
     deadline = time.monotonic() + budget
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+
         async def one(label: str, method: str, url, params: dict | None, check):
             async with semaphore:
                 if time.monotonic() > deadline:
@@ -110,22 +150,31 @@ async def send_all(base: str, jobs: list[tuple], concurrency: int, budget: float
 def search_problems(label: str, path: str, response: httpx.Response) -> list[str]:
     problems = []
     # the HTML search opens the unit a query cites (issue 14): the only redirect allowed
-    if response.status_code == 302 and not (path == "/-/search" and "?from_search=" in
-                                            response.headers.get("location", "")):
+    if response.status_code == 302 and not (
+        path == "/-/search" and "?from_search=" in response.headers.get("location", "")
+    ):
         problems.append(f"{label}: unexpected redirect to {response.headers.get('location')}")
     if response.status_code >= 500:
         problems.append(f"{label}: {response.status_code} {response.text[:200]!r}")
     return problems
 
 
-async def hammer(base: str, queries: list[str], db_name: str,
-                 budget: float = float("inf")) -> tuple[Counter, list[str]]:
+async def hammer(
+    base: str, queries: list[str], db_name: str, budget: float = float("inf")
+) -> tuple[Counter, list[str]]:
     jobs = []
     for i, query in enumerate(queries):
         path, params = request_for(i, query, db_name)
         label = f"{path} {query!r}"
-        jobs.append((label, "GET", path, params,
-                     lambda response, label=label, path=path: search_problems(label, path, response)))
+        jobs.append(
+            (
+                label,
+                "GET",
+                path,
+                params,
+                lambda response, label=label, path=path: search_problems(label, path, response),
+            )
+        )
     return await send_all(base, jobs, CONCURRENCY, budget)
 
 
@@ -140,8 +189,9 @@ def test_thousands_of_generated_queries_never_get_a_5xx(laws_db_path: Path, live
     base, process, log = live
     queries = generated_queries(REQUESTS)
     started = time.monotonic()
-    statuses, failures = asyncio.run(asyncio.wait_for(
-        hammer(base, queries, laws_db_path.stem, TIME_BUDGET_SECONDS), TIME_CAP_SECONDS))
+    statuses, failures = asyncio.run(
+        asyncio.wait_for(hammer(base, queries, laws_db_path.stem, TIME_BUDGET_SECONDS), TIME_CAP_SECONDS)
+    )
     elapsed = time.monotonic() - started
     assert process.poll() is None, "the server died under load:\n" + log.read_text(errors="replace")[-2000:]
     answered = sum(n for status, n in statuses.items() if isinstance(status, int))
@@ -163,23 +213,81 @@ MAX_CLIENT_URL = 60_000
 
 # raw query-string values (already percent-encoded where they must be)
 HOSTILE_VALUES = [
-    "", "%C2%B2", "%D9%A6%D9%A1", "9" * 5000, "-1", "0", "1e309", "nan", "%00", "a%00b", "%FF%FE", "%ED%A0%80",
-    "%25", "'", "%22", "%3Cscript%3Ealert(1)%3C%2Fscript%3E", "..%2F..%2Fetc%2Fpasswd", "%5C", "~", "%2F%2Fevil.example",
-    quote("🂡" * 100), "x" * 20000, quote("リボーク" * 500), "%20" * 50, "1;drop+table+sections", "%0D%0ALocation:+x",
+    "",
+    "%C2%B2",
+    "%D9%A6%D9%A1",
+    "9" * 5000,
+    "-1",
+    "0",
+    "1e309",
+    "nan",
+    "%00",
+    "a%00b",
+    "%FF%FE",
+    "%ED%A0%80",
+    "%25",
+    "'",
+    "%22",
+    "%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+    "..%2F..%2Fetc%2Fpasswd",
+    "%5C",
+    "~",
+    "%2F%2Fevil.example",
+    quote("🂡" * 100),
+    "x" * 20000,
+    quote("リボーク" * 500),
+    "%20" * 50,
+    "1;drop+table+sections",
+    "%0D%0ALocation:+x",
 ]
 HOSTILE_SQL = [
-    "select randomblob(1000000000)", "select zeroblob(1000000000)", "select printf('%.*c', 1000000000, 'x')",
+    "select randomblob(1000000000)",
+    "select zeroblob(1000000000)",
+    "select printf('%.*c', 1000000000, 'x')",
     "select replace(printf('%.*c', 100000, 'x'), 'x', printf('%.*c', 10000, 'y'))",
     "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c",
     "with recursive c(x) as (select 1 union all select x + 1 from c limit 1001) select zeroblob(250000) from c",
     "select ltrim(printf('%.*c', 200000, 'a'), printf('%.*c', 200000, 'b') || 'a')",
-    "select * from sections", "select count(*) from xrefs", "select 1; delete from sections", "select",
-    "pragma table_info(sections)", "attach database '/tmp/x.db' as x", "select " + "(" * 300 + "1" + ")" * 300,
+    "select * from sections",
+    "select count(*) from xrefs",
+    "select 1; delete from sections",
+    "select",
+    "pragma table_info(sections)",
+    "attach database '/tmp/x.db' as x",
+    "select " + "(" * 300 + "1" + ")" * 300,
 ]
-TABLE_PARAMETERS = ["_sort", "_sort_desc", "_facet", "_where", "_search", "_size", "_next", "_col", "_nocol",
-                    "_shape", "_labels", "_facet_size", "_timelimit", "_ttl", "_stream", "_json", "_searchmode",
-                    "_nl", "_trace", "_facet_array", "_facet_date", "_through", "text__contains", "id__exact",
-                    "position__gt", "doc", "kind__in", "ref__glob", "_nocount", "_nofacet"]
+TABLE_PARAMETERS = [
+    "_sort",
+    "_sort_desc",
+    "_facet",
+    "_where",
+    "_search",
+    "_size",
+    "_next",
+    "_col",
+    "_nocol",
+    "_shape",
+    "_labels",
+    "_facet_size",
+    "_timelimit",
+    "_ttl",
+    "_stream",
+    "_json",
+    "_searchmode",
+    "_nl",
+    "_trace",
+    "_facet_array",
+    "_facet_date",
+    "_through",
+    "text__contains",
+    "id__exact",
+    "position__gt",
+    "doc",
+    "kind__in",
+    "ref__glob",
+    "_nocount",
+    "_nofacet",
+]
 
 
 def sample_of_the_database(db_path: Path) -> dict[str, list[str]]:
@@ -187,40 +295,76 @@ def sample_of_the_database(db_path: Path) -> dict[str, list[str]]:
     try:
         tables = [r[0] for r in conn.execute("select name from sqlite_master where type in ('table', 'view')")]
         units = conn.execute("select doc, ref, id from sections order by random() limit 60").fetchall()
-        return {"doc": [r[0] for r in conn.execute("select id from documents")], "table": tables,
-                "ref": [u[1] for u in units], "pk": [u[2] for u in units],
-                "row": ["あ", "か", "り", "わ"], "lang": ["ja", "zh"], "number": ["61", "44", "1", "93", "20"],
-                "flag": ["1", "on", "0"], "shape": ["array", "objects", "arrays", "object", "arrayfirst"],
-                "text": QUERIES, "sql": ["select 1", "select doc, ref from sections limit 3"]}
+        return {
+            "doc": [r[0] for r in conn.execute("select id from documents")],
+            "table": tables,
+            "ref": [u[1] for u in units],
+            "pk": [u[2] for u in units],
+            "row": ["あ", "か", "り", "わ"],
+            "lang": ["ja", "zh"],
+            "number": ["61", "44", "1", "93", "20"],
+            "flag": ["1", "on", "0"],
+            "shape": ["array", "objects", "arrays", "object", "arrayfirst"],
+            "text": QUERIES,
+            "sql": ["select 1", "select doc, ref from sections limit 3"],
+        }
     finally:
         conn.close()
 
 
 # path template, {parameter: kind of good value}; {db} is the database, the others come from the sample
 ROUTE_TABLE = [
-    ("/", {}), ("/{doc}", {}), ("/{doc}.json", {}), ("/{doc}/-/index", {"row": "row"}),
-    ("/{doc}/-/index.json", {"row": "row"}), ("/{doc}/{ref}", {}), ("/{doc}/{ref}.json", {}),
+    ("/", {}),
+    ("/{doc}", {}),
+    ("/{doc}.json", {}),
+    ("/{doc}/-/index", {"row": "row"}),
+    ("/{doc}/-/index.json", {"row": "row"}),
+    ("/{doc}/{ref}", {}),
+    ("/{doc}/{ref}.json", {}),
     ("/-/search", {"q": "text", "doc": "doc", "lang": "lang", "limit": "number"}),
     ("/-/search.json", {"q": "text", "doc": "doc", "lang": "lang", "limit": "number"}),
     ("/-/diff", {"ref": "ref", "from": "doc", "to": "doc", "whitespace": "flag"}),
     ("/-/diff.json", {"ref": "ref", "from": "doc", "to": "doc", "whitespace": "flag"}),
-    ("/-/diff/overview", {"from": "doc", "to": "doc"}), ("/-/diff/overview.json", {"from": "doc", "to": "doc"}),
-    ("/-/citations", {"from": "number", "to": "number"}), ("/-/citations.json", {"from": "number", "to": "number"}),
-    ("/-/glossary", {"q": "text"}), ("/-/glossary.json", {"q": "text"}),
-    ("/-/glossary/{ref}", {}), ("/-/glossary/{ref}.json", {"limit": "number", "offset": "number"}),
-    ("/-/databases.json", {}), ("/-/databases", {}), ("/-/threads.json", {}), ("/-/versions.json", {}),
-    ("/-/plugins.json", {}), ("/-/settings.json", {}), ("/-/metadata.json", {}), ("/-/actor.json", {}),
-    ("/-/static/app.css", {}), ("/-/static-plugins/bridge-laws/site.css", {}), ("/-/patterns", {}),
-    ("/-/permissions", {}), ("/-/messages", {}), ("/-/allow-debug", {"actor": "text", "allow": "text"}),
-    ("/-/auth-token", {"token": "text"}), ("/-/logout", {}), ("/-/create-token", {}),
-    ("/{db}", {"sql": "sql"}), ("/{db}.json", {"sql": "sql", "_shape": "shape"}), ("/{db}.csv", {"sql": "sql"}),
+    ("/-/diff/overview", {"from": "doc", "to": "doc"}),
+    ("/-/diff/overview.json", {"from": "doc", "to": "doc"}),
+    ("/-/citations", {"from": "number", "to": "number"}),
+    ("/-/citations.json", {"from": "number", "to": "number"}),
+    ("/-/glossary", {"q": "text"}),
+    ("/-/glossary.json", {"q": "text"}),
+    ("/-/glossary/{ref}", {}),
+    ("/-/glossary/{ref}.json", {"limit": "number", "offset": "number"}),
+    ("/-/databases.json", {}),
+    ("/-/databases", {}),
+    ("/-/threads.json", {}),
+    ("/-/versions.json", {}),
+    ("/-/plugins.json", {}),
+    ("/-/settings.json", {}),
+    ("/-/metadata.json", {}),
+    ("/-/actor.json", {}),
+    ("/-/static/app.css", {}),
+    ("/-/static-plugins/bridge-laws/site.css", {}),
+    ("/-/patterns", {}),
+    ("/-/permissions", {}),
+    ("/-/messages", {}),
+    ("/-/allow-debug", {"actor": "text", "allow": "text"}),
+    ("/-/auth-token", {"token": "text"}),
+    ("/-/logout", {}),
+    ("/-/create-token", {}),
+    ("/{db}", {"sql": "sql"}),
+    ("/{db}.json", {"sql": "sql", "_shape": "shape"}),
+    ("/{db}.csv", {"sql": "sql"}),
     ("/{db}/{table}", dict.fromkeys(TABLE_PARAMETERS, "text")),
     ("/{db}/{table}.json", dict.fromkeys(TABLE_PARAMETERS, "text")),
     ("/{db}/{table}.csv", dict.fromkeys(TABLE_PARAMETERS, "text")),
-    ("/{db}/sections/{pk}", {}), ("/{db}/sections/{pk}.json", {"_shape": "shape"}),
-    ("/{db}/search_text", {"q": "text"}), ("/{db}/search_text.json", {"q": "text", "_shape": "shape"}),
-    ("/{db}/citations.json", {"doc": "doc", "ref": "ref"}), ("/{db}/glossary_lookup.json", {"term": "text"}),
-    ("/{db}/sections/-/insert", {}), ("/{db}/-/create", {}), ("/{db}.db", {}),
+    ("/{db}/sections/{pk}", {}),
+    ("/{db}/sections/{pk}.json", {"_shape": "shape"}),
+    ("/{db}/search_text", {"q": "text"}),
+    ("/{db}/search_text.json", {"q": "text", "_shape": "shape"}),
+    ("/{db}/citations.json", {"doc": "doc", "ref": "ref"}),
+    ("/{db}/glossary_lookup.json", {"term": "text"}),
+    ("/{db}/sections/-/insert", {}),
+    ("/{db}/-/create", {}),
+    ("/{db}.db", {}),
 ]
 METHODS = ["GET"] * 90 + ["HEAD"] * 5 + ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
 
@@ -277,7 +421,11 @@ def contract_problems(method: str, target: str, response: httpx.Response, forbid
     location = response.headers.get("location")
     if location is not None:
         parts = urlsplit(location)
-        if location.startswith(("//", "/\\")) or "\\" in location or (parts.netloc and parts.netloc != response.url.netloc.decode()):
+        if (
+            location.startswith(("//", "/\\"))
+            or "\\" in location
+            or (parts.netloc and parts.netloc != response.url.netloc.decode())
+        ):
             problems.append(f"redirect off the site: {location[:100]!r}")
     if response.headers.get("content-type", "").startswith("application/json") and method != "HEAD":
         if response.headers.get("access-control-allow-origin") != "*":
@@ -287,8 +435,13 @@ def contract_problems(method: str, target: str, response: httpx.Response, forbid
         except ValueError:
             problems.append("JSON that does not parse")
             data = None
-        if status >= 400 and not (isinstance(data, dict) and data.get("ok") is False and data.get("status") == status
-                                  and isinstance(data.get("error"), str) and "title" in data):
+        if status >= 400 and not (
+            isinstance(data, dict)
+            and data.get("ok") is False
+            and data.get("status") == status
+            and isinstance(data.get("error"), str)
+            and "title" in data
+        ):
             problems.append(f"JSON error not in Datasette's shape: {str(data)[:200]}")
     text = response.text if method != "HEAD" else ""
     for path in forbidden:
@@ -297,12 +450,18 @@ def contract_problems(method: str, target: str, response: httpx.Response, forbid
     return [f"{method} {target[:150]}: {p}" for p in problems]
 
 
-async def hammer_routes(base: str, requests: list[tuple[str, str]], forbidden: list[str],
-                        budget: float = float("inf")):
+async def hammer_routes(base: str, requests: list[tuple[str, str]], forbidden: list[str], budget: float = float("inf")):
     # each target is sent as generated, bytes and all (httpx.URL, not re-encoded params)
-    jobs = [(f"{method} {target[:150]}", method, httpx.URL(base + target), None,
-             lambda response, method=method, target=target: contract_problems(method, target, response, forbidden))
-            for method, target in requests]
+    jobs = [
+        (
+            f"{method} {target[:150]}",
+            method,
+            httpx.URL(base + target),
+            None,
+            lambda response, method=method, target=target: contract_problems(method, target, response, forbidden),
+        )
+        for method, target in requests
+    ]
     return await send_all(base, jobs, ROUTE_CONCURRENCY, budget)
 
 
@@ -310,8 +469,11 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
     base, process, log = live
     requests = generated_requests(ROUTE_REQUESTS, sample_of_the_database(laws_db_path), laws_db_path.stem)
     started = time.monotonic()
-    statuses, failures = asyncio.run(asyncio.wait_for(
-        hammer_routes(base, requests, machine_paths(laws_db_path), TIME_BUDGET_SECONDS), TIME_CAP_SECONDS))
+    statuses, failures = asyncio.run(
+        asyncio.wait_for(
+            hammer_routes(base, requests, machine_paths(laws_db_path), TIME_BUDGET_SECONDS), TIME_CAP_SECONDS
+        )
+    )
     elapsed = time.monotonic() - started
     assert process.poll() is None, "the server died:\n" + log.read_text(errors="replace")[-2000:]
     answered = sum(n for s, n in statuses.items() if isinstance(s, int))
@@ -330,12 +492,33 @@ SHAPE_SEED = 20261124
 # one request on its own is measured by benchmarks/server_attacks.py)
 MAX_SECONDS_PER_ANSWER = 5.0
 MAX_SERVER_MIB = 512
-SHAPE_PATHS = ["/-/search.json?q=revoke", "/-/search?q=%E8%97%8F%E7%89%8C", "/{db}/sections.json?_size=1",
-               "/{db}/sections?_size=1", "/{db}.json?sql=select+1", "/{db}/xrefs.json?_size=1", "/-/glossary.json",
-               "/laws-2017-ja/61B2.json", "/-/citations.json", "/{db}/search_text.json?q=x"]
+SHAPE_PATHS = [
+    "/-/search.json?q=revoke",
+    "/-/search?q=%E8%97%8F%E7%89%8C",
+    "/{db}/sections.json?_size=1",
+    "/{db}/sections?_size=1",
+    "/{db}.json?sql=select+1",
+    "/{db}/xrefs.json?_size=1",
+    "/-/glossary.json",
+    "/laws-2017-ja/61B2.json",
+    "/-/citations.json",
+    "/{db}/search_text.json?q=x",
+]
 FACET_COLUMNS = ["kind", "doc", "lang", "page", "ref", "parent_id", "target_doc", "resolved", "nope", "%00", ""]
-HOSTS = ["evil.example", "EVIL.example:8443", "javascript:alert(1)", "a b", "x" * 300, "[::1]:80", "%0d%0a", "",
-         "evil.example/path", "127.0.0.1", "a" * 40 + "!", "a." * 100 + "!"]
+HOSTS = [
+    "evil.example",
+    "EVIL.example:8443",
+    "javascript:alert(1)",
+    "a b",
+    "x" * 300,
+    "[::1]:80",
+    "%0d%0a",
+    "",
+    "evil.example/path",
+    "127.0.0.1",
+    "a" * 40 + "!",
+    "a." * 100 + "!",
+]
 
 
 def shaped_requests(n: int, db_name: str, seed: int = SHAPE_SEED) -> list[tuple[str, str, str | None]]:
@@ -382,8 +565,12 @@ def shape_problems(label: str, host: str | None, response: httpx.Response, elaps
         problems.append(f"status {response.status_code}")
     if elapsed > MAX_SECONDS_PER_ANSWER:
         problems.append(f"took {elapsed:.1f}s")
-    if (response.status_code == 200 and host and host.split(":")[0].lower() not in ("", "127.0.0.1", "[")
-            and host.lower() in response.text.lower()):
+    if (
+        response.status_code == 200
+        and host
+        and host.split(":")[0].lower() not in ("", "127.0.0.1", "[")
+        and host.lower() in response.text.lower()
+    ):
         problems.append(f"the Host header {host[:30]!r} is in the answer")
     if response.headers.get("x-content-type-options") != "nosniff":
         problems.append("no nosniff")
@@ -396,6 +583,7 @@ async def hammer_shapes(base: str, requests, budget: float) -> tuple[Counter, li
     semaphore = asyncio.Semaphore(8)
     deadline = time.monotonic() + budget
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=8)) as client:
+
         async def one(label, target, host):
             async with semaphore:
                 if time.monotonic() > deadline:
@@ -421,8 +609,9 @@ def test_parameter_counts_repeated_facets_and_host_headers_stay_bounded(laws_db_
     """Issue 21: 4,000 parameters took 20 s, 600 facets 884 MB, a Host header poisoned cached links."""
     base, process, log = live
     requests = shaped_requests(SHAPE_REQUESTS, laws_db_path.stem)
-    statuses, failures = asyncio.run(asyncio.wait_for(hammer_shapes(base, requests, TIME_BUDGET_SECONDS),
-                                                      TIME_CAP_SECONDS))
+    statuses, failures = asyncio.run(
+        asyncio.wait_for(hammer_shapes(base, requests, TIME_BUDGET_SECONDS), TIME_CAP_SECONDS)
+    )
     assert process.poll() is None, "the server died:\n" + log.read_text(errors="replace")[-2000:]
     answered = sum(n for s, n in statuses.items() if isinstance(s, int))
     print(f"{answered} answers: {dict(sorted(statuses.items(), key=str))}")
@@ -437,6 +626,7 @@ def test_parameter_counts_repeated_facets_and_host_headers_stay_bounded(laws_db_
 
 # ---------------------------------------------------------------- issue 21: files that are not ours, renamed over laws.db
 
+
 def foreign_database(kind: int, good: Path, path: Path, rng: random.Random) -> None:
     if kind == 0:  # another application's SQLite file
         conn = sqlite3.connect(path)
@@ -446,8 +636,13 @@ def foreign_database(kind: int, good: Path, path: Path, rng: random.Random) -> N
     elif kind == 1:  # ours, less one table
         shutil.copy(good, path)
         conn = sqlite3.connect(path)
-        tables = [r[0] for r in conn.execute("select name from sqlite_master where type = 'table' "
-                                             "and name not like '%fts%' and name not like 'sqlite%'")]
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "select name from sqlite_master where type = 'table' "
+                "and name not like '%fts%' and name not like 'sqlite%'"
+            )
+        ]
         conn.execute(f"drop table [{rng.choice(tables)}]")
         conn.commit()
         conn.close()

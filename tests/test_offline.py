@@ -1,6 +1,7 @@
 """The pocket app's server side: the service worker, the manifest, the offline packs (made by
 `bridge-laws pack` into files, one pages pack per interface language and the search pack) and the
 offline page, in-process (tests/test_offline_browser.py runs them in Chromium)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -114,25 +115,48 @@ def test_the_pages_pack_holds_every_unit_page_and_every_reading_page(pages_pack,
     missing = [f"{doc}:{ref}" for doc, ref in units if page_key(permalink(doc, ref)) not in keys]
     assert missing == []
     assert {f"/{doc}" for doc in documents} <= keys
-    for key in ["/", "/laws-2017-ja/-/index", "/laws-2017-ja/-/index?row=ら", "/-/glossary", "/-/glossary/ダミー",
-                "/-/citations", "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
-                "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja", "/-/offline/page"]:
+    for key in [
+        "/",
+        "/laws-2017-ja/-/index",
+        "/laws-2017-ja/-/index?row=ら",
+        "/-/glossary",
+        "/-/glossary/ダミー",
+        "/-/citations",
+        "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+        "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja",
+        "/-/offline/page",
+    ]:
         assert key in keys, key
     assert pages_pack["aliases"]["/laws-2017-ja/-/index?row=リ"] == "/laws-2017-ja/-/index?row=ら"
     # no search answers, no JSON, nothing of Datasette's own
     assert not [k for k in keys if k.startswith(("/-/search", "/laws/", "/-/databases")) or ".json" in k]
 
 
-@pytest.mark.parametrize("path", ["/laws-2017-ja/61B2(a)", "/laws-2017-ja/def:ダミー", "/laws-2017-ja/-/index?row=ら",
-                                  "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/laws-2017-ja/61B2(a)",
+        "/laws-2017-ja/def:ダミー",
+        "/laws-2017-ja/-/index?row=ら",
+        "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+    ],
+)
 def test_a_packed_page_is_the_page_the_server_sends(datasette, pages_pack, path):
     assert unpack_page(pages_pack, page_key(path)) == get(datasette, path).text
 
 
-@pytest.mark.parametrize("lang, path", [
-    ("en", "/laws-2017-ja/61B2(a)"), ("zh", "/laws-2017-ja/61B2(a)"), ("en", "/laws-1997-zh/def:藏牌"),
-    ("zh", "/laws-2017-ja/-/index?row=ら"), ("en", "/-/glossary/ダミー"), ("zh", "/"), ("en", "/-/offline/page"),
-])
+@pytest.mark.parametrize(
+    "lang, path",
+    [
+        ("en", "/laws-2017-ja/61B2(a)"),
+        ("zh", "/laws-2017-ja/61B2(a)"),
+        ("en", "/laws-1997-zh/def:藏牌"),
+        ("zh", "/laws-2017-ja/-/index?row=ら"),
+        ("en", "/-/glossary/ダミー"),
+        ("zh", "/"),
+        ("en", "/-/offline/page"),
+    ],
+)
 def test_a_packed_page_in_another_interface_language_is_the_page_the_server_sends(datasette, packs, lang, path):
     """Keyed without the prefix: /en/X is key X of the en pack, its chrome in English, its links in /en/."""
     served = get(datasette, f"/{lang}{path}").text
@@ -174,8 +198,9 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
         assert str(place["laws-2017-ja:61"]) not in named["contexts"]  # a titled unit has none
 
 
-def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(laws_db_path, build_id, packs_made,
-                                                                              stale_pack):
+def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(
+    laws_db_path, build_id, packs_made, stale_pack
+):
     for name in ("search", "pages-ja", "pages-zh", "pages-en"):
         made = offline_make.pack_file(laws_db_path, build_id, name)
         assert json.loads(gzip.decompress(made.read_bytes()))["build"] == build_id, name
@@ -223,9 +248,25 @@ def test_a_background_pack_stops_when_the_server_that_started_it_has_stopped(law
     copy = tmp_path / "laws.db"
     shutil.copy(laws_db_path, copy)
     server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    maker = subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(copy), "--background",
-                              "--jobs", jobs, "--parent-pid", str(server.pid)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    maker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "laws_site.cli",
+            "pack",
+            "--db",
+            str(copy),
+            "--background",
+            "--jobs",
+            jobs,
+            "--parent-pid",
+            str(server.pid),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         with pytest.raises(subprocess.TimeoutExpired):
             maker.wait(4)  # crawling (a whole pack takes a minute or more)
@@ -252,8 +293,12 @@ def test_an_unknown_interface_language_is_a_400(datasette, build_id):
 def test_the_pack_command_says_what_is_wrong_with_a_database_in_one_line(tmp_path):
     plain = tmp_path / "other.db"
     sqlite3.connect(plain).close()
-    done = subprocess.run([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(plain)],
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""})
+    done = subprocess.run(
+        [sys.executable, "-m", "laws_site.cli", "pack", "--db", str(plain)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
     assert done.returncode == 2 and done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
     assert not offline_make.pack_root(plain).exists()
 
@@ -266,28 +311,49 @@ def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id,
         async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             async with client.stream("GET", path, headers={"accept-encoding": "gzip"}) as response:
                 return response, b"".join([chunk async for chunk in response.aiter_raw()])
+
     response, body = asyncio.run(raw(f"/-/offline/search.json?build={build_id}"))
     assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]
     search = json.loads(gzip.decompress(body))
     assert search["build"] == build_id
-    for table in ("units", "fts", "snippets", "cited_by", "index_entries", "glossary", "vocabulary", "variants",
-                  "branches", "lexicon", "t2s", "weights"):
+    for table in (
+        "units",
+        "fts",
+        "snippets",
+        "cited_by",
+        "index_entries",
+        "glossary",
+        "vocabulary",
+        "variants",
+        "branches",
+        "lexicon",
+        "t2s",
+        "weights",
+    ):
         assert search[table], table
     with sqlite3.connect(laws_db_path) as conn:
         assert search["fts"]["rows"] == conn.execute("select count(*) from sections").fetchone()[0]
-    assert search["lexicon"]["リボーク"][0] == "リボク" and search["lexicon"]["の"][1] == 1  # katakana folded as the index is; particles dropped
+    assert (
+        search["lexicon"]["リボーク"][0] == "リボク" and search["lexicon"]["の"][1] == 1
+    )  # katakana folded as the index is; particles dropped
     assert search["t2s"]["罰"] == "罚"
 
 
-@pytest.mark.parametrize("url, key", [
-    ("/laws-2017-ja/def:%E3%83%80%E3%83%9F%E3%83%BC", "/laws-2017-ja/def:ダミー"),
-    ("/laws-2017-ja/-/index?row=%E3%82%8A", "/laws-2017-ja/-/index?row=り"),
-    ("/laws-2017-ja/64A1?from_search=64A1", "/laws-2017-ja/64A1"),
-    ("/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja#row-3", "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja"),
-    ("/en/laws-2017-ja/61B2(a)", "/laws-2017-ja/61B2(a)"),
-    ("/zh/-/glossary/%E3%83%80%E3%83%9F%E3%83%BC", "/-/glossary/ダミー"),
-    ("/zh/", "/"),
-])
+@pytest.mark.parametrize(
+    "url, key",
+    [
+        ("/laws-2017-ja/def:%E3%83%80%E3%83%9F%E3%83%BC", "/laws-2017-ja/def:ダミー"),
+        ("/laws-2017-ja/-/index?row=%E3%82%8A", "/laws-2017-ja/-/index?row=り"),
+        ("/laws-2017-ja/64A1?from_search=64A1", "/laws-2017-ja/64A1"),
+        (
+            "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja#row-3",
+            "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+        ),
+        ("/en/laws-2017-ja/61B2(a)", "/laws-2017-ja/61B2(a)"),
+        ("/zh/-/glossary/%E3%83%80%E3%83%9F%E3%83%BC", "/-/glossary/ダミー"),
+        ("/zh/", "/"),
+    ],
+)
 def test_page_key_spells_a_url_one_way(url, key):
     assert page_key(url) == key
 

@@ -9,6 +9,7 @@ again (the server makes the new build's packs in a child process meanwhile).
 server's over the queries of benchmarks/qrels.yml (the figure goes to test-artifacts/offline.json).
 The tests share one browser context, in order: they are one reader's day.
 """
+
 from __future__ import annotations
 
 import json
@@ -169,11 +170,14 @@ def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):
 def open_online_until_saved(page, url: str, lang: str) -> None:
     """An online visit to a page in `lang`: the worker saves that language's pages too."""
     page.goto(url)
-    page.wait_for_function("(lang) => document.querySelector('#offline-status[data-state=ready]') && "
-                           "caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n)"
-                           ".then((c) => c.match('/-/offline/saved/state')).then((r) => r && r.json()))))"
-                           ".then((states) => states.some((s) => s && s.languages && s.languages[lang]))",
-                           arg=lang, timeout=SAVE_TIMEOUT_MS)
+    page.wait_for_function(
+        "(lang) => document.querySelector('#offline-status[data-state=ready]') && "
+        "caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n)"
+        ".then((c) => c.match('/-/offline/saved/state')).then((r) => r && r.json()))))"
+        ".then((states) => states.some((s) => s && s.languages && s.languages[lang]))",
+        arg=lang,
+        timeout=SAVE_TIMEOUT_MS,
+    )
 
 
 def test_offline_in_chinese_units_references_index_and_search(phone, served):
@@ -252,12 +256,16 @@ READ_ALIKE_PARTS = ".citation-note, .did-you-mean, .also-searched, .search-summa
 
 def shown_parts(page) -> list[str]:
     """The parts' texts, the online summary's link to the JSON left out."""
-    return [re.sub(r"\s*·\s*JSON$", "", " ".join(text.split())) for text in page.locator(READ_ALIKE_PARTS).all_inner_texts()]
+    return [
+        re.sub(r"\s*·\s*JSON$", "", " ".join(text.split())) for text in page.locator(READ_ALIKE_PARTS).all_inner_texts()
+    ]
 
 
 def shown_links(page) -> list[str]:
     """Where the parts' links go (but the online summary's JSON)."""
-    links = page.eval_on_selector_all(f"{READ_ALIKE_PARTS.replace(',', ' a,')} a", "(links) => links.map((a) => a.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        f"{READ_ALIKE_PARTS.replace(',', ' a,')} a", "(links) => links.map((a) => a.getAttribute('href'))"
+    )
     return [link for link in links if "/-/search.json?" not in link]
 
 
@@ -277,7 +285,11 @@ def test_offline_search_reads_as_the_servers(phone, served, lang):
     page.goto(served + f"{prefix}/-/search?q=りぼーく")
     also_online = page.inner_text(".also-searched")
     assert all(parts for parts, _ in online.values())
-    reprint = {"ja": "リボーク注釈: 第61条の引用", "zh": "藏牌注释: 第61条（引文）", "en": "Revoke notes: Law 61 (as reprinted)"}[lang]
+    reprint = {
+        "ja": "リボーク注釈: 第61条の引用",
+        "zh": "藏牌注释: 第61条（引文）",
+        "en": "Revoke notes: Law 61 (as reprinted)",
+    }[lang]
     assert reprint in " ".join(online["revoke"][0])  # what the offline page must say too
     context.set_offline(True)
     try:
@@ -329,13 +341,16 @@ def test_offline_search_agrees_with_the_server(phone, served, db_copy):
     groups = yaml.safe_load(QRELS.read_text(encoding="utf-8"))["groups"]
     queries = [(group, j["query"], j.get("lang"), j.get("doc")) for group, js in groups.items() for j in js]
     page.goto(served + "/-/offline/page")
-    offline = page.evaluate("""async (queries) => {
+    offline = page.evaluate(
+        """async (queries) => {
         const engine = await BridgeLawsSearch.loadEngine();
         return queries.map(([group, q, lang, doc]) => {
             try { return engine.search(q, {lang, doc, limit: 1}).results.map((r) => r.id)[0] || null; }
             catch (error) { return "error: " + error.message; }
         });
-    }""", queries)
+    }""",
+        queries,
+    )
     conn = sqlite3.connect(f"file:{db_copy}?mode=ro", uri=True)
     per_group: dict[str, list[int]] = {}
     differing = []
@@ -351,16 +366,34 @@ def test_offline_search_agrees_with_the_server(phone, served, db_copy):
         if server != mine:
             differing.append({"group": group, "query": query, "server": server, "offline": mine})
     total = [sum(c[0] for c in per_group.values()), len(queries)]
-    ported = [sum(c[0] for g, c in per_group.items() if g not in NOT_PORTED),
-              sum(c[1] for g, c in per_group.items() if g not in NOT_PORTED)]
-    citations = [sum(c[0] for g, c in per_group.items() if g.startswith("citations")),
-                 sum(c[1] for g, c in per_group.items() if g.startswith("citations"))]
+    ported = [
+        sum(c[0] for g, c in per_group.items() if g not in NOT_PORTED),
+        sum(c[1] for g, c in per_group.items() if g not in NOT_PORTED),
+    ]
+    citations = [
+        sum(c[0] for g, c in per_group.items() if g.startswith("citations")),
+        sum(c[1] for g, c in per_group.items() if g.startswith("citations")),
+    ]
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "offline.json").write_text(json.dumps(
-        {"all": total, "ported_groups": ported, "citations": citations, "per_group": per_group,
-         "not_ported": sorted(NOT_PORTED), "differing": differing}, ensure_ascii=False, indent=1), encoding="utf-8")
-    print(f"offline top-1 equals the server's for {total[0]}/{total[1]} qrels queries ({total[0] / total[1]:.1%}); "
-          f"groups ported {ported[0]}/{ported[1]}; citations {citations[0]}/{citations[1]}; per group {per_group}")
+    (ARTIFACTS / "offline.json").write_text(
+        json.dumps(
+            {
+                "all": total,
+                "ported_groups": ported,
+                "citations": citations,
+                "per_group": per_group,
+                "not_ported": sorted(NOT_PORTED),
+                "differing": differing,
+            },
+            ensure_ascii=False,
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+    print(
+        f"offline top-1 equals the server's for {total[0]}/{total[1]} qrels queries ({total[0] / total[1]:.1%}); "
+        f"groups ported {ported[0]}/{ported[1]}; citations {citations[0]}/{citations[1]}; per group {per_group}"
+    )
     assert citations[1] > 0 and citations[0] == citations[1], differing
     assert ported[0] / ported[1] >= 0.95, differing
 
@@ -372,13 +405,19 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
     new = build_id(db_copy)
     assert new != old
     page.goto(served + "/laws-2017-ja/61")  # the server picks up the rebuilt file; the page looks for a new worker
-    page.wait_for_function("(build) => document.documentElement.getAttribute('data-offline-build') === build "
-                           "&& document.querySelector('#offline-status').dataset.state === 'ready'",
-                           arg=new, timeout=SAVE_TIMEOUT_MS)
+    page.wait_for_function(
+        "(build) => document.documentElement.getAttribute('data-offline-build') === build "
+        "&& document.querySelector('#offline-status').dataset.state === 'ready'",
+        arg=new,
+        timeout=SAVE_TIMEOUT_MS,
+    )
     assert new[:8] in page.inner_text("#offline-status")
     # the old build's copy is removed when the new worker takes over
-    page.wait_for_function("(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
-                           arg=cache_name(new), timeout=30_000)
+    page.wait_for_function(
+        "(name) => caches.keys().then((names) => names.length === 1 && names[0] === name)",
+        arg=cache_name(new),
+        timeout=30_000,
+    )
     # every interface language the old copy held is saved again, from the new build's packs (which
     # the server made in a child process: none of the old build's files is left)
     assert sorted(saved_state(page)["languages"]) == ["en", "ja", "zh"]
@@ -393,10 +432,11 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
 
 
 def test_chromium_finds_the_site_installable(playwright, served, tmp_path):
-    """"Add to home screen": Chromium's own installability check passes (a persistent profile: a
+    """ "Add to home screen": Chromium's own installability check passes (a persistent profile: a
     throw-away context is incognito, which Chromium never installs from)."""
     context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **VIEWPORTS["phone"])
+        str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, **VIEWPORTS["phone"]
+    )
     try:
         page = context.new_page()
         page.goto(served + "/laws-2017-ja/61")

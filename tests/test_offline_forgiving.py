@@ -1,5 +1,6 @@
 """The offline search's port of ingest/text/forgiving.py (static/offline-search.js, issue 26) gives the
 same keys as the server's Python, on the corpus's own words and the qrels queries, in Chromium."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -15,12 +16,16 @@ from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "laws_site" / "static" / "offline-search.js"
 
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is not installed"),
+]
 
 
 @pytest.fixture(scope="module")
 def page():
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page()
@@ -46,11 +51,14 @@ def test_kana_keys_romaji_and_sound_keys_agree_with_python(page, laws_db_path):
     assert len(texts) > 100
     kana = [t for t in texts if forgiving.is_kana(t)]
     romaji = [t for t in texts + english if t.isascii()]
-    got = page.evaluate("""([kana, romaji, english, tables]) => {
+    got = page.evaluate(
+        """([kana, romaji, english, tables]) => {
         const f = BridgeLawsSearch.forgiving;
         return {kana: kana.map((t) => f.kanaKey(t)), sound: kana.map((t) => f.soundKey(tables, t, true)),
                 romaji: romaji.map((t) => f.romajiToKana(tables, t)), english: english.map((t) => f.soundKey(tables, t, false))};
-    }""", [kana, romaji, english, romaji_tables()])
+    }""",
+        [kana, romaji, english, romaji_tables()],
+    )
     assert got["kana"] == [forgiving.kana_key(t) for t in kana]
     assert got["sound"] == [forgiving.sound_key(t, japanese=True) for t in kana]
     assert got["romaji"] == [forgiving.romaji_to_kana(t) for t in romaji]
@@ -61,9 +69,20 @@ def test_kana_keys_romaji_and_sound_keys_agree_with_python(page, laws_db_path):
 
 def test_edit_distances_match_rapidfuzz(page):
     from rapidfuzz.distance import OSA, Levenshtein
-    pairs = [["revoke", "revoek"], ["dummy", "dumy"], ["ca", "ac"], ["リボク", "リボクン"], ["claim", "clam"], ["", "abc"]]
-    got = page.evaluate("(pairs) => pairs.map(([a, b]) => [BridgeLawsSearch.forgiving.levenshtein(a, b, false), "
-                        "BridgeLawsSearch.forgiving.levenshtein(a, b, true)])", pairs)
+
+    pairs = [
+        ["revoke", "revoek"],
+        ["dummy", "dumy"],
+        ["ca", "ac"],
+        ["リボク", "リボクン"],
+        ["claim", "clam"],
+        ["", "abc"],
+    ]
+    got = page.evaluate(
+        "(pairs) => pairs.map(([a, b]) => [BridgeLawsSearch.forgiving.levenshtein(a, b, false), "
+        "BridgeLawsSearch.forgiving.levenshtein(a, b, true)])",
+        pairs,
+    )
     assert got == [[Levenshtein.distance(a, b), OSA.distance(a, b)] for a, b in pairs]
 
 
@@ -74,6 +93,7 @@ def test_edit_distances_match_rapidfuzz(page):
 def pack(laws_db_path):
     """The search pack of this session's whole-corpus build (tests/conftest.py)."""
     from laws_site.offline import search_data as offline_search_data
+
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
     return offline_search_data.export(conn, build)
@@ -95,17 +115,36 @@ def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
     # exact, on a few words: 為 reads シ, which SudachiPy takes back as another word (not kept); a kana
     # spelling already in the lexicon (じょうほう, from the corpus's own text) keeps its entry
     from laws_site.offline.search_data import kana_spellings
-    words = {"順番": ["順番", 0, 372], "情報": ["情報", 0, 186], "外": ["外", 0, 40], "間違っ": ["間違う", 0, 50],
-             "祈り": ["祈り", 0, 1], "為": ["為る", 0, 3], "じょうほう": ["情報", 0, 1]}
-    assert kana_spellings(words) == {"じゅんばん": ["順番", 0, 372], "そと": ["外", 0, 40],
-                                     "まちがっ": ["間違う", 0, 50], "いのり": ["祈り", 0, 1]}
+
+    words = {
+        "順番": ["順番", 0, 372],
+        "情報": ["情報", 0, 186],
+        "外": ["外", 0, 40],
+        "間違っ": ["間違う", 0, 50],
+        "祈り": ["祈り", 0, 1],
+        "為": ["為る", 0, 3],
+        "じょうほう": ["情報", 0, 1],
+    }
+    assert kana_spellings(words) == {
+        "じゅんばん": ["順番", 0, 372],
+        "そと": ["外", 0, 40],
+        "まちがっ": ["間違う", 0, 50],
+        "いのり": ["祈り", 0, 1],
+    }
 
 
 def test_a_hiragana_query_is_split_into_the_servers_words(engine):
     """Hiragana queries of corpus words get the server's words offline (before the kana spellings
     the phone cut ふとうなじょうほう into unknown pieces)."""
     from ingest.text import tokenize
-    queries = ["ふとうなじょうほう", "まちがったじょうほう", "じゅんばんのせつめい", "じぶんのてじゅん", "ばあいのきそく"]
+
+    queries = [
+        "ふとうなじょうほう",
+        "まちがったじょうほう",
+        "じゅんばんのせつめい",
+        "じぶんのてじゅん",
+        "ばあいのきそく",
+    ]
     got = engine.evaluate("(qs) => qs.map((q) => engine.queryTerms(q, 'ja'))", queries)
     assert got[0] == ["不当", "情報"] and got[1] == ["間違う", "情報"]
     assert got == [list(tokenize.query_terms(q, "ja")) for q in queries]
@@ -116,8 +155,17 @@ def test_latin_and_digit_runs_are_cut_as_the_server_cuts_them(engine):
     Latin words (m, i, s, in, on ... from the corpus's Latin text) once cut misinformation into
     m + i + s + インフォメーション and fujuubun na biddo into n + a + bid + do."""
     from ingest.text import tokenize
-    queries = ["misinformation", "fujuubun na biddo", "penarutii kaado", "unauthorised informaton", "echiketto",
-               "l54d", "IMP", "VP表"]
+
+    queries = [
+        "misinformation",
+        "fujuubun na biddo",
+        "penarutii kaado",
+        "unauthorised informaton",
+        "echiketto",
+        "l54d",
+        "IMP",
+        "VP表",
+    ]
     got = engine.evaluate("(qs) => qs.map((q) => engine.queryClauses(q, 'ja'))", queries)
     assert got[0] == [["misinformation"]] and got[5] == [["l"], ["54"], ["d"]]
     assert got == [[list(clause) for clause in tokenize.query_clauses(q, "ja")] for q in queries]
@@ -127,6 +175,7 @@ def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack, law
     """合意 -> see パートナー間の了解事項 -> Law 40: 賛同 and コンセンサス (synonyms of 合意) lead to 40A
     offline as on the server; without the exported "see" entries they do not."""
     from laws_site.search import engine as searching
+
     see = {tuple(terms): (ref, targets) for terms, ref, targets in pack["see_also"]}
     assert see[("合意",)][1] == ["laws-2017-ja:40"]
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
@@ -134,8 +183,11 @@ def test_the_indexs_see_entries_boost_offline_as_on_the_server(engine, pack, law
     server = [searching.search_page(conn, q, limit=1)["results"][0]["id"] for q in queries]
     offline = engine.evaluate("(qs) => qs.map((q) => engine.search(q, {limit: 1}).results[0].id)", queries)
     assert offline == server == ["laws-2017-ja:40A"] * 3
-    without = engine.evaluate("""(qs) => { const e = Object.create(engine); e.seeAlso = new Map();
-        return qs.map((q) => e.search(q, {limit: 1}).results[0].id); }""", queries)
+    without = engine.evaluate(
+        """(qs) => { const e = Object.create(engine); e.seeAlso = new Map();
+        return qs.map((q) => e.search(q, {limit: 1}).results[0].id); }""",
+        queries,
+    )
     assert without[:2] != server[:2]
 
 
@@ -143,6 +195,7 @@ def test_the_indexed_words_made_on_the_phone_are_the_servers(engine, pack, laws_
     """vocabulary_of (a word no unit holds cannot match) is shipped as the FTS terms per language plus
     and minus the differences, and asked word by word: the phone's answers are exactly the server's."""
     from laws_site.search.data import search_data
+
     conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
     server = {lang: sorted(words) for lang, words in search_data(conn).vocabulary_of.items()}
     # every word that could be one (an FTS term, or a token the FTS tokenizer split) asked in each language

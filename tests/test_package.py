@@ -8,6 +8,7 @@ directory (as the Dockerfile's `pip install` would), builds the package director
 own code (`temporary_docker_directory`, what `datasette package` hands to `docker build`), runs the
 Dockerfile's CMD and compares what it serves with the site run from the repository.
 """
+
 from __future__ import annotations
 
 import ast
@@ -40,8 +41,12 @@ def extra_options() -> str:
 
 def python_files(*directories: str) -> list[Path]:
     """The project's own modules (not a virtualenv a benchmark keeps in a dot-directory)."""
-    return sorted(p for d in directories for p in (ROOT / d).rglob("*.py")
-                  if not any(part.startswith(".") for part in p.relative_to(ROOT).parts))
+    return sorted(
+        p
+        for d in directories
+        for p in (ROOT / d).rglob("*.py")
+        if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)
+    )
 
 
 def imported_top_levels(path: Path) -> set[str]:
@@ -55,6 +60,7 @@ def imported_top_levels(path: Path) -> set[str]:
 
 
 # ---------------------------------------------------------------- static checks
+
 
 def test_serve_args_name_only_the_database_metadata_and_settings(tmp_path):
     db = tmp_path / "laws.db"
@@ -83,14 +89,20 @@ async def test_datasette_finds_the_plugin_its_templates_and_static_files(dataset
 
 
 def test_the_build_side_imports_no_web_code():
-    offenders = {str(p.relative_to(ROOT)): sorted(imported_top_levels(p) & WEB_MODULES)
-                 for p in python_files("ingest") if imported_top_levels(p) & WEB_MODULES}
+    offenders = {
+        str(p.relative_to(ROOT)): sorted(imported_top_levels(p) & WEB_MODULES)
+        for p in python_files("ingest")
+        if imported_top_levels(p) & WEB_MODULES
+    }
     assert not offenders, offenders
 
 
 def test_nothing_outside_tests_edits_sys_path():
-    offenders = [str(p.relative_to(ROOT)) for p in python_files("ingest", "laws_site", "benchmarks", "scripts")
-                 if "sys.path" in p.read_text(encoding="utf-8")]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in python_files("ingest", "laws_site", "benchmarks", "scripts")
+        if "sys.path" in p.read_text(encoding="utf-8")
+    ]
     assert not offenders
 
 
@@ -101,11 +113,15 @@ def test_tests_do_not_import_from_benchmarks():
 
 # ---------------------------------------------------------------- the package, served
 
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
-                    str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     return next(out.glob("bridge_laws-*.whl"))
 
 
@@ -114,8 +130,21 @@ def installed_wheel(package_dir, wheel, tmp_path_factory) -> Path:
     """The wheel the package carries, installed alone into a directory, as the Dockerfile's
     `pip install` does (its dependencies come from this environment)."""
     site = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
-                    str(package_dir / "dist" / wheel.name)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            str(package_dir / "dist" / wheel.name),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return site
 
 
@@ -131,16 +160,28 @@ def package_dir(laws_db_path, wheel, tmp_path_factory):
     try:
         with open(METADATA, encoding="utf-8") as metadata_file:
             with temporary_docker_directory(
-                files=[str(laws_db_path)], name="bridge-laws", metadata=metadata_file,
-                extra_options=extra_options(), branch=None, template_dir=None, plugins_dir=None,
-                static=[("dist", str(wheel.parent))], install=[f"/app/dist/{wheel.name}"], spatialite=False, version_note=None,
+                files=[str(laws_db_path)],
+                name="bridge-laws",
+                metadata=metadata_file,
+                extra_options=extra_options(),
+                branch=None,
+                template_dir=None,
+                plugins_dir=None,
+                static=[("dist", str(wheel.parent))],
+                install=[f"/app/dist/{wheel.name}"],
+                spatialite=False,
+                version_note=None,
                 secret="test-secret",
             ) as directory:
                 shutil.copytree(directory, out, ignore=shutil.ignore_patterns("__pycache__"))
     finally:
         os.chdir(cwd)
-    subprocess.run([sys.executable, "-m", "datasette", "inspect", "laws.db", "--inspect-file", "inspect-data.json"],
-                   cwd=out, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "datasette", "inspect", "laws.db", "--inspect-file", "inspect-data.json"],
+        cwd=out,
+        check=True,
+        capture_output=True,
+    )
     return out
 
 
@@ -155,20 +196,28 @@ def dockerfile_cmd(package_dir: Path, port: int) -> list[str]:
 @pytest.fixture(scope="module")
 def packaged_site(package_dir, installed_wheel, tmp_path_factory):
     env = {**os.environ, "PYTHONPATH": str(installed_wheel)}
-    where = subprocess.run([sys.executable, "-c", "import laws_site, ingest; print(laws_site.__file__, ingest.__file__)"],
-                           cwd=package_dir, env=env, capture_output=True, text=True, check=True).stdout.split()
+    where = subprocess.run(
+        [sys.executable, "-c", "import laws_site, ingest; print(laws_site.__file__, ingest.__file__)"],
+        cwd=package_dir,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert all(Path(w).is_relative_to(installed_wheel) for w in where), f"imported from {where}, not the wheel"
     port = free_port()
     log = tmp_path_factory.mktemp("log") / "package.log"
-    with serving(package_dir / "laws.db", port=port, argv=dockerfile_cmd(package_dir, port), log=log,
-                 cwd=package_dir, env=env) as (base, _process):
+    with serving(
+        package_dir / "laws.db", port=port, argv=dockerfile_cmd(package_dir, port), log=log, cwd=package_dir, env=env
+    ) as (base, _process):
         with httpx.Client(base_url=base, timeout=30) as client:
             yield client
 
 
 def readme_publish_command() -> list[str]:
-    block = re.search(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8").split("## Publishing")[1],
-                      re.S).group(1)
+    block = re.search(
+        r"```bash\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8").split("## Publishing")[1], re.S
+    ).group(1)
     command = next(line for line in block.replace("\\\n", " ").splitlines() if line.startswith("datasette package"))
     return shlex.split(command)
 
@@ -198,8 +247,9 @@ def test_package_dockerfile_installs_the_wheel_and_serves_immutable_with_setting
 
 
 def test_packaged_site_has_the_same_metadata_and_settings(packaged_site):
-    assert packaged_site.get("/-/metadata.json").json() == json.loads(json.dumps(
-        yaml.safe_load(METADATA.read_text(encoding="utf-8"))))
+    assert packaged_site.get("/-/metadata.json").json() == json.loads(
+        json.dumps(yaml.safe_load(METADATA.read_text(encoding="utf-8")))
+    )
     settings = packaged_site.get("/-/settings.json").json()
     for name, value in SETTINGS.items():
         assert str(settings[name]).lower() in (value.lower(), {"on": "true", "off": "false"}.get(value, value))
@@ -211,9 +261,16 @@ async def repo_json(datasette, path: str):
     return response.status_code, response.json() if response.status_code == 200 else None
 
 
-PAGES = ["/", "/laws-2017-ja", "/laws-2017-ja/61B2", "/laws-1997-zh/40", "/-/search?q=リボーク",
-         "/laws/sections?_search=取り消した", "/-/diff?ref=45&from=laws-1997-zh&to=laws-2017-ja",
-         "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja"]
+PAGES = [
+    "/",
+    "/laws-2017-ja",
+    "/laws-2017-ja/61B2",
+    "/laws-1997-zh/40",
+    "/-/search?q=リボーク",
+    "/laws/sections?_search=取り消した",
+    "/-/diff?ref=45&from=laws-1997-zh&to=laws-2017-ja",
+    "/-/diff/overview?from=laws-1997-zh&to=laws-2017-ja",
+]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -245,10 +302,10 @@ def test_packaged_search_ranks_like_the_repository_site(packaged_site, datasette
 def test_the_cli_starts_without_importing_datasette():
     """`bridge-laws build` pays for what it uses: Datasette loads only to serve."""
     code = "import sys, laws_site.cli; print(sorted(m for m in sys.modules if m.split('.')[0] in %r))" % (
-        sorted(WEB_MODULES),)
+        sorted(WEB_MODULES),
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
-
 
 
 def test_no_module_spells_a_document_id_but_the_registry():
@@ -257,12 +314,18 @@ def test_no_module_spells_a_document_id_but_the_registry():
     import io
     import tokenize as python_tokens
 
-    ids = [entry["id"] for entry in yaml.safe_load((ROOT / "corpus" / "sources.yml").read_text(encoding="utf-8"))["documents"]]
+    ids = [
+        entry["id"]
+        for entry in yaml.safe_load((ROOT / "corpus" / "sources.yml").read_text(encoding="utf-8"))["documents"]
+    ]
     spelled = {}
     for path in python_files("ingest", "laws_site"):
         source = path.read_text(encoding="utf-8")
-        strings = [tok for tok in python_tokens.generate_tokens(io.StringIO(source).readline)
-                   if tok.type == python_tokens.STRING and not tok.string.startswith(('"""', "'''"))]
+        strings = [
+            tok
+            for tok in python_tokens.generate_tokens(io.StringIO(source).readline)
+            if tok.type == python_tokens.STRING and not tok.string.startswith(('"""', "'''"))
+        ]
         found = sorted({doc for tok in strings for doc in ids if doc in tok.string and "help=" not in tok.line})
         if found:
             spelled[str(path.relative_to(ROOT))] = found

@@ -1,5 +1,6 @@
 """Tests for ingest.parsers.regulations: exact records on excerpts copied from corpus/jcbl-regs-ja.txt,
 the VP tables answered through SQL, and invariants over the whole document."""
+
 from __future__ import annotations
 
 import json
@@ -78,48 +79,106 @@ $$\\text{IMPの得失点率} = \\frac{\\text{総獲得IMP}}{\\text{総損失IMP}
 
 ARTICLE_24_RECORDS = [
     ("chapter:2", "chapter", "チーム戦", "", None, {"number": 2, "label": "第2章"}),
-    ("24", "article", "スイスチーム戦",
-     "直前のラウンドまでの成績によって次の対戦チームを決める対戦方式をスイスチーム戦という。",
-     "chapter:2", {"number": 24}),
+    (
+        "24",
+        "article",
+        "スイスチーム戦",
+        "直前のラウンドまでの成績によって次の対戦チームを決める対戦方式をスイスチーム戦という。",
+        "chapter:2",
+        {"number": 24},
+    ),
     ("24-2", "paragraph", None, "採点方式は第23条2項を準用する。", "24", {"number": 2}),
-    ("24-3", "paragraph", None, "対戦相手を決める成績は1ラウンド前のものを使用することが出来る。", "24",
-     {"number": 3}),
-    ("24-4", "paragraph", None,
-     "重複対戦が無いよう対戦を調整することが出来る。対戦の調整は可能な限り下位の順位のものを調整する。",
-     "24", {"number": 4}),
-    ("24-5", "paragraph", None, "参加チームが奇数の場合は次のいずれかの方法で処理する。", "24",
-     {"number": 5}),
-    ("24-5-1", "item", None,
-     "下位3チームで2ラウンドかけて対戦する。1ラウンド前の成績で対戦を決定する場合、"
-     "未確定の成績については引き分け時のVPを仮に与える。",
-     "24-5", {"label": "1.", "depth": 1}),
-    ("24-5-2", "item", None,
-     "下位3チームで1ラウンドのボード数の半分ずつを対戦する。VPは1ラウンド分のボード数を通して換算する。"
-     "3チームの合計VPが引き分け時のVPの3倍に等しくなる必要はない。",
-     "24-5", {"label": "2.", "depth": 1}),
-    ("24-6", "paragraph", None, "試合途中での不戦勝の点数は引き分け時のVPの1.2倍を仮に与えて計算する。",
-     "24", {"number": 6}),
+    ("24-3", "paragraph", None, "対戦相手を決める成績は1ラウンド前のものを使用することが出来る。", "24", {"number": 3}),
+    (
+        "24-4",
+        "paragraph",
+        None,
+        "重複対戦が無いよう対戦を調整することが出来る。対戦の調整は可能な限り下位の順位のものを調整する。",
+        "24",
+        {"number": 4},
+    ),
+    ("24-5", "paragraph", None, "参加チームが奇数の場合は次のいずれかの方法で処理する。", "24", {"number": 5}),
+    (
+        "24-5-1",
+        "item",
+        None,
+        "下位3チームで2ラウンドかけて対戦する。1ラウンド前の成績で対戦を決定する場合、"
+        "未確定の成績については引き分け時のVPを仮に与える。",
+        "24-5",
+        {"label": "1.", "depth": 1},
+    ),
+    (
+        "24-5-2",
+        "item",
+        None,
+        "下位3チームで1ラウンドのボード数の半分ずつを対戦する。VPは1ラウンド分のボード数を通して換算する。"
+        "3チームの合計VPが引き分け時のVPの3倍に等しくなる必要はない。",
+        "24-5",
+        {"label": "2.", "depth": 1},
+    ),
+    (
+        "24-6",
+        "paragraph",
+        None,
+        "試合途中での不戦勝の点数は引き分け時のVPの1.2倍を仮に与えて計算する。",
+        "24",
+        {"number": 6},
+    ),
     ("24-7", "paragraph", None, "途中結果でVPが同じ場合の順位付けは次の通り行う。", "24", {"number": 7}),
     ("24-7-1", "item", None, "該当ラウンドまでのIMPの得失点率", "24-7", {"label": "①", "depth": 1}),
     ("24-7-2", "item", None, "該当ラウンドの獲得VP", "24-7", {"label": "②", "depth": 1}),
-    ("24-7-3", "item", None,
-     "該当ラウンドの直前のラウンドの順位（第1ラウンドのときはチーム番号）ただし主催者は②以降の手順で"
-     "順位を付けることができる。また主催団体は予め試合要項によって同VPの処理を定めることができる。",
-     "24-7", {"label": "③", "depth": 1}),
-    ("24-8", "paragraph", None,
-     "IMPの得失点率は以下の通り計算する。\nIMPの得失点率 = 総獲得IMP / 総損失IMP", "24",
-     {"number": 8, "formulas": [{"tex": r"\text{IMPの得失点率} = \frac{\text{総獲得IMP}}{\text{総損失IMP}}",
-                                 "text": "IMPの得失点率 = 総獲得IMP / 総損失IMP", "line": 19}]}),
-    ("24-8-1", "item", None, "総獲得IMPおよび総損失IMPがともに0IMPの場合、IMPの得失点率は1とする。",
-     "24-8", {"label": "①", "depth": 1}),
-    ("24-8-2", "item", None,
-     "総損失IMPが0IMPの場合、IMPの得失点率は一番上位となる。総損失IMPの0IMPが複数いる場合は、"
-     "総獲得IMPの多い方が上位となる。",
-     "24-8", {"label": "②", "depth": 1}),
-    ("24-8-3", "item", None,
-     "総獲得IMPが0IMPの場合、IMPの得失点率は一番下位となる。総獲得IMPの0IMPが複数いる場合は、"
-     "総損失IMPの多い方が下位となる。",
-     "24-8", {"label": "③", "depth": 1}),
+    (
+        "24-7-3",
+        "item",
+        None,
+        "該当ラウンドの直前のラウンドの順位（第1ラウンドのときはチーム番号）ただし主催者は②以降の手順で"
+        "順位を付けることができる。また主催団体は予め試合要項によって同VPの処理を定めることができる。",
+        "24-7",
+        {"label": "③", "depth": 1},
+    ),
+    (
+        "24-8",
+        "paragraph",
+        None,
+        "IMPの得失点率は以下の通り計算する。\nIMPの得失点率 = 総獲得IMP / 総損失IMP",
+        "24",
+        {
+            "number": 8,
+            "formulas": [
+                {
+                    "tex": r"\text{IMPの得失点率} = \frac{\text{総獲得IMP}}{\text{総損失IMP}}",
+                    "text": "IMPの得失点率 = 総獲得IMP / 総損失IMP",
+                    "line": 19,
+                }
+            ],
+        },
+    ),
+    (
+        "24-8-1",
+        "item",
+        None,
+        "総獲得IMPおよび総損失IMPがともに0IMPの場合、IMPの得失点率は1とする。",
+        "24-8",
+        {"label": "①", "depth": 1},
+    ),
+    (
+        "24-8-2",
+        "item",
+        None,
+        "総損失IMPが0IMPの場合、IMPの得失点率は一番上位となる。総損失IMPの0IMPが複数いる場合は、"
+        "総獲得IMPの多い方が上位となる。",
+        "24-8",
+        {"label": "②", "depth": 1},
+    ),
+    (
+        "24-8-3",
+        "item",
+        None,
+        "総獲得IMPが0IMPの場合、IMPの得失点率は一番下位となる。総獲得IMPの0IMPが複数いる場合は、"
+        "総損失IMPの多い方が下位となる。",
+        "24-8",
+        {"label": "③", "depth": 1},
+    ),
 ]
 
 
@@ -133,7 +192,8 @@ def test_article_24_is_the_same_in_the_whole_document(units):
     refs = [r[0] for r in ARTICLE_24_RECORDS[1:]]
     # the same records, the formula's line counted in the whole file (241) rather than the excerpt (19)
     assert [record(units[ref]) for ref in refs] == [
-        json_replace(r, '"line": 19}', '"line": 241}') for r in ARTICLE_24_RECORDS[1:]]
+        json_replace(r, '"line": 19}', '"line": 241}') for r in ARTICLE_24_RECORDS[1:]
+    ]
     assert units["24"].line == 227 and units["24-8-3"].line == 244
 
 
@@ -171,32 +231,47 @@ def test_three_levels_of_items_and_heading_titles(units):
     """第25条(4): 1. > ① > a); ``③ トータルポイント部分の算出`` is a heading over its a)."""
     assert record(units["25-4"])[:5] == ("25-4", "paragraph", "ハンドが入れ替わったボードの処理", "", "25")
     assert record(units["25-4-1-1-b"]) == (
-        "25-4-1-1-b", "item", None, "スコアの数が3つのときはスコアの良い順に80%、50%、20%", "25-4-1-1",
-        {"label": "b)", "depth": 3})
+        "25-4-1-1-b",
+        "item",
+        None,
+        "スコアの数が3つのときはスコアの良い順に80%、50%、20%",
+        "25-4-1-1",
+        {"label": "b)", "depth": 3},
+    )
     assert (units["25-4-2-3"].title, units["25-4-2-3"].text) == ("トータルポイント部分の算出", "")
     assert units["25-4-2-3-a"].parent_ref == "25-4-2-3"
 
 
 def test_roman_items_nest_under_letters_in_appendix_7(units):
-    assert [(r, units[r].parent_ref, units[r].attrs["label"]) for r in
-            ("appendix-7-4-c", "appendix-7-4-c-i", "appendix-7-4-c-iv", "appendix-7-4-d")] == [
-        ("appendix-7-4-c", "appendix-7-4", "c)"), ("appendix-7-4-c-i", "appendix-7-4-c", "i)"),
-        ("appendix-7-4-c-iv", "appendix-7-4-c", "iv)"), ("appendix-7-4-d", "appendix-7-4", "d)")]
+    assert [
+        (r, units[r].parent_ref, units[r].attrs["label"])
+        for r in ("appendix-7-4-c", "appendix-7-4-c-i", "appendix-7-4-c-iv", "appendix-7-4-d")
+    ] == [
+        ("appendix-7-4-c", "appendix-7-4", "c)"),
+        ("appendix-7-4-c-i", "appendix-7-4-c", "i)"),
+        ("appendix-7-4-c-iv", "appendix-7-4-c", "iv)"),
+        ("appendix-7-4-d", "appendix-7-4", "d)"),
+    ]
 
 
 def test_lines_split_by_the_conversion_are_joined(units):
     # 第28条 runs over lines 374/375, 第17条(4) over a blank line 169/171, 第45条 over 642/644.
-    assert units["28"].text.startswith("各ペアは他のテーブルの同じサイドのペアとのスコアのトータルポイントを比較しその合計")
+    assert units["28"].text.startswith(
+        "各ペアは他のテーブルの同じサイドのペアとのスコアのトータルポイントを比較しその合計"
+    )
     assert units["17-4"].text.endswith("該当チームは1および4回戦にホームチームとなる。")
     assert "反則者にはアベレージマイナス、" in units["45"].text
     assert units["26-3-1"].text.split("\n")[:3] == [
         "入れ替わったハンドのスコアが4つ以上あるグループは次の計算式で算出する。",
-        "M = (N × S) / n + (N-n) / (2n)", "M=ボードの最終マッチポイント"]
+        "M = (N × S) / n + (N-n) / (2n)",
+        "M=ボードの最終マッチポイント",
+    ]
 
 
 def json_replace(record: tuple, old: str, new: str) -> tuple:
-    return tuple(json.loads(json.dumps(v, ensure_ascii=False).replace(old, new)) if isinstance(v, dict) else v
-                 for v in record)
+    return tuple(
+        json.loads(json.dumps(v, ensure_ascii=False).replace(old, new)) if isinstance(v, dict) else v for v in record
+    )
 
 
 def test_formulas_are_kept_as_printed_and_as_readable_text(units, document):
@@ -205,7 +280,12 @@ def test_formulas_are_kept_as_printed_and_as_readable_text(units, document):
     printed = [(n, line.strip()[2:-2]) for n, line in enumerate(raw, 1) if line.strip().startswith("$$")]
     assert [(line, tex) for _, line, tex, _ in formulas] == printed
     assert len(formulas) == 8
-    assert formulas[1] == ("26-3-1", 306, r"M = \frac{N \times S}{n} + \frac{N-n}{2n}", "M = (N × S) / n + (N-n) / (2n)")
+    assert formulas[1] == (
+        "26-3-1",
+        306,
+        r"M = \frac{N \times S}{n} + \frac{N-n}{2n}",
+        "M = (N × S) / n + (N-n) / (2n)",
+    )
     assert all(text in units[ref].text.split("\n") for ref, _, _, text in formulas)
 
 
@@ -218,8 +298,10 @@ def test_vp_table_header_rows_are_kept(units):
     ]
     assert [h["line"] for h in table.attrs["header_rows"]] == [718, 719, 720, 753, 754, 755]
     assert units["appendix-1-table-4"].attrs["header_rows"] == [
-        {"line": 869, "cells": ["VPs", "Number of Boards"]}, {"line": 870, "cells": ["", "5-6", "7-9"]},
-        {"line": 871, "cells": ["", "% of available match point not exceeding"]}]
+        {"line": 869, "cells": ["VPs", "Number of Boards"]},
+        {"line": 870, "cells": ["", "5-6", "7-9"]},
+        {"line": 871, "cells": ["", "% of available match point not exceeding"]},
+    ]
     assert units["appendix-2"].attrs["header_rows"] == [{"line": 904, "cells": ["SP", "HC", "SP", "HC"]}]
 
 
@@ -230,12 +312,16 @@ def test_references_stay_as_printed(units):
     assert "(a) (ii) 参照" in units["appendix-7-4-b"].text
 
 
-@pytest.mark.parametrize("tex, expected", [
-    (r"\text{IMPの得失点率} = \frac{\text{総獲得IMP}}{\text{総損失IMP}}", "IMPの得失点率 = 総獲得IMP / 総損失IMP"),
-    (r"M = \frac{N \times S}{n} + \frac{N-n}{2n}", "M = (N × S) / n + (N-n) / (2n)"),
-    (r"C = (M - L) \times U \times \frac{1}{T - L}", "C = (M - L) × U × 1 / (T - L)"),
-    (r"x = \sqrt{N \times n}", "x = √(N × n)"),
-], ids=["text-frac", "frac-groups", "frac-of-difference", "sqrt"])
+@pytest.mark.parametrize(
+    "tex, expected",
+    [
+        (r"\text{IMPの得失点率} = \frac{\text{総獲得IMP}}{\text{総損失IMP}}", "IMPの得失点率 = 総獲得IMP / 総損失IMP"),
+        (r"M = \frac{N \times S}{n} + \frac{N-n}{2n}", "M = (N × S) / n + (N-n) / (2n)"),
+        (r"C = (M - L) \times U \times \frac{1}{T - L}", "C = (M - L) × U × 1 / (T - L)"),
+        (r"x = \sqrt{N \times n}", "x = √(N × n)"),
+    ],
+    ids=["text-frac", "frac-groups", "frac-of-difference", "sqrt"],
+)
 def test_latex_becomes_readable_text(tex, expected):
     assert latex_to_text(tex) == expected
 
@@ -255,7 +341,13 @@ def test_history_preface(units):
 
 def test_appendix_1_record_and_children(document, units):
     assert record(units["appendix-1"]) == (
-        "appendix-1", "appendix", "各種VPスケール", "", None, {"number": 1, "label": "付表1"})
+        "appendix-1",
+        "appendix",
+        "各種VPスケール",
+        "",
+        None,
+        {"number": 1, "label": "付表1"},
+    )
     children = [u for u in document.units if u.parent_ref == "appendix-1"]
     assert [(u.ref, u.kind, u.title) for u in children] == [
         ("appendix-1-1", "paragraph", None),
@@ -286,10 +378,24 @@ def test_vp_for_8_boards_won_by_23_imps(db):
     assert rows == [("wbf", 17.11, 2.89, 744), ("wbf-integer", 17, 3, 848)]
 
 
-@pytest.mark.parametrize("boards, imps, expected", [
-    (4, 30, 20.0), (4, 99, 20.0), (5, 34, 20.0), (6, 35, 19.78), (32, 42, 16.68), (32, 43, 16.79),
-    (14, 57, 20.0), (9, 45, 20.0), (7, 38, 19.80), (8, 38, 19.50), (8, 35, 19.11), (10, 48, 20.0),
-], ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    "boards, imps, expected",
+    [
+        (4, 30, 20.0),
+        (4, 99, 20.0),
+        (5, 34, 20.0),
+        (6, 35, 19.78),
+        (32, 42, 16.68),
+        (32, 43, 16.79),
+        (14, 57, 20.0),
+        (9, 45, 20.0),
+        (7, 38, 19.80),
+        (8, 38, 19.50),
+        (8, 35, 19.11),
+        (10, 48, 20.0),
+    ],
+    ids=lambda v: str(v),
+)
 def test_shifted_cells_of_the_continuous_scale_land_in_their_column(db, boards, imps, expected):
     """The conversion shifted cells right (line 725 onwards); values go by IMP, not position."""
     rows = db.execute(VP_LOOKUP, {"boards": boards, "imps": imps}).fetchall()
@@ -301,14 +407,18 @@ def test_every_imp_margin_has_exactly_one_vp_per_scale_and_board_count(db):
     assert len(scales) == 28  # 14 board counts, continuous and integer
     for scale, boards in scales:
         for imps in range(0, 101):
-            count = db.execute("SELECT count(*) FROM vp_scales WHERE scale = ? AND boards = ? AND ? >= imp_min"
-                               " AND (imp_max IS NULL OR ? <= imp_max)", (scale, boards, imps, imps)).fetchone()
+            count = db.execute(
+                "SELECT count(*) FROM vp_scales WHERE scale = ? AND boards = ? AND ? >= imp_min"
+                " AND (imp_max IS NULL OR ? <= imp_max)",
+                (scale, boards, imps, imps),
+            ).fetchone()
             assert count == (1,), (scale, boards, imps)
 
 
 def test_vp_never_falls_as_the_margin_grows_and_sums_to_20(db):
-    rows = db.execute("SELECT scale, boards, imp_min, vp_winner, vp_loser FROM vp_scales"
-                      " ORDER BY scale, boards, imp_min").fetchall()
+    rows = db.execute(
+        "SELECT scale, boards, imp_min, vp_winner, vp_loser FROM vp_scales ORDER BY scale, boards, imp_min"
+    ).fetchall()
     for previous, row in zip(rows, rows[1:]):
         if previous[:2] == row[:2]:
             assert row[3] >= previous[3], row
@@ -316,28 +426,39 @@ def test_vp_never_falls_as_the_margin_grows_and_sums_to_20(db):
 
 
 def test_handicap_table(db):
-    assert db.execute("SELECT handicap FROM handicap WHERE 100 BETWEEN sp_min AND coalesce(sp_max, 1e9)"
-                      ).fetchall() == [(12,)]
+    assert db.execute(
+        "SELECT handicap FROM handicap WHERE 100 BETWEEN sp_min AND coalesce(sp_max, 1e9)"
+    ).fetchall() == [(12,)]
     assert db.execute("SELECT count(*), min(sp_min), sum(sp_max IS NULL) FROM handicap").fetchone() == (20, 0, 1)
 
 
 def test_other_vp_tables(db):
-    assert db.execute("SELECT vp_winner, vp_loser FROM vp_scales_swiss_pairs WHERE 6 BETWEEN boards_min"
-                      " AND boards_max AND 55.0 BETWEEN pct_min AND pct_max").fetchall() == [(13, 7)]  # line 875
-    assert db.execute("SELECT vp_winner FROM vp_scales_board_a_match WHERE boards_min = 3 AND 400 BETWEEN"
-                      " points_min AND coalesce(points_max, 1e9)").fetchall() == [(5,)]
+    assert db.execute(
+        "SELECT vp_winner, vp_loser FROM vp_scales_swiss_pairs WHERE 6 BETWEEN boards_min"
+        " AND boards_max AND 55.0 BETWEEN pct_min AND pct_max"
+    ).fetchall() == [(13, 7)]  # line 875
+    assert db.execute(
+        "SELECT vp_winner FROM vp_scales_board_a_match WHERE boards_min = 3 AND 400 BETWEEN"
+        " points_min AND coalesce(points_max, 1e9)"
+    ).fetchall() == [(5,)]
     assert db.execute("SELECT result, points FROM board_a_match_points").fetchall() == [
-        ("Win", 2), ("Tie", 1), ("Lose", 0)]
+        ("Win", 2),
+        ("Tie", 1),
+        ("Lose", 0),
+    ]
 
 
 def test_tables_printed_inside_articles(db):
     assert db.execute("SELECT min_tables FROM minimum_tables WHERE rating = 'セクショナル'").fetchall() == [(3,)]
-    assert db.execute("SELECT boards_per_session, item_ref FROM minimum_boards WHERE category = 'チーム戦'"
-                      ).fetchall() == [(24, "8-1-2")]
-    assert db.execute("SELECT match_points, total_points FROM board_a_match_averages"
-                      " WHERE average = 'アベレージマイナス'").fetchall() == [(0.5, -100)]
-    assert db.execute("SELECT penalty FROM board_penalties WHERE scoring = 'IMPスコアリングペア'"
-                      ).fetchall() == [("(1 ボードのスコア数 - 1) × 5 IMP",)]
+    assert db.execute(
+        "SELECT boards_per_session, item_ref FROM minimum_boards WHERE category = 'チーム戦'"
+    ).fetchall() == [(24, "8-1-2")]
+    assert db.execute(
+        "SELECT match_points, total_points FROM board_a_match_averages WHERE average = 'アベレージマイナス'"
+    ).fetchall() == [(0.5, -100)]
+    assert db.execute("SELECT penalty FROM board_penalties WHERE scoring = 'IMPスコアリングペア'").fetchall() == [
+        ("(1 ボードのスコア数 - 1) × 5 IMP",)
+    ]
 
 
 # --------------------------------------------------------------------------------------------
@@ -401,8 +522,13 @@ MARKUP = re.compile(r"^\s*[-*+] |^\s*#|\*\*|</?[a-zA-Z][^>]*>|\$\$|\\(frac|text|
 
 
 def test_no_markdown_html_or_latex_left(document):
-    leftovers = [(u.ref, m.group(0)) for u in document.units for field in (u.text, u.title or "")
-                 for m in [MARKUP.search(field)] if m]
+    leftovers = [
+        (u.ref, m.group(0))
+        for u in document.units
+        for field in (u.text, u.title or "")
+        for m in [MARKUP.search(field)]
+        if m
+    ]
     assert leftovers == []
 
 
@@ -417,26 +543,51 @@ def test_unit_and_table_counts(document):
     kinds = {}
     for unit in document.units:
         kinds[unit.kind] = kinds.get(unit.kind, 0) + 1
-    assert kinds == {"preface": 2, "chapter": 10, "article": 51, "paragraph": 101, "item": 171,
-                     "toc": 8, "appendix": 7, "table": 6}
+    assert kinds == {
+        "preface": 2,
+        "chapter": 10,
+        "article": 51,
+        "paragraph": 101,
+        "item": 171,
+        "toc": 8,
+        "appendix": 7,
+        "table": 6,
+    }
     assert {name: len(rows) for name, rows in document.tables.items()} == {
-        "vp_scales": 921, "vp_scales_swiss_pairs": 22, "vp_scales_board_a_match": 8,
-        "board_a_match_points": 3, "handicap": 20, "minimum_tables": 6, "minimum_boards": 8,
-        "board_a_match_averages": 3, "board_penalties": 5}
+        "vp_scales": 921,
+        "vp_scales_swiss_pairs": 22,
+        "vp_scales_board_a_match": 8,
+        "board_a_match_points": 3,
+        "handicap": 20,
+        "minimum_tables": 6,
+        "minimum_boards": 8,
+        "board_a_match_averages": 3,
+        "board_penalties": 5,
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # Errors
 # --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, line, message", [
-    ("競技会運営規則\n\n何もない\n", None, "expected a chapter heading"),
-    ("第1章 総則\n\n第1条 A。\n\n第1条 B。\n", 5, "expected 第2条, found 第1条"),
-    ("第1章 総則\n\n第2条 A。\n\n第4条 B。\n", 5, "expected 第3条, found 第4条"),
-    ("第1章 総則\n\n第1条 A。\n(3) B。\n", 4, "expected paragraph (2), found (3)"),
-    ("第1章 総則\n\n第1条 A。\n1. B\n1. C\n", 5, "duplicate item '1-1-1'"),
-    ("第1章 総則\n\n何か\n", 3, "expected a chapter, article or appendix heading"),
-], ids=["no-structure", "duplicated-article", "article-out-of-order", "paragraph-skipped",
-        "duplicated-item", "text-outside-article"])
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("競技会運営規則\n\n何もない\n", None, "expected a chapter heading"),
+        ("第1章 総則\n\n第1条 A。\n\n第1条 B。\n", 5, "expected 第2条, found 第1条"),
+        ("第1章 総則\n\n第2条 A。\n\n第4条 B。\n", 5, "expected 第3条, found 第4条"),
+        ("第1章 総則\n\n第1条 A。\n(3) B。\n", 4, "expected paragraph (2), found (3)"),
+        ("第1章 総則\n\n第1条 A。\n1. B\n1. C\n", 5, "duplicate item '1-1-1'"),
+        ("第1章 総則\n\n何か\n", 3, "expected a chapter, article or appendix heading"),
+    ],
+    ids=[
+        "no-structure",
+        "duplicated-article",
+        "article-out-of-order",
+        "paragraph-skipped",
+        "duplicated-item",
+        "text-outside-article",
+    ],
+)
 def test_bad_input_raises_parse_error_with_line(text, line, message):
     with pytest.raises(ParseError) as error:
         parse(text, doc=DOC, source="bad.txt")
@@ -448,11 +599,14 @@ RAW_LINES = read_text(SOURCE).split("\n")
 
 
 @settings(max_examples=150, deadline=None)
-@given(start=st.integers(0, len(RAW_LINES)), length=st.integers(0, len(RAW_LINES)),
-       dropped=st.sets(st.integers(0, len(RAW_LINES) - 1), max_size=5))
+@given(
+    start=st.integers(0, len(RAW_LINES)),
+    length=st.integers(0, len(RAW_LINES)),
+    dropped=st.sets(st.integers(0, len(RAW_LINES) - 1), max_size=5),
+)
 def test_any_damaged_slice_parses_or_raises_parse_error(start, length, dropped):
     """Cut and damaged input never crashes with anything but a ParseError naming the source."""
-    lines = [line for k, line in enumerate(RAW_LINES) if k not in dropped][start:start + length]
+    lines = [line for k, line in enumerate(RAW_LINES) if k not in dropped][start : start + length]
     try:
         parse("\n".join(lines), doc=DOC, source="slice.txt")
     except ParseError as error:
@@ -462,23 +616,48 @@ def test_any_damaged_slice_parses_or_raises_parse_error(start, length, dropped):
 # --- issue 25: the regulations read line by line, every checker candidate reviewed ----------------
 
 
-@pytest.mark.parametrize("ref, printed, corrected_text", [
-    ("10", "ビデオシートやビデオボックス", "主催団体はコールの方法にビディングシートやビディングボックス等の使用を指定することが出来る。"),
-    ("35", "ストレートミッセル", "予選がストレートミッチェルで開催された場合で何らかの理由により予選通過者数に欠員が生じたときは次の通り補充することが出来る。"),
-    ("45", "できなかつた", "遅刻や遅いプレイにより制限内にプレイできなかったボードについて反則者にはアベレージマイナス、対戦相手にはアベレージプラスを与える。"
-                       "プレイできないボードが多い場合は第50条と第51条を参照。"),
-    ("appendix-7-3-b", "オーフショット", "プレイヤーは、オークション期間中いつでもスクリーンメイトに対して、筆記により相手方のコールの完全な説明を"
-                                  "求めることができる。回答も筆記で行う。"),
-])
+@pytest.mark.parametrize(
+    "ref, printed, corrected_text",
+    [
+        (
+            "10",
+            "ビデオシートやビデオボックス",
+            "主催団体はコールの方法にビディングシートやビディングボックス等の使用を指定することが出来る。",
+        ),
+        (
+            "35",
+            "ストレートミッセル",
+            "予選がストレートミッチェルで開催された場合で何らかの理由により予選通過者数に欠員が生じたときは次の通り補充することが出来る。",
+        ),
+        (
+            "45",
+            "できなかつた",
+            "遅刻や遅いプレイにより制限内にプレイできなかったボードについて反則者にはアベレージマイナス、対戦相手にはアベレージプラスを与える。"
+            "プレイできないボードが多い場合は第50条と第51条を参照。",
+        ),
+        (
+            "appendix-7-3-b",
+            "オーフショット",
+            "プレイヤーは、オークション期間中いつでもスクリーンメイトに対して、筆記により相手方のコールの完全な説明を"
+            "求めることができる。回答も筆記で行う。",
+        ),
+    ],
+)
 def test_conversion_errors_corrected(raw_text, units, ref, printed, corrected_text):
     assert printed in raw_text
     assert units[ref].text == corrected_text
 
 
 def test_appendix_4_5_and_7_3_c_and_the_appendix_list_corrected(units):
-    assert units["appendix-4-5"].text.split("\n")[2] == "最終的にコールが行われなかったと判断された場合は、不当な情報が伝わったとして裁定されます。"
+    assert (
+        units["appendix-4-5"].text.split("\n")[2]
+        == "最終的にコールが行われなかったと判断された場合は、不当な情報が伝わったとして裁定されます。"
+    )
     assert units["appendix-7-3-c"].text.startswith("オークションの終了からプレイの終了までの間、")
-    assert [units[f"toc:appendix-{n}"].text for n in (3, 4)] == ["ビディングシートの書き方", "ビディングボックスの使い方"]
+    assert [units[f"toc:appendix-{n}"].text for n in (3, 4)] == [
+        "ビディングシートの書き方",
+        "ビディングボックスの使い方",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -493,7 +672,10 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
     # what the checker shows (evidence explains 63 of its 74 raw detections away) ...
     shown = {status: checked.count(status) for status in ("fixed", "as-printed", "unreviewed")}
     assert (len(checked.candidates), shown, len(checked.explained)) == (
-        11, {"fixed": 4, "as-printed": 7, "unreviewed": 0}, 63)
+        11,
+        {"fixed": 4, "as-printed": 7, "unreviewed": 0},
+        63,
+    )
     # ... and every raw detection, each judged by the review: fixed by an erratum or kept with a reason
     raw = {status: sum(r.status == status for r in checked.reviewed) for status in ("fixed", "as-printed")}
     assert (len(checked.reviewed), raw) == (74, {"fixed": 4, "as-printed": 70})
@@ -511,6 +693,9 @@ def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text,
     for fix in load_errata(CORPUS, DOC):
         assert fix["reason"] and fix["find"] in lines[fix["line"] - 1], fix
     candidates = [r.candidate for r in checked.reviewed + checked.remaining]
-    unused = [e["span"] for e in errata_section(CORPUS, DOC, "as_printed")
-              if not e.get("means") and not any(covers(e, c) for c in candidates)]
+    unused = [
+        e["span"]
+        for e in errata_section(CORPUS, DOC, "as_printed")
+        if not e.get("means") and not any(covers(e, c) for c in candidates)
+    ]
     assert unused == []

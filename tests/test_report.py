@@ -1,4 +1,5 @@
 """check_report and refs_for on a small database built here from hand-made units."""
+
 import pytest
 import sqlite_utils
 
@@ -14,12 +15,23 @@ UNITS = [
     Unit("laws-2017-ja", "20", "law", line=1344),
     Unit("laws-2017-ja", "20F", "section", parent_ref="20", line=1378),
     # Law 20F3, as printed: cites 16B1 (exists) ...
-    Unit("laws-2017-ja", "20F3", "item", parent_ref="20F", line=1385,
-         text="3. 本条F項1および2の下にプレイヤーはある1つのコールに関して尋ねることができるが第16条B項1を適用することができる。"),
-    Unit("laws-2017-ja", "19", "law", line=1320,
-         text="とみなす（第16条、不当な情報を適用することがある）。"),
-    Unit("revoke-notes-ja", "L61B", "note", line=80, attrs={"covers": ["61B"]},
-         text="(b) ダミーはディフェンダーに質問することはできない。違反行為には第16条B項を適用することがある。"),
+    Unit(
+        "laws-2017-ja",
+        "20F3",
+        "item",
+        parent_ref="20F",
+        line=1385,
+        text="3. 本条F項1および2の下にプレイヤーはある1つのコールに関して尋ねることができるが第16条B項1を適用することができる。",
+    ),
+    Unit("laws-2017-ja", "19", "law", line=1320, text="とみなす（第16条、不当な情報を適用することがある）。"),
+    Unit(
+        "revoke-notes-ja",
+        "L61B",
+        "note",
+        line=80,
+        attrs={"covers": ["61B"]},
+        text="(b) ダミーはディフェンダーに質問することはできない。違反行為には第16条B項を適用することがある。",
+    ),
 ]
 
 
@@ -28,8 +40,22 @@ def db_path(tmp_path):
     path = tmp_path / "laws.db"
     db = sqlite_utils.Database(path)
     db["sections"].insert_all(
-        [{"id": u.id, "doc": u.doc, "ref": u.ref, "parent_id": u.parent_id, "kind": u.kind, "title": u.title,
-          "text": u.text, "position": i, "page": None, "line": u.line, "attrs": u.attrs} for i, u in enumerate(UNITS)],
+        [
+            {
+                "id": u.id,
+                "doc": u.doc,
+                "ref": u.ref,
+                "parent_id": u.parent_id,
+                "kind": u.kind,
+                "title": u.title,
+                "text": u.text,
+                "position": i,
+                "page": None,
+                "line": u.line,
+                "attrs": u.attrs,
+            }
+            for i, u in enumerate(UNITS)
+        ],
         pk="id",
     )
     db["xrefs"].insert_all(build_xrefs(UNITS), pk="id")
@@ -48,8 +74,10 @@ def test_counts_per_citing_document(db_path):
 
 
 def test_each_unresolved_reference_is_listed_with_its_location(db_path):
-    listed = [(u["source_id"], u["line"], u["surface"], u["target_ref"], u["resolved_to_parent"])
-              for u in check_report(db_path)["unresolved"]]
+    listed = [
+        (u["source_id"], u["line"], u["surface"], u["target_ref"], u["resolved_to_parent"])
+        for u in check_report(db_path)["unresolved"]
+    ]
     assert listed == [
         ("laws-2017-ja:20F3", 1385, "本条F項1", "20F1", "laws-2017-ja:20F"),
         ("laws-2017-ja:20F3", 1385, "2", "20F2", "laws-2017-ja:20F"),

@@ -1,6 +1,7 @@
 """Per-request costs taken out of a search (issue 24) and out of the contents and citations pages
 (issue 22) stay out. No timing: each test observes that a costly step is not taken at all.
 """
+
 import hashlib
 import json
 import sqlite3
@@ -46,12 +47,15 @@ def test_etag_of_an_answer_without_timing_never_runs_the_timing_pattern(conn, mo
     assert etag == '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
-@pytest.mark.parametrize("body", [
-    '{"ok":true,"query_ms":12.5,"rows":["リボーク"]}',
-    '{"query_ms": 1e-3,"x":"query_ms"}',
-    "<footer>Queries took 12.3 ms · クエリ時間 4.5ミリ秒 · 查询用时 3 毫秒</footer><p>リボーク</p>",
-    "<p>Queries took many ms</p><p>query_ms</p>",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"ok":true,"query_ms":12.5,"rows":["リボーク"]}',
+        '{"query_ms": 1e-3,"x":"query_ms"}',
+        "<footer>Queries took 12.3 ms · クエリ時間 4.5ミリ秒 · 查询用时 3 毫秒</footer><p>リボーク</p>",
+        "<p>Queries took many ms</p><p>query_ms</p>",
+    ],
+)
 def test_timing_is_taken_out_as_the_pattern_does(body, monkeypatch):
     raw = body.encode()
     expected = asgi.TIMING.sub(b"", raw)
@@ -83,6 +87,7 @@ def test_search_reads_fts_scores_as_plain_tuples(conn):
 
 # ---------------------------------------------------------------- the contents and citations pages (issue 22)
 
+
 def statements_of(conn, fn):
     """(what fn returned, the SQL statements it ran on conn)."""
     seen: list[str] = []
@@ -99,8 +104,12 @@ def test_contents_rows_are_the_printed_toc(conn):
     from laws_site.pages import contents
     from laws_site.read import queries
 
-    rows = [tuple(row) for row in conn.execute(
-        "select doc, ref, title, depth, part from contents_rows where ref like '61%' order by doc, position")]
+    rows = [
+        tuple(row)
+        for row in conn.execute(
+            "select doc, ref, title, depth, part from contents_rows where ref like '61%' order by doc, position"
+        )
+    ]
     assert rows == [
         ("laws-2017-ja", "61", "スートにフォローしないことーリボークに関する質問", 0, "プレイ"),
         ("laws-2017-ja", "61A", "リボークの定義", 1, "プレイ"),
@@ -113,8 +122,15 @@ def test_contents_rows_are_the_printed_toc(conn):
         for entry in queries.units_of_kinds(conn, doc, ("toc_entry",)):
             target = entry["attrs"].get("target_ref") or entry["attrs"].get("law")
             if target:
-                from_units.append({"ref": target, "title": entry["title"], "depth": 0 if target.isdigit() else 1,
-                                   "url": contents.permalink(doc, target), "part": entry["attrs"].get("part")})
+                from_units.append(
+                    {
+                        "ref": target,
+                        "title": entry["title"],
+                        "depth": 0 if target.isdigit() else 1,
+                        "url": contents.permalink(doc, target),
+                        "part": entry["attrs"].get("part"),
+                    }
+                )
         assert contents.printed_toc(conn, doc) == from_units
         assert len(from_units) > 5
 
@@ -157,8 +173,11 @@ def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
 
     from laws_site.pages import citations, contents
 
-    data = (contents.contents_context(conn, "laws-2017-ja", "ja") if template == "document.html"
-            else citations.citation_context(conn, law=62, lang="ja", lists_for={62}))
+    data = (
+        contents.contents_context(conn, "laws-2017-ja", "ja")
+        if template == "document.html"
+        else citations.citation_context(conn, law=62, lang="ja", lists_for={62})
+    )
     compiled = datasette.jinja_env.get_template(template)
     context = compiled.new_context(data)
 
@@ -183,20 +202,20 @@ def test_search_labels_are_read_from_the_build_time_table(conn):
     ids = [row[0] for row in conn.execute("select id from sections order by position")]
     stored = {}
     for start in range(0, len(ids), 400):
-        stored.update(searching.unit_labels(conn, ids[start:start + 400],
-                                            searching.search_data(conn)))
+        stored.update(searching.unit_labels(conn, ids[start : start + 400], searching.search_data(conn)))
     # without the search data the per-request statements run (as for a database built before the table)
     per_request = {}
     for start in range(0, len(ids), 400):
-        per_request.update(searching.unit_labels(conn, ids[start:start + 400]))
+        per_request.update(searching.unit_labels(conn, ids[start : start + 400]))
     assert stored == per_request and len(stored) == len(ids)
     # the same for the labels of links to other units (a reprint's law unit), in the same key order
     linked, linked_per_request = {}, {}
     for start in range(0, len(ids), 400):
-        linked.update(searching.link_labels(conn, ids[start:start + 400], searching.search_data(conn)))
-        linked_per_request.update(searching.link_labels(conn, ids[start:start + 400]))
-    assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == \
-        [(unit, list(names.items())) for unit, names in sorted(linked_per_request.items())]
+        linked.update(searching.link_labels(conn, ids[start : start + 400], searching.search_data(conn)))
+        linked_per_request.update(searching.link_labels(conn, ids[start : start + 400]))
+    assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == [
+        (unit, list(names.items())) for unit, names in sorted(linked_per_request.items())
+    ]
     assert len(linked) == len(ids)
     assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"
     assert list(stored["laws-2017-ja:27B1(b)"]["labels"]) == ["en", "ja", "zh"]
@@ -217,8 +236,11 @@ def test_shown_texts_are_each_units_text_tokens_and_offsets(conn):
     for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in rows:
         found = shown.texts[unit]
         expected = (text, text_tokens, text_offsets) if text else (title or "", title_tokens, title_offsets)
-        assert (found.text, found.padded, found.offsets.tobytes()) == \
-            (expected[0], " " + (expected[1] or "") + " ", expected[2] or b"")
+        assert (found.text, found.padded, found.offsets.tobytes()) == (
+            expected[0],
+            " " + (expected[1] or "") + " ",
+            expected[2] or b"",
+        )
     assert shown.texts["laws-2017-ja:61"].padded.startswith(" ")
 
 

@@ -4,6 +4,7 @@ Table-driven, one table per group (Japanese, spelling variants, Chinese, English
 `query -> expected unit within the first N results`. A result inside the expected unit counts
 (61B2 is in Law 61). Uses the session database from tests/conftest.py.
 """
+
 import sqlite3
 
 import pytest
@@ -59,10 +60,10 @@ JAPANESE = [
 ]
 
 VARIANTS = [
-    ("ディクレアラーが見せたカード", "laws-2017-ja:48", 2),    # printed ディクレアラール
+    ("ディクレアラーが見せたカード", "laws-2017-ja:48", 2),  # printed ディクレアラール
     ("ディクレアラー予定者", "laws-2017-ja:def:ディクレアラー予定者", 3),
     ("ディクレアララー予定者", "laws-2017-ja:def:ディクレアラー予定者", 3),  # as printed before the erratum
-    ("プレイヤーの情報の利用", "laws-2017-ja:16A", 2),        # printed プレイヤ
+    ("プレイヤーの情報の利用", "laws-2017-ja:16A", 2),  # printed プレイヤ
     ("スーツにフォローする", "laws-2017-ja:def:スートにフォローする", 3),
     ("アーティフィシヤルコール", "laws-2017-ja:def:アーティフィシャルコール", 3),
     ("キャリオーバー", "jcbl-regs-ja:36", 10),
@@ -75,7 +76,7 @@ CHINESE = [
     ("明手", "laws-1997-zh:def:明手", 3),
     ("明手的权利", "laws-1997-zh:42", 1),
     ("不足叫牌", "laws-1997-zh:27", 2),
-    ("罰張", "laws-1997-zh:51", 5),              # traditional query, simplified text
+    ("罰張", "laws-1997-zh:51", 5),  # traditional query, simplified text
     ("明手的權利", "laws-1997-zh:42", 1),
     ("莊家攤牌", "laws-1997-zh:48B", 2),
 ]
@@ -118,10 +119,12 @@ def assert_found(conn, parents, query, expected, within):
     results = searching.search(conn, query, limit=20)
     rank = rank_of(expected, results, parents)
     assert rank is not None and rank <= within, (
-        f"{query!r}: {expected} at rank {rank}, wanted <= {within}; got {[r['id'] for r in results[:within + 3]]}")
+        f"{query!r}: {expected} at rank {rank}, wanted <= {within}; got {[r['id'] for r in results[: within + 3]]}"
+    )
 
 
 # ---------------------------------------------------------------- the three named in the issue
+
 
 def test_revoke_ranks_law_61_to_64_first(conn):
     top = [r["law"] for r in searching.search(conn, "リボーク", limit=4)]
@@ -134,8 +137,7 @@ def test_lead_out_of_turn_ranks_laws_53_to_56_first(conn):
 
 
 def test_cancelled_finds_the_definition_or_16C_first(conn):
-    assert searching.search(conn, "取り消した", limit=1)[0]["id"] in {
-        "laws-2017-ja:def:取り消した", "laws-2017-ja:16C"}
+    assert searching.search(conn, "取り消した", limit=1)[0]["id"] in {"laws-2017-ja:def:取り消した", "laws-2017-ja:16C"}
 
 
 def test_chinese_query_offers_japanese_units_through_the_glossary(conn):
@@ -147,6 +149,7 @@ def test_chinese_query_offers_japanese_units_through_the_glossary(conn):
 
 # ---------------------------------------------------------------- filters, fields, snippets
 
+
 def test_filters_by_document_and_language(conn):
     assert {r["doc"] for r in searching.search(conn, "リボーク", doc="revoke-notes-ja")} == {"revoke-notes-ja"}
     assert {r["lang"] for r in searching.search(conn, "revoke", lang="zh")} == {"zh"}
@@ -154,13 +157,33 @@ def test_filters_by_document_and_language(conn):
 
 def test_result_fields(conn):
     result = searching.search(conn, "リボークの訂正", limit=1)[0]
-    assert {"doc", "ref", "id", "kind", "title", "snippet", "score", "law", "lang", "url", "via", "match",
-            "index"} <= set(result)
+    assert {
+        "doc",
+        "ref",
+        "id",
+        "kind",
+        "title",
+        "snippet",
+        "score",
+        "law",
+        "lang",
+        "url",
+        "via",
+        "match",
+        "index",
+    } <= set(result)
     assert result["url"] == f"/{result['doc']}/{result['ref']}" and result["law"] == "62"
 
 
-LAW_CASES = [("61B2(a)", "laws", "61"), ("L61A", "commentary", "61"), ("quote:54A", "commentary", "54"),
-             ("def:ダミー", "laws", None), ("23-2", "regulations", None), ("6", "laws", "6"), ("fn:3", "laws", None)]
+LAW_CASES = [
+    ("61B2(a)", "laws", "61"),
+    ("L61A", "commentary", "61"),
+    ("quote:54A", "commentary", "54"),
+    ("def:ダミー", "laws", None),
+    ("23-2", "regulations", None),
+    ("6", "laws", "6"),
+    ("fn:3", "laws", None),
+]
 
 
 @pytest.mark.parametrize("ref, kind, law", LAW_CASES, ids=[c[0] for c in LAW_CASES])
@@ -188,8 +211,11 @@ def test_snippet_marks_simplified_text_for_a_traditional_query():
 
 def test_snippet_is_data_not_markup():
     spans = searching.snippet("A<b>リボーク</b>", [(4, 8)])
-    assert spans == [{"text": "A<b>", "mark": False}, {"text": "リボーク", "mark": True},
-                     {"text": "</b>", "mark": False}]
+    assert spans == [
+        {"text": "A<b>", "mark": False},
+        {"text": "リボーク", "mark": True},
+        {"text": "</b>", "mark": False},
+    ]
 
 
 def test_snippet_window_starts_near_the_first_match():
@@ -222,37 +248,72 @@ def test_empty_query_is_a_query_error(conn, query):
         searching.search(conn, query)
 
 
-@pytest.mark.parametrize("query", ['"リボーク', "NEAR(リボーク 訂正)", "col:val", "C++", "リボーク\x00訂正",
-                                   "'; drop table sections; --"],
-                         ids=["quote", "near", "colon", "cplusplus", "nul-inside", "sql"])
+@pytest.mark.parametrize(
+    "query",
+    ['"リボーク', "NEAR(リボーク 訂正)", "col:val", "C++", "リボーク\x00訂正", "'; drop table sections; --"],
+    ids=["quote", "near", "colon", "cplusplus", "nul-inside", "sql"],
+)
 def test_hostile_queries_return_results_or_nothing(conn, query):
     assert isinstance(searching.search(conn, query), list)
 
 
-@pytest.mark.parametrize("query, message", [
-    ("*", "nothing"), ("(", "nothing"), ("😀", "nothing"), ("\u200b", "empty"), ("AND OR NOT", "operators"),
-    ("x" * 10_000, "5000"), ("リボーク" * 126, "504"),
-], ids=["star", "paren", "emoji", "zero-width", "operators", "10000chars", "504chars"])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("*", "nothing"),
+        ("(", "nothing"),
+        ("😀", "nothing"),
+        ("\u200b", "empty"),
+        ("AND OR NOT", "operators"),
+        ("x" * 10_000, "5000"),
+        ("リボーク" * 126, "504"),
+    ],
+    ids=["star", "paren", "emoji", "zero-width", "operators", "10000chars", "504chars"],
+)
 def test_unsearchable_queries_are_query_errors_that_say_why(conn, query, message):
     with pytest.raises(searching.QueryError) as error:
         searching.search(conn, query)
     text = str(error.value)
-    expected = {"nothing": "no word, number or character", "empty": "Type a word", "operators": "only search operators",
-                "5000": "10,000 characters", "504": "504 characters"}[message]
+    expected = {
+        "nothing": "no word, number or character",
+        "empty": "Type a word",
+        "operators": "only search operators",
+        "5000": "10,000 characters",
+        "504": "504 characters",
+    }[message]
     assert expected in text and "64A1" in text or "characters long" in text, text
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"offset": -1}, "offset"),
-    ({"doc": "nope"}, "Unknown document"), ({"lang": "fr"}, "Unknown language"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"limit": 0}, "limit"),
+        ({"limit": 501}, "limit"),
+        ({"offset": -1}, "offset"),
+        ({"doc": "nope"}, "Unknown document"),
+        ({"lang": "fr"}, "Unknown language"),
+    ],
+)
 def test_bad_filters_are_query_errors(conn, kwargs, message):
     with pytest.raises(searching.QueryError, match=message):
         searching.search_page(conn, "リボーク", **kwargs)
 
 
-@pytest.mark.parametrize("value, ok", [("20", 20), ("", 5), (None, 5), ("²", None), ("9" * 5000, None), ("-1", None),
-                                       ("0", None), ("２０", None), ("1e3", None), ("201", None)])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ("20", 20),
+        ("", 5),
+        (None, 5),
+        ("²", None),
+        ("9" * 5000, None),
+        ("-1", None),
+        ("0", None),
+        ("２０", None),
+        ("1e3", None),
+        ("201", None),
+    ],
+)
 def test_parse_count_takes_plain_ascii_numbers_in_range(value, ok):
     if ok is None:
         with pytest.raises(searching.QueryError, match="limit must be a whole number from 1 to 200"):

@@ -1,6 +1,7 @@
 """The search page on a 390 px phone and at 1280 px (issue 22, item 5; issue 24): the first result in
 the first screen (the header's box holds the query, the filters fold away), no sideways scrolling,
 labels instead of ids, the expansions one tap away. Chromium through Playwright, as tests/test_browser.py."""
+
 from __future__ import annotations
 
 from urllib.parse import quote
@@ -13,8 +14,9 @@ pytestmark = BROWSER_MARKS
 
 
 @pytest.mark.parametrize("width", ["phone", "desktop"])
-@pytest.mark.parametrize("path", ["/-/search?q=" + quote("りぼーく"), "/zh/-/search?q=" + quote("不十分なビッド"),
-                                  "/en/-/search?q=revoek"])
+@pytest.mark.parametrize(
+    "path", ["/-/search?q=" + quote("りぼーく"), "/zh/-/search?q=" + quote("不十分なビッド"), "/en/-/search?q=revoek"]
+)
 def test_the_first_result_is_in_the_first_screen(pages, served, width, path):
     page = pages[width]
     page.goto(served + path)

@@ -5,6 +5,7 @@ commentary labels, regulation articles, full-width digits and letters. The curre
 then every other document holding the same ref, then the units citing them. Exact expectations
 on the whole-corpus session build (tests/conftest.py).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,13 +30,13 @@ def conn(laws_db_path):
 # typed -> the cited units, in the order they are listed
 CITED = [
     ("64A1", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),
-    ("６４Ａ１", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),          # a phone's full-width keys
+    ("６４Ａ１", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),  # a phone's full-width keys
     ("20F5(b)(ii)", ["laws-2017-ja:20F5(b)(ii)"]),
     ("20f5bii", ["laws-2017-ja:20F5(b)(ii)"]),
     ("第16条B項1", ["laws-2017-ja:16B1", "laws-1997-zh:16B1"]),
     ("第 16 条 B 項 1", ["laws-2017-ja:16B1", "laws-1997-zh:16B1"]),
     ("第73条", ["laws-2017-ja:73"]),
-    ("第25条B款", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),                   # Chinese: 2017 Laws first
+    ("第25条B款", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),  # Chinese: 2017 Laws first
     ("25B", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),
     ("Law 73", ["laws-2017-ja:73"]),
     ("ＬＡＷ　７３", ["laws-2017-ja:73"]),
@@ -46,8 +47,16 @@ CITED = [
     ("２４－５－１", ["jcbl-regs-ja:24-5-1"]),
     ("付表5", ["jcbl-regs-ja:appendix-5"]),
     ("laws-1997-zh:50", ["laws-1997-zh:50"]),
-    ("61B、64A1", ["laws-2017-ja:61B", "revoke-notes-ja:L61B", "revoke-notes-ja:quote:61B",
-                  "laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),
+    (
+        "61B、64A1",
+        [
+            "laws-2017-ja:61B",
+            "revoke-notes-ja:L61B",
+            "revoke-notes-ja:quote:61B",
+            "laws-2017-ja:64A1",
+            "revoke-notes-ja:quote:64A1",
+        ],
+    ),
 ]
 
 
@@ -56,16 +65,20 @@ def test_a_citation_lists_the_cited_units_first(conn, typed, units):
     page = searching.search_page(conn, typed, limit=50)
     assert page["citation"]["found"] and page["citation"]["units"] == units
     results = page["results"]
-    assert [r["id"] for r in results[:len(units)]] == units
-    assert {r["match"] for r in results[:len(units)]} == {"citation"}
-    assert {r["match"] for r in results[len(units):]} <= {"cites"}
+    assert [r["id"] for r in results[: len(units)]] == units
+    assert {r["match"] for r in results[: len(units)]} == {"citation"}
+    assert {r["match"] for r in results[len(units) :]} <= {"cites"}
     assert page["total"] == len(results)
 
 
 def test_units_citing_it_follow_with_the_reference_marked(conn):
     results = searching.search(conn, "第16条B項1", limit=10)
-    assert [r["id"] for r in results] == ["laws-2017-ja:16B1", "laws-1997-zh:16B1",
-                                          "laws-2017-ja:16A1(c)", "laws-2017-ja:20F3"]
+    assert [r["id"] for r in results] == [
+        "laws-2017-ja:16B1",
+        "laws-1997-zh:16B1",
+        "laws-2017-ja:16A1(c)",
+        "laws-2017-ja:20F3",
+    ]
     assert {"text": "第16条B項1", "mark": True} in results[3]["snippet"]
 
 
@@ -77,7 +90,8 @@ def test_a_citation_outside_the_filters_says_so(conn):
 def test_filters_apply_to_citations(conn):
     assert searching.search_page(conn, "第16条B項1", lang="zh")["citation"]["units"] == ["laws-1997-zh:16B1"]
     assert searching.search_page(conn, "64A1", doc="revoke-notes-ja")["citation"]["units"] == [
-        "revoke-notes-ja:quote:64A1"]
+        "revoke-notes-ja:quote:64A1"
+    ]
 
 
 def test_an_unknown_citation_says_so_with_the_nearest_units(conn):
@@ -85,7 +99,12 @@ def test_an_unknown_citation_says_so_with_the_nearest_units(conn):
     citation = page["citation"]
     assert not citation["found"] and citation["message"] == "No such unit: 61Z."
     assert [unit["id"] for unit in citation["nearest"]] == [
-        "laws-2017-ja:61", "laws-2017-ja:6E1", "laws-2017-ja:6D1", "laws-2017-ja:61C", "laws-2017-ja:61B"]
+        "laws-2017-ja:61",
+        "laws-2017-ja:6E1",
+        "laws-2017-ja:6D1",
+        "laws-2017-ja:61C",
+        "laws-2017-ja:61B",
+    ]
     assert page["results"] == []  # 61Z is not searched word by word (61 alone would match noise)
 
 
@@ -101,17 +120,21 @@ def test_words_are_not_citations(typed):
     assert ref_spelling.split_citations(typed) is None
 
 
-@pytest.mark.parametrize("typed, candidates", [
-    ("6-1", [("regulations", "6-1")]),             # two numbers apart: a regulation, never Law 61
-    ("第24条5項", [("regulations", "24-5")]),        # a numbered 項 is the regulations'
-    ("第61条B項2号", [("laws", "61B2"), ("commentary", "L61B2"), ("commentary", "quote:61B2")]),
-    ("24", [("laws", "24"), ("commentary", "L24"), ("commentary", "quote:24"), ("regulations", "24")]),
-])
+@pytest.mark.parametrize(
+    "typed, candidates",
+    [
+        ("6-1", [("regulations", "6-1")]),  # two numbers apart: a regulation, never Law 61
+        ("第24条5項", [("regulations", "24-5")]),  # a numbered 項 is the regulations'
+        ("第61条B項2号", [("laws", "61B2"), ("commentary", "L61B2"), ("commentary", "quote:61B2")]),
+        ("24", [("laws", "24"), ("commentary", "L24"), ("commentary", "quote:24"), ("regulations", "24")]),
+    ],
+)
 def test_where_a_typed_citation_may_point(typed, candidates):
     assert ref_spelling.citation_candidates(typed) == candidates
 
 
 # ---------------------------------------------------------------- over HTTP and in the CLI
+
 
 async def test_the_search_page_opens_the_one_cited_unit(datasette):
     response = await datasette.client.get("/-/search?q=" + quote("第16条B項1"))
@@ -152,7 +175,10 @@ def test_cli_lists_the_cited_unit_first(laws_db_path):
     runner = CliRunner()
     result = runner.invoke(cli, ["search", "64A1", "--json", "--db", str(laws_db_path)])
     assert result.exit_code == 0, result.output
-    assert [r["id"] for r in json.loads(result.output)["results"]] == ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]
+    assert [r["id"] for r in json.loads(result.output)["results"]] == [
+        "laws-2017-ja:64A1",
+        "revoke-notes-ja:quote:64A1",
+    ]
     result = runner.invoke(cli, ["search", "61Z", "--db", str(laws_db_path)])
     assert result.exit_code == 0 and result.output.startswith("No such unit: 61Z. Nearest: laws-2017-ja 61,")
 
@@ -160,8 +186,15 @@ def test_cli_lists_the_cited_unit_first(laws_db_path):
 # ---------------------------------------------------------------- a citation that could mean two documents (issue 24)
 
 REGULATION_27 = {
-    "id": "jcbl-regs-ja:27", "doc": "jcbl-regs-ja", "ref": "27", "url": "/jcbl-regs-ja/27",
-    "labels": {"ja": "競技会運営規則: 第27条", "zh": "竞赛运营规则: 第27条", "en": "Tournament regulations: Article 27"},
+    "id": "jcbl-regs-ja:27",
+    "doc": "jcbl-regs-ja",
+    "ref": "27",
+    "url": "/jcbl-regs-ja/27",
+    "labels": {
+        "ja": "競技会運営規則: 第27条",
+        "zh": "竞赛运营规则: 第27条",
+        "en": "Tournament regulations: Article 27",
+    },
     "label": {"ja": "第27条", "zh": "第27条", "en": "Article 27"},
     "document": {"ja": "競技会運営規則", "zh": "竞赛运营规则", "en": "Tournament regulations"},
 }
@@ -174,18 +207,21 @@ def test_a_bare_article_number_opens_the_law_and_offers_the_regulation(conn, typ
     assert citation["alternatives"] == [REGULATION_27]
 
 
-@pytest.mark.parametrize("typed, opened", [
-    ("64条", "laws-2017-ja:64"),            # the regulations stop at article 51: nothing to offer
-    ("52条", "laws-2017-ja:52"),
-    ("27条B項", "laws-2017-ja:27B"),        # a lettered 項 is the Laws' only
-    ("27条B項1(b)", "laws-2017-ja:27B1(b)"),
-    ("16条B", "laws-2017-ja:16B"),
-    ("Law 27", "laws-2017-ja:27"),          # named: the Laws
-    ("運営規則27条", "jcbl-regs-ja:27"),     # named: the regulations
-    ("競技会運営規則第27条", "jcbl-regs-ja:27"),
-    ("24-5-1", "jcbl-regs-ja:24-5-1"),      # the regulations' only
-    ("L61A", "revoke-notes-ja:L61A"),       # a commentary note and its law are one provision
-])
+@pytest.mark.parametrize(
+    "typed, opened",
+    [
+        ("64条", "laws-2017-ja:64"),  # the regulations stop at article 51: nothing to offer
+        ("52条", "laws-2017-ja:52"),
+        ("27条B項", "laws-2017-ja:27B"),  # a lettered 項 is the Laws' only
+        ("27条B項1(b)", "laws-2017-ja:27B1(b)"),
+        ("16条B", "laws-2017-ja:16B"),
+        ("Law 27", "laws-2017-ja:27"),  # named: the Laws
+        ("運営規則27条", "jcbl-regs-ja:27"),  # named: the regulations
+        ("競技会運営規則第27条", "jcbl-regs-ja:27"),
+        ("24-5-1", "jcbl-regs-ja:24-5-1"),  # the regulations' only
+        ("L61A", "revoke-notes-ja:L61A"),  # a commentary note and its law are one provision
+    ],
+)
 def test_a_citation_that_means_one_document_offers_nothing(conn, typed, opened):
     citation = searching.search_page(conn, typed)["citation"]
     assert citation["opens"] and citation["units"][0] == opened
@@ -198,7 +234,9 @@ def test_the_last_regulation_article_is_offered_and_the_filter_leaves_one_meanin
     assert searching.search_page(conn, "27条", doc="jcbl-regs-ja")["citation"]["alternatives"] == []
     # several citations: each one's other meaning, in order
     assert [a["id"] for a in searching.search_page(conn, "27、28")["citation"]["alternatives"]] == [
-        "jcbl-regs-ja:27", "jcbl-regs-ja:28"]
+        "jcbl-regs-ja:27",
+        "jcbl-regs-ja:28",
+    ]
     assert searching.search_page(conn, "99条")["citation"]["alternatives"] == []  # nobody holds it
 
 
@@ -212,11 +250,14 @@ async def test_the_search_json_carries_the_alternatives(datasette):
 OFFER = '<p class="citation-alternatives" lang="{tag}"><a href="{href}">{text}</a></p>'
 
 
-@pytest.mark.parametrize("prefix, tag, href, text", [
-    ("", "ja", "/jcbl-regs-ja/27", "競技会運営規則の第27条をお探しですか？"),
-    ("/zh", "zh-Hans", "/zh/jcbl-regs-ja/27", "您要找的是竞赛运营规则第27条吗？"),
-    ("/en", "en", "/en/jcbl-regs-ja/27", "Looking for Article 27 of the Tournament regulations?"),
-])
+@pytest.mark.parametrize(
+    "prefix, tag, href, text",
+    [
+        ("", "ja", "/jcbl-regs-ja/27", "競技会運営規則の第27条をお探しですか？"),
+        ("/zh", "zh-Hans", "/zh/jcbl-regs-ja/27", "您要找的是竞赛运营规则第27条吗？"),
+        ("/en", "en", "/en/jcbl-regs-ja/27", "Looking for Article 27 of the Tournament regulations?"),
+    ],
+)
 async def test_the_law_page_opened_by_27jo_offers_regulation_27(datasette, prefix, tag, href, text):
     response = await datasette.client.get(prefix + "/-/search?q=" + quote("27条"))
     assert response.status_code == 302
@@ -225,18 +266,25 @@ async def test_the_law_page_opened_by_27jo_offers_regulation_27(datasette, prefi
     html = (await datasette.client.get(location)).text
     assert OFFER.format(tag=tag, href=href, text=text) in html
     # under the note that says the page was opened from the search, before the text
-    assert html.index('class="from-search"') < html.index('class="citation-alternatives"') < html.index('class="unit-body"')
+    assert (
+        html.index('class="from-search"')
+        < html.index('class="citation-alternatives"')
+        < html.index('class="unit-body"')
+    )
 
 
-@pytest.mark.parametrize("path", [
-    "/laws-2017-ja/64?from_search=" + quote("64条"),              # no regulation 64
-    "/laws-2017-ja/27B?from_search=" + quote("27条B項"),
-    "/laws-2017-ja/27?from_search=" + quote("Law 27"),
-    "/laws-2017-ja/27",                                            # not opened from a search
-    "/laws-2017-ja/61?from_search=" + quote("27条"),               # a hand-made from_search: not what it opens
-    "/jcbl-regs-ja/27?from_search=" + quote("運営規則27条"),
-    "/laws-2017-ja/27?from_search=" + quote("AND"),                # a query search refuses
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/laws-2017-ja/64?from_search=" + quote("64条"),  # no regulation 64
+        "/laws-2017-ja/27B?from_search=" + quote("27条B項"),
+        "/laws-2017-ja/27?from_search=" + quote("Law 27"),
+        "/laws-2017-ja/27",  # not opened from a search
+        "/laws-2017-ja/61?from_search=" + quote("27条"),  # a hand-made from_search: not what it opens
+        "/jcbl-regs-ja/27?from_search=" + quote("運営規則27条"),
+        "/laws-2017-ja/27?from_search=" + quote("AND"),  # a query search refuses
+    ],
+)
 async def test_no_offer_where_the_citation_means_one_document(datasette, path):
     response = await datasette.client.get(path)
     assert response.status_code == 200 and "citation-alternatives" not in response.text

@@ -1,6 +1,7 @@
 """The search box answers a director (issue 14, items 2-4 and 6): director vocabulary finds the law,
 titles and definitions rank above passing mentions, reprints sit under their law, totals and pages
 add up, and bad input is a helpful 400. Exact expectations on the session build."""
+
 from __future__ import annotations
 
 import builtins
@@ -56,12 +57,15 @@ def test_director_vocabulary_finds_the_law(conn, query, laws):
     assert sorted(ids(results)) == sorted(laws)
 
 
-@pytest.mark.parametrize("query, also", [
-    ("BIT", ["躊躇", "明白な躊躇", "明显的迟疑", "迟疑"]),
-    ("リードアウトオブターン", ["順番外のリード", "越序引牌"]),
-    ("revoke", ["リボーク", "藏牌"]),
-    ("リボーク", ["藏牌"]),
-])
+@pytest.mark.parametrize(
+    "query, also",
+    [
+        ("BIT", ["躊躇", "明白な躊躇", "明显的迟疑", "迟疑"]),
+        ("リードアウトオブターン", ["順番外のリード", "越序引牌"]),
+        ("revoke", ["リボーク", "藏牌"]),
+        ("リボーク", ["藏牌"]),
+    ],
+)
 def test_the_answer_says_what_else_was_searched(conn, query, also):
     assert searching.search_page(conn, query)["also_searched"] == also
 
@@ -78,6 +82,7 @@ async def test_also_searched_on_the_page_and_in_json(datasette):
 
 
 # ---------------------------------------------------------------- 3. ranking
+
 
 def test_chinese_two_character_term_ranks_the_law_titled_with_it_in_the_top_five(conn):
     top = ids(searching.search(conn, "罚张", limit=5), "laws-1997-zh:")
@@ -96,12 +101,15 @@ def test_chinese_query_lists_chinese_units_first(conn):
     assert searching.search(conn, "罚张", limit=1)[0]["doc"] == "laws-1997-zh"
 
 
-@pytest.mark.parametrize("query, first", [
-    ("見物人", "laws-2017-ja:76"),
-    ("手順上のペナルティ", "laws-2017-ja:90"),
-    ("紛失したカード", "laws-2017-ja:14"),
-    ("明手的权利", "laws-1997-zh:42"),
-])
+@pytest.mark.parametrize(
+    "query, first",
+    [
+        ("見物人", "laws-2017-ja:76"),
+        ("手順上のペナルティ", "laws-2017-ja:90"),
+        ("紛失したカード", "laws-2017-ja:14"),
+        ("明手的权利", "laws-1997-zh:42"),
+    ],
+)
 def test_a_title_carrying_the_words_comes_first(conn, query, first):
     assert searching.search(conn, query, limit=1)[0]["id"] == first
 
@@ -113,8 +121,10 @@ def test_a_title_carries_the_words_when_it_holds_every_clause(conn):
 
     def titled(query):
         clauses = searching.make_branch(query, "ja").clauses
-        return {data.units[rowid][0] for rowid, words in data.title_words.items()
-                if searching.title_carries(words, clauses)}
+        return {
+            data.units[rowid][0] for rowid, words in data.title_words.items() if searching.title_carries(words, clauses)
+        }
+
     assert {"laws-2017-ja:62", "laws-2017-ja:62A"} <= titled("リボークの訂正")
     assert "laws-2017-ja:63" not in titled("リボークの訂正")  # リボークの成立: one word only
     assert {"jcbl-regs-ja:36", "jcbl-regs-ja:37"} <= titled("キャリオーバー")  # whole or in pieces
@@ -125,8 +135,11 @@ def test_reprints_are_grouped_under_their_law(conn, query):
     results = searching.search(conn, query, limit=500)
     shown = {r["id"] for r in results}
     for result in results:
-        assert not (result["kind"] == "quote" and result["reprint_of"] is None and
-                    f"laws-2017-ja:{result['ref'].removeprefix('quote:')}" in shown), result["id"]
+        assert not (
+            result["kind"] == "quote"
+            and result["reprint_of"] is None
+            and f"laws-2017-ja:{result['ref'].removeprefix('quote:')}" in shown
+        ), result["id"]
     law_62 = next(r for r in results if r["id"] == "laws-2017-ja:62") if query == "リボークの訂正" else None
     if law_62:
         assert [r["id"] for r in law_62["reprints"]] == ["revoke-notes-ja:quote:62"]
@@ -134,6 +147,7 @@ def test_reprints_are_grouped_under_their_law(conn, query):
 
 
 # ---------------------------------------------------------------- 4. totals and paging
+
 
 @pytest.mark.parametrize("query", ["リボーク", "藏牌", "dummy", "順番外"])
 def test_pages_are_disjoint_and_add_up_to_the_total(conn, query):
@@ -167,15 +181,25 @@ async def test_html_shows_the_range_and_previous_next(datasette):
     assert '<a rel="next" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&amp;offset=20">' in first
     assert 'rel="prev"' not in first
     second = (await datasette.client.get("/-/search?q=" + quote("リボーク") + "&offset=20")).text
-    assert f"「リボーク」の検索結果 {total} 件中 21–40 件" in second and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
+    assert (
+        f"「リボーク」の検索結果 {total} 件中 21–40 件" in second
+        and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
+    )
 
 
 def test_cli_offset_gives_the_next_page(laws_db_path):
     runner = CliRunner()
-    first = json.loads(runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "5", "--db", str(laws_db_path)]).output)
-    second = json.loads(runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "5", "--offset", "5",
-                                            "--db", str(laws_db_path)]).output)
-    both = json.loads(runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "10", "--db", str(laws_db_path)]).output)
+    first = json.loads(
+        runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "5", "--db", str(laws_db_path)]).output
+    )
+    second = json.loads(
+        runner.invoke(
+            cli, ["search", "リボーク", "--json", "--limit", "5", "--offset", "5", "--db", str(laws_db_path)]
+        ).output
+    )
+    both = json.loads(
+        runner.invoke(cli, ["search", "リボーク", "--json", "--limit", "10", "--db", str(laws_db_path)]).output
+    )
     assert [r["id"] for r in first["results"] + second["results"]] == [r["id"] for r in both["results"]]
     text = runner.invoke(cli, ["search", "リボーク", "--limit", "5", "--db", str(laws_db_path)]).output
     assert "(1-5 of " in text and "next: --offset 5)" in text and "【リボーク】" in text
@@ -227,6 +251,7 @@ async def test_too_long_query_says_how_long(datasette):
 
 # ---------------------------------------------------------------- the read side reads laws.db only
 
+
 def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     """With every file under corpus/ unreadable, a fresh load of the search data still answers,
     variants and vocabulary included (they come from tables written at build)."""
@@ -249,7 +274,10 @@ def test_search_and_glossary_never_open_corpus_files(laws_db_path, monkeypatch):
     monkeypatch.setattr(glossary, "_loaded", {})
     tokenize.use_variants({})
     connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    assert searching.search(connection, "ディクレアラー予定者", limit=3)[0]["id"] == "laws-2017-ja:def:ディクレアラー予定者"
+    assert (
+        searching.search(connection, "ディクレアラー予定者", limit=3)[0]["id"]
+        == "laws-2017-ja:def:ディクレアラー予定者"
+    )
     assert searching.search(connection, "LOOT", limit=1)[0]["id"] == "laws-2017-ja:53"
     assert term_usage.term_usage(connection, "ダミー")["total"] > 100
     assert len(glossary_rows(connection)) == 79

@@ -1,5 +1,6 @@
 """Search that forgives what people type, and citations that never open the wrong document
 (issue 24). Exact expectations on the whole-corpus session build (tests/conftest.py)."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -21,13 +22,13 @@ def conn(laws_db_path):
 # ---------------------------------------------------------------- 1. citations without 第
 
 NO_DAI = [
-    ("27条", ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"]),       # the Laws first, the regulation offered
-    ("64条", ["laws-2017-ja:64", "revoke-notes-ja:quote:64"]),                 # was "no such unit"
-    ("27条B項", ["laws-2017-ja:27B", "laws-1997-zh:27B"]),                     # opened 23C
+    ("27条", ["laws-2017-ja:27", "laws-1997-zh:27", "jcbl-regs-ja:27"]),  # the Laws first, the regulation offered
+    ("64条", ["laws-2017-ja:64", "revoke-notes-ja:quote:64"]),  # was "no such unit"
+    ("27条B項", ["laws-2017-ja:27B", "laws-1997-zh:27B"]),  # opened 23C
     ("27条B項1(b)", ["laws-2017-ja:27B1(b)", "laws-1997-zh:27B1(b)"]),
     ("16条B", ["laws-2017-ja:16B", "laws-1997-zh:16B"]),
     ("１６条Ｂ", ["laws-2017-ja:16B", "laws-1997-zh:16B"]),
-    ("競技会運営規則第27条", ["jcbl-regs-ja:27"]),                              # the regulations by their name
+    ("競技会運営規則第27条", ["jcbl-regs-ja:27"]),  # the regulations by their name
     ("運営規則27条", ["jcbl-regs-ja:27"]),
 ]
 
@@ -48,11 +49,14 @@ def test_the_document_filter_reaches_the_regulations(conn):
     assert citation["units"] == ["jcbl-regs-ja:27"] and citation["opens"]
 
 
-@pytest.mark.parametrize("typed, location", [
-    ("27条", "/laws-2017-ja/27?from_search=27%E6%9D%A1"),
-    ("27条B項1(b)", "/laws-2017-ja/27B1(b)?from_search=27%E6%9D%A1B%E9%A0%851%28b%29"),
-    ("運営規則27条", "/jcbl-regs-ja/27?from_search=%E9%81%8B%E5%96%B6%E8%A6%8F%E5%89%8727%E6%9D%A1"),
-])
+@pytest.mark.parametrize(
+    "typed, location",
+    [
+        ("27条", "/laws-2017-ja/27?from_search=27%E6%9D%A1"),
+        ("27条B項1(b)", "/laws-2017-ja/27B1(b)?from_search=27%E6%9D%A1B%E9%A0%851%28b%29"),
+        ("運営規則27条", "/jcbl-regs-ja/27?from_search=%E9%81%8B%E5%96%B6%E8%A6%8F%E5%89%8727%E6%9D%A1"),
+    ],
+)
 async def test_the_page_opens_the_unit_named(datasette, typed, location):
     response = await datasette.client.get("/-/search?q=" + quote(typed))
     assert response.status_code == 302 and response.headers["location"] == location
@@ -60,26 +64,48 @@ async def test_the_page_opens_the_unit_named(datasette, typed, location):
 
 # ---------------------------------------------------------------- 2. keys made at build and at query time
 
-@pytest.mark.parametrize("typed, key", [
-    ("リボーク", "リボク"), ("りぼーく", "リボク"), ("リボック", "リボク"), ("りぼおく", "リボク"),
-    ("じゅんばんがい", "ジユンバンガイ"), ("プレイヤー", "プレヤ"), ("プレーヤー", "プレヤ"),
-])
+
+@pytest.mark.parametrize(
+    "typed, key",
+    [
+        ("リボーク", "リボク"),
+        ("りぼーく", "リボク"),
+        ("リボック", "リボク"),
+        ("りぼおく", "リボク"),
+        ("じゅんばんがい", "ジユンバンガイ"),
+        ("プレイヤー", "プレヤ"),
+        ("プレーヤー", "プレヤ"),
+    ],
+)
 def test_kana_key(typed, key):
     assert forgiving.kana_key(typed) == key
 
 
-@pytest.mark.parametrize("typed, kana", [
-    ("ribooku", "りぼおく"), ("junbangai", "じゅんばんがい"), ("fujuubun na biddo", "ふじゅうぶんなびっど"),
-    ("revoek", None), ("dummy", None),   # not romaji: English, searched as English
-])
+@pytest.mark.parametrize(
+    "typed, kana",
+    [
+        ("ribooku", "りぼおく"),
+        ("junbangai", "じゅんばんがい"),
+        ("fujuubun na biddo", "ふじゅうぶんなびっど"),
+        ("revoek", None),
+        ("dummy", None),  # not romaji: English, searched as English
+    ],
+)
 def test_romaji_to_kana(typed, kana):
     assert forgiving.romaji_to_kana(typed) == kana
 
 
-@pytest.mark.parametrize("katakana, english", [
-    ("アジャスティッドスコア", "adjusted score"), ("リボーク", "revoke"), ("ディクレアラー", "declarer"),
-    ("チェンジオブコール", "change of call"), ("マッチポイント", "matchpoint"), ("トランプ", "trump"),
-])
+@pytest.mark.parametrize(
+    "katakana, english",
+    [
+        ("アジャスティッドスコア", "adjusted score"),
+        ("リボーク", "revoke"),
+        ("ディクレアラー", "declarer"),
+        ("チェンジオブコール", "change of call"),
+        ("マッチポイント", "matchpoint"),
+        ("トランプ", "trump"),
+    ],
+)
 def test_a_loanword_and_its_english_share_a_sound_key(katakana, english):
     assert forgiving.sound_key(katakana, japanese=True) == forgiving.sound_key(english, japanese=False)
 
@@ -87,21 +113,27 @@ def test_a_loanword_and_its_english_share_a_sound_key(katakana, english):
 def test_the_build_stores_every_kind_of_expansion(conn):
     rows = dict(conn.execute("select kind, count(*) from search_expansions group by kind").fetchall())
     assert set(rows) == {"reading", "sound", "synonym", "zh"} and rows["zh"] == 11
-    assert conn.execute("select term, weight from search_expansions where kind = 'reading' and key = 'ジユンバンガイ'"
-                        ).fetchall() == [("順番外", 29)]  # in 29 titles
+    assert conn.execute(
+        "select term, weight from search_expansions where kind = 'reading' and key = 'ジユンバンガイ'"
+    ).fetchall() == [("順番外", 29)]  # in 29 titles
     assert ("jstdsk", "adjusted score") in conn.execute(
-        "select key, term from search_expansions where kind = 'sound'").fetchall()
+        "select key, term from search_expansions where kind = 'sound'"
+    ).fetchall()
 
 
 # ---------------------------------------------------------------- 3. forgiving search, shown
 
-@pytest.mark.parametrize("typed, also, first", [
-    ("りぼーく", ["リボーク", "revoke"], "laws-2017-ja:61"),
-    ("ribooku", ["リボーク", "revoke"], "laws-2017-ja:61"),
-    ("リボック", ["リボーク", "revoke"], "laws-2017-ja:61"),
-    ("アジャスティッドスコア", ["adjusted score"], "laws-2017-ja:def:調整スコア"),
-    ("夢家的權利", ["明手的权利"], "laws-1997-zh:42"),
-])
+
+@pytest.mark.parametrize(
+    "typed, also, first",
+    [
+        ("りぼーく", ["リボーク", "revoke"], "laws-2017-ja:61"),
+        ("ribooku", ["リボーク", "revoke"], "laws-2017-ja:61"),
+        ("リボック", ["リボーク", "revoke"], "laws-2017-ja:61"),
+        ("アジャスティッドスコア", ["adjusted score"], "laws-2017-ja:def:調整スコア"),
+        ("夢家的權利", ["明手的权利"], "laws-1997-zh:42"),
+    ],
+)
 def test_also_searched(conn, typed, also, first):
     page = searching.search_page(conn, typed, limit=5)
     assert page["also_searched"] == also and page["results"][0]["id"] == first
@@ -111,8 +143,12 @@ def test_also_searched(conn, typed, also, first):
 def test_did_you_mean_when_the_query_finds_nothing(conn):
     page = searching.search_page(conn, "revoek", limit=4)
     assert page["did_you_mean"] == ["revoke"]
-    assert [r["id"] for r in page["results"]] == ["laws-2017-ja:61", "laws-2017-ja:62", "laws-2017-ja:63",
-                                                  "laws-2017-ja:64"]
+    assert [r["id"] for r in page["results"]] == [
+        "laws-2017-ja:61",
+        "laws-2017-ja:62",
+        "laws-2017-ja:63",
+        "laws-2017-ja:64",
+    ]
 
 
 def test_exact_searches_only_what_was_typed(conn):
@@ -126,8 +162,10 @@ def test_expansions_rank_below_what_the_query_itself_finds(conn):
     assert {r["match"] for r in exact} == {"any"}  # exactly as typed: only units with some of the words
     expanded = searching.search_page(conn, "じゅんばんがい", limit=500)["results"]
     assert [(r["id"], r["match"], r["expansion"]) for r in expanded[:3]] == [
-        ("laws-2017-ja:def:順番", "index", None), ("laws-2017-ja:29", "all", "reading"),
-        ("laws-2017-ja:53", "all", "reading")]
+        ("laws-2017-ja:def:順番", "index", None),
+        ("laws-2017-ja:29", "all", "reading"),
+        ("laws-2017-ja:53", "all", "reading"),
+    ]
     assert {r["match"] for r in expanded[-10:]} == {"any"}  # some words only: below the reading's units
 
 
@@ -138,10 +176,14 @@ def test_a_correct_query_is_untouched(conn):
 
 async def test_the_page_offers_the_exact_search(datasette):
     html = (await datasette.client.get("/-/search?q=" + quote("りぼーく"))).text
-    assert '次も検索しました: <a class="also" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">リボーク</a>' in html
+    assert (
+        '次も検索しました: <a class="also" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">リボーク</a>' in html
+    )
     assert '<a class="exact" href="/-/search?q=%E3%82%8A%E3%81%BC%E3%83%BC%E3%81%8F&amp;exact=1">' in html
     data = (await datasette.client.get("/-/search.json?q=revoek&limit=1")).json()
-    assert data["did_you_mean"] == ["revoke"] and data["expansions"] == [{"kind": "typo", "text": "revoke", "found": 127}]
+    assert data["did_you_mean"] == ["revoke"] and data["expansions"] == [
+        {"kind": "typo", "text": "revoke", "found": 127}
+    ]
 
 
 async def test_results_show_labels_not_ids(datasette):
@@ -155,19 +197,26 @@ async def test_results_show_labels_not_ids(datasette):
 
 # ---------------------------------------------------------------- 4. synonyms and variants that reach their law
 
+
 def test_a_synonym_keeps_its_part_of_speech_and_one_spelling(conn):
     """過誤 (a noun): SudachiDict's group also holds the verbs 間違う, 間違える, 誤る and the kana
     spellings まちがい...; the nouns the corpus prints are kept, one spelling per search key."""
-    assert conn.execute("select term, weight from search_expansions where kind = 'synonym' and key = '過誤' "
-                        "order by weight desc, term").fetchall() == [("間違い", 54), ("失敗", 3), ("誤り", 3), ("過失", 2)]
+    assert conn.execute(
+        "select term, weight from search_expansions where kind = 'synonym' and key = '過誤' order by weight desc, term"
+    ).fetchall() == [("間違い", 54), ("失敗", 3), ("誤り", 3), ("過失", 2)]
 
 
 @pytest.mark.parametrize("typed", ["過誤", "落ち度", "ミステイク"])
 def test_a_synonym_of_error_finds_the_directors_error(conn, typed):
     page = searching.search_page(conn, typed, limit=5)
     assert page["also_searched"] == ["間違い", "失敗"]
-    assert [r["id"] for r in page["results"]] == ["laws-2017-ja:82", "laws-2017-ja:79C", "laws-2017-ja:75",
-                                                  "laws-2017-ja:82C", "jcbl-regs-ja:46"]
+    assert [r["id"] for r in page["results"]] == [
+        "laws-2017-ja:82",
+        "laws-2017-ja:79C",
+        "laws-2017-ja:75",
+        "laws-2017-ja:82C",
+        "jcbl-regs-ja:46",
+    ]
     assert {r["expansion"] for r in page["results"]} == {"synonym"}
 
 
@@ -177,8 +226,13 @@ def test_a_word_of_both_languages_is_answered_in_both(conn):
     itself finds), the Japanese synonym's units follow, the director's error (82C) among them."""
     page = searching.search_page(conn, "錯誤", limit=20)
     ids = [r["id"] for r in page["results"]]
-    assert ids[:5] == ["laws-1997-zh:21", "laws-1997-zh:46", "laws-1997-zh:21B", "laws-1997-zh:47E",
-                       "laws-1997-zh:12A3"]
+    assert ids[:5] == [
+        "laws-1997-zh:21",
+        "laws-1997-zh:46",
+        "laws-1997-zh:21B",
+        "laws-1997-zh:47E",
+        "laws-1997-zh:12A3",
+    ]
     assert {r["expansion"] for r in page["results"] if r["lang"] == "zh"} == {None}
     assert "laws-2017-ja:82C" in ids
     assert {r["expansion"] for r in page["results"] if r["lang"] == "ja"} == {"synonym"}
@@ -206,28 +260,49 @@ def test_a_reviewed_chinese_variant_ranks_with_the_query_itself(conn):
     """首攻 is printed once as a title (48B1); its variant's 首引 units rank with it, not below."""
     results = searching.search_page(conn, "首攻", limit=5)["results"]
     assert [(r["id"], r["expansion"]) for r in results] == [
-        ("laws-1997-zh:def:首引", "zh"), ("laws-1997-zh:48B1", None), ("laws-1997-zh:20C1", "zh"),
-        ("laws-2017-ja:def:オープニングリード", None), ("laws-1997-zh:41A", "zh")]
+        ("laws-1997-zh:def:首引", "zh"),
+        ("laws-1997-zh:48B1", None),
+        ("laws-1997-zh:20C1", "zh"),
+        ("laws-2017-ja:def:オープニングリード", None),
+        ("laws-1997-zh:41A", "zh"),
+    ]
 
 
 def test_a_unit_whose_title_is_the_word_ranks_above_titles_that_repeat_it(conn):
     """賭倍 -> 加倍: 19A is titled 加倍; 32 越序加倍或再加倍 holds it twice (bm25 likes that)."""
     results = searching.search_page(conn, "賭倍", limit=5)["results"]
-    assert [r["id"] for r in results] == ["laws-1997-zh:def:加倍", "laws-1997-zh:19", "laws-1997-zh:19A",
-                                          "laws-1997-zh:32", "laws-1997-zh:def:再加倍"]
+    assert [r["id"] for r in results] == [
+        "laws-1997-zh:def:加倍",
+        "laws-1997-zh:19",
+        "laws-1997-zh:19A",
+        "laws-1997-zh:32",
+        "laws-1997-zh:def:再加倍",
+    ]
 
 
-@pytest.mark.parametrize("title, lang, key", [
-    ("間違った説明*", "ja", "間違った説明"),
-    ("オークション期間中に間違ったボードを発見した場合*4", "ja", "オークション期間中に間違ったボードを発見した場合"),
-    ("加倍", "zh", "加倍"), ("賭倍", "zh", "赌倍"), ("取消叫牌及引牌判罚", "zh", "取消叫牌及引牌判罚"),
-    ("Law 73", "ja", "law73"), ("", "ja", ""), (None, "zh", ""),
-])
+@pytest.mark.parametrize(
+    "title, lang, key",
+    [
+        ("間違った説明*", "ja", "間違った説明"),
+        (
+            "オークション期間中に間違ったボードを発見した場合*4",
+            "ja",
+            "オークション期間中に間違ったボードを発見した場合",
+        ),
+        ("加倍", "zh", "加倍"),
+        ("賭倍", "zh", "赌倍"),
+        ("取消叫牌及引牌判罚", "zh", "取消叫牌及引牌判罚"),
+        ("Law 73", "ja", "law73"),
+        ("", "ja", ""),
+        (None, "zh", ""),
+    ],
+)
 def test_title_key(title, lang, key):
     assert searching.title_key(title, lang) == key
 
 
 # ---------------------------------------------------------------- the data files
+
 
 def test_synonym_keys_agree_with_the_tokenizer():
     """corpus/synonyms.csv stores each word's search tokens so the build need not make them: a new
@@ -283,8 +358,15 @@ def test_the_keys_take_any_text(text):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=st.sampled_from("あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"),
-               min_size=1, max_size=20))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            "あいうえおかきくけこりぼーくじゅんばがいのっゃリボークアジャスティッドスコrevokdumy 夢家權"
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
 def test_expansions_take_any_kana_or_romaji(conn, text):
     from laws_site.search.data import search_data
     from laws_site.search.expansions import alternatives, corrections

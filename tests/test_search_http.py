@@ -1,6 +1,7 @@
 """The search surfaces over HTTP (Datasette test client, fixture in tests/conftest.py):
 /-/search, /-/search.json and Datasette's own ?_search= on the sections table.
 Whatever is typed, the answer is results or a message: never a 5xx."""
+
 from urllib.parse import quote
 
 import pytest
@@ -66,10 +67,14 @@ async def test_bare_search_page_shows_the_form(datasette):
     assert response.status_code == 200 and 'name="q"' in response.text
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"q": "リボーク", "doc": "no-such-doc"}, "Unknown document"),
-    ({"q": "リボーク", "lang": "fr"}, "Unknown language"),
-], ids=["unknown-doc", "unknown-lang"])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"q": "リボーク", "doc": "no-such-doc"}, "Unknown document"),
+        ({"q": "リボーク", "lang": "fr"}, "Unknown language"),
+    ],
+    ids=["unknown-doc", "unknown-lang"],
+)
 async def test_bad_filters_are_400_with_a_message(datasette, params, message):
     for path in ("/en/-/search", "/-/search.json"):  # (the Japanese page says it in Japanese: test_datasette_pages)
         response = await datasette.client.get(url(path, **params))
@@ -108,9 +113,9 @@ async def test_json_has_the_cli_fields_and_filters(datasette):
 
 TABLE_SEARCH_CASES = [
     ("順番外のリード", {}, "laws-2017-ja:53"),
-    ("ディクレアラーが見せたカード", {}, "laws-2017-ja:48"),   # text spells ディクレアラール
+    ("ディクレアラーが見せたカード", {}, "laws-2017-ja:48"),  # text spells ディクレアラール
     ("藏牌", {}, "laws-1997-zh:def:藏牌"),
-    ("罰張", {"lang": "zh"}, "laws-1997-zh:50B"),             # traditional, simplified text
+    ("罰張", {"lang": "zh"}, "laws-1997-zh:50B"),  # traditional, simplified text
     ("調整スコア", {}, "laws-2017-ja:def:調整スコア"),
 ]
 
@@ -118,7 +123,8 @@ TABLE_SEARCH_CASES = [
 @pytest.mark.parametrize("query, extra, expected", TABLE_SEARCH_CASES, ids=[c[0] for c in TABLE_SEARCH_CASES])
 async def test_table_search_box_finds_japanese_and_chinese(datasette, query, extra, expected):
     response = await datasette.client.get(
-        url("/laws/sections.json", _search=query, _shape="array", _col="id", _size="max", **extra))
+        url("/laws/sections.json", _search=query, _shape="array", _col="id", _size="max", **extra)
+    )
     assert response.status_code == 200
     assert expected in {row["id"] for row in response.json()}
 
@@ -155,15 +161,17 @@ async def test_searches_asked_at_once_run_one_after_another_and_all_answer(datas
 
     monkeypatch.setattr(searching, "search_page", counted)
     queries = ["リボーク", "ダミー", "claim", "罚张", "ペナルティカード", "順番外のリード"]
-    responses = await asyncio.gather(*(
-        datasette.client.get(f"/-/search.json?q={quote(q)}&_concurrent={n}") for n, q in enumerate(queries)))
+    responses = await asyncio.gather(
+        *(datasette.client.get(f"/-/search.json?q={quote(q)}&_concurrent={n}") for n, q in enumerate(queries))
+    )
     assert [r.status_code for r in responses] == [200] * len(queries)
     assert all(r.json()["results"] for r in responses)
     assert most[0] == 1
 
 
-async def test_the_first_search_of_a_build_is_not_cut_short_by_the_query_time_limit(datasette, monkeypatch,
-                                                                                    fresh_answers):
+async def test_the_first_search_of_a_build_is_not_cut_short_by_the_query_time_limit(
+    datasette, monkeypatch, fresh_answers
+):
     """Reading a build's search data (~0.12 s, once per database file) is bounded by the data, not by
     the query: on a busy machine it took longer than the query's time limit and the first search
     after a rebuild failed (test_a_rebuilt_database_is_served_without_a_restart, once at load 5)."""

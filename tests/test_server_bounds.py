@@ -3,6 +3,7 @@ test here, through the site's whole ASGI stack (in process, as `bridge-laws serv
 or on the module that bounds it; tests/test_server_live.py has those that need a real server
 (time-outs, a rebuilt or foreign file, concurrency).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,15 +34,22 @@ def assert_error(response, status: int, *words: str) -> dict:
 
 # ---------------------------------------------------------------- 1. bounded work before parsing
 
-@pytest.mark.parametrize("path", ["/-/search.json?q=revoke", "/laws.json?sql=select+1", "/laws/sections.json?_size=1",
-                                  "/-/glossary.json?q=a"])
+
+@pytest.mark.parametrize(
+    "path",
+    ["/-/search.json?q=revoke", "/laws.json?sql=select+1", "/laws/sections.json?_size=1", "/-/glossary.json?q=a"],
+)
 async def test_too_many_parameters_is_a_400_before_any_view(datasette, path):
     too_many = path + "&" + "&".join(f"p{i}=1" for i in range(request_bounds.MAX_PARAMETERS))
     started = time.perf_counter()
     response = await datasette.client.get(too_many)
     assert time.perf_counter() - started < 1
-    assert_error(response, 400, f"{request_bounds.MAX_PARAMETERS + 1} query parameters",
-                 f"the limit is {request_bounds.MAX_PARAMETERS}")
+    assert_error(
+        response,
+        400,
+        f"{request_bounds.MAX_PARAMETERS + 1} query parameters",
+        f"the limit is {request_bounds.MAX_PARAMETERS}",
+    )
     just_enough = path + "&" + "&".join(f"p{i}=1" for i in range(request_bounds.MAX_PARAMETERS - 1))
     assert (await datasette.client.get(just_enough)).status_code == 200
 
@@ -49,7 +57,9 @@ async def test_too_many_parameters_is_a_400_before_any_view(datasette, path):
 async def test_too_many_parameters_on_an_html_page_is_the_error_page(datasette):
     response = await datasette.client.get("/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert response.status_code == 400 and 'class="error-page' in response.text
-    assert "アドレスのパラメータが 101 個あります。" in response.text  # in the interface language (laws_site/i18n/messages.py)
+    assert (
+        "アドレスのパラメータが 101 個あります。" in response.text
+    )  # in the interface language (laws_site/i18n/messages.py)
     english = await datasette.client.get("/en/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert "The address has 101 parameters" in english.text
 
@@ -71,8 +81,13 @@ def test_the_query_string_is_parsed_once_per_request():
 
 
 def test_page_url_keeps_every_parameter_in_order_without_the_offset(datasette):
-    scope = {"type": "http", "method": "GET", "path": "/-/search.json", "headers": [(b"host", b"evil.example")],
-             "query_string": b"q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&offset=5&doc=laws-2017-ja&k=1&k=2"}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/-/search.json",
+        "headers": [(b"host", b"evil.example")],
+        "query_string": b"q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&offset=5&doc=laws-2017-ja&k=1&k=2",
+    }
     url = responses.page_url(datasette, Request(scope, None), 10, absolute=True)
     assert url == "/-/search.json?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&doc=laws-2017-ja&k=1&k=2&offset=10"
 
@@ -118,6 +133,7 @@ async def test_table_search_over_the_cap_is_a_400_without_tokenizing(datasette):
 
 # ---------------------------------------------------------------- 2. the answer cache
 
+
 def test_answer_cache_counts_keys_and_entries(monkeypatch):
     monkeypatch.setattr(responses, "_answers", type(responses._answers)())
     monkeypatch.setattr(responses, "_kept_bytes", 0)
@@ -134,6 +150,7 @@ def test_answer_cache_counts_keys_and_entries(monkeypatch):
 
 # ---------------------------------------------------------------- 3. public SQL has its own gate
 
+
 async def test_the_gate_queues_then_refuses_with_429():
     gate = sql_gate.Gate(slots=1, queue=1, max_wait=0.2)
     assert await gate.enter() is None  # holds the slot
@@ -148,21 +165,37 @@ async def test_the_gate_queues_then_refuses_with_429():
     gate.leave()
 
 
-@pytest.mark.parametrize("path, names, gated", [
-    ("/laws", {"sql"}, True), ("/laws.json", {"sql", "_shape"}, True), ("/laws.csv", {"sql"}, True),
-    ("/laws/search_text.json", {"q"}, True), ("/laws/citations", set(), True),
-    ("/laws/sections.json", {"_where"}, True), ("/laws/sections.json", {"_size"}, False),
-    ("/laws.db", set(), False), ("/laws-2017-ja/61", set(), False), ("/-/search.json", {"q"}, False),
-    ("/laws", set(), False),
-])
+@pytest.mark.parametrize(
+    "path, names, gated",
+    [
+        ("/laws", {"sql"}, True),
+        ("/laws.json", {"sql", "_shape"}, True),
+        ("/laws.csv", {"sql"}, True),
+        ("/laws/search_text.json", {"q"}, True),
+        ("/laws/citations", set(), True),
+        ("/laws/sections.json", {"_where"}, True),
+        ("/laws/sections.json", {"_size"}, False),
+        ("/laws.db", set(), False),
+        ("/laws-2017-ja/61", set(), False),
+        ("/-/search.json", {"q"}, False),
+        ("/laws", set(), False),
+    ],
+)
 def test_which_requests_pass_the_sql_gate(datasette, path, names, gated):
     assert sql_gate.runs_client_sql(datasette, path, names) is gated
 
 
 # ---------------------------------------------------------------- 4. links, cached answers, ETags
 
-@pytest.mark.parametrize("path", ["/-/search.json?q=revoke&limit=1&probe=host", "/-/glossary.json?limit=1&probe=host",
-                                  "/laws/sections.json?_size=1"])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/-/search.json?q=revoke&limit=1&probe=host",
+        "/-/glossary.json?limit=1&probe=host",
+        "/laws/sections.json?_size=1",
+    ],
+)
 async def test_no_link_is_built_from_the_host_header(datasette, path):
     poisoned = await datasette.client.get(path, headers={"host": "evil.example"})
     assert poisoned.status_code == 200 and "evil.example" not in poisoned.text
@@ -184,8 +217,19 @@ async def test_absolute_links_come_from_the_configured_public_url(laws_db_path):
         assert answer.json()["next_url"].startswith("https://laws.example.org/-/search.json?")
 
 
-@pytest.mark.parametrize("host", ["javascript:alert(1)", "evil.example/path", "a b", "<x>", "a" * 40 + "!",
-                                  "a." * 200 + "!", "x" * 300, "evil..example"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "javascript:alert(1)",
+        "evil.example/path",
+        "a b",
+        "<x>",
+        "a" * 40 + "!",
+        "a." * 200 + "!",
+        "x" * 300,
+        "evil..example",
+    ],
+)
 async def test_a_host_header_that_is_no_host_is_a_400(datasette, host):
     started = time.perf_counter()
     response = await datasette.client.get("/-/search.json?q=revoke", headers={"host": host})
@@ -193,8 +237,9 @@ async def test_a_host_header_that_is_no_host_is_a_400(datasette, host):
     assert_error(response, 400, "Host header")
 
 
-@pytest.mark.parametrize("host", ["laws.example.org", "127.0.0.1:8001", "localhost", "[::1]:8001", "xn--r8jz45g.jp.",
-                                  "a-b.c-d.example:443"])
+@pytest.mark.parametrize(
+    "host", ["laws.example.org", "127.0.0.1:8001", "localhost", "[::1]:8001", "xn--r8jz45g.jp.", "a-b.c-d.example:443"]
+)
 async def test_real_host_names_are_accepted(datasette, host):
     response = await datasette.client.get("/-/search.json?q=revoke&limit=1", headers={"host": host})
     assert response.status_code == 200
@@ -206,28 +251,43 @@ async def test_etags_are_per_answer(datasette):
     assert one.headers["etag"] != other.headers["etag"]
     assert (await datasette.client.get("/laws-2017-ja/61.json")).headers["etag"] == one.headers["etag"]
     random = await datasette.client.get("/laws.json?sql=select+random()")
-    again = await datasette.client.get("/laws.json?sql=select+random()", headers={"if-none-match": random.headers["etag"]})
+    again = await datasette.client.get(
+        "/laws.json?sql=select+random()", headers={"if-none-match": random.headers["etag"]}
+    )
     assert again.status_code == 200  # before: one ETag for every URL, so a new random() was a 304
     stable = await datasette.client.get("/laws.json?sql=select+1")  # its query_ms differs each time
-    assert (await datasette.client.get("/laws.json?sql=select+1",
-                                       headers={"if-none-match": stable.headers["etag"]})).status_code == 304
+    assert (
+        await datasette.client.get("/laws.json?sql=select+1", headers={"if-none-match": stable.headers["etag"]})
+    ).status_code == 304
 
 
 # ---------------------------------------------------------------- 6. bad values of known parameters
 
-@pytest.mark.parametrize("path, words", [
-    ("/-/citations.json?from=zzz", ["from='zzz'", "law number"]),
-    ("/-/citations.json?from=61&to=%C2%B2", ["to='²'"]),
-    ("/-/citations.json?law=" + "9" * 5000, ["law="]),
-    ("/-/glossary.json?lang=xx", ["lang='xx'", "ja, en, zh"]),
-    ("/-/diff.json?ref=61&from=laws-1997-zh&to=laws-2017-ja&whitespace=maybe", ["whitespace='maybe'"]),
-])
+
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        ("/-/citations.json?from=zzz", ["from='zzz'", "law number"]),
+        ("/-/citations.json?from=61&to=%C2%B2", ["to='²'"]),
+        ("/-/citations.json?law=" + "9" * 5000, ["law="]),
+        ("/-/glossary.json?lang=xx", ["lang='xx'", "ja, en, zh"]),
+        ("/-/diff.json?ref=61&from=laws-1997-zh&to=laws-2017-ja&whitespace=maybe", ["whitespace='maybe'"]),
+    ],
+)
 async def test_a_bad_value_of_a_known_parameter_is_a_400(datasette, path, words):
     assert_error(await datasette.client.get(path), 400, *words)
 
 
-@pytest.mark.parametrize("path", ["/-/citations.json?from=61&to=44", "/-/citations.json?from=", "/-/glossary.json?lang=zh",
-                                  "/-/search.json?q=revoke&lang=zh", "/-/citations?law=61"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/-/citations.json?from=61&to=44",
+        "/-/citations.json?from=",
+        "/-/glossary.json?lang=zh",
+        "/-/search.json?q=revoke&lang=zh",
+        "/-/citations?law=61",
+    ],
+)
 async def test_good_values_still_answer(datasette, path):
     assert (await datasette.client.get(path)).status_code == 200
 
@@ -242,12 +302,16 @@ def test_a_new_parameter_is_one_row(monkeypatch):
 
 # ---------------------------------------------------------------- 7. the SQL surface, headers, echoes
 
-@pytest.mark.parametrize("sql, words", [
-    ("select file from pragma_database_list", ["pragma_database_list"]),
-    ("select * from pragma_database_list()", ["pragma_database_list"]),
-    ("select hex(fts3_tokenizer('simple'))", ["fts3_tokenizer"]),
-    ("select load_extension('x')", ["load_extension"]),
-])
+
+@pytest.mark.parametrize(
+    "sql, words",
+    [
+        ("select file from pragma_database_list", ["pragma_database_list"]),
+        ("select * from pragma_database_list()", ["pragma_database_list"]),
+        ("select hex(fts3_tokenizer('simple'))", ["fts3_tokenizer"]),
+        ("select load_extension('x')", ["load_extension"]),
+    ],
+)
 async def test_sql_revealing_files_or_pointers_is_refused(datasette, laws_db_path, sql, words):
     response = await datasette.client.get("/laws.json?sql=" + quote(sql))
     data = assert_error(response, 400, *words)
@@ -277,9 +341,21 @@ async def test_the_sql_time_out_error_is_text(datasette):
     assert "textarea" not in data["error"] and "script" not in data["error"]
 
 
-@pytest.mark.parametrize("path", ["/", "/laws-2017-ja/61", "/-/search.json?q=revoke", "/laws/sections",
-                                  "/-/static-plugins/bridge-laws/site.css", "/laws-2017-ja/nope", "/laws.json?sql=select+x",
-                                  "/laws.csv?sql=select+1", "/laws.db", "/-/search.json?" + "&".join(["a=1"] * 70)])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/laws-2017-ja/61",
+        "/-/search.json?q=revoke",
+        "/laws/sections",
+        "/-/static-plugins/bridge-laws/site.css",
+        "/laws-2017-ja/nope",
+        "/laws.json?sql=select+x",
+        "/laws.csv?sql=select+1",
+        "/laws.db",
+        "/-/search.json?" + "&".join(["a=1"] * 70),
+    ],
+)
 async def test_nosniff_on_every_answer(datasette, path):
     response = await datasette.client.get(path)
     assert response.headers["x-content-type-options"] == "nosniff", (path, response.status_code)
@@ -314,6 +390,7 @@ async def test_an_overlong_from_search_is_not_shown_on_the_unit_page(datasette):
 
 
 # ---------------------------------------------------------------- 5. the download is the served bytes
+
 
 async def test_the_download_is_the_served_file_with_its_hash_as_etag(datasette, laws_db_path):
     import hashlib

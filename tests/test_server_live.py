@@ -2,6 +2,7 @@
 never send a request, a file that is not ours renamed over the served one, the served file changed
 in place or deleted, and public SQL that must not take the pages' threads.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,6 +42,7 @@ def sha256(path: Path) -> str:
 
 
 # ---------------------------------------------------------------- header-read and idle time-outs
+
 
 def test_a_silent_connection_is_closed_after_the_head_timeout(served_copy):
     _db, client, _process, _log = served_copy
@@ -90,6 +92,7 @@ def test_a_kept_alive_connection_still_serves_requests(served_copy):
 
 # ---------------------------------------------------------------- only this project's database is picked up
 
+
 def foreign_files(good: Path, directory: Path) -> dict[str, Path]:
     """Files that are SQLite but not ours, or ours but incomplete."""
     made = {}
@@ -128,8 +131,12 @@ def test_a_foreign_file_renamed_over_the_database_is_refused(served_copy, tmp_pa
     shutil.copy(db, kept)
     for label, foreign in foreign_files(kept, tmp_path).items():
         os.replace(foreign, db)
-        for path in ("/laws-2017-ja/61B2.json", "/laws/sections.json?_size=1", "/-/search.json?q=revoke",
-                     "/laws.json?sql=select+count(*)+from+glossary"):
+        for path in (
+            "/laws-2017-ja/61B2.json",
+            "/laws/sections.json?_size=1",
+            "/-/search.json?q=revoke",
+            "/laws.json?sql=select+count(*)+from+glossary",
+        ):
             response = client.get(path)
             assert response.status_code == 200, (label, path, response.text[:200])
         assert client.get("/laws-2017-ja/61B2.json").json() == unit, label
@@ -138,8 +145,12 @@ def test_a_foreign_file_renamed_over_the_database_is_refused(served_copy, tmp_pa
         assert download.headers["etag"] == f'"{served_hash}"', label
     assert process.poll() is None
     text = log.read_text()
-    for reason in ("has no build_info table", "lacks 1 table(s) or column(s) the site reads, e.g. glossary",
-                   "has no build_id", "is not a readable SQLite database (database disk image is malformed)"):
+    for reason in (
+        "has no build_info table",
+        "lacks 1 table(s) or column(s) the site reads, e.g. glossary",
+        "has no build_id",
+        "is not a readable SQLite database (database disk image is malformed)",
+    ):
         assert reason in text, reason
     assert "picked up" not in text
     # a real rebuild is still picked up afterwards
@@ -183,6 +194,7 @@ def test_the_database_changed_in_place_or_deleted_is_a_503(served_copy, tmp_path
 
 
 # ---------------------------------------------------------------- public SQL cannot starve the pages
+
 
 def test_slow_sql_clients_get_429_and_pages_keep_answering(served_copy):
     _db, client, _process, _log = served_copy

@@ -5,6 +5,7 @@ one unit (laws-2017-ja 45B) carries a <script> element: it must come out escaped
 page, in search snippets and on the diff page. The same server must be immutable, cut off a
 runaway SQL query at sql_time_limit_ms, and refuse every write.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -29,8 +30,7 @@ PROBE = "xssprobe"
 SCRIPT = f'<script>alert("{PROBE}")</script>'
 # the build drops stray HTML image tags (PDF-conversion noise); the <script> must survive as text
 PAYLOAD = SCRIPT + "<img src=x onerror=alert(1)>"
-RUNAWAY_SQL = ("with recursive c(x) as (select 1 union all select x + 1 from c) "
-               "select count(*) from c")
+RUNAWAY_SQL = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
 
 
 @pytest.fixture(scope="module")
@@ -60,15 +60,19 @@ def server(hostile_db, tmp_path_factory):
 def test_the_payload_is_in_the_database(hostile_db):
     import sqlite3
 
-    text = sqlite3.connect(hostile_db).execute(
-        "select text from sections where doc = ? and ref = ?", (DOC, UNIT)).fetchone()[0]
+    text = (
+        sqlite3.connect(hostile_db)
+        .execute("select text from sections where doc = ? and ref = ?", (DOC, UNIT))
+        .fetchone()[0]
+    )
     assert SCRIPT in text
 
 
 def assert_escaped(html: str, where: str) -> None:
     assert "<script>alert" not in html and "<img src=x" not in html, f"{where}: raw markup from the text"
-    assert "&lt;script&gt;" in html or "&#60;script&#62;" in html or "&lt;script>" in html, \
+    assert "&lt;script&gt;" in html or "&#60;script&#62;" in html or "&lt;script>" in html, (
         f"{where}: the text's <script> should be shown, escaped"
+    )
 
 
 def test_unit_page_escapes_the_text(server):
@@ -111,6 +115,7 @@ def test_diff_page_escapes_the_text(server):
 
 
 # ---------------------------------------------------------------- read-only and bounded
+
 
 def test_database_is_served_immutable(server):
     databases = {d["name"]: d for d in server.get("/-/databases.json").json()}

@@ -1,6 +1,7 @@
 """Source typos kept as printed (ingest/sources/source_notes.py): the rows built from the errata files'
 `as_printed` entries with `means`, the build error for one that matches nothing, and the note on
 the unit page and in its JSON."""
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,15 @@ def parsed(doc: str, corpus: Path = CORPUS):
 def test_the_haircut_in_21b1_is_noted_where_it_is_printed():
     [row] = source_note_rows(parsed("laws-1997-zh"), CORPUS)
     assert {k: v for k, v in row.items() if k != "reason"} == {
-        "id": "laws-1997-zh:21B1#text:29-31", "doc": "laws-1997-zh", "unit_id": "laws-1997-zh:21B1",
-        "field": "text", "start": 29, "end": 31, "as_printed": "理发", "means": "更改"}
+        "id": "laws-1997-zh:21B1#text:29-31",
+        "doc": "laws-1997-zh",
+        "unit_id": "laws-1997-zh:21B1",
+        "field": "text",
+        "start": 29,
+        "end": 31,
+        "as_printed": "理发",
+        "means": "更改",
+    }
     assert row["reason"].startswith(HAIRCUT_REASON_START)
     text = parsed("laws-1997-zh").by_ref()["21B1"].text
     assert text[29:31] == "理发" and text.startswith("在竞叫阶段结束以前(参阅第17条E款),赛员可以不受判罚地理发其可能系")
@@ -77,10 +85,16 @@ async def test_the_unit_json_carries_its_source_notes(datasette):
     data = (await datasette.client.get("/laws-1997-zh/21B1.json")).json()
     [note] = data["source_notes"]
     assert {k: note[k] for k in ("ref", "field", "start", "end", "as_printed", "means", "url")} == {
-        "ref": "21B1", "field": "text", "start": 29, "end": 31, "as_printed": "理发", "means": "更改",
-        "url": "/laws-1997-zh/21B1"}
+        "ref": "21B1",
+        "field": "text",
+        "start": 29,
+        "end": 31,
+        "as_printed": "理发",
+        "means": "更改",
+        "url": "/laws-1997-zh/21B1",
+    }
     assert note["reason"].startswith(HAIRCUT_REASON_START)
-    assert data["text"][note["start"]:note["end"]] == "理发"
+    assert data["text"][note["start"] : note["end"]] == "理发"
     assert (await datasette.client.get("/laws-1997-zh/21A.json")).json()["source_notes"] == []
 
 
@@ -91,10 +105,14 @@ async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", block.group(1))).strip()
 
     assert note((await datasette.client.get("/en/laws-1997-zh/21B1")).text).startswith(
-        "As printed as printed: 理发; probably means: 更改 21B1 prints 理发 (a haircut)")
+        "As printed as printed: 理发; probably means: 更改 21B1 prints 理发 (a haircut)"
+    )
     assert note((await datasette.client.get("/laws-1997-zh/21B1")).text).startswith(
-        "原文のまま 原文の表記: 理发; おそらく本来は: 更改")
-    assert note((await datasette.client.get("/zh/laws-1997-zh/21B1")).text).startswith("原文如此 原文: 理发; 可能应为: 更改")
+        "原文のまま 原文の表記: 理发; おそらく本来は: 更改"
+    )
+    assert note((await datasette.client.get("/zh/laws-1997-zh/21B1")).text).startswith(
+        "原文如此 原文: 理发; 可能应为: 更改"
+    )
     parent = (await datasette.client.get("/laws-1997-zh/21B")).text
     assert re.search(r'<a href="/laws-1997-zh/21B1">21B1</a>: 原文の表記: <q lang="zh[^"]*">理发</q>', parent)
     assert 'class="source-notes"' not in (await datasette.client.get("/laws-1997-zh/21A")).text

@@ -5,6 +5,7 @@ Exact candidates on small texts for each kind of check; then the real corpus: ev
 laws-2017-ja, verbatim and corrected, is either fixed by corpus/errata/laws-2017-ja.yml or kept
 as printed there with a reason.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -49,16 +50,19 @@ def test_kana_and_traditional_forms_inside_chinese():
     assert found("庄家的權利", lang="zh") == [("script", "權")]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("順番外のパススをしたときは", [("doubled", "スス")]),  # 30A
-    ("後に認認められない", [("doubled", "認認")]),  # 36C
-    ("間違っって言ったビッド", [("doubled", "っっ")]),  # a doubled small kana is never a word
-    # flagged, then kept as printed by the review: か + から, 配り直し + して
-    ("どちらかからこのリードの", [("doubled", "かか")]),
-    ("配り直ししてはならない", [("doubled", "しし")]),
-    ("ここで止める", []),  # ここ is one dictionary word
-    ("ただただ", []),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("順番外のパススをしたときは", [("doubled", "スス")]),  # 30A
+        ("後に認認められない", [("doubled", "認認")]),  # 36C
+        ("間違っって言ったビッド", [("doubled", "っっ")]),  # a doubled small kana is never a word
+        # flagged, then kept as printed by the review: か + から, 配り直し + して
+        ("どちらかからこのリードの", [("doubled", "かか")]),
+        ("配り直ししてはならない", [("doubled", "しし")]),
+        ("ここで止める", []),  # ここ is one dictionary word
+        ("ただただ", []),
+    ],
+)
 def test_doubled_kana_or_kanji(text, expected):
     assert [f for f in found(text) if f[0] == "doubled"] == expected
 
@@ -83,12 +87,16 @@ def test_variant_spelling_against_the_majority():
     corpus = Counter({"ディクレアラー": 80, "ディクレアララー": 60})
     minority = "ディクレアララーは、ディクレアララーが、ディクレアラーの"
     assert [f for f in found(minority, corpus_spellings=corpus) if f[0] == "variant"] == [
-        ("variant", "ディクレアララー"), ("variant", "ディクレアララー")]
+        ("variant", "ディクレアララー"),
+        ("variant", "ディクレアララー"),
+    ]
 
 
 def test_stray_and_missing_characters_against_a_recurring_phrase():
-    text = ("間違った情報に基づく。間違った情報に基づく。間違っただ情報に基づく。"
-            "指定をしなければ、指定をしなければ、指定をしなれば、")
+    text = (
+        "間違った情報に基づく。間違った情報に基づく。間違っただ情報に基づく。"
+        "指定をしなければ、指定をしなければ、指定をしなれば、"
+    )
     kinds = Counter(kind for kind, _ in found(text))
     spans = found(text)
     assert ("stray", "ただ") in spans  # 間違っ + ただ: the verb form wants た
@@ -137,8 +145,11 @@ def test_every_candidate_of_the_2017_laws_is_reviewed(checked):
 
 
 def test_the_issue_examples_are_candidates_and_fixed(checked):
-    fixed = {(r.candidate.kind, r.candidate.span, r.candidate.line)
-             for r in checked["laws-2017-ja"].reviewed if r.status == "fixed"}
+    fixed = {
+        (r.candidate.kind, r.candidate.span, r.candidate.line)
+        for r in checked["laws-2017-ja"].reviewed
+        if r.status == "fixed"
+    }
     assert ("script", "서는", 1251) in fixed  # 16C2
     assert ("doubled", "スス", 1595) in fixed  # 30A パススを
     assert ("variant", "ディクレアララー", 734) in fixed  # the definition's heading
@@ -155,8 +166,9 @@ def test_every_erratum_and_as_printed_entry_has_a_reason_and_is_used(checked):
     data = read_yaml(ERRATA_FILE)
     assert all(fix["reason"] for fix in data["errata"]) and all(entry["reason"] for entry in data["as_printed"])
     laws = checked["laws-2017-ja"]
-    used = [entry for entry in data["as_printed"]
-            if any(covers(entry, r.candidate) for r in laws.reviewed + laws.remaining)]
+    used = [
+        entry for entry in data["as_printed"] if any(covers(entry, r.candidate) for r in laws.reviewed + laws.remaining)
+    ]
     assert used == data["as_printed"]
 
 
@@ -166,14 +178,17 @@ def corrected():
     return parse_document(source.id, source.text, source.name).by_ref()
 
 
-@pytest.mark.parametrize("ref, printed, corrected_text", [
-    ("16C2", "選んで서는ならない", "選んではならない"),
-    ("30A", "順番外のパススをしたときは", "順番外のパスをしたときは"),
-    ("36C", "後に認認められない", "後に認められない"),
-    ("25A1", "パートナ一がコール", "パートナーがコール"),
-    ("20F5(a)", "間違っただ説明", "間違った説明"),
-    ("74C8", "テーブルルを離れる", "テーブルを離れる"),
-])
+@pytest.mark.parametrize(
+    "ref, printed, corrected_text",
+    [
+        ("16C2", "選んで서는ならない", "選んではならない"),
+        ("30A", "順番外のパススをしたときは", "順番外のパスをしたときは"),
+        ("36C", "後に認認められない", "後に認められない"),
+        ("25A1", "パートナ一がコール", "パートナーがコール"),
+        ("20F5(a)", "間違っただ説明", "間違った説明"),
+        ("74C8", "テーブルルを離れる", "テーブルを離れる"),
+    ],
+)
 def test_corrected_text_of_the_2017_laws(corrected, ref, printed, corrected_text):
     assert corrected_text in corrected[ref].text + (corrected[ref].title or "")
     assert printed not in corrected[ref].text
@@ -200,7 +215,10 @@ def test_ref_aliases_rows(db):
     by_alias = {alias: (doc, ref, unit_id) for doc, alias, ref, unit_id, _ in rows}
     assert by_alias["def:ディクレアララー"] == ("laws-2017-ja", "def:ディクレアラー", "laws-2017-ja:def:ディクレアラー")
     assert by_alias["def:ディクレアララー予定者"] == (
-        "laws-2017-ja", "def:ディクレアラー予定者", "laws-2017-ja:def:ディクレアラー予定者")
+        "laws-2017-ja",
+        "def:ディクレアラー予定者",
+        "laws-2017-ja:def:ディクレアラー予定者",
+    )
     assert by_alias["index:ディクレアラール"][1] == "index:ディクレアラー"
     refs = {(doc, ref) for doc, ref in db.execute("select doc, ref from sections")}
     for doc, alias, ref, unit_id, reason in rows:
@@ -216,6 +234,7 @@ def test_every_re_spelt_ref_has_an_alias(db):
     corrected_source = next(s for s in load_sources() if s.id == "laws-2017-ja")
     old = parse_document(verbatim.id, verbatim.text, verbatim.name).units
     new = parse_document(corrected_source.id, corrected_source.text, corrected_source.name).units
+
     # paired by where each unit starts, the n-th of its kind on its line (an erratum may add a
     # unit: 20C's lost 「1.」 makes 20C1)
     def by_place(units):
@@ -225,9 +244,13 @@ def test_every_re_spelt_ref_has_an_alias(db):
             seen[(unit.line, unit.kind)] += 1
             placed[(unit.line, unit.kind, seen[(unit.line, unit.kind)])] = unit.ref
         return placed
+
     printed_at, corrected_at = by_place(old), by_place(new)
-    changed = {(printed_at[place], ref) for place, ref in corrected_at.items()
-               if place in printed_at and printed_at[place] != ref}
+    changed = {
+        (printed_at[place], ref)
+        for place, ref in corrected_at.items()
+        if place in printed_at and printed_at[place] != ref
+    }
     assert changed == set(db.execute("select alias, ref from ref_aliases where doc = 'laws-2017-ja'"))
     assert load_errata(DEFAULT_CORPUS, "laws-2017-ja")
 

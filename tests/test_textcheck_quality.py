@@ -1,5 +1,6 @@
 """The text checker's evidence and new kinds (ingest/checks/evidence.py), and its quality measured
 against the review kept in corpus/errata (ingest/checks/quality.py)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -19,24 +20,30 @@ from ingest.checks.textcheck import check_corpus, check_document, format_report,
 from ingest.parsers.records import ParsedDocument, Unit
 
 
-@pytest.mark.parametrize("word, majority, explained", [
-    ("プレイヤ", "プレイヤー", True),            # the translation's own: a trailing ー left off
-    ("アーティフィシヤル", "アーティフィシャル", True),  # large against small ヤ
-    ("ディクレアララー", "ディクレアラー", False),     # a doubled ラ is a garble, not a convention
-    ("ディクレアラール", "ディクレアラー", False),
-    ("スーツ", "スート", False),                  # another word
-])
+@pytest.mark.parametrize(
+    "word, majority, explained",
+    [
+        ("プレイヤ", "プレイヤー", True),  # the translation's own: a trailing ー left off
+        ("アーティフィシヤル", "アーティフィシャル", True),  # large against small ヤ
+        ("ディクレアララー", "ディクレアラー", False),  # a doubled ラ is a garble, not a convention
+        ("ディクレアラール", "ディクレアラー", False),
+        ("スーツ", "スート", False),  # another word
+    ],
+)
 def test_spelling_conventions_explain_variants(word, majority, explained):
     assert bool(spelling_convention(word, majority)) is explained
     assert (convention_form(word) == convention_form(majority)) is explained
 
 
-@pytest.mark.parametrize("text, flagged", [
-    ("カードを取つた場合", True),      # 取った with a large つ
-    ("ハンドに戻つて", True),
-    ("かつてないほど大がかりな", False),  # かつて is a word with つ in it
-    ("一つのトリック", False),
-])
+@pytest.mark.parametrize(
+    "text, flagged",
+    [
+        ("カードを取つた場合", True),  # 取った with a large つ
+        ("ハンドに戻つて", True),
+        ("かつてないほど大がかりな", False),  # かつて is a word with つ in it
+        ("一つのトリック", False),
+    ],
+)
 def test_small_kana_inside_a_verb_form(text, flagged):
     assert bool(list(small_kana_spans(text, full_morphemes))) is flagged
 
@@ -72,13 +79,16 @@ def test_check_document_flags_a_garbled_term_only_where_the_reprint_disagrees():
 
 
 def test_a_particle_the_book_writes_both_ways_is_explained():
-    doc = document("ディクレアラーがリードをするときには、ディフェンダーは", *["リードをするときは、ディフェンダーは"] * 3)
+    doc = document(
+        "ディクレアラーがリードをするときには、ディフェンダーは", *["リードをするときは、ディフェンダーは"] * 3
+    )
     raw = "\n".join(u.text for u in doc.units)
     strays = [c for c in check_document(doc, "ja", raw) if c.kind == "stray"]
     assert strays and all(c.explained and "word of its own" in c.explained for c in strays)
 
 
 # --- the whole corpus ----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def checked():
@@ -124,12 +134,15 @@ def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
     assert any(r.candidate.span == "プレイヤ" and "convention" in r.candidate.explained for r in explained)
 
 
-@pytest.mark.parametrize("word, explained", [
-    ("スイスペア", True),                   # スイス|ペア
-    ("ヒューストントライアルペア", True),
-    ("ストレートミッセル", False),            # ミッセル is no word: ミッチェル garbled (jcbl-regs-ja 35)
-    ("ポートルランドクラブ", False),          # ポートル is no word: ポートランド with a stray ル
-])
+@pytest.mark.parametrize(
+    "word, explained",
+    [
+        ("スイスペア", True),  # スイス|ペア
+        ("ヒューストントライアルペア", True),
+        ("ストレートミッセル", False),  # ミッセル is no word: ミッチェル garbled (jcbl-regs-ja 35)
+        ("ポートルランドクラブ", False),  # ポートル is no word: ポートランド with a stray ル
+    ],
+)
 def test_a_compound_of_known_words_is_explained(word, explained):
     from ingest.checks.evidence import known_compound
     from ingest.checks.textcheck import known_katakana
@@ -147,8 +160,11 @@ def test_readme_quotes_the_measured_quality(checked):
     from pathlib import Path
 
     readme = Path(__file__).resolve().parent.parent.joinpath("README.md").read_text(encoding="utf-8")
-    found = re.search(r"([\d.]+)% over the corpus, at least ([\d.]+)% in each document, ([\d.]+)% before the\s+"
-                      r"evidence\) and recall \(known errors it flags: ([\d.]+)%\)", readme)
+    found = re.search(
+        r"([\d.]+)% over the corpus, at least ([\d.]+)% in each document, ([\d.]+)% before the\s+"
+        r"evidence\) and recall \(known errors it flags: ([\d.]+)%\)",
+        readme,
+    )
     assert found, "README lost its sentence on the checker's quality"
     before, after = corpus_quality(results=checked)
     judged = [q.precision for q in after.values() if q.precision is not None]

@@ -1,5 +1,6 @@
 """Tokens: the same function makes index tokens and query tokens, so a query spelled one way
 finds text spelled another (katakana variants, traditional Chinese)."""
+
 import pytest
 
 from ingest.text import tokenize
@@ -23,9 +24,11 @@ def query_matches(query: str, text: str, lang: str) -> bool:
     """True if every FTS clause of the query has an alternative in the text's index tokens
     (phrase alternatives: all their words present and in order)."""
     indexed = tokenize.index_tokens(text, lang).split()
+
     def present(alternative: str) -> bool:
         words = alternative.split()
-        return any(indexed[i:i + len(words)] == words for i in range(len(indexed)))
+        return any(indexed[i : i + len(words)] == words for i in range(len(indexed)))
+
     clauses = tokenize.query_clauses(query, lang)
     return bool(clauses) and all(any(present(alt) for alt in clause) for clause in clauses)
 
@@ -52,7 +55,7 @@ VARIANT_CASES = [
     ("ブレークインテンポ", "ブレイクインテンポがあった"),
     ("デュプリケートブリッジ", "デュブリケートブリッジの規則"),
     ("リボーク", "ーリボークの訂正"),  # a stray long-vowel mark in the conversion
-    ("ﾘﾎﾞｰｸ", "リボークの成立"),       # half-width katakana
+    ("ﾘﾎﾞｰｸ", "リボークの成立"),  # half-width katakana
 ]
 
 
@@ -112,7 +115,7 @@ CHINESE_CASES = [
     ("藏牌", "却打出另外花色的牌张,即为藏牌。"),
     ("罚张", "两张或更多的罚张"),
     ("明手", "明手的权利"),
-    ("罰張", "两张或更多的罚张"),         # traditional query, simplified text
+    ("罰張", "两张或更多的罚张"),  # traditional query, simplified text
     ("明手的權利", "明手的权利"),
     ("莊家攤牌", "庄家摊牌"),
     ("IMP", "国际比赛分(INTERNATIONAL MATCH POINT-IMP)"),
@@ -126,7 +129,7 @@ def test_chinese_query_finds_text(query, text):
 
 
 CHINESE_MISSES = [
-    ("藏牌", "藏 牌"),     # the two characters apart are not the word
+    ("藏牌", "藏 牌"),  # the two characters apart are not the word
     ("罚张", "张罚"),
     ("imp", "important"),  # a Latin word is one token, not its letters
 ]
@@ -140,18 +143,21 @@ def test_chinese_query_does_not_match_pieces(query, text):
 def test_simplification_keeps_offsets():
     text = "莊家攤牌後"
     tokens = tokenize.chinese_tokens(text)
-    assert all(text[t.begin:t.end] == t.surface for t in tokens)
+    assert all(text[t.begin : t.end] == t.surface for t in tokens)
     assert "庄家" in {t.norm for t in tokens}
 
 
 def test_japanese_offsets_point_into_the_original_text():
     text = "ディクレアララーはプレイヤの"
     for token in tokenize.japanese_tokens(text):
-        assert text[token.begin:token.end] == token.surface
+        assert text[token.begin : token.end] == token.surface
 
 
-@pytest.mark.parametrize("query", ['"x', "a-b", "C++", "OR", "NEAR(a b)", "*", "col:val", "\x00", "😀", "(", ""],
-                         ids=["quote", "hyphen", "cplusplus", "or", "near", "star", "colon", "nul", "emoji", "paren", "empty"])
+@pytest.mark.parametrize(
+    "query",
+    ['"x', "a-b", "C++", "OR", "NEAR(a b)", "*", "col:val", "\x00", "😀", "(", ""],
+    ids=["quote", "hyphen", "cplusplus", "or", "near", "star", "colon", "nul", "emoji", "paren", "empty"],
+)
 def test_fts_match_is_always_quoted(query):
     for lang in ("ja", "zh"):
         match = tokenize.fts_match(tokenize.query_clauses(query, lang))
@@ -187,15 +193,25 @@ def test_variants_come_from_the_table_in_force_not_from_corpus(monkeypatch):
     tokenize.use_variants({})
     assert tokenize.fold_katakana("ディクレアララー") != tokenize.fold_katakana("ディクレアラー")
     monkeypatch.setattr(tokenize, "read_yaml", lambda path: pytest.fail(f"read {path} at query time"))
-    tokenize.use_variants({tokenize.general_katakana_fold("ディクレアララー"): tokenize.general_katakana_fold("ディクレアラー")})
+    tokenize.use_variants(
+        {tokenize.general_katakana_fold("ディクレアララー"): tokenize.general_katakana_fold("ディクレアラー")}
+    )
     assert tokenize.fold_katakana("ディクレアララー") == tokenize.fold_katakana("ディクレアラー")
     assert tokenize.query_terms("ディクレアララー", "ja") == tokenize.query_terms("ディクレアラー", "ja")
 
 
-@pytest.mark.parametrize("text", [
-    "赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。", "第64条 IMP 77分", "藏", "罰張與明手",
-    "a", "", "夢家(dummy)出牌 12 张",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "赛员虽能跟牌或可履行引牌判罚,却打出另外花色的牌张,即为藏牌。",
+        "第64条 IMP 77分",
+        "藏",
+        "罰張與明手",
+        "a",
+        "",
+        "夢家(dummy)出牌 12 张",
+    ],
+)
 def test_chinese_index_spans_are_the_bigram_tokens_spans(text):
     from ingest.text.tokenize import chinese_bigram_spans, chinese_bigram_tokens
 
@@ -205,8 +221,9 @@ def test_chinese_index_spans_are_the_bigram_tokens_spans(text):
 def katakana_runs_word_by_word(text: str, spans: list[tuple[str, int, int]]) -> list[list]:
     """The index's katakana runs as first written: every word's surface matched on its own."""
     is_katakana = tokenize.KATAKANA_WORD_RE.fullmatch
-    return tokenize._adjacent_katakana((span, is_katakana(text, span[1], span[2]) is not None, span[1], span[2])
-                                       for span in spans)
+    return tokenize._adjacent_katakana(
+        (span, is_katakana(text, span[1], span[2]) is not None, span[1], span[2]) for span in spans
+    )
 
 
 def test_katakana_runs_found_by_stretches_are_those_found_word_by_word():

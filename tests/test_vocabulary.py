@@ -5,6 +5,7 @@ that document, the Laws' definitions and all 93 laws must be reachable, and no s
 a query to two different entries. The texts and refs come from the session's whole-corpus build
 (tests/conftest.py), read once per module.
 """
+
 from __future__ import annotations
 
 import re
@@ -95,8 +96,9 @@ def test_every_entry_has_en_a_printed_term_targets_and_a_source(entries):
 
 def test_source_labels_are_defined(vocabulary, entries):
     labels = set(vocabulary["sources"])
-    undefined = {(e["en"], label) for e in entries for label in SOURCE_LABEL_RE.findall(e["source"])
-                 if label not in labels}
+    undefined = {
+        (e["en"], label) for e in entries for label in SOURCE_LABEL_RE.findall(e["source"]) if label not in labels
+    }
     assert undefined == set()
     used = {label for e in entries for label in SOURCE_LABEL_RE.findall(e["source"])}
     assert labels - used == set(), "a source nobody cites"
@@ -135,8 +137,12 @@ def test_every_law_is_a_target(entries, corpus):
 
 def test_targets_name_their_law_too(entries):
     """The most specific unit, plus the law: 16B1(b) comes with 16."""
-    missing = [(e["en"], ref) for e in entries for ref in e["laws"]
-               if not ref.startswith("def:") and LAW_NUMBER_RE.match(ref)[0] not in e["laws"]]
+    missing = [
+        (e["en"], ref)
+        for e in entries
+        for ref in e["laws"]
+        if not ref.startswith("def:") and LAW_NUMBER_RE.match(ref)[0] not in e["laws"]
+    ]
     assert missing == []
 
 
@@ -172,24 +178,27 @@ def lookup(entries: list[dict], word: str) -> list[dict]:
     return [e for e in entries if key in {search_key(t) for t in printed_terms(e) + e.get("spoken", [])}]
 
 
-@pytest.mark.parametrize("word, ja, targets", [
-    ("LOOT", "順番外のリード", {"53", "54", "55", "56"}),
-    ("リードアウトオブターン", "順番外のリード", {"54", "55", "56"}),
-    ("BIT", "躊躇", {"16B1", "73D1"}),
-    ("hesitation", "躊躇", {"16B1", "73D1"}),
-    ("ヘジテーション", "躊躇", {"73D1"}),
-    ("UI", "不当な情報", {"16", "73C"}),
-    ("MI", "間違った情報", {"21", "20F", "75"}),
-    ("IB", "不十分なビッド", {"27"}),
-    ("ペナカ", "ペナルティカード", {"50"}),
-    ("リボーク", "リボーク", {"61", "62", "63", "64"}),
-    ("クレーム", "取りの宣言", {"68", "70"}),
-    ("アジャスト", "調整スコア", {"12"}),
-    ("LA", "論理的な代わりの行動", {"16B1"}),
-    ("FOLOOT", "順番外のオープニングリード", {"54"}),
-    ("藏牌", "リボーク", {"61A"}),
-    ("越序引牌", "順番外のリード", {"53"}),
-])
+@pytest.mark.parametrize(
+    "word, ja, targets",
+    [
+        ("LOOT", "順番外のリード", {"53", "54", "55", "56"}),
+        ("リードアウトオブターン", "順番外のリード", {"54", "55", "56"}),
+        ("BIT", "躊躇", {"16B1", "73D1"}),
+        ("hesitation", "躊躇", {"16B1", "73D1"}),
+        ("ヘジテーション", "躊躇", {"73D1"}),
+        ("UI", "不当な情報", {"16", "73C"}),
+        ("MI", "間違った情報", {"21", "20F", "75"}),
+        ("IB", "不十分なビッド", {"27"}),
+        ("ペナカ", "ペナルティカード", {"50"}),
+        ("リボーク", "リボーク", {"61", "62", "63", "64"}),
+        ("クレーム", "取りの宣言", {"68", "70"}),
+        ("アジャスト", "調整スコア", {"12"}),
+        ("LA", "論理的な代わりの行動", {"16B1"}),
+        ("FOLOOT", "順番外のオープニングリード", {"54"}),
+        ("藏牌", "リボーク", {"61A"}),
+        ("越序引牌", "順番外のリード", {"53"}),
+    ],
+)
 def test_issue_examples_resolve_to_one_entry(entries, word, ja, targets):
     found = lookup(entries, word)
     assert len(found) == 1, [e["en"] for e in found]

@@ -1,4 +1,5 @@
 """The law library over HTTP (Datasette's test client): each page type and its JSON."""
+
 from __future__ import annotations
 
 import re
@@ -53,6 +54,7 @@ def assert_search_box(html: str):
 
 # --- home -----------------------------------------------------------------------------------------
 
+
 async def test_home_lists_every_document_with_edition_publisher_and_copyright(datasette, laws_build):
     response = await get(datasette, "/")
     assert response.status_code == 200
@@ -76,6 +78,7 @@ def escape_text(text: str) -> str:
 
 
 # --- unit page -----------------------------------------------------------------------------------
+
 
 async def test_law_61_links_every_reference_at_its_offsets(datasette):
     response = await get(datasette, "/laws-2017-ja/61")
@@ -103,24 +106,32 @@ async def test_unit_page_breadcrumb_runs_document_part_law_section(datasette):
     html = (await get(datasette, "/laws-2017-ja/61B2(a)")).text
     crumb = re.search(r'<p class="crumbs breadcrumb">(.*?)</p>', html, re.S).group(1)
     hrefs = [unquote(href) for href, _, _ in parse(crumb).links]
-    assert hrefs == ["/laws-2017-ja", "/laws-2017-ja/part:5", "/laws-2017-ja/61", "/laws-2017-ja/61B",
-                     "/laws-2017-ja/61B2"]
+    assert hrefs == [
+        "/laws-2017-ja",
+        "/laws-2017-ja/part:5",
+        "/laws-2017-ja/61",
+        "/laws-2017-ja/61B",
+        "/laws-2017-ja/61B2",
+    ]
 
 
 async def test_unit_page_shows_backlinks_commentary_definitions_other_edition(datasette, require_documents):
     require_documents("revoke-notes-ja", "laws-1997-zh")
     html = (await get(datasette, "/laws-2017-ja/61")).text
     hrefs = {unquote(href) for href, _, _ in parse(html).links}
-    assert "/revoke-notes-ja/L61A" in hrefs                       # commentary note covering 61A
-    assert 'data-group="index"' in html and "/laws-2017-ja/index:リボーク" in hrefs or \
-        any(h.startswith("/laws-2017-ja/index:") for h in hrefs)  # index terms citing Law 61
-    assert "/laws-2017-ja/def:ダミー" in hrefs                     # ダミー is used in 61B2
-    assert "/laws-1997-zh/61" not in hrefs                         # the 1997 page stops inside Law 52
+    assert "/revoke-notes-ja/L61A" in hrefs  # commentary note covering 61A
+    assert (
+        'data-group="index"' in html
+        and "/laws-2017-ja/index:リボーク" in hrefs
+        or any(h.startswith("/laws-2017-ja/index:") for h in hrefs)
+    )  # index terms citing Law 61
+    assert "/laws-2017-ja/def:ダミー" in hrefs  # ダミー is used in 61B2
+    assert "/laws-1997-zh/61" not in hrefs  # the 1997 page stops inside Law 52
     html_44 = (await get(datasette, "/laws-2017-ja/44")).text
     hrefs_44 = {unquote(href) for href, _, _ in parse(html_44).links}
     assert "/laws-1997-zh/44" in hrefs_44
     assert "/-/diff?ref=44&from=laws-1997-zh&to=laws-2017-ja" in {h.replace("&amp;", "&") for h in hrefs_44}
-    assert "/laws-2017-ja/61A" in hrefs_44                         # 61A cites 第44条: a backlink
+    assert "/laws-2017-ja/61A" in hrefs_44  # 61A cites 第44条: a backlink
 
 
 async def test_backlinks_are_grouped_by_citing_kind(datasette, require_documents):
@@ -136,22 +147,28 @@ async def test_backlinks_are_grouped_by_citing_kind(datasette, require_documents
 async def test_commentary_panel_shows_label_and_first_line_expandable(datasette, require_documents):
     require_documents("revoke-notes-ja")
     html = (await get(datasette, "/laws-2017-ja/61")).text
-    panel = html[html.index('<section class="commentary">'):]
-    panel = panel[:panel.index("</section>")]
-    notes = re.findall(r'<details class="commentary-note commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
-                       panel)
+    panel = html[html.index('<section class="commentary">') :]
+    panel = panel[: panel.index("</section>")]
+    notes = re.findall(
+        r'<details class="commentary-note commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+        panel,
+    )
     assert ("/revoke-notes-ja/L61A", "注釈 L61A") in notes  # its label, not its id
     first = re.search(r'L61A.*?<span class="note-first" lang="ja">(.*?)</span></summary>', panel, re.S).group(1)
     assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
-    assert "トリックに対してプレイするときは" in panel                          # the rest, inside <details>
+    assert "トリックに対してプレイするときは" in panel  # the rest, inside <details>
     assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
-    assert re.search(r'リボーク注釈に再録:.*href="/revoke-notes-ja/quote:61A" lang="ja">第61条A項の引用</a>', panel, re.S)
+    assert re.search(
+        r'リボーク注釈に再録:.*href="/revoke-notes-ja/quote:61A" lang="ja">第61条A項の引用</a>', panel, re.S
+    )
     assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
     html = (await get(datasette, "/laws-2017-ja/6D2")).text
-    marker = [(href, text) for href, text, attrs in parse(html).links if "footnote-marker" in (attrs.get("class") or "")]
+    marker = [
+        (href, text) for href, text, attrs in parse(html).links if "footnote-marker" in (attrs.get("class") or "")
+    ]
     assert marker == [("#fn-fn:1", "*1")]
     assert 'id="fn-fn:1"' in html and "揃えられたデッキ" in html
 
@@ -160,23 +177,35 @@ async def test_unresolved_reference_is_marked_with_its_reason(datasette, laws_db
     import sqlite3
 
     conn = sqlite3.connect(laws_db_path)
-    row = conn.execute("select s.doc, s.ref, x.surface, x.reason from xrefs x join sections s on s.id = x.source_id "
-                       "where x.resolved = 0 and x.start is not null and x.field = 'text' limit 1").fetchone()
+    row = conn.execute(
+        "select s.doc, s.ref, x.surface, x.reason from xrefs x join sections s on s.id = x.source_id "
+        "where x.resolved = 0 and x.start is not null and x.field = 'text' limit 1"
+    ).fetchone()
     assert row, "the corpus has unresolved references (1997 page cut off in Law 52)"
     doc, ref, surface, reason = row
     html = (await get(datasette, permalink(doc, ref))).text
     # it reads as text (no link, no id); a tap (focus) shows why, in words
-    assert re.search(r'<span class="unresolved" tabindex="0">' + re.escape(escape_text(surface)) +
-                     r'<span class="unresolved-reason" role="note">[^<]+</span></span>', html)
+    assert re.search(
+        r'<span class="unresolved" tabindex="0">'
+        + re.escape(escape_text(surface))
+        + r'<span class="unresolved-reason" role="note">[^<]+</span></span>',
+        html,
+    )
     assert escape_text(reason) not in html
 
 
-@pytest.mark.parametrize("ref, previous, following", [
-    ("61", "60", "62"), ("61B", "61A", "61C"),
-    ("27B1(b)", "27B1(a)", "27B2"),   # the next is in reading order within the document, not 30B1(a)
-    ("61B3", "61B2", "61C"),          # not 62A: 61C comes first
-    ("27B1(a)", "27B1", "27B1(b)"), ("27B2", "27B1", "27B3"), ("61C", "61B", "62"),
-])
+@pytest.mark.parametrize(
+    "ref, previous, following",
+    [
+        ("61", "60", "62"),
+        ("61B", "61A", "61C"),
+        ("27B1(b)", "27B1(a)", "27B2"),  # the next is in reading order within the document, not 30B1(a)
+        ("61B3", "61B2", "61C"),  # not 62A: 61C comes first
+        ("27B1(a)", "27B1", "27B1(b)"),
+        ("27B2", "27B1", "27B3"),
+        ("61C", "61B", "62"),
+    ],
+)
 async def test_prev_next_follow_reading_order_within_the_document(datasette, ref, previous, following):
     html = (await get(datasette, permalink("laws-2017-ja", ref))).text
     prev = re.search(r'<a rel="prev" href="([^"]+)"', html).group(1)
@@ -189,8 +218,9 @@ async def test_text_is_escaped_before_markup(datasette, laws_db_path):
     import sqlite3
 
     conn = sqlite3.connect(laws_db_path)
-    rows = conn.execute("select doc, ref, text from sections where text like '%<%' or text like '%&%' "
-                        "limit 5").fetchall()
+    rows = conn.execute(
+        "select doc, ref, text from sections where text like '%<%' or text like '%&%' limit 5"
+    ).fetchall()
     for doc, ref, text in rows:
         html = (await get(datasette, permalink(doc, ref))).text
         line = next(line for line in text.split("\n") if "<" in line or "&" in line)
@@ -202,19 +232,40 @@ async def test_linked_text_escapes_text_around_and_inside_links(datasette):
     from laws_site.read.linkify import segments
 
     text = "<b>第44条</b> & 第99条"
-    xrefs = [{"start": 3, "end": 7, "field": "text", "resolved": 1, "target_id": "laws-2017-ja:44",
-              "target_doc": "laws-2017-ja", "target_ref": "44", "kind": "cites"},
-             {"start": 14, "end": 18, "field": "text", "resolved": 0, "target_id": None,
-              "target_doc": "laws-2017-ja", "target_ref": "99", "kind": "cites", "reason": 'no "unit" <99>'}]
+    xrefs = [
+        {
+            "start": 3,
+            "end": 7,
+            "field": "text",
+            "resolved": 1,
+            "target_id": "laws-2017-ja:44",
+            "target_doc": "laws-2017-ja",
+            "target_ref": "44",
+            "kind": "cites",
+        },
+        {
+            "start": 14,
+            "end": 18,
+            "field": "text",
+            "resolved": 0,
+            "target_id": None,
+            "target_doc": "laws-2017-ja",
+            "target_ref": "99",
+            "kind": "cites",
+            "reason": 'no "unit" <99>',
+        },
+    ]
     pieces = segments(text, xrefs)
     assert [p["text"] for p in pieces] == ["<b>", "第44条", "</b> & ", "第99条"]
     macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
     from laws_site.i18n import catalog as i18n
+
     token = i18n.current.set("en")  # the reason is in the interface language (English here)
     assert str(await macros.linked(pieces)) == (
         '&lt;b&gt;<a class="xref" href="/laws-2017-ja/44" title="44">第44条</a>&lt;/b&gt; &amp; '
         '<span class="unresolved" tabindex="0">第99条<span class="unresolved-reason" role="note">'
-        'This reference could not be followed: no &#34;unit&#34; &lt;99&gt;</span></span>')
+        "This reference could not be followed: no &#34;unit&#34; &lt;99&gt;</span></span>"
+    )
     i18n.current.reset(token)
     assert segments(text, xrefs, start=7, end=12) == [{"text": "</b> "}]
 
@@ -226,25 +277,35 @@ def test_page_modules_build_no_html():
     import laws_site
 
     root = Path(laws_site.__file__).parent
-    for module in [root / "pages" / f"{name}.py" for name in ("home", "contents", "unit", "index_terms", "citations",
-                                                               "diff")] + [root / "linkify.py"]:
+    for module in [
+        root / "pages" / f"{name}.py" for name in ("home", "contents", "unit", "index_terms", "citations", "diff")
+    ] + [root / "linkify.py"]:
         source = module.read_text(encoding="utf-8")
         assert "Markup" not in source and "<del" not in source and "<a " not in source, module.name
 
 
 # --- JSON, permalinks, redirects, 404 ---------------------------------------------------------
 
+
 async def test_unit_json_has_show_fields_and_references(datasette):
     response = await get(datasette, "/laws-2017-ja/61B2(a).json")
     assert response.status_code == 200
     data = response.json()
     assert {k: data[k] for k in ("id", "doc", "ref", "kind", "parent", "children", "page", "url")} == {
-        "id": "laws-2017-ja:61B2(a)", "doc": "laws-2017-ja", "ref": "61B2(a)", "kind": "subitem",
-        "parent": "61B2", "children": [], "page": 93, "url": "/laws-2017-ja/61B2(a)"}
+        "id": "laws-2017-ja:61B2(a)",
+        "doc": "laws-2017-ja",
+        "ref": "61B2(a)",
+        "kind": "subitem",
+        "parent": "61B2",
+        "children": [],
+        "page": 93,
+        "url": "/laws-2017-ja/61B2(a)",
+    }
     assert data["text"] == "ダミーはディクレアラーに質問することができる（ただし、第43条B項2(b)参照）。"
     assert [(o["surface"], o["target_ref"], o["url"]) for o in data["outgoing"]] == [
-        ("第43条B項2(b)", "43B2(b)", "/laws-2017-ja/43B2(b)")]
-    assert data["text"][data["outgoing"][0]["start"]:data["outgoing"][0]["end"]] == "第43条B項2(b)"
+        ("第43条B項2(b)", "43B2(b)", "/laws-2017-ja/43B2(b)")
+    ]
+    assert data["text"][data["outgoing"][0]["start"] : data["outgoing"][0]["end"]] == "第43条B項2(b)"
     assert isinstance(data["incoming"], list)
 
 
@@ -255,20 +316,24 @@ async def test_show_json_and_web_json_agree(datasette, laws_db_path):
 
     from laws_site.cli import cli
 
-    shown = json.loads(CliRunner().invoke(cli, ["show", "laws-2017-ja", "61B2(a)", "--json", "--db",
-                                                str(laws_db_path)]).output)
+    shown = json.loads(
+        CliRunner().invoke(cli, ["show", "laws-2017-ja", "61B2(a)", "--json", "--db", str(laws_db_path)]).output
+    )
     web = (await get(datasette, "/laws-2017-ja/61B2(a).json")).json()
     assert {k: web[k] for k in shown} == shown
 
 
-@pytest.mark.parametrize("path, doc", [
-    ("/laws-2017-ja/61B2(a)", "laws-2017-ja"),
-    ("/laws-2017-ja/" + quote("def:ダミー"), "laws-2017-ja"),
-    ("/laws-2017-ja/def:ダミー", "laws-2017-ja"),
-    ("/jcbl-regs-ja/24-5-1", "jcbl-regs-ja"),
-    ("/revoke-notes-ja/L61A", "revoke-notes-ja"),
-    ("/laws-2017-ja/" + quote("index:アーティフィシャルコール/アーティフィシャルなパス", safe=":"), "laws-2017-ja"),
-])
+@pytest.mark.parametrize(
+    "path, doc",
+    [
+        ("/laws-2017-ja/61B2(a)", "laws-2017-ja"),
+        ("/laws-2017-ja/" + quote("def:ダミー"), "laws-2017-ja"),
+        ("/laws-2017-ja/def:ダミー", "laws-2017-ja"),
+        ("/jcbl-regs-ja/24-5-1", "jcbl-regs-ja"),
+        ("/revoke-notes-ja/L61A", "revoke-notes-ja"),
+        ("/laws-2017-ja/" + quote("index:アーティフィシャルコール/アーティフィシャルなパス", safe=":"), "laws-2017-ja"),
+    ],
+)
 async def test_permalinks_resolve(datasette, require_documents, path, doc):
     require_documents(doc)
     response = await get(datasette, path)
@@ -278,13 +343,16 @@ async def test_permalinks_resolve(datasette, require_documents, path, doc):
     assert unquote(path).endswith(data["ref"])
 
 
-@pytest.mark.parametrize("typed, canonical", [
-    ("61-B-2-a", "/laws-2017-ja/61B2(a)"),
-    ("第61条B項", "/laws-2017-ja/61B"),
-    ("61b2a", "/laws-2017-ja/61B2(a)"),
-    ("40b2av", "/laws-2017-ja/40B2(a)(v)"),
-    ("61-b-2-a.json", "/laws-2017-ja/61B2(a).json"),
-])
+@pytest.mark.parametrize(
+    "typed, canonical",
+    [
+        ("61-B-2-a", "/laws-2017-ja/61B2(a)"),
+        ("第61条B項", "/laws-2017-ja/61B"),
+        ("61b2a", "/laws-2017-ja/61B2(a)"),
+        ("40b2av", "/laws-2017-ja/40B2(a)(v)"),
+        ("61-b-2-a.json", "/laws-2017-ja/61B2(a).json"),
+    ],
+)
 async def test_other_spellings_redirect_to_the_canonical_ref(datasette, typed, canonical):
     response = await get(datasette, "/laws-2017-ja/" + quote(typed, safe="()."))
     assert response.status_code == 302
@@ -309,9 +377,19 @@ async def test_unknown_ref_is_a_404_with_nearest_refs(datasette):
     assert "61B" in [s["label"] for s in data["suggestions"]]
 
 
-@pytest.mark.parametrize("path", ["/no-such-doc/61", "/laws-2017-ja/%3Cb%3Ebold%3C%2Fb%3E", "/laws-2017-ja/%E3%81%82%2F..",
-                                  "/laws-2017-ja/99ZZ(q)(xx)", "/no-such-doc", "/laws-2017-ja/-/nothing",
-                                  "/laws-2017-ja/%FF%FE", "/-/citations?from=x&to=%3Cb%3E"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/no-such-doc/61",
+        "/laws-2017-ja/%3Cb%3Ebold%3C%2Fb%3E",
+        "/laws-2017-ja/%E3%81%82%2F..",
+        "/laws-2017-ja/99ZZ(q)(xx)",
+        "/no-such-doc",
+        "/laws-2017-ja/-/nothing",
+        "/laws-2017-ja/%FF%FE",
+        "/-/citations?from=x&to=%3Cb%3E",
+    ],
+)
 async def test_bad_addresses_are_404_not_500(datasette, path):
     response = await get(datasette, path)
     # a bad law number on /-/citations is a 400 (issue 21: bad values of known parameters)
@@ -327,20 +405,31 @@ async def test_datasette_table_routes_are_not_shadowed(datasette):
 
 # --- document pages, index, glossary, citations --------------------------------------------------
 
+
 async def test_document_page_is_the_printed_contents(datasette):
     response = await get(datasette, "/laws-2017-ja")
     assert response.status_code == 200
     data = (await get(datasette, "/laws-2017-ja.json")).json()
     toc_laws = [row["ref"] for row in data["toc"] if row["depth"] == 0]
     assert toc_laws == [str(n) for n in range(1, 94)]
-    assert {"ref": "61B", "title": "リボークの可能性について質問する権利", "depth": 1, "url": "/laws-2017-ja/61B",
-            "part": "プレイ"} in data["toc"]
+    assert {
+        "ref": "61B",
+        "title": "リボークの可能性について質問する権利",
+        "depth": 1,
+        "url": "/laws-2017-ja/61B",
+        "part": "プレイ",
+    } in data["toc"]
     assert '<a href="/laws-2017-ja/61"><span class="ref">61</span> ' in response.text
 
 
-@pytest.mark.parametrize("doc, expected", [("jcbl-regs-ja", ("24", "article", 1)),
-                                           ("laws-1997-zh", ("52", "law", None)),
-                                           ("revoke-notes-ja", ("L61A", "note", None))])
+@pytest.mark.parametrize(
+    "doc, expected",
+    [
+        ("jcbl-regs-ja", ("24", "article", 1)),
+        ("laws-1997-zh", ("52", "law", None)),
+        ("revoke-notes-ja", ("L61A", "note", None)),
+    ],
+)
 async def test_other_documents_list_their_structure(datasette, require_documents, doc, expected):
     require_documents(doc)
     data = (await get(datasette, f"/{doc}.json")).json()
@@ -361,8 +450,10 @@ async def test_index_is_browsable_by_kana_row_with_linked_refs(datasette, laws_d
     rows = re.findall(r'<section class="kana-row" id="row-(.)">', response.text)
     assert rows[:4] == ["あ", "か", "さ", "た"]
     conn = sqlite3.connect(laws_db_path)
-    resolved_locators = conn.execute("select count(*) from xrefs x join sections s on s.id = x.source_id "
-                                     "where s.kind = 'index_entry' and x.resolved = 1 and x.field = 'text'").fetchone()[0]
+    resolved_locators = conn.execute(
+        "select count(*) from xrefs x join sections s on s.id = x.source_id "
+        "where s.kind = 'index_entry' and x.resolved = 1 and x.field = 'text'"
+    ).fetchone()[0]
     xref_links = [h for h, _, a in parse(response.text).links if a.get("class") == "xref"]
     assert len(xref_links) == resolved_locators
     only_ka = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote("か"))).text
@@ -373,8 +464,21 @@ async def test_index_is_browsable_by_kana_row_with_linked_refs(datasette, laws_d
     assert '<a class="xref" href="/laws-2017-ja/78B"' in response.text
 
 
-@pytest.mark.parametrize("kana, row", [("り", "ら"), ("リ", "ら"), ("ら", "ら"), ("が", "か"), ("ｶ", "か"), ("っ", "た"),
-                                       ("ぽ", "は"), ("ゆ", "や"), ("に", "な"), ("を", "わ")])
+@pytest.mark.parametrize(
+    "kana, row",
+    [
+        ("り", "ら"),
+        ("リ", "ら"),
+        ("ら", "ら"),
+        ("が", "か"),
+        ("ｶ", "か"),
+        ("っ", "た"),
+        ("ぽ", "は"),
+        ("ゆ", "や"),
+        ("に", "な"),
+        ("を", "わ"),
+    ],
+)
 async def test_any_kana_of_a_row_selects_the_row(datasette, kana, row):
     response = await get(datasette, "/laws-2017-ja/-/index?row=" + quote(kana))
     assert response.status_code == 200
@@ -387,16 +491,21 @@ async def test_readme_index_url_lists_the_ra_row(datasette, laws_db_path):
     import sqlite3
 
     conn = sqlite3.connect(laws_db_path)
-    expected = conn.execute("select count(*) from sections where kind = 'index_entry' "
-                            "and json_extract(attrs, '$.row') = 'ら'").fetchone()[0]
+    expected = conn.execute(
+        "select count(*) from sections where kind = 'index_entry' and json_extract(attrs, '$.row') = 'ら'"
+    ).fetchone()[0]
     html = (await get(datasette, "/laws-2017-ja/-/index?row=" + quote("り"))).text
     assert expected > 0 and html.count("<dt class=") == expected
     # every row with entries lists them; all ten rows are offered, a row without entries says so
     everything = (await get(datasette, "/laws-2017-ja/-/index")).text
     offered = re.findall(r'href="/laws-2017-ja/-/index\?row=([^"]+)"', everything)
     assert [unquote(r) for r in offered] == list("あかさたなはまやらわ")
-    rows_with_entries = [r for (r,) in conn.execute(
-        "select distinct json_extract(attrs, '$.row') from sections where kind = 'index_entry'")]
+    rows_with_entries = [
+        r
+        for (r,) in conn.execute(
+            "select distinct json_extract(attrs, '$.row') from sections where kind = 'index_entry'"
+        )
+    ]
     assert set(re.findall(r'<section class="kana-row" id="row-(.)">', everything)) == set(rows_with_entries)
     empty = [r for r in "あかさたなはまやらわ" if r not in rows_with_entries]
     for kana in empty:
@@ -408,7 +517,8 @@ async def test_index_renders_see_and_see_also_attrs():
     from laws_site.pages.index_terms import see_links
 
     assert see_links("リボーク", {"index:リボーク"}, "laws-2017-ja") == [
-        {"term": "リボーク", "url": permalink("laws-2017-ja", "index:リボーク")}]
+        {"term": "リボーク", "url": permalink("laws-2017-ja", "index:リボーク")}
+    ]
     assert see_links(["ない"], set(), "laws-2017-ja") == [{"term": "ない", "url": None}]
 
 
@@ -426,7 +536,7 @@ async def test_unit_json_carries_its_printed_tables(datasette, require_documents
     assert html.count("<tr>") >= 59 and '<th scope="col">IMPs \\ Boards</th>' in html
     zh = (await get(datasette, "/laws-1997-zh/2")).text
     assert "发牌人 | 牌套号码" not in zh and '<th scope="col">发牌人</th>' in zh
-    assert "每一复式比赛所用牌套" in zh and "第17副至32副牌套" in zh    # the prose around the table stays
+    assert "每一复式比赛所用牌套" in zh and "第17副至32副牌套" in zh  # the prose around the table stays
 
 
 async def test_unit_page_citation_forms(datasette, require_documents):
@@ -441,7 +551,10 @@ async def test_unit_page_citation_forms(datasette, require_documents):
     assert await forms("/laws-2017-ja/61B2(a)") == {"ja": "第61条B項2(a)", "zh": "第61条B款2(a)", "en": "Law 61B2(a)"}
     assert (await forms("/jcbl-regs-ja/24-5-1"))["ja"] == "競技会運営規則 第24条5項1号"
     assert await forms("/jcbl-regs-ja/appendix-1-table-1") == {
-        "ja": "競技会運営規則 付表1 表1", "zh": "竞赛运营规则 附表1 表1", "en": "JCBL tournament regulations, Appendix 1, table 1"}
+        "ja": "競技会運営規則 付表1 表1",
+        "zh": "竞赛运营规则 附表1 表1",
+        "en": "JCBL tournament regulations, Appendix 1, table 1",
+    }
     assert (await forms("/laws-1997-zh/def:藏牌"))["zh"] == "定义「藏牌」"
 
 
@@ -449,7 +562,7 @@ async def test_contents_parts_collapse_with_anchors_and_linked_law_numbers(datas
     html = (await get(datasette, "/laws-2017-ja")).text
     parts = re.findall(r'<details class="toc-group" id="(part-\d+)">', html)
     assert parts == [f"part-{n}" for n in range(1, 11)]
-    part_5 = html[html.index('id="part-5"'):html.index('id="part-6"')]
+    part_5 = html[html.index('id="part-5"') : html.index('id="part-6"')]
     laws = re.findall(r'<a href="/laws-2017-ja/(\d+)"><span class="ref">\1</span>', part_5)
     assert laws == [str(n) for n in range(41, 72)]
     assert '<a href="/laws-2017-ja/61B"><span class="ref">B</span> リボークの可能性について質問する権利</a>' in part_5
@@ -460,7 +573,7 @@ async def test_contents_parts_collapse_with_anchors_and_linked_law_numbers(datas
 async def test_diff_form_offers_only_the_comparisons_the_site_makes(datasette):
     html = (await get(datasette, "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja")).text
     start = html.index('<form class="diff-form"')
-    form = html[start:html.index("</form>", start)]
+    form = html[start : html.index("</form>", start)]
     from_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[0])
     to_docs = re.findall(r'<option value="([^"]+)"', form.split('name="to"')[1])
     assert from_docs == ["revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh"] and to_docs == ["laws-2017-ja"]
@@ -499,14 +612,17 @@ async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path
     conn = sqlite3.connect(laws_db_path)
     # the picture: one cell per pair of parts that cite each other, labelled with the count
     cells = conn.execute("select from_part, to_part, units from part_citations where doc = 'laws-2017-ja'").fetchall()
-    drawn = re.findall(r'class="cell" data-from="(part:\d+)" data-to="(part:\d+)">\s*<rect[^>]*><title>[^<]+</title>'
-                       r'</rect>\s*<text[^>]*>(\d+)</text>', html)
+    drawn = re.findall(
+        r'class="cell" data-from="(part:\d+)" data-to="(part:\d+)">\s*<rect[^>]*><title>[^<]+</title>'
+        r"</rect>\s*<text[^>]*>(\d+)</text>",
+        html,
+    )
     assert sorted(drawn) == sorted((a, b, str(n)) for a, b, n in cells) and len(drawn) > 20
     # every law: what it cites and what cites it, with titles and counts (one law's lists at a time)
     assert '<a href="/-/citations?law=61#law-61">' in html
     html = (await get(datasette, "/-/citations?law=61")).text
-    law_61 = html[html.index('id="law-61"'):]
-    law_61 = law_61[:law_61.index("</details>")]
+    law_61 = html[html.index('id="law-61"') :]
+    law_61 = law_61[: law_61.index("</details>")]
     assert "スートにフォローしないこと" in law_61 and "参照先 5・参照元 0" in law_61
     assert '<a href="/laws-2017-ja/44">第44条</a> <span lang="ja">プレイの順序と進行</span>' in law_61
     assert '<a class="units" href="/-/citations?from=61&amp;to=44#pair">61A</a>' in law_61
@@ -516,10 +632,18 @@ async def test_citations_page_reads_counts_made_at_build(datasette, laws_db_path
     pair = next(p for p in data["pairs"] if (p["from"], p["to"]) == (61, 44))
     assert pair["citing_units"] == ["61A"] and pair["count"] == 1
     law = next(item for item in data["laws"] if item["law"] == 44)
-    assert {"law": 61, "title": "スートにフォローしないこと ー リボークに関する質問", "units": 1,
-            "citing_units": ["61A"]} in law["cited_by"]
-    assert law["cited_by_units"] == conn.execute(
-        "select cited_by_units from law_citation_totals where doc = 'laws-2017-ja' and law = 44").fetchone()[0]
+    assert {
+        "law": 61,
+        "title": "スートにフォローしないこと ー リボークに関する質問",
+        "units": 1,
+        "citing_units": ["61A"],
+    } in law["cited_by"]
+    assert (
+        law["cited_by_units"]
+        == conn.execute(
+            "select cited_by_units from law_citation_totals where doc = 'laws-2017-ja' and law = 44"
+        ).fetchone()[0]
+    )
     assert {"from", "to", "units", "law_pairs"} <= set(data["part_matrix"][0])
     several = next(p for p in data["pairs"] if p["count"] > 1 and p["from"] != p["to"])
     listing = (await get(datasette, f"/-/citations?from={several['from']}&to={several['to']}")).text
@@ -560,8 +684,10 @@ async def test_datasette_table_pages_link_refs_and_references(datasette):
     assert len(re.findall(r'<a class="xref" href="/laws-2017-ja/[^"]+" title="[^"]+">', text_cell)) == 2
     xref = await get(datasette, "/laws/xrefs?source_id=laws-2017-ja%3A61A&resolved=1")
     assert xref.status_code == 200
-    targets = re.findall(r'<td class="col-target_ref[^"]*"><a class="xref" href="/laws-2017-ja/([^"]+)" title="[^"]*">([^<]+)</a>',
-                         xref.text)
+    targets = re.findall(
+        r'<td class="col-target_ref[^"]*"><a class="xref" href="/laws-2017-ja/([^"]+)" title="[^"]*">([^<]+)</a>',
+        xref.text,
+    )
     assert len(targets) == 2 and all(path == text for path, text in targets)
 
 
@@ -636,7 +762,9 @@ async def test_the_home_page_leads_to_the_comparisons_and_the_histories(datasett
     """Neither the compare pages nor the law histories were reachable from the home page or the menu."""
     html = (await datasette.client.get("/en/")).text
     more = re.search(r'<p class="more">(.*?)</p>', html, re.S).group(1)
-    assert '<a href="/en/-/diff">Compare a law</a>' in more and '<a href="/en/-/history">Laws across editions</a>' in more
+    assert (
+        '<a href="/en/-/diff">Compare a law</a>' in more and '<a href="/en/-/history">Laws across editions</a>' in more
+    )
     offered = (await datasette.client.get("/en/-/diff")).text
     assert '<a href="/en/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">' in offered
     assert (await datasette.client.get("/-/history")).status_code == 200
@@ -648,9 +776,13 @@ async def test_the_compare_page_without_a_law_offers_the_comparisons_in_the_inte
     response = await datasette.client.get("/zh/-/diff")
     assert response.status_code == 200
     assert "missing" not in response.text and 'class="diff-error"' not in response.text
-    assert '<a href="/zh/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">规则 1997 → 规则 2017</a>' in response.text
+    assert (
+        '<a href="/zh/-/diff/overview?from=laws-1997-zh&amp;to=laws-2017-ja">规则 1997 → 规则 2017</a>' in response.text
+    )
     assert '<option value="revoke-notes-ja">藏牌注释 (ver 1.05)</option>' in response.text
-    assert (await datasette.client.get("/-/diff?from=laws-1997-zh")).status_code == 400  # a half-filled form still says why
+    assert (
+        await datasette.client.get("/-/diff?from=laws-1997-zh")
+    ).status_code == 400  # a half-filled form still says why
     assert (await datasette.client.get("/-/diff.json")).status_code == 400
 
 
@@ -659,7 +791,10 @@ async def test_cited_by_follows_a_reference_to_the_provision_it_means_now(datase
     law_23 = (await datasette.client.get("/laws-2017-ja/23")).text
     assert "appendix-7-4" not in law_23
     law_72c = (await datasette.client.get("/laws-2017-ja/72C")).text
-    assert '<a href="/jcbl-regs-ja/appendix-7-4-a-ii">' in law_72c and '<a href="/jcbl-regs-ja/appendix-7-4-c-ii">' in law_72c
+    assert (
+        '<a href="/jcbl-regs-ja/appendix-7-4-a-ii">' in law_72c
+        and '<a href="/jcbl-regs-ja/appendix-7-4-c-ii">' in law_72c
+    )
     assert (await datasette.client.get("/laws-2017-ja/72C.json")).status_code == 200
 
 
@@ -673,4 +808,6 @@ async def test_a_note_shared_by_several_rows_is_printed_once(datasette):
     assert box.count("<li>") == 2 and box.count("23条 was written before the 2017 Laws took effect") == 1
     japanese = (await datasette.client.get("/jcbl-regs-ja/appendix-7-4")).text  # the notes in Japanese (h22)
     box = re.search(r'<div class="moved-references">.*?</div>', japanese, re.S).group(0)
-    assert box.count("<li>") == 2 and box.count("「23条」は2017年版規則の施行（2018年3月31日）より前に書かれたもの") == 1
+    assert (
+        box.count("<li>") == 2 and box.count("「23条」は2017年版規則の施行（2018年3月31日）より前に書かれたもの") == 1
+    )

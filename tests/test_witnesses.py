@@ -7,6 +7,7 @@ A reading is compared anchored on three characters of its context, on one side (
 more characters) or both (a single character), with spaces, footnote markers and full-width forms
 folded; a reprint that prints only a section's title is no witness for its text.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -30,10 +31,12 @@ ERRATA_DISAGREEING = {
     (1980, "ディクレアララー", "45D1"): (
         "The revoke commentary's reprint of 45D1 prints the same doubled ラ (ディクレアララー) three times: the "
         "slip of the 2018 print it was copied from, as in its other reprints; the definition and 58 other "
-        "places of the Laws print ディクレアラー."),
+        "places of the Laws print ディクレアラー."
+    ),
     (2339, "ディクレアララー", "62B2"): (
         "The revoke commentary's reprint of 62B2 prints ディクレアラ (the short spelling the Laws also use): no "
-        "doubled ラ, so it supports removing the second ラ; the fix writes the Laws' usual ディクレアラー."),
+        "doubled ラ, so it supports removing the second ラ; the fix writes the Laws' usual ディクレアラー."
+    ),
 }
 KEPT_DISAGREEING: dict[tuple[int, str, str], str] = {}
 
@@ -88,9 +91,9 @@ def errata_against_reprints() -> list[dict]:
         number, replace = fix["line"], fix.get("replace") or ""
         text = corrected.get(number, raw[number - 1])
         at = text.index(fix["find"])
-        text = corrected[number] = text[:at] + replace + text[at + len(fix["find"]):]
+        text = corrected[number] = text[:at] + replace + text[at + len(fix["find"]) :]
         markup = LINE_MARKUP.match(text).end()
-        forms = anchored(text[markup:at], replace[max(0, markup - at):], text[at + len(replace):])
+        forms = anchored(text[markup:at], replace[max(0, markup - at) :], text[at + len(replace) :])
 
         def holding(units):
             return [(u, f) for u in units for f in FIELDS if any(form in fold(getattr(u, f)) for form in forms)]
@@ -99,8 +102,16 @@ def errata_against_reprints() -> list[dict]:
         found = (holding(owners) or holding(laws.units) or [(None, None)])[0]
         unit, field = found
         status, quotes = verdict(reprints, unit.ref, field, forms) if unit else ("no unit", [])
-        out.append({"line": number, "find": fix["find"], "replace": replace, "ref": unit.ref if unit else None,
-                    "status": status, "reprints": quotes})
+        out.append(
+            {
+                "line": number,
+                "find": fix["find"],
+                "replace": replace,
+                "ref": unit.ref if unit else None,
+                "status": status,
+                "reprints": quotes,
+            }
+        )
     return out
 
 
@@ -117,7 +128,7 @@ def kept_against_reprints() -> list[dict]:
             continue
         seen.add((c.ref, c.field, c.start, c.span))
         value = getattr(units[c.ref], c.field) or ""
-        forms = anchored(value[:c.start], c.span, value[c.start + len(c.span):])
+        forms = anchored(value[: c.start], c.span, value[c.start + len(c.span) :])
         status, quotes = verdict(reprints, c.ref, c.field, forms)
         out.append({"line": c.line, "span": c.span, "kind": c.kind, "ref": c.ref, "status": status, "reprints": quotes})
     return out
@@ -134,13 +145,18 @@ def test_every_erratum_result_a_reprint_disagrees_with_is_explained():
 
 def test_the_mended_readings_agree_with_their_reprints():
     by_fix = {(r["line"], r["find"]): r for r in errata_against_reprints()}
-    assert {k: (by_fix[k]["ref"], by_fix[k]["status"], by_fix[k]["reprints"]) for k in [
-        (1173, "リポートになる"), (2231, "間違っただリードした")]} == {
+    assert {
+        k: (by_fix[k]["ref"], by_fix[k]["status"], by_fix[k]["reprints"])
+        for k in [(1173, "リポートになる"), (2231, "間違っただリードした")]
+    } == {
         (1173, "リポートになる"): ("14B4", "agree", ["revoke-notes-ja:quote:14B4"]),
         (2231, "間違っただリードした"): ("55B2", "agree", ["out-of-turn-notes-ja:quote:55B2"]),
     }
     # 20C's restored number has no reprint to compare with; the unit it opens is 20C1
-    assert (by_fix[(1356, "- 最後のパスの後")]["ref"], by_fix[(1356, "- 最後のパスの後")]["status"]) == ("20C1", "no reprint")
+    assert (by_fix[(1356, "- 最後のパスの後")]["ref"], by_fix[(1356, "- 最後のパスの後")]["status"]) == (
+        "20C1",
+        "no reprint",
+    )
 
 
 def test_a_wrong_reading_would_disagree():

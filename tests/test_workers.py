@@ -1,5 +1,6 @@
 """laws_site/http/workers.py: `bridge-laws serve --workers N` - one port, N processes, connections handed
 out in turn, a worker's end ends the service, a stop signal stops every worker."""
+
 from __future__ import annotations
 
 import os
@@ -41,8 +42,13 @@ ECHO_WORKERS = textwrap.dedent("""
 
 
 def start_echo(port: int, workers: int) -> subprocess.Popen:
-    process = subprocess.Popen([sys.executable, "-c", ECHO_WORKERS, str(port), str(workers)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", ECHO_WORKERS, str(port), str(workers)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout.readline().strip() == "listening"
     return process
 
@@ -134,8 +140,11 @@ def test_bridge_laws_serve_with_two_workers(laws_db_path, tmp_path):
 
 def established_on(pid: int, port: int) -> int:
     """Open TCP connections to `port` that process `pid` holds (/proc/net/tcp rows by socket inode)."""
-    inodes = {os.readlink(fd)[len("socket:["):-1] for fd in Path(f"/proc/{pid}/fd").iterdir()
-              if os.readlink(fd).startswith("socket:")}
+    inodes = {
+        os.readlink(fd)[len("socket:[") : -1]
+        for fd in Path(f"/proc/{pid}/fd").iterdir()
+        if os.readlink(fd).startswith("socket:")
+    }
     count = 0
     for table in ("tcp", "tcp6"):
         for row in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
@@ -146,8 +155,12 @@ def established_on(pid: int, port: int) -> int:
 
 
 def test_workers_outside_the_range_are_refused(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "laws_site.cli", "serve", "--db", str(tmp_path / "x.db"),
-                             "--workers", "0"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "laws_site.cli", "serve", "--db", str(tmp_path / "x.db"), "--workers", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2 and "--workers" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "x.db").exists()  # refused before anything was built
 
@@ -185,12 +198,14 @@ def test_each_worker_picks_up_a_rebuilt_database(laws_db_path, tmp_path):
     with serving(db, port=port, argv=argv, log=tmp_path / "serve.log") as (base, process):
         clients = [httpx.Client(base_url=base, timeout=30) for _ in range(2)]  # one connection to each worker
         try:
+
             def titles() -> list[str]:
                 return [client.get("/laws-2017-ja/61A.json").json()["title"] for client in clients]
 
             assert titles() == ["リボークの定義"] * 2
-            assert {pid: established_on(pid, port) for pid in workers_of(process.pid)} == \
-                {pid: 1 for pid in workers_of(process.pid)}
+            assert {pid: established_on(pid, port) for pid in workers_of(process.pid)} == {
+                pid: 1 for pid in workers_of(process.pid)
+            }
             replace_with_edited_copy(db, "REBUILT 1")
             assert titles() == ["REBUILT 1"] * 2
         finally:

@@ -1,4 +1,5 @@
 """Resolution: units in, xref rows out; then the whole corpus once every parser exists."""
+
 import re
 from functools import lru_cache
 
@@ -31,7 +32,7 @@ def test_row_has_exactly_the_xref_columns():
 def test_existing_target_resolves_to_the_exact_unit():
     row = rows_by_surface(build_xrefs(law_units()))["本条A項"]
     assert (row["target_id"], row["resolved"], row["reason"]) == ("laws-2017-ja:6A", True, None)
-    assert LAW_TEXT[row["start"]:row["end"]] == "本条A項" and row["field"] == "text"
+    assert LAW_TEXT[row["start"] : row["end"]] == "本条A項" and row["field"] == "text"
 
 
 def test_missing_target_stays_unresolved_and_names_the_parent_separately():
@@ -48,9 +49,16 @@ def test_a_heading_naming_its_own_unit_is_not_a_reference():
 
 def test_note_covers_and_quote_reprints():
     units = [
-        Unit("laws-2017-ja", "61", "law"), Unit("laws-2017-ja", "61A", "section", parent_ref="61"),
-        Unit("revoke-notes-ja", "L61A", "note", title="L61A", text="第44条C項に違反するとリボークになる。",
-             attrs={"covers": ["61A"]}),
+        Unit("laws-2017-ja", "61", "law"),
+        Unit("laws-2017-ja", "61A", "section", parent_ref="61"),
+        Unit(
+            "revoke-notes-ja",
+            "L61A",
+            "note",
+            title="L61A",
+            text="第44条C項に違反するとリボークになる。",
+            attrs={"covers": ["61A"]},
+        ),
         Unit("revoke-notes-ja", "quote:61A", "quote", attrs={"law_ref": "61A"}),
     ]
     rows = build_xrefs(units)
@@ -117,9 +125,15 @@ def test_index_definition_spelled_differently_finds_the_definition(corpus_varian
 
 def test_regulation_paragraph_is_relative_to_the_citing_article():
     units = [
-        Unit("jcbl-regs-ja", "17", "article"), Unit("jcbl-regs-ja", "17-3", "paragraph", parent_ref="17"),
-        Unit("jcbl-regs-ja", "17-4", "paragraph", parent_ref="17",
-             text="4回戦の試合の場合は3項の権利行使できるチームが1および4回戦にホームチームとなるか"),
+        Unit("jcbl-regs-ja", "17", "article"),
+        Unit("jcbl-regs-ja", "17-3", "paragraph", parent_ref="17"),
+        Unit(
+            "jcbl-regs-ja",
+            "17-4",
+            "paragraph",
+            parent_ref="17",
+            text="4回戦の試合の場合は3項の権利行使できるチームが1および4回戦にホームチームとなるか",
+        ),
     ]
     [row] = build_xrefs(units)
     assert (row["surface"], row["target_id"]) == ("3項", "jcbl-regs-ja:17-3")
@@ -171,8 +185,13 @@ def test_resolution_rate_is_at_least_98_percent():
 
 def test_every_unresolved_reference_is_explained():
     _, rows = corpus()
-    unexplained = [(r["source_id"], r["surface"], r["reason"]) for r in rows if not r["resolved"]
-                   and not r["reason"].startswith(TRUNCATED) and (r["source_id"], r["surface"]) not in DANGLING]
+    unexplained = [
+        (r["source_id"], r["surface"], r["reason"])
+        for r in rows
+        if not r["resolved"]
+        and not r["reason"].startswith(TRUNCATED)
+        and (r["source_id"], r["surface"]) not in DANGLING
+    ]
     assert unexplained == []
 
 
@@ -196,8 +215,11 @@ def test_no_xref_points_at_a_unit_that_does_not_exist():
 def test_every_span_is_its_surface():
     units, rows = corpus()
     by_id = {u.id: u for u in units}
-    wrong = [r["id"] for r in rows
-             if r["field"] and (getattr(by_id[r["source_id"]], r["field"]) or "")[r["start"]:r["end"]] != r["surface"]]
+    wrong = [
+        r["id"]
+        for r in rows
+        if r["field"] and (getattr(by_id[r["source_id"]], r["field"]) or "")[r["start"] : r["end"]] != r["surface"]
+    ]
     assert wrong == []
 
 
@@ -263,7 +285,7 @@ def test_index_locators_are_whole_locators():
         start = row["start"]
         # at the start, after a space, or right after a separator (`定義、6D2`)
         if start and not text[start - 1].isspace() and text[start - 1] not in ",、":
-            inside.append((row["source_id"], row["surface"], text[max(0, start - 5):start]))
+            inside.append((row["source_id"], row["surface"], text[max(0, start - 5) : start]))
     assert inside == []
 
 
@@ -278,27 +300,38 @@ def test_every_unresolved_reference_has_a_reason():
 def test_preceding_items_of_the_citing_section():
     # 93C3(a): 前項 1 および 2 にかかわらず -> 93C1 and 93C2
     text = "前項 1 および 2 にかかわらず、管轄団体は競技会の進行に重要であるとみなした場合"
-    units = [Unit("laws-2017-ja", "93C1", "item"), Unit("laws-2017-ja", "93C2", "item"),
-             Unit("laws-2017-ja", "93C3(a)", "subitem", text=text)]
+    units = [
+        Unit("laws-2017-ja", "93C1", "item"),
+        Unit("laws-2017-ja", "93C2", "item"),
+        Unit("laws-2017-ja", "93C3(a)", "subitem", text=text),
+    ]
     rows = build_xrefs(units)
-    assert [(r["surface"], r["target_id"], text[r["start"]:r["end"]]) for r in rows] == [
-        ("前項 1", "laws-2017-ja:93C1", "前項 1"), ("2", "laws-2017-ja:93C2", "2")]
+    assert [(r["surface"], r["target_id"], text[r["start"] : r["end"]]) for r in rows] == [
+        ("前項 1", "laws-2017-ja:93C1", "前項 1"),
+        ("2", "laws-2017-ja:93C2", "2"),
+    ]
 
 
 def test_section_letter_printed_without_ko():
     # out-of-turn notes L55A: 第41条A 『オープニングリードを伏せて出す』
     text = "○伏せて出された順番外のオープニングリードは第41条A 『オープニングリードを伏せて出す』よりディレクターが"
-    units = [Unit("laws-2017-ja", "41", "law"), Unit("laws-2017-ja", "41A", "section", parent_ref="41"),
-             Unit("out-of-turn-notes-ja", "L55A", "note", text=text, attrs={"covers": ["55A"]})]
+    units = [
+        Unit("laws-2017-ja", "41", "law"),
+        Unit("laws-2017-ja", "41A", "section", parent_ref="41"),
+        Unit("out-of-turn-notes-ja", "L55A", "note", text=text, attrs={"covers": ["55A"]}),
+    ]
     cites = [r for r in build_xrefs(units) if r["kind"] == "cites"]
     assert [(r["surface"], r["target_id"]) for r in cites] == [("第41条A", "laws-2017-ja:41A")]
 
 
 def test_index_sub_item_printed_with_a_digit_is_the_letter_it_looks_like():
     # 索引 line 3456: 権限と義務、その他の 80B2(1), for 80B2(l); never a link to Law 1
-    units = [Unit("laws-2017-ja", "1", "law"), Unit("laws-2017-ja", "80B2", "item"),
-             Unit("laws-2017-ja", "80B2(l)", "subitem", parent_ref="80B2"),
-             Unit("laws-2017-ja", "index:主催者/権限と義務、その他の", "index_entry", text="80B2(1)")]
+    units = [
+        Unit("laws-2017-ja", "1", "law"),
+        Unit("laws-2017-ja", "80B2", "item"),
+        Unit("laws-2017-ja", "80B2(l)", "subitem", parent_ref="80B2"),
+        Unit("laws-2017-ja", "index:主催者/権限と義務、その他の", "index_entry", text="80B2(1)"),
+    ]
     rows = build_xrefs(units)
     assert [(r["surface"], r["target_id"]) for r in rows] == [("80B2(1)", "laws-2017-ja:80B2(l)")]
     # a digit that looks like no letter stays unresolved, with its reason
@@ -309,17 +342,27 @@ def test_index_sub_item_printed_with_a_digit_is_the_letter_it_looks_like():
 
 def test_a_footnote_marker_in_a_title_is_a_structural_footnote_link():
     # `### 第13条 カードの過不足<sup>\*2</sup>`: the title keeps the words, attrs the marker
-    units = [Unit("laws-2017-ja", "13", "law", title="カードの過不足", attrs={"title_footnotes": ["2"]}),
-             Unit("laws-2017-ja", "fn:2", "footnote", attrs={"anchor_ref": "13"})]
+    units = [
+        Unit("laws-2017-ja", "13", "law", title="カードの過不足", attrs={"title_footnotes": ["2"]}),
+        Unit("laws-2017-ja", "fn:2", "footnote", attrs={"anchor_ref": "13"}),
+    ]
     [row] = build_xrefs(units)
-    assert (row["surface"], row["kind"], row["target_id"], row["field"]) == ("*2", "footnote", "laws-2017-ja:fn:2", None)
+    assert (row["surface"], row["kind"], row["target_id"], row["field"]) == (
+        "*2",
+        "footnote",
+        "laws-2017-ja:fn:2",
+        None,
+    )
 
 
 def test_appendix_7_4_own_references_resolve():
     """付表7 (4) b) 「(a) (ii) 参照」 and d) 「(3)参照」: a sibling's sub-item and the appendix's paragraph."""
     _, rows = corpus()
-    got = [(r["source_id"], r["surface"], r["target_id"], r["resolved"]) for r in rows
-           if r["source_id"] in ("jcbl-regs-ja:appendix-7-4-b", "jcbl-regs-ja:appendix-7-4-d")]
+    got = [
+        (r["source_id"], r["surface"], r["target_id"], r["resolved"])
+        for r in rows
+        if r["source_id"] in ("jcbl-regs-ja:appendix-7-4-b", "jcbl-regs-ja:appendix-7-4-d")
+    ]
     assert got == [
         ("jcbl-regs-ja:appendix-7-4-b", "(a) (ii)", "jcbl-regs-ja:appendix-7-4-a-ii", True),
         ("jcbl-regs-ja:appendix-7-4-d", "(3)", "jcbl-regs-ja:appendix-7-3", True),

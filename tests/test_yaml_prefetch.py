@@ -1,6 +1,7 @@
 """The corpus's YAML parsed by a forked child while `bridge-laws build` imports the build: the build
 gets from it exactly what it would have parsed, never a file that changed since, and still reports
 a broken file itself."""
+
 from __future__ import annotations
 
 import os
@@ -27,14 +28,20 @@ def test_corpus_files_are_every_yaml_file_in_the_order_the_build_reads_them():
     files = yaml_prefetch.corpus_files(DEFAULT_CORPUS)
     names = [f"{kind}:{path.relative_to(DEFAULT_CORPUS)}" for kind, path in files]
     assert names[0] == "yaml:sources.yml" and names[-1] == "yaml:zh_variants.yml"
-    assert sorted(names) == sorted([f"yaml:{p.name}" for p in DEFAULT_CORPUS.glob("*.yml")]
-                                   + [f"errata:errata/{p.name}" for p in (DEFAULT_CORPUS / "errata").glob("*.yml")])
+    assert sorted(names) == sorted(
+        [f"yaml:{p.name}" for p in DEFAULT_CORPUS.glob("*.yml")]
+        + [f"errata:errata/{p.name}" for p in (DEFAULT_CORPUS / "errata").glob("*.yml")]
+    )
     assert names.index("yaml:variants.yml") == 1 + len(list((DEFAULT_CORPUS / "errata").glob("*.yml")))
 
 
 def test_every_corpus_file_comes_from_the_child_as_this_process_would_parse_it():
-    expected = {(kind, path): (corpus.parsed_errata.__wrapped__ if kind == "errata" else corpus.parsed_yaml.__wrapped__)(
-        *corpus.cache_key(path)) for kind, path in yaml_prefetch.corpus_files(DEFAULT_CORPUS)}
+    expected = {
+        (kind, path): (corpus.parsed_errata.__wrapped__ if kind == "errata" else corpus.parsed_yaml.__wrapped__)(
+            *corpus.cache_key(path)
+        )
+        for kind, path in yaml_prefetch.corpus_files(DEFAULT_CORPUS)
+    }
     assert len(expected) >= 11
     corpus.parsed_yaml.cache_clear()
     corpus.parsed_errata.cache_clear()
@@ -61,8 +68,13 @@ def test_the_sources_and_errata_come_from_the_child(monkeypatch):
     monkeypatch.setattr(corpus, "parse_yaml", lambda path: pytest.fail(f"{path} parsed in the build's own process"))
     try:
         sources = corpus.load_sources(DEFAULT_CORPUS)
-        assert [s.id for s in sources] == ["laws-2017-ja", "revoke-notes-ja", "out-of-turn-notes-ja", "laws-1997-zh",
-                                           "jcbl-regs-ja"]
+        assert [s.id for s in sources] == [
+            "laws-2017-ja",
+            "revoke-notes-ja",
+            "out-of-turn-notes-ja",
+            "laws-1997-zh",
+            "jcbl-regs-ja",
+        ]
         assert all(corpus.load_errata(DEFAULT_CORPUS, s.id) for s in sources)
     finally:
         yaml_prefetch.stop(prefetch)
@@ -77,8 +89,9 @@ def test_a_file_changed_after_the_child_read_it_is_parsed_again(tmp_path):
     prefetch = prefetching(copy)
     try:
         assert prefetch.wait_for(prefetch.announced[-1]) is not corpus.NOT_SENT  # the child has read every file
-        glossary.write_text(glossary.read_text(encoding="utf-8") + "\n# changed after the child read it\n",
-                            encoding="utf-8")
+        glossary.write_text(
+            glossary.read_text(encoding="utf-8") + "\n# changed after the child read it\n", encoding="utf-8"
+        )
         os.utime(glossary, ns=(1, 1))  # another time and size: another file as far as the caches know
         corpus.parsed_yaml.cache_clear()
         parsed_here = []
@@ -147,17 +160,24 @@ def test_the_build_process_itself_never_imports_pyyaml(tmp_path):
     import subprocess
     import sys
 
-    code = ("import os, sys\n"
-            "from laws_site.cli import main\n"
-            "assert 'yaml' not in sys.modules, 'imported with the CLI'\n"
-            "exit = os._exit\n"
-            "def leave(status):\n"
-            "    sys.stderr.write('yaml imported: %s\\n' % ('yaml' in sys.modules))\n"
-            "    exit(status)\n"
-            "os._exit = leave\n"
-            "sys.argv = ['bridge-laws', 'build', '--db', sys.argv[1]]\n"
-            "main()\n")
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "laws.db")], capture_output=True, text=True,
-                          cwd=DEFAULT_CORPUS.parent, timeout=120)
+    code = (
+        "import os, sys\n"
+        "from laws_site.cli import main\n"
+        "assert 'yaml' not in sys.modules, 'imported with the CLI'\n"
+        "exit = os._exit\n"
+        "def leave(status):\n"
+        "    sys.stderr.write('yaml imported: %s\\n' % ('yaml' in sys.modules))\n"
+        "    exit(status)\n"
+        "os._exit = leave\n"
+        "sys.argv = ['bridge-laws', 'build', '--db', sys.argv[1]]\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "laws.db")],
+        capture_output=True,
+        text=True,
+        cwd=DEFAULT_CORPUS.parent,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "yaml imported: False" in done.stderr

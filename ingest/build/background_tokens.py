@@ -12,6 +12,7 @@ and makes the glossary. Each child hands back plain data, pickled through a pipe
 A child that fails or dies is not trusted: the parent does that part itself (and so raises the
 same error with its real traceback).
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -109,8 +110,14 @@ class ForkedTables(Forked):
     inserting them from Python, and nothing to unpickle). ``result()`` returns ``(path, extra)``, or
     ``(tables, extra)`` computed here when there is no child or the child failed (a dict, not a path)."""
 
-    def __init__(self, fn: Callable[..., Any], write: Callable[[str, dict], None], path: str, *args: Any,
-                 parallel: bool | None = None):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        write: Callable[[str, dict], None],
+        path: str,
+        *args: Any,
+        parallel: bool | None = None,
+    ):
         self.write, self.path = write, path
         super().__init__(fn, *args, parallel=parallel)
 
@@ -134,8 +141,14 @@ class ForkedTablesAwaiting(ForkedTables):
     beside the child's SQLite file and the pipe carries only "it is there": written into a pipe, it
     would stall the parent while the child is still busy (the tokens are more than a pipe holds)."""
 
-    def __init__(self, fn: Callable[..., Any], write: Callable[[str, dict], None], path: str, *args: Any,
-                 parallel: bool | None = None):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        write: Callable[[str, dict], None],
+        path: str,
+        *args: Any,
+        parallel: bool | None = None,
+    ):
         self.late: Any = _UNSET
         self.ready: int | None = None  # the parent's end of the "it is there" pipe
         self._child_ready: int | None = None
@@ -246,7 +259,7 @@ class TokenChild:
                 os.close(answer_in)
                 tokens = {}
                 with open(tasks_in, "rb") as tasks:
-                    while (size := int.from_bytes(tasks.read(8) or b"\xff" * 8, "little")) not in (0, 2 ** 64 - 1):
+                    while (size := int.from_bytes(tasks.read(8) or b"\xff" * 8, "little")) not in (0, 2**64 - 1):
                         tokens.update(tokenize_all(pickle.loads(tasks.read(size))))
                 if size == 0:  # the parent said so: else it is gone
                     write_all(answer_out, pickle.dumps(tokens, protocol=pickle.HIGHEST_PROTOCOL))
@@ -323,7 +336,7 @@ class BackgroundTokens:
             tokenize.warm()  # load the dictionaries before the fork, so the child inherits them
             self.child = TokenChild()
         ordered = sorted(fresh, key=lambda key: (-len(key[0] or ""), key[0] or "", key[1]))
-        self.own_keys += ordered[PARENT_EVERY - 1::PARENT_EVERY]
+        self.own_keys += ordered[PARENT_EVERY - 1 :: PARENT_EVERY]
         self.child.send([key for n, key in enumerate(ordered) if n % PARENT_EVERY != PARENT_EVERY - 1])
 
     def tokenize_own(self) -> None:

@@ -4,6 +4,7 @@
 Errors a user can fix (a bad corpus file, a --db that is no database, a bad option) are one line
 on stderr and exit status 2 (CliError); "not found" and a failed check are exit status 1.
 """
+
 from __future__ import annotations
 
 import gc
@@ -100,15 +101,27 @@ def run_build(db_path: Path, corpus_dir: Path, keep: list | None = None) -> dict
         raise CliError(f"build failed, {db_path} left unchanged: SQLite: {error}") from error
 
 
-db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_DB,
-                         show_default=True, help="SQLite database file")
+db_option = click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_DB,
+    show_default=True,
+    help="SQLite database file",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
 
 
 @click.command()
 @db_option
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
-              default=DEFAULT_CORPUS, show_default=True, help="Directory holding sources.yml and the texts")
+@click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    help="Directory holding sources.yml and the texts",
+)
 def build(db_path: Path, corpus_dir: Path):
     """Parse the corpus and (re)build the database atomically.
 
@@ -128,18 +141,29 @@ def build(db_path: Path, corpus_dir: Path):
             # would walk it all (~10 ms) just before the exit; frozen, no collection looks at it
             gc.freeze()
             gc.enable()
-    click.echo(f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references "
-               f"-> {db_path}")
+    click.echo(
+        f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references -> {db_path}"
+    )
 
 
 @click.command()
 @db_option
 @json_option
-@click.option("--text", "text_check", is_flag=True,
-              help="Check the corpus texts for conversion errors instead (no database needed)")
+@click.option(
+    "--text",
+    "text_check",
+    is_flag=True,
+    help="Check the corpus texts for conversion errors instead (no database needed)",
+)
 @click.option("--all", "show_all", is_flag=True, help="With --text: list every candidate and its review")
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
-              default=DEFAULT_CORPUS, show_default=True, help="With --text: the corpus to check")
+@click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    help="With --text: the corpus to check",
+)
 def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus_dir: Path):
     """Cross-references per document: found / resolved / unresolved, with every unresolved one listed.
 
@@ -162,8 +186,11 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
         data = text_report(results)
         data["coverage"] = {c.doc: {"lines": c.counted, "kept": c.kept, "rate": c.rate, "lost": c.lost} for c in kept}
         data["ok"] = data["ok"] and not any(unexplained(c) for c in kept)
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json
-                   else format_report(results, show_all) + "\n" + format_coverage(kept))
+        click.echo(
+            json.dumps(data, ensure_ascii=False, indent=2)
+            if as_json
+            else format_report(results, show_all) + "\n" + format_coverage(kept)
+        )
         if not data["ok"]:
             sys.exit(1)
         return

@@ -4,6 +4,7 @@ corpus (manifest + texts + errata) -> parse each document -> resolve cross-refer
 -> tokenize for search -> write a temporary database -> rename it over the old one.
 A failure at any step leaves the previous database byte-for-byte untouched.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -49,26 +50,74 @@ from ingest.sources.registry import Registry
 from ingest.sources.source_notes import SOURCE_NOTE_COLUMNS, source_note_rows
 
 SECTION_COLUMNS = {
-    "id": str, "doc": str, "ref": str, "parent_id": str, "kind": str, "title": str, "text": str,
-    "position": int, "page": int, "line": int, "lang": str, "attrs": str,
-    "search_title": str, "search_text": str, "label": str,
+    "id": str,
+    "doc": str,
+    "ref": str,
+    "parent_id": str,
+    "kind": str,
+    "title": str,
+    "text": str,
+    "position": int,
+    "page": int,
+    "line": int,
+    "lang": str,
+    "attrs": str,
+    "search_title": str,
+    "search_text": str,
+    "label": str,
 }
 XREF_COLUMNS = {
-    "id": str, "source_id": str, "surface": str, "target_doc": str, "target_ref": str, "target_id": str,
-    "kind": str, "resolved": int, "reason": str, "field": str, "start": int, "end": int,
-    "resolved_to_parent": str, "as_printed_ref": str,
+    "id": str,
+    "source_id": str,
+    "surface": str,
+    "target_doc": str,
+    "target_ref": str,
+    "target_id": str,
+    "kind": str,
+    "resolved": int,
+    "reason": str,
+    "field": str,
+    "start": int,
+    "end": int,
+    "resolved_to_parent": str,
+    "as_printed_ref": str,
 }
 GLOSSARY_COLUMNS = {"id": str, "ja": str, "en": str, "zh": str, "source": str, "ja_ref": str, "zh_ref": str}
 ALIGNMENT_COLUMNS = {
-    "from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "method": str, "confidence": float, "note": str,
+    "from_doc": str,
+    "to_doc": str,
+    "from_id": str,
+    "to_id": str,
+    "method": str,
+    "confidence": float,
+    "note": str,
 }
 # the diff of every pair the site offers, made once here and read by the diff pages
-DIFF_ROW_COLUMNS = {"from_doc": str, "to_doc": str, "whitespace": int, "position": int, "ref": str,
-                    "from_id": str, "to_id": str, "from_law": int, "to_law": int, "row": str}
+DIFF_ROW_COLUMNS = {
+    "from_doc": str,
+    "to_doc": str,
+    "whitespace": int,
+    "position": int,
+    "ref": str,
+    "from_id": str,
+    "to_id": str,
+    "from_law": int,
+    "to_law": int,
+    "row": str,
+}
 DIFF_LAW_COLUMNS = {"from_doc": str, "to_doc": str, "law": int, "summary": str}
 # corpus/concordance.yml: where a Law unit moved between editions, each move with its sources
-CONCORDANCE_COLUMNS = {"id": str, "kind": str, "from_doc": str, "from_ref": str, "to_doc": str, "to_ref": str,
-                       "older_meaning": str, "note": str, "sources": str}
+CONCORDANCE_COLUMNS = {
+    "id": str,
+    "kind": str,
+    "from_doc": str,
+    "from_ref": str,
+    "to_doc": str,
+    "to_ref": str,
+    "older_meaning": str,
+    "note": str,
+    "sources": str,
+}
 
 # What this build is: `build_id` changes with every build, so a cache keyed on it never serves a
 # rebuilt file's predecessor (a connection still on the old file reads the old id)
@@ -79,47 +128,98 @@ UNIT_LABEL_COLUMNS = {"id": str, "unit_id": str, "lang": str, "label": str, "ful
 # Every table beside sections, in the order written: (columns, sqlite-utils create options).
 # Explicit keys throughout: VACUUM may renumber implicit rowids.
 TABLES = {
-    "xrefs": (XREF_COLUMNS, {"pk": "id", "foreign_keys": [
-        ("source_id", "sections", "id"), ("target_id", "sections", "id"), ("target_doc", "documents", "id")]}),
-    "alignments": (ALIGNMENT_COLUMNS, {"foreign_keys": [
-        ("from_id", "sections", "id"), ("to_id", "sections", "id"),
-        ("from_doc", "documents", "id"), ("to_doc", "documents", "id")]}),
+    "xrefs": (
+        XREF_COLUMNS,
+        {
+            "pk": "id",
+            "foreign_keys": [
+                ("source_id", "sections", "id"),
+                ("target_id", "sections", "id"),
+                ("target_doc", "documents", "id"),
+            ],
+        },
+    ),
+    "alignments": (
+        ALIGNMENT_COLUMNS,
+        {
+            "foreign_keys": [
+                ("from_id", "sections", "id"),
+                ("to_id", "sections", "id"),
+                ("from_doc", "documents", "id"),
+                ("to_doc", "documents", "id"),
+            ]
+        },
+    ),
     "glossary": (GLOSSARY_COLUMNS, {"pk": "id"}),
-    "diff_rows": (DIFF_ROW_COLUMNS, {"foreign_keys": [
-        ("from_doc", "documents", "id"), ("to_doc", "documents", "id"),
-        ("from_id", "sections", "id"), ("to_id", "sections", "id")]}),
+    "diff_rows": (
+        DIFF_ROW_COLUMNS,
+        {
+            "foreign_keys": [
+                ("from_doc", "documents", "id"),
+                ("to_doc", "documents", "id"),
+                ("from_id", "sections", "id"),
+                ("to_id", "sections", "id"),
+            ]
+        },
+    ),
     "diff_laws": (DIFF_LAW_COLUMNS, {"pk": ("from_doc", "to_doc", "law")}),
     "concordance": (CONCORDANCE_COLUMNS, {"pk": "id"}),
     # the concordance's notes in Japanese and Chinese beside their English (ingest/editions/editorial_notes.py)
     "editorial_notes": (EDITORIAL_NOTE_COLUMNS, {"pk": "en"}),
     "build_info": (BUILD_INFO_COLUMNS, {"pk": "key"}),
     "unit_labels": (UNIT_LABEL_COLUMNS, {"pk": "id", "foreign_keys": [("unit_id", "sections", "id")]}),
-    "ref_aliases": (ALIAS_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
-                                                                  ("unit_id", "sections", "id")]}),
+    "ref_aliases": (
+        ALIAS_COLUMNS,
+        {"pk": "id", "foreign_keys": [("doc", "documents", "id"), ("unit_id", "sections", "id")]},
+    ),
     # what the pages show that costs work: printed tables as tables, citation counts between laws
-    "unit_tables": (TABLE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
-                                                                 ("unit_id", "sections", "id")]}),
-    "law_citations": (PAIR_COLUMNS, {"pk": ("doc", "from_law", "to_law"), "foreign_keys": [("doc", "documents", "id")]}),
+    "unit_tables": (
+        TABLE_COLUMNS,
+        {"pk": "id", "foreign_keys": [("doc", "documents", "id"), ("unit_id", "sections", "id")]},
+    ),
+    "law_citations": (
+        PAIR_COLUMNS,
+        {"pk": ("doc", "from_law", "to_law"), "foreign_keys": [("doc", "documents", "id")]},
+    ),
     "law_citation_totals": (TOTAL_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
-    "part_citations": (PART_COLUMNS, {"pk": ("doc", "from_part", "to_part"),
-                                      "foreign_keys": [("doc", "documents", "id")]}),
+    "part_citations": (
+        PART_COLUMNS,
+        {"pk": ("doc", "from_part", "to_part"), "foreign_keys": [("doc", "documents", "id")]},
+    ),
     # around a unit on its page (ingest/references/reading.py): previous/next in reading order, the commentary on it
-    "unit_reading": (READING_COLUMNS, {"pk": "unit_id", "foreign_keys": [
-        ("unit_id", "sections", "id"), ("previous_id", "sections", "id"), ("next_id", "sections", "id")]}),
-    "unit_commentary": (COMMENTARY_COLUMNS, {"pk": "id", "foreign_keys": [
-        ("unit_id", "sections", "id"), ("source_id", "sections", "id")]}),
+    "unit_reading": (
+        READING_COLUMNS,
+        {
+            "pk": "unit_id",
+            "foreign_keys": [
+                ("unit_id", "sections", "id"),
+                ("previous_id", "sections", "id"),
+                ("next_id", "sections", "id"),
+            ],
+        },
+    ),
+    "unit_commentary": (
+        COMMENTARY_COLUMNS,
+        {"pk": "id", "foreign_keys": [("unit_id", "sections", "id"), ("source_id", "sections", "id")]},
+    ),
     # the provision concordance 1997 -> 2017, references to moved provisions, each law's history
     **EDITION_SCHEMAS,
     # what search reads at request time (ingest/search/tables.py): serving opens no corpus file
     **SEARCH_SCHEMAS,
     # source typos kept as printed, with what they probably mean (ingest/sources/source_notes.py)
-    "source_notes": (SOURCE_NOTE_COLUMNS, {"pk": "id", "foreign_keys": [("doc", "documents", "id"),
-                                                                        ("unit_id", "sections", "id")]}),
+    "source_notes": (
+        SOURCE_NOTE_COLUMNS,
+        {"pk": "id", "foreign_keys": [("doc", "documents", "id"), ("unit_id", "sections", "id")]},
+    ),
 }
 
 
-def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_CORPUS,
-          progress: Callable[[str], None] = lambda message: None, keep: list | None = None) -> dict:
+def build(
+    db_path: Path | str = DEFAULT_DB,
+    corpus_dir: Path | str = DEFAULT_CORPUS,
+    progress: Callable[[str], None] = lambda message: None,
+    keep: list | None = None,
+) -> dict:
     """Parse everything, then write the database atomically. Returns counts for the caller to show.
 
     ``keep``: a list that takes what the build made (the parsed corpus, its rows and tokens) instead
@@ -148,8 +248,11 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
             tokens.add((field, source.language) for unit in document.units for field in (unit.title, unit.text))
         units = [unit for _, document in parsed for unit in document.units]
         # refs the errata re-spelt (def:ディクレアララー -> def:ディクレアラー) keep answering
-        aliases = [row for source, document in parsed
-                   for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))]
+        aliases = [
+            row
+            for source, document in parsed
+            for row in ref_aliases(source, document, load_errata(corpus_dir, source.id))
+        ]
         source_notes = [row for _, document in parsed for row in source_note_rows(document, corpus_dir)]
         xrefs = resolve_references(units, registry, references)
         progress(f"cross-references: {len(xrefs)} ({sum(1 for x in xrefs if x['resolved'])} resolved)")
@@ -162,20 +265,52 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         progress(f"glossary: {len(glossary)} terms")
         labels = unit_labels(units, document_names(sources))  # before the search child, which needs them
         # alignments, diffs and the provision concordance in a child that writes their tables itself
-        children.append(ForkedTables(edition_work, write_tables, temporary_file(scratch), units, registry,
-                                     concordance, concordance_path, glossary, languages, xrefs, regulation_flags))
+        children.append(
+            ForkedTables(
+                edition_work,
+                write_tables,
+                temporary_file(scratch),
+                units,
+                registry,
+                concordance,
+                concordance_path,
+                glossary,
+                languages,
+                xrefs,
+                regulation_flags,
+            )
+        )
         # the search tables in another: half their work needs no tokens, the rest waits for them
-        search = ForkedTablesAwaiting(search_work, write_tables, temporary_file(scratch), units, languages,
-                                      variants, Path(corpus_dir), glossary, labels)
+        search = ForkedTablesAwaiting(
+            search_work,
+            write_tables,
+            temporary_file(scratch),
+            units,
+            languages,
+            variants,
+            Path(corpus_dir),
+            glossary,
+            labels,
+        )
         children.append(search)
         pages = page_tables(parsed, units, xrefs, registry, languages)
-        progress(f"page tables: {len(pages['unit_tables'])} printed tables, "
-                 f"{len(pages['law_citations'])} law-to-law citation pairs")
-        tables = {"xrefs": xrefs, "glossary": glossary, "concordance": concordance_rows(concordance),
-                  "ref_aliases": aliases, "source_notes": source_notes,
-                  "editorial_notes": editorial_note_rows(concordance_path), **pages, "build_info": build_info(sources),
-                  "unit_labels": label_rows(labels), "unit_reading": reading_rows(units),
-                  "unit_commentary": commentary_rows(units, xrefs)}
+        progress(
+            f"page tables: {len(pages['unit_tables'])} printed tables, "
+            f"{len(pages['law_citations'])} law-to-law citation pairs"
+        )
+        tables = {
+            "xrefs": xrefs,
+            "glossary": glossary,
+            "concordance": concordance_rows(concordance),
+            "ref_aliases": aliases,
+            "source_notes": source_notes,
+            "editorial_notes": editorial_note_rows(concordance_path),
+            **pages,
+            "build_info": build_info(sources),
+            "unit_labels": label_rows(labels),
+            "unit_reading": reading_rows(units),
+            "unit_commentary": commentary_rows(units, xrefs),
+        }
         counts, extras = {}, {}
 
         def later_tables():
@@ -192,8 +327,10 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
             counts["sections"] = len(units)
             token_columns = tokens.result()
             # search_offsets here too: the search child has more to do once the tokens are in than this process
-            yield {"sections": with_search_columns(sections, units, languages, token_columns),
-                   "search_offsets": offset_rows(units, languages, token_columns)}
+            yield {
+                "sections": with_search_columns(sections, units, languages, token_columns),
+                "search_offsets": offset_rows(units, languages, token_columns),
+            }
             for job in children:
                 if job not in early:
                     yield job_tables(job)
@@ -202,6 +339,7 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
             written, extra = job.result()
             extras.update(extra)
             return written
+
         write_atomically(db_path, lambda db: populate(db, parsed, None, tables, later_tables()))
     finally:
         tokens.close()
@@ -210,8 +348,10 @@ def build(db_path: Path | str = DEFAULT_DB, corpus_dir: Path | str = DEFAULT_COR
         shutil.rmtree(scratch, ignore_errors=True)
     progress(f"alignments across editions and reprints: {extras['alignments']}")
     progress(f"diffs: {extras['diff_rows']} aligned rows in {extras['diff_laws']} law summaries")
-    progress(f"provision concordance: {extras['provision_pairs']} pairs, "
-             f"{extras['edition_flags']} references to moved provisions")
+    progress(
+        f"provision concordance: {extras['provision_pairs']} pairs, "
+        f"{extras['edition_flags']} references to moved provisions"
+    )
     progress(f"tokenized {counts['sections']} units")
     elapsed = time.perf_counter() - started
     progress(f"wrote {db_path} in {elapsed:.1f}s")
@@ -241,26 +381,52 @@ def parse_reading_references(sources: list[Source], registry: Registry) -> list[
     """Each document with its units' references (xrefs.unit_references, by unit id)."""
     from ingest.references.xrefs import unit_references
 
-    return [(document, {unit.id: unit_references(unit, registry) for unit in document.units})
-            for document in parse_documents(sources)]
+    return [
+        (document, {unit.id: unit_references(unit, registry) for unit in document.units})
+        for document in parse_documents(sources)
+    ]
 
 
-def edition_work(units: list[Unit], registry: Registry, concordance: Concordance, concordance_path: Path,
-                 glossary: list[dict], languages: dict[str, str], xrefs: list[dict],
-                 regulation_flags: list[dict]) -> tuple[dict, dict]:
+def edition_work(
+    units: list[Unit],
+    registry: Registry,
+    concordance: Concordance,
+    concordance_path: Path,
+    glossary: list[dict],
+    languages: dict[str, str],
+    xrefs: list[dict],
+    regulation_flags: list[dict],
+) -> tuple[dict, dict]:
     """Alignments across editions and reprints, their diffs, the provision concordance: (tables, counts)."""
-    aligned, provisions = follow_provisions(align_pairs(units, registry.diff_pairs(), concordance), units,
-                                            glossary, languages, concordance, concordance_path)
+    aligned, provisions = follow_provisions(
+        align_pairs(units, registry.diff_pairs(), concordance),
+        units,
+        glossary,
+        languages,
+        concordance,
+        concordance_path,
+    )
     alignments = alignment_rows(aligned)
     diff_rows, diff_laws = diff_tables(units, aligned, languages, glossary, concordance)
     editions = edition_tables(units, provisions, xrefs, diff_rows, registry, concordance, regulation_flags)
-    counts = {"alignments": len(alignments), "diff_rows": len(diff_rows), "diff_laws": len(diff_laws),
-              "provision_pairs": len(provisions.pairs), "edition_flags": len(editions["edition_flags"])}
+    counts = {
+        "alignments": len(alignments),
+        "diff_rows": len(diff_rows),
+        "diff_laws": len(diff_laws),
+        "provision_pairs": len(provisions.pairs),
+        "edition_flags": len(editions["edition_flags"]),
+    }
     return {"alignments": alignments, "diff_rows": diff_rows, "diff_laws": diff_laws, **editions}, counts
 
 
-def search_work(units: list[Unit], languages: dict[str, str], variants: dict[str, str], corpus_dir: Path,
-                glossary: list[dict], labels: dict) -> tuple[dict, Callable[[dict], tuple[dict, dict]]]:
+def search_work(
+    units: list[Unit],
+    languages: dict[str, str],
+    variants: dict[str, str],
+    corpus_dir: Path,
+    glossary: list[dict],
+    labels: dict,
+) -> tuple[dict, Callable[[dict], tuple[dict, dict]]]:
     """What the search tables but search_offsets (written with the sections) and the search results'
     labels need no tokens for, done now: (the tables made, the rest as a function of the tokens giving
     (tables, {}))."""
@@ -275,7 +441,7 @@ def scratch_directory() -> str:
     """A directory for the children's SQLite files, named after this process; those of builds that
     were killed (SIGKILL leaves them behind: their process is gone) are removed first."""
     for stale in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*-*"):
-        pid = stale.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        pid = stale.name[len(SCRATCH_PREFIX) :].split("-", 1)[0]
         if pid.isdigit() and int(pid) != os.getpid() and not process_exists(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
     return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
@@ -317,26 +483,49 @@ def write_tables(path: str, tables: dict[str, list]) -> None:
 
 def build_info(sources: list[Source]) -> list[dict]:
     digest = hashlib.sha256("".join(s.id + s.text for s in sources).encode("utf-8")).hexdigest()
-    return [{"key": "build_id", "value": uuid.uuid4().hex}, {"key": "sources_sha256", "value": digest},
-            {"key": "built_at", "value": datetime.now(timezone.utc).isoformat(timespec="seconds")}]
+    return [
+        {"key": "build_id", "value": uuid.uuid4().hex},
+        {"key": "sources_sha256", "value": digest},
+        {"key": "built_at", "value": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+    ]
 
 
 def glossary_rows(units: list[Unit], sources: list[Source], corpus_dir: Path) -> list[dict]:
     from ingest.search.glossary import glossary_rows as pair_terms  # JA <-> EN <-> ZH from both definition chapters
     from ingest.search.vocabulary import vocabulary_rows
 
-    return pair_terms(units, Registry.from_rows(source.meta for source in sources), corpus_dir / "glossary.yml",
-                      vocabulary_rows(corpus_dir / "vocabulary.yml"))
+    return pair_terms(
+        units,
+        Registry.from_rows(source.meta for source in sources),
+        corpus_dir / "glossary.yml",
+        vocabulary_rows(corpus_dir / "vocabulary.yml"),
+    )
 
 
 def concordance_rows(concordance: Concordance) -> list[dict]:
-    return [{"id": m.id, "kind": m.kind, "from_doc": m.from_doc, "from_ref": m.from_ref, "to_doc": m.to_doc,
-             "to_ref": m.to_ref, "older_meaning": m.older_meaning, "note": m.note,
-             "sources": json.dumps(list(m.sources), ensure_ascii=False)} for m in concordance.moves]
+    return [
+        {
+            "id": m.id,
+            "kind": m.kind,
+            "from_doc": m.from_doc,
+            "from_ref": m.from_ref,
+            "to_doc": m.to_doc,
+            "to_ref": m.to_ref,
+            "older_meaning": m.older_meaning,
+            "note": m.note,
+            "sources": json.dumps(list(m.sources), ensure_ascii=False),
+        }
+        for m in concordance.moves
+    ]
 
 
-def page_tables(parsed: list[tuple[Source, ParsedDocument]], units: list[Unit], xrefs: list[dict],
-                registry: Registry, languages: dict[str, str]) -> dict[str, list[dict]]:
+def page_tables(
+    parsed: list[tuple[Source, ParsedDocument]],
+    units: list[Unit],
+    xrefs: list[dict],
+    registry: Registry,
+    languages: dict[str, str],
+) -> dict[str, list[dict]]:
     """Printed tables (ingest/parsers/tables.py) and citation counts for every edition of the Laws (ingest/references/citations.py)."""
     citations = citation_tables(units, xrefs, [d.id for d in registry.laws])
     return {"unit_tables": table_rows(units, {d.doc: d.tables for _, d in parsed}, languages), **citations}
@@ -349,31 +538,62 @@ def resolve_references(units: list[Unit], registry: Registry, found: dict[str, l
 
 
 def document_names(sources: list[Source]) -> dict[str, DocumentNames]:
-    return {source.id: DocumentNames(
-        id=source.id, language=source.language, role=source.kind,
-        short_titles={"ja": source.meta.get("short_title") or source.title,
-                      "zh": source.meta.get("short_title_zh") or "", "en": source.meta.get("short_title_en") or ""})
-        for source in sources}
+    return {
+        source.id: DocumentNames(
+            id=source.id,
+            language=source.language,
+            role=source.kind,
+            short_titles={
+                "ja": source.meta.get("short_title") or source.title,
+                "zh": source.meta.get("short_title_zh") or "",
+                "en": source.meta.get("short_title_en") or "",
+            },
+        )
+        for source in sources
+    }
 
 
-LANG, SEARCH_TITLE, SEARCH_TEXT = (list(SECTION_COLUMNS).index(name) for name in ("lang", "search_title", "search_text"))
+LANG, SEARCH_TITLE, SEARCH_TEXT = (
+    list(SECTION_COLUMNS).index(name) for name in ("lang", "search_title", "search_text")
+)
 
 
-def section_values(units: list[Unit], languages: dict[str, str],
-                   labels: dict[str, dict[str, dict[str, str]]]) -> list[list]:
+def section_values(
+    units: list[Unit], languages: dict[str, str], labels: dict[str, dict[str, dict[str, str]]]
+) -> list[list]:
     """The sections' rows, values in SECTION_COLUMNS' order, but for their search columns (None, filled
     by `with_search_columns`): made while the build waits for the tokens."""
     rows = []
     for position, unit in enumerate(units, start=1):
         lang = languages[unit.doc]
-        rows.append([unit.id, unit.doc, unit.ref, unit.parent_id, unit.kind, unit.title, unit.text, position,
-                     unit.page, unit.line, lang, json_text(unit.attrs) if unit.attrs else None, None, None,
-                     labels[unit.id]["ja"]["label"]])
+        rows.append(
+            [
+                unit.id,
+                unit.doc,
+                unit.ref,
+                unit.parent_id,
+                unit.kind,
+                unit.title,
+                unit.text,
+                position,
+                unit.page,
+                unit.line,
+                lang,
+                json_text(unit.attrs) if unit.attrs else None,
+                None,
+                None,
+                labels[unit.id]["ja"]["label"],
+            ]
+        )
     return rows
 
 
-def with_search_columns(rows: list[list], units: list[Unit], languages: dict[str, str],
-                        tokens: dict[tuple[str | None, str], tuple[str, bytes]]) -> list[list]:
+def with_search_columns(
+    rows: list[list],
+    units: list[Unit],
+    languages: dict[str, str],
+    tokens: dict[tuple[str | None, str], tuple[str, bytes]],
+) -> list[list]:
     """`section_values`' rows with their search columns: each unit's title and text as tokens."""
     for row, unit in zip(rows, units):
         lang = row[LANG]
@@ -468,9 +688,14 @@ def file_mode_for(db_path: Path) -> int:
         return 0o666 & ~umask
 
 
-def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: list[dict] | None,
-             tables: dict[str, list[dict]], later: Iterable[dict | str] = (),
-             search_labels: Callable[[], list[tuple]] | None = None) -> None:
+def populate(
+    db: Database,
+    parsed: list[tuple[Source, ParsedDocument]],
+    rows: list[dict] | None,
+    tables: dict[str, list[dict]],
+    later: Iterable[dict | str] = (),
+    search_labels: Callable[[], list[tuple]] | None = None,
+) -> None:
     """Every table the site reads: ``rows`` for sections, ``tables`` by name (TABLES); ``later``, the
     rest as they come (sections too when ``rows`` is None), each the rows by name or a SQLite file
     holding those tables (`write_tables`). Every table is created first, in one order, whatever
@@ -478,10 +703,13 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
     search_labels, created last, comes in ``later`` (its rows, or a file holding it), else from
     ``search_labels`` once ``later`` is done, else from the tables written."""
     with db.conn:
-        db["documents"].insert_all(
-            (document_row(source, len(document.units)) for source, document in parsed), pk="id")
-        db["sections"].create(SECTION_COLUMNS, pk="id", not_null={"doc", "ref", "kind"},
-                              foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")])
+        db["documents"].insert_all((document_row(source, len(document.units)) for source, document in parsed), pk="id")
+        db["sections"].create(
+            SECTION_COLUMNS,
+            pk="id",
+            not_null={"doc", "ref", "kind"},
+            foreign_keys=[("doc", "documents", "id"), ("parent_id", "sections", "id")],
+        )
         if rows is not None:
             insert_rows(db, "sections", SECTION_COLUMNS, rows)
         for name, (columns, options) in TABLES.items():  # created in this order whatever comes when
@@ -493,8 +721,7 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
                 # an explicit key: VACUUM may renumber implicit rowids
                 start = db[table].count + 1 if db[table].exists() else 1
                 keyed = ({"id": start + n, "doc": source.id, **row} for n, row in enumerate(table_rows))
-                db[table].insert_all(keyed, pk="id", alter=True,
-                                     foreign_keys=[("doc", "documents", "id")])
+                db[table].insert_all(keyed, pk="id", alter=True, foreign_keys=[("doc", "documents", "id")])
     # every index now, on the tables written and those still empty (their rows come later), so that
     # little is left once the sections are in (the build waits for the tokens here)
     create_indexes(db)
@@ -516,8 +743,12 @@ def populate(db: Database, parsed: list[tuple[Source, ParsedDocument]], rows: li
             continue
         db.conn.execute("attach database ? as written", [written])
         with db.conn:
-            names = [name for (name,) in db.conn.execute(
-                "select name from written.sqlite_master where type = 'table' order by rowid")]
+            names = [
+                name
+                for (name,) in db.conn.execute(
+                    "select name from written.sqlite_master where type = 'table' order by rowid"
+                )
+            ]
             for name in names:  # the same CREATE statement, the same rows, rowids included
                 if name == SEARCH_LABELS:  # created last, below
                     labels_from = written
@@ -559,8 +790,9 @@ def create_indexes(db: Database) -> None:
 
 def search_index(db: Database) -> bool:
     """The full-text index of the sections and the contents page's rows, once the sections are written."""
-    db["sections"].enable_fts(["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2",
-                              create_triggers=False)
+    db["sections"].enable_fts(
+        ["search_title", "search_text"], tokenize="unicode61 remove_diacritics 2", create_triggers=False
+    )
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/references/contents_rows.py)
     return True
 
@@ -574,6 +806,7 @@ def flush_in_background(path: str) -> threading.Thread:
     """fsync what is written of ``path`` so far, in a thread, while this one goes on writing (the
     build's final fsync, before the rename, then has less to wait for; an error is that fsync's to
     report)."""
+
     def flush() -> None:
         try:
             handle = os.open(path, os.O_RDONLY)
@@ -612,14 +845,25 @@ def row_values(rows: list[dict], names: list[str]) -> list:
 
 def document_row(source: Source, unit_count: int) -> dict:
     return {
-        "id": source.id, "title": source.title, "title_en": source.meta.get("title_en"),
+        "id": source.id,
+        "title": source.title,
+        "title_en": source.meta.get("title_en"),
         "short_title": source.meta.get("short_title"),
-        "short_title_zh": source.meta.get("short_title_zh"), "short_title_en": source.meta.get("short_title_en"),
-        "language": source.language, "edition": source.edition, "version_date": source.version_date,
-        "version_note": source.meta.get("version_note"), "publisher": source.publisher,
+        "short_title_zh": source.meta.get("short_title_zh"),
+        "short_title_en": source.meta.get("short_title_en"),
+        "language": source.language,
+        "edition": source.edition,
+        "version_date": source.version_date,
+        "version_note": source.meta.get("version_note"),
+        "publisher": source.publisher,
         # the version note in Japanese and Chinese (corpus/sources.yml), for those interfaces
-        "version_note_ja": source.meta.get("version_note_ja"), "version_note_zh": source.meta.get("version_note_zh"),
-        "copyright": source.copyright, "kind": source.kind, "file": source.file, "parser": source.parser,
+        "version_note_ja": source.meta.get("version_note_ja"),
+        "version_note_zh": source.meta.get("version_note_zh"),
+        "copyright": source.copyright,
+        "kind": source.kind,
+        "file": source.file,
+        "parser": source.parser,
         "comments_on": source.meta.get("comments_on"),
-        "sha256": hashlib.sha256(source.path.read_bytes()).hexdigest(), "units": unit_count,
+        "sha256": hashlib.sha256(source.path.read_bytes()).hexdigest(),
+        "units": unit_count,
     }

@@ -4,6 +4,7 @@ The build renames its finished file over PATH; over a FIFO, a device node, a soc
 directory that would replace something that is not a database (run as root on a device node it
 replaced the device), so those are refused before any work starts and again just before the rename.
 """
+
 from __future__ import annotations
 
 import errno
@@ -13,8 +14,13 @@ from pathlib import Path
 
 DEFAULT_DB = Path("laws.db")  # what `bridge-laws` builds and serves without --db
 
-KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-         (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 class TargetError(Exception):
@@ -39,10 +45,12 @@ def check_target(db_path: Path) -> None:
         mode = os.stat(db_path).st_mode
     except OSError as error:
         what = {errno.ELOOP: "a loop of symbolic links", errno.ENOENT: "a symbolic link to nothing"}.get(
-            error.errno, error.strerror or str(error))
+            error.errno, error.strerror or str(error)
+        )
         raise TargetError(f"{db_path} is {what}, not a database file; choose another --db") from error
     if stat.S_ISREG(mode):
         return
     what = next((name for test, name in KINDS if test(mode)), "not a regular file")
-    raise TargetError(f"{db_path} is {what}, not a database file; the build replaces only a regular file",
-                      special_file=True)
+    raise TargetError(
+        f"{db_path} is {what}, not a database file; the build replaces only a regular file", special_file=True
+    )

@@ -1,6 +1,7 @@
 """What every forked child of the build shares: when a fork is safe, how a child starts and how
 bytes cross a pipe, how a child that may still run is stopped. Imports nothing of the project, so
 the CLI can fork before it imports the build (ingest/build/yaml_prefetch.py)."""
+
 from __future__ import annotations
 
 import gc
@@ -26,7 +27,7 @@ def enter_child() -> None:
 def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def read_exactly(fd: int, size: int) -> bytes:

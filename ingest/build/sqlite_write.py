@@ -7,6 +7,7 @@ character for character (sqlite-utils 4's `create_table_sql`, `create_index`, `e
 Any other call, or an option not handled here, goes to sqlite-utils on the same connection,
 imported then: code added to the build may use the rest of its API as before.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,19 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 # sqlite-utils' COLUMN_TYPE_MAPPING for the Python types a build writes
-TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER", bytes: "BLOB", dict: "TEXT", list: "TEXT",
-         tuple: "TEXT", type(None): "TEXT"}
-MAX_VARS = 999      # sqlite-utils' SQLITE_MAX_VARS: an insert batch holds at most this many values
-BATCH_SIZE = 100    # sqlite-utils' default batch size: column types come from the first batch
+TYPES = {
+    str: "TEXT",
+    int: "INTEGER",
+    float: "REAL",
+    bool: "INTEGER",
+    bytes: "BLOB",
+    dict: "TEXT",
+    list: "TEXT",
+    tuple: "TEXT",
+    type(None): "TEXT",
+}
+MAX_VARS = 999  # sqlite-utils' SQLITE_MAX_VARS: an insert batch holds at most this many values
+BATCH_SIZE = 100  # sqlite-utils' default batch size: column types come from the first batch
 
 
 def quote(identifier: str) -> str:
@@ -59,8 +69,12 @@ class Table:
         return getattr(self.db.sqlite_utils()[self.name], name)
 
     def exists(self) -> bool:
-        return self.db.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?",
-                                    [self.name]).fetchone() is not None
+        return (
+            self.db.conn.execute(
+                "select 1 from sqlite_master where type = 'table' and name = ?", [self.name]
+            ).fetchone()
+            is not None
+        )
 
     @property
     def count(self) -> int:
@@ -69,8 +83,9 @@ class Table:
     def create(self, columns: dict[str, Any], pk=None, foreign_keys=None, not_null=None, **options) -> "Table":
         sql = create_table_sql(self.name, columns, pk, foreign_keys, not_null) if not options else None
         if sql is None:
-            self.db.sqlite_utils()[self.name].create(columns, pk=pk, foreign_keys=foreign_keys, not_null=not_null,
-                                                     **options)
+            self.db.sqlite_utils()[self.name].create(
+                columns, pk=pk, foreign_keys=foreign_keys, not_null=not_null, **options
+            )
         else:
             self.db.conn.execute(sql)
         return self
@@ -80,36 +95,46 @@ class Table:
             self.db.sqlite_utils()[self.name].create_index(columns, unique=unique, **options)
             return self
         name = "idx_{}_{}".format(self.name.replace(" ", "_"), "_".join(columns))
-        self.db.conn.execute(f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)}\n"
-                             f"    ON {quote(self.name)} ({', '.join(map(quote, columns))});")
+        self.db.conn.execute(
+            f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)}\n"
+            f"    ON {quote(self.name)} ({', '.join(map(quote, columns))});"
+        )
         return self
 
-    def enable_fts(self, columns: list[str], tokenize: str | None = None, create_triggers: bool = False,
-                   **options) -> "Table":
+    def enable_fts(
+        self, columns: list[str], tokenize: str | None = None, create_triggers: bool = False, **options
+    ) -> "Table":
         if options or create_triggers:
-            self.db.sqlite_utils()[self.name].enable_fts(columns, tokenize=tokenize, create_triggers=create_triggers,
-                                                         **options)
+            self.db.sqlite_utils()[self.name].enable_fts(
+                columns, tokenize=tokenize, create_triggers=create_triggers, **options
+            )
             return self
         fts, listed = quote(self.name + "_fts"), ", ".join(map(quote, columns))
-        tokenizer = ("\n    tokenize=" + self.db.conn.execute("select quote(?)", [tokenize]).fetchone()[0] + ","
-                     if tokenize else "")
-        self.db.conn.execute(f"CREATE VIRTUAL TABLE {fts} USING FTS5 (\n    {listed},{tokenizer}\n"
-                             f"    content={quote(self.name)}\n)")
-        self.db.conn.execute(f"INSERT INTO {fts} (rowid, {listed})\n    SELECT rowid, {listed} FROM {quote(self.name)};")
+        tokenizer = (
+            "\n    tokenize=" + self.db.conn.execute("select quote(?)", [tokenize]).fetchone()[0] + ","
+            if tokenize
+            else ""
+        )
+        self.db.conn.execute(
+            f"CREATE VIRTUAL TABLE {fts} USING FTS5 (\n    {listed},{tokenizer}\n    content={quote(self.name)}\n)"
+        )
+        self.db.conn.execute(
+            f"INSERT INTO {fts} (rowid, {listed})\n    SELECT rowid, {listed} FROM {quote(self.name)};"
+        )
         return self
 
-    def insert_all(self, records: Iterable[dict], pk=None, foreign_keys=None, alter: bool = False,
-                   **options) -> "Table":
+    def insert_all(
+        self, records: Iterable[dict], pk=None, foreign_keys=None, alter: bool = False, **options
+    ) -> "Table":
         """Rows into this table, made from the first batch's column types if it does not exist. Rows
         whose columns the table lacks (sqlite-utils adds them with `alter`) go to sqlite-utils."""
         rows = list(records)
         if not rows:
             return self
-        first = rows[:max(1, min(BATCH_SIZE, MAX_VARS // max(1, len(rows[0]))))]
+        first = rows[: max(1, min(BATCH_SIZE, MAX_VARS // max(1, len(rows[0]))))]
         columns = column_types(first) if not self.exists() else None
         if options or (columns is not None and pk is not None and not isinstance(pk, str)):
-            self.db.sqlite_utils()[self.name].insert_all(rows, pk=pk, foreign_keys=foreign_keys, alter=alter,
-                                                         **options)
+            self.db.sqlite_utils()[self.name].insert_all(rows, pk=pk, foreign_keys=foreign_keys, alter=alter, **options)
             return self
         if columns is not None:
             sql = create_table_sql(self.name, columns, pk, foreign_keys, None)
@@ -125,7 +150,8 @@ class Table:
         names = [name for name in existing if any(name in row for row in rows)]
         self.db.conn.executemany(
             f"INSERT INTO {quote(self.name)} ({', '.join(map(quote, names))}) VALUES ({', '.join('?' for _ in names)})",
-            values_of(rows, names))
+            values_of(rows, names),
+        )
         return self
 
 
@@ -153,8 +179,17 @@ def _json_text_function() -> Callable[[Any], str]:
     encoder = json.JSONEncoder(ensure_ascii=False)
     if json.encoder.c_make_encoder is None:  # no C accelerator: the library's own way
         return encoder.encode
-    encode = json.encoder.c_make_encoder(None, encoder.default, json.encoder.encode_basestring, None,
-                                         encoder.key_separator, encoder.item_separator, False, False, True)
+    encode = json.encoder.c_make_encoder(
+        None,
+        encoder.default,
+        json.encoder.encode_basestring,
+        None,
+        encoder.key_separator,
+        encoder.item_separator,
+        False,
+        False,
+        True,
+    )
     return lambda value: "".join(encode(value, 0))
 
 
@@ -218,8 +253,9 @@ def create_table_sql(name: str, columns: dict[str, Any], pk=None, foreign_keys=N
         if column in references:
             extras.append(f"REFERENCES {quote(references[column][1])}({quote(references[column][2])})")
         definitions.append(f"   {quote(column)} {TYPES[kind]}" + (" " + " ".join(extras) if extras else ""))
-    compound = (",\n   PRIMARY KEY ({})".format(", ".join(map(quote, pk)))
-                if single_pk is None and pk and len(pk) > 1 else "")
+    compound = (
+        ",\n   PRIMARY KEY ({})".format(", ".join(map(quote, pk))) if single_pk is None and pk and len(pk) > 1 else ""
+    )
     return "CREATE TABLE {} (\n{}{}\n);\n        ".format(quote(name), ",\n".join(definitions), compound)
 
 

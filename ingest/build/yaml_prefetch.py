@@ -9,6 +9,7 @@ takes a file from here when its path, modification time and size are those the c
 parses it itself otherwise. A file the child cannot parse is not sent: the build reads it and
 reports the error, with its line, as it always did.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -73,8 +74,9 @@ class YamlPrefetch:
         """The file's parsed data, or corpus.NOT_SENT if the child does not send it. Only the process
         that started the child reads the pipe: a later child of the build reading it too would take
         messages the build waits for, or half of one; it gets what had come before it was forked."""
-        while (item not in self.received and self.pipe is not None and item in self.announced
-               and os.getpid() == self.owner):
+        while (
+            item not in self.received and self.pipe is not None and item in self.announced and os.getpid() == self.owner
+        ):
             sent = receive(self.pipe)
             if sent is None:  # the child is done (or failed): the rest is parsed here
                 self.close()

@@ -22,6 +22,7 @@ Lines that are blank, rules (``---``) or only labels are not counted. `coverage`
 rate and every line not kept; what a parser drops on purpose is listed with its reason in
 the errata's `not_kept:` lists, and `tests/test_coverage.py` asserts those lists exactly.
 """
+
 from __future__ import annotations
 
 import re
@@ -54,14 +55,15 @@ _OCR_BULLET_RE = re.compile(r"(?<![A-Za-z])O(?=[\u3040-\u30ff\u3400-\u9fff「『
 _CELL_SPLIT_RE = re.compile(r"\t|\*{4}")
 
 
-
 def known_drops(doc: str, corpus_dir=None) -> dict[int, str]:
     """{line: why no unit keeps it}: the `not_kept:` list of corpus/errata/<doc>.yml. Each is page
     furniture or a conversion artefact with no text of the book in it; tests/test_coverage.py
     asserts these are exactly the lines lost."""
     from ingest.sources.corpus import DEFAULT_CORPUS, errata_section
 
-    return {int(entry["line"]): entry["reason"] for entry in errata_section(corpus_dir or DEFAULT_CORPUS, doc, "not_kept")}
+    return {
+        int(entry["line"]): entry["reason"] for entry in errata_section(corpus_dir or DEFAULT_CORPUS, doc, "not_kept")
+    }
 
 
 def normalise(text: str) -> str:
@@ -184,8 +186,11 @@ def coverage(text: str, document: ParsedDocument, window: int = WINDOW) -> Cover
             continue
         result.counted += 1
         own = "\x00".join(haystacks[i] for i in made_from.get(number, []))
-        if (all(w in own for w in words) or kept_in_units(words, haystacks, window)
-                or kept_in_table(words, table_words.get(number))):
+        if (
+            all(w in own for w in words)
+            or kept_in_units(words, haystacks, window)
+            or kept_in_table(words, table_words.get(number))
+        ):
             result.kept += 1
         else:
             result.lost.append((number, raw))
@@ -199,7 +204,7 @@ def kept_in_units(words: list[str], haystacks: list[str], window: int) -> bool:
             continue
         if all(w in haystack for w in words):
             return True
-        around = "\x00".join(haystacks[max(0, index - window): index + window + 1])
+        around = "\x00".join(haystacks[max(0, index - window) : index + window + 1])
         if all(w in around for w in words):
             return True
     return False

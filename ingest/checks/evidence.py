@@ -5,6 +5,7 @@ adds a whole particle, seldom repeats a piece of a word across other words, and 
 the same way in a second, independently converted copy of the same text. The checker
 (ingest/checks/textcheck.py) flags; this module weighs. See textcheck's docstring for the kinds.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 
-SMALL_TO_LARGE = str.maketrans("ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ", "あいうえおつやゆよわアイウエオツヤユヨワカケ")
+SMALL_TO_LARGE = str.maketrans(
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ", "あいうえおつやゆよわアイウエオツヤユヨワカケ"
+)
 # a character that is a word of its own and that the book writes or leaves out as style allows
 STANDALONE_KINDS = {"助詞", "補助記号", "接頭辞", "名詞", "副詞", "連体詞", "代名詞"}
 WINDOW = 8
@@ -45,7 +48,7 @@ def morpheme_at(morphemes, offset: int):
 def standalone_word(text: str, offset: int, morphemes_of) -> bool:
     """The character at ``offset`` is a whole dictionary word of a kind style adds or leaves out."""
     start = max(0, offset - WINDOW)
-    window = text[start: offset + WINDOW]
+    window = text[start : offset + WINDOW]
     found = morpheme_at(morphemes_of(window), offset - start)
     return bool(found) and found[2] - found[1] == 1 and not found[3] and found[4] in STANDALONE_KINDS
 
@@ -57,13 +60,11 @@ def grammatical_alternative(candidate, value: str, fuller: dict, morphemes_of, s
         if standalone_word(value, candidate.start, morphemes_of):
             return f"'{candidate.span}' is a word of its own; the book writes the phrase both with and without it"
     if candidate.kind == "missing":
-        left, right = value[candidate.start - side: candidate.start], value[candidate.start: candidate.start + side]
+        left, right = value[candidate.start - side : candidate.start], value[candidate.start : candidate.start + side]
         chars = [char for char, _ in fuller.get((left, right), [])]
         if chars and all(standalone_word(left + char + right, side, morphemes_of) for char in chars):
             return f"the missing {'/'.join(chars)} is a word of its own; the book writes the phrase both ways"
     return None
-
-
 
 
 def vouched_pieces(word: str, morphemes_of, spellings: Counter) -> str | None:
@@ -77,7 +78,9 @@ def vouched_pieces(word: str, morphemes_of, spellings: Counter) -> str | None:
         return None
     others = [w for w in spellings if w != word]
     if all(len(piece) >= 2 and sum(1 for w in others if piece in w) >= 2 for piece in unknown):
-        return f"its unknown part{'s' if len(unknown) > 1 else ''} {'・'.join(unknown)} the corpus prints in other words"
+        return (
+            f"its unknown part{'s' if len(unknown) > 1 else ''} {'・'.join(unknown)} the corpus prints in other words"
+        )
     return None
 
 
@@ -110,10 +113,14 @@ def known_compound(word: str, is_word, spellings: Counter) -> str | None:
 def same_words(candidate, value: str, fuller: dict, normalized_of, side: int) -> str | None:
     """A stray or missing kana that only changes how a word is spelt (締切られ/締め切られ): the
     dictionary reads both as the same words."""
-    left, right = value[candidate.start - side: candidate.start], value[candidate.start: candidate.start + side]
+    left, right = value[candidate.start - side : candidate.start], value[candidate.start : candidate.start + side]
     if candidate.kind == "stray":
-        pairs = [(left + candidate.span + value[candidate.start + 1: candidate.start + 1 + side],
-                  left + value[candidate.start + 1: candidate.start + 1 + side])]
+        pairs = [
+            (
+                left + candidate.span + value[candidate.start + 1 : candidate.start + 1 + side],
+                left + value[candidate.start + 1 : candidate.start + 1 + side],
+            )
+        ]
     elif candidate.kind == "missing":
         pairs = [(left + right, left + char + right) for char, _ in fuller.get((left, right), [])]
     else:
@@ -126,7 +133,7 @@ def same_words(candidate, value: str, fuller: dict, normalized_of, side: int) ->
 def kanji_word(value: str, start: int, morphemes_of) -> str | None:
     """一 inside a dictionary word with another kanji (同一, 統一, 一部): the kanji, not ー."""
     begin = max(0, start - WINDOW)
-    found = morpheme_at(morphemes_of(value[begin: start + WINDOW]), start - begin)
+    found = morpheme_at(morphemes_of(value[begin : start + WINDOW]), start - begin)
     if found and not found[3] and len(found[0]) > 1 and re.search(r"[\u3400-\u9fff]", found[0].replace("一", "")):
         return f"一 is part of the word {found[0]}"
     return None
@@ -134,7 +141,7 @@ def kanji_word(value: str, start: int, morphemes_of) -> str | None:
 
 def second_witness(candidate, value: str, witnesses: Iterable[str], side: int) -> str | None:
     """Another copy of the same provision, converted from another PDF, prints the same words."""
-    window = value[max(0, candidate.start - side): candidate.start + len(candidate.span) + side]
+    window = value[max(0, candidate.start - side) : candidate.start + len(candidate.span) + side]
     if len(window) > len(candidate.span) and any(window in text for text in witnesses):
         return f"the reprint of this provision prints '{window}' too"
     return None
@@ -155,8 +162,8 @@ def small_kana_spans(text: str, full_morphemes_of) -> Iterable[tuple[int, str, s
     for m in re.finditer(r"(?<=[\u3041-\u3096\u3400-\u9fff])つ(?=[たてち])", text):
         i = m.start()
         start = max(0, i - WINDOW)
-        as_printed = full_morphemes_of(text[start: i + 3])
-        small = full_morphemes_of(text[start: i] + "っ" + text[i + 1: i + 3])
+        as_printed = full_morphemes_of(text[start : i + 3])
+        small = full_morphemes_of(text[start:i] + "っ" + text[i + 1 : i + 3])
         verb = next((pos for surface, begin, pos in small if begin <= i - start < begin + len(surface)), None)
         printed = next((begin for surface, begin, _ in as_printed if begin <= i - start < begin + len(surface)), None)
         # as printed, the つ must begin a word of its own (つた, つて): a word such as かつて holds it rightly
@@ -191,11 +198,18 @@ def near_words(spellings: Counter, known: set[str], frequent: int = 10) -> dict[
         if count > 2 or word in known or len(word) < 3:
             continue
         limit = 1.0 if len(word) <= 3 else 1.5 if len(word) <= 5 else 2.0
-        best = min(((weighted_distance(word, anchor), anchor) for anchor in anchors
-                    if anchor != word and abs(len(anchor) - len(word)) <= 1
-                    and convention_form(anchor) != convention_form(word)
-                    and word not in anchor and anchor not in word),
-                   default=None)
+        best = min(
+            (
+                (weighted_distance(word, anchor), anchor)
+                for anchor in anchors
+                if anchor != word
+                and abs(len(anchor) - len(word)) <= 1
+                and convention_form(anchor) != convention_form(word)
+                and word not in anchor
+                and anchor not in word
+            ),
+            default=None,
+        )
         if best and best[0] <= limit:
             found[word] = best[1]
     return found

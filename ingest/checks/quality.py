@@ -10,6 +10,7 @@ alarm, any other *as printed* a false one; an unreviewed candidate is unjudged (
 Recall counts the errata that change words: one is *caught* when a candidate of the verbatim text
 stands on its line and touches its span.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,8 +48,11 @@ class Quality:
 
 def word_errata(corpus_dir: Path, doc: str) -> list[dict]:
     """Errata that change the words of the text (not only its spaces, markup or marks)."""
-    return [fix for fix in load_errata(corpus_dir, doc)
-            if _TEXTLESS.sub("", str(fix.get("find", ""))) != _TEXTLESS.sub("", str(fix.get("replace", "")))]
+    return [
+        fix
+        for fix in load_errata(corpus_dir, doc)
+        if _TEXTLESS.sub("", str(fix.get("find", ""))) != _TEXTLESS.sub("", str(fix.get("replace", "")))
+    ]
 
 
 def touches(candidate: Candidate, fix: dict) -> bool:
@@ -71,8 +75,9 @@ def quality(doc: str, result: DocumentCheck, corpus_dir: Path = DEFAULT_CORPUS, 
     shown = result.candidates if with_evidence else result.reviewed
     true_alarms = false_alarms = unjudged = 0
     for reviewed in shown:
-        if reviewed.status == "fixed" or (reviewed.status == "as-printed"
-                                          and is_source_typo(as_printed, reviewed.candidate)):
+        if reviewed.status == "fixed" or (
+            reviewed.status == "as-printed" and is_source_typo(as_printed, reviewed.candidate)
+        ):
             true_alarms += 1
         elif reviewed.status == "as-printed" or (reviewed.status == "explained" and not with_evidence):
             false_alarms += 1  # what evidence explains is what the book prints
@@ -85,18 +90,26 @@ def quality(doc: str, result: DocumentCheck, corpus_dir: Path = DEFAULT_CORPUS, 
     return Quality(doc, len(shown), true_alarms, false_alarms, unjudged, len(fixes), caught)
 
 
-def corpus_quality(corpus_dir: Path | str = DEFAULT_CORPUS, results: dict[str, DocumentCheck] | None = None
-                   ) -> tuple[dict[str, Quality], dict[str, Quality]]:
+def corpus_quality(
+    corpus_dir: Path | str = DEFAULT_CORPUS, results: dict[str, DocumentCheck] | None = None
+) -> tuple[dict[str, Quality], dict[str, Quality]]:
     """(before evidence, with evidence), per document."""
     corpus_dir = Path(corpus_dir)
     results = results if results is not None else check_corpus(corpus_dir)
-    return ({doc: quality(doc, result, corpus_dir, with_evidence=False) for doc, result in results.items()},
-            {doc: quality(doc, result, corpus_dir) for doc, result in results.items()})
+    return (
+        {doc: quality(doc, result, corpus_dir, with_evidence=False) for doc, result in results.items()},
+        {doc: quality(doc, result, corpus_dir) for doc, result in results.items()},
+    )
 
 
 def total(measured: dict[str, Quality]) -> Quality:
-    return Quality("TOTAL", *(sum(getattr(q, f) for q in measured.values())
-                              for f in ("candidates", "true_alarms", "false_alarms", "unjudged", "errata", "caught")))
+    return Quality(
+        "TOTAL",
+        *(
+            sum(getattr(q, f) for q in measured.values())
+            for f in ("candidates", "true_alarms", "false_alarms", "unjudged", "errata", "caught")
+        ),
+    )
 
 
 def format_quality(measured: dict[str, Quality]) -> str:
@@ -105,8 +118,10 @@ def format_quality(measured: dict[str, Quality]) -> str:
 
     lines = ["Checker quality (candidates: true / false / unjudged alarms, precision; word errata caught, recall):"]
     for q in [*measured.values(), total(measured)]:
-        lines.append(f"  {q.doc:<22} {q.candidates:>4}: {q.true_alarms:>4} {q.false_alarms:>4} {q.unjudged:>4} "
-                     f"{pct(q.precision)};  {q.caught:>4}/{q.errata:<4} {pct(q.recall)}")
+        lines.append(
+            f"  {q.doc:<22} {q.candidates:>4}: {q.true_alarms:>4} {q.false_alarms:>4} {q.unjudged:>4} "
+            f"{pct(q.precision)};  {q.caught:>4}/{q.errata:<4} {pct(q.recall)}"
+        )
     return "\n".join(lines)
 
 

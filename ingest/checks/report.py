@@ -3,6 +3,7 @@
 Works on the tables `sections` (every unit) and `xrefs` (rows of `ingest.references.xrefs.build_xrefs`);
 opens the database read-only, so a report can never change what it reports on.
 """
+
 from __future__ import annotations
 
 import json
@@ -82,8 +83,12 @@ def moved_references(conn: sqlite3.Connection) -> list[dict]:
 
 
 def counts(found: int, resolved: int) -> dict:
-    return {"found": found, "resolved": resolved, "unresolved": found - resolved,
-            "rate": resolved / found if found else 1.0}
+    return {
+        "found": found,
+        "resolved": resolved,
+        "unresolved": found - resolved,
+        "rate": resolved / found if found else 1.0,
+    }
 
 
 def format_check_report(report: dict) -> str:
@@ -92,18 +97,25 @@ def format_check_report(report: dict) -> str:
     for doc, c in [*report["documents"].items(), ("TOTAL", report["total"])]:
         lines.append(f"  {doc:<22} {c['found']:>5} {c['resolved']:>5} {c['unresolved']:>5}  {c['rate']:.1%}")
     verdict = "OK" if report["ok"] else "BELOW TARGET"
-    lines.append(f"  target {report['target_rate']:.0%}: {verdict}; resolved rows pointing nowhere: "
-                 f"{report['broken_targets']}")
+    lines.append(
+        f"  target {report['target_rate']:.0%}: {verdict}; resolved rows pointing nowhere: {report['broken_targets']}"
+    )
     if report["unresolved"]:
         lines.append("Unresolved:")
     for u in report["unresolved"]:
         parent = f" (nearest existing: {u['resolved_to_parent']})" if u["resolved_to_parent"] else ""
-        lines.append(f"  {u['source_id']} line {u['line']}: {u['surface']!r} -> "
-                     f"{u['target_doc']}:{u['target_ref']} [{u['kind']}] {u['reason']}{parent}")
+        lines.append(
+            f"  {u['source_id']} line {u['line']}: {u['surface']!r} -> "
+            f"{u['target_doc']}:{u['target_ref']} [{u['kind']}] {u['reason']}{parent}"
+        )
     if report.get("moved_references"):
-        lines.append(f"References to provisions that have moved since the edition they were written for "
-                     f"({len(report['moved_references'])}):")
+        lines.append(
+            f"References to provisions that have moved since the edition they were written for "
+            f"({len(report['moved_references'])}):"
+        )
     for m in report.get("moved_references", []):
-        lines.append(f"  {m['source_id']} line {m['line']}: {m['surface']!r} ({m['cited_edition']} {m['target_ref']}) "
-                     f"is now {', '.join(m['now']) or 'removed'} [{m['relation']}]")
+        lines.append(
+            f"  {m['source_id']} line {m['line']}: {m['surface']!r} ({m['cited_edition']} {m['target_ref']}) "
+            f"is now {', '.join(m['now']) or 'removed'} [{m['relation']}]"
+        )
     return "\n".join(lines)

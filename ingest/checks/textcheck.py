@@ -41,6 +41,7 @@ errata make go away is *fixed*, one an `as_printed` entry covers is *as printed*
 laws-2017-ja).
 This module is build-side: it needs the parsers and SudachiPy, never Datasette.
 """
+
 from __future__ import annotations
 
 import re
@@ -116,8 +117,10 @@ def morphemes(text: str) -> tuple[tuple[str, int, int, bool, str], ...]:
     """(surface, begin, end, out of vocabulary, part of speech) per morpheme, mode C."""
     from sudachipy import SplitMode
 
-    return tuple((m.surface(), m.begin(), m.end(), m.is_oov(), m.part_of_speech()[0])
-                 for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
+    return tuple(
+        (m.surface(), m.begin(), m.end(), m.is_oov(), m.part_of_speech()[0])
+        for m in sudachi_tokenizer().tokenize(text, SplitMode.C)
+    )
 
 
 def known_katakana(word: str) -> bool:
@@ -200,17 +203,18 @@ def doubled_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
     """XX of kana/kanji that no single dictionary word holds and the document does not repeat."""
     for m in re.finditer(r"([\u3041-\u3096\u30a1-\u30fa\u3400-\u9fffー])\1", text):
         i = m.start()
-        around = text[max(0, i - 2): i + 4]
-        single = text[max(0, i - 2): i + 1] + text[i + 2: i + 4]
+        around = text[max(0, i - 2) : i + 4]
+        single = text[max(0, i - 2) : i + 1] + text[i + 2 : i + 4]
         detail = f"{m.group(1)} twice; '{single}' appears {counts[single]}×, '{around}' {counts[around]}×"
         if m.group(1) in SMALL_KANA + "ー":
             yield i, m.group(0), detail  # っっ, ーー: no word doubles a small kana or the long mark
             continue
         sentence_start = max(0, i - 12)
-        window = text[sentence_start: i + 14]
+        window = text[sentence_start : i + 14]
         offset = i - sentence_start
-        inside_word = any(begin <= offset and offset + 2 <= end and not oov
-                          for _, begin, end, oov, _ in morphemes(window))
+        inside_word = any(
+            begin <= offset and offset + 2 <= end and not oov for _, begin, end, oov, _ in morphemes(window)
+        )
         if inside_word:
             continue
         if counts[single] == 0 and counts[around] >= 3:
@@ -221,11 +225,11 @@ def doubled_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
 def long_vowel_spans(text: str) -> Iterable[tuple[int, str, str]]:
     for m in re.finditer("一", text):
         i = m.start()
-        if KATAKANA_CHAR.match(text[i - 1: i] or " ") or KATAKANA_CHAR.match(text[i + 1: i + 2] or " "):
+        if KATAKANA_CHAR.match(text[i - 1 : i] or " ") or KATAKANA_CHAR.match(text[i + 1 : i + 2] or " "):
             yield i, "一", "the kanji 一 (one) next to katakana: the long mark ー?"
     for m in re.finditer("ー", text):
         i = m.start()
-        before = text[i - 1: i]
+        before = text[i - 1 : i]
         if not KANA_CHAR.match(before or " "):
             yield i, "ー", f"the long mark ー after {before or 'the start'!r}: the kanji 一 or a dash?"
 
@@ -251,7 +255,7 @@ def ngram_counts(document: ParsedDocument, sizes: Iterable[int]) -> Counter:
     for _, _, value in unit_fields(document):
         for size in sizes:
             for i in range(len(value) - size + 1):
-                counts[value[i: i + size]] += 1
+                counts[value[i : i + size]] += 1
     return counts
 
 
@@ -260,9 +264,14 @@ def document_spellings(document: ParsedDocument) -> Counter:
     return Counter(word for _, _, value in unit_fields(document) for _, word in katakana_words(value))
 
 
-def check_document(document: ParsedDocument, lang: str, raw_text: str, known: set[str] = frozenset(),
-                   corpus_spellings: Counter | None = None,
-                   witnesses: dict[str, list[str]] | None = None) -> list[Candidate]:
+def check_document(
+    document: ParsedDocument,
+    lang: str,
+    raw_text: str,
+    known: set[str] = frozenset(),
+    corpus_spellings: Counter | None = None,
+    witnesses: dict[str, list[str]] | None = None,
+) -> list[Candidate]:
     """Every candidate span in one parsed document (``raw_text``: the source it was parsed from).
 
     ``corpus_spellings`` (katakana words of every Japanese document) decides which spelling of a
@@ -275,22 +284,41 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
     witnesses = witnesses or {}
     found: list[Candidate] = []
 
-    def add(unit: Unit, field: str, start: int, span: str, kind: str, detail: str, value: str,
-            explained: str | None = None) -> None:
-        context = value[max(0, start - CONTEXT): start + len(span) + CONTEXT].replace("\n", "⏎")
-        candidate = Candidate(document.doc, unit.ref, field, start, span, kind, detail,
-                              locate(unit, value, start, span), context, explained)
+    def add(
+        unit: Unit, field: str, start: int, span: str, kind: str, detail: str, value: str, explained: str | None = None
+    ) -> None:
+        context = value[max(0, start - CONTEXT) : start + len(span) + CONTEXT].replace("\n", "⏎")
+        candidate = Candidate(
+            document.doc,
+            unit.ref,
+            field,
+            start,
+            span,
+            kind,
+            detail,
+            locate(unit, value, start, span),
+            context,
+            explained,
+        )
         if kind in ("stray", "missing") and explained is None:
-            candidate = replace(candidate, explained=(
-                grammatical_alternative(candidate, value, fuller, morphemes, STRAY_SIDE)
-                or (same_words(candidate, value, fuller, normalized_forms, STRAY_SIDE)
-                    if "only here" in candidate.detail else None)
-                or second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)))
+            candidate = replace(
+                candidate,
+                explained=(
+                    grammatical_alternative(candidate, value, fuller, morphemes, STRAY_SIDE)
+                    or (
+                        same_words(candidate, value, fuller, normalized_forms, STRAY_SIDE)
+                        if "only here" in candidate.detail
+                        else None
+                    )
+                    or second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)
+                ),
+            )
         elif kind == "doubled" and explained is None and not KATAKANA_CHAR.match(span):
             # どちらかから, ものの in a reprint the Laws print alike; not a katakana word's doubled
             # glyph (ディクレアララー): both conversions share that slip, so agreeing proves nothing
-            candidate = replace(candidate, explained=second_witness(candidate, value, witnesses.get(unit.ref, ()),
-                                                                    STRAY_SIDE))
+            candidate = replace(
+                candidate, explained=second_witness(candidate, value, witnesses.get(unit.ref, ()), STRAY_SIDE)
+            )
         found.append(candidate)
 
     spellings: Counter = Counter()
@@ -303,8 +331,16 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
         for start, span, detail in doubled_spans(value, counts):
             add(unit, field, start, span, "doubled", detail, value)
         for start, span, detail in long_vowel_spans(value):
-            add(unit, field, start, span, "long-vowel", detail, value,
-                kanji_word(value, start, morphemes) if span == "一" else None)
+            add(
+                unit,
+                field,
+                start,
+                span,
+                "long-vowel",
+                detail,
+                value,
+                kanji_word(value, start, morphemes) if span == "一" else None,
+            )
         for start, span, detail in stray_spans(value, counts):
             add(unit, field, start, span, "stray", detail, value)
         for start, span, detail in missing_spans(value, counts, fuller):
@@ -323,17 +359,40 @@ def check_document(document: ParsedDocument, lang: str, raw_text: str, known: se
         for unit, field, start, word, value in occurrences:
             best = majority.get(word)
             if best:
-                add(unit, field, start, word, "variant",
+                add(
+                    unit,
+                    field,
+                    start,
+                    word,
+                    "variant",
                     f"spelt {best} {evidence[best]}× in the corpus ({spellings[best]}× here), "
-                    f"{word} {evidence[word]}× ({spellings[word]}× here)", value,
-                    spelling_convention(word, best, evidence[word]))
-            elif word in near and (not known_katakana(word)
-                                   or witness_prints(near[word], word, witnesses.get(unit.ref, ()))):
-                add(unit, field, start, word, "near-word",
-                    f"printed {evidence[word]}× in the corpus; {near[word]} {evidence[near[word]]}×", value)
+                    f"{word} {evidence[word]}× ({spellings[word]}× here)",
+                    value,
+                    spelling_convention(word, best, evidence[word]),
+                )
+            elif word in near and (
+                not known_katakana(word) or witness_prints(near[word], word, witnesses.get(unit.ref, ()))
+            ):
+                add(
+                    unit,
+                    field,
+                    start,
+                    word,
+                    "near-word",
+                    f"printed {evidence[word]}× in the corpus; {near[word]} {evidence[near[word]]}×",
+                    value,
+                )
             elif word not in known and not all(known_katakana(part) or part in known for part in word.split("・")):
-                add(unit, field, start, word, "katakana", "unknown to Sudachi's dictionary and the glossary", value,
-                    vouched_pieces(word, morphemes, evidence) or known_compound(word, known_katakana, evidence))
+                add(
+                    unit,
+                    field,
+                    start,
+                    word,
+                    "katakana",
+                    "unknown to Sudachi's dictionary and the glossary",
+                    value,
+                    vouched_pieces(word, morphemes, evidence) or known_compound(word, known_katakana, evidence),
+                )
     return found
 
 
@@ -363,7 +422,7 @@ def stray_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
         char = text[i]
         if not HIRAGANA_OR_KANJI.match(char):
             continue  # a katakana word's slips are `doubled` and `variant` candidates
-        left, right = text[i - side: i], text[i + 1: i + 1 + side]
+        left, right = text[i - side : i], text[i + 1 : i + 1 + side]
         if not (KANA_OR_KANJI.search(left) and KANA_OR_KANJI.search(right)) or "\n" in left + right:
             continue
         without, with_it = left + right, left + char + right
@@ -384,8 +443,9 @@ def full_morphemes(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     """(surface, begin, part of speech with conjugation) per morpheme, mode C."""
     from sudachipy import SplitMode
 
-    return tuple((m.surface(), m.begin(), tuple(m.part_of_speech()))
-                 for m in sudachi_tokenizer().tokenize(text, SplitMode.C))
+    return tuple(
+        (m.surface(), m.begin(), tuple(m.part_of_speech())) for m in sudachi_tokenizer().tokenize(text, SplitMode.C)
+    )
 
 
 # Classical forms formal modern Japanese keeps (すべき, 多大なる, における, のみならず).
@@ -401,9 +461,17 @@ def ungrammatical_spans(text: str) -> Iterable[tuple[int, str, str]]:
         pieces = full_morphemes(sentence)
         for (surface, begin, pos), following in zip(pieces, pieces[1:] + (None,)):
             start = offset + begin
-            if pos[0] == "動詞" and pos[5].endswith(("促音便", "撥音便")) and following is not None \
-                    and following[2][0] not in ("助動詞", "助詞"):
-                yield offset + following[1], following[0], f"'{surface}' (a verb's {pos[5]}) before '{following[0]}', not an auxiliary"
+            if (
+                pos[0] == "動詞"
+                and pos[5].endswith(("促音便", "撥音便"))
+                and following is not None
+                and following[2][0] not in ("助動詞", "助詞")
+            ):
+                yield (
+                    offset + following[1],
+                    following[0],
+                    f"'{surface}' (a verb's {pos[5]}) before '{following[0]}', not an auxiliary",
+                )
             if pos[4].startswith("文語") and pos[4] not in CLASSICAL_IN_USE:
                 yield start, surface, f"'{surface}': a classical form ({pos[4]}) modern Japanese does not write"
         offset += len(sentence)
@@ -415,7 +483,7 @@ def longer_forms(counts: Counter) -> dict[tuple[str, str], list[tuple[str, int]]
     forms: dict[tuple[str, str], list[tuple[str, int]]] = defaultdict(list)
     for gram, count in counts.items():
         if len(gram) == 2 * side + 1 and count >= 2 and HIRAGANA_OR_KANJI.match(gram[side]):
-            forms[(gram[:side], gram[side + 1:])].append((gram[side], count))
+            forms[(gram[:side], gram[side + 1 :])].append((gram[side], count))
     return forms
 
 
@@ -424,7 +492,7 @@ def missing_spans(text: str, counts: Counter, fuller: dict) -> Iterable[tuple[in
     its middle, at least twice: the span is the character after the gap."""
     side = STRAY_SIDE
     for i in range(side, len(text) - side + 1):
-        left, right = text[i - side: i], text[i: i + side]
+        left, right = text[i - side : i], text[i : i + side]
         if "\n" in left + right or not (KANA_OR_KANJI.search(left) and KANA_OR_KANJI.search(right)):
             continue
         if counts[left + right] != 1:
@@ -440,16 +508,17 @@ class LineLocator:
     def __init__(self, document: ParsedDocument, raw_text: str):
         self.lines = [squeeze(line) for line in raw_text.split("\n")]
         starts = sorted({u.line for u in document.units if u.line})
-        self.next_start = {line: (starts[k + 1] if k + 1 < len(starts) else len(self.lines) + 1)
-                           for k, line in enumerate(starts)}
+        self.next_start = {
+            line: (starts[k + 1] if k + 1 < len(starts) else len(self.lines) + 1) for k, line in enumerate(starts)
+        }
 
     def __call__(self, unit: Unit, value: str, start: int, span: str) -> int | None:
         if not unit.line:
             return None
         first = unit.line
         last = min(max(self.next_start.get(unit.line, unit.line + 1), unit.line + 1), len(self.lines) + 1)
-        before = squeeze(value[max(0, start - 6): start])
-        after = squeeze(value[start + len(span): start + len(span) + 6])
+        before = squeeze(value[max(0, start - 6) : start])
+        after = squeeze(value[start + len(span) : start + len(span) + 6])
         probe = squeeze(span)
         for window in (before + probe + after, before[-3:] + probe + after[:3], before + probe, probe + after):
             found = self.first_line_with(window, first, last)
@@ -458,8 +527,11 @@ class LineLocator:
         straddling = self.straddling(before, probe, after, first, last)
         if straddling:
             return straddling
-        return self.first_line_with(probe, first, last) or self.first_line_with(
-            before + probe + after, 1, len(self.lines) + 1) or unit.line  # a displaced note
+        return (
+            self.first_line_with(probe, first, last)
+            or self.first_line_with(before + probe + after, 1, len(self.lines) + 1)
+            or unit.line
+        )  # a displaced note
 
     def first_line_with(self, window: str, first: int, last: int) -> int | None:
         if not window:
@@ -472,8 +544,10 @@ class LineLocator:
         for n in range(first, last):
             line = self.lines[n - 1]
             for k in range(len(before) + 1, len(before) + len(probe)):
-                if line.endswith(text[:k]) and any(self.lines[m - 1].startswith(text[k:k + 3])
-                                                   for m in range(n + 1, min(last + 1, len(self.lines) + 1))):
+                if line.endswith(text[:k]) and any(
+                    self.lines[m - 1].startswith(text[k : k + 3])
+                    for m in range(n + 1, min(last + 1, len(self.lines) + 1))
+                ):
                     return n
         return None
 
@@ -580,23 +654,35 @@ def check_corpus(corpus_dir: Path | str = DEFAULT_CORPUS) -> dict[str, DocumentC
     corrected = parse_sources(corpus_dir, errata=True)
     documents = [d for _, d, _ in list(verbatim.values()) + list(corrected.values()) if d is not None]
     known = vocabulary(documents, corpus_dir)
-    witnesses = reprint_witnesses({doc: (source, document or corrected[doc][1]) for doc, (source, document, _)
-                                   in verbatim.items()})
+    witnesses = reprint_witnesses(
+        {doc: (source, document or corrected[doc][1]) for doc, (source, document, _) in verbatim.items()}
+    )
     results = {}
     for doc, (source, document, error) in verbatim.items():
         lang = source.language.split("-")[0]
         fixed_source, fixed_document, _ = corrected[doc]
-        after = check_document(fixed_document, lang, fixed_source.text, known,
-                               spellings_of(corrected, fixed_document, lang), witnesses.get(doc))
+        after = check_document(
+            fixed_document,
+            lang,
+            fixed_source.text,
+            known,
+            spellings_of(corrected, fixed_document, lang),
+            witnesses.get(doc),
+        )
         as_printed = load_as_printed(corpus_dir, doc)
         remaining = review(after, None, as_printed)
         if document is None:
             note = f"verbatim text does not parse ({error}); checked as corrected only"
             results[doc] = DocumentCheck(doc, False, note, remaining, [])
             continue
-        before = check_document(document, lang, source.text, known,
-                                spellings_of({**corrected, **{k: v for k, v in verbatim.items() if v[1]}}, document, lang),
-                                witnesses.get(doc))
+        before = check_document(
+            document,
+            lang,
+            source.text,
+            known,
+            spellings_of({**corrected, **{k: v for k, v in verbatim.items() if v[1]}}, document, lang),
+            witnesses.get(doc),
+        )
         results[doc] = DocumentCheck(doc, True, None, review(before, after, as_printed), remaining)
     return results
 
@@ -650,11 +736,13 @@ def report(results: dict[str, DocumentCheck]) -> dict:
             "unreviewed": result.count("unreviewed"),
             "reviewed": bool(result.count("fixed") or result.count("as-printed")),
         }
-    unreviewed = [dict(vars(r.candidate), status=r.status)
-                  for result in results.values() if documents[result.doc]["reviewed"]
-                  for r in result.unreviewed]
-    return {"documents": documents, "unreviewed_in_reviewed_documents": unreviewed,
-            "ok": not unreviewed}
+    unreviewed = [
+        dict(vars(r.candidate), status=r.status)
+        for result in results.values()
+        if documents[result.doc]["reviewed"]
+        for r in result.unreviewed
+    ]
+    return {"documents": documents, "unreviewed_in_reviewed_documents": unreviewed, "ok": not unreviewed}
 
 
 def format_report(results: dict[str, DocumentCheck], show_all: bool = False) -> str:
@@ -666,8 +754,10 @@ def format_report(results: dict[str, DocumentCheck], show_all: bool = False) -> 
     for doc, d in data["documents"].items():
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(d["by_kind"].items()))
         explained = f"; explained by evidence {d['explained']}" if d["explained"] else ""
-        lines.append(f"  {doc:<22} {d['candidates']:>4} {d['fixed']:>4} {d['as_printed']:>4} {d['unreviewed']:>4}"
-                     f"  ({d['checked']}; {kinds or 'none'}{explained})")
+        lines.append(
+            f"  {doc:<22} {d['candidates']:>4} {d['fixed']:>4} {d['as_printed']:>4} {d['unreviewed']:>4}"
+            f"  ({d['checked']}; {kinds or 'none'}{explained})"
+        )
         if d["note"]:
             lines.append(f"      {d['note']}")
     for result in results.values():

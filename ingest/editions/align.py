@@ -12,6 +12,7 @@ A unit with no counterpart gets a row with the other side NULL and a note saying
 one edition; beyond the end of a source that is cut off). Rows are what table ``alignments``
 holds: ``from_id, to_id, method, confidence, note`` (plus refs, for callers that diff).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -66,8 +67,17 @@ def _points(move: Move, from_doc: str, to_doc: str) -> bool:
 
 def _reversed(move: Move) -> Move:
     kind = {"new": "removed", "removed": "new"}.get(move.kind, move.kind)
-    return Move(move.id, kind, move.to_doc, move.to_ref, move.from_doc, move.from_ref, move.note, move.sources,
-                move.older_meaning)
+    return Move(
+        move.id,
+        kind,
+        move.to_doc,
+        move.to_ref,
+        move.from_doc,
+        move.from_ref,
+        move.note,
+        move.sources,
+        move.older_meaning,
+    )
 
 
 # --- the concordance file -------------------------------------------------------------------------
@@ -89,11 +99,23 @@ def _move(entry: dict, source: str) -> Move:
         raise ParseError(source, None, f"move {entry.get('id')!r} has no sources")
     start, end = entry.get("from") or {}, entry.get("to") or {}
     if (kind != "new" and not start.get("ref")) or (kind != "removed" and not end.get("ref")):
-        raise ParseError(source, None, f"move {entry.get('id')!r}: a {kind} move needs "
-                                       f"{'from' if kind != 'new' else ''} {'to' if kind != 'removed' else ''}")
-    return Move(id=entry["id"], kind=kind, from_doc=start.get("doc"), from_ref=_ref(start), to_doc=end.get("doc"),
-                to_ref=_ref(end), note=" ".join(str(entry.get("note", "")).split()),
-                sources=tuple(entry["sources"]), older_meaning=entry.get("older_meaning"))
+        raise ParseError(
+            source,
+            None,
+            f"move {entry.get('id')!r}: a {kind} move needs "
+            f"{'from' if kind != 'new' else ''} {'to' if kind != 'removed' else ''}",
+        )
+    return Move(
+        id=entry["id"],
+        kind=kind,
+        from_doc=start.get("doc"),
+        from_ref=_ref(start),
+        to_doc=end.get("doc"),
+        to_ref=_ref(end),
+        note=" ".join(str(entry.get("note", "")).split()),
+        sources=tuple(entry["sources"]),
+        older_meaning=entry.get("older_meaning"),
+    )
 
 
 def _ref(side: dict) -> str | None:
@@ -225,13 +247,16 @@ def order_rows(rows: list[dict], from_units: list[Unit], to_units: list[Unit]) -
 # --- every comparison the site offers ----------------------------------------------------------------
 
 
-def align_pairs(units: list[Unit], pairs: list[tuple[str, str]],
-                concordance: Concordance | None = None) -> dict[tuple[str, str], list[dict]]:
+def align_pairs(
+    units: list[Unit], pairs: list[tuple[str, str]], concordance: Concordance | None = None
+) -> dict[tuple[str, str], list[dict]]:
     """``align`` for each (from_doc, to_doc) the registry offers (``Registry.diff_pairs``), done once
     per build for both the alignments table and the diffs."""
     concordance = concordance or load_concordance()
-    return {(from_doc, to_doc): align(comparable_units(units, from_doc), comparable_units(units, to_doc), concordance)
-            for from_doc, to_doc in pairs}
+    return {
+        (from_doc, to_doc): align(comparable_units(units, from_doc), comparable_units(units, to_doc), concordance)
+        for from_doc, to_doc in pairs
+    }
 
 
 def alignment_rows(aligned: dict[tuple[str, str], list[dict]]) -> list[dict]:
@@ -245,7 +270,13 @@ def alignment_rows(aligned: dict[tuple[str, str], list[dict]]) -> list[dict]:
     table = []
     for (from_doc, to_doc), rows in aligned.items():
         reprints = any(row["method"] == "reprint" for row in rows)
-        table += [{"from_doc": from_doc, "to_doc": to_doc,
-                   **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")}}
-                  for row in rows if row["from_id"] or not reprints]
+        table += [
+            {
+                "from_doc": from_doc,
+                "to_doc": to_doc,
+                **{key: row[key] for key in ("from_id", "to_id", "method", "confidence", "note")},
+            }
+            for row in rows
+            if row["from_id"] or not reprints
+        ]
     return table

@@ -16,6 +16,7 @@ states, its depth and its place in the law. A pair is labelled ``same`` only whe
 confirmed it and its cross-language evidence agrees (references mapped across editions and
 numbers); otherwise ``reworded``.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,9 +37,21 @@ DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5
 RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed", "new", "not_in_source")
 DECIDED_RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed")
 BASES = ("reviewed", "content", "number")
-PAIR_COLUMNS = {"from_doc": str, "to_doc": str, "from_id": str, "to_id": str, "from_ref": str, "to_ref": str,
-                "from_law": int, "to_law": int, "relation": str, "basis": str, "reason": str, "evidence": str,
-                "position": int}
+PAIR_COLUMNS = {
+    "from_doc": str,
+    "to_doc": str,
+    "from_id": str,
+    "to_id": str,
+    "from_ref": str,
+    "to_ref": str,
+    "from_law": int,
+    "to_law": int,
+    "relation": str,
+    "basis": str,
+    "reason": str,
+    "evidence": str,
+    "position": int,
+}
 
 
 @dataclass(frozen=True)
@@ -77,14 +90,24 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
         raise ParseError(str(path), None, "'provisions' must be a mapping with from, to, reviewed and decisions")
     from_doc, to_doc = section.get("from"), section.get("to")
     if section and not (from_doc and to_doc):
-        raise ParseError(str(path), None, "'provisions' needs 'from' and 'to': the older and the newer edition's document ids")
-    provisions = Provisions(from_doc, to_doc, frozenset(_law_range(str((section.get("reviewed") or {}).get("laws", "")),
-                                                                   str(path))), source=str(path))
+        raise ParseError(
+            str(path), None, "'provisions' needs 'from' and 'to': the older and the newer edition's document ids"
+        )
+    provisions = Provisions(
+        from_doc,
+        to_doc,
+        frozenset(_law_range(str((section.get("reviewed") or {}).get("laws", "")), str(path))),
+        source=str(path),
+    )
     for entry, line in zip(section.get("decisions") or [], lines):
         decision = _decision(entry, str(path), line)
         if decision.from_ref in provisions.decisions:
-            raise ParseError(str(path), line, f"1997 {decision.from_ref} is decided twice "
-                                              f"(first at line {provisions.decisions[decision.from_ref].line})")
+            raise ParseError(
+                str(path),
+                line,
+                f"1997 {decision.from_ref} is decided twice "
+                f"(first at line {provisions.decisions[decision.from_ref].line})",
+            )
         provisions.decisions[decision.from_ref] = decision
     confirmed = section.get("confirmed") or {}
     if not isinstance(confirmed, dict):
@@ -93,15 +116,20 @@ def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordanc
         if parse_law_ref(str(ref)) is None or not str(reason or "").strip():
             raise ParseError(str(path), None, f"confirmed {ref!r}: a law ref with a reason")
         if str(ref) in provisions.decisions:
-            raise ParseError(str(path), provisions.decisions[str(ref)].line, f"1997 {ref} is both decided and confirmed")
+            raise ParseError(
+                str(path), provisions.decisions[str(ref)].line, f"1997 {ref} is both decided and confirmed"
+            )
         provisions.confirmed[str(ref)] = " ".join(str(reason).split())
-    for move in (concordance.between(from_doc, to_doc) if concordance else []):
+    for move in concordance.between(from_doc, to_doc) if concordance else []:
         if move.kind == "new" and move.to_ref:
             provisions.new_notes[move.to_ref] = f"{move.note} (concordance: {move.id})"
         if move.kind in ("moved", "removed") and move.from_ref and move.from_ref not in provisions.decisions:
             provisions.decisions[move.from_ref] = Decision(
-                move.from_ref, (move.to_ref,) if move.kind == "moved" else (), move.kind,
-                f"{move.note} (concordance: {move.id})")
+                move.from_ref,
+                (move.to_ref,) if move.kind == "moved" else (),
+                move.kind,
+                f"{move.note} (concordance: {move.id})",
+            )
     return provisions
 
 
@@ -130,7 +158,9 @@ def _law_range(text: str, source: str) -> list[int]:
 
 def _decision(entry, source: str, line: int | None) -> Decision:
     if not isinstance(entry, dict) or "from" not in entry or "to" not in entry:
-        raise ParseError(source, line, "each decision is a mapping with from, to (a ref, a list of refs or null) and reason")
+        raise ParseError(
+            source, line, "each decision is a mapping with from, to (a ref, a list of refs or null) and reason"
+        )
     from_ref, to = str(entry["from"]), entry["to"]
     to_refs = tuple(str(r) for r in (to if isinstance(to, list) else [] if to is None else [to]))
     relation, reason = entry.get("relation"), " ".join(str(entry.get("reason") or "").split())
@@ -185,13 +215,18 @@ class Texts:
         title = frozenset(self.glossary.named(unit.title, self.lang)) if self.glossary and unit.title else frozenset()
         if (unit.text or "").strip():
             terms = frozenset(self.glossary.named(unit.text, self.lang)) if self.glossary else frozenset()
-            return Evidence(terms=title | terms, refs=tuple(law_refs(unit.text, self.lang, unit.ref)),
-                            numbers=tuple(numbers_in(unit.text, self.lang, unit.ref)))
+            return Evidence(
+                terms=title | terms,
+                refs=tuple(law_refs(unit.text, self.lang, unit.ref)),
+                numbers=tuple(numbers_in(unit.text, self.lang, unit.ref)),
+            )
         below = [self.evidence(child) for child in self.children.get(unit.id, [])]
         own = {unit.ref, *law_ancestors(unit.ref)}
-        return Evidence(terms=title.union(*(e.terms for e in below)),
-                        refs=tuple(dict.fromkeys(r for e in below for r in e.refs if r not in own)),
-                        numbers=tuple(n for e in below for n in e.numbers))
+        return Evidence(
+            terms=title.union(*(e.terms for e in below)),
+            refs=tuple(dict.fromkeys(r for e in below for r in e.refs if r not in own)),
+            numbers=tuple(n for e in below for n in e.numbers),
+        )
 
 
 def jaccard(a: frozenset, b: frozenset) -> float:
@@ -227,8 +262,9 @@ def law_units(units: list[Unit], doc: str) -> list[Unit]:
     return [u for u in units if u.doc == doc and u.kind in LAW_KINDS and parse_law_ref(u.ref)]
 
 
-def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str, str],
-                    provisions: Provisions) -> list[dict]:
+def provision_pairs(
+    units: list[Unit], glossary: list[dict], languages: dict[str, str], provisions: Provisions
+) -> list[dict]:
     """Rows of table ``provision_pairs`` (see the module docstring), in 2017 reading order with each
     1997-only row before the next paired unit."""
     if provisions.from_doc not in languages or provisions.to_doc not in languages:
@@ -244,8 +280,9 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
     for ref, decision in provisions.decisions.items():
         missing = [r for r in (ref,) if r not in old.by_ref] + [r for r in decision.to_refs if r not in new.by_ref]
         if missing:
-            raise ParseError(provisions.source, decision.line,
-                             f"decision for 1997 {ref}: no unit {', '.join(missing)} in the corpus")
+            raise ParseError(
+                provisions.source, decision.line, f"decision for 1997 {ref}: no unit {', '.join(missing)} in the corpus"
+            )
 
     old_sets = {ref: ev.sets for ref, ev in old_ev.items()}
     new_sets = {ref: ev.sets for ref, ev in new_ev.items()}
@@ -272,8 +309,9 @@ def provision_pairs(units: list[Unit], glossary: list[dict], languages: dict[str
     return ordered
 
 
-def propose(unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, moved: dict[str, str]
-            ) -> tuple[str | None, float]:
+def propose(
+    unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, moved: dict[str, str]
+) -> tuple[str | None, float]:
     """The 2017 unit of the same law the content points at: shared terms, references (1997 refs
     mapped through the curated moves: 第23条 is 72C) and numbers, then depth and place in the law
     (an order score breaks ties, never the number)."""
@@ -296,33 +334,81 @@ def propose(unit: Unit, old: Side, new: Side, old_sets: dict, new_sets: dict, mo
     return best, best_score
 
 
-def pairs_of(unit: Unit, proposed: str | None, score: float, old: Side, new: Side, provisions: Provisions) -> list[dict]:
+def pairs_of(
+    unit: Unit, proposed: str | None, score: float, old: Side, new: Side, provisions: Provisions
+) -> list[dict]:
     law = law_number(unit.ref)
     reviewed = law in provisions.reviewed_laws
     decision = provisions.decisions.get(unit.ref)
-    base = {"from_doc": old.doc, "to_doc": new.doc, "from_id": unit.id, "from_ref": unit.ref, "from_law": law,
-            "_evidence": {"proposed": proposed, "number": unit.ref if unit.ref in new.by_ref else None}}
+    base = {
+        "from_doc": old.doc,
+        "to_doc": new.doc,
+        "from_id": unit.id,
+        "from_ref": unit.ref,
+        "from_law": law,
+        "_evidence": {"proposed": proposed, "number": unit.ref if unit.ref in new.by_ref else None},
+    }
     if decision is None:
         decision = inherited(unit.ref, provisions)
     if decision is not None:
         basis = "reviewed" if reviewed or decision.line is None else "content"
         if not decision.to_refs:
-            return [{**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed", "basis": basis,
-                     "reason": decision.reason}]
+            return [
+                {
+                    **base,
+                    "to_id": None,
+                    "to_ref": None,
+                    "to_law": None,
+                    "relation": "removed",
+                    "basis": basis,
+                    "reason": decision.reason,
+                }
+            ]
         relation = decision.relation or ("split" if len(decision.to_refs) > 1 else None)
-        return [{**base, "to_id": new.by_ref[ref].id, "to_ref": ref, "to_law": law_number(ref),
-                 "_decided_relation": relation, "basis": basis, "reason": decision.reason}
-                for ref in decision.to_refs]
+        return [
+            {
+                **base,
+                "to_id": new.by_ref[ref].id,
+                "to_ref": ref,
+                "to_law": law_number(ref),
+                "_decided_relation": relation,
+                "basis": basis,
+                "reason": decision.reason,
+            }
+            for ref in decision.to_refs
+        ]
     target = unit.ref if unit.ref in new.by_ref else None
     if target is None:
-        return [{**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed",
-                 "basis": "reviewed" if reviewed else "content",
-                 "reason": f"no unit {unit.ref} in {new.doc}, and the reading found none it became"}]
+        return [
+            {
+                **base,
+                "to_id": None,
+                "to_ref": None,
+                "to_law": None,
+                "relation": "removed",
+                "basis": "reviewed" if reviewed else "content",
+                "reason": f"no unit {unit.ref} in {new.doc}, and the reading found none it became",
+            }
+        ]
     basis = "reviewed" if reviewed else ("content" if proposed == target and score > 0.5 else "number")
-    reason = (provisions.confirmed.get(unit.ref) or "read in both texts: the same provision" if reviewed else
-              "the content evidence points at this unit" if basis == "content" else "paired by number only")
-    return [{**base, "to_id": new.by_ref[target].id, "to_ref": target, "to_law": law_number(target),
-             "_decided_relation": None, "basis": basis, "reason": reason}]
+    reason = (
+        provisions.confirmed.get(unit.ref) or "read in both texts: the same provision"
+        if reviewed
+        else "the content evidence points at this unit"
+        if basis == "content"
+        else "paired by number only"
+    )
+    return [
+        {
+            **base,
+            "to_id": new.by_ref[target].id,
+            "to_ref": target,
+            "to_law": law_number(target),
+            "_decided_relation": None,
+            "basis": basis,
+            "reason": reason,
+        }
+    ]
 
 
 def inherited(ref: str, provisions: Provisions) -> Decision | None:
@@ -348,10 +434,16 @@ def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, lis
         relation = "same" if refs_agree and numbers_agree and row["basis"] == "reviewed" else "reworded"
     else:
         relation = "moved"
-    evidence = {**row.get("_evidence", {}), "refs_agree": refs_agree, "numbers_agree": numbers_agree,
-                "refs_from": sorted(mapped), "refs_to": sorted(theirs.refs),
-                "numbers_from": list(mine.numbers), "numbers_to": list(theirs.numbers),
-                "terms_shared": sorted(mine.terms & theirs.terms)}
+    evidence = {
+        **row.get("_evidence", {}),
+        "refs_agree": refs_agree,
+        "numbers_agree": numbers_agree,
+        "refs_from": sorted(mapped),
+        "refs_to": sorted(theirs.refs),
+        "numbers_from": list(mine.numbers),
+        "numbers_to": list(theirs.numbers),
+        "terms_shared": sorted(mine.terms & theirs.terms),
+    }
     return {"relation": relation, "_evidence": evidence}
 
 
@@ -362,8 +454,12 @@ def merged(rows: list[dict]) -> list[dict]:
         if row["to_ref"]:
             sources[row["to_ref"]] = sources.get(row["to_ref"], 0) + 1
     for row in rows:
-        if (row["to_ref"] and sources[row["to_ref"]] > 1 and not row.get("_decided_relation")
-                and row["relation"] in ("same", "reworded", "moved")):
+        if (
+            row["to_ref"]
+            and sources[row["to_ref"]] > 1
+            and not row.get("_decided_relation")
+            and row["relation"] in ("same", "reworded", "moved")
+        ):
             row["relation"] = "merged"
     return rows
 
@@ -373,8 +469,9 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
     paired = {row["to_ref"] for row in rows if row["to_ref"]}
     end = last_law_number(old.units)
     last_ref = old.units[-1].ref
-    last_old = max((new.position.get(r["to_ref"], -1) for r in rows if r["from_law"] == end and r["to_ref"]),
-                   default=-1)
+    last_old = max(
+        (new.position.get(r["to_ref"], -1) for r in rows if r["from_law"] == end and r["to_ref"]), default=-1
+    )
     out = []
     for unit in new.units:
         if unit.ref in paired:
@@ -382,27 +479,48 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
         law = law_number(unit.ref)
         beyond = end is not None and (law > end or (law == end and new.position[unit.ref] > last_old))
         if beyond:
-            relation, reason = "not_in_source", (f"the 1997 text in this corpus stops inside {last_ref}: "
-                                                 "no 1997 text to compare")
+            relation, reason = (
+                "not_in_source",
+                (f"the 1997 text in this corpus stops inside {last_ref}: no 1997 text to compare"),
+            )
         else:
             relation = "new"
             reason = provisions.new_notes.get(unit.ref) or next(
-                (f"part of 2017 {a}, new: {provisions.new_notes[a]}" for a in law_ancestors(unit.ref)
-                 if a in provisions.new_notes), "no 1997 unit became this one")
+                (
+                    f"part of 2017 {a}, new: {provisions.new_notes[a]}"
+                    for a in law_ancestors(unit.ref)
+                    if a in provisions.new_notes
+                ),
+                "no 1997 unit became this one",
+            )
         basis = "reviewed" if law in provisions.reviewed_laws and not beyond else "content"
-        out.append({"from_doc": old.doc, "to_doc": new.doc, "from_id": None, "from_ref": None, "from_law": None,
-                    "to_id": unit.id, "to_ref": unit.ref, "to_law": law, "relation": relation, "basis": basis,
-                    "reason": reason, "_evidence": {}})
+        out.append(
+            {
+                "from_doc": old.doc,
+                "to_doc": new.doc,
+                "from_id": None,
+                "from_ref": None,
+                "from_law": None,
+                "to_id": unit.id,
+                "to_ref": unit.ref,
+                "to_law": law,
+                "relation": relation,
+                "basis": basis,
+                "reason": reason,
+                "_evidence": {},
+            }
+        )
     return out
 
 
 def order(rows: list[dict], old: Side, new: Side) -> list[dict]:
     """2017 reading order; a 1997-only row just before the 2017 unit its next paired sibling went to."""
+
     def key(row: dict) -> tuple:
         if row["to_ref"]:
             return (new.position[row["to_ref"]], 1, old.position.get(row["from_ref"], -1))
         position = old.position[row["from_ref"]]
-        for later in old.units[position + 1:]:  # the next 1997 unit that went somewhere, and where
+        for later in old.units[position + 1 :]:  # the next 1997 unit that went somewhere, and where
             if later.ref in first_target:
                 return (first_target[later.ref], 0, position)
         return (len(new.units), 0, position)
@@ -425,29 +543,52 @@ def figures(rows: list[dict]) -> dict:
     by_relation = {r: sum(1 for row in rows if row["relation"] == r) for r in RELATIONS}
     # basis is about pairing: a 2017 unit past the end of the 1997 text was not paired at all
     by_basis = {b: sum(1 for row in rows if row["basis"] == b and row["relation"] != "not_in_source") for b in BASES}
-    changed = sorted({row["from_law"] for row in rows if row["from_ref"] and row["to_ref"] != row["from_ref"]
-                      and row["relation"] != "removed"} |
-                     {row["from_law"] for row in rows if row["from_ref"] and row["relation"] == "removed"})
-    disagreements = [row["from_ref"] for row in rows if row["from_ref"] and row["to_ref"]
-                     and json.loads(row["evidence"]).get("proposed") not in (None, row["to_ref"])]
+    changed = sorted(
+        {
+            row["from_law"]
+            for row in rows
+            if row["from_ref"] and row["to_ref"] != row["from_ref"] and row["relation"] != "removed"
+        }
+        | {row["from_law"] for row in rows if row["from_ref"] and row["relation"] == "removed"}
+    )
+    disagreements = [
+        row["from_ref"]
+        for row in rows
+        if row["from_ref"]
+        and row["to_ref"]
+        and json.loads(row["evidence"]).get("proposed") not in (None, row["to_ref"])
+    ]
     targets: dict[str, set] = {}
     for row in rows:
         if row["from_ref"]:
             targets.setdefault(row["from_ref"], set()).add(row["to_ref"])
     renumbered = sorted({law_number(ref) for ref, to in targets.items() if ref not in to})
-    return {"relations": by_relation, "bases": by_basis, "laws_changed_from_number": changed,
-            "laws_where_the_number_pairs_the_wrong_unit": renumbered,
-            "units_not_under_their_number": sum(1 for ref, to in targets.items() if ref not in to),
-            "number_only_1_52": sum(1 for row in rows if row["basis"] == "number"
-                                    and 1 <= (row["from_law"] or row["to_law"] or 0) <= 52),
-            "content_disagrees_with_pair": len(disagreements)}
+    return {
+        "relations": by_relation,
+        "bases": by_basis,
+        "laws_changed_from_number": changed,
+        "laws_where_the_number_pairs_the_wrong_unit": renumbered,
+        "units_not_under_their_number": sum(1 for ref, to in targets.items() if ref not in to),
+        "number_only_1_52": sum(
+            1 for row in rows if row["basis"] == "number" and 1 <= (row["from_law"] or row["to_law"] or 0) <= 52
+        ),
+        "content_disagrees_with_pair": len(disagreements),
+    }
 
 
 def relation_words(relation: str) -> str:
     """A relation as a reader sees it (English; the templates translate)."""
-    return {"same": "the same provision", "reworded": "the same provision, reworded", "moved": "moved or renumbered",
-            "split": "split", "merged": "merged", "partial": "only in part the same", "removed": "removed",
-            "new": "new", "not_in_source": "no text in the corpus"}.get(relation, relation)
+    return {
+        "same": "the same provision",
+        "reworded": "the same provision, reworded",
+        "moved": "moved or renumbered",
+        "split": "split",
+        "merged": "merged",
+        "partial": "only in part the same",
+        "removed": "removed",
+        "new": "new",
+        "not_in_source": "no text in the corpus",
+    }.get(relation, relation)
 
 
 # --- the build's use of the table: diffs, flags, histories ----------------------------------------------
@@ -458,18 +599,42 @@ CONFIDENCE = {"reviewed": 1.0, "content": 0.8, "number": 0.5}
 def aligned_rows(pairs: list[dict]) -> list[dict]:
     """The pairs as ``ingest.editions.align`` rows, so the diff of laws-1997-zh -> laws-2017-ja follows them
     (a row may pair different refs: 1997 23 <-> 2017 72C)."""
-    return [{"from_id": p["from_id"], "to_id": p["to_id"], "from_ref": p["from_ref"], "to_ref": p["to_ref"],
-             "method": p["basis"], "confidence": CONFIDENCE[p["basis"]], "note": p["reason"],
-             "relation": p["relation"], "basis": p["basis"]} for p in pairs]
+    return [
+        {
+            "from_id": p["from_id"],
+            "to_id": p["to_id"],
+            "from_ref": p["from_ref"],
+            "to_ref": p["to_ref"],
+            "method": p["basis"],
+            "confidence": CONFIDENCE[p["basis"]],
+            "note": p["reason"],
+            "relation": p["relation"],
+            "basis": p["basis"],
+        }
+        for p in pairs
+    ]
 
 
-FLAG_COLUMNS = {"id": str, "source_id": str, "source_doc": str, "surface": str, "field": str, "start": int,
-                "end": int, "target_id": str, "target_ref": str, "cited_edition": str, "relation": str,
-                "now": str, "message": str}
+FLAG_COLUMNS = {
+    "id": str,
+    "source_id": str,
+    "source_doc": str,
+    "surface": str,
+    "field": str,
+    "start": int,
+    "end": int,
+    "target_id": str,
+    "target_ref": str,
+    "cited_edition": str,
+    "relation": str,
+    "now": str,
+    "message": str,
+}
 
 
-def moved_reference_flags(xrefs: list[dict], pairs: list[dict], provisions: Provisions,
-                          regulation_flags: list[dict]) -> list[dict]:
+def moved_reference_flags(
+    xrefs: list[dict], pairs: list[dict], provisions: Provisions, regulation_flags: list[dict]
+) -> list[dict]:
     """References printed in a document older than the 2017 Laws to a provision that has moved:
 
     * the 1997 Laws citing their own units (第23条 in 1997 24B is the damaging pass, now 2017 72C);
@@ -483,8 +648,12 @@ def moved_reference_flags(xrefs: list[dict], pairs: list[dict], provisions: Prov
             went.setdefault(pair["from_ref"], []).append(pair)
     flags = []
     for xref in xrefs:
-        if not (xref.get("resolved") and xref["source_id"].startswith(provisions.from_doc + ":")
-                and xref.get("target_doc") == provisions.from_doc and xref.get("target_ref") in went):
+        if not (
+            xref.get("resolved")
+            and xref["source_id"].startswith(provisions.from_doc + ":")
+            and xref.get("target_doc") == provisions.from_doc
+            and xref.get("target_ref") in went
+        ):
             continue
         ref = xref["target_ref"]
         now = [p for p in went[ref] if p["to_ref"]]
@@ -492,25 +661,45 @@ def moved_reference_flags(xrefs: list[dict], pairs: list[dict], provisions: Prov
             continue  # still under its own number (a split or a partial keeps it): not moved
         relation = went[ref][0]["relation"]
         where = ", ".join(p["to_ref"] for p in now) or "nowhere (removed)"
-        flags.append({**_flag_base(xref), "cited_edition": "1997", "relation": relation,
-                      "now": json.dumps([{"id": p["to_id"], "ref": p["to_ref"], "relation": p["relation"]} for p in now],
-                                        ensure_ascii=False),
-                      "message": f"1997 {ref} is 2017 {where} ({relation_words(relation)}): {went[ref][0]['reason']}"})
+        flags.append(
+            {
+                **_flag_base(xref),
+                "cited_edition": "1997",
+                "relation": relation,
+                "now": json.dumps(
+                    [{"id": p["to_id"], "ref": p["to_ref"], "relation": p["relation"]} for p in now], ensure_ascii=False
+                ),
+                "message": f"1997 {ref} is 2017 {where} ({relation_words(relation)}): {went[ref][0]['reason']}",
+            }
+        )
     for flag in regulation_flags:
         doc, _, ref = flag["now_at"].partition(":")
-        flags.append({**_flag_base(flag), "cited_edition": flag.get("cited_edition"), "relation": "moved",
-                      "target_ref": flag["target_ref"],
-                      "now": json.dumps([{"id": flag["now_at"], "ref": ref, "relation": "moved"}], ensure_ascii=False),
-                      "message": flag["message"]})
+        flags.append(
+            {
+                **_flag_base(flag),
+                "cited_edition": flag.get("cited_edition"),
+                "relation": "moved",
+                "target_ref": flag["target_ref"],
+                "now": json.dumps([{"id": flag["now_at"], "ref": ref, "relation": "moved"}], ensure_ascii=False),
+                "message": flag["message"],
+            }
+        )
     for number, flag in enumerate(flags, start=1):
         flag["id"] = number
     return flags
 
 
 def _flag_base(xref: dict) -> dict:
-    return {"source_id": xref["source_id"], "source_doc": xref["source_id"].split(":", 1)[0],
-            "surface": xref["surface"], "field": xref.get("field"), "start": xref.get("start"), "end": xref.get("end"),
-            "target_id": xref.get("target_id"), "target_ref": xref.get("target_ref")}
+    return {
+        "source_id": xref["source_id"],
+        "source_doc": xref["source_id"].split(":", 1)[0],
+        "surface": xref["surface"],
+        "field": xref.get("field"),
+        "start": xref.get("start"),
+        "end": xref.get("end"),
+        "target_id": xref.get("target_id"),
+        "target_ref": xref.get("target_ref"),
+    }
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -14,6 +14,7 @@
 Build-time only: ``diff_tables`` compares every pair the site offers once, and the build stores
 the rows (tables ``diff_rows``, ``diff_laws``); the site's diff pages read them (laws_site/read/diffs.py).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -106,6 +107,7 @@ def is_katakana(char: str) -> bool:
 
 # --- spelling variants: one katakana fold for search and diff (ingest.text.tokenize) -----------------------
 
+
 def katakana_word(text: str, start: int, end: int) -> str:
     """The katakana run that contains text[start:end] (widened to whole words on both sides)."""
     while start > 0 and is_katakana(text[start - 1]):
@@ -143,14 +145,14 @@ def text_ops(from_text: str, to_text: str, show_whitespace: bool = False) -> lis
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         op = {"op": tag, "from": _slice(from_text or "", a, i1, i2), "to": _slice(to_text or "", b, j1, j2)}
         if tag != "equal":
-            op["class"] = change_class(op, a.text[i1:i2], b.text[j1:j2], a.text, b.text, (i1, i2, j1, j2),
-                                       show_whitespace)
+            op["class"] = change_class(
+                op, a.text[i1:i2], b.text[j1:j2], a.text, b.text, (i1, i2, j1, j2), show_whitespace
+            )
         ops.append(op)
     return ops
 
 
-def change_class(op: dict, changed_from: str, changed_to: str, a: str, b: str, span: tuple,
-                 literal: bool) -> str:
+def change_class(op: dict, changed_from: str, changed_to: str, a: str, b: str, span: tuple, literal: bool) -> str:
     if literal and fold(op["from"]).text == fold(op["to"]).text:
         return "format"
     return classify(a, b, *span)
@@ -158,12 +160,13 @@ def change_class(op: dict, changed_from: str, changed_to: str, a: str, b: str, s
 
 def _slice(original: str, folded: Folded, start: int, end: int) -> str:
     """The original text behind folded[start:end]; skipped characters go with the segment before them."""
+
     def boundary(k: int) -> int:
         if k == 0:
             return 0
         return folded.origin[k] if k < len(folded.origin) else len(original)
 
-    return original[boundary(start):boundary(end)]
+    return original[boundary(start) : boundary(end)]
 
 
 def has_changes(ops: list[dict]) -> bool:
@@ -213,7 +216,7 @@ def numbers_in(text: str, lang: str, law_ref: str | None) -> list[str]:
 def _numbers_in(text: str, lang: str, law_ref: str | None) -> tuple[str, ...]:
     blanked = list(text)
     for ref in references_in(text, lang, law_ref):
-        blanked[ref.start:ref.end] = " " * (ref.end - ref.start)
+        blanked[ref.start : ref.end] = " " * (ref.end - ref.start)
     plain = FOOTNOTE_MARKER.sub(" ", unicodedata.normalize("NFKC", "".join(blanked)))
     plain = CJK_COUNTED.sub(lambda m: str(CJK_DIGITS[m.group(1) or m.group(2)]), plain)
     return tuple(NUMBER.findall(plain))
@@ -273,8 +276,12 @@ class GlossaryTerms:
             scan, nested, names, whole_words = self._scan[lang]
             found = set(scan.findall(title or ""))  # a form found many times in a text is one candidate
             candidates = found.union(*(nested[form] for form in found))
-            self._named[key] = {name for form in candidates
-                                if form not in whole_words or as_whole_word(form, title) for name in names[form]}
+            self._named[key] = {
+                name
+                for form in candidates
+                if form not in whole_words or as_whole_word(form, title)
+                for name in names[form]
+            }
         return self._named[key]
 
 
@@ -294,8 +301,9 @@ def as_whole_word(term: str, text: str) -> bool:
     return False
 
 
-def title_terms(from_title: str | None, to_title: str | None, from_lang: str, to_lang: str,
-                glossary: GlossaryTerms) -> dict | None:
+def title_terms(
+    from_title: str | None, to_title: str | None, from_lang: str, to_lang: str, glossary: GlossaryTerms
+) -> dict | None:
     """Glossary terms (by their English name) found in one title whose counterpart is absent from
     the other, e.g. 1997 庄家的权利 (declarer) against 2017 ダミーの権利 (dummy)."""
     if not glossary or not from_title or not to_title or from_lang == to_lang:
@@ -330,31 +338,45 @@ class Comparison:
         return self.concordance.between(self.from_info["doc"], self.to_info["doc"])
 
 
-def compare_pair(pair: dict, source: Unit | None, target: Unit | None, cmp: Comparison,
-                 found: dict | None = None) -> dict:
+def compare_pair(
+    pair: dict, source: Unit | None, target: Unit | None, cmp: Comparison, found: dict | None = None
+) -> dict:
     """One aligned pair (or lone unit) -> a diff row with status, ops and signals (``found``: the pair's
     `signals`, when made already). The row leaves out the units' texts: each is in table sections
     already (laws_site/read/diffs.py adds it)."""
     row = {
-        "ref": pair["to_ref"] or pair["from_ref"], "from_ref": pair["from_ref"], "to_ref": pair["to_ref"],
-        "from_id": pair["from_id"], "to_id": pair["to_id"], "method": pair["method"], "note": pair["note"],
+        "ref": pair["to_ref"] or pair["from_ref"],
+        "from_ref": pair["from_ref"],
+        "to_ref": pair["to_ref"],
+        "from_id": pair["from_id"],
+        "to_id": pair["to_id"],
+        "method": pair["method"],
+        "note": pair["note"],
         # the provision concordance's word on the pair (ingest.editions.concordance), where the pair comes from it
-        "relation": pair.get("relation"), "basis": pair.get("basis"),
-        "from_title": source.title if source else None, "to_title": target.title if target else None,
+        "relation": pair.get("relation"),
+        "basis": pair.get("basis"),
+        "from_title": source.title if source else None,
+        "to_title": target.title if target else None,
     }
     row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
     if abridged:
         row["note"] = "the commentary reprints only this heading, not the text: nothing to compare"
     elif source and target and text_moved(source, target):
-        row["note"] = row["note"] or "one side prints text for this unit, the other none of its own (its sub-units or a heading only)"
+        row["note"] = (
+            row["note"]
+            or "one side prints text for this unit, the other none of its own (its sub-units or a heading only)"
+        )
     if source and target and cmp.same_language:
         row["ops"] = [] if abridged else text_ops(source.text, target.text, cmp.show_whitespace)
         row["title_ops"] = text_ops(source.title or "", target.title or "", cmp.show_whitespace)
     else:
         row["ops"], row["title_ops"] = [], []
-    row["title_terms"] = None if cmp.same_language or not (source and target) else title_terms(
-        source.title, target.title, cmp.from_info["lang"], cmp.to_info["lang"], cmp.glossary)
+    row["title_terms"] = (
+        None
+        if cmp.same_language or not (source and target)
+        else title_terms(source.title, target.title, cmp.from_info["lang"], cmp.to_info["lang"], cmp.glossary)
+    )
     row["status"] = status_of(row, source, target, cmp)
     return row
 
@@ -366,14 +388,18 @@ def signals(source: Unit | None, target: Unit | None, cmp: Comparison) -> dict:
         refs_added = refs_removed = numbers_added = numbers_removed = []
     else:
         from_lang, to_lang = cmp.from_info["lang"], cmp.to_info["lang"]
-        refs_added, refs_removed = added_removed(law_refs(source.text, from_lang, law_ref_of(source)),
-                                                 law_refs(target.text, to_lang, law_ref_of(target)))
-        numbers_added, numbers_removed = added_removed(numbers_in(source.text, from_lang, law_ref_of(source)),
-                                                       numbers_in(target.text, to_lang, law_ref_of(target)))
+        refs_added, refs_removed = added_removed(
+            law_refs(source.text, from_lang, law_ref_of(source)), law_refs(target.text, to_lang, law_ref_of(target))
+        )
+        numbers_added, numbers_removed = added_removed(
+            numbers_in(source.text, from_lang, law_ref_of(source)), numbers_in(target.text, to_lang, law_ref_of(target))
+        )
     return {
-        "refs_added": refs_added, "refs_removed": refs_removed,
+        "refs_added": refs_added,
+        "refs_removed": refs_removed,
         "refs_moved": explained_moves(refs_removed, refs_added, cmp.moves),
-        "numbers_added": numbers_added, "numbers_removed": numbers_removed,
+        "numbers_added": numbers_added,
+        "numbers_removed": numbers_removed,
     }
 
 
@@ -413,11 +439,21 @@ def count_statuses(rows: list[dict]) -> dict[str, int]:
 
 def law_summary(number: int, rows: list[dict]) -> dict:
     head = next((r for r in rows if r["ref"] == str(number)), None)
-    return {"law": str(number), "from_title": head["from_title"] if head else None,
-            "to_title": head["to_title"] if head else None, "units": len(rows), **count_statuses(rows),
-            "relations": {relation: n for relation, n in count_relations(rows).items() if n},
-            "notes": sorted({r["note"] for r in rows if r["note"] and (
-                r["method"] == "concordance" or r.get("relation") in NOTED_RELATIONS)})}
+    return {
+        "law": str(number),
+        "from_title": head["from_title"] if head else None,
+        "to_title": head["to_title"] if head else None,
+        "units": len(rows),
+        **count_statuses(rows),
+        "relations": {relation: n for relation, n in count_relations(rows).items() if n},
+        "notes": sorted(
+            {
+                r["note"]
+                for r in rows
+                if r["note"] and (r["method"] == "concordance" or r.get("relation") in NOTED_RELATIONS)
+            }
+        ),
+    }
 
 
 # relations whose reason the overview lists (a pair the number alone would have got wrong)
@@ -432,8 +468,13 @@ def count_relations(rows: list[dict]) -> dict[str, int]:
     return counts
 
 
-def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], languages: dict[str, str],
-                glossary: list[dict], concordance: Concordance | None = None) -> tuple[list[dict], list[dict]]:
+def diff_tables(
+    units: list[Unit],
+    aligned: dict[tuple[str, str], list[dict]],
+    languages: dict[str, str],
+    glossary: list[dict],
+    concordance: Concordance | None = None,
+) -> tuple[list[dict], list[dict]]:
     """Rows of tables ``diff_rows`` (one per aligned unit pair, per comparison, per whitespace
     mode, the row as JSON) and ``diff_laws`` (per law: counts of same/changed/only_from/only_to).
 
@@ -470,33 +511,55 @@ def diff_tables(units: list[Unit], aligned: dict[tuple[str, str], list[dict]], l
 
 def pair_laws(pair: dict) -> tuple[int | None, int | None]:
     """The Law of each side of a pair (None for a side it lacks)."""
-    return (law_number(pair["from_ref"]) if pair["from_ref"] else None,
-            law_number(pair["to_ref"]) if pair["to_ref"] else None)
+    return (
+        law_number(pair["from_ref"]) if pair["from_ref"] else None,
+        law_number(pair["to_ref"]) if pair["to_ref"] else None,
+    )
 
 
-def table_row(from_doc: str, to_doc: str, literal: bool, position: int, row: dict,
-              laws: tuple[int | None, int | None], stored: str) -> dict:
+def table_row(
+    from_doc: str,
+    to_doc: str,
+    literal: bool,
+    position: int,
+    row: dict,
+    laws: tuple[int | None, int | None],
+    stored: str,
+) -> dict:
     """A diff_rows row: ``row`` (a `compare_pair`) and ``stored``, its JSON."""
-    return {"from_doc": from_doc, "to_doc": to_doc, "whitespace": int(literal), "position": position,
-            "ref": row["ref"], "from_id": row["from_id"], "to_id": row["to_id"], "from_law": laws[0],
-            "to_law": laws[1], "row": stored}
+    return {
+        "from_doc": from_doc,
+        "to_doc": to_doc,
+        "whitespace": int(literal),
+        "position": position,
+        "ref": row["ref"],
+        "from_id": row["from_id"],
+        "to_id": row["to_id"],
+        "from_law": laws[0],
+        "to_law": laws[1],
+        "row": stored,
+    }
 
 
-def overview_rows(from_doc: str, to_doc: str, rows: list[dict], laws: list[tuple[int | None, int | None]]) -> list[dict]:
+def overview_rows(
+    from_doc: str, to_doc: str, rows: list[dict], laws: list[tuple[int | None, int | None]]
+) -> list[dict]:
     """``laws``: each row's `pair_laws`; a row counts under its newer side's Law, else its older side's."""
     by_law: dict[int, list[dict]] = {}
     for row, (from_law, to_law) in zip(rows, laws):
         by_law.setdefault(to_law if row["to_ref"] else from_law, []).append(row)
-    return [{"from_doc": from_doc, "to_doc": to_doc, "law": number,
-             "summary": json_text(law_summary(number, law_rows))}
-            for number, law_rows in sorted(by_law.items())]
+    return [
+        {"from_doc": from_doc, "to_doc": to_doc, "law": number, "summary": json_text(law_summary(number, law_rows))}
+        for number, law_rows in sorted(by_law.items())
+    ]
 
 
 # --- references written against an older edition ----------------------------------------------------------------
 
 
-def edition_flags(conn_or_units, concordance: Concordance | None = None,
-                  version_dates: dict[str, str] | None = None) -> list[dict]:
+def edition_flags(
+    conn_or_units, concordance: Concordance | None = None, version_dates: dict[str, str] | None = None
+) -> list[dict]:
     """References that cite a Law in an older edition's sense (JCBL 付表7: 23条が適用される).
 
     Rule (docs/diff.md): a reference to laws-2017-ja REF is flagged when its document's version
@@ -541,25 +604,42 @@ def changed_meanings(concordance: Concordance) -> dict[tuple[str, str], dict]:
 def edition_flag(xref: dict, meaning: dict, in_force: dict, written: str) -> dict:
     old, new = meaning["old"], meaning["new"]
     return {
-        "source_id": xref["source_id"], "surface": xref["surface"], "target_id": xref.get("target_id"),
-        "field": xref.get("field"), "start": xref.get("start"), "end": xref.get("end"),
-        "target_ref": xref["target_ref"], "cited_edition": in_force.get("previous_edition"),
-        "document_date": written, "in_force": str(in_force["date"]),
-        "older_meaning": old.older_meaning, "now_at": f"{old.to_doc}:{old.to_ref}", "concordance": [old.id, new.id],
-        "message": (f"{xref['surface']} was written before the 2017 Laws took effect ({in_force['date']}): it means "
-                    f"{old.older_meaning or 'the older Law ' + str(old.from_ref)}, now {old.to_ref}; "
-                    f"2017 Law {new.to_ref} is a different rule."),
+        "source_id": xref["source_id"],
+        "surface": xref["surface"],
+        "target_id": xref.get("target_id"),
+        "field": xref.get("field"),
+        "start": xref.get("start"),
+        "end": xref.get("end"),
+        "target_ref": xref["target_ref"],
+        "cited_edition": in_force.get("previous_edition"),
+        "document_date": written,
+        "in_force": str(in_force["date"]),
+        "older_meaning": old.older_meaning,
+        "now_at": f"{old.to_doc}:{old.to_ref}",
+        "concordance": [old.id, new.id],
+        "message": (
+            f"{xref['surface']} was written before the 2017 Laws took effect ({in_force['date']}): it means "
+            f"{old.older_meaning or 'the older Law ' + str(old.from_ref)}, now {old.to_ref}; "
+            f"2017 Law {new.to_ref} is a different rule."
+        ),
     }
 
 
 def _xrefs_from_db(conn: sqlite3.Connection) -> list[dict]:
     # a row the build re-pointed (ingest/references/moved.py) is read as printed: its number is what is flagged
     printed = "as_printed_ref" in {row[1] for row in conn.execute("pragma table_info(xrefs)")}
-    ref, target = (("coalesce(as_printed_ref, target_ref)",
-                    "case when as_printed_ref is null then target_id else target_doc || ':' || as_printed_ref end")
-                   if printed else ("target_ref", "target_id"))
-    rows = conn.execute(f"select source_id, surface, target_doc, {ref}, {target} from xrefs "
-                        "where target_doc is not null and target_ref is not null").fetchall()
+    ref, target = (
+        (
+            "coalesce(as_printed_ref, target_ref)",
+            "case when as_printed_ref is null then target_id else target_doc || ':' || as_printed_ref end",
+        )
+        if printed
+        else ("target_ref", "target_id")
+    )
+    rows = conn.execute(
+        f"select source_id, surface, target_doc, {ref}, {target} from xrefs "
+        "where target_doc is not null and target_ref is not null"
+    ).fetchall()
     return [dict(zip(("source_id", "surface", "target_doc", "target_ref", "target_id"), r)) for r in rows]
 
 

@@ -10,6 +10,7 @@ Every note must have both versions: a missing or empty one is a ParseError namin
 line of its entry, so a note added in English only fails the build instead of showing English on
 a Japanese page.
 """
+
 from __future__ import annotations
 
 import re
@@ -59,29 +60,46 @@ def editorial_note_rows(path: Path | str) -> list[dict]:
         line = lines.get((kind, key))
         missing = [lang for lang in LANGUAGES if not isinstance(versions.get(lang), str) or not text(versions[lang])]
         if missing:
-            raise ParseError(str(path), line, f"{kind} {key}: the note needs its Japanese and Chinese versions too "
-                                              f"(missing: {', '.join(missing)})")
+            raise ParseError(
+                str(path),
+                line,
+                f"{kind} {key}: the note needs its Japanese and Chinese versions too (missing: {', '.join(missing)})",
+            )
         row = {"en": en, **{lang: text(versions[lang]) for lang in LANGUAGES}, "kind": kind, "key": key}
         if en in rows and any(rows[en][lang] != row[lang] for lang in LANGUAGES):
-            raise ParseError(str(path), line, f"{kind} {key}: the same English note as {rows[en]['kind']} "
-                                              f"{rows[en]['key']}, translated differently")
+            raise ParseError(
+                str(path),
+                line,
+                f"{kind} {key}: the same English note as {rows[en]['kind']} {rows[en]['key']}, translated differently",
+            )
         rows.setdefault(en, row)
 
     for move in data.get("moves") or []:
         if isinstance(move, dict):
             add("move", str(move.get("id")), move.get("note"), {l: move.get(f"note_{l}") for l in LANGUAGES})
             # what an older number meant, quoted in the flag on a reference written before the change
-            add("move", str(move.get("id")), move.get("older_meaning"),
-                {l: move.get(f"older_meaning_{l}") for l in LANGUAGES})
+            add(
+                "move",
+                str(move.get("id")),
+                move.get("older_meaning"),
+                {l: move.get(f"older_meaning_{l}") for l in LANGUAGES},
+            )
     provisions = data.get("provisions") or {}
     for decision in provisions.get("decisions") or []:
         if isinstance(decision, dict):
-            add("decision", str(decision.get("from")), decision.get("reason"),
-                {l: decision.get(f"reason_{l}") for l in LANGUAGES})
+            add(
+                "decision",
+                str(decision.get("from")),
+                decision.get("reason"),
+                {l: decision.get(f"reason_{l}") for l in LANGUAGES},
+            )
     for ref, reason in (provisions.get("confirmed_translations") or {}).items():
         if not isinstance(reason, dict):
-            raise ParseError(str(path), lines.get(("confirmed", str(ref))),
-                             f"confirmed_translations {ref}: expected a mapping with ja and zh")
+            raise ParseError(
+                str(path),
+                lines.get(("confirmed", str(ref))),
+                f"confirmed_translations {ref}: expected a mapping with ja and zh",
+            )
     for ref, reason in (provisions.get("confirmed") or {}).items():
         versions = (provisions.get("confirmed_translations") or {}).get(ref) or {}
         add("confirmed", str(ref), reason, versions)

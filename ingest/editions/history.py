@@ -7,6 +7,7 @@ is one provision: its unit in each version (or why there is none) and what happe
 split, merged, partial, added, removed), 2018 reprint -> 2019 PDF the wording diff within Japanese
 (ingest.editions.diff ops). Made once at build: table ``law_history`` (one JSON document per law).
 """
+
 from __future__ import annotations
 
 import json
@@ -24,18 +25,42 @@ def version_list(registry: Registry, old_doc: str, new_doc: str) -> list[dict]:
     reprints = [c for c in registry.commentaries if c.comments_on == new_doc]
     dates = sorted({c.version_date for c in reprints})
     return [
-        {"key": "old", "docs": [old_doc], "edition": old.edition, "lang": old.language, "date": old.version_date,
-         "label": f"{old.edition} ({old.short_title or old.title})"},
-        {"key": "reprint", "docs": [c.id for c in reprints], "edition": new.edition, "lang": new.language,
-         "date": dates[0] if dates else None,
-         "label": f"{new.edition} as reprinted by the commentaries ({dates[0][:4] if dates else ''})"},
-        {"key": "new", "docs": [new_doc], "edition": new.edition, "lang": new.language, "date": new.version_date,
-         "label": f"{new.edition} ({new.short_title or new.title}, {new.version_date[:4]})"},
+        {
+            "key": "old",
+            "docs": [old_doc],
+            "edition": old.edition,
+            "lang": old.language,
+            "date": old.version_date,
+            "label": f"{old.edition} ({old.short_title or old.title})",
+        },
+        {
+            "key": "reprint",
+            "docs": [c.id for c in reprints],
+            "edition": new.edition,
+            "lang": new.language,
+            "date": dates[0] if dates else None,
+            "label": f"{new.edition} as reprinted by the commentaries ({dates[0][:4] if dates else ''})",
+        },
+        {
+            "key": "new",
+            "docs": [new_doc],
+            "edition": new.edition,
+            "lang": new.language,
+            "date": new.version_date,
+            "label": f"{new.edition} ({new.short_title or new.title}, {new.version_date[:4]})",
+        },
     ]
 
 
-def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], registry: Registry,
-                 old_doc: str, new_doc: str, old_last_law: int | None) -> list[dict]:
+def history_rows(
+    units: list[Unit],
+    pairs: list[dict],
+    diff_rows: list[dict],
+    registry: Registry,
+    old_doc: str,
+    new_doc: str,
+    old_last_law: int | None,
+) -> list[dict]:
     """Rows of table ``law_history``: one per law either edition has."""
     by_id = {u.id: u for u in units}
     old_laws = [u for u in units if u.doc == old_doc and u.kind in ("law", "section", "item", "subitem", "subsubitem")]
@@ -45,24 +70,40 @@ def history_rows(units: list[Unit], pairs: list[dict], diff_rows: list[dict], re
     reprinted: dict[str, list[dict]] = {}
     for stored in diff_rows:
         # a reprinted unit and its 2017 unit (the row's own columns say so: its JSON is read only then)
-        if (stored["whitespace"] or stored["from_doc"] not in reprint_docs or stored["to_doc"] != new_doc
-                or not (stored["from_id"] and stored["to_id"])):
+        if (
+            stored["whitespace"]
+            or stored["from_doc"] not in reprint_docs
+            or stored["to_doc"] != new_doc
+            or not (stored["from_id"] and stored["to_id"])
+        ):
             continue
         row = json.loads(stored["row"])
         reprint = registry.get(stored["from_doc"])
-        reprinted.setdefault(row["to_id"], []).append({
-            **cell(by_id[row["from_id"]]), "law_ref": row["from_ref"],
-            "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
-            "status": row["status"], "ops": row["ops"],
-            "title_ops": row["title_ops"], "note": row.get("note")})
+        reprinted.setdefault(row["to_id"], []).append(
+            {
+                **cell(by_id[row["from_id"]]),
+                "law_ref": row["from_ref"],
+                "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
+                "status": row["status"],
+                "ops": row["ops"],
+                "title_ops": row["title_ops"],
+                "note": row.get("note"),
+            }
+        )
     by_law: dict[int, list[dict]] = {}
     for pair in pairs:  # a pair across laws (1997 23 -> 2017 72C) is in both laws' histories
         for law in {pair["from_law"], pair["to_law"]} - {None}:
             by_law.setdefault(law, []).append(pair)
     out = []
     for law, rows in sorted(by_law.items()):
-        out.append({"law": law, "history": json.dumps(
-            law_history(law, rows, by_id, reprinted, versions, old_last_law, old_last_ref), ensure_ascii=False)})
+        out.append(
+            {
+                "law": law,
+                "history": json.dumps(
+                    law_history(law, rows, by_id, reprinted, versions, old_last_law, old_last_ref), ensure_ascii=False
+                ),
+            }
+        )
     return out
 
 
@@ -72,8 +113,15 @@ def cell(unit: Unit) -> dict:
     return {"doc": unit.doc, "id": unit.id, "ref": unit.ref, "title": unit.title}
 
 
-def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: dict[str, list[dict]],
-                versions: list[dict], old_last_law: int | None, old_last_ref: str | None = None) -> dict:
+def law_history(
+    law: int,
+    pairs: list[dict],
+    by_id: dict[str, Unit],
+    reprinted: dict[str, list[dict]],
+    versions: list[dict],
+    old_last_law: int | None,
+    old_last_ref: str | None = None,
+) -> dict:
     old_last_ref = old_last_ref or f"Law {old_last_law}"
     new_units = [p["to_id"] for p in pairs if p["to_id"]]
     reaches = {
@@ -82,16 +130,24 @@ def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: 
         "new": bool(new_units),
     }
     notes = {
-        "old": None if reaches["old"] else (
+        "old": None
+        if reaches["old"]
+        else (
             f"No {versions[0]['edition']} text of Law {law} is in the corpus: the {versions[0]['edition']} "
-            f"text stops inside {old_last_ref}." if old_last_law and law > old_last_law else
-            f"The {versions[0]['edition']} Laws have no Law {law}."),
-        "reprint": None if reaches["reprint"] else f"The commentaries of {str(versions[1]['date'])[:4]} do not reprint Law {law}.",
+            f"text stops inside {old_last_ref}."
+            if old_last_law and law > old_last_law
+            else f"The {versions[0]['edition']} Laws have no Law {law}."
+        ),
+        "reprint": None
+        if reaches["reprint"]
+        else f"The commentaries of {str(versions[1]['date'])[:4]} do not reprint Law {law}.",
         "new": None if reaches["new"] else f"No unit of the {versions[2]['edition']} Laws came from Law {law}.",
     }
     if reaches["old"] and old_last_law == law:
-        notes["old"] = (f"The {versions[0]['edition']} text in this corpus stops inside {old_last_ref}: "
-                        "what follows has no 1997 text to compare.")
+        notes["old"] = (
+            f"The {versions[0]['edition']} text in this corpus stops inside {old_last_ref}: "
+            "what follows has no 1997 text to compare."
+        )
     seen_old: set[str] = set()
     rows = []
     for pair in pairs:
@@ -101,21 +157,32 @@ def law_history(law: int, pairs: list[dict], by_id: dict[str, Unit], reprinted: 
         if old:
             seen_old.add(old.id)
         reprints = reprinted.get(new.id, []) if new else []
-        rows.append({
-            "ref": new.ref if new else old.ref,
-            "old": {**cell(old), "repeat": repeat} if old else None,
-            "reprints": reprints,
-            "new": cell(new) if new else None,
-            "steps": {
-                "old_to_new": {"relation": pair["relation"], "words": relation_words(pair["relation"]),
-                               "basis": pair["basis"], "reason": pair["reason"],
-                               "moved": bool(old and new and old.ref != new.ref)},
-                "reprint_to_new": [{"doc": r["doc"], "status": r["status"],
-                                    "changed": r["status"] == "changed"} for r in reprints],
-            },
-        })
-    return {"law": law, "versions": [{**v, "reaches": reaches[v["key"]], "note": notes[v["key"]]} for v in versions],
-            "counts": counts(rows), "rows": rows}
+        rows.append(
+            {
+                "ref": new.ref if new else old.ref,
+                "old": {**cell(old), "repeat": repeat} if old else None,
+                "reprints": reprints,
+                "new": cell(new) if new else None,
+                "steps": {
+                    "old_to_new": {
+                        "relation": pair["relation"],
+                        "words": relation_words(pair["relation"]),
+                        "basis": pair["basis"],
+                        "reason": pair["reason"],
+                        "moved": bool(old and new and old.ref != new.ref),
+                    },
+                    "reprint_to_new": [
+                        {"doc": r["doc"], "status": r["status"], "changed": r["status"] == "changed"} for r in reprints
+                    ],
+                },
+            }
+        )
+    return {
+        "law": law,
+        "versions": [{**v, "reaches": reaches[v["key"]], "note": notes[v["key"]]} for v in versions],
+        "counts": counts(rows),
+        "rows": rows,
+    }
 
 
 def counts(rows: list[dict]) -> dict:

@@ -1,6 +1,7 @@
 """The build's one call into the edition work: the provision concordance (ingest.editions.concordance) made
 once, the 1997 -> 2017 alignment replaced by it (so the diffs follow the same pairs), and the
 tables written from it: provision_pairs, edition_flags, law_history."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,9 +23,18 @@ from ingest.parsers.records import Unit
 from ingest.sources.registry import Registry
 
 EDITION_SCHEMAS = {
-    "provision_pairs": (PAIR_COLUMNS, {"pk": "position", "foreign_keys": [
-        ("from_id", "sections", "id"), ("to_id", "sections", "id"),
-        ("from_doc", "documents", "id"), ("to_doc", "documents", "id")]}),
+    "provision_pairs": (
+        PAIR_COLUMNS,
+        {
+            "pk": "position",
+            "foreign_keys": [
+                ("from_id", "sections", "id"),
+                ("to_id", "sections", "id"),
+                ("from_doc", "documents", "id"),
+                ("to_doc", "documents", "id"),
+            ],
+        },
+    ),
     "edition_flags": (FLAG_COLUMNS, {"pk": "id", "foreign_keys": [("source_id", "sections", "id")]}),
     "law_history": (HISTORY_COLUMNS, {"pk": "law"}),
 }
@@ -36,8 +46,14 @@ class Concorded:
     pairs: list[dict]
 
 
-def follow_provisions(aligned: dict, units: list[Unit], glossary: list[dict], languages: dict[str, str],
-                      concordance: Concordance, path: Path | None = None) -> tuple[dict, Concorded]:
+def follow_provisions(
+    aligned: dict,
+    units: list[Unit],
+    glossary: list[dict],
+    languages: dict[str, str],
+    concordance: Concordance,
+    path: Path | None = None,
+) -> tuple[dict, Concorded]:
     """The provision pairs (``path``: the corpus's concordance.yml), and ``aligned`` with the
     1997 -> 2017 comparison drawn from them."""
     provisions = load_provisions(path or CONCORDANCE_PATH, concordance=concordance)
@@ -56,9 +72,15 @@ def older_edition_flags(xrefs: list[dict], registry: Registry, concordance: Conc
     return flags_for([x for x in xrefs if x.get("target_doc") and x.get("target_ref")], concordance, dates)
 
 
-def edition_tables(units: list[Unit], concorded: Concorded, xrefs: list[dict], diff_rows: list[dict],
-                   registry: Registry, concordance: Concordance,
-                   regulation_flags: list[dict] | None = None) -> dict[str, list[dict]]:
+def edition_tables(
+    units: list[Unit],
+    concorded: Concorded,
+    xrefs: list[dict],
+    diff_rows: list[dict],
+    registry: Registry,
+    concordance: Concordance,
+    regulation_flags: list[dict] | None = None,
+) -> dict[str, list[dict]]:
     """``regulation_flags``: `older_edition_flags` made before the rows were re-pointed (else made here)."""
     provisions, pairs = concorded.provisions, concorded.pairs
     if regulation_flags is None:
@@ -67,6 +89,9 @@ def edition_tables(units: list[Unit], concorded: Concorded, xrefs: list[dict], d
     return {
         "provision_pairs": pairs,
         "edition_flags": moved_reference_flags(xrefs, pairs, provisions, regulation_flags),
-        "law_history": history_rows(units, pairs, diff_rows, registry, provisions.from_doc, provisions.to_doc,
-                                    last_law_number(old_units)) if pairs else [],
+        "law_history": history_rows(
+            units, pairs, diff_rows, registry, provisions.from_doc, provisions.to_doc, last_law_number(old_units)
+        )
+        if pairs
+        else [],
     }

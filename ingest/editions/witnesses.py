@@ -9,6 +9,7 @@ read otherwise, phrase by phrase, for a reviewer and for tests/test_commentary_w
 
 Pure: parsed documents in, records out (no database, no Sudachi).
 """
+
 from __future__ import annotations
 
 import difflib
@@ -66,11 +67,14 @@ def printings(commentary: ParsedDocument, laws: ParsedDocument) -> list[Printing
             witness = by_ref[unit.attrs["law_ref"]]
             versions = [(unit.line, unit.title, unit.text)] + [
                 (v["line"], v.get("title", unit.title), v.get("text", unit.text))
-                for v in unit.attrs.get("repeat_variants", [])]
+                for v in unit.attrs.get("repeat_variants", [])
+            ]
             for line, title, text in versions:
-                found += [Printing(unit.doc, unit.ref, line, name, value, witness.ref, other or "")
-                          for name, value, other in (("title", title, witness.title), ("text", text, witness.text))
-                          if value]
+                found += [
+                    Printing(unit.doc, unit.ref, line, name, value, witness.ref, other or "")
+                    for name, value, other in (("title", title, witness.title), ("text", text, witness.text))
+                    if value
+                ]
         elif unit.kind == "footnote":
             anchor = (unit.attrs.get("anchor_ref") or "").removeprefix("quote:")
             witness = footnote_of.get(anchor)

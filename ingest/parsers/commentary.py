@@ -37,6 +37,7 @@ Units emitted (refs are stable, public):
 
 Law cross-references in the text (第43条B項2(b)) are left as printed for the reference extractor.
 """
+
 from __future__ import annotations
 
 import re
@@ -71,24 +72,26 @@ def drop_runs_between(keep: Callable[[str, int, int], bool]) -> Callable[[str], 
     as (?<=[kana kanji])[ \u3000]+(?=\\d) removes is exactly such whole runs. Tested in Python
     because sre compiles a class of the 27,000 kanji by filling one table entry per character,
     ~1 ms a pattern at every start."""
+
     def rule(text: str) -> str:
         return SPACE_RUN_RE.sub(lambda m: m.group() if keep(text, m.start(), m.end()) else "", text)
+
     return rule
 
 
 def ja_before_digit(text: str, start: int, end: int) -> bool:
     """Keep unless kana/kanji, spaces, a digit: 第 50条, カードが 1 枚."""
-    return not (start and is_japanese(text[start - 1]) and text[end:end + 1].isdecimal())
+    return not (start and is_japanese(text[start - 1]) and text[end : end + 1].isdecimal())
 
 
 def ja_before_parenthesis(text: str, start: int, end: int) -> bool:
     """Keep unless kana/kanji, spaces, (: できる (ただし…"""
-    return not (start and is_japanese(text[start - 1]) and text[end:end + 1] == "(")
+    return not (start and is_japanese(text[start - 1]) and text[end : end + 1] == "(")
 
 
 def parenthesis_before_ja(text: str, start: int, end: int) -> bool:
     """Keep unless ), spaces, kana/kanji; but keep "(1) 受け入れる" and "(a) …" (a numbered item)."""
-    before = text[max(start - 3, 0):start]
+    before = text[max(start - 3, 0) : start]
     numbered = len(before) == 3 and before[0] == "(" and (before[1].isdecimal() or "a" <= before[1] <= "z")
     return not (before.endswith(")") and not numbered and end < len(text) and is_japanese(text[end]))
 
@@ -311,12 +314,16 @@ def starts_rulings(line: Line) -> bool:
 # commentary's own) -> (the Law, why). Keyed by title, so a renumbered ruling keeps its Law.
 RULING_APPLIES = {
     "リボークの裁定例（Sがダミー）": (
-        ["62"], "W's revoke is found before his side plays to the next trick, so it is corrected (62A); "
-                "the withdrawn card becomes a major penalty card (62B1), N may change his card and E may "
-                "not (62C1, 62C2)"),
+        ["62"],
+        "W's revoke is found before his side plays to the next trick, so it is corrected (62A); "
+        "the withdrawn card becomes a major penalty card (62B1), N may change his card and E may "
+        "not (62C1, 62C2)",
+    ),
     "順番外のオープニングリードの裁定例": (
-        ["54"], "the director offers declarer the options of Law 54 for a faced opening lead out of turn "
-                "(ruling:1 lists it: 飛ばした、オープニングリードのとき 第54条 5つの選択肢)"),
+        ["54"],
+        "the director offers declarer the options of Law 54 for a faced opening lead out of turn "
+        "(ruling:1 lists it: 飛ばした、オープニングリードのとき 第54条 5つの選択肢)",
+    ),
 }
 
 
@@ -419,11 +426,27 @@ class CommentaryParser:
             raise ParseError(self.source, None, "expected the index heading (－ 索引 －) of a commentary")
         cover = self.lines[:start]
         if cover:
-            self.emit(Unit(self.doc, "front-matter", "front_matter", title=cover[0].text,
-                           text="\n".join(line.spaced or line.text for line in cover[1:]), line=cover[0].number))
+            self.emit(
+                Unit(
+                    self.doc,
+                    "front-matter",
+                    "front_matter",
+                    title=cover[0].text,
+                    text="\n".join(line.spaced or line.text for line in cover[1:]),
+                    line=cover[0].number,
+                )
+            )
         heading = self.lines[start]
-        self.emit(Unit(self.doc, "toc", "toc", title="索引", line=heading.number,
-                       attrs={"printed": self.raw_lines[heading.number - 1].strip()}))
+        self.emit(
+            Unit(
+                self.doc,
+                "toc",
+                "toc",
+                title="索引",
+                line=heading.number,
+                attrs={"printed": self.raw_lines[heading.number - 1].strip()},
+            )
+        )
         i = start + 1
         while i < len(self.lines) and self.add_toc_row(self.lines[i]):
             i += 1
@@ -444,12 +467,31 @@ class CommentaryParser:
         rulings_row = TOC_RULINGS_RE.match(line.text)
         if law_row:
             law, title, page = law_row.groups()
-            self.emit(Unit(self.doc, f"toc:{law}", "toc_entry", title=title, page=int(page),
-                           line=line.number, parent_ref="toc", attrs={"law": law}))
+            self.emit(
+                Unit(
+                    self.doc,
+                    f"toc:{law}",
+                    "toc_entry",
+                    title=title,
+                    page=int(page),
+                    line=line.number,
+                    parent_ref="toc",
+                    attrs={"law": law},
+                )
+            )
             self.toc_pages[law] = int(page)
         elif rulings_row:
-            self.emit(Unit(self.doc, "toc:rulings", "toc_entry", title=rulings_row.group(1),
-                           page=int(rulings_row.group(2)), line=line.number, parent_ref="toc"))
+            self.emit(
+                Unit(
+                    self.doc,
+                    "toc:rulings",
+                    "toc_entry",
+                    title=rulings_row.group(1),
+                    page=int(rulings_row.group(2)),
+                    line=line.number,
+                    parent_ref="toc",
+                )
+            )
             self.toc_pages["rulings"] = int(rulings_row.group(2))
         return bool(law_row or rulings_row)
 
@@ -485,8 +527,7 @@ class CommentaryParser:
             raise ParseError(self.source, line.number, "text before the first 第N条 heading")
         if CONTINUES_RE.fullmatch(line.text) or line.text in ("(続き)", "（続き）"):
             return
-        section, item, subitem = (SECTION_RE.match(line.text), ITEM_RE.match(line.text),
-                                  SUBITEM_RE.match(line.text))
+        section, item, subitem = (SECTION_RE.match(line.text), ITEM_RE.match(line.text), SUBITEM_RE.match(line.text))
         if section:
             self.quote_section(line, *section.groups())
         elif item:
@@ -544,8 +585,16 @@ class CommentaryParser:
         for ref, printings in self.occurrences.items():
             first, repeats = printings[0], printings[1:]
             law_ref = ref.removeprefix("quote:")
-            unit = Unit(self.doc, ref, "quote", text=first.text, title=first.title, line=first.line,
-                        parent_ref=self.parent_quote(law_ref), attrs={"law_ref": law_ref})
+            unit = Unit(
+                self.doc,
+                ref,
+                "quote",
+                text=first.text,
+                title=first.title,
+                line=first.line,
+                parent_ref=self.parent_quote(law_ref),
+                attrs={"law_ref": law_ref},
+            )
             if law_ref in self.toc_pages:
                 unit.page = self.toc_pages[law_ref]
             if repeats:
@@ -574,9 +623,17 @@ class CommentaryParser:
                 self.append_note_line(Line(line.number, body))
             return
         quote = f"quote:{label['law']}"
-        note = self.emit(Unit(self.doc, ref, "note", title=f"L{label['law']}{label['rest']}", line=line.number,
-                              parent_ref=quote if quote in self.occurrences else None,
-                              attrs={"covers": covered_refs(label["law"], label["rest"]), "label": ref}))
+        note = self.emit(
+            Unit(
+                self.doc,
+                ref,
+                "note",
+                title=f"L{label['law']}{label['rest']}",
+                line=line.number,
+                parent_ref=quote if quote in self.occurrences else None,
+                attrs={"covers": covered_refs(label["law"], label["rest"]), "label": ref},
+            )
+        )
         if self.notes_heading is not None:
             note.attrs["notes_heading"] = self.notes_heading.spaced or self.notes_heading.text
             note.attrs["notes_heading_line"] = self.notes_heading.number
@@ -622,9 +679,17 @@ class CommentaryParser:
     def unlabeled_note(self, number: int, text: str) -> None:
         count = self.unlabeled_count[self.law] = self.unlabeled_count.get(self.law, 0) + 1
         quote = f"quote:{self.law}"
-        self.emit(Unit(self.doc, f"note:{self.law}-{count}", "note", text=text, line=number,
-                       parent_ref=quote if quote in self.occurrences else None,
-                       attrs={"covers": [self.law], "label": None}))
+        self.emit(
+            Unit(
+                self.doc,
+                f"note:{self.law}-{count}",
+                "note",
+                text=text,
+                line=number,
+                parent_ref=quote if quote in self.occurrences else None,
+                attrs={"covers": [self.law], "label": None},
+            )
+        )
 
     # -- footnotes --
     def add_footnote(self, line: Line) -> None:
@@ -633,8 +698,15 @@ class CommentaryParser:
     def finish_footnotes(self) -> None:
         for number, printings in self.footnotes.items():
             (first_line, text), repeats = printings[0], printings[1:]
-            carriers = [u.ref for u in self.units if u.kind != "footnote" and re.search(
-                rf"\*{number}(?!\d)", u.text + "".join(v.get("text", "") for v in u.attrs.get("repeat_variants", [])))]
+            carriers = [
+                u.ref
+                for u in self.units
+                if u.kind != "footnote"
+                and re.search(
+                    rf"\*{number}(?!\d)",
+                    u.text + "".join(v.get("text", "") for v in u.attrs.get("repeat_variants", [])),
+                )
+            ]
             # A body whose marker the conversion garbled (`示唆")` for 示唆*14) is still the
             # book's footnote: kept, unanchored rather than guessed (the errata restore markers).
             attrs = {"anchor_ref": carriers[0] if carriers else None}
@@ -657,8 +729,16 @@ class CommentaryParser:
                 continue  # the chapter title repeats as a running header
             elif is_ruling_heading(line):
                 count += 1
-                ruling = self.emit(Unit(self.doc, f"ruling:{count}", "ruling", title=line.text,
-                                        line=line.number, attrs={"example": line.text.endswith("例") or "例（" in line.text or "例(" in line.text}))
+                ruling = self.emit(
+                    Unit(
+                        self.doc,
+                        f"ruling:{count}",
+                        "ruling",
+                        title=line.text,
+                        line=line.number,
+                        attrs={"example": line.text.endswith("例") or "例（" in line.text or "例(" in line.text},
+                    )
+                )
                 if count == 1 and "rulings" in self.toc_pages:
                     ruling.page = self.toc_pages["rulings"]
                 applies = RULING_APPLIES.get(line.text)

@@ -1,4 +1,5 @@
 """Which parser reads which document: the registry's `parser` field names an ingest module."""
+
 from __future__ import annotations
 
 import importlib

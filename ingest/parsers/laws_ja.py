@@ -22,6 +22,7 @@ Refs: laws `61`, sections `61B`, items `61B2`, sub-items `61B2(a)`, sub-sub-item
 `introduction/ja-note`, `definitions`, `front-matter`, and the index (`index:...`, see
 `ingest.parsers.laws_ja_index`).
 """
+
 from __future__ import annotations
 
 import re
@@ -168,8 +169,16 @@ def toc_units(doc: str, entries: list[TocEntry], line: int) -> list[Unit]:
     units = [Unit(doc, "toc", "toc", title="目次", line=line)]
     for entry in entries:
         units.append(
-            Unit(doc, f"toc:{entry.ref}", "toc_entry", title=entry.title, parent_ref="toc",
-                 page=entry.page, line=entry.line, attrs={"target_ref": entry.ref, "part": entry.part})
+            Unit(
+                doc,
+                f"toc:{entry.ref}",
+                "toc_entry",
+                title=entry.title,
+                parent_ref="toc",
+                page=entry.page,
+                line=entry.line,
+                attrs={"target_ref": entry.ref, "part": entry.part},
+            )
         )
     return units
 
@@ -213,9 +222,7 @@ def joins_previous(unit: Unit, text: str, line: Line | None) -> bool:
         return True  # 「間違っ⏎てプレイした」, 「説明期間【…】⏎の後、」: a break inside a sentence
     if unit.attrs.get("_hard_break"):
         return False  # `7を超えるビッド⏎第38条を適用する。`: the book breaks the line here
-    return ends_open(unit.text) and not text.startswith("・") or (
-        unit.text.endswith("第") and text[:1].isdigit()
-    )
+    return ends_open(unit.text) and not text.startswith("・") or (unit.text.endswith("第") and text[:1].isdigit())
 
 
 # A line cannot open a sentence when it starts with a particle or a counter, or when the line
@@ -228,8 +235,11 @@ def cannot_start_sentence(before: str, text: str) -> bool:
         return False
     if text.startswith(("(", "（")) and not PAREN_RE.match(text):
         return True  # `…しなければならない⏎(第16条B項1(a)参照)。`: the sentence's own parenthesis
-    return before.endswith(("っ", "ッ")) or bool(_PARTICLE_START_RE.match(text)) and (
-        not text.startswith(("回", "枚")) or before[-1:].isdigit())
+    return (
+        before.endswith(("っ", "ッ"))
+        or bool(_PARTICLE_START_RE.match(text))
+        and (not text.startswith(("回", "枚")) or before[-1:].isdigit())
+    )
 
 
 def finish(units: list[Unit]) -> None:
@@ -247,9 +257,16 @@ def finish(units: list[Unit]) -> None:
 # Front matter, prefaces, introduction
 
 
-def prose_unit(doc: str, ref: str, kind: str, title: str | None, lines: list[tuple[int, str]],
-               page: int | None = None, parent: str | None = None,
-               running_headers: frozenset[str] = frozenset()) -> Unit:
+def prose_unit(
+    doc: str,
+    ref: str,
+    kind: str,
+    title: str | None,
+    lines: list[tuple[int, str]],
+    page: int | None = None,
+    parent: str | None = None,
+    running_headers: frozenset[str] = frozenset(),
+) -> Unit:
     """Front matter, a preface or the introduction: paragraphs, list entries, names one a line."""
     unit = Unit(doc, ref, kind, title=title, parent_ref=parent, page=page, line=lines[0][0] if lines else None)
     blank = True
@@ -268,8 +285,9 @@ def prose_unit(doc: str, ref: str, kind: str, title: str | None, lines: list[tup
 # Definitions
 
 
-def parse_definitions(doc: str, lines: list[tuple[int, str]], page: int, running_headers: set[str],
-                      source: str) -> list[Unit]:
+def parse_definitions(
+    doc: str, lines: list[tuple[int, str]], page: int, running_headers: set[str], source: str
+) -> list[Unit]:
     units: list[Unit] = []
     current: Unit | None = None
     for number, raw in lines:
@@ -300,8 +318,9 @@ def definition_unit(doc: str, head: re.Match, number: int, page: int) -> Unit:
     if rest:
         attrs["see_also"] = re.findall(r"「([^」]+)」", rest)
         attrs["heading_note"] = rest
-    return Unit(doc, f"def:{term}", "definition", title=term, parent_ref="definitions", page=page,
-                line=number, attrs=attrs)
+    return Unit(
+        doc, f"def:{term}", "definition", title=term, parent_ref="definitions", page=page, line=number, attrs=attrs
+    )
 
 
 _RUNNING_HEADER_RE = re.compile(r"^##\s+(.+?)\s*$")
@@ -352,8 +371,11 @@ class LawBodyParser:
     def parse(self, lines: list[tuple[int, str]]) -> list[Unit]:
         units = self.read(lines)
         if self.law_number != LAW_COUNT:
-            raise ParseError(self.source, lines[-1][0] if lines else None,
-                             f"expected {LAW_COUNT} laws, found {self.law_number} (next expected: 第{self.law_number + 1}条)")
+            raise ParseError(
+                self.source,
+                lines[-1][0] if lines else None,
+                f"expected {LAW_COUNT} laws, found {self.law_number} (next expected: 第{self.law_number + 1}条)",
+            )
         return units
 
     def read(self, lines: list[tuple[int, str]]) -> list[Unit]:
@@ -389,8 +411,11 @@ class LawBodyParser:
             self.start_law(line, int(law.group(1)), law.group(2))
             return
         if law and line.marked and int(law.group(1)) <= self.law_number:
-            raise ParseError(self.source, line.number,
-                             f"heading 第{law.group(1)}条 again (expected 第{self.law_number + 1}条 or text of 第{self.law_number}条)")
+            raise ParseError(
+                self.source,
+                line.number,
+                f"heading 第{law.group(1)}条 again (expected 第{self.law_number + 1}条 or text of 第{self.law_number}条)",
+            )
         if self.cursor.law is None:
             raise ParseError(self.source, line.number, "expected the heading 第1条 before any law text")
         section = SECTION_RE.match(text)
@@ -419,17 +444,30 @@ class LawBodyParser:
         `- B. …。`), set off by a blank line, is the Law's own closing sentence (Law 71: `ボードの
         スコアは…付け直す。`), not more of the last section."""
         unit = self.cursor.deepest()
-        return (line.after_blank and not line.marked and not line.bullet and unit is self.cursor.section
-                and unit.ref in self.inline_bullet_sections and unit.text.endswith("。")
-                and not cannot_start_sentence(unit.text, line.text))
+        return (
+            line.after_blank
+            and not line.marked
+            and not line.bullet
+            and unit is self.cursor.section
+            and unit.ref in self.inline_bullet_sections
+            and unit.text.endswith("。")
+            and not cannot_start_sentence(unit.text, line.text)
+        )
 
     def closes_section(self, line: Line) -> bool:
         """After a section's list of items, each a whole sentence on its own numbered line, a
         paragraph set off by a blank line that speaks of the list (上記) closes the section
         (69B: `1. …場合。` `2. …場合。` ⏎ `ボードのスコアは上記のトリックを加減して付け直す。`)."""
         unit, section = self.cursor.deepest(), self.cursor.section
-        if not (line.after_blank and not line.marked and not line.bullet and section is not None
-                and unit is self.cursor.item and unit.ref in self.inline_items and "上記" in line.text):
+        if not (
+            line.after_blank
+            and not line.marked
+            and not line.bullet
+            and section is not None
+            and unit is self.cursor.item
+            and unit.ref in self.inline_items
+            and "上記" in line.text
+        ):
             return False
         items = [u for u in self.units if u.parent_ref == section.ref and u.kind == "item"]
         return all(u.ref in self.inline_items for u in items) and not cannot_start_sentence(unit.text, line.text)
@@ -438,8 +476,15 @@ class LawBodyParser:
         """`71/closing` (a Law's closing paragraph after its sections) or `69B/closing` (a
         section's after its items)."""
         parent = parent or self.cursor.law
-        unit = Unit(self.doc, f"{parent.ref}/closing", "closing", parent_ref=parent.ref, page=self.page,
-                    line=line.number, attrs={"after": self.cursor.deepest().ref})
+        unit = Unit(
+            self.doc,
+            f"{parent.ref}/closing",
+            "closing",
+            parent_ref=parent.ref,
+            page=self.page,
+            line=line.number,
+            attrs={"after": self.cursor.deepest().ref},
+        )
         self.units.append(unit)
         self.cursor.closing = unit
         append_text(unit, line.text, line)
@@ -470,16 +515,23 @@ class LawBodyParser:
         return 1 if self.cursor.item is None else self.cursor.item.attrs["number"] + 1
 
     # -- unit creation ----------------------------------------------------------------------
-    def new_unit(self, ref: str, kind: str, parent: Unit | None, line: Line, title: str | None,
-                 attrs: dict) -> Unit:
+    def new_unit(self, ref: str, kind: str, parent: Unit | None, line: Line, title: str | None, attrs: dict) -> Unit:
         toc = self.toc.get(ref)
         if toc:
             self.page = toc.page
         title, markers = title_markers(title or "")
         if markers:
             attrs["title_footnotes"] = markers
-        unit = Unit(self.doc, ref, kind, title=title or None, parent_ref=parent.ref if parent else None,
-                    page=self.page, line=line.number, attrs=attrs)
+        unit = Unit(
+            self.doc,
+            ref,
+            kind,
+            title=title or None,
+            parent_ref=parent.ref if parent else None,
+            page=self.page,
+            line=line.number,
+            attrs=attrs,
+        )
         self.units.append(unit)
         return unit
 
@@ -539,8 +591,11 @@ class LawBodyParser:
     def start_paren(self, line: Line, label: str, rest: str) -> bool:
         """(a) is a sub-item, (i) a sub-sub-item; (i) after (h) is the sub-item i."""
         cursor = self.cursor
-        if label in ROMAN and cursor.subitem is not None and self.next_roman() == label and not (
-            self.next_subitem_letter() == label and self.subitem_is_complete()
+        if (
+            label in ROMAN
+            and cursor.subitem is not None
+            and self.next_roman() == label
+            and not (self.next_subitem_letter() == label and self.subitem_is_complete())
         ):
             parent = cursor.subitem
             unit = self.new_unit(f"{parent.ref}({label})", "subsubitem", parent, line, None, {"label": label})
@@ -579,8 +634,16 @@ class LawBodyParser:
     def add_footnote(self, number: int, label: str, text: str) -> None:
         """Footnote texts sit at the foot of a page; `*` alone is a 【日本語版注】 note (named later)."""
         ref = f"fn:{label}" if label else f"fn:ja@{number}"
-        unit = Unit(self.doc, ref, "footnote", title=f"*{label}" if label else "*", text=clean_inline(text),
-                    page=self.page, line=number, attrs={"label": label or "*"})
+        unit = Unit(
+            self.doc,
+            ref,
+            "footnote",
+            title=f"*{label}" if label else "*",
+            text=clean_inline(text),
+            page=self.page,
+            line=number,
+            attrs={"label": label or "*"},
+        )
         self.footnotes.append(unit)
 
     def anchor_footnotes(self) -> None:
@@ -642,8 +705,7 @@ def title_prefix_length(text: str, title: str) -> int:
 # Whole document
 
 
-def find_line(lines: list[tuple[int, str]], pattern: re.Pattern, source: str, what: str,
-              start: int = 0) -> int:
+def find_line(lines: list[tuple[int, str]], pattern: re.Pattern, source: str, what: str, start: int = 0) -> int:
     for index in range(start, len(lines)):
         if pattern.match(lines[index][1]):
             return index
@@ -665,7 +727,7 @@ def parse(text: str, doc: str, source: str) -> ParsedDocument:
     at["laws"] = find_line(lines, FIRST_LAW_RE, source, "the heading of 第1条", at["definitions"])
     at["index"] = find_line(lines, INDEX_RE, source, "the 索引 heading", at["laws"])
 
-    toc_entries, parts = parse_toc(lines[at["toc"] + 1: at["laws_intro"]])
+    toc_entries, parts = parse_toc(lines[at["toc"] + 1 : at["laws_intro"]])
     if not toc_entries:
         raise ParseError(source, lines[at["toc"]][0], "expected rows such as `第1条<TAB>パック<TAB>12` in the 目次")
     toc = {entry.ref: entry for entry in toc_entries}
@@ -673,35 +735,88 @@ def parse(text: str, doc: str, source: str) -> ParsedDocument:
     law_parts = [(title, first) for title, _, first in parts if first is not None]
 
     furniture = frozenset(running_headers)
-    units: list[Unit] = [prose_unit(doc, "front-matter", "front_matter", "デュプリケートブリッジの規則 2017年版",
-                                    lines[: at["wbf"]], running_headers=furniture)]
-    units.append(prose_unit(doc, "preface:wbf", "preface", heading_text(lines[at["wbf"]][1]),
-                            lines[at["wbf"] + 1: at["jcbl"]], running_headers=furniture))
-    units.append(prose_unit(doc, "preface:jcbl", "preface", heading_text(lines[at["jcbl"]][1]),
-                            lines[at["jcbl"] + 1: at["toc"]], running_headers=furniture))
+    units: list[Unit] = [
+        prose_unit(
+            doc,
+            "front-matter",
+            "front_matter",
+            "デュプリケートブリッジの規則 2017年版",
+            lines[: at["wbf"]],
+            running_headers=furniture,
+        )
+    ]
+    units.append(
+        prose_unit(
+            doc,
+            "preface:wbf",
+            "preface",
+            heading_text(lines[at["wbf"]][1]),
+            lines[at["wbf"] + 1 : at["jcbl"]],
+            running_headers=furniture,
+        )
+    )
+    units.append(
+        prose_unit(
+            doc,
+            "preface:jcbl",
+            "preface",
+            heading_text(lines[at["jcbl"]][1]),
+            lines[at["jcbl"] + 1 : at["toc"]],
+            running_headers=furniture,
+        )
+    )
     units += toc_units(doc, toc_entries, lines[at["toc"]][0])
-    intro_page = page_of_toc_row(lines[at["toc"]: at["laws_intro"]], "前書き")
-    units.append(prose_unit(doc, "preface:laws-2017", "preface", heading_text(lines[at["laws_intro"]][1]),
-                            lines[at["laws_intro"] + 1: at["intro"]], page=intro_page, running_headers=furniture))
-    units.append(prose_unit(doc, "introduction", "introduction", "前書き", lines[at["intro"] + 1: at["ja_note"]],
-                            page=intro_page, running_headers=furniture))
+    intro_page = page_of_toc_row(lines[at["toc"] : at["laws_intro"]], "前書き")
+    units.append(
+        prose_unit(
+            doc,
+            "preface:laws-2017",
+            "preface",
+            heading_text(lines[at["laws_intro"]][1]),
+            lines[at["laws_intro"] + 1 : at["intro"]],
+            page=intro_page,
+            running_headers=furniture,
+        )
+    )
+    units.append(
+        prose_unit(
+            doc,
+            "introduction",
+            "introduction",
+            "前書き",
+            lines[at["intro"] + 1 : at["ja_note"]],
+            page=intro_page,
+            running_headers=furniture,
+        )
+    )
     # the note runs up to the 定義 chapter; `## 定義` + `---` before it is that page's running header
-    units.append(prose_unit(doc, "introduction/ja-note", "introduction_note", "【日本語版注】",
-                            lines[at["ja_note"] + 1: at["definitions"]], page=intro_page, parent="introduction",
-                            running_headers=furniture))
+    units.append(
+        prose_unit(
+            doc,
+            "introduction/ja-note",
+            "introduction_note",
+            "【日本語版注】",
+            lines[at["ja_note"] + 1 : at["definitions"]],
+            page=intro_page,
+            parent="introduction",
+            running_headers=furniture,
+        )
+    )
     units[-1].line = lines[at["ja_note"]][0]
 
-    definitions_page = page_of_toc_row(lines[at["toc"]: at["laws_intro"]], "定義")
-    units.append(Unit(doc, "definitions", "chapter", title="定義", page=definitions_page,
-                      line=lines[at["definitions"]][0]))
-    units += parse_definitions(doc, lines[at["definitions"] + 1: at["laws"]], definitions_page or 0,
-                               running_headers, source)
+    definitions_page = page_of_toc_row(lines[at["toc"] : at["laws_intro"]], "定義")
+    units.append(
+        Unit(doc, "definitions", "chapter", title="定義", page=definitions_page, line=lines[at["definitions"]][0])
+    )
+    units += parse_definitions(
+        doc, lines[at["definitions"] + 1 : at["laws"]], definitions_page or 0, running_headers, source
+    )
 
     part_units, part_of_law = build_parts(doc, law_parts, toc)
     body = LawBodyParser(doc, source, toc, part_of_law, running_headers)
-    law_units = body.parse(lines[at["laws"]: at["index"]])
+    law_units = body.parse(lines[at["laws"] : at["index"]])
     units += interleave_parts(part_units, law_units)
-    units += parse_index_section(lines[at["index"]:], doc, source)
+    units += parse_index_section(lines[at["index"] :], doc, source)
 
     finish(units)
     check_unique(units, source)
@@ -727,9 +842,15 @@ def build_parts(doc: str, law_parts: list[tuple[str, int]], toc: dict[str, TocEn
     bounds = [first for _, first in law_parts] + [LAW_COUNT + 1]
     for index, (title, first) in enumerate(law_parts, start=1):
         entry = toc.get(str(first))
-        unit = Unit(doc, f"part:{index}", "part", title=title, page=entry.page if entry else None,
-                    line=entry.line if entry else None,
-                    attrs={"first_law": first, "last_law": bounds[index] - 1})
+        unit = Unit(
+            doc,
+            f"part:{index}",
+            "part",
+            title=title,
+            page=entry.page if entry else None,
+            line=entry.line if entry else None,
+            attrs={"first_law": first, "last_law": bounds[index] - 1},
+        )
         part_units.append((first, unit))
         for law in range(first, bounds[index]):
             part_of_law[law] = str(index)

@@ -18,6 +18,7 @@ Output, in index order: ``index`` (the section), ``index_row`` (one per kana row
 ``index_entry`` (headings and sub-terms). ``Unit.text`` of an entry is its references exactly
 as printed (joined with one space when they wrap onto the next line).
 """
+
 from __future__ import annotations
 
 import re
@@ -51,9 +52,16 @@ REMARK_PREFIX = "注："
 GLOSS_START = ("(", "（", "「")
 
 KANA_ROWS = {
-    "あ": "あいうえお", "か": "かきくけこ", "さ": "さしすせそ", "た": "たちつてと",
-    "な": "なにぬねの", "は": "はひふへほ", "ま": "まみむめも", "や": "やゆよ",
-    "ら": "らりるれろ", "わ": "わをん",
+    "あ": "あいうえお",
+    "か": "かきくけこ",
+    "さ": "さしすせそ",
+    "た": "たちつてと",
+    "な": "なにぬねの",
+    "は": "はひふへほ",
+    "ま": "まみむめも",
+    "や": "やゆよ",
+    "ら": "らりるれろ",
+    "わ": "わをん",
 }
 
 
@@ -145,7 +153,7 @@ def split_see(term: str) -> tuple[str, list[See]]:
     match = SEE_ALSO_RE.search(term)
     if not match:
         return clean_term(term), []
-    rest = term[: match.start()] + " " + term[match.end():]
+    rest = term[: match.start()] + " " + term[match.end() :]
     return clean_term(rest), see_targets(match)
 
 
@@ -327,6 +335,7 @@ def split_terms(term: str) -> list[str]:
 
 # --- headings among plain terms: the reading order -------------------------------------------
 
+
 def morphemes(text: str):
     from ingest.text.tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
@@ -335,7 +344,14 @@ def morphemes(text: str):
 
 NOT_READ = ("補助記号", "空白")  # punctuation and spaces, which Sudachi reads as キゴウ
 SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎ", "あいうえおつやゆよわ")
-VOWEL_OF = {k: v for v, ks in zip("あいうえお", ["あかさたなはまやらわ", "いきしちにひみり", "うくすつぬふむゆる", "えけせてねへめれ", "おこそとのほもよろを"]) for k in ks}
+VOWEL_OF = {
+    k: v
+    for v, ks in zip(
+        "あいうえお",
+        ["あかさたなはまやらわ", "いきしちにひみり", "うくすつぬふむゆる", "えけせてねへめれ", "おこそとのほもよろを"],
+    )
+    for k in ks
+}
 
 
 # Character by character in str.translate and one regular expression rather than Python loops:
@@ -395,7 +411,9 @@ def choose_headings(entries: list[Entry]) -> None:
     for pos, i in enumerate(sequence):
         weight = heavy if entries[i].role == "heading" else 1
         weight += definition_bonus if entries[i].refs.startswith("定義") else 0
-        options = [(best[j][0], j) for j in sequence[:pos] if collation_key(entries[j].term) <= collation_key(entries[i].term)]
+        options = [
+            (best[j][0], j) for j in sequence[:pos] if collation_key(entries[j].term) <= collation_key(entries[i].term)
+        ]
         # on a tie, hang from the earlier term: a heading comes before its sub-terms
         score, back = max(options, key=lambda option: (option[0], -option[1]), default=(0, None))
         best[i] = (score + weight, back)
@@ -431,7 +449,7 @@ def repeats_earlier_term(term: str, earlier: list[str], heading: str) -> bool:
     if heading and term != heading and term.startswith(heading):
         return True
     return any(
-        len(prior) >= 2 and term.startswith(prior) and term[len(prior):].startswith(PARTICLE_TAILS)
+        len(prior) >= 2 and term.startswith(prior) and term[len(prior) :].startswith(PARTICLE_TAILS)
         for prior in earlier
     )
 
@@ -483,8 +501,15 @@ def group_by_row(entries: list[Entry]) -> list[list[Entry]]:
 
 
 def section_unit(section: Section, doc: str) -> Unit:
-    return Unit(doc, "index", "index", text=section.editor, title=section.title,
-                line=section.title_line, attrs={"editor_line": section.editor_line})
+    return Unit(
+        doc,
+        "index",
+        "index",
+        text=section.editor,
+        title=section.title,
+        line=section.title_line,
+        attrs={"editor_line": section.editor_line},
+    )
 
 
 def build_entry_units(section: Section, doc: str) -> list[Unit]:
@@ -518,8 +543,15 @@ def build_entry_units(section: Section, doc: str) -> list[Unit]:
 
 
 def row_unit(kana: str, line: int | None, doc: str) -> Unit:
-    return Unit(doc, f"index-row:{kana}", "index_row", title=kana, parent_ref="index", line=line,
-                attrs={"row": kana, "kana": KANA_ROWS.get(kana, kana), "printed": f"【{kana}】" if line else None})
+    return Unit(
+        doc,
+        f"index-row:{kana}",
+        "index_row",
+        title=kana,
+        parent_ref="index",
+        line=line,
+        attrs={"row": kana, "kana": KANA_ROWS.get(kana, kana), "printed": f"【{kana}】" if line else None},
+    )
 
 
 def entry_unit(entry: Entry, heading: Unit | None, doc: str, used: dict[str, int]) -> Unit:
@@ -531,10 +563,15 @@ def entry_unit(entry: Entry, heading: Unit | None, doc: str, used: dict[str, int
     used[base] = used.get(base, 0) + 1
     ref = base if used[base] == 1 else f"{base}~{used[base]}"
     attrs = {
-        "heading": heading_term, "subterm": subterm, "refs_printed": entry.refs,
-        "see": [x.target for x in entry.see if not x.also], "see_also": [x.target for x in entry.see if x.also],
-        "remark": entry.remark, "row": entry.row,
-        "format": entry.fmt, "lines": entry.lines,
+        "heading": heading_term,
+        "subterm": subterm,
+        "refs_printed": entry.refs,
+        "see": [x.target for x in entry.see if not x.also],
+        "see_also": [x.target for x in entry.see if x.also],
+        "remark": entry.remark,
+        "row": entry.row,
+        "format": entry.fmt,
+        "lines": entry.lines,
     }
     if entry.see:
         attrs["see_printed"] = list(dict.fromkeys(x.printed for x in entry.see))
@@ -544,5 +581,6 @@ def entry_unit(entry: Entry, heading: Unit | None, doc: str, used: dict[str, int
         attrs["split_line"] = entry.split_line
     if ref != base:
         attrs["duplicate_of"] = base
-    return Unit(doc, ref, "index_entry", text=entry.refs, title=entry.term, parent_ref=parent,
-                line=entry.lines[0], attrs=attrs)
+    return Unit(
+        doc, ref, "index_entry", text=entry.refs, title=entry.term, parent_ref=parent, line=entry.lines[0], attrs=attrs
+    )

@@ -34,6 +34,7 @@ refs carry the path: ``chapter:5``, ``part:5-2``, ``division:5-2-3`` (unique, an
 "chapter 5, part 2, section 3"). Law refs follow the WBF citation style: ``50``, ``50D``,
 ``50D2``, ``50D2(a)``, ``25B2(b)(1)`` (sub-sub-items keep the printed ``(1)``).
 """
+
 from __future__ import annotations
 
 import html
@@ -114,7 +115,7 @@ def despace(line: str) -> str:
 
 
 def between_han(line: str, start: int, end: int) -> bool:
-    return start > 0 and is_han(line[start - 1]) and is_han(line[end:end + 1])
+    return start > 0 and is_han(line[start - 1]) and is_han(line[end : end + 1])
 
 
 def is_han(ch: str) -> bool:
@@ -134,8 +135,12 @@ def join_paragraphs(paragraphs: list[str]) -> str:
     text = ""
     previous: str | None = None
     for para in paragraphs:
-        broken = (previous is not None and previous[-1] not in PARAGRAPH_END
-                  and not isinstance(previous, TableText) and not isinstance(para, TableText))
+        broken = (
+            previous is not None
+            and previous[-1] not in PARAGRAPH_END
+            and not isinstance(previous, TableText)
+            and not isinstance(para, TableText)
+        )
         text += para if broken or previous is None else "\n" + para
         previous = para
     return text
@@ -291,10 +296,18 @@ class Reader:
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def add(self, ref: str, kind: str, line: int, title: str | None = None, parent: Draft | None = None,
-            **attrs) -> Draft:
-        unit = Unit(doc=self.doc, ref=ref, kind=kind, title=title, line=line,
-                    parent_ref=parent.unit.ref if parent else None, attrs=attrs)
+    def add(
+        self, ref: str, kind: str, line: int, title: str | None = None, parent: Draft | None = None, **attrs
+    ) -> Draft:
+        unit = Unit(
+            doc=self.doc,
+            ref=ref,
+            kind=kind,
+            title=title,
+            line=line,
+            parent_ref=parent.unit.ref if parent else None,
+            attrs=attrs,
+        )
         draft = Draft(unit)
         self.drafts.append(draft)
         self.refs.add(ref)
@@ -307,13 +320,22 @@ class Reader:
         return self.division or self.part or self.chapter
 
     def innermost(self) -> Draft | None:
-        return (self.subsubitem or self.subitem or self.item or self.section or self.law
-                or self.definition or self.structural_parent())
+        return (
+            self.subsubitem
+            or self.subitem
+            or self.item
+            or self.section
+            or self.law
+            or self.definition
+            or self.structural_parent()
+        )
 
     # -- reading ------------------------------------------------------------------------------
 
     def read(self, tokens: list[Line | Table]) -> None:
-        first_chapter = next((i for i, t in enumerate(tokens) if isinstance(t, Line) and CHAPTER_RE.match(t.spaced)), None)
+        first_chapter = next(
+            (i for i, t in enumerate(tokens) if isinstance(t, Line) and CHAPTER_RE.match(t.spaced)), None
+        )
         if first_chapter is None:
             self.fail(None, "expected chapter headings (第一章 定义, 第二章 ...); found none")
         self.read_preface([t for t in tokens[:first_chapter] if isinstance(t, Line)])
@@ -405,8 +427,9 @@ class Reader:
         self.close_law()
         self.division = None
         chapter = self.chapter.unit.attrs["number"]
-        self.part = self.add(f"part:{chapter}-{number}", "part", line.number, parent=self.chapter,
-                             **self.heading(m, number, "部分"))
+        self.part = self.add(
+            f"part:{chapter}-{number}", "part", line.number, parent=self.chapter, **self.heading(m, number, "部分")
+        )
 
     def open_division(self, line: Line, m: re.Match) -> None:
         number = chinese_number(m.group(1))
@@ -415,8 +438,9 @@ class Reader:
         if self.part:
             path.append(self.part.unit.attrs["number"])
         ref = "division:" + "-".join(map(str, [*path, number]))
-        self.division = self.add(ref, "division", line.number, parent=self.part or self.chapter,
-                                 **self.heading(m, number, "节"))
+        self.division = self.add(
+            ref, "division", line.number, parent=self.part or self.chapter, **self.heading(m, number, "节")
+        )
 
     @staticmethod
     def heading(m: re.Match, number: int, counter: str) -> dict:
@@ -434,16 +458,18 @@ class Reader:
             problem = "repeated" if number <= previous else "out of order"
             self.fail(line.number, f"Law {previous + 1} after Law {previous}; found Law {number} ({problem})")
         self.close_law()
-        self.law = self.add(str(number), "law", line.number, title=m.group(2),
-                            parent=self.structural_parent(), number=number)
+        self.law = self.add(
+            str(number), "law", line.number, title=m.group(2), parent=self.structural_parent(), number=number
+        )
 
     def open_section(self, line: Line, m: re.Match) -> None:
         if not self.law:
             self.fail(line.number, "a law heading (第N条:) before section " + line.text)
         letter = m.group(1) or m.group(2)
         printed = f"{letter}." if m.group(1) else f"({letter})"
-        self.section = self.open_numbered(line, f"{self.law.unit.ref}{letter}", "section", self.law, m.group(3),
-                                          letter=letter, label_printed=printed)
+        self.section = self.open_numbered(
+            line, f"{self.law.unit.ref}{letter}", "section", self.law, m.group(3), letter=letter, label_printed=printed
+        )
         self.item = self.subitem = self.subsubitem = None
 
     # An item needs its section and a sub-item its item: "50" + item 2 would read as Law 502.
@@ -451,8 +477,15 @@ class Reader:
         if not self.section:
             self.fail(line.number, "a section (A.) before item " + line.text)
         number = int(m.group(1))
-        self.item = self.open_numbered(line, f"{self.section.unit.ref}{number}", "item", self.section, m.group(2),
-                                       number=number, label_printed=f"{m.group(1)}.")
+        self.item = self.open_numbered(
+            line,
+            f"{self.section.unit.ref}{number}",
+            "item",
+            self.section,
+            m.group(2),
+            number=number,
+            label_printed=f"{m.group(1)}.",
+        )
         self.subitem = self.subsubitem = None
 
     def open_subitem(self, line: Line, m: re.Match) -> None:
@@ -461,8 +494,15 @@ class Reader:
         if not self.item:
             self.fail(line.number, "an item (1.) before sub-item " + line.text)
         label = m.group(1)
-        self.subitem = self.open_numbered(line, f"{self.item.unit.ref}({label})", "subitem", self.item, m.group(2),
-                                          label=label, label_printed=f"({label})")
+        self.subitem = self.open_numbered(
+            line,
+            f"{self.item.unit.ref}({label})",
+            "subitem",
+            self.item,
+            m.group(2),
+            label=label,
+            label_printed=f"({label})",
+        )
         self.subsubitem = None
 
     def open_subsubitem(self, line: Line, m: re.Match) -> None:
@@ -470,11 +510,18 @@ class Reader:
             # "(1)" with no (a) above it is not a level of its own: keep it as text
             return self.add_text(line, line.text)
         label = m.group(1)
-        self.subsubitem = self.open_numbered(line, f"{self.subitem.unit.ref}({label})", "subsubitem",
-                                             self.subitem, m.group(2), label=label, label_printed=f"({label})")
+        self.subsubitem = self.open_numbered(
+            line,
+            f"{self.subitem.unit.ref}({label})",
+            "subsubitem",
+            self.subitem,
+            m.group(2),
+            label=label,
+            label_printed=f"({label})",
+        )
 
     def is_roman_subsubitem(self, label: str) -> bool:
-        """"(i)" under "(a)" is a sub-sub-item; "(i)" after "(h)" is the next sub-item."""
+        """ "(i)" under "(a)" is a sub-sub-item; "(i)" after "(h)" is the next sub-item."""
         if not self.subitem or not ROMAN_RE.fullmatch(label):
             return False
         previous = self.subitem.unit.attrs["label"]
@@ -486,8 +533,9 @@ class Reader:
         if ref in self.refs:
             self.fail(line.number, f"a new {kind}; found {ref} a second time")
         is_sentence = rest.endswith("。")
-        draft = self.add(ref, kind, line.number, title=None if is_sentence or not rest else rest, parent=parent,
-                         **attrs)
+        draft = self.add(
+            ref, kind, line.number, title=None if is_sentence or not rest else rest, parent=parent, **attrs
+        )
         if is_sentence:
             draft.paragraphs.append(rest)
         return draft
@@ -524,8 +572,9 @@ class Reader:
             attrs["term_en"] = normalise_english(english)
         if not term:
             attrs["term_zh_missing"] = True  # "(Round)": the page prints no Chinese headword
-        self.definition = self.add("def:" + (term or english), "definition", line.number,
-                                   title=term or english, parent=self.chapter, **attrs)
+        self.definition = self.add(
+            "def:" + (term or english), "definition", line.number, title=term or english, parent=self.chapter, **attrs
+        )
 
     def set_english(self, english: str, printed: str) -> None:
         attrs = self.definition.unit.attrs

@@ -3,6 +3,7 @@
 A parser is a pure function ``parse(text, source) -> ParsedDocument``: text in, records out.
 It never touches the database.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -57,6 +57,7 @@ Known limits: the conversion dropped indentation, so an unmarked line printed af
 (``スキップビッドの予告は...`` in 付表5(2)) is attached to the last item before it; Markdown
 table rows become items whose ``cells`` keep the columns.
 """
+
 from __future__ import annotations
 
 import re
@@ -103,8 +104,20 @@ SENTENCE_END = tuple("。．.!?！？」』）)：:")
 # --------------------------------------------------------------------------------------------
 HEADING_MARK_RE = re.compile(r"^\s*#{1,6}\s+")
 FORMULA_RE = re.compile(r"\$\$(.+?)\$\$")
-LATEX_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "pm": "±", "leq": "≤", "geq": "≥",
-                 "neq": "≠", "le": "≤", "ge": "≥", "quad": " ", ",": " ", ";": " "}
+LATEX_SYMBOLS = {
+    "times": "×",
+    "cdot": "·",
+    "div": "÷",
+    "pm": "±",
+    "leq": "≤",
+    "geq": "≥",
+    "neq": "≠",
+    "le": "≤",
+    "ge": "≥",
+    "quad": " ",
+    ",": " ",
+    ";": " ",
+}
 
 
 _SPACES_RE = re.compile(r" {2,}")
@@ -191,8 +204,9 @@ class Fragment:
 def source_fragment(raw: str, line: int | None = None) -> Fragment:
     """A formula is kept twice: as printed (the conversion's LaTeX, for a page to typeset) in
     ``formulas``, and as a readable line of text (`M = (N × S) / n + (N-n) / (2n)`)."""
-    formulas = [{"tex": m.group(1).strip(), "text": latex_to_text(m.group(1)), "line": line}
-                for m in FORMULA_RE.finditer(raw)]
+    formulas = [
+        {"tex": m.group(1).strip(), "text": latex_to_text(m.group(1)), "line": line} for m in FORMULA_RE.finditer(raw)
+    ]
     return Fragment(clean_printed(raw), whole="$$" in raw, formulas=formulas)
 
 
@@ -224,8 +238,12 @@ def parse_revision(line_no: int, line: str) -> dict[str, Any] | None:
     if not match:
         return None
     year, month, day, event = match.groups()
-    revision = {"date": f"{int(year):04d}-{int(month):02d}-{int(day):02d}", "event": event,
-                "text": line, "line": line_no}
+    revision = {
+        "date": f"{int(year):04d}-{int(month):02d}-{int(day):02d}",
+        "event": event,
+        "text": line,
+        "line": line_no,
+    }
     effective = EFFECTIVE_RE.search(event)
     if effective:
         revision["effective"] = f"{int(year):04d}-{int(effective[1]):02d}-{int(effective[2]):02d}"
@@ -236,8 +254,15 @@ def history_unit(doc: str, ref: str, lines: list[tuple[int, str]]) -> Unit:
     """A title line, then plain lines and revision lines."""
     (title_line, title), rest = lines[0], lines[1:]
     revisions = [r for r in (parse_revision(n, t) for n, t in rest) if r]
-    return Unit(doc=doc, ref=ref, kind="preface", title=title, line=title_line,
-                text="\n".join(t for _, t in rest), attrs={"revisions": revisions})
+    return Unit(
+        doc=doc,
+        ref=ref,
+        kind="preface",
+        title=title,
+        line=title_line,
+        text="\n".join(t for _, t in rest),
+        attrs={"revisions": revisions},
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -317,22 +342,30 @@ class StructureBuilder:
     def _add_paragraph(self, line_no: int, marker: Marker) -> None:
         number = int(marker.key)
         if number != self.paragraph_no + 1:
-            raise ParseError(self.source, line_no,
-                             f"expected paragraph ({self.paragraph_no + 1}), found {marker.label}")
+            raise ParseError(
+                self.source, line_no, f"expected paragraph ({self.paragraph_no + 1}), found {marker.label}"
+            )
         self.paragraph_no = number
         container = self.container.unit
         attrs: dict[str, Any] = {"number": number}
         if marker.cells:
             attrs["cells"] = marker.cells
-        unit = Unit(doc=self.doc, ref=f"{container.ref}-{number}", kind="paragraph", text=marker.text,
-                    parent_ref=container.ref, line=line_no, attrs=attrs)
+        unit = Unit(
+            doc=self.doc,
+            ref=f"{container.ref}-{number}",
+            kind="paragraph",
+            text=marker.text,
+            parent_ref=container.ref,
+            line=line_no,
+            attrs=attrs,
+        )
         self.paragraph = self.add(unit, heading=not marker.cells)
         self.items = []
 
     def _add_item(self, line_no: int, marker: Marker) -> None:
         styles = [style for style, _ in self.items]
         if marker.style in styles:
-            del self.items[styles.index(marker.style):]
+            del self.items[styles.index(marker.style) :]
         parent = self.items[-1][1] if self.items else (self.paragraph or self.container)
         if self.items:
             base = parent.unit.ref
@@ -344,8 +377,15 @@ class StructureBuilder:
         attrs: dict[str, Any] = {"label": marker.label, "depth": len(self.items) + 1}
         if marker.cells:
             attrs["cells"] = marker.cells
-        unit = Unit(doc=self.doc, ref=f"{base}-{key}", kind="item", text=marker.text,
-                    parent_ref=parent.unit.ref, line=line_no, attrs=attrs)
+        unit = Unit(
+            doc=self.doc,
+            ref=f"{base}-{key}",
+            kind="item",
+            text=marker.text,
+            parent_ref=parent.unit.ref,
+            line=line_no,
+            attrs=attrs,
+        )
         pending = self.add(unit, heading=not marker.cells)
         self.items.append((marker.style, pending))
 
@@ -392,8 +432,7 @@ def classify_marker(raw: str, builder: StructureBuilder) -> Marker | None:
     if paragraph:
         if cells:
             cells[0] = clean_printed(paragraph[2].split("\t")[0])
-        return Marker("paragraph", "paragraph", f"({paragraph[1]})", paragraph[1],
-                      clean_printed(paragraph[2]), cells)
+        return Marker("paragraph", "paragraph", f"({paragraph[1]})", paragraph[1], clean_printed(paragraph[2]), cells)
     if had_list_mark:
         bullet = BULLET_RE.match(line)
         if bullet:
@@ -406,8 +445,7 @@ def classify_marker(raw: str, builder: StructureBuilder) -> Marker | None:
     return None
 
 
-def item_marker(style: str, label: str, rest: str, cells: list[str] | None,
-                builder: StructureBuilder) -> Marker:
+def item_marker(style: str, label: str, rest: str, cells: list[str] | None, builder: StructureBuilder) -> Marker:
     printed = {"decimal": f"{label}.", "circled": label}.get(style, f"{label})")
     if style == "circled":
         key = str(CIRCLED_NUMBERS.index(label) + 1)
@@ -442,8 +480,7 @@ def markdown_row_marker(cells: list[str]) -> Marker | None:
     first = ITEM_PATTERNS[0][1].match(cells[0])
     if not first:
         return None
-    cells = [clean_printed(first[2])] + ["\n".join(clean_printed(x) for x in c.split("\n"))
-                                          for c in cells[1:]]
+    cells = [clean_printed(first[2])] + ["\n".join(clean_printed(x) for x in c.split("\n")) for c in cells[1:]]
     text = " ".join(cells)
     return Marker("item", "decimal", f"{first[1]}.", first[1], text, cells)
 
@@ -476,8 +513,16 @@ def parse_body(lines: list[tuple[int, str]], builder: StructureBuilder) -> None:
         if chapter:
             builder.close_container()
             chapter_ref = f"chapter:{chapter[1]}"
-            builder.add(Unit(doc=doc, ref=chapter_ref, kind="chapter", title=chapter[2].strip(),
-                             line=n, attrs={"number": int(chapter[1]), "label": f"第{chapter[1]}章"}))
+            builder.add(
+                Unit(
+                    doc=doc,
+                    ref=chapter_ref,
+                    kind="chapter",
+                    title=chapter[2].strip(),
+                    line=n,
+                    attrs={"number": int(chapter[1]), "label": f"第{chapter[1]}章"},
+                )
+            )
             builder.current = None  # text between a chapter and its first article is unexpected
         elif CAPTION_RE.match(line) and next_article_follows(lines, i):
             caption = (n, CAPTION_RE.match(line)[1].strip())
@@ -509,8 +554,16 @@ def article_unit(doc: str, number: int, text: str, caption, chapter_ref: str, li
     attrs: dict[str, Any] = {"number": number}
     if caption is None:
         attrs["uncaptioned"] = True
-    return Unit(doc=doc, ref=str(number), kind="article", title=caption[1] if caption else None,
-                text=clean_printed(text), parent_ref=chapter_ref, line=line, attrs=attrs)
+    return Unit(
+        doc=doc,
+        ref=str(number),
+        kind="article",
+        title=caption[1] if caption else None,
+        text=clean_printed(text),
+        parent_ref=chapter_ref,
+        line=line,
+        attrs=attrs,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -521,9 +574,17 @@ def parse_appendix_list(lines: list[tuple[int, str]], doc: str) -> list[Unit]:
     (heading_line, heading), entries = lines[0], [(n, t) for n, t in lines[1:] if t.strip()]
     units = [Unit(doc=doc, ref="toc:appendices", kind="toc", title=heading, line=heading_line)]
     for k, (n, text) in enumerate(entries, start=1):
-        units.append(Unit(doc=doc, ref=f"toc:appendix-{k}", kind="toc", text=clean_printed(
-            LIST_MARK_RE.sub("", text)), parent_ref="toc:appendices", line=n,
-            attrs={"target": f"appendix-{k}"}))
+        units.append(
+            Unit(
+                doc=doc,
+                ref=f"toc:appendix-{k}",
+                kind="toc",
+                text=clean_printed(LIST_MARK_RE.sub("", text)),
+                parent_ref="toc:appendices",
+                line=n,
+                attrs={"target": f"appendix-{k}"},
+            )
+        )
     return units
 
 
@@ -535,14 +596,20 @@ def split_appendices(lines: list[tuple[int, str]], source: str) -> list[tuple[in
         end = starts[index + 1][0] if index + 1 < len(starts) else len(lines)
         if int(match[1]) != index + 1:
             raise ParseError(source, lines[k][0], f"expected 付表{index + 1}, found 付表{match[1]}")
-        parts.append((lines[k][0], match, lines[k + 1:end]))
+        parts.append((lines[k][0], match, lines[k + 1 : end]))
     return parts
 
 
 def appendix_unit(doc: str, line: int, match: re.Match) -> Unit:
     number = int(match[1])
-    return Unit(doc=doc, ref=f"appendix-{number}", kind="appendix", title=match[2].strip(),
-                line=line, attrs={"number": number, "label": f"付表{number}"})
+    return Unit(
+        doc=doc,
+        ref=f"appendix-{number}",
+        kind="appendix",
+        title=match[2].strip(),
+        line=line,
+        attrs={"number": number, "label": f"付表{number}"},
+    )
 
 
 def parse_appendix_body(lines, builder: StructureBuilder) -> list[TableSection]:
@@ -710,9 +777,17 @@ def continuous_scale_rows(section: TableSection, source: str) -> list[dict[str, 
         check_continuous(boards, entries, source)
         for k, (line, imp, vp) in enumerate(entries):
             open_ended = k == len(entries) - 1
-            rows.append({"scale": "wbf", "boards": boards, "imp_min": imp,
-                         "imp_max": None if open_ended else imp, "vp_winner": vp,
-                         "vp_loser": round(20 - vp, 2), "line": line})
+            rows.append(
+                {
+                    "scale": "wbf",
+                    "boards": boards,
+                    "imp_min": imp,
+                    "imp_max": None if open_ended else imp,
+                    "vp_winner": vp,
+                    "vp_loser": round(20 - vp, 2),
+                    "line": line,
+                }
+            )
     return rows
 
 
@@ -733,9 +808,17 @@ def integer_scale_rows(section: TableSection, source: str) -> list[dict[str, Any
             winner, loser = parse_vp_pair(cells[0])
             for count, cell in zip(boards, cells[1:]):
                 low, high = parse_range(cell)
-                rows.append({"scale": "wbf-integer", "boards": count, "imp_min": as_int(low),
-                             "imp_max": as_int(high), "vp_winner": winner, "vp_loser": loser,
-                             "line": line})
+                rows.append(
+                    {
+                        "scale": "wbf-integer",
+                        "boards": count,
+                        "imp_min": as_int(low),
+                        "imp_max": as_int(high),
+                        "vp_winner": winner,
+                        "vp_loser": loser,
+                        "line": line,
+                    }
+                )
     return rows
 
 
@@ -749,8 +832,9 @@ def board_ranges(cells: list[str]) -> list[tuple[int, int | None]]:
     return ranges
 
 
-def ranged_scale_rows(section: TableSection, low_key: str, high_key: str,
-                      convert: Callable = as_int) -> list[dict[str, Any]]:
+def ranged_scale_rows(
+    section: TableSection, low_key: str, high_key: str, convert: Callable = as_int
+) -> list[dict[str, Any]]:
     """``VPs | Number of Boards`` / board ranges / a units line / ``11-9 | 50.79-52.39 | ...``."""
     rows = []
     for block in section.blocks():
@@ -759,15 +843,26 @@ def ranged_scale_rows(section: TableSection, low_key: str, high_key: str,
             winner, loser = parse_vp_pair(cells[0])
             for (b_low, b_high), cell in zip(boards, cells[1:]):
                 low, high = parse_range(cell)
-                rows.append({"boards_min": b_low, "boards_max": b_high, low_key: convert(low),
-                             high_key: convert(high), "vp_winner": winner, "vp_loser": loser,
-                             "line": line})
+                rows.append(
+                    {
+                        "boards_min": b_low,
+                        "boards_max": b_high,
+                        low_key: convert(low),
+                        high_key: convert(high),
+                        "vp_winner": winner,
+                        "vp_loser": loser,
+                        "line": line,
+                    }
+                )
     return rows
 
 
 def board_a_match_point_rows(section: TableSection) -> list[dict[str, Any]]:
-    return [{"result": cells[0], "points": int(cells[1]), "line": line}
-            for block in section.blocks() for line, cells in block]
+    return [
+        {"result": cells[0], "points": int(cells[1]), "line": line}
+        for block in section.blocks()
+        for line, cells in block
+    ]
 
 
 def handicap_rows(section: TableSection, source: str) -> list[dict[str, Any]]:
@@ -787,17 +882,23 @@ def handicap_rows(section: TableSection, source: str) -> list[dict[str, Any]]:
 VP_SECTIONS: list[tuple[re.Pattern, str, Callable]] = [
     (re.compile(r"整数版"), "vp_scales", integer_scale_rows),
     (re.compile(r"^WBF"), "vp_scales", continuous_scale_rows),
-    (re.compile(r"^Swiss Pairs"), "vp_scales_swiss_pairs",
-     lambda s, src: ranged_scale_rows(s, "pct_min", "pct_max", convert=lambda x: x)),
-    (re.compile(r"^B-a-M \+ VP"), "vp_scales_board_a_match",
-     lambda s, src: ranged_scale_rows(s, "points_min", "points_max")),
-    (re.compile(r"^Board - a - Match"), "board_a_match_points",
-     lambda s, src: board_a_match_point_rows(s)),
+    (
+        re.compile(r"^Swiss Pairs"),
+        "vp_scales_swiss_pairs",
+        lambda s, src: ranged_scale_rows(s, "pct_min", "pct_max", convert=lambda x: x),
+    ),
+    (
+        re.compile(r"^B-a-M \+ VP"),
+        "vp_scales_board_a_match",
+        lambda s, src: ranged_scale_rows(s, "points_min", "points_max"),
+    ),
+    (re.compile(r"^Board - a - Match"), "board_a_match_points", lambda s, src: board_a_match_point_rows(s)),
 ]
 
 
-def appendix_tables(appendix: Unit, sections: list[TableSection], builder: StructureBuilder,
-                    tables: dict[str, list]) -> None:
+def appendix_tables(
+    appendix: Unit, sections: list[TableSection], builder: StructureBuilder, tables: dict[str, list]
+) -> None:
     """Appendix 1: one ``table`` unit per printed scale; appendix 2: the handicap table."""
     source = builder.source
     if appendix.ref == "appendix-2":
@@ -817,10 +918,20 @@ def appendix_tables(appendix: Unit, sections: list[TableSection], builder: Struc
         headers = header_rows(section, rows)
         if headers:
             attrs["header_rows"] = headers
-        builder.add(Unit(doc=builder.doc, ref=ref, kind="table", title=section.title,
-                         parent_ref=appendix.ref, line=section.line, attrs=attrs))
+        builder.add(
+            Unit(
+                doc=builder.doc,
+                ref=ref,
+                kind="table",
+                title=section.title,
+                parent_ref=appendix.ref,
+                line=section.line,
+                attrs=attrs,
+            )
+        )
         tables.setdefault(name, []).extend(
-            dict(r, scale_title=section.title, appendix=appendix.ref, table_ref=ref) for r in rows)
+            dict(r, scale_title=section.title, appendix=appendix.ref, table_ref=ref) for r in rows
+        )
 
 
 def header_rows(section: TableSection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -843,8 +954,9 @@ def read_table(section: TableSection, source: str, rows_of: Callable) -> list[di
     try:
         return rows_of(section, source)
     except (ValueError, IndexError) as error:
-        raise ParseError(source, section.line,
-                         f"table {section.title or 'ハンディキャップ表'!r}: unexpected cell layout ({error})") from error
+        raise ParseError(
+            source, section.line, f"table {section.title or 'ハンディキャップ表'!r}: unexpected cell layout ({error})"
+        ) from error
 
 
 def vp_section_rows(section: TableSection, source: str) -> tuple[str, list[dict[str, Any]]]:
@@ -871,8 +983,15 @@ def minimum_tables_rows(units: dict[str, Unit]) -> list[dict[str, Any]]:
     for item in children_with_cells(units, "7"):
         ratings, requirement = item.attrs["cells"][:2]
         for rating in ratings.split("、"):
-            rows.append({"rating": rating, "min_tables": first_int(requirement),
-                         "requirement": requirement, "item_ref": item.ref, "line": item.line})
+            rows.append(
+                {
+                    "rating": rating,
+                    "min_tables": first_int(requirement),
+                    "requirement": requirement,
+                    "item_ref": item.ref,
+                    "line": item.line,
+                }
+            )
     return rows
 
 
@@ -883,8 +1002,15 @@ def minimum_boards_rows(units: dict[str, Unit]) -> list[dict[str, Any]]:
         for item in children_with_cells(units, parent):
             category, requirement = item.attrs["cells"][:2]
             boards = re.search(r"(\d+)ボード", requirement)
-            rows.append({"category": category, "boards_per_session": int(boards[1]) if boards else None,
-                         "requirement": requirement, "item_ref": item.ref, "line": item.line})
+            rows.append(
+                {
+                    "category": category,
+                    "boards_per_session": int(boards[1]) if boards else None,
+                    "requirement": requirement,
+                    "item_ref": item.ref,
+                    "line": item.line,
+                }
+            )
     return rows
 
 
@@ -893,16 +1019,24 @@ def board_a_match_average_rows(units: dict[str, Unit]) -> list[dict[str, Any]]:
     rows = []
     for item in children_with_cells(units, "25-3"):
         label, match_points, total_points = item.attrs["cells"][:3]
-        rows.append({"average": label, "match_points": float(match_points.rstrip("点")),
-                     "total_points": int(total_points.rstrip("点")), "item_ref": item.ref,
-                     "line": item.line})
+        rows.append(
+            {
+                "average": label,
+                "match_points": float(match_points.rstrip("点")),
+                "total_points": int(total_points.rstrip("点")),
+                "item_ref": item.ref,
+                "line": item.line,
+            }
+        )
     return rows
 
 
 def board_penalty_rows(units: dict[str, Unit]) -> list[dict[str, Any]]:
     """第44条: scoring method -> the penalty worth one board (a formula, kept as printed)."""
-    return [{"scoring": item.attrs["cells"][0], "penalty": item.attrs["cells"][1],
-             "item_ref": item.ref, "line": item.line} for item in children_with_cells(units, "44")]
+    return [
+        {"scoring": item.attrs["cells"][0], "penalty": item.attrs["cells"][1], "item_ref": item.ref, "line": item.line}
+        for item in children_with_cells(units, "44")
+    ]
 
 
 def children_with_cells(units: dict[str, Unit], parent_ref: str) -> list[Unit]:
@@ -926,6 +1060,7 @@ def split_document(lines: list[tuple[int, str]], source: str) -> dict[str, list]
     Only the body is required, so that an excerpt parses too; each later part starts at its
     heading and may be absent.
     """
+
     def index_of(pattern: Callable[[str], bool], start: int) -> int:
         return next((k for k in range(start, len(lines)) if pattern(lines[k][1].strip())), len(lines))
 
@@ -936,9 +1071,13 @@ def split_document(lines: list[tuple[int, str]], source: str) -> dict[str, list]
     appendix_list = index_of(lambda t: t == APPENDIX_LIST_HEADING, body)
     history = index_of(lambda t: bool(APPENDIX_HISTORY_RE.match(t)), body)
     appendix_list, history = min(appendix_list, first_appendix), min(history, first_appendix)
-    return {"front": lines[:body], "body": lines[body:min(appendix_list, history)],
-            "appendix_list": lines[appendix_list:max(appendix_list, history)],
-            "appendix_history": lines[history:first_appendix], "appendices": lines[first_appendix:]}
+    return {
+        "front": lines[:body],
+        "body": lines[body : min(appendix_list, history)],
+        "appendix_list": lines[appendix_list : max(appendix_list, history)],
+        "appendix_history": lines[history:first_appendix],
+        "appendices": lines[first_appendix:],
+    }
 
 
 def non_blank(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:

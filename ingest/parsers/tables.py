@@ -15,6 +15,7 @@ A table made from text also says which characters of the unit's text it stands f
 (`text_start`, `text_end`), so a page shows the table there instead of those lines.
 Nothing here reads the database: units and data tables in, rows for `unit_tables` out.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,18 @@ from dataclasses import dataclass, field
 
 from ingest.parsers.records import Unit
 
-TABLE_COLUMNS = {"id": str, "unit_id": str, "doc": str, "ref": str, "seq": int, "source": str,
-                 "caption": str, "text_start": int, "text_end": int, "data": str}
+TABLE_COLUMNS = {
+    "id": str,
+    "unit_id": str,
+    "doc": str,
+    "ref": str,
+    "seq": int,
+    "source": str,
+    "caption": str,
+    "text_start": int,
+    "text_end": int,
+    "data": str,
+}
 
 NUMERIC = re.compile(r"[-+−]?\d[\d,. ]*(?:[-–~]\s*\d[\d,. ]*)?(?:以上|点|[+-])?")
 PROSE_END = ("。", "：", ":")
@@ -34,8 +45,9 @@ SUITS = "♣◇♢♦♡♥♠"
 POINTS_HEADER = {"ja": "得点", "zh": "分"}
 
 
-def table_rows(units: list[Unit], data_tables: dict[str, dict[str, list[dict]]],
-               languages: dict[str, str]) -> list[dict]:
+def table_rows(
+    units: list[Unit], data_tables: dict[str, dict[str, list[dict]]], languages: dict[str, str]
+) -> list[dict]:
     """Every table of every unit, as rows of `unit_tables` (data is the table as JSON)."""
     rows: list[dict] = []
     for unit in units:
@@ -51,20 +63,33 @@ def table_rows(units: list[Unit], data_tables: dict[str, dict[str, list[dict]]],
 
 def table_row(unit: Unit, seq: int, source: str, table: dict) -> dict:
     table["numeric"] = numeric_columns(table)
-    return {"id": f"{unit.id}#table-{seq}", "unit_id": unit.id, "doc": unit.doc, "ref": unit.ref, "seq": seq,
-            "source": source, "caption": table["caption"], "text_start": table.pop("text_start", None),
-            "text_end": table.pop("text_end", None), "data": json.dumps(table, ensure_ascii=False)}
+    return {
+        "id": f"{unit.id}#table-{seq}",
+        "unit_id": unit.id,
+        "doc": unit.doc,
+        "ref": unit.ref,
+        "seq": seq,
+        "source": source,
+        "caption": table["caption"],
+        "text_start": table.pop("text_start", None),
+        "text_end": table.pop("text_end", None),
+        "data": json.dumps(table, ensure_ascii=False),
+    }
 
 
 def numeric_columns(table: dict) -> list[bool]:
     """Which columns hold only numbers (set right-aligned, on one line); the first never does."""
     rows = [r["cells"] for g in table["groups"] for r in g["rows"]]
-    return [column > 0 and all(is_numeric(r[column]) or not r[column] for r in rows if column < len(r))
-            and any(column < len(r) and r[column] for r in rows)
-            for column in range(table["width"])]
+    return [
+        column > 0
+        and all(is_numeric(r[column]) or not r[column] for r in rows if column < len(r))
+        and any(column < len(r) and r[column] for r in rows)
+        for column in range(table["width"])
+    ]
 
 
 # --- tables printed as lines of text ---------------------------------------------------------------
+
 
 @dataclass
 class Line:
@@ -97,10 +122,10 @@ class Building:
 
     caption_lines: list[str]
     first: Line
-    caption_in_text: bool = False        # the caption repeats words the text keeps (a heading, a sentence)
+    caption_in_text: bool = False  # the caption repeats words the text keeps (a heading, a sentence)
     head: list[str] | None = None
     groups: list[dict] = field(default_factory=list)
-    column_groups: list[str] = field(default_factory=list)   # a headerless table's sub-tables, side by side
+    column_groups: list[str] = field(default_factory=list)  # a headerless table's sub-tables, side by side
     last: Line | None = None
 
     @property
@@ -111,7 +136,7 @@ class Building:
     def add(self, cells: list[str], line: Line) -> None:
         if not self.groups:
             self.groups.append({"label": None, "rows": []})
-        if self.head and len(self.head) < len(cells):   # a header printed over the value columns only
+        if self.head and len(self.head) < len(cells):  # a header printed over the value columns only
             self.head = [""] * (len(cells) - len(self.head)) + self.head
         self.groups[-1]["rows"].append({"cells": cells, "ref": None})
         self.last = line
@@ -146,7 +171,7 @@ def text_tables(text: str | None, language: str = "ja") -> list[dict]:
     lines = text_lines(text)
     tables: list[dict] = []
     table: Building | None = None
-    pending: list[Line] = []      # heading lines since the last sentence or row
+    pending: list[Line] = []  # heading lines since the last sentence or row
     last_heading: str | None = None
     prose_before: list[str] = []
     for index, line in enumerate(lines):
@@ -190,7 +215,7 @@ def text_tables(text: str | None, language: str = "ja") -> list[dict]:
             table.head = cells
             table.last = line
         else:
-            if pending:   # the last heading names this first block; a second block may stand beside it
+            if pending:  # the last heading names this first block; a second block may stand beside it
                 table.column_groups.append(captions[-1])
             table.add(cells, line)
         pending, last_heading = [], None
@@ -217,9 +242,15 @@ def finish(table: Building, language: str) -> dict:
         if caption_lines and caption_lines[-1] == table.column_groups[0]:
             caption_lines.pop()
         head = [{"text": "", "span": 1}] + [{"text": label, "span": 1} for label in table.column_groups]
-        groups = [{"label": None, "rows": [
-            {"cells": [row["cells"][0]] + [g["rows"][n]["cells"][1] for g in groups], "ref": None}
-            for n, row in enumerate(groups[0]["rows"])]}]
+        groups = [
+            {
+                "label": None,
+                "rows": [
+                    {"cells": [row["cells"][0]] + [g["rows"][n]["cells"][1] for g in groups], "ref": None}
+                    for n, row in enumerate(groups[0]["rows"])
+                ],
+            }
+        ]
     else:
         groups = [{"label": None, "rows": [r for g in groups for r in g["rows"]]}]
     if head is None:
@@ -228,9 +259,15 @@ def finish(table: Building, language: str) -> dict:
     if unfolded:
         head, groups = unfolded
     width = max([sum(c["span"] for c in head)] + [len(r["cells"]) for g in groups for r in g["rows"]])
-    return {"caption": " — ".join(c for c in caption_lines if c), "caption_in_text": table.caption_in_text,
-            "head": [head], "groups": groups, "width": width,
-            "text_start": table.first.start, "text_end": (table.last or table.first).end}
+    return {
+        "caption": " — ".join(c for c in caption_lines if c),
+        "caption_in_text": table.caption_in_text,
+        "head": [head],
+        "groups": groups,
+        "width": width,
+        "text_start": table.first.start,
+        "text_end": (table.last or table.first).end,
+    }
 
 
 def split_suit(head: list[str]) -> list[str]:
@@ -262,7 +299,7 @@ def derived_head(groups: list[dict], language: str) -> list[dict]:
         prefix = shared_prefix(values)
         if prefix:
             for r in rows:
-                r[column] = r[column][len(prefix):].strip()
+                r[column] = r[column][len(prefix) :].strip()
             span = 1
             while column + span < width and all(is_numeric(r[column + span]) for r in rows if column + span < len(r)):
                 span += 1
@@ -281,7 +318,7 @@ def shared_prefix(values: list[str]) -> str | None:
     if not match or len(values) < 2:
         return None
     prefix = match.group(1)
-    return prefix if all(v.startswith(prefix) and is_numeric(v[len(prefix):]) for v in values) else None
+    return prefix if all(v.startswith(prefix) and is_numeric(v[len(prefix) :]) for v in values) else None
 
 
 def unfold(head: list[dict], groups: list[dict]) -> tuple[list[dict], list[dict]] | None:
@@ -291,13 +328,20 @@ def unfold(head: list[dict], groups: list[dict]) -> tuple[list[dict], list[dict]
         if len(texts) % size or any(texts[i] != texts[i % size] for i in range(len(texts))):
             continue
         rows = [r for g in groups for r in g["rows"]]
-        columns = [[{"cells": r["cells"][k:k + size], "ref": None} for r in rows if len(r["cells"]) >= k + size
-                    and any(r["cells"][k:k + size])] for k in range(0, len(texts), size)]
+        columns = [
+            [
+                {"cells": r["cells"][k : k + size], "ref": None}
+                for r in rows
+                if len(r["cells"]) >= k + size and any(r["cells"][k : k + size])
+            ]
+            for k in range(0, len(texts), size)
+        ]
         return head[:size], [{"label": None, "rows": [r for block in columns for r in block]}]
     return None
 
 
 # --- tables parsed into relational data (the regulations' appendices) ------------------------------
+
 
 def data_table(unit: Unit, tables: dict[str, list[dict]]) -> list[dict]:
     """The table a unit stands for (attrs.table names a data table), drawn as printed."""
@@ -312,8 +356,9 @@ def data_table(unit: Unit, tables: dict[str, list[dict]]) -> list[dict]:
         return []
     table = maker(rows)
     table.setdefault("caption", unit.title or rows[0].get("scale_title") or unit.ref)
-    table["width"] = max([sum(c["span"] for c in table["head"][-1])] +
-                         [len(r["cells"]) for g in table["groups"] for r in g["rows"]])
+    table["width"] = max(
+        [sum(c["span"] for c in table["head"][-1])] + [len(r["cells"]) for g in table["groups"] for r in g["rows"]]
+    )
     return [table]
 
 
@@ -348,8 +393,7 @@ def vp_scale(rows: list[dict]) -> dict:
         by_imp: dict[int, dict[str, str]] = {}
         for r in rows:
             by_imp.setdefault(r["imp_min"], {})[boards_label(r)] = f"{r['vp_winner']:.2f}"
-        body = [{"cells": [str(imp)] + [by_imp[imp].get(b, "") for b in boards], "ref": None}
-                for imp in sorted(by_imp)]
+        body = [{"cells": [str(imp)] + [by_imp[imp].get(b, "") for b in boards], "ref": None} for imp in sorted(by_imp)]
         head = [[cell("IMPs \\ Boards")] + [cell(b) for b in boards]]
     else:
         by_vp: dict[str, dict[str, str]] = {}
@@ -369,13 +413,16 @@ def vp_ranges(low: str, high: str, digits: int | None):
         body = [{"cells": [vp] + [cells.get(b, "") for b in boards], "ref": None} for vp, cells in by_vp.items()]
         head = [[cell("VPs \\ Boards")] + [cell(b) for b in boards]]
         return {"caption": rows[0]["scale_title"], "head": head, "groups": [{"label": None, "rows": body}]}
+
     return make
 
 
 def board_a_match_points(rows: list[dict]) -> dict:
-    return {"caption": rows[0]["scale_title"], "head": [[cell("Result"), cell("Points")]],
-            "groups": [{"label": None, "rows": [{"cells": [r["result"], str(r["points"])], "ref": None}
-                                                for r in rows]}]}
+    return {
+        "caption": rows[0]["scale_title"],
+        "head": [[cell("Result"), cell("Points")]],
+        "groups": [{"label": None, "rows": [{"cells": [r["result"], str(r["points"])], "ref": None} for r in rows]}],
+    }
 
 
 def handicap(rows: list[dict]) -> dict:
@@ -394,6 +441,7 @@ DATA_LAYOUTS = {
 
 
 # --- tables printed as numbered items with cells (regulations 7, 8, 25, 44) --------------------------
+
 
 def cell_item_tables(units: list[Unit]) -> list[tuple[Unit, dict]]:
     """Runs of sibling items that each carry `cells`: one table on their parent, a row per item.
@@ -418,9 +466,12 @@ def cell_item_tables(units: list[Unit]) -> list[tuple[Unit, dict]]:
             head = [cell(c) for c in header_cells]
         else:
             head = [cell("")] * width
-        body = [{"cells": [str(c) for c in item.attrs["cells"]], "ref": item.ref, "label": item.attrs.get("label")}
-                for item in items]
+        body = [
+            {"cells": [str(c) for c in item.attrs["cells"]], "ref": item.ref, "label": item.attrs.get("label")}
+            for item in items
+        ]
         caption = parent.title or (parent.text.split("。")[0] if parent.text else parent.ref)
-        tables.append((parent, {"caption": caption, "head": [head], "groups": [{"label": None, "rows": body}],
-                                "width": width}))
+        tables.append(
+            (parent, {"caption": caption, "head": [head], "groups": [{"label": None, "rows": body}], "width": width})
+        )
     return tables

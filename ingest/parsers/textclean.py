@@ -3,6 +3,7 @@
 The sources are PDF conversions. What we remove is furniture the conversion added (HTML tags,
 Markdown marks, spaces it put between characters); what we keep is everything the book prints.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,6 +26,8 @@ def is_japanese(ch: str) -> bool:
     in Python where a pattern would need the class: sre compiles a class of the 27,000 ideographs
     one table entry per character, ~1-2 ms a pattern at every start."""
     return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+
+
 # A space the conversion put inside Japanese text: between CJK characters, between a CJK
 # character and a digit or capital (第 23 条 A 項, RHO がパス) or inside a number (1 3トリック).
 _INNER_SPACE_RES = [
@@ -36,6 +39,7 @@ _INNER_SPACE_RES = [
 
 # Each parser calls these on every line; most lines hold none of the marks, so a plain `in` test
 # (a tenth of a regular expression's call) answers first.
+
 
 def strip_tags(text: str) -> str:
     """The tags the Laws' PDF conversion uses (a `<` in the text stays)."""

@@ -7,6 +7,7 @@ spelling was public (pages, links, JSON), so it must keep finding the unit: for 
 side to redirect. Found by undoing, in each such ref, the errata on the lines its unit is made
 from (tests/test_textcheck.py checks the rows against a parse of the verbatim text, unit by unit).
 """
+
 from __future__ import annotations
 
 from ingest.parsers.records import ParsedDocument, Unit
@@ -42,7 +43,15 @@ def ref_aliases(source: Source, document: ParsedDocument, errata: list[dict]) ->
                 printed = printed.replace(fix["replace"], fix["find"])
         if printed != unit.ref:
             where = ", ".join(f"line {n}" for n in lines)
-            rows.append({"id": f"{source.id}:{printed}", "doc": source.id, "alias": printed, "ref": unit.ref,
-                         "unit_id": unit.id, "reason": f"printed {printed}; the spelling is corrected by corpus/errata/"
-                                   f"{source.id}.yml ({where})"})
+            rows.append(
+                {
+                    "id": f"{source.id}:{printed}",
+                    "doc": source.id,
+                    "alias": printed,
+                    "ref": unit.ref,
+                    "unit_id": unit.id,
+                    "reason": f"printed {printed}; the spelling is corrected by corpus/errata/"
+                    f"{source.id}.yml ({where})",
+                }
+            )
     return rows

@@ -9,6 +9,7 @@ sub-item or footnote) to a unit of the same edition; a footnote counts for the l
 in. Counts are distinct citing units. A law naming its own sections (61C -> 61B) is a pair like any
 other in `law_citations`, but the totals and the part matrix count only citations between laws.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,11 +19,28 @@ from ingest.parsers.records import Unit
 from ingest.text.refs import law_number
 
 LAW_TEXT_KINDS = ("law", "section", "item", "subitem", "subsubitem", "footnote")
-PAIR_COLUMNS = {"doc": str, "from_law": int, "to_law": int, "from_part": str, "to_part": str, "units": int,
-                "citing_units": str}
-TOTAL_COLUMNS = {"doc": str, "law": int, "ref": str, "title": str, "part": str, "part_title": str,
-                 "part_position": int, "cites_units": int, "cites_laws": int, "cited_by_units": int,
-                 "cited_by_laws": int}
+PAIR_COLUMNS = {
+    "doc": str,
+    "from_law": int,
+    "to_law": int,
+    "from_part": str,
+    "to_part": str,
+    "units": int,
+    "citing_units": str,
+}
+TOTAL_COLUMNS = {
+    "doc": str,
+    "law": int,
+    "ref": str,
+    "title": str,
+    "part": str,
+    "part_title": str,
+    "part_position": int,
+    "cites_units": int,
+    "cites_laws": int,
+    "cited_by_units": int,
+    "cited_by_laws": int,
+}
 PART_COLUMNS = {"doc": str, "from_part": str, "to_part": str, "units": int, "law_pairs": int}
 
 
@@ -36,18 +54,26 @@ def citation_tables(units: list[Unit], xrefs: list[dict], law_docs: list[str]) -
         parts = {law: part_of(unit, by_id, roots) for law, unit in laws.items()}
         pairs = citation_pairs(xrefs, by_id, doc)
         out["law_citations"] += [
-            {"doc": doc, "from_law": a, "to_law": b, "from_part": parts.get(a, (None,))[0],
-             "to_part": parts.get(b, (None,))[0], "units": len(refs),
-             "citing_units": json.dumps(refs, ensure_ascii=False)}
-            for (a, b), refs in sorted(pairs.items())]
+            {
+                "doc": doc,
+                "from_law": a,
+                "to_law": b,
+                "from_part": parts.get(a, (None,))[0],
+                "to_part": parts.get(b, (None,))[0],
+                "units": len(refs),
+                "citing_units": json.dumps(refs, ensure_ascii=False),
+            }
+            for (a, b), refs in sorted(pairs.items())
+        ]
         out["law_citation_totals"] += totals(doc, laws, parts, pairs)
         out["part_citations"] += part_matrix(doc, parts, pairs)
     return out
 
 
 def law_units(units: list[Unit], doc: str) -> dict[int, Unit]:
-    return {int(u.attrs.get("number") or u.ref): u for u in units
-            if u.doc == doc and u.kind == "law" and u.ref.isdigit()}
+    return {
+        int(u.attrs.get("number") or u.ref): u for u in units if u.doc == doc and u.kind == "law" and u.ref.isdigit()
+    }
 
 
 def part_of(law: Unit, by_id: dict[str, Unit], roots: dict[str, int]) -> tuple[str | None, str | None, int]:
@@ -66,8 +92,14 @@ def citation_pairs(xrefs: list[dict], by_id: dict[str, Unit], doc: str) -> dict[
     pairs: dict[tuple[int, int], list[str]] = defaultdict(list)
     for xref in xrefs:
         source = by_id.get(xref["source_id"])
-        if (source is None or source.doc != doc or source.kind not in LAW_TEXT_KINDS or xref["kind"] != "cites"
-                or not xref["resolved"] or xref["target_doc"] != doc):
+        if (
+            source is None
+            or source.doc != doc
+            or source.kind not in LAW_TEXT_KINDS
+            or xref["kind"] != "cites"
+            or not xref["resolved"]
+            or xref["target_doc"] != doc
+        ):
             continue
         citing = law_number(source.attrs.get("anchor_ref") or source.ref)
         cited = law_number(xref["target_ref"])
@@ -91,10 +123,21 @@ def totals(doc: str, laws: dict[int, Unit], parts: dict, pairs: dict[tuple[int, 
     for law, unit in sorted(laws.items()):
         out, into = citing.get(law, []), cited.get(law, [])
         part, part_title, order = parts[law]
-        rows.append({"doc": doc, "law": law, "ref": unit.ref, "title": unit.title, "part": part,
-                     "part_title": part_title, "part_position": order,
-                     "cites_units": sum(len(r) for r in out), "cites_laws": len(out),
-                     "cited_by_units": sum(len(r) for r in into), "cited_by_laws": len(into)})
+        rows.append(
+            {
+                "doc": doc,
+                "law": law,
+                "ref": unit.ref,
+                "title": unit.title,
+                "part": part,
+                "part_title": part_title,
+                "part_position": order,
+                "cites_units": sum(len(r) for r in out),
+                "cites_laws": len(out),
+                "cited_by_units": sum(len(r) for r in into),
+                "cited_by_laws": len(into),
+            }
+        )
     return rows
 
 
@@ -106,5 +149,7 @@ def part_matrix(doc: str, parts: dict, pairs: dict[tuple[int, int], list[str]]) 
         cell = cells[(parts[a][0], parts[b][0])]
         cell[0] += len(refs)
         cell[1] += 1
-    return [{"doc": doc, "from_part": a, "to_part": b, "units": n, "law_pairs": k}
-            for (a, b), (n, k) in sorted(cells.items())]
+    return [
+        {"doc": doc, "from_part": a, "to_part": b, "units": n, "law_pairs": k}
+        for (a, b), (n, k) in sorted(cells.items())
+    ]

@@ -11,6 +11,7 @@ An entry naming no unit is left out, as the page leaves it out. The page read ev
 row and parsed its attrs JSON per request: 80 % of the contents page's reading
 (laws_site/pages/contents.py `printed_toc` reads this table; without it, the units as before).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,8 @@ def contents_rows(conn: sqlite3.Connection) -> list[tuple]:
     """(doc, position, ref, title, depth, part) of every 目次 entry that names a unit, in order."""
     rows = []
     for doc, position, title, attrs in conn.execute(
-            "select doc, position, title, attrs from sections where kind = 'toc_entry' order by doc, position"):
+        "select doc, position, title, attrs from sections where kind = 'toc_entry' order by doc, position"
+    ):
         values = json.loads(attrs) if attrs else {}
         target = values.get("target_ref") or values.get("law")
         if not target:

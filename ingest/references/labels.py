@@ -9,6 +9,7 @@ around it (定義, 脚注, 索引) follow the interface language. English cites 
 ``unit_labels`` is pure: records in, labels out. ``full`` labels prefix the document's short title
 (「リボーク注釈: 第63条の引用」) for lists that mix documents.
 """
+
 from __future__ import annotations
 
 import re
@@ -72,7 +73,7 @@ def law_citation(ref: str, doc_language: str, ui: str) -> str | None:
     text = f"第{parsed.law}条"
     if parsed.section:
         text += f"{parsed.section}{SECTION_WORD.get(doc_language, '項')}"
-    tail = ref[len(str(parsed.law)) + (1 if parsed.section else 0):]
+    tail = ref[len(str(parsed.law)) + (1 if parsed.section else 0) :]
     return text + tail
 
 
@@ -230,5 +231,8 @@ def short_title(document: DocumentNames, ui: str) -> str:
 
 def label_rows(labels: dict[str, dict[str, dict[str, str]]]) -> list[dict]:
     """Rows of table ``unit_labels``: one per unit and interface language."""
-    return [{"id": f"{unit_id}@{ui}", "unit_id": unit_id, "lang": ui, **texts}
-            for unit_id, by_ui in labels.items() for ui, texts in by_ui.items()]
+    return [
+        {"id": f"{unit_id}@{ui}", "unit_id": unit_id, "lang": ui, **texts}
+        for unit_id, by_ui in labels.items()
+        for ui, texts in by_ui.items()
+    ]

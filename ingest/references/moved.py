@@ -12,6 +12,7 @@ listed) and 72C (listed), the references in unit JSON, `bridge-laws refs`, searc
 The row keeps its id (made from the number as printed) and says what it was re-pointed from in
 `as_printed_ref` (the ref the printed number names in `target_doc`: `23`).
 """
+
 from __future__ import annotations
 
 

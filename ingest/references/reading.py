@@ -10,6 +10,7 @@ apply it or one of its parts.
 - Commentary: a note, ruling or reprint that cites a unit is listed on that unit and on every unit
   that contains it (the revokes' ruling 1 cites 64C: it is listed on 64C and on 64).
 """
+
 from __future__ import annotations
 
 from ingest.parsers.records import Unit
@@ -20,8 +21,7 @@ STEPPED_OVER = frozenset({"part", "chapter", "division", "toc", "toc_entry", "in
 CITING_KINDS = ("note", "ruling", "quote", "essay")
 
 READING_COLUMNS = {"unit_id": str, "previous_id": str, "next_id": str}
-COMMENTARY_COLUMNS = {"id": str, "unit_id": str, "source_id": str, "source_kind": str, "direct": int,
-                      "position": int}
+COMMENTARY_COLUMNS = {"id": str, "unit_id": str, "source_id": str, "source_kind": str, "direct": int, "position": int}
 
 
 def reading_rows(units: list[Unit]) -> list[dict]:
@@ -108,9 +108,17 @@ def commentary_rows(units: list[Unit], xrefs: list[dict]) -> list[dict]:
             direct = False
             parent = parent_of[target_id]
             target_id = parent if parent and parent in by_id else None
-    return [{"id": f"{unit_id}<-{source_id}", "unit_id": unit_id, "source_id": source_id,
-             "source_kind": by_id[source_id].kind, "direct": int(direct), "position": position[source_id]}
-            for (unit_id, source_id), direct in sorted(pairs.items(), key=lambda p: (p[0][0], position[p[0][1]]))]
+    return [
+        {
+            "id": f"{unit_id}<-{source_id}",
+            "unit_id": unit_id,
+            "source_id": source_id,
+            "source_kind": by_id[source_id].kind,
+            "direct": int(direct),
+            "position": position[source_id],
+        }
+        for (unit_id, source_id), direct in sorted(pairs.items(), key=lambda p: (p[0][0], position[p[0][1]]))
+    ]
 
 
 def citing_unit(unit: Unit | None, by_id: dict[str, Unit]) -> Unit | None:

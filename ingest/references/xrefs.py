@@ -9,6 +9,7 @@ A target that names no unit stays unresolved (``target_id`` NULL) with its reaso
 silently pointed at its parent. ``resolved_to_parent`` names the nearest enclosing unit that
 does exist, as a documented fallback for a page that still wants to link somewhere.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,8 +36,22 @@ from ingest.text.refs import (
 )
 from ingest.text.tokenize import fold_katakana
 
-XREF_COLUMNS = ("id", "source_id", "surface", "target_doc", "target_ref", "target_id", "kind", "resolved",
-                "reason", "field", "start", "end", "resolved_to_parent", "as_printed_ref")
+XREF_COLUMNS = (
+    "id",
+    "source_id",
+    "surface",
+    "target_doc",
+    "target_ref",
+    "target_id",
+    "kind",
+    "resolved",
+    "reason",
+    "field",
+    "start",
+    "end",
+    "resolved_to_parent",
+    "as_printed_ref",
+)
 TEXT_FIELDS = ("text", "title")
 
 
@@ -105,8 +120,9 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
         label_in_title = unit.title is not None and unit.ref in unit.title
         start = unit.title.index(unit.ref) if label_in_title else None
         for covered in unit.attrs.get("covers") or []:
-            ref = Reference(unit.ref, start, start + len(unit.ref) if label_in_title else None, LAWS_JA,
-                            covered, "covers")
+            ref = Reference(
+                unit.ref, start, start + len(unit.ref) if label_in_title else None, LAWS_JA, covered, "covers"
+            )
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
@@ -132,7 +148,9 @@ def unit_references(unit: Unit, registry: Registry) -> list[tuple[Reference, str
     # an index entry's title is a term (`7を超える`); only its text holds locators
     fields = ("text",) if unit.kind == "index_entry" else TEXT_FIELDS
     # no text, no reference (most units have no title): every grammar finds none in ""
-    found = [(ref, name) for name in fields if getattr(unit, name) for ref in extract(unit, getattr(unit, name), registry)]
+    found = [
+        (ref, name) for name in fields if getattr(unit, name) for ref in extract(unit, getattr(unit, name), registry)
+    ]
     return found + structural_refs(unit)
 
 
@@ -141,8 +159,11 @@ def target_document(doc: str, registry: Registry) -> str:
     if "@" not in doc:
         return doc
     role, language = doc.split("@")
-    found = registry.laws_in(language) if role == "laws" else next(
-        (d for d in registry.of_role(role) if d.language == language), None)
+    found = (
+        registry.laws_in(language)
+        if role == "laws"
+        else next((d for d in registry.of_role(role) if d.language == language), None)
+    )
     return found.id if found else doc
 
 
@@ -173,8 +194,9 @@ class UnitIndex:
         self.truncated = {u.doc for u in units if u.attrs.get("truncated")}
         self._laws_end: dict[str, int] = {}
         self.footnotes_of: dict[tuple[str, str], list[str]] = {}
-        self.definitions_by_spelling = {(u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref
-                                        for u in units if u.kind == "definition"}
+        self.definitions_by_spelling = {
+            (u.doc, fold_term(u.ref.removeprefix("def:"))): u.ref for u in units if u.kind == "definition"
+        }
         self.index_headings: dict[str, list[str]] = {}
         for u in units:
             if u.kind == "index_entry" and "/" not in u.ref and "~" not in u.ref:
@@ -197,8 +219,11 @@ class UnitIndex:
         if not ref.startswith("index:"):
             return None
         term = ref.removeprefix("index:")
-        found = [h for h in self.index_headings.get(doc, [])
-                 if h.startswith(term + "、") or without_parentheses(h) == without_parentheses(term)]
+        found = [
+            h
+            for h in self.index_headings.get(doc, [])
+            if h.startswith(term + "、") or without_parentheses(h) == without_parentheses(term)
+        ]
         return f"index:{found[0]}" if len(found) == 1 else None
 
     def exists(self, doc: str, ref: str) -> bool:
@@ -210,8 +235,9 @@ class UnitIndex:
         for candidate in (ref.ref, *ref.fallbacks):
             if self.exists(ref.doc, candidate):
                 return Resolution(candidate, unit_id(ref.doc, candidate), None)
-            spelled = (self.definition_spelled_otherwise(ref.doc, candidate)
-                       or self.index_heading_printed_otherwise(ref.doc, candidate))
+            spelled = self.definition_spelled_otherwise(ref.doc, candidate) or self.index_heading_printed_otherwise(
+                ref.doc, candidate
+            )
             if spelled:
                 return Resolution(spelled, unit_id(ref.doc, spelled), None)
         return Resolution(ref.ref, None, self.why_missing(ref), self.nearest_parent(ref.doc, ref.ref))
@@ -280,8 +306,9 @@ def xref_row(unit: Unit, ref: Reference, field: str | None, res: Resolution) -> 
     }
 
 
-def build_xrefs(units: Iterable[Unit], registry: Registry | None = None,
-                found: dict[str, list] | None = None) -> list[dict]:
+def build_xrefs(
+    units: Iterable[Unit], registry: Registry | None = None, found: dict[str, list] | None = None
+) -> list[dict]:
     """One row per reference of every unit (columns `XREF_COLUMNS`), in document order.
 
     A unit naming itself (a heading such as 第7条 on Law 7's own title) is a label, not a

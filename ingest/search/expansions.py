@@ -16,6 +16,7 @@ zh        a Chinese variant, simplified         the 1997 text's own term (梦家
 `weight` is how often the term occurs (reading, synonym), else 1. Keys and terms are what the query side
 compares: ingest/text/forgiving.py makes both.
 """
+
 from __future__ import annotations
 
 import csv
@@ -34,14 +35,15 @@ COLUMNS = {"kind": str, "key": str, "term": str, "lang": str, "weight": int}
 SCHEMA = (COLUMNS, {"pk": ("kind", "key", "term")})
 COMPOUND_POS = {"名詞", "接尾辞", "接頭辞"}
 CONTENT_SKIP_POS = {"助詞", "助動詞", "補助記号", "空白", "記号"}
-MAX_RUN = 3            # nouns written together, read as one word (順番 + 外 = じゅんばんがい)
-TERMS_PER_KEY = 3      # the most frequent spellings kept for one reading
+MAX_RUN = 3  # nouns written together, read as one word (順番 + 外 = じゅんばんがい)
+TERMS_PER_KEY = 3  # the most frequent spellings kept for one reading
 SYNONYMS_FILE = "synonyms.csv"
 ZH_VARIANTS_FILE = "zh_variants.yml"
 
 
-def expansion_rows(titles_ja: list[str], english_terms: list[str], corpus_words: Counter,
-                   corpus_dir: Path) -> list[dict]:
+def expansion_rows(
+    titles_ja: list[str], english_terms: list[str], corpus_words: Counter, corpus_dir: Path
+) -> list[dict]:
     """Every row of the table. `corpus_words` counts the Japanese index tokens (read for their
     readings; synonyms must lead to one of them)."""
     return Expansions(titles_ja, english_terms, corpus_dir).rows(corpus_words)
@@ -126,8 +128,9 @@ def reading_key(reading: str, keys: dict[str, str]) -> str:
     """The kana key of a reading ("" if it is not kana), remembered in `keys` (kana_key is Python: ~10 us)."""
     key = keys.get(reading)
     if key is None:
-        key = keys[reading] = forgiving.kana_key(reading) if (
-            tokenize.KANA_RE.search(reading) and forgiving.is_kana(reading)) else ""
+        key = keys[reading] = (
+            forgiving.kana_key(reading) if (tokenize.KANA_RE.search(reading) and forgiving.is_kana(reading)) else ""
+        )
     return key
 
 
@@ -165,8 +168,13 @@ def sound_rows(terms: list[str]) -> list[dict]:
         for spelling in spellings:
             key = forgiving.sound_key(spelling, japanese=False)
             if len(key) >= 2:
-                rows[(key, term.lower())] = {"kind": "sound", "key": key, "term": term.lower(), "lang": "en",
-                                             "weight": 1}
+                rows[(key, term.lower())] = {
+                    "kind": "sound",
+                    "key": key,
+                    "term": term.lower(),
+                    "lang": "en",
+                    "weight": 1,
+                }
     return list(rows.values())
 
 
@@ -187,8 +195,9 @@ def synonym_groups(path: Path) -> dict[str, list[tuple[str, str, str]]]:
             if not fields or fields[0].startswith("#"):
                 continue
             if len(fields) != 4 or fields[1] not in ("0", "1"):
-                raise ParseError(str(path), number,
-                                 f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}")
+                raise ParseError(
+                    str(path), number, f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}"
+                )
             groups[fields[0]].append((fields[1], fields[2], fields[3]))
     return groups
 
@@ -216,8 +225,13 @@ def group_synonym_rows(groups: dict[str, list[tuple[str, str, str]]], corpus_wor
                 continue  # flag 1: SudachiDict says this word never triggers an expansion
             same = [target for target in used if pos(target) == pos(word)] if mixed else used
             for target in same or used:
-                rows[(keys[word], target)] = {"kind": "synonym", "key": keys[word], "term": target,
-                                              "lang": "ja", "weight": weights[target]}
+                rows[(keys[word], target)] = {
+                    "kind": "synonym",
+                    "key": keys[word],
+                    "term": target,
+                    "lang": "ja",
+                    "weight": weights[target],
+                }
     return list(rows.values())
 
 
@@ -230,6 +244,7 @@ def _pos_reader():
             morphemes = tokenizer.tokenize(word, SplitMode.C)
             seen[word] = tokenize._pos_category(morphemes[-1].part_of_speech_id()) if len(morphemes) else ""
         return seen[word]
+
     return pos
 
 

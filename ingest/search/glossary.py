@@ -17,6 +17,7 @@ vocabulary's first target for that English term, else the Law whose title is or 
 source, ja_ref, zh_ref)`; `load_glossary(conn)` reads that table back, or derives the same rows
 from `sections` when a database was built before the table existed.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,6 +42,7 @@ TITLE_KINDS = ("law", "section", "item", "subitem")
 
 
 # ---------------------------------------------------------------- English keys
+
 
 def english_keys(printed: str | None) -> list[str]:
     """Every comparable form of a printed English term.
@@ -67,6 +69,7 @@ def english_key(term: str) -> str:
 
 
 # ---------------------------------------------------------------- rows
+
 
 @dataclass
 class Definition:
@@ -100,8 +103,9 @@ def _fields(unit) -> tuple[str, str, str, dict]:
     return unit["kind"], unit["doc"], unit["ref"], attrs or {}
 
 
-def glossary_rows(units: Iterable, registry: Registry, curated_file: Path | None = CURATED_FILE,
-                  vocabulary: list[dict] | None = None) -> list[dict]:
+def glossary_rows(
+    units: Iterable, registry: Registry, curated_file: Path | None = CURATED_FILE, vocabulary: list[dict] | None = None
+) -> list[dict]:
     """Rows for table `glossary`: definition pairings (completed by curated terms with the same
     English), then the other curated terms; every ja/zh term with the unit it comes from.
 
@@ -144,11 +148,17 @@ def definition_rows(found: list[Definition]) -> list[dict]:
     for key in order:
         ja, zh = by_key[key].get("ja"), by_key[key].get("zh")
         english = (ja or zh).english
-        rows.append({
-            "id": f"definition:{key}", "ja": ja.term if ja else None, "en": _plain_english(english),
-            "zh": zh.term if zh else None, "source": "definition",
-            "ja_ref": ja.ref if ja else None, "zh_ref": zh.ref if zh else None,
-        })
+        rows.append(
+            {
+                "id": f"definition:{key}",
+                "ja": ja.term if ja else None,
+                "en": _plain_english(english),
+                "zh": zh.term if zh else None,
+                "source": "definition",
+                "ja_ref": ja.ref if ja else None,
+                "zh_ref": zh.ref if zh else None,
+            }
+        )
     return rows
 
 
@@ -165,11 +175,17 @@ def curated_rows(path: Path | None = CURATED_FILE) -> list[dict]:
     rows = []
     for entry in data.get("terms") or []:
         en = entry.get("en")
-        rows.append({
-            "id": f"curated:{english_key(en or '') or entry.get('ja') or entry.get('zh')}",
-            "ja": entry.get("ja"), "en": en, "zh": entry.get("zh"), "source": "curated",
-            "ja_ref": entry.get("ja_ref"), "zh_ref": entry.get("zh_ref"),
-        })
+        rows.append(
+            {
+                "id": f"curated:{english_key(en or '') or entry.get('ja') or entry.get('zh')}",
+                "ja": entry.get("ja"),
+                "en": en,
+                "zh": entry.get("zh"),
+                "source": "curated",
+                "ja_ref": entry.get("ja_ref"),
+                "zh_ref": entry.get("zh_ref"),
+            }
+        )
     return rows
 
 
@@ -220,6 +236,7 @@ def _titled_unit(term: str, titled: list[tuple[str, str, str]]) -> str | None:
 
 # ---------------------------------------------------------------- lookup for search
 
+
 @dataclass(frozen=True)
 class Entry:
     ja: str | None
@@ -248,8 +265,18 @@ class Glossary:
 
         ja_keys = ja_keys or {}
         self.registry = registry
-        self.entries = [Entry(r.get("ja"), r.get("en"), r.get("zh"), r.get("source"), r.get("ja_ref"),
-                              r.get("zh_ref"), r.get("id") or "") for r in rows]
+        self.entries = [
+            Entry(
+                r.get("ja"),
+                r.get("en"),
+                r.get("zh"),
+                r.get("source"),
+                r.get("ja_ref"),
+                r.get("zh_ref"),
+                r.get("id") or "",
+            )
+            for r in rows
+        ]
         self._by_en: dict[str, list[Entry]] = {}
         self._by_ja: dict[str, list[Entry]] = {}
         self._by_zh: dict[str, list[Entry]] = {}

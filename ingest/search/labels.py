@@ -10,6 +10,7 @@ context   for a unit without a title of its own, the title of its nearest enclos
 laws_site/search/engine.py `unit_labels` reads it (one statement for a page of results, where it took three,
 one of them a recursive walk up the parents); without it, the tables as before.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -23,8 +24,10 @@ SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text no
 
 def search_label_rows(conn: sqlite3.Connection) -> list[tuple]:
     """(id, label, labels JSON, context) of every unit, from sections and unit_labels."""
-    units = {unit: (parent, title, label) for unit, parent, title, label in
-             conn.execute("select id, parent_id, title, label from sections")}
+    units = {
+        unit: (parent, title, label)
+        for unit, parent, title, label in conn.execute("select id, parent_id, title, label from sections")
+    }
     labels: dict[str, dict[str, str]] = {}
     for unit, lang, label in conn.execute("select unit_id, lang, label from unit_labels order by unit_id, lang"):
         labels.setdefault(unit, {})[lang] = label
@@ -35,9 +38,10 @@ def search_label_rows_of(units: list[Unit], labels: dict[str, dict[str, dict[str
     """`search_label_rows` of the units and their labels (ingest/references/labels.py `unit_labels`) before they are
     written: the same rows, made while the build waits for other work (sections.label is the Japanese
     interface's label; unit_labels' rows come in language order)."""
-    return label_context_rows({unit.id: (unit.parent_id, unit.title, labels[unit.id]["ja"]["label"]) for unit in units},
-                              {unit: {lang: texts["label"] for lang, texts in sorted(by_lang.items())}
-                               for unit, by_lang in labels.items()})
+    return label_context_rows(
+        {unit.id: (unit.parent_id, unit.title, labels[unit.id]["ja"]["label"]) for unit in units},
+        {unit: {lang: texts["label"] for lang, texts in sorted(by_lang.items())} for unit, by_lang in labels.items()},
+    )
 
 
 def label_context_rows(units: dict[str, tuple], labels: dict[str, dict[str, str]]) -> list[tuple]:

@@ -11,6 +11,7 @@
   the glossary's Japanese terms and the 索引 headings, so that serving never tokenizes them (doing
   it at the first query touched some 60 MB more of the Sudachi dictionary and took ~0.1 s).
 """
+
 from __future__ import annotations
 
 import json
@@ -54,9 +55,15 @@ def install_variants(corpus_dir: Path) -> dict[str, str]:
     return variants
 
 
-def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, variants: dict[str, str],
-                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
-                  ) -> dict[str, list[dict]]:
+def search_tables(
+    units: list[Unit],
+    languages: dict[str, str],
+    tokens: dict,
+    variants: dict[str, str],
+    corpus_dir: Path,
+    glossary: list[dict],
+    vocabulary: list[dict] | None = None,
+) -> dict[str, list[dict]]:
     """The rows of each table (SCHEMAS). `tokens` maps (text, lang) to (search tokens, packed offsets);
     `glossary` is the glossary table's rows."""
     now, with_tokens = search_tables_awaiting_tokens(units, languages, variants, corpus_dir, glossary, vocabulary)
@@ -64,20 +71,29 @@ def search_tables(units: list[Unit], languages: dict[str, str], tokens: dict, va
     return {name: tables[name] for name in SCHEMAS}
 
 
-def search_tables_awaiting_tokens(units: list[Unit], languages: dict[str, str], variants: dict[str, str],
-                                  corpus_dir: Path, glossary: list[dict], vocabulary: list[dict] | None = None
-                                  ) -> tuple[dict[str, list[dict]], Callable[[dict], dict[str, list[dict]]]]:
+def search_tables_awaiting_tokens(
+    units: list[Unit],
+    languages: dict[str, str],
+    variants: dict[str, str],
+    corpus_dir: Path,
+    glossary: list[dict],
+    vocabulary: list[dict] | None = None,
+) -> tuple[dict[str, list[dict]], Callable[[dict], dict[str, list[dict]]]]:
     """`search_tables` but search_offsets (`offset_rows`: the build writes them with the sections) in two
     steps: the tables that need no tokens and what the others need none for (the titles' readings, the
     English terms' sound keys: half the work) now, the others in the function returned, of the tokens."""
     if vocabulary is None:
         vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
-    now = {"variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
-           "vocabulary": vocabulary, "term_tokens": term_token_rows(units, languages, glossary)}
+    now = {
+        "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
+        "vocabulary": vocabulary,
+        "term_tokens": term_token_rows(units, languages, glossary),
+    }
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
 
     def with_tokens(tokens: dict) -> dict[str, list[dict]]:
         return {"search_expansions": expansions.rows(index_word_counts(units, languages, tokens))}
+
     return now, with_tokens
 
 
@@ -85,8 +101,7 @@ def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> l
     offsets = []
     for unit in units:
         lang = languages[unit.doc]
-        offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1],
-                        "text": tokens[(unit.text, lang)][1]})
+        offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1], "text": tokens[(unit.text, lang)][1]})
     return offsets
 
 
@@ -110,15 +125,23 @@ def english_terms(glossary: list[dict], vocabulary: list[dict]) -> list[str]:
 def index_word_counts(units: list[Unit], languages: dict[str, str], tokens: dict) -> Counter:
     """How often each Japanese index token occurs (read one by one; what a synonym must lead to)."""
     # how often: synonyms lead to the commonest. Counted in one pass over all the columns, in order
-    columns = [tokens[(field, "ja")][0] for unit in units if languages[unit.doc] == "ja"
-               for field in (unit.title, unit.text) if field]
+    columns = [
+        tokens[(field, "ja")][0]
+        for unit in units
+        if languages[unit.doc] == "ja"
+        for field in (unit.title, unit.text)
+        if field
+    ]
     return Counter(" ".join(columns).split())
 
 
 def term_token_rows(units: list[Unit], languages: dict[str, str], glossary: list[dict]) -> list[dict]:
     rows = [{"kind": GLOSSARY_KEYS, "text": form, "tokens": key} for form, key in ja_keys(glossary).items()]
-    headings = dict.fromkeys(index_entry_words(unit.ref) for unit in units
-                             if unit.kind == "index_entry" and languages[unit.doc] == "ja")
-    rows += [{"kind": INDEX_TERMS, "text": words, "tokens": " ".join(tokenize.query_terms(words, "ja"))}
-             for words in headings]
+    headings = dict.fromkeys(
+        index_entry_words(unit.ref) for unit in units if unit.kind == "index_entry" and languages[unit.doc] == "ja"
+    )
+    rows += [
+        {"kind": INDEX_TERMS, "text": words, "tokens": " ".join(tokenize.query_terms(words, "ja"))}
+        for words in headings
+    ]
     return rows

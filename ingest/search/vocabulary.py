@@ -7,6 +7,7 @@ loads that table once per database (`Vocabulary.from_conn`) and expands a query 
 entry's words: its English term, a Japanese or Chinese term printed in the Laws, a term printed in
 the regulations, or a spoken form (LOOT, リードアウトオブターン, BIT, ペナカ).
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,17 @@ from ingest.sources.corpus import read_yaml
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "corpus" / "vocabulary.yml"
 TERM_FIELDS = ("ja", "zh", "ja_regs", "spoken")
 TARGET_FIELDS = ("laws", "regs")
-COLUMNS = {"id": int, "en": str, "ja": str, "zh": str, "ja_regs": str, "spoken": str, "laws": str,
-           "regs": str, "source": str}
+COLUMNS = {
+    "id": int,
+    "en": str,
+    "ja": str,
+    "zh": str,
+    "ja_regs": str,
+    "spoken": str,
+    "laws": str,
+    "regs": str,
+    "source": str,
+}
 INNER_HYPHEN_RE = re.compile(r"(?<=\w)[-‐](?=\w)")
 
 
@@ -74,12 +84,18 @@ class Entry:
         def items(field):
             value = row.get(field) or "[]"
             return tuple(json.loads(value) if isinstance(value, str) else value)
+
         return cls(int(row["id"]), row["en"], *(items(f) for f in TERM_FIELDS + TARGET_FIELDS))
 
     def words(self) -> list[tuple[str, str]]:
         """(field, word) for every word that names the entry."""
-        return [("en", self.en), *(("ja", w) for w in self.ja), *(("zh", w) for w in self.zh),
-                *(("ja_regs", w) for w in self.ja_regs), *(("spoken", w) for w in self.spoken)]
+        return [
+            ("en", self.en),
+            *(("ja", w) for w in self.ja),
+            *(("zh", w) for w in self.zh),
+            *(("ja_regs", w) for w in self.ja_regs),
+            *(("spoken", w) for w in self.spoken),
+        ]
 
 
 class Vocabulary:

@@ -1,4 +1,5 @@
 """Read the corpus: the sources manifest, the verbatim texts and the errata applied to them."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -80,8 +81,18 @@ def regular_file(path: Path) -> Path:
     return path
 
 
-MANIFEST_FIELDS = ("id", "title", "language", "edition", "version_date", "publisher", "copyright", "kind", "file",
-                   "parser")
+MANIFEST_FIELDS = (
+    "id",
+    "title",
+    "language",
+    "edition",
+    "version_date",
+    "publisher",
+    "copyright",
+    "kind",
+    "file",
+    "parser",
+)
 
 
 @dataclass
@@ -122,15 +133,22 @@ def load_manifest(corpus_dir: Path) -> list[dict]:
             raise ParseError(str(manifest), None, f"entry {entry.get('id', '?')!r} lacks {', '.join(missing)}")
         structured = [f for f, value in entry.items() if isinstance(value, (list, dict))]
         if structured:
-            raise ParseError(str(manifest), None, f"entry {entry['id']!r}: {', '.join(map(str, structured))} "
-                                                  f"must be a single value, not a list or mapping")
+            raise ParseError(
+                str(manifest),
+                None,
+                f"entry {entry['id']!r}: {', '.join(map(str, structured))} "
+                f"must be a single value, not a list or mapping",
+            )
         if entry["id"] in seen:
             raise ParseError(str(manifest), None, f"document id {entry['id']!r} is listed twice")
         seen.add(entry["id"])
         file = Path(str(entry["file"]))
         if file.is_absolute() or ".." in file.parts:
-            raise ParseError(str(manifest), None, f"entry {entry['id']!r}: file {str(file)!r} must be a path "
-                                                  f"inside the corpus directory")
+            raise ParseError(
+                str(manifest),
+                None,
+                f"entry {entry['id']!r}: file {str(file)!r} must be a path inside the corpus directory",
+            )
     return entries
 
 
@@ -226,8 +244,9 @@ def apply_errata(doc_id: str, text: str, errata: list[dict], source: str) -> str
         if not 1 <= line <= len(lines):
             raise ParseError(where, at, f"'line' {line} is outside {source} (1-{len(lines)})")
         if fix["find"] not in lines[line - 1]:
-            raise ParseError(source, line, f"erratum does not match: expected {fix['find']!r} on this line "
-                                           f"(erratum at {where}:{at})")
+            raise ParseError(
+                source, line, f"erratum does not match: expected {fix['find']!r} on this line (erratum at {where}:{at})"
+            )
         lines[line - 1] = lines[line - 1].replace(fix["find"], fix.get("replace") or "", 1)
     return "\n".join(lines)
 

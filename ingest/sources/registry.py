@@ -5,6 +5,7 @@ commentary and the Laws it reprints, the regulations); no other module spells a 
 build writes these fields to table ``documents``, from which the read side loads the same registry
 (``Registry.from_rows``), so serving never opens corpus/.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,14 +24,14 @@ REQUIRED_FIELDS = ("id", "language")
 @dataclass(frozen=True)
 class Document:
     id: str
-    language: str           # ja | zh
-    role: str               # laws | commentary | regulations (column `kind` of table documents)
+    language: str  # ja | zh
+    role: str  # laws | commentary | regulations (column `kind` of table documents)
     edition: str
     version_date: str
-    parser: str             # the ingest module that parses it: ingest.<parser>.parse(text, doc, source)
+    parser: str  # the ingest module that parses it: ingest.<parser>.parse(text, doc, source)
     comments_on: str | None = None  # a commentary's or the regulations' Laws: what it reprints or cites
     title: str = ""
-    short_title: str = ""   # for navigation: 規則 2017
+    short_title: str = ""  # for navigation: 規則 2017
 
 
 @dataclass(frozen=True)
@@ -43,16 +44,26 @@ class Registry:
         documents = []
         for row in rows:
             row = dict(row)
-            missing = [f for f in REQUIRED_FIELDS if not row.get(f)] + ([] if row.get("role") or row.get("kind")
-                                                                         else ["kind"])
+            missing = [f for f in REQUIRED_FIELDS if not row.get(f)] + (
+                [] if row.get("role") or row.get("kind") else ["kind"]
+            )
             if missing:
-                raise RegistryError(f"document {row.get('id')!r} has no {', '.join(missing)}: "
-                                    f"not a bridge-laws documents table")
-            documents.append(Document(
-                id=row["id"], language=row["language"], role=row.get("role") or row["kind"],
-                edition=str(row.get("edition") or ""), version_date=str(row.get("version_date") or ""),
-                parser=row.get("parser") or "", comments_on=row.get("comments_on") or None,
-                title=row.get("title") or "", short_title=row.get("short_title") or ""))
+                raise RegistryError(
+                    f"document {row.get('id')!r} has no {', '.join(missing)}: not a bridge-laws documents table"
+                )
+            documents.append(
+                Document(
+                    id=row["id"],
+                    language=row["language"],
+                    role=row.get("role") or row["kind"],
+                    edition=str(row.get("edition") or ""),
+                    version_date=str(row.get("version_date") or ""),
+                    parser=row.get("parser") or "",
+                    comments_on=row.get("comments_on") or None,
+                    title=row.get("title") or "",
+                    short_title=row.get("short_title") or "",
+                )
+            )
         return cls(tuple(documents))
 
     @property

@@ -11,6 +11,7 @@ and refused, with the line, when:
 - there are more than MAX_ALIASES aliases, or nesting deeper than MAX_DEPTH;
 - a plain number has more digits than Python converts (``int()`` refuses 4,300 and more).
 """
+
 from __future__ import annotations
 
 import re
@@ -19,7 +20,7 @@ import yaml
 
 # libyaml's loader when present: the pure-Python one is a tenth of the build's time
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-MAX_DEPTH = 32       # the corpus nests 5 deep at most
+MAX_DEPTH = 32  # the corpus nests 5 deep at most
 MAX_ALIASES = 10_000  # the corpus uses ~100
 MAX_NUMBER_DIGITS = 100
 LONG_NUMBER_RE = re.compile(r"[-+]?[0-9][0-9_]{%d,}" % MAX_NUMBER_DIGITS)
@@ -44,16 +45,21 @@ def check_events(text: str) -> None:
             kind = type(event)
             if kind is scalar:  # most events: keep this test cheap
                 if len(event.value) > MAX_NUMBER_DIGITS and not event.style and LONG_NUMBER_RE.fullmatch(event.value):
-                    raise UnsafeYamlError(f"a number of {len(event.value):,} characters "
-                                          f"(at most {MAX_NUMBER_DIGITS} digits)", event.start_mark)
+                    raise UnsafeYamlError(
+                        f"a number of {len(event.value):,} characters (at most {MAX_NUMBER_DIGITS} digits)",
+                        event.start_mark,
+                    )
             elif kind in opening:
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise UnsafeYamlError(f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
                 if event.anchor is not None:
                     what = "list" if kind is yaml.SequenceStartEvent else "mapping"
-                    raise UnsafeYamlError(f"anchor &{event.anchor} on a {what}: only single values may be "
-                                          f"anchored and repeated with *{event.anchor}", event.start_mark)
+                    raise UnsafeYamlError(
+                        f"anchor &{event.anchor} on a {what}: only single values may be "
+                        f"anchored and repeated with *{event.anchor}",
+                        event.start_mark,
+                    )
             elif kind in closing:
                 depth -= 1
             elif kind is alias:

@@ -4,6 +4,7 @@ A file of the wrong shape stops the build: an errata file whose fixes are not un
 would otherwise be ignored and its corrections dropped, and a list where a mapping belongs ends
 in a traceback deep in the build.
 """
+
 from __future__ import annotations
 
 import yaml
@@ -23,8 +24,11 @@ class Shape:
         self.keys, self.required, self.closed = keys, required, closed
 
 
-ERRATA = Shape({"errata": LIST_OF_MAPPINGS, "as_printed": LIST_OF_MAPPINGS, "not_kept": LIST_OF_MAPPINGS},
-               required=("errata",), closed=True)
+ERRATA = Shape(
+    {"errata": LIST_OF_MAPPINGS, "as_printed": LIST_OF_MAPPINGS, "not_kept": LIST_OF_MAPPINGS},
+    required=("errata",),
+    closed=True,
+)
 # by file name in corpus/ (errata/<doc-id>.yml is ERRATA)
 SHAPES = {
     "sources.yml": Shape({"documents": LIST_OF_MAPPINGS}, required=("documents",), closed=True),
@@ -48,23 +52,31 @@ def check_shape(source: str, node, shape: Shape | None) -> None:
         name = key.value if isinstance(key, yaml.ScalarNode) else None
         if name not in shape.keys:
             if shape.closed:
-                raise ParseError(source, key.start_mark.line + 1,
-                                 f"unknown key {name!r}; this file has {', '.join(shape.keys)}")
+                raise ParseError(
+                    source, key.start_mark.line + 1, f"unknown key {name!r}; this file has {', '.join(shape.keys)}"
+                )
             continue
         present[name] = value
         check_value(source, name, value, shape.keys[name])
     for name in shape.required:
         if name not in present:
-            raise ParseError(source, None, f"no '{name}:' {shape.keys[name].replace('a ', '', 1)}; "
-                                           f"expected a mapping with '{name}:' at the top (`{name}: []` if empty)")
+            raise ParseError(
+                source,
+                None,
+                f"no '{name}:' {shape.keys[name].replace('a ', '', 1)}; "
+                f"expected a mapping with '{name}:' at the top (`{name}: []` if empty)",
+            )
 
 
 def check_value(source: str, name: str, value, kind: str) -> None:
     if is_null(value):
         return
     outer = yaml.SequenceNode if kind == LIST_OF_MAPPINGS else yaml.MappingNode
-    inner = {LIST_OF_MAPPINGS: yaml.MappingNode, MAPPING_OF_MAPPINGS: yaml.MappingNode,
-             MAPPING_OF_LISTS: yaml.SequenceNode}.get(kind)
+    inner = {
+        LIST_OF_MAPPINGS: yaml.MappingNode,
+        MAPPING_OF_MAPPINGS: yaml.MappingNode,
+        MAPPING_OF_LISTS: yaml.SequenceNode,
+    }.get(kind)
     if not isinstance(value, outer):
         raise ParseError(source, value.start_mark.line + 1, f"'{name}' must be {kind}")
     if inner is None:

@@ -16,6 +16,7 @@ becomes a row: the unit, the field and offsets of the span, as printed, what it 
 and why. The unit page and its JSON show them (laws_site/read/source_notes.py). An entry whose span
 no unit holds is a build error naming the errata file and the entry's line.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -25,8 +26,17 @@ from pathlib import Path
 from ingest.parsers.records import ParsedDocument, ParseError, Unit
 from ingest.sources.corpus import errata_file
 
-SOURCE_NOTE_COLUMNS = {"id": str, "doc": str, "unit_id": str, "field": str, "start": int, "end": int,
-                       "as_printed": str, "means": str, "reason": str}
+SOURCE_NOTE_COLUMNS = {
+    "id": str,
+    "doc": str,
+    "unit_id": str,
+    "field": str,
+    "start": int,
+    "end": int,
+    "as_printed": str,
+    "means": str,
+    "reason": str,
+}
 FIELDS = ("title", "text")
 
 
@@ -44,13 +54,17 @@ def entry_line(path: Path, span: str) -> int | None:
 def typo_entries(corpus_dir: Path, doc: str) -> tuple[Path, list[dict]]:
     """The `as_printed` entries of a document that say what the printed span probably means."""
     path, data, _ = errata_file(corpus_dir, doc)
-    entries = [e for e in data.get("as_printed") or [] if isinstance(e, dict)
-               and (e.get("means") or e.get("source_typo"))]
+    entries = [
+        e for e in data.get("as_printed") or [] if isinstance(e, dict) and (e.get("means") or e.get("source_typo"))
+    ]
     for entry in entries:
         if not entry.get("span") or not entry.get("reason") or not entry.get("means"):
-            raise ParseError(str(path), entry_line(path, str(entry.get("span"))),
-                             "a source typo kept as printed (source_typo: true) needs a span, `means` "
-                             "(what it probably means) and a reason")
+            raise ParseError(
+                str(path),
+                entry_line(path, str(entry.get("span"))),
+                "a source typo kept as printed (source_typo: true) needs a span, `means` "
+                "(what it probably means) and a reason",
+            )
     return path, entries
 
 
@@ -77,14 +91,23 @@ def source_note_rows(document: ParsedDocument, corpus_dir: Path | str) -> list[d
                 continue
             for field in FIELDS:
                 for match in re.finditer(re.escape(span), getattr(unit, field) or ""):
-                    found.append({
-                        "id": f"{unit.id}#{field}:{match.start()}-{match.end()}", "doc": document.doc,
-                        "unit_id": unit.id, "field": field, "start": match.start(), "end": match.end(),
-                        "as_printed": span, "means": str(entry["means"]), "reason": " ".join(str(entry["reason"]).split()),
-                    })
+                    found.append(
+                        {
+                            "id": f"{unit.id}#{field}:{match.start()}-{match.end()}",
+                            "doc": document.doc,
+                            "unit_id": unit.id,
+                            "field": field,
+                            "start": match.start(),
+                            "end": match.end(),
+                            "as_printed": span,
+                            "means": str(entry["means"]),
+                            "reason": " ".join(str(entry["reason"]).split()),
+                        }
+                    )
         if not found:
             where = f" on lines {lines}" if lines else ""
-            raise ParseError(str(path), entry_line(path, span),
-                             f"as_printed span {span!r}{where} is in no unit of {document.doc}")
+            raise ParseError(
+                str(path), entry_line(path, span), f"as_printed span {span!r}{where} is in no unit of {document.doc}"
+            )
         rows.extend(found)
     return rows

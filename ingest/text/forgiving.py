@@ -14,6 +14,7 @@ same in JavaScript (wanakana's toKana/toRomaji play the part of jaconv there).
   from the English spelling or from the katakana's romaji (アジャスティッドスコア and "adjusted
   score" both give `jstdsk`).
 """
+
 from __future__ import annotations
 
 import re
@@ -26,15 +27,21 @@ HIRAGANA_RE = re.compile(r"[\u3041-\u3096]")
 KANA_ONLY_RE = re.compile(r"^[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe・ー〜\s]+$")
 KATAKANA_ONLY_RE = re.compile(r"^[\u30a1-\u30fa\u30fc・ー]+$")
 # romaji is syllables: (consonant (+ y)) + vowel, a syllabic n, a doubled consonant, a long-vowel dash
-ROMAJI_RE = re.compile(r"^(?:(?:sh|ch|ts|dh|th|[kgsztdnhbpmrfjvcwl])?y?[aeiou]|n(?![aeiouy])|([kgsztdhbpmrfjc])(?=\1)|-|'| )+$")
+ROMAJI_RE = re.compile(
+    r"^(?:(?:sh|ch|ts|dh|th|[kgsztdnhbpmrfjvcwl])?y?[aeiou]|n(?![aeiouy])|([kgsztdhbpmrfjc])(?=\1)|-|'| )+$"
+)
 ASCII_WORDS_RE = re.compile(r"^[A-Za-z][A-Za-z\-' ]*$")
 
 SMALL_KANA = str.maketrans("ァィゥェォャュョヮッヵヶ", "アイウエオヤユヨワツカケ")
 # the vowel each katakana ends in (for long vowels written out: ボオ, コウ, ケイ)
 VOWEL_OF = {}
-for row, vowel in (("アカサタナハマヤャラワガザダバパ", "a"), ("イキシチニヒミリギジヂビピ", "i"),
-                   ("ウクスツヌフムユュルグズヅブプヴ", "u"), ("エケセテネヘメレゲゼデベペ", "e"),
-                   ("オコソトノホモヨョロヲゴゾドボポ", "o")):
+for row, vowel in (
+    ("アカサタナハマヤャラワガザダバパ", "a"),
+    ("イキシチニヒミリギジヂビピ", "i"),
+    ("ウクスツヌフムユュルグズヅブプヴ", "u"),
+    ("エケセテネヘメレゲゼデベペ", "e"),
+    ("オコソトノホモヨョロヲゴゾドボポ", "o"),
+):
     for kana in row:
         VOWEL_OF[kana] = vowel
 VOWEL_KANA = {"ア": "a", "イ": "i", "ウ": "u", "エ": "e", "オ": "o"}
@@ -67,8 +74,15 @@ def kana_key(text: str) -> str:
             continue
         char = char.translate(SMALL_KANA) if char in "ァィゥェォャュョヮヵヶ" else char
         vowel = VOWEL_KANA.get(char)
-        if vowel and previous_vowel and (vowel == previous_vowel or (vowel == "u" and previous_vowel == "o")
-                                         or (vowel == "i" and previous_vowel == "e")):
+        if (
+            vowel
+            and previous_vowel
+            and (
+                vowel == previous_vowel
+                or (vowel == "u" and previous_vowel == "o")
+                or (vowel == "i" and previous_vowel == "e")
+            )
+        ):
             continue  # a long vowel written out (ボオ, コウ, ケイ)
         out.append(char)
         previous_vowel = VOWEL_OF.get(char, VOWEL_KANA.get(char))
@@ -90,19 +104,43 @@ def romaji_to_kana(text: str) -> str | None:
 
 # applied in order to the lower-case spelling (English) or romaji (katakana), so both sides meet
 ENGLISH_RULES = [
-    (r"\bof\b", "ob"), (r"\bps", "s"), (r"tch", "T"), (r"ch", "T"), (r"ph", "f"), (r"gh(?![aeiou])", ""), (r"ck", "k"), (r"wh", "w"), (r"th", "s"),
-    (r"dg(?=[eiy])", "j"), (r"d?j", "j"), (r"g(?=[eiy][^aeiou\b]|e\b|y)", "j"),
-    (r"c(?=[eiy])", "s"), (r"[cq]", "k"), (r"x", "ks"),
-    (r"tion", "shon"), (r"sion", "shon"), (r"cial", "shal"), (r"tial", "shal"),
-    (r"e\b", ""),                        # a silent final e (revoke, score)
-    (r"(?<=[aeiou])r(?![aeiou])", ""),   # r after a vowel and before none is not heard (declarer, card)
-    (r"m(?=[pb])", "n"),                 # trump -> toranpu
+    (r"\bof\b", "ob"),
+    (r"\bps", "s"),
+    (r"tch", "T"),
+    (r"ch", "T"),
+    (r"ph", "f"),
+    (r"gh(?![aeiou])", ""),
+    (r"ck", "k"),
+    (r"wh", "w"),
+    (r"th", "s"),
+    (r"dg(?=[eiy])", "j"),
+    (r"d?j", "j"),
+    (r"g(?=[eiy][^aeiou\b]|e\b|y)", "j"),
+    (r"c(?=[eiy])", "s"),
+    (r"[cq]", "k"),
+    (r"x", "ks"),
+    (r"tion", "shon"),
+    (r"sion", "shon"),
+    (r"cial", "shal"),
+    (r"tial", "shal"),
+    (r"e\b", ""),  # a silent final e (revoke, score)
+    (r"(?<=[aeiou])r(?![aeiou])", ""),  # r after a vowel and before none is not heard (declarer, card)
+    (r"m(?=[pb])", "n"),  # trump -> toranpu
 ]
 ROMAJI_RULES = [(r"c?ch", "T"), (r"tsu", "tu")]
 # both sides: sounds Japanese does not tell apart, then the consonants only
 SHARED_RULES = [
-    (r"sh", "s"), (r"ch", "t"), (r"ts", "t"), (r"l", "r"), (r"v", "b"), (r"w", ""), (r"y", ""),
-    (r"z", "s"), (r"h", ""), (r"f", "h"), (r"T", "t"),
+    (r"sh", "s"),
+    (r"ch", "t"),
+    (r"ts", "t"),
+    (r"l", "r"),
+    (r"v", "b"),
+    (r"w", ""),
+    (r"y", ""),
+    (r"z", "s"),
+    (r"h", ""),
+    (r"f", "h"),
+    (r"T", "t"),
 ]
 
 

@@ -16,6 +16,7 @@ Every reference carries its span (start, end) in the text it was found in, so a 
 exactly that surface into a link. Law refs are formatted in the WBF citation style the index
 itself uses (`format_law_ref`).
 """
+
 from __future__ import annotations
 
 import re
@@ -222,8 +223,9 @@ def scan(text: str, tokens: list[tuple[re.Pattern, Handler]], ctx: Context) -> l
     return refs
 
 
-def law_reference(m: re.Match, state: ScanState, doc: str, law: str, tail: str,
-                  group: int | str = 0, kind: str = "cites") -> Reference:
+def law_reference(
+    m: re.Match, state: ScanState, doc: str, law: str, tail: str, group: int | str = 0, kind: str = "cites"
+) -> Reference:
     """A Reference to `law` + `tail`, remembered as the latest Law/section named."""
     section, item, sub, subsub = split_tail(tail)
     target = LawRef(law, section, item, sub, subsub)
@@ -423,9 +425,7 @@ REG_LAW_EXPLICIT = re.compile(rf"{LAWS_NAME}第?{S}(?P<nums>{NUM}){S}条(?P<tail
 # regulations' characters are none of them)
 REG_LETTERED = re.compile(rf"(?=[第0-9０-９ \t\u3000])第?{S}(?P<nums>{NUM}){S}条(?P<tail>{S}{LETTER}{S}項{DEEP_TAIL})")
 REG_BARE_LAW = re.compile(rf"(?=[0-9０-９])(?<![第0-9０-９])(?P<nums>{NUM}){S}条(?P<tail>{JA_TAIL})")
-REG_ARTICLE = re.compile(
-    rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|と){S}{NUM})*){S}条(?P<para>{S}{NUM}{S}項)?"
-)
+REG_ARTICLE = re.compile(rf"第{S}(?P<nums>{NUM}(?:{S}(?:、|,|，|および|と){S}{NUM})*){S}条(?P<para>{S}{NUM}{S}項)?")
 REG_PARAGRAPH = re.compile(rf"(?=[0-9０-９])(?<![0-9０-９条第)）])(?P<para>{NUM}){S}項")
 REG_PRECEDING = re.compile(rf"前項(?P<item>{NUM})?")
 REG_LETTERED_ITEM = re.compile(r"\((?P<letter>[a-z])\)項")
@@ -458,8 +458,9 @@ def reg_article_refs(m: re.Match, state: ScanState) -> Iterator[Reference]:
 def reg_paragraph_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
     """3項: paragraph 3 of the citing article."""
     if state.ctx.article:
-        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS,
-                        regulation_ref(state.ctx.article, norm(m.group("para"))))
+        yield Reference(
+            m.group(0), m.start(), m.end(), REGULATIONS, regulation_ref(state.ctx.article, norm(m.group("para")))
+        )
 
 
 def reg_preceding_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
@@ -486,7 +487,9 @@ def preceding(path: tuple[str, ...]) -> tuple[str, ...] | None:
 def reg_lettered_item_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
     """(f)項 in item g) of 付表7: the sibling item f)."""
     if len(state.ctx.path) >= 2:
-        yield Reference(m.group(0), m.start(), m.end(), REGULATIONS, "-".join(state.ctx.path[:-1] + (m.group("letter"),)))
+        yield Reference(
+            m.group(0), m.start(), m.end(), REGULATIONS, "-".join(state.ctx.path[:-1] + (m.group("letter"),))
+        )
 
 
 def reg_lettered_subitem_ref(m: re.Match, state: ScanState) -> Iterator[Reference]:
@@ -548,8 +551,9 @@ def strip_span(ref: Reference) -> Reference:
     trail = len(ref.surface) - len(ref.surface.rstrip())
     if not lead and not trail:
         return ref
-    return Reference(ref.surface.strip(), ref.start + lead, ref.end - trail, ref.doc, ref.ref, ref.kind,
-                     ref.footnote_of)
+    return Reference(
+        ref.surface.strip(), ref.start + lead, ref.end - trail, ref.doc, ref.ref, ref.kind, ref.footnote_of
+    )
 
 
 # --- index locators (laws-2017-ja 索引) -------------------------------------------------------
@@ -560,7 +564,9 @@ INDEX_LOCATOR = re.compile(
 )
 # A sub-item letter the conversion read as a digit: 80B2(1) is 80B2(l). Only these look alike.
 DIGIT_FOR_LETTER = {"1": "l", "0": "o"}
-_INDEX_TAIL = re.compile(rf"(?P<section>{LETTER})(?P<item>{NUM})?(?:\((?P<sub>[a-z]|\d)\))?(?:\((?P<subsub>{ROMAN})\))?")
+_INDEX_TAIL = re.compile(
+    rf"(?P<section>{LETTER})(?P<item>{NUM})?(?:\((?P<sub>[a-z]|\d)\))?(?:\((?P<subsub>{ROMAN})\))?"
+)
 INDEX_SEE = re.compile(r"「(?P<term>[^」「\n]{1,30})」(?=も?参照)")
 
 
@@ -571,8 +577,10 @@ def parse_index_locators(text: str, term: str | None = None, heading: str | None
     ``term``/``heading`` are given; the resolver falls back to the definitions chapter.
     """
     refs = [index_locator(m, term, heading) for m in INDEX_LOCATOR.finditer(text)]
-    refs += [Reference(m.group("term"), m.start("term"), m.end("term"), LAWS_JA, f"index:{m.group('term')}",
-                       "see-also") for m in INDEX_SEE.finditer(text)]
+    refs += [
+        Reference(m.group("term"), m.start("term"), m.end("term"), LAWS_JA, f"index:{m.group('term')}", "see-also")
+        for m in INDEX_SEE.finditer(text)
+    ]
     return sorted(refs, key=lambda r: r.start)
 
 
@@ -596,6 +604,12 @@ def index_locator(m: re.Match, term: str | None, heading: str | None) -> Referen
     if sub and sub.isdigit():
         # 80B2(1): the sub-item the digit stands for, if the conversion can have misread it;
         # else a ref that names no unit (unresolved, with its reason), never Law 1
-        return Reference(surface, start, end, LAWS_JA,
-                         format_law_ref(law, section, item, DIGIT_FOR_LETTER.get(sub, f"{sub}"), subsub), "locator")
+        return Reference(
+            surface,
+            start,
+            end,
+            LAWS_JA,
+            format_law_ref(law, section, item, DIGIT_FOR_LETTER.get(sub, f"{sub}"), subsub),
+            "locator",
+        )
     return Reference(surface, start, end, LAWS_JA, format_law_ref(law, section, item, sub, subsub), "locator")

@@ -8,6 +8,7 @@
 (scope, ref) pairs: a scope is a document role (laws, commentary, regulations) or a document id
 (`laws-1997-zh:50` typed as an id); the caller keeps the units that exist.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,11 @@ import unicodedata
 from ingest.text.refs import format_law_ref
 
 # 第 is often left out (27条, 27条B項): the article number is read the same either way
-JA_LAW_WORDS = [(re.compile(r"^第?(\d+)条"), r"\1"), (re.compile(r"([A-Za-z])[項款]"), r"\1"),
-                (re.compile(r"(\d+)[号項]"), r"\1")]
+JA_LAW_WORDS = [
+    (re.compile(r"^第?(\d+)条"), r"\1"),
+    (re.compile(r"([A-Za-z])[項款]"), r"\1"),
+    (re.compile(r"(\d+)[号項]"), r"\1"),
+]
 LOOSE_LAW_REF = re.compile(r"(?i)^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$")
 REG_NUMBERS = re.compile(r"^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$")
 APPENDIX = re.compile(r"(?i)^(?:付表|appendix-?)(\d+)$")
@@ -52,8 +56,13 @@ def law_spelling(typed: str) -> str | None:
     law, section, item, sub, subsub = match.groups()
     if (item and not section) or (sub and not item) or (subsub and not sub):
         return None
-    return format_law_ref(law, section.upper() if section else None, item,
-                          sub.lower() if sub else None, subsub.lower() if subsub else None)
+    return format_law_ref(
+        law,
+        section.upper() if section else None,
+        item,
+        sub.lower() if sub else None,
+        subsub.lower() if subsub else None,
+    )
 
 
 def regulation_spelling(typed: str) -> str | None:
@@ -110,13 +119,14 @@ def canonical_ref(role: str, typed: str, refs: list[str]) -> str | None:
 
 # ---------------------------------------------------------------- citations typed into a search box
 
+
 def named_document(typed: str, names: dict[str, str]) -> tuple[str, str] | None:
     """(document id, the citation after the name) when a citation starts with a document's name
     (`競技会運営規則第27条`, `運営規則27条`); `names` maps each accepted name to its document."""
     text = squeeze(typed)
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name) and len(text) > len(name):
-            rest = text[len(name):].lstrip("のの:：")
+            rest = text[len(name) :].lstrip("のの:：")
             if rest and rest[0] in "第0123456789付":
                 return names[name], rest
     return None

@@ -19,6 +19,7 @@ query becomes a conjunction of quoted tokens, so user input never reaches FTS sy
 column the build stores each token's (begin, end) in the original text (`index_tokens_and_offsets`),
 so a highlight is placed by comparing tokens, not by tokenizing the result again.
 """
+
 from __future__ import annotations
 
 import re
@@ -112,8 +113,9 @@ def use_variants(table: dict[str, str]) -> bool:
         return False
     alternatives = sorted(table, key=len, reverse=True)
     # variants also count at the head of an unknown katakana compound (デュブリケートブリッジ is one token)
-    _variant_prefix = (re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])")
-                       if alternatives else None)
+    _variant_prefix = (
+        re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])") if alternatives else None
+    )
     _variants = dict(table)
     _variants_version += 1
     _normalised.cache_clear()
@@ -145,6 +147,7 @@ def fold_katakana(word: str) -> str:
 
 
 # ---------------------------------------------------------------- Japanese
+
 
 @lru_cache(maxsize=1)
 def _dictionary() -> Dictionary:
@@ -234,6 +237,7 @@ def fold(token: str) -> str:
 
 # ---------------------------------------------------------------- Chinese
 
+
 @lru_cache(maxsize=1)
 def _t2s():
     import opencc
@@ -276,12 +280,14 @@ def chinese_bigram_tokens(text: str) -> list[Token]:
     for start, run, is_han in _runs(simplified):
         if not is_han:
             # a Latin word or number mixed into Chinese text (IMP, 77) is one token, not letters
-            tokens.append(Token(text[start:start + len(run)], fold(run), start, start + len(run), "word"))
+            tokens.append(Token(text[start : start + len(run)], fold(run), start, start + len(run), "word"))
             continue
         for i, char in enumerate(run):
             tokens.append(Token(text[start + i], char, start + i, start + i + 1, "char"))
             if i + 1 < len(run):
-                tokens.append(Token(text[start + i:start + i + 2], run[i:i + 2], start + i, start + i + 2, "bigram"))
+                tokens.append(
+                    Token(text[start + i : start + i + 2], run[i : i + 2], start + i, start + i + 2, "bigram")
+                )
     return tokens
 
 
@@ -298,7 +304,7 @@ def chinese_bigram_spans(text: str) -> list[tuple[str, int, int]]:
         for i, char in enumerate(run, start):
             append((char, i, i + 1))
             if i - start < last:
-                append((run[i - start:i - start + 2], i, i + 2))
+                append((run[i - start : i - start + 2], i, i + 2))
     return spans
 
 
@@ -323,6 +329,7 @@ def chinese_word_tokens(text: str) -> list[Token]:
 
 
 # ---------------------------------------------------------------- index and query
+
 
 def index_tokens(text: str | None, lang: str) -> str:
     """The space-joined token column stored for FTS."""
@@ -399,7 +406,7 @@ def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[li
         if begins is None:
             begins = [span[1] for span in spans]
         inside = []
-        for span in spans[bisect_left(begins, start):]:
+        for span in spans[bisect_left(begins, start) :]:
             if span[2] > stop:
                 break
             inside.append((span, True, span[1], span[2]))
@@ -475,8 +482,9 @@ KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
 def katakana_runs(tokens: list[Token]) -> list[list[Token]]:
     """Runs of two or more katakana tokens written together (キャリー|オーバー, アーティフィシャル|コール)."""
     is_katakana = KATAKANA_WORD_RE.fullmatch
-    return _adjacent_katakana((token, is_katakana(token.surface) is not None, token.begin, token.end)
-                              for token in tokens)
+    return _adjacent_katakana(
+        (token, is_katakana(token.surface) is not None, token.begin, token.end) for token in tokens
+    )
 
 
 def katakana_compounds(tokens: list[Token]) -> list[str]:
@@ -488,8 +496,9 @@ def katakana_compounds(tokens: list[Token]) -> list[str]:
 def clean_query(query: str | None) -> str:
     """NUL and other control characters out, invisible format characters (zero-width space, BOM)
     dropped, whitespace collapsed."""
-    query = "".join(" " if unicodedata.category(c) == "Cc" else "" if unicodedata.category(c) == "Cf" else c
-                    for c in (query or ""))
+    query = "".join(
+        " " if unicodedata.category(c) == "Cc" else "" if unicodedata.category(c) == "Cf" else c for c in (query or "")
+    )
     return " ".join(query.split())
 
 

@@ -21,6 +21,7 @@ And to every response, the project's pages and Datasette's own:
   absolute links only from the configured `public_url` (plugin setting), never from the Host header;
 - no response header over MAX_HEADER (Datasette's `Link:` repeats the whole query string).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,7 +39,7 @@ ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 # path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded (the HTTP server
 # answers 400 to a whole request head over serve.MAX_REQUEST_HEAD, before it reaches us)
 MAX_TARGET = 64 * 1024
-MAX_HEADER = 8 * 1024           # any one response header value, bytes
+MAX_HEADER = 8 * 1024  # any one response header value, bytes
 MAX_HASHED_BODY = 4 * 1024 * 1024  # bigger 200 answers stream on without an ETag
 DEFAULT_MAX_AGE = 60
 # answers that differ from request to request (or per user): never cached, no ETag
@@ -81,8 +82,13 @@ def wrapper(datasette):
             gate = sql_gate.gate_for(datasette)
             busy = await gate.enter()
             if busy is not None:
-                response = await error_response(datasette, Request(quiet_scope(scope), receive), busy.status,
-                                                busy.message, as_json=scope["path"].endswith(".json"))
+                response = await error_response(
+                    datasette,
+                    Request(quiet_scope(scope), receive),
+                    busy.status,
+                    busy.message,
+                    as_json=scope["path"].endswith(".json"),
+                )
                 response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
                 return await response.asgi_send(sender.send)
             client_sql = sql_gate.CLIENT_SQL.set(True)  # its statements run on the gate's own thread
@@ -91,7 +97,9 @@ def wrapper(datasette):
             finally:
                 sql_gate.CLIENT_SQL.reset(client_sql)
                 gate.leave()
+
         return guarded
+
     return wrap
 
 
@@ -108,27 +116,47 @@ async def refusal(datasette, scope, receive):
     if method == "OPTIONS":
         from datasette.utils.asgi import Response
 
-        return Response("", status=204, headers={
-            "Allow": ", ".join(ALLOWED_METHODS), **CORS, "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
-            "Access-Control-Allow-Headers": "*", "Access-Control-Max-Age": "86400"}), scope
+        return Response(
+            "",
+            status=204,
+            headers={
+                "Allow": ", ".join(ALLOWED_METHODS),
+                **CORS,
+                "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
+                "Access-Control-Allow-Headers": "*",
+                "Access-Control-Max-Age": "86400",
+            },
+        ), scope
     # never echo a huge or hostile query into the page
     short_scope = quiet_scope(scope)
     if method not in ALLOWED_METHODS:
-        response = await error_response(datasette, Request(short_scope, receive), 405,
-                                         f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)")
+        response = await error_response(
+            datasette,
+            Request(short_scope, receive),
+            405,
+            f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)",
+        )
         response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
         return response, scope
     if target_bytes > MAX_TARGET:
         short_scope = dict(short_scope, path="/", raw_path=b"/")
-        return await error_response(datasette, Request(short_scope, receive), 414,
-                                    f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
-                                    as_json=as_json), scope
+        return await error_response(
+            datasette,
+            Request(short_scope, receive),
+            414,
+            f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
+            as_json=as_json,
+        ), scope
     host = request_header(scope, b"host")
     if host is not None and (len(host) > MAX_HOST or not HOST.fullmatch(host)):
         short_scope = dict(short_scope, headers=[(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"])
-        return await error_response(datasette, Request(short_scope, receive), 400,
-                                    f"the Host header {request_bounds.shown(host)} is not a host name",
-                                    as_json=as_json), scope
+        return await error_response(
+            datasette,
+            Request(short_scope, receive),
+            400,
+            f"the Host header {request_bounds.shown(host)} is not a host name",
+            as_json=as_json,
+        ), scope
     problem = reload.unavailable(datasette)
     if problem and not NO_DATABASE.match(scope["path"]):
         response = await error_response(datasette, Request(short_scope, receive), 503, problem, as_json=as_json)
@@ -136,8 +164,9 @@ async def refusal(datasette, scope, receive):
         return response, scope
     bounded, query_string = request_bounds.check_query(scope["path"], scope.get("query_string") or b"")
     if bounded is not None:
-        return await error_response(datasette, Request(short_scope, receive), bounded.status, bounded.message,
-                                    as_json=as_json), scope
+        return await error_response(
+            datasette, Request(short_scope, receive), bounded.status, bounded.message, as_json=as_json
+        ), scope
     if query_string is not scope.get("query_string"):
         scope = dict(scope, query_string=query_string)
     return None, scope
@@ -148,6 +177,7 @@ def install_links(datasette) -> None:
     one request with `Host: evil.example` would put that host into answers others are served.
     Here they are made from the configured `public_url` (plugins: bridge-laws: public_url:) or are
     paths on this site."""
+
     def absolute_url(request, path):  # noqa: ARG001 - the request is deliberately not read
         return public_url(datasette) + path if path.startswith("/") else path
 
@@ -165,7 +195,7 @@ class Sender:
     def __init__(self, datasette, scope, send):
         self.datasette, self.scope, self.downstream = datasette, scope, send
         self.held_start: dict | None = None
-        self.held_kind = ""             # "error" or "etag"
+        self.held_kind = ""  # "error" or "etag"
         self.held_body: list[bytes] = []
         self.held_size = 0
 
@@ -189,8 +219,9 @@ class Sender:
             start, body = self.held_start, b"".join(self.held_body)
             self.held_start, self.held_body = None, []
             if not message.get("more_body"):
-                start, body = (self.finish_error(start, body) if self.held_kind == "error"
-                               else self.finish_tagged(start, body))
+                start, body = (
+                    self.finish_error(start, body) if self.held_kind == "error" else self.finish_tagged(start, body)
+                )
             await self.downstream(start)
             await self.downstream(dict(message, body=body))
             return
@@ -209,8 +240,14 @@ class Sender:
         etag = content_etag(body)
         headers += [(b"etag", etag.encode()), (b"access-control-expose-headers", b"ETag")]
         if etag_matches(request_header(self.scope, b"if-none-match"), etag):
-            keep = {b"etag", b"cache-control", b"vary", b"access-control-allow-origin",
-                    b"access-control-expose-headers", b"x-content-type-options"}
+            keep = {
+                b"etag",
+                b"cache-control",
+                b"vary",
+                b"access-control-allow-origin",
+                b"access-control-expose-headers",
+                b"x-content-type-options",
+            }
             return {"type": "http.response.start", "status": 304, "headers": [h for h in headers if h[0] in keep]}, b""
         return dict(start, headers=headers), body
 
@@ -218,8 +255,11 @@ class Sender:
         status = message["status"]
         headers = [(k.lower(), v) for k, v in message.get("headers", [])]
         names = {k for k, _ in headers}
-        headers = [(k, safe_location(v, self.scope) if k == b"location" else v) for k, v in headers
-                   if not (k == b"link" and len(v) > MAX_HEADER)]
+        headers = [
+            (k, safe_location(v, self.scope) if k == b"location" else v)
+            for k, v in headers
+            if not (k == b"link" and len(v) > MAX_HEADER)
+        ]
         if any(len(v) > MAX_HEADER for _, v in headers):  # a Location from a very long path
             headers = [(k, b"/" if k == b"location" and len(v) > MAX_HEADER else v) for k, v in headers]
         content_type = next((v for k, v in headers if k == b"content-type"), b"")
@@ -243,13 +283,16 @@ class Sender:
 
 
 def with_length(start: dict, body: bytes) -> dict:
-    return dict(start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v)
-                                for k, v in start["headers"]])
+    return dict(
+        start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v) for k, v in start["headers"]]
+    )
 
 
 # how long Datasette's queries took, in its JSON and pages: not part of the answer
 # (the page footer's "Queries took %(ms)s ms" in each interface language: laws_site/locale)
-TIMING = re.compile('"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode())
+TIMING = re.compile(
+    '"query_ms": ?[0-9.eE+-]+|(?:Queries took|クエリ時間|查询用时) [0-9.]+ ?(?:ms|ミリ秒|毫秒)'.encode()
+)
 
 
 # each alternative of TIMING begins with one of these: where none occurs, nothing is to be taken out
@@ -305,8 +348,13 @@ def error_shape(body: bytes, status: int) -> bytes:
         data["error"] = plain_text(data["error"])
     elif all(k in data for k in ("ok", "error", "status", "title")):
         return body
-    data = {**data, "ok": False, "error": data.get("error") or title_for(status), "status": status,
-            "title": data.get("title") or title_for(status)}
+    data = {
+        **data,
+        "ok": False,
+        "error": data.get("error") or title_for(status),
+        "status": status,
+        "title": data.get("title") or title_for(status),
+    }
     return json.dumps(data, ensure_ascii=False).encode("utf-8")
 
 

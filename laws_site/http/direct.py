@@ -9,6 +9,7 @@ request goes straight to the view Datasette would have chosen - the same table (
 first match wins as in Datasette), the same Request with the same url_vars, the same answer to an
 exception (the handle_exception hooks) - and everything else still goes through Datasette.
 """
+
 from __future__ import annotations
 
 from datasette.plugins import pm
@@ -24,8 +25,7 @@ def json_view(datasette, scope):
     """(view, url_vars) when this request may skip Datasette's layers, else None."""
     if scope["method"] != "GET" or not scope["path"].endswith(".json"):
         return None
-    if datasette.setting("base_url") != "/" or datasette.setting("force_https_urls") \
-            or not datasette._startup_invoked:
+    if datasette.setting("base_url") != "/" or datasette.setting("force_https_urls") or not datasette._startup_invoked:
         return None  # settings the router applies; before startup, its first request runs it
     if any(key.lower() in PERSONAL_HEADERS for key, _ in scope.get("headers", ())):
         return None
@@ -60,8 +60,9 @@ async def answer(datasette, app, scope, receive, send, view, url_vars) -> None:
 
 def varied(headers: list) -> list:
     """The headers with Cookie and Authorization added to Vary, as Datasette's router adds them."""
-    vary = [part.strip() for key, value in headers if key.lower() == b"vary"
-            for part in value.split(b",") if part.strip()]
+    vary = [
+        part.strip() for key, value in headers if key.lower() == b"vary" for part in value.split(b",") if part.strip()
+    ]
     if b"*" not in vary:
         present = {part.lower() for part in vary}
         vary += [name for name in (b"Cookie", b"Authorization") if name.lower() not in present]

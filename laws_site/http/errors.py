@@ -9,6 +9,7 @@ exception is also taken as caused by the request (400; the traceback goes to the
 project's routes (routes.py) an unexpected exception is a bug of ours: 500, with a message that
 names no file, the traceback in the log, and the live fuzz test fails on it.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -55,12 +56,19 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
     if isinstance(exception, DatasetteError):
         # Datasette raises these for input it cannot use; its default status is 500
         status = exception.status if 400 <= exception.status < 500 else 400
-        return Problem(status, exception.message if exception.message_is_html else shorten(str(exception.message)),
-                       exception.title, dict(exception.error_dict), exception.message_is_html)
-    if isinstance(exception, QueryInterrupted) or (isinstance(exception, sqlite3.OperationalError)
-                                                   and exception.args == ("interrupted",)):
-        return Problem(400, "SQL query took too long: the time limit is there to keep the site responsive",
-                       "Query took too long")
+        return Problem(
+            status,
+            exception.message if exception.message_is_html else shorten(str(exception.message)),
+            exception.title,
+            dict(exception.error_dict),
+            exception.message_is_html,
+        )
+    if isinstance(exception, QueryInterrupted) or (
+        isinstance(exception, sqlite3.OperationalError) and exception.args == ("interrupted",)
+    ):
+        return Problem(
+            400, "SQL query took too long: the time limit is there to keep the site responsive", "Query took too long"
+        )
     if isinstance(exception, sqlite3.Error):
         return Problem(400, shorten(str(exception) or type(exception).__name__), "Invalid query")
     if isinstance(exception, MemoryError):
@@ -70,10 +78,18 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
         # conversions of request values: int('²'), a 5,000-digit number, undecodable text
         return Problem(400, shorten(str(exception) or type(exception).__name__))
     if not plugin_route:
-        return Problem(400, f"Datasette could not answer this request ({type(exception).__name__}): "
-                            "check the parameters", "Bad request", logged=True)
-    return Problem(500, "Internal error: the server failed to answer this request (the log has the details)",
-                   "Internal error", logged=True)
+        return Problem(
+            400,
+            f"Datasette could not answer this request ({type(exception).__name__}): check the parameters",
+            "Bad request",
+            logged=True,
+        )
+    return Problem(
+        500,
+        "Internal error: the server failed to answer this request (the log has the details)",
+        "Internal error",
+        logged=True,
+    )
 
 
 def log(exception: BaseException, request) -> None:
@@ -94,8 +110,14 @@ def install_csv_errors() -> None:
 
     async def data(self, request, *args, **kwargs):
         result = await original(self, request, *args, **kwargs)
-        if (request.url_vars.get("format") == "csv" and isinstance(result, tuple) and len(result) == 4
-                and result[3] >= 400 and isinstance(result[0], dict) and result[0].get("error")):
+        if (
+            request.url_vars.get("format") == "csv"
+            and isinstance(result, tuple)
+            and len(result) == 4
+            and result[3] >= 400
+            and isinstance(result[0], dict)
+            and result[0].get("error")
+        ):
             raise DatasetteError(shorten(str(result[0]["error"])), title="Invalid SQL", status=result[3])
         return result
 

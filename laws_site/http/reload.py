@@ -17,6 +17,7 @@ compares the file's identity (device, inode, size, mtime) with the one it serves
   it is complete and ours; until then, and while the file is missing, every request that reads the
   database is answered 503 with a clear message: the bytes under the open connections are gone.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,12 +37,13 @@ HASH_BLOCK = 1024 * 1024
 @dataclass
 class Served:
     """The file a database name is served from: its identity, an open descriptor, its tables."""
+
     identity: tuple
     fd: int
     sha256: str
     schema: dict[str, frozenset[str]]
-    readers: int = 0        # downloads reading from fd now
-    retired: bool = False   # another file is served: close fd when the last reader is done
+    readers: int = 0  # downloads reading from fd now
+    retired: bool = False  # another file is served: close fd when the last reader is done
 
     def retire(self) -> None:
         self.retired = True
@@ -78,8 +80,9 @@ def fd_identity(fd: int) -> tuple:
 
 
 def file_databases(datasette) -> dict[str, Database]:
-    return {name: db for name, db in datasette.databases.items()
-            if name != "_internal" and not db.is_memory and db.path}
+    return {
+        name: db for name, db in datasette.databases.items() if name != "_internal" and not db.is_memory and db.path
+    }
 
 
 def served(datasette, name: str) -> Served | None:
@@ -87,6 +90,7 @@ def served(datasette, name: str) -> Served | None:
 
 
 # ---------------------------------------------------------------- is it ours?
+
 
 def schema_of(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
     tables = [row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")]
@@ -125,9 +129,11 @@ def examine(path: str, expected: dict[str, frozenset[str]] | None) -> Served:
                 conn.close()
         except sqlite3.Error as error:
             raise NotOurs(f"is not a readable SQLite database ({error})") from error
-        missing = [f"{table}.{column}" if table in schema else table
-                   for table, columns in sorted((expected or {}).items())
-                   for column in (sorted(columns - schema[table]) if table in schema else [None])]
+        missing = [
+            f"{table}.{column}" if table in schema else table
+            for table, columns in sorted((expected or {}).items())
+            for column in (sorted(columns - schema[table]) if table in schema else [None])
+        ]
         if missing:
             raise NotOurs(f"lacks {len(missing)} table(s) or column(s) the site reads, e.g. {missing[0]}")
         content_hash = sha256_of(fd)
@@ -140,6 +146,7 @@ def examine(path: str, expected: dict[str, frozenset[str]] | None) -> Served:
 
 
 # ---------------------------------------------------------------- start-up, every request
+
 
 async def remember(datasette) -> None:
     """At start-up: the files as they are now, checked as a rebuild is (else served as they are)."""
@@ -167,11 +174,15 @@ def unavailable(datasette) -> str | None:
         now = identity(db.path)
         filename = os.path.basename(db.path)
         if now is None:
-            return (f"the database file {filename} is missing: the site answers again once it is rebuilt "
-                    "(`bridge-laws build`)")
+            return (
+                f"the database file {filename} is missing: the site answers again once it is rebuilt "
+                "(`bridge-laws build`)"
+            )
         if now[:2] == kept.identity[:2] and now != kept.identity:
-            return (f"the database file {filename} was changed in place and is not a complete bridge-laws "
-                    "database: the site answers again once it is rebuilt (`bridge-laws build`)")
+            return (
+                f"the database file {filename} was changed in place and is not a complete bridge-laws "
+                "database: the site answers again once it is rebuilt (`bridge-laws build`)"
+            )
     return None
 
 
@@ -196,8 +207,11 @@ async def pick_up_rebuilt_databases(datasette) -> None:
                 await swap(datasette, name)
             except Exception as error:  # noqa: BLE001
                 _refused.add(identity(datasette.databases[name].path))
-                print(f"{name}: could not pick up the rebuilt file ({type(error).__name__}: {error}); "
-                      "still serving the previous one", file=sys.stderr)
+                print(
+                    f"{name}: could not pick up the rebuilt file ({type(error).__name__}: {error}); "
+                    "still serving the previous one",
+                    file=sys.stderr,
+                )
 
 
 async def swap(datasette, name: str) -> None:
@@ -210,9 +224,11 @@ async def swap(datasette, name: str) -> None:
         if identity(old.path) == now:  # else replaced again while we looked: the next request tries again
             _refused.add(now)
             in_place = now is not None and now[:2] == previous.identity[:2]
-            print(f"{name}: {os.path.basename(old.path)} changed but {error}; "
-                  + ("the site answers 503 until it is rebuilt" if in_place else "still serving the previous file"),
-                  file=sys.stderr)
+            print(
+                f"{name}: {os.path.basename(old.path)} changed but {error}; "
+                + ("the site answers 503 until it is rebuilt" if in_place else "still serving the previous file"),
+                file=sys.stderr,
+            )
         return
     new = Database(datasette, path=old.path, is_mutable=old.is_mutable, is_memory=False)
     new.name, new.route = old.name, old.route
@@ -229,8 +245,7 @@ async def swap(datasette, name: str) -> None:
     internal = datasette.databases.get("_internal")
     if internal is not None and getattr(datasette, "internal_db_created", False):
         await internal.execute_write("delete from databases where database_name = ?", [name])
-    print(f"{name}: picked up the rebuilt {os.path.basename(old.path)} (sha256 {kept.sha256[:12]}…)",
-          file=sys.stderr)
+    print(f"{name}: picked up the rebuilt {os.path.basename(old.path)} (sha256 {kept.sha256[:12]}…)", file=sys.stderr)
 
 
 async def open_everywhere(datasette, db: Database) -> None:
@@ -306,19 +321,27 @@ async def send_download(datasette, name: str, scope, send, etag_matches) -> None
     kept = served(datasette, name)
     db = datasette.databases[name]
     etag = f'"{kept.sha256}"'
-    headers = [(b"etag", etag.encode()), (b"access-control-allow-origin", b"*"),
-               (b"access-control-expose-headers", b"ETag"), (b"x-content-type-options", b"nosniff"),
-               (b"cache-control", b"public, max-age=60")]
-    if_none_match = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"if-none-match"),
-                         None)
+    headers = [
+        (b"etag", etag.encode()),
+        (b"access-control-allow-origin", b"*"),
+        (b"access-control-expose-headers", b"ETag"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"cache-control", b"public, max-age=60"),
+    ]
+    if_none_match = next(
+        (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"if-none-match"), None
+    )
     if etag_matches(if_none_match, etag):
         await send({"type": "http.response.start", "status": 304, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
         return
     size = kept.identity[2]
     filename = os.path.basename(db.path).replace('"', "")
-    headers += [(b"content-type", b"application/octet-stream"), (b"content-length", str(size).encode()),
-                (b"content-disposition", f'attachment; filename="{filename}"'.encode("utf-8", "replace"))]
+    headers += [
+        (b"content-type", b"application/octet-stream"),
+        (b"content-length", str(size).encode()),
+        (b"content-disposition", f'attachment; filename="{filename}"'.encode("utf-8", "replace")),
+    ]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     if scope["method"] == "HEAD":
         await send({"type": "http.response.body", "body": b""})

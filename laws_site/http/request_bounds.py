@@ -14,6 +14,7 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 - a known parameter with a value its page cannot use is a 400 (PARAMETERS: one row per route and
   parameter, so a new parameter is one more row).
 """
+
 from __future__ import annotations
 
 import re
@@ -43,6 +44,7 @@ LAW_NUMBER = re.compile(r"[0-9]{1,3}")
 def one_of(*choices: str) -> Callable[[str], str | None]:
     def check(value: str) -> str | None:
         return None if value in choices else f"one of {', '.join(choices)}"
+
     return check
 
 
@@ -109,6 +111,7 @@ def shown(value: str, limit: int = 40) -> str:
 
 # ---------------------------------------------------------------- the raw query string
 
+
 def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
     """(a refusal or None, the query string to pass on: duplicate facets removed)."""
     if not query_string:
@@ -132,8 +135,11 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
         if limit and len(value) > limit[0]:
             if limit[1] == "drop":
                 continue
-            return Refusal(400, f"{key} is {len(value):,} characters long; the limit is {limit[0]:,}. "
-                                "Shorten it to the words that matter."), b""
+            return Refusal(
+                400,
+                f"{key} is {len(value):,} characters long; the limit is {limit[0]:,}. "
+                "Shorten it to the words that matter.",
+            ), b""
         kept_pieces.append(piece)
     if len(facets) > MAX_FACETS:
         return Refusal(400, f"{len(facets)} different facets asked for; the limit is {MAX_FACETS}"), b""
@@ -151,6 +157,7 @@ def parameter_names(query_string: bytes) -> list[str]:
 
 
 # ---------------------------------------------------------------- Request.args, parsed once
+
 
 def install_parsed_once() -> None:
     """Datasette's `Request.args`, parsed once per query string and kept in the ASGI scope (every

@@ -4,6 +4,7 @@ Every error, the project's and Datasette's own (through the handle_exception hoo
 shape: JSON `{"ok": false, "error": message, "status": code, "title": title}` (plus fields such as
 `suggestions`), HTML the shared template error.html.
 """
+
 from __future__ import annotations
 
 import functools
@@ -98,6 +99,7 @@ def made_once(view):
     while served, so a page or JSON answer asked for again - same build, path and query, no cookie
     that could show a login or a message - is the answer made the first time: the heavy pages
     (contents, citations) are read and rendered once, not per visit. Only 200s are kept."""
+
     @functools.wraps(view)
     async def answer(datasette, request):
         key = answer_key(datasette, request)
@@ -110,12 +112,17 @@ def made_once(view):
         if key and response.status == 200 and len(response.body or "") <= PAGE_CACHE_MAX_BYTES:
             keep(key, response)
         return response
+
     return answer
 
 
 def entry_bytes(key: tuple, response: Response) -> int:
-    return (sum(len(part) for part in key if isinstance(part, str)) + len(response.body or "")
-            + sum(len(k) + len(v) for k, v in response.headers.items()) + ENTRY_OVERHEAD)
+    return (
+        sum(len(part) for part in key if isinstance(part, str))
+        + len(response.body or "")
+        + sum(len(k) + len(v) for k, v in response.headers.items())
+        + ENTRY_OVERHEAD
+    )
 
 
 def keep(key: tuple, response: Response) -> None:
@@ -145,8 +152,7 @@ def answer_key(datasette, request) -> tuple | None:
 
 def json_response(data, status: int = 200) -> Response:
     """JSON with Japanese and Chinese left readable (not \\u-escaped), compact, as UTF-8 bytes."""
-    return Response(json_bytes(data), status=status, content_type="application/json; charset=utf-8",
-                    headers=dict(CORS))
+    return Response(json_bytes(data), status=status, content_type="application/json; charset=utf-8", headers=dict(CORS))
 
 
 def json_bytes(data) -> bytes:
@@ -166,8 +172,9 @@ def page_url(datasette, request, offset: int | None, absolute: bool) -> str | No
     for HTML links) a path."""
     if offset is None:
         return None
-    params = [(key, value) for key, value in parse_qsl(request.query_string, keep_blank_values=True)
-              if key != "offset"]  # the query string parsed once, in its order
+    params = [
+        (key, value) for key, value in parse_qsl(request.query_string, keep_blank_values=True) if key != "offset"
+    ]  # the query string parsed once, in its order
     if offset:
         params.append(("offset", str(offset)))
     path = datasette.urls.path(request.path) + ("?" + urlencode(params) if params else "")
@@ -202,9 +209,19 @@ def json_error(status: int, message: str, title: str | None = None, **extra) -> 
     return json_response(error_data(status, message, title, **extra), status=status)
 
 
-async def error_response(datasette, request, status: int, message: str, *, title: str | None = None,
-                         as_json: bool | None = None, message_is_html: bool = False, extra: dict | None = None,
-                         template: str = "error.html", context: dict | None = None) -> Response:
+async def error_response(
+    datasette,
+    request,
+    status: int,
+    message: str,
+    *,
+    title: str | None = None,
+    as_json: bool | None = None,
+    message_is_html: bool = False,
+    extra: dict | None = None,
+    template: str = "error.html",
+    context: dict | None = None,
+) -> Response:
     """The one way to answer with an error: JSON for .json URLs (or as_json), else an HTML page from
     error.html (or a template extending it). ``extra`` goes into both (e.g. suggestions),
     ``context`` only into the page."""
@@ -222,5 +239,8 @@ async def error_response(datasette, request, status: int, message: str, *, title
 
 def plain_error_page(status: int, message: str, title: str | None = None) -> Response:
     heading = escape(title or title_for(status))
-    return Response.html(f"<!DOCTYPE html><title>{heading}</title><h1>{heading}</h1><p>{escape(message)}</p>"
-                         '<p><a href="/">All documents</a></p>', status=status)
+    return Response.html(
+        f"<!DOCTYPE html><title>{heading}</title><h1>{heading}</h1><p>{escape(message)}</p>"
+        '<p><a href="/">All documents</a></p>',
+        status=status,
+    )

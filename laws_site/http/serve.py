@@ -8,6 +8,7 @@ metadata.yml` serves the same site, without the HTTP server limits below); `laws
 is a symbolic link to it, so the wheel carries its content (package data) for an installed
 `bridge-laws serve`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -42,8 +43,7 @@ MAX_CONNECTIONS = 1000  # uvicorn answers 503 beyond this many connections and r
 
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
-    args = ["serve", "--immutable", str(db_path), "--host", host, "--port", str(port),
-            "--metadata", str(METADATA)]
+    args = ["serve", "--immutable", str(db_path), "--host", host, "--port", str(port), "--metadata", str(METADATA)]
     for name, value in SETTINGS.items():
         args += ["--setting", name, value]
     return args
@@ -61,8 +61,11 @@ def run(db_path: Path, host: str, port: int, listener=None, workers: int = 1) ->
         return 0
     from laws_site.http.workers import serve_forked
 
-    print(f"bridge-laws serve: {workers} workers on http://{host}:{port} (Press CTRL+C to quit)",
-          file=sys.stderr, flush=True)
+    print(
+        f"bridge-laws serve: {workers} workers on http://{host}:{port} (Press CTRL+C to quit)",
+        file=sys.stderr,
+        flush=True,
+    )
     return serve_forked(listener, workers, lambda channel: serve_datasette(db_path, host, port, channel))
 
 
@@ -97,7 +100,7 @@ def bounded_protocol():
     class BoundedHttpToolsProtocol(HttpToolsProtocol):
         head_timer: asyncio.TimerHandle | None = None
         head_cycle = None
-        head_bytes = 0       # bytes received since the last complete head (the next head's so far)
+        head_bytes = 0  # bytes received since the last complete head (the next head's so far)
         reading_head = True
 
         def connection_made(self, transport):

@@ -14,6 +14,7 @@ every worker, which finish their requests as uvicorn does. A worker that ends by
 an out-of-memory kill) ends the service - the others are stopped, the exit status is 1 - so a
 supervisor above (systemd, docker) restarts the whole rather than the site running a worker short.
 """
+
 from __future__ import annotations
 
 import errno
@@ -110,8 +111,11 @@ def _dispatch(listener: socket.socket, children: dict[int, socket.socket], stopp
             ended = _reap(children)
             if ended and not stopping:
                 pid, code = ended
-                print(f"bridge-laws serve: worker {pid} ended by itself ({_describe(code)}); "
-                      "stopping the others", file=sys.stderr, flush=True)
+                print(
+                    f"bridge-laws serve: worker {pid} ended by itself ({_describe(code)}); stopping the others",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 stopping.append(None)
                 _signal_all(children, signal.SIGTERM)
                 return 1
@@ -196,6 +200,7 @@ def _describe(code: int) -> str:
 
 
 # ---------------------------------------------------------------- in a worker
+
 
 def worker_server(config, channel: socket.socket):
     """A uvicorn Server that serves the connections the dispatcher sends over `channel`, each with

@@ -9,6 +9,7 @@ for (a few milliseconds), so an installed wheel and an editable checkout work wi
 The language of a request is set by ``ui_lang.py`` (the ASGI layer reading the URL prefix) in a
 context variable; templates, macros and Python code all read it from there.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -160,7 +161,7 @@ def split_prefix(path: str) -> tuple[str | None, str]:
     """('en', '/61B') for /en/61B; (None, path) for a path without a language prefix."""
     for code in LANGUAGES:
         if path == f"/{code}" or path.startswith(f"/{code}/"):
-            return code, path[len(code) + 1:] or "/"
+            return code, path[len(code) + 1 :] or "/"
     return None, path
 
 
@@ -197,13 +198,30 @@ def switcher(path: str, query_string: str, lang: str) -> list[dict]:
     """The language switcher's links for this page: every language, the current one marked. The
     link to Japanese goes through /ja/ so the choice is remembered (ui_lang.py)."""
     suffix = f"?{query_string}" if query_string else ""
-    return [{"lang": code, "tag": TAGS[code], "name": NATIVE_NAMES[code], "current": code == lang,
-             "url": (f"/ja{path}" if code == DEFAULT else localized(path, code)) + suffix,
-             "canonical": localized(path, code) + suffix}
-            for code in LANGUAGES]
+    return [
+        {
+            "lang": code,
+            "tag": TAGS[code],
+            "name": NATIVE_NAMES[code],
+            "current": code == lang,
+            "url": (f"/ja{path}" if code == DEFAULT else localized(path, code)) + suffix,
+            "canonical": localized(path, code) + suffix,
+        }
+        for code in LANGUAGES
+    ]
 
 
 # The titles of the error pages (errors.title_for gives HTTP's phrases): catalogue msgids.
-STATUS_TITLES = [N_("Bad Request"), N_("Not Found"), N_("Method Not Allowed"), N_("Request-URI Too Long"),
-                 N_("Internal Server Error"), N_("Forbidden"), N_("Internal error"), N_("Bad request"),
-                 N_("Invalid query"), N_("Query took too long"), N_("Query too large")]
+STATUS_TITLES = [
+    N_("Bad Request"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Request-URI Too Long"),
+    N_("Internal Server Error"),
+    N_("Forbidden"),
+    N_("Internal error"),
+    N_("Bad request"),
+    N_("Invalid query"),
+    N_("Query took too long"),
+    N_("Query too large"),
+]

@@ -1,4 +1,5 @@
 """What every page's chrome needs to know about the interface language (for base.html)."""
+
 from __future__ import annotations
 
 from laws_site.i18n import catalog as i18n

@@ -7,6 +7,7 @@ table form, "sorted by position descending", a facet's type, the query page's "h
 translated here or through these msgids. Column and table names are the database's identifiers
 and stay as they are; values stay as stored.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,9 +18,24 @@ from laws_site.i18n.catalog import N_
 # Datasette's filter names (datasette/filters.py, Filters._filters: display), its facet types and
 # the query page's show/hide link: the templates pass them through `ui_text`.
 DATASETTE_WORDS = [
-    N_("contains"), N_("ends with"), N_("starts with"), N_("like"), N_("not like"), N_("glob"), N_("in"),
-    N_("not in"), N_("array contains"), N_("array does not contain"), N_("date"), N_("is null"),
-    N_("is not null"), N_("is blank"), N_("is not blank"), N_("array"), N_("hide"), N_("show"),
+    N_("contains"),
+    N_("ends with"),
+    N_("starts with"),
+    N_("like"),
+    N_("not like"),
+    N_("glob"),
+    N_("in"),
+    N_("not in"),
+    N_("array contains"),
+    N_("array does not contain"),
+    N_("date"),
+    N_("is null"),
+    N_("is not null"),
+    N_("is blank"),
+    N_("is not blank"),
+    N_("array"),
+    N_("hide"),
+    N_("show"),
 ]
 
 # How each filter reads in a sentence (Datasette's human_template, datasette/filters.py); the
@@ -35,7 +51,7 @@ CLAUSES = {
     "notin": N_("%(column)s not in %(value)s"),
     "arraycontains": N_('%(column)s contains "%(value)s"'),
     "arraynotcontains": N_('%(column)s does not contain "%(value)s"'),
-    "date": N_('%(column)s is on date %(value)s'),
+    "date": N_("%(column)s is on date %(value)s"),
     "isnull": N_("%(column)s is null"),
     "notnull": N_("%(column)s is not null"),
     "isblank": N_("%(column)s is blank"),
@@ -62,7 +78,7 @@ def table_description(filters, search: str | None, sort: str | None, sort_desc: 
     bits = []
     if search:
         bits.append(i18n.gettext('search matches "%(query)s"', query=search))
-    for column, lookup, value in (filters.selections() if filters is not None else []):
+    for column, lookup, value in filters.selections() if filters is not None else []:
         phrase = clause(filters, column, lookup, value)
         if phrase:
             bits.append(phrase)
@@ -72,7 +88,10 @@ def table_description(filters, search: str | None, sort: str | None, sort_desc: 
         joined = i18n.gettext("%(first)s and %(last)s", first=listed, last=bits[-1]) if listed else bits[-1]
         text = i18n.gettext("where %(conditions)s", conditions=joined)
     if sort or sort_desc:
-        sorted_by = (i18n.gettext("sorted by %(column)s descending", column=sort or sort_desc) if sort_desc
-                     else i18n.gettext("sorted by %(column)s", column=sort))
+        sorted_by = (
+            i18n.gettext("sorted by %(column)s descending", column=sort or sort_desc)
+            if sort_desc
+            else i18n.gettext("sorted by %(column)s", column=sort)
+        )
         text = " ".join(b for b in (text, sorted_by) if b)
     return text

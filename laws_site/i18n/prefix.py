@@ -12,6 +12,7 @@
   cookie (`ui_lang`): /ja/<path> sets Japanese and redirects to <path>; visiting /en/ or /zh/ sets
   that one. JSON, static files and non-browser clients are never redirected.
 """
+
 from __future__ import annotations
 
 import re
@@ -45,15 +46,21 @@ def wrapper(datasette):
             scope = dict(scope, headers=headers, ui_lang=lang)
             if prefix:
                 raw = scope.get("raw_path")
-                scope.update(path=path, raw_path=raw[len(prefix) + 1:] or b"/" if raw else None)
+                scope.update(path=path, raw_path=raw[len(prefix) + 1 :] or b"/" if raw else None)
             token = i18n.current.set(lang)
             try:
-                sender = LanguageSender(send, lang, remember=prefix is not None and chosen != lang
-                                        and wants_page(scope, path), vary=prefix is None)
+                sender = LanguageSender(
+                    send,
+                    lang,
+                    remember=prefix is not None and chosen != lang and wants_page(scope, path),
+                    vary=prefix is None,
+                )
                 await app(scope, receive, sender.send)
             finally:
                 i18n.current.reset(token)
+
         return with_language
+
     return wrap
 
 
@@ -87,8 +94,11 @@ def cookie_and_rest(scope) -> tuple[str | None, list]:
 
 def wants_page(scope, path: str) -> bool:
     """A browser asking for a page (not JSON, a file or an API client)."""
-    return (scope["method"] in ("GET", "HEAD") and not NOT_A_PAGE.search(path)
-            and "text/html" in (header(scope, b"accept") or ""))
+    return (
+        scope["method"] in ("GET", "HEAD")
+        and not NOT_A_PAGE.search(path)
+        and "text/html" in (header(scope, b"accept") or "")
+    )
 
 
 def cookie_header(lang: str) -> tuple[bytes, bytes]:
@@ -97,8 +107,11 @@ def cookie_header(lang: str) -> tuple[bytes, bytes]:
 
 async def redirect(send, path: str, query: str, set_cookie: str | None = None, vary: bool = False) -> None:
     location = path + (f"?{query}" if query else "")
-    headers = [(b"location", location.encode("latin-1") if location.isascii() else quote_path(location)),
-               (b"content-length", b"0"), (b"cache-control", b"private, no-cache")]
+    headers = [
+        (b"location", location.encode("latin-1") if location.isascii() else quote_path(location)),
+        (b"content-length", b"0"),
+        (b"cache-control", b"private, no-cache"),
+    ]
     if set_cookie:
         headers.append(cookie_header(set_cookie))
     if vary:
@@ -115,12 +128,15 @@ def quote_path(location: str) -> bytes:
 
 def localize_links(html: str, lang: str) -> str:
     """Every on-site link and form of a page, in the page's language (/61B -> /en/61B)."""
+
     def tag(match: re.Match) -> str:
         text = match.group(0)
         if "hreflang=" in text:  # the switcher's links name their language themselves
             return text
-        return LOCAL_URL.sub(lambda m: m.group(1) + (m.group(2) if is_file(m.group(2))
-                                                      else i18n.localized(m.group(2), lang)) + '"', text)
+        return LOCAL_URL.sub(
+            lambda m: m.group(1) + (m.group(2) if is_file(m.group(2)) else i18n.localized(m.group(2), lang)) + '"', text
+        )
+
     return TAG.sub(tag, html)
 
 
@@ -158,8 +174,12 @@ class LanguageSender:
                 return
             body = localize_links(self.body.decode("utf-8"), self.lang).encode("utf-8") if self.body else b""
             start = self.held
-            start = dict(start, headers=[(k, str(len(body)).encode() if k.lower() == b"content-length" else v)
-                                         for k, v in start["headers"]])
+            start = dict(
+                start,
+                headers=[
+                    (k, str(len(body)).encode() if k.lower() == b"content-length" else v) for k, v in start["headers"]
+                ],
+            )
             self.held, self.body = None, b""
             await self.downstream(start)
             await self.downstream({"type": "http.response.body", "body": body})

@@ -6,6 +6,7 @@ term), and the romaji tables of jaconv that ingest/text/forgiving.py relies on, 
 jaconv (its str.replace steps, in order, and its one-letter tables), so that the browser converts
 romaji <-> kana exactly as the server does, with no JavaScript dependency.
 """
+
 from __future__ import annotations
 
 import ast
@@ -22,7 +23,8 @@ def export(conn: sqlite3.Connection) -> dict:
     found = {"readings": {}, "sounds": {}, "synonyms": {}, "zh": {}}
     if queries.table_exists(conn, "search_expansions"):
         for kind, key, term, weight in conn.execute(
-                "select kind, key, term, weight from search_expansions order by kind, key, weight desc, term"):
+            "select kind, key, term, weight from search_expansions order by kind, key, weight desc, term"
+        ):
             if kind == "reading":
                 found["readings"].setdefault(key, []).append([term, weight])
             elif kind == "sound":
@@ -44,14 +46,18 @@ def _replace_steps(function) -> list[list[str]]:
         # a chain text.replace(a, b).replace(c, d) nests the first call innermost: visit it first
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             visit(node.func.value)
-            if node.func.attr == "replace" and len(node.args) == 2 and all(
-                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args):
+            if (
+                node.func.attr == "replace"
+                and len(node.args) == 2
+                and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args)
+            ):
                 steps.append([node.args[0].value, node.args[1].value])
             for arg in node.args:
                 visit(arg)
             return
         for child in ast.iter_child_nodes(node):
             visit(child)
+
     visit(tree)
     return steps
 

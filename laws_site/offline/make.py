@@ -17,6 +17,7 @@ page of the site once per language (~4,500 pages each), so it is never done insi
   at most 4), each with its own in-process Datasette configured as `bridge-laws serve` runs it;
   a lock file per build lets one maker work at a time (a second one waits, then finds the files).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -73,6 +74,7 @@ def missing(db_path: Path, build: str) -> list[str]:
 
 # ---------------------------------------------------------------- one pack, in a child process
 
+
 def _datasette(db_path: Path):
     """Datasette configured exactly as `bridge-laws serve` runs it (the pages are the server's)."""
     import yaml
@@ -86,8 +88,11 @@ def _datasette(db_path: Path):
             return value.lower() in ("on", "1", "true")
         return int(value) if isinstance(default, int) else value
 
-    return Datasette(immutables=[str(db_path)], metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
-                     settings={name: typed(name, value) for name, value in SETTINGS.items()})
+    return Datasette(
+        immutables=[str(db_path)],
+        metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
+        settings={name: typed(name, value) for name, value in SETTINGS.items()},
+    )
 
 
 def _json(data) -> bytes:
@@ -126,11 +131,17 @@ def make_one(db_path: str, build: str, name: str) -> dict:
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     temporary.write_bytes(compressed)
     os.replace(temporary, target)  # atomic: the server sees the whole file or none
-    return {"name": name, "json_bytes": len(body), "gzip_bytes": len(compressed),
-            "seconds": round(time.perf_counter() - started, 1), **figures}
+    return {
+        "name": name,
+        "json_bytes": len(body),
+        "gzip_bytes": len(compressed),
+        "seconds": round(time.perf_counter() - started, 1),
+        **figures,
+    }
 
 
 # ---------------------------------------------------------------- every pack of a build
+
 
 @contextlib.contextmanager
 def build_lock(db_path: Path, build: str):
@@ -160,6 +171,7 @@ def _stop_group_or_raise(reason: str) -> None:
         print(f"Error: {reason}", file=sys.stderr, flush=True)
         os.killpg(os.getpgrp(), signal.SIGKILL)
     from laws_site.offline.pack import PackError
+
     raise PackError(reason)
 
 
@@ -207,8 +219,10 @@ def make(db_path: Path, jobs: int | None = None, log=lambda line: None, parent_p
 
 def _line(figures: dict) -> str:
     pages = f"{figures['pages']} pages, " if "pages" in figures else ""
-    return (f"{figures['name']}: {pages}{figures['json_bytes']:,} B of JSON, {figures['gzip_bytes']:,} B gzip, "
-            f"{figures['seconds']} s")
+    return (
+        f"{figures['name']}: {pages}{figures['json_bytes']:,} B of JSON, {figures['gzip_bytes']:,} B gzip, "
+        f"{figures['seconds']} s"
+    )
 
 
 def remove_other_builds(db_path: Path, build: str) -> None:
@@ -225,25 +239,54 @@ def remove_other_builds(db_path: Path, build: str) -> None:
 
 # ---------------------------------------------------------------- started by the server
 
+
 def start_in_background(db_path: Path) -> subprocess.Popen | None:
     """`bridge-laws pack --background` in a child process if this build's files are missing (None
     if they are all there). The server never waits for it."""
     build = read_build_id(db_path)
     if not build or not missing(db_path, build):
         return None
-    return subprocess.Popen([sys.executable, "-m", "laws_site.cli", "pack", "--db", str(db_path), "--background",
-                             "--parent-pid", str(os.getpid())], start_new_session=True,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "laws_site.cli",
+            "pack",
+            "--db",
+            str(db_path),
+            "--background",
+            "--parent-pid",
+            str(os.getpid()),
+        ],
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 @click.command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("laws.db"),
-              show_default=True, help="SQLite database file")
-@click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=None,
-              help="Packs made at once, one process each (default: the CPUs, at most 4)")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("laws.db"),
+    show_default=True,
+    help="SQLite database file",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, MAX_JOBS),
+    default=None,
+    help="Packs made at once, one process each (default: the CPUs, at most 4)",
+)
 @click.option("--background", is_flag=True, help="Run at low priority and quietly (as `serve` starts it)")
-@click.option("--parent-pid", type=click.IntRange(1), default=None, hidden=True,
-              help="Stop (and stop the crawls) when this process, the server that started us, has ended")
+@click.option(
+    "--parent-pid",
+    type=click.IntRange(1),
+    default=None,
+    hidden=True,
+    help="Stop (and stop the crawls) when this process, the server that started us, has ended",
+)
 def pack(db_path: Path, jobs: int | None, background: bool, parent_pid: int | None):
     """Make the offline packs of the database's build (the pages in each interface language, the
     search data) into <db>.offline/<build id>/; files already made are kept. `serve` runs this in
@@ -255,13 +298,17 @@ def pack(db_path: Path, jobs: int | None, background: bool, parent_pid: int | No
     if background:
         os.nice(10)
     # stopped (the server that started it stops): the crawls in the pool are stopped with it
-    signal.signal(signal.SIGTERM, lambda *_: _stop_group_or_raise("stopped (SIGTERM)") if os.getpgrp() == os.getpid()
-                  else sys.exit(143))
+    signal.signal(
+        signal.SIGTERM,
+        lambda *_: _stop_group_or_raise("stopped (SIGTERM)") if os.getpgrp() == os.getpid() else sys.exit(143),
+    )
     try:
         result = make(db_path, jobs, log=(lambda line: None) if background else click.echo, parent_pid=parent_pid)
     except PackError as error:
         raise CliError(str(error)) from error
     if not background:
         made = ", ".join(figures["name"] for figures in result["made"]) or "nothing (all made already)"
-        click.echo(f"offline packs of build {result['build'][:8]} in {pack_root(db_path) / result['build']}: "
-                   f"made {made} in {result['seconds']} s")
+        click.echo(
+            f"offline packs of build {result['build'][:8]} in {pack_root(db_path) / result['build']}: "
+            f"made {made} in {result['seconds']} s"
+        )

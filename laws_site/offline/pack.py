@@ -18,6 +18,7 @@ shard's own list, and a page is the list of its line numbers (negative: the shar
 The figures (JSON size, bytes on the wire, stored) are benchmarks/offline.py's, in
 benchmarks/RESULTS.md. A shard is what the service worker inflates to answer one page.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -127,21 +128,29 @@ def result_labels(conn, lang: str) -> dict:
     from laws_site.i18n.chrome import short_titles
 
     labels, contexts = [], {}
-    for i, (title, names, context) in enumerate(conn.execute(
+    for i, (title, names, context) in enumerate(
+        conn.execute(
             "select s.title, l.labels, l.context from sections s left join search_labels l on l.id = s.id "
-            "order by s.rowid")):
+            "order by s.rowid"
+        )
+    ):
         labels.append(json.loads(names or "{}").get(lang))
         if context and not title:
             contexts[i] = context
     return {"labels": labels, "contexts": contexts, "documents": short_titles(conn, lang)}
 
 
-def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None,
-               lang: str = i18n.DEFAULT, labels: dict | None = None) -> dict:
+def pack_pages(
+    pages: dict[str, str],
+    build_id: str,
+    skipped: dict | None = None,
+    lang: str = i18n.DEFAULT,
+    labels: dict | None = None,
+) -> dict:
     """{"build", "lang", "pages": {key: shard}, "aliases": {key: key}, "common": [line],
     "shards": [{"lines", "pages"}], "skipped": {url: status}, "result_labels": result_labels()}."""
     keys = sorted(pages)
-    shards = [keys[i:i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
+    shards = [keys[i : i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
     used_in = Counter()
     for shard in shards:
         used_in.update({line for key in shard for line in pages[key].split("\n")})
@@ -152,12 +161,22 @@ def pack_pages(pages: dict[str, str], build_id: str, skipped: dict | None = None
         own: dict[str, int] = {}
         shard_pages = {}
         for key in shard:
-            shard_pages[key] = [common_ids[line] if line in common_ids else -1 - own.setdefault(line, len(own))
-                                for line in pages[key].split("\n")]
+            shard_pages[key] = [
+                common_ids[line] if line in common_ids else -1 - own.setdefault(line, len(own))
+                for line in pages[key].split("\n")
+            ]
             where[key] = number
         packed_shards.append({"lines": list(own), "pages": shard_pages})
-    return {"build": build_id, "lang": lang, "pages": where, "aliases": aliases(keys), "common": common,
-            "shards": packed_shards, "skipped": skipped or {}, "result_labels": labels}
+    return {
+        "build": build_id,
+        "lang": lang,
+        "pages": where,
+        "aliases": aliases(keys),
+        "common": common,
+        "shards": packed_shards,
+        "skipped": skipped or {},
+        "result_labels": labels,
+    }
 
 
 INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
@@ -190,6 +209,7 @@ def unpack_page(pack: dict, key: str) -> str | None:
 
 
 # ---------------------------------------------------------------- the build's id
+
 
 def current_build_id(conn) -> str:
     """Table build_info's build id ('' for a database without one)."""

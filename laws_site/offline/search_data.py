@@ -22,6 +22,7 @@ What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
 A query word the corpus does not hold cannot match a unit in either search, so the lexicon only
 decides how known words are cut; where the browser's cut may differ the page says so.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,10 +40,28 @@ from laws_site.search import engine as searching
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
 FORMAT = 4  # bump when the shape changes (the service worker keys its caches on build and format)
-WEIGHTS = ("TITLE_WEIGHT", "TEXT_WEIGHT", "SNIPPET_CHARS", "MAX_QUERY_CHARS", "MAX_TERMS", "INDEX_WEIGHT",
-           "TRANSLATED_INDEX_WEIGHT", "DEFINITION_WEIGHT", "GLOSSARY_WEIGHT", "RELAXED_WEIGHT", "TITLE_BOOST",
-           "HEADING_BOOST", "VOCABULARY_BOOST", "VOCABULARY_STEP", "REPRINT_WEIGHT", "CITED_SCORE",
-           "CITING_SCORE", "HEADING_KINDS", "EMPTY_QUERY", "NAMED_BOOST")
+WEIGHTS = (
+    "TITLE_WEIGHT",
+    "TEXT_WEIGHT",
+    "SNIPPET_CHARS",
+    "MAX_QUERY_CHARS",
+    "MAX_TERMS",
+    "INDEX_WEIGHT",
+    "TRANSLATED_INDEX_WEIGHT",
+    "DEFINITION_WEIGHT",
+    "GLOSSARY_WEIGHT",
+    "RELAXED_WEIGHT",
+    "TITLE_BOOST",
+    "HEADING_BOOST",
+    "VOCABULARY_BOOST",
+    "VOCABULARY_STEP",
+    "REPRINT_WEIGHT",
+    "CITED_SCORE",
+    "CITING_SCORE",
+    "HEADING_KINDS",
+    "EMPTY_QUERY",
+    "NAMED_BOOST",
+)
 
 
 def export(conn: sqlite3.Connection, build_id: str) -> dict:
@@ -56,8 +75,17 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "build": build_id,
         "weights": {name: getattr(searching, name) for name in WEIGHTS},
         "navigation_kinds": list(NAVIGATION_KINDS),
-        "documents": [{"id": d.id, "role": d.role, "language": d.language, "title": d.title,
-                       "comments_on": d.comments_on, "rank": data.doc_rank(d.id)} for d in registry.documents],
+        "documents": [
+            {
+                "id": d.id,
+                "role": d.role,
+                "language": d.language,
+                "title": d.title,
+                "comments_on": d.comments_on,
+                "rank": data.doc_rank(d.id),
+            }
+            for d in registry.documents
+        ],
         "registry": {
             "laws": [d.id for d in registry.laws],
             "current_laws": registry.current_laws.id if registry.current_laws else None,
@@ -102,21 +130,27 @@ def indexed_words(data, fts: dict) -> dict:
         for rowid in dict.fromkeys(postings[0::3]):
             derived.setdefault(data.units[rowid][5], set()).add(term)
     languages = set(derived) | set(data.vocabulary_of)
-    return {lang: {"more": sorted(data.vocabulary_of.get(lang, frozenset()) - derived.get(lang, set())),
-                   "less": sorted(derived.get(lang, set()) - data.vocabulary_of.get(lang, frozenset()))}
-            for lang in sorted(languages)}
+    return {
+        lang: {
+            "more": sorted(data.vocabulary_of.get(lang, frozenset()) - derived.get(lang, set())),
+            "less": sorted(derived.get(lang, set()) - data.vocabulary_of.get(lang, frozenset())),
+        }
+        for lang in sorted(languages)
+    }
 
 
 def fts_index(conn: sqlite3.Connection) -> dict:
     """Every term instance of sections_fts (fts5vocab 'instance': term, rowid, column, offset) as
     postings {term: [rowid, column, offset, ...]}, each row's size in tokens, the row count."""
-    conn.execute("create virtual table if not exists temp.offline_fts_instances "
-                 "using fts5vocab(main, sections_fts, instance)")
+    conn.execute(
+        "create virtual table if not exists temp.offline_fts_instances using fts5vocab(main, sections_fts, instance)"
+    )
     columns = {"search_title": 0, "search_text": 1}
     postings: dict[str, list[int]] = {}
     sizes: Counter = Counter()
     for term, rowid, column, offset in conn.execute(
-            "select term, doc, col, offset from temp.offline_fts_instances order by term, doc, col, offset"):
+        "select term, doc, col, offset from temp.offline_fts_instances order by term, doc, col, offset"
+    ):
         postings.setdefault(term, []).extend((rowid, columns[column], offset))
         sizes[rowid] += 1
     rows = conn.execute("select count(*) from sections_fts").fetchone()[0]
@@ -128,9 +162,11 @@ def snippet_rows(conn: sqlite3.Connection) -> dict:
     tokens and their offsets in it, deltas (begin - previous begin, end - begin) to keep it small."""
     rows = {}
     for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in conn.execute(
-            "select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text "
-            "from sections s left join search_offsets o on o.id = s.id where s.kind not in (%s)"
-            % ",".join("?" * len(NAVIGATION_KINDS)), NAVIGATION_KINDS):
+        "select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text "
+        "from sections s left join search_offsets o on o.id = s.id where s.kind not in (%s)"
+        % ",".join("?" * len(NAVIGATION_KINDS)),
+        NAVIGATION_KINDS,
+    ):
         shown, tokens, blob = (text, text_tokens, text_offsets) if text else (title or "", title_tokens, title_offsets)
         pairs = tokenize.unpack_offsets(blob)
         packed, previous = [], 0
@@ -146,10 +182,13 @@ def cited_by(conn: sqlite3.Connection) -> dict:
     rows left out), in page order as search.citation_hits reads them."""
     found: dict[str, list] = {}
     marks = ",".join("?" * len(NAVIGATION_KINDS))
-    for target, source, start, end in conn.execute(f"""
+    for target, source, start, end in conn.execute(
+        f"""
             select x.target_id, s.id, x.start, x."end" from xrefs x join sections s on s.id = x.source_id
             where x.target_id is not null and x.field = 'text' and s.kind not in ({marks})
-            order by s.position, x.start""", NAVIGATION_KINDS):
+            order by s.position, x.start""",
+        NAVIGATION_KINDS,
+    ):
         found.setdefault(target, []).extend((source, start, end))
     return found
 
@@ -161,12 +200,23 @@ def glossary_export(data) -> dict:
 
     def keyed(table):
         return {key: [index[id(e)] for e in found] for key, found in table.items()}
+
     return {
-        "entries": [{"ja": e.ja, "en": e.en, "zh": e.zh, "ja_ref": e.ja_ref, "zh_ref": e.zh_ref,
-                     "units": {lang: gloss.unit_id(e, lang) for lang in ("ja", "zh")},
-                     "forms": {lang: glossary_module.term_forms(e.term(lang)) for lang in ("ja", "zh")}}
-                    for e in entries],
-        "by_en": keyed(gloss._by_en), "by_ja": keyed(gloss._by_ja), "by_zh": keyed(gloss._by_zh),
+        "entries": [
+            {
+                "ja": e.ja,
+                "en": e.en,
+                "zh": e.zh,
+                "ja_ref": e.ja_ref,
+                "zh_ref": e.zh_ref,
+                "units": {lang: gloss.unit_id(e, lang) for lang in ("ja", "zh")},
+                "forms": {lang: glossary_module.term_forms(e.term(lang)) for lang in ("ja", "zh")},
+            }
+            for e in entries
+        ],
+        "by_en": keyed(gloss._by_en),
+        "by_ja": keyed(gloss._by_ja),
+        "by_zh": keyed(gloss._by_zh),
     }
 
 
@@ -174,10 +224,14 @@ def vocabulary_export(data) -> dict:
     vocabulary = data.vocabulary
     index = {entry: i for i, entry in enumerate(vocabulary.entries)}
     return {
-        "entries": [{"ja": list(e.ja), "zh": list(e.zh), "ja_regs": list(e.ja_regs), "laws": list(e.laws),
-                     "regs": list(e.regs)} for e in vocabulary.entries],
-        "by_key": {key: [[index[entry], sorted(fields)] for entry, fields in found.items()]
-                   for key, found in vocabulary._by_key.items()},
+        "entries": [
+            {"ja": list(e.ja), "zh": list(e.zh), "ja_regs": list(e.ja_regs), "laws": list(e.laws), "regs": list(e.regs)}
+            for e in vocabulary.entries
+        ],
+        "by_key": {
+            key: [[index[entry], sorted(fields)] for entry, fields in found.items()]
+            for key, found in vocabulary._by_key.items()
+        },
     }
 
 
@@ -236,9 +290,13 @@ def kana_spellings(found: dict[str, list]) -> dict[str, list]:
 
 
 def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:
-    texts = [row[0] for row in conn.execute(
-        "select text from sections where lang = 'ja' and text != '' union all "
-        "select title from sections where lang = 'ja' and title is not null")]
+    texts = [
+        row[0]
+        for row in conn.execute(
+            "select text from sections where lang = 'ja' and text != '' union all "
+            "select title from sections where lang = 'ja' and title is not null"
+        )
+    ]
     texts += [row[0] for row in conn.execute("select text from term_tokens")] if _has(conn, "term_tokens") else []
     if _has(conn, "vocabulary"):
         for row in conn.execute("select en, ja, ja_regs, spoken from vocabulary"):
@@ -256,7 +314,9 @@ def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
     for (form,) in conn.execute("select zh from glossary where zh is not null") if _has(conn, "glossary") else []:
         present.update(form)
     # the simplified keys of issue 24's Chinese variants (梦家 -> 明手): 夢家 typed offline must reach them
-    for (key,) in conn.execute("select key from search_expansions where kind = 'zh'") if _has(conn, "search_expansions") else []:
+    for (key,) in (
+        conn.execute("select key from search_expansions where kind = 'zh'") if _has(conn, "search_expansions") else []
+    ):
         present.update(key)
     table = {}
     for code in list(range(0x3400, 0x4DC0)) + list(range(0x4E00, 0xA000)) + list(range(0xF900, 0xFB00)):
@@ -273,4 +333,3 @@ def _nfkc(text: str) -> str:
 
 def _has(conn, table: str) -> bool:
     return conn.execute("select 1 from sqlite_master where name = ?", (table,)).fetchone() is not None
-

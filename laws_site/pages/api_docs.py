@@ -1,6 +1,7 @@
 """/-/api: the JSON API's documentation (docs/api.md), served by the site and linked from every
 page's footer. The Markdown is rendered once per process (markdown-it-py, CommonMark + tables);
 the installed package carries the file as laws_site/api.md (a link to docs/api.md in the source)."""
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -5,6 +5,7 @@ part-by-part picture (drawn by the template, citation_map.html) and the stronges
 `?law=61` opens one law; `?from=61&to=44` lists the units of Law 61 that cite Law 44;
 `?from_part=part:5&to_part=part:4` lists the law pairs between two parts. JSON at /-/citations.json.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,15 @@ from laws_site.read.units import labels, permalink
 STRONGEST = 15
 
 
-def citation_context(conn, citing: int | None = None, cited: int | None = None, law: int | None = None,
-                     parts_asked: tuple[str, str] | None = None, lang: str = "ja",
-                     lists_for: set[int] | None = None) -> dict:
+def citation_context(
+    conn,
+    citing: int | None = None,
+    cited: int | None = None,
+    law: int | None = None,
+    parts_asked: tuple[str, str] | None = None,
+    lang: str = "ja",
+    lists_for: set[int] | None = None,
+) -> dict:
     """Everything the page and the JSON show. `lists_for`: the laws whose lists (what each cites and
     what cites it, every citing unit linked) are made; None for every law (the JSON). The page
     shows the lists of the law opened (?law=61) only: making all 93 laws' was a third of its reading."""
@@ -31,14 +38,22 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
     titles = {t["law"]: t["title"] for t in totals}
     cites: dict[int, list[dict]] = {}
     cited_by: dict[int, list[dict]] = {}
-    for pair in pairs:                  # rows come ordered by citing law, then cited law
+    for pair in pairs:  # rows come ordered by citing law, then cited law
         if pair["from_law"] != pair["to_law"]:
             if lists_for is not None and pair["from_law"] not in lists_for and pair["to_law"] not in lists_for:
                 continue
             cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
             cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
-    laws = [{**total, "url": permalink(doc, total["ref"]), "anchor": f"law-{total['law']}",
-             "cites": cites.get(total["law"], []), "cited_by": cited_by.get(total["law"], [])} for total in totals]
+    laws = [
+        {
+            **total,
+            "url": permalink(doc, total["ref"]),
+            "anchor": f"law-{total['law']}",
+            "cites": cites.get(total["law"], []),
+            "cited_by": cited_by.get(total["law"], []),
+        }
+        for total in totals
+    ]
     parts = part_list(totals)
     between = [p for p in pairs if p["from_law"] != p["to_law"]]
     strongest = sorted(between, key=lambda p: (-p["units"], p["from_law"], p["to_law"]))[:STRONGEST]
@@ -53,16 +68,29 @@ def citation_context(conn, citing: int | None = None, cited: int | None = None, 
     law_names = {t["law"]: names.get(f"{doc}:{t['law']}") or str(t["law"]) for t in totals}
     part_names = {p["number"]: names.get(f"{doc}:{p['ref']}") or str(p["number"]) for p in parts}
     return {
-        "doc": doc, "document": queries.document(conn, doc), "laws": laws, "parts": parts,
-        "law_names": law_names, "part_names": part_names,
+        "doc": doc,
+        "document": queries.document(conn, doc),
+        "laws": laws,
+        "parts": parts,
+        "law_names": law_names,
+        "part_names": part_names,
         "matrix": part_matrix(parts, queries.part_citations(conn, doc)),
-        "strongest": [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
-                       "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}
-                      for p in strongest],
-        "pairs": pairs, "focus": law if law in titles else None,
+        "strongest": [
+            {
+                **p,
+                "from_title": titles.get(p["from_law"]),
+                "to_title": titles.get(p["to_law"]),
+                "from_url": permalink(doc, str(p["from_law"])),
+                "to_url": permalink(doc, str(p["to_law"])),
+            }
+            for p in strongest
+        ],
+        "pairs": pairs,
+        "focus": law if law in titles else None,
         "selected": selected,
         "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
-        "citation_count": sum(p["units"] for p in between), "pair_count": len(between),
+        "citation_count": sum(p["units"] for p in between),
+        "pair_count": len(between),
         # the opened law's 1997 units, from the provision concordance (laws_site/read/editions.py)
         "focus_editions": editions.law_editions(conn, law) if law in titles else [],
     }
@@ -77,8 +105,11 @@ def citation_pairs(conn, doc: str) -> list[dict]:
     the stored JSON until a list shows them (`citing_units`): the page shows one law's."""
     cursor = conn.cursor()
     cursor.row_factory = None
-    rows = cursor.execute("select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
-                          "where doc = ? order by from_law, to_law", (doc,))
+    rows = cursor.execute(
+        "select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
+        "where doc = ? order by from_law, to_law",
+        (doc,),
+    )
     return [{**dict(zip(PAIR_FIELDS, row)), "citing_units_json": row[5]} for row in rows]
 
 
@@ -89,16 +120,26 @@ def citing_units(pair: dict) -> list[str]:
 
 def link(doc: str, pair: dict, other: int, titles: dict[int, str]) -> dict:
     refs = citing_units(pair)
-    return {"law": other, "title": titles.get(other), "url": permalink(doc, str(other)), "units": pair["units"],
-            "units_text": ", ".join(refs), "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in refs]}
+    return {
+        "law": other,
+        "title": titles.get(other),
+        "url": permalink(doc, str(other)),
+        "units": pair["units"],
+        "units_text": ", ".join(refs),
+        "citing_units": [{"ref": ref, "url": permalink(doc, ref)} for ref in refs],
+    }
 
 
 def part_list(totals: list[dict]) -> list[dict]:
     parts: dict[str, dict] = {}
     for total in totals:
         if total["part"] and total["part"] not in parts:
-            parts[total["part"]] = {"ref": total["part"], "title": total["part_title"],
-                                    "position": total["part_position"], "laws": []}
+            parts[total["part"]] = {
+                "ref": total["part"],
+                "title": total["part_title"],
+                "position": total["part_position"],
+                "laws": [],
+            }
         if total["part"]:
             parts[total["part"]]["laws"].append(total["law"])
     ordered = sorted(parts.values(), key=lambda p: p["position"])
@@ -120,10 +161,18 @@ def part_matrix(parts: list[dict], cells: list[dict]) -> dict:
         for column in parts:
             cell = by_pair.get((row["ref"], column["ref"]), {})
             strength = round(cell.get("units", 0) / most, 3)
-            cells_of_row.append({"to": column["ref"], "to_query": query_part(column["ref"]), "to_number": column["number"],
-                                 "to_title": column["title"], "units": cell.get("units", 0),
-                                 "law_pairs": cell.get("law_pairs", 0), "strength": strength,
-                                 "fill": "%.2f" % (0.18 + 0.82 * strength)})
+            cells_of_row.append(
+                {
+                    "to": column["ref"],
+                    "to_query": query_part(column["ref"]),
+                    "to_number": column["number"],
+                    "to_title": column["title"],
+                    "units": cell.get("units", 0),
+                    "law_pairs": cell.get("law_pairs", 0),
+                    "strength": strength,
+                    "fill": "%.2f" % (0.18 + 0.82 * strength),
+                }
+            )
         rows.append({**row, "ref_query": query_part(row["ref"]), "cells": cells_of_row})
     return {"rows": rows, "most": most, "size": len(parts)}
 
@@ -137,42 +186,83 @@ def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | 
     if citing is None or cited is None:
         return None
     pair = next((p for p in pairs if (p["from_law"], p["to_law"]) == (citing, cited)), None)
-    return {"from": citing, "to": cited, "from_title": titles.get(citing), "to_title": titles.get(cited),
-            "from_url": permalink(doc, str(citing)), "to_url": permalink(doc, str(cited)),
-            "units": [{"ref": ref, "url": permalink(doc, ref)} for ref in (citing_units(pair) if pair else [])]}
+    return {
+        "from": citing,
+        "to": cited,
+        "from_title": titles.get(citing),
+        "to_title": titles.get(cited),
+        "from_url": permalink(doc, str(citing)),
+        "to_url": permalink(doc, str(cited)),
+        "units": [{"ref": ref, "url": permalink(doc, ref)} for ref in (citing_units(pair) if pair else [])],
+    }
 
 
-def selected_parts(doc: str, pairs: list[dict], parts: list[dict], asked: tuple[str, str] | None, titles
-                   ) -> dict | None:
+def selected_parts(
+    doc: str, pairs: list[dict], parts: list[dict], asked: tuple[str, str] | None, titles
+) -> dict | None:
     known = {p["ref"]: p for p in parts}
     if not asked or asked[0] not in known or asked[1] not in known:
         return None
-    listed = [{**p, "from_title": titles.get(p["from_law"]), "to_title": titles.get(p["to_law"]),
-               "from_url": permalink(doc, str(p["from_law"])), "to_url": permalink(doc, str(p["to_law"]))}
-              for p in pairs if (p["from_part"], p["to_part"]) == asked]
+    listed = [
+        {
+            **p,
+            "from_title": titles.get(p["from_law"]),
+            "to_title": titles.get(p["to_law"]),
+            "from_url": permalink(doc, str(p["from_law"])),
+            "to_url": permalink(doc, str(p["to_law"])),
+        }
+        for p in pairs
+        if (p["from_part"], p["to_part"]) == asked
+    ]
     return {"from": known[asked[0]], "to": known[asked[1]], "pairs": listed}
 
 
 def citation_json(context: dict) -> dict:
     return {
         "doc": context["doc"],
-        "laws": [{k: law[k] for k in ("law", "title", "part", "part_title", "cites_units", "cites_laws",
-                                      "cited_by_units", "cited_by_laws", "url")}
-                 | {"cites": [strip(x) for x in law["cites"]], "cited_by": [strip(x) for x in law["cited_by"]]}
-                 for law in context["laws"]],
-        "pairs": [{"from": p["from_law"], "to": p["to_law"], "count": p["units"], "citing_units": citing_units(p)}
-                  for p in context["pairs"]],
+        "laws": [
+            {
+                k: law[k]
+                for k in (
+                    "law",
+                    "title",
+                    "part",
+                    "part_title",
+                    "cites_units",
+                    "cites_laws",
+                    "cited_by_units",
+                    "cited_by_laws",
+                    "url",
+                )
+            }
+            | {"cites": [strip(x) for x in law["cites"]], "cited_by": [strip(x) for x in law["cited_by"]]}
+            for law in context["laws"]
+        ],
+        "pairs": [
+            {"from": p["from_law"], "to": p["to_law"], "count": p["units"], "citing_units": citing_units(p)}
+            for p in context["pairs"]
+        ],
         "parts": [{k: p[k] for k in ("number", "ref", "title", "range", "laws")} for p in context["parts"]],
-        "part_matrix": [{"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
-                        for row in context["matrix"]["rows"] for c in row["cells"] if c["units"]],
+        "part_matrix": [
+            {"from": row["ref"], "to": c["to"], "units": c["units"], "law_pairs": c["law_pairs"]}
+            for row in context["matrix"]["rows"]
+            for c in row["cells"]
+            if c["units"]
+        ],
         "selected": context["selected"],
-        "focus_editions": [{k: e[k] for k in ("doc", "ref", "to_ref", "relation", "url")} for e in context["focus_editions"]],
+        "focus_editions": [
+            {k: e[k] for k in ("doc", "ref", "to_ref", "relation", "url")} for e in context["focus_editions"]
+        ],
     }
 
 
 def strip(entry: dict) -> dict:
-    return {"law": entry["law"], "title": entry["title"], "units": entry["units"],
-            "citing_units": [u["ref"] for u in entry["citing_units"]]}
+    return {
+        "law": entry["law"],
+        "title": entry["title"],
+        "units": entry["units"],
+        "citing_units": [u["ref"] for u in entry["citing_units"]],
+    }
 
 
 LAW_ARG = re.compile(r"[0-9]{1,4}")
@@ -191,8 +281,9 @@ async def view(datasette, request):
     lang = i18n.lang()
     as_json = bool(request.url_vars.get("as_json"))
     lists_for = None if as_json else {law}  # the page lists the opened law's citations only (citation_map.html)
-    context = await read(datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang,
-                                                                  lists_for))
+    context = await read(
+        datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang, lists_for)
+    )
     if as_json:
         return json_response(citation_json(context))
     return await html_page(datasette, request, "citation_map.html", context)

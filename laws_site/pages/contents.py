@@ -1,4 +1,5 @@
 """A document's table of contents: the printed 目次 where the book has one, else its structure."""
+
 from __future__ import annotations
 
 from laws_site.http.responses import error_response, html_page, json_response, read
@@ -8,8 +9,24 @@ from laws_site.read import queries
 from laws_site.read.units import labels, permalink
 
 # Units that head a stretch of text; their nesting is the document's outline.
-OUTLINE_KINDS = ("front_matter", "preface", "introduction", "part", "chapter", "division", "law",
-                 "article", "appendix", "table", "essay", "quote", "note", "ruling", "definition", "index")
+OUTLINE_KINDS = (
+    "front_matter",
+    "preface",
+    "introduction",
+    "part",
+    "chapter",
+    "division",
+    "law",
+    "article",
+    "appendix",
+    "table",
+    "essay",
+    "quote",
+    "note",
+    "ruling",
+    "definition",
+    "index",
+)
 # In the 2017 Laws the printed 目次 lists laws and sections; the rest of the book is outside it.
 OUTSIDE_PRINTED_TOC = ("front_matter", "preface", "introduction", "chapter", "index")
 CONTENTS_ROWS = "contents_rows"  # ingest/references/contents_rows.py
@@ -33,9 +50,12 @@ def printed_toc(conn, doc: str) -> list[dict]:
     if queries.table_exists(conn, CONTENTS_ROWS):
         cursor = conn.cursor()
         cursor.row_factory = None  # short text columns: the connection's result budget is not needed per row
-        return [{"ref": ref, "title": title, "depth": depth, "url": permalink(doc, ref), "part": part}
-                for ref, title, depth, part in cursor.execute(
-                    f"select ref, title, depth, part from {CONTENTS_ROWS} where doc = ? order by position", (doc,))]
+        return [
+            {"ref": ref, "title": title, "depth": depth, "url": permalink(doc, ref), "part": part}
+            for ref, title, depth, part in cursor.execute(
+                f"select ref, title, depth, part from {CONTENTS_ROWS} where doc = ? order by position", (doc,)
+            )
+        ]
     entries = queries.units_of_kinds(conn, doc, ("toc_entry",))
     rows = []
     for entry in entries:
@@ -43,8 +63,15 @@ def printed_toc(conn, doc: str) -> list[dict]:
         if not target:
             continue
         is_law = target.isdigit()
-        rows.append({"ref": target, "title": entry["title"], "depth": 0 if is_law else 1,
-                     "url": permalink(doc, target), "part": entry["attrs"].get("part")})
+        rows.append(
+            {
+                "ref": target,
+                "title": entry["title"],
+                "depth": 0 if is_law else 1,
+                "url": permalink(doc, target),
+                "part": entry["attrs"].get("part"),
+            }
+        )
     return rows
 
 
@@ -56,8 +83,16 @@ def toc_parts(conn, doc: str, toc: list[dict]) -> list[dict]:
         if not groups or row["part"] != groups[-1]["title"]:
             part = parts_by_title.get(row["part"]) or {}
             number = (part.get("attrs") or {}).get("number") or part.get("ref", "").removeprefix("part:")
-            groups.append({"title": row["part"], "ref": part.get("ref"), "url": part.get("url"),
-                           "anchor": f"part-{number or len(groups) + 1}", "number": number, "laws": []})
+            groups.append(
+                {
+                    "title": row["part"],
+                    "ref": part.get("ref"),
+                    "url": part.get("url"),
+                    "anchor": f"part-{number or len(groups) + 1}",
+                    "number": number,
+                    "laws": [],
+                }
+            )
         if row["depth"] == 0:
             groups[-1]["laws"].append({**row, "sections": []})
         elif groups[-1]["laws"]:
@@ -98,23 +133,32 @@ def contents_context(conn, doc: str, lang: str = "ja") -> dict | None:
     names = labels(conn, [r["id"] for r in rows], lang)  # 「第63条の引用」, not quote:63
     for row in rows:
         row["label"] = names.get(row["id"]) or row["ref"]
-    return {"document": document, "document_title": short_titles(conn, lang).get(doc),
-            "toc": toc, "outline": rows, "parts": toc_parts(conn, doc, toc) if toc else [],
-            "groups": outline_groups(rows),
-            "has_index": has_index(conn, doc)}
+    return {
+        "document": document,
+        "document_title": short_titles(conn, lang).get(doc),
+        "toc": toc,
+        "outline": rows,
+        "parts": toc_parts(conn, doc, toc) if toc else [],
+        "groups": outline_groups(rows),
+        "has_index": has_index(conn, doc),
+    }
 
 
 def has_index(conn, doc: str) -> bool:
     """Whether the document has a 索引 (one row looked at, not every index row read)."""
-    return conn.execute("select 1 from sections where doc = ? and kind = 'index_row' limit 1",
-                        (doc,)).fetchone() is not None
+    return (
+        conn.execute("select 1 from sections where doc = ? and kind = 'index_row' limit 1", (doc,)).fetchone()
+        is not None
+    )
 
 
 def contents_json(context: dict) -> dict:
     keep = ("ref", "title", "kind", "depth", "url")
-    return {"document": context["document"],
-            "toc": [{k: row.get(k) for k in ("ref", "title", "depth", "url", "part")} for row in context["toc"]],
-            "outline": [{k: row.get(k) for k in keep} for row in context["outline"]]}
+    return {
+        "document": context["document"],
+        "toc": [{k: row.get(k) for k in ("ref", "title", "depth", "url", "part")} for row in context["toc"]],
+        "outline": [{k: row.get(k) for k in keep} for row in context["outline"]],
+    }
 
 
 async def view(datasette, request):
@@ -123,9 +167,16 @@ async def view(datasette, request):
     lang = i18n.lang()
     context = await read(datasette, lambda conn: contents_context(conn, doc, lang))
     if context is None:
-        return await error_response(datasette, request, 404, f"No document {doc!r}",
-                                    as_json=bool(request.url_vars.get("as_json")), extra={"suggestions": []},
-                                    template="unit_not_found.html", context={"doc": doc, "ref": "", "document": None})
+        return await error_response(
+            datasette,
+            request,
+            404,
+            f"No document {doc!r}",
+            as_json=bool(request.url_vars.get("as_json")),
+            extra={"suggestions": []},
+            template="unit_not_found.html",
+            context={"doc": doc, "ref": "", "document": None},
+        )
     if request.url_vars.get("as_json"):
         return json_response(contents_json(context))
     return await html_page(datasette, request, "document.html", context)

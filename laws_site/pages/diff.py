@@ -7,6 +7,7 @@
 
 A bad parameter is a 400 with a message (ingest.editions.diff.DiffError), never a 500.
 """
+
 from __future__ import annotations
 
 from datasette.utils.asgi import Response
@@ -28,14 +29,23 @@ async def diff_view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     if not as_json and not any(args.get(k) for k in ("ref", "from", "to")):
         # /-/diff as linked from the home page: the form and the offered comparisons, not an error
-        return Response.html(await datasette.render_template("diff.html", {
-            "diff": None, "choices": await choices(datasette),
-            "request_args": {"ref": "", "from": "", "to": "", "whitespace": False}}, request=request))
+        return Response.html(
+            await datasette.render_template(
+                "diff.html",
+                {
+                    "diff": None,
+                    "choices": await choices(datasette),
+                    "request_args": {"ref": "", "from": "", "to": "", "whitespace": False},
+                },
+                request=request,
+            )
+        )
     try:
         if not ref:
             raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
-        result = await read(datasette,
-                            lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace))
+        result = await read(
+            datasette, lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace)
+        )
     except diffing.DiffError as error:
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
@@ -45,9 +55,17 @@ async def diff_view(datasette, request):
         row["why"] = reasons.reason(row.get("note"), notes)  # an editor's note in the reader's language
         row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")
         row["from_title_pieces"], row["to_title_pieces"] = side_pieces(row, "from_title", "to_title", "title_ops")
-    return Response.html(await datasette.render_template("diff.html", {
-        "diff": result, "choices": await choices(datasette),
-        "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace}}, request=request))
+    return Response.html(
+        await datasette.render_template(
+            "diff.html",
+            {
+                "diff": result,
+                "choices": await choices(datasette),
+                "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace},
+            },
+            request=request,
+        )
+    )
 
 
 async def overview_view(datasette, request):
@@ -65,20 +83,36 @@ async def overview_view(datasette, request):
     # one string per law (a template expression per relation made this page slower than the target)
     names = {relation: gettext(msgid) for relation, msgid in editions.RELATION_NAMES.items()}
     for law in result["laws"]:
-        law["relations_text"] = " · ".join(f"{names[r]} {n}" for r, n in sorted((law.get("relations") or {}).items())
-                                           if r not in ("same", "reworded"))
-    return Response.html(await datasette.render_template(
-        "diff_overview.html", {"overview": result, "choices": await choices(datasette),
-                               "relation_names": editions.RELATION_NAMES,
-                               "request_args": {"from": from_doc, "to": to_doc}}, request=request))
+        law["relations_text"] = " · ".join(
+            f"{names[r]} {n}" for r, n in sorted((law.get("relations") or {}).items()) if r not in ("same", "reworded")
+        )
+    return Response.html(
+        await datasette.render_template(
+            "diff_overview.html",
+            {
+                "overview": result,
+                "choices": await choices(datasette),
+                "relation_names": editions.RELATION_NAMES,
+                "request_args": {"from": from_doc, "to": to_doc},
+            },
+            request=request,
+        )
+    )
 
 
 async def bad_request(datasette, request, message: str, as_json: bool):
     if as_json:
         return json_error(400, message)
-    page = await datasette.render_template("diff.html", {
-        "error": message, "diff": None, "choices": await choices(datasette),
-        "request_args": {k: request.args.get(k, "") for k in ("ref", "from", "to", "whitespace")}}, request=request)
+    page = await datasette.render_template(
+        "diff.html",
+        {
+            "error": message,
+            "diff": None,
+            "choices": await choices(datasette),
+            "request_args": {k: request.args.get(k, "") for k in ("ref", "from", "to", "whitespace")},
+        },
+        request=request,
+    )
     return Response.html(page, status=400)
 
 
@@ -92,13 +126,19 @@ async def choices(datasette) -> dict:
 
         def label(doc_id):
             document = registry.get(doc_id)
-            return {"id": doc_id, "label": titles.get(doc_id) or ((document.short_title or document.title)
-                                                                  if document else doc_id),
-                    "edition": document.edition if document else ""}
+            return {
+                "id": doc_id,
+                "label": titles.get(doc_id) or ((document.short_title or document.title) if document else doc_id),
+                "edition": document.edition if document else "",
+            }
+
         pairs = registry.diff_pairs()
-        return {"from": [label(d) for d in dict.fromkeys(a for a, _ in pairs)],
-                "to": [label(d) for d in dict.fromkeys(b for _, b in pairs)],
-                "pairs": [{"from": label(a), "to": label(b)} for a, b in pairs]}
+        return {
+            "from": [label(d) for d in dict.fromkeys(a for a, _ in pairs)],
+            "to": [label(d) for d in dict.fromkeys(b for _, b in pairs)],
+            "pairs": [{"from": label(a), "to": label(b)} for a, b in pairs],
+        }
+
     return await read(datasette, offered)
 
 

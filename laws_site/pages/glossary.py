@@ -9,6 +9,7 @@
   "forms", "total", "groups", "usages": [{id, url, context, ...}]}. <term> is any of the row's
   words (ダミー, dummy, 明手), a defined term, or a word of the director vocabulary.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -47,8 +48,15 @@ def glossary_rows(conn, query: str = "", ui_lang: str | None = None) -> list[dic
             url = permalink(document.id, ref) if document and ref else None
             row[f"{lang}_ref_url"] = url
             if url:
-                row["sources"].append({"lang": lang, "doc": document.id, "ref": ref, "url": url,
-                                       "document": document.short_title or document.title})
+                row["sources"].append(
+                    {
+                        "lang": lang,
+                        "doc": document.id,
+                        "ref": ref,
+                        "url": url,
+                        "document": document.short_title or document.title,
+                    }
+                )
         word = row.get("ja") or row.get("zh") or row.get("en")
         row["usage_url"] = "/-/glossary/" + quote(glossary_terms.term_forms(word)[0], safe="") if word else None
     if query:
@@ -85,19 +93,41 @@ async def view(datasette, request):
     rows = await read(datasette, lambda conn: glossary_rows(conn, query, lang))
     if rows is None:
         if as_json:
-            return json_response({"ok": False, "error": "no glossary table in this build", "status": 404,
-                                  "title": "No glossary", "rows": []}, status=404)
+            return json_response(
+                {
+                    "ok": False,
+                    "error": "no glossary table in this build",
+                    "status": 404,
+                    "title": "No glossary",
+                    "rows": [],
+                },
+                status=404,
+            )
         return await html_page(datasette, request, "glossary.html", {"rows": None, "query": query, "missing": True})
     total = len(rows)
-    page = rows[offset:offset + limit]
-    context = {"rows": page, "query": query, "missing": False, "total": total, "count": len(page),
-               "offset": offset, "limit": limit, "first": offset + 1 if page else 0, "last": offset + len(page),
-               "next_url": page_url(datasette, request, offset + limit if offset + limit < total else None, as_json),
-               "previous_url": page_url(datasette, request, max(0, offset - limit) if offset else None, as_json)}
+    page = rows[offset : offset + limit]
+    context = {
+        "rows": page,
+        "query": query,
+        "missing": False,
+        "total": total,
+        "count": len(page),
+        "offset": offset,
+        "limit": limit,
+        "first": offset + 1 if page else 0,
+        "last": offset + len(page),
+        "next_url": page_url(datasette, request, offset + limit if offset + limit < total else None, as_json),
+        "previous_url": page_url(datasette, request, max(0, offset - limit) if offset else None, as_json),
+    }
     if as_json:
         keys = ("query", "total", "count", "offset", "limit", "next_url", "previous_url", "rows")
-        return json_response({"ok": True, **{key: context[key] for key in keys},
-                              "next": str(offset + limit) if context["next_url"] else None})
+        return json_response(
+            {
+                "ok": True,
+                **{key: context[key] for key in keys},
+                "next": str(offset + limit) if context["next_url"] else None,
+            }
+        )
     return await html_page(datasette, request, "glossary.html", context)
 
 
@@ -105,8 +135,7 @@ async def term_view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     term = unquote(request.url_vars["term"]).strip()
     if not term or len(term) > MAX_TERM_CHARS or "\x00" in term:
-        message = (f"A term has 1 to {MAX_TERM_CHARS} characters (no control characters); "
-                   "pick one from /-/glossary.")
+        message = f"A term has 1 to {MAX_TERM_CHARS} characters (no control characters); pick one from /-/glossary."
         return await answer_error(datasette, request, as_json, message, 400, term=term[:MAX_TERM_CHARS])
     lang = i18n.lang()
     usage = await read(datasette, lambda conn: labelled(conn, term_usage(conn, term), lang))
@@ -114,18 +143,35 @@ async def term_view(datasette, request):
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
         message = f"「{term}」 is not in the glossary, the definitions or the director vocabulary."
         if not as_json:  # the page says it in the interface language; JSON keeps one language
-            message = i18n.gettext("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.",
-                                   term=term)
+            message = i18n.gettext(
+                "「%(term)s」 is not in the glossary, the definitions or the director vocabulary.", term=term
+            )
         if as_json:
-            return json_response({"ok": False, "error": message, "status": 404, "title": "Unknown term",
-                                  "suggestions": suggestions}, status=404)
-        return await html_page(datasette, request, "glossary_term.html",
-                               {"term": term, "error": message, "suggestions": suggestions}, status=404)
+            return json_response(
+                {"ok": False, "error": message, "status": 404, "title": "Unknown term", "suggestions": suggestions},
+                status=404,
+            )
+        return await html_page(
+            datasette,
+            request,
+            "glossary_term.html",
+            {"term": term, "error": message, "suggestions": suggestions},
+            status=404,
+        )
     if as_json:
         flat = [usage_json(u) for group in usage["groups"] for u in group["usages"]]
         groups = [{k: group[k] for k in ("doc", "lang", "document", "count")} for group in usage["groups"]]
-        return json_response({"ok": True, "term": usage["term"], "entry": usage["entry"], "forms": usage["forms"],
-                              "total": usage["total"], "groups": groups, "usages": flat})
+        return json_response(
+            {
+                "ok": True,
+                "term": usage["term"],
+                "entry": usage["entry"],
+                "forms": usage["forms"],
+                "total": usage["total"],
+                "groups": groups,
+                "usages": flat,
+            }
+        )
     return await html_page(datasette, request, "glossary_term.html", usage)
 
 
@@ -140,8 +186,10 @@ def labelled(conn, usage: dict | None, lang: str) -> dict | None:
 
 
 def usage_json(usage: dict) -> dict:
-    return {key: usage[key] for key in ("id", "doc", "ref", "lang", "title", "url", "word", "occurrences",
-                                        "context", "spans")}
+    return {
+        key: usage[key]
+        for key in ("id", "doc", "ref", "lang", "title", "url", "word", "occurrences", "context", "spans")
+    }
 
 
 def nearest_terms(conn, term: str) -> list[dict]:
@@ -157,7 +205,8 @@ def nearest_terms(conn, term: str) -> list[dict]:
 
 async def answer_error(datasette, request, as_json: bool, message: str, status: int, **context):
     if as_json:
-        return json_response({"ok": False, "error": message, "status": status, "title": "Invalid glossary request"},
-                             status=status)
+        return json_response(
+            {"ok": False, "error": message, "status": status, "title": "Invalid glossary request"}, status=status
+        )
     template = "glossary_term.html" if "term" in context else "glossary.html"
     return await html_page(datasette, request, template, {"error": message, "rows": [], **context}, status=status)

@@ -2,6 +2,7 @@
 the 2018 commentaries reprint them, the 2017 web PDF), aligned unit by unit with what happened at
 each step; /-/history lists the laws. JSON at the same URLs with .json. Made at build
 (ingest/editions/history.py, table law_history); a request reads one row."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,14 @@ async def view(datasette, request):
     try:
         history = await read(datasette, lambda conn: editions.law_history(conn, law))
     except editions.HistoryError as error:
-        return await error_response(datasette, request, 404, str(error) if as_json else readable(str(error), law),
-                                    as_json=as_json, title="No such law")
+        return await error_response(
+            datasette,
+            request,
+            404,
+            str(error) if as_json else readable(str(error), law),
+            as_json=as_json,
+            title="No such law",
+        )
     if as_json:
         return json_response(history)
     notes = await read(datasette, reasons.notes_for)  # the editors' notes in the reader's language
@@ -34,23 +41,34 @@ async def view(datasette, request):
         step["why_shown"] = step.get("reason") != previous  # a split's one reason, printed once
         previous = step.get("reason")
         for reprint in row["reprints"]:
-            reprint["pieces"], reprint["new_pieces"] = side_pieces_of(reprint.get("ops"), reprint.get("text"),
-                                                                      (row["new"] or {}).get("text"))
-    return await html_page(datasette, request, "history.html", {
-        "history": history, "relation_names": editions.RELATION_NAMES, "basis_names": editions.BASIS_NAMES})
+            reprint["pieces"], reprint["new_pieces"] = side_pieces_of(
+                reprint.get("ops"), reprint.get("text"), (row["new"] or {}).get("text")
+            )
+    return await html_page(
+        datasette,
+        request,
+        "history.html",
+        {"history": history, "relation_names": editions.RELATION_NAMES, "basis_names": editions.BASIS_NAMES},
+    )
 
 
 def readable(message: str, law: str) -> str:
     """The error in the interface language (the JSON keeps the English message)."""
     found = re.fullmatch(r"no Law (\d+) in any edition in the corpus \(laws (\S+)\)", message)
     if found:
-        return gettext("There is no Law %(law)s in any edition in the corpus (laws %(span)s).",
-                       law=found.group(1), span=found.group(2))
+        return gettext(
+            "There is no Law %(law)s in any edition in the corpus (laws %(span)s).",
+            law=found.group(1),
+            span=found.group(2),
+        )
     return gettext("%(text)s is not a law number like 16 or 72.", text=law[:20])
 
 
-MESSAGES = [N_("No such law"), N_("There is no Law %(law)s in any edition in the corpus (laws %(span)s)."),
-            N_("%(text)s is not a law number like 16 or 72.")]
+MESSAGES = [
+    N_("No such law"),
+    N_("There is no Law %(law)s in any edition in the corpus (laws %(span)s)."),
+    N_("%(text)s is not a law number like 16 or 72."),
+]
 
 
 async def index(datasette, request):

@@ -2,6 +2,7 @@
 
 It replaces Datasette's database list at "/"; that list stays reachable at /laws and /-/databases.
 """
+
 from __future__ import annotations
 
 from laws_site.http.responses import html_page, read

@@ -4,6 +4,7 @@
 selects the row the kana belongs to (ら, か, た). All ten rows are offered; a row the index has
 no entries for says so.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -17,9 +18,16 @@ from laws_site.read.linkify import segments
 from laws_site.read.units import permalink
 
 KANA_ROWS = {
-    "あ": "あいうえおぁぃぅぇぉゔ", "か": "かきくけこがぎぐげごゕゖ", "さ": "さしすせそざじずぜぞ",
-    "た": "たちつてとだぢづでどっ", "な": "なにぬねの", "は": "はひふへほばびぶべぼぱぴぷぺぽ",
-    "ま": "まみむめも", "や": "やゆよゃゅょ", "ら": "らりるれろ", "わ": "わゐゑをんゎ",
+    "あ": "あいうえおぁぃぅぇぉゔ",
+    "か": "かきくけこがぎぐげごゕゖ",
+    "さ": "さしすせそざじずぜぞ",
+    "た": "たちつてとだぢづでどっ",
+    "な": "なにぬねの",
+    "は": "はひふへほばびぶべぼぱぴぷぺぽ",
+    "ま": "まみむめも",
+    "や": "やゆよゃゅょ",
+    "ら": "らりるれろ",
+    "わ": "わゐゑをんゎ",
 }
 ROW_OF_KANA = {kana: row for row, kanas in KANA_ROWS.items() for kana in kanas}
 
@@ -30,7 +38,7 @@ def kana_row(value: str | None) -> str | None:
     if not text:
         return None
     first = text[0]
-    if "ァ" <= first <= "ヶ":                      # katakana -> hiragana
+    if "ァ" <= first <= "ヶ":  # katakana -> hiragana
         first = chr(ord(first) - 0x60)
     return ROW_OF_KANA.get(first)
 
@@ -53,7 +61,7 @@ def index_context(conn, doc: str, asked: str | None) -> dict | None:
     row_filter = kana_row(asked) if asked else None
     sizes = queries.index_row_sizes(conn, doc)
     rows = {kana: {"row": kana, "size": sizes.get(kana, 0), "entries": []} for kana in KANA_ROWS}
-    for unit in row_units:   # a row the printed index names that is not a gojūon row still shows
+    for unit in row_units:  # a row the printed index names that is not a gojūon row still shows
         kana = unit["attrs"].get("row") or unit["title"]
         rows.setdefault(kana, {"row": kana, "size": sizes.get(kana, 0), "entries": []})
     entries = queries.index_entries(conn, doc, row_filter)  # one row is a tenth of the index
@@ -61,11 +69,16 @@ def index_context(conn, doc: str, asked: str | None) -> dict | None:
         if entry["attrs"].get("row") in rows:
             rows[entry["attrs"]["row"]]["entries"].append(entry)
     shown = [r for r in rows.values() if r["entries"]] if not row_filter else [rows[row_filter]]
-    show_entries(conn, doc, entries, {row["id"] for row in row_units},
-                 queries.refs_of_kind(conn, doc, "index_entry"))
-    return {"document": queries.document(conn, doc), "rows": list(rows.values()), "shown": shown,
-            "asked": asked, "row_filter": row_filter, "not_a_row": bool(asked) and row_filter is None,
-            "entry_count": sum(len(r["entries"]) for r in shown)}
+    show_entries(conn, doc, entries, {row["id"] for row in row_units}, queries.refs_of_kind(conn, doc, "index_entry"))
+    return {
+        "document": queries.document(conn, doc),
+        "rows": list(rows.values()),
+        "shown": shown,
+        "asked": asked,
+        "row_filter": row_filter,
+        "not_a_row": bool(asked) and row_filter is None,
+        "entry_count": sum(len(r["entries"]) for r in shown),
+    }
 
 
 def show_entries(conn, doc: str, entries: list[dict], row_ids: set[str], known: set[str]) -> None:
@@ -82,11 +95,27 @@ def show_entries(conn, doc: str, entries: list[dict], row_ids: set[str], known: 
 
 
 def index_json(context: dict) -> dict:
-    return {"row": context["row_filter"], "rows": [{"row": r["row"], "entries": [
-        {"ref": e["ref"], "term": e["title"], "refs_printed": e["text"], "url": e["url"],
-         "heading": e["attrs"].get("heading"), "see": [s["term"] for s in e["see"]],
-         "see_also": [s["term"] for s in e["see_also"]]}
-        for e in r["entries"]]} for r in context["shown"]]}
+    return {
+        "row": context["row_filter"],
+        "rows": [
+            {
+                "row": r["row"],
+                "entries": [
+                    {
+                        "ref": e["ref"],
+                        "term": e["title"],
+                        "refs_printed": e["text"],
+                        "url": e["url"],
+                        "heading": e["attrs"].get("heading"),
+                        "see": [s["term"] for s in e["see"]],
+                        "see_also": [s["term"] for s in e["see_also"]],
+                    }
+                    for e in r["entries"]
+                ],
+            }
+            for r in context["shown"]
+        ],
+    }
 
 
 NO_INDEX = N_("%(document)s has no index.")
@@ -101,12 +130,24 @@ async def view(datasette, request):
     titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
     if context is None:
         laws = (await read(datasette, queries.registry)).current_laws
-        suggestions = [{"label": f"{laws.id}/-/index", "url": f"/{laws.id}/-/index", "name": f"{titles.get(laws.id)}: {i18n.gettext('Index')}"}] \
-            if laws else []
+        suggestions = (
+            [
+                {
+                    "label": f"{laws.id}/-/index",
+                    "url": f"/{laws.id}/-/index",
+                    "name": f"{titles.get(laws.id)}: {i18n.gettext('Index')}",
+                }
+            ]
+            if laws
+            else []
+        )
         as_json = bool(request.url_vars.get("as_json"))
-        message = f"No index (索引) in {doc!r}" if as_json else \
-            i18n.gettext(NO_INDEX, document=titles.get(doc) or doc)  # the page in the reader's language
-        return await error_response(datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions})
+        message = (
+            f"No index (索引) in {doc!r}" if as_json else i18n.gettext(NO_INDEX, document=titles.get(doc) or doc)
+        )  # the page in the reader's language
+        return await error_response(
+            datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions}
+        )
     if request.url_vars.get("as_json"):
         return json_response(index_json(context))
     return await html_page(datasette, request, "index_terms.html", {**context, "document_title": titles.get(doc)})

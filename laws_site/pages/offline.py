@@ -15,6 +15,7 @@
   the query in the browser) and for what cannot work offline (SQL, Datasette's tables); online it
   describes the offline copy.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -41,9 +42,13 @@ async def service_worker(datasette, request):
     info = await read(datasette, _build_info)
     script = (STATIC / "sw.js").read_text(encoding="utf-8")
     script = script.replace('"__BUILD__"', json.dumps(info.get("build_id", ""))).replace(
-        '"__BUILT_AT__"', json.dumps(info.get("built_at", "")))
-    return Response(script, content_type="application/javascript; charset=utf-8",
-                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
+        '"__BUILT_AT__"', json.dumps(info.get("built_at", ""))
+    )
+    return Response(
+        script,
+        content_type="application/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
 
 
 def _build_info(conn) -> dict:
@@ -56,14 +61,32 @@ def _build_info(conn) -> dict:
 async def manifest(datasette, request):
     title = datasette.metadata("title") or "Laws of Duplicate Bridge"
     body = {
-        "name": title, "short_name": "Bridge Laws", "lang": "ja",
+        "name": title,
+        "short_name": "Bridge Laws",
+        "lang": "ja",
         "description": "The Laws of Duplicate Bridge (2017 ja, 1997 zh), commentaries and regulations, offline.",
-        "start_url": "/", "scope": "/", "display": "standalone",
-        "background_color": "#ffffff", "theme_color": THEME_COLOR,
-        "icons": [{"src": f"/-/static-plugins/bridge-laws/icon-{size}.png", "sizes": f"{size}x{size}",
-                   "type": "image/png", "purpose": "any"} for size in (192, 512)]
-                 + [{"src": "/-/static-plugins/bridge-laws/icon-512.png", "sizes": "512x512",
-                     "type": "image/png", "purpose": "maskable"}],
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": THEME_COLOR,
+        "icons": [
+            {
+                "src": f"/-/static-plugins/bridge-laws/icon-{size}.png",
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+                "purpose": "any",
+            }
+            for size in (192, 512)
+        ]
+        + [
+            {
+                "src": "/-/static-plugins/bridge-laws/icon-512.png",
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            }
+        ],
     }
     return Response(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json; charset=utf-8")
 
@@ -89,14 +112,21 @@ async def _pack(datasette, request, name: str):
     asked = request.args.get("build", "")
     current = await build_id(datasette)
     if asked != current:
-        return json_error(404, f"This site now serves build {current or '(none)'}, not {asked or '(none)'}: "
-                               "reload the page to fetch the current offline copy.", build=current)
+        return json_error(
+            404,
+            f"This site now serves build {current or '(none)'}, not {asked or '(none)'}: "
+            "reload the page to fetch the current offline copy.",
+            build=current,
+        )
     db_path = Path(laws_database(datasette).path)
     body = await asyncio.to_thread(_read, pack_file(db_path, current, name))
     if body is None:
         problem = _making(db_path, current)
-        response = json_error(503, problem or f"The offline copy of build {current[:8]} is being made; "
-                              f"ask again in {RETRY_AFTER_S} s.", build=current)
+        response = json_error(
+            503,
+            problem or f"The offline copy of build {current[:8]} is being made; ask again in {RETRY_AFTER_S} s.",
+            build=current,
+        )
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
         response.headers["Cache-Control"] = "no-store"
         return response
@@ -134,12 +164,15 @@ def _making(db_path: Path, build: str) -> str | None:
         if status is None:
             return None
         if status != 0 and time.monotonic() - started < RESTART_AFTER_FAILURE_S:
-            return f"Making the offline copy of build {build[:8]} failed (see the server's log); it is tried again soon."
+            return (
+                f"Making the offline copy of build {build[:8]} failed (see the server's log); it is tried again soon."
+            )
     _makers.clear()  # one build at a time
     process = start_in_background(db_path)
     if process is not None:
-        logging.getLogger(__name__).warning("offline packs of build %s missing: making them (pid %d)",
-                                            build[:8], process.pid)
+        logging.getLogger(__name__).warning(
+            "offline packs of build %s missing: making them (pid %d)", build[:8], process.pid
+        )
         _makers[build] = (process, time.monotonic())
     return None
 
@@ -147,8 +180,9 @@ def _making(db_path: Path, build: str) -> str | None:
 async def shell(datasette, request):
     """The offline page (see the module docstring); online, it describes the offline copy."""
     info = await read(datasette, _build_info)
-    return await html_page(datasette, request, "offline.html", {"build_id": info.get("build_id", ""),
-                                                                 "built_at": info.get("built_at", "")})
+    return await html_page(
+        datasette, request, "offline.html", {"build_id": info.get("build_id", ""), "built_at": info.get("built_at", "")}
+    )
 
 
 async def not_found(datasette, request):

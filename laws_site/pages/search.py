@@ -12,6 +12,7 @@
 Bad input is a 400 with a message (an empty query, nothing searchable, a query too long, an unknown
 document or language, a limit or offset that is not a plain number in range), never a 500.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -34,8 +35,12 @@ async def view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     database = laws_database(datasette)
     documents = {} if as_json else await document_choices(database)  # the form's choices (search_page checks doc)
-    form = {"query": request.args.get("q", ""), "doc": request.args.get("doc") or None,
-            "lang": request.args.get("lang") or None, "exact": bool(request.args.get("exact"))}
+    form = {
+        "query": request.args.get("q", ""),
+        "doc": request.args.get("doc") or None,
+        "lang": request.args.get("lang") or None,
+        "exact": bool(request.args.get("exact")),
+    }
     context = {**form, "documents": documents}
     if not clean_query(form["query"]):
         if as_json:
@@ -45,9 +50,19 @@ async def view(datasette, request):
     try:
         limit = searching.parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
-        page = read_here(datasette, lambda conn: searching.search_page(
-            conn, form["query"], doc=form["doc"], lang=form["lang"], limit=limit, offset=offset,
-            expand=not form["exact"]), prepare=searching.prepare)
+        page = read_here(
+            datasette,
+            lambda conn: searching.search_page(
+                conn,
+                form["query"],
+                doc=form["doc"],
+                lang=form["lang"],
+                limit=limit,
+                offset=offset,
+                expand=not form["exact"],
+            ),
+            prepare=searching.prepare,
+        )
     except searching.QueryError as error:
         return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
     target = opened_unit(page, request)
@@ -74,20 +89,30 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
     following = offset + limit if offset + limit < total else None
     preceding = max(0, offset - limit) if offset > 0 else None
     context = {
-        "query": page["query"], "total": total, "count": len(results), "offset": offset, "limit": limit,
+        "query": page["query"],
+        "total": total,
+        "count": len(results),
+        "offset": offset,
+        "limit": limit,
         "next": str(following) if following is not None else None,
         "next_url": page_url(datasette, request, following, absolute=as_json),
         "previous_url": page_url(datasette, request, preceding, absolute=as_json),
-        "also_searched": page["also_searched"], "citation": page["citation"], "results": results,
-        "first": offset + 1 if results else 0, "last": offset + len(results),
-        "did_you_mean": page["did_you_mean"], "expansions": page["expansions"], "exact": page["exact"],
+        "also_searched": page["also_searched"],
+        "citation": page["citation"],
+        "results": results,
+        "first": offset + 1 if results else 0,
+        "last": offset + len(results),
+        "did_you_mean": page["did_you_mean"],
+        "expansions": page["expansions"],
+        "exact": page["exact"],
     }
     if as_json:
         return context  # the links below are the HTML page's; the JSON answer has no place for them
     form = {key: request.args.get(key) for key in ("doc", "lang") if request.args.get(key)}
     # one tap searches a suggestion, or exactly what was typed
-    context["links"] = {word: "/-/search?" + urlencode({"q": word, **form})
-                        for word in page["also_searched"] + page["did_you_mean"]}
+    context["links"] = {
+        word: "/-/search?" + urlencode({"q": word, **form}) for word in page["also_searched"] + page["did_you_mean"]
+    }
     context["exact_url"] = "/-/search?" + urlencode({"q": page["query"], **form, "exact": "1"})
     return context
 
@@ -120,10 +145,16 @@ def group_results(results: list[dict], documents: dict[str, str]) -> list[dict]:
         else:
             key = (result["doc"], "other", "")
         single_doc = len(key) > 1
-        group = groups.setdefault(key, {"doc": result["doc"] if single_doc else None,
-                                        "document": documents.get(result["doc"], "") if single_doc else "",
-                                        "kind": key[1] if single_doc else key[0], "law": result["law"],
-                                        "results": []})
+        group = groups.setdefault(
+            key,
+            {
+                "doc": result["doc"] if single_doc else None,
+                "document": documents.get(result["doc"], "") if single_doc else "",
+                "kind": key[1] if single_doc else key[0],
+                "law": result["law"],
+                "results": [],
+            },
+        )
         group["results"].append({**result, "document": documents.get(result["doc"], "")})
     return list(groups.values())
 
@@ -131,10 +162,27 @@ def group_results(results: list[dict], documents: dict[str, str]) -> list[dict]:
 async def respond(datasette, request, as_json: bool, context: dict, status: int) -> Response:
     if as_json:
         if status != 200:
-            return json_response({"ok": False, "error": context["error"], "status": status,
-                                  "title": "Invalid search"}, status=status)
-        keys = ("query", "doc", "lang", "total", "count", "offset", "limit", "next", "next_url", "previous_url",
-                "also_searched", "did_you_mean", "expansions", "exact", "citation", "results")
+            return json_response(
+                {"ok": False, "error": context["error"], "status": status, "title": "Invalid search"}, status=status
+            )
+        keys = (
+            "query",
+            "doc",
+            "lang",
+            "total",
+            "count",
+            "offset",
+            "limit",
+            "next",
+            "next_url",
+            "previous_url",
+            "also_searched",
+            "did_you_mean",
+            "expansions",
+            "exact",
+            "citation",
+            "results",
+        )
         return json_response({"ok": True, **{key: context.get(key) for key in keys}})
     documents = context.get("documents", {})
     context = {"languages": LANGUAGES, "groups": group_results(context.get("results", []), documents), **context}

@@ -3,6 +3,7 @@
 A unit is shown as the book sets it: the unit with all its descendants nested (A. / 1. / (a)),
 references as links, footnotes with their markers, and around it what points at it.
 """
+
 from __future__ import annotations
 
 from urllib.parse import unquote, urlencode
@@ -50,8 +51,7 @@ def backlink_group(xref: dict) -> str | None:
         return "index"
     if xref["source_kind"] in NAVIGATION_KINDS:
         return None
-    return {"laws": "laws", "commentary": "commentary", "regulations": "regulations"}.get(
-        xref["source_doc_kind"])
+    return {"laws": "laws", "commentary": "commentary", "regulations": "regulations"}.get(xref["source_doc_kind"])
 
 
 def nest(units: list[dict], root_id: str) -> dict:
@@ -64,9 +64,15 @@ def nest(units: list[dict], root_id: str) -> dict:
     return by_id[root_id]
 
 
-def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: dict[str, str],
-                 tables_by_unit: dict[str, list[dict]], names: dict[str, str] | None = None,
-                 terms: dict[str, dict] | None = None, seen: set[str] | None = None) -> None:
+def render_nodes(
+    node: dict,
+    xrefs_by_source: dict[str, list[dict]],
+    anchors: dict[str, str],
+    tables_by_unit: dict[str, list[dict]],
+    names: dict[str, str] | None = None,
+    terms: dict[str, dict] | None = None,
+    seen: set[str] | None = None,
+) -> None:
     """Add label, title and text (as segments, printed tables in place) to each node; footnotes
     leave the tree for the page foot; items a table shows as its rows leave it for the table.
     ``names``: each unit's label for people (定義: ダミー), shown where the book prints no number."""
@@ -81,8 +87,9 @@ def render_nodes(node: dict, xrefs_by_source: dict[str, list[dict]], anchors: di
     node["blocks"] = blocks(text, own, tables, anchors)
     # a defined term's first occurrence on the page: a tap shows its definition in place
     mark_terms(node["blocks"], terms or {}, seen if seen is not None else set())
-    node["children"] = [child for child in node["children"]
-                        if child["kind"] != "footnote" and child["ref"] not in in_tables]
+    node["children"] = [
+        child for child in node["children"] if child["kind"] != "footnote" and child["ref"] not in in_tables
+    ]
     for child in node["children"]:
         render_nodes(child, xrefs_by_source, anchors, tables_by_unit, names, terms, seen)
 
@@ -101,12 +108,23 @@ def tables_by_unit(conn, doc: str, unit_ids: list[str]) -> dict[str, list[dict]]
 
 
 def table_json(table: dict) -> dict:
-    return {"unit": table["ref"], "caption": table["caption"], "source": table["source"],
-            "head": table["head"], "groups": table["groups"], "width": table["width"]}
+    return {
+        "unit": table["ref"],
+        "caption": table["caption"],
+        "source": table["source"],
+        "head": table["head"],
+        "groups": table["groups"],
+        "width": table["width"],
+    }
 
 
-def group_backlinks(incoming: list[dict], inside: set[str], doc: str = "",
-                    full_names: dict[str, str] | None = None, names: dict[str, str] | None = None) -> list[dict]:
+def group_backlinks(
+    incoming: list[dict],
+    inside: set[str],
+    doc: str = "",
+    full_names: dict[str, str] | None = None,
+    names: dict[str, str] | None = None,
+) -> list[dict]:
     """Citing units (outside this subtree) grouped as laws / index / regulations, each named by its
     label (the document's short title first when it is another document)."""
     groups: dict[str, dict[str, dict]] = {key: {} for key, _ in BACKLINK_GROUPS}
@@ -114,24 +132,42 @@ def group_backlinks(incoming: list[dict], inside: set[str], doc: str = "",
         group = backlink_group(xref)
         if group not in groups or xref["source_id"] in inside or xref["kind"] == "footnote":
             continue
-        label = ((names or {}).get(xref["source_id"]) if xref["source_doc"] == doc
-                 else (full_names or {}).get(xref["source_id"])) or xref["source_ref"]
-        entry = groups[group].setdefault(xref["source_id"], {
-            "doc": xref["source_doc"], "ref": xref["source_ref"], "kind": xref["source_kind"], "label": label,
-            "title": None if xref["source_kind"] == "index_entry" else xref["source_title"],
-            "url": permalink(xref["source_doc"], xref["source_ref"]), "targets": []})
+        label = (
+            (names or {}).get(xref["source_id"])
+            if xref["source_doc"] == doc
+            else (full_names or {}).get(xref["source_id"])
+        ) or xref["source_ref"]
+        entry = groups[group].setdefault(
+            xref["source_id"],
+            {
+                "doc": xref["source_doc"],
+                "ref": xref["source_ref"],
+                "kind": xref["source_kind"],
+                "label": label,
+                "title": None if xref["source_kind"] == "index_entry" else xref["source_title"],
+                "url": permalink(xref["source_doc"], xref["source_ref"]),
+                "targets": [],
+            },
+        )
         if xref["target_ref"] not in entry["targets"]:
             entry["targets"].append(xref["target_ref"])
-    return [{"key": key, "label": label, "entries": list(groups[key].values())}
-            for key, label in BACKLINK_GROUPS if groups[key]]
+    return [
+        {"key": key, "label": label, "entries": list(groups[key].values())}
+        for key, label in BACKLINK_GROUPS
+        if groups[key]
+    ]
 
 
 def commentary(conn, unit: dict, lang: str) -> dict:
     """Notes and worked rulings that apply this unit or one of its parts (label, first line, the
     rest on request), and the commentaries that reprint it (one line each, with the comparison).
     Which ones is decided at build (table unit_commentary, ingest/references/reading.py)."""
-    source_ids = [r[0] for r in conn.execute(
-        "select source_id from unit_commentary where unit_id = ? order by position", (unit["id"],))]
+    source_ids = [
+        r[0]
+        for r in conn.execute(
+            "select source_id from unit_commentary where unit_id = ? order by position", (unit["id"],)
+        )
+    ]
     units = [u for u in (queries.unit_by_id(conn, i) for i in source_ids) if u]
     registry = queries.registry(conn)
     xrefs = queries.xrefs_from(conn, [u["id"] for u in units if u["kind"] != "quote"]) if units else []
@@ -142,25 +178,44 @@ def commentary(conn, unit: dict, lang: str) -> dict:
         short = titles.get(note["doc"], note["doc"])
         if note["kind"] == "quote":
             reprint = reprints.setdefault(note["doc"], {"doc": note["doc"], "doc_title": short, "quotes": []})
-            reprint["quotes"].append({"ref": note["ref"].removeprefix("quote:"), "url": note["url"],
-                                      "label": names.get(note["id"]) or note["ref"]})
+            reprint["quotes"].append(
+                {
+                    "ref": note["ref"].removeprefix("quote:"),
+                    "url": note["url"],
+                    "label": names.get(note["id"]) or note["ref"],
+                }
+            )
             continue
         own = [x for x in xrefs if x["source_id"] == note["id"]]
         text = note["text"] or ""
         cut = text.find("\n")
         first_end = len(text) if cut < 0 else cut
-        notes.append({"ref": note["ref"], "kind": note["kind"], "label": names.get(note["id"]) or note["ref"],
-                      "title": note["title"] if note["title"] not in (None, note["ref"], note["attrs"].get("label")) else None,
-                      "url": note["url"], "doc": note["doc"], "doc_title": short,
-                      "first_line": segments(text, own, "text", None, 0, first_end),
-                      "rest": segments(text, own, "text", None, first_end + 1) if cut >= 0 else []})
+        notes.append(
+            {
+                "ref": note["ref"],
+                "kind": note["kind"],
+                "label": names.get(note["id"]) or note["ref"],
+                "title": note["title"]
+                if note["title"] not in (None, note["ref"], note["attrs"].get("label"))
+                else None,
+                "url": note["url"],
+                "doc": note["doc"],
+                "doc_title": short,
+                "first_line": segments(text, own, "text", None, 0, first_end),
+                "rest": segments(text, own, "text", None, first_end + 1) if cut >= 0 else [],
+            }
+        )
     law = law_number(unit["ref"])
     for reprint in reprints.values():
         if law is not None and (reprint["doc"], unit["doc"]) in registry.diff_pairs():
-            reprint["compare_url"] = "/-/diff?" + urlencode({"ref": unit["ref"], "from": reprint["doc"],
-                                                             "to": unit["doc"]})
-    return {"notes": [n for n in notes if n["kind"] != "ruling"],
-            "rulings": [n for n in notes if n["kind"] == "ruling"], "reprints": list(reprints.values())}
+            reprint["compare_url"] = "/-/diff?" + urlencode(
+                {"ref": unit["ref"], "from": reprint["doc"], "to": unit["doc"]}
+            )
+    return {
+        "notes": [n for n in notes if n["kind"] != "ruling"],
+        "rulings": [n for n in notes if n["kind"] == "ruling"],
+        "reprints": list(reprints.values()),
+    }
 
 
 def short_titles(conn, lang: str) -> dict[str, str]:
@@ -172,16 +227,22 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     """Defined terms of this document whose printed term occurs in the shown text."""
     shown = "\n".join((u["title"] or "") + "\n" + (u["text"] or "") for u in units)
     inside = {u["id"] for u in units}
-    return [d for d in queries.definitions(conn, doc)
-            if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown]
+    return [
+        d
+        for d in queries.definitions(conn, doc)
+        if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown
+    ]
 
 
 def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
     """The other-edition box: counterparts from the provision concordance (both directions), each
     with its relation; the law's history; references here to provisions that have moved (named by
     their labels in the interface language)."""
-    info = editions.edition_info(conn, unit) or {"counterparts": [], "status": None,
-                                                 "history_url": editions.history_url(law_number(unit["ref"]))}
+    info = editions.edition_info(conn, unit) or {
+        "counterparts": [],
+        "status": None,
+        "history_url": editions.history_url(law_number(unit["ref"])),
+    }
     document = queries.document(conn, unit["doc"]) or {}
     # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
     # (the JSON's history keeps its URL: the list of histories)
@@ -209,8 +270,11 @@ LAW_KINDS = ("law", "article")
 
 def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
     """Previous and next in reading order within the document (table unit_reading)."""
-    found = conn.execute("select previous_id, next_id from unit_reading where unit_id = ?", (row["id"],)).fetchone() \
-        if queries.table_exists(conn, "unit_reading") else None
+    found = (
+        conn.execute("select previous_id, next_id from unit_reading where unit_id = ?", (row["id"],)).fetchone()
+        if queries.table_exists(conn, "unit_reading")
+        else None
+    )
     if found is None:
         return queries.neighbour(conn, row, "previous"), queries.neighbour(conn, row, "next")
     return tuple(queries.unit_by_id(conn, i) if i else None for i in found)
@@ -220,8 +284,10 @@ def siblings(conn, row: dict) -> list[dict]:
     """The units beside this one under the same parent (A. B. C. / 1. 2. / (a) (b)), in order."""
     if not row.get("parent_id"):
         return []
-    rows = conn.execute(f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' "
-                        "order by position", (row["parent_id"],))
+    rows = conn.execute(
+        f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' order by position",
+        (row["parent_id"],),
+    )
     out = [queries.unit_dict(r) for r in rows]
     if row["kind"] not in HEADING_KINDS:  # 1997 Law 23's neighbours are laws, not the divisions beside it
         out = [u for u in out if u["kind"] not in HEADING_KINDS]
@@ -250,11 +316,24 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     # a reference printed against an older edition (付表7-4's 23条) already points where it means
     # now (72C): the build re-pointed its row (ingest/references/moved.py)
     incoming = queries.xrefs_into(conn, ids)
-    names = unit_labels(conn, [*ids, *(a["id"] for a in chain), *(x["target_id"] for x in xrefs),
-                               *(u["id"] for u in (previous, following) if u), *(u["id"] for u in beside),
-                               *(x["source_id"] for x in incoming if x["source_doc"] == doc)], lang)
-    full_names = unit_labels(conn, [x["target_id"] for x in xrefs if x["target_doc"] != doc]
-                             + [x["source_id"] for x in incoming], lang, full=True)
+    names = unit_labels(
+        conn,
+        [
+            *ids,
+            *(a["id"] for a in chain),
+            *(x["target_id"] for x in xrefs),
+            *(u["id"] for u in (previous, following) if u),
+            *(u["id"] for u in beside),
+            *(x["source_id"] for x in incoming if x["source_doc"] == doc),
+        ],
+        lang,
+    )
+    full_names = unit_labels(
+        conn,
+        [x["target_id"] for x in xrefs if x["target_doc"] != doc] + [x["source_id"] for x in incoming],
+        lang,
+        full=True,
+    )
     for xref in xrefs:
         xref["target_label"] = (full_names if xref["target_doc"] != doc else names).get(xref["target_id"])
     by_source: dict[str, list[dict]] = {}
@@ -263,8 +342,13 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     body = nest(units, unit["id"])
     tables = tables_by_unit(conn, doc, ids)
     used = definitions_used(conn, doc, units)
-    terms = {d["title"]: {"url": d["url"], "label": d["attrs"].get("term_en") and f"{d['title']} ({d['attrs']['term_en']})"
-                          or d["title"]} for d in used}
+    terms = {
+        d["title"]: {
+            "url": d["url"],
+            "label": d["attrs"].get("term_en") and f"{d['title']} ({d['attrs']['term_en']})" or d["title"],
+        }
+        for d in used
+    }
     render_nodes(body, by_source, anchors, tables, names, terms, set())
     for footnote in footnotes:
         footnote["segments"] = segments(footnote["text"], by_source.get(footnote["id"], []), "text")
@@ -279,24 +363,39 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     law = next((a for a in reversed(chain) if a["kind"] in LAW_KINDS), None)
     label = names.get(unit["id"]) or unit["ref"]
     return {
-        "unit": unit, "document": document, "body": body, "footnotes": footnotes, "label": label,
+        "unit": unit,
+        "document": document,
+        "body": body,
+        "footnotes": footnotes,
+        "label": label,
         "document_title": short_titles(conn, lang).get(doc),
         "tables": [table_json(t) for u in units for t in tables.get(u["id"], [])],
-        "citation": citation_forms(unit, document, {
-            code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")},
-            {code: unit_labels(conn, [unit["id"]], code).get(unit["id"]) for code in ("ja", "zh", "en")}),
-        "breadcrumb": chain, "law": law,
+        "citation": citation_forms(
+            unit,
+            document,
+            {code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")},
+            {code: unit_labels(conn, [unit["id"]], code).get(unit["id"]) for code in ("ja", "zh", "en")},
+        ),
+        "breadcrumb": chain,
+        "law": law,
         # the parents whose words this unit completes (27B's lead-in for 27B1(b)): not parts or chapters
         "context": [a for a in chain if a["kind"] not in ("part", "chapter", "division", "document")],
         # the number printed before each (B. / 1. / (a)); whole laws by their label (第48条 / Law 48)
-        "siblings": [{"label": (None if s["kind"] in LAW_KINDS else unit_label(s)) or names.get(s["id"]) or s["ref"],
-                      "full_label": names.get(s["id"]),
-                      "url": s["url"], "current": s["id"] == unit["id"]} for s in beside],
+        "siblings": [
+            {
+                "label": (None if s["kind"] in LAW_KINDS else unit_label(s)) or names.get(s["id"]) or s["ref"],
+                "full_label": names.get(s["id"]),
+                "url": s["url"],
+                "current": s["id"] == unit["id"],
+            }
+            for s in beside
+        ],
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
         "definitions": used,
         "other_edition": other_edition(conn, unit, ids, lang),
-        "previous": previous, "next": following,
+        "previous": previous,
+        "next": following,
         "full_text": composed_text(units, unit_label),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
         "incoming": [incoming_json(x) for x in incoming if x["target_id"] == unit["id"]],
@@ -310,16 +409,22 @@ def regulation_citation(ref: str) -> dict | None:
         rest = parts[2:]
         if rest[:1] == ["table"] and len(rest) == 2:
             return {"ja": f"付表{parts[1]} 表{rest[1]}", "en": f"Appendix {parts[1]}, table {rest[1]}"}
-        return {"ja": f"付表{parts[1]}" + "".join(f"({p})" for p in rest),
-                "en": f"Appendix {parts[1]}" + "".join(f"({p})" for p in rest)}
+        return {
+            "ja": f"付表{parts[1]}" + "".join(f"({p})" for p in rest),
+            "en": f"Appendix {parts[1]}" + "".join(f"({p})" for p in rest),
+        }
     if not all(p.isdigit() for p in parts):
         return None
     ja = f"第{parts[0]}条" + "".join(f"{p}{w}" for p, w in zip(parts[1:], ("項", "号")))
     return {"ja": ja, "en": f"Regulation {ref}"}
 
 
-def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None] | None = None,
-                   labels: dict[str, str | None] | None = None) -> dict:
+def citation_forms(
+    unit: dict,
+    document: dict,
+    full_labels: dict[str, str | None] | None = None,
+    labels: dict[str, str | None] | None = None,
+) -> dict:
     """How to cite the unit, per language, with its permalink: the copy button's text."""
     ref, role = unit["ref"], document["kind"]
     forms: dict[str, str] = {}
@@ -329,14 +434,21 @@ def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None
     elif role == "regulations" and labels and all(labels.get(lang) for lang in ("ja", "zh", "en")):
         # each language wholly in that language (ingest/references/labels.py): 競技会運営規則 付表7-4 /
         # 竞赛运营规则 附表7-4 / JCBL tournament regulations, Appendix 7-4
-        names = {"ja": document.get("short_title") or document["title"],
-                 "zh": document.get("short_title_zh") or document.get("short_title") or document["title"],
-                 "en": document.get("title_en") or document.get("short_title_en") or document["title"]}
-        forms = {"ja": f"{names['ja']} {labels['ja']}", "zh": f"{names['zh']} {labels['zh']}",
-                 "en": f"{names['en']}, {labels['en']}"}
+        names = {
+            "ja": document.get("short_title") or document["title"],
+            "zh": document.get("short_title_zh") or document.get("short_title") or document["title"],
+            "en": document.get("title_en") or document.get("short_title_en") or document["title"],
+        }
+        forms = {
+            "ja": f"{names['ja']} {labels['ja']}",
+            "zh": f"{names['zh']} {labels['zh']}",
+            "en": f"{names['en']}, {labels['en']}",
+        }
     elif role == "regulations" and regulation_citation(ref):
-        forms = {lang: f"{document.get('short_title') or document['title']} {text}"
-                 for lang, text in regulation_citation(ref).items()}
+        forms = {
+            lang: f"{document.get('short_title') or document['title']} {text}"
+            for lang, text in regulation_citation(ref).items()
+        }
     elif ref.startswith("def:"):
         term = ref.removeprefix("def:")
         forms = {"ja": f"定義「{term}」", "zh": f"定义「{term}」", "en": f"Definition: {term}"}
@@ -346,21 +458,38 @@ def citation_forms(unit: dict, document: dict, full_labels: dict[str, str | None
     if not forms:
         label = unit.get("attrs", {}).get("label") or ref
         forms = {document["language"]: f"{document.get('short_title') or document['title']} {label}"}
-    return {"forms": forms, "default": forms.get(document["language"]) or next(iter(forms.values())),
-            "language": document["language"], "url": unit["url"]}
+    return {
+        "forms": forms,
+        "default": forms.get(document["language"]) or next(iter(forms.values())),
+        "language": document["language"],
+        "url": unit["url"],
+    }
 
 
 def xref_json(xref: dict) -> dict:
-    return {"surface": xref["surface"], "kind": xref["kind"], "field": xref["field"],
-            "start": xref["start"], "end": xref["end"], "target_doc": xref["target_doc"],
-            "target_ref": xref["target_ref"], "resolved": bool(xref["resolved"]), "reason": xref["reason"],
-            "url": permalink(xref["target_doc"], xref["target_ref"]) if xref["resolved"] else None}
+    return {
+        "surface": xref["surface"],
+        "kind": xref["kind"],
+        "field": xref["field"],
+        "start": xref["start"],
+        "end": xref["end"],
+        "target_doc": xref["target_doc"],
+        "target_ref": xref["target_ref"],
+        "resolved": bool(xref["resolved"]),
+        "reason": xref["reason"],
+        "url": permalink(xref["target_doc"], xref["target_ref"]) if xref["resolved"] else None,
+    }
 
 
 def incoming_json(xref: dict) -> dict:
-    return {"source_doc": xref["source_doc"], "source_ref": xref["source_ref"],
-            "source_kind": xref["source_kind"], "surface": xref["surface"], "kind": xref["kind"],
-            "url": permalink(xref["source_doc"], xref["source_ref"])}
+    return {
+        "source_doc": xref["source_doc"],
+        "source_ref": xref["source_ref"],
+        "source_kind": xref["source_kind"],
+        "surface": xref["surface"],
+        "kind": xref["kind"],
+        "url": permalink(xref["source_doc"], xref["source_ref"]),
+    }
 
 
 DOCUMENT_JSON_FIELDS = ("id", "title", "title_en", "edition", "version_date", "publisher", "copyright")
@@ -371,14 +500,20 @@ def unit_json(context: dict) -> dict:
     it is in (title, edition, date), its citation forms and printed tables, and the references out
     of and into the unit."""
     document = context["document"] or {}
-    return {**context["unit"], "full_text": context["full_text"], "permalink": context["unit"]["url"],
-            "document": {**{k: document.get(k) for k in DOCUMENT_JSON_FIELDS}, "url": f"/{document.get('id')}"},
-            "citation": context["citation"], "tables": context["tables"],
-            "outgoing": context["outgoing"], "incoming": context["incoming"],
-            "counterparts": editions.counterparts_json(context["other_edition"]),
-            "edition_status": context["other_edition"]["status"],
-            "moved_references": context["other_edition"]["flags"],
-            "history": context["other_edition"]["history_url"]}
+    return {
+        **context["unit"],
+        "full_text": context["full_text"],
+        "permalink": context["unit"]["url"],
+        "document": {**{k: document.get(k) for k in DOCUMENT_JSON_FIELDS}, "url": f"/{document.get('id')}"},
+        "citation": context["citation"],
+        "tables": context["tables"],
+        "outgoing": context["outgoing"],
+        "incoming": context["incoming"],
+        "counterparts": editions.counterparts_json(context["other_edition"]),
+        "edition_status": context["other_edition"]["status"],
+        "moved_references": context["other_edition"]["flags"],
+        "history": context["other_edition"]["history_url"],
+    }
 
 
 # ---------------------------------------------------------------- the page
@@ -392,9 +527,16 @@ async def view(datasette, request):
     ref = unquote(request.url_vars["ref"]).rstrip("/")
     as_json = bool(request.url_vars.get("as_json"))
     if len(ref) > MAX_REF or "\x00" in ref:  # no such unit; not worth spelling suggestions
-        return await error_response(datasette, request, 404, f"No unit of that name in {doc!r}", as_json=as_json,
-                                    extra={"suggestions": []}, template="unit_not_found.html",
-                                    context={"doc": doc, "ref": ref[:40] + "…", "document": {"title": doc}})
+        return await error_response(
+            datasette,
+            request,
+            404,
+            f"No unit of that name in {doc!r}",
+            as_json=as_json,
+            extra={"suggestions": []},
+            template="unit_not_found.html",
+            context={"doc": doc, "ref": ref[:40] + "…", "document": {"title": doc}},
+        )
     lang = i18n.lang()  # read before the thread: a read thread does not see the request's context
     context = await read(datasette, lambda conn: unit_context(conn, doc, ref, lang))
     if context is None:
@@ -415,8 +557,9 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     def look_up(conn):
         document = queries.document(conn, doc)
         refs = queries.doc_refs(conn, doc) if document else []
-        canonical = (queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs)
-                     if document else None)
+        canonical = (
+            queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs) if document else None
+        )
         suggestions = [] if canonical else suggest(conn, doc, ref, refs)
         if document:  # what people read: 「第9条」 / "Law 9", the document's short title in their language
             names = unit_labels(conn, [f"{doc}:{s['label']}" for s in suggestions], lang)
@@ -429,8 +572,16 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
     if canonical:
         return Response.redirect(permalink(doc, canonical) + (".json" if as_json else ""))
     message = f"No unit {ref!r} in {doc!r}" if document else f"No document {doc!r}"
-    return await error_response(datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions},
-                                template="unit_not_found.html", context={"doc": doc, "ref": ref, "document": document})
+    return await error_response(
+        datasette,
+        request,
+        404,
+        message,
+        as_json=as_json,
+        extra={"suggestions": suggestions},
+        template="unit_not_found.html",
+        context={"doc": doc, "ref": ref, "document": document},
+    )
 
 
 def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:

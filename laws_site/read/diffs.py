@@ -5,6 +5,7 @@ documents, aligned, with what changed; `overview` answers /-/diff/overview: per 
 same / changed / only_from / only_to. A request that cannot be answered raises DiffError with a
 message meant for the reader.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -25,8 +26,9 @@ class DiffError(ValueError):
 
 
 def document_info(conn: sqlite3.Connection, doc: str) -> dict | None:
-    row = conn.execute("select id, title, language, edition, version_date from documents where id = ?",
-                       (doc,)).fetchone()
+    row = conn.execute(
+        "select id, title, language, edition, version_date from documents where id = ?", (doc,)
+    ).fetchone()
     if row is None:
         return None
     return {"doc": row[0], "document_title": row[1], "lang": row[2], "edition": row[3], "version_date": row[4]}
@@ -43,8 +45,9 @@ def validate_request(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> tu
         if doc not in comparable:
             close = difflib.get_close_matches(doc, comparable, n=1, cutoff=0.4)
             hint = f" (did you mean {close[0]}?)" if close else ""
-            raise DiffError(f"'{side}' document {doc!r} cannot be compared{hint}; "
-                            f"choose one of {', '.join(comparable)}")
+            raise DiffError(
+                f"'{side}' document {doc!r} cannot be compared{hint}; choose one of {', '.join(comparable)}"
+            )
         infos.append(document_info(conn, doc))
     if from_doc == to_doc:
         raise DiffError("'from' and 'to' are the same document")
@@ -72,12 +75,15 @@ def within(ref: str | None, root: str) -> bool:
 
 def stored_rows(conn: sqlite3.Connection, from_doc: str, to_doc: str, whitespace: bool, law: int) -> list[dict]:
     """The stored rows of one law, each with its two units' texts (kept once, in sections)."""
-    rows = conn.execute("""
+    rows = conn.execute(
+        """
         select d.row, f.text, t.text from diff_rows d
           left join sections f on f.id = d.from_id left join sections t on t.id = d.to_id
         where d.from_doc = ? and d.to_doc = ? and d.whitespace = ? and (d.from_law = ? or d.to_law = ?)
         order by d.position
-    """, (from_doc, to_doc, int(whitespace), law, law))
+    """,
+        (from_doc, to_doc, int(whitespace), law, law),
+    )
     return [with_relation(with_texts(json.loads(row), from_text, to_text)) for row, from_text, to_text in rows]
 
 
@@ -94,8 +100,10 @@ BASIS_WORDS = {"reviewed": "read in both texts", "content": "proposed from conte
 
 def with_texts(row: dict, from_text: str | None, to_text: str | None) -> dict:
     """The row with its texts back in their place, after the titles."""
-    texts = {"from_text": (from_text or "") if row["from_id"] else None,
-             "to_text": (to_text or "") if row["to_id"] else None}
+    texts = {
+        "from_text": (from_text or "") if row["from_id"] else None,
+        "to_text": (to_text or "") if row["to_id"] else None,
+    }
     keys = list(row)
     at = keys.index("to_title") + 1
     return {key: row.get(key, texts.get(key)) for key in keys[:at] + list(texts) + keys[at:]}
@@ -110,8 +118,7 @@ def count_statuses(rows: list[dict]) -> dict[str, int]:
     return {status: sum(1 for r in rows if r["status"] == status) for status in STATUSES}
 
 
-def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str,
-               show_whitespace: bool = False) -> dict:
+def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str, show_whitespace: bool = False) -> dict:
     """The unit REF and its sub-units in two documents, aligned, with what changed.
 
     For a commentary, REF names the law it reprints (from_doc=revoke-notes-ja compares its
@@ -121,32 +128,47 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str,
     root = normalise_ref(ref)
     law_digits = parse_law_ref(root).law
     if len(law_digits) > 3:  # the Laws are numbered 1-93 (and int() refuses 4,300 digits)
-        raise DiffError(f"neither {from_doc} nor {to_doc} has a law numbered {law_digits[:12]}… "
-                        f"({len(law_digits):,} digits)")
+        raise DiffError(
+            f"neither {from_doc} nor {to_doc} has a law numbered {law_digits[:12]}… ({len(law_digits):,} digits)"
+        )
     law = int(law_digits)
     # spacing and width only matter where texts are compared character by character (same language)
     literal = show_whitespace and from_info["lang"] == to_info["lang"]
-    rows = [r for r in stored_rows(conn, from_doc, to_doc, literal, law)
-            if within(r["from_ref"], root) or within(r["to_ref"], root)]
+    rows = [
+        r
+        for r in stored_rows(conn, from_doc, to_doc, literal, law)
+        if within(r["from_ref"], root) or within(r["to_ref"], root)
+    ]
     if not rows:
         raise DiffError(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
     return {
-        "ref": root, "show_whitespace": show_whitespace,
+        "ref": root,
+        "show_whitespace": show_whitespace,
         "comparison": "text" if from_info["lang"] == to_info["lang"] else "signals",
-        "from": side_info(from_info, rows, "from", root), "to": side_info(to_info, rows, "to", root),
-        "counts": count_statuses(rows), "rows": rows,
+        "from": side_info(from_info, rows, "from", root),
+        "to": side_info(to_info, rows, "to", root),
+        "counts": count_statuses(rows),
+        "rows": rows,
     }
 
 
 def overview(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> dict:
     """Every law with counts of same / changed / only_from / only_to units between two documents."""
     from_info, to_info = validate_request(conn, from_doc, to_doc)
-    laws = [json.loads(r[0]) for r in conn.execute(
-        "select summary from diff_laws where from_doc = ? and to_doc = ? order by law", (from_doc, to_doc))]
+    laws = [
+        json.loads(r[0])
+        for r in conn.execute(
+            "select summary from diff_laws where from_doc = ? and to_doc = ? order by law", (from_doc, to_doc)
+        )
+    ]
     totals = {status: sum(law[status] for law in laws) for status in STATUSES}
-    return {"from": from_info, "to": to_info,
-            "comparison": "text" if from_info["lang"] == to_info["lang"] else "signals",
-            "laws": laws, "totals": totals}
+    return {
+        "from": from_info,
+        "to": to_info,
+        "comparison": "text" if from_info["lang"] == to_info["lang"] else "signals",
+        "laws": laws,
+        "totals": totals,
+    }
 
 
 def side_pieces_of(ops: list[dict] | None, from_text: str | None, to_text: str | None) -> tuple[list[dict], list[dict]]:

@@ -5,6 +5,7 @@ Every pairing the site shows between the 1997 and the 2017 Laws comes from table
 the unit page's other-edition box (both directions), the unit JSON's ``counterparts``, the diff
 rows, the citation map's edition links and the history pages.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,16 +21,26 @@ from laws_site.read.units import permalink
 # what the pages print for each relation and basis (English msgids; the templates translate them);
 # the words are ingest.editions.concordance.relation_words', which the stored history carries
 RELATION_NAMES = {
-    "same": N_("the same provision"), "reworded": N_("the same provision, reworded"),
-    "moved": N_("moved or renumbered"), "split": N_("split"), "merged": N_("merged"),
-    "partial": N_("only in part the same"), "removed": N_("removed"), "new": N_("new"),
+    "same": N_("the same provision"),
+    "reworded": N_("the same provision, reworded"),
+    "moved": N_("moved or renumbered"),
+    "split": N_("split"),
+    "merged": N_("merged"),
+    "partial": N_("only in part the same"),
+    "removed": N_("removed"),
+    "new": N_("new"),
     "not_in_source": N_("no text in the corpus"),
 }
-BASIS_NAMES = {"reviewed": N_("read in both texts"), "content": N_("proposed from content"),
-               "number": N_("paired by number only")}
-VERSION_LABELS = {"old": N_("%(edition)s Laws, Chinese translation"),
-                  "reprint": N_("%(edition)s Laws as the commentaries reprint them (%(year)s)"),
-                  "new": N_("%(edition)s Laws, web PDF (%(year)s)")}
+BASIS_NAMES = {
+    "reviewed": N_("read in both texts"),
+    "content": N_("proposed from content"),
+    "number": N_("paired by number only"),
+}
+VERSION_LABELS = {
+    "old": N_("%(edition)s Laws, Chinese translation"),
+    "reprint": N_("%(edition)s Laws as the commentaries reprint them (%(year)s)"),
+    "new": N_("%(edition)s Laws, web PDF (%(year)s)"),
+}
 
 PAIR_SQL = """
 select p.from_id, p.to_id, p.from_doc, p.to_doc, p.from_ref, p.to_ref, p.relation, p.basis, p.reason,
@@ -56,21 +67,31 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
     counterparts, status = [], None
     for from_id, to_id, from_doc, to_doc, from_ref, to_ref, relation, basis, reason, from_title, to_title in rows:
         mine_is_old = from_id == unit["id"]
-        other_id, other_doc, other_ref, other_title = ((to_id, to_doc, to_ref, to_title) if mine_is_old
-                                                       else (from_id, from_doc, from_ref, from_title))
+        other_id, other_doc, other_ref, other_title = (
+            (to_id, to_doc, to_ref, to_title) if mine_is_old else (from_id, from_doc, from_ref, from_title)
+        )
         if other_id is None:
             status = {"relation": relation, "words": relation_words(relation), "basis": basis, "reason": reason}
             continue
         document = docs.get(other_doc)
-        counterparts.append({
-            "id": other_id, "doc": other_doc, "ref": other_ref, "title": other_title, "relation": relation,
-            "words": relation_words(relation), "basis": basis, "basis_words": BASIS_NAMES[basis], "reason": reason,
-            "url": permalink(other_doc, other_ref),
-            "lang": document.language if document else None,
-            "doc_title": (document.short_title or document.title) if document else other_doc,
-            "edition": document.edition if document else None,
-            "compare_url": "/-/diff?" + urlencode({"ref": from_ref, "from": from_doc, "to": to_doc}),
-        })
+        counterparts.append(
+            {
+                "id": other_id,
+                "doc": other_doc,
+                "ref": other_ref,
+                "title": other_title,
+                "relation": relation,
+                "words": relation_words(relation),
+                "basis": basis,
+                "basis_words": BASIS_NAMES[basis],
+                "reason": reason,
+                "url": permalink(other_doc, other_ref),
+                "lang": document.language if document else None,
+                "doc_title": (document.short_title or document.title) if document else other_doc,
+                "edition": document.edition if document else None,
+                "compare_url": "/-/diff?" + urlencode({"ref": from_ref, "from": from_doc, "to": to_doc}),
+            }
+        )
     labels = unit_labels(conn, [c["id"] for c in counterparts])
     for c in counterparts:
         c["labels"] = labels.get(c["id"], {})
@@ -84,8 +105,9 @@ def unit_labels(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str,
     if not ids:
         return {}
     try:
-        rows = conn.execute(f"select unit_id, lang, full_label from unit_labels where unit_id in "
-                            f"({','.join('?' * len(ids))})", ids).fetchall()
+        rows = conn.execute(
+            f"select unit_id, lang, full_label from unit_labels where unit_id in ({','.join('?' * len(ids))})", ids
+        ).fetchall()
     except sqlite3.OperationalError:  # a database built before the labels
         return {}
     found: dict[str, dict[str, str]] = {}
@@ -96,8 +118,10 @@ def unit_labels(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str,
 
 def counterparts_json(info: dict | None) -> list[dict]:
     """Unit JSON ``counterparts: [{id, doc, ref, relation, basis}]`` (plus reason and url)."""
-    return [{key: c[key] for key in ("id", "doc", "ref", "relation", "basis", "reason", "url")}
-            for c in (info or {}).get("counterparts", [])]
+    return [
+        {key: c[key] for key in ("id", "doc", "ref", "relation", "basis", "reason", "url")}
+        for c in (info or {}).get("counterparts", [])
+    ]
 
 
 def history_url(law: int | None) -> str:
@@ -110,32 +134,55 @@ def unit_flags(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
         return []
     marks = ",".join("?" * len(unit_ids))
     try:
-        rows = conn.execute(f"""select source_id, surface, field, start, "end", target_id, target_ref, cited_edition,
+        rows = conn.execute(
+            f"""select source_id, surface, field, start, "end", target_id, target_ref, cited_edition,
                                        relation, now, message from edition_flags where source_id in ({marks})
-                                order by id""", unit_ids).fetchall()
+                                order by id""",
+            unit_ids,
+        ).fetchall()
     except sqlite3.OperationalError:
         return []
     flags = []
     for source_id, surface, field, start, end, target_id, target_ref, cited_edition, relation, now, message in rows:
         doc, _, source_ref = source_id.partition(":")
-        flags.append({
-            "source_id": source_id, "source_ref": source_ref, "source_url": permalink(doc, source_ref),
-            "surface": surface, "field": field, "start": start, "end": end, "target_id": target_id,
-            "target_ref": target_ref, "cited_edition": cited_edition, "relation": relation,
-            "words": relation_words(relation), "message": message,
-            "now": [{**n, "url": permalink(n["id"].partition(":")[0], n["ref"])} for n in json.loads(now or "[]")],
-        })
+        flags.append(
+            {
+                "source_id": source_id,
+                "source_ref": source_ref,
+                "source_url": permalink(doc, source_ref),
+                "surface": surface,
+                "field": field,
+                "start": start,
+                "end": end,
+                "target_id": target_id,
+                "target_ref": target_ref,
+                "cited_edition": cited_edition,
+                "relation": relation,
+                "words": relation_words(relation),
+                "message": message,
+                "now": [{**n, "url": permalink(n["id"].partition(":")[0], n["ref"])} for n in json.loads(now or "[]")],
+            }
+        )
     return flags
 
 
 def law_editions(conn: sqlite3.Connection, law: int) -> list[dict]:
     """The citation map's edition links for one 2017 law: the 1997 units whose provisions it holds
     (a law-level pair, or a unit moved in from another law: 1997 23 in 2017 Law 72)."""
-    rows = _rows(conn, "p.to_law = ? and p.from_id is not null and (p.from_law != p.to_law or p.to_ref = ?)",
-                 (law, str(law)))
-    return [{"doc": from_doc, "ref": from_ref, "to_ref": to_ref, "relation": relation, "words": relation_words(relation),
-             "url": permalink(from_doc, from_ref)}
-            for _f, _t, from_doc, _td, from_ref, to_ref, relation, _b, _r, _ft, _tt in rows]
+    rows = _rows(
+        conn, "p.to_law = ? and p.from_id is not null and (p.from_law != p.to_law or p.to_ref = ?)", (law, str(law))
+    )
+    return [
+        {
+            "doc": from_doc,
+            "ref": from_ref,
+            "to_ref": to_ref,
+            "relation": relation,
+            "words": relation_words(relation),
+            "url": permalink(from_doc, from_ref),
+        }
+        for _f, _t, from_doc, _td, from_ref, to_ref, relation, _b, _r, _ft, _tt in rows
+    ]
 
 
 class HistoryError(ValueError):
@@ -158,8 +205,11 @@ def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
     history = json.loads(row[0])
     cells = [c for entry in history["rows"] for c in (entry["old"], entry["new"], *entry["reprints"]) if c]
     ids = list({c["id"] for c in cells})
-    texts = dict(conn.execute(f"select id, text from sections where id in ({','.join('?' * len(ids))})", ids)) \
-        if ids else {}
+    texts = (
+        dict(conn.execute(f"select id, text from sections where id in ({','.join('?' * len(ids))})", ids))
+        if ids
+        else {}
+    )
     for c in cells:
         c["text"] = texts.get(c["id"])
     for entry in history["rows"]:
@@ -183,9 +233,13 @@ def history_index(conn: sqlite3.Connection) -> dict:
     except sqlite3.OperationalError:
         laws = []
     titles = {}
-    for doc, ref, title in conn.execute(
+    for doc, ref, title in (
+        conn.execute(
             "select doc, ref, title from sections where kind = 'law' and doc in "
-            "(select distinct from_doc from provision_pairs union select distinct to_doc from provision_pairs)") \
-            if laws else []:
+            "(select distinct from_doc from provision_pairs union select distinct to_doc from provision_pairs)"
+        )
+        if laws
+        else []
+    ):
         titles.setdefault(ref, {})[doc] = title
     return {"laws": [{"law": law, "titles": titles.get(str(law), {}), "url": history_url(law)} for law in laws]}

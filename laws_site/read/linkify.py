@@ -5,6 +5,7 @@ The xrefs table stores each reference's character offsets in the source text, so
 placed exactly where the resolver found them: nothing is re-parsed here. Segments carry raw
 text; the template escapes it (texts may contain `<` or `&`).
 """
+
 from __future__ import annotations
 
 import re
@@ -23,10 +24,14 @@ def xref_href(xref: dict, local_anchors: dict[str, str]) -> str:
 
 # why a reference leads nowhere, as a catalogue msgid and its values (the template translates it)
 UNRESOLVED_REASONS = [
-    (re.compile(r"^beyond the end of the source \(the page stops in Law (?P<law>\d+)\)$"),
-     N_("The source text of this edition stops in Law %(law)s: the provision cited is not in it.")),
-    (re.compile(r"^no unit (?P<doc>[a-z0-9-]+):(?P<ref>.+)$"),
-     N_("This text has no provision %(ref)s: the reference is printed as it stands in the book.")),
+    (
+        re.compile(r"^beyond the end of the source \(the page stops in Law (?P<law>\d+)\)$"),
+        N_("The source text of this edition stops in Law %(law)s: the provision cited is not in it."),
+    ),
+    (
+        re.compile(r"^no unit (?P<doc>[a-z0-9-]+):(?P<ref>.+)$"),
+        N_("This text has no provision %(ref)s: the reference is printed as it stands in the book."),
+    ),
 ]
 
 
@@ -36,8 +41,7 @@ def unresolved_reason(reason: str | None) -> dict:
         match = pattern.match(reason or "")
         if match:
             return {"message": message, "values": {k: v for k, v in match.groupdict().items() if k != "doc"}}
-    return {"message": N_("This reference could not be followed: %(reason)s"),
-            "values": {"reason": reason or "?"}}
+    return {"message": N_("This reference could not be followed: %(reason)s"), "values": {"reason": reason or "?"}}
 
 
 def reference_segment(surface: str, xref: dict, local_anchors: dict[str, str]) -> dict:
@@ -45,8 +49,12 @@ def reference_segment(surface: str, xref: dict, local_anchors: dict[str, str]) -
         return {"text": surface, "unresolved": unresolved_reason(xref.get("reason"))}
     # what a tooltip names: the target's label where the page looked it up (18 in 第18条), else its ref
     note = xref.get("target_label") or xref["target_ref"]
-    return {"text": surface, "href": xref_href(xref, local_anchors), "title": note,
-            "footnote": xref.get("kind") == "footnote"}
+    return {
+        "text": surface,
+        "href": xref_href(xref, local_anchors),
+        "title": note,
+        "footnote": xref.get("kind") == "footnote",
+    }
 
 
 def usable_spans(text: str, xrefs: list[dict]) -> list[dict]:
@@ -62,8 +70,14 @@ def usable_spans(text: str, xrefs: list[dict]) -> list[dict]:
     return spans
 
 
-def segments(text: str | None, xrefs: list[dict], field: str = "text",
-             local_anchors: dict[str, str] | None = None, start: int = 0, end: int | None = None) -> list[dict]:
+def segments(
+    text: str | None,
+    xrefs: list[dict],
+    field: str = "text",
+    local_anchors: dict[str, str] | None = None,
+    start: int = 0,
+    end: int | None = None,
+) -> list[dict]:
     """``text[start:end]`` as plain and reference segments (the xrefs of this ``field``, 'text' or
     'title', that lie wholly inside the range)."""
     if not text:
@@ -75,16 +89,17 @@ def segments(text: str | None, xrefs: list[dict], field: str = "text",
         if xref["start"] < start or xref["end"] > end:
             continue
         if xref["start"] > cursor:
-            out.append({"text": text[cursor:xref["start"]]})
-        out.append(reference_segment(text[xref["start"]:xref["end"]], xref, local_anchors))
+            out.append({"text": text[cursor : xref["start"]]})
+        out.append(reference_segment(text[xref["start"] : xref["end"]], xref, local_anchors))
         cursor = xref["end"]
     if cursor < end:
         out.append({"text": text[cursor:end]})
     return out
 
 
-def blocks(text: str | None, xrefs: list[dict], tables: list[dict], local_anchors: dict[str, str] | None = None
-           ) -> list[dict]:
+def blocks(
+    text: str | None, xrefs: list[dict], tables: list[dict], local_anchors: dict[str, str] | None = None
+) -> list[dict]:
     """The text cut where printed tables stand (a table's text_start..text_end): text blocks as
     segments, table blocks as the table. Tables without a place in the text follow it. A hand
     diagram set with spaces (L64C's ♠AKQ5 over ♠1074 ♠J9) is a block of its own, `pre`: its
@@ -92,7 +107,7 @@ def blocks(text: str | None, xrefs: list[dict], tables: list[dict], local_anchor
     placed = sorted((t for t in tables if t.get("text_start") is not None), key=lambda t: t["text_start"])
     out, cursor = [], 0
     for table in placed:
-        if text and text[cursor:table["text_start"]].strip():
+        if text and text[cursor : table["text_start"]].strip():
             out += text_pieces(text, xrefs, local_anchors, cursor, table["text_start"])
         out.append({"table": table})
         cursor = table["text_end"]
@@ -115,11 +130,11 @@ def diagram_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if SPACED_LINE.search(line):
             run = (run[0], line_end) if run else (offset, line_end)
         else:
-            if run and SUITS.search(text[run[0]:run[1]]):
+            if run and SUITS.search(text[run[0] : run[1]]):
                 spans.append(run)
             run = None
         offset = line_end + 1
-    if run and SUITS.search(text[run[0]:run[1]]):
+    if run and SUITS.search(text[run[0] : run[1]]):
         spans.append(run)
     return spans
 
@@ -170,8 +185,11 @@ def split_terms(piece: dict, ordered: list[str], terms: dict[str, dict], seen: s
         if at < 0:
             continue
         seen.add(term)
-        before, after = {"text": text[:at]}, {"text": text[at + len(term):]}
+        before, after = {"text": text[:at]}, {"text": text[at + len(term) :]}
         marked = {"text": term, "href": terms[term]["url"], "title": terms[term]["label"], "term": True}
-        return ([*split_terms(before, ordered, terms, seen)] if before["text"] else []) + [marked] + \
-            (split_terms(after, ordered, terms, seen) if after["text"] else [])
+        return (
+            ([*split_terms(before, ordered, terms, seen)] if before["text"] else [])
+            + [marked]
+            + (split_terms(after, ordered, terms, seen) if after["text"] else [])
+        )
     return [piece]

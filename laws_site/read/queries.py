@@ -2,6 +2,7 @@
 
 Kept free of HTML so the JSON and HTML views answer from the same data.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,68 +68,83 @@ def ancestors(conn: sqlite3.Connection, unit: dict) -> list[dict]:
 
 def subtree(conn: sqlite3.Connection, unit_id: str) -> list[dict]:
     """The unit and all its descendants, in reading order."""
-    rows = conn.execute(f"""
+    rows = conn.execute(
+        f"""
         with recursive tree(id) as (
             select ? union all select s.id from sections s join tree on s.parent_id = tree.id
         )
         select {UNIT_COLUMNS} from sections where id in (select id from tree) order by position
-    """, (unit_id,))
+    """,
+        (unit_id,),
+    )
     return [unit_dict(r) for r in rows]
 
 
 def xrefs_from(conn: sqlite3.Connection, source_ids: list[str]) -> list[dict]:
     marks = ",".join("?" * len(source_ids))
-    rows = conn.execute(f"select * from xrefs where source_id in ({marks}) order by source_id, start",
-                        source_ids)
+    rows = conn.execute(f"select * from xrefs where source_id in ({marks}) order by source_id, start", source_ids)
     return [dict(r) for r in rows]
 
 
 def xrefs_into(conn: sqlite3.Connection, target_ids: list[str]) -> list[dict]:
     """References into these units, with the citing unit's kind, ref, title and document kind."""
     marks = ",".join("?" * len(target_ids))
-    rows = conn.execute(f"""
+    rows = conn.execute(
+        f"""
         select x.*, s.doc as source_doc, s.ref as source_ref, s.kind as source_kind,
                s.title as source_title, s.text as source_text, s.position as source_position,
                d.kind as source_doc_kind, d.title as source_doc_title
         from xrefs x join sections s on s.id = x.source_id join documents d on d.id = s.doc
         where x.target_id in ({marks}) order by s.position
-    """, target_ids)
+    """,
+        target_ids,
+    )
     return [dict(r) for r in rows]
 
 
 def neighbour(conn: sqlite3.Connection, unit: dict, direction: str) -> dict | None:
     """Previous or next unit of the same kind in the same document."""
     op, order = ("<", "desc") if direction == "previous" else (">", "asc")
-    row = conn.execute(f"""
+    row = conn.execute(
+        f"""
         select {UNIT_COLUMNS} from sections where doc = ? and kind = ? and position {op} ?
         order by position {order} limit 1
-    """, (unit["doc"], unit["kind"], unit["position"])).fetchone()
+    """,
+        (unit["doc"], unit["kind"], unit["position"]),
+    ).fetchone()
     return unit_dict(row) if row else None
 
 
 def definitions(conn: sqlite3.Connection, doc: str) -> list[dict]:
-    rows = conn.execute(f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'definition' "
-                        "order by position", (doc,))
+    rows = conn.execute(
+        f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'definition' order by position", (doc,)
+    )
     return [unit_dict(r) for r in rows]
 
 
 def units_of_kinds(conn: sqlite3.Connection, doc: str, kinds: tuple[str, ...]) -> list[dict]:
     marks = ",".join("?" * len(kinds))
-    rows = conn.execute(f"select {UNIT_COLUMNS} from sections where doc = ? and kind in ({marks}) "
-                        "order by position", (doc, *kinds))
+    rows = conn.execute(
+        f"select {UNIT_COLUMNS} from sections where doc = ? and kind in ({marks}) order by position", (doc, *kinds)
+    )
     return [unit_dict(r) for r in rows]
 
 
 def index_entries(conn: sqlite3.Connection, doc: str, row: str | None = None) -> list[dict]:
     """The 索引's entries, of one kana row or all of them."""
-    rows = conn.execute(f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'index_entry' "
-                        "and (? is null or json_extract(attrs, '$.row') = ?) order by position", (doc, row, row))
+    rows = conn.execute(
+        f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'index_entry' "
+        "and (? is null or json_extract(attrs, '$.row') = ?) order by position",
+        (doc, row, row),
+    )
     return [unit_dict(r) for r in rows]
 
 
 def index_row_sizes(conn: sqlite3.Connection, doc: str) -> dict[str, int]:
-    rows = conn.execute("select json_extract(attrs, '$.row'), count(*) from sections "
-                        "where doc = ? and kind = 'index_entry' group by 1", (doc,))
+    rows = conn.execute(
+        "select json_extract(attrs, '$.row'), count(*) from sections where doc = ? and kind = 'index_entry' group by 1",
+        (doc,),
+    )
     return {row: count for row, count in rows}
 
 
@@ -137,9 +153,10 @@ def refs_of_kind(conn: sqlite3.Connection, doc: str, kind: str) -> set[str]:
 
 
 def table_exists(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
-                        (name,)).fetchone() is not None
-
+    return (
+        conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?", (name,)).fetchone()
+        is not None
+    )
 
 
 def unit_tables(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
@@ -147,10 +164,18 @@ def unit_tables(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
     if not unit_ids or not table_exists(conn, "unit_tables"):
         return []
     marks = ",".join("?" * len(unit_ids))
-    rows = conn.execute(f"select id, unit_id, doc, ref, seq, source, caption, text_start, text_end, data "
-                        f"from unit_tables where unit_id in ({marks}) order by unit_id, seq", unit_ids)
-    return [{**{k: r[k] for k in ("id", "unit_id", "doc", "ref", "seq", "source", "text_start", "text_end")},
-             **json.loads(r["data"])} for r in rows]
+    rows = conn.execute(
+        f"select id, unit_id, doc, ref, seq, source, caption, text_start, text_end, data "
+        f"from unit_tables where unit_id in ({marks}) order by unit_id, seq",
+        unit_ids,
+    )
+    return [
+        {
+            **{k: r[k] for k in ("id", "unit_id", "doc", "ref", "seq", "source", "text_start", "text_end")},
+            **json.loads(r["data"]),
+        }
+        for r in rows
+    ]
 
 
 def citation_totals(conn: sqlite3.Connection, doc: str) -> list[dict]:
@@ -159,11 +184,16 @@ def citation_totals(conn: sqlite3.Connection, doc: str) -> list[dict]:
 
 
 def citation_pairs(conn: sqlite3.Connection, doc: str) -> list[dict]:
-    rows = conn.execute("select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
-                        "where doc = ? order by from_law, to_law", (doc,))
+    rows = conn.execute(
+        "select from_law, to_law, from_part, to_part, units, citing_units from law_citations "
+        "where doc = ? order by from_law, to_law",
+        (doc,),
+    )
     return [{**dict(r), "citing_units": json.loads(r["citing_units"])} for r in rows]
 
 
 def part_citations(conn: sqlite3.Connection, doc: str) -> list[dict]:
-    return [dict(r) for r in conn.execute(
-        "select from_part, to_part, units, law_pairs from part_citations where doc = ?", (doc,))]
+    return [
+        dict(r)
+        for r in conn.execute("select from_part, to_part, units, law_pairs from part_citations where doc = ?", (doc,))
+    ]

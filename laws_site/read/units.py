@@ -1,4 +1,5 @@
 """Read one unit back from the database, as `show`, `refs` and the permalink pages present it."""
+
 from __future__ import annotations
 
 import difflib
@@ -24,15 +25,23 @@ def load_unit(conn: sqlite3.Connection, doc: str, ref: str) -> dict | None:
     row = cursor.execute("select * from sections where doc = ? and ref = ?", (doc, ref)).fetchone()
     if row is None:
         return None
-    children = [r[0] for r in conn.execute(
-        "select ref from sections where parent_id = ? order by position", (row["id"],))]
+    children = [
+        r[0] for r in conn.execute("select ref from sections where parent_id = ? order by position", (row["id"],))
+    ]
     parent = None
     if row["parent_id"]:
         parent_row = conn.execute("select ref from sections where id = ?", (row["parent_id"],)).fetchone()
         parent = parent_row[0] if parent_row else None
     return {
-        "id": row["id"], "doc": row["doc"], "ref": row["ref"], "kind": row["kind"], "title": row["title"],
-        "text": row["text"], "parent": parent, "children": children, "page": row["page"],
+        "id": row["id"],
+        "doc": row["doc"],
+        "ref": row["ref"],
+        "kind": row["kind"],
+        "title": row["title"],
+        "text": row["text"],
+        "parent": parent,
+        "children": children,
+        "page": row["page"],
         "url": permalink(row["doc"], row["ref"]),
         "attrs": json.loads(row["attrs"]) if row["attrs"] else {},
     }
@@ -89,10 +98,13 @@ def labels(conn: sqlite3.Connection, unit_ids, lang: str, full: bool = False) ->
     column = "full_label" if full else "label"
     out: dict[str, str] = {}
     for start in range(0, len(ids), 500):  # SQLite's variable limit
-        chunk = ids[start:start + 500]
+        chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
-        out.update(conn.execute(f"select unit_id, {column} from unit_labels where lang = ? and unit_id in ({marks})",
-                                [lang, *chunk]).fetchall())
+        out.update(
+            conn.execute(
+                f"select unit_id, {column} from unit_labels where lang = ? and unit_id in ({marks})", [lang, *chunk]
+            ).fetchall()
+        )
     return out
 
 

@@ -11,6 +11,7 @@ A reprint of a law in a commentary (`quote:64`) or a commentary note on it (`L61
 provision, not another meaning: only a unit in a document of another role (laws / regulations)
 is offered.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -28,8 +29,11 @@ def offered(conn: sqlite3.Connection, data, citation: dict | None) -> list[dict]
     opened_role = data.role(citation["units"][0].split(":", 1)[0])
     if opened_role not in MEANINGS:
         return []
-    others = [unit for unit in citation["units"]
-              if data.role(unit.split(":", 1)[0]) in MEANINGS and data.role(unit.split(":", 1)[0]) != opened_role]
+    others = [
+        unit
+        for unit in citation["units"]
+        if data.role(unit.split(":", 1)[0]) in MEANINGS and data.role(unit.split(":", 1)[0]) != opened_role
+    ]
     if not others:
         return []
     labels = _labels(conn, others)
@@ -37,10 +41,17 @@ def offered(conn: sqlite3.Connection, data, citation: dict | None) -> list[dict]
     out = []
     for unit in others:
         doc, ref = unit.split(":", 1)
-        out.append({"id": unit, "doc": doc, "ref": ref, "url": data.url(unit, doc, ref),
-                    "labels": {lang: full for lang, (_, full) in labels.get(unit, {}).items()},
-                    "label": {lang: short for lang, (short, _) in labels.get(unit, {}).items()},
-                    "document": titles.get(doc, {})})
+        out.append(
+            {
+                "id": unit,
+                "doc": doc,
+                "ref": ref,
+                "url": data.url(unit, doc, ref),
+                "labels": {lang: full for lang, (_, full) in labels.get(unit, {}).items()},
+                "label": {lang: short for lang, (short, _) in labels.get(unit, {}).items()},
+                "document": titles.get(doc, {}),
+            }
+        )
     return out
 
 
@@ -63,16 +74,19 @@ def for_opened_unit(conn: sqlite3.Connection, query: str, unit_id: str) -> list[
 
 def in_language(alternatives: list[dict], lang: str) -> list[dict]:
     """Each alternative as the page shows it in the interface language: {url, label, document}."""
-    return [{"url": a["url"], "label": a["label"].get(lang) or a["ref"],
-             "document": a["document"].get(lang) or a["doc"]} for a in alternatives]
+    return [
+        {"url": a["url"], "label": a["label"].get(lang) or a["ref"], "document": a["document"].get(lang) or a["doc"]}
+        for a in alternatives
+    ]
 
 
 def _labels(conn, ids: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, tuple[str, str]]] = {}
     try:
-        rows = conn.execute(f"select unit_id, lang, label, full_label from unit_labels where unit_id in ({marks})",
-                            ids).fetchall()
+        rows = conn.execute(
+            f"select unit_id, lang, label, full_label from unit_labels where unit_id in ({marks})", ids
+        ).fetchall()
     except sqlite3.OperationalError:  # a database built before labels existed
         return {}
     for unit, lang, label, full in sorted(rows, key=lambda row: LANGUAGES.index(row[1]) if row[1] in LANGUAGES else 9):
@@ -87,6 +101,8 @@ def _short_titles(conn) -> dict[str, dict[str, str]]:
     for row in cursor:
         document = dict(zip(names, row))
         fallback = document.get("short_title") or document.get("title") or document["id"]
-        out[document["id"]] = {lang: document.get("short_title" if lang == "ja" else f"short_title_{lang}") or fallback
-                               for lang in LANGUAGES}
+        out[document["id"]] = {
+            lang: document.get("short_title" if lang == "ja" else f"short_title_{lang}") or fallback
+            for lang in LANGUAGES
+        }
     return out

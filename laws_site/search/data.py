@@ -4,6 +4,7 @@ Everything comes from tables the build wrote (ingest/search/tables.py, the gloss
 entries, the document registry): serving never opens corpus/. `search_data(conn)` also installs
 the database's katakana variants in the tokenizer, so a query folds exactly as the index did.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -148,13 +149,19 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         variants = dict(conn.execute("select variant, canonical from variants").fetchall())
     tokenize.use_variants(variants)  # the glossary and vocabulary keys below fold with them
     registry = Registry.from_rows(glossary.documents(conn))
-    data = SearchData(registry, variants, glossary.load_glossary(conn), Vocabulary.from_conn(conn),
-                      has_offsets=queries.table_exists(conn, "search_offsets"))
+    data = SearchData(
+        registry,
+        variants,
+        glossary.load_glossary(conn),
+        Vocabulary.from_conn(conn),
+        has_offsets=queries.table_exists(conn, "search_offsets"),
+    )
     data.vocabulary_of = _index_vocabulary(conn)
     data.expansions = ExpansionData.from_conn(conn)
     searchable: dict[str, set[int]] = {}
     for *row, title_tokens in conn.execute(
-            "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"):
+        "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"
+    ):
         data.units[row[0]] = tuple(row[1:])
         data.rowids[row[1]] = row[0]
         if title_tokens:
@@ -201,10 +208,13 @@ def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry]) -> 
     cited = {entry.ref: entry.targets for entry in entries}
     stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
     found: dict[frozenset[str], tuple[str, tuple[str, ...]]] = {}
-    for ref, target in conn.execute("""
+    for ref, target in conn.execute(
+        """
             select s.ref, x.target_id from sections s join xrefs x on x.source_id = s.id
             where s.doc = ? and s.kind = 'index_entry' and x.kind = 'see' and x.target_id is not null
-            order by s.position""", (doc,)):
+            order by s.position""",
+        (doc,),
+    ):
         if ref in cited:
             continue  # "see also" beside units of its own (取り消した -> 47, see also 取り消した行動): those rank it
         units = cited.get(target.split(":", 1)[-1], ())
@@ -220,12 +230,15 @@ def _index_entries(conn: sqlite3.Connection, doc: str):
     """The current Laws' 索引 entries: the tokens of heading + sub-term (as the build stored them),
     and the units they cite."""
     stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
-    rows = conn.execute("""
+    rows = conn.execute(
+        """
         select s.ref, group_concat(x.target_id, char(31))
         from sections s join xrefs x on x.source_id = s.id
         where s.doc = ? and s.kind = 'index_entry' and x.target_id is not null and x.field = 'text'
         group by s.id order by s.position
-    """, (doc,)).fetchall()
+    """,
+        (doc,),
+    ).fetchall()
     for ref, targets in rows:
         words = index_entry_words(ref)
         terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))

@@ -26,6 +26,7 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
    `[{text, mark}]` spans placed from the token offsets the build stored (table search_offsets):
    no result is tokenized again.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -63,15 +64,15 @@ MAX_QUERY_CHARS = 500
 MAX_TERMS = 32
 MAX_LIMIT = 500
 MAX_OFFSET = 100_000
-INDEX_WEIGHT = 2.0     # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
+INDEX_WEIGHT = 2.0  # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
 TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
 DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
 GLOSSARY_WEIGHT = 0.45  # a translation ranks below what the query itself finds (藏牌: Chinese first)
-RELAXED_WEIGHT = 0.5   # hits holding only some of the tokens rank below full matches
-TITLE_BOOST = 0.6      # the title carries every word: the unit is about it, not a passing mention
-HEADING_BOOST = 0.3    # ... and it is a law, an article or a definition, not one of their parts
+RELAXED_WEIGHT = 0.5  # hits holding only some of the tokens rank below full matches
+TITLE_BOOST = 0.6  # the title carries every word: the unit is about it, not a passing mention
+HEADING_BOOST = 0.3  # ... and it is a law, an article or a definition, not one of their parts
 HEADING_KINDS = ("law", "article", "definition")
-NAMED_BOOST = 0.3      # the title is exactly what the branch searches for (19A 加倍 for 加倍): the unit it names
+NAMED_BOOST = 0.3  # the title is exactly what the branch searches for (19A 加倍 for 加倍): the unit it names
 # ... for a law, an article, a definition or a section: not a heading over several laws (第6部 罚张)
 # nor an item or sub-item (25B2(c) 引牌判罚 is a detail of Law 26's 引牌判罚)
 NAMED_KINDS = HEADING_KINDS + ("section",)
@@ -103,7 +104,9 @@ class Branch:
     # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
     pointed: set[str] = field(default_factory=set)
     expansion: str | None = None  # the kind of alternative it searches for (laws_site/search/expansions.py), if any
-    text: str = ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
+    text: str = (
+        ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
+    )
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -172,15 +175,30 @@ HIT_COLUMNS = "s.id, s.doc, s.ref, s.kind, s.title, s.lang, s.position"
 
 # ---------------------------------------------------------------- the public functions
 
-def search(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
-           limit: int = 20, index_boost: bool = True, expand: bool = True) -> list[dict]:
+
+def search(
+    conn: sqlite3.Connection,
+    query: str,
+    doc: str | None = None,
+    lang: str | None = None,
+    limit: int = 20,
+    index_boost: bool = True,
+    expand: bool = True,
+) -> list[dict]:
     """Best-first results of the first page (see `search_page`)."""
-    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost,
-                       expand=expand)["results"]
+    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost, expand=expand)["results"]
 
 
-def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, lang: str | None = None,
-                limit: int = 20, offset: int = 0, index_boost: bool = True, expand: bool = True) -> dict:
+def search_page(
+    conn: sqlite3.Connection,
+    query: str,
+    doc: str | None = None,
+    lang: str | None = None,
+    limit: int = 20,
+    offset: int = 0,
+    index_boost: bool = True,
+    expand: bool = True,
+) -> dict:
     """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean",
     "expansions", "exact", "citation"}; results are [{"doc","ref","id","kind","title","snippet",
     "score","law","lang","url","via","match","index","reprints","expansion"}]. `expand=False`
@@ -201,28 +219,41 @@ def search_page(conn: sqlite3.Connection, query: str, doc: str | None = None, la
     else:
         plan = make_plan(data, query, lang)
         if expand and not citation:
-            plan.alternatives = [(alt, _alternative_plan(data, alt, lang))
-                                 for alt in alternatives(data.expansions, query, lang)]
-        if not plan.branches and not citation and not any(p.branches for _, p in plan.alternatives) \
-                and not (expand and corrections(data.expansions, query, lang)):
+            plan.alternatives = [
+                (alt, _alternative_plan(data, alt, lang)) for alt in alternatives(data.expansions, query, lang)
+            ]
+        if (
+            not plan.branches
+            and not citation
+            and not any(p.branches for _, p in plan.alternatives)
+            and not (expand and corrections(data.expansions, query, lang))
+        ):
             raise QueryError(nothing_to_search(query))
         # a citation nobody holds (61Z) is searched as text too, but only where all of it occurs
         plan.relaxed = citation is None
         ranking = ranked_hits(conn, data, plan, doc, lang, index_boost, corrected=expand and not citation)
         also_searched = plan.also_searched
-        expansions = [{"kind": alt.kind, "text": alt.text, "found": ranking.found_by.get(alt.text, 0)}
-                      for alt, _ in plan.alternatives]
+        expansions = [
+            {"kind": alt.kind, "text": alt.text, "found": ranking.found_by.get(alt.text, 0)}
+            for alt, _ in plan.alternatives
+        ]
     if citation and citation["found"]:
-        total, page = len(hits), hits[offset:offset + limit]
+        total, page = len(hits), hits[offset : offset + limit]
     else:
         total, page = len(ranking), ranking.hits(offset, limit)
     also = [e["text"] for e in expansions if e["kind"] != "typo" and e["found"]]
-    return {"query": query, "total": total, "offset": offset, "limit": limit,
-            "results": present(conn, data, page),
-            "also_searched": list(dict.fromkeys(also_searched + also)),
-            "did_you_mean": [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]],
-            "expansions": [e for e in expansions if e["found"]],
-            "exact": not expand, "citation": citation}
+    return {
+        "query": query,
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "results": present(conn, data, page),
+        "also_searched": list(dict.fromkeys(also_searched + also)),
+        "did_you_mean": [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]],
+        "expansions": [e for e in expansions if e["found"]],
+        "exact": not expand,
+        "citation": citation,
+    }
 
 
 def prepare(conn: sqlite3.Connection) -> None:
@@ -249,8 +280,10 @@ def check_query(query: str | None) -> str:
     if not cleaned:
         raise QueryError(EMPTY_QUERY)
     if len(cleaned) > MAX_QUERY_CHARS:
-        raise QueryError(f"The query is {len(cleaned):,} characters long; search takes up to {MAX_QUERY_CHARS}. "
-                         "Type the words or the citation you are looking for.")
+        raise QueryError(
+            f"The query is {len(cleaned):,} characters long; search takes up to {MAX_QUERY_CHARS}. "
+            "Type the words or the citation you are looking for."
+        )
     return cleaned
 
 
@@ -268,12 +301,15 @@ def check_filters(data: SearchData, doc: str | None, lang: str | None, limit: in
 def nothing_to_search(query: str) -> str:
     shown = query if len(query) <= 40 else query[:40] + "…"
     if all(word in FTS_OPERATORS for word in query.split()):
-        return (f"「{shown}」 has only search operators, and there are none here: every word you type is "
-                "searched for as written. " + EMPTY_QUERY)
+        return (
+            f"「{shown}」 has only search operators, and there are none here: every word you type is "
+            "searched for as written. " + EMPTY_QUERY
+        )
     return f"「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY
 
 
 # ---------------------------------------------------------------- 1. citations
+
 
 def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str | None) -> dict | None:
     """None if the query is not written as citations; else {"query", "found", "units" (ids, most
@@ -294,8 +330,7 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     wanted, primary = [], []
     for citation in typed:
         if scoped:
-            pairs = [(scoped, ref) for ref in candidate_refs(data.role(scoped), citation)
-                     + [squeeze(citation)]]
+            pairs = [(scoped, ref) for ref in candidate_refs(data.role(scoped), citation) + [squeeze(citation)]]
         else:
             pairs = citation_candidates(citation) or []
         for rank, (scope, ref) in enumerate(pairs):
@@ -308,8 +343,15 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     units = [unit for unit in wanted if unit in found]
     # with a document or language filter, whatever the filter leaves is what was asked for
     opens = bool(units) and (doc is not None or lang is not None or units[0] in primary)
-    result = {"query": query, "found": bool(units), "units": units, "opens": opens, "message": None,
-              "nearest": [], "citations": len(typed)}
+    result = {
+        "query": query,
+        "found": bool(units),
+        "units": units,
+        "opens": opens,
+        "message": None,
+        "nearest": [],
+        "citations": len(typed),
+    }
     if not units:
         where = " in the document or language chosen" if doc or lang else ""
         result["message"] = f"No such unit{where}: {query}."
@@ -362,8 +404,16 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
     found = _existing(conn, [f"{place}:{r}" for r in refs])
     units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
     labels = link_labels(conn, [f"{place}:{r}" for r in units], data)
-    return [{"id": f"{place}:{r}", "doc": place, "ref": r, "url": permalink(place, r),
-             "labels": labels.get(f"{place}:{r}", {})} for r in units]
+    return [
+        {
+            "id": f"{place}:{r}",
+            "doc": place,
+            "ref": r,
+            "url": permalink(place, r),
+            "labels": labels.get(f"{place}:{r}", {}),
+        }
+        for r in units
+    ]
 
 
 def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lang: str | None) -> list[Hit]:
@@ -374,11 +424,14 @@ def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lan
         hit.score, hit.match = CITED_SCORE - rank / 100, "citation"
     marks = ",".join("?" * len(units))
     navigation = ",".join("?" * len(NAVIGATION_KINDS))
-    rows = conn.execute(f"""
+    rows = conn.execute(
+        f"""
         select {HIT_COLUMNS}, x.start, x."end" from xrefs x join sections s on s.id = x.source_id
         where x.target_id in ({marks}) and x.field = 'text' and s.kind not in ({navigation})
         order by s.position, x.start
-    """, [*units, *NAVIGATION_KINDS]).fetchall()
+    """,
+        [*units, *NAVIGATION_KINDS],
+    ).fetchall()
     citing: dict[str, Hit] = {}
     for row in rows:
         if row[0] in hits or not _in_filters(data, row[1], doc, lang):
@@ -390,6 +443,7 @@ def citation_hits(conn, data: SearchData, units: list[str], doc: str | None, lan
 
 
 # ---------------------------------------------------------------- 2. text
+
 
 def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     """The query in each language, its glossary translations and its director vocabulary, without repeats."""
@@ -445,8 +499,9 @@ class Ranking:
     correction...); 2: units holding only some of the words. Hits (the full result objects) are
     made for the page shown only."""
 
-    def __init__(self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]],
-                 reprint_of: dict[int, str]):
+    def __init__(
+        self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]], reprint_of: dict[int, str]
+    ):
         self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
         self.found_by: dict[str, int] = {}  # alternative's text -> units it added
 
@@ -458,8 +513,10 @@ class Ranking:
         candidate's own place breaks what ties remain, as the stable sort of every candidate did;
         the key is then a total order, so sorting only the page's share answers the same."""
         listing = self.data.listing_rank
-        keys = [(candidate[4], -candidate[0], listing[rowid], place, rowid)
-                for place, (rowid, candidate) in enumerate(self.candidates.items())]
+        keys = [
+            (candidate[4], -candidate[0], listing[rowid], place, rowid)
+            for place, (rowid, candidate) in enumerate(self.candidates.items())
+        ]
         chosen = heapq.nsmallest(count, keys) if count < len(keys) // 2 else sorted(keys)[:count]
         return [key[4] for key in chosen]
 
@@ -479,8 +536,9 @@ class Ranking:
 STRICT = ("all", "most", "index", "vocabulary")
 
 
-def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None,
-                index_boost: bool, corrected: bool = False) -> Ranking:
+def ranked_hits(
+    conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None, index_boost: bool, corrected: bool = False
+) -> Ranking:
     """The query's own branches (tier 0), then its alternatives (tier 1, only units tier 0 lacks);
     corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
     every word of the query, units holding any of them: tier 2 when an alternative found units,
@@ -495,8 +553,11 @@ def ranked_hits(conn, data: SearchData, plan: Plan, doc: str | None, lang: str |
     _add_targets(merged, data, plan.targets, doc, lang, 0)
     if corrected and len(merged) < FEW:
         known = {alt.text for alt, _ in plan.alternatives}
-        plan.alternatives += [(alt, _alternative_plan(data, alt, lang))
-                              for alt in corrections(data.expansions, plan.query, lang) if alt.text not in known]
+        plan.alternatives += [
+            (alt, _alternative_plan(data, alt, lang))
+            for alt in corrections(data.expansions, plan.query, lang)
+            if alt.text not in known
+        ]
     found_by: dict[str, int] = {}
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
@@ -523,8 +584,9 @@ def alternative_tier(alternative: Alternative) -> int:
     return 0 if alternative.kind == "zh" else 1
 
 
-def _strict_hits(fts: "OneSearch", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool,
-                 relaxed: bool) -> dict:
+def _strict_hits(
+    fts: "OneSearch", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool, relaxed: bool
+) -> dict:
     found: dict[int, list] = {}
     for branch in branches:
         hits = run_branch(fts, data, branch, doc, index_boost, relaxed)
@@ -564,8 +626,9 @@ def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, f
             candidate[0] += boost
 
 
-def run_branch(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, index_boost: bool,
-               relaxed: bool = False) -> dict[int, list]:
+def run_branch(
+    fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, index_boost: bool, relaxed: bool = False
+) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
     indexed = data.vocabulary_of.get(branch.lang)
@@ -574,8 +637,12 @@ def run_branch(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | No
     else:
         hits = text_hits(fts, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
-    pointed = {unit: (index_weight * boost, entries) for unit, (boost, entries) in
-               (fts.index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}).items()}
+    pointed = {
+        unit: (index_weight * boost, entries)
+        for unit, (boost, entries) in (
+            fts.index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}
+        ).items()
+    }
     if index_boost and branch.lang == "ja":
         for unit, entry in see_also_boosts(data, branch, hits).items():
             boost, entries = pointed.get(unit, (0.0, []))
@@ -615,8 +682,11 @@ def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> 
     for rowid in hits:
         unit_id, doc, ref = units[rowid][:3]
         # the title first: a set test, where the ancestors parse the ref (most hits fail the title)
-        if unit_id not in boosted and branch.title_carried_by(titles.get(rowid)) \
-                and any((doc, above) in wanted for above in law_ancestors(ref)):
+        if (
+            unit_id not in boosted
+            and branch.title_carried_by(titles.get(rowid))
+            and any((doc, above) in wanted for above in law_ancestors(ref))
+        ):
             boosted[unit_id] = entry
     return boosted
 
@@ -625,7 +695,9 @@ def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
     return any(_words(alternative) <= indexed for alternative in clause)
 
 
-def text_hits(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False) -> dict[int, list]:
+def text_hits(
+    fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False
+) -> dict[int, list]:
     """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
     so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
@@ -643,7 +715,11 @@ def text_hits(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | Non
         score *= scale
         if not relaxed and branch.title_carried_by(titles.get(rowid)):
             score += title_boost(units[rowid][3])
-            if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4], branch.lang) == branch.named:
+            if (
+                branch.named
+                and units[rowid][3] in NAMED_KINDS
+                and title_key(units[rowid][4], branch.lang) == branch.named
+            ):
                 score += NAMED_BOOST
         hits[rowid] = [score, branch, match_kind, None]
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
@@ -654,15 +730,18 @@ def text_hits(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | Non
 def _all_but_one(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
     """The units missing one clause (not already found), scaled among themselves."""
     clauses = branch.clauses
-    combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1:], "AND") for i in range(len(clauses))]
-    rows = [row for row in _fts(fts, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
-            if row[0] not in found]
+    combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1 :], "AND") for i in range(len(clauses))]
+    rows = [
+        row
+        for row in _fts(fts, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+        if row[0] not in found
+    ]
     scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
     hits = {}
     for rowid, score in rows:
         score *= scale
         title = data.title_words.get(rowid)
-        if any(title_carries(title, clauses[:i] + clauses[i + 1:]) for i in range(len(clauses))):
+        if any(title_carries(title, clauses[:i] + clauses[i + 1 :]) for i in range(len(clauses))):
             score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
         hits[rowid] = [score, branch, "most", None]
     return hits
@@ -694,8 +773,9 @@ def _words(tokens: str) -> frozenset[str]:
     return frozenset(tokens.split())
 
 
-FTS_SQL = (f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) "
-           "from sections_fts where sections_fts match ?")
+FTS_SQL = (
+    f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) from sections_fts where sections_fts match ?"
+)
 
 
 class OneSearch:
@@ -784,6 +864,7 @@ def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, l
 
 # ---------------------------------------------------------------- 3. reprints under their law
 
+
 def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
     """A commentary's reprint of a law unit joins that unit's result when both were found; alone,
     it ranks at REPRINT_WEIGHT and says which unit it reprints."""
@@ -803,11 +884,13 @@ def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
 
 # ---------------------------------------------------------------- 4. presenting a page
 
+
 def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
     labels = unit_labels(conn, [hit.id for hit in page], data)
-    linked = link_labels(conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])],
-                         data)
+    linked = link_labels(
+        conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])], data
+    )
     results = []
     for hit in page:
         shown = texts.get(hit.id, NOTHING_SHOWN)
@@ -840,7 +923,8 @@ def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, str]] = {}
     for unit, lang, label in conn.execute(
-            f"select unit_id, lang, full_label from unit_labels where unit_id in ({marks})", ids):
+        f"select unit_id, lang, full_label from unit_labels where unit_id in ({marks})", ids
+    ):
         found.setdefault(unit, {})[lang] = label
     return found
 
@@ -854,23 +938,33 @@ def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
     if data is not None and data.shown is not None and data.shown.labels is not None:
         # made at build (ingest/search/labels.py), read once per build (laws_site/search/shown.py)
         stored = data.shown.labels
-        return {unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
-                for unit in ids if (found := stored.get(unit)) is not None}
+        return {
+            unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
+            for unit in ids
+            if (found := stored.get(unit)) is not None
+        }
     marks = ",".join("?" * len(ids))
     if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
         # made at build (ingest/search/labels.py): one statement, not three (one a recursive walk up)
         cursor = conn.cursor()
         cursor.row_factory = None
-        return {unit: {"label": label, "labels": json.loads(labels), "context": context}
-                for unit, label, labels, context in cursor.execute(
-                    f"select id, label, labels, context from search_labels where id in ({marks})", ids)}
-    found = {unit: {"label": label, "labels": {}, "context": None} for unit, label in
-             conn.execute(f"select id, label from sections where id in ({marks})", ids)}
+        return {
+            unit: {"label": label, "labels": json.loads(labels), "context": context}
+            for unit, label, labels, context in cursor.execute(
+                f"select id, label, labels, context from search_labels where id in ({marks})", ids
+            )
+        }
+    found = {
+        unit: {"label": label, "labels": {}, "context": None}
+        for unit, label in conn.execute(f"select id, label from sections where id in ({marks})", ids)
+    }
     for unit, lang, label in conn.execute(
-            f"select unit_id, lang, label from unit_labels where unit_id in ({marks})", ids):
+        f"select unit_id, lang, label from unit_labels where unit_id in ({marks})", ids
+    ):
         if unit in found:
             found[unit]["labels"][lang] = label
-    rows = conn.execute(f"""
+    rows = conn.execute(
+        f"""
         with recursive up(start, id, title, depth) as (
             select s.id, s.parent_id, null, 0 from sections s where s.id in ({marks}) and coalesce(s.title, '') = ''
             union all
@@ -878,7 +972,9 @@ def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[st
             where up.title is null or up.title = ''
         )
         select start, title from up where title is not null and title != '' order by depth
-    """, ids).fetchall()
+    """,
+        ids,
+    ).fetchall()
     for unit, title in rows:
         if unit in found and found[unit]["context"] is None:
             found[unit]["context"] = title
@@ -892,8 +988,9 @@ def _labels_in(conn, data: SearchData | None) -> bool:
 
 
 def _has_labels(conn) -> bool:
-    return bool(conn.execute("select 1 from pragma_table_info('sections') where name = 'label'").fetchone()) and \
-        bool(conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone())
+    return bool(conn.execute("select 1 from pragma_table_info('sections') where name = 'label'").fetchone()) and bool(
+        conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone()
+    )
 
 
 def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, ShownText]:
@@ -1031,6 +1128,9 @@ def parse_count(value: str | None, name: str, default: int, lowest: int, highest
     if value is None or value == "":
         return default
     if not re.fullmatch(r"[0-9]{1,7}", value) or not lowest <= int(value) <= highest:
-        raise QueryError(f"{name} must be a whole number from {lowest} to {highest:,}; got {value[:20]!r}"
-                         + ("…" if len(value) > 20 else "") + ".")
+        raise QueryError(
+            f"{name} must be a whole number from {lowest} to {highest:,}; got {value[:20]!r}"
+            + ("…" if len(value) > 20 else "")
+            + "."
+        )
     return int(value)

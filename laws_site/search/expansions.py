@@ -26,6 +26,7 @@ step 5's: a reviewed variant is another spelling of the same term, and its units
 query's own (search.alternative_tier). Step 4 leads a word only to the group's words of the same part
 of speech, one spelling per search key (ingest/search/expansions.py, at build).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -38,18 +39,30 @@ from rapidfuzz.distance import OSA, Levenshtein
 from ingest.text import forgiving, tokenize
 from laws_site.read import queries
 
-FEW = 3                 # fewer units than this from the query itself: offer corrections
-MAX_KEY_CHARS = 40      # longer kana queries are not segmented
-MIN_SOUND_KEY = 3       # consonants; shorter skeletons match too many English words
+FEW = 3  # fewer units than this from the query itself: offer corrections
+MAX_KEY_CHARS = 40  # longer kana queries are not segmented
+MIN_SOUND_KEY = 3  # consonants; shorter skeletons match too many English words
 MAX_ALTERNATIVES = 4
-PARTICLES = {"ノ": "の", "オ": "を", "ニ": "に", "ガ": "が", "ハ": "は", "ワ": "は", "ト": "と", "デ": "で",
-             "モ": "も", "ヘ": "へ", "エ": "へ", "ナ": "な"}
+PARTICLES = {
+    "ノ": "の",
+    "オ": "を",
+    "ニ": "に",
+    "ガ": "が",
+    "ハ": "は",
+    "ワ": "は",
+    "ト": "と",
+    "デ": "で",
+    "モ": "も",
+    "ヘ": "へ",
+    "エ": "へ",
+    "ナ": "な",
+}
 
 
 @dataclass(frozen=True)
 class Alternative:
-    kind: str   # reading | romaji | sound | synonym | zh | typo
-    text: str   # searched as a query of its own
+    kind: str  # reading | romaji | sound | synonym | zh | typo
+    text: str  # searched as a query of its own
     lang: str | None  # ja | zh | None (English: both languages through the glossary)
 
 
@@ -60,16 +73,18 @@ class ExpansionData:
     synonyms: dict[str, list[str]] = field(default_factory=dict)
     zh: dict[str, str] = field(default_factory=dict)
     longest_reading: int = 0
-    kana_words: list[str] = field(default_factory=list)     # keys of katakana words (typo candidates)
+    kana_words: list[str] = field(default_factory=list)  # keys of katakana words (typo candidates)
     kana_word_of: dict[str, str] = field(default_factory=dict)
-    english: list[str] = field(default_factory=list)        # English terms (typo candidates)
+    english: list[str] = field(default_factory=list)  # English terms (typo candidates)
 
     @classmethod
     def from_conn(cls, conn: sqlite3.Connection) -> "ExpansionData":
         data = cls()
         if not queries.table_exists(conn, "search_expansions"):
             return data
-        rows = conn.execute("select kind, key, term, weight from search_expansions order by kind, key, weight desc, term")
+        rows = conn.execute(
+            "select kind, key, term, weight from search_expansions order by kind, key, weight desc, term"
+        )
         for kind, key, term, weight in rows:
             if kind == "reading":
                 data.readings.setdefault(key, []).append((term, weight))
@@ -165,7 +180,7 @@ def synonyms(data: ExpansionData, text: str) -> list[str]:
     found = []
     for i, term in enumerate(terms):
         for target in data.synonyms.get(term, [])[:2]:
-            found.append("".join(terms[:i] + [target] + terms[i + 1:]) if len(terms) > 1 else target)
+            found.append("".join(terms[:i] + [target] + terms[i + 1 :]) if len(terms) > 1 else target)
     return found[:2]
 
 
@@ -185,16 +200,26 @@ def corrections(data: ExpansionData, query: str, lang: str | None) -> list[Alter
     if text.isascii() and forgiving.ASCII_WORDS_RE.match(text):
         lowered = text.lower()
         limit = 1 if len(lowered) <= 4 else 2
-        close = [(distance, term) for term, distance, _ in process.extract(
-            lowered, data.english, scorer=OSA.distance, score_cutoff=limit, limit=5) if distance > 0]
+        close = [
+            (distance, term)
+            for term, distance, _ in process.extract(
+                lowered, data.english, scorer=OSA.distance, score_cutoff=limit, limit=5
+            )
+            if distance > 0
+        ]
         nearest = min((distance for distance, _ in close), default=None)
         found += [Alternative("typo", term, None) for distance, term in close if distance == nearest]
     kana = text if forgiving.is_kana(text) else forgiving.romaji_to_kana(text)
     if kana and lang in (None, "ja"):
         key = forgiving.kana_key(kana)
         limit = 1 if len(key) <= 4 else 2
-        close = [(distance, data.kana_word_of[candidate]) for candidate, distance, _ in process.extract(
-            key, data.kana_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=5) if distance > 0]
+        close = [
+            (distance, data.kana_word_of[candidate])
+            for candidate, distance, _ in process.extract(
+                key, data.kana_words, scorer=Levenshtein.distance, score_cutoff=limit, limit=5
+            )
+            if distance > 0
+        ]
         nearest = min((distance for distance, _ in close), default=None)
         found += [Alternative("typo", term, "ja") for distance, term in close if distance == nearest]
     seen, kept = set(), []
@@ -203,4 +228,3 @@ def corrections(data: ExpansionData, query: str, lang: str | None) -> list[Alter
             seen.add(alternative.text)
             kept.append(alternative)
     return kept[:2]
-

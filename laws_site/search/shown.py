@@ -12,6 +12,7 @@ Built from tables the build wrote: sections, search_offsets (ingest/search/table
 search_labels (ingest/search/labels.py). A database without them (built before they existed) has
 no `ShownUnits`; laws_site/search/engine.py then reads per request as before.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,23 +24,27 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ShownText:
-    text: str        # the text a snippet is cut from: the unit's text, or its title when it has none
-    padded: str      # that text's search tokens, space-separated, with a space before and after
-    offsets: array   # begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)
+    text: str  # the text a snippet is cut from: the unit's text, or its title when it has none
+    padded: str  # that text's search tokens, space-separated, with a space before and after
+    offsets: array  # begin of token i at 2i, end at 2i + 1 (tokenize.pack_offsets)
 
 
 @dataclass(frozen=True, slots=True)
 class ShownLabels:
-    label: str | None        # sections.label (the Japanese interface's)
-    labels: dict[str, str]   # per interface language, in unit_labels' key order; never handed out itself
-    context: str | None      # the title of the nearest enclosing unit with one, for a unit without
+    label: str | None  # sections.label (the Japanese interface's)
+    labels: dict[str, str]  # per interface language, in unit_labels' key order; never handed out itself
+    context: str | None  # the title of the nearest enclosing unit with one, for a unit without
 
 
 class ShownUnits:
     """unit id -> ShownText / ShownLabels."""
 
-    def __init__(self, texts: dict[str, ShownText], labels: dict[str, ShownLabels] | None,
-                 full_labels: dict[str, dict[str, str]] | None = None):
+    def __init__(
+        self,
+        texts: dict[str, ShownText],
+        labels: dict[str, ShownLabels] | None,
+        full_labels: dict[str, dict[str, str]] | None = None,
+    ):
         self.texts, self.labels = texts, labels
         # unit id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to units
         self.full_labels = full_labels
@@ -50,20 +55,26 @@ class ShownUnits:
         cursor.row_factory = None  # the whole table, not a request's result: no per-row budget
         texts = {}
         for unit, title, text, title_tokens, text_tokens, title_offsets, text_offsets in cursor.execute(
-                """select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
-                   from sections s left join search_offsets o on o.id = s.id"""):
+            """select s.id, s.title, s.text, s.search_title, s.search_text, o.title, o.text
+                   from sections s left join search_offsets o on o.id = s.id"""
+        ):
             if text:
                 texts[unit] = ShownText(text, _padded(text_tokens), unpack_offsets(text_offsets))
             else:
                 texts[unit] = ShownText(title or "", _padded(title_tokens), unpack_offsets(title_offsets))
         labels = full_labels = None
         if with_labels:
-            labels = {unit: ShownLabels(label, json.loads(names), context) for unit, label, names, context in
-                      cursor.execute("select id, label, labels, context from search_labels")}
+            labels = {
+                unit: ShownLabels(label, json.loads(names), context)
+                for unit, label, names, context in cursor.execute(
+                    "select id, label, labels, context from search_labels"
+                )
+            }
             full_labels = {}
             # languages in the order the per-page statement gave them (its index: unit_id, lang)
             for unit, lang, label in cursor.execute(
-                    "select unit_id, lang, full_label from unit_labels order by unit_id, lang"):
+                "select unit_id, lang, full_label from unit_labels order by unit_id, lang"
+            ):
                 full_labels.setdefault(unit, {})[lang] = label
         return cls(texts, labels, full_labels)
 

@@ -8,6 +8,7 @@ that may hold a word; the token offsets stored at build (table search_offsets) p
 so a katakana variant (ディクレアララー for ディクレアラー) is found and marked as printed, and no text
 is tokenized again. Chinese words are found in the simplified text (traditional input folded).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -36,10 +37,22 @@ def term_usage(conn: sqlite3.Connection, term: str) -> dict | None:
         words = forms.get(document.language, [])
         usages = find_usages(conn, data, document.id, document.language, words)
         if usages:
-            groups.append({"doc": document.id, "lang": document.language, "usages": usages,
-                           "document": document.title, "count": len(usages)})
-    return {"term": term, "entry": entry, "forms": forms, "groups": groups,
-            "total": sum(group["count"] for group in groups)}
+            groups.append(
+                {
+                    "doc": document.id,
+                    "lang": document.language,
+                    "usages": usages,
+                    "document": document.title,
+                    "count": len(usages),
+                }
+            )
+    return {
+        "term": term,
+        "entry": entry,
+        "forms": forms,
+        "groups": groups,
+        "total": sum(group["count"] for group in groups),
+    }
 
 
 def ordered_documents(data: SearchData):
@@ -54,7 +67,8 @@ def term_forms(conn, data: SearchData, term: str) -> tuple[dict | None, dict[str
     simplified = tokenize.to_simplified(term)
     defined = conn.execute(
         "select s.lang, s.title from sections s where s.kind = 'definition' and (s.title = ? or s.title = ?)",
-        (term, simplified)).fetchone()
+        (term, simplified),
+    ).fetchone()
     if defined:
         return None, {defined[0]: [defined[1]]}
     for entry in data.vocabulary.lookup(term):
@@ -62,8 +76,15 @@ def term_forms(conn, data: SearchData, term: str) -> tuple[dict | None, dict[str
         if row:
             return row
         forms = {"ja": list(entry.ja), "zh": list(entry.zh)}
-        return ({"id": f"vocabulary:{entry.id}", "ja": " / ".join(entry.ja), "en": entry.en,
-                 "zh": " / ".join(entry.zh) or None}, {k: v for k, v in forms.items() if v})
+        return (
+            {
+                "id": f"vocabulary:{entry.id}",
+                "ja": " / ".join(entry.ja),
+                "en": entry.en,
+                "zh": " / ".join(entry.zh) or None,
+            },
+            {k: v for k, v in forms.items() if v},
+        )
     return None, {}
 
 
@@ -98,16 +119,21 @@ def candidates(conn, data: SearchData, doc: str, lang: str, word: str) -> list[t
     navigation = ", ".join("'" + kind + "'" for kind in NAVIGATION_KINDS)
     offsets = "o.title, o.text" if data.has_offsets else "null, null"
     join = "left join search_offsets o on o.id = s.id" if data.has_offsets else ""
-    rows = conn.execute(f"""
+    rows = conn.execute(
+        f"""
         select s.id, s.doc, s.ref, s.lang, s.title, s.text, s.position, s.search_title, s.search_text, {offsets}
         from sections_fts join sections s on s.rowid = sections_fts.rowid {join}
         where sections_fts match ? and s.doc = ? and s.kind not in ({navigation})
         order by s.position
-    """, (match, doc)).fetchall()
+    """,
+        (match, doc),
+    ).fetchall()
     if data.has_offsets:
         return rows
-    return [row[:7] + tuple(part for field in (row[4], row[5]) for part in tokenize.index_tokens_and_offsets(field, lang))
-            for row in rows]
+    return [
+        row[:7] + tuple(part for field in (row[4], row[5]) for part in tokenize.index_tokens_and_offsets(field, lang))
+        for row in rows
+    ]
 
 
 def locate(row: tuple, lang: str, word: str) -> dict | None:
@@ -119,9 +145,19 @@ def locate(row: tuple, lang: str, word: str) -> dict | None:
         spans = word_spans(shown, tokens or "", tokenize.unpack_offsets(offsets), lang, word)
         if spans:
             context, spans_in_context = sentence_around(shown, spans[0])
-            return {"id": unit_id, "doc": doc, "ref": ref, "lang": lang, "title": title,
-                    "url": permalink(doc, ref), "word": word, "occurrences": len(spans),
-                    "context": context, "spans": spans_in_context, "position": position}
+            return {
+                "id": unit_id,
+                "doc": doc,
+                "ref": ref,
+                "lang": lang,
+                "title": title,
+                "url": permalink(doc, ref),
+                "word": word,
+                "occurrences": len(spans),
+                "context": context,
+                "spans": spans_in_context,
+                "position": position,
+            }
     return None
 
 
@@ -145,7 +181,7 @@ def word_spans(text: str, tokens: str, offsets: list[tuple[int, int]], lang: str
     for sequence in sequences:
         size = len(sequence)
         for i in range(len(listed) - size + 1):
-            if listed[i:i + size] == sequence and _adjacent(offsets[i:i + size]):
+            if listed[i : i + size] == sequence and _adjacent(offsets[i : i + size]):
                 spans.add((offsets[i][0], offsets[i + size - 1][1]))
     return sorted(spans)
 
@@ -165,7 +201,9 @@ def sentence_around(text: str, span: tuple[int, int]) -> tuple[str, list[dict]]:
     before, after = text[start:begin].strip(), text[end:stop].rstrip("\n").strip()
     before = ("…" if start > 0 and text[start - 1] not in SENTENCE_ENDS else "") + before
     after += "…" if stop < len(text) and text[stop - 1] not in SENTENCE_ENDS else ""
-    spans = [{"text": part, "mark": mark} for part, mark in
-             ((before, False), (text[begin:end], True), (after, False)) if part]
+    spans = [
+        {"text": part, "mark": mark}
+        for part, mark in ((before, False), (text[begin:end], True), (after, False))
+        if part
+    ]
     return "".join(part["text"] for part in spans).replace("\n", " "), spans
-

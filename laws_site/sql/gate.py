@@ -12,6 +12,7 @@ The statements of a gated request run on an executor of their own (SLOTS threads
 priority, NICENESS), not on Datasette's read threads: on a busy machine the page being rendered
 gets the CPU before a runaway query does, and Datasette's threads are all the pages'.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -25,8 +26,8 @@ from dataclasses import dataclass
 
 SLOTS = 1
 QUEUE = 16
-MAX_WAIT = 1.0     # seconds; a statement may run sql_time_limit_ms (1.5 s) after that
-RETRY_AFTER = 2    # seconds
+MAX_WAIT = 1.0  # seconds; a statement may run sql_time_limit_ms (1.5 s) after that
+RETRY_AFTER = 2  # seconds
 SQL_PARAMETERS = ("sql", "_where")
 NICENESS = 10
 # SQLite steps between two time checks on the gate's thread. Datasette checks every 1,000: each
@@ -63,8 +64,11 @@ class Gate:
             await asyncio.wait_for(self.semaphore.acquire(), self.max_wait)
         except asyncio.TimeoutError:
             self.refused += 1
-            return Busy(429, f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
-                             f"try again in {RETRY_AFTER} s")
+            return Busy(
+                429,
+                f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
+                f"try again in {RETRY_AFTER} s",
+            )
         finally:
             self.waiting -= 1
         return None
@@ -101,6 +105,7 @@ def runs_client_sql(datasette, path: str, parameter_names: set[str]) -> bool:
 
 
 # ---------------------------------------------------------------- the gate's own threads
+
 
 def executor_for(datasette) -> ThreadPoolExecutor:
     executor = getattr(datasette, "_laws_sql_executor", None)

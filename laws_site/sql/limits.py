@@ -19,6 +19,7 @@ to 22 GB (killed by the kernel). So every connection Datasette opens gets (`prep
   absolute path), `fts3_tokenizer` (a pointer, and it can set one), `load_extension` and the other
   names in DENIED_TABLES and DENIED_FUNCTIONS.
 """
+
 from __future__ import annotations
 
 import re
@@ -66,8 +67,17 @@ def prepare(conn: sqlite3.Connection, database: str) -> None:
     guard_results(conn)
 
 
-def authorize(action: int, arg1, arg2, database, trigger, READ=sqlite3.SQLITE_READ, FUNCTION=sqlite3.SQLITE_FUNCTION,
-              OK=sqlite3.SQLITE_OK, DENY=sqlite3.SQLITE_DENY) -> int:
+def authorize(
+    action: int,
+    arg1,
+    arg2,
+    database,
+    trigger,
+    READ=sqlite3.SQLITE_READ,
+    FUNCTION=sqlite3.SQLITE_FUNCTION,
+    OK=sqlite3.SQLITE_OK,
+    DENY=sqlite3.SQLITE_DENY,
+) -> int:
     """SQLite asks while it prepares each statement: deny the few names that reveal files or pointers."""
     if action == READ and arg1 in DENIED_TABLES:
         return DENY
@@ -101,7 +111,9 @@ def set_heap_limits(conn: sqlite3.Connection) -> None:
 _spent = threading.local()
 
 
-def budgeted_row(cursor: sqlite3.Cursor, values: tuple, Row=sqlite3.Row, state=_spent, budget=RESULT_BUDGET) -> sqlite3.Row:
+def budgeted_row(
+    cursor: sqlite3.Cursor, values: tuple, Row=sqlite3.Row, state=_spent, budget=RESULT_BUDGET
+) -> sqlite3.Row:
     """sqlite3.Row, after adding the row's text and blob lengths to its statement's total. Runs for
     every row the site reads, so it is kept to a few operations (1.2x plain sqlite3.Row, measured).
     The total is per cursor: the thread remembers the cursor it last counted for."""
@@ -115,8 +127,7 @@ def budgeted_row(cursor: sqlite3.Cursor, values: tuple, Row=sqlite3.Row, state=_
     else:
         counted["cursor"] = cursor
     if cost > budget:
-        raise ResultTooLarge(f"result too large: more than {budget:,} characters; "
-                             "select fewer rows or shorter values")
+        raise ResultTooLarge(f"result too large: more than {budget:,} characters; select fewer rows or shorter values")
     counted["spent"] = cost
     return Row(cursor, values)
 
@@ -175,6 +186,7 @@ def guarded_printf(name: str):
         if args and isinstance(args[0], str) and printf_repeats_too_much(args[0], args[1:]):
             return None
         return builtin(f"select {name}({', '.join('?' * len(args))})", args)
+
     return printf
 
 
@@ -186,6 +198,7 @@ def guarded_trim(name: str):
         if isinstance(text, str) and isinstance(characters, str) and len(text) * len(characters) > TRIM_DIRECT_LIMIT:
             return trim_linear(name, text, frozenset(characters))
         return builtin(f"select {name}(?, ?)", (text, characters))
+
     return trim
 
 

@@ -1,5 +1,6 @@
 """Links inside Datasette's own table pages: a unit's ref goes to its permalink, and the text of a
 unit in /laws/sections shows its references as links, exactly as on the unit page."""
+
 from __future__ import annotations
 
 from markupsafe import Markup
@@ -43,14 +44,17 @@ def render(datasette, segments: list[dict]):
     async def inner():
         macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
         return Markup(await macros.linked(segments))
+
     return inner
 
 
 def linked_text(datasette, unit_id: str, text: str, field: str):
     """An awaitable (render_cell may return one): the unit's own xrefs turned into links."""
+
     async def inner():
         xrefs = await read(datasette, lambda conn: queries.xrefs_from(conn, [unit_id]))
         if not any((x.get("field") or "text") == field for x in xrefs):
             return None  # nothing to link: let Datasette render the cell as usual
         return await render(datasette, segments(text, xrefs, field))()
+
     return inner

@@ -4,6 +4,7 @@ Datasette would hand the raw query to FTS, which never matches our pre-tokenized
 (docs/pitfalls.md); `filters_from_request` replaces the query with its tokens, made the same way
 as the index.
 """
+
 from __future__ import annotations
 
 from datasette.filters import FilterArguments
@@ -13,6 +14,7 @@ from laws_site.search.data import search_data
 
 LANGUAGES = ("ja", "zh")
 SEARCH_COLUMNS = {"search_title", "search_text"}
+
 
 def filters_from_request(request, database, table, datasette):
     """Re-tokenize Datasette's ?_search= (and ?_search_<column>=) like the index.
