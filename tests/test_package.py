@@ -77,7 +77,7 @@ def test_serve_args_name_only_the_database_metadata_and_settings(tmp_path):
 
 def test_the_read_side_is_registered_through_the_datasette_entry_point():
     assert PROJECT["project"]["entry-points"]["datasette"] == {"bridge_laws": "laws_site"}
-    assert {"ingest", "laws_site", "laws_site.pages"} <= set(PROJECT["tool"]["setuptools"]["packages"])
+    assert {"ingest*", "laws_site*", "corpus*"} <= set(PROJECT["tool"]["setuptools"]["packages"]["find"]["include"])
     assert "templates/*.html" in PROJECT["tool"]["setuptools"]["package-data"]["laws_site"]
 
 

@@ -86,7 +86,7 @@ def test_children_writing_their_own_files_give_the_same_database(tmp_path):
     build without children (no fork: every row inserted by one process) is the same database. Each
     build runs in a fresh process: a test process may run threads, and then nothing forks."""
     code = (
-        "import sys; from ingest import background_tokens, build; "
+        "import sys; from ingest.build import background_tokens, database as build; "
         "sys.argv[2] == 'alone' and setattr(background_tokens, 'can_fork', lambda: False); "
         "forks = []; fork = background_tokens.os.fork; "
         "background_tokens.os.fork = lambda: forks.append(1) or fork(); "
