@@ -1,0 +1,135 @@
+"""Situation queries (issue 36): does search put the governing law first?
+
+Each query of benchmarks/situations.yml (what a director types at the table, in Japanese, Chinese or
+English; judged by reading the Laws) runs through `search()` as the site's search box runs it: no
+document or language filter, the first 10 results.
+
+A result answers a query if it is, or lies inside, one of the query's `governing` units or one of its
+`acceptable` units (relevance.py's convention: 16B1(a) counts for 16B1, 61B2 for 61; the search page
+groups results by law). rank = the first such result (1-10, or none); recall@k = share of queries
+answered within the top k; MRR over the top 10. "governing only" counts `governing` units alone.
+
+Usage:
+    python -m benchmarks.situations --db laws.db [--lang ja|zh|en] [--misses]
+"""
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+from laws_site import search as search_module  # the same import as benchmarks/relevance.py
+from benchmarks.relevance import Ancestry
+
+SITUATIONS_FILE = ROOT / "benchmarks" / "situations.yml"
+CUTOFF = 10
+RECALL_AT = (1, 3, 10)
+LANGS = ("ja", "zh", "en")
+
+
+@dataclass
+class Situation:
+    query: str
+    lang: str
+    governing: frozenset[str]
+    acceptable: frozenset[str]
+
+
+@dataclass
+class Outcome:
+    situation: Situation
+    rank: int | None           # first result in a governing or acceptable unit
+    governing_rank: int | None  # first result in a governing unit
+    top: str                   # the first result's id (or the search's error)
+
+
+def load(path: Path = SITUATIONS_FILE) -> list[Situation]:
+    groups = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("situations") or {}
+    return [Situation(str(entry["query"]), entry["lang"], frozenset(entry["governing"]),
+                      frozenset(entry["acceptable"]))
+            for lang in groups for entry in groups[lang] or []]
+
+
+def first_rank(lineages: list[set[str]], wanted: frozenset[str]) -> int | None:
+    return next((rank for rank, lineage in enumerate(lineages, start=1) if lineage & wanted), None)
+
+
+def evaluate(conn: sqlite3.Connection, situation: Situation, ancestry: Ancestry) -> Outcome:
+    try:
+        results = search_module.search(conn, situation.query, limit=CUTOFF)
+    except search_module.QueryError as error:
+        return Outcome(situation, None, None, f"QueryError: {error}")
+    lineages = [ancestry.lineage(result["id"]) for result in results]
+    return Outcome(situation, first_rank(lineages, situation.governing | situation.acceptable),
+                   first_rank(lineages, situation.governing), results[0]["id"] if results else "(no results)")
+
+
+def summary(outcomes: list[Outcome]) -> dict:
+    n = len(outcomes)
+    row = {"queries": n}
+    for k in RECALL_AT:
+        row[f"recall@{k}"] = sum(o.rank is not None and o.rank <= k for o in outcomes) / n
+        row[f"governing@{k}"] = sum(o.governing_rank is not None and o.governing_rank <= k for o in outcomes) / n
+    row["mrr"] = sum(1 / o.rank for o in outcomes if o.rank) / n
+    return row
+
+
+def short(unit_ids) -> str:
+    """laws-2017-ja:16B1 -> 16B1; other documents keep their id."""
+    return ",".join(sorted(u.removeprefix("laws-2017-ja:") for u in unit_ids))
+
+
+def padded(text: str, width: int) -> str:
+    """Left-justified to `width` terminal columns (CJK characters take two)."""
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(width - columns, 0)
+
+
+def print_report(outcomes: list[Outcome], misses_only: bool) -> None:
+    print(f"{'lang':<5} {'queries':>7} {'recall@1':>9} {'recall@3':>9} {'recall@10':>10} {'MRR':>6}"
+          f"   governing only: {'@1':>6} {'@3':>6} {'@10':>6}")
+    langs = [lang for lang in LANGS if any(o.situation.lang == lang for o in outcomes)]
+    for label, group in [(lang, [o for o in outcomes if o.situation.lang == lang]) for lang in langs] + [("all", outcomes)]:
+        row = summary(group)
+        print(f"{label:<5} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@3']:>9.3f} "
+              f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}   {'':16}{row['governing@1']:>6.3f} "
+              f"{row['governing@3']:>6.3f} {row['governing@10']:>6.3f}")
+    print()
+    print(f"rank = first result in a governing or acceptable unit; gov = first in a governing unit; '-' = not in the top {CUTOFF}")
+    print(f"{'lang':<5} {'rank':>4} {'gov':>4}  {'governing':<28} {'first result':<34} query")
+    for o in outcomes:
+        if misses_only and o.rank == 1:
+            continue
+        rank = str(o.rank) if o.rank else "-"
+        gov = str(o.governing_rank) if o.governing_rank else "-"
+        print(f"{o.situation.lang:<5} {rank:>4} {gov:>4}  {short(o.situation.governing):<28} "
+              f"{padded(short([o.top]), 34)} {o.situation.query}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
+    parser.add_argument("--situations", type=Path, default=SITUATIONS_FILE)
+    parser.add_argument("--lang", choices=LANGS, help="only the queries in this language")
+    parser.add_argument("--misses", action="store_true", help="list only the queries not answered at rank 1")
+    args = parser.parse_args(argv)
+    conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    ancestry = Ancestry(conn)
+    situations = [s for s in load(args.situations) if args.lang in (None, s.lang)]
+    unknown = {u for s in situations for u in ancestry.missing(s.governing | s.acceptable)}
+    if unknown:
+        print(f"situations name units not in {args.db}: {sorted(unknown)}", file=sys.stderr)
+        return 2
+    print_report([evaluate(conn, s, ancestry) for s in situations], args.misses)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
