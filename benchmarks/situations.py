@@ -12,6 +12,7 @@ answered within the top k; MRR over the top 10. "governing only" counts `governi
 Usage:
     python -m benchmarks.situations --db laws.db [--lang ja|zh|en] [--misses]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,10 +24,10 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from laws_site import search as search_module  # the same import as benchmarks/relevance.py
 from benchmarks.relevance import Ancestry
+from laws_site.search import engine as search_module  # the same import as benchmarks/relevance.py
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SITUATIONS_FILE = ROOT / "benchmarks" / "situations.yml"
 CUTOFF = 10
@@ -45,16 +46,18 @@ class Situation:
 @dataclass
 class Outcome:
     situation: Situation
-    rank: int | None           # first result in a governing or acceptable unit
+    rank: int | None  # first result in a governing or acceptable unit
     governing_rank: int | None  # first result in a governing unit
-    top: str                   # the first result's id (or the search's error)
+    top: str  # the first result's id (or the search's error)
 
 
 def load(path: Path = SITUATIONS_FILE) -> list[Situation]:
     groups = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("situations") or {}
-    return [Situation(str(entry["query"]), entry["lang"], frozenset(entry["governing"]),
-                      frozenset(entry["acceptable"]))
-            for lang in groups for entry in groups[lang] or []]
+    return [
+        Situation(str(entry["query"]), entry["lang"], frozenset(entry["governing"]), frozenset(entry["acceptable"]))
+        for lang in groups
+        for entry in groups[lang] or []
+    ]
 
 
 def first_rank(lineages: list[set[str]], wanted: frozenset[str]) -> int | None:
@@ -67,8 +70,12 @@ def evaluate(conn: sqlite3.Connection, situation: Situation, ancestry: Ancestry)
     except search_module.QueryError as error:
         return Outcome(situation, None, None, f"QueryError: {error}")
     lineages = [ancestry.lineage(result["id"]) for result in results]
-    return Outcome(situation, first_rank(lineages, situation.governing | situation.acceptable),
-                   first_rank(lineages, situation.governing), results[0]["id"] if results else "(no results)")
+    return Outcome(
+        situation,
+        first_rank(lineages, situation.governing | situation.acceptable),
+        first_rank(lineages, situation.governing),
+        results[0]["id"] if results else "(no results)",
+    )
 
 
 def summary(outcomes: list[Outcome]) -> dict:
@@ -93,24 +100,34 @@ def padded(text: str, width: int) -> str:
 
 
 def print_report(outcomes: list[Outcome], misses_only: bool) -> None:
-    print(f"{'lang':<5} {'queries':>7} {'recall@1':>9} {'recall@3':>9} {'recall@10':>10} {'MRR':>6}"
-          f"   governing only: {'@1':>6} {'@3':>6} {'@10':>6}")
+    print(
+        f"{'lang':<5} {'queries':>7} {'recall@1':>9} {'recall@3':>9} {'recall@10':>10} {'MRR':>6}"
+        f"   governing only: {'@1':>6} {'@3':>6} {'@10':>6}"
+    )
     langs = [lang for lang in LANGS if any(o.situation.lang == lang for o in outcomes)]
-    for label, group in [(lang, [o for o in outcomes if o.situation.lang == lang]) for lang in langs] + [("all", outcomes)]:
+    for label, group in [(lang, [o for o in outcomes if o.situation.lang == lang]) for lang in langs] + [
+        ("all", outcomes)
+    ]:
         row = summary(group)
-        print(f"{label:<5} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@3']:>9.3f} "
-              f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}   {'':16}{row['governing@1']:>6.3f} "
-              f"{row['governing@3']:>6.3f} {row['governing@10']:>6.3f}")
+        print(
+            f"{label:<5} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@3']:>9.3f} "
+            f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}   {'':16}{row['governing@1']:>6.3f} "
+            f"{row['governing@3']:>6.3f} {row['governing@10']:>6.3f}"
+        )
     print()
-    print(f"rank = first result in a governing or acceptable unit; gov = first in a governing unit; '-' = not in the top {CUTOFF}")
+    print(
+        f"rank = first result in a governing or acceptable unit; gov = first in a governing unit; '-' = not in the top {CUTOFF}"
+    )
     print(f"{'lang':<5} {'rank':>4} {'gov':>4}  {'governing':<28} {'first result':<34} query")
     for o in outcomes:
         if misses_only and o.rank == 1:
             continue
         rank = str(o.rank) if o.rank else "-"
         gov = str(o.governing_rank) if o.governing_rank else "-"
-        print(f"{o.situation.lang:<5} {rank:>4} {gov:>4}  {short(o.situation.governing):<28} "
-              f"{padded(short([o.top]), 34)} {o.situation.query}")
+        print(
+            f"{o.situation.lang:<5} {rank:>4} {gov:>4}  {short(o.situation.governing):<28} "
+            f"{padded(short([o.top]), 34)} {o.situation.query}"
+        )
 
 
 def main(argv=None) -> int:

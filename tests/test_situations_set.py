@@ -4,6 +4,7 @@ enough per language, every judged unit in the built database, no query twice.
 `shape_problems` reads the file alone; the database checks use the session's laws.db (conftest).
 Each check is also run on a broken copy, so a test here fails when the file goes wrong.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,7 @@ import yaml
 SITUATIONS_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "situations.yml"
 MINIMUM = {"ja": 50, "zh": 15, "en": 15}
 FIELDS = {"query", "lang", "governing", "acceptable", "why"}
-GOVERNING_DOC = "laws-2017-ja"          # the current Laws decide, whatever the query's language
+GOVERNING_DOC = "laws-2017-ja"  # the current Laws decide, whatever the query's language
 ACCEPTABLE_DOCS = {"ja": {"laws-2017-ja"}, "en": {"laws-2017-ja"}, "zh": {"laws-2017-ja", "laws-1997-zh"}}
 
 KANA = re.compile(r"[\u3041-\u30ff\uff66-\uff9f]")
@@ -98,8 +99,11 @@ def shape_problems(data: dict) -> list[str]:
 
 def count_problems(data: dict) -> list[str]:
     counts = {group: len(items or []) for group, items in (data.get("situations") or {}).items()}
-    return [f"{group}: {counts.get(group, 0)} queries, at least {least} wanted"
-            for group, least in MINIMUM.items() if counts.get(group, 0) < least]
+    return [
+        f"{group}: {counts.get(group, 0)} queries, at least {least} wanted"
+        for group, least in MINIMUM.items()
+        if counts.get(group, 0) < least
+    ]
 
 
 def database_problems(data: dict, conn: sqlite3.Connection) -> list[str]:
@@ -123,6 +127,7 @@ def database_problems(data: dict, conn: sqlite3.Connection) -> list[str]:
 
 
 # ---------------------------------------------------------------- the file
+
 
 @pytest.fixture(scope="module")
 def situations() -> dict:
@@ -152,7 +157,9 @@ def test_every_judged_unit_is_in_the_database(situations, laws_conn, require_doc
 def test_the_examples_named_in_the_issue_are_judged(situations):
     governing = {entry["query"]: set(entry["governing"]) for _, _, entry in entries(situations)}
     assert governing["ダミーがディクレアラーの間違ったハンドからのリードを止めようとした"] == {
-        "laws-2017-ja:42B2", "laws-2017-ja:43B2(a)"}
+        "laws-2017-ja:42B2",
+        "laws-2017-ja:43B2(a)",
+    }
     assert governing["パートナーが長考した後にパス、そのあとのビッド"] == {"laws-2017-ja:16B1"}
     assert governing["ボードの中身が入れ替わっていた"] == {"laws-2017-ja:87"}
     assert "laws-2017-ja:49" in governing["ディフェンダーがカードを落として表になった"]
@@ -161,14 +168,15 @@ def test_the_examples_named_in_the_issue_are_judged(situations):
 
 # ---------------------------------------------------------------- the checks catch a broken file
 
+
 def broken_copy(situations: dict) -> dict:
     ja = [dict(entry) for entry in situations["situations"]["ja"]]
-    ja[1] = {**ja[1], "query": ja[0]["query"] + " "}                       # duplicate once normalised
-    ja[2] = {**ja[2], "lang": "zh"}                                          # wrong group
-    ja[3] = {**ja[3], "governing": []}                                       # nothing governs
-    ja[4] = {**ja[4], "acceptable": ["laws-1997-zh:27"]}                     # 1997 unit for a ja query
-    ja[5] = {key: value for key, value in ja[5].items() if key != "why"}     # a field missing
-    ja[6] = {**ja[6], "query": "slow pass"}                                  # not Japanese
+    ja[1] = {**ja[1], "query": ja[0]["query"] + " "}  # duplicate once normalised
+    ja[2] = {**ja[2], "lang": "zh"}  # wrong group
+    ja[3] = {**ja[3], "governing": []}  # nothing governs
+    ja[4] = {**ja[4], "acceptable": ["laws-1997-zh:27"]}  # 1997 unit for a ja query
+    ja[5] = {key: value for key, value in ja[5].items() if key != "why"}  # a field missing
+    ja[6] = {**ja[6], "query": "slow pass"}  # not Japanese
     return {"situations": {"ja": ja, "zh": situations["situations"]["zh"][:3], "en": situations["situations"]["en"]}}
 
 
@@ -184,9 +192,15 @@ def test_a_broken_file_is_reported(situations):
 
 
 def test_unknown_and_redundant_units_are_reported(situations, laws_conn):
-    entry = {"query": "x", "lang": "ja", "why": "x",
-             "governing": ["laws-2017-ja:16B1", "laws-2017-ja:99Z"],
-             "acceptable": ["laws-2017-ja:16", "laws-2017-ja:16B1(a)"]}
+    entry = {
+        "query": "x",
+        "lang": "ja",
+        "why": "x",
+        "governing": ["laws-2017-ja:16B1", "laws-2017-ja:99Z"],
+        "acceptable": ["laws-2017-ja:16", "laws-2017-ja:16B1(a)"],
+    }
     problems = database_problems({"situations": {"ja": [entry]}}, laws_conn)
-    assert problems == ["ja[0] 'x': laws-2017-ja:99Z is not in the database",
-                        "ja[0] 'x': acceptable laws-2017-ja:16B1(a) lies inside governing laws-2017-ja:16B1"]
+    assert problems == [
+        "ja[0] 'x': laws-2017-ja:99Z is not in the database",
+        "ja[0] 'x': acceptable laws-2017-ja:16B1(a) lies inside governing laws-2017-ja:16B1",
+    ]
