@@ -23,6 +23,27 @@ from laws_site.http.serve import METADATA, SETTINGS
 pytest_plugins = ["tests.browser_fixtures"]
 
 
+# ---------------------------------------------------------------- two tiers
+# `pytest` runs the fast tier: unit tests on excerpts, whole-corpus invariants, HTTP tests through
+# ds.client, each well under 2 s. `pytest --full` adds the tests marked slow, browser or live (real
+# servers, Chromium, fuzzing, whole offline packs); `.ci/run` runs both. A `-m` expression given on
+# the command line selects as written.
+FULL_TIER_MARKS = ("slow", "browser", "live")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", help="also run the slow, browser and live tests")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--full") or config.getoption("markexpr"):
+        return
+    fast = [item for item in items if not any(item.get_closest_marker(mark) for mark in FULL_TIER_MARKS)]
+    if len(fast) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in fast])
+        items[:] = fast
+
+
 @dataclass
 class LawsBuild:
     path: Path

@@ -37,6 +37,7 @@ def copy_corpus(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_schema_and_counts(built):
     conn = sqlite3.connect(built)
     docs = [r[0] for r in conn.execute("select id from documents order by id")]
@@ -63,6 +64,7 @@ def test_fts_table_is_detected_by_datasette(built):
     assert "content=[sections]" in sql or 'content="sections"' in sql or "content='sections'" in sql
 
 
+@pytest.mark.slow
 def test_rebuild_replaces_atomically(built, tmp_path):
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
@@ -215,6 +217,7 @@ def test_build_into_an_unwritable_place_is_one_line(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- file mode and temporary files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [0o644, 0o600, 0o664])
 def test_rebuild_keeps_the_file_mode(built, tmp_path, mode):
     db = tmp_path / "laws.db"
@@ -296,6 +299,7 @@ def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path,
     assert signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # nothing left held
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
 def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp_path, signal_name):
     db = tmp_path / "laws.db"
@@ -584,6 +588,7 @@ def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkey
         alive.wait()
 
 
+@pytest.mark.slow
 def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_is_the_same(
     built, tmp_path, monkeypatch
 ):

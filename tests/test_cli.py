@@ -342,6 +342,7 @@ def test_a_db_name_too_long_is_one_line(tmp_path, command):
     assert f"{too_long} cannot be a database file: File name too long" in line
 
 
+@pytest.mark.slow
 def test_a_build_in_process_leaves_garbage_collection_as_it_found_it(tmp_path):
     import gc
 
@@ -350,6 +351,7 @@ def test_a_build_in_process_leaves_garbage_collection_as_it_found_it(tmp_path):
     assert gc.isenabled()
 
 
+@pytest.mark.slow
 def test_a_build_leaves_what_it_made_to_the_exit_frozen(tmp_path):
     """The console script leaves with os._exit right after a build: freeing the parsed corpus as the
     build returns (~7 ms) or walking it in a first collection (~10 ms) would be CPU for nothing."""

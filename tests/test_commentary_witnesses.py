@@ -226,6 +226,7 @@ def checked():
     return check_corpus()
 
 
+@pytest.mark.slow
 def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnessed, checked):
     """A kept span with three characters either side, looked up in laws-2017-ja's text: where the
     Laws print it otherwise, the difference is a spelling or 2018 wording listed above."""

@@ -221,6 +221,7 @@ def site_pages(db_path) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 async def test_no_visible_text_names_an_internal_id(datasette, laws_db_path):
     """Ids live in URLs and JSON; what people read is a label (第63条の引用, 定義: ダミー, 脚注19)."""
     offenders = []
@@ -232,6 +233,7 @@ async def test_no_visible_text_names_an_internal_id(datasette, laws_db_path):
     assert offenders == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", ["/zh", "/en"])
 async def test_no_visible_text_names_an_internal_id_in_other_languages(datasette, laws_db_path, prefix):
     every = site_pages(laws_db_path)

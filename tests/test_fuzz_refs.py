@@ -71,6 +71,7 @@ REF_SHAPED = st.tuples(
 ).map("".join)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(REF_SHAPED | st.lists(REF_ALPHABET, max_size=10).map("".join))
 @example("40B2(ii)")  # a sub-sub-item with no sub-item above it
@@ -137,6 +138,7 @@ def test_japanese_citation_yields_the_ref_it_spells(before, citation, after, cit
         assert parse_law_ref(r.ref) is not None
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.tuples(BEFORE, ja_citations(), AFTER), min_size=1, max_size=4))
 def test_every_law_ref_emitted_from_citation_text_parses(pieces):

@@ -130,6 +130,7 @@ def assert_answered(response, path: str) -> None:
         assert body.strip(), f"{path}: a 400 must carry a message"
 
 
+@pytest.mark.slow
 @FUZZ
 @given(query=QUERIES | RAW_PARAMS.map(lambda raw: "RAW:" + raw), lang=st.sampled_from(["", "ja", "zh", "xx"]))
 @example(query="", lang="")

@@ -105,6 +105,7 @@ def test_another_builds_pack_is_a_404_naming_the_build_served(datasette, build_i
     assert response.json()["build"] == build_id and "reload the page" in response.json()["error"]
 
 
+@pytest.mark.slow
 def test_the_pages_pack_holds_every_unit_page_and_every_reading_page(pages_pack, laws_db_path, build_id):
     assert pages_pack["build"] == build_id
     assert pages_pack["skipped"] == {}  # every link of the site answers
@@ -141,6 +142,7 @@ def test_the_pages_pack_holds_every_unit_page_and_every_reading_page(pages_pack,
         "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
     ],
 )
+@pytest.mark.slow
 def test_a_packed_page_is_the_page_the_server_sends(datasette, pages_pack, path):
     assert unpack_page(pages_pack, page_key(path)) == get(datasette, path).text
 
@@ -157,6 +159,7 @@ def test_a_packed_page_is_the_page_the_server_sends(datasette, pages_pack, path)
         ("en", "/-/offline/page"),
     ],
 )
+@pytest.mark.slow
 def test_a_packed_page_in_another_interface_language_is_the_page_the_server_sends(datasette, packs, lang, path):
     """Keyed without the prefix: /en/X is key X of the en pack, its chrome in English, its links in /en/."""
     served = get(datasette, f"/{lang}{path}").text
@@ -164,6 +167,7 @@ def test_a_packed_page_in_another_interface_language_is_the_page_the_server_send
     assert f'<html lang="{"zh-Hans" if lang == "zh" else lang}"' in served
 
 
+@pytest.mark.slow
 def test_every_interface_language_packs_the_same_pages(packs):
     keys = set(packs["ja"]["pages"])
     for lang in ("zh", "en"):
@@ -175,6 +179,7 @@ def test_every_interface_language_packs_the_same_pages(packs):
     assert 'href="/laws-2017-ja/44"' in unpack_page(packs["ja"], "/laws-2017-ja/61")
 
 
+@pytest.mark.slow
 def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, build_id, laws_db_path):
     """What offline search shows for a result (offline_pack.result_labels): a label per unit in the
     search pack's order, the nearest title of a unit without one, the documents' short titles."""
@@ -198,6 +203,7 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
         assert str(place["laws-2017-ja:61"]) not in named["contexts"]  # a titled unit has none
 
 
+@pytest.mark.slow
 def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(
     laws_db_path, build_id, packs_made, stale_pack
 ):
@@ -211,6 +217,7 @@ def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(
     assert make_packs(laws_db_path)["made"] == []  # files made are kept
 
 
+@pytest.mark.slow
 def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_path, build_id, tmp_path, packs_made):
     """A database whose packs are missing (a rebuild the server picked up): the server never renders
     the site in the request; it answers 503 with Retry-After and starts `bridge-laws pack` in a child
@@ -240,6 +247,7 @@ def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_pa
         offline_routes._makers.clear()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_background_pack_stops_when_the_server_that_started_it_has_stopped(laws_db_path, tmp_path, jobs):
     """A pack started by a server (`--parent-pid`) stops its crawls when that server has ended, even
@@ -303,6 +311,7 @@ def test_the_pack_command_says_what_is_wrong_with_a_database_in_one_line(tmp_pat
     assert not offline_make.pack_root(plain).exists()
 
 
+@pytest.mark.slow
 def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id, laws_db_path, packs_made):
     async def raw(path):
         import httpx

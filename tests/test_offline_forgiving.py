@@ -105,6 +105,7 @@ def engine(page, pack):
     return page
 
 
+@pytest.mark.slow
 def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
     """A corpus word with kanji, typed in hiragana, is in the lexicon as SudachiPy takes it back
     (じゅんばん -> 順番); a reading SudachiPy reads as another word is not."""
@@ -133,6 +134,7 @@ def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
     }
 
 
+@pytest.mark.slow
 def test_a_hiragana_query_is_split_into_the_servers_words(engine):
     """Hiragana queries of corpus words get the server's words offline (before the kana spellings
     the phone cut ふとうなじょうほう into unknown pieces)."""

@@ -30,6 +30,8 @@ import yaml
 from laws_site.http.serve import METADATA, SETTINGS, datasette_args
 from tests.live_server import QUERIES, ROOT, free_port, serving
 
+pytestmark = pytest.mark.slow  # wheels built and installed
+
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 WEB_MODULES = {"datasette", "jinja2", "markupsafe"}
 
@@ -222,6 +224,7 @@ def readme_publish_command() -> list[str]:
     return shlex.split(command)
 
 
+@pytest.mark.slow
 def test_readme_publish_command_is_the_one_tested(wheel):
     argv = readme_publish_command()
     options = {argv[i]: argv[i + 1] for i in range(len(argv) - 1) if argv[i].startswith("-")}
@@ -246,6 +249,7 @@ def test_package_dockerfile_installs_the_wheel_and_serves_immutable_with_setting
         assert (package_dir / part).exists(), part
 
 
+@pytest.mark.slow
 def test_packaged_site_has_the_same_metadata_and_settings(packaged_site):
     assert packaged_site.get("/-/metadata.json").json() == json.loads(
         json.dumps(yaml.safe_load(METADATA.read_text(encoding="utf-8")))

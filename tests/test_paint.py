@@ -13,6 +13,8 @@ import pytest
 from tests.live_server import serving
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SITE_CSS = Path(__file__).resolve().parent.parent / "laws_site" / "static" / "site.css"
 JA = '"Hiragino Kaku Gothic ProN", "Hiragino Sans", "Yu Gothic", Meiryo, "Noto Sans CJK JP", "Noto Sans JP", IPAexGothic, TakaoGothic, sans-serif'
 ZH = '"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", "WenQuanYi Micro Hei", "Source Han Sans SC", sans-serif'

@@ -61,6 +61,7 @@ def test_check_sample_is_the_real_report(laws_db_path, require_documents):
     assert len(shown) >= 8  # the header, five documents, the total and the verdict
 
 
+@pytest.mark.slow
 def test_text_check_sample_is_the_real_report():
     from ingest.checks.textcheck import check_corpus, format_report
 

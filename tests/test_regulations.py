@@ -667,6 +667,7 @@ def checked():
     return check_corpus()[DOC]
 
 
+@pytest.mark.slow
 def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
     assert checked.verbatim
     # what the checker shows (evidence explains 63 of its 74 raw detections away) ...

@@ -169,6 +169,7 @@ async def test_searches_asked_at_once_run_one_after_another_and_all_answer(datas
     assert most[0] == 1
 
 
+@pytest.mark.slow
 async def test_the_first_search_of_a_build_is_not_cut_short_by_the_query_time_limit(
     datasette, monkeypatch, fresh_answers
 ):

@@ -35,6 +35,7 @@ def contents(path: Path) -> dict:
     return found
 
 
+@pytest.mark.slow
 def test_the_database_is_the_one_sqlite_utils_writes(tmp_path, monkeypatch):
     ours = tmp_path / "ours.db"
     build_module.build(ours)
@@ -46,6 +47,7 @@ def test_the_database_is_the_one_sqlite_utils_writes(tmp_path, monkeypatch):
     assert [key for key in reference if mine[key] != reference[key]] == []
 
 
+@pytest.mark.slow
 def test_a_build_does_not_import_sqlite_utils():
     code = (
         "import sys, tempfile, pathlib; from ingest.build.database import build; "

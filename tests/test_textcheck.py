@@ -134,6 +134,7 @@ def checked():
     return check_corpus()
 
 
+@pytest.mark.slow
 def test_every_candidate_of_the_2017_laws_is_reviewed(checked):
     laws = checked["laws-2017-ja"]
     assert laws.verbatim
@@ -262,6 +263,7 @@ def test_the_printed_spelling_still_finds_the_definition(db):
     assert "laws-2017-ja:def:ディクレアラー予定者" in [r["id"] for r in results[:3]]
 
 
+@pytest.mark.slow
 def test_check_text_command(tmp_path):
     from click.testing import CliRunner
 

@@ -95,6 +95,7 @@ def checked():
     return check_corpus()
 
 
+@pytest.mark.slow
 def test_the_summary_counts_the_rows_it_lists(checked):
     """`check --text` and `check --text --all` agree: as many rows under a document as its count."""
     lines = format_report(checked, show_all=True).split("\n")

@@ -16,6 +16,8 @@ import unicodedata
 from collections import defaultdict
 from functools import lru_cache
 
+import pytest
+
 from ingest.parsers.documents import parse_document
 from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_text
 
@@ -168,6 +170,7 @@ def test_a_wrong_reading_would_disagree():
     assert verdict(reprints, "55B2", "text", right)[0] == "agree"
 
 
+@pytest.mark.slow
 def test_every_span_kept_as_printed_agrees_with_its_reprints_or_is_explained():
     results = kept_against_reprints()
     disagreeing = {(r["line"], r["span"], r["ref"]) for r in results if r["status"] == "disagree"}

@@ -17,6 +17,8 @@ import pytest
 
 from tests.live_server import ROOT, free_port, serve_argv, serving
 
+pytestmark = pytest.mark.live  # real server processes
+
 # A dispatcher whose workers answer each connection with their pid (and, asked "die", exit 3):
 # the dispatch and the supervision without Datasette.
 ECHO_WORKERS = textwrap.dedent("""
