@@ -68,6 +68,7 @@ class Answer:
     next: str | None  # a step id, or
     rule: str | None  # a rule id
     line: int
+    target_line: int  # the line of its next: or rule:
 
     @property
     def target(self) -> str:
@@ -266,7 +267,8 @@ def _steps(read: _Reader, node) -> dict[str, Step]:
                 label=read.text(a_fields["label"], f"{a_what} label"),
                 next=read.identifier(a_fields["next"], f"{a_what} next") if "next" in a_fields else None,
                 rule=read.identifier(a_fields["rule"], f"{a_what} rule") if "rule" in a_fields else None,
-                line=item.start_mark.line + 1))
+                line=item.start_mark.line + 1,
+                target_line=a_fields.get("next", a_fields.get("rule")).start_mark.line + 1))
         if len(answers) < MIN_ANSWERS:
             raise read.fail(fields["answers"], f"{what} has {len(answers)} answer; a question has at least "
                                                f"{MIN_ANSWERS}")
@@ -329,9 +331,9 @@ def _check_graph(read: _Reader, guide: Guide, top: dict) -> None:
     for step in guide.steps.values():
         for answer in step.answers:
             if answer.next is not None and answer.next not in guide.steps:
-                raise ParseError(source, answer.line, f"step {step.id!r}: next {answer.next!r} is not a step")
+                raise ParseError(source, answer.target_line, f"step {step.id!r}: next {answer.next!r} is not a step")
             if answer.rule is not None and answer.rule not in guide.rules:
-                raise ParseError(source, answer.line, f"step {step.id!r}: rule {answer.rule!r} is not a rule")
+                raise ParseError(source, answer.target_line, f"step {step.id!r}: rule {answer.rule!r} is not a rule")
     _check_no_cycle(guide)
     reached = _reachable(guide)
     for step in guide.steps.values():
@@ -376,7 +378,7 @@ def _check_no_cycle(guide: Guide) -> None:
                 continue
             elif answer.next in on_path:
                 cycle = [s for s, _ in stack][[s for s, _ in stack].index(answer.next):]
-                raise ParseError(guide.source, answer.line,
+                raise ParseError(guide.source, answer.target_line,
                                  f"cycle: {' -> '.join((*cycle, answer.next))}; every path must end in a rule")
             else:
                 on_path.add(answer.next)
