@@ -196,12 +196,19 @@ class _Reader:
         if "options" in fields:
             if depth + 1 >= MAX_OPTION_DEPTH:
                 raise self.fail(fields["options"], f"{what}: options nest at most {MAX_OPTION_DEPTH} deep")
-            options = tuple(self.citation(item, f"{what} option {n + 1}", "option", depth + 1)
-                            for n, item in enumerate(self.sequence(fields["options"], f"{what} options")))
+            options = self.options(fields["options"], what, depth + 1)
         return self.cited(
             fields, what, options=options,
             label=self.text(fields["label"], f"{what} label") if "label" in fields else None,
             note=self.text(fields["note"], f"{what} note") if "note" in fields else None)
+
+    def options(self, node, what: str, depth: int = 0) -> tuple[Citation, ...]:
+        """The choices the law gives, at least two."""
+        options = tuple(self.citation(item, f"{what} option {n + 1}", "option", depth)
+                        for n, item in enumerate(self.sequence(node, f"{what} options")))
+        if len(options) == 1:
+            raise self.fail(node, f"{what} lists one option; options are the choices the law gives")
+        return options
 
     def cited(self, fields: dict, what: str, **extra) -> Citation:
         """The Citation of a mapping's ``cite`` and ``quote`` nodes."""
@@ -222,7 +229,9 @@ def load_guide(path: Path | str) -> Guide:
     path = Path(path)
     source = str(path)
     try:
-        _data, root = safe_yaml.load_with_node(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        safe_yaml.check_events(text)  # bounds first: no alias bombs, no deep nesting
+        root = yaml.compose(text, Loader=safe_yaml.LOADER)  # the nodes carry the lines
     except UnicodeDecodeError as exc:
         raise ParseError(source, None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
     except yaml.YAMLError as exc:
@@ -294,11 +303,7 @@ def _rules(read: _Reader, node) -> dict[str, Rule]:
         what = f"rule {rule_id!r}"
         fields = read.mapping(value, what, ("summary", "cite", "quote"), ("note", "options", "also", "guide"))
         citation = read.cited(fields, what)
-        options = tuple(read.citation(item, f"{what} option {n + 1}", "option")
-                        for n, item in enumerate(read.sequence(fields["options"], f"{what} options"))) \
-            if "options" in fields else ()
-        if len(options) == 1:
-            raise read.fail(fields["options"], f"{what} lists one option; options are the choices the law gives")
+        options = read.options(fields["options"], what) if "options" in fields else ()
         also = tuple(read.citation(item, f"{what} also {n + 1}", "also")
                      for n, item in enumerate(read.sequence(fields["also"], f"{what} also"))) \
             if "also" in fields else ()

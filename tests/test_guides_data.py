@@ -273,6 +273,10 @@ def test_the_good_example_is_good(tmp_path):
     ('    quote: "スートにフォローしないこと"\n', '    quote: "フォロー"\n', 'quote: "フォロー"', 1, "shorter than"),
     ("  d:\n", "  r1:\n", "  r1:", 2, "'r1' is both a step and a rule"),
     ("        rule: r1\n  b:", "        rule: r1\n    colour: red\n  b:", "colour: red", 1, "unknown key 'colour'"),
+    ('      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n', '      - cite: "61B"\n',
+     '- cite: "61B"', 1, "has no 'label'"),
+    ('      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n        quote: "ディクレアラーは質問することができる"\n',
+     "", "選択1", 1, "lists one option"),
 ])
 def test_a_broken_guide_names_file_and_line(tmp_path, old, new, fragment, occurrence, message):
     assert old in GOOD
