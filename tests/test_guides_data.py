@@ -331,3 +331,11 @@ def test_yaml_out_of_bounds_or_broken_is_a_parse_error(tmp_path):
     with pytest.raises(ParseError) as raised:
         guides.load_guide(write(tmp_path, broken))
     assert raised.value.line is not None and "invalid YAML" in raised.value.message
+
+
+def test_the_readme_table_matches_the_guides(all_guides):
+    """corpus/guides/README.md lists every guide with its step and rule counts."""
+    rows = re.findall(r"^\| `([a-z-]+)\.yml` \| [^|]+ \| (\d+) \| (\d+) \|$",
+                      (GUIDES / "README.md").read_text(encoding="utf-8"), re.M)
+    assert {name: (int(steps), int(rules)) for name, steps, rules in rows} == \
+        {guide.id: (len(guide.steps), len(guide.rules)) for guide in all_guides.values()}
