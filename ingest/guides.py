@@ -30,7 +30,7 @@ from . import safe_yaml
 from .records import ParseError
 
 LANGUAGES = ("ja", "zh", "en")
-LAWS_DOC = "laws-2017-ja"
+LAWS = "the Laws in force"  # how messages name the document cited (the registry's current_laws)
 MIN_STEPS, MAX_STEPS = 4, 15  # a guide stays focused: a director reads it at the table
 MIN_ANSWERS = 2
 MIN_QUOTE = 8  # characters: a shorter quote would match almost anywhere and prove nothing
@@ -405,15 +405,15 @@ def law_problems(guide: Guide, units: Mapping[str, object]) -> list[ParseError]:
             problems.append(ParseError(source, line, f"laws lists {ref!r} twice"))
         listed.add(ref)
         if ref not in units:
-            problems.append(ParseError(source, line, f"laws: {ref!r} is not a unit of {LAWS_DOC}"))
+            problems.append(ParseError(source, line, f"laws: {ref!r} is not a unit of {LAWS}"))
     for step in guide.steps.values():
         for ref, line in step.see:
             if ref not in units:
-                problems.append(ParseError(source, line, f"step {step.id!r} see: {ref!r} is not a unit of {LAWS_DOC}"))
+                problems.append(ParseError(source, line, f"step {step.id!r} see: {ref!r} is not a unit of {LAWS}"))
     for citation in guide.citations():
         unit = units.get(citation.cite)
         if unit is None:
-            problems.append(ParseError(source, citation.line, f"cite {citation.cite!r} is not a unit of {LAWS_DOC}"))
+            problems.append(ParseError(source, citation.line, f"cite {citation.cite!r} is not a unit of {LAWS}"))
             continue
         if citation.quote not in unit.text:
             problems.append(ParseError(source, citation.quote_line,
@@ -457,6 +457,6 @@ def load_guides(directory: Path | str) -> list[Guide]:
 
 
 def units_from_rows(rows) -> dict[str, LawUnit]:
-    """LawUnits by ref from (ref, parent_id, text) rows of laws.db's ``sections`` for laws-2017-ja."""
+    """LawUnits by ref from (ref, parent_id, text) rows of laws.db's ``sections`` for the Laws in force."""
     return {ref: LawUnit(text or "", parent_id.split(":", 1)[1] if parent_id else None)
             for ref, parent_id, text in rows}

@@ -17,8 +17,10 @@ import pytest
 import yaml
 
 from ingest import guides
+from ingest.corpus import DEFAULT_CORPUS, load_manifest
 from ingest.guides import LawUnit
 from ingest.records import ParseError
+from ingest.registry import Registry
 
 GUIDES = Path(__file__).resolve().parent.parent / "corpus" / "guides"
 EXPECTED = {"lead-out-of-turn", "insufficient-bid", "call-out-of-rotation", "revoke", "claims",
@@ -35,21 +37,27 @@ def all_guides() -> dict[str, guides.Guide]:
 
 
 @pytest.fixture(scope="module")
-def laws_units(laws_build) -> dict[str, LawUnit]:
-    """laws-2017-ja as built: ref -> (text after errata, parent ref)."""
+def laws_doc() -> str:
+    """The document the guides cite: the Laws in force (laws-2017-ja)."""
+    return Registry.from_rows(load_manifest(DEFAULT_CORPUS)).current_laws.id
+
+
+@pytest.fixture(scope="module")
+def laws_units(laws_build, laws_doc) -> dict[str, LawUnit]:
+    """The Laws in force as built: ref -> (text after errata, parent ref)."""
     conn = sqlite3.connect(f"file:{laws_build.path}?mode=ro", uri=True)
     try:
-        rows = conn.execute("select ref, parent_id, text from sections where doc = ?", (guides.LAWS_DOC,))
+        rows = conn.execute("select ref, parent_id, text from sections where doc = ?", (laws_doc,))
         return guides.units_from_rows(rows)
     finally:
         conn.close()
 
 
 @pytest.fixture(scope="module")
-def positions(laws_build) -> dict[str, int]:
+def positions(laws_build, laws_doc) -> dict[str, int]:
     conn = sqlite3.connect(f"file:{laws_build.path}?mode=ro", uri=True)
     try:
-        return dict(conn.execute("select ref, position from sections where doc = ?", (guides.LAWS_DOC,)))
+        return dict(conn.execute("select ref, position from sections where doc = ?", (laws_doc,)))
     finally:
         conn.close()
 
