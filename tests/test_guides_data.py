@@ -1,12 +1,13 @@
 """corpus/guides/*.yml, the interactive ruling guides (issue 36, item 4): the data, checked.
 
-Each guide loads through ingest/guides.py (shape, ja/zh/en everywhere, every answer leads to an
+Each guide loads through ingest/sources/guides.py (shape, ja/zh/en everywhere, every answer leads to an
 existing step or rule, everything reached from ``start``, no cycle), every path from ``start`` ends in
 a rule, every cite is a unit of laws-2017-ja in the session's build (tests/conftest.py), every quote
 an exact substring of that unit's text as built (after errata), every cite inside the guide's
 ``laws``; options a player has are listed as the law lists them. The second half writes broken guides
 and expects an error naming the file and the line.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,15 +17,23 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest import guides
-from ingest.corpus import DEFAULT_CORPUS, load_manifest
-from ingest.guides import LawUnit
-from ingest.records import ParseError
-from ingest.registry import Registry
+from ingest.parsers.records import ParseError
+from ingest.sources import guides
+from ingest.sources.corpus import DEFAULT_CORPUS, load_manifest
+from ingest.sources.guides import LawUnit
+from ingest.sources.registry import Registry
 
 GUIDES = Path(__file__).resolve().parent.parent / "corpus" / "guides"
-EXPECTED = {"lead-out-of-turn", "insufficient-bid", "call-out-of-rotation", "revoke", "claims",
-            "exposed-cards", "unauthorised-information", "misinformation"}
+EXPECTED = {
+    "lead-out-of-turn",
+    "insufficient-bid",
+    "call-out-of-rotation",
+    "revoke",
+    "claims",
+    "exposed-cards",
+    "unauthorised-information",
+    "misinformation",
+}
 GUIDE_FILES = sorted(GUIDES.glob("*.yml"))
 KANA_RE = re.compile(r"[\u3040-\u30ff]")
 HAN_RE = re.compile(r"[\u4e00-\u9fff]")
@@ -127,32 +136,38 @@ def test_every_laws_entry_is_used(all_guides, laws_units):
     """A law listed in ``laws`` is cited, or a question rests on it: the list says what the guide covers."""
     for guide in all_guides.values():
         used = {ref for citation in guide.citations() for ref in guides.ancestors(citation.cite, laws_units)}
-        used |= {ref for step in guide.steps.values() for see, _ in step.see
-                 for ref in guides.ancestors(see, laws_units)}
+        used |= {
+            ref for step in guide.steps.values() for see, _ in step.see for ref in guides.ancestors(see, laws_units)
+        }
         assert [ref for ref, _ in guide.laws if ref not in used] == [], guide.id
 
 
 def option_cites(rule: guides.Rule) -> list:
-    return [(option.cite, [sub.cite for sub in option.options]) if option.options else option.cite
-            for option in rule.options]
+    return [
+        (option.cite, [sub.cite for sub in option.options]) if option.options else option.cite
+        for option in rule.options
+    ]
 
 
-@pytest.mark.parametrize("guide_id, rule_id, expected", [
-    # Law 54: spread and become dummy, accept, or require withdrawal (a major penalty card: 50D2 then)
-    ("lead-out-of-turn", "opening-lead-options", ["54A", "54B", ("54D", ["50D2(a)", "50D2(b)"])]),
-    ("lead-out-of-turn", "defender-led-partners-turn", ["56A", ("56B", ["50D2(a)", "50D2(b)"])]),
-    ("lead-out-of-turn", "defender-led-declarers-turn", ["56A", "56B"]),
-    ("lead-out-of-turn", "declarer-led-defenders-turn", ["55A", "55B1"]),
-    ("lead-out-of-turn", "declarer-led-wrong-hand", ["55A", "55B2"]),
-    ("lead-out-of-turn", "lead-stands-law-57", ["57A1", "57A2", "57A3", "57A4"]),
-    ("insufficient-bid", "another-insufficient-bid", ["27A1", "27B3"]),
-    ("call-out-of-rotation", "changed-call", ["25B1", "25B2"]),
-    ("exposed-cards", "one-penalty-card", ["50D2(a)", "50D2(b)"]),
-    ("exposed-cards", "several-in-one-suit", ["51B1(a)", "51B1(b)", "50D2(b)"]),
-    ("exposed-cards", "several-suits", ["51B2(a)", "51B2(b)", "51B2(c)"]),
-    ("exposed-cards", "failed-to-play", ["52B1(a)", "52B2"]),
-    ("unauthorised-information", "before-any-call", ["16D2(a)", "16D2(b)", "16D2(c)", "16D2(d)"]),
-])
+@pytest.mark.parametrize(
+    "guide_id, rule_id, expected",
+    [
+        # Law 54: spread and become dummy, accept, or require withdrawal (a major penalty card: 50D2 then)
+        ("lead-out-of-turn", "opening-lead-options", ["54A", "54B", ("54D", ["50D2(a)", "50D2(b)"])]),
+        ("lead-out-of-turn", "defender-led-partners-turn", ["56A", ("56B", ["50D2(a)", "50D2(b)"])]),
+        ("lead-out-of-turn", "defender-led-declarers-turn", ["56A", "56B"]),
+        ("lead-out-of-turn", "declarer-led-defenders-turn", ["55A", "55B1"]),
+        ("lead-out-of-turn", "declarer-led-wrong-hand", ["55A", "55B2"]),
+        ("lead-out-of-turn", "lead-stands-law-57", ["57A1", "57A2", "57A3", "57A4"]),
+        ("insufficient-bid", "another-insufficient-bid", ["27A1", "27B3"]),
+        ("call-out-of-rotation", "changed-call", ["25B1", "25B2"]),
+        ("exposed-cards", "one-penalty-card", ["50D2(a)", "50D2(b)"]),
+        ("exposed-cards", "several-in-one-suit", ["51B1(a)", "51B1(b)", "50D2(b)"]),
+        ("exposed-cards", "several-suits", ["51B2(a)", "51B2(b)", "51B2(c)"]),
+        ("exposed-cards", "failed-to-play", ["52B1(a)", "52B2"]),
+        ("unauthorised-information", "before-any-call", ["16D2(a)", "16D2(b)", "16D2(c)", "16D2(d)"]),
+    ],
+)
 def test_options_are_listed_as_the_law_lists_them(all_guides, guide_id, rule_id, expected):
     assert option_cites(all_guides[guide_id].rules[rule_id]) == expected
 
@@ -169,6 +184,7 @@ def test_options_of_one_law_keep_the_law_s_order(all_guides, positions):
 
 def test_the_rulings_rest_on_the_right_units(all_guides):
     """Spot checks read against the Laws: where each guide sends the director."""
+
     def rule_at(guide_id, *answers):
         guide = all_guides[guide_id]
         step = guide.steps[guide.start]
@@ -262,30 +278,68 @@ def line_of(text: str, fragment: str, occurrence: int = 1) -> int:
 def test_the_good_example_is_good(tmp_path):
     guide = guides.load_guide(write(tmp_path, GOOD))
     assert guides.law_problems(guide, UNITS) == []
-    assert list(guide.paths()) == [("a", "b", "c", "d", "r1"), ("a", "b", "c", "d", "r2"), ("a", "b", "c", "r2"),
-                                   ("a", "b", "r1"), ("a", "r1")]
+    assert list(guide.paths()) == [
+        ("a", "b", "c", "d", "r1"),
+        ("a", "b", "c", "d", "r2"),
+        ("a", "b", "c", "r2"),
+        ("a", "b", "r1"),
+        ("a", "r1"),
+    ]
 
 
-@pytest.mark.parametrize("old, new, fragment, occurrence, message", [
-    ('label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2', 'label: {ja: いいえ, en: "No"}\n        rule: r2',
-     "label: {ja: いいえ, en:", 1, "has no 'zh'"),
-    ('        rule: r1\n      - label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2\nrules',
-     '        next: a\n      - label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2\nrules',
-     "next: a", 1, "cycle: a -> b -> c -> d -> a"),
-    ("        next: c\n", "        rule: r1\n", "  c:", 1, "step 'c' is not reached from start"),
-    ("        next: d\n", "        next: e\n", "next: e", 1, "next 'e' is not a step"),
-    ("        rule: r2\n  d:", "        rule: r3\n  d:", "rule: r3", 1, "rule 'r3' is not a rule"),
-    ("    summary: {ja: 規則2, zh: 规则2, en: Rule 2}\n", "    summary: {ja: 規則2, zh: 规则2, en: ''}\n",
-     "en: ''", 1, "summary.en must be a non-empty string"),
-    ("id: tiny", "id: other", "id: other", 1, "must be the file's name"),
-    ('    quote: "スートにフォローしないこと"\n', '    quote: "フォロー"\n', 'quote: "フォロー"', 1, "shorter than"),
-    ("  d:\n", "  r1:\n", "  r1:", 2, "'r1' is both a step and a rule"),
-    ("        rule: r1\n  b:", "        rule: r1\n    colour: red\n  b:", "colour: red", 1, "unknown key 'colour'"),
-    ('      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n', '      - cite: "61B"\n',
-     '- cite: "61B"', 1, "has no 'label'"),
-    ('      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n        quote: "ディクレアラーは質問することができる"\n',
-     "", "選択1", 1, "lists one option"),
-])
+@pytest.mark.parametrize(
+    "old, new, fragment, occurrence, message",
+    [
+        (
+            'label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2',
+            'label: {ja: いいえ, en: "No"}\n        rule: r2',
+            "label: {ja: いいえ, en:",
+            1,
+            "has no 'zh'",
+        ),
+        (
+            '        rule: r1\n      - label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2\nrules',
+            '        next: a\n      - label: {ja: いいえ, zh: 否, en: "No"}\n        rule: r2\nrules',
+            "next: a",
+            1,
+            "cycle: a -> b -> c -> d -> a",
+        ),
+        ("        next: c\n", "        rule: r1\n", "  c:", 1, "step 'c' is not reached from start"),
+        ("        next: d\n", "        next: e\n", "next: e", 1, "next 'e' is not a step"),
+        ("        rule: r2\n  d:", "        rule: r3\n  d:", "rule: r3", 1, "rule 'r3' is not a rule"),
+        (
+            "    summary: {ja: 規則2, zh: 规则2, en: Rule 2}\n",
+            "    summary: {ja: 規則2, zh: 规则2, en: ''}\n",
+            "en: ''",
+            1,
+            "summary.en must be a non-empty string",
+        ),
+        ("id: tiny", "id: other", "id: other", 1, "must be the file's name"),
+        (
+            '    quote: "スートにフォローしないこと"\n',
+            '    quote: "フォロー"\n',
+            'quote: "フォロー"',
+            1,
+            "shorter than",
+        ),
+        ("  d:\n", "  r1:\n", "  r1:", 2, "'r1' is both a step and a rule"),
+        ("        rule: r1\n  b:", "        rule: r1\n    colour: red\n  b:", "colour: red", 1, "unknown key 'colour'"),
+        (
+            '      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n',
+            '      - cite: "61B"\n',
+            '- cite: "61B"',
+            1,
+            "has no 'label'",
+        ),
+        (
+            '      - label: {ja: 選択2, zh: 选择2, en: Option 2}\n        cite: "61B"\n        quote: "ディクレアラーは質問することができる"\n',
+            "",
+            "選択1",
+            1,
+            "lists one option",
+        ),
+    ],
+)
 def test_a_broken_guide_names_file_and_line(tmp_path, old, new, fragment, occurrence, message):
     assert old in GOOD
     text = GOOD.replace(old, new, 1)
@@ -297,15 +351,25 @@ def test_a_broken_guide_names_file_and_line(tmp_path, old, new, fragment, occurr
     assert raised.value.line == line_of(text, fragment, occurrence), raised.value
 
 
-@pytest.mark.parametrize("old, new, fragment, message", [
-    ('quote: "ディクレアラーは質問することができる"\n    options',
-     'quote: "ディクレアラーは質問してはならない"\n    options', "質問してはならない",
-     "quote is not in the text of 61B"),
-    ('cite: "61B"\n    quote', 'cite: "61Z"\n    quote', '"61Z"', "cite '61Z' is not a unit"),
-    ('cite: "61A"\n    quote: "スートにフォローしないことはリボークになる"',
-     'cite: "62A"\n    quote: "リボークが成立する前に違反行為が指摘された場合"', '"62A"', "outside the guide's laws"),
-    ('laws: ["61"]', 'laws: ["61", "99"]', "laws:", "'99' is not a unit"),
-])
+@pytest.mark.parametrize(
+    "old, new, fragment, message",
+    [
+        (
+            'quote: "ディクレアラーは質問することができる"\n    options',
+            'quote: "ディクレアラーは質問してはならない"\n    options',
+            "質問してはならない",
+            "quote is not in the text of 61B",
+        ),
+        ('cite: "61B"\n    quote', 'cite: "61Z"\n    quote', '"61Z"', "cite '61Z' is not a unit"),
+        (
+            'cite: "61A"\n    quote: "スートにフォローしないことはリボークになる"',
+            'cite: "62A"\n    quote: "リボークが成立する前に違反行為が指摘された場合"',
+            '"62A"',
+            "outside the guide's laws",
+        ),
+        ('laws: ["61"]', 'laws: ["61", "99"]', "laws:", "'99' is not a unit"),
+    ],
+)
 def test_a_guide_wrong_about_the_laws_names_file_and_line(tmp_path, old, new, fragment, message):
     assert old in GOOD
     text = GOOD.replace(old, new, 1)
@@ -320,8 +384,10 @@ def test_a_guide_wrong_about_the_laws_names_file_and_line(tmp_path, old, new, fr
 
 def test_a_link_to_an_unknown_guide_is_refused(tmp_path):
     write(tmp_path, GOOD)
-    text = GOOD.replace("    summary: {ja: 規則1, zh: 规则1, en: Rule 1}\n",
-                        "    summary: {ja: 規則1, zh: 规则1, en: Rule 1}\n    guide: nowhere\n")
+    text = GOOD.replace(
+        "    summary: {ja: 規則1, zh: 规则1, en: Rule 1}\n",
+        "    summary: {ja: 規則1, zh: 规则1, en: Rule 1}\n    guide: nowhere\n",
+    )
     path = write(tmp_path, text.replace("id: tiny", "id: tiny2"), "tiny2")
     with pytest.raises(ParseError) as raised:
         guides.load_guides(tmp_path)
@@ -335,7 +401,9 @@ def test_yaml_out_of_bounds_or_broken_is_a_parse_error(tmp_path):
     with pytest.raises(ParseError) as raised:
         guides.load_guide(write(tmp_path, anchored))
     assert raised.value.line == line_of(anchored, "&shared") and "anchor" in raised.value.message
-    broken = GOOD.replace("question: {ja: 質問A, zh: 问题A, en: Question A}", "question: {ja: 質問A, zh: 问题A, en: A: B}")
+    broken = GOOD.replace(
+        "question: {ja: 質問A, zh: 问题A, en: Question A}", "question: {ja: 質問A, zh: 问题A, en: A: B}"
+    )
     with pytest.raises(ParseError) as raised:
         guides.load_guide(write(tmp_path, broken))
     assert raised.value.line is not None and "invalid YAML" in raised.value.message
@@ -343,7 +411,9 @@ def test_yaml_out_of_bounds_or_broken_is_a_parse_error(tmp_path):
 
 def test_the_readme_table_matches_the_guides(all_guides):
     """corpus/guides/README.md lists every guide with its step and rule counts."""
-    rows = re.findall(r"^\| `([a-z-]+)\.yml` \| [^|]+ \| (\d+) \| (\d+) \|$",
-                      (GUIDES / "README.md").read_text(encoding="utf-8"), re.M)
-    assert {name: (int(steps), int(rules)) for name, steps, rules in rows} == \
-        {guide.id: (len(guide.steps), len(guide.rules)) for guide in all_guides.values()}
+    rows = re.findall(
+        r"^\| `([a-z-]+)\.yml` \| [^|]+ \| (\d+) \| (\d+) \|$", (GUIDES / "README.md").read_text(encoding="utf-8"), re.M
+    )
+    assert {name: (int(steps), int(rules)) for name, steps, rules in rows} == {
+        guide.id: (len(guide.steps), len(guide.rules)) for guide in all_guides.values()
+    }

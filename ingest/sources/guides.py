@@ -6,7 +6,7 @@ the unit of laws-2017-ja that says so, with a verbatim quote of it (corpus/guide
 
 Two layers of checks, each a ParseError naming the file and the line:
 
-- ``load_guide(path)`` - the file alone: YAML within bounds (ingest/safe_yaml.py), the shape, every
+- ``load_guide(path)`` - the file alone: YAML within bounds (ingest/sources/safe_yaml.py), the shape, every
   text in ja, zh and en, and the graph: every answer leads to an existing step or rule, every step
   and rule is reached from ``start``, no cycle - so every path from ``start`` ends in a rule.
 - ``law_problems(guide, units)`` - against the Laws: every cited ref is a unit of laws-2017-ja, every
@@ -16,6 +16,7 @@ Two layers of checks, each a ParseError naming the file and the line:
 
 Pure: reads the one file it is given, never the database.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,8 +27,8 @@ from typing import NamedTuple
 
 import yaml
 
-from . import safe_yaml
-from .records import ParseError
+from ingest.parsers.records import ParseError
+from ingest.sources import safe_yaml
 
 LANGUAGES = ("ja", "zh", "en")
 LAWS = "the Laws in force"  # how messages name the document cited (the registry's current_laws)
@@ -111,6 +112,7 @@ class Guide:
 
     def citations(self) -> Iterator[Citation]:
         """Every citation of every rule: its own, its options (nested) and its also-entries."""
+
         def walk(citation: Citation) -> Iterator[Citation]:
             yield citation
             for option in citation.options:
@@ -123,6 +125,7 @@ class Guide:
 
     def paths(self) -> Iterator[tuple[str, ...]]:
         """Every path from ``start``: step ids, then the rule it ends in (depth-first, answer order)."""
+
         def walk(step_id: str, prefix: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
             for answer in self.steps[step_id].answers:
                 if answer.rule is not None:
@@ -153,8 +156,7 @@ class _Reader:
         for key, value in node.value:
             name = key.value if isinstance(key, yaml.ScalarNode) else None
             if name not in required and name not in optional:
-                raise self.fail(key, f"unknown key {name!r} in {what}; expected "
-                                     f"{', '.join((*required, *optional))}")
+                raise self.fail(key, f"unknown key {name!r} in {what}; expected {', '.join((*required, *optional))}")
             if name in found:
                 raise self.fail(key, f"{what} has {name!r} twice")
             found[name] = value
@@ -198,14 +200,19 @@ class _Reader:
                 raise self.fail(fields["options"], f"{what}: options nest at most {MAX_OPTION_DEPTH} deep")
             options = self.options(fields["options"], what, depth + 1)
         return self.cited(
-            fields, what, options=options,
+            fields,
+            what,
+            options=options,
             label=self.text(fields["label"], f"{what} label") if "label" in fields else None,
-            note=self.text(fields["note"], f"{what} note") if "note" in fields else None)
+            note=self.text(fields["note"], f"{what} note") if "note" in fields else None,
+        )
 
     def options(self, node, what: str, depth: int = 0) -> tuple[Citation, ...]:
         """The choices the law gives, at least two."""
-        options = tuple(self.citation(item, f"{what} option {n + 1}", "option", depth)
-                        for n, item in enumerate(self.sequence(node, f"{what} options")))
+        options = tuple(
+            self.citation(item, f"{what} option {n + 1}", "option", depth)
+            for n, item in enumerate(self.sequence(node, f"{what} options"))
+        )
         if len(options) == 1:
             raise self.fail(node, f"{what} lists one option; options are the choices the law gives")
         return options
@@ -214,11 +221,18 @@ class _Reader:
         """The Citation of a mapping's ``cite`` and ``quote`` nodes."""
         quote = self.string(fields["quote"], f"{what} quote")
         if len(quote) < MIN_QUOTE:
-            raise self.fail(fields["quote"], f"{what} quote {quote!r} is shorter than {MIN_QUOTE} characters: "
-                                             f"quote enough of the law to show what it says")
-        return Citation(cite=self.ref(fields["cite"], f"{what} cite")[0], quote=quote,
-                        line=fields["cite"].start_mark.line + 1, quote_line=fields["quote"].start_mark.line + 1,
-                        **extra)
+            raise self.fail(
+                fields["quote"],
+                f"{what} quote {quote!r} is shorter than {MIN_QUOTE} characters: "
+                f"quote enough of the law to show what it says",
+            )
+        return Citation(
+            cite=self.ref(fields["cite"], f"{what} cite")[0],
+            quote=quote,
+            line=fields["cite"].start_mark.line + 1,
+            quote_line=fields["quote"].start_mark.line + 1,
+            **extra,
+        )
 
 
 # ---------------------------------------------------------------- one file
@@ -249,9 +263,16 @@ def load_guide(path: Path | str) -> Guide:
     steps = _steps(read, top["steps"])
     rules = _rules(read, top["rules"])
     start = read.identifier(top["start"], "start")
-    guide = Guide(id=guide_id, source=source, title=read.text(top["title"], "title"),
-                  scope=read.text(top["scope"], "scope") if "scope" in top else None,
-                  laws=laws, start=start, steps=steps, rules=rules)
+    guide = Guide(
+        id=guide_id,
+        source=source,
+        title=read.text(top["title"], "title"),
+        scope=read.text(top["scope"], "scope") if "scope" in top else None,
+        laws=laws,
+        start=start,
+        steps=steps,
+        rules=rules,
+    )
     _check_graph(read, guide, top)
     return guide
 
@@ -272,23 +293,35 @@ def _steps(read: _Reader, node) -> dict[str, Step]:
             a_fields = read.mapping(item, a_what, ("label",), ("next", "rule"))
             if ("next" in a_fields) == ("rule" in a_fields):
                 raise read.fail(item, f"{a_what} must have exactly one of 'next' (a step) or 'rule' (a rule)")
-            answers.append(Answer(
-                label=read.text(a_fields["label"], f"{a_what} label"),
-                next=read.identifier(a_fields["next"], f"{a_what} next") if "next" in a_fields else None,
-                rule=read.identifier(a_fields["rule"], f"{a_what} rule") if "rule" in a_fields else None,
-                line=item.start_mark.line + 1,
-                target_line=a_fields.get("next", a_fields.get("rule")).start_mark.line + 1))
+            answers.append(
+                Answer(
+                    label=read.text(a_fields["label"], f"{a_what} label"),
+                    next=read.identifier(a_fields["next"], f"{a_what} next") if "next" in a_fields else None,
+                    rule=read.identifier(a_fields["rule"], f"{a_what} rule") if "rule" in a_fields else None,
+                    line=item.start_mark.line + 1,
+                    target_line=a_fields.get("next", a_fields.get("rule")).start_mark.line + 1,
+                )
+            )
         if len(answers) < MIN_ANSWERS:
-            raise read.fail(fields["answers"], f"{what} has {len(answers)} answer; a question has at least "
-                                               f"{MIN_ANSWERS}")
+            raise read.fail(
+                fields["answers"], f"{what} has {len(answers)} answer; a question has at least {MIN_ANSWERS}"
+            )
         labels = [answer.label["en"] for answer in answers]
         if len(set(labels)) != len(labels):
             raise read.fail(fields["answers"], f"{what} has two answers with the same label")
-        see = tuple(read.ref(item, f"{what} see") for item in read.sequence(fields["see"], f"{what} see")) \
-            if "see" in fields else ()
-        steps[step_id] = Step(step_id, read.text(fields["question"], f"{what} question"), tuple(answers),
-                              read.text(fields["note"], f"{what} note") if "note" in fields else None,
-                              see, key.start_mark.line + 1)
+        see = (
+            tuple(read.ref(item, f"{what} see") for item in read.sequence(fields["see"], f"{what} see"))
+            if "see" in fields
+            else ()
+        )
+        steps[step_id] = Step(
+            step_id,
+            read.text(fields["question"], f"{what} question"),
+            tuple(answers),
+            read.text(fields["note"], f"{what} note") if "note" in fields else None,
+            see,
+            key.start_mark.line + 1,
+        )
     return steps
 
 
@@ -304,18 +337,26 @@ def _rules(read: _Reader, node) -> dict[str, Rule]:
         fields = read.mapping(value, what, ("summary", "cite", "quote"), ("note", "options", "also", "guide"))
         citation = read.cited(fields, what)
         options = read.options(fields["options"], what) if "options" in fields else ()
-        also = tuple(read.citation(item, f"{what} also {n + 1}", "also")
-                     for n, item in enumerate(read.sequence(fields["also"], f"{what} also"))) \
-            if "also" in fields else ()
+        also = (
+            tuple(
+                read.citation(item, f"{what} also {n + 1}", "also")
+                for n, item in enumerate(read.sequence(fields["also"], f"{what} also"))
+            )
+            if "also" in fields
+            else ()
+        )
         rules[rule_id] = Rule(
-            id=rule_id, summary=read.text(fields["summary"], f"{what} summary"), citation=citation,
+            id=rule_id,
+            summary=read.text(fields["summary"], f"{what} summary"),
+            citation=citation,
             note=read.text(fields["note"], f"{what} note") if "note" in fields else None,
-            options=options, also=also,
+            options=options,
+            also=also,
             guide=read.identifier(fields["guide"], f"{what} guide") if "guide" in fields else None,
             guide_line=fields["guide"].start_mark.line + 1 if "guide" in fields else None,
-            line=key.start_mark.line + 1)
+            line=key.start_mark.line + 1,
+        )
     return rules
-
 
 
 # ---------------------------------------------------------------- the graph
@@ -326,8 +367,10 @@ def _check_graph(read: _Reader, guide: Guide, top: dict) -> None:
     then, as every step has answers, every path from start ends in a rule."""
     source = guide.source
     if not MIN_STEPS <= len(guide.steps) <= MAX_STEPS:
-        raise read.fail(top["steps"], f"{len(guide.steps)} steps; a guide has {MIN_STEPS}-{MAX_STEPS} "
-                                      f"(split a longer flow into two guides)")
+        raise read.fail(
+            top["steps"],
+            f"{len(guide.steps)} steps; a guide has {MIN_STEPS}-{MAX_STEPS} (split a longer flow into two guides)",
+        )
     clash = sorted(set(guide.steps) & set(guide.rules))
     if clash:
         raise ParseError(source, guide.rules[clash[0]].line, f"{clash[0]!r} is both a step and a rule")
@@ -382,9 +425,12 @@ def _check_no_cycle(guide: Guide) -> None:
             elif answer.next is None or answer.next in done:
                 continue
             elif answer.next in on_path:
-                cycle = [s for s, _ in stack][[s for s, _ in stack].index(answer.next):]
-                raise ParseError(guide.source, answer.target_line,
-                                 f"cycle: {' -> '.join((*cycle, answer.next))}; every path must end in a rule")
+                cycle = [s for s, _ in stack][[s for s, _ in stack].index(answer.next) :]
+                raise ParseError(
+                    guide.source,
+                    answer.target_line,
+                    f"cycle: {' -> '.join((*cycle, answer.next))}; every path must end in a rule",
+                )
             else:
                 on_path.add(answer.next)
                 stack.append((answer.next, iter(guide.steps[answer.next].answers)))
@@ -416,11 +462,19 @@ def law_problems(guide: Guide, units: Mapping[str, object]) -> list[ParseError]:
             problems.append(ParseError(source, citation.line, f"cite {citation.cite!r} is not a unit of {LAWS}"))
             continue
         if citation.quote not in unit.text:
-            problems.append(ParseError(source, citation.quote_line,
-                                       f"quote is not in the text of {citation.cite} as built: {citation.quote!r}"))
+            problems.append(
+                ParseError(
+                    source,
+                    citation.quote_line,
+                    f"quote is not in the text of {citation.cite} as built: {citation.quote!r}",
+                )
+            )
         if not listed & set(ancestors(citation.cite, units)):
-            problems.append(ParseError(source, citation.line,
-                                       f"cite {citation.cite!r} is outside the guide's laws {sorted(listed)}"))
+            problems.append(
+                ParseError(
+                    source, citation.line, f"cite {citation.cite!r} is outside the guide's laws {sorted(listed)}"
+                )
+            )
     return problems
 
 
@@ -451,12 +505,16 @@ def load_guides(directory: Path | str) -> list[Guide]:
     for guide in guides:
         for rule in guide.rules.values():
             if rule.guide is not None and (rule.guide not in ids or rule.guide == guide.id):
-                raise ParseError(guide.source, rule.guide_line,
-                                 f"rule {rule.id!r}: guide {rule.guide!r} is not another guide in {directory}")
+                raise ParseError(
+                    guide.source,
+                    rule.guide_line,
+                    f"rule {rule.id!r}: guide {rule.guide!r} is not another guide in {directory}",
+                )
     return guides
 
 
 def units_from_rows(rows) -> dict[str, LawUnit]:
     """LawUnits by ref from (ref, parent_id, text) rows of laws.db's ``sections`` for the Laws in force."""
-    return {ref: LawUnit(text or "", parent_id.split(":", 1)[1] if parent_id else None)
-            for ref, parent_id, text in rows}
+    return {
+        ref: LawUnit(text or "", parent_id.split(":", 1)[1] if parent_id else None) for ref, parent_id, text in rows
+    }
