@@ -186,9 +186,9 @@ def test_footnote_and_its_anchor(units):
 
 
 def test_heading_carrying_a_sup_marker(units):
-    # `### 第13条 カードの過不足<sup>\*2</sup>`
+    # `### 第13条 カードの過不足<sup>\*2</sup>`: the title is the words, the marker is listed apart
     law = units["13"]
-    assert (law.title, law.attrs["title_footnotes"]) == ("カードの過不足*2", ["2"])
+    assert (law.title, law.attrs["title_footnotes"]) == ("カードの過不足", ["2"])
     assert units["fn:2"].attrs["anchor_ref"] == "13"
 
 
@@ -229,8 +229,8 @@ def body_heading_titles() -> dict[int, str]:
     for line in RAW_LINES[start:end]:
         match = BODY_HEADING_RE.match(line)
         if match and (line.startswith(("#", "**"))) and int(match.group(1)) == len(titles) + 1:
-            # the footnote marker stays, as `*2` (the title keeps it as the text keeps `*6`)
-            title = re.sub(r"<[^>]+>|\*\*", "", match.group(2)).replace("\\*", "*")
+            # the footnote marker (`<sup>\*2</sup>`) is not part of the title: it is kept apart
+            title = re.sub(r"<sup>.*?</sup>|\*\*|\\\*", "", match.group(2))
             titles[int(match.group(1))] = normalise_spaces(title)
     return titles
 
@@ -273,8 +273,8 @@ def test_every_toc_entry_matches_a_parsed_unit(parsed, units):
     for entry in toc:
         target = units.get(entry.attrs["target_ref"])
         assert target is not None, f"目次 row {entry.attrs['target_ref']} (line {entry.line}) has no unit"
-        # the 目次 prints no footnote markers; a body heading's title keeps its own (13 `カードの過不足*2`)
-        if re.sub(r"\*\d*", "", normalise_spaces(target.title or "")) != entry.title:
+        # the 目次 prints no footnote markers, and no title keeps one (13 `カードの過不足`, marker apart)
+        if normalise_spaces(target.title or "") != entry.title:
             mismatched.add(entry.attrs["target_ref"])
     assert mismatched == KNOWN_TOC_DISCREPANCIES
 
@@ -454,10 +454,10 @@ def test_a_hard_break_after_a_heading_like_phrase_stays(units):
     assert units["35C"].text == "7を超えるビッド\n第38条を適用する。"
 
 
-def test_footnote_marker_at_the_end_of_a_section_title_stays_with_the_title(units):
+def test_footnote_marker_at_the_end_of_a_section_title_is_kept_apart_from_the_title(units):
     # `### B. オークション期間中またはプレイ期間中に間違ったボードを発見した場合<sup>\*4</sup>`
     assert (units["15B"].title, units["15B"].attrs["title_footnotes"]) == (
-        "オークション期間中またはプレイ期間中に間違ったボードを発見した場合*4",
+        "オークション期間中またはプレイ期間中に間違ったボードを発見した場合",
         ["4"],
     )
     assert units["15B"].text.startswith("オークション期間の開始より後に")
@@ -520,13 +520,19 @@ def corrected():
     return laws_ja.parse(source.text, doc="laws-2017-ja", source=str(SOURCE)).by_ref()
 
 
-def test_footnote_markers_printed_in_headings_stay_in_the_titles(units):
-    # `### 第13条 カードの過不足<sup>\*2</sup>`, `#### B. 間違った説明\*`, `#### 2. …複数の結果<sup>\*27</sup>`
+def test_no_title_holds_a_footnote_marker(parsed):
+    # (a footnote's own title is its marker, `*19`: that is what it is called)
+    assert [u.ref for u in parsed.units if u.kind != "footnote" and "*" in (u.title or "")] == []
+
+
+def test_footnote_markers_printed_in_headings_are_kept_apart_from_the_titles(units):
+    # `### 第13条 カードの過不足<sup>\*2</sup>`, `#### B. 間違った説明\*`, `#### 2. …複数の結果<sup>\*27</sup>`:
+    # "過不足*2" reads like "×2" wherever a title is shown (tab, prev/next, search results, history)
     assert [(ref, units[ref].title, units[ref].attrs["title_footnotes"]) for ref in ("13", "15B", "75B", "86B2")] == [
-        ("13", "カードの過不足*2", ["2"]),
-        ("15B", "オークション期間中またはプレイ期間中に間違ったボードを発見した場合*4", ["4"]),
-        ("75B", "間違った説明*", ["*"]),
-        ("86B2", "1つ以上のテーブルで得られた複数の結果*27", ["27"]),
+        ("13", "カードの過不足", ["2"]),
+        ("15B", "オークション期間中またはプレイ期間中に間違ったボードを発見した場合", ["4"]),
+        ("75B", "間違った説明", ["*"]),
+        ("86B2", "1つ以上のテーブルで得られた複数の結果", ["27"]),
     ]
     assert [units[f"fn:{n}"].attrs["anchor_ref"] for n in ("2", "4", "27")] == ["13", "15B", "86B2"]
     assert units["fn:ja-75"].attrs["anchor_ref"] == "75B"

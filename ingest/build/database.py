@@ -39,6 +39,7 @@ from ingest.references.citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMN
 from ingest.references.contents_rows import write_contents_rows
 from ingest.references.labels import DocumentNames, label_rows, unit_labels
 from ingest.references.moved import repoint as repoint_moved_references
+from ingest.references.footnotes import FOOTNOTE_COLUMNS, unit_footnote_rows
 from ingest.references.reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from ingest.search.labels import SCHEMA as SEARCH_LABELS_SCHEMA
 from ingest.search.labels import TABLE as SEARCH_LABELS
@@ -202,6 +203,11 @@ TABLES = {
         COMMENTARY_COLUMNS,
         {"pk": "id", "foreign_keys": [("unit_id", "sections", "id"), ("source_id", "sections", "id")]},
     ),
+    # the footnotes each unit's markers and its parents' refer to (ingest/references/footnotes.py)
+    "unit_footnotes": (
+        FOOTNOTE_COLUMNS,
+        {"pk": "id", "foreign_keys": [("unit_id", "sections", "id"), ("footnote_id", "sections", "id")]},
+    ),
     # the provision concordance 1997 -> 2017, references to moved provisions, each law's history
     **EDITION_SCHEMAS,
     # what search reads at request time (ingest/search/tables.py): serving opens no corpus file
@@ -310,6 +316,7 @@ def build(
             "unit_labels": label_rows(labels),
             "unit_reading": reading_rows(units),
             "unit_commentary": commentary_rows(units, xrefs),
+            "unit_footnotes": unit_footnote_rows(units),
         }
         counts, extras = {}, {}
 
@@ -785,6 +792,7 @@ def create_indexes(db: Database) -> None:
     db["source_notes"].create_index(["unit_id"])
     db["unit_labels"].create_index(["unit_id", "lang"], unique=True)
     db["unit_commentary"].create_index(["unit_id", "position"])
+    db["unit_footnotes"].create_index(["unit_id", "position"])
     db["law_citations"].create_index(["doc", "to_law"])
 
 

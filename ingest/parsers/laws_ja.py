@@ -683,11 +683,11 @@ def law_of(ref: str) -> str:
 
 
 def title_markers(title: str) -> tuple[str, list[str]]:
-    """A heading such as `カードの過不足*2` carries footnote 2. The title keeps the marker where the
-    book prints it, as a text keeps `ディクレアラー*6` (a reader sees the footnote is there); the
-    labels are also listed for the anchoring of footnotes."""
+    """A heading such as `カードの過不足*2` carries footnote 2: the title is the words alone
+    (`カードの過不足`; a marker glued to it reads like "×2" wherever a title is shown) and the
+    labels are listed apart (`title_footnotes`), for the page to show the footnote and for anchoring."""
     markers = re.findall(r"\*(\d*)", title)
-    return re.sub(r"\s*(\*\d*)", r"\1", title).strip(), [m or "*" for m in markers]
+    return re.sub(r"\s*\*\d*", "", title).strip(), [m or "*" for m in markers]
 
 
 def title_prefix_length(text: str, title: str) -> int:

@@ -126,9 +126,10 @@ def structural_refs(unit: Unit) -> list[tuple[Reference, str | None]]:
             refs.append((ref, "title" if label_in_title else None))
     if unit.kind == "quote" and unit.attrs.get("law_ref"):
         refs.append((Reference(unit.ref, None, None, LAWS_JA, unit.attrs["law_ref"], "reprints"), None))
-    for label in unit.attrs.get("title_footnotes") or []:  # a marker the title does not print itself
-        if label.isdigit() and f"*{label}" not in (unit.title or ""):
-            refs.append((Reference(f"*{label}", None, None, unit.doc, f"fn:{label}", "footnote"), None))
+    for label in unit.attrs.get("title_footnotes") or []:  # a heading's marker, kept apart from the title
+        # a bare * is the law's 【日本語版注】 (75B 間違った説明* -> fn:ja-75)
+        surface, target = (f"*{label}", f"fn:{label}") if label.isdigit() else ("*", f"fn:ja-{law_of(unit.ref)[0]}")
+        refs.append((Reference(surface, None, None, unit.doc, target, "footnote"), None))
     if unit.kind == "ruling":  # a worked example applies a Law it does not print (commentary.RULING_APPLIES)
         for law in unit.attrs.get("applies") or []:
             refs.append((Reference(unit.ref, None, None, LAWS_JA, law, "applies"), None))
