@@ -7,8 +7,10 @@ apply it or one of its parts.
   above (27B2 -> 27B1, 27B1(a) -> 27B1, 61C -> 61B). Headings without text of their own (parts,
   chapters, contents rows, kana rows) and footnotes are stepped over; they keep their own kind's
   neighbours.
-- Commentary: a note, ruling or reprint that cites a unit is listed on that unit and on every unit
-  that contains it (the revokes' ruling 1 cites 64C: it is listed on 64C and on 64).
+- Commentary: a note or ruling that cites a unit is listed on that unit and on every unit that
+  contains it (the revokes' ruling 1 cites 64C: it is listed on 64C and on 64). A reprint is listed
+  on the unit it reprints (and those containing it) only: the references its text prints are the
+  Law's own (quote:43 prints 第42条 because Law 43 does), not a reprint of Law 42.
 """
 
 from __future__ import annotations
@@ -95,8 +97,8 @@ def commentary_rows(units: list[Unit], xrefs: list[dict]) -> list[dict]:
         if xref["source_id"] not in citing:
             citing[xref["source_id"]] = citing_unit(by_id.get(xref["source_id"]), by_id)
         source = citing[xref["source_id"]]
-        if source is None:
-            continue
+        if source is None or (source.kind == "quote" and xref.get("kind") != "reprints"):
+            continue  # what a reprint (or its footnote) cites is the Law's own citation, not a reprint of it
         target = by_id.get(xref["target_id"])
         if target is None or target.doc == source.doc:
             continue
