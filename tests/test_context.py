@@ -256,7 +256,11 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
 
 @pytest.mark.parametrize(
     "prefix, first",
-    [("", "規則 2017: 定義: IMP"), ("/zh", "规则 2017: 定义: IMP"), ("/en", "Laws 2017: Definition: IMP")],
+    [
+        ("", "規則 2017: 定義: IMP"),
+        ("/zh", "规则 2017: 定义: IMP"),
+        ("/en", "Laws 2017: Definition: International Match Point"),
+    ],
 )
 async def test_glossary_sources_are_named_in_the_interface_language(datasette, prefix, first):
     html = await page(datasette, prefix + "/-/glossary")

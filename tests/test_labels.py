@@ -13,28 +13,58 @@ from ingest.references.labels import DocumentNames, law_citation, unit_labels
 # (unit id, ja, zh, en), read off the whole-corpus build: each is how the book or a reader cites it
 EXPECTED = [
     ("laws-2017-ja:61", "第61条", "第61条", "Law 61"),
-    ("laws-2017-ja:61B2", "第61条B項2", "第61条B項2", "Law 61B2"),
-    ("laws-2017-ja:40B2(a)(v)", "第40条B項2(a)(v)", "第40条B項2(a)(v)", "Law 40B2(a)(v)"),
-    ("laws-1997-zh:16A", "第16条A款", "第16条A款", "Law 16A"),
+    ("laws-2017-ja:61B2", "第61条B項2", "第61条B款2", "Law 61B2"),
+    ("laws-2017-ja:40B2(a)(v)", "第40条B項2(a)(v)", "第40条B款2(a)(v)", "Law 40B2(a)(v)"),
+    ("laws-1997-zh:16A", "第16条A項", "第16条A款", "Law 16A"),
     ("laws-2017-ja:71/closing", "第71条 結び", "第71条 末段", "Law 71, closing paragraph"),
-    ("laws-1997-zh:def:藏牌", "定義: 藏牌", "定义: 藏牌", "Definition: 藏牌"),
+    ("laws-1997-zh:def:藏牌", "定義: 藏牌", "定义: 藏牌", "Definition: REVOKE"),
     # two definitions print the same term: the ref's (2) tells them apart
-    ("laws-1997-zh:def:宕墩(2)", "定義: 宕墩(2)", "定义: 宕墩(2)", "Definition: 宕墩(2)"),
+    ("laws-1997-zh:def:宕墩(2)", "定義: 宕墩(2)", "定义: 宕墩(2)", "Definition: UNDER TRICK (2)"),
     ("laws-2017-ja:fn:19", "脚注19", "脚注19", "Footnote 19"),
     ("laws-2017-ja:fn:ja-22", "日本語版注（第22条）", "日文版注（第22条）", "Japanese edition note (Law 22)"),
-    ("laws-2017-ja:index:ダミー", "索引: ダミー", "索引: ダミー", "Index: ダミー"),
+    (
+        "laws-2017-ja:def:アーティフィシャルコール",
+        "定義: アーティフィシャルコール",
+        "定义: アーティフィシャルコール",
+        "Definition: Artificial call",
+    ),
+    ("laws-2017-ja:index:ダミー", "索引: ダミー", "索引: ダミー", "Index: “ダミー”"),
     (
         "laws-2017-ja:index:アーティフィシャルコール/アーティフィシャルなパス",
         "索引: アーティフィシャルコール / アーティフィシャルなパス",
         "索引: アーティフィシャルコール / アーティフィシャルなパス",
-        "Index: アーティフィシャルコール / アーティフィシャルなパス",
+        "Index: “アーティフィシャルコール / アーティフィシャルなパス”",
     ),
-    ("laws-2017-ja:index-row:あ", "索引: あ行", "索引: あ行", "Index: あ row"),
+    ("laws-2017-ja:index-row:あ", "索引: あ行", "索引: あ行", "Index: “あ” row"),
     ("laws-2017-ja:toc:61", "目次: 第61条", "目录: 第61条", "Contents: Law 61"),
     ("revoke-notes-ja:quote:63", "第63条の引用", "第63条（引文）", "Law 63 (as reprinted)"),
     ("revoke-notes-ja:L62A", "注釈 L62A", "注释 L62A", "Note L62A"),
     ("out-of-turn-notes-ja:note:57-1", "第57条への注釈", "第57条注释", "Note on Law 57"),
     ("revoke-notes-ja:ruling:1", "裁定 1", "裁定 1", "Ruling 1"),
+    # headings the book prints in Japanese, said in each reader's language
+    ("laws-2017-ja:introduction", "前書き", "导言", "Introduction"),
+    (
+        "laws-2017-ja:introduction/ja-note",
+        "日本語版注（前書き）",
+        "日文版注（导言）",
+        "Japanese edition note (Introduction)",
+    ),
+    ("laws-2017-ja:definitions", "定義", "定义", "Definitions"),
+    ("laws-2017-ja:def:競技会", "定義: 競技会", "定义: 競技会", "Definition: Event or Tournament"),
+    (
+        "laws-2017-ja:def:サイキックコール",
+        "定義: サイキックコール",
+        "定义: サイキックコール",
+        "Definition: Psychic Call",
+    ),
+    ("revoke-notes-ja:essay:規則の目的", "規則の目的", "规则的目的", "The purpose of the Laws"),
+    (
+        "laws-2017-ja:preface:laws-2017",
+        "2017年版デュプリケートブリッジの規則への前書き",
+        "2017年版复式桥牌规则前言",
+        "Preface to the 2017 Laws of Duplicate Bridge",
+    ),
+    ("laws-1997-zh:preface:web", "桥牌（ウェブページの紹介文）", "桥牌", "Bridge (the web page's introduction)"),
     ("revoke-notes-ja:toc", "索引", "目录", "Contents"),
     (
         "laws-1997-zh:division:5-2-3",
@@ -104,11 +134,42 @@ def test_labels_tell_units_of_one_document_apart(db):
     assert same == []
 
 
-def test_law_citation_follows_the_documents_language():
-    assert law_citation("61B2(a)", "ja", "ja") == "第61条B項2(a)"
-    assert law_citation("61B2(a)", "zh", "ja") == "第61条B款2(a)"
-    assert law_citation("61B2(a)", "zh", "en") == "Law 61B2(a)"
-    assert law_citation("def:X", "ja", "ja") is None
+def test_law_citation_follows_the_readers_language():
+    assert law_citation("61B2(a)", "ja") == "第61条B項2(a)"
+    assert law_citation("61B2(a)", "zh") == "第61条B款2(a)"
+    assert law_citation("61B2(a)", "en") == "Law 61B2(a)"
+    assert law_citation("def:X", "ja") is None
+
+
+LAW_KINDS = ("law", "section", "item", "subitem", "subsubitem", "quote", "toc_entry", "closing")
+
+
+def test_every_chinese_label_of_a_law_unit_cites_it_the_chinese_way(db):
+    """The corpus's Chinese text cites 第42条B款2; 1,188 zh labels of Japanese units said 第61条B項2.
+    (The regulations' paragraphs are 项 in Chinese: 第24条5项1号.)"""
+    rows = db.execute(
+        f"""select l.unit_id, l.label from unit_labels l join sections s on s.id = l.unit_id
+            where l.lang = 'zh' and s.doc != 'jcbl-regs-ja' and s.kind in ({",".join("?" * len(LAW_KINDS))})""",
+        LAW_KINDS,
+    ).fetchall()
+    assert len(rows) > 1500
+    assert [row for row in rows if "項" in row[1] or "项" in row[1]] == []
+    japanese = db.execute(
+        f"""select l.unit_id, l.label from unit_labels l join sections s on s.id = l.unit_id
+            where l.lang = 'ja' and s.kind in ({",".join("?" * len(LAW_KINDS))})""",
+        LAW_KINDS,
+    ).fetchall()
+    assert [row for row in japanese if "款" in row[1]] == []
+
+
+# kana or kanji outside a quoted term (“ダミー”)
+JAPANESE_OR_CHINESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def test_every_english_label_is_english_but_for_quoted_terms(db):
+    rows = db.execute("select unit_id, label from unit_labels where lang = 'en'").fetchall()
+    unquoted = [(unit, label) for unit, label in rows if JAPANESE_OR_CHINESE.search(re.sub(r"“[^”]*”", "", label))]
+    assert unquoted == []
 
 
 def test_a_parent_comes_first_so_regulation_items_read_their_paragraph():
@@ -180,3 +241,14 @@ def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_d
         for name in ("copied.db", "written.db")
     ]
     assert read[0] == read[1] and len(read[0]) == len(rows) and schema[0] == schema[1]
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
+async def test_a_note_is_named_once_in_search_results(datasette, prefix):
+    """Search results printed 「注釈 L62A L62A」: a note's title is its printed label."""
+    html = (
+        await datasette.client.get(f"{prefix}/-/search", params={"q": "リボークの訂正", "doc": "revoke-notes-ja"})
+    ).text
+    items = re.findall(r'<span class="label">([^<]*)</span>([^<]*)</a>', html)
+    notes = [(label, title) for label, title in items if "L62" in label]
+    assert len(notes) >= 3 and all(title == "" for _, title in notes), notes

@@ -37,9 +37,9 @@ from ingest.parsers.tables import TABLE_COLUMNS, table_rows
 from ingest.references.aliases import ALIAS_COLUMNS, ref_aliases
 from ingest.references.citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMNS, citation_tables
 from ingest.references.contents_rows import write_contents_rows
+from ingest.references.footnotes import FOOTNOTE_COLUMNS, unit_footnote_rows
 from ingest.references.labels import DocumentNames, label_rows, unit_labels
 from ingest.references.moved import repoint as repoint_moved_references
-from ingest.references.footnotes import FOOTNOTE_COLUMNS, unit_footnote_rows
 from ingest.references.reading import COMMENTARY_COLUMNS, READING_COLUMNS, commentary_rows, reading_rows
 from ingest.search.labels import SCHEMA as SEARCH_LABELS_SCHEMA
 from ingest.search.labels import TABLE as SEARCH_LABELS

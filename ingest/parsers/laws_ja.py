@@ -311,10 +311,20 @@ def parse_definitions(
     return units
 
 
+def english_words(printed: str) -> str:
+    """The English of a heading's parenthesis without the Japanese around it: `Event または Tournament`
+    -> `Event or Tournament`, `Psychic Call: 一般に「サイキック」または「サイク」` -> `Psychic Call`."""
+    english = printed.split(":")[0].replace("または", " or ")
+    return " ".join(english.split())
+
+
 def definition_unit(doc: str, head: re.Match, number: int, page: int) -> Unit:
     term = head.group("term").strip()
     rest = head.group("rest").strip()
     attrs = {"term": term, "term_en": head.group("en").strip()}
+    plain = english_words(attrs["term_en"])
+    if plain != attrs["term_en"]:
+        attrs["term_en_plain"] = plain  # the English alone, for an English reader
     if rest:
         attrs["see_also"] = re.findall(r"「([^」]+)」", rest)
         attrs["heading_note"] = rest

@@ -2,12 +2,16 @@
 
 A unit's id (``revoke-notes-ja:quote:63``) lives in URLs and JSON; its label (「第63条の引用」) is what
 headings, breadcrumbs, search results, previous/next and citation lists print. Labels are made for
-each interface language (ja, zh, en). A citation keeps its document's own convention in ja and zh
-(the 2017 Laws are cited 第61条B項2, the 1997 Laws 第61条B款2, the regulations 第24条5項1号); words
-around it (定義, 脚注, 索引) follow the interface language. English cites the WBF way (Law 61B2).
+each interface language (ja, zh, en), each in that language's convention: a law unit is 第61条B項2 in
+Japanese, 第61条B款2 in Chinese (as the corpus's Chinese text cites: 第42条B款2), Law 61B2 in English,
+whichever edition it belongs to; the regulations 第24条5項1号 / 第24条5项1号 / Article 24(5)(1). An
+English label is wholly English: a term the book prints (an index heading) is quoted, a heading the
+book names in Japanese (前書き) is said in English.
 
-``unit_labels`` is pure: records in, labels out. ``full`` labels prefix the document's short title
-(「リボーク注釈: 第63条の引用」) for lists that mix documents.
+This module is the one place labels are made: table ``unit_labels`` holds them (``sections.label`` and
+``search_labels.labels`` are copies of it for their readers). ``unit_labels`` is pure: records in,
+labels out. ``full`` labels prefix the document's short title (「リボーク注釈: 第63条の引用」) for lists
+that mix documents.
 """
 
 from __future__ import annotations
@@ -27,8 +31,8 @@ WORDS = {
     "footnote": {"ja": "脚注{}", "zh": "脚注{}", "en": "Footnote {}"},
     "ja_note": {"ja": "日本語版注（{}）", "zh": "日文版注（{}）", "en": "Japanese edition note ({})"},
     "index": {"ja": "索引", "zh": "索引", "en": "Index"},
-    "index_entry": {"ja": "索引: {}", "zh": "索引: {}", "en": "Index: {}"},
-    "index_row": {"ja": "索引: {}行", "zh": "索引: {}行", "en": "Index: {} row"},
+    "index_entry": {"ja": "索引: {}", "zh": "索引: {}", "en": "Index: “{}”"},
+    "index_row": {"ja": "索引: {}行", "zh": "索引: {}行", "en": "Index: “{}” row"},
     "toc": {"ja": "目次", "zh": "目录", "en": "Contents"},
     "toc_entry": {"ja": "目次: {}", "zh": "目录: {}", "en": "Contents: {}"},
     "quote": {"ja": "{}の引用", "zh": "{}（引文）", "en": "{} (as reprinted)"},
@@ -46,7 +50,27 @@ WORDS = {
     "table": {"ja": "表{}", "zh": "表{}", "en": "table {}"},
     "rulings": {"ja": "裁定", "zh": "裁定", "en": "Rulings"},
 }
-# How each document language cites a law unit: 第61条B項2 (ja), 第61条B款2 (zh).
+# Headings the documents print in their own language, said in each interface language (by ref; a
+# language not given keeps the printed heading: the Japanese interface reads the Japanese book's).
+HEADINGS = {
+    "preface:wbf": {
+        "zh": "2017年版复式桥牌规则序",
+        "en": "Foreword to the 2017 Laws of Duplicate Bridge",
+    },
+    "preface:jcbl": {
+        "zh": "2017年版复式桥牌规则日文版序",
+        "en": "Foreword to the Japanese edition of the 2017 Laws of Duplicate Bridge",
+    },
+    "preface:laws-2017": {
+        "zh": "2017年版复式桥牌规则前言",
+        "en": "Preface to the 2017 Laws of Duplicate Bridge",
+    },
+    "introduction": {"zh": "导言", "en": "Introduction"},
+    "definitions": {"zh": "定义", "en": "Definitions"},
+    "essay:規則の目的": {"zh": "规则的目的", "en": "The purpose of the Laws"},
+    "preface:web": {"ja": "桥牌（ウェブページの紹介文）", "en": "Bridge (the web page's introduction)"},
+}
+# How each interface language cites a law unit: 第61条B項2 (ja), 第61条B款2 (zh); English: Law 61B2.
 SECTION_WORD = {"ja": "項", "zh": "款"}
 # The regulations' paragraphs and numbered items: 第24条5項1号.
 REG_PARAGRAPH = {"ja": "{}項", "zh": "{}项", "en": "({})"}
@@ -63,8 +87,9 @@ class DocumentNames:
     short_titles: dict[str, str]
 
 
-def law_citation(ref: str, doc_language: str, ui: str) -> str | None:
-    """``61B2(a)`` -> 「第61条B項2(a)」 (ja Laws), 「第61条B款2(a)」 (zh Laws), "Law 61B2(a)" (en)."""
+def law_citation(ref: str, ui: str) -> str | None:
+    """``61B2(a)`` -> 「第61条B項2(a)」 (ja), 「第61条B款2(a)」 (zh), "Law 61B2(a)" (en), whichever
+    edition prints it: the reader's language decides the convention."""
     parsed = parse_law_ref(ref)
     if parsed is None:
         return None
@@ -72,7 +97,7 @@ def law_citation(ref: str, doc_language: str, ui: str) -> str | None:
         return f"Law {ref}"
     text = f"第{parsed.law}条"
     if parsed.section:
-        text += f"{parsed.section}{SECTION_WORD.get(doc_language, '項')}"
+        text += f"{parsed.section}{SECTION_WORD[ui]}"
     tail = ref[len(str(parsed.law)) + (1 if parsed.section else 0) :]
     return text + tail
 
@@ -92,39 +117,44 @@ def unit_label(unit: Unit, document: DocumentNames, ui: str, parent_label: str |
         regulation = regulation_label(unit, ui, parent_label)
         if regulation:
             return regulation
-    citation = law_citation(ref, lang, ui)
+    citation = law_citation(ref, ui)
     if citation and kind in ("law", "section", "item", "subitem", "subsubitem"):
         return citation
     head, _, rest = ref.partition(":")
+    heading = HEADINGS.get(ref, {}).get(ui)
+    if heading:
+        return heading
     if kind == "definition":
-        return word("definition", ui, rest)  # the ref's term: 宕墩(2) tells the second 宕墩 apart
+        return word("definition", ui, definition_term(rest, attrs, ui))
     if kind == "footnote":
         if rest.startswith("ja-"):
-            return word("ja_note", ui, law_citation(attrs.get("anchor_ref") or rest[3:], lang, ui) or rest)
+            return word("ja_note", ui, law_citation(attrs.get("anchor_ref") or rest[3:], ui) or rest)
         return word("footnote", ui, attrs.get("label") or rest)
     if kind == "index":
         return word("index", ui)
+    if kind == "introduction_note" and parent_label:  # 前書き's 【日本語版注】: 日本語版注（前書き）
+        return word("ja_note", ui, parent_label)
     if kind == "index_row":
         return word("index_row", ui, attrs.get("row") or rest)
     if kind == "index_entry":
         return word("index_entry", ui, rest.replace("/", " / "))
     if kind == "quote":
-        return word("quote", ui, law_citation(rest, "ja", ui) or rest)
+        return word("quote", ui, law_citation(rest, ui) or rest)
     if kind == "note":
         if attrs.get("label") or unit.title:
             return word("note", ui, attrs.get("label") or unit.title)
         # an unlabelled note (note:57-1): the note on the law it covers
-        covers = [law_citation(ref, "ja", ui) or ref for ref in attrs.get("covers") or []]
+        covers = [law_citation(ref, ui) or ref for ref in attrs.get("covers") or []]
         return word("note_on", ui, "・".join(covers) or rest)
     if kind == "ruling":
         return word("ruling", ui, rest)
     if kind == "closing":
-        return word("closing", ui, law_citation(ref.split("/")[0], lang, ui) or ref)
+        return word("closing", ui, law_citation(ref.split("/")[0], ui) or ref)
     if kind == "toc" and head == "toc" and not rest:
         # a commentary prints its contents as 「索引」: keep the printed word in Japanese
         return unit.title if unit.title and document.role == "commentary" and ui == "ja" else word("toc", ui)
     if kind in ("toc", "toc_entry"):
-        return word("toc_entry", ui, toc_target(rest, lang, ui))
+        return word("toc_entry", ui, toc_target(rest, ui))
     if kind == "front_matter":
         return word("front_matter", ui)
     if kind in ("part", "division") and lang == "zh":
@@ -138,6 +168,16 @@ def unit_label(unit: Unit, document: DocumentNames, ui: str, parent_label: str |
     return unit.title or ref
 
 
+def definition_term(term: str, attrs: dict, ui: str) -> str:
+    """The defined term as the ref names it (宕墩(2) tells the second 宕墩 apart); in English the term
+    the definitions chapter prints in English (``term_en``: UNDER TRICK (2), Artificial call)."""
+    english = attrs.get("term_en_plain") or attrs.get("term_en")
+    if ui != "en" or not english:
+        return term
+    again = re.search(r"\(\d+\)$", term)
+    return f"{english} {again.group(0)}" if again and not english.endswith(again.group(0)) else english
+
+
 def printed_chain(unit: Unit, parent_label: str | None, ui: str) -> str:
     """1997 parts and divisions as printed under their chapter: 「第五章 第二部分 第三节」
     (English: "Chapter 5, part 2, division 3")."""
@@ -149,7 +189,7 @@ def printed_chain(unit: Unit, parent_label: str | None, ui: str) -> str:
     return f"{parent_label} {printed}" if parent_label else printed
 
 
-def toc_target(rest: str, lang: str, ui: str) -> str:
+def toc_target(rest: str, ui: str) -> str:
     if rest == "rulings":
         return word("rulings", ui)
     if rest == "appendices":
@@ -157,7 +197,7 @@ def toc_target(rest: str, lang: str, ui: str) -> str:
     if rest.startswith("appendix-"):
         return word("appendix", ui, rest.removeprefix("appendix-"))
     if _LAW_IN_TOC.fullmatch(rest):
-        return law_citation(rest, lang, ui) or rest
+        return law_citation(rest, ui) or rest
     return rest
 
 

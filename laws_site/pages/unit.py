@@ -430,7 +430,7 @@ def citation_forms(
     forms: dict[str, str] = {}
     if role == "laws" and parse_law_ref(ref):
         # each language's way of citing a law: 第61条B項2(a) / 第61条B款2(a) / Law 61B2(a) (ingest/references/labels.py)
-        forms = {lang: law_citation(ref, lang, lang) for lang in ("ja", "zh", "en")}
+        forms = {lang: law_citation(ref, lang) for lang in ("ja", "zh", "en")}
     elif role == "regulations" and labels and all(labels.get(lang) for lang in ("ja", "zh", "en")):
         # each language wholly in that language (ingest/references/labels.py): 競技会運営規則 付表7-4 /
         # 竞赛运营规则 附表7-4 / JCBL tournament regulations, Appendix 7-4
