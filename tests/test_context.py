@@ -34,9 +34,14 @@ def visible_text(html: str) -> str:
 
 async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datasette):
     html = await page(datasette, "/laws-2017-ja/27B1(b)")
-    context = block(html, '<details class="unit-context"', "</details>")
-    # the law's number and title, in the summary a phone shows folded
-    assert '<span class="context-law">第27条 不十分なビッド</span>' in context
+    context = block(html, '<section class="unit-context"', "</section>")
+    # the law's number and title first, always shown (never folded: a <details> closes on any tap)
+    assert re.search(
+        r'<li class="context-law"><a class="context-ref" href="/laws-2017-ja/27">第27条</a> '
+        r'<span class="context-title">不十分なビッド</span></li>',
+        context,
+    )
+    assert "<details" not in context and "<summary" not in context
     # the chain of parents with their lead-in sentences: 27B's sentence that 27B1(b) completes
     assert re.search(
         r'<a class="context-ref" href="/laws-2017-ja/27B">第27条B項</a> '
@@ -46,7 +51,8 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
         r'ならない（ただし、<a class="xref" href="/laws-2017-ja/27B3"[^>]*>本条B項3</a>参照）。そして、</div>',
         context,
     )
-    assert '<a class="context-ref" href="/laws-2017-ja/27B1">第27条B項1</a>' in context
+    # 27B1 prints no words of its own before its sub-items: the breadcrumb names it, the box does not
+    assert 'href="/laws-2017-ja/27B1"' not in context
     # its heading is its label, its siblings are one tap away
     assert '<h1><span class="ref">第27条B項1(b)</span></h1>' in html
     siblings = block(html, '<nav class="siblings"', "</nav>")
@@ -56,7 +62,11 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
 
 async def test_the_context_is_in_english_under_en(datasette):
     html = await page(datasette, "/en/laws-2017-ja/27B1(b)")
-    assert '<span class="context-law">Law 27 不十分なビッド</span>' in html
+    assert (
+        '<a class="context-ref" href="/en/laws-2017-ja/27">Law 27</a> <span class="context-title">不十分なビッド</span>'
+        in html
+    )
+    assert '<h2 class="context-label" id="context-label" lang="en">In context</h2>' in html
     assert '<a rel="next" href="/en/laws-2017-ja/27B2"><span class="dir" lang="en">Next →</span> Law 27B2</a>' in html
 
 
@@ -81,7 +91,7 @@ async def test_64C_lists_the_revokes_ruling_1_with_its_first_line(datasette, req
         r'<span class="note-doc">リボーク注釈</span>',
         rulings,
     )
-    first = re.search(r'<span class="note-first" lang="ja">(.*?)</span></summary>', rulings, re.S).group(1)
+    first = re.search(r'<p class="note-first" lang="ja">(.*?)</p>', rulings, re.S).group(1)
     assert first.startswith("リボークの裁定においては、まずリボークが成立しているかしていないかを判断する。")
     # the notes on 64C keep their own panel, named by label
     commentary = block(html, '<section class="commentary">', "</section>")

@@ -150,13 +150,15 @@ async def test_commentary_panel_shows_label_and_first_line_expandable(datasette,
     panel = html[html.index('<section class="commentary">') :]
     panel = panel[: panel.index("</section>")]
     notes = re.findall(
-        r'<details class="commentary-note commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+        r'<div class="commentary-note commentary-note">\s*<p class="note-head"><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
         panel,
     )
     assert ("/revoke-notes-ja/L61A", "注釈 L61A") in notes  # its label, not its id
-    first = re.search(r'L61A.*?<span class="note-first" lang="ja">(.*?)</span></summary>', panel, re.S).group(1)
+    first = re.search(r'L61A.*?<p class="note-first" lang="ja">(.*?)</p>', panel, re.S).group(1)
     assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
-    assert "トリックに対してプレイするときは" in panel  # the rest, inside <details>
+    rest = re.search(r'L61A.*?<details class="note-rest">\s*<summary>続きを読む</summary>(.*?)</details>', panel, re.S)
+    assert "トリックに対してプレイするときは" in rest.group(1)  # the rest, one tap below
+    assert not re.search(r"<summary>(?:(?!</summary>).)*<a ", html, re.S)  # no link inside a summary
     assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
     assert re.search(
         r'リボーク注釈に再録:.*href="/revoke-notes-ja/quote:61A" lang="ja">第61条A項の引用</a>', panel, re.S
