@@ -11,6 +11,7 @@ import pytest
 
 from ingest.parsers.records import Unit
 from ingest.references.reading import commentary_rows, reading_rows
+from laws_site.read.linkify import mark_terms
 from laws_site.read.units import permalink
 
 
@@ -262,6 +263,51 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
     terms = re.findall(r'<a class="term" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html)
     assert (permalink("laws-2017-ja", "def:コール"), "コール (Call)", "コール") in terms
     assert [t[2] for t in terms].count("コール") == 1  # its first occurrence only
+
+
+TERMS = {
+    t: {"url": f"/d/def:{t}", "label": t}
+    for t in ("プレイ", "プレイヤー", "コール", "アーティフィシャルコール", "IMP", "反則")
+}
+
+
+@pytest.mark.parametrize(
+    "text, marked",
+    [
+        # プレイヤー is not a defined term here: プレイ is not a word of it (64A2 linked 「<a>プレイ</a>ヤー」)
+        ("反則したプレイヤー*19が", ["反則"]),
+        ("プレイヤがプレイする", ["プレイ"]),  # the book's spelling プレイヤ runs on too
+        ("プレイヤーのプレイ", ["プレイヤー", "プレイ"]),  # the longest term where two begin at one place
+        ("アーティフィシャルコールのあとのコール", ["アーティフィシャルコール", "コール"]),
+        ("2 IMPs、IMPで", ["IMP"]),  # a Latin word runs on while letters do
+        ("反則側", ["反則"]),  # kanji have no edge to see: the longest term decides
+    ],
+)
+def test_glossary_terms_link_whole_words_only(text, marked):
+    blocks_ = [{"segments": [{"text": text}]}]
+    mark_terms(blocks_, {t: TERMS[t] for t in TERMS if t != "プレイヤー" or "プレイヤー" in marked}, set())
+    assert [s["text"] for s in blocks_[0]["segments"] if s.get("term")] == marked
+    assert "".join(s["text"] for s in blocks_[0]["segments"]) == text
+
+
+def test_a_term_marked_once_is_not_found_again_inside_a_longer_one():
+    """The second アーティフィシャルコール stays text, and コール is not linked inside it."""
+    blocks_ = [{"segments": [{"text": "アーティフィシャルコール。アーティフィシャルコールとコール"}]}]
+    mark_terms(blocks_, TERMS, set())
+    texts = [(s["text"], bool(s.get("term"))) for s in blocks_[0]["segments"]]
+    assert texts == [
+        ("アーティフィシャルコール", True),
+        ("。アーティフィシャルコールと", False),
+        ("コール", True),
+    ]
+
+
+async def test_64A2_links_no_definition_inside_a_longer_word(datasette):
+    html = await page(datasette, "/laws-2017-ja/64A2")
+    body = block(html, '<div class="unit-body">', "</article>")
+    assert "反則したプレイヤー<a" in body  # プレイヤー as printed, its footnote marker after it
+    assert not re.search(r'<a class="term"[^>]*>[^<]*</a>[\u30a1-\u30ff]', html)  # no link ends inside a word
+    assert not re.search(r'[\u30a1-\u30ff]<a class="term"', html)
 
 
 @pytest.mark.parametrize(

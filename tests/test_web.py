@@ -166,6 +166,21 @@ async def test_commentary_panel_shows_label_and_first_line_expandable(datasette,
     assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
+async def test_a_footnote_printed_under_another_unit_is_shown_in_full_where_it_is_marked(datasette):
+    """64A2's *19 (the dummy's trick is not declarer's) decides who won the trick; the book prints it under 64A1,
+    and 64A2's page showed only the marker's link."""
+    html = (await get(datasette, "/laws-2017-ja/64A2")).text
+    assert '<a class="xref footnote-marker" href="#fn-fn:19" title="脚注19">*19</a>' in html
+    footnotes = html[html.index('<aside class="footnotes">') :]
+    footnotes = footnotes[: footnotes.index("</aside>")]
+    assert re.findall(r'<li id="fn-([^"]+)">.*?<span class="footnote-text">(.*?)</span></li>', footnotes) == [
+        ("fn:19", "この条項の適用に当たり、ダミーが取ったトリックはディクレアラーが取ったことにならない。")
+    ]
+    # its references are links there too: *15, printed under 51B1(a), marked in 51B1(b), cites Law 59
+    html = (await get(datasette, "/laws-2017-ja/51B1(b)")).text
+    assert re.search(r'<li id="fn-fn:15">.*?<a class="xref" href="/laws-2017-ja/59"[^>]*>第59条</a>', html, re.S)
+
+
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
     html = (await get(datasette, "/laws-2017-ja/6D2")).text
     marker = [
