@@ -38,10 +38,10 @@ PAGES = [
     ("contents-2017", "/laws-2017-ja", 200, {"details.toc-group": 10}),
     ("contents-1997", "/laws-1997-zh", 200, {"details.toc-group": 5}),
     ("contents-regulations", "/jcbl-regs-ja", 200, {"details.toc-group": 10}),
-    ("law-61", "/laws-2017-ja/61", 200, {"details.commentary-note": 4}),
+    ("law-61", "/laws-2017-ja/61", 200, {".commentary-note": 4, "details.note-rest": 1}),
     ("section-61B", "/laws-2017-ja/61B", 200, {".unit-subitem": 2}),
     ("subitem-61B2a", "/laws-2017-ja/61B2(a)", 200, {"button.cite-copy": 3}),
-    ("subitem-27B1b-in-context", "/laws-2017-ja/27B1(b)", 200, {"details.unit-context": 1, ".siblings a": 1}),
+    ("subitem-27B1b-in-context", "/laws-2017-ja/27B1(b)", 200, {".unit-context .lead-in": 1, ".siblings a": 1}),
     ("law-64C-with-ruling", "/laws-2017-ja/64C", 200, {"section.rulings details": 1}),
     ("note-L64C-diagram", "/revoke-notes-ja/L64C", 200, {"pre.diagram": 1}),
     ("ruling", "/revoke-notes-ja/ruling:1", 200, {"article.law-text": 1}),
@@ -92,7 +92,7 @@ MEASURE = """([runningText]) => {
   }
   const smallest = targets.reduce((min, t) => Math.min(min, t.width, t.height), Infinity);
   const header = document.querySelector('header.site-header').getBoundingClientRect().height +
-                 (document.querySelector('header.crumbs-bar')?.getBoundingClientRect().height || 0);
+                 (document.querySelector('.crumbs-bar')?.getBoundingClientRect().height || 0);
   return {sideways: root.scrollWidth - root.clientWidth, height: root.scrollHeight, header: Math.round(header),
           targets: targets.length, smallest: smallest === Infinity ? null : smallest,
           too_small: targets.filter(t => t.width < 24 || t.height < 24)};
@@ -148,7 +148,8 @@ def test_page_reads_at_phone_and_desktop_width(pages, served, measurements, widt
     for selector, minimum in rows.items():
         assert page.locator(selector).count() >= minimum, (path, selector)
     if width == "phone":
-        assert measured["header"] <= 140, f"the header takes {measured['header']} px of a phone screen"
+        # (every header link in view, wrapped onto a second row rather than hidden in a sideways strip)
+        assert measured["header"] <= 160, f"the header takes {measured['header']} px of a phone screen"
 
 
 def test_wide_table_scrolls_in_its_own_box_on_a_phone(pages, served):
@@ -207,14 +208,17 @@ def test_a_part_of_the_contents_opens_from_its_anchor(pages, served):
     assert not page.locator("details#part-4").evaluate("el => el.open")
 
 
-def test_commentary_note_expands(pages, served):
+def test_a_commentary_note_shows_its_first_line_and_opens_the_rest(pages, served):
     page = fresh(pages, "phone")
     page.goto(served + "/laws-2017-ja/61")
-    note = page.locator("details.commentary-note").first
-    rest = note.locator(".unit-text")
+    note = page.locator(".commentary-note", has=page.locator("details.note-rest")).first
+    assert note.locator(".note-first").is_visible()
+    rest = note.locator(".note-rest .unit-text")
     assert not rest.is_visible()
-    note.locator("summary .note-first").click()
+    note.locator(".note-rest > summary").click()
     assert rest.is_visible()
+    note.locator(".note-label").click()  # the label is a link of its own, outside the fold
+    page.wait_for_url(served + "/revoke-notes-ja/**")
 
 
 def test_search_to_law_61_then_follow_the_reference_to_law_44(pages, served):
@@ -283,17 +287,45 @@ def test_a_tap_on_a_reference_shows_its_text_in_place_and_a_second_tap_follows_i
     assert page.url == served + "/laws-2017-ja/27B1(b)"
 
 
-def test_the_context_is_one_tap_open_on_a_phone_and_open_on_a_desktop(pages, served):
-    phone, desktop = fresh(pages, "phone"), fresh(pages, "desktop")
-    for page in (phone, desktop):
-        page.goto(served + "/laws-2017-ja/27B1(b)")
-    lead_in = "順番通りの不十分なビッドが受け入れられなかった場合"
-    assert desktop.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
-    summary = phone.locator(".unit-context summary")
-    assert "第27条 不十分なビッド" in summary.inner_text()  # the law is in the folded line
-    assert not phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
-    summary.click()
-    assert phone.locator(".unit-context .lead-in", has_text=lead_in).is_visible()
+# a provision and the condition its parents' lead-ins set: what a director must read before the provision itself
+CONDITIONS = [
+    ("43B2(a)", "本条A項2に列記した制限に違反した後、ダミーが、"),
+    ("40B2(a)(v)", "管轄団体は："),
+    ("64A2", "リボークが成立したとき："),
+    ("27B1(b)", "順番通りの不十分なビッドが受け入れられなかった場合"),
+]
+
+
+@pytest.mark.parametrize("ref, condition", CONDITIONS, ids=[c[0] for c in CONDITIONS])
+def test_the_condition_is_on_a_phone_s_first_screen_and_stays_while_a_reference_is_previewed(
+    pages, served, ref, condition
+):
+    """43B2(a) read "either defender may choose the hand" without 「...違反した後、ダミーが、」: the lead-ins were in a
+    folded 「位置」 box, which also closed on any tap in the text (Datasette's page script folds open <details>)."""
+    page = fresh(pages, "phone")
+    page.goto(served + f"/laws-2017-ja/{ref}")
+    lead_in = page.locator(".unit-context .lead-in", has_text=condition)
+    assert lead_in.is_visible()  # no tap
+    box = lead_in.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORTS["phone"]["viewport"]["height"], box
+    assert page.locator(".unit-context details, .unit-context summary").count() == 0
+    # the provision's own words follow on the same first screen
+    assert page.locator(".unit-body").bounding_box()["y"] < VIEWPORTS["phone"]["viewport"]["height"]
+    term = page.locator(".unit-body a.term").first
+    term.click()  # a defined term's definition, shown in place
+    page.locator(".xref-preview").wait_for()
+    assert lead_in.is_visible() and page.locator(".xref-preview").is_visible()
+    page.locator("article h1").click()  # a tap elsewhere closes the preview, never the condition
+    assert lead_in.is_visible() and page.locator(".xref-preview").count() == 0
+
+
+def test_the_context_reads_the_same_on_a_desktop(pages, served):
+    page = fresh(pages, "desktop")
+    page.goto(served + "/laws-2017-ja/27B1(b)")
+    assert page.locator(
+        ".unit-context .lead-in", has_text="順番通りの不十分なビッドが受け入れられなかった場合"
+    ).is_visible()
+    assert page.locator(".unit-context .context-law").inner_text().startswith("第27条 不十分なビッド")
 
 
 def test_an_unresolved_reference_reads_as_text_and_shows_its_reason_on_tap(pages, served, laws_db_path):
@@ -353,3 +385,22 @@ def test_the_switcher_changes_the_language_in_one_tap_and_remembers_it(browser, 
     page.wait_for_url(served + "/zh/laws-2017-ja/62")
     assert page.locator("header.site-header button[type=submit]").inner_text() == "搜索"
     context.close()
+
+
+@pytest.mark.parametrize("lang", list(UI_LANGUAGES))
+def test_every_header_link_is_in_view_on_a_phone(pages, served, lang):
+    """The phone header hid the glossary and the citation map (and, in English, the index) in a sideways strip
+    with no cue: every link is now on screen, none in a box that scrolls."""
+    page = fresh(pages, "phone")
+    page.goto(served + UI_LANGUAGES[lang] + "/laws-2017-ja/61")
+    width = VIEWPORTS["phone"]["viewport"]["width"]
+    links = page.locator(".site-header a")
+    assert links.count() >= 9  # the site's name, two editions, the index, glossary, citations, data, two languages
+    for i in range(links.count()):
+        box = links.nth(i).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (links.nth(i).inner_text(), box)
+    scrolling = page.evaluate(
+        "[...document.querySelectorAll('.site-header *')].filter(e => e.clientWidth > 1"
+        " && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').map(e => e.className)"
+    )
+    assert scrolling == []

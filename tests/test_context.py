@@ -11,6 +11,7 @@ import pytest
 
 from ingest.parsers.records import Unit
 from ingest.references.reading import commentary_rows, reading_rows
+from laws_site.read.linkify import mark_terms
 from laws_site.read.units import permalink
 
 
@@ -34,9 +35,14 @@ def visible_text(html: str) -> str:
 
 async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datasette):
     html = await page(datasette, "/laws-2017-ja/27B1(b)")
-    context = block(html, '<details class="unit-context"', "</details>")
-    # the law's number and title, in the summary a phone shows folded
-    assert '<span class="context-law">第27条 不十分なビッド</span>' in context
+    context = block(html, '<section class="unit-context"', "</section>")
+    # the law's number and title first, always shown (never folded: a <details> closes on any tap)
+    assert re.search(
+        r'<li class="context-law"><a class="context-ref" href="/laws-2017-ja/27">第27条</a> '
+        r'<span class="context-title">不十分なビッド</span></li>',
+        context,
+    )
+    assert "<details" not in context and "<summary" not in context
     # the chain of parents with their lead-in sentences: 27B's sentence that 27B1(b) completes
     assert re.search(
         r'<a class="context-ref" href="/laws-2017-ja/27B">第27条B項</a> '
@@ -46,7 +52,8 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
         r'ならない（ただし、<a class="xref" href="/laws-2017-ja/27B3"[^>]*>本条B項3</a>参照）。そして、</div>',
         context,
     )
-    assert '<a class="context-ref" href="/laws-2017-ja/27B1">第27条B項1</a>' in context
+    # 27B1 prints no words of its own before its sub-items: the breadcrumb names it, the box does not
+    assert 'href="/laws-2017-ja/27B1"' not in context
     # its heading is its label, its siblings are one tap away
     assert '<h1><span class="ref">第27条B項1(b)</span></h1>' in html
     siblings = block(html, '<nav class="siblings"', "</nav>")
@@ -56,7 +63,11 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
 
 async def test_the_context_is_in_english_under_en(datasette):
     html = await page(datasette, "/en/laws-2017-ja/27B1(b)")
-    assert '<span class="context-law">Law 27 不十分なビッド</span>' in html
+    assert (
+        '<a class="context-ref" href="/en/laws-2017-ja/27">Law 27</a> <span class="context-title">不十分なビッド</span>'
+        in html
+    )
+    assert '<h2 class="context-label" id="context-label" lang="en">In context</h2>' in html
     assert '<a rel="next" href="/en/laws-2017-ja/27B2"><span class="dir" lang="en">Next →</span> Law 27B2</a>' in html
 
 
@@ -81,7 +92,7 @@ async def test_64C_lists_the_revokes_ruling_1_with_its_first_line(datasette, req
         r'<span class="note-doc">リボーク注釈</span>',
         rulings,
     )
-    first = re.search(r'<span class="note-first" lang="ja">(.*?)</span></summary>', rulings, re.S).group(1)
+    first = re.search(r'<p class="note-first" lang="ja">(.*?)</p>', rulings, re.S).group(1)
     assert first.startswith("リボークの裁定においては、まずリボークが成立しているかしていないかを判断する。")
     # the notes on 64C keep their own panel, named by label
     commentary = block(html, '<section class="commentary">', "</section>")
@@ -252,6 +263,51 @@ async def test_a_defined_term_is_marked_once_for_its_definition_in_place(dataset
     terms = re.findall(r'<a class="term" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html)
     assert (permalink("laws-2017-ja", "def:コール"), "コール (Call)", "コール") in terms
     assert [t[2] for t in terms].count("コール") == 1  # its first occurrence only
+
+
+TERMS = {
+    t: {"url": f"/d/def:{t}", "label": t}
+    for t in ("プレイ", "プレイヤー", "コール", "アーティフィシャルコール", "IMP", "反則")
+}
+
+
+@pytest.mark.parametrize(
+    "text, marked",
+    [
+        # プレイヤー is not a defined term here: プレイ is not a word of it (64A2 linked 「<a>プレイ</a>ヤー」)
+        ("反則したプレイヤー*19が", ["反則"]),
+        ("プレイヤがプレイする", ["プレイ"]),  # the book's spelling プレイヤ runs on too
+        ("プレイヤーのプレイ", ["プレイヤー", "プレイ"]),  # the longest term where two begin at one place
+        ("アーティフィシャルコールのあとのコール", ["アーティフィシャルコール", "コール"]),
+        ("2 IMPs、IMPで", ["IMP"]),  # a Latin word runs on while letters do
+        ("反則側", ["反則"]),  # kanji have no edge to see: the longest term decides
+    ],
+)
+def test_glossary_terms_link_whole_words_only(text, marked):
+    blocks_ = [{"segments": [{"text": text}]}]
+    mark_terms(blocks_, {t: TERMS[t] for t in TERMS if t != "プレイヤー" or "プレイヤー" in marked}, set())
+    assert [s["text"] for s in blocks_[0]["segments"] if s.get("term")] == marked
+    assert "".join(s["text"] for s in blocks_[0]["segments"]) == text
+
+
+def test_a_term_marked_once_is_not_found_again_inside_a_longer_one():
+    """The second アーティフィシャルコール stays text, and コール is not linked inside it."""
+    blocks_ = [{"segments": [{"text": "アーティフィシャルコール。アーティフィシャルコールとコール"}]}]
+    mark_terms(blocks_, TERMS, set())
+    texts = [(s["text"], bool(s.get("term"))) for s in blocks_[0]["segments"]]
+    assert texts == [
+        ("アーティフィシャルコール", True),
+        ("。アーティフィシャルコールと", False),
+        ("コール", True),
+    ]
+
+
+async def test_64A2_links_no_definition_inside_a_longer_word(datasette):
+    html = await page(datasette, "/laws-2017-ja/64A2")
+    body = block(html, '<div class="unit-body">', "</article>")
+    assert "反則したプレイヤー<a" in body  # プレイヤー as printed, its footnote marker after it
+    assert not re.search(r'<a class="term"[^>]*>[^<]*</a>[\u30a1-\u30ff]', html)  # no link ends inside a word
+    assert not re.search(r'[\u30a1-\u30ff]<a class="term"', html)
 
 
 @pytest.mark.parametrize(

@@ -83,11 +83,11 @@ def test_the_breadcrumbs_show_the_current_unit_on_a_phone(phone):
     base, page = phone
     page.goto(base + "/ja/laws-2017-ja/68D2(b)(ii)")  # document > law > section > item > sub-item: wider than a phone
     page.wait_for_function(
-        "() => { const c = document.querySelector('header.crumbs-bar .crumbs');"
+        "() => { const c = document.querySelector('.crumbs-bar .crumbs');"
         " return c.scrollWidth <= c.clientWidth || c.scrollLeft > 0; }"
     )
     crumbs = page.evaluate(
-        "() => { const c = document.querySelector('header.crumbs-bar .crumbs');"
+        "() => { const c = document.querySelector('.crumbs-bar .crumbs');"
         " return [c.scrollWidth, c.clientWidth, c.scrollLeft]; }"
     )
     assert crumbs[0] > crumbs[1] + 100 and crumbs[2] >= crumbs[0] - crumbs[1] - 1  # scrolled to its end

@@ -150,18 +150,35 @@ async def test_commentary_panel_shows_label_and_first_line_expandable(datasette,
     panel = html[html.index('<section class="commentary">') :]
     panel = panel[: panel.index("</section>")]
     notes = re.findall(
-        r'<details class="commentary-note commentary-note">\s*<summary><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
+        r'<div class="commentary-note commentary-note">\s*<p class="note-head"><a class="note-label" href="([^"]+)"[^>]*>([^<]+)</a>',
         panel,
     )
     assert ("/revoke-notes-ja/L61A", "注釈 L61A") in notes  # its label, not its id
-    first = re.search(r'L61A.*?<span class="note-first" lang="ja">(.*?)</span></summary>', panel, re.S).group(1)
+    first = re.search(r'L61A.*?<p class="note-first" lang="ja">(.*?)</p>', panel, re.S).group(1)
     assert "『プレイの順序と進行』" in first and "トリックに対してプレイするときは" not in first
-    assert "トリックに対してプレイするときは" in panel  # the rest, inside <details>
+    rest = re.search(r'L61A.*?<details class="note-rest">\s*<summary>続きを読む</summary>(.*?)</details>', panel, re.S)
+    assert "トリックに対してプレイするときは" in rest.group(1)  # the rest, one tap below
+    assert not re.search(r"<summary>(?:(?!</summary>).)*<a ", html, re.S)  # no link inside a summary
     assert "2017年版 デュプリケートブリッジの規則 リボークに関する注釈" not in panel  # short titles only
     assert re.search(
         r'リボーク注釈に再録:.*href="/revoke-notes-ja/quote:61A" lang="ja">第61条A項の引用</a>', panel, re.S
     )
     assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
+
+
+async def test_a_footnote_printed_under_another_unit_is_shown_in_full_where_it_is_marked(datasette):
+    """64A2's *19 (the dummy's trick is not declarer's) decides who won the trick; the book prints it under 64A1,
+    and 64A2's page showed only the marker's link."""
+    html = (await get(datasette, "/laws-2017-ja/64A2")).text
+    assert '<a class="xref footnote-marker" href="#fn-fn:19" title="脚注19">*19</a>' in html
+    footnotes = html[html.index('<aside class="footnotes">') :]
+    footnotes = footnotes[: footnotes.index("</aside>")]
+    assert re.findall(r'<li id="fn-([^"]+)">.*?<span class="footnote-text">(.*?)</span></li>', footnotes) == [
+        ("fn:19", "この条項の適用に当たり、ダミーが取ったトリックはディクレアラーが取ったことにならない。")
+    ]
+    # its references are links there too: *15, printed under 51B1(a), marked in 51B1(b), cites Law 59
+    html = (await get(datasette, "/laws-2017-ja/51B1(b)")).text
+    assert re.search(r'<li id="fn-fn:15">.*?<a class="xref" href="/laws-2017-ja/59"[^>]*>第59条</a>', html, re.S)
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):

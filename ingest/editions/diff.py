@@ -31,6 +31,7 @@ from ingest.parsers.records import Unit
 from ingest.search.glossary import term_forms
 from ingest.text.refs import Context, extract_ja_law_refs, extract_zh_law_refs, law_ancestors, law_number, parse_law_ref
 from ingest.text.tokenize import fold_katakana
+from ingest.text.words import as_whole_word, is_katakana
 
 STATUSES = ("same", "changed", "only_from", "only_to")
 
@@ -99,10 +100,6 @@ def normalized_by_character(text: str, origin: tuple[int, ...]) -> tuple[str, tu
     if any(len(folded) != 1 for folded in table.values()):
         origin = tuple(i for i, char in zip(origin, text) for _ in table[ord(char)])
     return text.translate(table), origin
-
-
-def is_katakana(char: str) -> bool:
-    return bool(char) and ("\u30a1" <= char <= "\u30ff" or char == "ー")
 
 
 # --- spelling variants: one katakana fold for search and diff (ingest.text.tokenize) -----------------------
@@ -287,18 +284,6 @@ class GlossaryTerms:
 
 def is_katakana_word(term: str) -> bool:
     return all(is_katakana(c) for c in term)
-
-
-def as_whole_word(term: str, text: str) -> bool:
-    """A katakana term must be a whole katakana word in a title (プレイ is not named by プレイヤー):
-    some place of it in the text with no katakana either side (no regex to compile per term)."""
-    start = text.find(term)
-    while start >= 0:
-        end = start + len(term)
-        if not (start and is_katakana(text[start - 1])) and not (end < len(text) and is_katakana(text[end])):
-            return True
-        start = text.find(term, start + 1)
-    return False
 
 
 def title_terms(

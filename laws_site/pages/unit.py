@@ -17,7 +17,7 @@ from laws_site.http.responses import error_response, html_page, json_response, r
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import N_
-from laws_site.read import editions, queries, reasons
+from laws_site.read import editions, queries
 from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
 from laws_site.read.units import composed_text, load_unit, nearest_refs, permalink
@@ -234,38 +234,22 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     ]
 
 
-def other_edition(conn, unit: dict, unit_ids: list[str], lang: str) -> dict:
-    """The other-edition box: counterparts from the provision concordance (both directions), each
-    with its relation; the law's history; references here to provisions that have moved (named by
-    their labels in the interface language)."""
-    info = editions.edition_info(conn, unit) or {
-        "counterparts": [],
-        "status": None,
-        "history_url": editions.history_url(law_number(unit["ref"])),
-    }
-    document = queries.document(conn, unit["doc"]) or {}
-    # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
-    # (the JSON's history keeps its URL: the list of histories)
-    info = {**info, "history_shown": document.get("kind") != "regulations" and law_number(unit["ref"]) is not None}
-    flags = editions.unit_flags(conn, unit_ids)
-    names = unit_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
-    shown: set[str] = set()
-    notes = reasons.notes_for(conn)  # the editors' notes in the reader's language
-    for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
-        c["why"] = reasons.reason(c["reason"], notes, lang)
-        c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
-        shown.add(c["reason"])
-    if info.get("status"):
-        info["status"]["why"] = reasons.reason(info["status"]["reason"], notes, lang)
-    for flag in flags:
-        flag["why"] = reasons.reason(flag["message"], notes, lang)
-        flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
-        for now in flag["now"]:
-            now["label"] = names.get(now["id"], now["ref"])
-    return {**info, "flags": flags}
-
-
 LAW_KINDS = ("law", "article")
+
+
+def page_footnotes(conn, unit: dict, units: list[dict], xrefs: list[dict]) -> list[dict]:
+    """The footnotes the shown text marks, in full at the page's foot: its own, and one printed under
+    another unit (64A2's *19, which decides who won the trick, is printed under 64A1)."""
+    shown = {u["id"] for u in units}
+    own = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
+    have = {f["id"] for f in own}
+    marked = [
+        x["target_id"]
+        for x in xrefs
+        if x["kind"] == "footnote" and x["resolved"] and x["source_id"] in shown and x["target_id"] not in have
+    ]
+    elsewhere = [f for f in (queries.unit_by_id(conn, i) for i in dict.fromkeys(marked)) if f and f["id"] != unit["id"]]
+    return own + elsewhere
 
 
 def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
@@ -307,12 +291,13 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     units = queries.subtree(conn, unit["id"])
     ids = [u["id"] for u in units]
     unit["source_notes"] = source_notes(conn, ids)  # kept source typos: as printed, probably means
-    footnotes = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
-    anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
     chain = queries.ancestors(conn, row)
     previous, following = reading_neighbours(conn, row)
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
+    footnotes = page_footnotes(conn, unit, units, xrefs)
+    anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
+    xrefs += queries.xrefs_from(conn, [f["id"] for f in footnotes if f["id"] not in ids])
     # a reference printed against an older edition (付表7-4's 23条) already points where it means
     # now (72C): the build re-pointed its row (ingest/references/moved.py)
     incoming = queries.xrefs_into(conn, ids)
@@ -393,7 +378,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
         "commentary": commentary(conn, unit, lang),
         "definitions": used,
-        "other_edition": other_edition(conn, unit, ids, lang),
+        "other_edition": editions.edition_box(conn, unit, ids, lang),
         "previous": previous,
         "next": following,
         "full_text": composed_text(units, unit_label),

@@ -15,7 +15,8 @@ from urllib.parse import urlencode
 from ingest.editions.concordance import relation_words
 from ingest.text.refs import law_number
 from laws_site.i18n.catalog import N_
-from laws_site.read.queries import registry
+from laws_site.read import queries, reasons
+from laws_site.read.units import labels as people_labels
 from laws_site.read.units import permalink
 
 # what the pages print for each relation and basis (English msgids; the templates translate them);
@@ -63,7 +64,7 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
     rows = _rows(conn, "p.from_id = ? or p.to_id = ?", (unit["id"], unit["id"]))
     if not rows:
         return None
-    docs = registry(conn)
+    docs = queries.registry(conn)
     counterparts, status = [], None
     for from_id, to_id, from_doc, to_doc, from_ref, to_ref, relation, basis, reason, from_title, to_title in rows:
         mine_is_old = from_id == unit["id"]
@@ -183,6 +184,37 @@ def law_editions(conn: sqlite3.Connection, law: int) -> list[dict]:
         }
         for _f, _t, from_doc, _td, from_ref, to_ref, relation, _b, _r, _ft, _tt in rows
     ]
+
+
+def edition_box(conn: sqlite3.Connection, unit: dict, unit_ids: list[str], lang: str) -> dict:
+    """The other-edition box: counterparts from the provision concordance (both directions), each
+    with its relation; the law's history; references here to provisions that have moved (named by
+    their labels in the interface language)."""
+    info = edition_info(conn, unit) or {
+        "counterparts": [],
+        "status": None,
+        "history_url": history_url(law_number(unit["ref"])),
+    }
+    document = queries.document(conn, unit["doc"]) or {}
+    # a regulation's article 8 is not Law 8; a definition, a part, an index entry belong to no one law
+    # (the JSON's history keeps its URL: the list of histories)
+    info = {**info, "history_shown": document.get("kind") != "regulations" and law_number(unit["ref"]) is not None}
+    flags = unit_flags(conn, unit_ids)
+    names = people_labels(conn, [f["source_id"] for f in flags] + [n["id"] for f in flags for n in f["now"]], lang)
+    shown: set[str] = set()
+    notes = reasons.notes_for(conn)  # the editors' notes in the reader's language
+    for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
+        c["why"] = reasons.reason(c["reason"], notes, lang)
+        c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
+        shown.add(c["reason"])
+    if info.get("status"):
+        info["status"]["why"] = reasons.reason(info["status"]["reason"], notes, lang)
+    for flag in flags:
+        flag["why"] = reasons.reason(flag["message"], notes, lang)
+        flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
+        for now in flag["now"]:
+            now["label"] = names.get(now["id"], now["ref"])
+    return {**info, "flags": flags}
 
 
 class HistoryError(ValueError):

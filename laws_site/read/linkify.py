@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.text.words import whole_words
 from laws_site.i18n.catalog import N_
 from laws_site.read.units import permalink
 
@@ -163,33 +164,31 @@ def trim(pieces: list[dict]) -> list[dict]:
 def mark_terms(blocks_: list[dict], terms: dict[str, dict], seen: set[str]) -> None:
     """The first occurrence on the page of each defined term, in plain text (not inside a
     reference), becomes a term segment: {"text", "href", "title", "term": True}. ``terms`` maps the
-    printed term to its definition's url and label; longer terms win where two overlap."""
+    printed term to its definition's url and label. Whole words only, the longest where several
+    begin at one place (ingest/text/words.py): プレイ is not linked inside プレイヤー, nor コール inside a
+    later アーティフィシャルコール."""
     if not terms:
         return
-    ordered = sorted(terms, key=len, reverse=True)
     for block in blocks_:
         if "segments" not in block:
             continue
         out = []
         for piece in block["segments"]:
-            out += split_terms(piece, ordered, terms, seen) if set(piece) == {"text"} else [piece]
+            out += split_terms(piece, terms, seen) if set(piece) == {"text"} else [piece]
         block["segments"] = out
 
 
-def split_terms(piece: dict, ordered: list[str], terms: dict[str, dict], seen: set[str]) -> list[dict]:
-    text = piece["text"]
-    for term in ordered:
-        if term in seen:
-            continue
-        at = text.find(term)
-        if at < 0:
+def split_terms(piece: dict, terms: dict[str, dict], seen: set[str]) -> list[dict]:
+    text, out, cursor = piece["text"], [], 0
+    for found in whole_words(text, terms):
+        term = found.group()
+        if term in seen:  # marked once already: this place stays text (and no shorter term inside it)
             continue
         seen.add(term)
-        before, after = {"text": text[:at]}, {"text": text[at + len(term) :]}
-        marked = {"text": term, "href": terms[term]["url"], "title": terms[term]["label"], "term": True}
-        return (
-            ([*split_terms(before, ordered, terms, seen)] if before["text"] else [])
-            + [marked]
-            + (split_terms(after, ordered, terms, seen) if after["text"] else [])
-        )
-    return [piece]
+        if found.start() > cursor:
+            out.append({"text": text[cursor : found.start()]})
+        out.append({"text": term, "href": terms[term]["url"], "title": terms[term]["label"], "term": True})
+        cursor = found.end()
+    if not out:
+        return [piece]
+    return out + ([{"text": text[cursor:]}] if cursor < len(text) else [])

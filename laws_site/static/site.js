@@ -111,15 +111,11 @@
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
 })();
 
-// Where a unit stands (its law and lead-in sentences): open on a wide screen, one tap on a phone.
 // The breadcrumb bar scrolls to its end, so the current unit is what a phone shows.
 (function () {
-  if (window.matchMedia("(min-width: 900px)").matches) {
-    document.querySelectorAll("details[data-open-wide]").forEach(function (d) { d.open = true; });
-  }
   // read in the first frame (its layout is made then anyway), not forced while the page is still loading
   requestAnimationFrame(function () {
-    document.querySelectorAll("header.crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
+    document.querySelectorAll(".crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
   });
 })();
 
