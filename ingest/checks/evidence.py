@@ -15,22 +15,18 @@ from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
 
-SMALL_TO_LARGE = str.maketrans(
-    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ", "あいうえおつやゆよわアイウエオツヤユヨワカケ"
-)
+from ingest.text import kana
+
 # a character that is a word of its own and that the book writes or leaves out as style allows
 STANDALONE_KINDS = {"助詞", "補助記号", "接頭辞", "名詞", "副詞", "連体詞", "代名詞"}
 WINDOW = 8
 REPEATED = 3  # a spelling printed this often is deliberate: slips do not repeat letter for letter
 
 
-E_ROW_THEN_I = re.compile(r"([エケセテネヘメレゲゼデベペ])イ")
-
-
 def convention_form(word: str) -> str:
     """A katakana word less what spelling conventions vary: ー, small against large kana, and エ-row
     kana + イ for the long vowel (プレイ/プレー, ブレイク/ブレーク)."""
-    return E_ROW_THEN_I.sub(r"\1ー", word.translate(SMALL_TO_LARGE)).replace("ー", "")
+    return kana.E_ROW_I_RE.sub(r"\1ー", word.translate(kana.SMALL_TO_LARGE)).replace("ー", "")
 
 
 def spelling_convention(word: str, majority: str, printed: int = REPEATED) -> str | None:

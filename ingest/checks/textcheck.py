@@ -69,10 +69,10 @@ from ingest.parsers.records import ParsedDocument, ParseError, Unit
 from ingest.parsers.textclean import strip_any_tags
 from ingest.search.tables import install_variants
 from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_sources, read_yaml
+from ingest.text import kana
 from ingest.text.tokenize import sudachi_tokenizer  # the project's one loaded Sudachi dictionary
 
 KINDS = ("script", "doubled", "katakana", "long-vowel", "variant", "stray", "missing", "small-kana", "near-word")
-SMALL_KANA = "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
 
 KATAKANA_WORD_RE = re.compile(r"[ァ-ヺー]+(?:・[ァ-ヺー]+)*")
 KANA_OR_KANJI = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u3400-\u9fff]")
@@ -206,7 +206,7 @@ def doubled_spans(text: str, counts: Counter) -> Iterable[tuple[int, str, str]]:
         around = text[max(0, i - 2) : i + 4]
         single = text[max(0, i - 2) : i + 1] + text[i + 2 : i + 4]
         detail = f"{m.group(1)} twice; '{single}' appears {counts[single]}×, '{around}' {counts[around]}×"
-        if m.group(1) in SMALL_KANA + "ー":
+        if m.group(1) in kana.SMALL_KANA + "ー":
             yield i, m.group(0), detail  # っっ, ーー: no word doubles a small kana or the long mark
             continue
         sentence_start = max(0, i - 12)

@@ -28,6 +28,8 @@ from functools import lru_cache
 
 from ingest.parsers.records import ParseError, Unit
 from ingest.parsers.textclean import strip_tags
+from ingest.text import kana as kana_table
+from ingest.text.kana import katakana_to_hiragana
 
 INDEX_HEADING_RE = re.compile(r"^##\s*索引")
 
@@ -343,20 +345,10 @@ def morphemes(text: str):
 
 
 NOT_READ = ("補助記号", "空白")  # punctuation and spaces, which Sudachi reads as キゴウ
-SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎ", "あいうえおつやゆよわ")
-VOWEL_OF = {
-    k: v
-    for v, ks in zip(
-        "あいうえお",
-        ["あかさたなはまやらわ", "いきしちにひみり", "うくすつぬふむゆる", "えけせてねへめれ", "おこそとのほもよろを"],
-    )
-    for k in ks
-}
 
 
 # Character by character in str.translate and one regular expression rather than Python loops:
 # ~600 terms are read at every build, and the loops were a third of the readings' time.
-KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(ord("ァ"), ord("ヶ") + 1)}
 VOICING_MARKS = dict.fromkeys(map(ord, "\u3099\u309a"))  # (translate deletes what maps to None)
 NOT_KANA_RE = re.compile("[^ぁ-んー]")
 
@@ -369,12 +361,8 @@ def collation_key(term: str) -> str:
     plain = re.sub(r"[（(][^）)]*[）)]", "", plain)
     reading = "".join(m.reading_form() for m in morphemes(plain) if m.part_of_speech()[0] not in NOT_READ)
     kana = unicodedata.normalize("NFD", katakana_to_hiragana(reading)).translate(VOICING_MARKS)
-    kana = unicodedata.normalize("NFC", kana).translate(SMALL_KANA)
+    kana = unicodedata.normalize("NFC", kana).translate(kana_table.SMALL_TO_LARGE)
     return read_long_vowels(NOT_KANA_RE.sub("", kana))
-
-
-def katakana_to_hiragana(text: str) -> str:
-    return text.translate(KATAKANA_TO_HIRAGANA)
 
 
 def read_long_vowels(kana: str) -> str:
@@ -382,7 +370,7 @@ def read_long_vowels(kana: str) -> str:
         return kana
     out = []
     for ch in kana:
-        out.append(VOWEL_OF.get(out[-1], "") if ch == "ー" and out else ch)
+        out.append(kana_table.vowel_hiragana(out[-1]) if ch == "ー" and out else ch)
     return "".join(ch for ch in out if ch)
 
 

@@ -23,6 +23,8 @@ from functools import lru_cache
 
 import jaconv
 
+from ingest.text.kana import SMALL_TO_LARGE_KATAKANA, VOWEL_OF
+
 HIRAGANA_RE = re.compile(r"[\u3041-\u3096]")
 KANA_ONLY_RE = re.compile(r"^[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe・ー〜\s]+$")
 KATAKANA_ONLY_RE = re.compile(r"^[\u30a1-\u30fa\u30fc・ー]+$")
@@ -32,20 +34,12 @@ ROMAJI_RE = re.compile(
 )
 ASCII_WORDS_RE = re.compile(r"^[A-Za-z][A-Za-z\-' ]*$")
 
-SMALL_KANA = str.maketrans("ァィゥェォャュョヮッヵヶ", "アイウエオヤユヨワツカケ")
-# the vowel each katakana ends in (for long vowels written out: ボオ, コウ, ケイ)
-VOWEL_OF = {}
-for row, vowel in (
-    ("アカサタナハマヤャラワガザダバパ", "a"),
-    ("イキシチニヒミリギジヂビピ", "i"),
-    ("ウクスツヌフムユュルグズヅブプヴ", "u"),
-    ("エケセテネヘメレゲゼデベペ", "e"),
-    ("オコソトノホモヨョロヲゴゾドボポ", "o"),
-):
-    for kana in row:
-        VOWEL_OF[kana] = vowel
 VOWEL_KANA = {"ア": "a", "イ": "i", "ウ": "u", "エ": "e", "オ": "o"}
-SAME_SOUND = str.maketrans({"ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "ヲ": "オ", "ヰ": "イ", "ヱ": "エ"})
+# a vowel kana after a kana ending in one of these vowels writes a long vowel out (ボオ, コウ, ケイ)
+LONG_AFTER = {"a": "a", "i": "ie", "u": "uo", "e": "e", "o": "o"}
+KEY_DROPPED = "ーッっ・-〜"  # long-vowel marks, sokuon, middle dots: not in a key
+SAME_SOUND = {"ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "ヲ": "オ", "ヰ": "イ", "ヱ": "エ"}
+_SAME_SOUND = str.maketrans(SAME_SOUND)
 
 
 def to_katakana(text: str) -> str:
@@ -66,26 +60,18 @@ _SPACE_RUN_RE = re.compile(r"\s+")
 def kana_key(text: str) -> str:
     """The key of a kana string (hiragana or katakana, spaces ignored). Lossy on purpose: a long
     vowel, a doubled consonant or a small kana written or not give the same key."""
-    kana = to_katakana(_SPACE_RUN_RE.sub("", text)).translate(SAME_SOUND)
+    kana = to_katakana(_SPACE_RUN_RE.sub("", text)).translate(_SAME_SOUND)
     out: list[str] = []
     previous_vowel = None
     for char in kana:
-        if char in "ーッっ・-〜":
+        if char in KEY_DROPPED:
             continue
-        char = char.translate(SMALL_KANA) if char in "ァィゥェォャュョヮヵヶ" else char
+        char = char.translate(SMALL_TO_LARGE_KATAKANA)
         vowel = VOWEL_KANA.get(char)
-        if (
-            vowel
-            and previous_vowel
-            and (
-                vowel == previous_vowel
-                or (vowel == "u" and previous_vowel == "o")
-                or (vowel == "i" and previous_vowel == "e")
-            )
-        ):
+        if vowel and previous_vowel and previous_vowel in LONG_AFTER[vowel]:
             continue  # a long vowel written out (ボオ, コウ, ケイ)
         out.append(char)
-        previous_vowel = VOWEL_OF.get(char, VOWEL_KANA.get(char))
+        previous_vowel = VOWEL_OF.get(char)
     return "".join(out)
 
 

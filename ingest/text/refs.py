@@ -161,10 +161,15 @@ S = r"(?:[ \t]|\u3000{1})*"
 NUM = r"[0-9０-９]+"
 LETTER = r"[A-ZＡ-Ｚ]"
 ROMAN = r"(?:viii|vii|iii|ix|iv|vi|ii|x|v|i)"
+# what follows a number or letter to say which level it is: 第N条 (a Law, or a regulations' article),
+# a section's 項 (Japanese) or 款 (Chinese), a regulations' paragraph 項 and item 号
+ARTICLE_MARK = "条"
+SECTION_MARK = "(?:項|款)"
+ITEM_MARK = "(?:号|項)"
 # item, sub-item, sub-sub-item after a section: 2, 2(a), 2(a)(v), and the PDF's 2(a) v
 DEEP_TAIL = rf"(?:{S}{NUM}(?:{S}\([a-z]\)(?:{S}\({ROMAN}\)|{S}{ROMAN}(?![a-z]))?)?)?"
 _TAIL_PARTS = re.compile(
-    rf"{S}(?P<section>{LETTER})?{S}(?:項|款)?{S}(?P<item>{NUM})?{S}(?:\((?P<sub>[a-z])\))?"
+    rf"{S}(?P<section>{LETTER})?{S}{SECTION_MARK}?{S}(?P<item>{NUM})?{S}(?:\((?P<sub>[a-z])\))?"
     rf"{S}\(?(?P<subsub>{ROMAN})?\)?"
 )
 

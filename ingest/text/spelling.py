@@ -14,31 +14,37 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ingest.text.refs import format_law_ref
+from ingest.text.refs import ARTICLE_MARK, ITEM_MARK, ROMAN, SECTION_MARK, format_law_ref
 
+# A citation as people type it is the printed grammar of ingest/text/refs.py, loosened: its marks
+# (第N条, B項, C款, 2号) read off, then the levels in WBF order with any case and no parentheses.
 # 第 is often left out (27条, 27条B項): the article number is read the same either way
 JA_LAW_WORDS = [
-    (re.compile(r"^第?(\d+)条"), r"\1"),
-    (re.compile(r"([A-Za-z])[項款]"), r"\1"),
-    (re.compile(r"(\d+)[号項]"), r"\1"),
+    (re.compile(rf"^第?([0-9]+){ARTICLE_MARK}"), r"\1"),
+    (re.compile(rf"([A-Za-z]){SECTION_MARK}"), r"\1"),
+    (re.compile(rf"([0-9]+){ITEM_MARK}"), r"\1"),
 ]
-LOOSE_LAW_REF = re.compile(r"(?i)^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$")
-REG_NUMBERS = re.compile(r"^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$")
-APPENDIX = re.compile(r"(?i)^(?:付表|appendix-?)(\d+)$")
-NOTE_LABEL = re.compile(r"(?i)^L(?=\d)")
-LAW_WORD = re.compile(r"(?i)^(?:laws?|規則|规则)")
+LOOSE_LAW_REF = re.compile(rf"^([0-9]+)([a-z])?([0-9]+)?([a-z])?({ROMAN})?$", re.IGNORECASE)
+REG_NUMBERS = re.compile(r"^第?([0-9]+)条?(?:[-.・ ]?第?([0-9]+)項?)?(?:[-.・ ]?第?([0-9]+)号?)?$")
+APPENDIX = re.compile(r"^(?:付表|appendix-?)([0-9]+)$", re.IGNORECASE)
+NOTE_LABEL = re.compile(r"^L(?=[0-9])", re.IGNORECASE)
+LAW_WORD = re.compile(r"^(?:laws?|規則|规则)", re.IGNORECASE)
 # two numbers side by side with only a separator between them (24-5-1, 6.1), or a numbered 項 right
 # after the article (第24条5項): a regulation, not a Law (whose 項 are lettered: 第16条B項)
-SEPARATED_NUMBERS = re.compile(r"\d[-_.・/\s]+\d|条\s*\d+\s*項")
+SEPARATED_NUMBERS = re.compile(r"[0-9][-_.・/\s]+[0-9]|条\s*[0-9]+\s*項")
 DOC_ID = re.compile(r"^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$")
 CITATION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
 MAX_CITATION_CHARS = 40
+LAW_SEPARATORS = re.compile(r"[-_.()（）/]")  # between a law ref's levels, as typed: none in the ref
+SPACES = re.compile(r"\s+")
+NAME_JOINERS = "の:："  # between a document's name and the citation after it (運営規則の27条)
+CITATION_STARTS = "第0123456789付"  # how a citation after a document's name begins
 ROLES = ("laws", "commentary", "regulations")
 
 
 def squeeze(typed: str) -> str:
     """Full-width to ASCII (NFKC), and no spaces."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", typed))
+    return SPACES.sub("", unicodedata.normalize("NFKC", typed))
 
 
 def law_spelling(typed: str) -> str | None:
@@ -49,7 +55,7 @@ def law_spelling(typed: str) -> str | None:
     text = LAW_WORD.sub("", squeeze(typed))
     for pattern, replacement in JA_LAW_WORDS:
         text = pattern.sub(replacement, text)
-    text = re.sub(r"[-_.()（）/]", "", text)
+    text = LAW_SEPARATORS.sub("", text)
     match = LOOSE_LAW_REF.match(text)
     if not match:
         return None
@@ -126,8 +132,8 @@ def named_document(typed: str, names: dict[str, str]) -> tuple[str, str] | None:
     text = squeeze(typed)
     for name in sorted(names, key=len, reverse=True):
         if text.startswith(name) and len(text) > len(name):
-            rest = text[len(name) :].lstrip("のの:：")
-            if rest and rest[0] in "第0123456789付":
+            rest = text[len(name) :].lstrip(NAME_JOINERS)
+            if rest and rest[0] in CITATION_STARTS:
                 return names[name], rest
     return None
 
@@ -180,3 +186,12 @@ def split_citations(typed: str) -> list[str] | None:
     if len(parts) > 1 and all(citation_candidates(part) for part in parts):
         return parts
     return None
+
+
+def typed_law_ref(typed: str) -> str | None:
+    """The law ref a typed citation names, in any spelling the search box takes (`第61条B項`,
+    `61b2a`, `Law 61`), or as a commentary's note (`L61B`) or reprint (`quote:61B`) of it; None if it
+    names no law unit. The diff and history pages read what people type with this."""
+    text = unicodedata.normalize("NFKC", typed or "").strip().removeprefix("quote:")
+    note = note_spelling(text)
+    return note[1:] if note else law_spelling(text)

@@ -36,6 +36,7 @@ from typing import NamedTuple
 from sudachipy import Dictionary, MorphemeList, SplitMode
 
 from ingest.sources.corpus import read_yaml
+from ingest.text import kana
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
 # anything longer into chunks well under the limit.
@@ -67,9 +68,6 @@ class Token(NamedTuple):
 
 # ---------------------------------------------------------------- katakana variant folding
 
-SMALL_TO_LARGE_KANA = str.maketrans("ァィゥェォャュョヮッヵヶ", "アイウエオヤユヨワツカケ")
-# エ-row kana followed by イ is a long vowel spelled two ways (プレイ / プレー, ブレイク / ブレーク).
-E_ROW_I_RE = re.compile(r"([エケゲセゼテデネヘベペメレヱ])イ")
 LONG_VOWEL_MARKS = re.compile(r"[ー〜～\-－―‐・･]")
 
 
@@ -77,8 +75,8 @@ def general_katakana_fold(word: str) -> str:
     """Rules any katakana spelling obeys: small kana as large (シヤ = シャ), エ-row + イ as a
     long vowel, then no long-vowel marks or middle dots at all (ディクレアラ = ディクレアラー,
     キャリオーバー = キャリーオーバー)."""
-    word = unicodedata.normalize("NFKC", word).translate(SMALL_TO_LARGE_KANA)
-    word = E_ROW_I_RE.sub(r"\1ー", word)
+    word = unicodedata.normalize("NFKC", word).translate(kana.SMALL_TO_LARGE_KATAKANA)
+    word = kana.E_ROW_I_RE.sub(r"\1ー", word)
     return LONG_VOWEL_MARKS.sub("", word)
 
 

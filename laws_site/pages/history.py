@@ -6,7 +6,9 @@ each step; /-/history lists the laws. JSON at the same URLs with .json. Made at 
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
+from ingest.text.spelling import typed_law_ref
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n.catalog import N_, gettext
 from laws_site.read import editions, reasons
@@ -14,7 +16,7 @@ from laws_site.read.diffs import side_pieces_of
 
 
 async def view(datasette, request):
-    law = request.url_vars["law"]
+    law = law_typed(request.url_vars["law"])
     as_json = bool(request.url_vars.get("as_json"))
     try:
         history = await read(datasette, lambda conn: editions.law_history(conn, law))
@@ -50,6 +52,13 @@ async def view(datasette, request):
         "history.html",
         {"history": history, "relation_names": editions.RELATION_NAMES, "basis_names": editions.BASIS_NAMES},
     )
+
+
+def law_typed(typed: str) -> str:
+    """The law number of a law typed in any spelling the search box takes (第61条, Law 61, ６１ -> 61);
+    anything else (16x names a section) as typed, for the error to name. The path comes percent-encoded."""
+    ref = typed_law_ref(unquote(typed))
+    return ref if ref and ref.isdigit() else typed
 
 
 def readable(message: str, law: str) -> str:

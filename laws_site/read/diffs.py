@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 import sqlite3
-import unicodedata
 
 from ingest.editions.concordance import relation_words
 from ingest.text.refs import law_ancestors, parse_law_ref
+from ingest.text.spelling import typed_law_ref
 from laws_site.read.queries import registry
 
 STATUSES = ("same", "changed", "only_from", "only_to")
@@ -58,12 +57,10 @@ def validate_request(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> tu
 
 
 def normalise_ref(ref: str) -> str:
-    """What a reader types (`61 b 2`, `第61条`, `quote:61`) -> the WBF ref, or DiffError."""
-    cleaned = unicodedata.normalize("NFKC", ref or "").strip().removeprefix("quote:")
-    cleaned = re.sub(r"\s+", "", cleaned)
-    cleaned = re.sub(r"^第(\d+)条$", r"\1", cleaned)
-    cleaned = re.sub(r"^(\d+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), cleaned)
-    if not cleaned or parse_law_ref(cleaned) is None:
+    """What a reader types, in any spelling the search box takes (`61 b 2`, `第61条B項`, `quote:61`)
+    -> the WBF ref (ingest/text/spelling.py), or DiffError."""
+    cleaned = typed_law_ref(ref)
+    if cleaned is None:
         raise DiffError(f"ref {ref!r} is not a law reference like 61, 61B, 61B2(a) or 40B2(a)(v)")
     return cleaned
 

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.text import tokenize
-from ingest.text.refs import law_ancestors, parse_law_ref
+from ingest.text.refs import law_ancestors, law_number, parse_law_ref
 from ingest.text.spelling import (
     candidate_refs,
     citation_candidates,
@@ -81,7 +81,6 @@ VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5
-LAW_NUMBER_RE = re.compile(r"^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)")
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 WORD_RE = re.compile(r"[^\W_]")
 NON_WORD_RE = re.compile(r"[\W_]+")
@@ -1046,8 +1045,8 @@ def law_of(ref: str, role: str | None) -> str | None:
     None for definitions, front matter and the regulations (whose articles are not laws)."""
     if role not in ("laws", "commentary"):
         return None
-    match = LAW_NUMBER_RE.match(ref)
-    return match.group(1) if match else None
+    number = law_number(ref)
+    return None if number is None else str(number)
 
 
 def snippet(text: str, spans: list[tuple[int, int]]) -> list[dict]:
