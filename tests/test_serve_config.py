@@ -117,3 +117,23 @@ async def test_the_factory_builds_the_site_with_the_settings_passed_through(laws
     assert [(d["name"], d["is_mutable"]) for d in databases] == [("laws", False)]
     assert index.status_code == 200 and index.headers["content-encoding"] == "gzip"
     assert len(index.content) >= 5 * int(index.headers["content-length"])  # 35.3: >= 5x smaller on the wire
+
+
+async def test_static_files_are_versioned_and_kept_a_year(laws_db_path, monkeypatch):
+    from laws_site.http import static_files
+
+    monkeypatch.setenv(serve.DB_VARIABLE, str(laws_db_path))
+    monkeypatch.delenv(serve.SETTINGS_VARIABLE, raising=False)
+    app = serve.app()
+    version = static_files.asset_version("site.css")
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+        page = (await client.get("/laws-2017-ja/61B2")).text
+        current = await client.get(f"/-/static-plugins/bridge-laws/site.css?v={version}")
+        stale = await client.get("/-/static-plugins/bridge-laws/site.css?v=0123456789abcdef")
+        bare = await client.get("/-/static-plugins/bridge-laws/site.css")
+    assert f'href="/-/static-plugins/bridge-laws/site.css?v={version}"' in page
+    assert f'src="/-/static-plugins/bridge-laws/site.js?v={static_files.asset_version("site.js")}"' in page
+    assert current.status_code == 200 and current.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert current.content == (static_files.STATIC / "site.css").read_bytes()
+    for short in (stale, bare):  # not this version's URL: the site's short lifetime
+        assert short.status_code == 200 and "immutable" not in short.headers["cache-control"]

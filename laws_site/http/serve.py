@@ -107,9 +107,9 @@ def datasette_for(db_path: Path, settings: dict | None = None):
 
 def site_app(datasette):
     """Datasette's app with the layers of the public site around it, outermost last."""
-    from laws_site.http import compression
+    from laws_site.http import compression, static_files
 
-    return compression.wrap(datasette.app())
+    return compression.wrap(static_files.wrap(datasette.app(), datasette.setting("base_url")))
 
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
