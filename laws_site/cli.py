@@ -20,7 +20,7 @@ from ingest.build.cli import CliError, build, check, check_database, check_db_na
 from ingest.build.db_target import DEFAULT_DB
 from ingest.checks.report import connect_readonly
 from ingest.sources.corpus import DEFAULT_CORPUS
-from laws_site.http.workers import BACKLOG, MAX_WORKERS, bound
+from laws_site.http.serve import MAX_WORKERS, bound
 from laws_site.offline.make import pack as offline_pack
 
 db_option = click.option(
@@ -91,6 +91,26 @@ cli.add_command(check)
 cli.add_command(offline_pack)
 
 
+class DatasetteSetting(click.types.CompositeParamType):
+    """`--setting NAME VALUE`: one of Datasette's settings, typed as Datasette types it."""
+
+    name = "setting"
+
+    @property
+    def arity(self) -> int:
+        return 2  # NAME VALUE
+
+    def convert(self, value, param, ctx):
+        from laws_site.http.serve import setting_value
+
+        name, text = value
+        try:
+            setting_value(name, text)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+        return name, text
+
+
 @cli.command()
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
@@ -102,11 +122,19 @@ cli.add_command(offline_pack)
     type=click.IntRange(1, MAX_WORKERS),
     help="Server processes on the one port (one answers on one core; a host of N cores: N)",
 )
-def serve(db_path: Path, host: str, port: int, workers: int):
+@click.option(
+    "--setting",
+    "settings",
+    type=DatasetteSetting(),
+    multiple=True,
+    help="A Datasette setting over the site's own (e.g. --setting sql_time_limit_ms 3000)",
+)
+@click.option("--access-log", is_flag=True, help="Log every request (off: the proxy in front logs them)")
+def serve(db_path: Path, host: str, port: int, workers: int, settings: tuple, access_log: bool):
     """Serve the database with Datasette (builds it first if it is missing).
 
-    A rebuild while it runs (`bridge-laws build --db` the same file) is picked up on the next
-    request, without a restart; a file that is not a usable database is not picked up."""
+    uvicorn runs `workers` processes on the one port and replaces one that dies; SIGTERM stops them
+    within 10 s, slow clients or not. A rebuilt database is served after a restart."""
     check_db_name(db_path)
     if not os.path.lexists(db_path):
         click.echo(f"{db_path} not found: building it first", err=True)
@@ -116,18 +144,8 @@ def serve(db_path: Path, host: str, port: int, workers: int):
     from laws_site.http.serve import run
     from laws_site.offline.make import start_in_background
 
-    listener = listen_for_workers(host, port) if workers > 1 else None
     start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
-
-    # datasette serve, with the HTTP server's limits (serve.py), in `workers` processes (workers.py)
-    sys.exit(run(db_path, host, port, listener, workers))
-
-
-def listen_for_workers(host: str, port: int):
-    """The socket the workers' dispatcher accepts on (CliError if the port was taken meanwhile)."""
-    sock = bound_or_fail(host, port)
-    sock.listen(BACKLOG)
-    return sock
+    run(db_path, host, port, workers, dict(settings), access_log)
 
 
 def check_listen(host: str, port: int) -> None:

@@ -64,10 +64,13 @@ def extra_template_vars(datasette, request):
 
 @hookimpl
 def prepare_jinja2_environment(env, datasette):
-    """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n.py)."""
+    """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n.py); the static
+    files' versions for their URLs."""
+    from laws_site.http import static_files
     from laws_site.i18n import catalog as i18n
 
     i18n.install(env)
+    env.globals["asset_version"] = static_files.asset_version  # versioned static URLs (http/static_files.py)
 
 
 @hookimpl

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -110,3 +111,35 @@ def wait_until_up(base: str, process: subprocess.Popen, timeout: float) -> None:
                 return
         time.sleep(0.2)
     raise RuntimeError(f"server did not answer within {timeout}s")
+
+
+PROXY_CONFIG = ROOT / "docs" / "deploy" / "haproxy.cfg"
+
+
+@contextlib.contextmanager
+def proxied(site_base: str, config: Path = PROXY_CONFIG, timeout: float = 20.0):
+    """Debian's haproxy with the shipped configuration in front of the server at `site_base`;
+    yields the proxy's base URL."""
+    haproxy = shutil.which("haproxy")
+    assert haproxy, "haproxy not found: install Debian's haproxy (.ci/run does)"
+    port = free_port()
+    site = site_base.removeprefix("http://")
+    env = dict(os.environ, LISTEN=f"127.0.0.1:{port}", SITE=site)
+    process = subprocess.Popen(
+        [haproxy, "-db", "-f", str(config)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, process, timeout)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -8,18 +8,15 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import socket
 import sqlite3
 import statistics
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-from laws_site.http import serve
 from laws_site.sql import gate as sql_gate
 from tests.live_server import serving
 
@@ -41,46 +38,8 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-# ---------------------------------------------------------------- header-read and idle time-outs
-
-
-def test_a_silent_connection_is_closed_after_the_head_timeout(served_copy):
-    _db, client, _process, _log = served_copy
-    parts = urlsplit(str(client.base_url))
-    silent = socket.create_connection((parts.hostname, parts.port))
-    slow = socket.create_connection((parts.hostname, parts.port))
-    slow.sendall(b"GET /-/versions.json HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
-    started = time.monotonic()
-    for sock in (silent, slow):
-        sock.settimeout(serve.HEAD_TIMEOUT + 10)
-        assert sock.recv(100) == b""  # closed by the server (before: open for ever)
-        sock.close()
-    assert serve.HEAD_TIMEOUT - 1 < time.monotonic() - started < serve.HEAD_TIMEOUT + 5
-    assert client.get("/-/versions.json").status_code == 200
-
-
-def test_an_endless_request_head_is_refused(served_copy):
-    """httptools sets no bound of its own on a request head: the server answers 400 past
-    MAX_REQUEST_HEAD bytes and closes, and still serves others."""
-    _db, client, _process, _log = served_copy
-    parts = urlsplit(str(client.base_url))
-    sock = socket.create_connection((parts.hostname, parts.port))
-    sock.settimeout(10)
-    sock.sendall(b"GET /-/versions.json HTTP/1.1\r\nHost: x\r\n")
-    answer = b""
-    try:
-        for _ in range(64):  # 256 KB of one header line, never ended
-            sock.sendall(b"X-Filler: " + b"a" * 4096 + b"\r\n")
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # closed by the server while we were still sending
-    try:
-        while chunk := sock.recv(4096):
-            answer += chunk
-    except ConnectionResetError:
-        pass
-    sock.close()
-    assert answer.startswith(b"HTTP/1.1 400 ") and f"over {serve.MAX_REQUEST_HEAD} bytes".encode() in answer
-    assert client.get("/-/versions.json").status_code == 200
+# ---------------------------------------------------------------- keep-alive
+# (request-head bounds and time-outs, idle sockets, bursts: tests/test_server_platform.py)
 
 
 def test_a_kept_alive_connection_still_serves_requests(served_copy):

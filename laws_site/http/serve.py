@@ -1,18 +1,27 @@
-"""How `bridge-laws serve` runs Datasette: the settings and metadata of the public site, and the
-HTTP server's own limits.
+"""How `bridge-laws serve` runs the site: Datasette configured for the public site, made by an app
+factory, served by uvicorn - its own worker processes, its own limits - with nothing of uvicorn's
+or Datasette's replaced.
 
-The pages, templates and static files come with the installed plugin (entry point `datasette`),
-so these arguments are all a host needs besides the database; see README for publishing.
-`metadata.yml` sits at the top of the repository (Datasette's convention: `datasette laws.db -m
-metadata.yml` serves the same site, without the HTTP server limits below); `laws_site/metadata.yml`
-is a symbolic link to it, so the wheel carries its content (package data) for an installed
-`bridge-laws serve`.
+The factory `laws_site.http.serve:app` builds the site from the environment (BRIDGE_LAWS_DB, the
+database; BRIDGE_LAWS_SETTINGS, a JSON object of Datasette settings over SETTINGS), so any ASGI
+server or process manager runs the same site:
+
+    BRIDGE_LAWS_DB=/srv/laws.db uvicorn --factory laws_site.http.serve:app --workers 4
+
+`bridge-laws serve` is that command with the limits below. The pages, templates and static files
+come with the installed plugin (entry point `datasette`). `metadata.yml` sits at the top of the
+repository (Datasette's convention: `datasette laws.db -m metadata.yml` serves the same pages);
+`laws_site/metadata.yml` is a symbolic link to it, so the wheel carries its content (package data)
+for an installed `bridge-laws serve`. What the server bounds and what belongs to the proxy in
+front: docs/deploy/README.md.
 """
 
 from __future__ import annotations
 
-import asyncio
-import sys
+import json
+import os
+import resource
+import socket
 from pathlib import Path
 
 # laws_site/metadata.yml is a link to the repository's file; the wheel carries its content
@@ -31,122 +40,125 @@ SETTINGS = {
     "default_cache_ttl": "60",
 }
 
-# The HTTP server (uvicorn with httptools, the C parser of uvicorn[standard]: ~9 % less CPU per
-# search answer than its pure-Python h11, benchmarks/RESULTS.md): a connection must send a complete
-# request head within HEAD_TIMEOUT seconds of opening (or of its previous answer), a head may be as
-# long as the site's longest URL (asgi.MAX_TARGET) plus headers, an idle keep-alive connection
-# closes after KEEP_ALIVE seconds. Without these, 200 connections that never sent a byte stayed open.
-HEAD_TIMEOUT = 10.0
-KEEP_ALIVE = 5
+DB_VARIABLE = "BRIDGE_LAWS_DB"
+SETTINGS_VARIABLE = "BRIDGE_LAWS_SETTINGS"
+DEFAULT_DB = "laws.db"
+
+# The HTTP server: uvicorn with h11, whose request parser bounds a request head
+# (MAX_REQUEST_HEAD: the site's longest URL, asgi.MAX_TARGET, plus headers; httptools, ~9 % less
+# CPU per answer, sets no bound at all). An idle keep-alive connection closes after KEEP_ALIVE
+# seconds. No limit on connections at once: uvicorn's `limit_concurrency` answers 503 to requests
+# on established connections when others merely hold sockets open (issue 38); how many sockets
+# one address may hold, and how long a half-sent head may take, is the proxy's to bound.
 MAX_REQUEST_HEAD = 80 * 1024
-MAX_CONNECTIONS = 1000  # uvicorn answers 503 beyond this many connections and requests at once
+KEEP_ALIVE = 5
+# seconds a stopping process waits for its answers in progress (a slow reader among them) before
+# it cancels them and exits: a restart never waits on the slowest client
+GRACEFUL_SHUTDOWN = 10
+BACKLOG = 2048  # connections the kernel queues before a worker accepts them (uvicorn's default)
+MAX_WORKERS = 16
+
+
+def run(db_path: Path, host: str, port: int, workers: int = 1, settings: dict | None = None, access_log=False):
+    """Serve the site with uvicorn until SIGTERM/SIGINT; `workers` processes share the port, and
+    uvicorn's supervisor replaces one that dies."""
+    import uvicorn
+
+    os.environ[DB_VARIABLE] = str(db_path)
+    os.environ[SETTINGS_VARIABLE] = json.dumps(settings or {})
+    allow_many_connections()
+    uvicorn.run(
+        f"{__name__}:app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        backlog=BACKLOG,
+        http="h11",
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+        timeout_keep_alive=KEEP_ALIVE,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
+        lifespan="on",
+        log_level="info",
+        access_log=access_log,
+    )
+
+
+def app():
+    """The ASGI app factory: the site as configured by the environment (module docstring)."""
+    settings = json.loads(os.environ.get(SETTINGS_VARIABLE) or "{}")
+    datasette = datasette_for(Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB), settings)
+    return site_app(datasette)
+
+
+def datasette_for(db_path: Path, settings: dict | None = None):
+    """Datasette as the public site runs it: the database immutable, the site's metadata, SETTINGS
+    with `settings` (name -> value as typed on the command line) over them."""
+    import yaml
+    from datasette.app import Datasette
+
+    chosen = {**SETTINGS, **(settings or {})}
+    return Datasette(
+        immutables=[str(db_path)],
+        metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
+        settings={name: setting_value(name, value) for name, value in chosen.items()},
+    )
+
+
+def site_app(datasette):
+    """Datasette's app with the layers of the public site around it, outermost last."""
+    from laws_site.http import compression, static_files
+
+    return compression.wrap(static_files.wrap(datasette.app(), datasette.setting("base_url")))
 
 
 def datasette_args(db_path: Path, host: str, port: int) -> list[str]:
+    """The same site as plain `datasette serve` arguments (README's `datasette package` recipe)."""
     args = ["serve", "--immutable", str(db_path), "--host", host, "--port", str(port), "--metadata", str(METADATA)]
     for name, value in SETTINGS.items():
         args += ["--setting", name, value]
     return args
 
 
-def uvicorn_options() -> dict:
-    return {"http": bounded_protocol(), "timeout_keep_alive": KEEP_ALIVE, "limit_concurrency": MAX_CONNECTIONS}
+def setting_value(name: str, text: str):
+    """A Datasette setting typed as Datasette's own `--setting` types it; ValueError names what is wrong."""
+    from datasette.app import DEFAULT_SETTINGS
+
+    if name not in DEFAULT_SETTINGS:
+        raise ValueError(f"{name} is not a Datasette setting (`datasette --help-settings` lists them)")
+    default = DEFAULT_SETTINGS[name]
+    if isinstance(default, bool):
+        if text.lower() not in BOOLEANS:
+            raise ValueError(f"setting {name} is on or off, not {text!r}")
+        return BOOLEANS[text.lower()]
+    if isinstance(default, int):
+        if not text.isdigit():
+            raise ValueError(f"setting {name} is a whole number, not {text!r}")
+        return int(text)
+    return text
 
 
-def run(db_path: Path, host: str, port: int, listener=None, workers: int = 1) -> int:
-    """`datasette serve` with the site's arguments, its uvicorn given the limits above; with a
-    listening socket, `workers` processes behind it (laws_site/http/workers.py). Returns the exit status."""
-    if listener is None:
-        serve_datasette(db_path, host, port)
-        return 0
-    from laws_site.http.workers import serve_forked
-
-    print(
-        f"bridge-laws serve: {workers} workers on http://{host}:{port} (Press CTRL+C to quit)",
-        file=sys.stderr,
-        flush=True,
-    )
-    return serve_forked(listener, workers, lambda channel: serve_datasette(db_path, host, port, channel))
+BOOLEANS = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 
 
-def serve_datasette(db_path: Path, host: str, port: int, channel=None) -> None:
-    """One server process: on host:port, or (a worker) on the connections sent over `channel`."""
-    import uvicorn
-    from datasette.cli import cli as datasette_cli
+def allow_many_connections() -> None:
+    """Every open connection holds a file descriptor: raise this process's soft limit to the hard
+    one (inherited by the workers), so idle sockets exhaust the proxy's per-address bound, not the
+    descriptors that pages and database reads need."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard != resource.RLIM_INFINITY:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
-    plain_run = uvicorn.run
 
-    def run_bounded(app, **options):
-        options = {**options, **uvicorn_options()}
-        if channel is None:
-            return plain_run(app, **options)
-        from laws_site.http.workers import private_listener, worker_server
-
-        return worker_server(uvicorn.Config(app, **options), channel).run(sockets=[private_listener()])
-
-    uvicorn.run = run_bounded
+def bound(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to host:port as uvicorn binds its own (socket.gaierror for an unknown host,
+    OSError for a port in use)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
     try:
-        datasette_cli.main(args=datasette_args(db_path, host, port), prog_name="datasette")
-    finally:
-        uvicorn.run = plain_run
-
-
-def bounded_protocol():
-    """uvicorn's httptools protocol, closing a connection that has not sent a complete request head
-    HEAD_TIMEOUT seconds after it opened or after its last answer (slow or silent clients), and
-    answering 400 to a head over MAX_REQUEST_HEAD bytes (httptools itself sets no bound)."""
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
-    class BoundedHttpToolsProtocol(HttpToolsProtocol):
-        head_timer: asyncio.TimerHandle | None = None
-        head_cycle = None
-        head_bytes = 0  # bytes received since the last complete head (the next head's so far)
-        reading_head = True
-
-        def connection_made(self, transport):
-            super().connection_made(transport)
-            self.start_head_timer()
-
-        def data_received(self, data: bytes) -> None:
-            if self.reading_head:
-                self.head_bytes += len(data)
-                if self.head_bytes > MAX_REQUEST_HEAD:
-                    self.stop_head_timer()
-                    self.send_400_response(f"Request head over {MAX_REQUEST_HEAD} bytes.")
-                    return
-            super().data_received(data)
-
-        def on_headers_complete(self):
-            self.reading_head, self.head_bytes = False, 0
-            super().on_headers_complete()
-
-        def on_message_complete(self):
-            super().on_message_complete()
-            self.reading_head = True  # what follows is the next request's head
-
-        def on_response_complete(self):
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self.start_head_timer()
-
-        def connection_lost(self, exc):
-            self.stop_head_timer()
-            super().connection_lost(exc)
-
-        def start_head_timer(self):
-            self.stop_head_timer()
-            self.head_cycle = self.cycle
-            self.head_timer = self.loop.call_later(HEAD_TIMEOUT, self.head_timed_out)
-
-        def stop_head_timer(self):
-            if self.head_timer is not None:
-                self.head_timer.cancel()
-                self.head_timer = None
-
-        def head_timed_out(self):
-            self.head_timer = None
-            waiting = self.cycle is None or self.cycle.response_complete  # no request being answered
-            if self.cycle is self.head_cycle and waiting and not self.transport.is_closing():
-                self.transport.close()
-
-    return BoundedHttpToolsProtocol
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
