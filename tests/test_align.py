@@ -70,13 +70,13 @@ def test_every_quote_finds_its_law_unit(rows, units):
 def test_concordance_moves_the_damaging_enforced_pass_to_72C(rows):
     row = row_for(rows, "laws-1997-zh:23")
     assert (row["to_id"], row["method"]) == ("laws-2017-ja:72C", "concordance")
-    assert row["note"].startswith("damaging-enforced-pass:")
+    assert row["note"].startswith("The rule for an enforced pass that may damage")  # the note, no internal id
 
 
 def test_the_new_2017_law_23_is_not_paired_with_the_1997_law_23(rows):
     row = row_for(rows, to_id="laws-2017-ja:23")
     assert row["from_id"] is None
-    assert row["note"].startswith("comparable-call:")
+    assert row["note"].startswith("2017 Law 23 (同等なコール, Comparable Call) is new in 2017")
 
 
 def test_a_1997_section_absent_in_2017(rows):

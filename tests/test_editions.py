@@ -94,8 +94,10 @@ def test_law_16_information(conn):
 
 def test_1997_law_23_is_2017_72C_and_2017_law_23_is_new(conn):
     assert targets(conn, "23") == [("72C", "moved")]
-    new = conn.execute("select relation, reason from provision_pairs where to_ref = '23'").fetchone()
-    assert new["relation"] == "new" and "comparable-call" in new["reason"]
+    new = conn.execute("select relation, basis, reason, reason_ja from provision_pairs where to_ref = '23'").fetchone()
+    assert (new["relation"], new["basis"]) == ("new", "reviewed")
+    assert new["reason"].startswith("2017 Law 23 (同等なコール, Comparable Call) is new in 2017")
+    assert new["reason_ja"].startswith("2017年版の第23条（同等なコール）は2017年版で新設された規定です。")
     assert (
         conn.execute(
             "select count(*) from provision_pairs where to_ref like '23%' and from_ref is not null"
@@ -176,7 +178,8 @@ def test_every_1997_unit_of_laws_1_to_52_is_paired_or_removed_with_a_reason(conn
     for row in rows:
         assert row["reason"], row["from_ref"]
         assert (row["to_ref"] is None) == (row["relation"] == "removed"), row["from_ref"]
-        assert row["basis"] == "reviewed", row["from_ref"]  # every law 1-52 was read in both texts
+        # read in both texts, or saying it was not
+        assert row["basis"] == "reviewed" or "not yet read" in row["reason"], row["from_ref"]
 
 
 def test_no_pair_is_same_when_its_cross_language_evidence_disagrees(conn):
@@ -184,19 +187,19 @@ def test_no_pair_is_same_when_its_cross_language_evidence_disagrees(conn):
         "select from_ref, to_ref, relation, basis, evidence from provision_pairs "
         "where from_ref is not null and to_ref is not null"
     ).fetchall()
-    same = [r for r in rows if r["relation"] == "same"]
-    assert same
-    for row in same:
+    same = [r for r in rows if r["relation"] == "same" and r["basis"] != "reviewed"]
+    for row in same:  # the build's rule says same only when the evidence agrees (a reading may say otherwise)
         evidence = json.loads(row["evidence"])
         assert evidence["refs_agree"] and evidence["numbers_agree"], row["from_ref"]
-        assert row["basis"] == "reviewed"
 
 
 def test_figures(conn):
     rows = [dict(r) for r in conn.execute("select * from provision_pairs")]
     found = figures(rows)
     assert found["number_only_1_52"] == 0
-    assert found["bases"] == {"reviewed": 504, "content": 0, "number": 0}
+    # read in both texts, and what the build's rule made that nobody has read yet (all in laws 1-52)
+    assert found["bases"] == {"reviewed": 207, "content": 297, "number": 0}
+    assert found["not_yet_read"] == {"same": 99, "reworded": 97, "new": 101}
     assert sum(found["relations"].values()) == len(rows)
     assert {15, 16, 22, 23, 30, 32, 39, 40} <= set(found["laws_changed_from_number"])
 

@@ -44,6 +44,8 @@ class Move:
     note: str
     sources: tuple[str, ...]
     older_meaning: str | None = None
+    note_ja: str = ""
+    note_zh: str = ""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ def _reversed(move: Move) -> Move:
         move.note,
         move.sources,
         move.older_meaning,
+        move.note_ja,
+        move.note_zh,
     )
 
 
@@ -115,6 +119,8 @@ def _move(entry: dict, source: str) -> Move:
         note=" ".join(str(entry.get("note", "")).split()),
         sources=tuple(entry["sources"]),
         older_meaning=entry.get("older_meaning"),
+        note_ja=" ".join(str(entry.get("note_ja", "")).split()),
+        note_zh=" ".join(str(entry.get("note_zh", "")).split()),
     )
 
 
@@ -181,7 +187,7 @@ def concordance_pairs(moves: list[Move], from_by_ref: dict, to_by_ref: dict) -> 
     rows = []
     for move in moves:
         if move.kind == "moved" and move.from_ref in from_by_ref and move.to_ref in to_by_ref:
-            note = f"{move.id}: {move.note}"
+            note = move.note
             rows.append(_row(from_by_ref[move.from_ref], to_by_ref[move.to_ref], "concordance", note))
     return rows
 
@@ -206,7 +212,7 @@ def unmatched_note(unit: Unit, other_doc: str, other_end: int | None, moves: lis
     ref = law_ref_of(unit)
     for move in moves:
         if (move.from_ref if side == "from" else move.to_ref) == ref:
-            return f"{move.id}: {move.note}"
+            return move.note
     if other_end is not None and (law_number(ref) or 0) >= other_end:
         return f"beyond the end of {other_doc}, which is cut off in Law {other_end}: not comparable"
     return f"not in {other_doc}"

@@ -1,41 +1,47 @@
 """The provision concordance laws-1997-zh -> laws-2017-ja: which 2017 unit(s) each 1997 unit became.
 
 Every 1997 unit (law, section, item, sub-item) gets one row per 2017 unit it became, or one row
-saying it was removed; every 2017 unit no 1997 unit became gets a row saying it is new (or, past
-the point where the 1997 text is cut off, that no 1997 text is in the corpus). Each row carries
+saying it was removed; every 2017 unit no 1997 unit became gets a row saying it is new, or that its
+1997 source is not in the corpus (``source_ref`` names it where the reading knows it: 2017 20F4 is
+1997 75D1; past the point where the 1997 text is cut off, none). Each row carries
 
 * ``relation``: same, reworded, moved (moved or renumbered), split, merged, partial, removed,
   new, not_in_source;
-* ``basis``: ``reviewed`` (the law was read in both texts and the pair confirmed or decided,
-  ``corpus/concordance.yml`` ``provisions``), ``content`` (the evidence below picks the pair) or
-  ``number`` (nothing but the printed number pairs them).
+* ``basis``: ``reviewed`` (read in both texts: a decision, confirmation or new unit recorded in
+  ``corpus/concordance.yml`` ``provisions``, or a curated move), ``content`` (the build's rule made it
+  and the content evidence below agrees) or ``number`` (the build's rule, by the printed number
+  alone); a pair not read says so in its reason;
+* ``reason`` in English with ``reason_ja`` and ``reason_zh``: no internal id, readable as it is.
 
 The proposal is made from content: the glossary terms each text names (mapped to one English
 term), the references it cites (1997 refs mapped to where those units went), the numbers it
-states, its depth and its place in the law. A pair is labelled ``same`` only when the reading
-confirmed it and its cross-language evidence agrees (references mapped across editions and
-numbers); otherwise ``reworded``.
+states, its depth and its place in the law. A pair the build makes by its rule is ``same`` when
+its cross-language evidence agrees (references mapped across editions and numbers), else
+``reworded``; the reading's relation stands wherever it was recorded.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 from ingest.build.sqlite_write import json_text
-from ingest.editions.align import CONCORDANCE_PATH, LAW_KINDS, Concordance, last_law_number
+from ingest.editions.align import LAW_KINDS, last_law_number
+from ingest.editions.concordance_file import (  # noqa: F401 (load_provisions: the module's public entry, re-exported)
+    DECIDED_RELATIONS,
+    Decision,
+    Provisions,
+    Reason,
+    load_provisions,
+)
 from ingest.editions.diff import GlossaryTerms, law_refs, numbers_in
 from ingest.parsers.records import ParseError, Unit
-from ingest.sources.corpus import read_yaml
 from ingest.text.refs import law_ancestors, law_number, parse_law_ref
 
 # how much structure counts beside content when proposing: the same depth, the same place in the law
 DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5
 RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed", "new", "not_in_source")
-DECIDED_RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed")
 BASES = ("reviewed", "content", "number")
 PAIR_COLUMNS = {
     "from_doc": str,
@@ -49,131 +55,52 @@ PAIR_COLUMNS = {
     "relation": str,
     "basis": str,
     "reason": str,
+    "reason_ja": str,
+    "reason_zh": str,
+    # the 1997 unit a 2017 unit comes from where it is in the part of the 1997 Laws the corpus does not hold
+    "source_ref": str,
     "evidence": str,
     "position": int,
 }
 
+# What the build says of a pair it made by its rule and nobody has read yet (in each interface
+# language: ingest/editions/editorial_notes.py writes them beside the editors' notes).
+RULE_SAME = Reason(
+    "paired by the build's rule (the same number; the references and numbers each text cites agree), "
+    "not yet read in both texts",
+    "ビルドの規則による対応です（番号が同じで、両方の本文が引く条項と数が一致）。両方の本文を読んだ確認はまだです。",
+    "由构建规则配对（编号相同，两边条文引用的条款和数字一致），尚未对照两边条文阅读确认。",
+)
+RULE_REWORDED = Reason(
+    "paired by the build's rule (the same number; the references or numbers each text cites differ), "
+    "not yet read in both texts",
+    "ビルドの規則による対応です（番号は同じですが、両方の本文が引く条項または数が異なる）。両方の本文を読んだ確認はまだです。",
+    "由构建规则配对（编号相同，但两边条文引用的条款或数字不同），尚未对照两边条文阅读确认。",
+)
+RULE_NEW = Reason(
+    "the build's rule paired no 1997 unit with this one; not yet read in both texts",
+    "ビルドの規則では、この条項に対応する1997年版の条項が見つかりませんでした。両方の本文を読んだ確認はまだです。",
+    "构建规则没有为此条找到对应的1997年版条款，尚未对照两边条文阅读确认。",
+)
+RULE_REMOVED = Reason(
+    "the 2017 Laws have no unit of this number and the build's rule found none it became; not yet read in both texts",
+    "2017年版にはこの番号の条項がなく、ビルドの規則でも移った先は見つかりませんでした。両方の本文を読んだ確認はまだです。",
+    "2017年版没有这个编号的条款，构建规则也没有找到它的去向，尚未对照两边条文阅读确认。",
+)
+RULE_SENTENCES = (RULE_SAME, RULE_REWORDED, RULE_NEW, RULE_REMOVED)
 
-@dataclass(frozen=True)
-class Decision:
-    """One reviewed decision: a 1997 unit -> the 2017 unit(s) it became (none: removed)."""
 
-    from_ref: str
-    to_refs: tuple[str, ...]
-    relation: str | None
-    reason: str
-    line: int | None = None
-
-
-@dataclass
-class Provisions:
-    from_doc: str
-    to_doc: str
-    reviewed_laws: frozenset[int]
-    decisions: dict[str, Decision] = field(default_factory=dict)
-    source: str = str(CONCORDANCE_PATH)
-    new_notes: dict[str, str] = field(default_factory=dict)  # 2017 ref -> why it is new (concordance moves)
-    # 1997 ref -> why the reading kept it under its number against the content proposal
-    confirmed: dict[str, str] = field(default_factory=dict)
-
-
-# --- the file ----------------------------------------------------------------------------------------
-
-
-def load_provisions(path: Path | str = CONCORDANCE_PATH, concordance: Concordance | None = None) -> Provisions:
-    """``provisions`` of ``corpus/concordance.yml`` plus the curated moves between the two editions;
-    a malformed decision is a ParseError naming the file and the decision's line."""
-    path = Path(path)
-    data, lines = _read_with_lines(path)
-    section = data.get("provisions") or {}
-    if not isinstance(section, dict):
-        raise ParseError(str(path), None, "'provisions' must be a mapping with from, to, reviewed and decisions")
-    from_doc, to_doc = section.get("from"), section.get("to")
-    if section and not (from_doc and to_doc):
-        raise ParseError(
-            str(path), None, "'provisions' needs 'from' and 'to': the older and the newer edition's document ids"
-        )
-    provisions = Provisions(
-        from_doc,
-        to_doc,
-        frozenset(_law_range(str((section.get("reviewed") or {}).get("laws", "")), str(path))),
-        source=str(path),
+def beyond_the_source(last_ref: str) -> Reason:
+    """A 2017 unit past the point where the corpus's 1997 text stops (it stops inside 52A)."""
+    return Reason(
+        f"the 1997 text in this corpus stops inside {last_ref}: no 1997 text to compare",
+        f"このコーパスの1997年版の本文は{last_ref}の途中で終わっています。比べる1997年版の本文はありません。",
+        f"本语料库的1997年版条文止于{last_ref}之中，没有可比较的1997年版条文。",
     )
-    for entry, line in zip(section.get("decisions") or [], lines):
-        decision = _decision(entry, str(path), line)
-        if decision.from_ref in provisions.decisions:
-            raise ParseError(
-                str(path),
-                line,
-                f"1997 {decision.from_ref} is decided twice "
-                f"(first at line {provisions.decisions[decision.from_ref].line})",
-            )
-        provisions.decisions[decision.from_ref] = decision
-    confirmed = section.get("confirmed") or {}
-    if not isinstance(confirmed, dict):
-        raise ParseError(str(path), None, "'provisions.confirmed' maps a 1997 ref to why its number was kept")
-    for ref, reason in confirmed.items():
-        if parse_law_ref(str(ref)) is None or not str(reason or "").strip():
-            raise ParseError(str(path), None, f"confirmed {ref!r}: a law ref with a reason")
-        if str(ref) in provisions.decisions:
-            raise ParseError(
-                str(path), provisions.decisions[str(ref)].line, f"1997 {ref} is both decided and confirmed"
-            )
-        provisions.confirmed[str(ref)] = " ".join(str(reason).split())
-    for move in concordance.between(from_doc, to_doc) if concordance else []:
-        if move.kind == "new" and move.to_ref:
-            provisions.new_notes[move.to_ref] = f"{move.note} (concordance: {move.id})"
-        if move.kind in ("moved", "removed") and move.from_ref and move.from_ref not in provisions.decisions:
-            provisions.decisions[move.from_ref] = Decision(
-                move.from_ref,
-                (move.to_ref,) if move.kind == "moved" else (),
-                move.kind,
-                f"{move.note} (concordance: {move.id})",
-            )
-    return provisions
 
 
-DECISION_LINE = re.compile(r"^\s*-\s*\{?\s*from\s*:", re.M)
-
-
-def _read_with_lines(path: Path) -> tuple[dict, list[int]]:
-    """The file's data (parsed once per build, shared with ingest.editions.align) and the line each decision
-    starts on: every decision begins `- {from:` or `- from:` (the moves above use `- id:`)."""
-    data = read_yaml(path) or {}  # bad YAML is a ParseError with its line (ingest.sources.corpus)
-    if not isinstance(data, dict):
-        raise ParseError(str(path), 1, "expected a mapping with 'moves' and 'provisions'")
-    text = path.read_text(encoding="utf-8")
-    return data, [text.count("\n", 0, m.start()) + 1 for m in DECISION_LINE.finditer(text)]
-
-
-def _law_range(text: str, source: str) -> list[int]:
-    laws: list[int] = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, _, high = part.partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
-            raise ParseError(source, None, f"reviewed laws {text!r}: expected numbers and ranges like '1-52'")
-        laws += range(int(low), int(high or low) + 1)
-    return laws
-
-
-def _decision(entry, source: str, line: int | None) -> Decision:
-    if not isinstance(entry, dict) or "from" not in entry or "to" not in entry:
-        raise ParseError(
-            source, line, "each decision is a mapping with from, to (a ref, a list of refs or null) and reason"
-        )
-    from_ref, to = str(entry["from"]), entry["to"]
-    to_refs = tuple(str(r) for r in (to if isinstance(to, list) else [] if to is None else [to]))
-    relation, reason = entry.get("relation"), " ".join(str(entry.get("reason") or "").split())
-    for ref in (from_ref, *to_refs):
-        if parse_law_ref(ref) is None:
-            raise ParseError(source, line, f"{ref!r} is not a law ref like 61, 61B, 61B2(a)")
-    if relation is not None and relation not in DECIDED_RELATIONS:
-        raise ParseError(source, line, f"relation {relation!r}: one of {', '.join(DECIDED_RELATIONS)}")
-    if not reason:
-        raise ParseError(source, line, f"decision for 1997 {from_ref} has no reason")
-    if (relation == "removed") != (not to_refs):
-        raise ParseError(source, line, f"decision for 1997 {from_ref}: 'to: null' and 'relation: removed' go together")
-    return Decision(from_ref, to_refs, relation, reason, line)
+def reason_columns(reason: Reason) -> dict:
+    return {"reason": reason.en, "reason_ja": reason.ja or None, "reason_zh": reason.zh or None}
 
 
 # --- evidence ----------------------------------------------------------------------------------------
@@ -283,6 +210,9 @@ def provision_pairs(
             raise ParseError(
                 provisions.source, decision.line, f"decision for 1997 {ref}: no unit {', '.join(missing)} in the corpus"
             )
+    for ref, read in provisions.new_units.items():
+        if ref not in new.by_ref:
+            raise ParseError(provisions.source, read.line, f"new unit 2017 {ref}: no such unit in the corpus")
 
     old_sets = {ref: ev.sets for ref, ev in old_ev.items()}
     new_sets = {ref: ev.sets for ref, ev in new_ev.items()}
@@ -337,32 +267,25 @@ def propose(
 def pairs_of(
     unit: Unit, proposed: str | None, score: float, old: Side, new: Side, provisions: Provisions
 ) -> list[dict]:
+    """The rows of one 1997 unit: as the reading decided or confirmed (basis ``reviewed``), else as
+    the build's rule pairs it, by its number (basis ``content`` where the content evidence agrees,
+    ``number`` where nothing else does), saying it is not yet read."""
     law = law_number(unit.ref)
-    reviewed = law in provisions.reviewed_laws
-    decision = provisions.decisions.get(unit.ref)
+    decision = provisions.decisions.get(unit.ref) or inherited(unit.ref, provisions)
     base = {
         "from_doc": old.doc,
         "to_doc": new.doc,
         "from_id": unit.id,
         "from_ref": unit.ref,
         "from_law": law,
+        "source_ref": None,
         "_evidence": {"proposed": proposed, "number": unit.ref if unit.ref in new.by_ref else None},
     }
-    if decision is None:
-        decision = inherited(unit.ref, provisions)
     if decision is not None:
-        basis = "reviewed" if reviewed or decision.line is None else "content"
         if not decision.to_refs:
             return [
-                {
-                    **base,
-                    "to_id": None,
-                    "to_ref": None,
-                    "to_law": None,
-                    "relation": "removed",
-                    "basis": basis,
-                    "reason": decision.reason,
-                }
+                {**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed", "basis": "reviewed"}
+                | reason_columns(decision.reason)
             ]
         relation = decision.relation or ("split" if len(decision.to_refs) > 1 else None)
         return [
@@ -372,32 +295,19 @@ def pairs_of(
                 "to_ref": ref,
                 "to_law": law_number(ref),
                 "_decided_relation": relation,
-                "basis": basis,
-                "reason": decision.reason,
+                "basis": "reviewed",
             }
+            | reason_columns(decision.reason)
             for ref in decision.to_refs
         ]
     target = unit.ref if unit.ref in new.by_ref else None
     if target is None:
         return [
-            {
-                **base,
-                "to_id": None,
-                "to_ref": None,
-                "to_law": None,
-                "relation": "removed",
-                "basis": "reviewed" if reviewed else "content",
-                "reason": f"no unit {unit.ref} in {new.doc}, and the reading found none it became",
-            }
+            {**base, "to_id": None, "to_ref": None, "to_law": None, "relation": "removed", "basis": "content"}
+            | reason_columns(RULE_REMOVED)
         ]
-    basis = "reviewed" if reviewed else ("content" if proposed == target and score > 0.5 else "number")
-    reason = (
-        provisions.confirmed.get(unit.ref) or "read in both texts: the same provision"
-        if reviewed
-        else "the content evidence points at this unit"
-        if basis == "content"
-        else "paired by number only"
-    )
+    confirmed = provisions.confirmed.get(unit.ref)
+    basis = "reviewed" if confirmed else ("content" if proposed == target and score > 0.5 else "number")
     return [
         {
             **base,
@@ -406,22 +316,23 @@ def pairs_of(
             "to_law": law_number(target),
             "_decided_relation": None,
             "basis": basis,
-            "reason": reason,
+            **reason_columns(confirmed or RULE_SAME),  # RULE_SAME or RULE_REWORDED once the evidence is read
         }
     ]
 
 
 def inherited(ref: str, provisions: Provisions) -> Decision | None:
-    """A unit under a removed unit goes with it (1997 11B1 and 11B2 with 11B)."""
+    """A unit under a removed unit goes with it (1997 11B1 and 11B2 with 11B), for the same reason."""
     for ancestor in law_ancestors(ref):
         decision = provisions.decisions.get(ancestor)
         if decision is not None and not decision.to_refs:
-            return Decision(ref, (), "removed", f"part of 1997 {ancestor}: {decision.reason}", decision.line)
+            return Decision(ref, (), "removed", decision.reason, decision.line)
     return None
 
 
 def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, list[str]]) -> dict:
-    """same / reworded from the evidence (a decision's relation stands); what was compared."""
+    """same / reworded from the evidence (a decision's relation stands); what was compared. A pair
+    the build made by its rule says which of its two sentences applies."""
     mapped = set()
     for ref in mine.refs:
         mapped.update(went.get(ref) or [ref])
@@ -430,8 +341,8 @@ def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, lis
     decided = row.get("_decided_relation")
     if decided:
         relation = decided
-    elif row["from_ref"] == row["to_ref"] or row["basis"] != "reviewed":
-        relation = "same" if refs_agree and numbers_agree and row["basis"] == "reviewed" else "reworded"
+    elif row["from_ref"] == row["to_ref"]:
+        relation = "same" if refs_agree and numbers_agree else "reworded"
     else:
         relation = "moved"
     evidence = {
@@ -444,7 +355,10 @@ def relation_of(row: dict, mine: Evidence, theirs: Evidence, went: dict[str, lis
         "numbers_to": list(theirs.numbers),
         "terms_shared": sorted(mine.terms & theirs.terms),
     }
-    return {"relation": relation, "_evidence": evidence}
+    found = {"relation": relation, "_evidence": evidence}
+    if row["basis"] != "reviewed":
+        found.update(reason_columns(RULE_SAME if relation == "same" else RULE_REWORDED))
+    return found
 
 
 def merged(rows: list[dict]) -> list[dict]:
@@ -465,8 +379,14 @@ def merged(rows: list[dict]) -> list[dict]:
 
 
 def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provisions) -> list[dict]:
-    """2017 units no 1997 unit became: new, or beyond where the 1997 text stops."""
+    """2017 units no 1997 unit became: read (``provisions.new_units``: new, or from a 1997 unit the
+    corpus does not hold), new by a curated move (2017 Law 23 and its parts), past the point where
+    the 1997 text stops, or left by the build's rule and not yet read."""
     paired = {row["to_ref"] for row in rows if row["to_ref"]}
+    stray = sorted(set(provisions.new_units) & paired)
+    if stray:
+        line = provisions.new_units[stray[0]].line
+        raise ParseError(provisions.source, line, f"2017 {stray[0]} is read as new but a 1997 unit became it")
     end = last_law_number(old.units)
     last_ref = old.units[-1].ref
     last_old = max(
@@ -478,22 +398,19 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
             continue
         law = law_number(unit.ref)
         beyond = end is not None and (law > end or (law == end and new.position[unit.ref] > last_old))
-        if beyond:
-            relation, reason = (
-                "not_in_source",
-                (f"the 1997 text in this corpus stops inside {last_ref}: no 1997 text to compare"),
-            )
+        read = provisions.new_units.get(unit.ref)
+        move_note = next(
+            (provisions.new_notes[r] for r in (unit.ref, *law_ancestors(unit.ref)) if r in provisions.new_notes), None
+        )
+        if read is not None:
+            relation = "not_in_source" if read.source or beyond else "new"
+            basis, reason, source = "reviewed", read.reason, read.source
+        elif move_note is not None:
+            relation, basis, reason, source = "new", "reviewed", move_note, None
+        elif beyond:
+            relation, basis, reason, source = "not_in_source", "content", beyond_the_source(last_ref), None
         else:
-            relation = "new"
-            reason = provisions.new_notes.get(unit.ref) or next(
-                (
-                    f"part of 2017 {a}, new: {provisions.new_notes[a]}"
-                    for a in law_ancestors(unit.ref)
-                    if a in provisions.new_notes
-                ),
-                "no 1997 unit became this one",
-            )
-        basis = "reviewed" if law in provisions.reviewed_laws and not beyond else "content"
+            relation, basis, reason, source = "new", "content", RULE_NEW, None
         out.append(
             {
                 "from_doc": old.doc,
@@ -506,7 +423,8 @@ def unsourced_rows(rows: list[dict], old: Side, new: Side, provisions: Provision
                 "to_law": law,
                 "relation": relation,
                 "basis": basis,
-                "reason": reason,
+                "source_ref": source,
+                **reason_columns(reason),
                 "_evidence": {},
             }
         )
@@ -573,7 +491,19 @@ def figures(rows: list[dict]) -> dict:
             1 for row in rows if row["basis"] == "number" and 1 <= (row["from_law"] or row["to_law"] or 0) <= 52
         ),
         "content_disagrees_with_pair": len(disagreements),
+        # what the build's rule made and nobody has read yet, by relation (past the 1997 text: nothing to read)
+        "not_yet_read": {
+            r: n
+            for r in RELATIONS
+            if (n := sum(1 for row in rows if row["relation"] == r and row["basis"] != "reviewed" and not beyond(row)))
+        },
+        "read": sum(1 for row in rows if row["basis"] == "reviewed"),
     }
+
+
+def beyond(row: dict) -> bool:
+    """A row past the point where the 1997 text stops: there was no 1997 text to read it against."""
+    return row["relation"] == "not_in_source" and not row.get("source_ref") and row["basis"] != "reviewed"
 
 
 def relation_words(relation: str) -> str:

@@ -345,6 +345,7 @@ def compare_pair(
     }
     row.update(signals(source, target, cmp) if found is None else found)
     abridged = source is not None and target is not None and heading_only_reprint(source, target)
+    row["heading_only"] = abridged  # nothing was compared: the status "same" says only that nothing differs
     if abridged:
         row["note"] = "the commentary reprints only this heading, not the text: nothing to compare"
     elif source and target and text_moved(source, target):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ingest.editions.concordance import RULE_SENTENCES
 from ingest.parsers.records import ParseError
 from ingest.sources.corpus import read_yaml
 
@@ -29,7 +30,7 @@ def text(value) -> str:
 
 
 def entry_lines(source: str) -> dict[tuple[str, str], int]:
-    """The line each entry starts on: ('move', id), ('decision', from ref), ('confirmed', ref)."""
+    """The line each entry starts on: ('move', id), ('decision', from ref), ('new', to ref), ('confirmed', ref)."""
     lines: dict[tuple[str, str], int] = {}
     section = None
     for number, line in enumerate(source.splitlines(), 1):
@@ -41,13 +42,15 @@ def entry_lines(source: str) -> dict[tuple[str, str], int]:
             lines.setdefault(("move", found.group(1)), number)
         elif found := re.match(r"\s*-\s*\{?\s*from\s*:\s*\"?([^\",}]+)\"?", line):
             lines.setdefault(("decision", found.group(1).strip()), number)
+        elif found := re.match(r"\s*-\s*\{?\s*to\s*:\s*\"?([^\",}]+)\"?", line):
+            lines.setdefault(("new", found.group(1).strip()), number)
         elif section == "confirmed" and (found := re.match(r"\s+\"?([0-9][0-9A-Za-z()]*)\"?\s*:", line)):
             lines.setdefault(("confirmed", found.group(1)), number)
     return lines
 
 
 def editorial_note_rows(path: Path | str) -> list[dict]:
-    """One row per English note: {en, ja, zh, kind (move | decision | confirmed), key}."""
+    """One row per English note: {en, ja, zh, kind (move | decision | new | confirmed | build), key}."""
     path = Path(path)
     data = read_yaml(path) or {}
     lines = entry_lines(path.read_text(encoding="utf-8"))
@@ -93,6 +96,9 @@ def editorial_note_rows(path: Path | str) -> list[dict]:
                 decision.get("reason"),
                 {l: decision.get(f"reason_{l}") for l in LANGUAGES},
             )
+    for entry in provisions.get("new") or []:
+        if isinstance(entry, dict):
+            add("new", str(entry.get("to")), entry.get("reason"), {l: entry.get(f"reason_{l}") for l in LANGUAGES})
     for ref, reason in (provisions.get("confirmed_translations") or {}).items():
         if not isinstance(reason, dict):
             raise ParseError(
@@ -103,4 +109,9 @@ def editorial_note_rows(path: Path | str) -> list[dict]:
     for ref, reason in (provisions.get("confirmed") or {}).items():
         versions = (provisions.get("confirmed_translations") or {}).get(ref) or {}
         add("confirmed", str(ref), reason, versions)
+    # what the build itself says of a pair it made by its rule, not read (ingest/editions/concordance.py)
+    for sentence in RULE_SENTENCES:
+        rows.setdefault(
+            sentence.en, {"en": sentence.en, "ja": sentence.ja, "zh": sentence.zh, "kind": "build", "key": ""}
+        )
     return list(rows.values())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+from ingest.editions.align import LAW_KINDS
 from ingest.editions.concordance import relation_words
 from ingest.parsers.records import Unit
 from ingest.sources.registry import Registry
@@ -68,23 +69,34 @@ def history_rows(
     versions = version_list(registry, old_doc, new_doc)
     reprint_docs = set(versions[1]["docs"])
     reprinted: dict[str, list[dict]] = {}
-    for stored in diff_rows:
+    stored_reprints = [
+        (stored, json.loads(stored["row"]))
+        for stored in diff_rows
         # a reprinted unit and its 2017 unit (the row's own columns say so: its JSON is read only then)
-        if (
-            stored["whitespace"]
-            or stored["from_doc"] not in reprint_docs
-            or stored["to_doc"] != new_doc
-            or not (stored["from_id"] and stored["to_id"])
-        ):
-            continue
-        row = json.loads(stored["row"])
+        if not stored["whitespace"]
+        and stored["from_doc"] in reprint_docs
+        and stored["to_doc"] == new_doc
+        and stored["from_id"]
+        and stored["to_id"]
+    ]
+    printed_in = {(stored["from_doc"], row["to_id"]) for stored, row in stored_reprints}
+    children: dict[str, list[str]] = {}
+    for unit in units:
+        if unit.parent_id and unit.kind in LAW_KINDS:
+            children.setdefault(unit.parent_id, []).append(unit.id)
+    for stored, row in stored_reprints:
         reprint = registry.get(stored["from_doc"])
+        heading_only = row.get("heading_only") or headings_alone(
+            by_id[row["from_id"]], by_id[row["to_id"]], stored["from_doc"], printed_in, children
+        )
         reprinted.setdefault(row["to_id"], []).append(
             {
                 **cell(by_id[row["from_id"]]),
                 "law_ref": row["from_ref"],
                 "doc_title": (reprint.short_title or reprint.title) if reprint else stored["from_doc"],
-                "status": row["status"],
+                # a heading-only reprint (50A, 50C in the 2018 commentary): nothing was compared
+                "status": "heading_only" if heading_only else row["status"],
+                "heading_only": bool(heading_only),
                 "ops": row["ops"],
                 "title_ops": row["title_ops"],
                 "note": row.get("note"),
@@ -105,6 +117,15 @@ def history_rows(
             }
         )
     return out
+
+
+def headings_alone(reprint: Unit, unit: Unit, doc: str, printed_in: set, children: dict[str, list[str]]) -> bool:
+    """A reprint of a heading whose provisions the commentary does not print (the 2018 commentary's
+    50E ペナルティカードから得た情報 without 50E1-50E4): its heading agrees, but nothing was compared."""
+    if (reprint.text or "").strip() or (unit.text or "").strip():
+        return False
+    below = children.get(unit.id, [])
+    return bool(below) and not any((doc, child) in printed_in for child in below)
 
 
 def cell(unit: Unit) -> dict:
@@ -169,10 +190,19 @@ def law_history(
                         "words": relation_words(pair["relation"]),
                         "basis": pair["basis"],
                         "reason": pair["reason"],
+                        "reason_ja": pair.get("reason_ja"),
+                        "reason_zh": pair.get("reason_zh"),
+                        "source_ref": pair.get("source_ref"),
                         "moved": bool(old and new and old.ref != new.ref),
                     },
                     "reprint_to_new": [
-                        {"doc": r["doc"], "status": r["status"], "changed": r["status"] == "changed"} for r in reprints
+                        {
+                            "doc": r["doc"],
+                            "status": r["status"],
+                            "changed": r["status"] == "changed",
+                            "compared": not r["heading_only"],
+                        }
+                        for r in reprints
                     ],
                 },
             }
@@ -191,4 +221,5 @@ def counts(rows: list[dict]) -> dict:
         relation = row["steps"]["old_to_new"]["relation"]
         out[relation] = out.get(relation, 0) + 1
     out["reworded_in_reprint"] = sum(1 for row in rows for r in row["reprints"] if r["status"] == "changed")
+    out["heading_only_in_reprint"] = sum(1 for row in rows for r in row["reprints"] if r["heading_only"])
     return out

@@ -1,6 +1,6 @@
 """The build's one call into the edition work: the provision concordance (ingest.editions.concordance) made
 once, the 1997 -> 2017 alignment replaced by it (so the diffs follow the same pairs), and the
-tables written from it: provision_pairs, edition_flags, law_history."""
+tables written from it: provision_pairs, edition_flags, law_history, law_changes."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ingest.editions.concordance import (
 )
 from ingest.editions.diff import flags_for
 from ingest.editions.history import HISTORY_COLUMNS, history_rows
+from ingest.editions.law_changes import LAW_CHANGE_COLUMNS, law_change_rows
 from ingest.parsers.records import Unit
 from ingest.sources.registry import Registry
 
@@ -37,6 +38,8 @@ EDITION_SCHEMAS = {
     ),
     "edition_flags": (FLAG_COLUMNS, {"pk": "id", "foreign_keys": [("source_id", "sections", "id")]}),
     "law_history": (HISTORY_COLUMNS, {"pk": "law"}),
+    # each law's parts counted by what happened to them (ingest/editions/law_changes.py)
+    "law_changes": (LAW_CHANGE_COLUMNS, {"pk": ("doc", "law"), "foreign_keys": [("doc", "documents", "id")]}),
 }
 
 
@@ -94,4 +97,5 @@ def edition_tables(
         )
         if pairs
         else [],
+        "law_changes": law_change_rows(pairs, provisions.from_doc, provisions.to_doc),
     }
