@@ -181,6 +181,23 @@ async def test_a_footnote_printed_under_another_unit_is_shown_in_full_where_it_i
     assert re.search(r'<li id="fn-fn:15">.*?<a class="xref" href="/laws-2017-ja/59"[^>]*>第59条</a>', html, re.S)
 
 
+async def test_a_title_is_its_words_and_its_footnote_marker_a_link_of_its_own(datasette):
+    """13 was 「カードの過不足*2」 in the tab, prev/next and the context ("過不足*2" reads like "×2" on a phone)."""
+    html = (await get(datasette, "/laws-2017-ja/13")).text
+    assert "<title>第13条 カードの過不足 — 規則 2017</title>" in html
+    assert '<h1><span class="ref">第13条</span> カードの過不足<a class="xref footnote-marker" href="#fn-fn:2"' in html
+    assert re.search(r'<li id="fn-fn:2">.*?この規則は1つ以上のハンドのカードが13枚より多い場合に適用する。', html)
+    following = (await get(datasette, "/laws-2017-ja/12C4")).text
+    assert re.search(r'<a rel="next" href="/laws-2017-ja/13">.*?第13条 カードの過不足</a>', following)
+    # a provision under Law 13 reads its law's heading with the marker, and the footnote in full
+    html = (await get(datasette, "/laws-2017-ja/13A1")).text
+    assert (
+        '<span class="context-title">カードの過不足<a class="xref footnote-marker" href="#fn-fn:2" title="*2">*2</a>'
+        in html
+    )
+    assert '<li id="fn-fn:2">' in html
+
+
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
     html = (await get(datasette, "/laws-2017-ja/6D2")).text
     marker = [
