@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from html.parser import HTMLParser
 from urllib.parse import quote, unquote
@@ -196,6 +197,21 @@ async def test_a_title_is_its_words_and_its_footnote_marker_a_link_of_its_own(da
         in html
     )
     assert '<li id="fn-fn:2">' in html
+
+
+async def test_a_reprint_list_names_reprints_of_the_unit_and_compares_them(datasette, require_documents):
+    """Law 42 listed 「リボーク注釈に再録: 第43条の引用」 and its 比較 opened an empty comparison (the reprint of 43
+    cites 42): the list reads the build's unit_commentary, which now holds reprints of the unit only."""
+    require_documents("revoke-notes-ja")
+    assert 'class="reprints"' not in (await get(datasette, "/laws-2017-ja/42")).text
+    html = (await get(datasette, "/laws-2017-ja/64A2")).text
+    reprints = re.search(r'<p class="reprints">(.*?)</p>', html, re.S).group(1)
+    assert re.findall(r'<a href="([^"]+)" lang="ja">([^<]+)</a>', reprints) == [
+        ("/revoke-notes-ja/quote:64A2", "第64条A項2の引用")
+    ]
+    compare = html_lib.unescape(re.search(r'<a class="compare" href="([^"]+)"', reprints).group(1))
+    rows = (await get(datasette, compare.replace("/-/diff?", "/-/diff.json?"))).json()["rows"]
+    assert [(r["from_ref"], r["to_ref"], r["status"]) for r in rows] == [("64A2", "64A2", "same")]
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):
