@@ -85,3 +85,32 @@ async def test_diff_json_rows_pair_different_refs(datasette):
     law_16 = await get(datasette, "/-/diff.json?ref=16&from=laws-1997-zh&to=laws-2017-ja")
     same = {(r["from_ref"], r["to_ref"]) for r in law_16["rows"] if r["status"] == "same"}
     assert same == {("16C", "16C"), ("16C1", "16C1"), ("16C2", "16C2")}  # never 16A1/16A2
+
+
+async def test_english_reasons_name_the_provisions_never_the_concordance_ids(datasette):
+    """The English interface showed "(concordance: comparable-call)" and "(see damaging-enforced-pass)": the
+    ids the concordance names its moves by. It names the provisions, as the Japanese and Chinese notes do."""
+    for path in ("/en/laws-2017-ja/23", "/en/laws-2017-ja/23A1", "/en/-/history/23"):
+        response = await datasette.client.get(path)
+        text = response.text
+        assert "(see 1997 Law 23 → 2017 Law 72C)" in text, path
+        assert "concordance: " not in text and "damaging-enforced-pass" not in text, path
+    text = (await datasette.client.get("/en/laws-1997-zh/17D")).text
+    assert "(人為的調整スコア) (recorded in the concordance as a move)." in text
+    assert "Concordance move" not in text
+
+
+def test_an_english_note_loses_the_ids_it_was_composed_with():
+    from laws_site.read.reasons import in_english_words
+
+    moves = {
+        "damaging-enforced-pass": "1997 Law 23 → 2017 Law 72C",
+        "end-of-auction-period": "1997 Law 17E → 2017 Law 17D",
+    }
+    assert in_english_words("New. (concordance: comparable-call)", moves) == "New."
+    assert in_english_words("damaging-enforced-pass: The rule moved.", moves) == "The rule moved."
+    assert in_english_words("Not a move: a note.", moves) == "Not a move: a note."  # not an id: kept
+    assert in_english_words("It is 17D. Concordance move end-of-auction-period.", moves) == (
+        "It is 17D (recorded in the concordance as a move)."
+    )
+    assert in_english_words("(see damaging-enforced-pass)", moves) == "(see 1997 Law 23 → 2017 Law 72C)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from html.parser import HTMLParser
 from urllib.parse import quote, unquote
@@ -179,6 +180,38 @@ async def test_a_footnote_printed_under_another_unit_is_shown_in_full_where_it_i
     # its references are links there too: *15, printed under 51B1(a), marked in 51B1(b), cites Law 59
     html = (await get(datasette, "/laws-2017-ja/51B1(b)")).text
     assert re.search(r'<li id="fn-fn:15">.*?<a class="xref" href="/laws-2017-ja/59"[^>]*>第59条</a>', html, re.S)
+
+
+async def test_a_title_is_its_words_and_its_footnote_marker_a_link_of_its_own(datasette):
+    """13 was 「カードの過不足*2」 in the tab, prev/next and the context ("過不足*2" reads like "×2" on a phone)."""
+    html = (await get(datasette, "/laws-2017-ja/13")).text
+    assert "<title>第13条 カードの過不足 — 規則 2017</title>" in html
+    assert '<h1><span class="ref">第13条</span> カードの過不足<a class="xref footnote-marker" href="#fn-fn:2"' in html
+    assert re.search(r'<li id="fn-fn:2">.*?この規則は1つ以上のハンドのカードが13枚より多い場合に適用する。', html)
+    following = (await get(datasette, "/laws-2017-ja/12C4")).text
+    assert re.search(r'<a rel="next" href="/laws-2017-ja/13">.*?第13条 カードの過不足</a>', following)
+    # a provision under Law 13 reads its law's heading with the marker, and the footnote in full
+    html = (await get(datasette, "/laws-2017-ja/13A1")).text
+    assert (
+        '<span class="context-title">カードの過不足<a class="xref footnote-marker" href="#fn-fn:2" title="*2">*2</a>'
+        in html
+    )
+    assert '<li id="fn-fn:2">' in html
+
+
+async def test_a_reprint_list_names_reprints_of_the_unit_and_compares_them(datasette, require_documents):
+    """Law 42 listed 「リボーク注釈に再録: 第43条の引用」 and its 比較 opened an empty comparison (the reprint of 43
+    cites 42): the list reads the build's unit_commentary, which now holds reprints of the unit only."""
+    require_documents("revoke-notes-ja")
+    assert 'class="reprints"' not in (await get(datasette, "/laws-2017-ja/42")).text
+    html = (await get(datasette, "/laws-2017-ja/64A2")).text
+    reprints = re.search(r'<p class="reprints">(.*?)</p>', html, re.S).group(1)
+    assert re.findall(r'<a href="([^"]+)" lang="ja">([^<]+)</a>', reprints) == [
+        ("/revoke-notes-ja/quote:64A2", "第64条A項2の引用")
+    ]
+    compare = html_lib.unescape(re.search(r'<a class="compare" href="([^"]+)"', reprints).group(1))
+    rows = (await get(datasette, compare.replace("/-/diff?", "/-/diff.json?"))).json()["rows"]
+    assert [(r["from_ref"], r["to_ref"], r["status"]) for r in rows] == [("64A2", "64A2", "same")]
 
 
 async def test_footnote_marker_links_to_the_footnote_on_the_page(datasette):

@@ -50,7 +50,7 @@ async def diff_view(datasette, request):
         return await bad_request(datasette, request, str(error), as_json)
     if as_json:
         return json_response(result)
-    notes = await read(datasette, reasons.notes_for) if any(r.get("note") for r in result["rows"]) else {}
+    notes = await read(datasette, reasons.notes_for) if any(r.get("note") for r in result["rows"]) else None
     for row in result["rows"]:
         row["why"] = reasons.reason(row.get("note"), notes)  # an editor's note in the reader's language
         row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")

@@ -18,6 +18,7 @@ from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import N_
 from laws_site.read import editions, queries
+from laws_site.read.footnotes import page_footnotes
 from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
 from laws_site.read.units import composed_text, load_unit, nearest_refs, permalink
@@ -237,19 +238,11 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
 LAW_KINDS = ("law", "article")
 
 
-def page_footnotes(conn, unit: dict, units: list[dict], xrefs: list[dict]) -> list[dict]:
-    """The footnotes the shown text marks, in full at the page's foot: its own, and one printed under
-    another unit (64A2's *19, which decides who won the trick, is printed under 64A1)."""
-    shown = {u["id"] for u in units}
-    own = [u for u in units if u["kind"] == "footnote" and u["id"] != unit["id"]]
-    have = {f["id"] for f in own}
-    marked = [
-        x["target_id"]
-        for x in xrefs
-        if x["kind"] == "footnote" and x["resolved"] and x["source_id"] in shown and x["target_id"] not in have
-    ]
-    elsewhere = [f for f in (queries.unit_by_id(conn, i) for i in dict.fromkeys(marked)) if f and f["id"] != unit["id"]]
-    return own + elsewhere
+def add_title_marks(node: dict, marks: dict[str, list[dict]]) -> None:
+    """Each shown heading's footnote markers after its title (Law 13: カードの過不足 *2)."""
+    node["title_segments"] = node["title_segments"] + marks.get(node["id"], [])
+    for child in node["children"]:
+        add_title_marks(child, marks)
 
 
 def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
@@ -295,7 +288,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     previous, following = reading_neighbours(conn, row)
     beside = siblings(conn, row)
     xrefs = queries.xrefs_from(conn, ids + [a["id"] for a in chain])
-    footnotes = page_footnotes(conn, unit, units, xrefs)
+    footnotes, title_marks = page_footnotes(conn, unit, units, chain)
     anchors = {f["id"]: f"#fn-{f['ref']}" for f in footnotes}
     xrefs += queries.xrefs_from(conn, [f["id"] for f in footnotes if f["id"] not in ids])
     # a reference printed against an older edition (付表7-4's 23条) already points where it means
@@ -335,13 +328,17 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         for d in used
     }
     render_nodes(body, by_source, anchors, tables, names, terms, set())
+    add_title_marks(body, title_marks)
     for footnote in footnotes:
         footnote["segments"] = segments(footnote["text"], by_source.get(footnote["id"], []), "text")
         footnote["label"] = names.get(footnote["id"])
     document = queries.document(conn, doc)
     for ancestor in chain:
         ancestor["label"] = names.get(ancestor["id"]) or ancestor["ref"]
-        ancestor["lead_in"] = segments(ancestor["text"], by_source.get(ancestor["id"], []), "text")
+        ancestor["lead_in"] = segments(ancestor["text"], by_source.get(ancestor["id"], []), "text", anchors)
+        ancestor["title_segments"] = segments(
+            ancestor["title"], by_source.get(ancestor["id"], []), "title", anchors
+        ) + title_marks.get(ancestor["id"], [])
     for near in (previous, following):
         if near:
             near["label"] = names.get(near["id"]) or near["ref"]

@@ -8,6 +8,8 @@ the reader's language with its lang attribute, in English under /en/ (template _
 from __future__ import annotations
 
 import re
+import sqlite3
+from dataclasses import dataclass, field
 
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import N_
@@ -89,27 +91,66 @@ WRITTEN_BEFORE_MSGID = N_(
     "%(meaning)s, now %(now)s; %(edition)s Law %(new)s is a different rule."
 )
 
+
+@dataclass(frozen=True)
+class Notes:
+    """What a reason is read with: the editors' notes in Japanese and Chinese by their English text
+    (table editorial_notes), and each concordance move's id with the provisions it pairs, by which
+    the English notes name one another (table concordance)."""
+
+    translated: dict[str, dict[str, str]] = field(default_factory=dict)
+    moves: dict[str, str] = field(default_factory=dict)
+
+
 _cache: dict = {}
 
 
-def notes_for(conn) -> dict[str, dict[str, str]]:
-    """The editors' notes in Japanese and Chinese, by their English text (table editorial_notes),
-    read once per build; {} for a database built before the table."""
-    import sqlite3
-
+def notes_for(conn) -> Notes:
+    """The editors' notes and the concordance's moves, read once per build; empty for a database
+    built before their tables."""
     try:
         build = conn.execute("select value from build_info where key = 'build_id'").fetchone()
         key = build[0] if build else None
-        if key is None or key not in _cache:
-            rows = conn.execute("select en, ja, zh from editorial_notes").fetchall()
-            notes = {en: {"ja": ja, "zh": zh} for en, ja, zh in rows}
-            if key is None:
-                return notes
-            _cache.clear()
-            _cache[key] = notes
-        return _cache[key]
+        if key is not None and key in _cache:
+            return _cache[key]
+        notes = Notes(
+            {en: {"ja": ja, "zh": zh} for en, ja, zh in conn.execute("select en, ja, zh from editorial_notes")},
+            move_names(conn),
+        )
     except sqlite3.OperationalError:
-        return {}
+        return Notes()
+    if key is not None:
+        _cache.clear()
+        _cache[key] = notes
+    return notes
+
+
+def move_names(conn) -> dict[str, str]:
+    """Each concordance move as its provisions read: damaging-enforced-pass -> "1997 Law 23 → 2017 Law 72C"."""
+    editions = dict(conn.execute("select id, edition from documents"))
+    named = {}
+    for move_id, from_doc, from_ref, to_doc, to_ref in conn.execute(
+        "select id, from_doc, from_ref, to_doc, to_ref from concordance"
+    ):
+        ends = [f"{editions.get(d, '')} Law {r}".strip() for d, r in ((from_doc, from_ref), (to_doc, to_ref)) if r]
+        named[move_id] = " → ".join(ends)
+    return named
+
+
+# how the English notes and the sentences composed around them name a move by its id
+MOVE_SEEN = re.compile(r"\(see (?P<id>[a-z][a-z0-9-]+)\)")
+MOVE_RECORDED = re.compile(r"(?:\.\s*|\s+)Concordance move (?P<id>[a-z][a-z0-9-]+)\.")
+
+
+def in_english_words(text: str, moves: dict[str, str]) -> str:
+    """An English note as a reader is shown it: no concordance id (the build's "(concordance: id)",
+    align.py's "<id>: ", an editor's "(see id)" or "Concordance move id.")."""
+    for pattern in (CONCORDANCE_SUFFIX, MOVE_PREFIX):
+        found = pattern.fullmatch(text)
+        if found and (pattern is CONCORDANCE_SUFFIX or found.group("id") in moves):
+            text = found.group("note")
+    text = MOVE_SEEN.sub(lambda m: f"(see {moves[m['id']]})" if m["id"] in moves else m[0], text)
+    return MOVE_RECORDED.sub(lambda m: " (recorded in the concordance as a move)." if m["id"] in moves else m[0], text)
 
 
 def translated_note(text: str, notes: dict, lang: str) -> str | None:
@@ -147,9 +188,10 @@ def translated_note(text: str, notes: dict, lang: str) -> str | None:
     return None
 
 
-def reason(text: str | None, notes: dict | None = None, lang: str | None = None) -> dict | None:
+def reason(text: str | None, notes: Notes | None = None, lang: str | None = None) -> dict | None:
     """``{"msgid", "vars"}`` for a sentence the build wrote from a pattern; an editor's note in the
-    interface language ``{"text", "lang"}`` when ``notes`` has it, else as written, ``lang`` "en".
+    interface language ``{"text", "lang"}`` when ``notes`` has it, else in English, without the ids the
+    concordance names its moves by, ``lang`` "en".
     ``lang``: the interface language, given by code running in a read thread (the context variable
     i18n.current is not carried into Datasette's threads)."""
     if not text:
@@ -159,8 +201,9 @@ def reason(text: str | None, notes: dict | None = None, lang: str | None = None)
         if found:
             return {"msgid": msgid, "vars": found.groupdict(), "text": text}
     lang = lang or i18n.lang()
-    if lang != "en" and notes:
-        translated = translated_note(text, notes, lang)
+    notes = notes or Notes()
+    if lang != "en" and notes.translated:
+        translated = translated_note(text, notes.translated, lang)
         if translated:
             return {"msgid": None, "vars": {}, "text": translated, "lang": i18n.TAGS[lang], "en": text}
-    return {"msgid": None, "vars": {}, "text": text, "lang": "en"}
+    return {"msgid": None, "vars": {}, "text": in_english_words(" ".join(text.split()), notes.moves), "lang": "en"}
