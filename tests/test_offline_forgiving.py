@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from ingest.text import forgiving
+from laws_site.offline import search_rules
 from laws_site.offline.expansions import romaji_tables
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -31,6 +32,7 @@ def page():
         page = browser.new_page()
         page.set_content("<html><body></body></html>")
         page.add_script_tag(path=str(SCRIPT))
+        page.evaluate("(rules) => BridgeLawsSearch.useRules(rules)", search_rules.rules())
         yield page
         browser.close()
 
@@ -115,7 +117,7 @@ def test_kana_spellings_of_the_corpus_words_are_the_servers(pack):
     assert lexicon["まちがっ"][0] == "間違う" and lexicon["ふとう"][0] == "不当"
     # exact, on a few words: 為 reads シ, which SudachiPy takes back as another word (not kept); a kana
     # spelling already in the lexicon (じょうほう, from the corpus's own text) keeps its entry
-    from laws_site.offline.search_data import kana_spellings
+    from ingest.search.lexicon import kana_spellings
 
     words = {
         "順番": ["順番", 0, 372],

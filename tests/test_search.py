@@ -191,22 +191,22 @@ def test_law_of(ref, kind, law):
     assert searching.law_of(ref, kind) == law
 
 
-def marked(text, query, lang):
+def marked(conn, text, query, lang):
     """The snippet of `text` for `query`, marks as 【】, placed from index tokens and offsets as stored."""
     from ingest.text import tokenize
 
     tokens, offsets = tokenize.index_tokens_and_offsets(text, lang)
-    wanted = searching.make_branch(query, lang).highlight_terms()
+    wanted = searching.make_branch(searching.search_data(conn), query, lang).highlight_terms()
     spans = searching.snippet(text, searching.match_spans(tokens, tokenize.unpack_offsets(offsets), wanted))
     return searching.snippet_text(spans, "【", "】")
 
 
-def test_snippet_marks_the_printed_variant_spelling():
-    assert marked("ディクレアララーは<b>&ハンド", "ディクレアラー", "ja") == "【ディクレアララー】は<b>&ハンド"
+def test_snippet_marks_the_printed_variant_spelling(conn):
+    assert marked(conn, "ディクレアララーは<b>&ハンド", "ディクレアラー", "ja") == "【ディクレアララー】は<b>&ハンド"
 
 
-def test_snippet_marks_simplified_text_for_a_traditional_query():
-    assert marked("两张或更多的罚张", "罰張", "zh") == "两张或更多的【罚张】"
+def test_snippet_marks_simplified_text_for_a_traditional_query(conn):
+    assert marked(conn, "两张或更多的罚张", "罰張", "zh") == "两张或更多的【罚张】"
 
 
 def test_snippet_is_data_not_markup():

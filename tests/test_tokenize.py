@@ -221,7 +221,7 @@ def test_chinese_index_spans_are_the_bigram_tokens_spans(text):
 def katakana_runs_word_by_word(text: str, spans: list[tuple[str, int, int]]) -> list[list]:
     """The index's katakana runs as first written: every word's surface matched on its own."""
     is_katakana = tokenize.KATAKANA_WORD_RE.fullmatch
-    return tokenize._adjacent_katakana(
+    return tokenize.adjacent_katakana(
         (span, is_katakana(text, span[1], span[2]) is not None, span[1], span[2]) for span in spans
     )
 

@@ -26,7 +26,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ingest.parsers.records import Unit
 from ingest.sources.corpus import read_yaml
@@ -265,6 +265,7 @@ class Glossary:
 
         ja_keys = ja_keys or {}
         self.registry = registry
+        self.ja_key = _ja_key
         self.entries = [
             Entry(
                 r.get("ja"),
@@ -289,6 +290,16 @@ class Glossary:
             for form in term_forms(entry.zh):
                 self._by_zh.setdefault(tokenize.to_simplified(form), []).append(entry)
 
+    def keyed_with(self, ja_key: Callable[[str], str]) -> "Glossary":
+        """This glossary with its Japanese terms, and the queries looked up, keyed by `ja_key` (serving:
+        the words a query is cut into, laws_site/search/words.py), not by SudachiPy."""
+        keyed = object.__new__(Glossary)
+        keyed.__dict__.update(self.__dict__, ja_key=ja_key, _by_ja={})
+        for entry in self.entries:
+            for form in term_forms(entry.ja):
+                keyed._by_ja.setdefault(ja_key(form), []).append(entry)
+        return keyed
+
     def lookup(self, query: str) -> list[Entry]:
         """Entries whose term in some language is the whole query (spelling variants folded)."""
         from ingest.text import tokenize
@@ -298,7 +309,7 @@ class Glossary:
             return []
         found = []
         found += self._by_en.get(english_key(query), []) if re.search(r"[A-Za-z]", query) else []
-        found += self._by_ja.get(_ja_key(query), [])
+        found += self._by_ja.get(self.ja_key(query), [])
         found += self._by_zh.get(tokenize.to_simplified(query), [])
         return list(dict.fromkeys(found))
 
@@ -309,11 +320,14 @@ class Glossary:
         return f"{doc.id}:{ref}" if doc and ref else None
 
 
+TERM_FORM_SEPARATORS = re.compile(r"[/／、,]|(?<=\w)或(?=\w)")
+
+
 def term_forms(term: str | None) -> list[str]:
     """`発牌或牌局` style terms and curated `A / B` lists name several words."""
     if not term:
         return []
-    return [part.strip() for part in re.split(r"[/／、,]|(?<=\w)或(?=\w)", term) if part.strip()]
+    return [part.strip() for part in TERM_FORM_SEPARATORS.split(term) if part.strip()]
 
 
 def ja_keys(rows: Iterable[dict]) -> dict[str, str]:

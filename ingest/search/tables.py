@@ -23,6 +23,8 @@ from ingest.parsers.records import Unit
 from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
+from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
+from ingest.search.lexicon import lexicon_rows
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.text import tokenize
@@ -40,6 +42,7 @@ SCHEMAS = {
     "search_offsets": (OFFSET_COLUMNS, {"pk": "id", "foreign_keys": [("id", "sections", "id")]}),
     "term_tokens": (TERM_TOKEN_COLUMNS, {"pk": ("kind", "text")}),
     "search_expansions": EXPANSION_SCHEMA,
+    "search_lexicon": LEXICON_SCHEMA,
 }
 
 
@@ -92,7 +95,13 @@ def search_tables_awaiting_tokens(
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
 
     def with_tokens(tokens: dict) -> dict[str, list[dict]]:
-        return {"search_expansions": expansions.rows(index_word_counts(units, languages, tokens))}
+        expansion_rows = expansions.rows(index_word_counts(units, languages, tokens))
+        words = [row["text"] for row in now["term_tokens"]] + vocabulary_words(vocabulary)
+        words += synonym_words(expansions.synonym_groups, expansion_rows)
+        return {
+            "search_expansions": expansion_rows,
+            "search_lexicon": lexicon_rows(japanese_texts_and_tokens(units, languages, tokens), words),
+        }
 
     return now, with_tokens
 
@@ -103,6 +112,33 @@ def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> l
         lang = languages[unit.doc]
         offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1], "text": tokens[(unit.text, lang)][1]})
     return offsets
+
+
+def japanese_texts_and_tokens(units: list[Unit], languages: dict[str, str], tokens: dict):
+    """(text, its search tokens and offsets) of every Japanese title and text."""
+    for unit in units:
+        if languages[unit.doc] == "ja":
+            for field in (unit.title, unit.text):
+                if field:
+                    yield field, tokens[(field, "ja")]
+
+
+def vocabulary_words(vocabulary: list[dict]) -> list[str]:
+    """The director vocabulary's words in every language: what a director may type."""
+    words = []
+    for row in vocabulary:
+        words.append(row["en"])
+        for column in ("ja", "ja_regs", "spoken"):
+            value = row.get(column) or []
+            words += json.loads(value) if isinstance(value, str) else value
+    return words
+
+
+def synonym_words(groups: dict, expansion_rows: list[dict]) -> list[str]:
+    """The words that lead to a synonym the corpus prints (罰金 -> ペナルティ): a query may type them,
+    and must then be cut into them."""
+    keys = {row["key"] for row in expansion_rows if row["kind"] == "synonym"}
+    return [word for members in groups.values() for flag, word, key in members if flag == "0" and key in keys]
 
 
 def japanese_titles(units: list[Unit], languages: dict[str, str]) -> list[str]:

@@ -46,7 +46,7 @@ QUERY_DROPPED_POS = {"助詞", "助動詞"}
 HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KANA_RE = re.compile(r"[\u3040-\u30ff]")
 KATAKANA_RE = re.compile(r"[\u30a1-\u30fa]")
-TOKEN_CLEAN_RE = re.compile(r"[\s\"]+")
+TOKEN_CLEAN_RE = re.compile(r'[\s"]+')
 # read by the build only (`read_variants`); serving reads the database's `variants` table
 VARIANTS_FILE = Path(__file__).resolve().parents[2] / "corpus" / "variants.yml"
 
@@ -150,6 +150,16 @@ def fold_katakana(word: str) -> str:
 @lru_cache(maxsize=1)
 def _dictionary() -> Dictionary:
     return Dictionary()
+
+
+def sudachi_dictionary() -> Dictionary:
+    """The project's one loaded Sudachi dictionary (for its entries: `lookup`)."""
+    return _dictionary()
+
+
+def normalised(morpheme) -> str:
+    """A morpheme's search form: its normalised form, case-folded, katakana variants folded."""
+    return _normalised(morpheme.normalized_form())
 
 
 def sudachi_tokenizer():
@@ -408,11 +418,11 @@ def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[li
             if span[2] > stop:
                 break
             inside.append((span, True, span[1], span[2]))
-        runs += _adjacent_katakana(inside)
+        runs += adjacent_katakana(inside)
     return runs
 
 
-def _adjacent_katakana(words) -> list[list]:
+def adjacent_katakana(words) -> list[list]:
     """Runs of two or more katakana words written together, from (word, is katakana, begin, end)."""
     runs, run, run_end = [], [], -1
     for word, katakana, begin, end in words:
@@ -480,7 +490,7 @@ KATAKANA_WORD_RE = re.compile(r"[\u30a0-\u30ffー・]+")
 def katakana_runs(tokens: list[Token]) -> list[list[Token]]:
     """Runs of two or more katakana tokens written together (キャリー|オーバー, アーティフィシャル|コール)."""
     is_katakana = KATAKANA_WORD_RE.fullmatch
-    return _adjacent_katakana(
+    return adjacent_katakana(
         (token, is_katakana(token.surface) is not None, token.begin, token.end) for token in tokens
     )
 

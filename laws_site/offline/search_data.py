@@ -25,17 +25,14 @@ decides how known words are cut; where the browser's cut may differ the page say
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import unicodedata
 from collections import Counter
 
-import jaconv
-from sudachipy import SplitMode
-
 from ingest.search import glossary as glossary_module
 from ingest.text import tokenize
 from laws_site.offline import expansions as offline_expansions
+from laws_site.offline import search_rules
 from laws_site.search import engine as searching
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
@@ -113,7 +110,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
         "branches": branch_tokens(data),
-        "lexicon": lexicon(conn),
+        "lexicon": lexicon(data),
+        "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),
         # issue 24's expansions (laws_site/offline/expansions.py)
         "expansions": offline_expansions.export(conn),
@@ -247,63 +245,15 @@ def branch_tokens(data) -> dict:
     found = {}
     for word in sorted(words):
         for lang in ("ja", "zh"):
-            terms, clauses = searching.query_tokens(word, lang, tokenize.variants_version())
+            terms, clauses = searching.query_tokens(data, word, lang)
             found[f"{lang}\t{word}"] = [list(terms), [list(c) for c in clauses]]
     return found
 
 
-def lexicon(conn: sqlite3.Connection) -> dict:
-    """surface -> [normalised form, 1 if a query drops it (particle, auxiliary), occurrences], from
-    Sudachi's mode C split (the query's) of every Japanese text and title of the corpus, and of the
-    glossary, vocabulary and 索引 words."""
-    counts: Counter = Counter()
-    for text in _lexicon_texts(conn):
-        for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
-            counts[(_nfkc(token.surface), token.norm, int(token.pos in tokenize.QUERY_DROPPED_POS))] += 1
-    found: dict[str, list] = {}
-    for (surface, norm, dropped), count in counts.most_common():
-        entry = found.setdefault(surface, [norm, dropped, 0])  # the most frequent reading of a surface
-        entry[2] += count
-    found.update(kana_spellings(found))
-    return found
-
-
-def kana_spellings(found: dict[str, list]) -> dict[str, list]:
-    """The corpus's words with kanji written in hiragana, as a query typed in kana is split on the
-    server: SudachiPy reads each word (順番 -> ジュンバン), and where SudachiPy takes that reading in
-    hiragana back as one word with the same normalised form (じゅんばん -> 順番) the kana spelling
-    becomes a lexicon word of its own, with the word's entry; a reading SudachiPy splits or reads
-    as another word is left out (the phone then splits it as it can, like any unknown word)."""
-    tokenizer = tokenize.sudachi_tokenizer()
-    spellings: dict[str, list] = {}
-    for surface, entry in found.items():  # most frequent first: a kana spelling goes to the commoner word
-        if not tokenize.HAN_RE.search(surface):
-            continue
-        katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))
-        kana = _nfkc(jaconv.kata2hira(katakana))
-        if not kana or kana in found or kana in spellings or not tokenize.KANA_RE.search(kana):
-            continue
-        read = tokenize.japanese_tokens(kana)
-        if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
-            spellings[kana] = list(entry)
-    return spellings
-
-
-def _lexicon_texts(conn: sqlite3.Connection) -> list[str]:
-    texts = [
-        row[0]
-        for row in conn.execute(
-            "select text from sections where lang = 'ja' and text != '' union all "
-            "select title from sections where lang = 'ja' and title is not null"
-        )
-    ]
-    texts += [row[0] for row in conn.execute("select text from term_tokens")] if _has(conn, "term_tokens") else []
-    if _has(conn, "vocabulary"):
-        for row in conn.execute("select en, ja, ja_regs, spoken from vocabulary"):
-            texts.append(row[0])
-            for value in row[1:]:
-                texts += json.loads(value or "[]")
-    return texts
+def lexicon(data) -> dict:
+    """surface -> [normalised form, 1 if a query drops it, what the word costs in a cut]: the build's
+    lexicon (ingest/search/lexicon.py) as laws_site/search/words.py cuts queries with it."""
+    return {surface: [norm, int(dropped), cost] for surface, (norm, dropped, cost) in data.lexicon.words.items()}
 
 
 def traditional_to_simplified(conn: sqlite3.Connection) -> dict:

@@ -12,11 +12,13 @@ from urllib.parse import quote
 
 from ingest.checks.report import connect_readonly
 
+PERMALINK_SAFE = "()-,:~"  # kept as typed in a unit's address, besides letters, digits and _.-~
+
 
 @lru_cache(maxsize=16384)  # every page links dozens of units; percent-encoding is half of reading them
 def permalink(doc: str, ref: str) -> str:
     """The unit's page on the server: /<doc>/<ref>, the ref percent-encoded where it must be."""
-    return f"/{doc}/{quote(ref, safe='()-,:~')}"
+    return f"/{doc}/{quote(ref, safe=PERMALINK_SAFE)}"
 
 
 def load_unit(conn: sqlite3.Connection, doc: str, ref: str) -> dict | None:

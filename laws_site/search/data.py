@@ -22,6 +22,7 @@ from laws_site.read import queries
 from laws_site.read.units import permalink
 from laws_site.search.expansions import ExpansionData
 from laws_site.search.shown import ShownUnits
+from laws_site.search.words import Lexicon
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
 
@@ -69,6 +70,8 @@ class SearchData:
     # each unit's snippet text, tokens, offsets and labels (laws_site/search/shown.py); None for a
     # database built without search_offsets, whose results read them per request
     shown: ShownUnits | None = None
+    # the words a Japanese query is cut into (laws_site/search/words.py)
+    lexicon: Lexicon = field(default_factory=lambda: Lexicon({}))
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -99,6 +102,10 @@ class SearchData:
     def glossary_lookup(self, query: str) -> list:
         """The glossary's entries for the whole query (cached: the database never changes)."""
         return self._cached(("glossary", query), lambda: self.glossary.lookup(query))
+
+    def ja_terms(self, text: str) -> list[str]:
+        """The words of a Japanese text a query must match, cut as a query is."""
+        return self.lexicon.query_terms(text) if self.lexicon.words else tokenize.query_terms(text, "ja")
 
     def vocabulary_matches(self, query: str) -> dict:
         return self._cached(("vocabulary", query), lambda: self.vocabulary.matches(query))
@@ -158,6 +165,9 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     )
     data.vocabulary_of = _index_vocabulary(conn)
     data.expansions = ExpansionData.from_conn(conn)
+    data.lexicon = Lexicon.from_conn(conn)
+    if data.lexicon.words:  # the glossary's terms and the 索引's words cut as a query is
+        data.glossary = data.glossary.keyed_with(data.lexicon.key)
     searchable: dict[str, set[int]] = {}
     for *row, title_tokens in conn.execute(
         "select rowid, id, doc, ref, kind, title, lang, position, search_title from sections"
@@ -177,8 +187,8 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     if registry.current_laws:
-        data.index_entries = list(_index_entries(conn, registry.current_laws.id))
-        data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries)
+        data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))
+        data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries, data)
         for entry in data.index_entries:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
@@ -202,7 +212,14 @@ def _index_vocabulary(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
     return {lang: frozenset(found) for lang, found in words.items()}
 
 
-def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry]) -> dict:
+def _entry_terms(data: SearchData, stored: dict[str, str], words: str) -> frozenset[str]:
+    """A 索引 entry's words, cut as a query is (the build's lexicon), else as the build stored them."""
+    if data.lexicon.words:
+        return frozenset(data.lexicon.query_terms(words))
+    return frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+
+
+def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry], data: SearchData) -> dict:
     """{tokens of a 索引 "see" entry: (its ref, the units the entry it refers to cites)}; a "see"
     entry cites no unit itself (合意 -> see パートナー間の了解事項, which cites Law 40)."""
     cited = {entry.ref: entry.targets for entry in entries}
@@ -218,15 +235,14 @@ def _see_also(conn: sqlite3.Connection, doc: str, entries: list[IndexEntry]) -> 
         if ref in cited:
             continue  # "see also" beside units of its own (取り消した -> 47, see also 取り消した行動): those rank it
         units = cited.get(target.split(":", 1)[-1], ())
-        words = index_entry_words(ref)
-        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+        terms = _entry_terms(data, stored, index_entry_words(ref))
         if terms and units:
             known = found.get(terms, (ref, ()))
             found[terms] = (known[0], tuple(dict.fromkeys(known[1] + units)))
     return found
 
 
-def _index_entries(conn: sqlite3.Connection, doc: str):
+def _index_entries(conn: sqlite3.Connection, doc: str, data: SearchData):
     """The current Laws' 索引 entries: the tokens of heading + sub-term (as the build stored them),
     and the units they cite."""
     stored = glossary.stored_term_tokens(conn, INDEX_TERMS)
@@ -240,7 +256,6 @@ def _index_entries(conn: sqlite3.Connection, doc: str):
         (doc,),
     ).fetchall()
     for ref, targets in rows:
-        words = index_entry_words(ref)
-        terms = frozenset(stored[words].split() if words in stored else tokenize.query_terms(words, "ja"))
+        terms = _entry_terms(data, stored, index_entry_words(ref))
         if terms:
             yield IndexEntry(ref, terms, tuple(dict.fromkeys(targets.split("\x1f"))))

@@ -87,6 +87,27 @@ NON_WORD_RE = re.compile(r"[\W_]+")
 FOOTNOTE_MARK_RE = re.compile(r"\*\d*$")
 
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
+# what search says to the person who typed the query, by name; the offline search says the same
+# (laws_site/offline/search_rules.py). {name} is filled in; the interface languages translate the text
+MESSAGES = {
+    "empty": EMPTY_QUERY,
+    "too_long": "The query is {length} characters long; search takes up to {limit}. "
+    "Type the words or the citation you are looking for.",
+    "unknown_language": "Unknown language '{lang}': use ja or zh.",
+    "unknown_document": "Unknown document '{doc}'; choose one of: {documents}.",
+    "limit": "limit must be a whole number from 1 to {highest}.",
+    "offset": "offset must be a whole number from 0 to {highest}.",
+    "only_operators": "「{shown}」 has only search operators, and there are none here: every word you type is "
+    "searched for as written. " + EMPTY_QUERY,
+    "nothing": "「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY,
+    "no_such_unit": "No such unit{where}: {query}.",
+    "in_filters": " in the document or language chosen",
+    "elsewhere": "No such unit in {title}: {query}. The same number exists elsewhere:",
+}
+
+
+def message(name: str, **values) -> str:
+    return MESSAGES[name].format(**values)
 
 
 class QueryError(ValueError):
@@ -125,17 +146,25 @@ class Branch:
         return self.highlighted
 
 
-def make_branch(text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
-    terms, clauses = query_tokens(text, lang, tokenize.variants_version())
+def make_branch(data: SearchData, text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
+    terms, clauses = query_tokens(data, text, lang)
     return Branch(lang, list(terms), list(clauses), via, weight, text=text)
 
 
-@lru_cache(maxsize=4096)
-def query_tokens(text: str, lang: str, variants_version: int) -> tuple[tuple, tuple]:
-    """(terms, clauses) of a query in a language, cached per variants in force. A token with no
-    letter, digit or character (^, ＊) can never match: FTS drops it from the index."""
-    terms = [term for term in tokenize.query_terms(text, lang) if WORD_RE.search(term)][:MAX_TERMS]
-    clauses = [clause for clause in tokenize.query_clauses(text, lang) if WORD_RE.search(" ".join(clause))]
+def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
+    """(terms, clauses) of a query in a language (Japanese cut with the build's lexicon:
+    laws_site/search/words.py), cached per database. A token with no letter, digit or character
+    (^, ＊) can never match: FTS drops it from the index."""
+    return data._cached(("tokens", text, lang), lambda: _query_tokens(data, text, lang))
+
+
+def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
+    if lang == "ja" and data.lexicon.words:
+        found_terms, found_clauses = data.lexicon.query_terms(text), data.lexicon.query_clauses(text)
+    else:
+        found_terms, found_clauses = tokenize.query_terms(text, lang), tokenize.query_clauses(text, lang)
+    terms = [term for term in found_terms if WORD_RE.search(term)][:MAX_TERMS]
+    clauses = [clause for clause in found_clauses if WORD_RE.search(" ".join(clause))]
     return tuple(terms), tuple(clauses[:MAX_TERMS] if terms else [])
 
 
@@ -219,7 +248,8 @@ def search_page(
         plan = make_plan(data, query, lang)
         if expand and not citation:
             plan.alternatives = [
-                (alt, _alternative_plan(data, alt, lang)) for alt in alternatives(data.expansions, query, lang)
+                (alt, _alternative_plan(data, alt, lang))
+                for alt in alternatives(data.expansions, query, lang, data.ja_terms)
             ]
         if (
             not plan.branches
@@ -277,34 +307,28 @@ def _alternative_plan(data: SearchData, alternative: Alternative, lang: str | No
 def check_query(query: str | None) -> str:
     cleaned = tokenize.clean_query(query)
     if not cleaned:
-        raise QueryError(EMPTY_QUERY)
+        raise QueryError(message("empty"))
     if len(cleaned) > MAX_QUERY_CHARS:
-        raise QueryError(
-            f"The query is {len(cleaned):,} characters long; search takes up to {MAX_QUERY_CHARS}. "
-            "Type the words or the citation you are looking for."
-        )
+        raise QueryError(message("too_long", length=f"{len(cleaned):,}", limit=MAX_QUERY_CHARS))
     return cleaned
 
 
 def check_filters(data: SearchData, doc: str | None, lang: str | None, limit: int, offset: int) -> None:
     if lang not in (None, "ja", "zh"):
-        raise QueryError(f"Unknown language {lang!r}: use ja or zh.")
+        raise QueryError(message("unknown_language", lang=lang))
     if doc is not None and data.registry.get(doc) is None:
-        raise QueryError(f"Unknown document {doc!r}; choose one of: {', '.join(data.registry.ids)}.")
+        raise QueryError(message("unknown_document", doc=doc, documents=", ".join(data.registry.ids)))
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise QueryError(f"limit must be a whole number from 1 to {MAX_LIMIT}.")
+        raise QueryError(message("limit", highest=MAX_LIMIT))
     if not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
-        raise QueryError(f"offset must be a whole number from 0 to {MAX_OFFSET:,}.")
+        raise QueryError(message("offset", highest=f"{MAX_OFFSET:,}"))
 
 
 def nothing_to_search(query: str) -> str:
     shown = query if len(query) <= 40 else query[:40] + "…"
     if all(word in FTS_OPERATORS for word in query.split()):
-        return (
-            f"「{shown}」 has only search operators, and there are none here: every word you type is "
-            "searched for as written. " + EMPTY_QUERY
-        )
-    return f"「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY
+        return message("only_operators", shown=shown)
+    return message("nothing", shown=shown)
 
 
 # ---------------------------------------------------------------- 1. citations
@@ -352,13 +376,12 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
         "citations": len(typed),
     }
     if not units:
-        where = " in the document or language chosen" if doc or lang else ""
-        result["message"] = f"No such unit{where}: {query}."
+        result["message"] = message("no_such_unit", where=message("in_filters") if doc or lang else "", query=query)
         result["nearest"] = nearest_units(conn, data, typed[0], doc if doc else scoped)
     elif not opens:
         wanted_doc = primary[0].split(":", 1)[0] if primary else None
         title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
-        result["message"] = f"No such unit in {title}: {query}. The same number exists elsewhere:"
+        result["message"] = message("elsewhere", title=title, query=query)
     return result
 
 
@@ -451,11 +474,11 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
     for language in direct:
-        _add(branches, make_branch(query, language))
+        _add(branches, make_branch(data, query, language))
     for entry in data.glossary_lookup(query):
         for language in languages:
             for form in glossary.term_forms(entry.term(language)):
-                branch = _add(branches, make_branch(form, language, via=form, weight=GLOSSARY_WEIGHT))
+                branch = _add(branches, make_branch(data, form, language, via=form, weight=GLOSSARY_WEIGHT))
                 unit = data.glossary.unit_id(entry, language)
                 if branch and unit and entry.ref(language).startswith("def:"):
                     branch.pointed.add(unit)
@@ -464,7 +487,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
         for language, words in (("ja", entry.ja + entry.ja_regs), ("zh", entry.zh)):
             if language in languages:
                 for word in words:
-                    _add(branches, make_branch(word, language, via=word, weight=GLOSSARY_WEIGHT))
+                    _add(branches, make_branch(data, word, language, via=word, weight=GLOSSARY_WEIGHT))
         if fields == {"zh"}:
             continue  # the units it names are Japanese: a Chinese query reaches them as a translation
         named = [(data.registry.current_laws, entry.laws), (data.registry.regulations, entry.regs)]

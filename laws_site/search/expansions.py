@@ -104,8 +104,9 @@ class ExpansionData:
         return data
 
 
-def alternatives(data: ExpansionData, query: str, lang: str | None) -> list[Alternative]:
-    """Steps 1-5: what else the query may mean, most likely first, without repeats."""
+def alternatives(data: ExpansionData, query: str, lang: str | None, ja_terms=None) -> list[Alternative]:
+    """Steps 1-5: what else the query may mean, most likely first, without repeats. `ja_terms` cuts a
+    Japanese text into the words a query must match (serving: laws_site/search/words.py)."""
     found: list[Alternative] = []
     text = unicodedata.normalize("NFKC", query).strip()
     kana = None
@@ -123,7 +124,7 @@ def alternatives(data: ExpansionData, query: str, lang: str | None) -> list[Alte
         for term in sounds_like(data, kana):
             found.append(Alternative("sound", term, None))
     if tokenize.HAN_RE.search(text) or forgiving.is_kana(text):
-        found += [Alternative("synonym", t, "ja") for t in synonyms(data, text)]
+        found += [Alternative("synonym", t, "ja") for t in synonyms(data, text, ja_terms)]
     if tokenize.HAN_RE.search(text):
         variant = zh_variant(data, text)
         if variant:
@@ -172,8 +173,8 @@ def sounds_like(data: ExpansionData, kana: str) -> list[str]:
     return data.sounds.get(key, [])[:2]
 
 
-def synonyms(data: ExpansionData, text: str) -> list[str]:
-    terms = tokenize.query_terms(text, "ja")
+def synonyms(data: ExpansionData, text: str, ja_terms=None) -> list[str]:
+    terms = ja_terms(text) if ja_terms else tokenize.query_terms(text, "ja")
     whole = data.synonyms.get(" ".join(terms))
     if whole:
         return whole[:2]

@@ -11,177 +11,56 @@
 (function (root) {
   "use strict";
 
-  const KANA_RE = /[\u3040-\u30ff]/;
-  const KATAKANA_RE = /[\u30a1-\u30fa]/;
-  const HAN_RE = /[\u3400-\u9fff\uf900-\ufaff]/;
-  const WORD_RE = /[\p{L}\p{N}]/u;
-  const FTS_OPERATORS = new Set(["AND", "OR", "NOT", "NEAR"]);
-  const LAW_NUMBER_RE = /^(?:quote:|L)?(\d+)(?=[A-Z(]|$|-)/;
-  const MAX_LIMIT = 500;
-  const MAX_OFFSET = 100000;
-
   class QueryError extends Error {}
 
-  // ---------------------------------------------------------------- text folding (ingest/text/tokenize.py)
+  // ---------------------------------------------------------------- the rules, from the pack
+  // Every table, pattern, weight and message comes from the Python that defines it
+  // (laws_site/offline/search_rules.py, the pack's `rules`): this file holds none of its own.
 
-  const SMALL = "ァィゥェォャュョヮッヵヶ", LARGE = "アイウエオヤユヨワツカケ";
-  const E_ROW_I_RE = /([エケゲセゼテデネヘベペメレヱ])イ/g;
-  const LONG_VOWEL_MARKS = /[ー〜～\-－―‐・･]/g;
+  let K = null; // the rules of the pack in use, patterns compiled
+  const compiled = new WeakMap();
 
+  function rx(spec, more = "") { return new RegExp(spec[0], spec[1] + more); }
+  function steps(list) { return list.map(([source, flags, to]) => [new RegExp(source, flags + "g"), to]); }
+
+  function useRules(rules) {
+    if (!compiled.has(rules)) {
+      const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
+      compiled.set(rules, {
+        rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word), katakanaWord: rx(s.katakana_word, "y"),
+        tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
+        small: k.small, large: k.large, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
+        kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
+        vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
+        english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
+        x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
+        appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
+        docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
+        wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
+        englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
+        nonWord: rx(keys.non_word, "g"), glossaryForms: rx(keys.glossary_forms, "g"), search: rules.search,
+        operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
+        katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
+      });
+    }
+    K = compiled.get(rules);
+  }
+
+  function fill(template, values) {
+    let text = template || "";
+    for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
+    return text;
+  }
+  function message(name, values = {}) { return fill(K.search.messages[name], values); }
+
+  // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)
+
+  function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
+  function translate(text, from, to) { return [...text].map((c) => { const i = from.indexOf(c); return i >= 0 ? to[i] : c; }).join(""); }
   function generalKatakanaFold(word) {
-    let out = "";
-    for (const c of word.normalize("NFKC")) {
-      const i = SMALL.indexOf(c);
-      out += i >= 0 ? LARGE[i] : c;
-    }
-    return out.replace(E_ROW_I_RE, "$1ー").replace(LONG_VOWEL_MARKS, "");
+    return translate(word.normalize("NFKC"), K.small, K.large).replace(K.eRowI, "$1ー").replace(K.longVowels, "");
   }
-
-  // --------------------------------------------- issue 24's expansions (ingest/text/forgiving.py, laws_site/search/expansions.py)
-
-  const KANA_ONLY_RE = /^[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe・ー〜\s]+$/;
-  const KATAKANA_ONLY_RE = /^[\u30a1-\u30fa\u30fc・ー]+$/;
-  const ROMAJI_RE = /^(?:(?:sh|ch|ts|dh|th|[kgsztdnhbpmrfjvcwl])?y?[aeiou]|n(?![aeiouy])|([kgsztdhbpmrfjc])(?=\1)|-|'| )+$/;
-  const ASCII_WORDS_RE = /^[A-Za-z][A-Za-z\-' ]*$/;
-  const EXPANSION_HAN_RE = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-  const SMALL_FROM = "ァィゥェォャュョヮッヵヶ", SMALL_TO = "アイウエオヤユヨワツカケ";
-  const VOWEL_OF = {};
-  for (const [row, vowel] of [["アカサタナハマヤャラワガザダバパ", "a"], ["イキシチニヒミリギジヂビピ", "i"],
-    ["ウクスツヌフムユュルグズヅブプヴ", "u"], ["エケセテネヘメレゲゼデベペ", "e"], ["オコソトノホモヨョロヲゴゾドボポ", "o"]]) {
-    for (const k of row) VOWEL_OF[k] = vowel;
-  }
-  const VOWEL_KANA = { "ア": "a", "イ": "i", "ウ": "u", "エ": "e", "オ": "o" };
-  const SAME_SOUND = { "ヴ": "ブ", "ヂ": "ジ", "ヅ": "ズ", "ヲ": "オ", "ヰ": "イ", "ヱ": "エ" };
-  const PARTICLES = { "ノ": "の", "オ": "を", "ニ": "に", "ガ": "が", "ハ": "は", "ワ": "は", "ト": "と", "デ": "で",
-    "モ": "も", "ヘ": "へ", "エ": "へ", "ナ": "な" };
-  const FEW = 3, MAX_KEY_CHARS = 40, MIN_SOUND_KEY = 3, MAX_ALTERNATIVES = 4;
-  const ENGLISH_RULES = [
-    [/\bof\b/g, "ob"], [/\bps/g, "s"], [/tch/g, "T"], [/ch/g, "T"], [/ph/g, "f"], [/gh(?![aeiou])/g, ""], [/ck/g, "k"], [/wh/g, "w"], [/th/g, "s"],
-    [/dg(?=[eiy])/g, "j"], [/d?j/g, "j"], [/g(?=[eiy][^aeiou\b]|e\b|y)/g, "j"],
-    [/c(?=[eiy])/g, "s"], [/[cq]/g, "k"], [/x/g, "ks"],
-    [/tion/g, "shon"], [/sion/g, "shon"], [/cial/g, "shal"], [/tial/g, "shal"],
-    [/e\b/g, ""], [/(?<=[aeiou])r(?![aeiou])/g, ""], [/m(?=[pb])/g, "n"],
-  ];
-  const ROMAJI_RULES = [[/c?ch/g, "T"], [/tsu/g, "tu"]];
-  const SHARED_RULES = [[/sh/g, "s"], [/ch/g, "t"], [/ts/g, "t"], [/l/g, "r"], [/v/g, "b"], [/w/g, ""], [/y/g, ""],
-    [/z/g, "s"], [/h/g, ""], [/f/g, "h"], [/T/g, "t"]];
-
-  function toKatakana(text) {
-    return [...text.normalize("NFKC")].map((c) => {
-      const code = c.codePointAt(0);
-      return code >= 0x3041 && code <= 0x3096 || code === 0x309d || code === 0x309e ? String.fromCodePoint(code + 0x60) : c;
-    }).join("");
-  }
-  function toHiragana(text) {
-    return [...text].map((c) => {
-      const code = c.codePointAt(0);
-      return code >= 0x30a1 && code <= 0x30f6 || code === 0x30fd || code === 0x30fe ? String.fromCodePoint(code - 0x60) : c;
-    }).join("");
-  }
-  function isKana(text) { return KANA_ONLY_RE.test(pyStrip(text.normalize("NFKC"))); }
-
-  function kanaKey(text) {
-    const kana = [...toKatakana(text.replace(/\s+/g, ""))].map((c) => SAME_SOUND[c] || c);
-    const out = [];
-    let previous = null;
-    for (let c of kana) {
-      if ("ーッっ・-〜".includes(c)) continue;
-      const small = SMALL_FROM.indexOf(c);
-      if (small >= 0 && c !== "ッ") c = SMALL_TO[small];
-      const vowel = VOWEL_KANA[c];
-      if (vowel && previous && (vowel === previous || (vowel === "u" && previous === "o") || (vowel === "i" && previous === "e"))) continue;
-      out.push(c);
-      previous = VOWEL_OF[c] || VOWEL_KANA[c] || null;
-    }
-    return out.join("");
-  }
-
-  function replaceAll(text, steps) {
-    for (const [from, to] of steps) text = text.split(from).join(to);
-    return text;
-  }
-
-  function alphabetToKana(tables, text) {   // jaconv.alphabet2kana
-    text = text.toLowerCase();
-    if (text.endsWith("h") && text.length >= 2) text = text.slice(0, -1) + "う";
-    text = replaceAll(text, tables.to_kana);
-    text = [...text].map((c) => tables.hep2kana[c] || c).join("");
-    return [...text].map((c) => tables.consonants.includes(c) ? "っ" : c).join("");
-  }
-
-  function kanaToAlphabet(tables, text) {   // jaconv.kana2alphabet
-    text = replaceAll(text, tables.to_romaji);
-    text = [...text].map((c) => tables.kana2hep[c] || c).join("");
-    while (text.includes("っ")) {
-      const chars = [...text];
-      const at = chars.indexOf("っ");
-      if (chars.length <= at + 1) return chars.slice(0, -1).join("") + "xtsu";
-      if (at === 0 || chars[at + 1] === "っ") chars[at] = "xtsu";
-      else chars[at] = chars[at + 1];
-      text = chars.join("");
-    }
-    return text;
-  }
-
-  function romajiToKana(tables, text) {
-    text = pyStrip(text.normalize("NFKC")).toLowerCase();
-    if (!text || !ROMAJI_RE.test(text)) return null;
-    let kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("");
-    kana = kana.replace(/n/g, "ん");
-    return isKana(kana) ? kana : null;
-  }
-
-  function soundKey(tables, text, japanese) {
-    let words;
-    if (japanese) {
-      const kana = toKatakana(text);
-      if (!KATAKANA_ONLY_RE.test(kana)) return "";
-      let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
-      for (const [pattern, replacement] of ROMAJI_RULES) spelled = spelled.replace(pattern, replacement);
-      words = [spelled];
-    } else {
-      const spelled = text.normalize("NFKC").toLowerCase();
-      if (!ASCII_WORDS_RE.test(pyStrip(spelled))) return "";
-      words = spelled.match(/[a-z]+/g) || [];
-      for (const [pattern, replacement] of ENGLISH_RULES) words = words.map((w) => w.replace(pattern, replacement));
-    }
-    let joined = words.join("");
-    for (const [pattern, replacement] of SHARED_RULES) joined = joined.replace(pattern, replacement);
-    return joined.replace(/[aeiou]/g, "").replace(/(.)\1+/g, "$1");
-  }
-
-  function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit)
-    a = [...a]; b = [...b];
-    const d = [];
-    for (let i = 0; i <= a.length; i++) { d.push(new Array(b.length + 1).fill(0)); d[i][0] = i; }
-    for (let j = 0; j <= b.length; j++) d[0][j] = j;
-    for (let i = 1; i <= a.length; i++) {
-      for (let j = 1; j <= b.length; j++) {
-        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-    return d[a.length][b.length];
-  }
-
-  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5): the 5 closest
-   * within the limit, closest first, ties in the choices' order. */
-  function closest(query, choices, swaps, limit) {
-    const found = [];
-    choices.forEach((choice, i) => {
-      if (Math.abs([...choice].length - [...query].length) > limit) return;
-      const distance = levenshtein(query, choice, swaps);
-      if (distance <= limit) found.push([distance, i, choice]);
-    });
-    found.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-    return found.slice(0, 5).map(([distance, , choice]) => [choice, distance]);
-  }
-
-  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
-
-  function fold(token) { return token.replace(/[\s"]+/g, "").toLowerCase(); }
-
+  function fold(token) { return token.replace(K.tokenClean, "").toLowerCase(); }
   function cleanQuery(query) {
     let out = "";
     for (const c of query || "") {
@@ -190,73 +69,136 @@
     }
     return out.split(/\s+/).filter(Boolean).join(" ");
   }
+  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
-  function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
+  // --------------------------------------------- issue 24's keys (ingest/text/forgiving.py)
 
-  // ---------------------------------------------------------------- citations (ingest/text/spelling.py)
+  function shiftKana(text, ranges, by) {
+    return [...text].map((c) => { const code = c.codePointAt(0); return ranges.some(([low, high]) => code >= low && code <= high) ? String.fromCodePoint(code + by) : c; }).join("");
+  }
+  function toKatakana(text) { return shiftKana(text.normalize("NFKC"), [[0x3041, 0x3096], [0x309d, 0x309e]], 0x60); }   // jaconv.hira2kata
+  function toHiragana(text) { return shiftKana(text, [[0x30a1, 0x30f6], [0x30fd, 0x30fe]], -0x60); }
+  function isKana(text) { return K.kanaOnly.test(pyStrip(text.normalize("NFKC"))); }
 
-  const LOOSE_LAW_REF = /^(\d+)([a-z])?(\d+)?([a-z])?(viii|vii|iii|ix|iv|vi|ii|x|v|i)?$/i;
-  const REG_NUMBERS = /^第?(\d+)条?(?:[-.・ ]?第?(\d+)項?)?(?:[-.・ ]?第?(\d+)号?)?$/;
-  const APPENDIX = /^(?:付表|appendix-?)(\d+)$/i;
-  const NOTE_LABEL = /^L(?=\d)/i;
-  const LAW_WORD = /^(?:laws?|規則|规则)/i;
-  const SEPARATED_NUMBERS = /\d[-_.・/\s]+\d|条\s*\d+\s*項/;
-  const DOC_ID = /^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$/s;
-  const CITATION_SEPARATORS = /\s*[,，、;；]\s*|\s+/;
-  const MAX_CITATION_CHARS = 40;
-
-  function squeeze(typed) { return typed.normalize("NFKC").replace(/\s+/g, ""); }
-
-  function formatLawRef(law, section, item, sub, subsub) {
-    let out = String(law);
-    const parts = [[section, "%"], [item, "%"], [sub, "(%)"], [subsub, "(%)"]];
-    for (const [part, fmt] of parts) {
-      if (part === undefined || part === null) break;
-      out += fmt.replace("%", part);
+  function kanaKey(text) {
+    const out = [];
+    let previous = null;
+    for (let c of toKatakana(text.replace(/\s+/g, ""))) {
+      c = K.sameSound[c] || c;
+      if (K.keyDropped.includes(c)) continue;
+      c = translate(c, K.small, K.large);
+      const vowel = K.vowelKana[c];
+      if (vowel && previous && K.longAfter[vowel].includes(previous)) continue;
+      out.push(c);
+      previous = K.vowelOf[c] || null;
     }
-    return out;
+    return out.join("");
   }
 
+  function replaceAll(text, pairs) { for (const [from, to] of pairs) text = text.split(from).join(to); return text; }
+  function alphabetToKana(tables, text) {   // jaconv.alphabet2kana, its tables from the pack
+    text = text.toLowerCase();
+    if (text.endsWith("h") && text.length >= 2) text = text.slice(0, -1) + "う";
+    text = [...replaceAll(text, tables.to_kana)].map((c) => tables.hep2kana[c] || c).join("");
+    return [...text].map((c) => (tables.consonants.includes(c) ? "っ" : c)).join("");
+  }
+  function kanaToAlphabet(tables, text) {   // jaconv.kana2alphabet
+    text = [...replaceAll(text, tables.to_romaji)].map((c) => tables.kana2hep[c] || c).join("");
+    while (text.includes("っ")) {
+      const chars = [...text];
+      const at = chars.indexOf("っ");
+      if (chars.length <= at + 1) return chars.slice(0, -1).join("") + "xtsu";
+      chars[at] = at === 0 || chars[at + 1] === "っ" ? "xtsu" : chars[at + 1];
+      text = chars.join("");
+    }
+    return text;
+  }
+  function romajiToKana(tables, text) {
+    text = pyStrip(text.normalize("NFKC")).toLowerCase();
+    if (!text || !K.romaji.test(text)) return null;
+    const kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("").replace(/n/g, "ん");
+    return isKana(kana) ? kana : null;
+  }
+  function soundKey(tables, text, japanese) {
+    let words;
+    if (japanese) {
+      const kana = toKatakana(text);
+      if (!K.katakanaOnly.test(kana)) return "";
+      let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
+      for (const [pattern, to] of K.romajiRules) spelled = spelled.replace(pattern, to);
+      words = [spelled];
+    } else {
+      const spelled = text.normalize("NFKC").toLowerCase();
+      if (!K.asciiWords.test(pyStrip(spelled))) return "";
+      words = (spelled.match(/[a-z]+/g) || []).map((w) => { for (const [pattern, to] of K.english) w = w.replace(pattern, to); return w; });
+    }
+    let joined = words.join("");
+    for (const [pattern, to] of K.shared) joined = joined.replace(pattern, to);
+    return joined.replace(/[aeiou]/g, "").replace(/(.)\1+/g, "$1");
+  }
+
+  function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit), as rapidfuzz
+    a = [...a]; b = [...b];
+    const d = a.map(() => new Array(b.length + 1).fill(0)).concat([new Array(b.length + 1).fill(0)]);
+    for (let i = 0; i <= a.length; i++) d[i][0] = i;
+    for (let j = 0; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  }
+  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5). */
+  function closest(query, choices, swaps, limit) {
+    const found = [];
+    choices.forEach((choice, i) => {
+      if (Math.abs([...choice].length - [...query].length) > limit) return;
+      const distance = levenshtein(query, choice, swaps);
+      if (distance <= limit) found.push([distance, i, choice]);
+    });
+    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, 5).map(([distance, , choice]) => [choice, distance]);
+  }
+
+  // ---------------------------------------------------------------- citations (ingest/text/spelling.py, refs.py)
+
+  function squeeze(typed) { return typed.normalize("NFKC").replace(/\s+/g, ""); }
+  function formatLawRef(...parts) {
+    let out = "";
+    for (let i = 0; i < parts.length && parts[i] !== null && parts[i] !== undefined; i++) out += K.refs.level_formats[i].replace("{}", parts[i]);
+    return out;
+  }
   function lawSpelling(typed) {
-    const spaced = pyStrip(typed.normalize("NFKC"));
-    if (SEPARATED_NUMBERS.test(pyStrip(spaced.replace(LAW_WORD, "")))) return null;
-    let text = squeeze(typed).replace(LAW_WORD, "");
-    text = text.replace(/^第?(\d+)条/, "$1").replace(/([A-Za-z])[項款]/g, "$1").replace(/(\d+)[号項]/g, "$1");
-    text = text.replace(/[-_.()（）/]/g, "");
-    const m = LOOSE_LAW_REF.exec(text);
+    if (K.separated.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.lawWord, "")))) return null;
+    let text = squeeze(typed).replace(K.lawWord, "");
+    for (const [pattern, to] of K.lawWords) text = text.replace(pattern, to);
+    const m = K.looseLawRef.exec(text.replace(K.lawSeparators, ""));
     if (!m) return null;
     const [, law, section, item, sub, subsub] = m;
     if ((item && !section) || (sub && !item) || (subsub && !sub)) return null;
-    return formatLawRef(law, section ? section.toUpperCase() : null, item || null,
-      sub ? sub.toLowerCase() : null, subsub ? subsub.toLowerCase() : null);
+    return formatLawRef(law, section ? section.toUpperCase() : null, item || null, sub ? sub.toLowerCase() : null, subsub ? subsub.toLowerCase() : null);
   }
-
   function regulationSpelling(typed) {
     const text = squeeze(typed);
-    const appendix = APPENDIX.exec(text);
+    const appendix = K.appendix.exec(text);
     if (appendix) return "appendix-" + parseInt(appendix[1], 10);
-    const m = REG_NUMBERS.exec(text.replace(/_/g, "-"));
-    if (!m) return null;
-    return m.slice(1).filter(Boolean).join("-");
+    const m = K.regNumbers.exec(text.replace(/_/g, "-"));
+    return m ? m.slice(1).filter(Boolean).join("-") : null;
   }
-
   function noteSpelling(typed) {
     const text = squeeze(typed);
-    if (!NOTE_LABEL.test(text)) return null;
+    if (!K.noteLabel.test(text)) return null;
     const law = lawSpelling(text.slice(1));
     return law ? "L" + law : null;
   }
-
   function citationCandidates(typed) {
     typed = pyStrip(typed);
-    if (!typed || [...typed].length > MAX_CITATION_CHARS) return null;
-    const explicit = DOC_ID.exec(pyStrip(typed.normalize("NFKC")));
+    if (!typed || [...typed].length > K.p.max_citation_chars) return null;
+    const explicit = K.docId.exec(pyStrip(typed.normalize("NFKC")));
     if (explicit) return [[explicit[1], explicit[2]]];
     const note = noteSpelling(typed);
-    if (note) {
-      const law = note.slice(1);
-      return [["commentary", note], ["laws", law], ["commentary", "quote:" + law]];
-    }
+    if (note) return [["commentary", note], ["laws", note.slice(1)], ["commentary", "quote:" + note.slice(1)]];
     const candidates = [];
     const law = lawSpelling(typed);
     if (law) candidates.push(["laws", law], ["commentary", "L" + law], ["commentary", "quote:" + law]);
@@ -264,45 +206,39 @@
     if (regulation && (!law || regulation === law)) candidates.push(["regulations", regulation]);
     return candidates.length ? candidates : null;
   }
-
-  /** ref_spelling.candidate_refs: canonical spellings to try in a document of this role. */
   function candidateRefs(role, typed) {
-    const candidates = [];
-    if (role === "regulations") candidates.push(regulationSpelling(typed));
     const law = lawSpelling(typed);
-    if (law) candidates.push(law, "L" + law, "quote:" + law);
-    candidates.push(noteSpelling(typed));
+    const candidates = [role === "regulations" ? regulationSpelling(typed) : null].concat(law ? [law, "L" + law, "quote:" + law] : [], [noteSpelling(typed)]);
     return [...new Set(candidates)].filter((c) => c && c !== typed);
   }
-
-  /** ref_spelling.named_document: (document, the citation after its name) for 運営規則27条. */
   function namedDocument(typed, names) {
     const text = squeeze(typed);
     for (const name of Object.keys(names).sort((a, b) => [...b].length - [...a].length)) {
       if (text.startsWith(name) && text.length > name.length) {
-        const rest = text.slice(name.length).replace(/^[の:：]+/, "");
-        if (rest && "第0123456789付".includes(rest[0])) return [names[name], rest];
+        let rest = text.slice(name.length);
+        while (rest && K.p.name_joiners.includes(rest[0])) rest = rest.slice(1);
+        if (rest && K.p.citation_starts.includes(rest[0])) return [names[name], rest];
       }
     }
     return null;
   }
-
   function splitCitations(typed) {
     typed = pyStrip(typed.normalize("NFKC"));
     if (citationCandidates(typed)) return [typed];
-    const parts = typed.split(CITATION_SEPARATORS).filter(Boolean);
-    if (parts.length > 1 && parts.every((p) => citationCandidates(p))) return parts;
-    return null;
+    const parts = typed.split(K.separators).filter(Boolean);
+    return parts.length > 1 && parts.every((p) => citationCandidates(p)) ? parts : null;
   }
-
   function lawAncestors(ref) {
-    const m = /^(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?$/.exec(ref);
+    const m = K.wbfRef.exec(ref);
     if (!m || (m[3] && !m[2]) || (m[4] && !m[3]) || (m[5] && !m[4])) return [];
     const parts = m.slice(1).map((p) => (p === undefined ? null : p));
-    const depth = parts.filter((p) => p !== null).length;
     const out = [];
-    for (let n = depth - 1; n > 0; n--) out.push(formatLawRef(...parts.slice(0, n)));
+    for (let n = parts.filter((p) => p !== null).length - 1; n > 0; n--) out.push(formatLawRef(...parts.slice(0, n)));
     return out;
+  }
+  function lawOf(ref) {
+    const m = K.lawNumber.exec(ref);
+    return m && m[1].length <= K.refs.law_number_digits ? String(parseInt(m[1], 10)) : null;
   }
 
   // ---------------------------------------------------------------- the engine
@@ -310,6 +246,7 @@
   class Engine {
     constructor(pack) {
       this.pack = pack;
+      useRules(pack.rules);
       const w = pack.weights;
       this.w = w;
       this.units = new Map();      // rowid -> [id, doc, ref, kind, title, lang, position]
@@ -354,7 +291,7 @@
       this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
       this.postings = fts.postings;
       this.lexicon = pack.lexicon;
-      this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => s.length));
+      this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => [...s].length));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
@@ -363,7 +300,7 @@
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
 
     foldKatakana(word) {
-      if (!KATAKANA_RE.test(word)) return word;
+      if (!K.katakana.test(word)) return word;
       let folded = generalKatakanaFold(word);
       if (Object.prototype.hasOwnProperty.call(this.variants, folded)) return this.variants[folded];
       if (this.variantPrefix) folded = folded.replace(this.variantPrefix, (m, p) => this.variants[p]);
@@ -371,7 +308,7 @@
     }
 
     toSimplified(text) {
-      if (!HAN_RE.test(text)) return text;
+      if (!K.han.test(text)) return text;
       let out = "";
       for (const c of text) out += this.t2s[c] || c;
       return out;
@@ -399,19 +336,21 @@
           surface += s[j - 1];
           if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
           const entry = lexicon[surface];
-          if (entry) relax(j, 1 - 0.01 * Math.min(1, Math.log(1 + entry[2]) / 12), { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
+          if (entry) relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
         }
         const c = s[i];
         if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
         let j = i + 1;
         if (runEnd[i] !== undefined) {
           j = runEnd[i];
-        } else if (/[\u30a0-\u30ffー]/.test(c)) {
-          while (j < n && /[\u30a0-\u30ffー]/.test(s[j])) j++;
+        } else {
+          const script = K.kanaRuns.find((run) => run.test(c));
+          while (script && j < n && script.test(s[j])) j++;
         }
         const run = s.slice(i, j).join("");
-        relax(j, j - i > 1 ? 10 : 20, { surface: run, norm: null, dropped: 0, begin: i, end: j });
-        if (j - i > 1 && runEnd[i] === undefined) relax(i + 1, 20, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
+        const costs = K.words;
+        relax(j, j - i > 1 ? costs.unknown_run : costs.unknown_char, { surface: run, norm: null, dropped: 0, begin: i, end: j });
+        if (j - i > 1 && runEnd[i] === undefined) relax(i + 1, costs.unknown_char, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
       }
       const tokens = [];
       for (let at = n; at > 0 && best[at];) {
@@ -427,13 +366,13 @@
     chineseTokens(text) {
       const tokens = [];
       const simplified = this.toSimplified(text);
-      const runs = /[\u3400-\u9fff\uf900-\ufaff]+|(?:(?![\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff])[\p{L}\p{N}\p{M}])+/gu;
+      const runs = K.runs;
       const chars = [...simplified];
       const joined = chars.join("");
       for (const m of joined.matchAll(runs)) {
         const start = [...joined.slice(0, m.index)].length;
         const run = [...m[0]];
-        if (!HAN_RE.test(run[0])) {
+        if (!K.han.test(run[0])) {
           tokens.push({ norm: fold(m[0]), begin: start, end: start + run.length, pos: "word" });
           continue;
         }
@@ -486,8 +425,8 @@
     queryTokens(text, lang) {
       const stored = this.pack.branches[lang + "\t" + text];
       if (stored) return stored;
-      const terms = this.queryTerms(text, lang).filter((t) => WORD_RE.test(t)).slice(0, this.w.MAX_TERMS);
-      const clauses = this.queryClauses(text, lang).filter((c) => WORD_RE.test(c.join(" ")));
+      const terms = this.queryTerms(text, lang).filter((t) => K.word.test(t)).slice(0, this.w.MAX_TERMS);
+      const clauses = this.queryClauses(text, lang).filter((c) => K.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
     }
 
@@ -512,7 +451,7 @@
 
     searchKey(term) {
       const folded = this.foldKatakana(term.normalize("NFKC").toLowerCase());
-      return folded.replace(/(?<=[\p{L}\p{N}_])[-‐](?=[\p{L}\p{N}_])/gu, "").replace(/\s+/g, "");
+      return folded.replace(K.innerHyphen, "").replace(/\s+/g, "");
     }
 
     // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
@@ -524,7 +463,7 @@
       e.kanaWords = []; e.kanaWordOf = {};
       for (const key of Object.keys(e.readings).sort()) {
         const term = e.readings[key][0][0];
-        if ([...key].length >= 3 && KATAKANA_ONLY_RE.test(term)) { e.kanaWords.push(key); e.kanaWordOf[key] = term; }
+        if ([...key].length >= 3 && K.katakanaOnly.test(term)) { e.kanaWords.push(key); e.kanaWordOf[key] = term; }
       }
       e.english = [...new Set(Object.values(e.sounds).flat())].sort();
       e.zhKeys = Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length || (a < b ? -1 : a > b ? 1 : 0));
@@ -547,12 +486,12 @@
       }
       if (kana) {
         const key = soundKey(e.romaji, toKatakana(kana), true);
-        if (key.length >= MIN_SOUND_KEY) for (const term of (e.sounds[key] || []).slice(0, 2)) found.push({ kind: "sound", text: term, lang: null });
+        if (key.length >= K.x.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, 2)) found.push({ kind: "sound", text: term, lang: null });
       }
-      if (EXPANSION_HAN_RE.test(text) || isKana(text)) {
+      if (K.han.test(text) || isKana(text)) {
         for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });
       }
-      if (EXPANSION_HAN_RE.test(text)) {
+      if (K.han.test(text)) {
         const simplified = this.toSimplified(text);
         let replaced = simplified;
         for (const variant of e.zhKeys) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
@@ -562,14 +501,14 @@
       for (const alt of found) {
         if (alt.text && !seen.has(alt.text) && (lang === null || alt.lang === null || alt.lang === lang)) { seen.add(alt.text); kept.push(alt); }
       }
-      return kept.slice(0, MAX_ALTERNATIVES);
+      return kept.slice(0, K.x.max_alternatives);
     }
 
     segment(key) {
       const e = this.expansionData();
       const chars = [...key];
       const size = chars.length;
-      if (!size || size > MAX_KEY_CHARS) return "";
+      if (!size || size > K.x.max_key_chars) return "";
       const best = new Array(size + 1).fill(null);
       best[0] = [0, 0, []];
       for (let start = 0; start < size; start++) {
@@ -580,7 +519,7 @@
           const options = e.readings[piece];
           let candidate;
           if (options) candidate = [pieces + 1, weight - options[0][1], words.concat([options[0][0]])];
-          else if (end === start + 1 && PARTICLES[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([PARTICLES[piece]])];
+          else if (end === start + 1 && K.x.particles[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([K.x.particles[piece]])];
           else continue;
           if (best[end] === null || candidate[0] < best[end][0] || (candidate[0] === best[end][0] && candidate[1] < best[end][1])) best[end] = candidate;
         }
@@ -595,7 +534,7 @@
       // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
       const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
       const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
-        || (KATAKANA_ONLY_RE.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
+        || (K.katakanaOnly.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
       if (whole) return whole.slice(0, 2);
       const found = [];
       terms.forEach((term, i) => {
@@ -612,7 +551,7 @@
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
       const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
-      if (/^[\x00-\x7f]*$/.test(text) && ASCII_WORDS_RE.test(text)) {
+      if (/^[\x00-\x7f]*$/.test(text) && K.asciiWords.test(text)) {
         const lowered = text.toLowerCase();
         const close = closest(lowered, e.english, true, [...lowered].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
         const nearest = nearestOf(close);
@@ -643,13 +582,13 @@
       const limit = options.limit === undefined ? 20 : options.limit;
       const offset = options.offset || 0;
       const query = this.checkQuery(rawQuery);
-      if (lang !== null && lang !== "ja" && lang !== "zh") throw new QueryError(`Unknown language '${lang}': use ja or zh.`);
+      if (lang !== null && lang !== "ja" && lang !== "zh") throw new QueryError(message("unknown_language", { lang }));
       if (doc !== null && !this.documents.has(doc)) {
-        throw new QueryError(`Unknown document '${doc}'; choose one of: ${[...this.documents.keys()].join(", ")}.`);
+        throw new QueryError(message("unknown_document", { doc, documents: [...this.documents.keys()].join(", ") }));
       }
-      if (!(Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIMIT)) throw new QueryError(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
-      if (!(Number.isInteger(offset) && offset >= 0 && offset <= MAX_OFFSET)) throw new QueryError("offset must be a whole number from 0 to 100,000.");
-      if (query.split(" ").every((w) => FTS_OPERATORS.has(w))) throw new QueryError(this.nothingToSearch(query));
+      if (!(Number.isInteger(limit) && limit >= 1 && limit <= K.search.max_limit)) throw new QueryError(message("limit", { highest: K.search.max_limit }));
+      if (!(Number.isInteger(offset) && offset >= 0 && offset <= K.search.max_offset)) throw new QueryError(message("offset", { highest: K.search.max_offset.toLocaleString("en") }));
+      if (query.split(" ").every((w) => K.operators.has(w))) throw new QueryError(this.nothingToSearch(query));
       const citation = this.citedUnits(query, doc, lang);
       const expand = options.expand !== false;
       let alsoSearched = [], total, page, split = null, expansions = [];
@@ -683,11 +622,10 @@
 
     checkQuery(query) {
       const cleaned = cleanQuery(query);
-      if (!cleaned) throw new QueryError(this.w.EMPTY_QUERY);
+      if (!cleaned) throw new QueryError(message("empty"));
       const length = [...cleaned].length;
       if (length > this.w.MAX_QUERY_CHARS) {
-        throw new QueryError(`The query is ${length.toLocaleString("en")} characters long; search takes up to ${this.w.MAX_QUERY_CHARS}. ` +
-          "Type the words or the citation you are looking for.");
+        throw new QueryError(message("too_long", { length: length.toLocaleString("en"), limit: this.w.MAX_QUERY_CHARS }));
       }
       return cleaned;
     }
@@ -695,10 +633,10 @@
     nothingToSearch(query) {
       const chars = [...query];
       const shown = chars.length <= 40 ? query : chars.slice(0, 40).join("") + "…";
-      if (query.split(" ").every((w) => FTS_OPERATORS.has(w))) {
-        return `「${shown}」 has only search operators, and there are none here: every word you type is searched for as written. ` + this.w.EMPTY_QUERY;
+      if (query.split(" ").every((w) => K.operators.has(w))) {
+        return message("only_operators", { shown });
       }
-      return `「${shown}」 has no word, number or character to search for. ` + this.w.EMPTY_QUERY;
+      return message("nothing", { shown });
     }
 
     inFilters(unitDoc, doc, lang) {
@@ -799,7 +737,7 @@
       if (!text) return "";
       text = text.normalize("NFKC").toLowerCase();
       if (lang === "zh") text = this.toSimplified(text);
-      return text.replace(/\*\d*$/u, "").replace(/[^\p{L}\p{N}\p{M}]+|_+/gu, "");
+      return text.replace(K.footnoteMark, "").replace(K.nonWord, "");
     }
 
     makePlan(query, lang) {
@@ -814,7 +752,7 @@
         branches.push(branch);
         return branch;
       };
-      const direct = !lang && KANA_RE.test(query) ? ["ja"] : languages;
+      const direct = !lang && K.kana.test(query) ? ["ja"] : languages;
       for (const language of direct) add(this.makeBranch(query, language));
       for (const entry of this.glossaryLookup(query)) {
         for (const language of languages) {
@@ -892,7 +830,7 @@
       this.mergeTier(merged, strict, 0);
       this.addTargets(merged, plan.targets, doc, lang, 0);
       const alternatives = plan.alternatives || [];
-      if (corrected && merged.size < FEW) {
+      if (corrected && merged.size < K.x.few) {
         const known = new Set(alternatives.map(([alt]) => alt.text));
         for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
       }
@@ -1159,7 +1097,7 @@
       const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: permalink(doc, ref.join(":")) }; };
       const role = (this.documents.get(hit.doc) || {}).role;
       let law = null;
-      if (role === "laws" || role === "commentary") { const m = LAW_NUMBER_RE.exec(hit.ref); law = m ? m[1] : null; }
+      if (role === "laws" || role === "commentary") law = lawOf(hit.ref);
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
         score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
@@ -1169,7 +1107,7 @@
 
   /** For each character of a run of Latin letters, or of digits: where its run ends (index after it). */
   function latinRuns(chars) {
-    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !KANA_RE.test(c) && !HAN_RE.test(c) ? "letter" : null);
+    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !K.kana.test(c) && !K.han.test(c) ? "letter" : null);
     const ends = [];
     for (let i = 0; i < chars.length;) {
       const k = kind(chars[i]);
@@ -1187,7 +1125,7 @@
     let out = "";
     for (const byte of new TextEncoder().encode(ref)) {
       const c = String.fromCharCode(byte);
-      out += byte < 128 && /[A-Za-z0-9_.\-~(),:]/.test(c) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+      out += byte < 128 && (/[A-Za-z0-9_.\-~]/.test(c) || K.safe.includes(c)) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
     }
     return "/" + doc + "/" + out;
   }
@@ -1232,13 +1170,13 @@
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 
   function englishKey(term) {
-    let letters = term.toLowerCase().replace(/[^a-z]/g, "");
+    let letters = term.toLowerCase().replace(K.englishLetters, "");
     if (letters.length > 3 && letters.endsWith("s") && !letters.endsWith("ss")) letters = letters.slice(0, -1);
     return letters;
   }
 
   function katakanaRuns(tokens) {
-    const word = /^[\u30a0-\u30ffー・]+$/;
+    const word = K.katakanaWhole;
     const runs = [];
     let run = [];
     for (const token of tokens) {
@@ -1496,7 +1434,7 @@
     let answer;
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
-        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, MAX_OFFSET),
+        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, K.search.max_offset),
         expand: !params.get("exact") });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
@@ -1601,7 +1539,7 @@
     });
   }
 
-  const api = { Engine, QueryError, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery,
+  const api = { Engine, QueryError, useRules, permalink, searchPageHTML, splitCitations, citationCandidates, lawSpelling, regulationSpelling, noteSpelling, cleanQuery,
     forgiving: { kanaKey, romajiToKana, soundKey, levenshtein } };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.BridgeLawsSearch = api;

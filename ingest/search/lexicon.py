@@ -1,0 +1,98 @@
+"""The words a Japanese query is cut into, made at build: table `search_lexicon`.
+
+Search cuts a Japanese query with this lexicon, on the server (laws_site/search/words.py) and on the
+phone (static/offline-search.js) alike, so both read the same words out of the same query: the
+corpus's own words as SudachiPy cut them (mode C, as the index), each surface with its normalised
+form, whether a query drops it (particles and auxiliaries: a search for 取り消したカード asks for
+取り消す and カード), and how often the corpus prints it; the words of the glossary, the director
+vocabulary and the 索引; and the corpus's words with kanji under their hiragana spelling where
+SudachiPy reads that spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is
+cut as the kanji would be. A query word the lexicon lacks matches no unit in either search.
+
+The surfaces and forms of the corpus's words come from the index's own tokens (the mode C words come
+first in a search column, in text order, with their offsets): no second pass of SudachiPy over the
+corpus. Whether a word is dropped is read from the dictionary's entries for that surface and form.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from typing import Iterable
+
+import jaconv
+from sudachipy import SplitMode
+
+from ingest.text import tokenize
+
+COLUMNS = {"surface": str, "norm": str, "dropped": int, "count": int}
+SCHEMA = (COLUMNS, {"pk": "surface"})
+
+
+def lexicon_rows(texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]], other_texts: Iterable[str]) -> list[dict]:
+    """The table's rows: the words of the Japanese texts, given with their (search tokens, offsets) as
+    the build made them, and of `other_texts` (glossary, vocabulary, 索引 words), cut here."""
+    counts: Counter = Counter()
+    for text, (tokens, offsets) in texts_and_tokens:
+        for surface, norm in corpus_words(text, tokens, offsets):
+            counts[(surface, norm)] += 1
+    for text in other_texts:
+        for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
+            counts[(_nfkc(token.surface), token.norm)] += 1
+    found: dict[str, list] = {}
+    for (surface, norm), count in counts.most_common():
+        entry = found.setdefault(surface, [norm, 0])  # the most frequent reading of a surface
+        entry[1] += count
+    words = {surface: [norm, int(dropped(surface, norm)), count] for surface, (norm, count) in found.items()}
+    words.update(kana_spellings(words))
+    return [
+        {"surface": surface, "norm": norm, "dropped": drop, "count": count}
+        for surface, (norm, drop, count) in sorted(words.items())
+    ]
+
+
+def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]]:
+    """(surface, normalised form) of the mode C words of a text: the tokens of its search column up to
+    the first that starts before the one before it ends (the compounds' pieces and the katakana runs
+    the index adds after the words)."""
+    words, end = [], 0
+    for norm, (begin, finish) in zip(tokens.split(), tokenize.unpack_offsets(offsets)):
+        if begin < end:
+            break
+        words.append((_nfkc(text[begin:finish]), norm))
+        end = finish
+    return words
+
+
+def dropped(surface: str, norm: str) -> bool:
+    """Whether a query drops the word: the dictionary reads this surface, with this form, as a particle
+    or an auxiliary (て, は, た...)."""
+    for morpheme in tokenize.sudachi_dictionary().lookup(surface):
+        if morpheme.part_of_speech()[0] in tokenize.QUERY_DROPPED_POS and tokenize.normalised(morpheme) == norm:
+            return True
+    return False
+
+
+def kana_spellings(found: dict[str, list]) -> dict[str, list]:
+    """The words with kanji written in hiragana, as a query typed in kana is cut: SudachiPy reads each
+    word (順番 -> ジュンバン), and where SudachiPy takes that reading in hiragana back as one word with
+    the same normalised form (じゅんばん -> 順番) the kana spelling becomes a word of its own, with the
+    word's entry; a reading SudachiPy splits or reads as another word is left out."""
+    tokenizer = tokenize.sudachi_tokenizer()
+    spellings: dict[str, list] = {}
+    # most frequent first: a kana spelling goes to the commoner word
+    for surface, entry in sorted(found.items(), key=lambda item: (-item[1][2], item[0])):
+        if not tokenize.HAN_RE.search(surface):
+            continue
+        katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))
+        kana = _nfkc(jaconv.kata2hira(katakana))
+        if not kana or kana in found or kana in spellings or not tokenize.KANA_RE.search(kana):
+            continue
+        read = tokenize.japanese_tokens(kana)
+        if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
+            spellings[kana] = list(entry)
+    return spellings
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)

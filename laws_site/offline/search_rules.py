@@ -1,0 +1,130 @@
+"""Every table, pattern, weight and message of search, exported from the Python that defines it, for the
+offline search (static/offline-search.js holds none of its own: it reads these from the pack, key
+`rules`). Each value is read here from its one home - ingest/text/kana.py, forgiving.py, spelling.py,
+refs.py, tokenize.py, laws_site/search/* - so a change there reaches the phone with the next pack.
+
+A pattern is sent as [source, flags] for JavaScript's RegExp (always with the `u` flag): Python and
+JavaScript read the patterns used here alike once a named group is spelt (?<name>...) and a class of
+word characters is spelt with Unicode properties (JavaScript's \\w is ASCII only). `js_pattern` does
+both and nothing else; tests/test_search_parity.py runs the results in Node.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.search import glossary, vocabulary
+from ingest.text import forgiving, kana, refs, spelling, tokenize
+from laws_site.read import units
+from laws_site.search import engine, expansions, words
+
+# Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
+CLASS_SPELLINGS = {
+    "[^\\W_\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff]": "(?:(?![\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff])[\\p{L}\\p{N}])",
+    "[^\\W_]": "[\\p{L}\\p{N}]",
+    "[\\W_]": "[^\\p{L}\\p{N}]",
+    "(?<=\\w)": "(?<=[\\p{L}\\p{N}_])",
+    "(?=\\w)": "(?=[\\p{L}\\p{N}_])",
+}
+# \w and \W read ASCII only in JavaScript; inline flags do not exist there (\b and \d are kept: every
+# pattern here that has them reads ASCII text)
+UNPORTABLE = re.compile(r"\\[wW]|\(\?[aiLmsux]")
+
+
+def js_pattern(pattern: re.Pattern | str) -> list[str]:
+    """[source, flags] of a Python pattern for JavaScript's RegExp."""
+    compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
+    source = compiled.pattern.replace("(?P<", "(?<")
+    for python, javascript in CLASS_SPELLINGS.items():
+        source = source.replace(python, javascript)
+    leftover = UNPORTABLE.search(source)
+    if leftover:
+        raise ValueError(f"{compiled.pattern!r}: {leftover.group()} reads otherwise in JavaScript; spell it out")
+    flags = "u" + ("i" if compiled.flags & re.IGNORECASE else "")
+    return [source, flags]
+
+
+def substitutions(rules) -> list[list]:
+    """[(pattern, replacement)] -> [[source, flags, replacement]], the replacement in JavaScript's $1."""
+    return [[*js_pattern(pattern), re.sub(r"\\(\d)", r"$\1", replacement)] for pattern, replacement in rules]
+
+
+def rules() -> dict:
+    return {
+        "words": {
+            "unknown_run": words.UNKNOWN_RUN_COST,
+            "unknown_char": words.UNKNOWN_CHAR_COST,
+            "kana_runs": [js_pattern(run) for run in words.KANA_RUN_RES],
+        },
+        "scripts": {
+            "kana": js_pattern(tokenize.KANA_RE),
+            "katakana": js_pattern(tokenize.KATAKANA_RE),
+            "han": js_pattern(tokenize.HAN_RE),
+            "katakana_word": js_pattern(tokenize.KATAKANA_WORD_RE),
+            "word": js_pattern(engine.WORD_RE),
+            "token_clean": js_pattern(tokenize.TOKEN_CLEAN_RE),
+            "latin_or_han_run": js_pattern(tokenize.LATIN_OR_HAN_RUN_RE),
+        },
+        "kana": {
+            "small": kana.SMALL_KATAKANA,
+            "large": kana.LARGE_KATAKANA,
+            "e_row_i": js_pattern(kana.E_ROW_I_RE),
+            "long_vowel_marks": js_pattern(tokenize.LONG_VOWEL_MARKS),
+            "vowel_of": {k: v for k, v in kana.VOWEL_OF.items() if "\u30a0" <= k <= "\u30ff"},
+        },
+        "forgiving": {
+            "kana_only": js_pattern(forgiving.KANA_ONLY_RE),
+            "katakana_only": js_pattern(forgiving.KATAKANA_ONLY_RE),
+            "romaji": js_pattern(forgiving.ROMAJI_RE),
+            "ascii_words": js_pattern(forgiving.ASCII_WORDS_RE),
+            "vowel_kana": forgiving.VOWEL_KANA,
+            "long_after": forgiving.LONG_AFTER,
+            "key_dropped": forgiving.KEY_DROPPED,
+            "same_sound": forgiving.SAME_SOUND,
+            "english": substitutions(forgiving.ENGLISH_RULES),
+            "romaji_rules": substitutions(forgiving.ROMAJI_RULES),
+            "shared": substitutions(forgiving.SHARED_RULES),
+        },
+        "expansions": {
+            "few": expansions.FEW,
+            "max_key_chars": expansions.MAX_KEY_CHARS,
+            "min_sound_key": expansions.MIN_SOUND_KEY,
+            "max_alternatives": expansions.MAX_ALTERNATIVES,
+            "particles": expansions.PARTICLES,
+        },
+        "spelling": {
+            "ja_law_words": substitutions((p, r) for p, r in spelling.JA_LAW_WORDS),
+            "loose_law_ref": js_pattern(spelling.LOOSE_LAW_REF),
+            "reg_numbers": js_pattern(spelling.REG_NUMBERS),
+            "appendix": js_pattern(spelling.APPENDIX),
+            "note_label": js_pattern(spelling.NOTE_LABEL),
+            "law_word": js_pattern(spelling.LAW_WORD),
+            "separated_numbers": js_pattern(spelling.SEPARATED_NUMBERS),
+            "doc_id": js_pattern(spelling.DOC_ID),
+            "citation_separators": js_pattern(spelling.CITATION_SEPARATORS),
+            "law_separators": js_pattern(spelling.LAW_SEPARATORS),
+            "max_citation_chars": spelling.MAX_CITATION_CHARS,
+            "name_joiners": spelling.NAME_JOINERS,
+            "citation_starts": spelling.CITATION_STARTS,
+        },
+        "refs": {
+            "wbf_ref": ["^(?:" + js_pattern(refs._WBF_REF)[0] + ")$", "u"],
+            "law_number": ["^(?:" + js_pattern(refs._LAW_NUMBER)[0] + ")", "u"],
+            "law_number_digits": 3,
+            "level_formats": ["{}", "{}", "{}", "({})", "({})"],
+        },
+        "keys": {
+            "english_letters": js_pattern(r"[^a-z]"),
+            "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE),
+            "footnote_mark": js_pattern(engine.FOOTNOTE_MARK_RE),
+            "non_word": js_pattern(engine.NON_WORD_RE),
+            "glossary_forms": js_pattern(glossary.TERM_FORM_SEPARATORS),
+        },
+        "search": {
+            "fts_operators": sorted(engine.FTS_OPERATORS),
+            "max_limit": engine.MAX_LIMIT,
+            "max_offset": engine.MAX_OFFSET,
+            "messages": engine.MESSAGES,
+        },
+        "permalink_safe": units.PERMALINK_SAFE,
+    }

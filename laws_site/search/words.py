@@ -1,0 +1,173 @@
+"""How a Japanese query is cut into words when serving: with the build's lexicon (table search_lexicon,
+ingest/search/lexicon.py), the fewest words, then the most frequent. The offline search cuts the same
+way on the same lexicon (static/offline-search.js, from the costs exported here), so the phone and
+the server read the same words out of the same query.
+
+A word the lexicon lacks is cut as SudachiPy would cut what it does not know: a run of Latin letters
+or of digits whole (misinformation, not m + i + s + information), a run of katakana whole, any other
+character alone; punctuation and spaces are no word. Unknown words cost more than any known one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import unicodedata
+from dataclasses import dataclass
+
+from ingest.text import tokenize
+from laws_site.read import queries
+
+# what a word costs in a cut (the cheapest cut wins): a known word 100,000 less up to 1,000 for how
+# often the corpus prints it; an unknown run of several characters, or one character alone, far more
+WORD_COST = 100_000
+FREQUENT_BONUS = 1_000
+FREQUENT_COUNT_LOG = 12  # log(1 + count) at which a word gets the whole bonus
+UNKNOWN_RUN_COST = 1_000_000
+UNKNOWN_CHAR_COST = 2_000_000
+# the characters of an unknown run of kana, one script at a time (ー in both): a word SudachiPy does not
+# know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
+KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
+KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
+
+
+def word_cost(count: int) -> int:
+    """A known word's cost: the commoner, the cheaper (an integer, so that the phone's cut is the same)."""
+    return WORD_COST - round(FREQUENT_BONUS * min(1.0, math.log1p(count) / FREQUENT_COUNT_LOG))
+
+
+@dataclass(frozen=True)
+class Word:
+    surface: str
+    norm: str
+    begin: int
+    end: int
+    dropped: bool  # a particle or an auxiliary: not a word a query must match
+    known: bool
+
+
+class Lexicon:
+    """The build's words: surface -> (normalised form, dropped, cost)."""
+
+    def __init__(self, words: dict[str, tuple[str, bool, int]]):
+        self.words = words
+        self.longest = max(map(len, words), default=1)
+
+    @classmethod
+    def from_conn(cls, conn: sqlite3.Connection) -> "Lexicon":
+        if not queries.table_exists(conn, "search_lexicon"):
+            return cls({})
+        rows = conn.execute("select surface, norm, dropped, count from search_lexicon")
+        return cls({surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, count in rows})
+
+    def cut(self, text: str) -> list[Word]:
+        """The query's words, cheapest cut first: fewest words, then the most frequent."""
+        chars = unicodedata.normalize("NFKC", text)
+        size = len(chars)
+        run_end = _latin_runs(chars)
+        best: list[tuple | None] = [None] * (size + 1)  # (cost, previous position, word)
+        best[0] = (0, -1, None)
+        for i in range(size):
+            if best[i] is None:
+                continue
+            base = best[i][0]
+
+            def relax(j: int, cost: int, word) -> None:
+                if best[j] is None or best[j][0] > base + cost:
+                    best[j] = (base + cost, i, word)
+
+            for j in range(i + 1, min(size, i + self.longest) + 1):
+                if j - 1 in run_end and run_end[j - 1] != j:
+                    continue  # it would end inside a Latin or digit run
+                surface = chars[i:j]
+                entry = self.words.get(surface)
+                if entry:
+                    relax(j, entry[2], Word(surface, entry[0], i, j, entry[1], True))
+            char = chars[i]
+            if _no_word(char):
+                relax(i + 1, 0, None)
+                continue
+            j = run_end.get(i) or _kana_run_end(chars, i)
+            relax(j, UNKNOWN_RUN_COST if j - i > 1 else UNKNOWN_CHAR_COST, self._unknown(chars, i, j))
+            if j - i > 1 and i not in run_end:
+                relax(i + 1, UNKNOWN_CHAR_COST, self._unknown(chars, i, i + 1))
+        words = []
+        at = size
+        while at > 0 and best[at] is not None:
+            _, previous, word = best[at]
+            if word is not None:
+                words.append(word)
+            at = previous
+        return [word for word in reversed(words) if word.norm]
+
+    def _unknown(self, chars: str, begin: int, end: int) -> Word:
+        surface = chars[begin:end]
+        return Word(surface, tokenize.fold_katakana(tokenize.fold(surface)), begin, end, False, False)
+
+    def query_terms(self, text: str) -> list[str]:
+        """The words a query must match, in order, without repeats (tokenize.query_terms' rule)."""
+        words = self.cut(tokenize.clean_query(text))
+        terms = [w.norm for w in words if not w.dropped] or [w.norm for w in words]
+        return list(dict.fromkeys(terms))
+
+    def query_clauses(self, text: str) -> list[tuple[str, ...]]:
+        """tokenize.query_clauses on this cut: a katakana compound matches joined or as a phrase."""
+        terms = self.query_terms(text)
+        wanted = set(terms)
+        words = [w for w in self.cut(tokenize.clean_query(text)) if w.norm in wanted]
+        clauses: list[tuple[str, ...]] = []
+        covered: set[int] = set()
+        for run in _katakana_runs(words):
+            clauses.append((tokenize.fold_katakana("".join(w.norm for w in run)), " ".join(w.norm for w in run)))
+            covered.update(id(w) for w in run)
+        clauses += [(w.norm,) for w in words if id(w) not in covered]
+        return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
+
+    def key(self, text: str) -> str:
+        """A whole query compared with a glossary term: its words' forms, space-joined."""
+        return " ".join(w.norm for w in self.cut(text))
+
+
+def _katakana_runs(words: list[Word]) -> list[list[Word]]:
+    return tokenize.adjacent_katakana(
+        (word, KATAKANA_WORD_RE.fullmatch(word.surface) is not None, word.begin, word.end) for word in words
+    )
+
+
+def _no_word(char: str) -> bool:
+    """Punctuation, symbols and spaces are no word (the long-vowel mark is a letter)."""
+    return char != "ー" and (char.isspace() or unicodedata.category(char)[0] in "PS")
+
+
+def _kana_run_end(chars: str, i: int) -> int:
+    """Where the run of kana of one script starting at i ends (i + 1 for any other character)."""
+    script = next((run for run in KANA_RUN_RES if run.match(chars[i])), None)
+    j = i + 1
+    while script is not None and j < len(chars) and script.match(chars[j]):
+        j += 1
+    return j
+
+
+def _letter_kind(char: str) -> str | None:
+    category = unicodedata.category(char)[0]
+    if category == "N":
+        return "digit"
+    if category == "L" and not tokenize.KANA_RE.match(char) and not tokenize.HAN_RE.match(char):
+        return "letter"
+    return None
+
+
+def _latin_runs(chars: str) -> dict[int, int]:
+    """For each character of a run of Latin letters, or of digits: where its run ends."""
+    ends: dict[int, int] = {}
+    i = 0
+    while i < len(chars):
+        kind = _letter_kind(chars[i])
+        j = i + 1
+        if kind:
+            while j < len(chars) and _letter_kind(chars[j]) == kind:
+                j += 1
+            ends.update(dict.fromkeys(range(i, j), j))
+        i = j
+    return ends

@@ -1,0 +1,160 @@
+"""Offline search answers as the server does (issue 33, item 2): the same top-5 results, or the same
+refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
+forgiving and citation tests type. The offline engine (static/offline-search.js) runs in Node on
+the search pack of this session's build (laws_site/offline/search_data.py), one Node process for
+the module, the queries sent in batches; the server's answers come from search_page itself.
+
+Fast tier: no browser. The queries are split into batches so that each test stays well under 2 s.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from laws_site.search import engine as searching
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "laws_site" / "static" / "offline-search.js"
+RUNNER = ROOT / "tests" / "node" / "offline_search.js"
+NODE = shutil.which("node")
+TOP = 5
+BATCH = 15
+# the tests whose queries are compared (what they type into search: see typed_queries)
+TYPING_TESTS = ("test_search_forgiving.py", "test_offline_forgiving.py", "test_search_citations.py")
+# calls whose first string argument is a query typed into a search box
+TYPED_BY = {"search_page", "search", "split_citations", "citation_candidates", "quote"}
+# parametrize argument names that are queries
+QUERY_PARAMETERS = {"typed", "query", "queries"}
+
+
+def judged_queries() -> list[tuple[str, dict]]:
+    groups = yaml.safe_load((ROOT / "benchmarks" / "qrels.yml").read_text(encoding="utf-8"))["groups"]
+    found = [(j["query"], {"lang": j.get("lang"), "doc": j.get("doc")}) for js in groups.values() for j in js]
+    situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))["situations"]
+    found += [(entry["query"], {}) for entries in situations.values() for entry in entries]
+    return found
+
+
+def typed_queries(path: Path) -> list[str]:
+    """The strings a test module types into search: the first argument of search_page, search,
+    split_citations, citation_candidates and quote; the first value of each case of a parametrize
+    whose first name is typed/query (a module-level list named there included); lists assigned to
+    a name `queries`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    lists = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "queries" for t in node.targets):
+                found += _strings(node.value)
+            continue
+        name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+        if name in TYPED_BY:
+            strings = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            found += strings[:1]
+        elif name == "parametrize" and len(node.args) >= 2 and isinstance(node.args[0], ast.Constant):
+            if node.args[0].value.split(",")[0].strip() in QUERY_PARAMETERS:
+                cases = node.args[1]
+                cases = lists.get(cases.id, cases) if isinstance(cases, ast.Name) else cases
+                for case in getattr(cases, "elts", []):
+                    found += _strings(case.elts[0] if isinstance(case, ast.Tuple) else case)
+    return found
+
+
+def _strings(node) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    return [s for element in getattr(node, "elts", []) for s in _strings(element)]
+
+
+def all_queries() -> list[tuple[str, dict]]:
+    found = judged_queries()
+    for name in TYPING_TESTS:
+        found += [(query, {}) for query in typed_queries(ROOT / "tests" / name)]
+    unique = {json.dumps(q, ensure_ascii=False, sort_keys=True): q for q in found}
+    return list(unique.values())
+
+
+QUERIES = all_queries()
+BATCHES = [QUERIES[i : i + BATCH] for i in range(0, len(QUERIES), BATCH)]
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def offline(laws_db_path, tmp_path_factory):
+    """The offline engine in one Node process on this build's search pack: ask(batch) -> answers."""
+    assert NODE, "node is not installed (the parity check runs the offline search in Node)"
+    from laws_site.offline import search_data
+
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+    pack = tmp_path_factory.mktemp("search-pack") / "search.json"
+    pack.write_text(json.dumps(search_data.export(conn, build), ensure_ascii=False), encoding="utf-8")
+    conn.close()
+    process = subprocess.Popen(
+        [NODE, str(RUNNER), str(SCRIPT), str(pack)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+    def ask(batch: list[tuple[str, dict]]) -> list[dict]:
+        asked = [[query, {**options, "limit": TOP}] for query, options in batch]
+        process.stdin.write(json.dumps(asked, ensure_ascii=False) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        assert line, "the offline engine stopped (see its error above)"
+        return json.loads(line)
+
+    yield ask
+    process.stdin.close()
+    process.wait(timeout=10)
+
+
+def top_ids(answer: dict) -> list[str] | str:
+    """The top results' ids, or the refusal's message."""
+    if "error" in answer:
+        return "refused: " + answer["error"]
+    return [result["id"] for result in answer["results"]]
+
+
+def server_answer(conn, query: str, options: dict) -> dict:
+    try:
+        return searching.search_page(conn, query, doc=options.get("doc"), lang=options.get("lang"), limit=TOP)
+    except searching.QueryError as error:
+        return {"error": str(error)}
+
+
+def test_the_compared_queries_are_all_there():
+    """Every judged query, and the queries of every test that types into search."""
+    assert len(judged_queries()) == 265 + 166
+    for name in TYPING_TESTS:
+        assert len(typed_queries(ROOT / "tests" / name)) > 5, name
+    assert "夢家的權利" in {q for q, _ in QUERIES} and "第 16 条 B 項 1" in {q for q, _ in QUERIES}
+
+
+@pytest.mark.parametrize("batch", BATCHES, ids=[f"{i * BATCH + 1}-{i * BATCH + len(b)}" for i, b in enumerate(BATCHES)])
+def test_offline_top_results_are_the_servers(conn, offline, batch):
+    server = [top_ids(server_answer(conn, query, options)) for query, options in batch]
+    phone = [top_ids(answer) for answer in offline(batch)]
+    differing = [(query, s, p) for (query, _), s, p in zip(batch, server, phone) if s != p]
+    assert not differing, "\n".join(f"{q}\n  server:  {s}\n  offline: {p}" for q, s, p in differing)
