@@ -64,9 +64,13 @@ class Bystander:
         self.stop.set()
         self.thread.join()
 
+    def within(self, seconds: float) -> int:
+        """How many answers were 200 within `seconds`."""
+        return sum(1 for status, took in self.outcomes if status == 200 and took <= seconds)
+
     @property
     def answered(self) -> int:
-        return sum(1 for status, took in self.outcomes if status == 200 and took <= self.timeout)
+        return self.within(self.timeout)
 
     @property
     def share(self) -> float:
