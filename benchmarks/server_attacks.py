@@ -6,6 +6,13 @@ Run it against any server (the one on this branch, or `main`'s, for the before f
     .venv/bin/python -m benchmarks.server_attacks --url http://127.0.0.1:8130 --pid 12345
     .venv/bin/python -m benchmarks.server_attacks --db laws.db          # starts `bridge-laws serve`
 
+Issue 38's attacks (`--issue 38`), each on servers it starts (`bridge-laws serve` of this checkout,
+or of another one with `--checkout DIR`: the before figures), each bounded in time, with a bystander
+fetching a unit page every 0.5 s (tests/server_probe.py): 1,000 half-sent requests held and
+reopened for 30 s, alone and behind docs/deploy/haproxy.cfg (the attacker at 127.0.0.2); wrk -c1500
+for 10 s; ab -c 1000 -n 10000 with one worker and --workers 2; SIGTERM with a slow reader attached;
+kill -9 of one of two workers; the 索引 page's bytes on the wire.
+
 Attacks (issue 21): 4,000 query parameters; `_facet=kind` 600 times; 5,000 answers under 60 KB
 query strings (the answer cache's keys); 8 clients running the runaway recursive CTE while a unit
 page is timed; `Host: evil.example` then the cached `next_url`; 6,000 Chinese characters in
@@ -31,6 +38,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+from benchmarks import server_platform_attacks
 from benchmarks.process_memory import memory_mib
 from tests.live_server import serving
 
@@ -283,8 +291,14 @@ def main() -> int:
     parser.add_argument("--pid", type=int)
     parser.add_argument("--cache-requests", type=int, default=5000)
     parser.add_argument("--only", help="run only the attacks whose label contains this text")
+    parser.add_argument("--issue", type=int, choices=(21, 38), default=21, help="whose attacks (default 21)")
+    parser.add_argument("--checkout", type=Path, help="issue 38: serve this checkout's code (the before figures)")
     args = parser.parse_args()
     print(f"{platform.node()} {platform.platform()} Python {platform.python_version()}")
+    if args.issue == 38:
+        if args.db is None:
+            parser.error("--issue 38 needs --db")
+        return server_platform_attacks.measure(args.db, args.checkout, args.only)
     if args.url:
         measure(args.url, args.pid, args.cache_requests, args.only)
         return 0

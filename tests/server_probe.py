@@ -64,9 +64,13 @@ class Bystander:
         self.stop.set()
         self.thread.join()
 
+    def within(self, seconds: float) -> int:
+        """How many answers were 200 within `seconds`."""
+        return sum(1 for status, took in self.outcomes if status == 200 and took <= seconds)
+
     @property
     def answered(self) -> int:
-        return sum(1 for status, took in self.outcomes if status == 200 and took <= self.timeout)
+        return self.within(self.timeout)
 
     @property
     def share(self) -> float:
@@ -195,14 +199,17 @@ class Burst:
         )
 
 
-def ab_burst(url: str, concurrency: int = 1000, requests: int = 10_000, timeout: int = 60) -> Burst:
-    """Apache Bench (Debian's apache2-utils): `requests` GETs, `concurrency` at once; -r counts a
-    reset instead of stopping."""
+def ab_burst(
+    url: str, concurrency: int = 1000, requests: int = 10_000, timeout: int = 60, keep_alive: bool = False
+) -> Burst:
+    """Apache Bench (Debian's apache2-utils): `requests` GETs, `concurrency` at once, each on a new
+    connection (or on `concurrency` kept-alive ones); -r counts a reset instead of stopping."""
     ab = shutil.which("ab")
     assert ab, "ab not found: install Debian's apache2-utils (.ci/run does)"
     started = time.monotonic()
     done = subprocess.run(
-        [ab, "-r", "-q", "-s", str(timeout), "-c", str(concurrency), "-n", str(requests), url],
+        [ab, "-r", "-q", *(["-k"] if keep_alive else []), "-s", str(timeout), "-c", str(concurrency)]
+        + ["-n", str(requests), url],
         capture_output=True,
         text=True,
         timeout=600,

@@ -1,6 +1,7 @@
-"""Issue 21 against a real `bridge-laws serve`: what only a running server shows - connections that
-never send a request, a file that is not ours renamed over the served one, the served file changed
-in place or deleted, and public SQL that must not take the pages' threads.
+"""Issue 21 against a real `bridge-laws serve`: what only a running server shows - a kept-alive
+connection, a file that is not ours renamed over the served one, the served file changed in place or
+deleted, and public SQL that must not take the pages' threads. (Connections that never finish a
+request, bursts and restarts: tests/test_server_platform.py.)
 """
 
 from __future__ import annotations

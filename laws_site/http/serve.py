@@ -24,6 +24,8 @@ import resource
 import socket
 from pathlib import Path
 
+from ingest.build.db_target import DEFAULT_DB
+
 # laws_site/metadata.yml is a link to the repository's file; the wheel carries its content
 METADATA = (Path(__file__).resolve().parents[1] / "metadata.yml").resolve()
 
@@ -42,7 +44,6 @@ SETTINGS = {
 
 DB_VARIABLE = "BRIDGE_LAWS_DB"
 SETTINGS_VARIABLE = "BRIDGE_LAWS_SETTINGS"
-DEFAULT_DB = "laws.db"
 
 # The HTTP server: uvicorn with h11, whose request parser bounds a request head
 # (MAX_REQUEST_HEAD: the site's longest URL, asgi.MAX_TARGET, plus headers; httptools, ~9 % less
@@ -106,7 +107,9 @@ def datasette_for(db_path: Path, settings: dict | None = None):
 
 
 def site_app(datasette):
-    """Datasette's app with the layers of the public site around it, outermost last."""
+    """Datasette's app with the public site's layers around it: the site's HTTP rules (methods,
+    bounds, CORS, ETag, safe Location: laws_site/http/asgi.py, installed today by the plugin's
+    `asgi_wrapper` hook), the versioned static files' year-long lifetime, compression outermost."""
     from laws_site.http import compression, static_files
 
     return compression.wrap(static_files.wrap(datasette.app(), datasette.setting("base_url")))
