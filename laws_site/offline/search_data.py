@@ -16,11 +16,9 @@ What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
   normalised as the server cuts it (`kana_spellings`);
 - `see_also`: the 索引's "see" entries (合意 -> see パートナー間の了解事項 -> Law 40) that
   search.see_also_boosts ranks with;
-- `branches`: the tokens of every glossary term and vocabulary word in each language, made here
-  by the server's own tokenizer (a translation searched offline is searched with the same tokens);
 - `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus.
-A query word the corpus does not hold cannot match a unit in either search, so the lexicon only
-decides how known words are cut; where the browser's cut may differ the page says so.
+The server cuts Japanese queries with the same lexicon (laws_site/search/words.py), and every rule
+and table comes with the pack (`rules`, laws_site/offline/search_rules.py): both cut alike.
 """
 
 from __future__ import annotations
@@ -109,7 +107,6 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "glossary": glossary_export(data),
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
-        "branches": branch_tokens(data),
         "lexicon": lexicon(data),
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),
@@ -231,23 +228,6 @@ def vocabulary_export(data) -> dict:
             for key, found in vocabulary._by_key.items()
         },
     }
-
-
-def branch_tokens(data) -> dict:
-    """lang + "\\t" + word -> [terms, clauses] for every word search may search for instead of the
-    query (glossary forms, vocabulary words), tokenized by the server's own tokenizer."""
-    words = set()
-    for entry in data.glossary.entries:
-        for lang in ("ja", "zh"):
-            words.update(glossary_module.term_forms(entry.term(lang)))
-    for entry in data.vocabulary.entries:
-        words.update(entry.ja + entry.ja_regs + entry.zh)
-    found = {}
-    for word in sorted(words):
-        for lang in ("ja", "zh"):
-            terms, clauses = searching.query_tokens(data, word, lang)
-            found[f"{lang}\t{word}"] = [list(terms), [list(c) for c in clauses]]
-    return found
 
 
 def lexicon(data) -> dict:

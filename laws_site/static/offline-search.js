@@ -421,10 +421,8 @@
       return unique.length ? unique : terms.map((t) => [t]);
     }
 
-    /** (terms, clauses) of a text in a language: the server's own for glossary and vocabulary words. */
+    /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      const stored = this.pack.branches[lang + "\t" + text];
-      if (stored) return stored;
       const terms = this.queryTerms(text, lang).filter((t) => K.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
