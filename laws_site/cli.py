@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import sqlite3
 import sys
@@ -16,12 +17,11 @@ from pathlib import Path
 
 import click
 
-from ingest.build.cli import CliError, build, check, check_database, check_db_name, run_build
+from ingest.build.cli import CliError, build_failures, check, check_database, check_db_name, terminate_cleanly
 from ingest.build.db_target import DEFAULT_DB
 from ingest.checks.report import connect_readonly
 from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.http.serve import MAX_WORKERS, bound
-from laws_site.offline.make import pack as offline_pack
 
 db_option = click.option(
     "--db",
@@ -86,9 +86,72 @@ def cli():
     """The Laws of Duplicate Bridge (Japanese 2017, Chinese 1997), commentaries and JCBL regulations."""
 
 
-cli.add_command(build)
 cli.add_command(check)
-cli.add_command(offline_pack)
+
+corpus_option = click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=DEFAULT_CORPUS,
+    show_default=True,
+    help="Directory holding sources.yml and the texts",
+)
+jobs_option = click.option(
+    "--jobs",
+    type=click.IntRange(1, 4),
+    default=None,
+    help="Offline packs made at once, one process each (default: the CPUs, at most 4)",
+)
+
+
+@cli.command()
+@db_option
+@corpus_option
+@click.option(
+    "--offline/--no-offline",
+    default=True,
+    show_default=True,
+    help="Also make the offline packs (the pocket app: every page in each interface language, the search data)",
+)
+@jobs_option
+def build(db_path: Path, corpus_dir: Path, offline: bool, jobs: int | None):
+    """Parse the corpus and write everything the site serves: the database and its offline packs
+    (<db>.offline/<build id>/), switched into place together. The same corpus and code give the
+    same bytes; a failed or stopped build leaves the previous outputs as they were."""
+    signal.signal(signal.SIGTERM, terminate_cleanly)
+    counts = run_build(db_path, corpus_dir, offline, jobs)
+    click.echo(
+        f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references -> {db_path}"
+        + (f" and {len(counts['packs'])} offline packs" if counts["packs"] else "")
+        + f" (build {counts['build_id'][:8]}, {counts['seconds']:.1f} s)"
+    )
+
+
+def run_build(db_path: Path, corpus_dir: Path, offline: bool = True, jobs: int | None = None) -> dict:
+    """`laws_site.offline.make.build_outputs` with progress on stderr; a failure is a CliError (one line)."""
+    from laws_site.offline.make import build_outputs
+
+    with build_failures(db_path):
+        return build_outputs(db_path, corpus_dir, offline, jobs, log=lambda message: click.echo(message, err=True))
+
+
+@cli.command()
+@db_option
+@jobs_option
+def pack(db_path: Path, jobs: int | None):
+    """Make the offline packs of a database built without them (`build --no-offline`) into
+    <db>.offline/<build id>/; packs already there are kept. `build` makes them itself."""
+    from laws_site.offline.make import PackError, add_packs
+
+    check_database(db_path)
+    signal.signal(signal.SIGTERM, terminate_cleanly)
+    try:
+        with build_failures(db_path):
+            result = add_packs(db_path, jobs, log=click.echo)
+    except PackError as error:
+        raise CliError(str(error)) from error
+    made = ", ".join(figures["name"] for figures in result["packs"]) or "nothing (all made already)"
+    click.echo(f"offline packs of build {result['build'][:8]}: made {made}")
 
 
 class DatasetteSetting(click.types.CompositeParamType):
@@ -142,9 +205,7 @@ def serve(db_path: Path, host: str, port: int, workers: int, settings: tuple, ac
     check_database(db_path)
     check_listen(host, port)
     from laws_site.http.serve import run
-    from laws_site.offline.make import start_in_background
 
-    start_in_background(db_path)  # the offline packs, if this build's are missing (never in a request)
     run(db_path, host, port, workers, dict(settings), access_log)
 
 

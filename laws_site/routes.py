@@ -53,10 +53,11 @@ ROUTES = [
     (pattern, view if view in (site_info.databases, site_info.threads) else made_once(view)) for pattern, view in ROUTES
 ]
 # the pocket app (pages/offline.py): the service worker at the root (its scope is the whole site),
-# the manifest, the offline packs (files made per build by `bridge-laws pack`, offline_make.py) and the offline page
+# the manifest, the offline packs (files `bridge-laws build` made, offline/make.py) and the offline page
 ROUTES += [
     (r"^/sw\.js$", offline.service_worker),
     (r"^/-/offline/manifest\.webmanifest$", offline.manifest),
+    (r"^/-/offline/(?P<build>[0-9a-f]{1,64})/(?P<name>[a-z-]+)\.json\.gz$", offline.pack),
     (r"^/-/offline/pages\.json$", offline.pages_pack),
     (r"^/-/offline/search\.json$", offline.search_pack),
     (r"^/-/offline/page$", made_once(offline.shell)),

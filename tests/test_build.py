@@ -17,7 +17,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from ingest.build.database import write_atomically
+from ingest.build.outputs import lock_path, staged
 from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -26,7 +26,7 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("build") / "laws.db"
-    result = CliRunner().invoke(cli, ["build", "--db", str(db)])
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--no-offline"])
     assert result.exit_code == 0, result.output
     return db
 
@@ -68,9 +68,9 @@ def test_fts_table_is_detected_by_datasette(built):
 def test_rebuild_replaces_atomically(built, tmp_path):
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
-    result = CliRunner().invoke(cli, ["build", "--db", str(db)])
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--no-offline"])
     assert result.exit_code == 0
-    assert not list(tmp_path.glob(".laws.db.*.tmp")), "temporary file left behind"
+    assert not list(tmp_path.glob(".laws.db.*.tmp")), "staging directory left behind"
 
 
 def corrupt(tmp_path: Path, how: str) -> tuple[Path, str]:
@@ -126,8 +126,7 @@ def test_bad_corpus_fails_and_leaves_the_database_byte_identical(built, tmp_path
 
 
 def test_a_later_document_that_does_not_parse_fails_the_build_naming_it(built, tmp_path):
-    """The documents after the first parse in a forked child: its failure is the build's, one line naming
-    the file (the parent parses that document again and raises the parser's own error)."""
+    """A document after the first that does not parse: one line naming its file."""
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
     before = db.read_bytes()
@@ -200,18 +199,18 @@ def test_build_into_an_unwritable_place_is_one_line(tmp_path, monkeypatch):
 
     unwritable = tmp_path / "read-only"
     unwritable.mkdir()
-    make_temporary = tempfile.mkstemp
+    make_temporary = tempfile.mkdtemp
 
     def refused(*args, dir=None, **kwargs):
         if dir is not None and Path(dir) == unwritable:
             raise PermissionError(13, "Permission denied", str(unwritable))
         return make_temporary(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
     result = CliRunner().invoke(cli, ["build", "--db", str(unwritable / "laws.db")])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"left unchanged: Permission denied ({unwritable})" in result.output
-    assert list(unwritable.iterdir()) == []
+    assert [p.name for p in unwritable.iterdir()] == [".laws.db.lock"]
 
 
 # ---------------------------------------------------------------- file mode and temporary files
@@ -223,80 +222,136 @@ def test_rebuild_keeps_the_file_mode(built, tmp_path, mode):
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
     os.chmod(db, mode)
-    assert CliRunner().invoke(cli, ["build", "--db", str(db)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["build", "--db", str(db), "--no-offline"]).exit_code == 0
     assert db.stat().st_mode & 0o777 == mode
+
+
+def publish_a_small_database(db: Path, build_id: str = "b1", during=lambda stage: None) -> None:
+    """What a build does to its outputs, with a one-table database."""
+    with staged(db) as stage:
+        conn = sqlite3.connect(stage.database)
+        conn.execute("create table t (x)")
+        conn.close()
+        during(stage)
+        stage.publish(build_id)
 
 
 def test_new_database_gets_the_umask_mode(tmp_path):
     old = os.umask(0o022)
     try:
-        write_atomically(tmp_path / "fresh.db", lambda db: db["t"].insert({"x": 1}))
+        publish_a_small_database(tmp_path / "fresh.db")
     finally:
         os.umask(old)
     assert (tmp_path / "fresh.db").stat().st_mode & 0o777 == 0o644
 
 
-def test_abandoned_temporary_files_are_removed_and_live_ones_kept(tmp_path):
+def test_a_killed_builds_staging_is_removed_by_the_next_whatever_its_age(tmp_path):
+    """A build killed with SIGKILL leaves its staging directory (and an older build's temporary file):
+    the next build removes them, however recent, since it holds the lock no live build could hold."""
     db = tmp_path / "laws.db"
-    abandoned = tmp_path / ".laws.db.dead1234.tmp"
-    abandoned.write_bytes(b"half a database")
-    old = time.time() - 3600
-    os.utime(abandoned, (old, old))
-    fresh = tmp_path / ".laws.db.fresh567.tmp"  # just created: a build may be about to lock it
-    fresh.write_bytes(b"")
-    locked = tmp_path / ".laws.db.busy890.tmp"
-    locked.write_bytes(b"")
-    os.utime(locked, (old, old))
-    other_build = subprocess.Popen(
+    killed = tmp_path / ".laws.db.dead1234.tmp"
+    (killed / "offline").mkdir(parents=True)
+    (killed / "laws.db").write_bytes(b"half a database")
+    older = tmp_path / ".laws.db.old5678.tmp"
+    older.write_bytes(b"an older build's temporary file")
+    publish_a_small_database(db)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
+
+
+def test_a_second_build_waits_for_the_live_one_and_leaves_its_staging_alone(tmp_path):
+    db = tmp_path / "laws.db"
+    live_staging = tmp_path / ".laws.db.live1234.tmp"
+    live_staging.mkdir()
+    holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import fcntl, sys, time; f = open(sys.argv[1], 'rb'); "
-            "fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
-            str(locked),
+            "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+            "print('locked', flush=True); sys.stdin.readline()",
+            str(lock_path(db)),
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
     )
     try:
-        assert other_build.stdout.readline().strip() == b"locked"
-        write_atomically(db, lambda database: database["t"].insert({"x": 1}))
+        assert holder.stdout.readline().strip() == b"locked"
+        waiting = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from pathlib import Path; from tests.test_build import publish_a_small_database; "
+                "publish_a_small_database(Path(sys.argv[1]))",
+                str(db),
+            ],
+            cwd=CORPUS.parent,
+        )
+        time.sleep(1.5)
+        assert waiting.poll() is None and live_staging.exists() and not db.exists()  # waiting, nothing touched
+        holder.stdin.write(b"done\n")
+        holder.stdin.flush()
+        assert waiting.wait(30) == 0
     finally:
-        other_build.kill()
-        other_build.wait()
-    assert not abandoned.exists()
-    assert fresh.exists() and locked.exists()
-    assert db.exists()
+        holder.kill()
+        holder.wait()
+    assert db.exists() and not live_staging.exists()  # the live build ended without it: it was dead then
 
 
 class Unwound(Exception):
     pass
 
 
-def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path, monkeypatch):
-    """The signal comes the moment mkstemp has made the file (CI once saw one left behind, the build's
-    SIGTERM handled before the code that removes the file was armed)."""
+def test_a_sigterm_just_as_the_staging_directory_is_made_leaves_it_to_the_next_build(tmp_path, monkeypatch):
+    """The signal comes the moment mkdtemp has made the directory, before the code that removes it is
+    armed: the next build removes it."""
 
     def unwind(signum, frame):
         raise Unwound
 
     made = []
 
-    def mkstemp_then_sigterm(*args, **kwargs):
-        handle, name = real_mkstemp(*args, **kwargs)
+    def mkdtemp_then_sigterm(*args, **kwargs):
+        name = real_mkdtemp(*args, **kwargs)
         made.append(name)
         signal.raise_signal(signal.SIGTERM)
-        return handle, name
+        return name
 
-    real_mkstemp = tempfile.mkstemp
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_sigterm)
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp_then_sigterm)
     previous = signal.signal(signal.SIGTERM, unwind)
     try:
         with pytest.raises(Unwound):
-            write_atomically(tmp_path / "laws.db", lambda db: db["t"].insert({"x": 1}))
+            publish_a_small_database(tmp_path / "laws.db")
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert made and not list(tmp_path.iterdir())
-    assert signal.SIGTERM not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # nothing left held
+    monkeypatch.setattr(tempfile, "mkdtemp", real_mkdtemp)
+    publish_a_small_database(tmp_path / "laws.db")
+    assert made and sorted(p.name for p in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
+
+
+def test_the_packs_and_the_database_switch_together_and_older_packs_go(tmp_path):
+    """The packs' directory is in place before the database that names it; the build replaced keeps its
+    packs (a server started on it still serves them), older ones are removed."""
+    db = tmp_path / "laws.db"
+    root = tmp_path / "laws.db.offline"
+
+    def with_build_info(build_id):
+        def during(stage):
+            conn = sqlite3.connect(stage.database)
+            conn.execute("create table build_info (key text primary key, value text)")
+            conn.execute("insert into build_info values ('build_id', ?)", [build_id])
+            conn.commit()
+            conn.close()
+            stage.offline.mkdir()
+            (stage.offline / "search.json.gz").write_bytes(build_id.encode())
+
+        return during
+
+    for build_id in ("b1", "b2", "b3"):
+        publish_a_small_database(db, build_id, with_build_info(build_id))
+    assert sorted(p.name for p in root.iterdir()) == ["b2", "b3"]
+    assert (root / "b3" / "search.json.gz").read_bytes() == b"b3"
+    publish_a_small_database(db, "b3", with_build_info("b3"))  # the same build again: files replaced in place
+    assert sorted(p.name for p in root.iterdir()) == ["b3"]
 
 
 @pytest.mark.slow
@@ -304,7 +359,7 @@ def test_a_sigterm_just_as_the_temporary_file_is_made_still_removes_it(tmp_path,
 def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp_path, signal_name):
     db = tmp_path / "laws.db"
     build = subprocess.Popen(
-        [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)],
+        [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db), "--no-offline"],
         cwd=CORPUS.parent,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -320,11 +375,9 @@ def test_a_build_killed_mid_write_leaves_nothing_behind_after_the_next_build(tmp
         pytest.skip("the build finished before the signal arrived")
     leftovers = list(tmp_path.glob(".laws.db.*.tmp"))
     if signal_name == "SIGTERM":
-        assert not leftovers, f"SIGTERM unwinds: the build removes its own temporary file (exit {build.returncode})"
-    for path in leftovers:  # SIGKILL: the file stays; age it past the grace period a fresh file gets
-        os.utime(path, (time.time() - 3600, time.time() - 3600))
+        assert not leftovers, f"SIGTERM unwinds: the build removes its own staging (exit {build.returncode})"
     assert not db.exists()
-    assert CliRunner().invoke(cli, ["build", "--db", str(db)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["build", "--db", str(db), "--no-offline"]).exit_code == 0
     assert not list(tmp_path.glob(".laws.db.*.tmp"))
 
 
@@ -372,7 +425,7 @@ def test_a_fifo_appearing_during_the_build_is_not_replaced(tmp_path):
 
     db = tmp_path / "laws.db"
     with pytest.raises(TargetError, match="FIFO"):
-        write_atomically(db, lambda database: os.mkfifo(db))
+        publish_a_small_database(db, during=lambda stage: os.mkfifo(db))
     assert stat.S_ISFIFO(os.lstat(db).st_mode)
     assert not list(tmp_path.glob(".laws.db.*.tmp"))
 
@@ -404,6 +457,7 @@ YAML_FILES = [
     "glossary.yml",
     "vocabulary.yml",
     "concordance.yml",
+    "zh_variants.yml",
 ]
 
 
@@ -565,74 +619,63 @@ def test_check_text_on_a_broken_corpus_is_one_line(tmp_path):
     )
 
 
-def test_scratch_files_of_killed_builds_are_removed_by_the_next(tmp_path, monkeypatch):
-    """A build's children write SQLite files into a scratch directory named after the build's
-    process; SIGKILL leaves it behind, and the next build removes it (not a live build's)."""
-    from ingest.build import database as build_module
+@pytest.mark.slow
+def test_the_same_corpus_gives_the_same_bytes(built, tmp_path, monkeypatch):
+    """A rebuild is byte for byte the database before (the build id derived from it, built_at from the
+    corpus); another SOURCE_DATE_EPOCH gives another built_at, and so another build id."""
+    from ingest.build.database import build
+    from ingest.build.identity import read_build_id
 
-    monkeypatch.setattr(build_module.tempfile, "tempdir", str(tmp_path))
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()
-    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        stale = tmp_path / f"bridge-laws-build-{gone.pid}-abc"
-        live = tmp_path / f"bridge-laws-build-{alive.pid}-def"
-        for directory in (stale, live):
-            directory.mkdir()
-            (directory / "tmp1.db").write_bytes(b"x")
-        mine = Path(build_module.scratch_directory())
-        assert not stale.exists() and (live / "tmp1.db").exists()
-        assert mine.parent == tmp_path and mine.name.startswith(f"bridge-laws-build-{os.getpid()}-")
-    finally:
-        alive.kill()
-        alive.wait()
+    again = tmp_path / "again" / "laws.db"
+    build(again)
+    assert again.read_bytes() == built.read_bytes()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    dated = tmp_path / "dated" / "laws.db"
+    build(dated)
+    conn = sqlite3.connect(dated)
+    assert conn.execute("select value from build_info where key = 'built_at'").fetchone() == (
+        "2023-11-14T22:13:20+00:00",
+    )
+    conn.close()
+    assert read_build_id(dated) != read_build_id(built)
+
+
+def test_a_source_date_epoch_that_is_not_a_number_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    line = error_line(build_in(tmp_path, tmp_path / "laws.db"))
+    assert line.endswith("SOURCE_DATE_EPOCH: 'yesterday' is not a number of seconds since 1970")
+
+
+# ---------------------------------------------------------------- issue 38: corpus/synonyms.csv damaged
+
+SYNONYM_DAMAGE = {
+    "not UTF-8": (b"\xff\xfe garbled\n", "not UTF-8 (byte 0xff)"),
+    "wrong fields": ("g1,2,word\n".encode(), "expected `group,expansion flag (0 or 1),word,search tokens`"),
+    "unclosed quote": (b'g1,0,"word,tokens\n', "not CSV: unexpected end of data"),
+}
+
+
+@pytest.mark.parametrize("how", list(SYNONYM_DAMAGE))
+def test_a_damaged_synonyms_file_is_a_parse_error_naming_its_line(tmp_path, how):
+    from ingest.parsers.records import ParseError
+    from ingest.search.expansions import synonym_groups
+
+    damage, message = SYNONYM_DAMAGE[how]
+    path = tmp_path / "synonyms.csv"
+    path.write_bytes((CORPUS / "synonyms.csv").read_bytes() + damage)
+    lines = (CORPUS / "synonyms.csv").read_bytes().count(b"\n") + 1
+    with pytest.raises(ParseError) as raised:
+        synonym_groups(path)
+    assert raised.value.line == lines and message in str(raised.value), str(raised.value)
 
 
 @pytest.mark.slow
-def test_a_child_done_while_the_tokens_are_not_is_copied_first_and_the_database_is_the_same(
-    built, tmp_path, monkeypatch
-):
-    """The editions child's tables are copied while the build waits for the token child when that child
-    is done first, else after the sections: the same database either way (rowids included); and the disk
-    is given what is written while the last tables are copied (fsync in a thread, not only at the end)."""
-    from ingest.build import background_tokens
-    from ingest.build import database as build_module
-
-    flushed = []
-    flush = build_module.flush_in_background
-    monkeypatch.setattr(build_module, "flush_in_background", lambda path: flushed.append(path) or flush(path))
-    monkeypatch.setattr(background_tokens, "can_fork", lambda: True)  # whatever threads other tests left running
-    monkeypatch.setattr(background_tokens.Forked, "done", lambda self: True)  # the editions child: wait for it
-    monkeypatch.setattr(background_tokens.BackgroundTokens, "child_done", lambda self: False)
-    copied = []
-    populate = build_module.populate
-
-    def recording(db, parsed, rows, tables, later=(), *rest):
-        def watched():
-            for written in later:
-                copied.append("sections" if isinstance(written, dict) else "file")
-                yield written
-
-        return populate(db, parsed, rows, tables, watched(), *rest)
-
-    monkeypatch.setattr(build_module, "populate", recording)
-    build_module.build(tmp_path / "laws.db")
-    assert copied == ["file", "sections", "file"]  # the editions child's tables first
-    assert len(flushed) == 1 and Path(flushed[0]).name.startswith(".laws.db.")
-    assert database_contents(built) == database_contents(tmp_path / "laws.db")
-
-
-def database_contents(path: Path) -> tuple[list, dict]:
-    """The schema in order and every table's rows with their rowids (build_info's per-build rows left out)."""
-    conn = sqlite3.connect(path)
-    schema = conn.execute("select type, name, tbl_name, sql from sqlite_master order by rowid").fetchall()
-    rows = {}
-    for kind, name, _, sql in schema:
-        if kind == "table" and not sql.upper().startswith("CREATE VIRTUAL"):
-            shadow = name.endswith(("_config", "_data", "_idx", "_docsize", "_content"))
-            rows[name] = conn.execute(
-                f'select * from "{name}"' if shadow else f'select rowid, * from "{name}"'
-            ).fetchall()
-    rows["build_info"] = [row for row in rows["build_info"] if row[1] not in ("build_id", "built_at")]
-    conn.close()
-    return schema, rows
+def test_a_damaged_synonyms_file_stops_the_build_in_one_line(built, tmp_path):
+    corpus = copy_corpus(tmp_path)
+    (corpus / "synonyms.csv").write_bytes((CORPUS / "synonyms.csv").read_bytes() + b"\xff\xfe garbled\n")
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    line = error_line(build_in(tmp_path, db, corpus))
+    assert f"left unchanged: {corpus / 'synonyms.csv'}:" in line and "not UTF-8" in line, line
+    assert db.read_bytes() == before

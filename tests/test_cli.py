@@ -340,35 +340,3 @@ def test_a_db_name_too_long_is_one_line(tmp_path, command):
     too_long = tmp_path / ("a" * 300)
     line = one_line_error(CliRunner().invoke(cli, [*command, "--db", str(too_long)]))
     assert f"{too_long} cannot be a database file: File name too long" in line
-
-
-@pytest.mark.slow
-def test_a_build_in_process_leaves_garbage_collection_as_it_found_it(tmp_path):
-    import gc
-
-    assert gc.isenabled()
-    assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0
-    assert gc.isenabled()
-
-
-@pytest.mark.slow
-def test_a_build_leaves_what_it_made_to_the_exit_frozen(tmp_path):
-    """The console script leaves with os._exit right after a build: freeing the parsed corpus as the
-    build returns (~7 ms) or walking it in a first collection (~10 ms) would be CPU for nothing."""
-    import gc
-
-    from ingest.build import cli as ingest_cli
-    from ingest.parsers.records import Unit
-
-    try:
-        assert CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "laws.db")]).exit_code == 0
-        kept_units = [
-            item for item in ingest_cli.LEFT_FOR_EXIT if isinstance(item, list) and item and isinstance(item[0], Unit)
-        ]
-        assert kept_units and len(kept_units[0]) > 3000
-        collected = {id(thing) for thing in gc.get_objects()}  # every generation but the frozen one
-        assert id(kept_units[0]) not in collected and id(kept_units[0][0]) not in collected
-        assert gc.isenabled()
-    finally:
-        ingest_cli.LEFT_FOR_EXIT.clear()
-        gc.unfreeze()

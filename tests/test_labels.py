@@ -199,50 +199,6 @@ async def test_a_regulation_is_cited_wholly_in_each_language(datasette):
     assert "JCBL tournament regulations, Article 24(5)(1)" in article
 
 
-def test_search_labels_made_before_the_tables_are_those_read_from_them(laws_db_path):
-    """The build makes table search_labels from the units and their labels while it waits for other work
-    (`search_label_rows_of`): the same rows, in the same order, as read back from sections and unit_labels."""
-    from ingest.build.database import document_names
-    from ingest.parsers.documents import parse_document
-    from ingest.search.labels import search_label_rows, search_label_rows_of
-    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
-
-    sources = load_sources(DEFAULT_CORPUS)
-    units = [unit for s in sources for unit in parse_document(s.id, s.text, s.name, s.parser).units]
-    made = search_label_rows_of(units, unit_labels(units, document_names(sources)))
-    conn = sqlite3.connect(laws_db_path)
-    read = search_label_rows(conn)
-    assert made == read and len(made) == conn.execute("select count(*) from sections").fetchone()[0]
-    assert any(context for *_, context in made)  # some rows take an enclosing unit's title
-
-
-def test_search_labels_written_by_a_child_are_copied_as_written(tmp_path, laws_db_path):
-    """The build's search child writes table search_labels into its own file while it waits for the
-    tokens (ingest/build/database.py write_tables); the build copies it: the same CREATE statement, rows and rowids
-    as writing the rows themselves."""
-    from ingest.build.database import write_tables
-    from ingest.build.sqlite_write import Database
-    from ingest.search.labels import copy_search_labels, search_label_rows, write_search_labels
-
-    rows = search_label_rows(sqlite3.connect(laws_db_path))
-    child = str(tmp_path / "child.db")
-    write_tables(child, {"search_labels": rows})
-    copied, written = Database(tmp_path / "copied.db"), Database(tmp_path / "written.db")
-    copy_search_labels(copied, child)
-    write_search_labels(written, rows)
-    for db in (copied, written):
-        db.close()
-    read = [
-        sqlite3.connect(tmp_path / name).execute("select rowid, * from search_labels").fetchall()
-        for name in ("copied.db", "written.db")
-    ]
-    schema = [
-        sqlite3.connect(tmp_path / name).execute("select sql from sqlite_master").fetchall()
-        for name in ("copied.db", "written.db")
-    ]
-    assert read[0] == read[1] and len(read[0]) == len(rows) and schema[0] == schema[1]
-
-
 @pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
 async def test_a_note_is_named_once_in_search_results(datasette, prefix):
     """Search results printed 「注釈 L62A L62A」: a note's title is its printed label."""

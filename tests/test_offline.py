@@ -9,7 +9,6 @@ import gzip
 import json
 import os
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,7 +18,6 @@ import pytest
 from laws_site.offline import make as offline_make
 from laws_site.offline import search_data as offline_search_data
 from laws_site.offline.pack import page_key, unpack_page
-from laws_site.pages import offline as offline_routes
 from laws_site.read.units import permalink
 
 
@@ -33,23 +31,10 @@ def build_id(laws_db_path):
         return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
 
 
-def make_packs(db_path):
-    """Every pack of the database's build, made once (`bridge-laws pack`: later calls find the files)."""
-    return offline_make.make(db_path, jobs=2)
-
-
 @pytest.fixture(scope="module")
-def stale_pack(laws_db_path):
-    """Another build's file left next to the database before the packs are made."""
-    stale = offline_make.pack_file(laws_db_path, "0123stale", "pages-ja")
-    stale.parent.mkdir(parents=True, exist_ok=True)
-    stale.write_bytes(gzip.compress(b'{"build": "0123stale"}'))
-    return stale
-
-
-@pytest.fixture(scope="module")
-def packs_made(laws_db_path, stale_pack):
-    return make_packs(laws_db_path)
+def packs_made(laws_db_path):
+    """Every pack of the session database's build (`bridge-laws pack`: `build` makes them itself)."""
+    return offline_make.add_packs(laws_db_path, jobs=2, log=lambda line: None)
 
 
 @pytest.fixture(scope="module")
@@ -204,93 +189,33 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
 
 
 @pytest.mark.slow
-def test_the_packs_are_files_of_this_build_and_other_builds_files_are_removed(
-    laws_db_path, build_id, packs_made, stale_pack
-):
-    for name in ("search", "pages-ja", "pages-zh", "pages-en"):
+def test_the_packs_are_files_of_this_build_made_the_same_way_twice(laws_db_path, build_id, packs_made, tmp_path):
+    """The same database gives the same bytes (gzip's mtime 0, a fixed order); made packs are kept."""
+    assert [figures["name"] for figures in packs_made["packs"]] == list(offline_make.NAMES)
+    for name in offline_make.NAMES:
         made = offline_make.pack_file(laws_db_path, build_id, name)
         assert json.loads(gzip.decompress(made.read_bytes()))["build"] == build_id, name
-    assert not stale_pack.exists() and not stale_pack.parent.exists()
-    assert [p.name for p in offline_make.pack_root(laws_db_path).iterdir() if p.is_dir()] == [build_id]
     assert offline_make.missing(laws_db_path, build_id) == []
-    assert offline_make.start_in_background(laws_db_path) is None  # nothing to make: no process started
-    assert make_packs(laws_db_path)["made"] == []  # files made are kept
+    assert offline_make.add_packs(laws_db_path, log=lambda line: None)["packs"] == []  # files made are kept
+    again = tmp_path / "again"
+    offline_make.make_packs(laws_db_path, again, build_id, jobs=2, log=lambda line: None)
+    for name in offline_make.NAMES:
+        made = offline_make.pack_file(laws_db_path, build_id, name)
+        assert (again / made.name).read_bytes() == made.read_bytes(), name
 
 
-@pytest.mark.slow
-def test_a_pack_not_made_yet_is_a_503_and_the_server_starts_making_it(laws_db_path, build_id, tmp_path, packs_made):
-    """A database whose packs are missing (a rebuild the server picked up): the server never renders
-    the site in the request; it answers 503 with Retry-After and starts `bridge-laws pack` in a child
-    process. Another build's files next to it are not served."""
+def test_a_build_without_packs_answers_404_saying_how_to_make_them(laws_db_path, tmp_path):
+    """`build --no-offline`: the server says what to run, and makes nothing itself (serving never writes)."""
     copy = tmp_path / "laws.db"
     shutil.copy(laws_db_path, copy)
-    stale = offline_make.pack_file(copy, "0123stale", "pages-ja")
-    stale.parent.mkdir(parents=True)
-    shutil.copy(offline_make.pack_file(laws_db_path, build_id, "pages-ja"), stale)
-    datasette = offline_make._datasette(copy)
+    datasette = offline_make.build_datasette(copy)
     asyncio.run(datasette.invoke_startup())
-    offline_routes._makers.clear()
-    try:
-        response = get(datasette, f"/-/offline/pages.json?build={build_id}&lang=ja")
-        assert response.status_code == 503 and response.headers["retry-after"] == "5"
-        assert "being made" in response.json()["error"] and response.headers["cache-control"] == "no-store"
-        process, _ = offline_routes._makers[build_id]
-        assert process.poll() is None
-        assert process.args[-6:] == ["pack", "--db", str(copy), "--background", "--parent-pid", str(os.getpid())]
-        # asked again while it runs: the same process, not a second one
-        assert get(datasette, f"/-/offline/search.json?build={build_id}").status_code == 503
-        assert offline_routes._makers[build_id][0] is process
-    finally:
-        for process, _ in offline_routes._makers.values():
-            process.send_signal(signal.SIGTERM)
-            process.wait(30)
-        offline_routes._makers.clear()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_background_pack_stops_when_the_server_that_started_it_has_stopped(laws_db_path, tmp_path, jobs):
-    """A pack started by a server (`--parent-pid`) stops its crawls when that server has ended, even
-    killed, instead of running on as an orphan; nothing half-made is left as a pack file. (Found when
-    a pack started by a stopped test server was still running an hour later.)"""
-    copy = tmp_path / "laws.db"
-    shutil.copy(laws_db_path, copy)
-    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    maker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "laws_site.cli",
-            "pack",
-            "--db",
-            str(copy),
-            "--background",
-            "--jobs",
-            jobs,
-            "--parent-pid",
-            str(server.pid),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        with pytest.raises(subprocess.TimeoutExpired):
-            maker.wait(4)  # crawling (a whole pack takes a minute or more)
-        server.kill()
-        server.wait()
-        stderr = maker.communicate(timeout=30)[1]
-        # its own process group (as the server starts it): the group, crawls included, is killed
-        assert maker.returncode == -signal.SIGKILL and f"process {server.pid}" in stderr and "has stopped" in stderr
-        build = offline_make.read_build_id(copy)
-        # the search pack (a few seconds) may be whole by then; no pages pack is
-        assert offline_make.missing(copy, build)[-3:] == ["pages-ja", "pages-zh", "pages-en"]
-    finally:
-        for process in (server, maker):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+    with sqlite3.connect(copy) as conn:
+        build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+    for path in (f"/-/offline/{build}/pages-ja.json.gz", f"/-/offline/search.json?build={build}"):
+        response = get(datasette, path)
+        assert response.status_code == 404 and "bridge-laws pack" in response.json()["error"], path
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["laws.db"]
 
 
 def test_an_unknown_interface_language_is_a_400(datasette, build_id):
@@ -308,21 +233,34 @@ def test_the_pack_command_says_what_is_wrong_with_a_database_in_one_line(tmp_pat
         env={**os.environ, "PYTHONPATH": ""},
     )
     assert done.returncode == 2 and done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
-    assert not offline_make.pack_root(plain).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+async def raw(datasette, path, **headers):
+    """The answer's headers and its bytes as they travel (not decoded)."""
+    import httpx
+
+    transport = httpx.ASGITransport(app=datasette.app())
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
+        async with client.stream("GET", path, headers=headers) as response:
+            return response, b"".join([chunk async for chunk in response.aiter_raw()])
 
 
 @pytest.mark.slow
-def test_the_packs_are_gzip_on_the_wire_and_cached_for_good(datasette, build_id, laws_db_path, packs_made):
-    async def raw(path):
-        import httpx
-
-        transport = httpx.ASGITransport(app=datasette.app())
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
-            async with client.stream("GET", path, headers={"accept-encoding": "gzip"}) as response:
-                return response, b"".join([chunk async for chunk in response.aiter_raw()])
-
-    response, body = asyncio.run(raw(f"/-/offline/search.json?build={build_id}"))
-    assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]
+def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
+    datasette, build_id, laws_db_path, packs_made
+):
+    stored = offline_make.pack_file(laws_db_path, build_id, "search").read_bytes()
+    for path in (f"/-/offline/{build_id}/search.json.gz", f"/-/offline/search.json?build={build_id}"):
+        response, body = asyncio.run(raw(datasette, path, **{"accept-encoding": "gzip, br"}))
+        assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]
+        assert body == stored and response.headers["content-length"] == str(len(stored)), path
+        plain, text = asyncio.run(raw(datasette, path, **{"accept-encoding": "identity"}))
+        assert "content-encoding" not in plain.headers and "content-length" not in plain.headers  # chunked
+        assert text == gzip.decompress(stored) and plain.headers["vary"] == "Accept-Encoding", path
+    response, body = asyncio.run(
+        raw(datasette, f"/-/offline/search.json?build={build_id}", **{"accept-encoding": "gzip"})
+    )
     search = json.loads(gzip.decompress(body))
     assert search["build"] == build_id
     for table in (

@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from ingest.build.database import build
+from ingest.build.outputs import packs_root
 from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.offline import make as offline_make
 from laws_site.offline import search_data as offline_search_data
@@ -46,12 +47,12 @@ def build_id(db_path) -> str:
 
 @pytest.fixture(scope="module")
 def db_copy(laws_db_path, tmp_path_factory):
-    """A copy of the database with its packs (`bridge-laws pack`, made once per session; the server
-    would start making them itself, tests/test_offline.py checks that)."""
-    offline_make.make(laws_db_path, jobs=2)
+    """A copy of the database with its packs (`bridge-laws pack`, made once per session; `bridge-laws
+    build` makes them with the database)."""
+    offline_make.add_packs(laws_db_path, jobs=2, log=lambda line: None)
     path = tmp_path_factory.mktemp("offline") / "laws.db"
     shutil.copy(laws_db_path, path)
-    shutil.copytree(offline_make.pack_root(laws_db_path), offline_make.pack_root(path))
+    shutil.copytree(packs_root(laws_db_path), packs_root(path))
     return path
 
 
@@ -421,7 +422,7 @@ def test_a_rebuild_replaces_the_old_build_on_the_next_online_visit(phone, served
     # every interface language the old copy held is saved again, from the new build's packs (which
     # the server made in a child process: none of the old build's files is left)
     assert sorted(saved_state(page)["languages"]) == ["en", "ja", "zh"]
-    assert [p.name for p in offline_make.pack_root(db_copy).iterdir() if p.is_dir()] == [new]
+    assert [p.name for p in packs_root(db_copy).iterdir() if p.is_dir()] == [new]
     context.set_offline(True)
     try:
         assert page.goto(served + "/laws-2017-ja/62").status == 200

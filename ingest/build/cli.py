@@ -1,4 +1,5 @@
-"""The build side of `bridge-laws`: `build` (corpus -> laws.db) and `check` (what the build found).
+"""The build side of `bridge-laws`: `check` (what the build found), and what `build` (laws_site/cli.py,
+which also makes the offline packs) shares with it: how a failure is reported, what a database is.
 
 `laws_site.cli` puts these beside the read-side commands (show, search, refs, diff, serve).
 Errors a user can fix (a bad corpus file, a --db that is no database, a bad option) are one line
@@ -7,16 +8,15 @@ on stderr and exit status 2 (CliError); "not found" and a failed check are exit 
 
 from __future__ import annotations
 
-import gc
 import json
-import signal
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from ingest.build import yaml_prefetch
 from ingest.build.db_target import DEFAULT_DB, TargetError, check_target
 from ingest.checks.report import connect_readonly
 from ingest.parsers.records import ParseError
@@ -33,11 +33,6 @@ class CliError(click.ClickException):
 
 
 REQUIRED_TABLES = ("documents", "sections", "xrefs")
-
-# What the last `build` command made: the console script leaves with os._exit right after it
-# (laws_site.cli.main), which drops it all at once; freed as the build returned, its ~10^6 objects
-# would cost ~7 ms of CPU one by one. The next `build` in the same process replaces it.
-LEFT_FOR_EXIT: list = []
 
 
 def check_db_name(db_path: Path) -> None:
@@ -79,17 +74,15 @@ def check_database(db_path: Path) -> None:
 
 
 def terminate_cleanly(signum, frame):  # noqa: ARG001
-    """SIGTERM unwinds like Ctrl-C, so a killed build still removes its temporary file."""
+    """SIGTERM unwinds like Ctrl-C, so a stopped build still removes its staging directory."""
     raise SystemExit(128 + signum)
 
 
-def run_build(db_path: Path, corpus_dir: Path, keep: list | None = None) -> dict:
-    """`ingest.build.database.build` with progress on stderr; whatever stops it is a CliError (one line).
-    ``keep``: see `ingest.build.database.build`."""
-    from ingest.build.database import build as build_database  # imported here: `build` starts the YAML prefetch first
-
+@contextmanager
+def build_failures(db_path: Path) -> Iterator[None]:
+    """Whatever stops a build, as a CliError (one line, exit status 2) saying the outputs were left as they were."""
     try:
-        return build_database(db_path, corpus_dir, progress=lambda message: click.echo(message, err=True), keep=keep)
+        yield
     except TargetError as error:
         raise CliError(f"build refused: {error}") from error
     except ParseError as error:
@@ -110,40 +103,6 @@ db_option = click.option(
     help="SQLite database file",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON")
-
-
-@click.command()
-@db_option
-@click.option(
-    "--corpus",
-    "corpus_dir",
-    type=click.Path(file_okay=False, exists=True, path_type=Path),
-    default=DEFAULT_CORPUS,
-    show_default=True,
-    help="Directory holding sources.yml and the texts",
-)
-def build(db_path: Path, corpus_dir: Path):
-    """Parse the corpus and (re)build the database atomically.
-
-    A running `bridge-laws serve` picks the new file up on its next request."""
-    signal.signal(signal.SIGTERM, terminate_cleanly)
-    collecting = gc.isenabled()
-    gc.disable()  # a build makes few cycles: collecting would only cost time (0.02-0.03 s)
-    # the corpus's YAML parsed by a child while this process imports the build (ingest/build/yaml_prefetch.py)
-    prefetch = yaml_prefetch.start(corpus_dir)
-    LEFT_FOR_EXIT.clear()
-    try:
-        counts = run_build(db_path, corpus_dir, keep=LEFT_FOR_EXIT)
-    finally:
-        yaml_prefetch.stop(prefetch)
-        if collecting:
-            # everything the build allocated is in the youngest generation: the first collection
-            # would walk it all (~10 ms) just before the exit; frozen, no collection looks at it
-            gc.freeze()
-            gc.enable()
-    click.echo(
-        f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references -> {db_path}"
-    )
 
 
 @click.command()

@@ -26,7 +26,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest.build.sqlite_write import json_text
+from ingest.build.sql import json_text
 from ingest.editions.align import LAW_KINDS, last_law_number
 from ingest.editions.concordance_file import (  # noqa: F401 (load_provisions: the module's public entry, re-exported)
     DECIDED_RELATIONS,

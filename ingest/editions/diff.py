@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import chain, starmap
 
-from ingest.build.sqlite_write import json_text
+from ingest.build.sql import json_text
 from ingest.editions.align import Concordance, Move, law_ref_of, load_concordance
 from ingest.parsers.records import Unit
 from ingest.search.glossary import term_forms

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ingest.build.sqlite_write import replace_derived_table
+from ingest.build.sql import replace_derived_table
 
 TABLE = "contents_rows"
 SCHEMA = f"""create table {TABLE} (

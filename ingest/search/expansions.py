@@ -28,7 +28,7 @@ from pathlib import Path
 from sudachipy import SplitMode
 
 from ingest.parsers.records import ParseError
-from ingest.sources.corpus import read_yaml
+from ingest.sources.corpus import read_text, read_yaml
 from ingest.text import forgiving, tokenize
 
 COLUMNS = {"kind": str, "key": str, "term": str, "lang": str, "weight": int}
@@ -190,15 +190,21 @@ def synonym_groups(path: Path) -> dict[str, list[tuple[str, str, str]]]:
     groups: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
     if not path.exists():
         return groups
-    with path.open(encoding="utf-8", newline="") as handle:
-        for number, fields in enumerate(csv.reader(handle), start=1):
+    lines = read_text(path).splitlines(keepends=True)  # not UTF-8, or not a file: a ParseError naming the line
+    reader = csv.reader(lines, strict=True)
+    try:
+        for fields in reader:
             if not fields or fields[0].startswith("#"):
                 continue
             if len(fields) != 4 or fields[1] not in ("0", "1"):
                 raise ParseError(
-                    str(path), number, f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}"
+                    str(path),
+                    reader.line_num,
+                    f"expected `group,expansion flag (0 or 1),word,search tokens`, got {fields!r}",
                 )
             groups[fields[0]].append((fields[1], fields[2], fields[3]))
+    except csv.Error as error:
+        raise ParseError(str(path), reader.line_num, f"not CSV: {error}") from error
     return groups
 
 

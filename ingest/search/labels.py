@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ingest.build.sqlite_write import json_text, replace_derived_table
-from ingest.parsers.records import Unit
+from ingest.build.sql import json_text, replace_derived_table
 
 TABLE = "search_labels"
 SCHEMA = f"create table {TABLE} (id text primary key, label text, labels text not null, context text)"
@@ -32,16 +31,6 @@ def search_label_rows(conn: sqlite3.Connection) -> list[tuple]:
     for unit, lang, label in conn.execute("select unit_id, lang, label from unit_labels order by unit_id, lang"):
         labels.setdefault(unit, {})[lang] = label
     return label_context_rows(units, labels)
-
-
-def search_label_rows_of(units: list[Unit], labels: dict[str, dict[str, dict[str, str]]]) -> list[tuple]:
-    """`search_label_rows` of the units and their labels (ingest/references/labels.py `unit_labels`) before they are
-    written: the same rows, made while the build waits for other work (sections.label is the Japanese
-    interface's label; unit_labels' rows come in language order)."""
-    return label_context_rows(
-        {unit.id: (unit.parent_id, unit.title, labels[unit.id]["ja"]["label"]) for unit in units},
-        {unit: {lang: texts["label"] for lang, texts in sorted(by_lang.items())} for unit, by_lang in labels.items()},
-    )
 
 
 def label_context_rows(units: dict[str, tuple], labels: dict[str, dict[str, str]]) -> list[tuple]:
@@ -62,21 +51,7 @@ def label_context_rows(units: dict[str, tuple], labels: dict[str, dict[str, str]
     return rows
 
 
-def write_search_labels(db, rows: list[tuple] | None = None) -> None:
-    """Create and fill the table on the database being built (ingest/build/database.py populate): `rows` made
-    beforehand (`search_label_rows_of`), else from its sections and unit_labels."""
-    replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn) if rows is None else rows)
-
-
-def copy_search_labels(db, path: str) -> None:
-    """Create and fill the table on the database being built from a SQLite file holding it (a child of
-    the build wrote it: ingest/build/database.py write_tables), rows and rowids as there."""
-    conn = db.conn
-    conn.execute("attach database ? as labels", [path])
-    try:
-        with conn:
-            conn.execute(f"drop table if exists main.{TABLE}")
-            conn.execute(SCHEMA)
-            conn.execute(f"insert into main.{TABLE} select * from labels.{TABLE} order by rowid")
-    finally:
-        conn.execute("detach database labels")
+def write_search_labels(db) -> None:
+    """Create and fill the table on the database being built, from its sections and unit_labels
+    (ingest/build/database.py populate)."""
+    replace_derived_table(db.conn, TABLE, SCHEMA, search_label_rows(db.conn))

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.build.sqlite_write import json_text
+from ingest.build.sql import json_text
 from ingest.parsers.records import ParseError
 from ingest.sources.corpus import read_yaml
 

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from ingest.parsers.records import ParseError
-
-# PyYAML, ingest.sources.safe_yaml and ingest.sources.shapes (~0.015 s to import) are imported where a file is
-# parsed: `bridge-laws build` has a child parse every YAML file (ingest/build/yaml_prefetch.py) and takes
-# their data already made, so its own process never needs them
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
@@ -22,31 +16,13 @@ def read_yaml(path: Path | str):
     per build however many steps ask (callers read it, never change it). Bad YAML, YAML out of
     bounds (ingest/sources/safe_yaml.py) or a file of the wrong shape (ingest/sources/shapes.py) is a
     ParseError naming the file and line."""
-    key = cache_key(Path(path))
-    handed = handed_over("yaml", key)
-    return parsed_yaml(*key) if handed is NOT_SENT else handed
+    return parsed_yaml(*cache_key(Path(path)))
 
 
 def cache_key(path: Path) -> tuple[Path, int, int]:
     """A file as the caches below know it: its real path, modification time and size."""
     stat = regular_file(path).stat()
     return path.resolve(), stat.st_mtime_ns, stat.st_size
-
-
-# `bridge-laws build` has the YAML files parsed in a forked child while it imports the build
-# (ingest/build/yaml_prefetch.py): what it registers here gives a file's data as the functions below would
-# make it, or NOT_SENT
-NOT_SENT = object()
-_prefetched: Callable[[tuple], Any] | None = None
-
-
-def use_prefetch(prefetched: Callable[[tuple], Any] | None) -> None:
-    global _prefetched
-    _prefetched = prefetched
-
-
-def handed_over(kind: str, key: tuple) -> Any:
-    return NOT_SENT if _prefetched is None else _prefetched((kind, key))
 
 
 @lru_cache(maxsize=64)
@@ -198,9 +174,7 @@ def errata_file(corpus_dir: Path, doc_id: str) -> tuple[Path, dict, list[int | N
     path = Path(corpus_dir) / "errata" / f"{doc_id}.yml"
     if not path.exists():
         return path, {}, []
-    key = cache_key(path)
-    handed = handed_over("errata", key)
-    return (path, *(parsed_errata(*key) if handed is NOT_SENT else handed))
+    return (path, *parsed_errata(*cache_key(path)))
 
 
 @lru_cache(maxsize=16)

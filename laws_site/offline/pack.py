@@ -1,8 +1,8 @@
 """The offline pack: every page of the site a reader can reach, as the server renders it, packed small.
 
 One pages pack per interface language (ja, zh, en: the chrome translated, the law texts as printed)
-and one search pack, made once per build by `bridge-laws pack` (laws_site/offline/make.py) into
-files next to the database, never inside a request. The site is crawled in-process, in one
+and one search pack, made by `bridge-laws build` with the database (laws_site/offline/make.py), never
+by the server. The site is crawled in-process, in one
 language, from its home page and every unit's permalink through its own links - every unit page of
 every document, the contents, the 索引 rows, the glossary and its terms, the citation map and the
 diff pages the Laws link to, and the offline page that answers search and whatever cannot work
@@ -41,10 +41,6 @@ HREF_RE = re.compile(r'\bhref="([^"]*)"')
 SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
 # a request header that keeps the crawl out of responses.made_once's page cache
 CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
-
-
-class PackError(RuntimeError):
-    """The pack could not be made (no build id, or the database was rebuilt during the crawl)."""
 
 
 def page_key(url: str) -> str:
@@ -212,12 +208,8 @@ def unpack_page(pack: dict, key: str) -> str | None:
 
 
 def current_build_id(conn) -> str:
-    """Table build_info's build id ('' for a database without one)."""
-    try:
-        row = conn.execute("select value from build_info where key = 'build_id'").fetchone()
-    except Exception:  # noqa: BLE001 - no table build_info: no build id, no offline copy
-        return ""
-    return row[0] if row else ""
+    """Table build_info's build id."""
+    return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
 
 
 async def build_id(datasette) -> str:

@@ -3,14 +3,17 @@
 - /sw.js : the service worker (static/sw.js with this build's id written in), served from the root
   so that its scope is the whole site; `Cache-Control: no-cache` so that a rebuilt site is noticed
   on the next online visit (the browser compares the script byte for byte: a new build id is a new
-  worker, which fetches the new pack and removes the old one).
+  worker, which fetches the new packs and removes the old ones).
 - /-/offline/manifest.webmanifest : name, icons, start URL, colours ("add to home screen").
-- /-/offline/pages.json?build=ID&lang=LANG and /-/offline/search.json?build=ID : the packs of this
-  build, read from the files `bridge-laws pack` made (laws_site/offline/make.py), gzip-compressed
-  on the wire when the browser accepts it. Another build's id is a 404 that says which build is
-  served (a worker left from an earlier build); a pack not made yet is a 503 with Retry-After, and
-  a `bridge-laws pack` is started in a child process if none is running (after a rebuild the
-  server picked up): the server never renders the site inside a request.
+- /-/offline/<build>/<pack>.json.gz : the packs `bridge-laws build` made with the database
+  (laws_site/offline/make.py; pack: search, pages-ja, pages-zh, pages-en), JSON sent as stored
+  (gzip, with Content-Encoding) to a client that accepts gzip and decompressed chunk by chunk to
+  one that does not (laws_site/http/stored.py); cached for good (a new build is a new URL). The
+  service worker asks for these; the static export (laws_site/offline/export.py) holds the same files.
+  /-/offline/pages.json?build=ID&lang=LANG and /-/offline/search.json?build=ID answer the same.
+  Another build's id is a 404 that says which build is served (a worker left from an earlier
+  build); a build made without packs (`build --no-offline`) is a 404 saying how to make them.
+  Serving never writes a file.
 - /-/offline/page : the page the worker answers with offline for search (offline-search.js runs
   the query in the browser) and for what cannot work offline (SQL, Datasette's tables); online it
   describes the offline copy.
@@ -18,19 +21,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import gzip
 import json
-import logging
-import time
 from importlib import resources
 from pathlib import Path
 
 from datasette.utils.asgi import Response
 
 from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
+from laws_site.http.stored import gzip_answer
 from laws_site.i18n import catalog as i18n
-from laws_site.offline.make import pack_file, start_in_background
+from laws_site.offline.make import NAMES, pack_file
 from laws_site.offline.pack import build_id
 
 STATIC = resources.files("laws_site") / "static"
@@ -39,40 +39,52 @@ THEME_COLOR = "#1d4d3a"
 
 
 async def service_worker(datasette, request):
-    info = await read(datasette, _build_info)
-    script = (STATIC / "sw.js").read_text(encoding="utf-8")
-    script = script.replace('"__BUILD__"', json.dumps(info.get("build_id", ""))).replace(
-        '"__BUILT_AT__"', json.dumps(info.get("built_at", ""))
-    )
+    info = await read(datasette, build_info)
     return Response(
-        script,
+        service_worker_script(info),
         content_type="application/javascript; charset=utf-8",
-        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": datasette.urls.path("/")},
     )
 
 
-def _build_info(conn) -> dict:
-    try:
-        return dict(conn.execute("select key, value from build_info").fetchall())
-    except Exception:  # noqa: BLE001 - a database without the table: no build id, no offline copy
-        return {}
+def service_worker_script(info: dict, static_site: bool = False) -> str:
+    """static/sw.js with the build written in; ``static_site``: for the static export, where the
+    packs hold exactly what the host serves, and are the only source of pages with a query."""
+    script = (STATIC / "sw.js").read_text(encoding="utf-8")
+    return (
+        script.replace('"__BUILD__"', json.dumps(info.get("build_id", "")))
+        .replace('"__BUILT_AT__"', json.dumps(info.get("built_at", "")))
+        .replace("const STATIC_SITE = false;", f"const STATIC_SITE = {json.dumps(static_site)};")
+    )
+
+
+def build_info(conn) -> dict:
+    return dict(conn.execute("select key, value from build_info").fetchall())
 
 
 async def manifest(datasette, request):
-    title = datasette.metadata("title") or "Laws of Duplicate Bridge"
-    body = {
-        "name": title,
+    return Response(
+        json.dumps(manifest_data(datasette), ensure_ascii=False),
+        content_type="application/manifest+json; charset=utf-8",
+    )
+
+
+def manifest_data(datasette) -> dict:
+    path = datasette.urls.path
+    icon = datasette.urls.static_plugins
+    return {
+        "name": datasette.metadata("title") or "Laws of Duplicate Bridge",
         "short_name": "Bridge Laws",
         "lang": "ja",
         "description": "The Laws of Duplicate Bridge (2017 ja, 1997 zh), commentaries and regulations, offline.",
-        "start_url": "/",
-        "scope": "/",
+        "start_url": path("/"),
+        "scope": path("/"),
         "display": "standalone",
         "background_color": "#ffffff",
         "theme_color": THEME_COLOR,
         "icons": [
             {
-                "src": f"/-/static-plugins/bridge-laws/icon-{size}.png",
+                "src": icon("bridge-laws", f"icon-{size}.png"),
                 "sizes": f"{size}x{size}",
                 "type": "image/png",
                 "purpose": "any",
@@ -80,36 +92,31 @@ async def manifest(datasette, request):
             for size in (192, 512)
         ]
         + [
-            {
-                "src": "/-/static-plugins/bridge-laws/icon-512.png",
-                "sizes": "512x512",
-                "type": "image/png",
-                "purpose": "maskable",
-            }
+            {"src": icon("bridge-laws", "icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"}
         ],
     }
-    return Response(json.dumps(body, ensure_ascii=False), content_type="application/manifest+json; charset=utf-8")
+
+
+async def pack(datasette, request):
+    """/-/offline/<build>/<name>.json.gz"""
+    name = request.url_vars["name"]
+    if name not in NAMES:
+        return await not_found(datasette, request)
+    return await _pack(datasette, request, request.url_vars["build"], name)
 
 
 async def pages_pack(datasette, request):
     lang = request.args.get("lang", i18n.DEFAULT)
     if lang not in i18n.LANGUAGES:
         return json_error(400, f"Unknown interface language {lang!r}: choose one of {', '.join(i18n.LANGUAGES)}.")
-    return await _pack(datasette, request, f"pages-{lang}")
+    return await _pack(datasette, request, request.args.get("build", ""), f"pages-{lang}")
 
 
 async def search_pack(datasette, request):
-    return await _pack(datasette, request, "search")
+    return await _pack(datasette, request, request.args.get("build", ""), "search")
 
 
-RETRY_AFTER_S = 5
-RESTART_AFTER_FAILURE_S = 60
-_makers: dict[str, tuple] = {}  # build -> (Popen, started at)
-_files: dict[Path, tuple] = {}  # path -> ((mtime, size), bytes): the last few files served
-
-
-async def _pack(datasette, request, name: str):
-    asked = request.args.get("build", "")
+async def _pack(datasette, request, asked: str, name: str):
     current = await build_id(datasette)
     if asked != current:
         return json_error(
@@ -118,68 +125,21 @@ async def _pack(datasette, request, name: str):
             "reload the page to fetch the current offline copy.",
             build=current,
         )
-    db_path = Path(laws_database(datasette).path)
-    body = await asyncio.to_thread(_read, pack_file(db_path, current, name))
-    if body is None:
-        problem = _making(db_path, current)
-        response = json_error(
-            503,
-            problem or f"The offline copy of build {current[:8]} is being made; ask again in {RETRY_AFTER_S} s.",
+    path = pack_file(Path(laws_database(datasette).path), current, name)
+    if not path.is_file():
+        return json_error(
+            404,
+            f"The offline copy of build {current[:8]} was not made (the database was built with --no-offline): "
+            "run `bridge-laws pack` on the server, or `bridge-laws build`.",
             build=current,
         )
-        response.headers["Retry-After"] = str(RETRY_AFTER_S)
-        response.headers["Cache-Control"] = "no-store"
-        return response
-    headers = {"Cache-Control": IMMUTABLE, "Vary": "Accept-Encoding", "X-Offline-Build": current}
-    if "gzip" in (request.headers.get("accept-encoding") or ""):
-        headers["Content-Encoding"] = "gzip"
-    else:
-        body = await asyncio.to_thread(gzip.decompress, body)
-    return Response(body, content_type="application/json; charset=utf-8", headers=headers)
-
-
-def _read(path: Path) -> bytes | None:
-    """The file's bytes (kept in memory while it is unchanged), None if it is not there."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    version = (stat.st_mtime_ns, stat.st_size)
-    kept = _files.get(path)
-    if kept and kept[0] == version:
-        return kept[1]
-    body = path.read_bytes()
-    if len(_files) >= 8:
-        _files.pop(next(iter(_files)))
-    _files[path] = (version, body)
-    return body
-
-
-def _making(db_path: Path, build: str) -> str | None:
-    """Start `bridge-laws pack` for this build unless one is running; a message if it failed."""
-    maker = _makers.get(build)
-    if maker is not None:
-        process, started = maker
-        status = process.poll()
-        if status is None:
-            return None
-        if status != 0 and time.monotonic() - started < RESTART_AFTER_FAILURE_S:
-            return (
-                f"Making the offline copy of build {build[:8]} failed (see the server's log); it is tried again soon."
-            )
-    _makers.clear()  # one build at a time
-    process = start_in_background(db_path)
-    if process is not None:
-        logging.getLogger(__name__).warning(
-            "offline packs of build %s missing: making them (pid %d)", build[:8], process.pid
-        )
-        _makers[build] = (process, time.monotonic())
-    return None
+    headers = {"Cache-Control": IMMUTABLE, "X-Offline-Build": current, "Access-Control-Allow-Origin": "*"}
+    return gzip_answer(request, path, "application/json; charset=utf-8", headers)
 
 
 async def shell(datasette, request):
     """The offline page (see the module docstring); online, it describes the offline copy."""
-    info = await read(datasette, _build_info)
+    info = await read(datasette, build_info)
     return await html_page(
         datasette, request, "offline.html", {"build_id": info.get("build_id", ""), "built_at": info.get("built_at", "")}
     )

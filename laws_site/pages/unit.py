@@ -261,14 +261,18 @@ def siblings(conn, row: dict) -> list[dict]:
     """The units beside this one under the same parent (A. B. C. / 1. 2. / (a) (b)), in order."""
     if not row.get("parent_id"):
         return []
-    rows = conn.execute(
-        f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote' order by position",
+    # 1997 Law 23's neighbours are laws, not the divisions beside it
+    headings = "" if row["kind"] in HEADING_KINDS else " and kind not in ('part', 'chapter', 'division')"
+    rows = conn.execute(  # one more than shown: a 索引 entry has ~2,000 siblings, none read
+        f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote'{headings} "
+        f"order by position limit {MAX_SIBLINGS + 1}",
         (row["parent_id"],),
     )
     out = [queries.unit_dict(r) for r in rows]
-    if row["kind"] not in HEADING_KINDS:  # 1997 Law 23's neighbours are laws, not the divisions beside it
-        out = [u for u in out if u["kind"] not in HEADING_KINDS]
-    return out if len(out) > 1 and len(out) <= 60 else []
+    return out if 1 < len(out) <= MAX_SIBLINGS else []
+
+
+MAX_SIBLINGS = 60
 
 
 HEADING_KINDS = frozenset({"part", "chapter", "division"})

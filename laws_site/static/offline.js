@@ -1,17 +1,20 @@
-// The pocket app, on every page: registers the service worker (/sw.js, the whole site in scope) and
-// says at the foot of the page whether the offline copy is being saved, is ready, and which build
-// it holds. Nothing to press: the worker saves the copy in the background on the first online
-// visit, and a new build on the next online visit after the site is rebuilt. The words come from
-// data- attributes of this script's tag (templates/_offline.html), translated with the chrome.
-// The copy is kept per interface language: the page is "ready" when its own language (the URL's
-// /en/ or /zh/ prefix, else Japanese) is saved; if not, it asks the worker to save it.
+// The pocket app, on every page: registers the service worker (sw.js at the site's root, the whole
+// site in scope) and says at the foot of the page whether the offline copy is being saved, is
+// ready, and which build it holds. Nothing to press: the worker saves the copy in the background on
+// the first online visit, and a new build on the next online visit after the site is rebuilt. The
+// words and the site's root (Datasette's base_url) come from data- attributes of this script's tag
+// (templates/_offline.html), translated with the chrome. The copy is kept per interface language:
+// the page is "ready" when its own language (the URL's /en/ or /zh/ prefix, else Japanese) is
+// saved; if not, it asks the worker to save it. A service worker needs a secure origin (HTTPS, or
+// localhost): over plain http the page says that HTTPS is needed.
 (function () {
   "use strict";
   var script = document.currentScript;
   var PREFIX = "bridge-laws-offline-";
   var STATE_URL = "/-/offline/saved/state";
-  var RETRY_MS = 20000;
-  var match = /^\/(zh|en)(?=\/|$)/.exec(location.pathname);
+  var ROOT = (script && script.getAttribute("data-root")) || "/";
+  var here = location.pathname.indexOf(ROOT) === 0 ? "/" + location.pathname.slice(ROOT.length) : location.pathname;
+  var match = /^\/(zh|en)(?=\/|$)/.exec(here);
   var LANGUAGE = match ? match[1] : "ja";
 
   function words(name, values) {
@@ -88,6 +91,10 @@
     });
   }
 
+  if (window.isSecureContext === false) {
+    show("insecure", words("insecure", { origin: location.origin }));
+    return;
+  }
   if (!("serviceWorker" in navigator) || !window.caches) {
     show("unsupported", words("unsupported"));
     return;
@@ -97,16 +104,13 @@
   });
   window.addEventListener("online", refresh);
   window.addEventListener("offline", refresh);
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function (reg) {
+  navigator.serviceWorker.register(ROOT + "sw.js", { scope: ROOT }).then(function (reg) {
     registration = reg;
     function watch(worker) {
       if (!worker) return;
       worker.addEventListener("statechange", function () {
-        if (worker.state === "redundant") {
-          if (!reg.active) failure = "install failed";
-          // e.g. the server was still making a new build's packs: try again while the page is open
-          if (navigator.onLine) setTimeout(function () { reg.update().catch(function () {}); }, RETRY_MS);
-        }
+        // a failed install is tried again on the next visit, not in a loop while the page is open
+        if (worker.state === "redundant" && !reg.active) failure = "install failed";
         refresh();
       });
     }

@@ -1,20 +1,25 @@
 /* The site's service worker: the whole library kept in the browser, one build at a time.
  *
- * Served at /sw.js by laws_site/pages/offline.py, which writes the build id in below: a rebuilt site
- * is a different script, so the browser installs a new worker on the next online visit. Installing
- * fetches this build's packs (made by `bridge-laws pack`, laws_site/offline/make.py): the pages in
+ * Served at /sw.js by laws_site/pages/offline.py (and written into the static export by
+ * laws_site/offline/export.py), with the build id written in below: a rebuilt site is a different
+ * script, so the browser installs a new worker on the next online visit. Installing fetches this
+ * build's packs (made by `bridge-laws build` with the database, laws_site/offline/make.py): the pages in
  * the reader's interface language (laws_site/offline/pack.py: line-deduplicated in shards; one pack
  * per language, /en/ and /zh/ pages translated, the law texts as printed), what offline search reads
  * (laws_site/offline/search_data.py, shared by the languages) and the static files the pages use,
  * and stores them in one cache named after the build; activating removes every other build's cache.
  * The reader's languages are those of the pages open when it installs and those the previous build's
  * copy held; a page opened online in another language saves that language's pack too.
- * Until the server has made the packs of a new build it answers 503 with Retry-After: installing
- * waits (the old copy keeps working meanwhile).
+ * A pack that cannot be fetched fails the install, once: the open page says so (offline.js), and the
+ * next visit tries again; the old copy keeps working meanwhile.
  *
  * Pages: the network first (a reader online always sees the server's answer), the offline copy when
  * the network fails, or when it takes longer than NETWORK_TIMEOUT_MS and the copy holds the page (a
- * basement with one bar of signal; a page the copy lacks waits for the server).
+ * basement with one bar of signal; a page the copy lacks waits for the server). From a static host
+ * (STATIC_SITE, the export) the copy first: it holds what the host serves, and it alone answers a
+ * page with a query (the 索引's rows, the diffs) and search.
+ * The site may live under a path (Datasette's base_url, a static host's project path): BASE, the
+ * worker's scope; the packs are made at the root, so their pages' links get BASE in front here.
  * Search offline answers with /-/offline/page, where offline-search.js runs the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
  * offline" part, status 503 - never the browser's error page.
@@ -26,16 +31,16 @@
 
 const BUILD = "__BUILD__";
 const BUILT_AT = "__BUILT_AT__";
+const STATIC_SITE = false;
+const BASE = new URL(self.registration.scope).pathname; // "/", or the path the site lives under
 const FORMAT = 4; // the search pack's (laws_site/offline/search_data.py FORMAT)
 const LAYOUT = 4; // how this worker stores the packs (3: per interface language, in groups of GROUP_PAGES; 4: with the results' labels)
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
-// how long installing waits for the server to make a new build's packs; after that the install
-// fails and the open page (offline.js) tries again a little later
-const PACK_WAIT_MS = 120000;
 const LANGUAGES = ["ja", "zh", "en"];
 const DEFAULT_LANGUAGE = "ja";
+// keys of what is saved, not addresses on the site: offline.js and offline-search.js read them
 const SAVED = "/-/offline/saved/";
 const STATE_URL = SAVED + "state";
 const SEARCH_URL = SAVED + "search";
@@ -60,15 +65,28 @@ const MAX_ASSET_BYTES_IN_MEMORY = 4000000;
 /** A language's saved parts: index (URL -> group), chrome (lines of most pages), group/N. */
 function savedUrl(lang, part) { return SAVED + lang + "/" + part; }
 
-/** The interface language of a path: its prefix (/en/, /zh/), else Japanese. */
+/** A site path ("/-/search") where the site is: under BASE. */
+function at(path) { return BASE + path.replace(/^\//, ""); }
+
+/** The site path of an address under BASE ("/prefix/-/search" -> "/-/search"). */
+function sitePath(pathname) {
+  return pathname.startsWith(BASE) ? "/" + pathname.slice(BASE.length) : pathname;
+}
+
+/** The interface language of a site path: its prefix (/en/, /zh/), else Japanese. */
 function languageOf(pathname) {
   const match = /^\/(ja|zh|en)(?=\/|$)/.exec(pathname);
   return match ? match[1] : DEFAULT_LANGUAGE;
 }
 
+// links in pages made at the root ("/laws-2017-ja/61", "/-/static/...") point under BASE
+const ROOT_LINK = /(\s(?:href|src|action)=")\/(?![\/\\])/g;
+
+function rebased(text) { return BASE === "/" ? text : text.replace(ROOT_LINK, "$1" + BASE); }
+
 // the offline search engine (the same file the offline page runs): the worker answers a search
 // page whole, and keeps the engine loaded between searches
-importScripts("/-/static-plugins/bridge-laws/offline-search.js");
+importScripts(at("/-/static-plugins/bridge-laws/offline-search.js"));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));
@@ -123,22 +141,19 @@ function json(data) {
   return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A pack of this build; while the server is still making it (503, Retry-After), ask again. */
-async function fetchPack(path) {
-  const deadline = Date.now() + PACK_WAIT_MS;
-  for (;;) {
-    const response = await fetch(path + (path.includes("?") ? "&" : "?") + "build=" + encodeURIComponent(BUILD),
-      { cache: "no-store" });
-    if (response.ok) return response;
+/** The JSON text of one of this build's packs (search, pages-ja...): the server sends it with
+ * Content-Encoding gzip (the browser inflates it); a static host sends the stored .gz file as it is
+ * (inflated here: gzip's first two bytes say which). One try: a failure fails the install. */
+async function fetchPack(name) {
+  const response = await fetch(at("/-/offline/" + BUILD + "/" + name + ".json.gz"), { cache: "no-cache" });
+  if (!response.ok) {
     await response.text().catch(() => ""); // read it: an unread body keeps the connection busy
-    const wait = Math.min(15, Number(response.headers.get("Retry-After")) || 0) * 1000;
-    if (response.status !== 503 || !wait || Date.now() + wait > deadline) {
-      throw new Error("the offline pack " + path + " answered " + response.status);
-    }
-    await sleep(wait);
+    throw new Error("the offline pack " + name + " answered " + response.status);
   }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(inflated).text();
 }
 
 // ------------------------------------------------------------ the saved state: {build, languages, search}
@@ -179,7 +194,7 @@ async function languagesSaved() {
 async function wantedLanguages() {
   const wanted = new Set();
   for (const client of await self.clients.matchAll({ includeUncontrolled: true, type: "window" })) {
-    wanted.add(languageOf(new URL(client.url).pathname));
+    wanted.add(languageOf(sitePath(new URL(client.url).pathname)));
   }
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
@@ -203,8 +218,7 @@ async function saveSearch() {
   const cache = await caches.open(CACHE);
   const state = await readState(cache);
   if (state && state.search) return;
-  const response = await fetchPack("/-/offline/search.json");
-  await cache.put(SEARCH_URL, gzipped(await response.text()));
+  await cache.put(SEARCH_URL, gzipped(await fetchPack("search")));
   await updateState((s) => { s.search = true; });
 }
 
@@ -222,7 +236,7 @@ async function savePages(lang) {
   const cache = await caches.open(CACHE);
   const state = await readState(cache);
   if (state && state.languages && state.languages[lang]) return;
-  const pack = await (await fetchPack("/-/offline/pages.json?lang=" + lang)).json();
+  const pack = JSON.parse(await fetchPack("pages-" + lang));
   const stored = regroup(pack);
   const writes = [
     cache.put(savedUrl(lang, "index"), json({ build: pack.build, lang, pages: stored.index, aliases: pack.aliases || {} })),
@@ -231,11 +245,11 @@ async function savePages(lang) {
     cache.put(savedUrl(lang, "labels"), json(pack.result_labels || null)),
   ];
   stored.groups.forEach((group, number) => writes.push(cache.put(savedUrl(lang, "group/" + number), gzipped(JSON.stringify(group)))));
-  const assets = new Set(EXTRA_ASSETS);
+  const assets = new Set(EXTRA_ASSETS.map(at)); // saved under the addresses the pages ask for
   for (const lines of [pack.common, ...pack.shards.map((shard) => shard.lines)]) {
     for (const line of lines) {
       if (!line.includes("/-/static")) continue;
-      for (const match of line.matchAll(ASSET_RE)) assets.add(match[1].replace(/&amp;/g, "&"));
+      for (const match of line.matchAll(ASSET_RE)) assets.add(at(match[1].replace(/&amp;/g, "&")));
     }
   }
   const missing = [];
@@ -287,7 +301,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname === "/sw.js" || url.pathname === "/-/offline/pages.json" || url.pathname === "/-/offline/search.json") {
+  const path = sitePath(url.pathname);
+  if (path === "/sw.js" || path.startsWith("/-/offline/") && /\.json(\.gz)?$/.test(path)) {
     return; // the browser and install() fetch these themselves
   }
   if (url.pathname.startsWith(SAVED)) {
@@ -305,7 +320,7 @@ self.addEventListener("fetch", (event) => {
 
 /** Online, a page in a language this build's copy lacks: save that language too (in the background). */
 async function saveLanguageOf(url) {
-  const lang = languageOf(url.pathname);
+  const lang = languageOf(sitePath(url.pathname));
   const saved = await languagesSaved();
   if (!Object.keys(saved).length || saved[lang]) return; // not installed yet, or saved already
   try {
@@ -328,6 +343,10 @@ function knownOffline() { return self.navigator && self.navigator.onLine === fal
 
 async function page(request, url) {
   if (knownOffline()) return offlinePage(url);
+  if (STATIC_SITE) {
+    const copy = await fromCopy(url);
+    if (copy) return copy;
+  }
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
@@ -393,11 +412,11 @@ function unavailable(url) {
 
 // ------------------------------------------------------------ pages from the pack
 
-/** One spelling of a URL for the pack, without its language prefix (offline_pack.py page_key). */
+/** One spelling of a URL for the pack, without BASE and its language prefix (offline_pack.py page_key). */
 function pageKey(url) {
   const decode = (text) => { try { return decodeURIComponent(text); } catch (e) { return text; } };
   const query = url.search.replace(/^\?/, "").split("&").filter((p) => p && !p.startsWith("from_search=")).join("&");
-  const path = (decode(url.pathname) || "/").replace(/^\/(ja|zh|en)(?=\/|$)/, "") || "/";
+  const path = (decode(sitePath(url.pathname)) || "/").replace(/^\/(ja|zh|en)(?=\/|$)/, "") || "/";
   return path + (query ? "?" + decode(query.replace(/\+/g, " ")) : "");
 }
 
@@ -457,14 +476,14 @@ async function searchEngine() {
 }
 
 function html(body, status) {
-  return new Response(body, { status: status || 200, headers: { "Content-Type": "text/html; charset=utf-8",
+  return new Response(rebased(body), { status: status || 200, headers: { "Content-Type": "text/html; charset=utf-8",
     "X-Offline-Build": BUILD } });
 }
 
 /** The language whose pages answer a URL offline: its own if saved, else one that is (the page in
  * another interface is better than none). */
 async function answeringLanguage(url) {
-  const wanted = languageOf(url.pathname);
+  const wanted = languageOf(sitePath(url.pathname));
   const saved = await languagesSaved();
   if (saved[wanted]) return wanted;
   return [DEFAULT_LANGUAGE, ...LANGUAGES].find((lang) => saved[lang]) || null;
@@ -472,7 +491,7 @@ async function answeringLanguage(url) {
 
 /** The saved copy of a page (a trailing slash, a 索引 row alias), or null. */
 async function savedPage(url) {
-  loadPack(languageOf(url.pathname)); // its index and chrome read while the saved state is
+  loadPack(languageOf(sitePath(url.pathname))); // its index and chrome read while the saved state is
   const lang = await answeringLanguage(url);
   if (!lang) return null;
   const key = pageKey(url);
@@ -499,24 +518,33 @@ function localizeLinks(text, lang) {
       ? path : localized(path, lang)) + '"')));
 }
 
-async function offlinePage(url) {
+/** What the copy answers for a URL: its page, or a search answered on this device; else null. */
+async function fromCopy(url) {
   const copy = await savedPage(url);
   if (copy) return copy;
   const lang = await answeringLanguage(url);
   const shell = lang ? await packedPage(lang, SHELL_KEY) : null;
-  const searching = /^\/-\/search\/?$/.test(url.pathname.replace(/^\/(en|zh|ja)(?=\/)/, ""));
-  if (shell && searching) {
-    try {
-      const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), url, await resultLabels(lang));
-      if (answered && answered.redirect) {
-        return Response.redirect(new URL(localized(answered.redirect, lang), url).href, 302);
-      }
-      if (answered) return html(localizeLinks(answered.html, lang));
-    } catch (error) {
-      // the page runs the search itself (and says so if the search data is missing)
+  const searching = /^\/-\/search\/?$/.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, ""));
+  if (!shell || !searching) return null;
+  // the search answered as the site's page, the search as typed in the page's address
+  const asked = new URL(sitePath(url.pathname) + url.search, self.location.origin);
+  try {
+    const answered = self.BridgeLawsSearch.searchPageHTML(shell, await searchEngine(), asked, await resultLabels(lang));
+    if (answered && answered.redirect) {
+      return Response.redirect(new URL(at(localized(answered.redirect, lang)), url).href, 302);
     }
-    return html(shell);
+    if (answered) return html(localizeLinks(answered.html, lang));
+  } catch (error) {
+    // the page runs the search itself (and says so if the search data is missing)
   }
+  return html(shell);
+}
+
+async function offlinePage(url) {
+  const answered = await fromCopy(url);
+  if (answered) return answered;
+  const lang = await answeringLanguage(url);
+  const shell = lang ? await packedPage(lang, SHELL_KEY) : null;
   if (shell) return html(shell, 503);
   return html("<!DOCTYPE html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
     "<title>Offline</title><h1>Offline</h1><p>There is no connection, and the offline copy of this site " +

@@ -1,0 +1,66 @@
+"""A large stored file sent as it is stored, in chunks: memory per download stays a chunk or two.
+
+Gzip files (the offline packs, laws_site/offline/make.py) go out as stored, with `Content-Encoding:
+gzip`, to a client that accepts it, and decompressed chunk by chunk to one that does not; a file is
+never read or expanded whole per request. A slow reader holds one chunk: the server's transport
+makes `send` wait while its buffer is full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+from pathlib import Path
+
+CHUNK_BYTES = 64 * 1024
+
+
+def accepts_gzip(request) -> bool:
+    """Whether Accept-Encoding lists gzip (or *) without q=0."""
+    for part in (request.headers.get("accept-encoding") or "").lower().split(","):
+        coding, _, parameters = part.strip().partition(";")
+        quality = parameters.strip().removeprefix("q=") if parameters.strip().startswith("q=") else "1"
+        if coding.strip() in ("gzip", "*"):
+            try:
+                return float(quality) > 0
+            except ValueError:
+                return False
+    return False
+
+
+class StoredFile:
+    """An answer a Datasette view returns (it has `asgi_send`): ``path`` sent as stored, or, with
+    ``gunzip``, the gzip file's contents decompressed as they are sent."""
+
+    def __init__(self, path: Path, content_type: str, headers: dict | None = None, gunzip: bool = False):
+        self.path, self.content_type, self.gunzip = Path(path), content_type, gunzip
+        self.headers = dict(headers or {})
+        self.status = 200
+
+    async def asgi_send(self, send) -> None:
+        opened = gzip.open if self.gunzip else open
+        handle = await asyncio.to_thread(opened, self.path, "rb")
+        try:
+            headers = {"content-type": self.content_type, **{k.lower(): v for k, v in self.headers.items()}}
+            if not self.gunzip:  # the length of what is stored; a decompressed answer goes out chunked
+                headers["content-length"] = str(self.path.stat().st_size)
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": self.status,
+                    "headers": [(k.encode("latin-1"), str(v).encode("latin-1")) for k, v in headers.items()],
+                }
+            )
+            while chunk := await asyncio.to_thread(handle.read, CHUNK_BYTES):
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            handle.close()
+
+
+def gzip_answer(request, path: Path, content_type: str, headers: dict | None = None) -> StoredFile:
+    """A stored gzip file as ``content_type``: as stored when the client accepts gzip, else decompressed."""
+    headers = {**(headers or {}), "Vary": "Accept-Encoding"}
+    if accepts_gzip(request):
+        return StoredFile(path, content_type, {**headers, "Content-Encoding": "gzip"})
+    return StoredFile(path, content_type, headers, gunzip=True)
