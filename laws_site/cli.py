@@ -175,6 +175,44 @@ class DatasetteSetting(click.types.CompositeParamType):
 
 
 @cli.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@db_option
+@click.option(
+    "--base-url",
+    default="/",
+    show_default=True,
+    help="The path the site will live under on its host, e.g. /laws/ for https://example.github.io/laws/",
+)
+@click.option(
+    "--server",
+    default=None,
+    metavar="URL",
+    help="A bridge-laws server for JSON, SQL and Datasette's table pages (without one, their links say they need it)",
+)
+def export(directory: Path, db_path: Path, base_url: str, server: str | None):
+    """Write the whole site as static files into DIRECTORY, for any HTTPS static host or CDN: every
+    page in ja/zh/en, the service worker, the offline packs and offline search (from the build's
+    outputs: `build` first)."""
+    from laws_site.offline.export import ExportError
+    from laws_site.offline.export import export as export_site
+
+    check_database(db_path)
+    if server is not None and not server.startswith(("https://", "http://")):
+        raise CliError(f"--server {server!r} is not an http(s) URL")
+    try:
+        figures = export_site(db_path, directory, base_url, server, log=click.echo)
+    except ExportError as error:
+        raise CliError(str(error)) from error
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        raise CliError(f"export failed, {directory} left as it was: {error.strerror or error}{where}") from error
+    click.echo(
+        f"{directory}: {figures['files']:,} files, {figures['bytes']:,} bytes (build {figures['build'][:8]}); "
+        f"serve it over HTTPS at {'/' + base_url.strip('/') + '/' if base_url.strip('/') else '/'}"
+    )
+
+
+@cli.command()
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8001, show_default=True, type=click.IntRange(1, 65535))

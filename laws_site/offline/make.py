@@ -174,8 +174,9 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     }
 
 
-def build_datasette(db_path: Path):
-    """Datasette configured exactly as `bridge-laws serve` runs it (the pages are the server's)."""
+def build_datasette(db_path: Path, base_url: str = "/"):
+    """Datasette configured exactly as `bridge-laws serve` runs it (the pages are the server's), at
+    ``base_url``."""
     import yaml
     from datasette.app import DEFAULT_SETTINGS, Datasette
 
@@ -190,7 +191,7 @@ def build_datasette(db_path: Path):
     return Datasette(
         immutables=[str(db_path)],
         metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
-        settings={name: typed(name, value) for name, value in SETTINGS.items()},
+        settings={**{name: typed(name, value) for name, value in SETTINGS.items()}, "base_url": base_url},
     )
 
 

@@ -22,6 +22,7 @@ benchmarks/RESULTS.md. A shard is what the service worker inflates to answer one
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 import re
@@ -63,30 +64,30 @@ def start_paths(lang: str, units: list[str]) -> list[str]:
     return [i18n.localized(path, lang) for path in ("/", SHELL_PATH, *units)]
 
 
-def links(page: str, lang: str = i18n.DEFAULT) -> list[str]:
-    """The site's own page links of a page in `lang`: plugin routes only, in the same language (not
-    the switcher's or the hreflang alternates'), no JSON, no search, no fragments."""
+@functools.lru_cache(maxsize=100_000)
+def crawlable(raw: str, lang: str) -> tuple[str, str] | None:
+    """(link, page key) of an href as written in a page, if the crawl follows it; else None. Asked
+    once per distinct href and language (most links repeat on every page: the menus, the footer)."""
     from laws_site import routes  # routes imports the pages, which import this module
 
-    wanted = None if lang == i18n.DEFAULT else lang
-    found = []
-    for href in HREF_RE.findall(page):
-        href = html.unescape(href).split("#", 1)[0]
-        if not href.startswith("/") or href.startswith("//"):
-            continue
-        prefix, decoded = i18n.split_prefix(unquote(urlsplit(href).path))
-        if prefix != wanted:
-            continue
-        if decoded.endswith(".json") or SKIPPED_PATH_RE.match(decoded) or not routes.is_plugin_path(decoded):
-            continue
-        found.append(href)
-    return found
+    href = html.unescape(raw).split("#", 1)[0]
+    if not href.startswith("/") or href.startswith("//"):
+        return None
+    prefix, decoded = i18n.split_prefix(unquote(urlsplit(href).path))
+    if prefix != (None if lang == i18n.DEFAULT else lang):
+        return None
+    if decoded.endswith(".json") or SKIPPED_PATH_RE.match(decoded) or not routes.is_plugin_path(decoded):
+        return None
+    return href, page_key(href)
 
 
-async def crawl(datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None = None) -> dict[str, str]:
-    """{page key: HTML} of every page reachable from `start` through the site's links in `lang`. A
-    link that does not answer 200 (a redirect, a page that is not there) is left out and noted in
-    `skipped` {url: status}: offline it gets the "not available offline" page, as any page not packed."""
+async def crawl(
+    datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None = None, follow: bool = True
+) -> dict[str, str]:
+    """{page key: HTML} of every page reachable from `start` through the site's links in `lang` (only
+    the pages of `start` unless ``follow``). A link that does not answer 200 (a redirect, a page that
+    is not there) is left out and noted in `skipped` {url: status}: offline it gets the "not available
+    offline" page, as any page not packed."""
     pages: dict[str, str] = {}
     queued = {page_key(url) for url in start}
     todo = list(start)
@@ -99,11 +100,13 @@ async def crawl(datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None
                     skipped[url] = response.status_code
                 continue
             pages[page_key(url)] = response.text
-            for href in links(response.text, lang):
-                key = page_key(href)
-                if key not in queued:
-                    queued.add(key)
-                    todo.append(href)
+            if not follow:
+                continue
+            for raw in dict.fromkeys(HREF_RE.findall(response.text)):
+                found = crawlable(raw, lang)
+                if found and found[1] not in queued:
+                    queued.add(found[1])
+                    todo.append(found[0])
     return pages
 
 

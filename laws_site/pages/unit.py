@@ -228,11 +228,7 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     """Defined terms of this document whose printed term occurs in the shown text."""
     shown = "\n".join((u["title"] or "") + "\n" + (u["text"] or "") for u in units)
     inside = {u["id"] for u in units}
-    return [
-        d
-        for d in queries.definitions(conn, doc)
-        if d["id"] not in inside and d["title"] and len(d["title"]) >= 2 and d["title"] in shown
-    ]
+    return [d for d in queries.definitions_in(conn, doc, shown) if d["id"] not in inside]
 
 
 LAW_KINDS = ("law", "article")

@@ -122,6 +122,16 @@ def definitions(conn: sqlite3.Connection, doc: str) -> list[dict]:
     return [unit_dict(r) for r in rows]
 
 
+def definitions_in(conn: sqlite3.Connection, doc: str, text: str) -> list[dict]:
+    """The document's definitions whose term (two characters or more) occurs in ``text``."""
+    rows = conn.execute(
+        f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'definition' and length(title) >= 2 "
+        "and instr(?, title) > 0 order by position",
+        (doc, text),
+    )
+    return [unit_dict(r) for r in rows]
+
+
 def units_of_kinds(conn: sqlite3.Connection, doc: str, kinds: tuple[str, ...]) -> list[dict]:
     marks = ",".join("?" * len(kinds))
     rows = conn.execute(

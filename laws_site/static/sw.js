@@ -343,8 +343,8 @@ function knownOffline() { return self.navigator && self.navigator.onLine === fal
 
 async function page(request, url) {
   if (knownOffline()) return offlinePage(url);
-  if (STATIC_SITE) {
-    const copy = await fromCopy(url);
+  if (STATIC_SITE && (await languagesSaved())[languageOf(sitePath(url.pathname))]) {
+    const copy = await fromCopy(url); // this language saved: its pages as the host would send them
     if (copy) return copy;
   }
   const network = fetch(request);
