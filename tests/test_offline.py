@@ -310,3 +310,41 @@ def test_the_offline_page_describes_the_copy_online(datasette, build_id):
     assert response.status_code == 200
     assert build_id[:8] in response.text
     assert 'id="offline-unavailable" hidden' in response.text and 'id="offline-search" hidden' in response.text
+
+
+# ---------------------------------------------------------------- a crawl sample: every kind of page, every language
+
+CRAWL_SAMPLE = [
+    "/",
+    "/laws-2017-ja",
+    "/laws-2017-ja/61B2(a)",
+    "/laws-2017-ja/def:ダミー",
+    "/laws-2017-ja/index:リボーク/質問",
+    "/laws-1997-zh/6D3",
+    "/revoke-notes-ja/L61B",
+    "/jcbl-regs-ja/24-5-1",
+    "/laws-2017-ja/-/index?row=ら",
+    "/-/glossary/ダミー",
+    "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+    "/-/history/61",
+    "/-/offline/page",
+]
+
+
+@pytest.mark.parametrize("lang", ["ja", "zh", "en"])
+def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette, lang):
+    """The whole crawl (every page, three languages) is the full tier's; a few pages of each kind here."""
+    from laws_site.i18n.catalog import localized
+    from laws_site.offline.pack import HREF_RE, crawl, crawlable, pack_pages
+
+    paths = [localized(path, lang) for path in CRAWL_SAMPLE]
+    skipped = {}
+    pages = asyncio.run(crawl(datasette, paths, lang, skipped, follow=False))
+    assert skipped == {} and sorted(pages) == sorted(page_key(path) for path in paths)
+    pack = pack_pages(pages, "sample", skipped, lang)
+    for path in paths:
+        assert unpack_page(pack, page_key(path)) == get(datasette, path).text, path
+    followed = {crawlable(raw, lang) for page in pages.values() for raw in HREF_RE.findall(page)} - {None}
+    prefix = "" if lang == "ja" else f"/{lang}/"
+    assert followed and all(link.startswith(prefix or "/") for link, _ in followed)
+    assert not [key for _, key in followed if key.startswith(("/-/search", "/laws/")) or ".json" in key]

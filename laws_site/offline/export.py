@@ -42,7 +42,8 @@ from laws_site.offline.pack import SHELL_PATH, unpack_page
 MARKER = ".bridge-laws-export"
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
 ANCHOR = re.compile(r'<a\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
-ROOT_LINK = re.compile(r'(\s(?:href|src|action)=")/(?![/\\])')  # the rule of sw.js's rebased()
+# the rule of sw.js's rebased(): links, and the site's root that offline.js registers the worker at
+ROOT_LINK = re.compile(r'(\s(?:href|src|action|data-root)=")/(?![/\\])')
 # a page whose query the host cannot see, or search: reload once the service worker can answer it
 READY_SCRIPT = (
     "<script>/* a static copy: this address is answered by the offline copy once it is saved */"
@@ -65,9 +66,9 @@ def export(db_path: Path, target: Path, base_url: str = "/", server: str | None 
     build = read_build_id(db_path)
     if not build:
         raise ExportError(f"{db_path} is not a database built by `bridge-laws build`")
+    check_target(target)
     if missing(db_path, build):
         raise ExportError(f"{db_path} has no offline packs: run `bridge-laws pack --db {db_path}` (or build again)")
-    check_target(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:

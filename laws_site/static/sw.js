@@ -79,8 +79,8 @@ function languageOf(pathname) {
   return match ? match[1] : DEFAULT_LANGUAGE;
 }
 
-// links in pages made at the root ("/laws-2017-ja/61", "/-/static/...") point under BASE
-const ROOT_LINK = /(\s(?:href|src|action)=")\/(?![\/\\])/g;
+// links in pages made at the root ("/laws-2017-ja/61", "/-/static/...", offline.js's data-root) point under BASE
+const ROOT_LINK = /(\s(?:href|src|action|data-root)=")\/(?![\/\\])/g;
 
 function rebased(text) { return BASE === "/" ? text : text.replace(ROOT_LINK, "$1" + BASE); }
 

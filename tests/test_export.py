@@ -1,0 +1,231 @@
+"""`bridge-laws export DIR`: the site as static files (laws_site/offline/export.py). The rules each page
+goes through here; the whole export served by `python -m http.server`, file by file here and in
+Chromium at phone size in tests/test_export_browser.py (full tier)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+
+from laws_site.cli import cli
+from laws_site.offline import export as static_export
+from laws_site.offline import make as offline_make
+from laws_site.offline.pack import unpack_page
+
+NOTE = "needs the server"
+PAGE = (
+    '<html><head><link rel="stylesheet" href="/-/static/app.css?d59929"></head><body>'
+    '<a href="/laws-2017-ja/61">第61条</a> <a class="json" href="/laws-2017-ja/61.json">JSON</a> '
+    '<a href="/laws">データ</a> <a href="/en/laws/sections?_search=x&amp;y=1">Table</a> '
+    '<a href="https://www.worldbridge.org/">WBF</a> <a href="/-/api">API</a>'
+    '<form action="/-/search"><img src="/-/static-plugins/bridge-laws/icon-192.png"></form></body></html>'
+)
+
+
+def test_links_to_json_sql_and_datasettes_pages_say_they_need_the_server():
+    page = static_export.static_page(PAGE, "/", None, NOTE)
+    assert '<a href="/laws-2017-ja/61">第61条</a>' in page and '<a href="/-/api">API</a>' in page
+    assert '<span class="needs-server" title="needs the server">JSON</span>' in page
+    assert '<span class="needs-server" title="needs the server">データ</span>' in page
+    assert '<span class="needs-server" title="needs the server">Table</span>' in page
+    assert '<a href="https://www.worldbridge.org/">WBF</a>' in page  # another site: untouched
+    assert READY_MARK not in page
+
+
+READY_MARK = "bridge-laws-reloaded"
+
+
+def test_with_a_server_those_links_go_to_it():
+    page = static_export.static_page(PAGE, "/", "https://laws.example.org/", NOTE)
+    assert 'href="https://laws.example.org/laws-2017-ja/61.json">JSON</a>' in page
+    assert 'href="https://laws.example.org/en/laws/sections?_search=x&amp;y=1">Table</a>' in page
+    assert '<a href="/laws-2017-ja/61">第61条</a>' in page
+
+
+def test_under_a_base_url_every_root_link_moves_under_it_and_a_page_with_a_query_waits_for_the_worker():
+    page = static_export.static_page(PAGE, "/laws/", None, NOTE, ready=True)
+    assert '<a href="/laws/laws-2017-ja/61">' in page and 'href="/laws/-/static/app.css?d59929"' in page
+    assert 'action="/laws/-/search"' in page and 'src="/laws/-/static-plugins/bridge-laws/icon-192.png"' in page
+    assert 'href="https://www.worldbridge.org/"' in page
+    assert page.index(READY_MARK) < page.index("</head>")
+
+
+@pytest.mark.parametrize(
+    "path, file",
+    [
+        ("/", "index.html"),
+        ("/en/", "en/index.html"),
+        ("/laws-2017-ja/61B2(a)", "laws-2017-ja/61B2(a)/index.html"),
+        ("/zh/laws-2017-ja/def:ダミー", "zh/laws-2017-ja/def:ダミー/index.html"),
+        ("/laws-2017-ja/index:リボーク/質問", "laws-2017-ja/index:リボーク/質問/index.html"),
+        ("/-/glossary/ダミー", "-/glossary/ダミー/index.html"),
+    ],
+)
+def test_a_page_is_its_path_as_a_directory_with_an_index_file(tmp_path, path, file):
+    static_export.write_page(tmp_path, path, "<p>x</p>")
+    assert (tmp_path / file).read_text(encoding="utf-8") == "<p>x</p>"
+
+
+def test_a_page_path_that_leaves_the_directory_is_refused(tmp_path):
+    with pytest.raises(static_export.ExportError, match="not a file name"):
+        static_export.write_page(tmp_path, "/laws-2017-ja/../../etc", "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    return errors[0]
+
+
+def test_a_build_without_packs_cannot_be_exported(laws_db_path, tmp_path):
+    db = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, db)
+    line = one_line_error(CliRunner().invoke(cli, ["export", str(tmp_path / "site"), "--db", str(db)]))
+    assert line == f"Error: {db} has no offline packs: run `bridge-laws pack --db {db}` (or build again)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["laws.db"]
+
+
+def test_a_directory_that_is_not_an_earlier_export_is_left_alone(laws_db_path, tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    line = one_line_error(CliRunner().invoke(cli, ["export", str(mine), "--db", str(laws_db_path)]))
+    assert "is not an earlier export" in line and (mine / "notes.txt").read_text() == "keep me"
+
+
+def test_a_server_that_is_not_a_url_is_one_line(laws_db_path, tmp_path):
+    line = one_line_error(
+        CliRunner().invoke(
+            cli, ["export", str(tmp_path / "site"), "--db", str(laws_db_path), "--server", "laws.example"]
+        )
+    )
+    assert line == "Error: --server 'laws.example' is not an http(s) URL"
+
+
+# ---------------------------------------------------------------- the whole export, served by a static file server
+
+
+@pytest.fixture(scope="module")
+def exported(laws_db_path, tmp_path_factory):
+    offline_make.add_packs(laws_db_path, jobs=2, log=lambda line: None)
+    site = tmp_path_factory.mktemp("export") / "site"
+    figures = static_export.export(laws_db_path, site, log=lambda line: None)
+    return site, figures
+
+
+@pytest.fixture(scope="module")
+def static_host(exported):
+    """`python -m http.server` over the export: what any static host does with the files."""
+    from tests.live_server import free_port
+
+    site, _ = exported
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/sw.js", timeout=5).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    yield base
+    server.kill()
+    server.wait()
+
+
+def fetch(url: str) -> tuple[int, dict, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.mark.slow
+def test_every_packed_page_is_a_file_of_the_export(exported, laws_db_path):
+    site, figures = exported
+    build = figures["build"]
+    for lang in ("ja", "zh", "en"):
+        pack = json.loads(gzip.decompress(offline_make.pack_file(laws_db_path, build, f"pages-{lang}").read_bytes()))
+        prefix = "" if lang == "ja" else f"{lang}/"
+        plain = [key for key in pack["pages"] if "?" not in key]
+        missing = [key for key in plain if not (site / (prefix + key.strip("/")) / "index.html").is_file()]
+        assert missing == [], (lang, missing[:5])
+        assert (site / prefix / "-" / "search" / "index.html").is_file()
+        page = (site / prefix / "laws-2017-ja" / "61B2(a)" / "index.html").read_text(encoding="utf-8")
+        assert page == static_export.static_page(
+            unpack_page(pack, "/laws-2017-ja/61B2(a)"),
+            "/",
+            None,
+            static_export.i18n.translations(lang).gettext(static_export.NEEDS_SERVER),
+        )
+    assert (
+        f'const BUILD = "{build}";' in (site / "sw.js").read_text()
+        and "const STATIC_SITE = true;" in (site / "sw.js").read_text()
+    )
+    assert (site / static_export.MARKER).read_text().strip() == build
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path, title",
+    [
+        ("/laws-2017-ja/61B2(a)", "第61条B項2(a)"),
+        ("/laws-2017-ja/" + quote("def:ダミー"), "ダミー"),
+        ("/laws-2017-ja/" + quote("index:リボーク/質問"), "リボーク"),
+        ("/en/laws-2017-ja/61", "Law 61"),
+        ("/zh/-/glossary/" + quote("ダミー"), "ダミー"),
+    ],
+)
+def test_a_static_file_server_serves_every_kind_of_page(static_host, path, title):
+    status, headers, body = fetch(static_host + path)
+    assert status == 200 and headers["Content-Type"].startswith("text/html"), (path, status)
+    assert title in body.decode("utf-8"), path
+
+
+@pytest.mark.slow
+def test_the_packs_and_the_worker_are_served_as_the_worker_reads_them(static_host, exported):
+    site, figures = exported
+    status, headers, body = fetch(f"{static_host}/-/offline/{figures['build']}/search.json.gz")
+    assert status == 200 and body[:2] == b"\x1f\x8b" and "Content-Encoding" not in headers  # the worker inflates it
+    assert json.loads(gzip.decompress(body))["build"] == figures["build"]
+    status, headers, body = fetch(static_host + "/sw.js")
+    assert status == 200 and "javascript" in headers["Content-Type"]
+    status, headers, body = fetch(static_host + "/-/offline/manifest.webmanifest")
+    assert status == 200 and json.loads(body)["start_url"] == "/"
+    status, headers, body = fetch(static_host + "/laws-2017-ja/61.json")
+    assert status == 404  # JSON stays with Datasette
+
+
+@pytest.mark.slow
+def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_path):
+    site = tmp_path / "site"
+    static_export.export(laws_db_path, site, base_url="laws", log=lambda line: None)
+    page = (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")
+    assert 'href="/laws/laws-2017-ja/62"' in page or 'href="/laws/laws-2017-ja/' in page
+    assert 'data-root="/laws/"' in page and 'href="/laws/-/offline/manifest.webmanifest"' in page
+    manifest = json.loads((site / "-" / "offline" / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["start_url"] == "/laws/" and manifest["icons"][0]["src"].startswith("/laws/-/static-plugins/")
+    # exported again over itself: replaced whole
+    static_export.export(laws_db_path, site, log=lambda line: None)
+    assert 'data-root="/"' in (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")
+    assert not list(tmp_path.glob(".site.*"))
