@@ -334,3 +334,37 @@ def test_no_module_spells_a_document_id_but_the_registry():
         if found:
             spelled[str(path.relative_to(ROOT))] = found
     assert not spelled, spelled
+
+
+# ---------------------------------------------------------------- the wheel is the repository (issue 35)
+
+
+@pytest.mark.slow
+def test_a_build_from_the_installed_wheel_outside_the_checkout_is_the_repository_build(installed_wheel, tmp_path):
+    """`bridge-laws build` from the wheel alone, in a directory far from the checkout, writes the same
+    bytes as from the repository (the same SOURCE_DATE_EPOCH: built_at is the corpus's time)."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    built = {}
+    for where, cwd, extra in (("repository", ROOT, {}), ("wheel", outside, {"PYTHONPATH": str(installed_wheel)})):
+        db = tmp_path / where / "laws.db"
+        done = subprocess.run(
+            [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db), "--no-offline"],
+            cwd=cwd,
+            env={**env, **extra},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        built[where] = db
+    located = subprocess.run(
+        [sys.executable, "-c", "import ingest.sources.corpus as c; print(c.DEFAULT_CORPUS)"],
+        cwd=outside,
+        env={**env, "PYTHONPATH": str(installed_wheel)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert Path(located).is_relative_to(installed_wheel)  # the wheel's own corpus, not the checkout's
+    assert built["wheel"].read_bytes() == built["repository"].read_bytes()
