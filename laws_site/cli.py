@@ -120,10 +120,10 @@ def build(db_path: Path, corpus_dir: Path, offline: bool, jobs: int | None):
     same bytes; a failed or stopped build leaves the previous outputs as they were."""
     signal.signal(signal.SIGTERM, terminate_cleanly)
     counts = run_build(db_path, corpus_dir, offline, jobs)
+    if counts["packs"]:
+        click.echo(f"offline packs of build {counts['build_id'][:8]} in {counts['seconds']:.1f} s", err=True)
     click.echo(
         f"{counts['documents']} documents, {counts['units']} units, {counts['xrefs']} cross-references -> {db_path}"
-        + (f" and {len(counts['packs'])} offline packs" if counts["packs"] else "")
-        + f" (build {counts['build_id'][:8]}, {counts['seconds']:.1f} s)"
     )
 
 

@@ -27,12 +27,15 @@ import httpx
 import pytest
 import yaml
 
+from ingest.build.outputs import packs_root
 from laws_site.http.serve import METADATA, SETTINGS, datasette_args
 from tests.live_server import QUERIES, ROOT, free_port, serving
 
 pytestmark = pytest.mark.slow  # wheels built and installed
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+# the wheel, for --install; the build's offline packs, beside the database in /app (issue 35)
+STATIC = ["dist:dist", "laws.db.offline:laws.db.offline"]
 WEB_MODULES = {"datasette", "jinja2", "markupsafe"}
 
 
@@ -152,9 +155,14 @@ def installed_wheel(package_dir, wheel, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def package_dir(laws_db_path, wheel, tmp_path_factory):
-    """The directory README's `datasette package laws.db -m metadata.yml --static dist:dist
-    --install /app/dist/<wheel> --extra-options '<settings>'` sends to docker build, plus its inspect file."""
+    """The directory README's `datasette package laws.db -m metadata.yml --static dist:dist --static
+    laws.db.offline:laws.db.offline --install /app/dist/<wheel> --extra-options '<settings>'` sends to
+    docker build, plus its inspect file."""
     from datasette.utils import temporary_docker_directory
+
+    from laws_site.offline.make import add_packs
+
+    add_packs(laws_db_path, jobs=2, log=lambda line: None)  # `bridge-laws build` makes them with the database
 
     out = tmp_path_factory.mktemp("package") / "app"
     cwd = os.getcwd()
@@ -169,7 +177,7 @@ def package_dir(laws_db_path, wheel, tmp_path_factory):
                 branch=None,
                 template_dir=None,
                 plugins_dir=None,
-                static=[("dist", str(wheel.parent))],
+                static=[("dist", str(wheel.parent)), ("laws.db.offline", str(packs_root(laws_db_path)))],
                 install=[f"/app/dist/{wheel.name}"],
                 spatialite=False,
                 version_note=None,
@@ -231,7 +239,7 @@ def test_readme_publish_command_is_the_one_tested(wheel):
     assert argv[2] == "laws.db"
     assert (ROOT / options["-m"]).resolve() == METADATA
     assert options["--install"] == f"/app/dist/{wheel.name}"
-    assert options["--static"] == "dist:dist"
+    assert [argv[i + 1] for i, a in enumerate(argv) if a == "--static"] == STATIC
     assert options["--extra-options"] == extra_options()
     assert not {"--plugins-dir", "--template-dir"} & set(argv)
 
@@ -244,7 +252,7 @@ def test_package_dockerfile_installs_the_wheel_and_serves_immutable_with_setting
         assert f"--setting {name} {value}" in text
     words = shlex.split(text.replace("\n", " "))
     assert not {"--plugins-dir", "--template-dir"} & set(words)
-    assert [words[i + 1] for i, word in enumerate(words) if word == "--static"] == ["dist:dist"]
+    assert [words[i + 1] for i, word in enumerate(words) if word == "--static"] == STATIC
     for part in ("metadata.json", "laws.db", "inspect-data.json"):
         assert (package_dir / part).exists(), part
 
@@ -368,3 +376,15 @@ def test_a_build_from_the_installed_wheel_outside_the_checkout_is_the_repository
     ).stdout.strip()
     assert Path(located).is_relative_to(installed_wheel)  # the wheel's own corpus, not the checkout's
     assert built["wheel"].read_bytes() == built["repository"].read_bytes()
+
+
+@pytest.mark.slow
+def test_the_packaged_site_serves_its_offline_app_baked_in(packaged_site, laws_db_path):
+    from ingest.build.identity import read_build_id
+    from laws_site.offline.make import NAMES
+
+    build = read_build_id(laws_db_path)
+    assert f'const BUILD = "{build}";' in packaged_site.get("/sw.js").text
+    for name in NAMES:
+        response = packaged_site.get(f"/-/offline/{build}/{name}.json.gz")
+        assert response.status_code == 200 and response.json()["build"] == build, name
