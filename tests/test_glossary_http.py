@@ -153,3 +153,17 @@ async def test_each_definition_links_to_its_term_in_context(datasette, unit, ter
     link = re.search(r'<a class="term-usage" href="([^"]+)">', html).group(1)
     assert unquote(link) == f"/-/glossary/{term}"
     assert (await get(datasette, link)).status_code == 200
+
+
+async def test_the_whole_glossary_page_can_be_filtered_in_place_offline(datasette):
+    """Offline the copy holds the whole glossary's page, not a filtered one: the page says it holds every row
+    and where the offline search's folding is (site.js filters its rows with it; tests/test_offline_reading_browser.py)."""
+    html = (await get(datasette, "/zh/-/glossary")).text
+    assert '<table class="glossary" data-complete="">' in html
+    assert re.search(
+        r'<form class="glossary-filter" action="/zh/-/glossary" method="get" data-engine="[^"]*/offline-search\.js">',
+        html,
+    )
+    assert 'data-filtered="共 {total} 个术语，显示 {shown} 个"' in html
+    filtered = (await get(datasette, "/-/glossary?q=dummy")).text
+    assert "data-complete" not in filtered  # a filtered page holds some rows only

@@ -114,7 +114,9 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
         assert response.status == 200
         assert "61条B項2(a)" in page.inner_text("h1")
         page.wait_for_selector("#offline-status[data-state=offline]")
-        page.click("a.xref[href='/laws-2017-ja/43B2(b)']")
+        page.click("a.xref[href='/laws-2017-ja/43B2(b)']")  # the first tap previews it, as online
+        page.wait_for_selector(".xref-preview")
+        page.click("a.xref[href='/laws-2017-ja/43B2(b)']")  # the second follows it
         page.wait_for_url("**/laws-2017-ja/43B2(b)")
         assert "43条B項2(b)" in page.inner_text("h1")
         page.goto(served + "/laws-2017-ja/-/index?row=り")  # any kana of a row, as online
@@ -193,7 +195,9 @@ def test_offline_in_chinese_units_references_index_and_search(phone, served):
         assert page.get_attribute("html", "lang") == "zh-Hans"
         assert "61条B項2(a)" in page.inner_text("h1")  # the law text as printed
         assert page.locator("a.ui-language[hreflang=ja]").count() == 1  # the chrome in Chinese
-        page.click("a.xref[href='/zh/laws-2017-ja/43B2(b)']")
+        page.click("a.xref[href='/zh/laws-2017-ja/43B2(b)']")  # the first tap previews it, as online
+        page.wait_for_selector(".xref-preview")
+        page.click("a.xref[href='/zh/laws-2017-ja/43B2(b)']")  # the second follows it
         page.wait_for_url("**/zh/laws-2017-ja/43B2(b)")
         assert "43条B項2(b)" in page.inner_text("h1") and page.get_attribute("html", "lang") == "zh-Hans"
         page.goto(served + "/zh/laws-2017-ja/-/index?row=り")

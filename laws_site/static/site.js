@@ -104,10 +104,44 @@
       if (!r.ok) throw new Error(r.status);
       return r.json();
     }).then(function (unit) {
-      var title = unit.title && unit.title !== unit.ref ? unit.title + "\n" : "";
-      text.textContent = title + (unit.full_text || unit.text || "");
+      return {title: unit.title && unit.title !== unit.ref ? unit.title : "", text: unit.full_text || unit.text || ""};
+    }).catch(function () {
+      return fromSavedPage(link.href);  // offline: the copy holds the unit's page, not its JSON
+    }).then(function (unit) {
+      text.textContent = (unit.title ? unit.title + "\n" : "") + unit.text;
     }).catch(function () { location.href = link.href; });
   });
+  // The unit's page, opened out of sight: offline, the service worker answers a page only to a
+  // navigation, which a frame's is. Its scripts do not run (sandbox); it is laid out (off screen,
+  // not hidden), so its text keeps the lines it shows.
+  function fromSavedPage(href) {
+    return new Promise(function (resolve, reject) {
+      var frame = document.createElement("iframe");
+      frame.setAttribute("sandbox", "allow-same-origin");
+      frame.setAttribute("aria-hidden", "true");
+      frame.setAttribute("tabindex", "-1");
+      frame.className = "preview-source";
+      var timer = setTimeout(function () { done(new Error("timeout")); }, 10000);
+      function done(error, unit) {
+        clearTimeout(timer);
+        frame.remove();
+        if (error) reject(error); else resolve(unit);
+      }
+      frame.addEventListener("load", function () {
+        try {
+          var page = frame.contentDocument;
+          var body = page && page.querySelector(".unit-body");
+          if (!body) throw new Error("no unit text");
+          var heading = page.querySelector("article.law-text h1");
+          var title = heading ? heading.cloneNode(true) : null;
+          if (title) title.querySelectorAll(".ref, .footnote-marker").forEach(function (e) { e.remove(); });
+          done(null, {title: title ? title.textContent.trim() : "", text: body.innerText.trim()});
+        } catch (error) { done(error); }
+      });
+      frame.src = href;
+      document.body.appendChild(frame);
+    });
+  }
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
 })();
 
@@ -131,4 +165,55 @@
   }
   window.addEventListener("hashchange", openTarget);
   if (location.hash) openTarget();
+})();
+
+// The glossary's filter: the server filters (width, case, katakana spelling and traditional characters
+// folded); offline, where the copy holds the whole glossary but no filtered page, the rows here are
+// filtered in place with the offline search's own folding (offline-search.js, over the saved search pack).
+(function () {
+  var form = document.querySelector("form.glossary-filter[data-engine]");
+  var table = document.querySelector("table.glossary[data-complete]");
+  if (!form || !table || !window.fetch) return;
+  var count = document.querySelector(".glossary-count");
+  function engine() {
+    if (window.BridgeLawsSearch) return window.BridgeLawsSearch.loadEngine();
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = form.getAttribute("data-engine");
+      script.onload = function () { window.BridgeLawsSearch.loadEngine().then(resolve, reject); };
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+  }
+  function filterHere(query) {
+    return engine().then(function (search) {
+      var wanted = search.searchKey(search.toSimplified(query));
+      var shown = 0, rows = table.querySelectorAll("tbody tr");
+      rows.forEach(function (row) {
+        var terms = [].map.call(row.querySelectorAll("td[lang]"), function (cell) { return cell.textContent.trim(); });
+        var match = !wanted || terms.some(function (term) {
+          return term && (search.searchKey(term).indexOf(wanted) >= 0 ||
+                          search.searchKey(search.toSimplified(term)).indexOf(wanted) >= 0);
+        });
+        row.hidden = !match;
+        if (match) shown += 1;
+      });
+      if (count) {
+        count.textContent = (count.getAttribute("data-filtered") || "{shown} / {total}")
+          .split("{shown}").join(String(shown)).split("{total}").join(String(rows.length));
+      }
+    });
+  }
+  form.addEventListener("submit", function (event) {
+    var query = form.elements.q.value.trim();
+    var url = new URL(form.action, location.href);
+    if (query) url.searchParams.set("q", query);
+    event.preventDefault();
+    fetch(url.href, {headers: {Accept: "text/html"}}).then(function (response) {
+      if (!response.ok) throw new Error(response.status);
+      location.assign(url.href);  // the server's answer
+    }).catch(function () {
+      return filterHere(query).catch(function () { location.assign(url.href); });
+    });
+  });
 })();
