@@ -148,13 +148,14 @@ def test_a_burst_of_1000_connections_is_answered_never_reset(server, request):
 
 
 def test_behind_the_proxy_a_burst_within_one_address_share_is_answered(one_worker):
-    """Through haproxy, one address may hold 100 connections and open 3,000 a 10 s (beyond, the
-    proxy refuses them: the per-address bound); a burst on that many kept-alive connections is
-    answered in full (200, or 429/503 with Retry-After), none reset."""
+    """Through haproxy, one address may hold 100 connections and send 500 requests a 10 s (beyond,
+    the proxy answers 429 or refuses its connections: the per-address bounds); a burst within that
+    share (50 at once: a client reconnecting at 100 briefly holds more while the old ones close) is
+    answered in full, none reset."""
     base, _process, _log = one_worker
     with proxied(base) as front:
-        burst = ab_burst(front + UNIT_PAGE, concurrency=100, requests=5_000, keep_alive=True)
-        assert burst.complete == 5_000 and burst.resets == 0, burst.summary()
+        burst = ab_burst(front + UNIT_PAGE, concurrency=50, requests=450)
+        assert burst.complete == 450 and burst.resets == 0 and burst.non_2xx == 0, burst.summary()
         after = httpx.get(front + UNIT_PAGE)
     assert after.status_code in (200, 429) and (after.status_code == 200 or after.headers["retry-after"])
 
