@@ -31,7 +31,9 @@ def test_offline_a_reference_previews_in_place_and_a_second_tap_follows_it(phone
         lines = preview.inner_text().split("\n")
         assert lines[0] == "定義"  # 23A's heading, then its text and its items, as online
         assert lines[1] == "取り消したコールに置き換わるコールで以下のいずれかに該当するものは同等なコールである。"
-        assert any(line.startswith("1.") and "取り消したコールと同じまたはほぼ同じ意味を持つコール" in line for line in lines)
+        assert any(
+            line.startswith("1.") and "取り消したコールと同じまたはほぼ同じ意味を持つコール" in line for line in lines
+        )
         assert page.locator(".unit-context .lead-in").first.is_visible()  # the condition stays
         assert page.locator("iframe").count() == 0  # the saved page it read is gone
         link.click()  # the second tap follows it
@@ -58,7 +60,8 @@ def test_offline_the_glossary_filter_filters(phone, served):  # noqa: F811
             page.fill("form.glossary-filter input[name=q]", query)
             page.press("form.glossary-filter input[name=q]", "Enter")
             page.wait_for_function(
-                "(total) => document.querySelectorAll('table.glossary tbody tr:not([hidden])').length < total", arg=total
+                "(total) => document.querySelectorAll('table.glossary tbody tr:not([hidden])').length < total",
+                arg=total,
             )
             shown = page.locator("table.glossary tbody tr:not([hidden]) td[lang=ja]").all_inner_texts()
             assert expected in shown and len(shown) <= 3, (prefix, query, shown)
