@@ -367,21 +367,3 @@ def test_appendix_7_4_own_references_resolve():
         ("jcbl-regs-ja:appendix-7-4-b", "(a) (ii)", "jcbl-regs-ja:appendix-7-4-a-ii", True),
         ("jcbl-regs-ja:appendix-7-4-d", "(3)", "jcbl-regs-ja:appendix-7-3", True),
     ]
-
-
-def test_references_read_beforehand_give_the_same_rows():
-    """The build reads the references of the documents after the first in the child that parses them
-    (build_xrefs' `found`): the rows are those of reading them here, and `found` is what is used."""
-    from ingest.build.database import parse_documents
-    from ingest.references.xrefs import build_xrefs, unit_references
-    from ingest.sources.corpus import DEFAULT_CORPUS, load_sources
-    from ingest.sources.registry import Registry
-
-    sources = load_sources(DEFAULT_CORPUS)
-    registry = Registry.from_rows(source.meta for source in sources)
-    units = [unit for document in parse_documents(sources) for unit in document.units]
-    later = [unit for unit in units if unit.doc != sources[0].id]
-    found = {unit.id: unit_references(unit, registry) for unit in later}
-    assert build_xrefs(units, registry, found) == build_xrefs(units, registry)
-    emptied = {unit_id: [] for unit_id in found}  # what is given is what counts
-    assert not any(row["source_id"] in emptied for row in build_xrefs(units, registry, emptied))
