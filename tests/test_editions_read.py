@@ -50,7 +50,8 @@ def law_change(conn, doc: str, law: int) -> dict:
 
 def test_a_laws_headline_comes_with_what_happened_to_its_parts(conn):
     law_25 = law_change(conn, "laws-2017-ja", 25)
-    assert (law_25["headline"], law_25["changed"], law_25["added"], law_25["removed"]) == ("reworded", 9, 6, 1)
+    # the law's own pair is its heading (合法的和不合法的更改叫牌 / コールの適法な言い直しと違法な言い直し): the same
+    assert (law_25["headline"], law_25["changed"], law_25["added"], law_25["removed"]) == ("same", 9, 6, 1)
     assert law_25["summary"] == "revised: 9 parts changed, 6 added, 1 removed"
     assert law_25["summary_ja"] == "改訂：変更9、追加6、削除1"
     assert law_25["summary_zh"] == "修订：修改9处，新增6处，删除1处"
@@ -78,3 +79,70 @@ def test_history_cells_of_a_heading_only_reprint_say_nothing_was_compared(conn):
     steps = {row["ref"]: row["steps"]["reprint_to_new"] for row in history["rows"] if row["reprints"]}
     assert steps["50A"] == [{"doc": "revoke-notes-ja", "status": "heading_only", "changed": False, "compared": False}]
     assert history["counts"]["heading_only_in_reprint"] >= 4
+
+
+def pair_rows(conn, where: str, *args) -> list[tuple]:
+    return [
+        tuple(r)
+        for r in conn.execute(
+            f"select from_ref, to_ref, relation, basis, source_ref from provision_pairs where {where} order by position",
+            args,
+        )
+    ]
+
+
+def test_2017_40A4_comes_from_1997_40E1(conn):
+    # 「只限制其使用方法,而不是限制其风格与判断力」 = 「規制されるのはシステムだけで、スタイルや判断は制限されない」
+    assert pair_rows(conn, "to_ref = '40A4'") == [("40E1", "40A4", "split", "reviewed", None)]
+    reason = conn.execute("select reason from provision_pairs where to_ref = '40A4'").fetchone()[0]
+    assert "只限制其使用方法,而不是限制其风格与判断力" in reason and "スタイルや判断は制限されない" in reason
+
+
+def test_2017_50E_is_1997_50D1s_note_on_information(conn):
+    assert pair_rows(conn, "to_ref like '50E%'") == [
+        ("50D1", "50E", "split", "reviewed", None),
+        ("50D1", "50E1", "split", "reviewed", None),
+        ("50D1", "50E2", "split", "reviewed", None),
+        ("50D1", "50E3", "split", "reviewed", None),
+        (None, "50E4", "new", "reviewed", None),
+    ]
+
+
+def test_30C_is_reworded_not_the_same(conn):
+    # 2017 adds "a pass of an artificial call" and drops 1997's definition of a conventional pass
+    [row] = pair_rows(conn, "from_ref = '30C'")
+    assert row == ("30C", "30C", "reworded", "reviewed", None)
+    reason = conn.execute("select reason from provision_pairs where from_ref = '30C'").fetchone()[0]
+    assert "a pass of an artificial call" in reason and "definition" in reason
+
+
+def test_a_2017_unit_from_the_1997_laws_the_corpus_does_not_hold_names_its_source(conn):
+    # 2017 20F4 and 20F5 come from 1997 Law 75D: not "new", and not "no 1997 unit became this one"
+    rows = pair_rows(conn, "to_ref in ('20F4', '20F4(a)', '20F5', '20F5(b)(ii)')")
+    assert rows == [
+        (None, "20F4", "not_in_source", "reviewed", "75D1"),
+        (None, "20F4(a)", "not_in_source", "reviewed", "75D1"),
+        (None, "20F5", "not_in_source", "reviewed", "75D2"),
+        (None, "20F5(b)(ii)", "not_in_source", "reviewed", "75D2"),
+    ]
+    ja = conn.execute("select reason_ja from provision_pairs where to_ref = '20F4'").fetchone()[0]
+    assert "第75条D項1" in ja and "新設ではありません" in ja
+
+
+def test_new_in_2017_and_source_not_held_and_past_the_1997_text_are_told_apart(conn):
+    kinds = {
+        (r["relation"], r["basis"], r["source_ref"] is not None)
+        for r in conn.execute("select relation, basis, source_ref from provision_pairs where from_ref is null")
+    }
+    assert kinds == {
+        ("new", "reviewed", False),  # read: new in 2017
+        ("not_in_source", "reviewed", True),  # read: its 1997 source is past the corpus's 1997 text
+        ("not_in_source", "content", False),  # past 52A: no 1997 text to read it against
+    }
+    # every unit of laws 1-52 that no 1997 unit became was read
+    assert (
+        conn.execute(
+            "select count(*) from provision_pairs where from_ref is null and to_law < 52 and basis != 'reviewed'"
+        ).fetchone()[0]
+        == 0
+    )

@@ -460,7 +460,7 @@ def figures(rows: list[dict]) -> dict:
     not the by-number pairing."""
     by_relation = {r: sum(1 for row in rows if row["relation"] == r) for r in RELATIONS}
     # basis is about pairing: a 2017 unit past the end of the 1997 text was not paired at all
-    by_basis = {b: sum(1 for row in rows if row["basis"] == b and row["relation"] != "not_in_source") for b in BASES}
+    by_basis = {b: sum(1 for row in rows if row["basis"] == b and not beyond(row)) for b in BASES}
     changed = sorted(
         {
             row["from_law"]
