@@ -96,7 +96,7 @@ async def test_english_reasons_name_the_provisions_never_the_concordance_ids(dat
         assert "2017 Law 72C" in text, path  # the provisions by name
         assert "concordance: " not in text and "damaging-enforced-pass" not in text, path
     text = (await datasette.client.get("/en/laws-1997-zh/17D")).text
-    assert "15A3 (人為的調整スコア)" in text
+    assert "15A3 (人為的調整スコア) and 15A4 (手順上のペナルティ, 第90条)." in text
     assert "Concordance move" not in text
 
 

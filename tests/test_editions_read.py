@@ -146,3 +146,10 @@ def test_new_in_2017_and_source_not_held_and_past_the_1997_text_are_told_apart(c
         ).fetchone()[0]
         == 0
     )
+
+
+def test_the_pairing_of_the_two_editions_has_one_table(conn):
+    """provision_pairs holds the 1997 -> 2017 pairs; alignments holds the reprints' pairings only."""
+    compared = {tuple(r) for r in conn.execute("select distinct from_doc, to_doc from alignments")}
+    assert compared == {("revoke-notes-ja", "laws-2017-ja"), ("out-of-turn-notes-ja", "laws-2017-ja")}
+    assert conn.execute("select count(*) from provision_pairs").fetchone()[0] == 856

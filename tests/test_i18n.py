@@ -250,13 +250,13 @@ async def test_edition_reasons_the_build_writes_are_in_the_interface_language(da
     """'no 1997 unit became this one' (the other-edition box of a 2017 unit new in 2017) and the
     history's 'The commentaries of 2018 do not reprint Law 16.' were printed in English on ja and zh pages."""
     zh = (await datasette.client.get("/zh/laws-2017-ja/27B1(b)")).text
-    # 27B1(b) is new in 2017, read in both texts: the page says so, in Chinese
-    assert "对照两边条文阅读确认：2017年版新增" in zh
+    # 27B1(b) was read in both texts and is new in 2017 (issue 37): the page says so, in Chinese
+    assert "对照两边条文阅读确认：2017年版新增：不足叫牌以同等叫品（第23条A款）更正时" in zh
     assert "Read in both texts" not in zh
     ja = (await datasette.client.get("/laws-2017-ja/60")).text
     assert "このコーパスの1997年版の本文は52Aの途中で終わっています" in ja and "no 1997 text to compare" not in ja
     en = (await datasette.client.get("/en/laws-2017-ja/27B1(b)")).text
-    assert "Read in both texts: new in 2017" in en
+    assert "Read in both texts: new in 2017: an insufficient bid corrected by a comparable call" in en
     history = (await datasette.client.get("/zh/-/history/16")).text
     assert '<p class="version-note">2018年的注释书未转载第16条。</p>' in history
     assert "do not reprint" not in history

@@ -26,7 +26,7 @@ def parsed(doc: str, corpus: Path = CORPUS):
 
 
 def test_the_haircut_in_21b1_is_noted_where_it_is_printed():
-    [row] = source_note_rows(parsed("laws-1997-zh"), CORPUS)
+    [row] = [r for r in source_note_rows(parsed("laws-1997-zh"), CORPUS) if r["unit_id"].endswith(":21B1")]
     assert {k: v for k, v in row.items() if k != "reason"} == {
         "id": "laws-1997-zh:21B1#text:29-31",
         "doc": "laws-1997-zh",
@@ -78,7 +78,36 @@ def test_the_table_is_in_the_database(laws_db_path):
         rows = conn.execute("select unit_id, as_printed, means from source_notes order by id").fetchall()
     finally:
         conn.close()
-    assert ("laws-1997-zh:21B1", "理发", "更改") in rows and len(rows) == 8
+    assert ("laws-1997-zh:21B1", "理发", "更改") in rows and len(rows) == 21
+
+
+def test_the_1997_slips_are_noted(laws_db_path):
+    """Issue 37.7: 复工桥牌 (复式), 所提人 (所提供), 。。, ,,, CONTTESTANT, and what the scan and the reading found
+    besides: AUTION, OPENNINGLEAD, DIDE (the definitions' printed English), 第 for 所 and 高速分 for 调整分 in
+    the definition of the adjusted score, and the bracket the definition of declarer leaves open."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        rows = conn.execute(
+            "select unit_id, field, as_printed, means from source_notes where doc = 'laws-1997-zh' order by id"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert sorted(rows) == sorted(
+        [
+            ("laws-1997-zh:21B1", "text", "理发", "更改"),
+            ("laws-1997-zh:def:裁判", "text", "复工桥牌", "复式桥牌"),
+            ("laws-1997-zh:25B2(b)(2)", "text", "所提人", "所提供"),
+            ("laws-1997-zh:def:定约", "text", "加倍。。", "加倍。"),
+            ("laws-1997-zh:34", "text", "违规,,竞叫", "违规,竞叫"),
+            ("laws-1997-zh:def:参赛者", "term_printed", "(CONTTESTANT)", "(CONTESTANT)"),
+            ("laws-1997-zh:def:竞叫", "term_printed", "(AUTION)", "(AUCTION)"),
+            ("laws-1997-zh:def:首引", "term_printed", "(OPENNINGLEAD)", "(OPENING LEAD)"),
+            ("laws-1997-zh:def:一方", "term_printed", "(DIDE)", "(SIDE)"),
+            ("laws-1997-zh:def:调整分", "text", "裁判第裁定", "裁判所裁定"),
+            ("laws-1997-zh:def:调整分", "text", "裁定高速分", "裁定调整分"),
+            ("laws-1997-zh:def:庄家", "text", "参阅第54条A款", "参阅第54条A款)"),
+        ]
+    )
 
 
 async def test_the_unit_json_carries_its_source_notes(datasette):

@@ -127,16 +127,22 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
     """Cross-references per document: found / resolved / unresolved, with every unresolved one listed.
 
     With --text: spans the PDF conversion may have garbled (ingest/checks/textcheck.py), how the errata
-    review settled each, and the source lines each parser keeps (ingest/checks/coverage.py).
+    review settled each, the source lines each parser keeps (ingest/checks/coverage.py), and every place a
+    commentary prints the Laws' words against the Laws, each disagreement decided (ingest/checks/witness_check.py),
+    and the slips the Chinese text prints, each judged (ingest/checks/slips.py).
     """
     if text_check:
         from ingest.checks.coverage import corpus_coverage, format_coverage, unexplained
+        from ingest.checks.slips import check_slips, format_slips, slip_report
         from ingest.checks.textcheck import check_corpus, format_report
         from ingest.checks.textcheck import report as text_report
+        from ingest.checks.witness_check import check_witnesses, format_witnesses, witness_report
 
         try:
             results = check_corpus(corpus_dir)
             kept = corpus_coverage(corpus_dir)
+            witnesses = check_witnesses(corpus_dir)
+            slips = check_slips(corpus_dir)
         except ParseError as error:
             raise CliError(f"cannot check the corpus: {error}") from error
         except OSError as error:
@@ -144,11 +150,22 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
             raise CliError(f"cannot check the corpus: {error.strerror or error}{where}") from error
         data = text_report(results)
         data["coverage"] = {c.doc: {"lines": c.counted, "kept": c.kept, "rate": c.rate, "lost": c.lost} for c in kept}
-        data["ok"] = data["ok"] and not any(unexplained(c) for c in kept)
+        data["witnesses"] = witness_report(witnesses)
+        data["source_slips"] = slip_report(slips)
+        data["ok"] = (
+            data["ok"] and not any(unexplained(c) for c in kept) and witnesses.ok and data["source_slips"]["ok"]
+        )
         click.echo(
             json.dumps(data, ensure_ascii=False, indent=2)
             if as_json
-            else format_report(results, show_all) + "\n" + format_coverage(kept)
+            else "\n".join(
+                (
+                    format_report(results, show_all),
+                    format_coverage(kept),
+                    format_witnesses(witnesses, show_all),
+                    format_slips(slips, show_all),
+                )
+            )
         )
         if not data["ok"]:
             sys.exit(1)

@@ -271,10 +271,14 @@ def alignment_rows(aligned: dict[tuple[str, str], list[dict]]) -> list[dict]:
     Editions pair unit by unit (same_ref / concordance); a commentary's reprints pair with the Laws
     they quote (reprint), and only reprinted units and their counterparts are rows: a commentary
     reprints a few Laws, and the rest of the Laws is not "missing" from it. A row with a NULL side
-    still says which comparison it belongs to: ``from_doc``, ``to_doc``.
+    still says which comparison it belongs to: ``from_doc``, ``to_doc``. The 1997 -> 2017 pairing is
+    not repeated here: table ``provision_pairs`` is its one home (ingest/editions/concordance.py), which the
+    diffs, histories and pages read.
     """
     table = []
     for (from_doc, to_doc), rows in aligned.items():
+        if any("basis" in row for row in rows):
+            continue  # the editions the provision concordance pairs: their one table is provision_pairs
         reprints = any(row["method"] == "reprint" for row in rows)
         table += [
             {

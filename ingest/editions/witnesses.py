@@ -25,6 +25,7 @@ _TYPOGRAPHY = str.maketrans({"（": "(", "）": ")", "：": ":", "－": "ー"})
 _MARKER_RE = re.compile(r"\*\d+")
 _SPACE_RE = re.compile(r"[ \u3000\t]+")
 _KATAKANA = re.compile(r"[\u30a1-\u30faー]")
+_FINAL_LONG_VOWEL = re.compile(r"(?<=[\u30a1-\u30fa])ー(?![\u30a1-\u30faー])")
 CONTEXT = 2  # characters of shared context either side of a differing phrase
 
 
@@ -52,7 +53,10 @@ class Disagreement:
 
 
 def normalise(text: str | None) -> str:
-    return _SPACE_RE.sub("", _MARKER_RE.sub("*", (text or "").translate(_TYPOGRAPHY)))
+    """The text as two printings of it must agree: typography folded, and a katakana word's final ー
+    (プレイヤー / プレイヤ, ディクレアラー / ディクレアラ: both books print both; search folds them)."""
+    folded = _SPACE_RE.sub("", _MARKER_RE.sub("*", (text or "").translate(_TYPOGRAPHY)))
+    return _FINAL_LONG_VOWEL.sub("", folded)
 
 
 def printings(commentary: ParsedDocument, laws: ParsedDocument) -> list[Printing]:

@@ -37,7 +37,13 @@ SOURCE_NOTE_COLUMNS = {
     "means": str,
     "reason": str,
 }
-FIELDS = ("title", "text")
+# where a source prints words: the unit's title and text, and a 1997 definition's printed heading
+# (参赛者(CONTTESTANT): its English is attrs.term_printed, the unit's title the Chinese term alone)
+FIELDS = ("title", "text", "term_printed")
+
+
+def field_value(unit: Unit, field: str) -> str:
+    return (getattr(unit, field) if field in ("title", "text") else (unit.attrs or {}).get(field)) or ""
 
 
 def entry_line(path: Path, span: str) -> int | None:
@@ -90,7 +96,7 @@ def source_note_rows(document: ParsedDocument, corpus_dir: Path | str) -> list[d
             if lines and not holds_line(unit, lines, starts):
                 continue
             for field in FIELDS:
-                for match in re.finditer(re.escape(span), getattr(unit, field) or ""):
+                for match in re.finditer(re.escape(span), field_value(unit, field)):
                     found.append(
                         {
                             "id": f"{unit.id}#{field}:{match.start()}-{match.end()}",

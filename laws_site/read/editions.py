@@ -101,19 +101,12 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
 
 
 def unit_labels(conn: sqlite3.Connection, ids: list[str]) -> dict[str, dict[str, str]]:
-    """What people read for each unit, per interface language: {"ja": "規則 2017: 第72条C項", ...}
-    (table unit_labels, ingest/references/labels.py); the template picks the reader's."""
-    if not ids:
-        return {}
-    try:
-        rows = conn.execute(
-            f"select unit_id, lang, full_label from unit_labels where unit_id in ({','.join('?' * len(ids))})", ids
-        ).fetchall()
-    except sqlite3.OperationalError:  # a database built before the labels
-        return {}
+    """What people read for each unit, per interface language: {"ja": "規則 2017: 第72条C項", ...}, from the
+    one reader of table unit_labels (laws_site/read/units.py); the template picks the reader's."""
     found: dict[str, dict[str, str]] = {}
-    for unit_id, lang, label in rows:
-        found.setdefault(unit_id, {})[lang] = label
+    for lang in ("ja", "zh", "en"):
+        for unit_id, label in people_labels(conn, ids, lang, full=True).items():
+            found.setdefault(unit_id, {})[lang] = label
     return found
 
 
