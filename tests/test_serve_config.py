@@ -97,6 +97,15 @@ def test_settings_are_typed_as_datasette_types_them():
             serve.setting_value(name, value)
 
 
+def test_settings_from_the_environment_say_what_is_wrong(monkeypatch):
+    monkeypatch.setenv(serve.SETTINGS_VARIABLE, '{"sql_time_limit_ms": 3000}')
+    assert serve.settings_from_environment() == {"sql_time_limit_ms": "3000"}
+    for text, message in [("{not json", "is not JSON"), ('["sql_time_limit_ms"]', "must be a JSON object")]:
+        monkeypatch.setenv(serve.SETTINGS_VARIABLE, text)
+        with pytest.raises(ValueError, match=message):
+            serve.settings_from_environment()
+
+
 def test_serve_refuses_an_unknown_setting_in_one_line(laws_db_path):
     result = CliRunner().invoke(cli, ["serve", "--db", str(laws_db_path), "--setting", "nonsense", "1"])
     assert result.exit_code == 2

@@ -87,9 +87,22 @@ def run(db_path: Path, host: str, port: int, workers: int = 1, settings: dict | 
 
 def app():
     """The ASGI app factory: the site as configured by the environment (module docstring)."""
-    settings = json.loads(os.environ.get(SETTINGS_VARIABLE) or "{}")
-    datasette = datasette_for(Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB), settings)
+    datasette = datasette_for(Path(os.environ.get(DB_VARIABLE) or DEFAULT_DB), settings_from_environment())
     return site_app(datasette)
+
+
+def settings_from_environment() -> dict:
+    """BRIDGE_LAWS_SETTINGS as a dict of setting name -> value as text; ValueError says what is wrong."""
+    text = os.environ.get(SETTINGS_VARIABLE) or "{}"
+    try:
+        settings = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"{SETTINGS_VARIABLE} is not JSON ({error}): {text[:200]!r}") from None
+    if not isinstance(settings, dict) or not all(isinstance(v, (str, int)) for v in settings.values()):
+        raise ValueError(
+            f'{SETTINGS_VARIABLE} must be a JSON object of names and values, e.g. {{"sql_time_limit_ms": "3000"}}'
+        )
+    return {name: str(value) for name, value in settings.items()}
 
 
 def datasette_for(db_path: Path, settings: dict | None = None):
