@@ -96,6 +96,10 @@ class SearchData:
         document = self.documents.get(doc)
         return document.language if document else None
 
+    def in_filters(self, unit_doc: str, doc: str | None, lang: str | None) -> bool:
+        """Whether a unit of `unit_doc` passes a search's document and language filters."""
+        return (doc is None or unit_doc == doc) and (lang is None or self.language(unit_doc) == lang)
+
     def doc_rank(self, doc: str) -> int:
         return self.ranks.get(doc, len(self.ranks))
 
