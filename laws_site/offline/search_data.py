@@ -34,7 +34,7 @@ from laws_site.offline import search_rules
 from laws_site.search import plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
-FORMAT = 4  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 5  # bump when the shape changes (the service worker keys its caches on build and format)
 
 
 def ranking_weights() -> dict:
@@ -99,6 +99,13 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
         "lexicon": lexicon(data),
+        # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each
+        # unit in its law, what 索引 entries and commentary notes are about
+        "situations": {
+            "light": sorted(data.lexicon.light),
+            "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
+            "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
+        },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),
         # issue 24's expansions (laws_site/offline/expansions.py)

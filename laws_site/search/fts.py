@@ -32,12 +32,14 @@ class OneSearch:
             found = self.read[match] = _run_fts(self.conn, FTS_SQL, match)
         return found
 
-    def index_boosts(self, data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
-        """index_boosts(data, terms); its answer is only read (run_branch copies what it keeps)."""
-        key = tuple(terms)
+    def index_boosts(
+        self, data: SearchData, terms: list[str], whole: bool = False
+    ) -> dict[str, tuple[float, list[str]]]:
+        """index_boosts(data, terms, whole); its answer is only read (run_branch copies what it keeps)."""
+        key = (tuple(terms), whole)
         found = self.index_boosted.get(key)
         if found is None:
-            found = self.index_boosted[key] = index_boosts(data, terms)
+            found = self.index_boosted[key] = index_boosts(data, terms, whole)
         return found
 
 
@@ -69,16 +71,17 @@ def _run_fts(conn, sql: str, match: str) -> list[tuple]:
         raise QueryError(f"This query could not be searched ({error}); try fewer symbols.") from error
 
 
-def index_boosts(data: SearchData, terms: list[str]) -> dict[str, tuple[float, list[str]]]:
+def index_boosts(data: SearchData, terms: list[str], whole: bool = False) -> dict[str, tuple[float, list[str]]]:
     """{unit id: (boost, index refs)} for units cited by 索引 entries that contain the query or that
-    the query contains; the boost is the share of tokens the two have in common (1 = same words)."""
+    the query contains (`whole`: only entries containing the query); the boost is the share of
+    tokens the two have in common (1 = same words)."""
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
     for entry in data.index_entries_with(query):
         # one holds the other, so the words in common are the smaller set's (no intersection made)
         if query <= entry.terms:
             common = len(query)
-        elif entry.terms <= query:
+        elif entry.terms <= query and not whole:
             common = len(entry.terms)
         else:
             continue

@@ -8,6 +8,7 @@ import heapq
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
+from laws_site.search.coverage import sentence_hits
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -101,7 +102,7 @@ def ranked_hits(
         _merge(merged, relaxed, 2)
     elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
         merged = {}
-        _merge(merged, strict, 0)
+        _merge(merged, {rowid: c for rowid, c in strict.items() if c[2] != "index"}, 0)
         _merge(merged, relaxed, 0)
         _add_targets(merged, data, plan.targets, doc, lang, 0)
     ranking = fold_reprints(data, merged)
@@ -169,10 +170,12 @@ def run_branch(
     else:
         hits = text_hits(fts, data, branch, doc, relaxed)
     index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
+    # a sentence (relaxed) is boosted by the 索引 entries holding all its words; an entry holding some
+    # of them counts in its coverage as what the 索引 says about the units it cites (coverage.py)
     pointed = {
         unit: (index_weight * boost, entries)
         for unit, (boost, entries) in (
-            fts.index_boosts(data, branch.terms) if index_boost and branch.lang == "ja" else {}
+            fts.index_boosts(data, branch.terms, whole=relaxed) if index_boost and branch.lang == "ja" else {}
         ).items()
     }
     if index_boost and branch.lang == "ja":
@@ -236,6 +239,8 @@ def text_hits(
     (越序叫牌 -> 越序实质叫牌). {rowid: [score, branch, match, None]}."""
     if relaxed and len(branch.clauses) < 2:
         return {}  # one word: "any" is "all", already tried
+    if relaxed:
+        return sentence_hits(fts, data, branch, doc)
     operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
     rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
     if not rows:

@@ -21,5 +21,16 @@ NAMED_KINDS = HEADING_KINDS + ("section",)
 VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
 VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
+# a sentence no unit holds whole (laws_site/search/coverage.py): a unit covers a word in its title or its
+# text, under its law part's titles or lead-ins, through a 索引 entry citing it, or a commentary note on it
+TITLE_CREDIT = 1.0
+TEXT_CREDIT = 0.6
+CONTEXT_TITLE_CREDIT = 0.8
+CONTEXT_TEXT_CREDIT = 0.4
+INDEX_CREDIT = 0.8
+NOTE_CREDIT = 0.4
+COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
+COVERAGE_WEIGHT = 1.0
+COVERAGE_BM25 = 0.1  # ... and a little of its bm25, to tell apart units covering alike  # the share of the sentence covered, against the boosts of the 索引 and the glossary
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

@@ -295,6 +295,10 @@
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
+      // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
+      const s = pack.situations;
+      this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
+        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])) };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
@@ -844,7 +848,7 @@
       if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
       else if (relaxed.size) {
         merged = new Map();
-        this.mergeTier(merged, strict, 0);
+        this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index")), 0);
         this.mergeTier(merged, relaxed, 0);
         this.addTargets(merged, plan.targets, doc, lang, 0);
       }
@@ -865,7 +869,7 @@
       const indexWeight = branch.via === null ? w.INDEX_WEIGHT : w.TRANSLATED_INDEX_WEIGHT;
       const pointed = new Map();
       if (indexBoost && branch.lang === "ja") {
-        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms)) pointed.set(unit, [indexWeight * boost, entries]);
+        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms, relaxed)) pointed.set(unit, [indexWeight * boost, entries]);
         for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
           const [boost, entries] = pointed.get(unit) || [0.0, []];
           pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
@@ -903,6 +907,7 @@
 
     textHits(branch, doc, relaxed) {
       if (relaxed && branch.clauses.length < 2) return new Map();
+      if (relaxed) return this.sentenceHits(branch, doc);
       const [operator, matchKind, weight] = relaxed ? ["OR", "any", this.w.RELAXED_WEIGHT] : ["AND", "all", 1.0];
       const rows = this.fts(ftsExpression(branch.clauses, operator), branch.lang, doc);
       const hits = new Map();
@@ -941,6 +946,58 @@
       return hits;
     }
 
+    /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25. */
+    sentenceHits(branch, doc) {
+      const covered = this.coverage(branch.clauses, branch.lang, doc);
+      if (!covered.size) return new Map();
+      const rows = this.fts(ftsExpression(branch.clauses, "OR"), branch.lang, doc);
+      const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
+      const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
+      return new Map([...covered].map(([rowid, share]) =>
+        [rowid, [this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0), branch, "any", null]]));
+    }
+
+    contentClauses(clauses) {
+      return clauses.filter((clause) => !clause[0].split(" ").filter(Boolean).every((x) => this.situations.light.has(x)));
+    }
+
+    /** search.coverage.coverage: {rowid: the share of the sentence's idf the unit covers}. */
+    coverage(clauses, lang, doc) {
+      const s = this.situations, w = this.w;
+      const wanted = this.contentClauses(clauses);
+      const out = new Map();
+      if (wanted.length < 2) return out;
+      const searchable = this.searchable[lang] || new Set();
+      const credits = new Map(), weights = [];
+      const give = (rowid, i, credit) => {
+        let found = credits.get(rowid);
+        if (!found) credits.set(rowid, (found = new Array(wanted.length).fill(0.0)));
+        if (credit > found[i]) found[i] = credit;
+      };
+      wanted.forEach((clause, i) => {
+        const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
+        const own = rows.filter((r) => searchable.has(r));
+        weights.push(own.length ? Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF) : 0.0);
+        const words = clause[0].split(" ").filter(Boolean);
+        for (const rowid of own) {
+          const title = this.titleWords.get(rowid);
+          const inTitle = !!title && words.every((x) => title.has(x));
+          give(rowid, i, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
+          for (const below of s.below.get(rowid) || []) give(below, i, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
+        }
+        if (weights[i]) for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, i, found[1]); }
+      });
+      const total = weights.reduce((a, b) => a + b, 0);
+      if (!total) return out;
+      for (const [rowid, credit] of credits) {
+        if (!searchable.has(rowid) || s.evidence.has(rowid) || (doc !== null && this.units.get(rowid)[1] !== doc)) continue;
+        let sum = 0;
+        for (let i = 0; i < weights.length; i++) sum += weights[i] * credit[i];
+        out.set(rowid, sum / total);
+      }
+      return out;
+    }
+
     // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
 
     phrase(text) {
@@ -969,6 +1026,17 @@
       return found;
     }
 
+    /** The rowids matching an expression (every row: any language, navigation rows too). */
+    matchingRows(node) {
+      if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
+      const sets = node.children.map((child) => this.matchingRows(child));
+      if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
+      sets.sort((a, b) => a.size - b.size);
+      const out = new Set();
+      for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
+      return out;
+    }
+
     /** [[rowid, -bm25], ...] of the rows matching `expression`, in the language (and document),
      * navigation rows left out - as search._fts reads them from SQLite. */
     fts(expression, lang, doc) {
@@ -976,16 +1044,7 @@
       const phrases = [];
       const collect = (node) => { if (node.phrase !== undefined) phrases.push(node.phrase); else node.children.forEach(collect); };
       collect(expression);
-      const matching = (node) => {
-        if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
-        const sets = node.children.map(matching);
-        if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
-        sets.sort((a, b) => a.size - b.size);
-        const out = new Set();
-        for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
-        return out;
-      };
-      const rows = matching(expression);
+      const rows = this.matchingRows(expression);
       const searchable = this.searchable[lang] || new Set();
       const weights = [this.w.TITLE_WEIGHT, this.w.TEXT_WEIGHT];
       const k1 = 1.2, b = 0.75, N = this.ftsRows;
@@ -1031,7 +1090,7 @@
       return boosted;
     }
 
-    indexBoosts(terms) {
+    indexBoosts(terms, whole) {
       const query = new Set(terms);
       const entries = [];
       const seen = new Set();
@@ -1040,7 +1099,7 @@
       for (const entry of entries) {
         let common = 0;
         for (const t of query) if (entry.terms.has(t)) common++;
-        if (!common || !(common === query.size || common === entry.terms.size)) continue;
+        if (!common || !(common === query.size || (!whole && common === entry.terms.size))) continue;
         const boost = common / Math.max(query.size, entry.terms.size);
         for (const target of entry.targets) {
           const [best, refs] = boosts.get(target) || [0.0, []];
