@@ -99,6 +99,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
         "lexicon": lexicon(data),
+        # a Chinese or English term -> the current Laws' Japanese words (laws_site/search/translation.py)
+        "translations": data.translations,
         # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each
         # unit in its law, what 索引 entries and commentary notes are about
         "situations": {

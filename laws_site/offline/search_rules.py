@@ -16,7 +16,7 @@ import re
 from ingest.search import glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
-from laws_site.search import expansions, plan, query, words
+from laws_site.search import expansions, plan, query, translation, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -125,6 +125,11 @@ def rules() -> dict:
             "max_limit": query.MAX_LIMIT,
             "max_offset": query.MAX_OFFSET,
             "messages": query.MESSAGES,
+        },
+        "translation": {
+            "max_words": translation.MAX_WORDS,
+            "max_chars": translation.MAX_CHARS,
+            "endings": list(translation.ENDINGS),
         },
         "permalink_safe": units.PERMALINK_SAFE,
     }

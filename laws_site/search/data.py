@@ -20,6 +20,7 @@ from ingest.text import tokenize
 from ingest.text.spelling import document_names
 from laws_site.read import queries
 from laws_site.read.units import permalink
+from laws_site.search import translation
 from laws_site.search.expansions import ExpansionData
 from laws_site.search.shown import ShownUnits
 from laws_site.search.weights import INDEX_CREDIT, NOTE_CREDIT
@@ -80,6 +81,8 @@ class SearchData:
     # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
     # credit a word of it gives them: laws_site/search/coverage.py)
     evidence: dict[int, tuple[tuple[int, ...], float]] = field(default_factory=dict)
+    # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
+    translations: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -199,6 +202,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
+    data.translations = translation.translations(data)
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))
         data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries, data)

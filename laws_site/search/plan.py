@@ -12,9 +12,10 @@ from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.text import tokenize
+from laws_site.search import translation
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import Alternative
-from laws_site.search.weights import GLOSSARY_WEIGHT, VOCABULARY_BOOST, VOCABULARY_STEP
+from laws_site.search.weights import GLOSSARY_WEIGHT, TRANSLATION_WEIGHT, VOCABULARY_BOOST, VOCABULARY_STEP
 
 MAX_TERMS = 32
 WORD_RE = re.compile(r"[^\W_]")
@@ -35,6 +36,9 @@ class Branch:
     text: str = (
         ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
     )
+    # searched only as a sentence (by coverage, when no unit holds every word of the query itself): a
+    # Chinese or English sentence read in Japanese words (laws_site/search/translation.py)
+    sentence: bool = False
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -119,6 +123,13 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 unit = f"{document.id}:{ref}"
                 targets[unit] = max(targets.get(unit, 0.0), boost)
                 rank += 1
+    if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
+        # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
+        words = " ".join(translation.japanese_words(data.translations, query))
+        if words:
+            branch = make_branch(data, words, "ja", via=words, weight=TRANSLATION_WEIGHT)
+            branch.sentence = True
+            add_branch(branches, branch)
     query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
     also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
     return Plan(branches, targets, list(dict.fromkeys(also)), query=query)

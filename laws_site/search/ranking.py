@@ -164,6 +164,8 @@ def run_branch(
 ) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
+    if branch.sentence and not relaxed:
+        return {}
     indexed = data.vocabulary_of.get(branch.lang)
     if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
         hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)

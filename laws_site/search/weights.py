@@ -10,6 +10,7 @@ INDEX_WEIGHT = 2.0  # a unit the 索引 cites from an entry with exactly the que
 TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
 DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
 GLOSSARY_WEIGHT = 0.45  # a translation ranks below what the query itself finds (藏牌: Chinese first)
+TRANSLATION_WEIGHT = 1.0  # a Chinese or English sentence read in the current Laws' words ranks with the query's own
 RELAXED_WEIGHT = 0.5  # hits holding only some of the tokens rank below full matches
 TITLE_BOOST = 0.6  # the title carries every word: the unit is about it, not a passing mention
 HEADING_BOOST = 0.3  # ... and it is a law, an article or a definition, not one of their parts

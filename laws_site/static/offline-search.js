@@ -451,6 +451,37 @@
       return key ? (this.pack.vocabulary.by_key[key] || []) : [];
     }
 
+    /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
+    japaneseWords(query) {
+      const table = this.pack.translations, T = this.pack.rules.translation;
+      const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
+      const found = [];
+      const words = [...text.matchAll(/[a-z0-9]+/g)];
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
+          const key = words.slice(i, j).map((m) => m[0]).join("");
+          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= 3).map((e) => key.slice(0, -e.length)));
+          const hit = candidates.find((c) => table[c]);
+          if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
+        }
+      }
+      for (const run of text.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+/g)) {
+        const runEnd = run.index + run[0].length;
+        for (let start = run.index; start < runEnd; start++) {
+          for (let end = start + 2; end <= Math.min(start + T.max_chars, runEnd); end++) {
+            if (table[text.slice(start, end)]) found.push([start, end, text.slice(start, end)]);
+          }
+        }
+      }
+      const kept = [];
+      for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
+        if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+      }
+      const japanese = [];
+      for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
+      return japanese;
+    }
+
     searchKey(term) {
       const folded = this.foldKatakana(term.normalize("NFKC").toLowerCase());
       return folded.replace(K.innerHyphen, "").replace(/\s+/g, "");
@@ -784,6 +815,11 @@
           }
         }
       }
+      if (languages.includes("ja") && !K.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
+        // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
+        const words = this.japaneseWords(query).join(" ");
+        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT); branch.sentence = true; add(branch); }
+      }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
       // how the query was cut into words here, and the words the corpus does not know (where a
@@ -858,6 +894,7 @@
     }
 
     runBranch(branch, doc, indexBoost, relaxed) {
+      if (branch.sentence && !relaxed) return new Map();
       const w = this.w;
       const indexed = this.vocabularyOf[branch.lang];
       let hits;
