@@ -50,35 +50,35 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
     if len(wanted) < 2:
         return {}
     searchable = data.searchable.get(lang, frozenset())
-    credits: dict[int, list[float]] = {}
-    weights = []
-    for i, clause in enumerate(wanted):
-        rows = [row[0] for row in fts.rows(tokenize.fts_match([clause], "AND"))]
+    # a note or ruling speaks for the units it is about: only the others are ranked
+    ranked = data.situation_units.get(lang, frozenset())
+    units = data.units
+    scores: dict[int, float] = {}
+    total = 0.0
+    for clause in wanted:
+        rows = fts.rowids(tokenize.fts_match([clause], "AND"))
         own = [rowid for rowid in rows if rowid in searchable]
-        weights.append(idf(len(own), len(searchable)) if own else 0.0)
+        if not own:
+            continue
+        weight = idf(len(own), len(searchable))
+        total += weight
+        credits: dict[int, float] = {}  # the best way each unit covers this word
         words = frozenset(clause[0].split())
         for rowid in own:
             in_title = words <= data.title_words.get(rowid, frozenset())
-            _credit(credits, rowid, i, TITLE_CREDIT if in_title else TEXT_CREDIT, len(wanted))
+            _credit(credits, rowid, TITLE_CREDIT if in_title else TEXT_CREDIT)
             inherited = CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT
             for below in data.context_below.get(rowid, ()):
-                _credit(credits, below, i, inherited, len(wanted))
+                _credit(credits, below, inherited)
         for rowid in rows:
             found = data.evidence.get(rowid)
-            if found and weights[i]:
+            if found:
                 for target in found[0]:
-                    _credit(credits, target, i, found[1], len(wanted))
-    total = sum(weights)
-    if not total:
-        return {}
-    units = data.units
-    return {
-        rowid: sum(w * c for w, c in zip(weights, credit)) / total
-        for rowid, credit in credits.items()
-        if rowid in searchable
-        and rowid not in data.evidence  # a note or ruling speaks for the units it is about
-        and (doc is None or units[rowid][1] == doc)
-    }
+                    _credit(credits, target, found[1])
+        for rowid, credit in credits.items():
+            if rowid in ranked and (doc is None or units[rowid][1] == doc):
+                scores[rowid] = scores.get(rowid, 0.0) + weight * credit
+    return {rowid: score / total for rowid, score in scores.items()} if total else {}
 
 
 def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
@@ -96,9 +96,6 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     }
 
 
-def _credit(credits: dict[int, list[float]], rowid: int, clause: int, credit: float, size: int) -> None:
-    found = credits.get(rowid)
-    if found is None:
-        found = credits[rowid] = [0.0] * size
-    if credit > found[clause]:
-        found[clause] = credit
+def _credit(credits: dict[int, float], rowid: int, credit: float) -> None:
+    if credit > credits.get(rowid, 0.0):
+        credits[rowid] = credit

@@ -81,6 +81,8 @@ class SearchData:
     # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
     # credit a word of it gives them: laws_site/search/coverage.py)
     evidence: dict[int, tuple[tuple[int, ...], float]] = field(default_factory=dict)
+    # per language, the rowids a sentence's coverage ranks: the searchable ones that are not evidence
+    situation_units: dict[str, frozenset[int]] = field(default_factory=dict)
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
 
@@ -210,6 +212,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
         data.evidence = _evidence(conn, data)
+    data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
 
 

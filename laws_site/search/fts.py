@@ -12,6 +12,7 @@ from laws_site.search.weights import TEXT_WEIGHT, TITLE_WEIGHT
 FTS_SQL = (
     f"select rowid, -bm25(sections_fts, {TITLE_WEIGHT}, {TEXT_WEIGHT}) from sections_fts where sections_fts match ?"
 )
+ROWIDS_SQL = "select rowid from sections_fts where sections_fts match ?"
 
 
 class OneSearch:
@@ -24,12 +25,20 @@ class OneSearch:
     def __init__(self, conn):
         self.conn = conn
         self.read: dict[str, list[tuple]] = {}
+        self.matched: dict[str, list[int]] = {}
         self.index_boosted: dict[tuple[str, ...], dict] = {}
 
     def rows(self, match: str) -> list[tuple]:
         found = self.read.get(match)
         if found is None:
             found = self.read[match] = _run_fts(self.conn, FTS_SQL, match)
+        return found
+
+    def rowids(self, match: str) -> list[int]:
+        """The rowids matching, without their bm25 (what a sentence's coverage asks per word)."""
+        found = self.matched.get(match)
+        if found is None:
+            found = self.matched[match] = [row[0] for row in _run_fts(self.conn, ROWIDS_SQL, match)]
         return found
 
     def index_boosts(

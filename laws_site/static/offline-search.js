@@ -1002,37 +1002,35 @@
     coverage(clauses, lang, doc) {
       const s = this.situations, w = this.w;
       const wanted = this.contentClauses(clauses);
-      const out = new Map();
-      if (wanted.length < 2) return out;
+      const scores = new Map();
+      if (wanted.length < 2) return scores;
       const searchable = this.searchable[lang] || new Set();
-      const credits = new Map(), weights = [];
-      const give = (rowid, i, credit) => {
-        let found = credits.get(rowid);
-        if (!found) credits.set(rowid, (found = new Array(wanted.length).fill(0.0)));
-        if (credit > found[i]) found[i] = credit;
-      };
-      wanted.forEach((clause, i) => {
+      let total = 0.0;
+      for (const clause of wanted) {
         const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
         const own = rows.filter((r) => searchable.has(r));
-        weights.push(own.length ? Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF) : 0.0);
+        if (!own.length) continue;
+        const weight = Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF);
+        total += weight;
+        const credits = new Map();
+        const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = clause[0].split(" ").filter(Boolean);
         for (const rowid of own) {
           const title = this.titleWords.get(rowid);
           const inTitle = !!title && words.every((x) => title.has(x));
-          give(rowid, i, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
-          for (const below of s.below.get(rowid) || []) give(below, i, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
+          give(rowid, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
+          for (const below of s.below.get(rowid) || []) give(below, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
         }
-        if (weights[i]) for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, i, found[1]); }
-      });
-      const total = weights.reduce((a, b) => a + b, 0);
-      if (!total) return out;
-      for (const [rowid, credit] of credits) {
-        if (!searchable.has(rowid) || s.evidence.has(rowid) || (doc !== null && this.units.get(rowid)[1] !== doc)) continue;
-        let sum = 0;
-        for (let i = 0; i < weights.length; i++) sum += weights[i] * credit[i];
-        out.set(rowid, sum / total);
+        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, found[1]); }
+        for (const [rowid, credit] of credits) {
+          if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
+            scores.set(rowid, (scores.get(rowid) || 0.0) + weight * credit);
+          }
+        }
       }
-      return out;
+      if (!total) return new Map();
+      for (const [rowid, score] of scores) scores.set(rowid, score / total);
+      return scores;
     }
 
     // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
