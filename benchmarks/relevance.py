@@ -17,6 +17,9 @@ loanwords, synonyms, Chinese variants): citations_no_dai recall@1 = 100 %, the o
 
 Usage:
     python -m benchmarks.relevance --db laws.db [--no-index-boost] [--zh-segmenter jieba] [-v]
+`--ranks FILE` writes each query's rank (the first relevant result, 1-10, or null) as JSON;
+`--against FILE` (a file `--ranks` wrote before a change) lists every query whose rank got worse
+(issue 36: no query of the existing groups may lose its rank).
 `--no-index-boost` shows how much the 索引 group owes to the index boosting itself (circular:
 the index both judges and ranks). `--zh-segmenter jieba` re-tokenizes the Chinese rows of a copy
 of the database with jieba to compare it with character bigrams.
@@ -25,6 +28,7 @@ of the database with jieba to compare it with character bigrams.
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sqlite3
 import sys
@@ -134,7 +138,10 @@ def evaluate(conn, judgement: Judgement, ancestry: Ancestry, index_boost: bool) 
     return recall, (1.0 / first_rank if first_rank else 0.0), [r["id"] for r in results]
 
 
-def run(conn, judgements: list[Judgement], index_boost: bool = True, verbose: bool = False) -> dict:
+def run(
+    conn, judgements: list[Judgement], index_boost: bool = True, verbose: bool = False, ranks: dict | None = None
+) -> dict:
+    """{group: its figures}; `ranks`, if given, gets each query's rank (None: not in the top 10)."""
     ancestry = Ancestry(conn)
     per_group: dict[str, list[tuple[dict, float]]] = defaultdict(list)
     for judgement in judgements:
@@ -143,6 +150,8 @@ def run(conn, judgements: list[Judgement], index_boost: bool = True, verbose: bo
             print(f"  qrels error: {judgement.query!r} names units not in the database: {unknown}")
         recall, reciprocal_rank, ids = evaluate(conn, judgement, ancestry, index_boost)
         per_group[judgement.group].append((recall, reciprocal_rank))
+        if ranks is not None:
+            ranks[rank_key(judgement)] = round(1 / reciprocal_rank) if reciprocal_rank else None
         if verbose and (recall[CUTOFF] < 1 or reciprocal_rank < 1):
             print(
                 f"  [{judgement.group}] {judgement.query!r}: recall@10 {recall[CUTOFF]:.2f} rr {reciprocal_rank:.2f}"
@@ -156,6 +165,20 @@ def run(conn, judgements: list[Judgement], index_boost: bool = True, verbose: bo
         row["mrr"] = sum(m for _, m in scores) / len(scores)
         summary[group] = row
     return summary
+
+
+def rank_key(judgement: Judgement) -> str:
+    return f"{judgement.group}\t{judgement.query}\t{judgement.lang or ''}\t{judgement.doc or ''}"
+
+
+def worse(before: dict, after: dict) -> list[tuple[str, int | None, int | None]]:
+    """(query key, rank before, rank after) of each query ranked worse after than before."""
+    lost = []
+    for key, was in before.items():
+        now = after.get(key)
+        if was is not None and (now is None or now > was):
+            lost.append((key, was, now))
+    return lost
 
 
 def goal_note(group: str, row: dict) -> str:
@@ -201,13 +224,16 @@ def main(argv=None) -> int:
     parser.add_argument("--no-index-boost", action="store_true")
     parser.add_argument("--zh-segmenter", choices=["bigram", "jieba"], default="bigram")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every query below 1.0")
+    parser.add_argument("--ranks", type=Path, help="write each query's rank to this JSON file")
+    parser.add_argument("--against", type=Path, help="list the queries ranked worse than in this --ranks file")
     args = parser.parse_args(argv)
     db_path = args.db
     if args.zh_segmenter != tokenize.ZH_SEGMENTER:
         db_path = retokenized_copy(db_path, args.zh_segmenter)
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     judgements = index_qrels(conn) + file_qrels(args.qrels)
-    scores = run(conn, judgements, index_boost=not args.no_index_boost, verbose=args.verbose)
+    ranks: dict = {}
+    scores = run(conn, judgements, index_boost=not args.no_index_boost, verbose=args.verbose, ranks=ranks)
     print(
         f"{'group':<10} {'queries':>7} {'recall@1':>9} {'recall@5':>9} {'recall@10':>10} {'MRR':>6}   "
         f"(index boost {'off' if args.no_index_boost else 'on'}, zh {args.zh_segmenter})"
@@ -217,6 +243,13 @@ def main(argv=None) -> int:
             f"{group:<10} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@5']:>9.3f} "
             f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}{goal_note(group, row)}"
         )
+    if args.ranks:
+        args.ranks.write_text(json.dumps(ranks, ensure_ascii=False, indent=0), encoding="utf-8")
+    if args.against:
+        lost = worse(json.loads(args.against.read_text(encoding="utf-8")), ranks)
+        print(f"queries ranked worse than in {args.against}: {len(lost)}")
+        for key, was, now in lost:
+            print(f"  {key.replace(chr(9), ' | ')}: {was} -> {now or '-'}")
     return 0
 
 

@@ -9,8 +9,13 @@ A result answers a query if it is, or lies inside, one of the query's `governing
 groups results by law). rank = the first such result (1-10, or none); recall@k = share of queries
 answered within the top k; MRR over the top 10. "governing only" counts `governing` units alone.
 
+Held out: every third query of each language (its 3rd, 6th, 9th... in benchmarks/situations.yml) is
+kept apart from the ranking's development: the ranking was tuned looking at the other two thirds only
+(`--part dev`), and `--part held-out` shows whether what was learnt there holds on queries never looked
+at. The split is by position, fixed, and needs no random seed.
+
 Usage:
-    python -m benchmarks.situations --db laws.db [--lang ja|zh|en] [--misses]
+    python -m benchmarks.situations --db laws.db [--lang ja|zh|en] [--part all|dev|held-out] [--misses]
 """
 
 from __future__ import annotations
@@ -35,12 +40,17 @@ RECALL_AT = (1, 3, 10)
 LANGS = ("ja", "zh", "en")
 
 
+HELD_OUT_EVERY = 3  # the 3rd, 6th, 9th... query of each language is held out
+PARTS = ("all", "dev", "held-out")
+
+
 @dataclass
 class Situation:
     query: str
     lang: str
     governing: frozenset[str]
     acceptable: frozenset[str]
+    held_out: bool = False
 
 
 @dataclass
@@ -54,10 +64,20 @@ class Outcome:
 def load(path: Path = SITUATIONS_FILE) -> list[Situation]:
     groups = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("situations") or {}
     return [
-        Situation(str(entry["query"]), entry["lang"], frozenset(entry["governing"]), frozenset(entry["acceptable"]))
+        Situation(
+            str(entry["query"]),
+            entry["lang"],
+            frozenset(entry["governing"]),
+            frozenset(entry["acceptable"]),
+            held_out=place % HELD_OUT_EVERY == HELD_OUT_EVERY - 1,
+        )
         for lang in groups
-        for entry in groups[lang] or []
+        for place, entry in enumerate(groups[lang] or [])
     ]
+
+
+def in_part(situation: Situation, part: str) -> bool:
+    return part == "all" or situation.held_out == (part == "held-out")
 
 
 def first_rank(lineages: list[set[str]], wanted: frozenset[str]) -> int | None:
@@ -135,11 +155,12 @@ def main(argv=None) -> int:
     parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
     parser.add_argument("--situations", type=Path, default=SITUATIONS_FILE)
     parser.add_argument("--lang", choices=LANGS, help="only the queries in this language")
+    parser.add_argument("--part", choices=PARTS, default="all", help="all queries, or the dev or held-out part")
     parser.add_argument("--misses", action="store_true", help="list only the queries not answered at rank 1")
     args = parser.parse_args(argv)
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     ancestry = Ancestry(conn)
-    situations = [s for s in load(args.situations) if args.lang in (None, s.lang)]
+    situations = [s for s in load(args.situations) if args.lang in (None, s.lang) and in_part(s, args.part)]
     unknown = {u for s in situations for u in ancestry.missing(s.governing | s.acceptable)}
     if unknown:
         print(f"situations name units not in {args.db}: {sorted(unknown)}", file=sys.stderr)

@@ -334,7 +334,8 @@ def search(
     query: str, doc: str | None, lang: str | None, limit: int, offset: int, exact: bool, db_path: Path, as_json: bool
 ):
     """Full-text search, best first; a citation (64A1, 第16条B項1, Law 73) lists that unit first."""
-    from laws_site.search.engine import QueryError, search_page, snippet_text
+    from laws_site.search.engine import QueryError, search_page
+    from laws_site.search.snippets import snippet_text
 
     conn = connect(db_path)
     known_document(conn, doc)

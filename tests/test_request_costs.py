@@ -10,6 +10,7 @@ import pytest
 
 from laws_site.http import asgi
 from laws_site.search import engine as searching
+from laws_site.search import presentation
 from laws_site.sql import limits
 
 
@@ -202,17 +203,17 @@ def test_search_labels_are_read_from_the_build_time_table(conn):
     ids = [row[0] for row in conn.execute("select id from sections order by position")]
     stored = {}
     for start in range(0, len(ids), 400):
-        stored.update(searching.unit_labels(conn, ids[start : start + 400], searching.search_data(conn)))
+        stored.update(presentation.unit_labels(conn, ids[start : start + 400], searching.search_data(conn)))
     # without the search data the per-request statements run (as for a database built before the table)
     per_request = {}
     for start in range(0, len(ids), 400):
-        per_request.update(searching.unit_labels(conn, ids[start : start + 400]))
+        per_request.update(presentation.unit_labels(conn, ids[start : start + 400]))
     assert stored == per_request and len(stored) == len(ids)
     # the same for the labels of links to other units (a reprint's law unit), in the same key order
     linked, linked_per_request = {}, {}
     for start in range(0, len(ids), 400):
-        linked.update(searching.link_labels(conn, ids[start : start + 400], searching.search_data(conn)))
-        linked_per_request.update(searching.link_labels(conn, ids[start : start + 400]))
+        linked.update(presentation.link_labels(conn, ids[start : start + 400], searching.search_data(conn)))
+        linked_per_request.update(presentation.link_labels(conn, ids[start : start + 400]))
     assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == [
         (unit, list(names.items())) for unit, names in sorted(linked_per_request.items())
     ]

@@ -10,6 +10,8 @@ import sqlite3
 import pytest
 
 from laws_site.search import engine as searching
+from laws_site.search import plan, presentation, snippets
+from laws_site.search.query import parse_count
 
 
 @pytest.fixture(scope="module")
@@ -188,7 +190,7 @@ LAW_CASES = [
 
 @pytest.mark.parametrize("ref, kind, law", LAW_CASES, ids=[c[0] for c in LAW_CASES])
 def test_law_of(ref, kind, law):
-    assert searching.law_of(ref, kind) == law
+    assert presentation.law_of(ref, kind) == law
 
 
 def marked(conn, text, query, lang):
@@ -196,9 +198,9 @@ def marked(conn, text, query, lang):
     from ingest.text import tokenize
 
     tokens, offsets = tokenize.index_tokens_and_offsets(text, lang)
-    wanted = searching.make_branch(searching.search_data(conn), query, lang).highlight_terms()
-    spans = searching.snippet(text, searching.match_spans(tokens, tokenize.unpack_offsets(offsets), wanted))
-    return searching.snippet_text(spans, "【", "】")
+    wanted = plan.make_branch(searching.search_data(conn), query, lang).highlight_terms()
+    spans = snippets.snippet(text, snippets.match_spans(tokens, tokenize.unpack_offsets(offsets), wanted))
+    return snippets.snippet_text(spans, "【", "】")
 
 
 def test_snippet_marks_the_printed_variant_spelling(conn):
@@ -210,7 +212,7 @@ def test_snippet_marks_simplified_text_for_a_traditional_query(conn):
 
 
 def test_snippet_is_data_not_markup():
-    spans = searching.snippet("A<b>リボーク</b>", [(4, 8)])
+    spans = snippets.snippet("A<b>リボーク</b>", [(4, 8)])
     assert spans == [
         {"text": "A<b>", "mark": False},
         {"text": "リボーク", "mark": True},
@@ -220,10 +222,10 @@ def test_snippet_is_data_not_markup():
 
 def test_snippet_window_starts_near_the_first_match():
     text = "あ" * 200 + "リボーク" + "い" * 200
-    spans = searching.snippet(text, [(200, 204)])
+    spans = snippets.snippet(text, [(200, 204)])
     assert spans[0] == {"text": "…" + "あ" * 40, "mark": False} and spans[1] == {"text": "リボーク", "mark": True}
     assert spans[2]["text"].endswith("い…") and len(spans) == 3
-    assert len(searching.snippet_text(spans)) == searching.SNIPPET_CHARS + 2
+    assert len(snippets.snippet_text(spans)) == snippets.SNIPPET_CHARS + 2
 
 
 def test_results_are_highlighted_from_stored_offsets_without_tokenizing(conn, monkeypatch):
@@ -317,6 +319,6 @@ def test_bad_filters_are_query_errors(conn, kwargs, message):
 def test_parse_count_takes_plain_ascii_numbers_in_range(value, ok):
     if ok is None:
         with pytest.raises(searching.QueryError, match="limit must be a whole number from 1 to 200"):
-            searching.parse_count(value, "limit", 5, 1, 200)
+            parse_count(value, "limit", 5, 1, 200)
     else:
-        assert searching.parse_count(value, "limit", 5, 1, 200) == ok
+        assert parse_count(value, "limit", 5, 1, 200) == ok

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from laws_site.cli import cli
 from laws_site.search import engine as searching
+from laws_site.search import plan
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -120,10 +121,8 @@ def test_a_title_carries_the_words_when_it_holds_every_clause(conn):
     data = search_data(conn)
 
     def titled(query):
-        clauses = searching.make_branch(searching.search_data(conn), query, "ja").clauses
-        return {
-            data.units[rowid][0] for rowid, words in data.title_words.items() if searching.title_carries(words, clauses)
-        }
+        clauses = plan.make_branch(searching.search_data(conn), query, "ja").clauses
+        return {data.units[rowid][0] for rowid, words in data.title_words.items() if plan.title_carries(words, clauses)}
 
     assert {"laws-2017-ja:62", "laws-2017-ja:62A"} <= titled("リボークの訂正")
     assert "laws-2017-ja:63" not in titled("リボークの訂正")  # リボークの成立: one word only

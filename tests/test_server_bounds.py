@@ -17,7 +17,7 @@ from datasette.utils.asgi import Request, Response
 
 from laws_site.http import request_bounds, responses
 from laws_site.http.serve import METADATA
-from laws_site.search import engine as search
+from laws_site.search import query
 from laws_site.sql import gate as sql_gate
 from laws_site.sql import limits
 
@@ -115,7 +115,7 @@ async def test_more_distinct_facets_than_the_limit_is_a_400(datasette):
 
 
 def test_table_search_cap_is_search_pages_cap():
-    assert request_bounds.MAX_SEARCH_CHARS == search.MAX_QUERY_CHARS
+    assert request_bounds.MAX_SEARCH_CHARS == query.MAX_QUERY_CHARS
 
 
 async def test_table_search_over_the_cap_is_a_400_without_tokenizing(datasette):

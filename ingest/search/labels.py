@@ -7,7 +7,7 @@ labels    its labels per interface language, a JSON object in `unit_labels`' key
 context   for a unit without a title of its own, the title of its nearest enclosing unit that has one
           (27B1(b) -> 27B1 不十分なビッドが受け入れられなかった場合); else null
 
-laws_site/search/engine.py `unit_labels` reads it (one statement for a page of results, where it took three,
+laws_site/search/presentation.py `unit_labels` reads it (one statement for a page of results, where it took three,
 one of them a recursive walk up the parents); without it, the tables as before.
 """
 

@@ -4,7 +4,10 @@ Search cuts a Japanese query with this lexicon, on the server (laws_site/search/
 phone (static/offline-search.js) alike, so both read the same words out of the same query: the
 corpus's own words as SudachiPy cut them (mode C, as the index), each surface with its normalised
 form, whether a query drops it (particles and auxiliaries: a search for 取り消したカード asks for
-取り消す and カード), and how often the corpus prints it; the words of the glossary, the director
+取り消す and カード), whether it is light (a word that carries no situation of its own: the dictionary
+reads it as a pronoun, adnominal, conjunction, interjection, prefix or suffix, or as a verb, noun or
+adjective that may serve another word, 非自立可能: する, しまう, いる, できる; a sentence's coverage does
+not count it: laws_site/search/coverage.py), and how often the corpus prints it; the words of the glossary, the director
 vocabulary and the 索引; and the corpus's words with kanji under their hiragana spelling where
 SudachiPy reads that spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is
 cut as the kanji would be. A query word the lexicon lacks matches no unit in either search.
@@ -25,7 +28,10 @@ from sudachipy import SplitMode
 
 from ingest.text import tokenize
 
-COLUMNS = {"surface": str, "norm": str, "dropped": int, "count": int}
+COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": int}
+# parts of speech that carry no situation of their own (a whole category, or its 非自立可能 members)
+LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞", "接頭辞", "接尾辞"}
+DEPENDENT = "非自立可能"
 SCHEMA = (COLUMNS, {"pk": "surface"})
 
 
@@ -43,11 +49,14 @@ def lexicon_rows(texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]], othe
     for (surface, norm), count in counts.most_common():
         entry = found.setdefault(surface, [norm, 0])  # the most frequent reading of a surface
         entry[1] += count
-    words = {surface: [norm, int(dropped(surface, norm)), count] for surface, (norm, count) in found.items()}
+    words = {
+        surface: [norm, int(dropped(surface, norm)), int(light(surface, norm)), count]
+        for surface, (norm, count) in found.items()
+    }
     words.update(kana_spellings(words))
     return [
-        {"surface": surface, "norm": norm, "dropped": drop, "count": count}
-        for surface, (norm, drop, count) in sorted(words.items())
+        {"surface": surface, "norm": norm, "dropped": drop, "light": is_light, "count": count}
+        for surface, (norm, drop, is_light, count) in sorted(words.items())
     ]
 
 
@@ -73,6 +82,16 @@ def dropped(surface: str, norm: str) -> bool:
     return False
 
 
+def light(surface: str, norm: str) -> bool:
+    """Whether the dictionary reads this surface, with this form, as a word with no situation of its
+    own (LIGHT_POS, or a verb, noun or adjective that may serve another: する, しまう, できる)."""
+    for morpheme in tokenize.sudachi_dictionary().lookup(surface):
+        pos = morpheme.part_of_speech()
+        if (pos[0] in LIGHT_POS or pos[1] == DEPENDENT) and tokenize.normalised(morpheme) == norm:
+            return True
+    return False
+
+
 def kana_spellings(found: dict[str, list]) -> dict[str, list]:
     """The words with kanji written in hiragana, as a query typed in kana is cut: SudachiPy reads each
     word (順番 -> ジュンバン), and where SudachiPy takes that reading in hiragana back as one word with
@@ -81,7 +100,7 @@ def kana_spellings(found: dict[str, list]) -> dict[str, list]:
     tokenizer = tokenize.sudachi_tokenizer()
     spellings: dict[str, list] = {}
     # most frequent first: a kana spelling goes to the commoner word
-    for surface, entry in sorted(found.items(), key=lambda item: (-item[1][2], item[0])):
+    for surface, entry in sorted(found.items(), key=lambda item: (-item[1][3], item[0])):
         if not tokenize.HAN_RE.search(surface):
             continue
         katakana = "".join(m.reading_form() for m in tokenizer.tokenize(surface, SplitMode.C))

@@ -1,6 +1,6 @@
 """What the offline search (static/offline-search.js) needs, exported from the built database.
 
-Offline search is the server's search (laws_site/search/engine.py) re-run in the browser on the same data,
+Offline search is the server's search (laws_site/search/engine.py and the modules it calls) re-run in the browser on the same data,
 so that the two agree: the FTS index as it is (term instances read through `fts5vocab`, so bm25 is
 computed from exactly the counts SQLite uses), the units, their title tokens, snippet offsets, the
 references that cite each unit, the 索引 entries, the glossary, the director vocabulary, the katakana
@@ -31,32 +31,23 @@ from ingest.search import glossary as glossary_module
 from ingest.text import tokenize
 from laws_site.offline import expansions as offline_expansions
 from laws_site.offline import search_rules
-from laws_site.search import engine as searching
+from laws_site.search import plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
-FORMAT = 4  # bump when the shape changes (the service worker keys its caches on build and format)
-WEIGHTS = (
-    "TITLE_WEIGHT",
-    "TEXT_WEIGHT",
-    "SNIPPET_CHARS",
-    "MAX_QUERY_CHARS",
-    "MAX_TERMS",
-    "INDEX_WEIGHT",
-    "TRANSLATED_INDEX_WEIGHT",
-    "DEFINITION_WEIGHT",
-    "GLOSSARY_WEIGHT",
-    "RELAXED_WEIGHT",
-    "TITLE_BOOST",
-    "HEADING_BOOST",
-    "VOCABULARY_BOOST",
-    "VOCABULARY_STEP",
-    "REPRINT_WEIGHT",
-    "CITED_SCORE",
-    "CITING_SCORE",
-    "HEADING_KINDS",
-    "EMPTY_QUERY",
-    "NAMED_BOOST",
-)
+FORMAT = 5  # bump when the shape changes (the service worker keys its caches on build and format)
+
+
+def ranking_weights() -> dict:
+    """Every weight of laws_site/search/weights.py by name, with the limits and the text the offline
+    ranking reads beside them."""
+    found = {name: value for name, value in vars(weights).items() if name.isupper()}
+    found.update(
+        SNIPPET_CHARS=snippets.SNIPPET_CHARS,
+        MAX_QUERY_CHARS=query.MAX_QUERY_CHARS,
+        MAX_TERMS=plan.MAX_TERMS,
+        EMPTY_QUERY=query.EMPTY_QUERY,
+    )
+    return found
 
 
 def export(conn: sqlite3.Connection, build_id: str) -> dict:
@@ -68,7 +59,7 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
     return {
         "format": FORMAT,
         "build": build_id,
-        "weights": {name: getattr(searching, name) for name in WEIGHTS},
+        "weights": ranking_weights(),
         "navigation_kinds": list(NAVIGATION_KINDS),
         "documents": [
             {
@@ -108,6 +99,15 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
         "lexicon": lexicon(data),
+        # a Chinese or English term -> the current Laws' Japanese words (laws_site/search/translation.py)
+        "translations": data.translations,
+        # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each
+        # unit in its law, what 索引 entries and commentary notes are about
+        "situations": {
+            "light": sorted(data.lexicon.light),
+            "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
+            "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
+        },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),
         # issue 24's expansions (laws_site/offline/expansions.py)

@@ -16,7 +16,7 @@ import re
 from ingest.search import glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
-from laws_site.search import engine, expansions, words
+from laws_site.search import expansions, plan, query, translation, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -61,7 +61,7 @@ def rules() -> dict:
             "katakana": js_pattern(tokenize.KATAKANA_RE),
             "han": js_pattern(tokenize.HAN_RE),
             "katakana_word": js_pattern(tokenize.KATAKANA_WORD_RE),
-            "word": js_pattern(engine.WORD_RE),
+            "word": js_pattern(plan.WORD_RE),
             "token_clean": js_pattern(tokenize.TOKEN_CLEAN_RE),
             "latin_or_han_run": js_pattern(tokenize.LATIN_OR_HAN_RUN_RE),
         },
@@ -116,15 +116,20 @@ def rules() -> dict:
         "keys": {
             "english_letters": js_pattern(r"[^a-z]"),
             "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE),
-            "footnote_mark": js_pattern(engine.FOOTNOTE_MARK_RE),
-            "non_word": js_pattern(engine.NON_WORD_RE),
+            "footnote_mark": js_pattern(plan.FOOTNOTE_MARK_RE),
+            "non_word": js_pattern(plan.NON_WORD_RE),
             "glossary_forms": js_pattern(glossary.TERM_FORM_SEPARATORS),
         },
         "search": {
-            "fts_operators": sorted(engine.FTS_OPERATORS),
-            "max_limit": engine.MAX_LIMIT,
-            "max_offset": engine.MAX_OFFSET,
-            "messages": engine.MESSAGES,
+            "fts_operators": sorted(query.FTS_OPERATORS),
+            "max_limit": query.MAX_LIMIT,
+            "max_offset": query.MAX_OFFSET,
+            "messages": query.MESSAGES,
+        },
+        "translation": {
+            "max_words": translation.MAX_WORDS,
+            "max_chars": translation.MAX_CHARS,
+            "endings": list(translation.ENDINGS),
         },
         "permalink_safe": units.PERMALINK_SAFE,
     }

@@ -23,7 +23,7 @@ from laws_site.i18n import catalog as i18n
 from laws_site.read import queries
 from laws_site.read.units import labels, permalink
 from laws_site.search.data import search_data
-from laws_site.search.engine import QueryError, parse_count
+from laws_site.search.query import QueryError, parse_count
 from laws_site.search.term_usage import MAX_TERM_CHARS, term_usage
 
 GLOSSARY_COLUMNS = ("id", "ja", "en", "zh", "source", "ja_ref", "zh_ref")

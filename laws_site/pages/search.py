@@ -24,6 +24,7 @@ from laws_site.http.responses import html_page, json_response, laws_database, pa
 from laws_site.i18n import catalog as i18n
 from laws_site.read.units import permalink
 from laws_site.search import engine as searching
+from laws_site.search.query import MAX_OFFSET, parse_count
 
 PAGE_LIMIT = 20
 MAX_LIMIT = 200
@@ -48,8 +49,8 @@ async def view(datasette, request):
         if not form["doc"] and not form["lang"]:
             return await respond(datasette, request, False, context, 200)  # the bare form
     try:
-        limit = searching.parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
-        offset = searching.parse_count(request.args.get("offset"), "offset", 0, 0, searching.MAX_OFFSET)
+        limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
+        offset = parse_count(request.args.get("offset"), "offset", 0, 0, MAX_OFFSET)
         page = read_here(
             datasette,
             lambda conn: searching.search_page(

@@ -3,7 +3,7 @@
 `27条` (or `第27条`, `27`, `２７条`) names Law 27 of the current Laws, which search opens; the
 regulations (競技会運営規則) have an article 27 too, and a director who meant it must see it at once
 ("競技会運営規則の第27条をお探しですか"). Nothing here is a list of numbers: the cited units come from
-`search.cited_units`, which looks each candidate up in the database, so `64条` (the regulations
+`citations.cited_units`, which looks each candidate up in the database, so `64条` (the regulations
 stop at article 51) offers nothing, and `Law 27`, `27条B項` or `運営規則27条`, which can only mean
 one document, offer nothing either.
 
@@ -15,6 +15,10 @@ is offered.
 from __future__ import annotations
 
 import sqlite3
+
+from laws_site.search.citations import cited_units
+from laws_site.search.data import search_data
+from laws_site.search.query import QueryError, check_query
 
 MEANINGS = ("laws", "regulations")  # document roles whose numbers mean different rules
 LANGUAGES = ("ja", "zh", "en")
@@ -59,9 +63,6 @@ def for_opened_unit(conn: sqlite3.Connection, query: str, unit_id: str) -> list[
     """What a unit page opened from a search (`?from_search=27条`) offers: the alternatives of that
     citation, only when the search really opens this unit (a hand-made `from_search` on another
     page offers nothing). A query search refuses offers nothing."""
-    from laws_site.search.data import search_data
-    from laws_site.search.engine import QueryError, check_query, cited_units
-
     data = search_data(conn)
     try:
         citation = cited_units(conn, data, check_query(query), None, None)

@@ -20,14 +20,18 @@ from ingest.text import tokenize
 from ingest.text.spelling import document_names
 from laws_site.read import queries
 from laws_site.read.units import permalink
+from laws_site.search import translation
 from laws_site.search.expansions import ExpansionData
 from laws_site.search.shown import ShownUnits
+from laws_site.search.weights import INDEX_CREDIT, NOTE_CREDIT
 from laws_site.search.words import Lexicon
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
 
 # Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
 NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
+# the parts of a law or an article: each reads under its parents' titles and lead-ins
+PART_KINDS = ("section", "item", "subitem", "subsubitem", "paragraph", "closing")
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,15 @@ class SearchData:
     shown: ShownUnits | None = None
     # the words a Japanese query is cut into (laws_site/search/words.py)
     lexicon: Lexicon = field(default_factory=lambda: Lexicon({}))
+    # rowid -> the rowids of the parts below it in its law or article (they read under its title and text)
+    context_below: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
+    # credit a word of it gives them: laws_site/search/coverage.py)
+    evidence: dict[int, tuple[tuple[int, ...], float]] = field(default_factory=dict)
+    # per language, the rowids a sentence's coverage ranks: the searchable ones that are not evidence
+    situation_units: dict[str, frozenset[int]] = field(default_factory=dict)
+    # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
+    translations: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -95,6 +108,10 @@ class SearchData:
     def language(self, doc: str) -> str | None:
         document = self.documents.get(doc)
         return document.language if document else None
+
+    def in_filters(self, unit_doc: str, doc: str | None, lang: str | None) -> bool:
+        """Whether a unit of `unit_doc` passes a search's document and language filters."""
+        return (doc is None or unit_doc == doc) and (lang is None or self.language(unit_doc) == lang)
 
     def doc_rank(self, doc: str) -> int:
         return self.ranks.get(doc, len(self.ranks))
@@ -186,13 +203,61 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         document = data.documents.get(doc)
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
+    data.context_below = _context_below(conn, data)
+    data.translations = translation.translations(data)
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))
         data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries, data)
         for entry in data.index_entries:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
+        data.evidence = _evidence(conn, data)
+    data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
+
+
+def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[int, ...]]:
+    """rowid -> the parts of a law or article below it (PART_KINDS, down every level)."""
+    children: dict[int, list[int]] = {}
+    for rowid, parent in conn.execute("select rowid, parent_id from sections where parent_id is not null"):
+        parent_rowid = data.rowids.get(parent)
+        if parent_rowid is not None and data.units[rowid][3] in PART_KINDS:
+            children.setdefault(parent_rowid, []).append(rowid)
+    below: dict[int, tuple[int, ...]] = {}
+
+    def walk(rowid: int) -> tuple[int, ...]:
+        if rowid not in below:
+            found: list[int] = []
+            for child in children.get(rowid, ()):
+                found += [child, *walk(child)]
+            below[rowid] = tuple(found)
+        return below[rowid]
+
+    for rowid in children:
+        walk(rowid)
+    return below
+
+
+def _evidence(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[tuple[int, ...], float]]:
+    """What the corpus says about units: each 索引 entry about the units it cites, each commentary
+    note or ruling about the units it comments on directly (table unit_commentary)."""
+    found: dict[int, tuple[tuple[int, ...], float]] = {}
+    doc = data.registry.current_laws.id
+    for entry in data.index_entries:
+        rowid = data.rowids.get(f"{doc}:{entry.ref}")
+        targets = tuple(data.rowids[t] for t in entry.targets if t in data.rowids)
+        if rowid is not None and targets:
+            found[rowid] = (targets, INDEX_CREDIT)
+    if not queries.table_exists(conn, "unit_commentary"):
+        return found
+    about: dict[int, list[int]] = {}
+    for unit, source in conn.execute(
+        "select unit_id, source_id from unit_commentary where direct = 1 and source_kind in ('note', 'ruling')"
+    ):
+        if unit in data.rowids and source in data.rowids:
+            about.setdefault(data.rowids[source], []).append(data.rowids[unit])
+    found.update({rowid: (tuple(dict.fromkeys(units)), NOTE_CREDIT) for rowid, units in about.items()})
+    return found
 
 
 def _listing_ranks(data: SearchData) -> dict[int, int]:

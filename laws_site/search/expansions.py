@@ -21,7 +21,7 @@ offline app repeats it):
    edit distance, the nearest only (rapidfuzz: Levenshtein on kana keys of katakana words; OSA, which counts a
    swap as one edit, on English terms), at most 1 edit for keys up to 4 characters, 2 above.
 
-Results of all of these rank below every unit the query itself finds (laws_site/search/engine.py), except
+Results of all of these rank below every unit the query itself finds (laws_site/search/ranking.py), except
 step 5's: a reviewed variant is another spelling of the same term, and its units rank with the
 query's own (search.alternative_tier). Step 4 leads a word only to the group's words of the same part
 of speech, one spelling per search key (ingest/search/expansions.py, at build).

@@ -10,7 +10,7 @@ after 230 searches went from 182 to 191 MiB.
 
 Built from tables the build wrote: sections, search_offsets (ingest/search/tables.py) and
 search_labels (ingest/search/labels.py). A database without them (built before they existed) has
-no `ShownUnits`; laws_site/search/engine.py then reads per request as before.
+no `ShownUnits`; laws_site/search/presentation.py then reads per request as before.
 """
 
 from __future__ import annotations

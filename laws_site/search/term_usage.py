@@ -16,8 +16,7 @@ import sqlite3
 from ingest.search import glossary
 from ingest.text import tokenize
 from laws_site.read.units import permalink
-from laws_site.search.data import SearchData, search_data
-from laws_site.search.engine import NAVIGATION_KINDS
+from laws_site.search.data import NAVIGATION_KINDS, SearchData, search_data
 
 MAX_TERM_CHARS = 100
 CONTEXT_CHARS = 60  # at most this much of the sentence on each side of the term

@@ -48,18 +48,21 @@ class Word:
 
 
 class Lexicon:
-    """The build's words: surface -> (normalised form, dropped, cost)."""
+    """The build's words: surface -> (normalised form, dropped, cost); `light`, the normalised forms
+    that carry no situation of their own (ingest/search/lexicon.py)."""
 
-    def __init__(self, words: dict[str, tuple[str, bool, int]]):
+    def __init__(self, words: dict[str, tuple[str, bool, int]], light: frozenset[str] = frozenset()):
         self.words = words
+        self.light = light
         self.longest = max(map(len, words), default=1)
 
     @classmethod
     def from_conn(cls, conn: sqlite3.Connection) -> "Lexicon":
         if not queries.table_exists(conn, "search_lexicon"):
             return cls({})
-        rows = conn.execute("select surface, norm, dropped, count from search_lexicon")
-        return cls({surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, count in rows})
+        rows = conn.execute("select surface, norm, dropped, light, count from search_lexicon").fetchall()
+        words = {surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, _, count in rows}
+        return cls(words, frozenset(norm for _, norm, _, light, _ in rows if light))
 
     def cut(self, text: str) -> list[Word]:
         """The query's words, cheapest cut first: fewest words, then the most frequent."""

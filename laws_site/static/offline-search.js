@@ -295,6 +295,10 @@
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
+      // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
+      const s = pack.situations;
+      this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
+        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])) };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
@@ -445,6 +449,37 @@
     vocabularyMatches(query) {
       const key = this.searchKey(query);
       return key ? (this.pack.vocabulary.by_key[key] || []) : [];
+    }
+
+    /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
+    japaneseWords(query) {
+      const table = this.pack.translations, T = this.pack.rules.translation;
+      const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
+      const found = [];
+      const words = [...text.matchAll(/[a-z0-9]+/g)];
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
+          const key = words.slice(i, j).map((m) => m[0]).join("");
+          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= 3).map((e) => key.slice(0, -e.length)));
+          const hit = candidates.find((c) => table[c]);
+          if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
+        }
+      }
+      for (const run of text.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+/g)) {
+        const runEnd = run.index + run[0].length;
+        for (let start = run.index; start < runEnd; start++) {
+          for (let end = start + 2; end <= Math.min(start + T.max_chars, runEnd); end++) {
+            if (table[text.slice(start, end)]) found.push([start, end, text.slice(start, end)]);
+          }
+        }
+      }
+      const kept = [];
+      for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
+        if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+      }
+      const japanese = [];
+      for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
+      return japanese;
     }
 
     searchKey(term) {
@@ -780,6 +815,11 @@
           }
         }
       }
+      if (languages.includes("ja") && !K.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
+        // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
+        const words = this.japaneseWords(query).join(" ");
+        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT); branch.sentence = true; add(branch); }
+      }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
       // how the query was cut into words here, and the words the corpus does not know (where a
@@ -844,7 +884,7 @@
       if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
       else if (relaxed.size) {
         merged = new Map();
-        this.mergeTier(merged, strict, 0);
+        this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index")), 0);
         this.mergeTier(merged, relaxed, 0);
         this.addTargets(merged, plan.targets, doc, lang, 0);
       }
@@ -854,6 +894,7 @@
     }
 
     runBranch(branch, doc, indexBoost, relaxed) {
+      if (branch.sentence && !relaxed) return new Map();
       const w = this.w;
       const indexed = this.vocabularyOf[branch.lang];
       let hits;
@@ -865,7 +906,7 @@
       const indexWeight = branch.via === null ? w.INDEX_WEIGHT : w.TRANSLATED_INDEX_WEIGHT;
       const pointed = new Map();
       if (indexBoost && branch.lang === "ja") {
-        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms)) pointed.set(unit, [indexWeight * boost, entries]);
+        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms, relaxed)) pointed.set(unit, [indexWeight * boost, entries]);
         for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
           const [boost, entries] = pointed.get(unit) || [0.0, []];
           pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
@@ -903,6 +944,7 @@
 
     textHits(branch, doc, relaxed) {
       if (relaxed && branch.clauses.length < 2) return new Map();
+      if (relaxed) return this.sentenceHits(branch, doc);
       const [operator, matchKind, weight] = relaxed ? ["OR", "any", this.w.RELAXED_WEIGHT] : ["AND", "all", 1.0];
       const rows = this.fts(ftsExpression(branch.clauses, operator), branch.lang, doc);
       const hits = new Map();
@@ -941,6 +983,56 @@
       return hits;
     }
 
+    /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25. */
+    sentenceHits(branch, doc) {
+      const covered = this.coverage(branch.clauses, branch.lang, doc);
+      if (!covered.size) return new Map();
+      const rows = this.fts(ftsExpression(branch.clauses, "OR"), branch.lang, doc);
+      const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
+      const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
+      return new Map([...covered].map(([rowid, share]) =>
+        [rowid, [this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0), branch, "any", null]]));
+    }
+
+    contentClauses(clauses) {
+      return clauses.filter((clause) => !clause[0].split(" ").filter(Boolean).every((x) => this.situations.light.has(x)));
+    }
+
+    /** search.coverage.coverage: {rowid: the share of the sentence's idf the unit covers}. */
+    coverage(clauses, lang, doc) {
+      const s = this.situations, w = this.w;
+      const wanted = this.contentClauses(clauses);
+      const scores = new Map();
+      if (wanted.length < 2) return scores;
+      const searchable = this.searchable[lang] || new Set();
+      let total = 0.0;
+      for (const clause of wanted) {
+        const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
+        const own = rows.filter((r) => searchable.has(r));
+        if (!own.length) continue;
+        const weight = Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF);
+        total += weight;
+        const credits = new Map();
+        const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
+        const words = clause[0].split(" ").filter(Boolean);
+        for (const rowid of own) {
+          const title = this.titleWords.get(rowid);
+          const inTitle = !!title && words.every((x) => title.has(x));
+          give(rowid, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
+          for (const below of s.below.get(rowid) || []) give(below, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
+        }
+        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, found[1]); }
+        for (const [rowid, credit] of credits) {
+          if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
+            scores.set(rowid, (scores.get(rowid) || 0.0) + weight * credit);
+          }
+        }
+      }
+      if (!total) return new Map();
+      for (const [rowid, score] of scores) scores.set(rowid, score / total);
+      return scores;
+    }
+
     // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
 
     phrase(text) {
@@ -969,6 +1061,17 @@
       return found;
     }
 
+    /** The rowids matching an expression (every row: any language, navigation rows too). */
+    matchingRows(node) {
+      if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
+      const sets = node.children.map((child) => this.matchingRows(child));
+      if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
+      sets.sort((a, b) => a.size - b.size);
+      const out = new Set();
+      for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
+      return out;
+    }
+
     /** [[rowid, -bm25], ...] of the rows matching `expression`, in the language (and document),
      * navigation rows left out - as search._fts reads them from SQLite. */
     fts(expression, lang, doc) {
@@ -976,16 +1079,7 @@
       const phrases = [];
       const collect = (node) => { if (node.phrase !== undefined) phrases.push(node.phrase); else node.children.forEach(collect); };
       collect(expression);
-      const matching = (node) => {
-        if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
-        const sets = node.children.map(matching);
-        if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
-        sets.sort((a, b) => a.size - b.size);
-        const out = new Set();
-        for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
-        return out;
-      };
-      const rows = matching(expression);
+      const rows = this.matchingRows(expression);
       const searchable = this.searchable[lang] || new Set();
       const weights = [this.w.TITLE_WEIGHT, this.w.TEXT_WEIGHT];
       const k1 = 1.2, b = 0.75, N = this.ftsRows;
@@ -1031,7 +1125,7 @@
       return boosted;
     }
 
-    indexBoosts(terms) {
+    indexBoosts(terms, whole) {
       const query = new Set(terms);
       const entries = [];
       const seen = new Set();
@@ -1040,7 +1134,7 @@
       for (const entry of entries) {
         let common = 0;
         for (const t of query) if (entry.terms.has(t)) common++;
-        if (!common || !(common === query.size || common === entry.terms.size)) continue;
+        if (!common || !(common === query.size || (!whole && common === entry.terms.size))) continue;
         const boost = common / Math.max(query.size, entry.terms.size);
         for (const target of entry.targets) {
           const [best, refs] = boosts.get(target) || [0.0, []];

@@ -1,0 +1,101 @@
+"""A sentence that no unit holds whole (a situation, told as a director tells it): units ranked by how
+much of it they cover, each word weighted by how telling it is.
+
+A query of several words ("ダミーがディクレアラーの間違ったハンドからのリードを止めようとした") rarely
+has a unit holding every word. Its content words (not particles, auxiliaries or light words: する,
+しまう, その; ingest/search/lexicon.py) each count by their idf over the units of the language, and a
+unit covers a word:
+- itself, in its title (TITLE_CREDIT: the unit is about it) or its text (TEXT_CREDIT: it mentions it);
+- through the law part it belongs to: a sub-unit reads under its parents' titles and lead-ins
+  (42B2 「違反行為を防ぐよう努めること」 under 42 ダミーの権利), CONTEXT_TITLE_CREDIT or CONTEXT_TEXT_CREDIT;
+- through what the corpus says about it: a 索引 entry citing it (the book's editors filed the
+  situation under those words), INDEX_CREDIT; a commentary note or worked ruling on it, NOTE_CREDIT.
+A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
+covers little of a sentence; the provision that governs covers most of it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ingest.text import tokenize
+from laws_site.search.data import SearchData
+from laws_site.search.fts import OneSearch, fts_rows
+from laws_site.search.weights import (
+    CONTEXT_TEXT_CREDIT,
+    CONTEXT_TITLE_CREDIT,
+    COVERAGE_BM25,
+    COVERAGE_MIN_IDF,
+    COVERAGE_WEIGHT,
+    TEXT_CREDIT,
+    TITLE_CREDIT,
+)
+
+
+def content_clauses(data: SearchData, clauses) -> list[tuple[str, ...]]:
+    """The clauses that carry the situation: a clause whose words are all light (する, しまう) does not."""
+    light = data.lexicon.light
+    return [clause for clause in clauses if not all(word in light for word in clause[0].split())]
+
+
+def idf(matching: int, total: int) -> float:
+    """How telling a word is that `matching` of `total` units hold (bm25's idf, floored)."""
+    return max(math.log((total - matching + 0.5) / (matching + 0.5)), COVERAGE_MIN_IDF)
+
+
+def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | None) -> dict[int, float]:
+    """{rowid: the share of the clauses' idf the unit covers}, for the units of the language (and
+    document) covering any content word; {} when fewer than two content words remain."""
+    wanted = content_clauses(data, clauses)
+    if len(wanted) < 2:
+        return {}
+    searchable = data.searchable.get(lang, frozenset())
+    # a note or ruling speaks for the units it is about: only the others are ranked
+    ranked = data.situation_units.get(lang, frozenset())
+    units = data.units
+    scores: dict[int, float] = {}
+    total = 0.0
+    for clause in wanted:
+        rows = fts.rowids(tokenize.fts_match([clause], "AND"))
+        own = [rowid for rowid in rows if rowid in searchable]
+        if not own:
+            continue
+        weight = idf(len(own), len(searchable))
+        total += weight
+        credits: dict[int, float] = {}  # the best way each unit covers this word
+        words = frozenset(clause[0].split())
+        for rowid in own:
+            in_title = words <= data.title_words.get(rowid, frozenset())
+            _credit(credits, rowid, TITLE_CREDIT if in_title else TEXT_CREDIT)
+            inherited = CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT
+            for below in data.context_below.get(rowid, ()):
+                _credit(credits, below, inherited)
+        for rowid in rows:
+            found = data.evidence.get(rowid)
+            if found:
+                for target in found[0]:
+                    _credit(credits, target, found[1])
+        for rowid, credit in credits.items():
+            if rowid in ranked and (doc is None or units[rowid][1] == doc):
+                scores[rowid] = scores.get(rowid, 0.0) + weight * credit
+    return {rowid: score / total for rowid, score in scores.items()} if total else {}
+
+
+def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
+    """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
+    its bm25 over the words (scaled so the best is 1), which tells apart units covering alike."""
+    covered = coverage(fts, data, branch.clauses, branch.lang, doc)
+    if not covered:
+        return {}
+    rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, "OR"), branch.lang, doc)
+    best = max((score for _, score in rows), default=0.0) or 1.0
+    bm25 = {rowid: score / best for rowid, score in rows}
+    return {
+        rowid: [COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0), branch, "any", None]
+        for rowid, share in covered.items()
+    }
+
+
+def _credit(credits: dict[int, float], rowid: int, credit: float) -> None:
+    if credit > credits.get(rowid, 0.0):
+        credits[rowid] = credit

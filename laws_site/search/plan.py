@@ -1,0 +1,178 @@
+"""What a text query means: its branches (a language and its words: the query itself, its glossary
+translations, the director vocabulary's words for it) and the units the vocabulary names, planned
+once and then ranked (laws_site/search/ranking.py). Japanese is cut with the build's lexicon
+(laws_site/search/words.py), Chinese into bigrams (ingest/text/tokenize.py)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ingest.search import glossary
+from ingest.text import tokenize
+from laws_site.search import translation
+from laws_site.search.data import SearchData
+from laws_site.search.expansions import Alternative
+from laws_site.search.weights import GLOSSARY_WEIGHT, TRANSLATION_WEIGHT, VOCABULARY_BOOST, VOCABULARY_STEP
+
+MAX_TERMS = 32
+WORD_RE = re.compile(r"[^\W_]")
+NON_WORD_RE = re.compile(r"[\W_]+")
+FOOTNOTE_MARK_RE = re.compile(r"\*\d*$")
+
+
+@dataclass
+class Branch:
+    lang: str
+    terms: list[str]
+    clauses: list[tuple[str, ...]] = field(default_factory=list)
+    via: str | None = None  # the word this branch searches for instead of the query, None for the query itself
+    weight: float = 1.0
+    # units the glossary names for the query (def:ダミー for dummy): boosted like 索引 targets
+    pointed: set[str] = field(default_factory=set)
+    expansion: str | None = None  # the kind of alternative it searches for (laws_site/search/expansions.py), if any
+    text: str = (
+        ""  # what it searches for, as typed (its title_key: a unit whose title is exactly this gains NAMED_BOOST)
+    )
+    # searched only as a sentence (by coverage, when no unit holds every word of the query itself): a
+    # Chinese or English sentence read in Japanese words (laws_site/search/translation.py)
+    sentence: bool = False
+
+    def __post_init__(self):
+        # when every clause is one word, a title carries them all if it holds this set (fast path)
+        simple = all(len(clause) == 1 and " " not in clause[0] for clause in self.clauses)
+        self.title_needs = frozenset(clause[0] for clause in self.clauses) if simple else None
+        self.highlighted = frozenset(self.terms) | {alt for clause in self.clauses for alt in clause if " " not in alt}
+        self.named = title_key(self.text, self.lang) if self.text else ""
+
+    def title_carried_by(self, title_words: frozenset[str] | None) -> bool:
+        if not title_words:
+            return False
+        if self.title_needs is not None:
+            return self.title_needs <= title_words
+        return title_carries(title_words, self.clauses)
+
+    def highlight_terms(self) -> frozenset[str]:
+        return self.highlighted
+
+
+def make_branch(data: SearchData, text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
+    terms, clauses = query_tokens(data, text, lang)
+    return Branch(lang, list(terms), list(clauses), via, weight, text=text)
+
+
+def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
+    """(terms, clauses) of a query in a language (Japanese cut with the build's lexicon:
+    laws_site/search/words.py), cached per database. A token with no letter, digit or character
+    (^, ＊) can never match: FTS drops it from the index."""
+    return data._cached(("tokens", text, lang), lambda: _query_tokens(data, text, lang))
+
+
+def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
+    if lang == "ja" and data.lexicon.words:
+        found_terms, found_clauses = data.lexicon.query_terms(text), data.lexicon.query_clauses(text)
+    else:
+        found_terms, found_clauses = tokenize.query_terms(text, lang), tokenize.query_clauses(text, lang)
+    terms = [term for term in found_terms if WORD_RE.search(term)][:MAX_TERMS]
+    clauses = [clause for clause in found_clauses if WORD_RE.search(" ".join(clause))]
+    return tuple(terms), tuple(clauses[:MAX_TERMS] if terms else [])
+
+
+@dataclass
+class Plan:
+    branches: list[Branch]
+    targets: dict[str, float]  # unit id -> boost, from the director vocabulary
+    also_searched: list[str]
+    relaxed: bool = True  # retry with any token when no unit holds them all
+    query: str = ""
+    # what else the query may mean (laws_site/search/expansions.py), each planned like a query: ranked
+    # below everything the query itself finds
+    alternatives: list[tuple[Alternative, "Plan"]] = field(default_factory=list)
+
+
+def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
+    """The query in each language, its glossary translations and its director vocabulary, without repeats."""
+    languages = [lang] if lang else ["ja", "zh"]
+    branches: list[Branch] = []
+    # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
+    direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
+    for language in direct:
+        add_branch(branches, make_branch(data, query, language))
+    for entry in data.glossary_lookup(query):
+        for language in languages:
+            for form in glossary.term_forms(entry.term(language)):
+                branch = add_branch(branches, make_branch(data, form, language, via=form, weight=GLOSSARY_WEIGHT))
+                unit = data.glossary.unit_id(entry, language)
+                if branch and unit and entry.ref(language).startswith("def:"):
+                    branch.pointed.add(unit)
+    targets: dict[str, float] = {}
+    for entry, fields in data.vocabulary_matches(query).items():
+        for language, words in (("ja", entry.ja + entry.ja_regs), ("zh", entry.zh)):
+            if language in languages:
+                for word in words:
+                    add_branch(branches, make_branch(data, word, language, via=word, weight=GLOSSARY_WEIGHT))
+        if fields == {"zh"}:
+            continue  # the units it names are Japanese: a Chinese query reaches them as a translation
+        named = [(data.registry.current_laws, entry.laws), (data.registry.regulations, entry.regs)]
+        rank = 0
+        for document, refs in named:
+            for ref in refs if document else []:
+                boost = max(VOCABULARY_BOOST - VOCABULARY_STEP * rank, VOCABULARY_BOOST / 2)
+                unit = f"{document.id}:{ref}"
+                targets[unit] = max(targets.get(unit, 0.0), boost)
+                rank += 1
+    if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
+        # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
+        words = " ".join(translation.japanese_words(data.translations, query))
+        if words:
+            branch = make_branch(data, words, "ja", via=words, weight=TRANSLATION_WEIGHT)
+            branch.sentence = True
+            add_branch(branches, branch)
+    query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
+    also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
+    return Plan(branches, targets, list(dict.fromkeys(also)), query=query)
+
+
+def add_branch(branches: list[Branch], branch: Branch) -> Branch | None:
+    """Append the branch unless one with the same language and tokens exists; return the one kept."""
+    if not branch.terms:
+        return None
+    for existing in branches:
+        if existing.lang == branch.lang and existing.terms == branch.terms:
+            return existing
+    branches.append(branch)
+    return branch
+
+
+def alternative_plan(data: SearchData, alternative: Alternative, lang: str | None) -> "Plan":
+    """An alternative planned like a query of its own (its glossary and vocabulary included); its
+    branches say which alternative they search for."""
+    plan = make_plan(data, alternative.text, lang or alternative.lang)
+    for branch in plan.branches:
+        branch.via = branch.via or alternative.text
+        branch.expansion = alternative.kind
+    return plan
+
+
+@lru_cache(maxsize=16384)
+def title_key(text: str | None, lang: str) -> str:
+    """A title or a query compared as written: NFKC, lower case, simplified if Chinese, without a
+    footnote mark (間違った説明* , ...場合*4) or any space or punctuation."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFKC", text).lower()
+    if lang == "zh":
+        text = tokenize.to_simplified(text)
+    return NON_WORD_RE.sub("", FOOTNOTE_MARK_RE.sub("", text))
+
+
+def title_carries(title_words: frozenset[str] | None, clauses) -> bool:
+    """Every clause has an alternative (a word, or a phrase's words) among the title's tokens."""
+    return bool(title_words) and all(any(words_of(alt) <= title_words for alt in clause) for clause in clauses)
+
+
+@lru_cache(maxsize=16384)
+def words_of(tokens: str) -> frozenset[str]:
+    return frozenset(tokens.split())

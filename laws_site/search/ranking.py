@@ -1,0 +1,307 @@
+"""The ranking of a text query: each branch's FTS hits by bm25, boosted where the title carries the
+words, where the 索引 or the glossary points, where the vocabulary names the unit; alternatives
+(readings, corrections...) below what the query itself finds; reprints folded under their law."""
+
+from __future__ import annotations
+
+import heapq
+
+from ingest.text import tokenize
+from ingest.text.refs import law_ancestors
+from laws_site.search.coverage import sentence_hits
+from laws_site.search.data import SearchData
+from laws_site.search.expansions import FEW, Alternative, corrections
+from laws_site.search.fts import OneSearch, fts_rows
+from laws_site.search.hits import Hit
+from laws_site.search.plan import Branch, Plan, alternative_plan, title_carries, title_key, words_of
+from laws_site.search.weights import (
+    DEFINITION_WEIGHT,
+    HEADING_BOOST,
+    HEADING_KINDS,
+    INDEX_WEIGHT,
+    NAMED_BOOST,
+    NAMED_KINDS,
+    RELAXED_WEIGHT,
+    REPRINT_WEIGHT,
+    TITLE_BOOST,
+    TRANSLATED_INDEX_WEIGHT,
+)
+
+
+class Ranking:
+    """The ranked results of a text search: every matching unit's rowid, best first, with what
+    made its score - [score, branch, match, 索引 entries, tier] - and the reprints folded into it.
+    Tier 0: units the query itself finds; 1: units only an alternative finds (a reading, a
+    correction...); 2: units holding only some of the words. Hits (the full result objects) are
+    made for the page shown only."""
+
+    def __init__(
+        self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]], reprint_of: dict[int, str]
+    ):
+        self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
+        self.found_by: dict[str, int] = {}  # alternative's text -> units it added
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def best(self, count: int) -> list[int]:
+        """The first `count` rowids, best first: by tier, score, document, position in it. The
+        candidate's own place breaks what ties remain, as the stable sort of every candidate did;
+        the key is then a total order, so sorting only the page's share answers the same."""
+        listing = self.data.listing_rank
+        keys = [
+            (candidate[4], -candidate[0], listing[rowid], place, rowid)
+            for place, (rowid, candidate) in enumerate(self.candidates.items())
+        ]
+        chosen = heapq.nsmallest(count, keys) if count < len(keys) // 2 else sorted(keys)[:count]
+        return [key[4] for key in chosen]
+
+    def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
+        found = []
+        order = self.best(len(self.candidates) if limit is None else offset + limit)
+        for rowid in order[offset:]:
+            score, branch, match, entries, _tier = self.candidates[rowid]
+            hit = Hit(*self.data.units[rowid], score=score, branch=branch, match=match)
+            hit.index_entries = entries or []
+            hit.reprints = self.reprints.get(rowid, [])
+            hit.reprint_of = self.reprint_of.get(rowid)
+            found.append(hit)
+        return found
+
+
+def ranked_hits(
+    conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None, index_boost: bool, corrected: bool = False
+) -> Ranking:
+    """The query's own branches (tier 0), then its alternatives (tier 1, only units tier 0 lacks);
+    corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
+    every word of the query, units holding any of them: tier 2 when an alternative found units,
+    else tier 0 (the ranking before alternatives existed)."""
+    fts = OneSearch(conn)
+    strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
+    relaxed = {}
+    if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
+        relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
+    merged: dict[int, list] = {}
+    _merge(merged, strict, 0)
+    _add_targets(merged, data, plan.targets, doc, lang, 0)
+    if corrected and len(merged) < FEW:
+        known = {alt.text for alt, _ in plan.alternatives}
+        plan.alternatives += [
+            (alt, alternative_plan(data, alt, lang))
+            for alt in corrections(data.expansions, plan.query, lang)
+            if alt.text not in known
+        ]
+    found_by: dict[str, int] = {}
+    for alternative, alt_plan in plan.alternatives:
+        before = len(merged)
+        tier = alternative_tier(alternative)
+        _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
+        _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
+        found_by[alternative.text] = len(merged) - before
+    if relaxed and any(found_by.values()):
+        _merge(merged, relaxed, 2)
+    elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
+        merged = {}
+        _merge(merged, {rowid: c for rowid, c in strict.items() if c[2] != "index"}, 0)
+        _merge(merged, relaxed, 0)
+        _add_targets(merged, data, plan.targets, doc, lang, 0)
+    ranking = fold_reprints(data, merged)
+    ranking.found_by = found_by
+    return ranking
+
+
+def alternative_tier(alternative: Alternative) -> int:
+    """A reviewed Chinese variant (corpus/zh_variants.yml: 首攻 for the 1997 text's 首引) is another
+    spelling of the same term, like traditional and simplified: its units rank with the query's
+    own (tier 0). Every other alternative is a guess and ranks below them (tier 1)."""
+    return 0 if alternative.kind == "zh" else 1
+
+
+def _strict_hits(
+    fts: "OneSearch", data: SearchData, branches: list[Branch], doc: str | None, index_boost: bool, relaxed: bool
+) -> dict:
+    found: dict[int, list] = {}
+    for branch in branches:
+        hits = run_branch(fts, data, branch, doc, index_boost, relaxed)
+        if not found:  # the first branch with hits: all of them, in their order (a new dict each call)
+            found = hits
+            continue
+        for rowid, candidate in hits.items():
+            kept = found.get(rowid)
+            if kept is None or candidate[0] > kept[0]:
+                found[rowid] = candidate
+    return found
+
+
+def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
+    """Add candidates at a tier: a unit already found at a better tier keeps its place (and, at
+    the same tier, the better score)."""
+    if not merged:  # nothing to compare with: each candidate, copied with its tier
+        merged.update({rowid: candidate[:4] + [tier] for rowid, candidate in found.items()})
+        return
+    for rowid, candidate in found.items():
+        kept = merged.get(rowid)
+        if kept is None:
+            merged[rowid] = candidate[:4] + [tier]
+        elif kept[4] == tier and candidate[0] > kept[0]:
+            merged[rowid] = candidate[:4] + [tier]
+
+
+def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, float], doc, lang, tier: int) -> None:
+    for unit, boost in targets.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None or not data.in_filters(data.units[rowid][1], doc, lang):
+            continue
+        candidate = merged.get(rowid)
+        if candidate is None:
+            candidate = merged[rowid] = [0.0, None, "vocabulary", None, tier]
+        if candidate[4] == tier:
+            candidate[0] += boost
+
+
+def run_branch(
+    fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, index_boost: bool, relaxed: bool = False
+) -> dict[int, list]:
+    """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
+    and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
+    if branch.sentence and not relaxed:
+        return {}
+    indexed = data.vocabulary_of.get(branch.lang)
+    if indexed is not None and not relaxed and not all(_indexed(clause, indexed) for clause in branch.clauses):
+        hits = {}  # a word no unit holds: the query cannot match all of them (and need not ask FTS)
+    else:
+        hits = text_hits(fts, data, branch, doc, relaxed)
+    index_weight = INDEX_WEIGHT if branch.via is None else TRANSLATED_INDEX_WEIGHT
+    # a sentence (relaxed) is boosted by the 索引 entries holding all its words; an entry holding some
+    # of them counts in its coverage as what the 索引 says about the units it cites (coverage.py)
+    pointed = {
+        unit: (index_weight * boost, entries)
+        for unit, (boost, entries) in (
+            fts.index_boosts(data, branch.terms, whole=relaxed) if index_boost and branch.lang == "ja" else {}
+        ).items()
+    }
+    if index_boost and branch.lang == "ja":
+        for unit, entry in see_also_boosts(data, branch, hits).items():
+            boost, entries = pointed.get(unit, (0.0, []))
+            pointed[unit] = (max(boost, index_weight), entries + [entry])
+    for unit in branch.pointed:
+        boost, entries = pointed.get(unit, (0.0, []))
+        pointed[unit] = (max(boost, DEFINITION_WEIGHT), entries)
+    for unit, (boost, entries) in pointed.items():
+        rowid = data.rowids.get(unit)
+        if rowid is None:
+            continue
+        info = data.units[rowid]
+        if (doc is not None and info[1] != doc) or info[5] != branch.lang:
+            continue
+        candidate = hits.setdefault(rowid, [0.0, branch, "index", None])
+        candidate[0] += boost
+        candidate[3] = entries
+    weight = branch.weight
+    if weight != 1.0:
+        for candidate in hits.values():
+            candidate[0] *= weight
+    return hits
+
+
+def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> dict[str, str]:
+    """{unit id: the 索引's "see" entry} when the 索引 has a "see" entry with exactly the branch's
+    words (合意 -> see パートナー間の了解事項): the units the entry referred to cites (Law 40), and
+    the units inside them whose title carries the words (40A プレイヤのシステム上の合意事項). The
+    索引 sends a reader of the word there; a passing mention elsewhere in Law 40 is not boosted."""
+    found = data.see_also.get(frozenset(branch.terms))
+    if not found:
+        return {}
+    entry, targets = found
+    boosted = {target: entry for target in targets}
+    wanted = {tuple(target.split(":", 1)) for target in targets}
+    units, titles = data.units, data.title_words
+    for rowid in hits:
+        unit_id, doc, ref = units[rowid][:3]
+        # the title first: a set test, where the ancestors parse the ref (most hits fail the title)
+        if (
+            unit_id not in boosted
+            and branch.title_carried_by(titles.get(rowid))
+            and any((doc, above) in wanted for above in law_ancestors(ref))
+        ):
+            boosted[unit_id] = entry
+    return boosted
+
+
+def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
+    return any(words_of(alternative) <= indexed for alternative in clause)
+
+
+def text_hits(
+    fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False
+) -> dict[int, list]:
+    """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
+    so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
+    three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
+    (越序叫牌 -> 越序实质叫牌). {rowid: [score, branch, match, None]}."""
+    if relaxed and len(branch.clauses) < 2:
+        return {}  # one word: "any" is "all", already tried
+    if relaxed:
+        return sentence_hits(fts, data, branch, doc)
+    operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
+    rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
+    if not rows:
+        return {}
+    scale = weight / (max(score for _, score in rows) or 1.0)
+    titles, units = data.title_words, data.units
+    hits = {}
+    for rowid, score in rows:
+        score *= scale
+        if not relaxed and branch.title_carried_by(titles.get(rowid)):
+            score += title_boost(units[rowid][3])
+            if (
+                branch.named
+                and units[rowid][3] in NAMED_KINDS
+                and title_key(units[rowid][4], branch.lang) == branch.named
+            ):
+                score += NAMED_BOOST
+        hits[rowid] = [score, branch, match_kind, None]
+    if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
+        hits.update(_all_but_one(fts, data, branch, doc, hits))
+    return hits
+
+
+def _all_but_one(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:
+    """The units missing one clause (not already found), scaled among themselves."""
+    clauses = branch.clauses
+    combinations = [tokenize.fts_match(clauses[:i] + clauses[i + 1 :], "AND") for i in range(len(clauses))]
+    rows = [
+        row
+        for row in fts_rows(fts, data, " OR ".join(f"({c})" for c in combinations if c), branch.lang, doc)
+        if row[0] not in found
+    ]
+    scale = RELAXED_WEIGHT / (max((score for _, score in rows), default=0.0) or 1.0)
+    hits = {}
+    for rowid, score in rows:
+        score *= scale
+        title = data.title_words.get(rowid)
+        if any(title_carries(title, clauses[:i] + clauses[i + 1 :]) for i in range(len(clauses))):
+            score += RELAXED_WEIGHT * title_boost(data.units[rowid][3])
+        hits[rowid] = [score, branch, "most", None]
+    return hits
+
+
+def title_boost(kind: str) -> float:
+    return TITLE_BOOST + (HEADING_BOOST if kind in HEADING_KINDS else 0.0)
+
+
+def fold_reprints(data: SearchData, merged: dict[int, list]) -> Ranking:
+    """A commentary's reprint of a law unit joins that unit's result when both were found; alone,
+    it ranks at REPRINT_WEIGHT and says which unit it reprints."""
+    reprints: dict[int, list[str]] = {}
+    reprint_of: dict[int, str] = {}
+    for rowid in [r for r in merged if r in data.reprinted]:
+        law_unit = data.reprinted[rowid]
+        law_rowid = data.rowids.get(law_unit)
+        if law_rowid in merged:
+            reprints.setdefault(law_rowid, []).append(data.units[rowid][0])
+            del merged[rowid]
+        else:
+            merged[rowid][0] *= REPRINT_WEIGHT
+            reprint_of[rowid] = law_unit
+    return Ranking(data, merged, reprints, reprint_of)

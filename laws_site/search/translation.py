@@ -1,0 +1,80 @@
+"""A Chinese or English sentence read as the Japanese words of the 2017 Laws (issue 36, item 2).
+
+A director who types 「防家掉了一张牌 同伴看见了」 or "a defender led out of turn and declarer wants to
+accept it" describes a situation the current (Japanese) Laws govern. The glossary and the director
+vocabulary pair the words of the three languages (防家 = ディフェンダー, "out of turn" = 順番外); the
+terms they name inside the sentence, longest first and without overlap, are searched as a Japanese
+sentence (its coverage: laws_site/search/coverage.py). A whole query that is one glossary or
+vocabulary term is expanded as before (laws_site/search/plan.py); this reads the sentences.
+
+Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
+word also without a plural or past ending (passed -> pass, cards -> card). The same table and the same
+reading run offline (the pack's `translations`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ingest.search import glossary
+from ingest.search.vocabulary import search_key
+from ingest.text import tokenize
+
+MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+MAX_CHARS = 8  # a Chinese term of up to eight characters
+ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
+HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+ENDINGS = ("ing", "ed", "es", "s", "d")  # a word's ending a term need not share (led is its own word)
+
+
+def translations(data) -> dict[str, list[str]]:
+    """{key: the Japanese words of the entries whose Chinese or English word it is}."""
+    table: dict[str, list[str]] = {}
+
+    def add(word: str | None, japanese) -> None:
+        key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
+        if key and japanese:
+            table.setdefault(key, [])
+            table[key] += [w for w in japanese if w not in table[key]]
+
+    for entry in data.glossary.entries:
+        japanese = glossary.term_forms(entry.ja)
+        for form in glossary.term_forms(entry.zh) + glossary.english_keys(entry.en):
+            add(form, japanese)
+    for entry in data.vocabulary.entries:
+        for word in (entry.en, *entry.zh, *entry.spoken):
+            add(word, list(entry.ja))
+    return table
+
+
+def term_key(text: str) -> str:
+    return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
+
+
+def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
+    """The Japanese words of the terms the query holds (the longest first, none overlapping), in the
+    order the query names them; [] if it names none."""
+    text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
+    found = []  # (start, end, key) in the text's characters
+    words = list(ENGLISH_WORD_RE.finditer(text))
+    for i in range(len(words)):
+        for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
+            key = "".join(w.group() for w in words[i:j])
+            for candidate in [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= 3]:
+                if candidate in table:
+                    found.append((words[i].start(), words[j - 1].end(), candidate))
+                    break
+    for run in HAN_RUN_RE.finditer(text):
+        for start in range(run.start(), run.end()):
+            for end in range(start + 2, min(start + MAX_CHARS, run.end()) + 1):
+                if text[start:end] in table:
+                    found.append((start, end, text[start:end]))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if all(end <= s or start >= e for s, e, _ in kept):
+            kept.append((start, end, key))
+    japanese: list[str] = []
+    for _, _, key in sorted(kept):
+        japanese += [word for word in table[key] if word not in japanese]
+    return japanese

@@ -1,0 +1,37 @@
+"""How search weighs what it finds, in one place: the server ranks with these and the offline pack
+carries them by name (laws_site/offline/search_data.py). Each comment says what the weight ranks
+above or below."""
+
+from __future__ import annotations
+
+TITLE_WEIGHT = 5.0
+TEXT_WEIGHT = 1.0
+INDEX_WEIGHT = 2.0  # a unit the 索引 cites from an entry with exactly the query's words: above any text or title hit
+TRANSLATED_INDEX_WEIGHT = 1.0  # the same for a translation of the query (which counts GLOSSARY_WEIGHT anyway)
+DEFINITION_WEIGHT = 1.0  # the definition the glossary names for the query's term
+GLOSSARY_WEIGHT = 0.45  # a translation ranks below what the query itself finds (藏牌: Chinese first)
+TRANSLATION_WEIGHT = 1.0  # a Chinese or English sentence read in the current Laws' words ranks with the query's own
+RELAXED_WEIGHT = 0.5  # hits holding only some of the tokens rank below full matches
+TITLE_BOOST = 0.6  # the title carries every word: the unit is about it, not a passing mention
+HEADING_BOOST = 0.3  # ... and it is a law, an article or a definition, not one of their parts
+HEADING_KINDS = ("law", "article", "definition")
+NAMED_BOOST = 0.3  # the title is exactly what the branch searches for (19A 加倍 for 加倍): the unit it names
+# ... for a law, an article, a definition or a section: not a heading over several laws (第6部 罚张)
+# nor an item or sub-item (25B2(c) 引牌判罚 is a detail of Law 26's 引牌判罚)
+NAMED_KINDS = HEADING_KINDS + ("section",)
+VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
+VOCABULARY_STEP = 0.05
+REPRINT_WEIGHT = 0.5
+# a sentence no unit holds whole (laws_site/search/coverage.py): a unit covers a word in its title or its
+# text, under its law part's titles or lead-ins, through a 索引 entry citing it, or a commentary note on it
+TITLE_CREDIT = 1.0
+TEXT_CREDIT = 0.6
+CONTEXT_TITLE_CREDIT = 0.8
+CONTEXT_TEXT_CREDIT = 0.4
+INDEX_CREDIT = 0.8
+NOTE_CREDIT = 0.4
+COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
+COVERAGE_WEIGHT = 1.0
+COVERAGE_BM25 = 0.1  # ... and a little of its bm25, to tell apart units covering alike  # the share of the sentence covered, against the boosts of the 索引 and the glossary
+CITED_SCORE = 3.0
+CITING_SCORE = 0.5
