@@ -69,17 +69,6 @@ async def test_an_oversized_query_string_is_a_400(datasette):
     assert_error(response, 400, "the query string is", f"{request_bounds.MAX_QUERY_BYTES:,}")
 
 
-def test_the_query_string_is_parsed_once_per_request():
-    request_bounds.install_parsed_once()
-    scope = {"type": "http", "method": "GET", "path": "/x", "query_string": b"a=1&b=2&b=3", "headers": []}
-    request = Request(scope, None)
-    first = request.args
-    assert request.args is first and Request(scope, None).args is first  # shared through the scope
-    assert first.getlist("b") == ["2", "3"]
-    changed = Request(dict(scope, query_string=b"a=9"), None)  # Datasette copies scopes with new strings
-    assert changed.args["a"] == "9"
-
-
 def test_page_url_keeps_every_parameter_in_order_without_the_offset(datasette):
     scope = {
         "type": "http",
@@ -181,8 +170,8 @@ async def test_the_gate_queues_then_refuses_with_429():
         ("/laws", set(), False),
     ],
 )
-def test_which_requests_pass_the_sql_gate(datasette, path, names, gated):
-    assert sql_gate.runs_client_sql(datasette, path, names) is gated
+async def test_which_requests_pass_the_sql_gate(datasette, path, names, gated):
+    assert await sql_gate.runs_client_sql(datasette, path, names) is gated
 
 
 # ---------------------------------------------------------------- 4. links, cached answers, ETags
@@ -200,7 +189,7 @@ async def test_no_link_is_built_from_the_host_header(datasette, path):
     poisoned = await datasette.client.get(path, headers={"host": "evil.example"})
     assert poisoned.status_code == 200 and "evil.example" not in poisoned.text
     later = await datasette.client.get(path)
-    assert "evil.example" not in later.text and later.json()["next_url"].startswith("/")
+    assert "evil.example" not in later.text and later.json()["next_url"] == poisoned.json()["next_url"]
 
 
 async def test_absolute_links_come_from_the_configured_public_url(laws_db_path):
@@ -325,14 +314,6 @@ def test_the_authorizer_leaves_datasettes_own_pragma(laws_db_path):
     assert conn.execute("select count(*) from pragma_table_info('sections')").fetchone()[0] > 5
     with pytest.raises(sqlite3.DatabaseError, match="prohibited"):
         conn.execute("select file from pragma_database_list")
-
-
-async def test_csv_of_bad_sql_is_a_400(datasette):
-    response = await datasette.client.get("/laws.csv?sql=select+nonsense")
-    assert response.status_code == 400  # before: 200 with an empty body
-    assert "no such column: nonsense" in response.text
-    good = await datasette.client.get("/laws.csv?sql=select+1+as+one")
-    assert good.status_code == 200 and good.text.split() == ["one", "1"]
 
 
 async def test_the_sql_time_out_error_is_text(datasette):

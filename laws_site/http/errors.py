@@ -97,29 +97,3 @@ def log(exception: BaseException, request) -> None:
     path = request.path if request is not None else "?"
     print(f"ERROR answering {path[:200]}:", file=sys.stderr)
     traceback.print_exception(exception, file=sys.stderr)
-
-
-def install_csv_errors() -> None:
-    """Datasette's CSV of a query that fails is a 200 with an empty body (its CSV renderer ignores
-    the query view's status): the query's error is raised instead, and answered 400 like JSON."""
-    from datasette.views.database import QueryView
-
-    if getattr(QueryView.data, "laws_site", False):
-        return
-    original = QueryView.data
-
-    async def data(self, request, *args, **kwargs):
-        result = await original(self, request, *args, **kwargs)
-        if (
-            request.url_vars.get("format") == "csv"
-            and isinstance(result, tuple)
-            and len(result) == 4
-            and result[3] >= 400
-            and isinstance(result[0], dict)
-            and result[0].get("error")
-        ):
-            raise DatasetteError(shorten(str(result[0]["error"])), title="Invalid SQL", status=result[3])
-        return result
-
-    data.laws_site = True
-    QueryView.data = data

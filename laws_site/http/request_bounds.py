@@ -6,7 +6,6 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 `_search` on the table view tokenizes its text on the event loop. So, for every request:
 
 - at most MAX_PARAMETERS parameters and MAX_QUERY_BYTES of query string (400 otherwise);
-- the query string parsed once per request (`Request.args` keeps its parse in the ASGI scope);
 - `_facet`, `_facet_array` and `_facet_date` de-duplicated (the query string is rewritten) and at
   most MAX_FACETS distinct ones;
 - `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS),
@@ -20,14 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
-from urllib.parse import parse_qs, parse_qsl
+from urllib.parse import parse_qsl
 
 MAX_PARAMETERS = 64
 MAX_QUERY_BYTES = 48 * 1024
 MAX_FACETS = 5
 FACET_KEYS = ("_facet", "_facet_array", "_facet_date")
 MAX_SEARCH_CHARS = 500  # search.MAX_QUERY_CHARS (tests check they agree; importing search here costs start-up)
-SCOPE_ARGS = "laws_site.args"
 
 
 @dataclass(frozen=True)
@@ -154,27 +152,3 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
 def parameter_names(query_string: bytes) -> list[str]:
     """The parameter names, decoded (the query string is already bounded by check_query)."""
     return [key for key, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)]
-
-
-# ---------------------------------------------------------------- Request.args, parsed once
-
-
-def install_parsed_once() -> None:
-    """Datasette's `Request.args`, parsed once per query string and kept in the ASGI scope (every
-    Request made for the same scope shares it). MultiParams is read-only, so sharing is safe."""
-    from datasette.utils import MultiParams
-    from datasette.utils.asgi import Request
-
-    if getattr(Request.args.fget, "laws_site", False):
-        return
-
-    def args(self):
-        query_string = self.scope.get("query_string") or b""
-        kept = self.scope.get(SCOPE_ARGS)
-        if kept is None or kept[0] is not query_string and kept[0] != query_string:
-            kept = (query_string, MultiParams(parse_qs(qs=query_string.decode("latin-1"), keep_blank_values=True)))
-            self.scope[SCOPE_ARGS] = kept
-        return kept[1]
-
-    args.laws_site = True
-    Request.args = property(args)

@@ -78,9 +78,6 @@ def install(env) -> None:
     env.globals["ui_date"] = format_date
     env.filters["ui_date"] = format_date
     env.filters["ui_text"] = translate_text
-    from laws_site.i18n.datasette_pages import table_description
-
-    env.globals["table_description"] = table_description
     from laws_site.i18n.messages import translate
 
     env.filters["ui_message"] = translate

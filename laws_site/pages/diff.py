@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
+from laws_site.http.locations import redirect
 from laws_site.http.responses import json_error, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
@@ -72,7 +73,7 @@ async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
     if not as_json and not from_doc and not to_doc:  # nothing chosen yet: the comparisons offered
-        return Response.redirect(datasette.urls.path("/-/diff"))
+        return redirect(datasette.urls.path("/-/diff"))
     try:
         result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:

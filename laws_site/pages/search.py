@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import Response
 
 from ingest.text.tokenize import clean_query
+from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
 from laws_site.i18n import catalog as i18n
 from laws_site.read.units import permalink
@@ -67,7 +68,7 @@ async def view(datasette, request):
         return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
     target = opened_unit(page, request)
     if target and not as_json:
-        return Response.redirect(target)
+        return redirect(target)
     context.update(page_context(datasette, request, page, as_json))
     return await respond(datasette, request, as_json, context, 200)
 
