@@ -45,3 +45,24 @@ async def is_named_query(datasette, database: str, name: str) -> bool:
     if hasattr(datasette, "get_query"):
         return await datasette.get_query(database, name) is not None
     return await datasette.get_canned_query(database, name, None) is not None
+
+
+def takes_stored_queries(datasette) -> bool:
+    """The 1.0 line: canned queries are stored queries, added through `add_query` (no hook asks)."""
+    return hasattr(datasette, "add_query")
+
+
+async def add_queries(datasette, database: str, queries: dict[str, dict]) -> None:
+    """Queries defined in Datasette's canned-query shape, as 1.0's stored queries of the database."""
+    for name, query in queries.items():
+        await datasette.add_query(
+            database,
+            name,
+            query["sql"],
+            title=query.get("title"),
+            description=query.get("description"),
+            hide_sql=bool(query.get("hide_sql")),
+            parameters=query.get("params"),
+            is_trusted=True,
+            source="plugin",
+        )

@@ -164,7 +164,26 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def startup(datasette):
-    """Datasette has started: the plugin's JSON may skip its router from now on (direct.py)."""
-    from laws_site.http import direct
+    """Datasette has started: on the 1.0 line the canned queries become stored queries
+    (sql/canned.py); the plugin's JSON may skip Datasette's router from now on (direct.py)."""
+    from laws_site import compat
+    from laws_site.http import direct, ownership
+    from laws_site.sql import canned
 
-    direct.started(datasette)
+    async def inner():
+        name = ownership.laws_database_name(datasette)
+        if name is not None and compat.takes_stored_queries(datasette):
+            await compat.add_queries(datasette, name, canned.queries())
+        direct.started(datasette)
+
+    return inner
+
+
+@hookimpl
+def canned_queries(datasette, database):
+    """Datasette 0.65's canned queries of the laws database (sql/canned.py); the 1.0 line has no such
+    hook (pluggy never calls it there) and gets them at start-up."""
+    from laws_site.http import ownership
+    from laws_site.sql import canned
+
+    return canned.queries() if ownership.owns_database(datasette, database) else None

@@ -20,6 +20,7 @@ from laws_site.pages import (
     home,
     index_terms,
     offline,
+    openapi,
     search,
     site_info,
     unit,
@@ -42,6 +43,7 @@ ROUTES = [
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
     (r"^/-/api$", api_docs.view),  # the JSON API's documentation (docs/api.md)
+    (r"^/-/openapi\.json$", openapi.view),  # the same, as OpenAPI 3.1 (pages/openapi.py)
 ]
 
 # every answer about the Laws is made once per build (responses.made_once): the database never changes

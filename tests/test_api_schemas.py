@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from laws_site import routes
 
 API_DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
-BLOCK = re.compile(r"```json (schema|example)=(\w+)\n(.*?)\n```", re.S)
+BLOCK = re.compile(r"^```json (schema|example)=(\w+)(?: [^\n]*)?\n(.*?)\n```", re.S | re.M)
 
 
 def blocks(kind: str) -> list[tuple[str, object]]:

@@ -2,7 +2,8 @@
 
 Only paths the plugin owns (ownership.owns_path: its routes and its database) are touched; every
 other request goes to Datasette as it came. On those paths:
-- the query string is checked once (request_bounds.py: sizes, and the values its pages take);
+- the query string is checked once (request_bounds.py: sizes, and the values its pages take); on
+  the plugin's routes, Datasette's table parameters (`_size`, `_shape`...) are refused, not ignored;
 - SQL a client wrote on the laws database passes a gate (sql/gate.py), so pages always have a thread;
 - the plugin's JSON answers to anonymous GETs go straight to their view (direct.py).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Request
 
+from laws_site import routes
 from laws_site.http import direct, ownership, request_bounds
 from laws_site.http.responses import error_response
 from laws_site.sql import gate as sql_gate
@@ -23,6 +25,8 @@ def plugin_layer(app, datasette):
         quiet = dict(scope, query_string=b"", csrftoken=lambda: "")
         as_json = scope["path"].endswith(".json")
         bounded, query_string = request_bounds.check_query(scope["path"], scope.get("query_string") or b"")
+        if bounded is None and routes.is_plugin_path(scope["path"]):
+            bounded = request_bounds.foreign_convention(request_bounds.parameter_names(query_string))
         if bounded is not None:
             response = await error_response(
                 datasette, Request(quiet, receive), bounded.status, bounded.message, as_json=as_json

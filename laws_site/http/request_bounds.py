@@ -84,6 +84,26 @@ LENGTHS = [
 _LENGTHS = [(re.compile(path), re.compile(name), limit, action) for path, name, limit, action in LENGTHS]
 
 
+# Datasette's own parameters of its table and query views. The plugin's routes page with `limit` and
+# `offset` (search, glossary) and take none of these: given one, the answer says so (400) rather than
+# ignore it, so a client written for Datasette's tables learns the site's convention.
+DATASETTE_CONVENTIONS = frozenset(
+    {"_shape", "_size", "_next", "_sort", "_sort_desc", "_facet", "_search", "_where", "_col", "_nocol", "_labels"}
+)
+
+
+def foreign_convention(names: list[str]) -> Refusal | None:
+    """A refusal for one of Datasette's table parameters on a plugin route, else None."""
+    for name in names:
+        if name in DATASETTE_CONVENTIONS:
+            return Refusal(
+                400,
+                f"{name} is a parameter of Datasette's table views; this address takes none: "
+                "page with limit and offset (docs/api.md)",
+            )
+    return None
+
+
 def length_limit(path: str, key: str) -> tuple[int, str] | None:
     for path_pattern, name_pattern, limit, action in _LENGTHS:
         if name_pattern.fullmatch(key) and path_pattern.fullmatch(path):

@@ -124,6 +124,9 @@ def metadata_texts(data: dict) -> list[str]:
         for query in (database.get("queries") or {}).values():
             if isinstance(query, dict):
                 add(query)
+    for query in (data.get("queries") or {}).values():  # laws_site/queries.yml
+        if isinstance(query, dict):
+            add(query)
     return found
 
 

@@ -206,6 +206,8 @@ class LanguageSender:
 
     def localize_location(self, value: bytes) -> bytes:
         location = value.decode("latin-1")
+        if is_file(location):  # JSON and files carry no prefix (docs/api.md)
+            return value
         if location.startswith("/") and not location.startswith("//") and i18n.split_prefix(location)[0] is None:
             return i18n.localized(location, self.lang).encode("latin-1")
         return value

@@ -24,6 +24,10 @@ class DiffError(ValueError):
     """A request the diff cannot answer (unknown document, ref not in either document)."""
 
 
+class DiffNotFound(DiffError):
+    """The request is well formed but neither document has the ref (the CLI exits 1 for it)."""
+
+
 def document_info(conn: sqlite3.Connection, doc: str) -> dict | None:
     row = conn.execute(
         "select id, title, language, edition, version_date from documents where id = ?", (doc,)
@@ -125,7 +129,7 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str, s
     root = normalise_ref(ref)
     law_digits = parse_law_ref(root).law
     if len(law_digits) > 3:  # the Laws are numbered 1-93 (and int() refuses 4,300 digits)
-        raise DiffError(
+        raise DiffError(  # bad input: no law number is that long
             f"neither {from_doc} nor {to_doc} has a law numbered {law_digits[:12]}… ({len(law_digits):,} digits)"
         )
     law = int(law_digits)
@@ -137,7 +141,7 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str, s
         if within(r["from_ref"], root) or within(r["to_ref"], root)
     ]
     if not rows:
-        raise DiffError(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
+        raise DiffNotFound(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
     return {
         "ref": root,
         "show_whitespace": show_whitespace,
