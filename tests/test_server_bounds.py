@@ -59,7 +59,7 @@ async def test_too_many_parameters_on_an_html_page_is_the_error_page(datasette):
     assert response.status_code == 400 and 'class="error-page' in response.text
     assert (
         "アドレスのパラメータが 101 個あります。" in response.text
-    )  # in the interface language (laws_site/i18n/messages.py)
+    )  # in the interface language (a Message, laws_site/i18n/message.py)
     english = await datasette.client.get("/en/-/search?q=x&" + "&".join(["a=1"] * 100))
     assert "The address has 101 parameters" in english.text
 
@@ -146,9 +146,9 @@ async def test_the_gate_queues_then_refuses_with_429():
     waiting = asyncio.create_task(gate.enter())
     await asyncio.sleep(0.01)
     full = await gate.enter()
-    assert full.status == 429 and "too many SQL queries" in full.message
+    assert full.status == 429 and "too many SQL queries" in str(full.message)
     timed_out = await waiting
-    assert timed_out.status == 429 and "busy" in timed_out.message
+    assert timed_out.status == 429 and "busy" in str(timed_out.message)
     gate.leave()
     assert await gate.enter() is None
     gate.leave()
@@ -285,7 +285,7 @@ def test_a_new_parameter_is_one_row(monkeypatch):
     rows = request_bounds._PARAMETERS + [(__import__("re").compile(r"/-/x"), "ui", request_bounds.one_of("ja", "en"))]
     monkeypatch.setattr(request_bounds, "_PARAMETERS", rows)
     refusal, _ = request_bounds.check_query("/-/x", b"ui=xx")
-    assert refusal.status == 400 and "ui must be one of ja, en" in refusal.message
+    assert refusal.status == 400 and "ui must be one of ja, en" in str(refusal.message)
     assert request_bounds.check_query("/-/x", b"ui=en") == (None, b"ui=en")
 
 

@@ -36,6 +36,7 @@ from datasette.utils.asgi import Request, Response
 from laws_site.http import locations, request_bounds
 from laws_site.http.responses import CORS, error_response, public_url
 from laws_site.i18n import catalog as i18n
+from laws_site.i18n.message import message
 from laws_site.sql import limits
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -128,7 +129,11 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             405,
-            f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)",
+            message(
+                "%(method)s is not allowed: this site is read-only (GET, HEAD, OPTIONS).",
+                "%(method)s is not allowed: this site is read-only (GET, HEAD, OPTIONS)",
+                method=method,
+            ),
         )
         response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
         return response, scope
@@ -138,7 +143,12 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             414,
-            f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
+            message(
+                "The address is %(size)s bytes long; the limit is %(limit)s.",
+                "the URL is %(size)s bytes long; the limit is %(limit)s",
+                size=f"{target_bytes:,}",
+                limit=f"{MAX_TARGET:,}",
+            ),
             as_json=as_json,
         ), scope
     host = request_header(scope, b"host")
@@ -148,7 +158,11 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             400,
-            f"the Host header {request_bounds.shown(host)} is not a host name",
+            message(
+                "The Host header %(host)s is not a host name.",
+                "the Host header %(host)s is not a host name",
+                host=request_bounds.shown(host),
+            ),
             as_json=as_json,
         ), scope
     problem = locations.path_problem(scope["path"], scope.get("raw_path"))

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from laws_site.i18n.message import Message, message
+
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # a path whose first segment is empty or begins with a backslash, as given or percent-encoded:
 # /ja//evil.example, /ja/\evil.example, /ja/%2Fevil.example, /ja/%5Cevil.example
@@ -19,14 +21,14 @@ OFF_SITE_START = re.compile(r"^/(?:/|\\|%2[fF]|%5[cC])")
 SAFE_IN_PATH = "/?=&%:;,()~-_.!*'@+$#"
 
 
-def path_problem(path: str, raw_path: bytes | None = None) -> tuple[int, str] | None:
+def path_problem(path: str, raw_path: bytes | None = None) -> tuple[int, Message] | None:
     """(status, message) for a request path no page has and that a redirect built from it would take
     off the site; None for an ordinary path. `path` is decoded, `raw_path` as sent."""
     if CONTROL.search(path) or (raw_path is not None and CONTROL.search(raw_path.decode("latin-1"))):
-        return 400, "the address holds a control character"
+        return 400, message("The address holds a control character.", "the address holds a control character")
     raw = raw_path.decode("latin-1") if raw_path is not None else path
     if OFF_SITE_START.match(path) or OFF_SITE_START.match(raw):
-        return 404, "there is no page at this address"
+        return 404, message("There is no page at this address.", "there is no page at this address")
     return None
 
 

@@ -19,6 +19,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from laws_site.http.errors import shorten, title_for
+from laws_site.i18n.message import Message
 from laws_site.sql import limits
 
 CORS = {"Access-Control-Allow-Origin": "*"}
@@ -217,7 +218,7 @@ async def error_response(
     datasette,
     request,
     status: int,
-    message: str,
+    message,
     *,
     title: str | None = None,
     as_json: bool | None = None,
@@ -233,7 +234,10 @@ async def error_response(
     if as_json if as_json is not None else wants_json(request):
         return json_error(status, str(message), title, **extra)
     shown = Markup(message) if message_is_html else message
+    # a Message stays one on the page: the template shows it by its id, in the interface language
     page = {**(context or {}), **error_data(status, shown, title, **extra)}
+    if isinstance(message, Message):
+        page["error"] = message
     try:
         body = await datasette.render_template(template, page, request=request)
     except Exception:  # noqa: BLE001 - the error page must not fail in turn (e.g. the database is gone)

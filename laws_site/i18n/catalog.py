@@ -78,9 +78,9 @@ def install(env) -> None:
     env.globals["ui_date"] = format_date
     env.filters["ui_date"] = format_date
     env.filters["ui_text"] = translate_text
-    from laws_site.i18n.messages import translate
+    from laws_site.i18n.message import shown
 
-    env.filters["ui_message"] = translate
+    env.filters["ui_message"] = shown
 
 
 def translate_text(value) -> str:

@@ -22,6 +22,7 @@ from urllib.parse import unquote
 
 from laws_site import compat
 from laws_site.http import ownership
+from laws_site.i18n.message import Message, message
 
 SLOTS = 1
 QUEUE = 16
@@ -33,7 +34,7 @@ SQL_PARAMETERS = ("sql", "_where")
 @dataclass
 class Busy:
     status: int
-    message: str
+    message: Message
 
 
 class Gate:
@@ -47,7 +48,15 @@ class Gate:
         """None once a slot is held (call leave() after), else why not."""
         if self.semaphore.locked() and self.waiting >= self.queue:
             self.refused += 1
-            return Busy(429, f"too many SQL queries are waiting ({self.queue}); try again in {RETRY_AFTER} s")
+            return Busy(
+                429,
+                message(
+                    "Too many SQL queries are waiting (%(queue)s); try again in %(seconds)s s.",
+                    "too many SQL queries are waiting (%(queue)s); try again in %(seconds)s s",
+                    queue=self.queue,
+                    seconds=RETRY_AFTER,
+                ),
+            )
         self.waiting += 1
         started = time.monotonic()
         try:
@@ -56,8 +65,12 @@ class Gate:
             self.refused += 1
             return Busy(
                 429,
-                f"the server is busy with other SQL queries (waited {time.monotonic() - started:.1f} s); "
-                f"try again in {RETRY_AFTER} s",
+                message(
+                    "The server is busy with other SQL queries (waited %(waited)s s); try again in %(seconds)s s.",
+                    "the server is busy with other SQL queries (waited %(waited)s s); try again in %(seconds)s s",
+                    waited=f"{time.monotonic() - started:.1f}",
+                    seconds=RETRY_AFTER,
+                ),
             )
         finally:
             self.waiting -= 1
