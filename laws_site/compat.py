@@ -66,3 +66,10 @@ async def add_queries(datasette, database: str, queries: dict[str, dict]) -> Non
             is_trusted=True,
             source="plugin",
         )
+
+
+def query_path(datasette, database: str, ext: str = "") -> str:
+    """Where the database's arbitrary SQL is answered: /laws?sql= on 0.65, /laws/-/query?sql= on the
+    1.0 line (which redirects the old address there)."""
+    route = datasette.get_database(database).route
+    return f"/{route}/-/query{ext}" if is_one_point_oh(datasette) else f"/{route}{ext}"

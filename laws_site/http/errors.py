@@ -54,7 +54,7 @@ def shorten(message: str) -> str:
 # this site meets, each once to the site's catalogue entry; any other is shown as Datasette wrote it.
 DATASETTE_MESSAGES = [
     (re.compile(r"Table not found(?:: .+)?", re.S), N_("There is no such table.")),
-    (re.compile(r"Record not found(?:: .+)?", re.S), N_("There is no such row.")),
+    (re.compile(r"(?:Record|Row) not found(?:: .+)?", re.S), N_("There is no such row.")),  # 0.65, 1.0
     (re.compile(r"Database not found(?:: .+)?", re.S), N_("There is no such database.")),
     (re.compile(r"Cannot sort table by (?P<column>.+)", re.S), N_("The table cannot be sorted by %(column)s.")),
 ]
