@@ -15,9 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 LIBRARIES = ("datasette", "uvicorn")
 # the Datasette object as the hooks name it
 INSTANCE_NAMES = {"datasette", "ds"}
-# `bridge-laws serve`'s uvicorn set-up, which the engineer `server` replaces with uvicorn's and
-# gunicorn's own workers (issue 35): counted apart until that lands, never silently
-BEING_REPLACED = {"laws_site/http/serve.py", "laws_site/http/workers.py"}
 
 
 def library_names(tree: ast.Module) -> set[str]:
@@ -79,7 +76,7 @@ def sources() -> list[Path]:
 
 
 def test_no_library_code_is_patched_and_no_private_name_is_used():
-    found = [f for path in sources() if str(path.relative_to(ROOT)) not in BEING_REPLACED for f in findings(path)]
+    found = [f for path in sources() for f in findings(path)]
     assert found == []
 
 
@@ -111,10 +108,3 @@ class Bounded(HttpToolsProtocol):
     finally:
         sample.unlink()
     assert len(found) == 10, found  # one per line of the sample after the imports, and the private import
-
-
-def test_the_files_being_replaced_are_listed_only_while_they_patch():
-    """When `server`'s replacement lands, their entry in BEING_REPLACED must go (or this fails)."""
-    for name in BEING_REPLACED:
-        path = ROOT / name
-        assert path.exists() and findings(path), f"{name} no longer patches anything: remove it from BEING_REPLACED"
