@@ -1,6 +1,6 @@
 """Datasette's own pages in real Chromium at a phone's 390 px and a desktop's 1280 px, in each interface
 language: the same checks as tests/test_browser.py (no sideways scroll, tap targets >= 24 px, the phone
-header <= 140 px, <html lang>), the site's chrome in the interface language around Datasette's own page
+header <= 160 px, <html lang>), the site's chrome in the interface language around Datasette's own page
 (whose words are Datasette's), its column menu working; and no crafted address leaves the site."""
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def test_datasette_page_reads_in_the_interface_language(
     assert measured["sideways"] <= 0, f"{path} scrolls sideways by {measured['sideways']} px at {width} width"
     assert not measured["too_small"], f"{path} at {width}: targets under 24x24 px: {measured['too_small'][:5]}"
     if width == "phone":
-        assert measured["header"] <= 140, f"the header takes {measured['header']} px of a phone screen"
+        # the site's header, as tests/test_browser.py bounds it (every link in view, a second row if need be)
+        assert measured["header"] <= 160, f"the header takes {measured['header']} px of a phone screen"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -61,7 +62,10 @@ def test_datasettes_column_menu_works_inside_the_site(pages, served, lang):
     page.locator("th.col-ref .dropdown-menu-icon").click()
     page.locator(".dropdown-menu a.dropdown-sort-asc").click()  # Datasette's own words and script
     page.wait_for_load_state("load")
-    assert "_sort=ref" in page.url and urlsplit(page.url).path == UI_LANGUAGES[lang] + "/laws/sections"
+    # Japanese has no prefix (/ja/ only chooses it); the page stays in the reader's language
+    assert (
+        "_sort=ref" in page.url and urlsplit(page.url).path == ("" if lang == "ja" else f"/{lang}") + "/laws/sections"
+    )
 
 
 # ---------------------------------------------------------------- issue 38 item 1: no address leaves the site
