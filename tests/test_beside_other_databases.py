@@ -92,3 +92,15 @@ async def test_the_laws_site_still_answers_beside_it(beside):
     assert (await beside.client.get("/laws-2017-ja/61B.json")).json()["ref"] == "61B"
     page = await beside.client.get("/laws/sections", headers={"accept": "text/html"})
     assert page.status_code == 200 and 'class="site-header"' in page.text
+
+
+async def test_without_a_laws_database_the_plugin_owns_no_path(tmp_path):
+    """`datasette other-db.db` alone (a hyphen, like a document id): every page is Datasette's."""
+    db = sqlite_utils.Database(tmp_path / "extra-database.db")
+    db["things"].insert({"id": 1, "name": "x"}, pk="id")
+    db.close()
+    ds = Datasette([str(tmp_path / "extra-database.db")])
+    for path in ("/", "/extra-database", "/extra-database/things", "/extra-database/things/1"):
+        response = await ds.client.get(path, headers=BROWSER)
+        assert response.status_code == 200 and "site-header" not in response.text, path
+    assert (await ds.client.get("/extra-database/nope")).status_code == 404

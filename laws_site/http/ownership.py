@@ -69,11 +69,11 @@ def laws_route(datasette) -> str | None:
 def owns_path(datasette, path: str) -> bool:
     """True for the plugin's own routes and every path under its database (/laws, /laws.json,
     /laws/sections, /laws/sections/1.json, /laws.db)."""
+    route = laws_route(datasette)
+    if route is None:  # no laws database served: the plugin registered no route either
+        return False
     if routes.is_plugin_path(path):
         return True
-    route = laws_route(datasette)
-    if route is None:
-        return False
     first = path.lstrip("/").split("/", 1)[0]
     for suffix in (".json", ".csv", ".db"):
         first = first.removesuffix(suffix)
