@@ -12,6 +12,7 @@ template), ``queries.py`` (SQL), ``responses.py`` (HTML, JSON and error response
 
 from laws_site.hooks import (  # noqa: F401
     asgi_wrapper,
+    canned_queries,
     extra_template_vars,
     filters_from_request,
     handle_exception,

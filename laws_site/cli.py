@@ -1,8 +1,11 @@
 """`bridge-laws`: build the database (ingest), then serve it, look units up, search, compare.
 
 Every subcommand takes `--db PATH` (default ./laws.db); those that print results take `--json`.
-Exit status: 0 done, 1 not found (or `check` below target), 2 bad input (one line on stderr:
-a bad option or argument, a --db that is not a bridge-laws database, a corpus error in `build`).
+Exit status: 0 done; 1 not found (a unit, a ref neither document of a diff has) or `check` below
+its target; 2 bad input (a bad option or argument, an unknown document, a --db that is not a
+bridge-laws database, a corpus error in `build`). Errors are one line on stderr; with `--json`, an
+error is also one JSON object on stdout in the API's error shape (docs/api.md, schema `error`):
+`{"ok": false, "error", "status": 404 or 400, "title"}`, plus `suggestions` for a unit not found.
 """
 
 from __future__ import annotations
@@ -52,19 +55,43 @@ def undecodable_argument(args: list[str]) -> str | None:
     return None
 
 
-def fail(message: str, status: int = 2):
-    click.echo(f"Error: {' '.join(message.split())}", err=True)
+class NotFound(CliError):
+    """What was asked for does not exist: exit status 1 (CliError's 2 is for bad input)."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, suggestions: list[str] | None = None):
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+
+# exit status -> the API's status and title for the same kind of error (--json)
+JSON_STATUS = {1: (404, "Not Found"), 2: (400, "Bad Request")}
+
+
+def fail(message: str, status: int = 2, as_json: bool = False, suggestions: list[str] | None = None):
+    """One line on stderr and exit `status`; with --json also the error as JSON on stdout."""
+    message = " ".join(message.split())
+    if as_json:
+        code, title = JSON_STATUS.get(status, (400, "Bad Request"))
+        error = {"ok": False, "error": message, "status": code, "title": title}
+        if suggestions:
+            error["suggestions"] = suggestions
+        click.echo(json.dumps(error, ensure_ascii=False))
+    click.echo(f"Error: {message}", err=True)
     sys.exit(status)
 
 
 class CleanErrors(click.Group):
-    """Usage errors and CliErrors as one line on stderr (not click's usage block), exit status 2."""
+    """Usage errors and CliErrors as one line on stderr (not click's usage block), exit status 2
+    (NotFound: 1); with --json also as JSON on stdout."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in args
         bad = undecodable_argument(args)
         if bad is not None:
-            fail(f"argument {bad} is not valid UTF-8 text")
+            fail(f"argument {bad} is not valid UTF-8 text", 2, as_json)
         try:
             result = super().main(
                 args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
@@ -72,7 +99,8 @@ class CleanErrors(click.Group):
         except click.exceptions.Abort:
             fail("aborted", 1)
         except click.ClickException as error:
-            fail(error.format_message(), 2)
+            status = 1 if isinstance(error, NotFound) else 2
+            fail(error.format_message(), status, as_json, getattr(error, "suggestions", None))
         except KeyboardInterrupt:
             fail("interrupted", 130)
         if isinstance(result, int) and not isinstance(result, bool) and standalone_mode:
@@ -278,13 +306,12 @@ def known_document(conn: sqlite3.Connection, doc: str | None) -> None:
 
 
 def unknown_unit(conn: sqlite3.Connection, doc: str, ref: str) -> None:
-    """Exit 1, suggesting the nearest refs."""
+    """NotFound (exit 1), suggesting the nearest refs."""
     from laws_site.read.units import nearest_refs
 
     suggestions = nearest_refs(conn, doc, ref)
     hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-    click.echo(f"No unit {ref!r} in {doc!r}.{hint}", err=True)
-    sys.exit(1)
+    raise NotFound(f"No unit {ref!r} in {doc!r}.{hint}", suggestions)
 
 
 @cli.command()
@@ -297,6 +324,7 @@ def show(doc: str, ref: str, db_path: Path, as_json: bool):
     from laws_site.read.units import load_unit
 
     conn = connect(db_path)
+    known_document(conn, doc)
     unit = load_unit(conn, doc, ref)
     if unit is None:
         unknown_unit(conn, doc, ref)
@@ -407,6 +435,7 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
     from laws_site.read.units import refs_for
 
     conn = connect(db_path)
+    known_document(conn, doc)
     try:
         result = refs_for(db_path, doc, ref, deep=deep)
     except KeyError:
@@ -433,10 +462,12 @@ def refs(doc: str, ref: str, deep: bool, db_path: Path, as_json: bool):
 @json_option
 def diff(ref: str, from_doc: str, to_doc: str, whitespace: bool, db_path: Path, as_json: bool):
     """Compare a unit and its sub-units across two documents, e.g. `diff 61 --from revoke-notes-ja --to laws-2017-ja`."""
-    from laws_site.read.diffs import DiffError, diff_units
+    from laws_site.read.diffs import DiffError, DiffNotFound, diff_units
 
     try:
         result = diff_units(connect(db_path), ref, from_doc, to_doc, show_whitespace=whitespace)
+    except DiffNotFound as error:
+        raise NotFound(str(error)) from error
     except DiffError as error:
         raise CliError(str(error)) from error
     if as_json:

@@ -32,30 +32,42 @@ def site_links(registry, titles: dict[str, str] | None = None) -> list[dict]:
 
 
 @hookimpl
-def register_routes():
+def register_routes(datasette):
+    """The site's routes, where a laws database is served (else the plugin adds none: `/` stays
+    Datasette's index); Datasette's server pages minus machine paths on the public site."""
     from laws_site import routes
+    from laws_site.http import ownership
 
-    return routes.ROUTES
+    if ownership.laws_database_name(datasette) is None:
+        return []
+    return routes.ROUTES + (routes.PUBLIC_SITE_ROUTES if ownership.public_site_on(datasette) else [])
 
 
 @hookimpl
 def extra_template_vars(datasette, request):
-    """What every page's chrome needs: the site title, the top links, the query being searched."""
+    """What every page's chrome needs, on the plugin's own pages and its database's (`laws_chrome`
+    chooses the site's layout in base.html): the site title, the top links, the query searched."""
+    from laws_site import compat
+    from laws_site.http import ownership
     from laws_site.http.responses import read
     from laws_site.i18n import chrome
     from laws_site.read import queries
+
+    if request is None or not ownership.owns_path(datasette, request.path):
+        return {}
 
     async def inner():
         registry = await read(datasette, queries.registry)
         lang = chrome.i18n.lang()
         titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
         return {
-            "site_title": (datasette.metadata("title") or "Laws of Duplicate Bridge"),
+            "laws_chrome": True,
+            "site_title": (await compat.instance_metadata(datasette, "title") or "Laws of Duplicate Bridge"),
             "site_links": site_links(registry, titles),
             "document_names": titles,  # doc id -> short title in the interface language (messages.py)
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
-            "site_query": request.args.get("q", "") if request is not None else "",
+            "site_query": request.args.get("q", ""),
             **chrome.language_vars(request),
         }
 
@@ -74,44 +86,64 @@ def prepare_jinja2_environment(env, datasette):
 
 
 @hookimpl
-def render_cell(row, value, column, table, datasette):
+def render_cell(row, value, column, table, database, datasette):
+    from laws_site.http import ownership
     from laws_site.sql import table_cells
 
+    if not ownership.owns_database(datasette, database):
+        return None
     return table_cells.render_cell(row, value, column, table, datasette)
 
 
 @hookimpl(trylast=True)
 def filters_from_request(request, database, table, datasette):
     # trylast: runs after Datasette's own search filter, whose `search` parameter it replaces
+    from laws_site.http import ownership
     from laws_site.sql import table_search
 
+    if not ownership.owns_database(datasette, database):
+        return None
     return table_search.filters_from_request(request, database, table, datasette)
 
 
 @hookimpl
 def prepare_connection(conn, database, datasette):
-    """Every connection Datasette opens: bounded memory, result size and time per call (limits.py)."""
+    """Every connection to the laws database: bounded memory, result size and time per call (limits.py)."""
+    from laws_site.http import ownership
     from laws_site.sql import limits
 
-    limits.prepare(conn, database)
+    if ownership.owns_database(datasette, database):
+        limits.prepare(conn, database)
 
 
 @hookimpl
 def asgi_wrapper(datasette):
-    """Methods, CORS, ETag/304, Cache-Control, safe redirects, header caps, rebuilt files (asgi.py)."""
-    from laws_site.http import asgi
+    """The language prefix and the plugin's own paths (plugin_layer.py); with the plugin setting
+    `public_site: true`, the public site's rules around the whole server (asgi.py), outermost."""
+    from laws_site.http import ownership
+    from laws_site.http.asgi import public_site
+    from laws_site.http.plugin_layer import plugin_layer
     from laws_site.i18n import prefix as ui_lang
 
-    site_rules, language = asgi.wrapper(datasette), ui_lang.wrapper(datasette)
-    return lambda app: language(site_rules(app))  # the language prefix comes off first (ui_lang.py)
+    language = ui_lang.wrapper(datasette)
+
+    def wrap(app):
+        app = language(plugin_layer(app, datasette))  # the language prefix comes off first (prefix.py)
+        return public_site(app, datasette) if ownership.public_site_on(datasette) else app
+
+    return wrap
 
 
 @hookimpl
 def handle_exception(datasette, request, exception):
-    """Every exception becomes Datasette's error shape; bad input is a 4xx, never a 500 (errors.py)."""
+    """Every exception on the plugin's paths becomes Datasette's error shape; bad input is a 4xx,
+    never a 500 (errors.py). Another database's errors are Datasette's to answer."""
     from laws_site import routes
-    from laws_site.http import errors
+    from laws_site.http import errors, ownership
     from laws_site.http.responses import error_response
+
+    if request is None or not ownership.owns_path(datasette, request.path):
+        return None
 
     async def inner():
         problem = errors.classify(exception, plugin_route=routes.is_plugin_path(request.path))
@@ -132,11 +164,26 @@ def handle_exception(datasette, request, exception):
 
 @hookimpl
 def startup(datasette):
-    """Check and hash the database files once now (the download's ETag), not during the first
-    request; open them in every read thread; note what is served (reload.py)."""
-    from laws_site.http import reload
+    """Datasette has started: on the 1.0 line the canned queries become stored queries
+    (sql/canned.py); the plugin's JSON may skip Datasette's router from now on (direct.py)."""
+    from laws_site import compat
+    from laws_site.http import direct, ownership
+    from laws_site.sql import canned
 
     async def inner():
-        await reload.remember(datasette)
+        name = ownership.laws_database_name(datasette)
+        if name is not None and compat.takes_stored_queries(datasette):
+            await compat.add_queries(datasette, name, canned.queries())
+        direct.started(datasette)
 
     return inner
+
+
+@hookimpl
+def canned_queries(datasette, database):
+    """Datasette 0.65's canned queries of the laws database (sql/canned.py); the 1.0 line has no such
+    hook (pluggy never calls it there) and gets them at start-up."""
+    from laws_site.http import ownership
+    from laws_site.sql import canned
+
+    return canned.queries() if ownership.owns_database(datasette, database) else None

@@ -20,6 +20,7 @@ from laws_site.pages import (
     home,
     index_terms,
     offline,
+    openapi,
     search,
     site_info,
     unit,
@@ -42,16 +43,11 @@ ROUTES = [
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
     (r"^/-/api$", api_docs.view),  # the JSON API's documentation (docs/api.md)
-    # Datasette's own, minus machine paths
-    (rf"^/-/databases{AS_JSON}$", site_info.databases),
-    (rf"^/-/threads{AS_JSON}$", site_info.threads),
+    (r"^/-/openapi\.json$", openapi.view),  # the same, as OpenAPI 3.1 (pages/openapi.py)
 ]
 
-# every answer about the Laws is made once per build (responses.made_once): the database never
-# changes; /-/threads and /-/databases describe the running server, so they are asked each time
-ROUTES = [
-    (pattern, view if view in (site_info.databases, site_info.threads) else made_once(view)) for pattern, view in ROUTES
-]
+# every answer about the Laws is made once per build (responses.made_once): the database never changes
+ROUTES = [(pattern, made_once(view)) for pattern, view in ROUTES]
 # the pocket app (pages/offline.py): the service worker at the root (its scope is the whole site),
 # the manifest, the offline packs (files `bridge-laws build` made, offline/make.py) and the offline page
 ROUTES += [
@@ -63,6 +59,13 @@ ROUTES += [
     (r"^/-/offline/page$", made_once(offline.shell)),
 ]
 _COMPILED = [re.compile(pattern) for pattern, _view in ROUTES]
+
+# Datasette's own pages about the server, minus machine paths (file paths, thread names): only on
+# the public site (plugin setting `public_site`); they describe the running server, asked each time
+PUBLIC_SITE_ROUTES = [
+    (rf"^/-/databases{AS_JSON}$", site_info.databases),
+    (rf"^/-/threads{AS_JSON}$", site_info.threads),
+]
 
 
 def is_plugin_path(path: str) -> bool:

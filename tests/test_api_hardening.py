@@ -6,12 +6,7 @@ The generated version of these checks (every route, every parameter) is tests/te
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import socket
-import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -325,77 +320,3 @@ def test_no_machine_path_in_any_answer(server, laws_db_path, path):
     text = server.get(path).text
     for machine_path in {str(ROOT), str(laws_db_path.parent), sys.prefix}:
         assert machine_path not in text, (path, machine_path)
-
-
-# ---------------------------------------------------------------- 4. rebuilding while serving
-
-
-def replace_with_edited_copy(db: Path, title: str) -> None:
-    """What a rebuild does to the served file: a new file renamed over it."""
-    new = db.with_name("edited.db")
-    shutil.copy(db, new)
-    conn = sqlite3.connect(new)
-    conn.execute("update documents set title = ? where id = 'laws-2017-ja'", (title,))
-    conn.execute("update sections set title = ? where id = 'laws-2017-ja:61A'", (title,))
-    conn.execute("update build_info set value = ? where key = 'build_id'", (title,))  # as a rebuild would
-    conn.commit()
-    conn.close()
-    os.replace(new, db)
-
-
-def test_a_rebuilt_database_is_served_without_a_restart(laws_db_path, tmp_path):
-    db = tmp_path / "laws.db"
-    shutil.copy(laws_db_path, db)
-    log = tmp_path / "server.log"
-    with serving(db, log=log) as (base, process), httpx.Client(base_url=base, timeout=30) as client:
-        before = client.get("/laws-2017-ja.json")
-
-        def title_61a() -> str:
-            found = client.get("/-/search.json", params={"q": "61A", "limit": 1}).json()["results"]
-            return found[0]["title"]
-
-        assert title_61a() == "リボークの定義"  # search's own connection is open on the first file
-        replace_with_edited_copy(db, "REBUILT 1")
-        after = client.get("/laws-2017-ja.json")
-        assert title_61a() == "REBUILT 1"
-        assert after.json()["document"]["title"] == "REBUILT 1"
-        assert after.headers["etag"] != before.headers["etag"]
-        assert client.get("/laws-2017-ja.json", headers={"If-None-Match": before.headers["etag"]}).status_code == 200
-        databases = client.get("/-/databases.json").json()
-        assert databases[0]["hash"] == hashlib.sha256(db.read_bytes()).hexdigest()
-        # the command a user runs, over the file being served
-        rebuilt = subprocess.run(
-            [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db)], cwd=ROOT, capture_output=True, text=True
-        )
-        assert rebuilt.returncode == 0, rebuilt.stderr[-500:]
-        assert client.get("/laws-2017-ja.json").json()["document"]["title"] != "REBUILT 1"
-        assert title_61a() == "リボークの定義"
-        # not a database: not picked up, the last good file is still served
-        db.with_name("junk").write_text("not a database")
-        os.replace(db.with_name("junk"), db)
-        assert client.get("/laws-2017-ja/61B2.json").status_code == 200
-        assert process.poll() is None
-        open_files = files_open_on(process.pid, db)
-        deadline = time.monotonic() + 10
-        # each read thread's connection, the client-SQL thread's, the event loop's, and the descriptor
-        # /laws.db is served from
-        while len(open_files) > 6 and time.monotonic() < deadline:  # old threads finish, then close
-            time.sleep(0.2)
-            open_files = files_open_on(process.pid, db)
-    assert "picked up the rebuilt laws.db" in log.read_text()
-    assert "is not a readable SQLite database" in log.read_text()
-    assert len(open_files) <= 6, open_files  # old files' connections are closed, not piled up
-
-
-def files_open_on(pid: int, db: Path) -> list[str]:
-    if not Path(f"/proc/{pid}/fd").exists():
-        return []
-    found = []
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith(str(db)):
-            found.append(target)
-    return found

@@ -340,3 +340,47 @@ def test_a_db_name_too_long_is_one_line(tmp_path, command):
     too_long = tmp_path / ("a" * 300)
     line = one_line_error(CliRunner().invoke(cli, [*command, "--db", str(too_long)]))
     assert f"{too_long} cannot be a database file: File name too long" in line
+
+
+# ---------------------------------------------------------------- exit statuses and --json errors (issue 34)
+
+
+@pytest.mark.parametrize(
+    "args, status",
+    [
+        (("show", "laws-2017-ja", "61Z"), 1),  # no such unit
+        (("refs", "laws-2017-ja", "61Z"), 1),
+        (("diff", "99", "--from", "laws-1997-zh", "--to", "laws-2017-ja"), 1),  # neither document has it
+        (("show", "nope-doc", "61"), 2),  # an unknown document is bad input, as in search
+        (("refs", "nope-doc", "61"), 2),
+        (("search", "revoke", "--doc", "nope-doc"), 2),
+        (("diff", "abc", "--from", "laws-1997-zh", "--to", "laws-2017-ja"), 2),  # not a law reference
+        (("search", ""), 2),
+    ],
+)
+def test_not_found_exits_1_and_bad_input_exits_2(run, args, status):
+    result = run(*args)
+    assert result.exit_code == status, (result.exit_code, result.output)
+    assert result.stdout == "" and result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args, status, title",
+    [
+        (("show", "laws-2017-ja", "61Z", "--json"), 404, "Not Found"),
+        (("diff", "99", "--from", "laws-1997-zh", "--to", "laws-2017-ja", "--json"), 404, "Not Found"),
+        (("search", "revoke", "--doc", "nope-doc", "--json"), 400, "Bad Request"),
+        (("search", "revoke", "--limit", "x", "--json"), 400, "Bad Request"),
+    ],
+)
+def test_json_errors_are_json_in_the_apis_error_shape(run, args, status, title):
+    result = run(*args)
+    error = json.loads(result.stdout)
+    assert error["ok"] is False and error["status"] == status and error["title"] == title and error["error"]
+    assert result.exit_code == (1 if status == 404 else 2)
+    assert result.stderr.startswith("Error: ")
+
+
+def test_a_json_unit_not_found_lists_its_suggestions(run):
+    error = json.loads(run("show", "laws-2017-ja", "61Z", "--json").stdout)
+    assert "61C" in error["suggestions"]

@@ -92,7 +92,9 @@ async def test_bad_parameters_are_400_with_a_message(datasette, url, message):
 async def test_bad_parameters_on_the_html_page(datasette):
     response = await datasette.client.get("/-/diff?ref=61&from=laws-2017&to=laws-2017-ja")
     assert response.status_code == 400
-    assert "「laws-2017」は比較できません（規則 2017 のことですか？）。" in response.text  # laws_site/i18n/messages.py
+    assert (
+        "「laws-2017」は比較できません（規則 2017 のことですか？）。" in response.text
+    )  # a Message by id (laws_site/i18n/message.py)
 
 
 async def test_overview_lists_every_law(datasette):

@@ -8,6 +8,7 @@ import sqlite3
 
 import pytest
 
+from laws_site import compat
 from laws_site.http import asgi
 from laws_site.search import engine as searching
 from laws_site.search import presentation
@@ -179,7 +180,7 @@ def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
         if template == "document.html"
         else citations.citation_context(conn, law=62, lang="ja", lists_for={62})
     )
-    compiled = datasette.jinja_env.get_template(template)
+    compiled = compat.jinja_environment(datasette).get_template(template)
     context = compiled.new_context(data)
 
     async def pieces():

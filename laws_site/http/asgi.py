@@ -1,24 +1,26 @@
-"""The public site's HTTP rules, as one ASGI wrapper around Datasette (hook `asgi_wrapper`).
+"""The public site's HTTP rules: one ASGI middleware around the whole server, `public_site(app, datasette)`.
+
+`bridge-laws serve` puts it around Datasette's app (or the plugin setting `public_site: true` does,
+through the `asgi_wrapper` hook: metadata.yml turns it on for this site). A plain `datasette` with the
+plugin installed beside other databases never gets it: these rules are for a public, read-only site.
 
 Applied to every request, before any view parses it:
-- only GET, HEAD and OPTIONS (the site is read-only; Datasette fails with a 500 on a POST to a
-  canned query); OPTIONS answers a CORS preflight;
+- only GET, HEAD and OPTIONS (the site is read-only); OPTIONS answers a CORS preflight;
 - request targets over MAX_TARGET are refused (414); a Host header that is no host name is a 400;
-- the query string's size, parameter count, facets, `_search` length and known parameters'
-  values are checked once (request_bounds.py);
-- while the database file is missing or was changed in place, 503 (reload.py); a rebuilt file is
-  picked up first; `/laws.db` is served from the bytes the pages read (reload.py);
-- SQL written by the client passes a gate of its own (sql_gate.py), so pages always have a thread.
-- the plugin's JSON answers to anonymous GETs go straight to their view (direct.py), the rest
-  through Datasette.
+  a path holding a control character is a 400, one that starts `//` or with a backslash a 404
+  (locations.path_problem);
+- the query string's size, parameter count, facets and `_search` length are checked once
+  (request_bounds.py);
+- with a configured `public_url` (plugin setting), Datasette's absolute links (`next_url`, `Link:`)
+  name that host, never the one a client put in its Host header.
 
-And to every response, the project's pages and Datasette's own:
-- `Access-Control-Allow-Origin: *` on every JSON answer, `X-Content-Type-Options: nosniff` on all;
+And to every response:
+- `Access-Control-Allow-Origin: *` on every JSON answer and on every answer to a .json URL
+  (redirects included), `X-Content-Type-Options: nosniff` on all;
 - an ETag that is the SHA-256 of the answer's bytes (per URL, per content: `select random()` never
   revalidates), `Cache-Control`, and 304 for a matching `If-None-Match`, on every 200 answer that
   is the same for everyone;
-- Location headers that stay on this site (`/\\evil.example` is `//evil.example` to a browser);
-  absolute links only from the configured `public_url` (plugin setting), never from the Host header;
+- Location headers that stay on this site (locations.safe_location), whatever layer made them;
 - no response header over MAX_HEADER (Datasette's `Link:` repeats the whole query string).
 """
 
@@ -27,13 +29,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-from datasette.utils.asgi import Request
+from datasette.utils.asgi import Request, Response
 
-from laws_site.http import direct, reload, request_bounds
+from laws_site.http import locations, request_bounds
 from laws_site.http.responses import CORS, error_response, public_url
-from laws_site.sql import gate as sql_gate
+from laws_site.i18n import catalog as i18n
+from laws_site.i18n.message import message
+from laws_site.sql import limits
 
 ALLOWED_METHODS = ("GET", "HEAD", "OPTIONS")
 # path + query string, bytes: a 5,000-character Japanese query is 45 KB encoded (the HTTP server
@@ -44,68 +48,71 @@ MAX_HASHED_BODY = 4 * 1024 * 1024  # bigger 200 answers stream on without an ETa
 DEFAULT_MAX_AGE = 60
 # answers that differ from request to request (or per user): never cached, no ETag
 UNCACHEABLE = re.compile(r"^/-/(threads|actor|messages|permissions|allow-debug|logout|create-token|auth-token)\b")
-CONTROL = re.compile(r"[\x00-\x20\x7f]")
 # a host name (labels joined by dots: never ambiguous, so no backtracking blow-up) or [IPv6], a port
 LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 HOST = re.compile(rf"{LABEL}(?:\.{LABEL})*\.?(?::[0-9]{{1,5}})?|\[[0-9A-Fa-f:.]{{2,45}}\](?::[0-9]{{1,5}})?")
 MAX_HOST = 261  # 253 characters of name, a port
-# answered while the database file is unavailable (they read no database)
-NO_DATABASE = re.compile(r"^/-/(static|static-plugins)/|^/-/versions(\.json)?$")
+APPLIED = "laws_site.public_site"  # in the scope once the rules ran: installed twice, they run once
 
 
-def wrapper(datasette):
-    request_bounds.install_parsed_once()
-    from laws_site.http import errors
+def public_site(app, datasette):
+    """`app` (Datasette's ASGI app, or any layer around it) behind the public site's rules."""
+    limits.set_heap_limits()  # SQLite's heap ceiling is process-wide: a decision for the whole server
 
-    errors.install_csv_errors()
-    sql_gate.install_own_executor()
-    install_links(datasette)
+    async def guarded(scope, receive, send):
+        if scope["type"] != "http" or scope.get(APPLIED):
+            return await app(scope, receive, send)
+        prefix, _path = i18n.split_prefix(scope["path"])
+        token = i18n.current.set(prefix or i18n.DEFAULT)  # a refusal's page in the address's language
+        try:
+            refused, scope = await refusal(datasette, dict(scope, **{APPLIED: True}), receive)
+        finally:
+            i18n.current.reset(token)
+        sender = Sender(datasette, scope, send)
+        if refused is not None:
+            return await refused.asgi_send(sender.send)
+        return await app(with_public_host(datasette, scope), receive, sender.send)
 
-    def wrap(app):
-        async def guarded(scope, receive, send):
-            if scope["type"] != "http":
-                return await app(scope, receive, send)
-            await reload.pick_up_rebuilt_databases(datasette)
-            refused, scope = await refusal(datasette, scope, receive)
-            sender = Sender(datasette, scope, send)
-            if refused is not None:
-                return await refused.asgi_send(sender.send)
-            download = reload.download_name(datasette, scope["path"])
-            if download is not None:
-                return await reload.send_download(datasette, download, scope, send, etag_matches)
-            names = set(request_bounds.parameter_names(scope.get("query_string") or b""))
-            if not sql_gate.runs_client_sql(datasette, scope["path"], names):
-                found = direct.json_view(datasette, scope)
-                if found is not None:
-                    return await direct.answer(datasette, app, scope, receive, sender.send, *found)
-                return await app(scope, receive, sender.send)
-            gate = sql_gate.gate_for(datasette)
-            busy = await gate.enter()
-            if busy is not None:
-                response = await error_response(
-                    datasette,
-                    Request(quiet_scope(scope), receive),
-                    busy.status,
-                    busy.message,
-                    as_json=scope["path"].endswith(".json"),
-                )
-                response.headers["Retry-After"] = str(sql_gate.RETRY_AFTER)
-                return await response.asgi_send(sender.send)
-            client_sql = sql_gate.CLIENT_SQL.set(True)  # its statements run on the gate's own thread
-            try:
-                await app(scope, receive, sender.send)
-            finally:
-                sql_gate.CLIENT_SQL.reset(client_sql)
-                gate.leave()
+    return guarded
 
-        return guarded
 
-    return wrap
+def with_public_host(datasette, scope) -> dict:
+    """Datasette builds absolute URLs (a table's `next_url`, `Link:`) from the request's Host header:
+    one request with `Host: evil.example` would put that host into answers others are served. Here
+    the request names the configured `public_url` (plugins: bridge-laws: public_url:) or, without
+    one, the address the server listens on (scope["server"]): never a host a client chose."""
+    configured = public_url(datasette)
+    headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"host"]
+    if configured:
+        parts = urlsplit(configured)
+        return dict(scope, headers=[*headers, (b"host", parts.netloc.encode("idna"))], scheme=parts.scheme or "https")
+    server = scope.get("server")
+    if server and server[0]:
+        host, port = server[0], server[1]
+        name = f"[{host}]" if ":" in host else host
+        headers.append((b"host", (name if port in (None, 80, 443) else f"{name}:{port}").encode("idna")))
+    return dict(scope, headers=headers)
 
 
 def quiet_scope(scope) -> dict:
-    """The scope for an error page made here: no query string to echo; outside Datasette's CSRF layer."""
-    return dict(scope, query_string=b"", csrftoken=lambda: "")
+    """The scope for an error page made here: no query string to echo; outside Datasette's CSRF layer;
+    the path without its language prefix, as the pages see it."""
+    _prefix, path = i18n.split_prefix(scope["path"])
+    return dict(scope, path=path, raw_path=None, query_string=b"", csrftoken=lambda: "")
+
+
+def preflight() -> Response:
+    return Response(
+        "",
+        status=204,
+        headers={
+            "Allow": ", ".join(ALLOWED_METHODS),
+            **CORS,
+            "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
+            "Access-Control-Allow-Headers": "*",
+            "Access-Control-Max-Age": "86400",
+        },
+    )
 
 
 async def refusal(datasette, scope, receive):
@@ -114,19 +121,7 @@ async def refusal(datasette, scope, receive):
     target_bytes = len(scope.get("raw_path") or scope["path"].encode()) + len(scope.get("query_string") or b"")
     as_json = scope["path"].endswith(".json")
     if method == "OPTIONS":
-        from datasette.utils.asgi import Response
-
-        return Response(
-            "",
-            status=204,
-            headers={
-                "Allow": ", ".join(ALLOWED_METHODS),
-                **CORS,
-                "Access-Control-Allow-Methods": ", ".join(ALLOWED_METHODS),
-                "Access-Control-Allow-Headers": "*",
-                "Access-Control-Max-Age": "86400",
-            },
-        ), scope
+        return preflight(), scope
     # never echo a huge or hostile query into the page
     short_scope = quiet_scope(scope)
     if method not in ALLOWED_METHODS:
@@ -134,7 +129,11 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             405,
-            f"{method} is not allowed: this site is read-only (GET, HEAD, OPTIONS)",
+            message(
+                "%(method)s is not allowed: this site is read-only (GET, HEAD, OPTIONS).",
+                "%(method)s is not allowed: this site is read-only (GET, HEAD, OPTIONS)",
+                method=method,
+            ),
         )
         response.headers["Allow"] = ", ".join(ALLOWED_METHODS)
         return response, scope
@@ -144,7 +143,12 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             414,
-            f"the URL is {target_bytes:,} bytes long; the limit is {MAX_TARGET:,}",
+            message(
+                "The address is %(size)s bytes long; the limit is %(limit)s.",
+                "the URL is %(size)s bytes long; the limit is %(limit)s",
+                size=f"{target_bytes:,}",
+                limit=f"{MAX_TARGET:,}",
+            ),
             as_json=as_json,
         ), scope
     host = request_header(scope, b"host")
@@ -154,14 +158,17 @@ async def refusal(datasette, scope, receive):
             datasette,
             Request(short_scope, receive),
             400,
-            f"the Host header {request_bounds.shown(host)} is not a host name",
+            message(
+                "The Host header %(host)s is not a host name.",
+                "the Host header %(host)s is not a host name",
+                host=request_bounds.shown(host),
+            ),
             as_json=as_json,
         ), scope
-    problem = reload.unavailable(datasette)
-    if problem and not NO_DATABASE.match(scope["path"]):
-        response = await error_response(datasette, Request(short_scope, receive), 503, problem, as_json=as_json)
-        response.headers["Retry-After"] = "10"
-        return response, scope
+    problem = locations.path_problem(scope["path"], scope.get("raw_path"))
+    if problem is not None:
+        short_scope = dict(short_scope, path="/", raw_path=b"/")
+        return await error_response(datasette, Request(short_scope, receive), *problem, as_json=as_json), scope
     bounded, query_string = request_bounds.check_query(scope["path"], scope.get("query_string") or b"")
     if bounded is not None:
         return await error_response(
@@ -170,18 +177,6 @@ async def refusal(datasette, scope, receive):
     if query_string is not scope.get("query_string"):
         scope = dict(scope, query_string=query_string)
     return None, scope
-
-
-def install_links(datasette) -> None:
-    """Datasette builds absolute URLs (a table's `next_url`, `Link:`) from the request's Host header:
-    one request with `Host: evil.example` would put that host into answers others are served.
-    Here they are made from the configured `public_url` (plugins: bridge-laws: public_url:) or are
-    paths on this site."""
-
-    def absolute_url(request, path):  # noqa: ARG001 - the request is deliberately not read
-        return public_url(datasette) + path if path.startswith("/") else path
-
-    datasette.absolute_url = absolute_url
 
 
 MAX_ERROR_BODY = 256 * 1024
@@ -263,7 +258,8 @@ class Sender:
         if any(len(v) > MAX_HEADER for _, v in headers):  # a Location from a very long path
             headers = [(k, b"/" if k == b"location" and len(v) > MAX_HEADER else v) for k, v in headers]
         content_type = next((v for k, v in headers if k == b"content-type"), b"")
-        if content_type.startswith(b"application/json") and b"access-control-allow-origin" not in names:
+        json_answer = content_type.startswith(b"application/json") or self.scope["path"].endswith(".json")
+        if json_answer and b"access-control-allow-origin" not in names:
             headers.append((b"access-control-allow-origin", b"*"))
         if b"x-content-type-options" not in names:
             headers.append((b"x-content-type-options", b"nosniff"))
@@ -390,15 +386,6 @@ def max_age(datasette) -> int:
 
 
 def safe_location(value: bytes, scope) -> bytes:
-    """A redirect target that stays on this site: no scheme-relative `//host`, no backslash (which
-    browsers read as a slash), no control characters; an absolute URL only to this host."""
-    location = CONTROL.sub("", value.decode("latin-1")).replace("\\", "%5C")
-    parts = urlsplit(location)
-    if parts.scheme or parts.netloc:
-        host = request_header(scope, b"host") or ""
-        if parts.scheme in ("http", "https") and parts.netloc == host:
-            return location.encode("latin-1")
-        location = urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment))
-    if location.startswith("/"):
-        location = "/" + location.lstrip("/")
-    return location.encode("latin-1")
+    """Any layer's Location, kept on this site (locations.safe_location)."""
+    host = request_header(scope, b"host")
+    return locations.safe_location(value.decode("latin-1"), host).encode("latin-1")

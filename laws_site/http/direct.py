@@ -12,6 +12,8 @@ exception (the handle_exception hooks) - and everything else still goes through 
 
 from __future__ import annotations
 
+import weakref
+
 from datasette.plugins import pm
 from datasette.utils import await_me_maybe
 from datasette.utils.asgi import Forbidden, NotFound, Request
@@ -19,13 +21,20 @@ from datasette.utils.asgi import Forbidden, NotFound, Request
 from laws_site import routes
 
 PERSONAL_HEADERS = (b"cookie", b"authorization")
+# the Datasette objects whose startup hooks have run (hooks.startup notes each): before that, a
+# request goes through Datasette, whose first request runs them
+_started: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def started(datasette) -> None:
+    _started.add(datasette)
 
 
 def json_view(datasette, scope):
     """(view, url_vars) when this request may skip Datasette's layers, else None."""
     if scope["method"] != "GET" or not scope["path"].endswith(".json"):
         return None
-    if datasette.setting("base_url") != "/" or datasette.setting("force_https_urls") or not datasette._startup_invoked:
+    if datasette.setting("base_url") != "/" or datasette.setting("force_https_urls") or datasette not in _started:
         return None  # settings the router applies; before startup, its first request runs it
     if any(key.lower() in PERSONAL_HEADERS for key, _ in scope.get("headers", ())):
         return None

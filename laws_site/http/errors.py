@@ -12,6 +12,7 @@ names no file, the traceback in the log, and the live fuzz test fails on it.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import sys
 import traceback
@@ -22,13 +23,16 @@ from datasette.database import QueryInterrupted
 from datasette.utils.asgi import Base400
 from datasette.views.base import DatasetteError
 
+from laws_site.i18n.catalog import N_
+from laws_site.i18n.message import Message, message
+
 MAX_MESSAGE = 500  # an error message may quote the input; never echo 100 KB of it
 
 
 @dataclass
 class Problem:
     status: int
-    message: str
+    message: Message | str  # a Message by id; Datasette's or SQLite's own text otherwise
     title: str | None = None
     info: dict = field(default_factory=dict)
     message_is_html: bool = False
@@ -46,11 +50,30 @@ def shorten(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
 
+# Datasette's own messages have no ids: its wording (datasette/views/*.py) for the few a reader of
+# this site meets, each once to the site's catalogue entry; any other is shown as Datasette wrote it.
+DATASETTE_MESSAGES = [
+    (re.compile(r"Table not found(?:: .+)?", re.S), N_("There is no such table.")),
+    (re.compile(r"(?:Record|Row) not found(?:: .+)?", re.S), N_("There is no such row.")),  # 0.65, 1.0
+    (re.compile(r"Database not found(?:: .+)?", re.S), N_("There is no such database.")),
+    (re.compile(r"Cannot sort table by (?P<column>.+)", re.S), N_("The table cannot be sorted by %(column)s.")),
+]
+
+
+def datasette_message(text: str) -> Message | str:
+    """One of Datasette's messages as the site's catalogue entry; JSON keeps Datasette's text."""
+    for pattern, msgid in DATASETTE_MESSAGES:
+        found = pattern.fullmatch(text)
+        if found:
+            return Message(msgid, "%(text)s", {"text": text, **found.groupdict()})
+    return text
+
+
 def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
     """What to answer; `plugin_route` is False for Datasette's own views."""
     if isinstance(exception, Base400):
-        message = str(exception.args[0]) if exception.args else title_for(exception.status)
-        return Problem(exception.status, shorten(message))
+        text = str(exception.args[0]) if exception.args else title_for(exception.status)
+        return Problem(exception.status, datasette_message(shorten(text)))
     if isinstance(exception, DatasetteError) and exception.title == "SQL Interrupted":
         exception = QueryInterrupted(exception, "", "")  # its message is HTML, with the SQL quoted in full
     if isinstance(exception, DatasetteError):
@@ -58,7 +81,7 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
         status = exception.status if 400 <= exception.status < 500 else 400
         return Problem(
             status,
-            exception.message if exception.message_is_html else shorten(str(exception.message)),
+            exception.message if exception.message_is_html else datasette_message(shorten(str(exception.message))),
             exception.title,
             dict(exception.error_dict),
             exception.message_is_html,
@@ -67,26 +90,45 @@ def classify(exception: BaseException, plugin_route: bool = True) -> Problem:
         isinstance(exception, sqlite3.OperationalError) and exception.args == ("interrupted",)
     ):
         return Problem(
-            400, "SQL query took too long: the time limit is there to keep the site responsive", "Query took too long"
+            400,
+            message(
+                "The SQL query took too long: the time limit is there to keep the site responsive.",
+                "SQL query took too long: the time limit is there to keep the site responsive",
+            ),
+            "Query took too long",
         )
     if isinstance(exception, sqlite3.Error):
         return Problem(400, shorten(str(exception) or type(exception).__name__), "Invalid query")
     if isinstance(exception, MemoryError):
         # SQLite's heap ceiling (limits.HARD_HEAP_LIMIT) refused the allocation
-        return Problem(400, "the query needs more memory than this server allows", "Query too large")
+        return Problem(
+            400,
+            message(
+                "The query needs more memory than this server allows.",
+                "the query needs more memory than this server allows",
+            ),
+            "Query too large",
+        )
     if isinstance(exception, (ValueError, OverflowError, RecursionError)):
         # conversions of request values: int('²'), a 5,000-digit number, undecodable text
         return Problem(400, shorten(str(exception) or type(exception).__name__))
     if not plugin_route:
         return Problem(
             400,
-            f"Datasette could not answer this request ({type(exception).__name__}): check the parameters",
+            message(
+                "Datasette could not answer this request (%(kind)s): check the parameters.",
+                "Datasette could not answer this request (%(kind)s): check the parameters",
+                kind=type(exception).__name__,
+            ),
             "Bad request",
             logged=True,
         )
     return Problem(
         500,
-        "Internal error: the server failed to answer this request (the log has the details)",
+        message(
+            "Internal error: the server failed to answer this request (the log has the details).",
+            "Internal error: the server failed to answer this request (the log has the details)",
+        ),
         "Internal error",
         logged=True,
     )
@@ -97,29 +139,3 @@ def log(exception: BaseException, request) -> None:
     path = request.path if request is not None else "?"
     print(f"ERROR answering {path[:200]}:", file=sys.stderr)
     traceback.print_exception(exception, file=sys.stderr)
-
-
-def install_csv_errors() -> None:
-    """Datasette's CSV of a query that fails is a 200 with an empty body (its CSV renderer ignores
-    the query view's status): the query's error is raised instead, and answered 400 like JSON."""
-    from datasette.views.database import QueryView
-
-    if getattr(QueryView.data, "laws_site", False):
-        return
-    original = QueryView.data
-
-    async def data(self, request, *args, **kwargs):
-        result = await original(self, request, *args, **kwargs)
-        if (
-            request.url_vars.get("format") == "csv"
-            and isinstance(result, tuple)
-            and len(result) == 4
-            and result[3] >= 400
-            and isinstance(result[0], dict)
-            and result[0].get("error")
-        ):
-            raise DatasetteError(shorten(str(result[0]["error"])), title="Invalid SQL", status=result[3])
-        return result
-
-    data.laws_site = True
-    QueryView.data = data

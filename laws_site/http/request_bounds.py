@@ -6,7 +6,6 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 `_search` on the table view tokenizes its text on the event loop. So, for every request:
 
 - at most MAX_PARAMETERS parameters and MAX_QUERY_BYTES of query string (400 otherwise);
-- the query string parsed once per request (`Request.args` keeps its parse in the ASGI scope);
 - `_facet`, `_facet_array` and `_facet_date` de-duplicated (the query string is rewritten) and at
   most MAX_FACETS distinct ones;
 - `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS),
@@ -20,20 +19,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
-from urllib.parse import parse_qs, parse_qsl
+from urllib.parse import parse_qsl
+
+from laws_site.i18n.message import Message, message
 
 MAX_PARAMETERS = 64
 MAX_QUERY_BYTES = 48 * 1024
 MAX_FACETS = 5
 FACET_KEYS = ("_facet", "_facet_array", "_facet_date")
 MAX_SEARCH_CHARS = 500  # search.MAX_QUERY_CHARS (tests check they agree; importing search here costs start-up)
-SCOPE_ARGS = "laws_site.args"
 
 
 @dataclass(frozen=True)
 class Refusal:
     status: int
-    message: str
+    message: Message
 
 
 # ---------------------------------------------------------------- known parameters, their values
@@ -41,28 +41,30 @@ class Refusal:
 LAW_NUMBER = re.compile(r"[0-9]{1,3}")
 
 
-def one_of(*choices: str) -> Callable[[str], str | None]:
-    def check(value: str) -> str | None:
-        return None if value in choices else f"one of {', '.join(choices)}"
+def one_of(*choices: str) -> Callable[[str], Message | None]:
+    def check(value: str) -> Message | None:
+        return None if value in choices else message("one of %(choices)s", choices=", ".join(choices))
 
     return check
 
 
-def law_number(value: str) -> str | None:
-    return None if LAW_NUMBER.fullmatch(value.strip()) else "a law number (ASCII digits, e.g. 61)"
+def law_number(value: str) -> Message | None:
+    if LAW_NUMBER.fullmatch(value.strip()):
+        return None
+    return message("a law number (digits, e.g. 61)", "a law number (ASCII digits, e.g. 61)")
 
 
-def flag(value: str) -> str | None:
+def flag(value: str) -> Message | None:
     """What pages/diff.py reads as on (1, true, on, yes) or off."""
     ok = value.lower() in ("", "0", "1", "on", "off", "true", "false", "yes", "no")
-    return None if ok else "1 (on) or 0 (off)"
+    return None if ok else message("1 (on) or 0 (off)")
 
 
-# (path pattern, parameter, check): the check returns None for a good value, else what is expected.
+# (path pattern, parameter, check): the check returns None for a good value, else what is expected (a Message).
 # An empty value means "not given" (a form's empty field) and is always accepted. Parameters a page
 # checks itself, with a message on its own page (search's lang, limit, offset; glossary's limit and
 # offset), are not repeated here: these are the ones a page would otherwise silently ignore.
-PARAMETERS: list[tuple[str, str, Callable[[str], str | None]]] = [
+PARAMETERS: list[tuple[str, str, Callable[[str], Message | None]]] = [
     (r"/-/citations(\.json)?", "from", law_number),
     (r"/-/citations(\.json)?", "to", law_number),
     (r"/-/citations(\.json)?", "law", law_number),
@@ -86,6 +88,29 @@ LENGTHS = [
 _LENGTHS = [(re.compile(path), re.compile(name), limit, action) for path, name, limit, action in LENGTHS]
 
 
+# Datasette's own parameters of its table and query views. The plugin's routes page with `limit` and
+# `offset` (search, glossary) and take none of these: given one, the answer says so (400) rather than
+# ignore it, so a client written for Datasette's tables learns the site's convention.
+DATASETTE_CONVENTIONS = frozenset(
+    {"_shape", "_size", "_next", "_sort", "_sort_desc", "_facet", "_search", "_where", "_col", "_nocol", "_labels"}
+)
+
+
+def foreign_convention(names: list[str]) -> Refusal | None:
+    """A refusal for one of Datasette's table parameters on a plugin route, else None."""
+    for name in names:
+        if name in DATASETTE_CONVENTIONS:
+            return Refusal(
+                400,
+                message(
+                    "%(name)s is a parameter of Datasette's table views; this address takes none: "
+                    "page with limit and offset (docs/api.md)",
+                    name=name,
+                ),
+            )
+    return None
+
+
 def length_limit(path: str, key: str) -> tuple[int, str] | None:
     for path_pattern, name_pattern, limit, action in _LENGTHS:
         if name_pattern.fullmatch(key) and path_pattern.fullmatch(path):
@@ -101,7 +126,16 @@ def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
             if key == name and value != "":
                 expected = check(value)
                 if expected:
-                    return Refusal(400, f"{name}={shown(value)} is not valid here: {name} must be {expected}")
+                    return Refusal(
+                        400,
+                        message(
+                            "%(name)s=%(value)s is not valid here: %(name)s must be %(expected)s.",
+                            "%(name)s=%(value)s is not valid here: %(name)s must be %(expected)s",
+                            name=name,
+                            value=shown(value),
+                            expected=expected,
+                        ),
+                    )
     return None
 
 
@@ -117,10 +151,26 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
     if not query_string:
         return None, query_string
     if len(query_string) > MAX_QUERY_BYTES:
-        return Refusal(400, f"the query string is {len(query_string):,} bytes; the limit is {MAX_QUERY_BYTES:,}"), b""
+        return Refusal(
+            400,
+            message(
+                "The address is too long (%(size)s bytes of parameters; the limit is %(limit)s).",
+                "the query string is %(size)s bytes; the limit is %(limit)s",
+                size=f"{len(query_string):,}",
+                limit=f"{MAX_QUERY_BYTES:,}",
+            ),
+        ), b""
     count = query_string.count(b"&") + 1
     if count > MAX_PARAMETERS:
-        return Refusal(400, f"the URL has {count:,} query parameters; the limit is {MAX_PARAMETERS}"), b""
+        return Refusal(
+            400,
+            message(
+                "The address has %(count)s parameters; the limit is %(limit)s.",
+                "the URL has %(count)s query parameters; the limit is %(limit)s",
+                count=f"{count:,}",
+                limit=MAX_PARAMETERS,
+            ),
+        ), b""
     text = query_string.decode("latin-1")
     pieces = text.split("&")
     pairs = [pair for piece in pieces for pair in (parse_qsl(piece, keep_blank_values=True) or [("", "")])]
@@ -137,12 +187,24 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
                 continue
             return Refusal(
                 400,
-                f"{key} is {len(value):,} characters long; the limit is {limit[0]:,}. "
-                "Shorten it to the words that matter.",
+                message(
+                    "%(name)s is %(size)s characters long; the limit is %(limit)s. Shorten it to the words that matter.",
+                    name=key,
+                    size=f"{len(value):,}",
+                    limit=f"{limit[0]:,}",
+                ),
             ), b""
         kept_pieces.append(piece)
     if len(facets) > MAX_FACETS:
-        return Refusal(400, f"{len(facets)} different facets asked for; the limit is {MAX_FACETS}"), b""
+        return Refusal(
+            400,
+            message(
+                "%(count)s different facets asked for; the limit is %(limit)s.",
+                "%(count)s different facets asked for; the limit is %(limit)s",
+                count=len(facets),
+                limit=MAX_FACETS,
+            ),
+        ), b""
     refused = bad_value(path, pairs)
     if refused:
         return refused, b""
@@ -154,27 +216,3 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
 def parameter_names(query_string: bytes) -> list[str]:
     """The parameter names, decoded (the query string is already bounded by check_query)."""
     return [key for key, _ in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)]
-
-
-# ---------------------------------------------------------------- Request.args, parsed once
-
-
-def install_parsed_once() -> None:
-    """Datasette's `Request.args`, parsed once per query string and kept in the ASGI scope (every
-    Request made for the same scope shares it). MultiParams is read-only, so sharing is safe."""
-    from datasette.utils import MultiParams
-    from datasette.utils.asgi import Request
-
-    if getattr(Request.args.fget, "laws_site", False):
-        return
-
-    def args(self):
-        query_string = self.scope.get("query_string") or b""
-        kept = self.scope.get(SCOPE_ARGS)
-        if kept is None or kept[0] is not query_string and kept[0] != query_string:
-            kept = (query_string, MultiParams(parse_qs(qs=query_string.decode("latin-1"), keep_blank_values=True)))
-            self.scope[SCOPE_ARGS] = kept
-        return kept[1]
-
-    args.laws_site = True
-    Request.args = property(args)

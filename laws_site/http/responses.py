@@ -2,7 +2,7 @@
 
 Every error, the project's and Datasette's own (through the handle_exception hook), has Datasette's
 shape: JSON `{"ok": false, "error": message, "status": code, "title": title}` (plus fields such as
-`suggestions`), HTML the shared template error.html.
+`suggestions`), HTML the shared template laws_error.html.
 """
 
 from __future__ import annotations
@@ -19,18 +19,20 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from laws_site.http.errors import shorten, title_for
+from laws_site.i18n.message import Message
 from laws_site.sql import limits
 
-DATABASE_NAME = "laws"
 CORS = {"Access-Control-Allow-Origin": "*"}
 
 
 def laws_database(datasette):
-    """The laws database; a test build under another file name still works."""
-    if DATABASE_NAME in datasette.databases:
-        return datasette.get_database(DATABASE_NAME)
-    named = [db for name, db in datasette.databases.items() if name != "_internal"]
-    return named[0]
+    """The laws database (ownership.py: the one `bridge-laws build` wrote, whatever its file name)."""
+    from laws_site.http.ownership import laws_database_name
+
+    name = laws_database_name(datasette)
+    if name is None:
+        raise LookupError("no database written by `bridge-laws build` is served")
+    return datasette.get_database(name)
 
 
 # The pages' own queries are fixed and bounded by the data; a whole page's reads (many statements)
@@ -186,11 +188,14 @@ def public_url(datasette) -> str:
     "" for links that are paths on this site: never the request's Host header, which a client
     chooses and which would then sit in an answer cached for everyone. Read once per Datasette:
     its metadata is fixed at start, and resolving it (~20 µs) ran for every link of every answer."""
-    found = getattr(datasette, "_laws_public_url", None)
+    found = _public_urls.get(datasette)
     if found is None:
         config = datasette.plugin_config("bridge-laws") or {}
-        found = datasette._laws_public_url = str(config.get("public_url") or "").rstrip("/")
+        found = _public_urls[datasette] = str(config.get("public_url") or "").rstrip("/")
     return found
+
+
+_public_urls: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def wants_json(request) -> bool:
@@ -213,23 +218,26 @@ async def error_response(
     datasette,
     request,
     status: int,
-    message: str,
+    message,
     *,
     title: str | None = None,
     as_json: bool | None = None,
     message_is_html: bool = False,
     extra: dict | None = None,
-    template: str = "error.html",
+    template: str = "laws_error.html",
     context: dict | None = None,
 ) -> Response:
     """The one way to answer with an error: JSON for .json URLs (or as_json), else an HTML page from
-    error.html (or a template extending it). ``extra`` goes into both (e.g. suggestions),
+    laws_error.html (or a template extending it). ``extra`` goes into both (e.g. suggestions),
     ``context`` only into the page."""
     extra = extra or {}
     if as_json if as_json is not None else wants_json(request):
         return json_error(status, str(message), title, **extra)
     shown = Markup(message) if message_is_html else message
+    # a Message stays one on the page: the template shows it by its id, in the interface language
     page = {**(context or {}), **error_data(status, shown, title, **extra)}
+    if isinstance(message, Message):
+        page["error"] = message
     try:
         body = await datasette.render_template(template, page, request=request)
     except Exception:  # noqa: BLE001 - the error page must not fail in turn (e.g. the database is gone)

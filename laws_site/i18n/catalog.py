@@ -78,12 +78,9 @@ def install(env) -> None:
     env.globals["ui_date"] = format_date
     env.filters["ui_date"] = format_date
     env.filters["ui_text"] = translate_text
-    from laws_site.i18n.datasette_pages import table_description
+    from laws_site.i18n.message import shown
 
-    env.globals["table_description"] = table_description
-    from laws_site.i18n.messages import translate
-
-    env.filters["ui_message"] = translate
+    env.filters["ui_message"] = shown
 
 
 def translate_text(value) -> str:
@@ -127,6 +124,9 @@ def metadata_texts(data: dict) -> list[str]:
         for query in (database.get("queries") or {}).values():
             if isinstance(query, dict):
                 add(query)
+    for query in (data.get("queries") or {}).values():  # laws_site/queries.yml
+        if isinstance(query, dict):
+            add(query)
     return found
 
 

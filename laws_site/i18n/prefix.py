@@ -11,12 +11,17 @@
   is redirected to that language's URL. A language chosen in the switcher is remembered in a
   cookie (`ui_lang`): /ja/<path> sets Japanese and redirects to <path>; visiting /en/ or /zh/ sets
   that one. JSON, static files and non-browser clients are never redirected.
+- Only the plugin's paths (ownership.py) take a prefix: `/en/fixtures/...` of another database
+  served beside it reaches Datasette as it came. A prefix followed by a path that could send a
+  redirect off the site (`/ja//evil.example`, `/ja/%5Cevil.example`, a control character) is answered
+  404/400 here (locations.path_problem); every redirect is built by locations.py.
 """
 
 from __future__ import annotations
 
 import re
 
+from laws_site.http import locations, ownership
 from laws_site.i18n import catalog as i18n
 
 COOKIE = "ui_lang"
@@ -34,6 +39,14 @@ def wrapper(datasette):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
             prefix, path = i18n.split_prefix(scope["path"])
+            raw = scope.get("raw_path")
+            raw_rest = raw[len(prefix) + 1 :] or b"/" if raw and prefix else raw
+            if prefix:
+                problem = locations.path_problem(path, raw_rest)
+                if problem is not None:
+                    return await refuse(datasette, scope, receive, send, *problem)
+            if not ownership.owns_path(datasette, path):
+                return await app(scope, receive, send)  # another database's, or Datasette's own: as it came
             chosen, headers = cookie_and_rest(scope)
             query = (scope.get("query_string") or b"").decode("latin-1")
             if prefix == i18n.DEFAULT:  # the switcher's link to Japanese: remember it, drop the prefix
@@ -45,8 +58,7 @@ def wrapper(datasette):
             lang = prefix or i18n.DEFAULT
             scope = dict(scope, headers=headers, ui_lang=lang)
             if prefix:
-                raw = scope.get("raw_path")
-                scope.update(path=path, raw_path=raw[len(prefix) + 1 :] or b"/" if raw else None)
+                scope.update(path=path, raw_path=raw_rest)
             token = i18n.current.set(lang)
             try:
                 sender = LanguageSender(
@@ -105,10 +117,22 @@ def cookie_header(lang: str) -> tuple[bytes, bytes]:
     return (b"set-cookie", f"{COOKIE}={lang}; Path=/; Max-Age={COOKIE_MAX_AGE}; SameSite=Lax".encode())
 
 
+async def refuse(datasette, scope, receive, send, status: int, message: str) -> None:
+    """The error page (or JSON) for a prefixed path no page has, echoing nothing of it."""
+    from datasette.utils.asgi import Request
+
+    from laws_site.http.responses import error_response
+
+    quiet = dict(scope, path="/", raw_path=b"/", query_string=b"", csrftoken=lambda: "")
+    response = await error_response(
+        datasette, Request(quiet, receive), status, message, as_json=scope["path"].endswith(".json")
+    )
+    await response.asgi_send(send)
+
+
 async def redirect(send, path: str, query: str, set_cookie: str | None = None, vary: bool = False) -> None:
-    location = path + (f"?{query}" if query else "")
     headers = [
-        (b"location", location.encode("latin-1") if location.isascii() else quote_path(location)),
+        *locations.redirect_headers(path, query),
         (b"content-length", b"0"),
         (b"cache-control", b"private, no-cache"),
     ]
@@ -118,12 +142,6 @@ async def redirect(send, path: str, query: str, set_cookie: str | None = None, v
         headers.append((b"vary", b"Accept-Language, Cookie"))
     await send({"type": "http.response.start", "status": 302, "headers": headers})
     await send({"type": "http.response.body", "body": b""})
-
-
-def quote_path(location: str) -> bytes:
-    from urllib.parse import quote
-
-    return quote(location, safe="/?=&%:;,()~-_.!*'@+$").encode("latin-1")
 
 
 def localize_links(html: str, lang: str) -> str:
@@ -188,6 +206,8 @@ class LanguageSender:
 
     def localize_location(self, value: bytes) -> bytes:
         location = value.decode("latin-1")
+        if is_file(location):  # JSON and files carry no prefix (docs/api.md)
+            return value
         if location.startswith("/") and not location.startswith("//") and i18n.split_prefix(location)[0] is None:
             return i18n.localized(location, self.lang).encode("latin-1")
         return value

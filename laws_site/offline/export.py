@@ -172,6 +172,7 @@ def write_site_files(db_path: Path, build: str, root: Path, base_url: str) -> No
     """The static files, the service worker, the manifest and the packs."""
     from datasette import app as datasette_app
 
+    from laws_site import compat
     from laws_site.pages.offline import build_info, manifest_data, service_worker_script
 
     copy_tree(Path(str(resources.files("laws_site") / "static")), root / "-" / "static-plugins" / "bridge-laws")
@@ -182,7 +183,8 @@ def write_site_files(db_path: Path, build: str, root: Path, base_url: str) -> No
     finally:
         conn.close()
     (root / "sw.js").write_text(service_worker_script(info, static_site=True), encoding="utf-8")
-    manifest = manifest_data(build_datasette(db_path, base_url))
+    site = build_datasette(db_path, base_url)
+    manifest = manifest_data(site, compat.instance_metadata_now(site, "title"))
     (root / "-" / "offline").mkdir(parents=True, exist_ok=True)
     (root / "-" / "offline" / "manifest.webmanifest").write_text(
         json.dumps(manifest, ensure_ascii=False), encoding="utf-8"

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
+from laws_site.http.locations import redirect
 from laws_site.http.responses import json_error, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import gettext
+from laws_site.i18n.message import message
+from laws_site.i18n.message import of as message_of
 from laws_site.read import diffs as diffing
 from laws_site.read import editions, queries, reasons
 
@@ -42,12 +45,17 @@ async def diff_view(datasette, request):
         )
     try:
         if not ref:
-            raise diffing.DiffError("missing 'ref': a law reference like 61, 61B or 40B2(a)(v)")
+            raise diffing.DiffError(
+                message(
+                    "Type a law reference such as 61, 61B or 40B2(a)(v).",
+                    "missing 'ref': a law reference like 61, 61B or 40B2(a)(v)",
+                )
+            )
         result = await read(
             datasette, lambda conn: diffing.diff_units(conn, ref, from_doc, to_doc, show_whitespace=show_whitespace)
         )
     except diffing.DiffError as error:
-        return await bad_request(datasette, request, str(error), as_json)
+        return await bad_request(datasette, request, message_of(error), as_json)
     if as_json:
         return json_response(result)
     notes = await read(datasette, reasons.notes_for) if any(r.get("note") for r in result["rows"]) else None
@@ -72,11 +80,11 @@ async def overview_view(datasette, request):
     from_doc, to_doc = request.args.get("from", ""), request.args.get("to", "")
     as_json = bool(request.url_vars.get("as_json"))
     if not as_json and not from_doc and not to_doc:  # nothing chosen yet: the comparisons offered
-        return Response.redirect(datasette.urls.path("/-/diff"))
+        return redirect(datasette.urls.path("/-/diff"))
     try:
         result = await read(datasette, lambda conn: diffing.overview(conn, from_doc, to_doc))
     except diffing.DiffError as error:
-        return await bad_request(datasette, request, str(error), as_json)
+        return await bad_request(datasette, request, message_of(error), as_json)
     if as_json:
         return json_response(result)
     # what the notes cell lists: the relations other than same / reworded, in the reader's language,
@@ -100,13 +108,14 @@ async def overview_view(datasette, request):
     )
 
 
-async def bad_request(datasette, request, message: str, as_json: bool):
+async def bad_request(datasette, request, error, as_json: bool):
+    """A 400: the error (a Message) as English text in JSON, in the interface language on the page."""
     if as_json:
-        return json_error(400, message)
+        return json_error(400, str(error))
     page = await datasette.render_template(
         "diff.html",
         {
-            "error": message,
+            "error": error,
             "diff": None,
             "choices": await choices(datasette),
             "request_args": {k: request.args.get(k, "") for k in ("ref", "from", "to", "whitespace")},

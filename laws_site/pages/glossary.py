@@ -20,6 +20,8 @@ from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.http.responses import html_page, json_response, page_url, read
 from laws_site.i18n import catalog as i18n
+from laws_site.i18n.message import message
+from laws_site.i18n.message import of as message_of
 from laws_site.read import queries
 from laws_site.read.units import labels, permalink
 from laws_site.search.data import search_data
@@ -84,11 +86,17 @@ async def view(datasette, request):
     query = (request.args.get("q") or "").strip()
     try:
         if len(query) > MAX_FILTER_CHARS:
-            raise QueryError(f"The filter is {len(query):,} characters long; a term has at most {MAX_FILTER_CHARS}.")
+            raise QueryError(
+                message(
+                    "The filter is %(size)s characters long; a term has at most %(limit)s.",
+                    size=f"{len(query):,}",
+                    limit=MAX_FILTER_CHARS,
+                )
+            )
         limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = parse_count(request.args.get("offset"), "offset", 0, 0, 100_000)
     except QueryError as error:
-        return await answer_error(datasette, request, as_json, str(error), 400, query=query)
+        return await answer_error(datasette, request, as_json, message_of(error), 400, query=query)
     lang = None if as_json else i18n.lang()  # labels are for the page; JSON is the same in every language
     rows = await read(datasette, lambda conn: glossary_rows(conn, query, lang))
     if rows is None:
@@ -135,27 +143,32 @@ async def term_view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     term = unquote(request.url_vars["term"]).strip()
     if not term or len(term) > MAX_TERM_CHARS or "\x00" in term:
-        message = f"A term has 1 to {MAX_TERM_CHARS} characters (no control characters); pick one from /-/glossary."
-        return await answer_error(datasette, request, as_json, message, 400, term=term[:MAX_TERM_CHARS])
+        refusal = message(
+            "A term has 1 to %(limit)s characters (no control characters); pick one from /-/glossary.",
+            limit=MAX_TERM_CHARS,
+        )
+        return await answer_error(datasette, request, as_json, refusal, 400, term=term[:MAX_TERM_CHARS])
     lang = i18n.lang()
     usage = await read(datasette, lambda conn: labelled(conn, term_usage(conn, term), lang))
     if usage is None:
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
-        message = f"「{term}」 is not in the glossary, the definitions or the director vocabulary."
-        if not as_json:  # the page says it in the interface language; JSON keeps one language
-            message = i18n.gettext(
-                "「%(term)s」 is not in the glossary, the definitions or the director vocabulary.", term=term
-            )
+        unknown = message("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.", term=term)
         if as_json:
             return json_response(
-                {"ok": False, "error": message, "status": 404, "title": "Unknown term", "suggestions": suggestions},
+                {
+                    "ok": False,
+                    "error": str(unknown),
+                    "status": 404,
+                    "title": "Unknown term",
+                    "suggestions": suggestions,
+                },
                 status=404,
             )
         return await html_page(
             datasette,
             request,
             "glossary_term.html",
-            {"term": term, "error": message, "suggestions": suggestions},
+            {"term": term, "error": unknown, "suggestions": suggestions},
             status=404,
         )
     if as_json:
@@ -203,10 +216,11 @@ def nearest_terms(conn, term: str) -> list[dict]:
     return [{"term": word, "url": words[word]} for word in close]
 
 
-async def answer_error(datasette, request, as_json: bool, message: str, status: int, **context):
+async def answer_error(datasette, request, as_json: bool, error, status: int, **context):
+    """The error (a Message) as English text in JSON, in the interface language on the page."""
     if as_json:
         return json_response(
-            {"ok": False, "error": message, "status": status, "title": "Invalid glossary request"}, status=status
+            {"ok": False, "error": str(error), "status": status, "title": "Invalid glossary request"}, status=status
         )
     template = "glossary_term.html" if "term" in context else "glossary.html"
-    return await html_page(datasette, request, template, {"error": message, "rows": [], **context}, status=status)
+    return await html_page(datasette, request, template, {"error": error, "rows": [], **context}, status=status)

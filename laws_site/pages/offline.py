@@ -27,6 +27,7 @@ from pathlib import Path
 
 from datasette.utils.asgi import Response
 
+from laws_site import compat
 from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
 from laws_site.http.stored import gzip_answer
 from laws_site.i18n import catalog as i18n
@@ -63,17 +64,19 @@ def build_info(conn) -> dict:
 
 
 async def manifest(datasette, request):
+    title = await compat.instance_metadata(datasette, "title")
     return Response(
-        json.dumps(manifest_data(datasette), ensure_ascii=False),
+        json.dumps(manifest_data(datasette, title), ensure_ascii=False),
         content_type="application/manifest+json; charset=utf-8",
     )
 
 
-def manifest_data(datasette) -> dict:
+def manifest_data(datasette, title: str | None = None) -> dict:
+    """The web app manifest; `title` is the site's (metadata), read before by the caller."""
     path = datasette.urls.path
     icon = datasette.urls.static_plugins
     return {
-        "name": datasette.metadata("title") or "Laws of Duplicate Bridge",
+        "name": title or "Laws of Duplicate Bridge",
         "short_name": "Bridge Laws",
         "lang": "ja",
         "description": "The Laws of Duplicate Bridge (2017 ja, 1997 zh), commentaries and regulations, offline.",

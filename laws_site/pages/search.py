@@ -20,8 +20,10 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import Response
 
 from ingest.text.tokenize import clean_query
+from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
 from laws_site.i18n import catalog as i18n
+from laws_site.i18n.message import of as message_of
 from laws_site.read.units import permalink
 from laws_site.search import engine as searching
 from laws_site.search.query import MAX_OFFSET, parse_count
@@ -65,10 +67,10 @@ async def view(datasette, request):
             prepare=searching.prepare,
         )
     except searching.QueryError as error:
-        return await respond(datasette, request, as_json, {**context, "error": str(error)}, 400)
+        return await respond(datasette, request, as_json, {**context, "error": message_of(error)}, 400)
     target = opened_unit(page, request)
     if target and not as_json:
-        return Response.redirect(target)
+        return redirect(target)
     context.update(page_context(datasette, request, page, as_json))
     return await respond(datasette, request, as_json, context, 200)
 
@@ -164,7 +166,8 @@ async def respond(datasette, request, as_json: bool, context: dict, status: int)
     if as_json:
         if status != 200:
             return json_response(
-                {"ok": False, "error": context["error"], "status": status, "title": "Invalid search"}, status=status
+                {"ok": False, "error": str(context["error"]), "status": status, "title": "Invalid search"},
+                status=status,
             )
         keys = (
             "query",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from datasette.utils.asgi import Response
 
+from laws_site import compat
 from laws_site.http.responses import json_response
 
 
@@ -46,7 +47,7 @@ def threads_data(datasette) -> dict:
 
 
 async def show(datasette, request, filename: str, data) -> Response:
-    await datasette.ensure_permissions(request.actor, ["view-instance"])
+    await compat.ensure_view_instance(datasette, request.actor)
     if request.url_vars.get("as_json"):
         return json_response(data)
     body = await datasette.render_template(

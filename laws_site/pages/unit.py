@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlencode
 
-from datasette.utils.asgi import Response
-
 from ingest.references.labels import law_citation
 from ingest.text.refs import law_number, parse_law_ref
 from ingest.text.spelling import candidate_refs, canonical_ref
+from laws_site.http.locations import redirect
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
@@ -552,7 +551,7 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
 
     document, canonical, suggestions = await read(datasette, look_up)
     if canonical:
-        return Response.redirect(permalink(doc, canonical) + (".json" if as_json else ""))
+        return redirect(permalink(doc, canonical) + (".json" if as_json else ""))
     message = f"No unit {ref!r} in {doc!r}" if document else f"No document {doc!r}"
     return await error_response(
         datasette,

@@ -15,6 +15,7 @@ import sqlite3
 from ingest.editions.concordance import relation_words
 from ingest.text.refs import law_ancestors, parse_law_ref
 from ingest.text.spelling import typed_law_ref
+from laws_site.i18n.message import Doc, Docs, Side, message
 from laws_site.read.queries import registry
 
 STATUSES = ("same", "changed", "only_from", "only_to")
@@ -22,6 +23,10 @@ STATUSES = ("same", "changed", "only_from", "only_to")
 
 class DiffError(ValueError):
     """A request the diff cannot answer (unknown document, ref not in either document)."""
+
+
+class DiffNotFound(DiffError):
+    """The request is well formed but neither document has the ref (the CLI exits 1 for it)."""
 
 
 def document_info(conn: sqlite3.Connection, doc: str) -> dict | None:
@@ -40,19 +45,52 @@ def validate_request(conn: sqlite3.Connection, from_doc: str, to_doc: str) -> tu
     infos = []
     for side, doc in (("from", from_doc), ("to", to_doc)):
         if not doc:
-            raise DiffError(f"missing '{side}': one of {', '.join(comparable)}")
+            raise DiffError(
+                message(
+                    "Choose the %(side)s document: %(docs)s.",
+                    "missing '%(side)s': one of %(docs)s",
+                    side=Side(side),
+                    docs=Docs(comparable),
+                )
+            )
         if doc not in comparable:
             close = difflib.get_close_matches(doc, comparable, n=1, cutoff=0.4)
-            hint = f" (did you mean {close[0]}?)" if close else ""
+            if close:
+                raise DiffError(
+                    message(
+                        "“%(doc)s” cannot be compared (did you mean %(a)s?); choose the %(side)s document from %(docs)s.",
+                        "'%(side)s' document '%(doc)s' cannot be compared (did you mean %(a)s?); choose one of %(docs)s",
+                        side=Side(side),
+                        doc=Doc(doc),
+                        a=Doc(close[0]),
+                        docs=Docs(comparable),
+                    )
+                )
             raise DiffError(
-                f"'{side}' document {doc!r} cannot be compared{hint}; choose one of {', '.join(comparable)}"
+                message(
+                    "“%(doc)s” cannot be compared; choose the %(side)s document from %(docs)s.",
+                    "'%(side)s' document '%(doc)s' cannot be compared; choose one of %(docs)s",
+                    side=Side(side),
+                    doc=Doc(doc),
+                    docs=Docs(comparable),
+                )
             )
         infos.append(document_info(conn, doc))
     if from_doc == to_doc:
-        raise DiffError("'from' and 'to' are the same document")
+        raise DiffError(
+            message("The older and the newer document are the same.", "'from' and 'to' are the same document")
+        )
     if (from_doc, to_doc) not in pairs:
         offered = "; ".join(f"from={a}&to={b}" for a, b in pairs)
-        raise DiffError(f"{from_doc} -> {to_doc} is not a comparison this site offers; choose one of: {offered}")
+        raise DiffError(
+            message(
+                "%(a)s → %(b)s is not a comparison this site offers: choose one of the comparisons below.",
+                "%(a)s -> %(b)s is not a comparison this site offers; choose one of: %(offered)s",
+                a=Doc(from_doc),
+                b=Doc(to_doc),
+                offered=offered,
+            )
+        )
     return infos[0], infos[1]
 
 
@@ -61,7 +99,13 @@ def normalise_ref(ref: str) -> str:
     -> the WBF ref (ingest/text/spelling.py), or DiffError."""
     cleaned = typed_law_ref(ref)
     if cleaned is None:
-        raise DiffError(f"ref {ref!r} is not a law reference like 61, 61B, 61B2(a) or 40B2(a)(v)")
+        raise DiffError(
+            message(
+                "“%(ref)s” is not a law reference such as 61, 61B, 61B2(a) or 40B2(a)(v).",
+                "ref '%(ref)s' is not a law reference like 61, 61B, 61B2(a) or 40B2(a)(v)",
+                ref=ref,
+            )
+        )
     return cleaned
 
 
@@ -125,8 +169,15 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str, s
     root = normalise_ref(ref)
     law_digits = parse_law_ref(root).law
     if len(law_digits) > 3:  # the Laws are numbered 1-93 (and int() refuses 4,300 digits)
-        raise DiffError(
-            f"neither {from_doc} nor {to_doc} has a law numbered {law_digits[:12]}… ({len(law_digits):,} digits)"
+        raise DiffError(  # bad input: no law number is that long
+            message(
+                "Neither %(a)s nor %(b)s has a Law %(law)s.",
+                "neither %(a)s nor %(b)s has a law numbered %(law)s… (%(digits)s digits)",
+                a=Doc(from_doc),
+                b=Doc(to_doc),
+                law=law_digits[:12],
+                digits=f"{len(law_digits):,}",
+            )
         )
     law = int(law_digits)
     # spacing and width only matter where texts are compared character by character (same language)
@@ -137,7 +188,15 @@ def diff_units(conn: sqlite3.Connection, ref: str, from_doc: str, to_doc: str, s
         if within(r["from_ref"], root) or within(r["to_ref"], root)
     ]
     if not rows:
-        raise DiffError(f"neither {from_doc} nor {to_doc} has a unit {root!r}")
+        raise DiffNotFound(
+            message(
+                "Neither %(a)s nor %(b)s has %(ref)s.",
+                "neither %(a)s nor %(b)s has a unit '%(ref)s'",
+                a=Doc(from_doc),
+                b=Doc(to_doc),
+                ref=root,
+            )
+        )
     return {
         "ref": root,
         "show_whitespace": show_whitespace,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from laws_site.i18n.message import message as message_by_id
 from laws_site.search.data import SearchData
 from laws_site.search.query import QueryError
 from laws_site.search.weights import TEXT_WEIGHT, TITLE_WEIGHT
@@ -77,7 +78,9 @@ def _run_fts(conn, sql: str, match: str) -> list[tuple]:
         return cursor.execute(sql, (match,)).fetchall()
     except sqlite3.OperationalError as error:
         # quoting makes this unreachable for any input we know of; a message beats a 500
-        raise QueryError(f"This query could not be searched ({error}); try fewer symbols.") from error
+        raise QueryError(
+            message_by_id("This query could not be searched (%(error)s); try fewer symbols.", error=str(error))
+        ) from error
 
 
 def index_boosts(data: SearchData, terms: list[str], whole: bool = False) -> dict[str, tuple[float, list[str]]]:

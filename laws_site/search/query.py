@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from ingest.text import tokenize
+from laws_site.i18n.message import Message
+from laws_site.i18n.message import message as message_by_id
 from laws_site.search.data import SearchData
 
 MAX_QUERY_CHARS = 500
@@ -37,6 +39,36 @@ def message(name: str, **values) -> str:
     return MESSAGES[name].format(**values)
 
 
+# The page's sentence for each refusal above: a catalogue id (laws_site/locale), filled with the same
+# values under the names the id uses; the JSON `error` stays the English of MESSAGES.
+PAGE_MESSAGES = {
+    "empty": (EMPTY_QUERY, {}),
+    "too_long": ("The query is %(size)s characters long; search takes up to %(limit)s.", {"size": "length"}),
+    "unknown_language": ("Unknown language “%(lang)s”: use ja or zh.", {}),
+    "unknown_document": ("Unknown document “%(doc)s”: choose one in the list.", {}),
+    "limit": ("%(name)s must be a whole number from %(low)s to %(high)s.", {"high": "highest"}),
+    "offset": ("%(name)s must be a whole number from %(low)s to %(high)s.", {"high": "highest"}),
+    "only_operators": (
+        "「%(query)s」 has only search operators, and there are none here: every word you type is searched for as "
+        "written. Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73).",
+        {"query": "shown"},
+    ),
+    "nothing": (
+        "「%(query)s」 has no word, number or character to search for. Type a word to search for (リボーク, 藏牌, "
+        "revoke) or a citation (64A1, 第16条B項1, Law 73).",
+        {"query": "shown"},
+    ),
+}
+FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offset", "low": "0"}}
+
+
+def refusal(name: str, **values) -> Message:
+    """A refusal by name: its catalogue id for the page, MESSAGES' English for JSON."""
+    msgid, renamed = PAGE_MESSAGES[name]
+    page_values = {**values, **FIXED_VALUES.get(name, {}), **{new: values[old] for new, old in renamed.items()}}
+    return Message(msgid, message(name, **values).replace("%", "%%"), page_values)
+
+
 class QueryError(ValueError):
     """A query we cannot run, with a message meant for the person who typed it."""
 
@@ -44,28 +76,28 @@ class QueryError(ValueError):
 def check_query(query: str | None) -> str:
     cleaned = tokenize.clean_query(query)
     if not cleaned:
-        raise QueryError(message("empty"))
+        raise QueryError(refusal("empty"))
     if len(cleaned) > MAX_QUERY_CHARS:
-        raise QueryError(message("too_long", length=f"{len(cleaned):,}", limit=MAX_QUERY_CHARS))
+        raise QueryError(refusal("too_long", length=f"{len(cleaned):,}", limit=MAX_QUERY_CHARS))
     return cleaned
 
 
 def check_filters(data: SearchData, doc: str | None, lang: str | None, limit: int, offset: int) -> None:
     if lang not in (None, "ja", "zh"):
-        raise QueryError(message("unknown_language", lang=lang))
+        raise QueryError(refusal("unknown_language", lang=lang))
     if doc is not None and data.registry.get(doc) is None:
-        raise QueryError(message("unknown_document", doc=doc, documents=", ".join(data.registry.ids)))
+        raise QueryError(refusal("unknown_document", doc=doc, documents=", ".join(data.registry.ids)))
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise QueryError(message("limit", highest=MAX_LIMIT))
+        raise QueryError(refusal("limit", highest=MAX_LIMIT))
     if not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
-        raise QueryError(message("offset", highest=f"{MAX_OFFSET:,}"))
+        raise QueryError(refusal("offset", highest=f"{MAX_OFFSET:,}"))
 
 
-def nothing_to_search(query: str) -> str:
+def nothing_to_search(query: str) -> Message:
     shown = query if len(query) <= 40 else query[:40] + "…"
     if all(word in FTS_OPERATORS for word in query.split()):
-        return message("only_operators", shown=shown)
-    return message("nothing", shown=shown)
+        return refusal("only_operators", shown=shown)
+    return refusal("nothing", shown=shown)
 
 
 def parse_count(value: str | None, name: str, default: int, lowest: int, highest: int) -> int:
@@ -73,9 +105,18 @@ def parse_count(value: str | None, name: str, default: int, lowest: int, highest
     if value is None or value == "":
         return default
     if not re.fullmatch(r"[0-9]{1,7}", value) or not lowest <= int(value) <= highest:
-        raise QueryError(
-            f"{name} must be a whole number from {lowest} to {highest:,}; got {value[:20]!r}"
-            + ("…" if len(value) > 20 else "")
-            + "."
-        )
+        raise QueryError(count_message(name, lowest, highest, value))
     return int(value)
+
+
+def count_message(name: str, lowest: int, highest: int, got: str | None = None) -> Message:
+    """`limit`/`offset` out of range; the JSON quotes what was typed."""
+    typed = "" if got is None else f"; got {got[:20]!r}" + ("…" if len(got) > 20 else "")
+    return message_by_id(
+        "%(name)s must be a whole number from %(low)s to %(high)s.",
+        "%(name)s must be a whole number from %(low)s to %(high)s%(typed)s.",
+        name=name,
+        low=f"{lowest:,}",
+        high=f"{highest:,}",
+        typed=typed,
+    )

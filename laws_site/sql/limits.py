@@ -8,8 +8,9 @@ to 22 GB (killed by the kernel). So every connection Datasette opens gets (`prep
 - SQLite's per-connection limits: no string or blob over 256 KiB (randomblob, zeroblob, printf,
   replace, group_concat... fail with "string or blob too big"), short SQL, shallow expressions,
   short LIKE/GLOB patterns (a GLOB character class costs pattern x text per call), no ATTACH;
-- a process-wide SQLite heap ceiling (`PRAGMA hard_heap_limit`): aggregates such as
-  json_group_array grow without checking the length limit until they finish;
+- (on the public site only: asgi.public_site sets it) a process-wide SQLite heap ceiling
+  (`PRAGMA hard_heap_limit`): aggregates such as json_group_array grow without checking the length
+  limit until they finish;
 - a result budget: a statement may hand Python at most RESULT_BUDGET characters/bytes in total
   (1,001 rows of 256 KiB would otherwise be 256 MB before JSON encoding multiplies it);
 - guarded versions of the built-ins whose cost inside one call is not bounded by the length limit:
@@ -52,8 +53,7 @@ class ResultTooLarge(sqlite3.DataError):
 
 
 def prepare(conn: sqlite3.Connection, database: str) -> None:
-    """All the bounds, on one connection Datasette just opened (or one of our own)."""
-    set_heap_limits(conn)
+    """All the bounds, on one connection to the laws database Datasette just opened (or one of our own)."""
     for limit, value in SQLITE_LIMITS.items():
         conn.setlimit(limit, value)
     if database != "_memory":
@@ -96,13 +96,18 @@ _heap_limits_set = False
 _heap_lock = threading.Lock()
 
 
-def set_heap_limits(conn: sqlite3.Connection) -> None:
-    """Process-wide in SQLite, so set once; the soft limit makes caches give memory back first."""
+def set_heap_limits() -> None:
+    """Process-wide in SQLite, so set once, by the server (asgi.public_site); the soft limit makes
+    caches give memory back first."""
     global _heap_limits_set
     with _heap_lock:
         if not _heap_limits_set:
-            conn.execute(f"pragma hard_heap_limit = {HARD_HEAP_LIMIT}")
-            conn.execute(f"pragma soft_heap_limit = {SOFT_HEAP_LIMIT}")
+            conn = sqlite3.connect(":memory:")
+            try:
+                conn.execute(f"pragma hard_heap_limit = {HARD_HEAP_LIMIT}")
+                conn.execute(f"pragma soft_heap_limit = {SOFT_HEAP_LIMIT}")
+            finally:
+                conn.close()
             _heap_limits_set = True
 
 

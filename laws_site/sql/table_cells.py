@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from laws_site import compat
 from laws_site.http.responses import read
 from laws_site.read import queries
 from laws_site.read.linkify import segments
@@ -42,7 +43,7 @@ def link(datasette, url: str, text: str):
 
 def render(datasette, segments: list[dict]):
     async def inner():
-        macros = await datasette.jinja_env.get_template("_text.html").make_module_async()
+        macros = await compat.jinja_environment(datasette).get_template("_text.html").make_module_async()
         return Markup(await macros.linked(segments))
 
     return inner
