@@ -48,12 +48,12 @@ def extra_template_vars(datasette, request):
     """What every page's chrome needs, on the plugin's own pages and its database's (`laws_chrome`
     chooses the site's layout in base.html): the site title, the top links, the query searched."""
     from laws_site import compat
-    from laws_site.http import ownership
+    from laws_site.http import plugin_paths
     from laws_site.http.responses import read
     from laws_site.i18n import chrome
     from laws_site.read import queries
 
-    if request is None or not ownership.owns_path(datasette, request.path):
+    if request is None or not plugin_paths.owns_path(datasette, request.path):
         return {}
 
     async def inner():
@@ -76,12 +76,12 @@ def extra_template_vars(datasette, request):
 
 @hookimpl
 def prepare_jinja2_environment(env, datasette):
-    """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n.py); the static
+    """Jinja's i18n extension with the site's catalogues: `{{ _("Search") }}` (i18n/templates.py); the static
     files' versions for their URLs."""
     from laws_site.http import static_files
-    from laws_site.i18n import catalog as i18n
+    from laws_site.i18n import templates
 
-    i18n.install(env)
+    templates.install(env)
     env.globals["asset_version"] = static_files.asset_version  # versioned static URLs (http/static_files.py)
 
 
@@ -139,10 +139,10 @@ def handle_exception(datasette, request, exception):
     """Every exception on the plugin's paths becomes Datasette's error shape; bad input is a 4xx,
     never a 500 (errors.py). Another database's errors are Datasette's to answer."""
     from laws_site import routes
-    from laws_site.http import errors, ownership
+    from laws_site.http import errors, plugin_paths
     from laws_site.http.responses import error_response
 
-    if request is None or not ownership.owns_path(datasette, request.path):
+    if request is None or not plugin_paths.owns_path(datasette, request.path):
         return None
 
     async def inner():

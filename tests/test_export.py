@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from laws_site.cli import cli
 from laws_site.offline import export as static_export
 from laws_site.offline import make as offline_make
+from laws_site.offline import pack_files as offline_pack_files
 from laws_site.offline.pack import unpack_page
 
 NOTE = "needs the server"
@@ -165,7 +166,9 @@ def test_every_packed_page_is_a_file_of_the_export(exported, laws_db_path):
     site, figures = exported
     build = figures["build"]
     for lang in ("ja", "zh", "en"):
-        pack = json.loads(gzip.decompress(offline_make.pack_file(laws_db_path, build, f"pages-{lang}").read_bytes()))
+        pack = json.loads(
+            gzip.decompress(offline_pack_files.pack_file(laws_db_path, build, f"pages-{lang}").read_bytes())
+        )
         prefix = "" if lang == "ja" else f"{lang}/"
         plain = [key for key in pack["pages"] if "?" not in key]
         missing = [key for key in plain if not (site / (prefix + key.strip("/")) / "index.html").is_file()]

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from laws_site.offline import make as offline_make
+from laws_site.offline import pack_files as offline_pack_files
 from laws_site.offline import search_data as offline_search_data
 from laws_site.offline.pack import page_key, unpack_page
 from laws_site.read.units import permalink
@@ -191,16 +192,16 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
 @pytest.mark.slow
 def test_the_packs_are_files_of_this_build_made_the_same_way_twice(laws_db_path, build_id, packs_made, tmp_path):
     """The same database gives the same bytes (gzip's mtime 0, a fixed order); made packs are kept."""
-    assert [figures["name"] for figures in packs_made["packs"]] == list(offline_make.NAMES)
-    for name in offline_make.NAMES:
-        made = offline_make.pack_file(laws_db_path, build_id, name)
+    assert [figures["name"] for figures in packs_made["packs"]] == list(offline_pack_files.NAMES)
+    for name in offline_pack_files.NAMES:
+        made = offline_pack_files.pack_file(laws_db_path, build_id, name)
         assert json.loads(gzip.decompress(made.read_bytes()))["build"] == build_id, name
     assert offline_make.missing(laws_db_path, build_id) == []
     assert offline_make.add_packs(laws_db_path, log=lambda line: None)["packs"] == []  # files made are kept
     again = tmp_path / "again"
     offline_make.make_packs(laws_db_path, again, build_id, jobs=2, log=lambda line: None)
-    for name in offline_make.NAMES:
-        made = offline_make.pack_file(laws_db_path, build_id, name)
+    for name in offline_pack_files.NAMES:
+        made = offline_pack_files.pack_file(laws_db_path, build_id, name)
         assert (again / made.name).read_bytes() == made.read_bytes(), name
 
 
@@ -250,7 +251,7 @@ async def raw(datasette, path, **headers):
 def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
     datasette, build_id, laws_db_path, packs_made
 ):
-    stored = offline_make.pack_file(laws_db_path, build_id, "search").read_bytes()
+    stored = offline_pack_files.pack_file(laws_db_path, build_id, "search").read_bytes()
     for path in (f"/-/offline/{build_id}/search.json.gz", f"/-/offline/search.json?build={build_id}"):
         response, body = asyncio.run(raw(datasette, path, **{"accept-encoding": "gzip, br"}))
         assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]

@@ -18,6 +18,7 @@ import pytest
 from ingest.build.identity import read_build_id
 from ingest.build.outputs import packs_root
 from laws_site.offline import make as offline_make
+from laws_site.offline import pack_files as offline_pack_files
 from tests.live_server import free_port, serve_argv, serving
 
 pytestmark = [pytest.mark.live, pytest.mark.slow]
@@ -93,8 +94,8 @@ def test_a_read_only_copy_serves_the_whole_site_and_the_offline_app(served_as_no
     with httpx.Client(base_url=base, timeout=60) as client:
         for path in pages:
             assert client.get(path).status_code == 200, path
-        for name in offline_make.NAMES:
-            stored = offline_make.pack_file(read_only_outputs / "laws.db", build, name).read_bytes()
+        for name in offline_pack_files.NAMES:
+            stored = offline_pack_files.pack_file(read_only_outputs / "laws.db", build, name).read_bytes()
             packed = client.get(f"/-/offline/{build}/{name}.json.gz", headers={"accept-encoding": "gzip"})
             assert packed.status_code == 200 and packed.headers["content-encoding"] == "gzip", name
             assert packed.content == gzip.decompress(stored), name  # httpx decodes it
@@ -105,5 +106,5 @@ def test_a_read_only_copy_serves_the_whole_site_and_the_offline_app(served_as_no
 
 def test_the_read_only_tree_is_what_the_build_wrote(read_only_outputs):
     names = sorted(str(p.relative_to(read_only_outputs)) for p in read_only_outputs.rglob("*") if p.is_file())
-    assert names[0] == "laws.db" and len(names) == 1 + len(offline_make.NAMES)
+    assert names[0] == "laws.db" and len(names) == 1 + len(offline_pack_files.NAMES)
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o444 for p in read_only_outputs.rglob("*") if p.is_file())

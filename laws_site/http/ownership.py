@@ -1,4 +1,4 @@
-"""What is this plugin's: the database `bridge-laws build` wrote, and the paths the plugin answers.
+"""What is this plugin's: the database `bridge-laws build` wrote (its paths: plugin_paths.py).
 
 Datasette loads the plugin into every `datasette` of the environment, beside any other database.
 Its pages, language prefixes, SQL limits, error pages and cell links apply to these paths and this
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 import weakref
-
-from laws_site import routes
 
 PLUGIN = "bridge-laws"
 DEFAULT_NAME = "laws"
@@ -64,20 +62,6 @@ def laws_database_name(datasette) -> str | None:
 def laws_route(datasette) -> str | None:
     name = laws_database_name(datasette)
     return datasette.databases[name].route if name in datasette.databases else None
-
-
-def owns_path(datasette, path: str) -> bool:
-    """True for the plugin's own routes and every path under its database (/laws, /laws.json,
-    /laws/sections, /laws/sections/1.json, /laws.db)."""
-    route = laws_route(datasette)
-    if route is None:  # no laws database served: the plugin registered no route either
-        return False
-    if routes.is_plugin_path(path):
-        return True
-    first = path.lstrip("/").split("/", 1)[0]
-    for suffix in (".json", ".csv", ".db"):
-        first = first.removesuffix(suffix)
-    return first == route
 
 
 def owns_database(datasette, database: str | None) -> bool:

@@ -1,6 +1,6 @@
 """The plugin's own ASGI layer (hook `asgi_wrapper`): what it does to requests on its own paths.
 
-Only paths the plugin owns (ownership.owns_path: its routes and its database) are touched; every
+Only paths the plugin owns (plugin_paths.owns_path: its routes and its database) are touched; every
 other request goes to Datasette as it came. On those paths:
 - the query string is checked once (request_bounds.py: sizes, and the values its pages take); on
   the plugin's routes, Datasette's table parameters (`_size`, `_shape`...) are refused, not ignored;
@@ -13,14 +13,14 @@ from __future__ import annotations
 from datasette.utils.asgi import Request
 
 from laws_site import routes
-from laws_site.http import direct, ownership, request_bounds
+from laws_site.http import direct, plugin_paths, request_bounds
 from laws_site.http.responses import error_response
 from laws_site.sql import gate as sql_gate
 
 
 def plugin_layer(app, datasette):
     async def own_paths(scope, receive, send):
-        if scope["type"] != "http" or not ownership.owns_path(datasette, scope["path"]):
+        if scope["type"] != "http" or not plugin_paths.owns_path(datasette, scope["path"]):
             return await app(scope, receive, send)
         quiet = dict(scope, query_string=b"", csrftoken=lambda: "")
         as_json = scope["path"].endswith(".json")

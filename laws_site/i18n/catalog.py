@@ -70,19 +70,6 @@ def ngettext(singular: str, plural: str, n: int, **variables) -> str:
     return text % {"num": n, **variables}
 
 
-def install(env) -> None:
-    """Jinja's i18n extension on Datasette's environment, with our gettext: ``{{ _("Search") }}``,
-    ``{{ _("%(n)s results", n=5) }}`` (new-style: autoescaped, %-formatted)."""
-    env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_callables(_plain_gettext, _plain_ngettext, newstyle=True)
-    env.globals["ui_date"] = format_date
-    env.filters["ui_date"] = format_date
-    env.filters["ui_text"] = translate_text
-    from laws_site.i18n.message import shown
-
-    env.filters["ui_message"] = shown
-
-
 def translate_text(value) -> str:
     """A string that is itself a catalogue msgid but not written in a template - metadata.yml's titles
     and descriptions, Datasette's filter names - in the interface language; a string the catalogue
@@ -128,14 +115,6 @@ def metadata_texts(data: dict) -> list[str]:
         if isinstance(query, dict):
             add(query)
     return found
-
-
-def _plain_gettext(message: str) -> str:
-    return translations(current.get()).gettext(message)
-
-
-def _plain_ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(current.get()).ngettext(singular, plural, n)
 
 
 def format_date(value, lang: str | None = None) -> str:

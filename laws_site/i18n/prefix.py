@@ -11,7 +11,7 @@
   is redirected to that language's URL. A language chosen in the switcher is remembered in a
   cookie (`ui_lang`): /ja/<path> sets Japanese and redirects to <path>; visiting /en/ or /zh/ sets
   that one. JSON, static files and non-browser clients are never redirected.
-- Only the plugin's paths (ownership.py) take a prefix: `/en/fixtures/...` of another database
+- Only the plugin's paths (plugin_paths.py) take a prefix: `/en/fixtures/...` of another database
   served beside it reaches Datasette as it came. A prefix followed by a path that could send a
   redirect off the site (`/ja//evil.example`, `/ja/%5Cevil.example`, a control character) is answered
   404/400 here (locations.path_problem); every redirect is built by locations.py.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from laws_site.http import locations, ownership
+from laws_site.http import locations, plugin_paths
 from laws_site.i18n import catalog as i18n
 
 COOKIE = "ui_lang"
@@ -45,7 +45,7 @@ def wrapper(datasette):
                 problem = locations.path_problem(path, raw_rest)
                 if problem is not None:
                     return await refuse(datasette, scope, receive, send, *problem)
-            if not ownership.owns_path(datasette, path):
+            if not plugin_paths.owns_path(datasette, path):
                 return await app(scope, receive, send)  # another database's, or Datasette's own: as it came
             chosen, headers = cookie_and_rest(scope)
             query = (scope.get("query_string") or b"").decode("latin-1")

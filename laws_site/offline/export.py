@@ -36,8 +36,9 @@ from urllib.parse import unquote, urlsplit
 
 from ingest.build.identity import read_build_id
 from laws_site.i18n import catalog as i18n
-from laws_site.offline.make import NAMES, build_datasette, file_name, missing, pack_file
+from laws_site.offline.make import build_datasette
 from laws_site.offline.pack import SHELL_PATH, unpack_page
+from laws_site.offline.pack_files import NAMES, file_name, missing, pack_file
 
 MARKER = ".bridge-laws-export"
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")

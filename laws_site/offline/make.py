@@ -29,31 +29,18 @@ from pathlib import Path
 
 from ingest.build.database import write_database
 from ingest.build.identity import read_build_id
-from ingest.build.outputs import packs_directory, staged
-from laws_site.i18n import catalog as i18n
+from ingest.build.outputs import staged
+from laws_site.offline.pack_files import NAMES, file_name, missing
 
 # laws_site.cli imports this module for its commands: what the packs need (Datasette, the pages) is
 # imported when they are made, not on every `bridge-laws` command
 
-NAMES = ("search",) + tuple(f"pages-{lang}" for lang in i18n.LANGUAGES)  # the order they are made in
 GZIP_LEVEL = 9
 MAX_JOBS = 4
 
 
 class PackError(RuntimeError):
     """The packs could not be made (the database has no build id)."""
-
-
-def pack_file(db_path: Path, build: str, name: str) -> Path:
-    return packs_directory(Path(db_path), build) / file_name(name)
-
-
-def file_name(name: str) -> str:
-    return f"{name}.json.gz"
-
-
-def missing(db_path: Path, build: str) -> list[str]:
-    return [name for name in NAMES if not pack_file(db_path, build, name).is_file()]
 
 
 # ---------------------------------------------------------------- the build's outputs

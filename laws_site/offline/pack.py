@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from urllib.parse import unquote, unquote_plus, urlsplit
 
-from laws_site.http.responses import read
+from laws_site import routes
 from laws_site.i18n import catalog as i18n
 
 SHARD_PAGES = 80
@@ -68,8 +68,6 @@ def start_paths(lang: str, units: list[str]) -> list[str]:
 def crawlable(raw: str, lang: str) -> tuple[str, str] | None:
     """(link, page key) of an href as written in a page, if the crawl follows it; else None. Asked
     once per distinct href and language (most links repeat on every page: the menus, the footer)."""
-    from laws_site import routes  # routes imports the pages, which import this module
-
     href = html.unescape(raw).split("#", 1)[0]
     if not href.startswith("/") or href.startswith("//"):
         return None
@@ -205,15 +203,3 @@ def unpack_page(pack: dict, key: str) -> str | None:
         return None
     shard = pack["shards"][number]
     return "\n".join(pack["common"][i] if i >= 0 else shard["lines"][-1 - i] for i in shard["pages"][key])
-
-
-# ---------------------------------------------------------------- the build's id
-
-
-def current_build_id(conn) -> str:
-    """Table build_info's build id."""
-    return conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
-
-
-async def build_id(datasette) -> str:
-    return await read(datasette, current_build_id)

@@ -31,8 +31,7 @@ from laws_site import compat
 from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
 from laws_site.http.stored import gzip_answer
 from laws_site.i18n import catalog as i18n
-from laws_site.offline.make import NAMES, pack_file
-from laws_site.offline.pack import build_id
+from laws_site.offline.pack_files import NAMES, current_build_id, pack_file
 
 STATIC = resources.files("laws_site") / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -120,7 +119,7 @@ async def search_pack(datasette, request):
 
 
 async def _pack(datasette, request, asked: str, name: str):
-    current = await build_id(datasette)
+    current = await read(datasette, current_build_id)
     if asked != current:
         return json_error(
             404,
