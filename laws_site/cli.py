@@ -22,7 +22,7 @@ import click
 
 from ingest.build.cli import CliError, build_failures, check, check_database, check_db_name, terminate_cleanly
 from ingest.build.db_target import DEFAULT_DB
-from ingest.checks.report import connect_readonly
+from ingest.build.read_only import connect_readonly
 from ingest.sources.corpus import DEFAULT_CORPUS
 from laws_site.http.serve import MAX_WORKERS, bound
 

@@ -18,7 +18,7 @@ from collections import Counter
 
 import pytest
 
-from ingest.checks.textcheck import check_corpus, covers
+from ingest.checks.text_review import check_corpus, covers
 from ingest.checks.witness_check import check_witnesses, load_decisions
 from ingest.editions.witnesses import Disagreement, Printing, disagreements, normalise, printing_at, printings, unit_at
 from ingest.parsers.documents import parse_document

@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from ingest.editions.diff import GlossaryTerms, edition_flags, fold, law_refs, numbers_in, text_ops, title_terms
+from ingest.editions.diff import GlossaryTerms, fold, law_refs, numbers_in, text_ops, title_terms
+from ingest.editions.edition_flags import edition_flags
 from laws_site.read.diffs import DiffError, diff_units, overview
 
 COMMENTARY, LAWS_2017, LAWS_1997 = "revoke-notes-ja", "laws-2017-ja", "laws-1997-zh"

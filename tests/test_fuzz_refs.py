@@ -12,6 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from ingest.text.index_locators import parse_index_locators
 from ingest.text.refs import (
     LAWS_JA,
     LAWS_ZH,
@@ -21,7 +22,6 @@ from ingest.text.refs import (
     extract_regulation_refs,
     extract_zh_law_refs,
     format_law_ref,
-    parse_index_locators,
     parse_law_ref,
 )
 

@@ -63,7 +63,7 @@ def test_check_sample_is_the_real_report(laws_db_path, require_documents):
 
 @pytest.mark.slow
 def test_text_check_sample_is_the_real_report():
-    from ingest.checks.textcheck import check_corpus, format_report
+    from ingest.checks.text_review import check_corpus, format_report
 
     shown = console_block("bridge-laws check --text")
     real = format_report(check_corpus()).split("\n")

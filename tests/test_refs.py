@@ -6,6 +6,7 @@ surface is checked against the sentence, so a link would cover exactly that text
 
 import pytest
 
+from ingest.text.index_locators import parse_index_locators
 from ingest.text.refs import (
     LAWS_JA,
     LAWS_ZH,
@@ -16,7 +17,6 @@ from ingest.text.refs import (
     extract_zh_law_refs,
     format_law_ref,
     law_ancestors,
-    parse_index_locators,
     parse_law_ref,
 )
 

@@ -662,7 +662,7 @@ def test_appendix_4_5_and_7_3_c_and_the_appendix_list_corrected(units):
 
 @pytest.fixture(scope="module")
 def checked():
-    from ingest.checks.textcheck import check_corpus
+    from ingest.checks.text_review import check_corpus
 
     return check_corpus()[DOC]
 
@@ -687,7 +687,7 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
 
 
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):
-    from ingest.checks.textcheck import covers
+    from ingest.checks.text_review import covers
     from ingest.sources.corpus import errata_section
 
     lines = raw_text.split("\n")

@@ -13,13 +13,8 @@ from collections import Counter
 
 import pytest
 
-from ingest.checks.textcheck import (
-    Candidate,
-    check_corpus,
-    check_document,
-    covers,
-    review,
-)
+from ingest.checks.text_review import check_corpus, covers, review
+from ingest.checks.textcheck import Candidate, check_document
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParsedDocument, Unit
 from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml

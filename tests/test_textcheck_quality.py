@@ -16,7 +16,8 @@ from ingest.checks.evidence import (
     witness_prints,
 )
 from ingest.checks.quality import corpus_quality, total
-from ingest.checks.textcheck import check_corpus, check_document, format_report, full_morphemes
+from ingest.checks.text_review import check_corpus, format_report
+from ingest.checks.textcheck import check_document, full_morphemes
 from ingest.parsers.records import ParsedDocument, Unit
 
 

@@ -119,7 +119,7 @@ def errata_against_reprints() -> list[dict]:
 
 def kept_against_reprints() -> list[dict]:
     """Each span the review keeps as printed, in the corrected text, against the reprints."""
-    from ingest.checks.textcheck import check_corpus
+    from ingest.checks.text_review import check_corpus
 
     laws, reprints = corpus()
     units = laws.by_ref()

@@ -18,7 +18,7 @@ from pathlib import Path
 import click
 
 from ingest.build.db_target import DEFAULT_DB, TargetError, check_target
-from ingest.checks.report import connect_readonly
+from ingest.build.read_only import connect_readonly
 from ingest.parsers.records import ParseError
 from ingest.sources.corpus import DEFAULT_CORPUS
 
@@ -134,8 +134,8 @@ def check(db_path: Path, as_json: bool, text_check: bool, show_all: bool, corpus
     if text_check:
         from ingest.checks.coverage import corpus_coverage, format_coverage, unexplained
         from ingest.checks.slips import check_slips, format_slips, slip_report
-        from ingest.checks.textcheck import check_corpus, format_report
-        from ingest.checks.textcheck import report as text_report
+        from ingest.checks.text_review import check_corpus, format_report
+        from ingest.checks.text_review import report as text_report
         from ingest.checks.witness_check import check_witnesses, format_witnesses, witness_report
 
         try:

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.checks.textcheck import Candidate, DocumentCheck, check_corpus, covers
+from ingest.checks.text_review import DocumentCheck, check_corpus, covers
+from ingest.checks.textcheck import Candidate
 from ingest.sources.corpus import DEFAULT_CORPUS, errata_section, load_errata
 
 # An erratum that only moves markup, spaces or marks is structure, not a word the checker reads.

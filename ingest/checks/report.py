@@ -10,17 +10,10 @@ import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
-from urllib.parse import quote
+
+from ingest.build.read_only import connect_readonly
 
 TARGET_RATE = 0.98
-
-
-def connect_readonly(db_path: str | Path) -> sqlite3.Connection:
-    """The database, read-only, rows as sqlite3.Row. The path is quoted into the URI (a `?` or `#` in
-    a file name is part of the name, not the URI's query)."""
-    conn = sqlite3.connect(f"file:{quote(str(Path(db_path).resolve()))}?mode=ro", uri=True)
-    conn.row_factory = sqlite3.Row
-    return conn
 
 
 # --- check ------------------------------------------------------------------------------------

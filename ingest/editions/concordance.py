@@ -36,12 +36,12 @@ from ingest.editions.concordance_file import (  # noqa: F401 (load_provisions: t
     load_provisions,
 )
 from ingest.editions.diff import GlossaryTerms, law_refs, numbers_in
+from ingest.editions.relations import RELATIONS
 from ingest.parsers.records import ParseError, Unit
 from ingest.text.refs import law_ancestors, law_number, parse_law_ref
 
 # how much structure counts beside content when proposing: the same depth, the same place in the law
 DEPTH_WEIGHT, ORDER_WEIGHT = 0.6, 0.5
-RELATIONS = ("same", "reworded", "moved", "split", "merged", "partial", "removed", "new", "not_in_source")
 BASES = ("reviewed", "content", "number")
 PAIR_COLUMNS = {
     "from_doc": str,
@@ -506,22 +506,7 @@ def beyond(row: dict) -> bool:
     return row["relation"] == "not_in_source" and not row.get("source_ref") and row["basis"] != "reviewed"
 
 
-def relation_words(relation: str) -> str:
-    """A relation as a reader sees it (English; the templates translate)."""
-    return {
-        "same": "the same provision",
-        "reworded": "the same provision, reworded",
-        "moved": "moved or renumbered",
-        "split": "split",
-        "merged": "merged",
-        "partial": "only in part the same",
-        "removed": "removed",
-        "new": "new",
-        "not_in_source": "no text in the corpus",
-    }.get(relation, relation)
-
-
-# --- the build's use of the table: diffs, flags, histories ----------------------------------------------
+# --- the build's use of the table: the diffs follow it (edition_flags.py: the moved references) ----------------------------------------------
 
 CONFIDENCE = {"reviewed": 1.0, "content": 0.8, "number": 0.5}
 
@@ -543,93 +528,6 @@ def aligned_rows(pairs: list[dict]) -> list[dict]:
         }
         for p in pairs
     ]
-
-
-FLAG_COLUMNS = {
-    "id": str,
-    "source_id": str,
-    "source_doc": str,
-    "surface": str,
-    "field": str,
-    "start": int,
-    "end": int,
-    "target_id": str,
-    "target_ref": str,
-    "cited_edition": str,
-    "relation": str,
-    "now": str,
-    "message": str,
-}
-
-
-def moved_reference_flags(
-    xrefs: list[dict], pairs: list[dict], provisions: Provisions, regulation_flags: list[dict]
-) -> list[dict]:
-    """References printed in a document older than the 2017 Laws to a provision that has moved:
-
-    * the 1997 Laws citing their own units (第23条 in 1997 24B is the damaging pass, now 2017 72C);
-    * documents written before the 2017 Laws took effect citing a number the concordance says was
-      reused (付表7-4's 「23条」: ``ingest.editions.diff.edition_flags``).
-
-    Each flag says where the provision is now (``now``: JSON list of {id, ref, relation})."""
-    went: dict[str, list[dict]] = {}
-    for pair in pairs:
-        if pair["from_ref"]:
-            went.setdefault(pair["from_ref"], []).append(pair)
-    flags = []
-    for xref in xrefs:
-        if not (
-            xref.get("resolved")
-            and xref["source_id"].startswith(provisions.from_doc + ":")
-            and xref.get("target_doc") == provisions.from_doc
-            and xref.get("target_ref") in went
-        ):
-            continue
-        ref = xref["target_ref"]
-        now = [p for p in went[ref] if p["to_ref"]]
-        if any(p["to_ref"] == ref for p in now):
-            continue  # still under its own number (a split or a partial keeps it): not moved
-        relation = went[ref][0]["relation"]
-        where = ", ".join(p["to_ref"] for p in now) or "nowhere (removed)"
-        flags.append(
-            {
-                **_flag_base(xref),
-                "cited_edition": "1997",
-                "relation": relation,
-                "now": json.dumps(
-                    [{"id": p["to_id"], "ref": p["to_ref"], "relation": p["relation"]} for p in now], ensure_ascii=False
-                ),
-                "message": f"1997 {ref} is 2017 {where} ({relation_words(relation)}): {went[ref][0]['reason']}",
-            }
-        )
-    for flag in regulation_flags:
-        doc, _, ref = flag["now_at"].partition(":")
-        flags.append(
-            {
-                **_flag_base(flag),
-                "cited_edition": flag.get("cited_edition"),
-                "relation": "moved",
-                "target_ref": flag["target_ref"],
-                "now": json.dumps([{"id": flag["now_at"], "ref": ref, "relation": "moved"}], ensure_ascii=False),
-                "message": flag["message"],
-            }
-        )
-    for number, flag in enumerate(flags, start=1):
-        flag["id"] = number
-    return flags
-
-
-def _flag_base(xref: dict) -> dict:
-    return {
-        "source_id": xref["source_id"],
-        "source_doc": xref["source_id"].split(":", 1)[0],
-        "surface": xref["surface"],
-        "field": xref.get("field"),
-        "start": xref.get("start"),
-        "end": xref.get("end"),
-        "target_id": xref.get("target_id"),
-        "target_ref": xref.get("target_ref"),
-    }
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from ingest.editions.align import LAW_KINDS
-from ingest.editions.concordance import relation_words
+from ingest.editions.relations import relation_words
 from ingest.parsers.records import Unit
 from ingest.sources.registry import Registry
 from ingest.text.refs import law_number

@@ -9,15 +9,13 @@ from pathlib import Path
 
 from ingest.editions.align import CONCORDANCE_PATH, Concordance, comparable_units, last_law_number
 from ingest.editions.concordance import (
-    FLAG_COLUMNS,
     PAIR_COLUMNS,
     Provisions,
     aligned_rows,
     load_provisions,
-    moved_reference_flags,
     provision_pairs,
 )
-from ingest.editions.diff import flags_for
+from ingest.editions.edition_flags import FLAG_COLUMNS, flags_for, moved_reference_flags
 from ingest.editions.history import HISTORY_COLUMNS, history_rows
 from ingest.editions.law_changes import LAW_CHANGE_COLUMNS, law_change_rows
 from ingest.parsers.records import Unit

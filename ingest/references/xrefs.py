@@ -18,6 +18,7 @@ from typing import Iterable
 
 from ingest.parsers.records import Unit, unit_id
 from ingest.sources.registry import Registry
+from ingest.text.index_locators import parse_index_locators
 from ingest.text.refs import (
     JA_CAN_REFER,
     LAWS_JA,
@@ -28,7 +29,6 @@ from ingest.text.refs import (
     extract_regulation_refs,
     extract_zh_law_refs,
     law_ancestors,
-    parse_index_locators,
     parse_law_ref,
 )
 from ingest.text.refs import (

@@ -12,7 +12,7 @@ import difflib
 import json
 import sqlite3
 
-from ingest.editions.concordance import relation_words
+from ingest.editions.relations import relation_words
 from ingest.text.refs import law_ancestors, parse_law_ref
 from ingest.text.spelling import typed_law_ref
 from laws_site.i18n.message import Doc, Docs, Side, message

@@ -1,5 +1,5 @@
 """What the provision concordance says about a unit, read from tables the build wrote
-(ingest/editions/concordance.py: provision_pairs, edition_flags; ingest/editions/history.py: law_history).
+(ingest/editions/concordance.py: provision_pairs; edition_flags.py; ingest/editions/history.py: law_history).
 
 Every pairing the site shows between the 1997 and the 2017 Laws comes from table provision_pairs:
 the unit page's other-edition box (both directions), the unit JSON's ``counterparts``, the diff
@@ -12,7 +12,7 @@ import json
 import sqlite3
 from urllib.parse import urlencode
 
-from ingest.editions.concordance import relation_words
+from ingest.editions.relations import relation_words
 from ingest.text.refs import law_number
 from laws_site.i18n.catalog import N_
 from laws_site.read import queries, reasons
@@ -20,7 +20,7 @@ from laws_site.read.units import labels as people_labels
 from laws_site.read.units import permalink
 
 # what the pages print for each relation and basis (English msgids; the templates translate them);
-# the words are ingest.editions.concordance.relation_words', which the stored history carries
+# the words are ingest.editions.relations.relation_words', which the stored history carries
 RELATION_NAMES = {
     "same": N_("the same provision"),
     "reworded": N_("the same provision, reworded"),

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
-from ingest.checks.report import connect_readonly
+from ingest.build.read_only import connect_readonly
 
 PERMALINK_SAFE = "()-,:~"  # kept as typed in a unit's address, besides letters, digits and _.-~
 
