@@ -29,10 +29,8 @@ from ingest.text.refs import (
     extract_regulation_refs,
     extract_zh_law_refs,
     law_ancestors,
+    law_number,
     parse_law_ref,
-)
-from ingest.text.refs import (
-    law_number as refs_law_number,
 )
 from ingest.text.tokenize import fold_katakana
 
@@ -253,14 +251,14 @@ class UnitIndex:
     def why_missing(self, ref: Reference) -> str:
         if ref.doc not in self.docs:
             return f"document {ref.doc} not parsed"
-        if ref.doc in self.truncated and self.laws_end(ref.doc) and law_number(ref.ref) > self.laws_end(ref.doc):
+        if ref.doc in self.truncated and self.laws_end(ref.doc) and (law_number(ref.ref) or 0) > self.laws_end(ref.doc):
             return f"beyond the end of the source (the page stops in Law {self.laws_end(ref.doc)})"
         return f"no unit {unit_id(ref.doc, ref.ref)}"
 
     def laws_end(self, doc: str) -> int:
         """The highest Law number parsed in `doc` (0 if none); computed once per document."""
         if doc not in self._laws_end:
-            laws = [law_number(i.split(":", 1)[1]) for i in self.ids if i.startswith(doc + ":")]
+            laws = [law_number(i.split(":", 1)[1]) or 0 for i in self.ids if i.startswith(doc + ":")]
             self._laws_end[doc] = max(laws, default=0)
         return self._laws_end[doc]
 
@@ -275,10 +273,6 @@ _SPACE_RUN_RE = re.compile(r"\s+")
 
 def without_parentheses(term: str) -> str:
     return _SPACE_RUN_RE.sub("", _PARENTHESES_RE.sub("", term))
-
-
-def law_number(ref: str | None) -> int:
-    return refs_law_number(ref) or 0
 
 
 # --- rows -------------------------------------------------------------------------------------
