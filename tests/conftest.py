@@ -111,3 +111,23 @@ def fresh_answers(monkeypatch):
 
     monkeypatch.setattr(responses, "_answers", OrderedDict())
     monkeypatch.setattr(responses, "_kept_bytes", 0)
+
+
+# ---------------------------------------------------------------- the corpus checks, once per session
+# `bridge-laws check --text` over the whole corpus (~6 s of CPU: every document tokenized twice,
+# verbatim and corrected) and the witness check (~2 s): computed once for every test that reads
+# them, which are in the full tier (marked slow); the fast tier checks the same code on excerpts.
+
+
+@pytest.fixture(scope="session")
+def text_check():
+    from ingest.checks.text_review import check_corpus
+
+    return check_corpus()
+
+
+@pytest.fixture(scope="session")
+def witness_check():
+    from ingest.checks.witness_check import check_witnesses
+
+    return check_witnesses()

@@ -18,8 +18,8 @@ from collections import Counter
 
 import pytest
 
-from ingest.checks.text_review import check_corpus, covers
-from ingest.checks.witness_check import check_witnesses, load_decisions
+from ingest.checks.text_review import covers
+from ingest.checks.witness_check import load_decisions
 from ingest.editions.witnesses import Disagreement, Printing, disagreements, normalise, printing_at, printings, unit_at
 from ingest.parsers.documents import parse_document
 from ingest.sources.corpus import DEFAULT_CORPUS, load_errata, load_sources, read_yaml
@@ -111,17 +111,14 @@ def test_every_reprint_has_its_witness(parsed, witnessed):
     ]
 
 
-@pytest.fixture(scope="module")
-def witness_check():
-    return check_witnesses()
-
-
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 def test_every_disagreement_between_a_printing_and_the_laws_is_decided(witness_check):
     assert [f.disagreement for f in witness_check.findings if not f.decision] == []
     assert witness_check.stale == []  # every decision in corpus/witnesses.yml still matches one
     assert witness_check.ok
 
 
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 def test_counts_by_decision(witness_check):
     # erratum: 54 places where the Laws' conversion garbled what the commentary prints right (ディクレアララー,
     # リポート, 間違っただリードした, 47E1's 間違っただけで教えた, ...), mended by corpus/errata/laws-2017-ja.yml
@@ -129,6 +126,7 @@ def test_counts_by_decision(witness_check):
     assert witness_check.printings == {"revoke-notes-ja": 171, "out-of-turn-notes-ja": 105}
 
 
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 def test_quotations_and_reprints_inside_notes_are_witnesses_too(witness_check):
     fields = Counter(f.disagreement.field for f in witness_check.findings)
     assert fields["quotation"] == 5 and fields["reprint in a note"] == 1
@@ -195,20 +193,15 @@ def test_each_erratum_inside_a_reprint_makes_it_read_as_the_laws(parsed, witness
     ]
 
 
-@pytest.fixture(scope="module")
-def checked():
-    return check_corpus()
-
-
 @pytest.mark.slow
-def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnessed, checked):
+def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnessed, text_check):
     """A kept span with three characters either side, looked up in laws-2017-ja's text: where the
     Laws print it otherwise, the difference is decided in corpus/witnesses.yml."""
     rows = []
     for doc in DOCS:
         units = parsed[doc].by_ref()
         seen = set()
-        for reviewed in checked[doc].remaining:  # the corrected text's candidates, all as printed
+        for reviewed in text_check[doc].remaining:  # the corrected text's candidates, all as printed
             c = reviewed.candidate
             printing = printing_at(witnessed[doc], c.ref, units[c.ref].line, c.field)
             if printing is None or (c.ref, c.field, c.start) in seen:
@@ -232,6 +225,7 @@ def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnesse
 # --- the review of the two commentaries ------------------------------------------------------------
 
 
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 @pytest.mark.parametrize(
     "doc, figures",
     [
@@ -240,8 +234,8 @@ def test_each_span_kept_inside_a_reprint_is_what_the_laws_print(parsed, witnesse
         ("out-of-turn-notes-ja", (42, 9, 5, 4)),
     ],
 )
-def test_every_candidate_is_fixed_or_kept_with_a_reason(checked, doc, figures):
-    result = checked[doc]
+def test_every_candidate_is_fixed_or_kept_with_a_reason(text_check, doc, figures):
+    result = text_check[doc]
     assert result.verbatim  # both parse as converted, so what the errata fix is counted
     assert (len(result.reviewed), len(result.candidates), result.count("fixed"), result.count("as-printed")) == figures
     assert result.unreviewed == []
@@ -251,11 +245,12 @@ def test_every_candidate_is_fixed_or_kept_with_a_reason(checked, doc, figures):
     assert all(r.reason for r in result.reviewed + result.remaining if r.status == "as-printed")
 
 
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 @pytest.mark.parametrize("doc", DOCS)
-def test_every_erratum_and_kept_entry_has_a_reason_and_is_used(checked, doc):
+def test_every_erratum_and_kept_entry_has_a_reason_and_is_used(text_check, doc):
     data = read_yaml(DEFAULT_CORPUS / "errata" / f"{doc}.yml")
     assert all(fix["reason"] for fix in data["errata"]) and all(entry["reason"] for entry in data["as_printed"])
-    result = checked[doc]
+    result = text_check[doc]
     unused = [
         entry["span"]
         for entry in data["as_printed"]
@@ -342,13 +337,14 @@ def test_a_reprint_printing_the_same_doubled_kana_explains_it_but_not_a_doubled_
     assert alone == {"かか": None, "ララ": None}
 
 
-def test_what_the_reprints_explain_in_the_real_commentaries(checked):
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_what_the_reprints_explain_in_the_real_commentaries(text_check):
     """The second witness at work on the real texts: the doubled kana of 55B1, 55B2 and 67B3 and
     the title of 58B, each printed alike by laws-2017-ja; the reprint's ディクレアララー stays shown."""
     explained = {
         (doc, r.candidate.line, r.candidate.span)
         for doc in DOCS
-        for r in checked[doc].explained
+        for r in text_check[doc].explained
         if "reprint" in r.candidate.explained
     }
     assert {
@@ -357,5 +353,5 @@ def test_what_the_reprints_explain_in_the_real_commentaries(checked):
         ("out-of-turn-notes-ja", 304, "出"),
         ("revoke-notes-ja", 409, "のの"),
     } <= explained
-    shown = {(r.candidate.line, r.candidate.span, r.status) for r in checked["revoke-notes-ja"].candidates}
+    shown = {(r.candidate.line, r.candidate.span, r.status) for r in text_check["revoke-notes-ja"].candidates}
     assert (320, "ララ", "fixed") in shown

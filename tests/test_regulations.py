@@ -661,10 +661,8 @@ def test_appendix_4_5_and_7_3_c_and_the_appendix_list_corrected(units):
 
 
 @pytest.fixture(scope="module")
-def checked():
-    from ingest.checks.text_review import check_corpus
-
-    return check_corpus()[DOC]
+def checked(text_check):
+    return text_check[DOC]
 
 
 @pytest.mark.slow
@@ -686,6 +684,7 @@ def test_every_checker_candidate_of_the_regulations_is_reviewed(checked):
     assert fixed == {(500, "ストレートミッセル"), (642, "つ"), (696, "ビデイングシート"), (697, "ビデイングボックス")}
 
 
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
 def test_every_erratum_and_as_printed_entry_of_the_regulations_is_used(raw_text, checked):
     from ingest.checks.text_review import covers
     from ingest.sources.corpus import errata_section

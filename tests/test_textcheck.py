@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from ingest.checks.text_review import check_corpus, covers, review
+from ingest.checks.text_review import covers, review
 from ingest.checks.textcheck import Candidate, check_document
 from ingest.parsers.documents import parse_document
 from ingest.parsers.records import ParsedDocument, Unit
@@ -124,14 +124,9 @@ def test_as_printed_entry_narrowed_to_lines_and_kind():
 # --- the real corpus -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def checked():
-    return check_corpus()
-
-
 @pytest.mark.slow
-def test_every_candidate_of_the_2017_laws_is_reviewed(checked):
-    laws = checked["laws-2017-ja"]
+def test_every_candidate_of_the_2017_laws_is_reviewed(text_check):
+    laws = text_check["laws-2017-ja"]
     assert laws.verbatim
     statuses = Counter(r.status for r in laws.reviewed)
     assert statuses["unreviewed"] == 0, [r.candidate for r in laws.unreviewed][:10]
@@ -140,10 +135,11 @@ def test_every_candidate_of_the_2017_laws_is_reviewed(checked):
     assert all(r.reason for r in laws.reviewed + laws.remaining if r.status == "as-printed")
 
 
-def test_the_issue_examples_are_candidates_and_fixed(checked):
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_the_issue_examples_are_candidates_and_fixed(text_check):
     fixed = {
         (r.candidate.kind, r.candidate.span, r.candidate.line)
-        for r in checked["laws-2017-ja"].reviewed
+        for r in text_check["laws-2017-ja"].reviewed
         if r.status == "fixed"
     }
     assert ("script", "서는", 1251) in fixed  # 16C2
@@ -152,16 +148,18 @@ def test_the_issue_examples_are_candidates_and_fixed(checked):
     assert ("long-vowel", "一", 1496) in fixed  # パートナ一
 
 
-def test_every_document_is_checked(checked):
-    assert set(checked) == {s.id for s in load_sources()}
-    for result in checked.values():
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_every_document_is_checked(text_check):
+    assert set(text_check) == {s.id for s in load_sources()}
+    for result in text_check.values():
         assert result.verbatim or result.note
 
 
-def test_every_erratum_and_as_printed_entry_has_a_reason_and_is_used(checked):
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_every_erratum_and_as_printed_entry_has_a_reason_and_is_used(text_check):
     data = read_yaml(ERRATA_FILE)
     assert all(fix["reason"] for fix in data["errata"]) and all(entry["reason"] for entry in data["as_printed"])
-    laws = checked["laws-2017-ja"]
+    laws = text_check["laws-2017-ja"]
     used = [
         entry for entry in data["as_printed"] if any(covers(entry, r.candidate) for r in laws.reviewed + laws.remaining)
     ]

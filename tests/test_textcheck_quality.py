@@ -16,7 +16,7 @@ from ingest.checks.evidence import (
     witness_prints,
 )
 from ingest.checks.quality import corpus_quality, total
-from ingest.checks.text_review import check_corpus, format_report
+from ingest.checks.text_review import format_report
 from ingest.checks.textcheck import check_document, full_morphemes
 from ingest.parsers.records import ParsedDocument, Unit
 
@@ -91,16 +91,11 @@ def test_a_particle_the_book_writes_both_ways_is_explained():
 # --- the whole corpus ----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def checked():
-    return check_corpus()
-
-
 @pytest.mark.slow
-def test_the_summary_counts_the_rows_it_lists(checked):
+def test_the_summary_counts_the_rows_it_lists(text_check):
     """`check --text` and `check --text --all` agree: as many rows under a document as its count."""
-    lines = format_report(checked, show_all=True).split("\n")
-    for doc, result in checked.items():
+    lines = format_report(text_check, show_all=True).split("\n")
+    for doc, result in text_check.items():
         header = next(line for line in lines if line.startswith(f"  {doc} "))
         assert int(header.split()[1]) == len(result.candidates)
         if f"{doc}:" in lines:
@@ -115,10 +110,11 @@ def test_the_summary_counts_the_rows_it_lists(checked):
             assert not result.candidates
 
 
-def test_precision_and_recall_against_the_review(checked):
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_precision_and_recall_against_the_review(text_check):
     """Every candidate the checker shows is judged (an erratum or a kept span, each with its reason),
     and at least half of them are real errors; most known errors are flagged."""
-    before, after = corpus_quality(results=checked)
+    before, after = corpus_quality(results=text_check)
     for doc, measured in after.items():
         assert measured.unjudged == 0, doc
         if measured.true_alarms + measured.false_alarms:
@@ -128,10 +124,11 @@ def test_precision_and_recall_against_the_review(checked):
     assert total(after).caught >= total(before).caught - 5  # evidence costs at most a handful of real finds
 
 
-def test_what_evidence_explains_is_listed_apart_with_its_reason(checked):
-    text = format_report(checked, show_all=True)
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_what_evidence_explains_is_listed_apart_with_its_reason(text_check):
+    text = format_report(text_check, show_all=True)
     assert "laws-2017-ja (explained by evidence, not counted):" in text
-    explained = checked["laws-2017-ja"].explained
+    explained = text_check["laws-2017-ja"].explained
     assert explained and all(r.candidate.explained for r in explained)
     assert any(r.candidate.span == "プレイヤ" and "convention" in r.candidate.explained for r in explained)
 
@@ -157,7 +154,8 @@ def test_a_convention_explains_only_a_spelling_printed_again_and_again():
     assert not spelling_convention("ビデイングシート", "ビディングシート", printed=1)  # a slip, twice at most
 
 
-def test_readme_quotes_the_measured_quality(checked):
+@pytest.mark.slow  # the whole corpus checked once a session (conftest: text_check, witness_check)
+def test_readme_quotes_the_measured_quality(text_check):
     import re
     from pathlib import Path
 
@@ -168,7 +166,7 @@ def test_readme_quotes_the_measured_quality(checked):
         readme,
     )
     assert found, "README lost its sentence on the checker's quality"
-    before, after = corpus_quality(results=checked)
+    before, after = corpus_quality(results=text_check)
     judged = [q.precision for q in after.values() if q.precision is not None]
     measured = (total(after).precision, min(judged), total(before).precision, total(after).recall)
     assert tuple(float(x) for x in found.groups()) == tuple(round(100 * m, 1) for m in measured)
