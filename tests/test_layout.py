@@ -240,3 +240,30 @@ def test_the_build_side_imports_nothing_of_the_site(graph):
         if target.startswith("laws_site")
     }
     assert not reaches, reaches
+
+
+# ---------------------------------------------------------------- one parser per concept (issue 33 item 3)
+
+# the one citation grammar (ingest/text/refs.py, spelling.py) and the one kana table (ingest/text/kana.py)
+ONE_HOME = {
+    "parse_law_ref": "ingest.text.refs",
+    "format_law_ref": "ingest.text.refs",
+    "law_number": "ingest.text.refs",
+    "law_ancestors": "ingest.text.refs",
+    "typed_law_ref": "ingest.text.spelling",
+    "katakana_to_hiragana": "ingest.text.kana",
+}
+# the same name for another concept: a URL parameter's check, not a reading of a ref
+OTHER_CONCEPT = {("law_number", "laws_site.http.request_bounds")}
+
+
+def test_each_grammar_function_is_defined_once():
+    defined: dict[str, set[str]] = {name: set() for name in ONE_HOME}
+    for module, path in project_modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in defined:
+                if (node.name, module) not in OTHER_CONCEPT:
+                    defined[node.name].add(module)
+    assert {name: sorted(modules) for name, modules in defined.items()} == {
+        name: [home] for name, home in ONE_HOME.items()
+    }
