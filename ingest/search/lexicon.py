@@ -35,9 +35,15 @@ DEPENDENT = "非自立可能"
 SCHEMA = (COLUMNS, {"pk": "surface"})
 
 
-def lexicon_rows(texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]], other_texts: Iterable[str]) -> list[dict]:
+def lexicon_rows(
+    texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]],
+    other_texts: Iterable[str],
+    other_words: dict[str, str] | None = None,
+) -> list[dict]:
     """The table's rows: the words of the Japanese texts, given with their (search tokens, offsets) as
-    the build made them, and of `other_texts` (glossary, vocabulary, 索引 words), cut here."""
+    the build made them, and of `other_texts` (glossary, vocabulary, 索引 words), cut here; and
+    `other_words`, {surface: normalised form} of words the corpus never prints that lead to words it
+    does (ingest/search/neighbours.py), where no other reading of the surface is known."""
     counts: Counter = Counter()
     for text, (tokens, offsets) in texts_and_tokens:
         for surface, norm in corpus_words(text, tokens, offsets):
@@ -53,6 +59,10 @@ def lexicon_rows(texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]], othe
         surface: [norm, int(dropped(surface, norm)), int(light(surface, norm)), count]
         for surface, (norm, count) in found.items()
     }
+    for surface, norm in (other_words or {}).items():
+        surface = _nfkc(surface)
+        if surface not in words:
+            words[surface] = [norm, 0, int(light(surface, norm)), 0]
     words.update(kana_spellings(words))
     return [
         {"surface": surface, "norm": norm, "dropped": drop, "light": is_light, "count": count}

@@ -25,6 +25,8 @@ from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
 from ingest.search.lexicon import lexicon_rows
+from ingest.search.neighbours import NEIGHBOURS_FILE, inflected_surfaces, neighbour_rows, read_neighbours
+from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.text import tokenize
@@ -43,6 +45,7 @@ SCHEMAS = {
     "term_tokens": (TERM_TOKEN_COLUMNS, {"pk": ("kind", "text")}),
     "search_expansions": EXPANSION_SCHEMA,
     "search_lexicon": LEXICON_SCHEMA,
+    "search_neighbours": NEIGHBOUR_SCHEMA,
 }
 
 
@@ -93,14 +96,22 @@ def search_tables_awaiting_tokens(
         "term_tokens": term_token_rows(units, languages, glossary),
     }
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
+    vector_pairs = read_neighbours(Path(corpus_dir) / NEIGHBOURS_FILE)
 
     def with_tokens(tokens: dict) -> dict[str, list[dict]]:
-        expansion_rows = expansions.rows(index_word_counts(units, languages, tokens))
+        printed = index_word_counts(units, languages, tokens)
+        expansion_rows = expansions.rows(printed)
         words = [row["text"] for row in now["term_tokens"]] + vocabulary_words(vocabulary)
         words += synonym_words(expansions.synonym_groups, expansion_rows)
+        synonyms = [row for row in expansion_rows if row["kind"] == "synonym"]
+        neighbours = neighbour_rows(vector_pairs, synonyms, synonym_tokens(expansions.synonym_groups), set(printed))
+        vector_words = sorted({word for word, _, _ in vector_pairs})
         return {
             "search_expansions": expansion_rows,
-            "search_lexicon": lexicon_rows(japanese_texts_and_tokens(units, languages, tokens), words),
+            "search_lexicon": lexicon_rows(
+                japanese_texts_and_tokens(units, languages, tokens), words, inflected_surfaces(vector_words)
+            ),
+            "search_neighbours": neighbours,
         }
 
     return now, with_tokens
@@ -132,6 +143,11 @@ def vocabulary_words(vocabulary: list[dict]) -> list[str]:
             value = row.get(column) or []
             words += json.loads(value) if isinstance(value, str) else value
     return words
+
+
+def synonym_tokens(groups: dict) -> dict[str, str]:
+    """Each word of corpus/synonyms.csv -> its search tokens (as the file records them)."""
+    return {word: tokens for members in groups.values() for _, word, tokens in members}
 
 
 def synonym_words(groups: dict, expansion_rows: list[dict]) -> list[str]:

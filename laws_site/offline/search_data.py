@@ -99,6 +99,12 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
         "lexicon": lexicon(data),
+        # a word the corpus never prints -> the words it prints for it, in a sentence and in a query of
+        # that word alone (laws_site/search/words.py)
+        "neighbours": {
+            "sentence": {word: list(found) for word, found in data.lexicon.neighbours.items()},
+            "word": {word: list(found) for word, found in data.lexicon.word_neighbours.items()},
+        },
         # a Chinese or English term -> the current Laws' Japanese words (laws_site/search/translation.py)
         "translations": data.translations,
         # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each

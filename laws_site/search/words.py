@@ -49,11 +49,22 @@ class Word:
 
 class Lexicon:
     """The build's words: surface -> (normalised form, dropped, cost); `light`, the normalised forms
-    that carry no situation of their own (ingest/search/lexicon.py)."""
+    that carry no situation of their own (ingest/search/lexicon.py); `neighbours`, for a word the corpus
+    never prints, the words it prints for it (ingest/search/neighbours.py: 躊躇い -> 躊躇), read in a
+    sentence; `word_neighbours`, those read for a query of that one word: only a word without SudachiDict
+    synonyms has them (a synonym is searched as an alternative of the whole query: expansions.py)."""
 
-    def __init__(self, words: dict[str, tuple[str, bool, int]], light: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        words: dict[str, tuple[str, bool, int]],
+        light: frozenset[str] = frozenset(),
+        neighbours: dict[str, tuple[str, ...]] | None = None,
+        word_neighbours: dict[str, tuple[str, ...]] | None = None,
+    ):
         self.words = words
         self.light = light
+        self.neighbours = neighbours or {}
+        self.word_neighbours = word_neighbours or {}
         self.longest = max(map(len, words), default=1)
 
     @classmethod
@@ -62,7 +73,17 @@ class Lexicon:
             return cls({})
         rows = conn.execute("select surface, norm, dropped, light, count from search_lexicon").fetchall()
         words = {surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, _, count in rows}
-        return cls(words, frozenset(norm for _, norm, _, light, _ in rows if light))
+        neighbours: dict[str, tuple[str, ...]] = {}
+        with_synonyms: set[str] = set()
+        if queries.table_exists(conn, "search_neighbours"):
+            for word, neighbour, source in conn.execute(
+                "select word, neighbour, source from search_neighbours order by word, rank"
+            ):
+                neighbours[word] = neighbours.get(word, ()) + (neighbour,)
+                if source == "synonym":
+                    with_synonyms.add(word)
+        alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
+        return cls(words, frozenset(norm for _, norm, _, light, _ in rows if light), neighbours, alone)
 
     def cut(self, text: str) -> list[Word]:
         """The query's words, cheapest cut first: fewest words, then the most frequent."""
@@ -115,7 +136,8 @@ class Lexicon:
         return list(dict.fromkeys(terms))
 
     def query_clauses(self, text: str) -> list[tuple[str, ...]]:
-        """tokenize.query_clauses on this cut: a katakana compound matches joined or as a phrase."""
+        """tokenize.query_clauses on this cut: a katakana compound matches joined or as a phrase; a
+        word the corpus never prints matches the words it prints for it (its neighbours)."""
         terms = self.query_terms(text)
         wanted = set(terms)
         words = [w for w in self.cut(tokenize.clean_query(text)) if w.norm in wanted]
@@ -124,7 +146,9 @@ class Lexicon:
         for run in _katakana_runs(words):
             clauses.append((tokenize.fold_katakana("".join(w.norm for w in run)), " ".join(w.norm for w in run)))
             covered.update(id(w) for w in run)
-        clauses += [(w.norm,) for w in words if id(w) not in covered]
+        single = [w for w in words if id(w) not in covered]
+        table = self.neighbours if len(clauses) + len({w.norm for w in single}) > 1 else self.word_neighbours
+        clauses += [(w.norm, *table.get(w.norm, ())) for w in single]
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
 
     def key(self, text: str) -> str:

@@ -1,0 +1,108 @@
+"""Table `search_neighbours(word, neighbour, source, rank)`: the words the corpus prints for a word it never
+prints, so that a situation told in everyday words reaches the Laws' words (issue 36, item 1).
+
+- source `synonym`: SudachiDict's synonym groups (corpus/synonyms.csv, the rows of kind `synonym` of
+  search_expansions): ジャッジ -> 裁定;
+- source `vector`: the nearest corpus words by chiVe's word vectors (corpus/neighbours.tsv, made by
+  scripts/make_neighbours.py at build time only; search never loads a model): 躊躇い -> 躊躇.
+
+`word` is a search token as a query is cut into (laws_site/search/words.py), `neighbour` the search
+tokens of a word the Japanese units print (space-joined), `rank` its place among the word's neighbours
+(synonyms first, then the vectors' nearest first). Search offers the neighbours as alternatives of the
+query's word (a unit printing any of them covers it); the lexicon holds the words and their inflected
+stems (`inflected_surfaces`), so that 引っ込めたい is cut into the word at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingest.parsers.records import ParseError
+from ingest.sources.corpus import read_text
+from ingest.text import tokenize
+
+COLUMNS = {"word": str, "neighbour": str, "source": str, "rank": int}
+SCHEMA = (COLUMNS, {"pk": ("word", "neighbour")})
+NEIGHBOURS_FILE = "neighbours.tsv"
+MAX_NEIGHBOURS = 3  # per word: more would make the word as common as its commonest neighbour
+# the endings a verb's or an adjective's stem takes before an auxiliary (落とし-た, 落とさ-ない, 遅かっ-た):
+# each candidate stem is kept only where the dictionary reads it as the word
+STEM_ENDINGS = tuple(
+    "あいうえおかきくけこがぎぐげごさしすせそたちつてとなにぬねのばびぶべぼまみむめもらりるれろわっん"
+) + (
+    "",
+    "かっ",
+    "けれ",
+    "かろ",
+)
+
+
+def read_neighbours(path: Path) -> list[tuple[str, str, float]]:
+    """corpus/neighbours.tsv: (word, neighbour, cosine) in the file's order; a bad line is a ParseError."""
+    if not path.exists():
+        return []
+    found = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        try:
+            word, neighbour, cosine = fields[0], fields[1], float(fields[2])
+        except (IndexError, ValueError):
+            raise ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine`, got {line!r}") from None
+        if len(fields) != 3 or not word or not neighbour:
+            raise ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine`, got {line!r}")
+        found.append((word, neighbour, cosine))
+    return found
+
+
+def neighbour_rows(
+    vector_pairs: list[tuple[str, str, float]],
+    synonym_rows: list[dict],
+    synonym_tokens: dict[str, str],
+    printed: set[str],
+) -> list[dict]:
+    """The table's rows: for each one-token word, its synonyms' then its vectors' neighbours that the
+    Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`: each synonym
+    word's search tokens (corpus/synonyms.csv)."""
+    pairs: list[tuple[str, str, str]] = []
+    for row in synonym_rows:
+        target = synonym_tokens.get(row["term"], "")
+        pairs.append((row["key"], target, "synonym"))
+    for word, neighbour, _ in vector_pairs:
+        pairs.append((search_form(word), search_form(neighbour), "vector"))
+    rows: dict[str, list[dict]] = {}
+    for word, neighbour, source in pairs:
+        if " " in word or not neighbour or word in printed or not set(neighbour.split()) <= printed:
+            continue
+        kept = rows.setdefault(word, [])
+        if len(kept) < MAX_NEIGHBOURS and all(row["neighbour"] != neighbour for row in kept):
+            kept.append({"word": word, "neighbour": neighbour, "source": source, "rank": len(kept)})
+    return [row for word in sorted(rows) for row in rows[word]]
+
+
+def search_form(word: str) -> str:
+    """A normalised form as the index folds it (case, katakana variants)."""
+    return tokenize.fold_katakana(tokenize.fold(word))
+
+
+def inflected_surfaces(words: list[str]) -> dict[str, str]:
+    """{surface: search form}: each word as written, and the stems of its inflected forms (引っ込め,
+    落とさ, 遅かっ) that the dictionary reads as that word; a query cuts them out of 引っ込めたい."""
+    dictionary = tokenize.sudachi_dictionary()
+    found: dict[str, str] = {}
+    for word in words:
+        form = search_form(word)
+        found.setdefault(word, form)
+        for ending in STEM_ENDINGS:
+            stem = word[:-1] + ending
+            if stem and stem not in found and _reads_as(dictionary, stem, form):
+                found[stem] = form
+    return found
+
+
+def _reads_as(dictionary, surface: str, word: str) -> bool:
+    return any(
+        tokenize.normalised(morpheme) == word and morpheme.part_of_speech()[0] not in tokenize.QUERY_DROPPED_POS
+        for morpheme in dictionary.lookup(surface)
+    )

@@ -1,0 +1,97 @@
+"""Words the corpus never prints reach the words it prints (issue 36, item 1): the neighbours table made
+at build from SudachiDict's synonyms and chiVe's vectors (corpus/neighbours.tsv), the lexicon's
+inflected stems, and the query's clauses on the server and the phone alike."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ingest.parsers.records import ParseError
+from ingest.search import neighbours
+from laws_site.search.data import search_data
+from laws_site.search.words import Lexicon
+
+
+def test_the_file_is_read_and_a_bad_line_is_named(tmp_path):
+    good = tmp_path / "neighbours.tsv"
+    good.write_text("# comment\n躊躇い\t躊躇\t1.0\n落とす\t見せる\t0.61\n", encoding="utf-8")
+    assert neighbours.read_neighbours(good) == [("躊躇い", "躊躇", 1.0), ("落とす", "見せる", 0.61)]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("躊躇い\t躊躇\t1.0\n落とす 見せる\n", encoding="utf-8")
+    with pytest.raises(ParseError) as error:
+        neighbours.read_neighbours(bad)
+    assert error.value.line == 2 and "bad.tsv" in str(error.value)
+
+
+def test_rows_keep_printed_neighbours_synonyms_first_at_most_three():
+    synonyms = [{"key": "じゃっじ", "term": "裁定"}]
+    vectors = [("ジャッジ", "判断", 0.7), ("躊躇い", "躊躇", 1.0), ("躊躇い", "未知語", 0.9), ("躊躇い", "長考", 0.6)]
+    vectors += [("躊躇い", w, 0.6) for w in ("一", "二", "三")]
+    printed = {"裁定", "判断", "躊躇", "長考", "一", "二", "三"}
+    rows = neighbours.neighbour_rows(vectors, synonyms, {"裁定": "裁定"}, printed)
+    by_word = {}
+    for row in rows:
+        by_word.setdefault(row["word"], []).append((row["neighbour"], row["source"]))
+    assert by_word["躊躇い"] == [("躊躇", "vector"), ("長考", "vector"), ("一", "vector")]
+    assert by_word["じゃっじ"] == [("裁定", "synonym")]
+
+
+def test_a_printed_word_gets_no_neighbours():
+    rows = neighbours.neighbour_rows([("躊躇", "長考", 0.7)], [], {}, {"躊躇", "長考"})
+    assert rows == []
+
+
+@pytest.mark.parametrize(
+    "word, stems",
+    [
+        ("引っ込める", {"引っ込め", "引っ込める"}),  # 下一段: 引っ込め-たい
+        ("落とす", {"落とさ", "落とし", "落とす"}),  # 五段: 落とさ-ない, 落とし-た
+        ("遅い", {"遅かっ", "遅く", "遅い"}),  # an adjective: 遅かっ-た
+    ],
+)
+def test_inflected_stems_are_those_the_dictionary_reads_as_the_word(word, stems):
+    found = neighbours.inflected_surfaces([word])
+    assert stems <= set(found)
+    assert set(found.values()) == {word}
+
+
+def test_a_query_word_gets_its_neighbours_as_alternatives():
+    lexicon = Lexicon(
+        {
+            "引っ込め": ("引っ込める", False, 100_000),
+            "たい": ("たい", True, 90_000),
+            "を": ("を", True, 1),
+            "カード": ("カード", False, 1),
+        },
+        neighbours={"引っ込める": ("取り消す", "撤回")},
+    )
+    assert lexicon.query_clauses("カードを引っ込めたい") == [("カード",), ("引っ込める", "取り消す", "撤回")]
+
+
+def test_the_built_table_leads_unprinted_words_to_printed_ones(laws_db_path):
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    data = search_data(conn)
+    printed = data.vocabulary_of["ja"]
+    table = data.lexicon.neighbours
+    assert table, "no neighbours in the build"
+    assert all(word not in printed for word in table)
+    assert all(set(n.split()) <= printed for found in table.values() for n in found)
+    assert "躊躇" in table["躊躇い"]  # ためらい: the Laws print 躊躇
+    assert data.lexicon.cut("ためらい")[0].norm == "躊躇い"
+    conn.close()
+
+
+def test_a_word_alone_reads_its_neighbours_only_without_synonyms():
+    """A query of one word with SudachiDict synonyms is searched for them as an alternative of the whole
+    query (expansions.py), ranked as before; a word with vector neighbours only reads them here."""
+    words = {"罰金": ("罰金", False, 100_000), "躊躇い": ("躊躇い", False, 100_000)}
+    lexicon = Lexicon(
+        words,
+        neighbours={"罰金": ("ペナルティ",), "躊躇い": ("躊躇",)},
+        word_neighbours={"躊躇い": ("躊躇",)},
+    )
+    assert lexicon.query_clauses("罰金") == [("罰金",)]
+    assert lexicon.query_clauses("躊躇い") == [("躊躇い", "躊躇")]
+    assert lexicon.query_clauses("罰金躊躇い") == [("罰金", "ペナルティ"), ("躊躇い", "躊躇")]
