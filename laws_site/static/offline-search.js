@@ -291,6 +291,7 @@
       this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
       this.postings = fts.postings;
       this.lexicon = pack.lexicon;
+      this.neighbours = pack.neighbours || { sentence: {}, word: {} };
       this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => [...s].length));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
@@ -415,7 +416,9 @@
         clauses.push([this.foldKatakana(run.map((t) => t.norm).join("")), run.map((t) => t.norm).join(" ")]);
         run.forEach((t) => covered.add(t));
       }
-      for (const t of tokens) if (!covered.has(t)) clauses.push([t.norm]);
+      const single = tokens.filter((t) => !covered.has(t));
+      const table = clauses.length + new Set(single.map((t) => t.norm)).size > 1 ? this.neighbours.sentence : this.neighbours.word;
+      for (const t of single) clauses.push([t.norm, ...(table[t.norm] || [])]);
       const unique = [];
       const seen = new Set();
       for (const clause of clauses) {
