@@ -4,7 +4,7 @@ prints, so that a situation told in everyday words reaches the Laws' words (issu
 - source `synonym`: SudachiDict's synonym groups (corpus/synonyms.csv, the rows of kind `synonym` of
   search_expansions): ジャッジ -> 裁定;
 - source `vector`: the nearest corpus words by chiVe's word vectors (corpus/neighbours.tsv, made by
-  scripts/make_neighbours.py at build time only; search never loads a model): 躊躇い -> 躊躇.
+  python -m ingest.search.make_neighbours at build time only; search never loads a model): 躊躇い -> 躊躇.
 
 `word` is a search token as a query is cut into (laws_site/search/words.py), `neighbour` the search
 tokens of a word the Japanese units print (space-joined), `rank` its place among the word's neighbours

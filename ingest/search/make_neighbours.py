@@ -9,7 +9,7 @@ another SudachiPy than the project's), build laws.db, then run
 
     python3 -m venv .venv-neighbours && .venv-neighbours/bin/pip install ja-ginza==5.3.0
     .venv/bin/bridge-laws build --no-offline
-    .venv-neighbours/bin/python scripts/make_neighbours.py --db laws.db
+    .venv-neighbours/bin/python -m ingest.search.make_neighbours --db laws.db
 
 A key is a content word (noun, verb, adjective, adverb, adjectival noun; no proper noun) that SudachiPy
 reads as one word with that normalised form, written in kana and kanji, that no Japanese unit prints;
@@ -31,7 +31,7 @@ import numpy
 from spacy.vocab import Vocab
 from sudachipy import Dictionary, SplitMode
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEY_RE = re.compile(r"[\u3041-\u309f\u30a1-\u30ff\u3400-\u9fffー々]{2,8}")
 TARGET_RE = re.compile(r"[\u3041-\u309f\u30a1-\u30ff\u3400-\u9fffー々]{1,8}")
 KEPT_VECTORS = 20_000  # the model's keys past these share the vector of the kept word nearest to them
@@ -39,7 +39,7 @@ BLOCK = 1024  # vectors compared at once
 CONTENT_POS = {("名詞", "普通名詞"), ("動詞", "一般"), ("形容詞", "一般"), ("副詞", ""), ("形状詞", "一般")}
 HEADER = """# Corpus words nearest in meaning to words the corpus never prints, for search (issue 36, item 1):
 # a situation told in everyday words (ためらい, 落とした) reaches the words the Laws print.
-# Made by scripts/make_neighbours.py from the word vectors of chiVe (https://github.com/WorksApplications/chiVe,
+# Made by python -m ingest.search.make_neighbours from the word vectors of chiVe (https://github.com/WorksApplications/chiVe,
 # Copyright (c) Works Applications Co., Ltd., Apache License 2.0) as shipped in GiNZA's ja-ginza {version}
 # (https://github.com/megagonlabs/ginza, MIT License); keys are SudachiPy normalised forms.
 # Options: --min-similarity {similarity} --per-word {per_word} --max-rank {max_rank}. Do not edit by hand.
