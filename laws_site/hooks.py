@@ -80,9 +80,11 @@ def prepare_jinja2_environment(env, datasette):
     files' versions for their URLs."""
     from laws_site.http import static_files
     from laws_site.i18n import templates
+    from laws_site.offline.search_scripts import OFFLINE_SEARCH_SCRIPTS
 
     templates.install(env)
     env.globals["asset_version"] = static_files.asset_version  # versioned static URLs (http/static_files.py)
+    env.globals["offline_search_scripts"] = OFFLINE_SEARCH_SCRIPTS
 
 
 @hookimpl

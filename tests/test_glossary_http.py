@@ -161,7 +161,7 @@ async def test_the_whole_glossary_page_can_be_filtered_in_place_offline(datasett
     html = (await get(datasette, "/zh/-/glossary")).text
     assert '<table class="glossary" data-complete="">' in html
     assert re.search(
-        r'<form class="glossary-filter" action="/zh/-/glossary" method="get" data-engine="[^"]*/offline-search\.js">',
+        r'<form class="glossary-filter" action="/zh/-/glossary" method="get" data-engine="[^"]*/offline-search-text\.js [^"]*/offline-search\.js">',
         html,
     )
     assert 'data-filtered="共 {total} 个术语，显示 {shown} 个"' in html

@@ -12,10 +12,10 @@ import yaml
 from ingest.text import forgiving
 from laws_site.offline import search_rules
 from laws_site.offline.expansions import romaji_tables
+from laws_site.offline.search_scripts import script_paths
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "laws_site" / "static" / "offline-search.js"
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,7 +31,8 @@ def page():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page()
         page.set_content("<html><body></body></html>")
-        page.add_script_tag(path=str(SCRIPT))
+        for script in script_paths():
+            page.add_script_tag(path=str(script))
         page.evaluate("(rules) => BridgeLawsSearch.useRules(rules)", search_rules.rules())
         yield page
         browser.close()

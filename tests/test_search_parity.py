@@ -1,6 +1,6 @@
 """Offline search answers as the server does (issue 33, item 2): the same top-5 results, or the same
 refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
-forgiving and citation tests type. The offline engine (static/offline-search.js) runs in Node on
+forgiving and citation tests type. The offline engine (static/offline-search*.js) runs in Node on
 the search pack of this session's build (laws_site/offline/search_data.py), one Node process for
 the module, the queries sent in batches; the server's answers come from search_page itself.
 
@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine as searching
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "laws_site" / "static" / "offline-search.js"
 RUNNER = ROOT / "tests" / "node" / "offline_search.js"
 NODE = shutil.which("node")
 TOP = 5
@@ -110,7 +110,7 @@ def offline(laws_db_path, tmp_path_factory):
     pack.write_text(json.dumps(search_data.export(conn, build), ensure_ascii=False), encoding="utf-8")
     conn.close()
     process = subprocess.Popen(
-        [NODE, str(RUNNER), str(SCRIPT), str(pack)],
+        [NODE, str(RUNNER), str(pack), *map(str, script_paths())],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

@@ -169,7 +169,7 @@
 
 // The glossary's filter: the server filters (width, case, katakana spelling and traditional characters
 // folded); offline, where the copy holds the whole glossary but no filtered page, the rows here are
-// filtered in place with the offline search's own folding (offline-search.js, over the saved search pack).
+// filtered in place with the offline search's own folding (offline-search*.js, over the saved search pack).
 (function () {
   var form = document.querySelector("form.glossary-filter[data-engine]");
   var table = document.querySelector("table.glossary[data-complete]");
@@ -177,13 +177,18 @@
   var count = document.querySelector(".glossary-count");
   function engine() {
     if (window.BridgeLawsSearch) return window.BridgeLawsSearch.loadEngine();
-    return new Promise(function (resolve, reject) {
-      var script = document.createElement("script");
-      script.src = form.getAttribute("data-engine");
-      script.onload = function () { window.BridgeLawsSearch.loadEngine().then(resolve, reject); };
-      script.onerror = reject;
-      document.head.appendChild(script);
-    });
+    // the offline search's scripts, one after the other (each adds to the one before)
+    return form.getAttribute("data-engine").split(" ").reduce(function (loaded, src) {
+      return loaded.then(function () {
+        return new Promise(function (resolve, reject) {
+          var script = document.createElement("script");
+          script.src = src;
+          script.onload = resolve;
+          script.onerror = reject;
+          document.head.appendChild(script);
+        });
+      });
+    }, Promise.resolve()).then(function () { return window.BridgeLawsSearch.loadEngine(); });
   }
   function filterHere(query) {
     return engine().then(function (search) {

@@ -20,7 +20,7 @@
  * page with a query (the 索引's rows, the diffs) and search.
  * The site may live under a path (Datasette's base_url, a static host's project path): BASE, the
  * worker's scope; the packs are made at the root, so their pages' links get BASE in front here.
- * Search offline answers with /-/offline/page, where offline-search.js runs the query; any other
+ * Search offline answers with /-/offline/page, where offline-search*.js run the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
  * offline" part, status 503 - never the browser's error page.
  * Speed offline: the packs are stored regrouped (GROUP_PAGES below): opening a page inflates one
@@ -46,10 +46,12 @@ const STATE_URL = SAVED + "state";
 const SEARCH_URL = SAVED + "search";
 const SHELL_KEY = "/-/offline/page";
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
-const EXTRA_ASSETS = [
+// the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
+const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-ranking.js", "offline-search.js"]
+  .map((name) => "/-/static-plugins/bridge-laws/" + name);
+const EXTRA_ASSETS = [...SEARCH_SCRIPTS,
   "/-/offline/manifest.webmanifest",
   "/-/static-plugins/bridge-laws/offline.css",
-  "/-/static-plugins/bridge-laws/offline-search.js",
   "/-/static-plugins/bridge-laws/icon-192.png",
   "/-/static-plugins/bridge-laws/icon-512.png",
 ];
@@ -86,7 +88,7 @@ function rebased(text) { return BASE === "/" ? text : text.replace(ROOT_LINK, "$
 
 // the offline search engine (the same file the offline page runs): the worker answers a search
 // page whole, and keeps the engine loaded between searches
-importScripts(at("/-/static-plugins/bridge-laws/offline-search.js"));
+importScripts(...SEARCH_SCRIPTS.map(at));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));

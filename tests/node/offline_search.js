@@ -1,13 +1,15 @@
-// Runs laws_site/static/offline-search.js in Node for tests/test_search_parity.py: the engine on the
-// search pack whose path is argv[3] (the script's path is argv[2]); then, one JSON line per request
+// Runs the offline search (laws_site/static/offline-search*.js) in Node for tests/test_search_parity.py:
+// the engine on the search pack whose path is argv[2], the scripts' paths after it in the order they
+// load (laws_site/offline/search_scripts.py); then, one JSON line per request
 // on stdin, [[query, {doc, lang, limit, expand}], ...], it answers one JSON line: each query's
 // answer as the server's search_page gives it (results), or {"error": message}.
 "use strict";
 const fs = require("fs");
 const readline = require("readline");
 
-const search = require(process.argv[2]);
-const engine = new search.Engine(JSON.parse(fs.readFileSync(process.argv[3], "utf8")));
+let search;
+for (const script of process.argv.slice(3)) search = require(script);
+const engine = new search.Engine(JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
 
 function answer(query, options) {
   try {

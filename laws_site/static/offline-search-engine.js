@@ -1,0 +1,662 @@
+// Offline search, the engine (laws_site/search/engine.py, plan.py, citations.py, expansions.py,
+// presentation.py): a search as search_page answers it, on the build's search pack
+// (laws_site/offline/search_data.py). Ranking is offline-search-ranking.js.
+(function (root) {
+  "use strict";
+  const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
+  const { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+
+  // ---------------------------------------------------------------- the engine
+
+  class Engine {
+    constructor(pack) {
+      this.pack = pack;
+      useRules(pack.rules);
+      const w = pack.weights;
+      this.w = w;
+      this.units = new Map();      // rowid -> [id, doc, ref, kind, title, lang, position]
+      this.rowids = new Map();     // id -> rowid
+      for (const [rowid, ...unit] of pack.units) {
+        this.units.set(rowid, unit);
+        this.rowids.set(unit[0], rowid);
+      }
+      this.documents = new Map(pack.documents.map((d) => [d.id, d]));
+      this.searchable = {};
+      for (const rowid of pack.searchable) {
+        const lang = this.units.get(rowid)[5];
+        (this.searchable[lang] = this.searchable[lang] || new Set()).add(rowid);
+      }
+      this.titleWords = new LazySets(pack.title_words);
+      this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
+      this.variants = pack.variants;
+      const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
+      this.variantPrefix = alternatives.length
+        ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
+      // every token of the search columns, per language: a word no unit holds cannot match
+      this.vocabularyOf = {};
+      // (as the FTS index's terms per language, plus `more`, less `less`, asked word by word: a query
+      // asks for a few words, so the phone never builds the sets; older packs: the list itself)
+      for (const [lang, words] of Object.entries(pack.indexed_words)) {
+        this.vocabularyOf[lang] = Array.isArray(words) ? new Set(words)
+          : new IndexedWords(lang, words, pack.fts.postings, this.units);
+      }
+      this.indexByTerm = new Map();
+      this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
+      for (const entry of this.indexEntries) {
+        for (const term of entry.terms) {
+          if (!this.indexByTerm.has(term)) this.indexByTerm.set(term, []);
+          this.indexByTerm.get(term).push(entry);
+        }
+      }
+      // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost] (older packs: none)
+      this.seeAlso = new Map((pack.see_also || []).map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
+      const fts = pack.fts;
+      this.ftsRows = fts.rows;
+      this.avgdl = fts.tokens / fts.rows;
+      this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
+      this.postings = fts.postings;
+      this.lexicon = pack.lexicon;
+      this.neighbours = pack.neighbours || { sentence: {}, word: {} };
+      this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => [...s].length));
+      this.t2s = pack.t2s;
+      this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
+      this.phraseCache = new Map();
+      // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
+      const s = pack.situations;
+      this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
+        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])) };
+    }
+
+    // --------------------------------------------- tokens (ingest/text/tokenize.py)
+
+    foldKatakana(word) {
+      if (!K.katakana.test(word)) return word;
+      let folded = generalKatakanaFold(word);
+      if (Object.prototype.hasOwnProperty.call(this.variants, folded)) return this.variants[folded];
+      if (this.variantPrefix) folded = folded.replace(this.variantPrefix, (m, p) => this.variants[p]);
+      return folded;
+    }
+
+    toSimplified(text) {
+      if (!K.han.test(text)) return text;
+      let out = "";
+      for (const c of text) out += this.t2s[c] || c;
+      return out;
+    }
+
+    /** Japanese words of a text: the fewest words of the corpus's lexicon (then the most frequent),
+     * unknown katakana runs whole, punctuation and spaces left out. A run of Latin letters, or of
+     * digits, is one word, as SudachiPy keeps it (misinformation, not m + i + s + information; l54d
+     * is l + 54 + d): the lexicon names it only if it holds the whole run. */
+    japaneseTokens(text) {
+      const s = [...text.normalize("NFKC")];
+      const n = s.length;
+      const runEnd = latinRuns(s);
+      const best = new Array(n + 1).fill(null);
+      best[0] = { cost: 0, prev: -1, token: null };
+      const lexicon = this.lexicon, maxLen = this.maxSurface;
+      for (let i = 0; i < n; i++) {
+        if (!best[i]) continue;
+        const base = best[i].cost;
+        const relax = (j, cost, token) => {
+          if (!best[j] || best[j].cost > base + cost) best[j] = { cost: base + cost, prev: i, token };
+        };
+        let surface = "";
+        for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
+          surface += s[j - 1];
+          if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
+          const entry = lexicon[surface];
+          if (entry) relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
+        }
+        const c = s[i];
+        if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
+        let j = i + 1;
+        if (runEnd[i] !== undefined) {
+          j = runEnd[i];
+        } else {
+          const script = K.kanaRuns.find((run) => run.test(c));
+          while (script && j < n && script.test(s[j])) j++;
+        }
+        const run = s.slice(i, j).join("");
+        const costs = K.words;
+        relax(j, j - i > 1 ? costs.unknown_run : costs.unknown_char, { surface: run, norm: null, dropped: 0, begin: i, end: j });
+        if (j - i > 1 && runEnd[i] === undefined) relax(i + 1, costs.unknown_char, { surface: c, norm: null, dropped: 0, begin: i, end: i + 1 });
+      }
+      const tokens = [];
+      for (let at = n; at > 0 && best[at];) {
+        const step = best[at];
+        if (step.token) tokens.push(step.token);
+        at = step.prev;
+      }
+      tokens.reverse();
+      return tokens.map((t) => ({ ...t, unknown: t.norm === null, norm: t.norm !== null ? t.norm : this.foldKatakana(fold(t.surface)) }))
+        .filter((t) => t.norm);
+    }
+
+    chineseTokens(text) {
+      const tokens = [];
+      const simplified = this.toSimplified(text);
+      const runs = K.runs;
+      const chars = [...simplified];
+      const joined = chars.join("");
+      for (const m of joined.matchAll(runs)) {
+        const start = [...joined.slice(0, m.index)].length;
+        const run = [...m[0]];
+        if (!K.han.test(run[0])) {
+          tokens.push({ norm: fold(m[0]), begin: start, end: start + run.length, pos: "word" });
+          continue;
+        }
+        run.forEach((c, i) => {
+          tokens.push({ norm: c, begin: start + i, end: start + i + 1, pos: "char" });
+          if (i + 1 < run.length) tokens.push({ norm: c + run[i + 1], begin: start + i, end: start + i + 2, pos: "bigram" });
+        });
+      }
+      return tokens;
+    }
+
+    queryTerms(query, lang) {
+      query = cleanQuery(query);
+      if (!query) return [];
+      let terms;
+      if (lang === "zh") {
+        const tokens = this.chineseTokens(query);
+        terms = tokens.filter((t) => t.pos !== "char" || !tokens.some((b) => b.pos === "bigram" && b.begin <= t.begin && t.begin < b.end))
+          .map((t) => t.norm);
+      } else {
+        const tokens = this.japaneseTokens(query);
+        terms = tokens.filter((t) => !t.dropped).map((t) => t.norm);
+        if (!terms.length) terms = tokens.map((t) => t.norm);
+      }
+      return [...new Set(terms)];
+    }
+
+    queryClauses(query, lang) {
+      const terms = this.queryTerms(query, lang);
+      if (lang === "zh") return terms.map((t) => [t]);
+      const wanted = new Set(terms);
+      const tokens = this.japaneseTokens(cleanQuery(query)).filter((t) => wanted.has(t.norm));
+      const clauses = [];
+      const covered = new Set();
+      for (const run of katakanaRuns(tokens)) {
+        clauses.push([this.foldKatakana(run.map((t) => t.norm).join("")), run.map((t) => t.norm).join(" ")]);
+        run.forEach((t) => covered.add(t));
+      }
+      const single = tokens.filter((t) => !covered.has(t));
+      const table = clauses.length + new Set(single.map((t) => t.norm)).size > 1 ? this.neighbours.sentence : this.neighbours.word;
+      for (const t of single) clauses.push([t.norm, ...(table[t.norm] || [])]);
+      const unique = [];
+      const seen = new Set();
+      for (const clause of clauses) {
+        const key = clause.join("\u0001");
+        if (!seen.has(key)) { seen.add(key); unique.push(clause); }
+      }
+      return unique.length ? unique : terms.map((t) => [t]);
+    }
+
+    /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
+    queryTokens(text, lang) {
+      const terms = this.queryTerms(text, lang).filter((t) => K.word.test(t)).slice(0, this.w.MAX_TERMS);
+      const clauses = this.queryClauses(text, lang).filter((c) => K.word.test(c.join(" ")));
+      return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
+    }
+
+    // --------------------------------------------- lookups (ingest/search/glossary.py, ingest/search/vocabulary.py)
+
+    glossaryLookup(query) {
+      query = cleanQuery(query);
+      if (!query) return [];
+      const g = this.pack.glossary;
+      const found = [];
+      if (/[A-Za-z]/.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
+      const jaKey = this.japaneseTokens(query).map((t) => t.norm).join(" ");
+      found.push(...(g.by_ja[jaKey] || []));
+      found.push(...(g.by_zh[this.toSimplified(query)] || []));
+      return [...new Set(found)].map((i) => g.entries[i]);
+    }
+
+    vocabularyMatches(query) {
+      const key = this.searchKey(query);
+      return key ? (this.pack.vocabulary.by_key[key] || []) : [];
+    }
+
+    /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
+    japaneseWords(query) {
+      const table = this.pack.translations, T = this.pack.rules.translation;
+      const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
+      const found = [];
+      const words = [...text.matchAll(/[a-z0-9]+/g)];
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
+          const key = words.slice(i, j).map((m) => m[0]).join("");
+          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= 3).map((e) => key.slice(0, -e.length)));
+          const hit = candidates.find((c) => table[c]);
+          if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
+        }
+      }
+      for (const run of text.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+/g)) {
+        const runEnd = run.index + run[0].length;
+        for (let start = run.index; start < runEnd; start++) {
+          for (let end = start + 2; end <= Math.min(start + T.max_chars, runEnd); end++) {
+            if (table[text.slice(start, end)]) found.push([start, end, text.slice(start, end)]);
+          }
+        }
+      }
+      const kept = [];
+      for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
+        if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+      }
+      const japanese = [];
+      for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
+      return japanese;
+    }
+
+    searchKey(term) {
+      const folded = this.foldKatakana(term.normalize("NFKC").toLowerCase());
+      return folded.replace(K.innerHyphen, "").replace(/\s+/g, "");
+    }
+
+    // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
+
+    expansionData() {
+      if (this._expansions !== undefined) return this._expansions;
+      const e = this.pack.expansions || { readings: {}, sounds: {}, synonyms: {}, zh: {}, romaji: null };
+      e.longest = Math.max(0, ...Object.keys(e.readings).map((k) => [...k].length));
+      e.kanaWords = []; e.kanaWordOf = {};
+      for (const key of Object.keys(e.readings).sort()) {
+        const term = e.readings[key][0][0];
+        if ([...key].length >= 3 && K.katakanaOnly.test(term)) { e.kanaWords.push(key); e.kanaWordOf[key] = term; }
+      }
+      e.english = [...new Set(Object.values(e.sounds).flat())].sort();
+      e.zhKeys = Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length || (a < b ? -1 : a > b ? 1 : 0));
+      this._expansions = e;
+      return e;
+    }
+
+    alternatives(query, lang) {
+      const e = this.expansionData();
+      if (!e.romaji) return [];
+      const found = [];
+      const text = pyStrip(query.normalize("NFKC"));
+      let kana = null;
+      if (isKana(text)) {
+        kana = text;
+        found.push({ kind: "reading", text: this.segment(kanaKey(text)) || toKatakana(text), lang: "ja" });
+      } else {
+        const romaji = romajiToKana(e.romaji, text);
+        if (romaji) { kana = romaji; found.push({ kind: "romaji", text: this.segment(kanaKey(romaji)), lang: "ja" }); }
+      }
+      if (kana) {
+        const key = soundKey(e.romaji, toKatakana(kana), true);
+        if (key.length >= K.x.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, 2)) found.push({ kind: "sound", text: term, lang: null });
+      }
+      if (K.han.test(text) || isKana(text)) {
+        for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });
+      }
+      if (K.han.test(text)) {
+        const simplified = this.toSimplified(text);
+        let replaced = simplified;
+        for (const variant of e.zhKeys) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
+        if (replaced !== simplified) found.push({ kind: "zh", text: replaced, lang: "zh" });
+      }
+      const kept = [], seen = new Set([query]);
+      for (const alt of found) {
+        if (alt.text && !seen.has(alt.text) && (lang === null || alt.lang === null || alt.lang === lang)) { seen.add(alt.text); kept.push(alt); }
+      }
+      return kept.slice(0, K.x.max_alternatives);
+    }
+
+    segment(key) {
+      const e = this.expansionData();
+      const chars = [...key];
+      const size = chars.length;
+      if (!size || size > K.x.max_key_chars) return "";
+      const best = new Array(size + 1).fill(null);
+      best[0] = [0, 0, []];
+      for (let start = 0; start < size; start++) {
+        if (best[start] === null) continue;
+        const [pieces, weight, words] = best[start];
+        for (let end = start + 1; end <= Math.min(size, start + e.longest); end++) {
+          const piece = chars.slice(start, end).join("");
+          const options = e.readings[piece];
+          let candidate;
+          if (options) candidate = [pieces + 1, weight - options[0][1], words.concat([options[0][0]])];
+          else if (end === start + 1 && K.x.particles[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([K.x.particles[piece]])];
+          else continue;
+          if (best[end] === null || candidate[0] < best[end][0] || (candidate[0] === best[end][0] && candidate[1] < best[end][1])) best[end] = candidate;
+        }
+      }
+      return best[size] === null ? "" : best[size][2].join("");
+    }
+
+    synonymsOf(text) {
+      const e = this.expansionData();
+      const terms = this.queryTerms(text, "ja");
+      // the server cuts with SudachiPy, which knows words the corpus lacks (罰金, 質疑): a query that is
+      // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
+      const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
+      const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
+        || (K.katakanaOnly.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
+      if (whole) return whole.slice(0, 2);
+      const found = [];
+      terms.forEach((term, i) => {
+        for (const target of (e.synonyms[term] || []).slice(0, 2)) {
+          found.push(terms.length > 1 ? terms.slice(0, i).concat([target], terms.slice(i + 1)).join("") : target);
+        }
+      });
+      return found.slice(0, 2);
+    }
+
+    corrections(query, lang) {
+      const e = this.expansionData();
+      if (!e.romaji) return [];
+      const text = pyStrip(query.normalize("NFKC"));
+      const found = [];
+      const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
+      if (/^[\x00-\x7f]*$/.test(text) && K.asciiWords.test(text)) {
+        const lowered = text.toLowerCase();
+        const close = closest(lowered, e.english, true, [...lowered].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const nearest = nearestOf(close);
+        for (const [term, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: term, lang: null });
+      }
+      const kana = isKana(text) ? text : romajiToKana(e.romaji, text);
+      if (kana && (lang === null || lang === "ja")) {
+        const key = kanaKey(kana);
+        const close = closest(key, e.kanaWords, false, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const nearest = nearestOf(close);
+        for (const [candidate, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: e.kanaWordOf[candidate], lang: "ja" });
+      }
+      const seen = new Set(), kept = [];
+      for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
+      return kept.slice(0, 2);
+    }
+
+    alternativePlan(alt, lang) {
+      const plan = this.makePlan(alt.text, lang || alt.lang);
+      for (const branch of plan.branches) { branch.via = branch.via || alt.text; branch.expansion = alt.kind; }
+      return plan;
+    }
+
+    // --------------------------------------------- search_page
+
+    search(rawQuery, options = {}) {
+      const doc = options.doc || null, lang = options.lang || null;
+      const limit = options.limit === undefined ? 20 : options.limit;
+      const offset = options.offset || 0;
+      const query = this.checkQuery(rawQuery);
+      if (lang !== null && lang !== "ja" && lang !== "zh") throw new QueryError(message("unknown_language", { lang }));
+      if (doc !== null && !this.documents.has(doc)) {
+        throw new QueryError(message("unknown_document", { doc, documents: [...this.documents.keys()].join(", ") }));
+      }
+      if (!(Number.isInteger(limit) && limit >= 1 && limit <= K.search.max_limit)) throw new QueryError(message("limit", { highest: K.search.max_limit }));
+      if (!(Number.isInteger(offset) && offset >= 0 && offset <= K.search.max_offset)) throw new QueryError(message("offset", { highest: K.search.max_offset.toLocaleString("en") }));
+      if (query.split(" ").every((w) => K.operators.has(w))) throw new QueryError(this.nothingToSearch(query));
+      const citation = this.citedUnits(query, doc, lang);
+      const expand = options.expand !== false;
+      let alsoSearched = [], total, page, split = null, expansions = [];
+      if (citation && citation.found) {
+        const hits = this.citationHits(citation.units, doc, lang);
+        total = hits.length;
+        page = hits.slice(offset, offset + limit);
+      } else {
+        const plan = this.makePlan(query, lang);
+        plan.alternatives = expand && !citation ? this.alternatives(query, lang).map((alt) => [alt, this.alternativePlan(alt, lang)]) : [];
+        if (!plan.branches.length && !citation && !plan.alternatives.some(([, p]) => p.branches.length)
+            && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
+        plan.relaxed = citation === null;
+        plan.query = query;
+        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation);
+        alsoSearched = plan.alsoSearched;
+        // corrections joined plan.alternatives while ranking, when the query itself found few units
+        expansions = plan.alternatives.map(([alt]) => ({ kind: alt.kind, text: alt.text, found: ranking.foundBy.get(alt.text) || 0 }));
+        total = ranking.order.length;
+        page = ranking.hits(offset, limit);
+        split = plan.split;
+      }
+      // search_page: what else was searched and found, apart from the spelling corrections
+      const found = expansions.filter((e) => e.found);
+      const also = found.filter((e) => e.kind !== "typo").map((e) => e.text);
+      return { query, total, offset, limit, results: this.present(page),
+        also_searched: [...new Set(alsoSearched.concat(also))],
+        did_you_mean: found.filter((e) => e.kind === "typo").map((e) => e.text),
+        expansions: found, exact: !expand, citation, split };
+    }
+
+    checkQuery(query) {
+      const cleaned = cleanQuery(query);
+      if (!cleaned) throw new QueryError(message("empty"));
+      const length = [...cleaned].length;
+      if (length > this.w.MAX_QUERY_CHARS) {
+        throw new QueryError(message("too_long", { length: length.toLocaleString("en"), limit: this.w.MAX_QUERY_CHARS }));
+      }
+      return cleaned;
+    }
+
+    nothingToSearch(query) {
+      const chars = [...query];
+      const shown = chars.length <= 40 ? query : chars.slice(0, 40).join("") + "…";
+      if (query.split(" ").every((w) => K.operators.has(w))) {
+        return message("only_operators", { shown });
+      }
+      return message("nothing", { shown });
+    }
+
+    inFilters(unitDoc, doc, lang) {
+      return (doc === null || unitDoc === doc) && (lang === null || (this.documents.get(unitDoc) || {}).language === lang);
+    }
+
+    docsOfRole(role) {
+      const r = this.pack.registry;
+      if (role === "laws") return r.laws;
+      if (role === "commentary") return r.commentaries;
+      if (role === "regulations") return r.regulations ? [r.regulations] : [];
+      return [];
+    }
+
+    citedUnits(query, doc, lang) {
+      const named = namedDocument(query, this.pack.document_names || {});
+      const [typed, scoped] = named ? [[named[1]], named[0]] : [splitCitations(query), null];
+      if (!typed) return null;
+      let wanted = [];
+      const primary = [];
+      for (const citation of typed) {
+        const pairs = scoped
+          ? candidateRefs((this.documents.get(scoped) || {}).role, citation).concat([squeeze(citation)]).map((ref) => [scoped, ref])
+          : citationCandidates(citation) || [];
+        pairs.forEach(([scope, ref], rank) => {
+          const docs = this.documents.has(scope) ? [scope] : this.docsOfRole(scope);
+          wanted.push(...docs.map((d) => d + ":" + ref));
+          if (rank === 0) primary.push(...docs.map((d) => d + ":" + ref));
+        });
+      }
+      wanted = [...new Set(wanted)].filter((u) => this.inFilters(u.split(":")[0], doc, lang));
+      const units = wanted.filter((u) => this.rowids.has(u));
+      const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
+      const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
+      if (!units.length) {
+        result.message = `No such unit${doc || lang ? " in the document or language chosen" : ""}: ${query}.`;
+        result.nearest = this.nearestUnits(typed[0], doc || scoped);
+      } else if (!opens) {
+        const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
+        const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
+        result.message = `No such unit in ${title}: ${query}. The same number exists elsewhere:`;
+      }
+      return result;
+    }
+
+    nearestUnits(typed, doc) {
+      const r = this.pack.registry;
+      const law = lawSpelling(typed), note = noteSpelling(typed), regulation = regulationSpelling(typed);
+      let place, ref;
+      if (note && r.commentaries.length) [place, ref] = [doc || r.commentaries[0], note];
+      else if (law && r.current_laws) [place, ref] = [doc || r.current_laws, law];
+      else if (regulation && r.regulations) [place, ref] = [doc || r.regulations, regulation];
+      else return [];
+      const prefix = ref.startsWith("L") ? "L" : "";
+      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
+      return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, 6)
+        .map((x) => ({ id: place + ":" + x, doc: place, ref: x, url: permalink(place, x) }));
+    }
+
+    hit(rowid, fields) {
+      const [id, doc, ref, kind, title, lang, position] = this.units.get(rowid);
+      return { id, doc, ref, kind, title, lang, position, score: 0, branch: null, match: "all", index_entries: [],
+        reprints: [], reprint_of: null, marks: null, ...fields };
+    }
+
+    citationHits(units, doc, lang) {
+      const cited = new Set(units);
+      const ordered = units.filter((u) => this.rowids.has(u))
+        .map((u, rank) => this.hit(this.rowids.get(u), { score: this.w.CITED_SCORE - rank / 100, match: "citation" }));
+      const citing = new Map();
+      for (const unit of units) {
+        const found = this.pack.cited_by[unit] || [];
+        for (let i = 0; i < found.length; i += 3) {
+          const source = found[i];
+          const rowid = this.rowids.get(source);
+          if (cited.has(source) || rowid === undefined || !this.inFilters(this.units.get(rowid)[1], doc, lang)) continue;
+          if (!citing.has(source)) citing.set(source, this.hit(rowid, { score: this.w.CITING_SCORE, match: "cites", marks: [] }));
+          citing.get(source).marks.push([found[i + 1], found[i + 2]]);
+        }
+      }
+      const citedBy = [...citing.values()].sort((a, b) => this.docRank(a.doc) - this.docRank(b.doc) || a.position - b.position);
+      return ordered.concat(citedBy);
+    }
+
+    docRank(doc) { return this.docOrder.has(doc) ? this.docOrder.get(doc) : this.docOrder.size; }
+
+    makeBranch(text, lang, via = null, weight = 1.0) {
+      const [terms, clauses] = this.queryTokens(text, lang);
+      const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
+      const highlighted = new Set(terms);
+      for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
+      return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted,
+        named: this.titleKey(text, lang) };
+    }
+
+    /** search.title_key: a title or a query compared as written (NAMED_BOOST). */
+    titleKey(text, lang) {
+      if (!text) return "";
+      text = text.normalize("NFKC").toLowerCase();
+      if (lang === "zh") text = this.toSimplified(text);
+      return text.replace(K.footnoteMark, "").replace(K.nonWord, "");
+    }
+
+    makePlan(query, lang) {
+      const w = this.w;
+      const languages = lang ? [lang] : ["ja", "zh"];
+      const branches = [];
+      const add = (branch) => {
+        if (!branch.terms.length) return null;
+        for (const existing of branches) {
+          if (existing.lang === branch.lang && sameList(existing.terms, branch.terms)) return existing;
+        }
+        branches.push(branch);
+        return branch;
+      };
+      const direct = !lang && K.kana.test(query) ? ["ja"] : languages;
+      for (const language of direct) add(this.makeBranch(query, language));
+      for (const entry of this.glossaryLookup(query)) {
+        for (const language of languages) {
+          for (const form of entry.forms[language]) {
+            const branch = add(this.makeBranch(form, language, form, w.GLOSSARY_WEIGHT));
+            const unit = entry.units[language];
+            const ref = language === "ja" ? entry.ja_ref : entry.zh_ref;
+            if (branch && unit && ref && ref.startsWith("def:")) branch.pointed.add(unit);
+          }
+        }
+      }
+      const targets = new Map();
+      const registry = this.pack.registry;
+      for (const [index, fields] of this.vocabularyMatches(query)) {
+        const entry = this.pack.vocabulary.entries[index];
+        for (const [language, words] of [["ja", entry.ja.concat(entry.ja_regs)], ["zh", entry.zh]]) {
+          if (languages.includes(language)) for (const word of words) add(this.makeBranch(word, language, word, w.GLOSSARY_WEIGHT));
+        }
+        if (fields.length === 1 && fields[0] === "zh") continue;
+        let rank = 0;
+        for (const [document, refs] of [[registry.current_laws, entry.laws], [registry.regulations, entry.regs]]) {
+          for (const ref of document ? refs : []) {
+            const boost = Math.max(w.VOCABULARY_BOOST - w.VOCABULARY_STEP * rank, w.VOCABULARY_BOOST / 2);
+            const unit = document + ":" + ref;
+            targets.set(unit, Math.max(targets.get(unit) || 0, boost));
+            rank += 1;
+          }
+        }
+      }
+      if (languages.includes("ja") && !K.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
+        // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
+        const words = this.japaneseWords(query).join(" ");
+        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT); branch.sentence = true; add(branch); }
+      }
+      const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
+      const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
+      // how the query was cut into words here, and the words the corpus does not know (where a
+      // dictionary - the server's SudachiPy - may cut otherwise)
+      const ja = branches.find((b) => b.via === null && b.lang === "ja");
+      const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
+      return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
+    }
+
+    // --------------------------------------------- presenting a page
+
+    present(page) {
+      return page.map((hit) => {
+        const stored = this.pack.snippets[hit.id] || ["", "", []];
+        const [text, tokens, packed] = stored;
+        let spans;
+        if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+        else spans = matchSpans(tokens, packed, hit.branch ? hit.branch.highlighted : new Set());
+        return this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS));
+      });
+    }
+
+    asDict(hit, spans) {
+      const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: permalink(doc, ref.join(":")) }; };
+      const role = (this.documents.get(hit.doc) || {}).role;
+      let law = null;
+      if (role === "laws" || role === "commentary") law = lawOf(hit.ref);
+      return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
+        score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
+        via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
+        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
+    }
+  }
+
+  /** One language's indexed words, answered from the FTS postings: a term with a row in the language,
+   * plus the search tokens the FTS tokenizer split (`more`), less the terms it made of them (`less`). */
+  class IndexedWords {
+    constructor(lang, words, postings, units) {
+      this.lang = lang; this.more = new Set(words.more); this.less = new Set(words.less);
+      this.postings = postings; this.units = units; this.known = new Map();
+    }
+    has(word) {
+      if (this.more.has(word)) return true;
+      if (this.less.has(word) || !Object.prototype.hasOwnProperty.call(this.postings, word)) return false;
+      let found = this.known.get(word);
+      if (found === undefined) {
+        const list = this.postings[word];
+        found = false;
+        for (let i = 0; i < list.length && !found; i += 3) found = this.units.get(list[i])[5] === this.lang;
+        this.known.set(word, found);
+      }
+      return found;
+    }
+  }
+
+  /** rowid -> Set of words, made on first use (most units are never asked). */
+  class LazySets {
+    constructor(source) { this.source = source; this.made = new Map(); }
+    get(rowid) {
+      let found = this.made.get(rowid);
+      if (found === undefined) {
+        const words = this.source[rowid];
+        found = words ? new Set(words.split(" ")) : null;
+        this.made.set(rowid, found);
+      }
+      return found || undefined;
+    }
+  }
+
+  Object.assign(S, { Engine });
+  if (typeof module !== "undefined" && module.exports) module.exports = S;
+})(typeof self !== "undefined" ? self : globalThis);

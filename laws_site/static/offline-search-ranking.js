@@ -1,0 +1,354 @@
+// Offline search, the ranking (laws_site/search/ranking.py, coverage.py, fts.py): the branches'
+// hits, FTS5's MATCH and bm25 from the index's term instances, the 索引 boosts, tiers, reprints folded.
+(function (root) {
+  "use strict";
+  const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
+  const { K, lawAncestors, termsKey, ftsExpression, unicode61 } = S;
+
+  Object.assign(S.Engine.prototype, {
+    strictHits(branches, doc, indexBoost, relaxed) {
+      const found = new Map();
+      for (const branch of branches) {
+        for (const [rowid, candidate] of this.runBranch(branch, doc, indexBoost, relaxed)) {
+          const kept = found.get(rowid);
+          if (kept === undefined || candidate[0] > kept[0]) found.set(rowid, candidate);
+        }
+      }
+      return found;
+    },
+
+    mergeTier(merged, found, tier) {
+      for (const [rowid, candidate] of found) {
+        const kept = merged.get(rowid);
+        if (kept === undefined || (kept[4] === tier && candidate[0] > kept[0])) merged.set(rowid, candidate.slice(0, 4).concat([tier]));
+      }
+    },
+
+    addTargets(merged, targets, doc, lang, tier) {
+      for (const [unit, boost] of targets) {
+        const rowid = this.rowids.get(unit);
+        if (rowid === undefined || !this.inFilters(this.units.get(rowid)[1], doc, lang)) continue;
+        if (!merged.has(rowid)) merged.set(rowid, [0.0, null, "vocabulary", null, tier]);
+        if (merged.get(rowid)[4] === tier) merged.get(rowid)[0] += boost;
+      }
+    },
+
+    /** search.ranked_hits: the query's own hits (tier 0), then units only an alternative finds
+     * (tier 1), corrections among them when tier 0 has fewer than FEW units; relaxed hits last. */
+    rankedHits(plan, doc, lang, indexBoost, corrected = false) {
+      const strict = this.strictHits(plan.branches, doc, indexBoost, false);
+      let relaxed = new Map();
+      if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
+        relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
+      }
+      let merged = new Map();
+      this.mergeTier(merged, strict, 0);
+      this.addTargets(merged, plan.targets, doc, lang, 0);
+      const alternatives = plan.alternatives || [];
+      if (corrected && merged.size < K.x.few) {
+        const known = new Set(alternatives.map(([alt]) => alt.text));
+        for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
+      }
+      const foundBy = new Map();
+      for (const [alt, altPlan] of alternatives) {
+        const before = merged.size;
+        // search.alternative_tier: a reviewed Chinese variant ranks with the query's own units
+        const tier = alt.kind === "zh" ? 0 : 1;
+        this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), tier);
+        this.addTargets(merged, altPlan.targets, doc, lang, tier);
+        foundBy.set(alt.text, merged.size - before);
+      }
+      if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
+      else if (relaxed.size) {
+        merged = new Map();
+        this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index")), 0);
+        this.mergeTier(merged, relaxed, 0);
+        this.addTargets(merged, plan.targets, doc, lang, 0);
+      }
+      const ranking = this.foldReprints(merged);
+      ranking.foundBy = foundBy;
+      return ranking;
+    },
+
+    runBranch(branch, doc, indexBoost, relaxed) {
+      if (branch.sentence && !relaxed) return new Map();
+      const w = this.w;
+      const indexed = this.vocabularyOf[branch.lang];
+      let hits;
+      if (indexed && !relaxed && !branch.clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => indexed.has(x))))) {
+        hits = new Map();
+      } else {
+        hits = this.textHits(branch, doc, relaxed);
+      }
+      const indexWeight = branch.via === null ? w.INDEX_WEIGHT : w.TRANSLATED_INDEX_WEIGHT;
+      const pointed = new Map();
+      if (indexBoost && branch.lang === "ja") {
+        for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms, relaxed)) pointed.set(unit, [indexWeight * boost, entries]);
+        for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
+          const [boost, entries] = pointed.get(unit) || [0.0, []];
+          pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
+        }
+      }
+      for (const unit of branch.pointed) {
+        const [boost, entries] = pointed.get(unit) || [0.0, []];
+        pointed.set(unit, [Math.max(boost, w.DEFINITION_WEIGHT), entries]);
+      }
+      for (const [unit, [boost, entries]] of pointed) {
+        const rowid = this.rowids.get(unit);
+        if (rowid === undefined) continue;
+        const info = this.units.get(rowid);
+        if ((doc !== null && info[1] !== doc) || info[5] !== branch.lang) continue;
+        if (!hits.has(rowid)) hits.set(rowid, [0.0, branch, "index", null]);
+        const candidate = hits.get(rowid);
+        candidate[0] += boost;
+        candidate[3] = entries;
+      }
+      if (branch.weight !== 1.0) for (const candidate of hits.values()) candidate[0] *= branch.weight;
+      return hits;
+    },
+
+    titleBoost(kind) { return this.w.TITLE_BOOST + (this.w.HEADING_KINDS.includes(kind) ? this.w.HEADING_BOOST : 0.0); },
+
+    titleCarries(words, clauses) {
+      return !!words && clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => words.has(x))));
+    },
+
+    titleCarriedBy(branch, words) {
+      if (!words || !words.size) return false;
+      if (branch.titleNeeds) { for (const x of branch.titleNeeds) if (!words.has(x)) return false; return true; }
+      return this.titleCarries(words, branch.clauses);
+    },
+
+    textHits(branch, doc, relaxed) {
+      if (relaxed && branch.clauses.length < 2) return new Map();
+      if (relaxed) return this.sentenceHits(branch, doc);
+      const [operator, matchKind, weight] = relaxed ? ["OR", "any", this.w.RELAXED_WEIGHT] : ["AND", "all", 1.0];
+      const rows = this.fts(ftsExpression(branch.clauses, operator), branch.lang, doc);
+      const hits = new Map();
+      if (!rows.length) return hits;
+      const scale = weight / (Math.max(...rows.map((r) => r[1])) || 1.0);
+      for (const [rowid, raw] of rows) {
+        let score = raw * scale;
+        if (!relaxed && this.titleCarriedBy(branch, this.titleWords.get(rowid))) {
+          const unit = this.units.get(rowid);
+          score += this.titleBoost(unit[3]);
+          // search.NAMED_BOOST: the title is exactly what the branch searches for (a newer search.py; 0 in older packs)
+          if (branch.named && (this.w.HEADING_KINDS.includes(unit[3]) || unit[3] === "section")
+              && this.titleKey(unit[4], branch.lang) === branch.named) score += this.w.NAMED_BOOST || 0;
+        }
+        hits.set(rowid, [score, branch, matchKind, null]);
+      }
+      if (!relaxed && branch.lang === "zh" && branch.clauses.length >= 3) {
+        for (const [rowid, candidate] of this.allButOne(branch, doc, hits)) hits.set(rowid, candidate);
+      }
+      return hits;
+    },
+
+    allButOne(branch, doc, found) {
+      const clauses = branch.clauses;
+      const without = (i) => clauses.slice(0, i).concat(clauses.slice(i + 1));
+      const expression = { op: "OR", children: clauses.map((_, i) => ftsExpression(without(i), "AND")).filter(Boolean) };
+      const rows = this.fts(expression, branch.lang, doc).filter((r) => !found.has(r[0]));
+      const scale = this.w.RELAXED_WEIGHT / (rows.length ? Math.max(...rows.map((r) => r[1])) || 1.0 : 1.0);
+      const hits = new Map();
+      for (const [rowid, raw] of rows) {
+        let score = raw * scale;
+        const title = this.titleWords.get(rowid);
+        if (clauses.some((_, i) => this.titleCarries(title, without(i)))) score += this.w.RELAXED_WEIGHT * this.titleBoost(this.units.get(rowid)[3]);
+        hits.set(rowid, [score, branch, "most", null]);
+      }
+      return hits;
+    },
+
+    /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25. */
+    sentenceHits(branch, doc) {
+      const covered = this.coverage(branch.clauses, branch.lang, doc);
+      if (!covered.size) return new Map();
+      const rows = this.fts(ftsExpression(branch.clauses, "OR"), branch.lang, doc);
+      const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
+      const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
+      return new Map([...covered].map(([rowid, share]) =>
+        [rowid, [this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0), branch, "any", null]]));
+    },
+
+    contentClauses(clauses) {
+      return clauses.filter((clause) => !clause[0].split(" ").filter(Boolean).every((x) => this.situations.light.has(x)));
+    },
+
+    /** search.coverage.coverage: {rowid: the share of the sentence's idf the unit covers}. */
+    coverage(clauses, lang, doc) {
+      const s = this.situations, w = this.w;
+      const wanted = this.contentClauses(clauses);
+      const scores = new Map();
+      if (wanted.length < 2) return scores;
+      const searchable = this.searchable[lang] || new Set();
+      let total = 0.0;
+      for (const clause of wanted) {
+        const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
+        const own = rows.filter((r) => searchable.has(r));
+        if (!own.length) continue;
+        const weight = Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF);
+        total += weight;
+        const credits = new Map();
+        const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
+        const words = clause[0].split(" ").filter(Boolean);
+        for (const rowid of own) {
+          const title = this.titleWords.get(rowid);
+          const inTitle = !!title && words.every((x) => title.has(x));
+          give(rowid, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
+          for (const below of s.below.get(rowid) || []) give(below, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
+        }
+        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, found[1]); }
+        for (const [rowid, credit] of credits) {
+          if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
+            scores.set(rowid, (scores.get(rowid) || 0.0) + weight * credit);
+          }
+        }
+      }
+      if (!total) return new Map();
+      for (const [rowid, score] of scores) scores.set(rowid, score / total);
+      return scores;
+    },
+
+    // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
+
+    phrase(text) {
+      let found = this.phraseCache.get(text);
+      if (found) return found;
+      const terms = unicode61(text);
+      const instances = []; // [rowid, column, offset] of the phrase's first token
+      if (terms.length) {
+        const first = this.postings[terms[0]] || [];
+        const rest = terms.slice(1).map((t) => {
+          const set = new Set();
+          const list = this.postings[t] || [];
+          for (let i = 0; i < list.length; i += 3) set.add(list[i] + ":" + list[i + 1] + ":" + list[i + 2]);
+          return set;
+        });
+        for (let i = 0; i < first.length; i += 3) {
+          const [rowid, column, offset] = [first[i], first[i + 1], first[i + 2]];
+          if (rest.every((set, k) => set.has(rowid + ":" + column + ":" + (offset + k + 1)))) instances.push(rowid, column, offset);
+        }
+      }
+      const rows = new Set();
+      for (let i = 0; i < instances.length; i += 3) rows.add(instances[i]);
+      found = { instances, rows };
+      if (this.phraseCache.size > 2000) this.phraseCache.clear();
+      this.phraseCache.set(text, found);
+      return found;
+    },
+
+    /** The rowids matching an expression (every row: any language, navigation rows too). */
+    matchingRows(node) {
+      if (node.phrase !== undefined) return this.phrase(node.phrase).rows;
+      const sets = node.children.map((child) => this.matchingRows(child));
+      if (node.op === "OR") { const out = new Set(); for (const s of sets) for (const r of s) out.add(r); return out; }
+      sets.sort((a, b) => a.size - b.size);
+      const out = new Set();
+      for (const r of sets[0] || []) if (sets.every((s) => s.has(r))) out.add(r);
+      return out;
+    },
+
+    /** [[rowid, -bm25], ...] of the rows matching `expression`, in the language (and document),
+     * navigation rows left out - as search._fts reads them from SQLite. */
+    fts(expression, lang, doc) {
+      if (!expression) return [];
+      const phrases = [];
+      const collect = (node) => { if (node.phrase !== undefined) phrases.push(node.phrase); else node.children.forEach(collect); };
+      collect(expression);
+      const rows = this.matchingRows(expression);
+      const searchable = this.searchable[lang] || new Set();
+      const weights = [this.w.TITLE_WEIGHT, this.w.TEXT_WEIGHT];
+      const k1 = 1.2, b = 0.75, N = this.ftsRows;
+      const idf = phrases.map((p) => {
+        const nHit = this.phrase(p).rows.size;
+        const value = Math.log((N - nHit + 0.5) / (nHit + 0.5));
+        return value <= 0.0 ? 1e-6 : value;
+      });
+      const kept = [...rows].filter((r) => searchable.has(r) && (doc === null || this.units.get(r)[1] === doc));
+      const keptSet = new Set(kept);
+      const freq = new Map(kept.map((r) => [r, new Float64Array(phrases.length)]));
+      phrases.forEach((p, i) => {
+        const instances = this.phrase(p).instances;
+        for (let k = 0; k < instances.length; k += 3) {
+          if (keptSet.has(instances[k])) freq.get(instances[k])[i] += weights[instances[k + 1]];
+        }
+      });
+      return kept.map((rowid) => {
+        const f = freq.get(rowid);
+        const D = this.sizes.get(rowid) || 0;
+        let score = 0.0;
+        for (let i = 0; i < phrases.length; i++) {
+          score += idf[i] * ((f[i] * (k1 + 1.0)) / (f[i] + k1 * (1 - b + b * D / this.avgdl)));
+        }
+        return [rowid, score];
+      });
+    },
+
+    /** search.see_also_boosts: the units a 索引 "see" entry with exactly the branch's words leads to
+     * (合意 -> see パートナー間の了解事項 -> Law 40), and the units inside them whose title carries the words. */
+    seeAlsoBoosts(branch, hits) {
+      const found = this.seeAlso.get(termsKey(branch.terms));
+      const boosted = new Map();
+      if (!found) return boosted;
+      const [entry, targets] = found;
+      for (const target of targets) boosted.set(target, entry);
+      const wanted = new Set(targets);
+      for (const rowid of hits.keys()) {
+        const [unitId, doc, ref] = this.units.get(rowid);
+        if (!boosted.has(unitId) && lawAncestors(ref).some((above) => wanted.has(doc + ":" + above))
+            && this.titleCarriedBy(branch, this.titleWords.get(rowid))) boosted.set(unitId, entry);
+      }
+      return boosted;
+    },
+
+    indexBoosts(terms, whole) {
+      const query = new Set(terms);
+      const entries = [];
+      const seen = new Set();
+      for (const term of terms) for (const e of this.indexByTerm.get(term) || []) if (!seen.has(e)) { seen.add(e); entries.push(e); }
+      const boosts = new Map();
+      for (const entry of entries) {
+        let common = 0;
+        for (const t of query) if (entry.terms.has(t)) common++;
+        if (!common || !(common === query.size || (!whole && common === entry.terms.size))) continue;
+        const boost = common / Math.max(query.size, entry.terms.size);
+        for (const target of entry.targets) {
+          const [best, refs] = boosts.get(target) || [0.0, []];
+          boosts.set(target, [Math.max(best, boost), refs.concat([entry.ref])]);
+        }
+      }
+      return boosts;
+    },
+
+    foldReprints(merged) {
+      const reprints = new Map(), reprintOf = new Map();
+      for (const rowid of [...merged.keys()].filter((r) => this.reprinted.has(r))) {
+        const lawUnit = this.reprinted.get(rowid);
+        const lawRowid = this.rowids.get(lawUnit);
+        if (lawRowid !== undefined && merged.has(lawRowid)) {
+          if (!reprints.has(lawRowid)) reprints.set(lawRowid, []);
+          reprints.get(lawRowid).push(this.units.get(rowid)[0]);
+          merged.delete(rowid);
+        } else {
+          merged.get(rowid)[0] *= this.w.REPRINT_WEIGHT;
+          reprintOf.set(rowid, lawUnit);
+        }
+      }
+      const order = [...merged.keys()].sort((a, b) => (merged.get(a)[4] || 0) - (merged.get(b)[4] || 0)
+        || merged.get(b)[0] - merged.get(a)[0]
+        || this.docRank(this.units.get(a)[1]) - this.docRank(this.units.get(b)[1])
+        || this.units.get(a)[6] - this.units.get(b)[6]);
+      return {
+        order,
+        hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {
+          const [score, branch, match, entries] = merged.get(rowid);
+          return this.hit(rowid, { score, branch, match, index_entries: entries || [],
+            reprints: reprints.get(rowid) || [], reprint_of: reprintOf.get(rowid) || null });
+        }),
+      };
+    }
+  });
+
+  if (typeof module !== "undefined" && module.exports) module.exports = S;
+})(typeof self !== "undefined" ? self : globalThis);

@@ -1,0 +1,357 @@
+// Offline search, its text core (ingest/text/ in Python): the pack's rules compiled, kana and
+// Chinese folding, issue 24's forgiving keys, the citation spellings, FTS5's tokenizer and snippets.
+// Every table, pattern and message comes from the pack's `rules` (laws_site/offline/search_rules.py).
+(function (root) {
+  "use strict";
+  const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
+
+  class QueryError extends Error {}
+
+  // ---------------------------------------------------------------- the rules, from the pack
+  // Every table, pattern, weight and message comes from the Python that defines it
+  // (laws_site/offline/search_rules.py, the pack's `rules`): this file holds none of its own.
+
+  const K = {}; // the rules of the pack in use, patterns compiled (one object: the other files hold it)
+  let rulesInUse = null;
+
+  function rx(spec, more = "") { return new RegExp(spec[0], spec[1] + more); }
+  function steps(list) { return list.map(([source, flags, to]) => [new RegExp(source, flags + "g"), to]); }
+
+  function useRules(rules) {
+    if (rulesInUse === rules) return;
+    rulesInUse = rules;
+    {
+      const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
+      Object.assign(K, {
+        rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word), katakanaWord: rx(s.katakana_word, "y"),
+        tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
+        small: k.small, large: k.large, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
+        kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
+        vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
+        english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
+        x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
+        appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
+        docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
+        wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
+        englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
+        nonWord: rx(keys.non_word, "g"), glossaryForms: rx(keys.glossary_forms, "g"), search: rules.search,
+        operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
+        katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
+      });
+    }
+  }
+
+  function fill(template, values) {
+    let text = template || "";
+    for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
+    return text;
+  }
+  function message(name, values = {}) { return fill(K.search.messages[name], values); }
+
+  // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)
+
+  function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
+  function translate(text, from, to) { return [...text].map((c) => { const i = from.indexOf(c); return i >= 0 ? to[i] : c; }).join(""); }
+  function generalKatakanaFold(word) {
+    return translate(word.normalize("NFKC"), K.small, K.large).replace(K.eRowI, "$1ー").replace(K.longVowels, "");
+  }
+  function fold(token) { return token.replace(K.tokenClean, "").toLowerCase(); }
+  function cleanQuery(query) {
+    let out = "";
+    for (const c of query || "") {
+      if (/\p{Cc}/u.test(c)) out += " ";
+      else if (!/\p{Cf}/u.test(c)) out += c;
+    }
+    return out.split(/\s+/).filter(Boolean).join(" ");
+  }
+  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  // --------------------------------------------- issue 24's keys (ingest/text/forgiving.py)
+
+  function shiftKana(text, ranges, by) {
+    return [...text].map((c) => { const code = c.codePointAt(0); return ranges.some(([low, high]) => code >= low && code <= high) ? String.fromCodePoint(code + by) : c; }).join("");
+  }
+  function toKatakana(text) { return shiftKana(text.normalize("NFKC"), [[0x3041, 0x3096], [0x309d, 0x309e]], 0x60); }   // jaconv.hira2kata
+  function toHiragana(text) { return shiftKana(text, [[0x30a1, 0x30f6], [0x30fd, 0x30fe]], -0x60); }
+  function isKana(text) { return K.kanaOnly.test(pyStrip(text.normalize("NFKC"))); }
+
+  function kanaKey(text) {
+    const out = [];
+    let previous = null;
+    for (let c of toKatakana(text.replace(/\s+/g, ""))) {
+      c = K.sameSound[c] || c;
+      if (K.keyDropped.includes(c)) continue;
+      c = translate(c, K.small, K.large);
+      const vowel = K.vowelKana[c];
+      if (vowel && previous && K.longAfter[vowel].includes(previous)) continue;
+      out.push(c);
+      previous = K.vowelOf[c] || null;
+    }
+    return out.join("");
+  }
+
+  function replaceAll(text, pairs) { for (const [from, to] of pairs) text = text.split(from).join(to); return text; }
+  function alphabetToKana(tables, text) {   // jaconv.alphabet2kana, its tables from the pack
+    text = text.toLowerCase();
+    if (text.endsWith("h") && text.length >= 2) text = text.slice(0, -1) + "う";
+    text = [...replaceAll(text, tables.to_kana)].map((c) => tables.hep2kana[c] || c).join("");
+    return [...text].map((c) => (tables.consonants.includes(c) ? "っ" : c)).join("");
+  }
+  function kanaToAlphabet(tables, text) {   // jaconv.kana2alphabet
+    text = [...replaceAll(text, tables.to_romaji)].map((c) => tables.kana2hep[c] || c).join("");
+    while (text.includes("っ")) {
+      const chars = [...text];
+      const at = chars.indexOf("っ");
+      if (chars.length <= at + 1) return chars.slice(0, -1).join("") + "xtsu";
+      chars[at] = at === 0 || chars[at + 1] === "っ" ? "xtsu" : chars[at + 1];
+      text = chars.join("");
+    }
+    return text;
+  }
+  function romajiToKana(tables, text) {
+    text = pyStrip(text.normalize("NFKC")).toLowerCase();
+    if (!text || !K.romaji.test(text)) return null;
+    const kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("").replace(/n/g, "ん");
+    return isKana(kana) ? kana : null;
+  }
+  function soundKey(tables, text, japanese) {
+    let words;
+    if (japanese) {
+      const kana = toKatakana(text);
+      if (!K.katakanaOnly.test(kana)) return "";
+      let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
+      for (const [pattern, to] of K.romajiRules) spelled = spelled.replace(pattern, to);
+      words = [spelled];
+    } else {
+      const spelled = text.normalize("NFKC").toLowerCase();
+      if (!K.asciiWords.test(pyStrip(spelled))) return "";
+      words = (spelled.match(/[a-z]+/g) || []).map((w) => { for (const [pattern, to] of K.english) w = w.replace(pattern, to); return w; });
+    }
+    let joined = words.join("");
+    for (const [pattern, to] of K.shared) joined = joined.replace(pattern, to);
+    return joined.replace(/[aeiou]/g, "").replace(/(.)\1+/g, "$1");
+  }
+
+  function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit), as rapidfuzz
+    a = [...a]; b = [...b];
+    const d = a.map(() => new Array(b.length + 1).fill(0)).concat([new Array(b.length + 1).fill(0)]);
+    for (let i = 0; i <= a.length; i++) d[i][0] = i;
+    for (let j = 0; j <= b.length; j++) d[0][j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  }
+  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5). */
+  function closest(query, choices, swaps, limit) {
+    const found = [];
+    choices.forEach((choice, i) => {
+      if (Math.abs([...choice].length - [...query].length) > limit) return;
+      const distance = levenshtein(query, choice, swaps);
+      if (distance <= limit) found.push([distance, i, choice]);
+    });
+    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, 5).map(([distance, , choice]) => [choice, distance]);
+  }
+
+  // ---------------------------------------------------------------- citations (ingest/text/spelling.py, refs.py)
+
+  function squeeze(typed) { return typed.normalize("NFKC").replace(/\s+/g, ""); }
+  function formatLawRef(...parts) {
+    let out = "";
+    for (let i = 0; i < parts.length && parts[i] !== null && parts[i] !== undefined; i++) out += K.refs.level_formats[i].replace("{}", parts[i]);
+    return out;
+  }
+  function lawSpelling(typed) {
+    if (K.separated.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.lawWord, "")))) return null;
+    let text = squeeze(typed).replace(K.lawWord, "");
+    for (const [pattern, to] of K.lawWords) text = text.replace(pattern, to);
+    const m = K.looseLawRef.exec(text.replace(K.lawSeparators, ""));
+    if (!m) return null;
+    const [, law, section, item, sub, subsub] = m;
+    if ((item && !section) || (sub && !item) || (subsub && !sub)) return null;
+    return formatLawRef(law, section ? section.toUpperCase() : null, item || null, sub ? sub.toLowerCase() : null, subsub ? subsub.toLowerCase() : null);
+  }
+  function regulationSpelling(typed) {
+    const text = squeeze(typed);
+    const appendix = K.appendix.exec(text);
+    if (appendix) return "appendix-" + parseInt(appendix[1], 10);
+    const m = K.regNumbers.exec(text.replace(/_/g, "-"));
+    return m ? m.slice(1).filter(Boolean).join("-") : null;
+  }
+  function noteSpelling(typed) {
+    const text = squeeze(typed);
+    if (!K.noteLabel.test(text)) return null;
+    const law = lawSpelling(text.slice(1));
+    return law ? "L" + law : null;
+  }
+  function citationCandidates(typed) {
+    typed = pyStrip(typed);
+    if (!typed || [...typed].length > K.p.max_citation_chars) return null;
+    const explicit = K.docId.exec(pyStrip(typed.normalize("NFKC")));
+    if (explicit) return [[explicit[1], explicit[2]]];
+    const note = noteSpelling(typed);
+    if (note) return [["commentary", note], ["laws", note.slice(1)], ["commentary", "quote:" + note.slice(1)]];
+    const candidates = [];
+    const law = lawSpelling(typed);
+    if (law) candidates.push(["laws", law], ["commentary", "L" + law], ["commentary", "quote:" + law]);
+    const regulation = regulationSpelling(typed);
+    if (regulation && (!law || regulation === law)) candidates.push(["regulations", regulation]);
+    return candidates.length ? candidates : null;
+  }
+  function candidateRefs(role, typed) {
+    const law = lawSpelling(typed);
+    const candidates = [role === "regulations" ? regulationSpelling(typed) : null].concat(law ? [law, "L" + law, "quote:" + law] : [], [noteSpelling(typed)]);
+    return [...new Set(candidates)].filter((c) => c && c !== typed);
+  }
+  function namedDocument(typed, names) {
+    const text = squeeze(typed);
+    for (const name of Object.keys(names).sort((a, b) => [...b].length - [...a].length)) {
+      if (text.startsWith(name) && text.length > name.length) {
+        let rest = text.slice(name.length);
+        while (rest && K.p.name_joiners.includes(rest[0])) rest = rest.slice(1);
+        if (rest && K.p.citation_starts.includes(rest[0])) return [names[name], rest];
+      }
+    }
+    return null;
+  }
+  function splitCitations(typed) {
+    typed = pyStrip(typed.normalize("NFKC"));
+    if (citationCandidates(typed)) return [typed];
+    const parts = typed.split(K.separators).filter(Boolean);
+    return parts.length > 1 && parts.every((p) => citationCandidates(p)) ? parts : null;
+  }
+  function lawAncestors(ref) {
+    const m = K.wbfRef.exec(ref);
+    if (!m || (m[3] && !m[2]) || (m[4] && !m[3]) || (m[5] && !m[4])) return [];
+    const parts = m.slice(1).map((p) => (p === undefined ? null : p));
+    const out = [];
+    for (let n = parts.filter((p) => p !== null).length - 1; n > 0; n--) out.push(formatLawRef(...parts.slice(0, n)));
+    return out;
+  }
+  function lawOf(ref) {
+    const m = K.lawNumber.exec(ref);
+    return m && m[1].length <= K.refs.law_number_digits ? String(parseInt(m[1], 10)) : null;
+  }
+
+  /** For each character of a run of Latin letters, or of digits: where its run ends (index after it). */
+  function latinRuns(chars) {
+    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !K.kana.test(c) && !K.han.test(c) ? "letter" : null);
+    const ends = [];
+    for (let i = 0; i < chars.length;) {
+      const k = kind(chars[i]);
+      let j = i + 1;
+      if (k) while (j < chars.length && kind(chars[j]) === k) j++;
+      if (k) for (let at = i; at < j; at++) ends[at] = j;
+      i = j;
+    }
+    return ends;
+  }
+
+  /** laws_site/read/units.py permalink: /<doc>/<ref>, the ref percent-encoded as Python's
+   * quote(ref, safe="()-,:~") does (letters, digits and _.-~()-,: kept). */
+  function permalink(doc, ref) {
+    let out = "";
+    for (const byte of new TextEncoder().encode(ref)) {
+      const c = String.fromCharCode(byte);
+      out += byte < 128 && (/[A-Za-z0-9_.\-~]/.test(c) || K.safe.includes(c)) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+    }
+    return "/" + doc + "/" + out;
+  }
+
+  function termsKey(terms) { return [...new Set(terms)].sort().join("\u0001"); }
+
+  function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+
+  function englishKey(term) {
+    let letters = term.toLowerCase().replace(K.englishLetters, "");
+    if (letters.length > 3 && letters.endsWith("s") && !letters.endsWith("ss")) letters = letters.slice(0, -1);
+    return letters;
+  }
+
+  function katakanaRuns(tokens) {
+    const word = K.katakanaWhole;
+    const runs = [];
+    let run = [];
+    for (const token of tokens) {
+      if (word.test(token.surface) && run.length && run[run.length - 1].end === token.begin) { run.push(token); continue; }
+      if (run.length > 1) runs.push(run);
+      run = word.test(token.surface) ? [token] : [];
+    }
+    if (run.length > 1) runs.push(run);
+    return runs;
+  }
+
+  /** search.tokenize.fts_match as a tree: AND/OR of clauses, a clause an OR of phrases. */
+  function ftsExpression(clauses, operator) {
+    const children = [];
+    for (const clause of clauses) {
+      const phrases = clause.filter((alt) => alt && alt.trim()).map((alt) => ({ phrase: alt }));
+      if (phrases.length) children.push(phrases.length === 1 ? phrases[0] : { op: "OR", children: phrases });
+    }
+    return children.length ? { op: operator, children } : null;
+  }
+
+  /** FTS5's unicode61 tokenizer (remove_diacritics 2) on a query phrase: lower case, runs of letters,
+   * digits and marks; Latin diacritics removed. */
+  function unicode61(text) {
+    const out = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}\p{Co}\p{M}]+/gu)) {
+      let token = "";
+      for (const c of m[0].toLowerCase()) {
+        token += c.codePointAt(0) < 0x2000 ? c.normalize("NFD").replace(/\p{M}/gu, "") : c;
+      }
+      if (token) out.push(token);
+    }
+    return out;
+  }
+
+  function matchSpans(tokens, packed, wanted) {
+    if (!wanted.size || !tokens) return [];
+    const words = tokens.split(" ");
+    const spans = [];
+    let begin = 0;
+    for (let i = 0; i < words.length && 2 * i + 1 < packed.length; i++) {
+      begin += packed[2 * i];
+      if (wanted.has(words[i])) spans.push([begin, begin + packed[2 * i + 1]]);
+    }
+    spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const unique = spans.filter((s, i) => i === 0 || s[0] !== spans[i - 1][0] || s[1] !== spans[i - 1][1]);
+    return mergeSpans(unique);
+  }
+
+  function mergeSpans(spans) {
+    const merged = [];
+    for (const [begin, end] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && begin <= last[1]) last[1] = Math.max(end, last[1]);
+      else merged.push([begin, end]);
+    }
+    return merged;
+  }
+
+  function snippet(text, spans, width) {
+    const chars = [...text];
+    const slice = (a, b) => chars.slice(a, b).join("");
+    const start = spans.length ? Math.max(0, spans[0][0] - Math.floor(width / 3)) : 0;
+    const end = Math.min(chars.length, start + width);
+    const parts = [];
+    let plain = start > 0 ? "…" : "", cursor = start;
+    for (const [begin, finish] of spans) {
+      if (begin < cursor || finish > end) continue;
+      plain += slice(cursor, begin);
+      if (plain) parts.push({ text: plain.replace(/\n/g, " "), mark: false });
+      parts.push({ text: slice(begin, finish).replace(/\n/g, " "), mark: true });
+      plain = ""; cursor = finish;
+    }
+    plain += slice(cursor, end) + (end < chars.length ? "…" : "");
+    if (plain) parts.push({ text: plain.replace(/\n/g, " "), mark: false });
+    return parts;
+  }
+
+  S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
+  Object.assign(S, { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  if (typeof module !== "undefined" && module.exports) module.exports = S;
+})(typeof self !== "undefined" ? self : globalThis);
