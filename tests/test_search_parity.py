@@ -1,4 +1,5 @@
-"""Offline search answers as the server does (issue 33, item 2): the same top-5 results, or the same
+"""Offline search answers as the server does (issue 33, item 2): the same top-5 results, each found
+for the same reason (issue 36 item 3: the words it holds, through which expansion), or the same
 refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
 forgiving and citation tests type. The offline engine (static/offline-search*.js) runs in Node on
 the search pack of this session's build (laws_site/offline/search_data.py), one Node process for
@@ -130,11 +131,11 @@ def offline(laws_db_path, tmp_path_factory):
     process.wait(timeout=10)
 
 
-def top_ids(answer: dict) -> list[str] | str:
-    """The top results' ids, or the refusal's message."""
+def top_results(answer: dict) -> list[tuple] | str:
+    """The top results' ids and why each was found (laws_site/search/why.py), or the refusal's message."""
     if "error" in answer:
         return "refused: " + answer["error"]
-    return [result["id"] for result in answer["results"]]
+    return [(result["id"], result["why"]) for result in answer["results"]]
 
 
 def server_answer(conn, query: str, options: dict) -> dict:
@@ -153,8 +154,8 @@ def test_the_compared_queries_are_all_there():
 
 
 @pytest.mark.parametrize("batch", BATCHES, ids=[f"{i * BATCH + 1}-{i * BATCH + len(b)}" for i, b in enumerate(BATCHES)])
-def test_offline_top_results_are_the_servers(conn, offline, batch):
-    server = [top_ids(server_answer(conn, query, options)) for query, options in batch]
-    phone = [top_ids(answer) for answer in offline(batch)]
+def test_offline_top_results_and_their_reasons_are_the_servers(conn, offline, batch):
+    server = [top_results(server_answer(conn, query, options)) for query, options in batch]
+    phone = [top_results(answer) for answer in offline(batch)]
     differing = [(query, s, p) for (query, _), s, p in zip(batch, server, phone) if s != p]
     assert not differing, "\n".join(f"{q}\n  server:  {s}\n  offline: {p}" for q, s, p in differing)

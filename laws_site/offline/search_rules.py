@@ -16,7 +16,7 @@ import re
 from ingest.search import glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
-from laws_site.search import expansions, plan, query, translation, words
+from laws_site.search import expansions, plan, query, translation, why, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -132,4 +132,5 @@ def rules() -> dict:
             "endings": list(translation.ENDINGS),
         },
         "permalink_safe": units.PERMALINK_SAFE,
+        "why": {"same_word_kinds": list(why.SAME_WORD_KINDS), "max_words": why.MAX_WORDS},
     }

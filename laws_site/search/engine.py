@@ -73,7 +73,7 @@ def search_page(
 ) -> dict:
     """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean",
     "expansions", "exact", "citation"}; results are [{"doc","ref","id","kind","title","snippet",
-    "score","law","lang","url","via","match","index","reprints","expansion"}]. `expand=False`
+    "score","law","lang","url","via","match","index","reprints","expansion","why"}]. `expand=False`
     searches exactly what was typed (no readings, romaji, sound, synonyms, variants or
     corrections). Raises QueryError with a message for the person who typed it."""
     data = search_data(conn)
@@ -120,7 +120,7 @@ def search_page(
         "total": total,
         "offset": offset,
         "limit": limit,
-        "results": present(conn, data, page),
+        "results": present(conn, data, page, query),
         "also_searched": list(dict.fromkeys(also_searched + also)),
         "did_you_mean": [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]],
         "expansions": [e for e in expansions if e["found"]],

@@ -12,9 +12,10 @@ from laws_site.search.data import SearchData
 from laws_site.search.hits import Hit
 from laws_site.search.shown import ShownText
 from laws_site.search.snippets import match_spans_by_tokenizing, merge_spans, padded_spans, snippet
+from laws_site.search.why import why
 
 
-def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
+def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
     labels = unit_labels(conn, [hit.id for hit in page], data)
     linked = link_labels(
@@ -28,6 +29,8 @@ def present(conn, data: SearchData, page: list[Hit]) -> list[dict]:
         else:
             spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset(), hit.lang)
         result = as_dict(data, hit, snippet(shown.text, spans))
+        title_words = data.title_words.get(data.rowids.get(hit.id))
+        result["why"] = why(query, hit, shown, title_words, data.lexicon.light)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})

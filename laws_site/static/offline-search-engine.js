@@ -415,7 +415,7 @@
       // search_page: what else was searched and found, apart from the spelling corrections
       const found = expansions.filter((e) => e.found);
       const also = found.filter((e) => e.kind !== "typo").map((e) => e.text);
-      return { query, total, offset, limit, results: this.present(page),
+      return { query, total, offset, limit, results: this.present(page, query),
         also_searched: [...new Set(alsoSearched.concat(also))],
         did_you_mean: found.filter((e) => e.kind === "typo").map((e) => e.text),
         expansions: found, exact: !expand, citation, split };
@@ -599,15 +599,38 @@
 
     // --------------------------------------------- presenting a page
 
-    present(page) {
+    present(page, query) {
       return page.map((hit) => {
         const stored = this.pack.snippets[hit.id] || ["", "", []];
         const [text, tokens, packed] = stored;
         let spans;
         if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
         else spans = matchSpans(tokens, packed, hit.branch ? hit.branch.highlighted : new Set());
-        return this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS));
+        return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, text, tokens, packed) };
       });
+    }
+
+    /** search/why.py: the query's words a result holds, and through which expansion. */
+    why(query, hit, text, tokens, packed) {
+      const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
+      if (!branch || (branch.via === null && !partial)) return null;
+      const words = partial ? this.heldWords(branch, hit.id, text, tokens, packed) : [branch.via];
+      if (!words.length) return null;
+      if (branch.via === null) return { from: null, sign: null, words };
+      const sign = K.rules.why.same_word_kinds.includes(branch.expansion) ? "≈" : "→";
+      return { from: branch.sentence ? null : query, sign, words };
+    }
+
+    heldWords(branch, id, text, tokens, packed) {
+      const inText = new Set(tokens.split(" ")), inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
+      const words = (alt) => alt.split(" ").filter(Boolean);
+      const held = branch.clauses.filter((clause) => !words(clause[0]).every((w) => this.situations.light.has(w))
+        && clause.some((alt) => words(alt).every((w) => inText.has(w) || inTitle.has(w))));
+      const wanted = new Set(held.flatMap((clause) => clause.flatMap(words)).filter((w) => inText.has(w)));
+      const chars = [...text];
+      const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));
+      for (const clause of held) if (!clause.some((alt) => words(alt).some((w) => inText.has(w)))) found.push(clause[0]);
+      return [...new Set(found)].slice(0, K.rules.why.max_words);
     }
 
     asDict(hit, spans) {

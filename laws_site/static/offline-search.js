@@ -7,7 +7,7 @@
   const { K, QueryError, fill, permalink, Engine } = S;
 
 
-  const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "via", "some", "reprinted",
+  const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "some", "reprinted",
     "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits",
     "index", "didYouMean", "exact", "title"];
 
@@ -70,6 +70,24 @@
     return [...groups.values()];
   }
 
+  /** The parts of templates/_search_results.html the offline page holds, by name: HTML with {slots}. */
+  function partsOf(html) {
+    const parts = {};
+    for (const m of html.matchAll(/<template data-part="([a-z-]+)">([\s\S]*?)<\/template>/g)) parts[m[1]] = m[2];
+    return parts;
+  }
+
+  /** A part with its slots filled (each value escaped). */
+  function part(parts, name, values) {
+    return (parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => (key in values ? esc(values[key]) : slot));
+  }
+
+  /** _search_results.html why(): the part chosen as the macro chooses it. */
+  function whyHTML(parts, why) {
+    const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === "≈" ? "why-same" : "why-arrow";
+    return part(parts, name, { from: why.from || "", words: why.words.join(" · ") });
+  }
+
   function pageUrl(pathname, params, offset) {
     const next = new URLSearchParams(params);
     next.delete("offset");
@@ -125,8 +143,8 @@
           const context = r.title ? null : names.context(r.id);
           if (context) item += `<span class="context">${esc(context)}</span>`;
           if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
-          if (r.via) item += ` <span class="via">${esc(fill(words.via, { word: r.via }))}</span>`;
-          if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
+          if (r.why) item += " " + whyHTML(words.parts, r.why);
+          else if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
           if (r.index.length) item += ` <span class="via">${esc(fill(words.index, { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }))}</span>`;
           if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(names.fullLabel(x))}</a>`).join(", ")}</span>`;
           if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(names.fullLabel(r.reprint_of))}</a></span>`;
@@ -206,6 +224,7 @@
     for (const m of box[1].matchAll(/data-([a-z-]+)="([^"]*)"/g)) {
       words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
     }
+    words.parts = partsOf(shell);
     const shown = answerSearch(engine, words, url.pathname, url.searchParams, labels);
     if (shown.redirect) return { redirect: shown.redirect };
     const value = esc(shown.query);
@@ -260,6 +279,7 @@
     if (searchBox.dataset.rendered) { mark(); return; } // the service worker answered it
     const words = {};
     for (const key of WORD_KEYS) words[key] = searchBox.dataset[key];
+    words.parts = partsOf(searchBox.innerHTML);
     const params = new URLSearchParams(location.search);
     const lang = (/^\/(en|zh)(?=\/)/.exec(location.pathname) || [null, "ja"])[1];
     const labels = fetch("/-/offline/saved/" + lang + "/labels").then((r) => (r.ok ? r.json() : null)).catch(() => null);

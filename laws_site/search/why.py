@@ -1,0 +1,55 @@
+"""Why a result was found (issue 36 item 3): which words of the query it holds, and through which
+expansion, so that a director sees at once whether the hit is about their situation.
+
+`why(...)` is {"from", "sign", "words"} or None:
+- a unit that holds every word of the query as typed: None (nothing to explain), and so for a
+  citation (its group says "Cited" or "Cited by");
+- a unit found for only some of the query's words (a sentence, by coverage): the words it holds,
+  no `from`, no `sign` ("some words: 長考 · パス");
+- a unit found through an expansion: the query (`from`), `→` or, for another spelling of the same
+  word (a Chinese variant, a typo corrected), `≈`, and the words of the expansion the unit holds
+  (ためらい → 長考, hesitate → 躊躇, 罚牌 ≈ 罚张); a Chinese or English sentence read in Japanese
+  words shows no `from` (it is the whole query).
+Each word is shown as the unit prints it (its first place in the unit's text, from the stored token
+offsets), else as searched (a word of the title only). offline-search-engine.js computes the same.
+"""
+
+from __future__ import annotations
+
+from laws_site.search.plan import Branch
+from laws_site.search.snippets import padded_spans
+
+MAX_WORDS = 6
+SAME_WORD_KINDS = ("zh", "typo")  # expansions that spell the same word otherwise: shown with ≈
+
+
+def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | None:
+    """For a hit (laws_site/search/hits.py), its shown text (laws_site/search/shown.py), its title's
+    tokens and the light words (search_lexicon.light: する, しまう carry no situation)."""
+    branch, partial = hit.branch, hit.match in ("any", "most")
+    if branch is None or (branch.via is None and not partial):
+        return None
+    words = held_words(branch, shown, title_words, light) if partial else [branch.via]
+    if not words:
+        return None
+    if branch.via is None:
+        return {"from": None, "sign": None, "words": words}
+    sign = "≈" if branch.expansion in SAME_WORD_KINDS else "→"
+    return {"from": None if branch.sentence else query, "sign": sign, "words": words}
+
+
+def held_words(branch: Branch, shown, title_words, light: frozenset[str]) -> list[str]:
+    """The branch's content words the unit holds, in the order its text prints them, then those of
+    its title only; a word is held when every token of one of its clause's spellings is."""
+    in_text, in_title = set(shown.padded.split()), title_words or frozenset()
+    held = [
+        clause
+        for clause in branch.clauses
+        if not all(word in light for word in clause[0].split())
+        and any(all(w in in_text or w in in_title for w in alt.split()) for alt in clause)
+    ]
+    wanted = {word for clause in held for alt in clause for word in alt.split() if word in in_text}
+    spans = padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
+    words = [shown.text[begin:end].replace("\n", " ") for begin, end in spans]
+    words += [clause[0] for clause in held if not any(w in in_text for alt in clause for w in alt.split())]
+    return list(dict.fromkeys(words))[:MAX_WORDS]

@@ -1,0 +1,113 @@
+"""Why each result was found (issue 36 item 3, laws_site/search/why.py): the words of the query it holds
+and through which expansion, the same online and offline (tests/test_search_parity.py compares it for
+every query), shown in the interface language (templates/_search_results.html)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from urllib.parse import quote
+
+import pytest
+
+from laws_site.search import engine as searching
+from laws_site.search.data import search_data
+from laws_site.search.hits import load_hits
+from laws_site.search.plan import make_plan
+from laws_site.search.presentation import present
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    yield connection
+    connection.close()
+
+
+def why_of(conn, query: str, unit: str, **options) -> dict | None:
+    """The why of `unit` among the first 50 results of `query` (it must be there)."""
+    results = searching.search_page(conn, query, limit=50, **options)["results"]
+    found = {result["id"]: result["why"] for result in results}
+    assert unit in found, f"{unit} is not in the first 50 results of {query}"
+    return found[unit]
+
+
+def test_a_citation_needs_no_why(conn):
+    results = searching.search_page(conn, "64A1", limit=10)["results"]
+    assert [r["match"] for r in results[:1]] == ["citation"]
+    assert all(r["why"] is None for r in results)
+
+
+def test_a_keyword_found_as_typed_needs_no_why(conn):
+    assert why_of(conn, "リボーク", "laws-2017-ja:61") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "unit", "why"),
+    [
+        ("revoek", "laws-2017-ja:61", {"from": "revoek", "sign": "≈", "words": ["リボーク"]}),  # a typo corrected
+        ("ribooku", "laws-2017-ja:61", {"from": "ribooku", "sign": "→", "words": ["リボーク"]}),  # romaji
+        ("罚牌", "laws-1997-zh:50", {"from": "罚牌", "sign": "≈", "words": ["罚张"]}),  # a Chinese variant
+        (
+            "penaruti kaado",
+            "laws-2017-ja:50",
+            {"from": "penaruti kaado", "sign": "→", "words": ["ペナルティカードの処置"]},
+        ),
+    ],
+    ids=["typo", "romaji", "zh-variant", "sound"],
+)
+def test_a_forgiving_expansion_says_what_was_searched_instead(conn, query, unit, why):
+    assert why_of(conn, query, unit) == why
+
+
+@pytest.mark.parametrize(
+    ("query", "options", "unit", "why"),
+    [
+        ("revoke", {}, "laws-2017-ja:61", {"from": "revoke", "sign": "→", "words": ["リボーク"]}),  # English
+        ("藏牌", {"lang": "ja"}, "laws-2017-ja:61", {"from": "藏牌", "sign": "→", "words": ["リボーク"]}),  # Chinese
+    ],
+    ids=["en", "zh"],
+)
+def test_a_translated_query_names_the_word_of_the_text(conn, query, options, unit, why):
+    assert why_of(conn, query, unit, **options) == why
+
+
+def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(conn, laws_db_path):
+    """The words as 54A prints them, in its order: not the light words (した, ようと) of the sentence."""
+    sentence = "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした"
+    data = search_data(conn)
+    branch = make_plan(data, sentence, "ja").branches[0]
+    hit = load_hits(data, ["laws-2017-ja:54A"])["laws-2017-ja:54A"]
+    hit.branch, hit.match = branch, "any"
+    (result,) = present(conn, data, [hit], sentence)
+    assert result["why"] == {"from": None, "sign": None, "words": ["リード", "ディクレアラー", "ハンド", "ダミー"]}
+    hit.match = "all"  # a unit holding every word: nothing to explain
+    assert present(conn, data, [hit], sentence)[0]["why"] is None
+
+
+@pytest.mark.parametrize(
+    ("prefix", "shown"),
+    [("", "「revoek」≈「リボーク」"), ("/zh", "“revoek”≈“リボーク”"), ("/en", "revoek ≈ リボーク")],
+    ids=["ja", "zh", "en"],
+)
+async def test_the_page_shows_why_in_the_interface_language(datasette, prefix, shown):
+    html = (await datasette.client.get(f"{prefix}/-/search?q=revoek")).text
+    whys = re.findall(r'<span class="why" title="[^"]+">([^<]*)</span>', html)
+    assert whys and whys[0] == shown.replace("&", "&amp;")
+    coverage = (
+        await datasette.client.get(f"{prefix}/-/search?q=" + quote("パートナーが長考した後にパス、そのあとのビッド"))
+    ).text
+    matched = {"": "一致: ", "/zh": "匹配：", "/en": "Matched: "}[prefix]
+    assert re.search(r'<span class="why" title="[^"]+">' + matched + r"[^<]*パス", coverage)
+
+
+async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
+    html = (await datasette.client.get("/en/-/offline/page")).text
+    parts = dict(re.findall(r'<template data-part="([a-z-]+)">(.*?)</template>', html))
+    title = ' title="Why this result was found"'
+    assert parts == {
+        "why-matched": f'<span class="why"{title}>Matched: {{words}}</span>',
+        "why-sentence": f'<span class="why"{title}>→ {{words}}</span>',
+        "why-same": f'<span class="why"{title}>{{from}} ≈ {{words}}</span>',
+        "why-arrow": f'<span class="why"{title}>{{from}} → {{words}}</span>',
+    }
