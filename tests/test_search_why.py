@@ -102,12 +102,13 @@ async def test_the_page_shows_why_in_the_interface_language(datasette, prefix, s
 
 
 async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
+    """The why parts offline-search.js fills: the search page's markup and wording (_search_results.html)."""
     html = (await datasette.client.get("/en/-/offline/page")).text
-    parts = dict(re.findall(r'<template data-part="([a-z-]+)">(.*?)</template>', html))
+    parts = dict(re.findall(r'<template data-part="(why-[a-z]+)">(.*?)</template>', html))
     title = ' title="Why this result was found"'
     assert parts == {
-        "why-matched": f'<span class="why"{title}>Matched: {{words}}</span>',
-        "why-sentence": f'<span class="why"{title}>→ {{words}}</span>',
-        "why-same": f'<span class="why"{title}>{{from}} ≈ {{words}}</span>',
-        "why-arrow": f'<span class="why"{title}>{{from}} → {{words}}</span>',
+        "why-matched": f' <span class="why"{title}>Matched: {{words}}</span>',
+        "why-sentence": f' <span class="why"{title}>→ {{words}}</span>',
+        "why-same": f' <span class="why"{title}>{{from}} ≈ {{words}}</span>',
+        "why-arrow": f' <span class="why"{title}>{{from}} → {{words}}</span>',
     }

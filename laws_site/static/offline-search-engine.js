@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -32,14 +32,10 @@
       const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
       this.variantPrefix = alternatives.length
         ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
-      // every token of the search columns, per language: a word no unit holds cannot match
+      // every token of the search columns, per language: a word no unit holds cannot match (asked word
+      // by word of the FTS index's terms, plus `more`, less `less`: the phone never builds the sets)
       this.vocabularyOf = {};
-      // (as the FTS index's terms per language, plus `more`, less `less`, asked word by word: a query
-      // asks for a few words, so the phone never builds the sets; older packs: the list itself)
-      for (const [lang, words] of Object.entries(pack.indexed_words)) {
-        this.vocabularyOf[lang] = Array.isArray(words) ? new Set(words)
-          : new IndexedWords(lang, words, pack.fts.postings, this.units);
-      }
+      for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new IndexedWords(lang, words, pack.fts.postings, this.units);
       this.indexByTerm = new Map();
       this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
       for (const entry of this.indexEntries) {
@@ -48,8 +44,8 @@
           this.indexByTerm.get(term).push(entry);
         }
       }
-      // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost] (older packs: none)
-      this.seeAlso = new Map((pack.see_also || []).map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
+      // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost]
+      this.seeAlso = new Map(pack.see_also.map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
       const fts = pack.fts;
       this.ftsRows = fts.rows;
       this.avgdl = fts.tokens / fts.rows;
@@ -259,7 +255,7 @@
 
     expansionData() {
       if (this._expansions !== undefined) return this._expansions;
-      const e = this.pack.expansions || { readings: {}, sounds: {}, synonyms: {}, zh: {}, romaji: null };
+      const e = this.pack.expansions;
       e.longest = Math.max(0, ...Object.keys(e.readings).map((k) => [...k].length));
       e.kanaWords = []; e.kanaWordOf = {};
       for (const key of Object.keys(e.readings).sort()) {
@@ -274,7 +270,6 @@
 
     alternatives(query, lang) {
       const e = this.expansionData();
-      if (!e.romaji) return [];
       const found = [];
       const text = pyStrip(query.normalize("NFKC"));
       let kana = null;
@@ -348,7 +343,6 @@
 
     corrections(query, lang) {
       const e = this.expansionData();
-      if (!e.romaji) return [];
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
       const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
@@ -453,7 +447,7 @@
     }
 
     citedUnits(query, doc, lang) {
-      const named = namedDocument(query, this.pack.document_names || {});
+      const named = namedDocument(query, this.pack.document_names);
       const [typed, scoped] = named ? [[named[1]], named[0]] : [splitCitations(query), null];
       if (!typed) return null;
       let wanted = [];

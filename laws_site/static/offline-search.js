@@ -7,83 +7,77 @@
   const { K, QueryError, fill, permalink, Engine } = S;
 
 
-  const WORD_KEYS = ["note", "differs", "nearest", "noResults", "summary", "also", "some", "reprinted",
-    "reprintOf", "previous", "next", "notSaved", "cited", "citing", "definitions", "law", "nearestUnits",
-    "index", "didYouMean", "exact", "title"];
-
   function esc(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
-
   /** How results are named in the interface language (offline_pack.result_labels, saved with the
    * language's pages): the unit's label ("Law 61B", 第61条B項), a link's "<document>: <label>",
-   * each document's short title. Without them (an older copy), ids, as before. */
+   * each document's short title; ids without them. */
   class Names {
     constructor(labels, engine) {
       const units = engine.pack.units;
-      this.usable = !!(labels && labels.labels && labels.labels.length === units.length);
+      const usable = !!(labels && labels.labels && labels.labels.length === units.length);
       this.documents = (labels && labels.documents) || {};
-      this.index = new Map();
-      if (!this.usable) return;
-      units.forEach((unit, i) => this.index.set(unit[1], i));
-      this.labels = labels.labels;
-      this.contexts = labels.contexts || {};
+      this.labels = usable ? labels.labels : [];
+      this.contexts = (usable && labels.contexts) || {};
+      this.index = new Map(usable ? units.map((unit, i) => [unit[1], i]) : []);
     }
-
-    document(doc, fallback) { return this.documents[doc] || fallback || doc; }
 
     /** templates/search.html unit_label: the label, else "doc ref". */
-    label(id, doc, ref) {
-      const i = this.index.get(id);
-      return (i !== undefined && this.labels[i]) || doc + " " + ref;
-    }
+    label(r) { return this.labels[this.index.get(r.id)] || r.doc + " " + r.ref; }
 
     /** A link to a unit, named with its document (unit_labels.full_label). */
     fullLabel(unit) {
-      const i = this.index.get(unit.id);
-      return i !== undefined && this.labels[i] && this.documents[unit.doc]
-        ? this.documents[unit.doc] + ": " + this.labels[i] : unit.doc + " " + unit.ref;
+      const label = this.labels[this.index.get(unit.id)];
+      return label && this.documents[unit.doc] ? this.documents[unit.doc] + ": " + label : unit.doc + " " + unit.ref;
     }
 
     /** The title of the nearest enclosing unit with one, for a unit without a title. */
-    context(id) {
-      const i = this.index.get(id);
-      return i === undefined ? null : this.contexts[i] || null;
-    }
+    context(id) { return this.contexts[this.index.get(id)] || null; }
   }
 
   /** pages/search.py group_results: one document's law, its definitions, the rest; cited, citing. */
-  function groupResults(results, titles, words) {
+  function groupResults(results) {
     const groups = new Map();
-    for (const result of results) {
-      let key, label;
-      if (result.match === "citation") [key, label] = ["cited", words.cited];
-      else if (result.match === "cites") [key, label] = ["citing", words.citing];
-      else if (result.law) [key, label] = [result.doc + "\u0001law\u0001" + result.law, fill(words.law, { n: result.law })];
-      else if (result.kind === "definition") [key, label] = [result.doc + "\u0001definitions", words.definitions];
-      else [key, label] = [result.doc + "\u0001other", ""];
-      const single = key.includes("\u0001");
-      if (!groups.has(key)) groups.set(key, { doc: single ? result.doc : null, document: single ? titles[result.doc] || "" : "", label, results: [] });
-      groups.get(key).results.push({ ...result, document: titles[result.doc] || "" });
+    for (const r of results) {
+      const kind = r.match === "citation" ? "cited" : r.match === "cites" ? "citing" : r.law ? "law" : r.kind === "definition" ? "definitions" : "other";
+      const key = kind === "cited" || kind === "citing" ? kind : [r.doc, kind, r.law].join("\u0001");
+      if (!groups.has(key)) groups.set(key, { kind, law: r.law, doc: key === kind ? null : r.doc, results: [] });
+      groups.get(key).results.push(r);
     }
     return [...groups.values()];
   }
 
-  /** The parts of templates/_search_results.html the offline page holds, by name: HTML with {slots}. */
-  function partsOf(html) {
-    const parts = {};
-    for (const m of html.matchAll(/<template data-part="([a-z-]+)">([\s\S]*?)<\/template>/g)) parts[m[1]] = m[2];
-    return parts;
+  /** The offline page's words (its #offline-search data- attributes) and the parts of
+   * templates/_search_results.html it holds (HTML with {slots}), from its HTML. */
+  function pageWords(html) {
+    const words = { parts: {} };
+    const box = /<div id="offline-search"[^>]*>/.exec(html)[0];
+    for (const m of box.matchAll(/data-([a-z-]+)="([^"]*)"/g)) words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
+    for (const m of html.matchAll(/<template data-part="([a-z-]+)">([\s\S]*?)<\/template>/g)) words.parts[m[1]] = m[2];
+    return words;
   }
 
-  /** A part with its slots filled (each value escaped). */
-  function part(parts, name, values) {
-    return (parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => (key in values ? esc(values[key]) : slot));
+  function unescapeAttribute(text) {
+    return text.replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
   }
+
+  /** Markup for a part's slot: inserted as it is (text is escaped). */
+  class Html { constructor(html) { this.html = html; } }
+
+  /** A part with its slots filled. */
+  function part(parts, name, values = {}) {
+    return new Html((parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
+      const value = values[key];
+      return value === undefined ? slot : value instanceof Html ? value.html : esc(value);
+    }));
+  }
+
+  const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
-  function whyHTML(parts, why) {
+  function whyPart(parts, why) {
     const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === "≈" ? "why-same" : "why-arrow";
     return part(parts, name, { from: why.from || "", words: why.words.join(" · ") });
   }
@@ -95,11 +89,6 @@
     return pathname + "?" + next.toString();
   }
 
-  function withQuery(template, values) {
-    const [before, after] = fill(template, { ...values, query: "\u0000" }).split("\u0000");
-    return esc(before) + "<strong>" + esc(values.query) + "</strong>" + esc(after || "");
-  }
-
   /** pages/search.py page_context: a word searched on its own, or the query exactly, keeping the filters. */
   function searchUrl(query, params, exact) {
     const form = new URLSearchParams({ q: query });
@@ -108,62 +97,49 @@
     return "/-/search?" + form.toString();
   }
 
-  /** The results part of templates/search.html, as HTML. */
-  function resultsHTML(words, answer, titles, params, pathname, names) {
+  /** templates/search.html result_item. */
+  function resultPart(p, r, group, names, titles) {
+    const label = names.label(r);
+    const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
+    const context = r.title ? null : names.context(r.id);
+    const notes = [context ? part(p, "context", { title: context }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
+      r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
+      r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
+      r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
+      r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
+    const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
+    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
+  }
+
+  /** The results part of templates/search.html, from the parts. */
+  function resultsHTML(p, answer, titles, params, pathname, names) {
     const out = [];
     const citation = answer.citation;
     if (citation && citation.message) {
-      out.push(`<div class="citation-note" role="status"><p><strong>${esc(citation.message)}</strong></p>`);
-      if (citation.nearest.length) out.push(`<p>${esc(words.nearestUnits)}</p>`);
-      if (citation.nearest.length) {
-        out.push(`<ul class="suggestions">${citation.nearest.map((u) => `<li><a href="${esc(u.url)}">${esc(names.fullLabel(u))}</a></li>`).join("")}</ul>`);
-      }
-      out.push("</div>");
+      const links = joined(citation.nearest.map((u) => part(p, "listed-link", { url: u.url, text: names.fullLabel(u) })));
+      out.push(part(p, "citation-note", { message: citation.message, nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
     }
-    const exactLink = () => `<a class="exact" href="${esc(searchUrl(answer.query, params, true))}">${esc(fill(words.exact, { query: answer.query }))}</a>`;
-    const wordLinks = (list, kind) => list.map((w) => `<a${kind ? ` class="${kind}"` : ""} href="${esc(searchUrl(w, params, false))}">${esc(w)}</a>`).join(", ");
-    const didYouMean = answer.did_you_mean || [];
-    if (didYouMean.length) {
-      out.push(`<p class="did-you-mean" role="status">${esc(words.didYouMean)} ${wordLinks(didYouMean, "")}\n  · ${exactLink()}</p>`);
-    }
+    const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query });
+    const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind })), ", ");
+    if (answer.did_you_mean.length) out.push(part(p, "did-you-mean", { links: wordLinks(answer.did_you_mean, "suggested"), exact }));
     if (answer.also_searched.length) {
-      const exact = (answer.expansions || []).length && !didYouMean.length ? `\n  · ${exactLink()}` : "";
-      out.push(`<p class="also-searched">${esc(words.also)} ${wordLinks(answer.also_searched, "also")}${exact}</p>`);
+      out.push(part(p, "also-searched", { links: wordLinks(answer.also_searched, "also"), exact: answer.expansions.length && !answer.did_you_mean.length ? exact : "" }));
     }
-    const groups = groupResults(answer.results, titles, words);
-    if (!groups.length && !(citation && !citation.found)) {
-      out.push(`<p class="no-results">${withQuery(words.noResults, { query: answer.query })}</p>`);
-    } else if (groups.length) {
-      const first = answer.offset + 1, last = answer.offset + answer.results.length;
-      out.push(`<p class="search-summary">${withQuery(words.summary, { first, last, total: answer.total, query: answer.query })}</p>`);
-      for (const group of groups) {
-        out.push(`<section class="search-group"><h2>${group.label ? esc(group.label) + " " : ""}${group.doc ? `<span class="document">${esc(group.document)}</span>` : ""}</h2><ul class="search-results">`);
-        for (const r of group.results) {
-          let item = `<li><a href="${esc(r.url)}"><span class="label">${esc(names.label(r.id, r.doc, r.ref))}</span>${esc(r.title || "")}</a>`;
-          const context = r.title ? null : names.context(r.id);
-          if (context) item += `<span class="context">${esc(context)}</span>`;
-          if (!group.doc) item += ` <span class="document">${esc(r.document)}</span>`;
-          if (r.why) item += " " + whyHTML(words.parts, r.why);
-          else if (r.match === "any" || r.match === "most") item += ` <span class="relaxed">${esc(words.some)}</span>`;
-          if (r.index.length) item += ` <span class="via">${esc(fill(words.index, { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }))}</span>`;
-          if (r.reprints.length) item += ` <span class="reprints">${esc(words.reprinted)} ${r.reprints.map((x) => `<a href="${esc(x.url)}">${esc(names.fullLabel(x))}</a>`).join(", ")}</span>`;
-          if (r.reprint_of) item += ` <span class="reprints">${esc(words.reprintOf)} <a href="${esc(r.reprint_of.url)}">${esc(names.fullLabel(r.reprint_of))}</a></span>`;
-          item += `<div class="snippet">${r.snippet.map((part) => part.mark ? `<mark>${esc(part.text)}</mark>` : esc(part.text)).join("")}</div></li>`;
-          out.push(item);
-        }
-        out.push("</ul></section>");
-      }
-      const shown = answer.offset + answer.results.length;
-      const previous = answer.offset > 0 ? Math.max(0, answer.offset - answer.limit) : null;
-      const following = answer.offset + answer.limit < answer.total ? answer.offset + answer.limit : null;
-      if (previous !== null || following !== null) {
-        out.push('<nav class="search-pages" aria-label="Result pages">');
-        if (previous !== null) out.push(`<a rel="prev" href="${esc(pageUrl(pathname, params, previous))}">${esc(fill(words.previous, { n: answer.limit }))}</a>`);
-        if (following !== null) out.push(`<a rel="next" href="${esc(pageUrl(pathname, params, following))}">${esc(fill(words.next, { n: Math.min(answer.limit, answer.total - shown) }))}</a>`);
-        out.push("</nav>");
-      }
+    const groups = groupResults(answer.results);
+    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: answer.query }));
+    if (!groups.length) return joined(out, "\n").html;
+    const last = answer.offset + answer.results.length;
+    out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: answer.query }));
+    for (const group of groups) {
+      out.push(part(p, "group", { heading: part(p, "heading-" + group.kind, { law: group.law }),
+        document: group.doc ? part(p, "group-document", { title: titles[group.doc] }) : "",
+        items: joined(group.results.map((r) => resultPart(p, r, group, names, titles))) }));
     }
-    return out.join("\n");
+    const previous = answer.offset > 0 ? part(p, "previous", { url: pageUrl(pathname, params, Math.max(0, answer.offset - answer.limit)), n: answer.limit }) : null;
+    const next = answer.offset + answer.limit;
+    const following = next < answer.total ? part(p, "following", { url: pageUrl(pathname, params, next), n: Math.min(answer.limit, answer.total - last) }) : null;
+    if (previous || following) out.push(part(p, "pages", { previous: previous || "", following: following || "" }));
+    return joined(out, "\n").html;
   }
 
   function countParam(params, name, fallback, low, high) {
@@ -187,7 +163,7 @@
       if (labels) namesOf.set(labels, names);
     }
     const titles = {};
-    for (const d of engine.pack.documents) titles[d.id] = names.document(d.id, d.title);
+    for (const d of engine.pack.documents) titles[d.id] = names.documents[d.id] || d.title || d.id;
     const chosen = params.get("doc") || "";
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
@@ -209,22 +185,14 @@
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
     if (citation && !citation.found) note += " " + words.nearest;
-    return { ...shown, query: answer.query, note, results: resultsHTML(words, answer, titles, params, pathname, names) };
-  }
-
-  function unescapeAttribute(text) {
-    return text.replace(/&#34;|&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names) };
   }
 
   /** The offline page's HTML with a search answered in it (the service worker's way). */
   function searchPageHTML(shell, engine, url, labels) {
     const box = /<div id="offline-search" hidden([^>]*)>/.exec(shell);
     if (!box) return null;
-    const words = {};
-    for (const m of box[1].matchAll(/data-([a-z-]+)="([^"]*)"/g)) {
-      words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
-    }
-    words.parts = partsOf(shell);
+    const words = pageWords(shell);
     const shown = answerSearch(engine, words, url.pathname, url.searchParams, labels);
     if (shown.redirect) return { redirect: shown.redirect };
     const value = esc(shown.query);
@@ -277,9 +245,7 @@
     searchBox.hidden = false;
     const mark = () => document.documentElement.setAttribute("data-offline-rendered-at", performance.now().toFixed(1));
     if (searchBox.dataset.rendered) { mark(); return; } // the service worker answered it
-    const words = {};
-    for (const key of WORD_KEYS) words[key] = searchBox.dataset[key];
-    words.parts = partsOf(searchBox.innerHTML);
+    const words = pageWords(searchBox.outerHTML);
     const params = new URLSearchParams(location.search);
     const lang = (/^\/(en|zh)(?=\/)/.exec(location.pathname) || [null, "ja"])[1];
     const labels = fetch("/-/offline/saved/" + lang + "/labels").then((r) => (r.ok ? r.json() : null)).catch(() => null);

@@ -1,0 +1,92 @@
+"""The offline page shows a search's results with the search page's markup and wording, in each
+interface language: offline-search.js fills the parts of templates/_search_results.html that the
+offline page holds, the search page renders the same parts (issue 33 item 2: one definition of the
+markup). Run in Node on this build's search pack and the offline page as the service worker gets it,
+against the server's page through Datasette's test client (tests/test_offline_browser.py does it in
+Chromium, offline, in the full tier)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from laws_site.offline import search_data
+from laws_site.offline.pack import result_labels
+from laws_site.offline.search_scripts import script_paths
+
+RUNNER = Path(__file__).resolve().parent / "node" / "offline_page.js"
+QUERIES = [
+    "リボーク",
+    "revoke",
+    "revoek",
+    "ribooku",
+    "夢家",
+    "61B、64A1",  # a citation nobody holds (61Z) differs, as the offline page says: no close spellings
+    "罚牌",
+    "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした",
+]
+
+
+@pytest.fixture(scope="module")
+def offline_page(laws_db_path, tmp_path_factory):
+    """ask(shell, labels, url) -> the service worker's answer, from one Node process."""
+    assert shutil.which("node"), "node is not installed"
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+    pack = tmp_path_factory.mktemp("search-pack") / "search.json"
+    pack.write_text(json.dumps(search_data.export(conn, build), ensure_ascii=False), encoding="utf-8")
+    conn.close()
+    process = subprocess.Popen(
+        ["node", str(RUNNER), str(pack), *map(str, script_paths())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+    def ask(shell: str, labels: dict, url: str) -> dict:
+        process.stdin.write(json.dumps([shell, labels, url], ensure_ascii=False) + "\n")
+        process.stdin.flush()
+        return json.loads(process.stdout.readline())
+
+    yield ask
+    process.stdin.close()
+    process.wait(timeout=10)
+
+
+def between(html: str, start: str, end: str) -> str:
+    """The markup between two marks, blank space between tags left out."""
+    region = html[html.index(start) + len(start) :]
+    return re.sub(r">\s+<", "><", region[: region.index(end)]).strip()
+
+
+def online_results(html: str, prefix: str) -> str:
+    """The search page's results, its links without the language prefix (the service worker adds it
+    to the offline page's links) and without its summary's link to the JSON (offline has none)."""
+    region = between(html, "</details>", "</main>").removesuffix("</section>")
+    region = region.replace(f'href="{prefix}/', 'href="/') if prefix else region
+    return re.sub(r' · <a href="/-/search\.json\?[^"]*">JSON</a>', "", region)
+
+
+@pytest.fixture(scope="module")
+def labels(laws_db_path):
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    yield {lang: result_labels(conn, lang) for lang in ("ja", "zh", "en")}
+    conn.close()
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_offline_results_have_the_search_pages_markup(datasette, labels, offline_page, prefix, query):
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    url = f"{prefix}/-/search?q={quote(query)}&list=1"
+    online = online_results((await datasette.client.get(url)).text, prefix)
+    offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
+    assert between(offline, '<div id="offline-results">', "</div>\n<template") == online
