@@ -8,8 +8,6 @@
   class QueryError extends Error {}
 
   // ---------------------------------------------------------------- the rules, from the pack
-  // Every table, pattern, weight and message comes from the Python that defines it
-  // (laws_site/offline/search_rules.py, the pack's `rules`): this file holds none of its own.
 
   const K = {}; // the rules of the pack in use, patterns compiled (one object: the other files hold it)
   let rulesInUse = null;
@@ -20,25 +18,23 @@
   function useRules(rules) {
     if (rulesInUse === rules) return;
     rulesInUse = rules;
-    {
-      const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
-      Object.assign(K, {
-        rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word), katakanaWord: rx(s.katakana_word, "y"),
-        tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
-        small: k.small, large: k.large, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
-        kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
-        vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
-        english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
-        x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
-        appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
-        docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
-        wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
-        englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
-        nonWord: rx(keys.non_word, "g"), glossaryForms: rx(keys.glossary_forms, "g"), search: rules.search,
-        operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
-        katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
-      });
-    }
+    const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
+    Object.assign(K, {
+      rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word), katakanaWord: rx(s.katakana_word, "y"),
+      tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
+      small: k.small, large: k.large, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
+      kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
+      vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
+      english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
+      x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
+      appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
+      docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
+      wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
+      englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
+      nonWord: rx(keys.non_word, "g"), glossaryForms: rx(keys.glossary_forms, "g"), search: rules.search,
+      operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
+      katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
+    });
   }
 
   function fill(template, values) {
