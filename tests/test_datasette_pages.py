@@ -100,12 +100,12 @@ def message_ids() -> list[tuple[str, str]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("message", "Message", "message_by_id"):
                 first = node.args[0] if node.args else None
-                # a sentence, not one of search's message names (engine.MESSAGES: "empty", "too_long")
+                # a sentence, not one of search's message names (query.MESSAGES: "empty", "too_long")
                 if isinstance(first, ast.Constant) and isinstance(first.value, str) and " " in first.value:
                     found.append((f"{path.name}:{node.lineno}", first.value))
-    from laws_site.search.engine import PAGE_MESSAGES
+    from laws_site.search.query import PAGE_MESSAGES
 
-    return found + [(f"engine.PAGE_MESSAGES[{name}]", msgid) for name, (msgid, _) in PAGE_MESSAGES.items()]
+    return found + [(f"query.PAGE_MESSAGES[{name}]", msgid) for name, (msgid, _) in PAGE_MESSAGES.items()]
 
 
 def test_every_message_id_is_translated_and_keeps_its_variables():
