@@ -104,3 +104,13 @@ async def test_without_a_laws_database_the_plugin_owns_no_path(tmp_path):
         response = await ds.client.get(path, headers=BROWSER)
         assert response.status_code == 200 and "site-header" not in response.text, path
     assert (await ds.client.get("/extra-database/nope")).status_code == 404
+
+
+async def test_the_public_sites_own_pages_take_a_language_prefix(datasette, beside):
+    """/-/databases and /-/threads are the plugin's on the public site (and read in its languages);
+    beside another database, without public_site, they are Datasette's, unprefixed."""
+    for path in ("/zh/-/databases", "/en/-/threads"):
+        page = await datasette.client.get(path, headers=BROWSER)
+        assert page.status_code == 200 and 'class="site-header"' in page.text, path
+    assert (await beside.client.get("/en/-/databases", headers=BROWSER)).status_code == 404
+    assert (await beside.client.get("/-/databases", headers=BROWSER)).status_code == 200
