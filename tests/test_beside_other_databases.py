@@ -41,6 +41,8 @@ BROWSER = {"accept": "text/html", "accept-language": "en"}
         "/other/things",
         "/other/things/1",
         "/other/things?_sort=name",
+        "/other/things?_sort_desc=name",
+        "/other/things?kind__exact=odd",
         "/other/things?_facet=kind",
         "/other/things?_search=n1",
         "/other?sql=select+1",
@@ -65,6 +67,18 @@ async def test_its_json_facets_and_errors_are_datasettes_own(beside):
     bad_sort = await beside.client.get("/other/things.json?_sort=zzz")
     # Datasette's own answer (0.65 says 500 for it): the plugin's error pages are for its own paths
     assert "Cannot sort table by zzz" in bad_sort.text and "suggestions" not in bad_sort.text
+
+
+async def test_its_paging_shapes_filters_and_csv_are_datasettes_own(beside):
+    """Datasette's table conventions, which the plugin refuses on its own routes, work here."""
+    first = (await beside.client.get("/other/things.json?_size=2&_shape=objects")).json()
+    assert len(first["rows"]) == 2 and first["next_url"].startswith("http://localhost/other/things.json?")
+    second = (await beside.client.get("/other/things.json?_size=2&_shape=objects&_next=" + first["next"])).json()
+    assert [r["id"] for r in second["rows"]] == [2, 3]
+    array = (await beside.client.get("/other/things.json?kind__exact=odd&_shape=array")).json()
+    assert [r["id"] for r in array] == [1, 3, 5]
+    csv = await beside.client.get("/other/things.csv?_sort_desc=id&_size=1")
+    assert csv.status_code == 200 and csv.text.splitlines()[1].startswith("5,")
 
 
 async def test_a_writable_canned_query_still_writes(beside):
