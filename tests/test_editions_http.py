@@ -3,6 +3,11 @@ moved references, the history JSON, and the diff rows that pair different refs."
 
 from __future__ import annotations
 
+import html as html_lib
+import re
+
+import pytest
+
 
 def short(counterparts: list[dict]) -> list[tuple]:
     return [(c["doc"], c["ref"], c["relation"], c["basis"]) for c in counterparts]
@@ -114,3 +119,77 @@ def test_an_english_note_loses_the_ids_it_was_composed_with():
         "It is 17D (recorded in the concordance as a move)."
     )
     assert in_english_words("(see damaging-enforced-pass)", moves) == "(see 1997 Law 23 → 2017 Law 72C)"
+
+
+def other_edition_box(html: str) -> str:
+    box = html[html.index('<section class="other-edition">') :]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box[: box.index("</section>")])).strip()
+
+
+async def page_text(datasette, path: str) -> str:
+    response = await datasette.client.get(path)
+    assert response.status_code == 200, path
+    return response.text
+
+
+@pytest.mark.parametrize(
+    "path, says",
+    [
+        # a pair the build's rule made says so, never 「両方の本文を読んで確認」 (30C: 2017 adds "a pass of an
+        # artificial call" and drops the definition; the rule paired it as the same)
+        ("/laws-2017-ja/30C", "规则 1997: 第30条C項 同じ条項 (ビルドの規則による対応、未確認)"),
+        ("/en/laws-2017-ja/30C", "Laws 1997: Law 30C the same provision (paired by the build's rule, not yet read)"),
+        # a law's headline relation says what happened to its parts (Law 25 was 「同じ条項（文言変更）」)
+        (
+            "/laws-2017-ja/25",
+            "第25条 合法的和不合法的更改叫牌 改訂：変更9、追加6、削除1 (ビルドの規則による対応、未確認)",
+        ),
+        ("/zh/laws-2017-ja/40", "同伴间的默契 修订：修改10处，新增26处"),
+        # new in 2017 when read; left unpaired by the rule when not (20F4's source is 1997 75D, past the corpus)
+        ("/laws-2017-ja/23A1", "2017年版で新設： 2017年版の第23条（同等なコール）は2017年版で新設された規定です。"),
+        ("/en/laws-2017-ja/20F4", "No 1997 counterpart found by the build's rule, not yet read:"),
+        ("/en/laws-2017-ja/61", "no 1997 text in the corpus The 1997 text in this corpus stops inside 52A"),
+        ("/laws-1997-zh/11B1", "2017年版で削除："),
+    ],
+)
+async def test_the_other_edition_box_says_what_the_concordance_says(datasette, path, says):
+    box = other_edition_box(await page_text(datasette, path))
+    assert says.replace("'", "&#39;") in box or says in html_lib.unescape(box), box
+    # the sentence the build wrote for every rule-made pair until the reading was told apart from the rule
+    assert "両方の本文を読んで確認：" not in box and "Read in both texts:" not in box
+
+
+def test_a_unit_without_a_counterpart_is_named_by_what_the_reading_knows():
+    from laws_site.read.editions import status_of
+
+    editions = {"old": "1997", "new": "2017"}
+    words = lambda *args: status_of(*args, editions)["words"]  # noqa: E731
+    assert words("new", "reviewed", None) == "new in %(new)s"
+    assert words("new", "content", None) == "no %(old)s counterpart found by the build's rule, not yet read"
+    # 2017 20F4 from 1997 75D1, in the part of the 1997 Laws the corpus does not hold: named where known
+    assert words("not_in_source", "reviewed", "75D1") == (
+        "its %(old)s source is in the part of the %(old)s Laws this corpus does not hold"
+    )
+    assert words("not_in_source", "content", None) == "no %(old)s text in this corpus"
+    assert words("removed", "content", None) == "no %(new)s counterpart found by the build's rule, not yet read"
+
+
+async def test_history_and_compare_pages_say_what_happened_to_a_laws_parts(datasette):
+    history = await page_text(datasette, "/-/history/25")
+    assert re.search(r'<strong>第25条 \(2017\)</strong> <span lang="ja">改訂：変更9、追加6、削除1</span>', history)
+    compare = await page_text(datasette, "/en/-/diff?ref=23&from=laws-1997-zh&to=laws-2017-ja")
+    changes = re.findall(r"<strong>(Law 23 \(\d+\))</strong> <span lang=\"en\">([^<]+)</span>", compare)
+    assert changes == [("Law 23 (2017)", "new in 2017: 6 parts added"), ("Law 23 (1997)", "moved")]
+    assert "whose pairs were read in both texts" not in compare
+
+
+async def test_history_cells_of_a_heading_only_reprint_say_nothing_was_compared(datasette):
+    """/-/history/50 showed 変更なし for 50A, 50C, 50D, 50E: the 2018 commentary printed only their headings."""
+    html = await page_text(datasette, "/-/history/50")
+    for ref in ("50A", "50C", "50D", "50E"):
+        row = html[html.index(f'id="h-{ref}"') :]
+        row = row[: row.index("</section>")]
+        assert "見出しのみ：比較なし" in row and "変更なし" not in row, ref
+        assert "注釈書はここで見出しだけを載せ" in row
+    row = html[html.index('id="h-50B"') :]
+    assert "見出しのみ" not in row[: row.index("</section>")]

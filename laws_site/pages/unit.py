@@ -230,7 +230,7 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     return [d for d in queries.definitions_in(conn, doc, shown) if d["id"] not in inside]
 
 
-LAW_KINDS = ("law", "article")
+LAW_KINDS = editions.LAW_KINDS
 
 
 def add_title_marks(node: dict, marks: dict[str, list[dict]]) -> None:
