@@ -147,7 +147,7 @@ async def page_text(datasette, path: str) -> str:
         ("/zh/laws-2017-ja/40", "同伴间的默契 修订：修改10处，新增26处"),
         # new in 2017 when read; left unpaired by the rule when not (20F4's source is 1997 75D, past the corpus)
         ("/laws-2017-ja/23A1", "2017年版で新設： 2017年版の第23条（同等なコール）は2017年版で新設された規定です。"),
-        ("/en/laws-2017-ja/20F4", "No 1997 counterpart found by the build's rule, not yet read:"),
+        ("/en/laws-2017-ja/20F4", "No 1997 counterpart found by the build's rule, not yet read"),
         ("/en/laws-2017-ja/61", "no 1997 text in the corpus The 1997 text in this corpus stops inside 52A"),
         ("/laws-1997-zh/11B1", "2017年版で削除："),
     ],
