@@ -135,19 +135,20 @@ async def page_text(datasette, path: str) -> str:
 @pytest.mark.parametrize(
     "path, says",
     [
-        # a pair the build's rule made says so, never 「両方の本文を読んで確認」 (30C: 2017 adds "a pass of an
-        # artificial call" and drops the definition; the rule paired it as the same)
-        ("/laws-2017-ja/30C", "规则 1997: 第30条C項 同じ条項 (ビルドの規則による対応、未確認)"),
-        ("/en/laws-2017-ja/30C", "Laws 1997: Law 30C the same provision (paired by the build's rule, not yet read)"),
+        # read in both texts: the relation alone (30C: 2017 adds "a pass of an artificial call" and drops the
+        # definition; the rule had paired it as the same and the page said 「両方の本文を読んで確認」)
+        ("/laws-2017-ja/30C", "规则 1997: 第30条C項 同じ条項（文言変更） 2つの版を比較"),
+        ("/en/laws-2017-ja/30C", "Laws 1997: Law 30C the same provision, reworded Compare the two editions"),
         # a law's headline relation says what happened to its parts (Law 25 was 「同じ条項（文言変更）」)
-        (
-            "/laws-2017-ja/25",
-            "第25条 合法的和不合法的更改叫牌 改訂：変更9、追加6、削除1 (ビルドの規則による対応、未確認)",
-        ),
-        ("/zh/laws-2017-ja/40", "同伴间的默契 修订：修改10处，新增26处"),
-        # new in 2017 when read; left unpaired by the rule when not (20F4's source is 1997 75D, past the corpus)
+        ("/laws-2017-ja/25", "第25条 合法的和不合法的更改叫牌 改訂：変更9、追加6、削除1 2つの版を比較"),
+        ("/zh/laws-2017-ja/40", "同伴间的默契 修订：修改16处，新增18处，无1997年版条文2处"),
+        # new in 2017, read; its 1997 source named where it is in the part of the 1997 Laws the corpus lacks
         ("/laws-2017-ja/23A1", "2017年版で新設： 2017年版の第23条（同等なコール）は2017年版で新設された規定です。"),
-        ("/en/laws-2017-ja/20F4", "No 1997 counterpart found by the build's rule, not yet read"),
+        (
+            "/en/laws-2017-ja/20F4",
+            "Its 1997 source is in the part of the 1997 Laws this corpus does not hold: 1997 Law 75D1.",
+        ),
+        ("/laws-2017-ja/20F4", "1997年版の出典はこのコーパスにない部分にある： 1997年版第75条D項1。"),
         ("/en/laws-2017-ja/61", "no 1997 text in the corpus The 1997 text in this corpus stops inside 52A"),
         ("/laws-1997-zh/11B1", "2017年版で削除："),
     ],
@@ -155,8 +156,49 @@ async def page_text(datasette, path: str) -> str:
 async def test_the_other_edition_box_says_what_the_concordance_says(datasette, path, says):
     box = other_edition_box(await page_text(datasette, path))
     assert says.replace("'", "&#39;") in box or says in html_lib.unescape(box), box
-    # the sentence the build wrote for every rule-made pair until the reading was told apart from the rule
-    assert "両方の本文を読んで確認：" not in box and "Read in both texts:" not in box
+
+
+async def test_a_pair_the_builds_rule_made_says_it_is_not_yet_read(datasette):
+    """Every pair is read in this build; a pair the rule makes (a corpus not yet reviewed) says so, and
+    never 「両方の本文を読んで確認」 (99 rule-made pairs did, among them 30C)."""
+    from laws_site.read.editions import BASIS_NAMES
+
+    pair = {
+        "id": "laws-1997-zh:30C",
+        "ref": "30C",
+        "labels": {"ja": "规则 1997: 第30条C項"},
+        "title": "",
+        "lang": "zh",
+        "relation": "same",
+        "words": "the same provision",
+        "why": None,
+        "why_shown": False,
+        "url": "/laws-1997-zh/30C",
+        "compare_url": "/-/diff?ref=30C",
+    }
+    for basis, shown in (
+        ("content", "(ビルドの規則による対応、未確認)"),
+        ("number", "(ビルドの規則による対応（番号のみ）、未確認)"),
+    ):
+        edition = {
+            "counterparts": [{**pair, "basis": basis, "basis_words": BASIS_NAMES[basis]}],
+            "status": None,
+            "flags": [],
+        }
+        html = await datasette.render_template(
+            "_other_edition.html", {"other_edition": edition, "ui_lang": "ja", "unit": {"ref": "30C"}}
+        )
+        assert f'<span class="basis">{shown}</span>' in html
+        assert "両方の本文を読んで確認" not in html
+    edition = {
+        "counterparts": [{**pair, "basis": "reviewed", "basis_words": BASIS_NAMES["reviewed"]}],
+        "status": None,
+        "flags": [],
+    }
+    html = await datasette.render_template(
+        "_other_edition.html", {"other_edition": edition, "ui_lang": "ja", "unit": {"ref": "30C"}}
+    )
+    assert 'class="basis"' not in html
 
 
 def test_a_unit_without_a_counterpart_is_named_by_what_the_reading_knows():
@@ -187,8 +229,7 @@ async def test_history_cells_of_a_heading_only_reprint_say_nothing_was_compared(
     """/-/history/50 showed 変更なし for 50A, 50C, 50D, 50E: the 2018 commentary printed only their headings."""
     html = await page_text(datasette, "/-/history/50")
     for ref in ("50A", "50C", "50D", "50E"):
-        row = html[html.index(f'id="h-{ref}"') :]
-        row = row[: row.index("</section>")]
+        row = re.search(rf'id="h-{re.escape(ref)}(?:-from-[^"]*)?".*?</section>', html, re.S).group(0)
         assert "見出しのみ：比較なし" in row and "変更なし" not in row, ref
         assert "注釈書はここで見出しだけを載せ" in row
     row = html[html.index('id="h-50B"') :]
