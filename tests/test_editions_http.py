@@ -3,6 +3,11 @@ moved references, the history JSON, and the diff rows that pair different refs."
 
 from __future__ import annotations
 
+import html as html_lib
+import re
+
+import pytest
+
 
 def short(counterparts: list[dict]) -> list[tuple]:
     return [(c["doc"], c["ref"], c["relation"], c["basis"]) for c in counterparts]
@@ -114,3 +119,118 @@ def test_an_english_note_loses_the_ids_it_was_composed_with():
         "It is 17D (recorded in the concordance as a move)."
     )
     assert in_english_words("(see damaging-enforced-pass)", moves) == "(see 1997 Law 23 → 2017 Law 72C)"
+
+
+def other_edition_box(html: str) -> str:
+    box = html[html.index('<section class="other-edition">') :]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box[: box.index("</section>")])).strip()
+
+
+async def page_text(datasette, path: str) -> str:
+    response = await datasette.client.get(path)
+    assert response.status_code == 200, path
+    return response.text
+
+
+@pytest.mark.parametrize(
+    "path, says",
+    [
+        # read in both texts: the relation alone (30C: 2017 adds "a pass of an artificial call" and drops the
+        # definition; the rule had paired it as the same and the page said 「両方の本文を読んで確認」)
+        ("/laws-2017-ja/30C", "规则 1997: 第30条C項 同じ条項（文言変更） 2つの版を比較"),
+        ("/en/laws-2017-ja/30C", "Laws 1997: Law 30C the same provision, reworded Compare the two editions"),
+        # a law's headline relation says what happened to its parts (Law 25 was 「同じ条項（文言変更）」)
+        ("/laws-2017-ja/25", "第25条 合法的和不合法的更改叫牌 改訂：変更9、追加6、削除1 2つの版を比較"),
+        ("/zh/laws-2017-ja/40", "同伴间的默契 修订：修改16处，新增18处，无1997年版条文2处"),
+        # new in 2017, read; its 1997 source named where it is in the part of the 1997 Laws the corpus lacks
+        ("/laws-2017-ja/23A1", "2017年版で新設： 2017年版の第23条（同等なコール）は2017年版で新設された規定です。"),
+        (
+            "/en/laws-2017-ja/20F4",
+            "Its 1997 source is in the part of the 1997 Laws this corpus does not hold: 1997 Law 75D1.",
+        ),
+        ("/laws-2017-ja/20F4", "1997年版の出典はこのコーパスにない部分にある： 1997年版第75条D項1。"),
+        ("/en/laws-2017-ja/61", "no 1997 text in the corpus The 1997 text in this corpus stops inside 52A"),
+        ("/laws-1997-zh/11B1", "2017年版で削除："),
+    ],
+)
+async def test_the_other_edition_box_says_what_the_concordance_says(datasette, path, says):
+    box = other_edition_box(await page_text(datasette, path))
+    assert says.replace("'", "&#39;") in box or says in html_lib.unescape(box), box
+
+
+async def test_a_pair_the_builds_rule_made_says_it_is_not_yet_read(datasette):
+    """Every pair is read in this build; a pair the rule makes (a corpus not yet reviewed) says so, and
+    never 「両方の本文を読んで確認」 (99 rule-made pairs did, among them 30C)."""
+    from laws_site.read.editions import BASIS_NAMES
+
+    pair = {
+        "id": "laws-1997-zh:30C",
+        "ref": "30C",
+        "labels": {"ja": "规则 1997: 第30条C項"},
+        "title": "",
+        "lang": "zh",
+        "relation": "same",
+        "words": "the same provision",
+        "why": None,
+        "why_shown": False,
+        "url": "/laws-1997-zh/30C",
+        "compare_url": "/-/diff?ref=30C",
+    }
+    for basis, shown in (
+        ("content", "(ビルドの規則による対応、未確認)"),
+        ("number", "(ビルドの規則による対応（番号のみ）、未確認)"),
+    ):
+        edition = {
+            "counterparts": [{**pair, "basis": basis, "basis_words": BASIS_NAMES[basis]}],
+            "status": None,
+            "flags": [],
+        }
+        html = await datasette.render_template(
+            "_other_edition.html", {"other_edition": edition, "ui_lang": "ja", "unit": {"ref": "30C"}}
+        )
+        assert f'<span class="basis">{shown}</span>' in html
+        assert "両方の本文を読んで確認" not in html
+    edition = {
+        "counterparts": [{**pair, "basis": "reviewed", "basis_words": BASIS_NAMES["reviewed"]}],
+        "status": None,
+        "flags": [],
+    }
+    html = await datasette.render_template(
+        "_other_edition.html", {"other_edition": edition, "ui_lang": "ja", "unit": {"ref": "30C"}}
+    )
+    assert 'class="basis"' not in html
+
+
+def test_a_unit_without_a_counterpart_is_named_by_what_the_reading_knows():
+    from laws_site.read.editions import status_of
+
+    editions = {"old": "1997", "new": "2017"}
+    words = lambda *args: status_of(*args, editions)["words"]  # noqa: E731
+    assert words("new", "reviewed", None) == "new in %(new)s"
+    assert words("new", "content", None) == "no %(old)s counterpart found by the build's rule, not yet read"
+    # 2017 20F4 from 1997 75D1, in the part of the 1997 Laws the corpus does not hold: named where known
+    assert words("not_in_source", "reviewed", "75D1") == (
+        "its %(old)s source is in the part of the %(old)s Laws this corpus does not hold"
+    )
+    assert words("not_in_source", "content", None) == "no %(old)s text in this corpus"
+    assert words("removed", "content", None) == "no %(new)s counterpart found by the build's rule, not yet read"
+
+
+async def test_history_and_compare_pages_say_what_happened_to_a_laws_parts(datasette):
+    history = await page_text(datasette, "/-/history/25")
+    assert re.search(r'<strong>第25条 \(2017\)</strong> <span lang="ja">改訂：変更9、追加6、削除1</span>', history)
+    compare = await page_text(datasette, "/en/-/diff?ref=23&from=laws-1997-zh&to=laws-2017-ja")
+    changes = re.findall(r"<strong>(Law 23 \(\d+\))</strong> <span lang=\"en\">([^<]+)</span>", compare)
+    assert changes == [("Law 23 (2017)", "new in 2017: 6 parts added"), ("Law 23 (1997)", "moved")]
+    assert "whose pairs were read in both texts" not in compare
+
+
+async def test_history_cells_of_a_heading_only_reprint_say_nothing_was_compared(datasette):
+    """/-/history/50 showed 変更なし for 50A, 50C, 50D, 50E: the 2018 commentary printed only their headings."""
+    html = await page_text(datasette, "/-/history/50")
+    for ref in ("50A", "50C", "50D", "50E"):
+        row = re.search(rf'id="h-{re.escape(ref)}(?:-from-[^"]*)?".*?</section>', html, re.S).group(0)
+        assert "見出しのみ：比較なし" in row and "変更なし" not in row, ref
+        assert "注釈書はここで見出しだけを載せ" in row
+    row = html[html.index('id="h-50B"') :]
+    assert "見出しのみ" not in row[: row.index("</section>")]

@@ -7,7 +7,15 @@ folding). The set-up (packs, server, one phone) is tests/test_offline_browser.py
 from __future__ import annotations
 
 from tests.test_browser import pytestmark  # noqa: F401
-from tests.test_offline_browser import READY, SAVE_TIMEOUT_MS, db_copy, phone, playwright, served  # noqa: F401
+from tests.test_offline_browser import (  # noqa: F401
+    READY,
+    SAVE_TIMEOUT_MS,
+    db_copy,
+    phone,
+    playwright,
+    served,
+    server,
+)
 
 
 def test_saved_online_first(phone, served):  # noqa: F811

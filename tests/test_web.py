@@ -168,6 +168,21 @@ async def test_commentary_panel_shows_label_and_first_line_expandable(datasette,
     assert "/-/diff?ref=61&amp;from=revoke-notes-ja&amp;to=laws-2017-ja" in panel
 
 
+@pytest.mark.parametrize(
+    "prefix, label",
+    [("", "定義: 裁判"), ("/zh", "定义: 裁判"), ("/en", "Definition: DIRECTOR")],
+)
+async def test_a_source_note_on_a_unit_inside_the_page_names_it_by_its_label(datasette, prefix, label):
+    """Chapter 1 of the 1997 Laws shows its definitions' slips (复工桥牌 for 复式桥牌): each says which
+    definition by the label a reader reads, not by its internal ref (it printed 「def:裁判: as printed」)."""
+    html = (await get(datasette, prefix + "/laws-1997-zh/chapter:1")).text
+    link = re.search(
+        r'<li><a href="[^"]*/laws-1997-zh/def:%E8%A3%81%E5%88%A4">([^<]+)</a>: [^<]*<q lang="zh">复工桥牌', html
+    )
+    assert link is not None and link.group(1) == label
+    assert ">def:" not in html
+
+
 async def test_a_footnote_printed_under_another_unit_is_shown_in_full_where_it_is_marked(datasette):
     """64A2's *19 (the dummy's trick is not declarer's) decides who won the trick; the book prints it under 64A1,
     and 64A2's page showed only the marker's link."""

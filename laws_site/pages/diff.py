@@ -58,6 +58,10 @@ async def diff_view(datasette, request):
         return await bad_request(datasette, request, message_of(error), as_json)
     if as_json:
         return json_response(result)
+    if result.get("comparison") == "signals" and str(result["ref"]).isdigit():  # a law across editions
+        lang, law = i18n.lang(), int(result["ref"])
+        sides = [(result["to"]["doc"], result["to"]["edition"]), (result["from"]["doc"], result["from"]["edition"])]
+        result["law_changes"] = await read(datasette, lambda conn: editions.law_changes_of(conn, law, sides, lang))
     notes = await read(datasette, reasons.notes_for) if any(r.get("note") for r in result["rows"]) else None
     for row in result["rows"]:
         row["why"] = reasons.reason(row.get("note"), notes)  # an editor's note in the reader's language

@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from ingest.text.spelling import typed_law_ref
 from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import N_, gettext
 from laws_site.read import editions, reasons
 from laws_site.read.diffs import side_pieces_of
@@ -34,11 +35,17 @@ async def view(datasette, request):
     notes = await read(datasette, reasons.notes_for)  # the editors' notes in the reader's language
     for version in history["versions"]:
         version["why"] = reasons.reason(version.get("note"), notes)
+    lang = i18n.lang()  # read before the thread
+    sides = editions.history_sides(history)
+    history["law_changes"] = await read(
+        datasette, lambda conn: editions.law_changes_of(conn, history["law"], sides, lang)
+    )
     previous = None
     for row in history["rows"]:
         for step in row["steps"].values():
             if isinstance(step, dict):
-                step["why"] = reasons.reason(step.get("reason"), notes)
+                own = editions.translations(step.get("reason_ja"), step.get("reason_zh"))
+                step["why"] = reasons.reason(step.get("reason"), notes, lang, own)
         step = row["steps"].get("old_to_new") or {}
         step["why_shown"] = step.get("reason") != previous  # a split's one reason, printed once
         previous = step.get("reason")

@@ -230,7 +230,7 @@ def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     return [d for d in queries.definitions_in(conn, doc, shown) if d["id"] not in inside]
 
 
-LAW_KINDS = ("law", "article")
+LAW_KINDS = editions.LAW_KINDS
 
 
 def add_title_marks(node: dict, marks: dict[str, list[dict]]) -> None:
@@ -282,7 +282,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
     row = queries.unit_by_id(conn, unit["id"])
     units = queries.subtree(conn, unit["id"])
     ids = [u["id"] for u in units]
-    unit["source_notes"] = source_notes(conn, ids)  # kept source typos: as printed, probably means
+    unit["source_notes"] = source_notes(conn, ids, lang)  # kept source typos: as printed, probably means
     chain = queries.ancestors(conn, row)
     previous, following = reading_neighbours(conn, row)
     beside = siblings(conn, row)

@@ -16,6 +16,7 @@ from ingest.editions.relations import relation_words
 from ingest.text.refs import law_ancestors, parse_law_ref
 from ingest.text.spelling import typed_law_ref
 from laws_site.i18n.message import Doc, Docs, Side, message
+from laws_site.read.editions import BASIS_NAMES
 from laws_site.read.queries import registry
 
 STATUSES = ("same", "changed", "only_from", "only_to")
@@ -132,11 +133,8 @@ def with_relation(row: dict) -> dict:
     """A pair from the provision concordance says its relation in words (ingest.editions.concordance)."""
     if row.get("relation"):
         row["relation_words"] = relation_words(row["relation"])
-        row["basis_words"] = BASIS_WORDS.get(row.get("basis"), row.get("basis"))
+        row["basis_words"] = BASIS_NAMES.get(row.get("basis"), row.get("basis"))
     return row
-
-
-BASIS_WORDS = {"reviewed": "read in both texts", "content": "proposed from content", "number": "paired by number only"}
 
 
 def with_texts(row: dict, from_text: str | None, to_text: str | None) -> dict:

@@ -13,6 +13,7 @@ import sqlite3
 from urllib.parse import urlencode
 
 from ingest.editions.relations import relation_words
+from ingest.references.labels import law_citation
 from ingest.text.refs import law_number
 from laws_site.i18n.catalog import N_
 from laws_site.read import queries, reasons
@@ -32,10 +33,22 @@ RELATION_NAMES = {
     "new": N_("new"),
     "not_in_source": N_("no text in the corpus"),
 }
+# a pair is read in both texts (corpus/concordance.yml) or made by the build's rule and not yet read
 BASIS_NAMES = {
     "reviewed": N_("read in both texts"),
-    "content": N_("proposed from content"),
-    "number": N_("paired by number only"),
+    "content": N_("paired by the build's rule, not yet read"),
+    "number": N_("paired by the build's rule (by number only), not yet read"),
+}
+# a unit with no counterpart, as a reader is told it (%(old)s, %(new)s: the two editions): new when the
+# reading says so, its source named when the reading knows it is in the part of the older Laws the
+# corpus does not hold, or left unpaired by the build's rule
+STATUS_NAMES = {
+    ("new", True): N_("new in %(new)s"),
+    ("new", False): N_("no %(old)s counterpart found by the build's rule, not yet read"),
+    ("removed", True): N_("removed in %(new)s"),
+    ("removed", False): N_("no %(new)s counterpart found by the build's rule, not yet read"),
+    ("not_in_source", True): N_("its %(old)s source is in the part of the %(old)s Laws this corpus does not hold"),
+    ("not_in_source", False): N_("no %(old)s text in this corpus"),
 }
 VERSION_LABELS = {
     "old": N_("%(edition)s Laws, Chinese translation"),
@@ -45,10 +58,21 @@ VERSION_LABELS = {
 
 PAIR_SQL = """
 select p.from_id, p.to_id, p.from_doc, p.to_doc, p.from_ref, p.to_ref, p.relation, p.basis, p.reason,
-       f.title, t.title
+       f.title, t.title, p.reason_ja, p.reason_zh, p.source_ref
 from provision_pairs p left join sections f on f.id = p.from_id left join sections t on t.id = p.to_id
 where {where} order by p.position
 """
+
+
+def status_of(relation: str, basis: str, source_ref: str | None, editions: dict[str, str]) -> dict:
+    """What a unit without a counterpart is, in words (a msgid and its editions)."""
+    read = source_ref is not None if relation == "not_in_source" else basis == "reviewed"
+    return {"words": STATUS_NAMES.get((relation, read), RELATION_NAMES.get(relation, relation)), "editions": editions}
+
+
+def translations(reason_ja: str | None, reason_zh: str | None) -> dict[str, str]:
+    """A reason's own Japanese and Chinese, as the build wrote them beside the English."""
+    return {lang: text for lang, text in (("ja", reason_ja), ("zh", reason_zh)) if text}
 
 
 def _rows(conn: sqlite3.Connection, where: str, args: tuple) -> list[tuple]:
@@ -66,13 +90,26 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
         return None
     docs = queries.registry(conn)
     counterparts, status = [], None
-    for from_id, to_id, from_doc, to_doc, from_ref, to_ref, relation, basis, reason, from_title, to_title in rows:
+    for row in rows:
+        from_id, to_id, from_doc, to_doc, from_ref, to_ref, relation, basis, reason, from_title, to_title = row[:11]
+        reason_ja, reason_zh, source_ref = row[11:]
         mine_is_old = from_id == unit["id"]
         other_id, other_doc, other_ref, other_title = (
             (to_id, to_doc, to_ref, to_title) if mine_is_old else (from_id, from_doc, from_ref, from_title)
         )
         if other_id is None:
-            status = {"relation": relation, "words": relation_words(relation), "basis": basis, "reason": reason}
+            editions = {
+                key: docs.get(d).edition if docs.get(d) else "" for key, d in (("old", from_doc), ("new", to_doc))
+            }
+            status = {
+                "relation": relation,
+                "words": relation_words(relation),
+                "basis": basis,
+                "reason": reason,
+                "translations": translations(reason_ja, reason_zh),
+                "source_ref": source_ref,
+                "shown": status_of(relation, basis, source_ref, editions),
+            }
             continue
         document = docs.get(other_doc)
         counterparts.append(
@@ -86,6 +123,7 @@ def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
                 "basis": basis,
                 "basis_words": BASIS_NAMES[basis],
                 "reason": reason,
+                "translations": translations(reason_ja, reason_zh),
                 "url": permalink(other_doc, other_ref),
                 "lang": document.language if document else None,
                 "doc_title": (document.short_title or document.title) if document else other_doc,
@@ -175,7 +213,7 @@ def law_editions(conn: sqlite3.Connection, law: int) -> list[dict]:
             "words": relation_words(relation),
             "url": permalink(from_doc, from_ref),
         }
-        for _f, _t, from_doc, _td, from_ref, to_ref, relation, _b, _r, _ft, _tt in rows
+        for _f, _t, from_doc, _td, from_ref, to_ref, relation, *_rest in rows
     ]
 
 
@@ -197,17 +235,68 @@ def edition_box(conn: sqlite3.Connection, unit: dict, unit_ids: list[str], lang:
     shown: set[str] = set()
     notes = reasons.notes_for(conn)  # the editors' notes in the reader's language
     for c in info["counterparts"]:  # a reason shared by several counterparts (a split) is printed once
-        c["why"] = reasons.reason(c["reason"], notes, lang)
+        c["why"] = reasons.reason(c["reason"], notes, lang, c["translations"])
         c["why_shown"] = bool(c["reason"]) and c["reason"] not in shown
         shown.add(c["reason"])
-    if info.get("status"):
-        info["status"]["why"] = reasons.reason(info["status"]["reason"], notes, lang)
+    status = info.get("status")
+    if status:
+        status["why"] = reasons.reason(status["reason"], notes, lang, status["translations"])
+        status["source_label"] = law_citation(status["source_ref"], lang) if status["source_ref"] else None
+    if unit["kind"] in LAW_KINDS:  # a law's relation says what happened to its parts
+        info["law_change"] = law_change(conn, unit["doc"], law_number(unit["ref"]), lang)
     for flag in flags:
         flag["why"] = reasons.reason(flag["message"], notes, lang)
         flag["source_label"] = names.get(flag["source_id"], flag["source_ref"])
         for now in flag["now"]:
             now["label"] = names.get(now["id"], now["ref"])
     return {**info, "flags": flags}
+
+
+LAW_KINDS = ("law", "article")
+LAW_CHANGE_SQL = (
+    "select headline, same, changed, added, removed, not_in_source, not_read, summary, summary_ja, summary_zh "
+)
+
+
+def law_change(conn: sqlite3.Connection, doc: str, law: int | None, lang: str) -> dict | None:
+    """What happened to a law's parts between the editions (table law_changes): its headline relation,
+    its parts counted by kind and the sentence in the reader's language ("revised: 9 parts changed, 6
+    added, 1 removed"); None for a law the concordance does not pair, or a database built before it."""
+    if law is None:
+        return None
+    try:
+        row = conn.execute(LAW_CHANGE_SQL + "from law_changes where doc = ? and law = ?", (doc, law)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    if row is None:
+        return None
+    keys = ("headline", "same", "changed", "added", "removed", "not_in_source", "not_read")
+    change = dict(zip(keys, row[:7]))
+    summary, summary_ja, summary_zh = row[7:]
+    change["summary"] = {"ja": summary_ja, "zh": summary_zh}.get(lang) or summary
+    change["summary_lang"] = lang if change["summary"] != summary else "en"
+    return change
+
+
+def law_changes_of(conn: sqlite3.Connection, law: int, sides: list[tuple[str, str]], lang: str) -> list[dict]:
+    """What happened to a law's parts, for its history and compare pages, from ``sides``, the
+    (document, edition) of the newer edition first: 2017 Law 25 "revised: 9 parts changed, 6 added,
+    1 removed"; the older edition's law too where it says something else (1997 Law 23 moved to 72C,
+    2017 Law 23 is new)."""
+    found: list[dict] = []
+    for doc, edition in sides:
+        change = law_change(conn, doc, law, lang)
+        if change and all(change["summary"] != f["summary"] for f in found):
+            found.append({**change, "edition": edition})
+    return found
+
+
+def history_sides(history: dict) -> list[tuple[str, str]]:
+    """The (document, edition) a history's law changes are read for: the newer edition's first."""
+    versions = {v["key"]: v for v in history.get("versions", [])}
+    return [
+        (doc, versions[key]["edition"]) for key in ("new", "old") if key in versions for doc in versions[key]["docs"]
+    ]
 
 
 class HistoryError(ValueError):

@@ -188,12 +188,15 @@ def translated_note(text: str, notes: dict, lang: str) -> str | None:
     return None
 
 
-def reason(text: str | None, notes: Notes | None = None, lang: str | None = None) -> dict | None:
+def reason(
+    text: str | None, notes: Notes | None = None, lang: str | None = None, own: dict[str, str] | None = None
+) -> dict | None:
     """``{"msgid", "vars"}`` for a sentence the build wrote from a pattern; an editor's note in the
     interface language ``{"text", "lang"}`` when ``notes`` has it, else in English, without the ids the
     concordance names its moves by, ``lang`` "en".
     ``lang``: the interface language, given by code running in a read thread (the context variable
-    i18n.current is not carried into Datasette's threads)."""
+    i18n.current is not carried into Datasette's threads). ``own``: the reason's Japanese and Chinese
+    where the build wrote them with it (provision_pairs.reason_ja, reason_zh)."""
     if not text:
         return None
     for pattern, msgid in PATTERNS:
@@ -202,6 +205,8 @@ def reason(text: str | None, notes: Notes | None = None, lang: str | None = None
             return {"msgid": msgid, "vars": found.groupdict(), "text": text}
     lang = lang or i18n.lang()
     notes = notes or Notes()
+    if lang != "en" and (own or {}).get(lang):  # the build wrote it in the reader's language beside the English
+        return {"msgid": None, "vars": {}, "text": own[lang], "lang": i18n.TAGS[lang], "en": text}
     if lang != "en" and notes.translated:
         translated = translated_note(text, notes.translated, lang)
         if translated:
