@@ -109,7 +109,15 @@ def make_packs(db_path: Path, directory: Path, build: str, jobs: int | None = No
     try:
         made = []
         # the largest first, so that the search pack fills a process's gap at the end
-        for figures in pool.imap(make_one_of, [(str(db_path), build, name, str(directory)) for name in ordered(NAMES)]):
+        names = ordered(NAMES)
+        results = pool.imap(make_one_of, [(str(db_path), build, name, str(directory)) for name in names])
+        for name in names:
+            try:
+                figures = next(results)
+            except Exception as error:  # noqa: BLE001 - said in one line; the previous outputs stay served
+                raise PackError(
+                    f"the offline pack {name} could not be made: {type(error).__name__}: {error}"
+                ) from error
             made.append(figures)
             log(figures_line(figures))
         pool.close()
