@@ -259,6 +259,11 @@ def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
         plain, text = asyncio.run(raw(datasette, path, **{"accept-encoding": "identity"}))
         assert "content-encoding" not in plain.headers and "content-length" not in plain.headers  # chunked
         assert text == gzip.decompress(stored) and plain.headers["vary"] == "Accept-Encoding", path
+        assert response.headers["etag"] == f'"{build_id}-search-gzip"' != plain.headers["etag"]
+        again, nothing = asyncio.run(
+            raw(datasette, path, **{"accept-encoding": "gzip", "if-none-match": response.headers["etag"]})
+        )
+        assert again.status_code == 304 and nothing == b"", path
     response, body = asyncio.run(
         raw(datasette, f"/-/offline/search.json?build={build_id}", **{"accept-encoding": "gzip"})
     )

@@ -136,7 +136,7 @@ async def _pack(datasette, request, asked: str, name: str):
             build=current,
         )
     headers = {"Cache-Control": IMMUTABLE, "X-Offline-Build": current, "Access-Control-Allow-Origin": "*"}
-    return gzip_answer(request, path, "application/json; charset=utf-8", headers)
+    return gzip_answer(request, path, "application/json; charset=utf-8", f"{current}-{name}", headers)
 
 
 async def shell(datasette, request):
