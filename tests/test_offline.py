@@ -8,6 +8,7 @@ import asyncio
 import gzip
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -354,3 +355,14 @@ def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette
     prefix = "" if lang == "ja" else f"/{lang}/"
     assert followed and all(link.startswith(prefix or "/") for link, _ in followed)
     assert not [key for _, key in followed if key.startswith(("/-/search", "/laws/")) or ".json" in key]
+
+
+@pytest.mark.parametrize(
+    "prefix, words", [("", "HTTPS が必要です"), ("/zh", "需要 HTTPS"), ("/en", "An offline copy needs HTTPS")]
+)
+def test_every_page_says_in_its_language_that_an_offline_copy_needs_https(datasette, prefix, words):
+    """Over plain http on a LAN the page says why nothing is saved (offline.js shows it when the
+    origin is not secure), not that the browser cannot."""
+    page = get(datasette, f"{prefix}/laws-2017-ja/61").text
+    insecure = re.search(r'data-insecure="([^"]*)"', page).group(1)
+    assert words in insecure and "{origin}" in insecure

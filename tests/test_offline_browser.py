@@ -28,7 +28,7 @@ from laws_site.offline import make as offline_make
 from laws_site.offline import search_data as offline_search_data
 from laws_site.offline.make import build_outputs
 from laws_site.search import engine as searching
-from tests.live_server import free_port, serving
+from tests.live_server import free_port, serve_argv, serving
 from tests.test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS, pytestmark  # noqa: F401
 
 QRELS = ARTIFACTS.parent / "benchmarks" / "qrels.yml"
@@ -481,3 +481,28 @@ def test_chromium_finds_the_site_installable(playwright, served, tmp_path):
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+def test_over_plain_http_on_the_network_the_page_says_https_is_needed(playwright, laws_db_path):
+    """A phone on the LAN opens http://<the computer's address>:8001: not a secure origin, so no service
+    worker; the foot of the page says HTTPS is needed (found: it said the browser could not keep one)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the interface a route would use
+        address = probe.getsockname()[0]
+    if address.startswith("127."):
+        pytest.fail("this test needs an address other than loopback (a network interface)")
+    port = free_port()
+    argv = [*serve_argv(laws_db_path, port), "--host", "0.0.0.0"]
+    with serving(laws_db_path, port=port, argv=argv):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(**VIEWPORTS["phone"]).new_page()
+            page.goto(f"http://{address}:{port}/laws-2017-ja/61")
+            page.wait_for_selector("#offline-status[data-state=insecure]")
+            status = page.inner_text("#offline-status")
+            assert "HTTPS が必要です" in status and f"http://{address}:{port}" in status, status
+            assert page.evaluate("window.isSecureContext") is False
+        finally:
+            browser.close()
