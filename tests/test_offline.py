@@ -366,3 +366,32 @@ def test_every_page_says_in_its_language_that_an_offline_copy_needs_https(datase
     page = get(datasette, f"{prefix}/laws-2017-ja/61").text
     insecure = re.search(r'data-insecure="([^"]*)"', page).group(1)
     assert words in insecure and "{origin}" in insecure
+
+
+class Answers:
+    """A site of three pages for the crawl: one links to a page that answers 500."""
+
+    class client:
+        pages = {
+            "/": (200, '<a href="/laws-2017-ja/61">61</a> <a href="/-/glossary">g</a>'),
+            "/laws-2017-ja/61": (200, "<p>61</p>"),
+            "/-/glossary": (500, "interrupted"),
+        }
+
+        @classmethod
+        async def get(cls, url, headers=None):
+            status, text = cls.pages[url]
+            return type("Answer", (), {"status_code": status, "text": text})()
+
+
+def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_out():
+    """A 500 (a time limit hit on a loaded machine, a bug) is no page the pack may silently lack;
+    a redirect or a 404 is only noted."""
+    from laws_site.offline.pack import CrawlError, crawl
+
+    with pytest.raises(CrawlError, match="/-/glossary answered 500: interrupted"):
+        asyncio.run(crawl(Answers, ["/"]))
+    Answers.client.pages["/-/glossary"] = (302, "")
+    skipped = {}
+    assert sorted(asyncio.run(crawl(Answers, ["/"], skipped=skipped))) == ["/", "/laws-2017-ja/61"]
+    assert skipped == {"/-/glossary": 302}

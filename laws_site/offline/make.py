@@ -37,6 +37,7 @@ from laws_site.offline.pack_files import NAMES, file_name, missing
 
 GZIP_LEVEL = 9
 MAX_JOBS = 4
+BUILD_TIME_LIMIT_MS = 600_000
 
 
 class PackError(RuntimeError):
@@ -144,7 +145,9 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     from laws_site.offline.pack import crawl, pack_pages, result_labels, start_paths, unit_pages
 
     started = time.perf_counter()
-    datasette = build_datasette(Path(db_path))
+    # the pages as the server renders them, without its time limit per request: that bounds what a
+    # client may cost a public server; a build on a busy machine takes the time it takes
+    datasette = build_datasette(Path(db_path), sql_time_limit_ms=BUILD_TIME_LIMIT_MS)
 
     async def made() -> tuple[bytes, dict]:
         await datasette.invoke_startup()
@@ -169,9 +172,9 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     }
 
 
-def build_datasette(db_path: Path, base_url: str = "/"):
+def build_datasette(db_path: Path, base_url: str = "/", **settings):
     """Datasette configured exactly as `bridge-laws serve` runs it (the pages are the server's), at
-    ``base_url``."""
+    ``base_url``; ``settings`` override (the build's time limit)."""
     import yaml
     from datasette.app import DEFAULT_SETTINGS, Datasette
 
@@ -186,7 +189,11 @@ def build_datasette(db_path: Path, base_url: str = "/"):
     return Datasette(
         immutables=[str(db_path)],
         metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
-        settings={**{name: typed(name, value) for name, value in SETTINGS.items()}, "base_url": base_url},
+        settings={
+            **{name: typed(name, value) for name, value in SETTINGS.items()},
+            "base_url": base_url,
+            **settings,
+        },
     )
 
 

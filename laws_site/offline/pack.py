@@ -40,6 +40,12 @@ HREF_RE = re.compile(r'\bhref="([^"]*)"')
 # pages that are not the Laws (search answers offline from the search pack; the server's own pages
 # describe the running server)
 SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
+
+
+class CrawlError(RuntimeError):
+    """A page of the site failed while it was crawled."""
+
+
 # a request header that keeps the crawl out of responses.made_once's page cache
 CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
 
@@ -85,7 +91,7 @@ async def crawl(
     """{page key: HTML} of every page reachable from `start` through the site's links in `lang` (only
     the pages of `start` unless ``follow``). A link that does not answer 200 (a redirect, a page that
     is not there) is left out and noted in `skipped` {url: status}: offline it gets the "not available
-    offline" page, as any page not packed."""
+    offline" page, as any page not packed. A page that fails (5xx) stops the crawl: CrawlError."""
     pages: dict[str, str] = {}
     queued = {page_key(url) for url in start}
     todo = list(start)
@@ -93,6 +99,8 @@ async def crawl(
         batch, todo = todo[:CRAWL_CONCURRENCY], todo[CRAWL_CONCURRENCY:]
         responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
         for url, response in zip(batch, responses):
+            if response.status_code >= 500:  # a page the site fails to render: no pack without it
+                raise CrawlError(f"{url} answered {response.status_code}: {response.text[:300]}")
             if response.status_code != 200:
                 if skipped is not None:
                     skipped[url] = response.status_code
