@@ -158,7 +158,9 @@ def pack_pages(
     shards = [keys[i : i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
     used_in = Counter()
     for shard in shards:
-        used_in.update({line for key in shard for line in pages[key].split("\n")})
+        # each distinct line once per shard, in the order of the pages: a set's order changes with the
+        # process's string hashing, and the pack must be the same bytes on every build
+        used_in.update(dict.fromkeys(line for key in shard for line in pages[key].split("\n")).keys())
     common = [line for line, count in used_in.items() if count >= COMMON_MIN_SHARDS]
     common_ids = {line: i for i, line in enumerate(common)}
     packed_shards, where = [], {}
