@@ -86,6 +86,26 @@ def test_every_page_links_the_manifest_and_the_registration_script(datasette):
     assert "/-/static-plugins/bridge-laws/offline.js" in page and 'data-ready="' in page
 
 
+def test_the_pocket_apps_static_files_are_asked_for_at_their_current_version(datasette):
+    """offline.js, offline.css, offline-search.js and the icons under versioned URLs, like site.css
+    (laws_site/http/static_files.py: kept a year by the browser, a changed file is another URL)."""
+    from laws_site.http.static_files import asset_version
+
+    def versioned(name: str) -> str:
+        return f"/-/static-plugins/bridge-laws/{name}?v={asset_version(name)}"
+
+    unit = get(datasette, "/laws-2017-ja/61B").text
+    assert f'src="{versioned("offline.js")}"' in unit and f'href="{versioned("icon-192.png")}"' in unit
+    offline = get(datasette, "/-/offline/page").text
+    scripts = re.findall(r'src="/-/static-plugins/bridge-laws/(offline-search[^"?]*)', offline)
+    assert f'href="{versioned("offline.css")}"' in offline and scripts
+    assert all(f'src="{versioned(name)}"' in offline for name in scripts)
+    engine = re.search(r'data-engine="([^"]*)"', get(datasette, "/-/glossary").text).group(1)
+    assert engine.split() == [versioned(name) for name in scripts]
+    icons = [icon["src"] for icon in get(datasette, "/-/offline/manifest.webmanifest").json()["icons"]]
+    assert icons == [versioned("icon-192.png"), versioned("icon-512.png"), versioned("icon-512.png")]
+
+
 def test_another_builds_pack_is_a_404_naming_the_build_served(datasette, build_id):
     response = get(datasette, "/-/offline/pages.json?build=0123")
     assert response.status_code == 404
