@@ -353,7 +353,9 @@ def test_offline_search_reads_as_the_servers(phone, served, lang):
         page.goto(served + f"{prefix}/-/search?q=りぼーく")
         page.wait_for_selector("#offline-search[data-rendered]")
         assert page.inner_text(".also-searched") == also_online  # リボーク, revoke · search only for りぼーく
-        assert "り · ぼ · ー · く" in page.inner_text(".offline-note")  # the split differs, and it says so
+        # a word the corpus does not hold: the page says how it was cut offline (the build's lexicon
+        # keeps the unknown kana run whole) and that the server may cut it otherwise
+        assert page.locator(".offline-note").inner_text().count("りぼーく") == 1
     finally:
         context.set_offline(False)
 
