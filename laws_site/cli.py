@@ -157,10 +157,13 @@ def build(db_path: Path, corpus_dir: Path, offline: bool, jobs: int | None):
 
 def run_build(db_path: Path, corpus_dir: Path, offline: bool = True, jobs: int | None = None) -> dict:
     """`laws_site.offline.make.build_outputs` with progress on stderr; a failure is a CliError (one line)."""
-    from laws_site.offline.make import build_outputs
+    from laws_site.offline.make import PackError, build_outputs
 
     with build_failures(db_path):
-        return build_outputs(db_path, corpus_dir, offline, jobs, log=lambda message: click.echo(message, err=True))
+        try:
+            return build_outputs(db_path, corpus_dir, offline, jobs, log=lambda message: click.echo(message, err=True))
+        except PackError as error:
+            raise CliError(f"build failed, {db_path} left unchanged: {error}") from error
 
 
 @cli.command()

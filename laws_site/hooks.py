@@ -120,18 +120,19 @@ def prepare_connection(conn, database, datasette):
 
 @hookimpl
 def asgi_wrapper(datasette):
-    """The language prefix and the plugin's own paths (plugin_layer.py); with the plugin setting
-    `public_site: true`, the public site's rules around the whole server (asgi.py), outermost."""
-    from laws_site.http import ownership
+    """base_url's prefix (base_path.py), the language prefix and the plugin's own paths
+    (plugin_layer.py); with the plugin setting `public_site: true`, the public site's rules around
+    the whole server (asgi.py). base_url's prefix comes off first, outermost."""
+    from laws_site.http import base_path, ownership
     from laws_site.http.asgi import public_site
     from laws_site.http.plugin_layer import plugin_layer
     from laws_site.i18n import prefix as ui_lang
 
-    language = ui_lang.wrapper(datasette)
+    language, base = ui_lang.wrapper(datasette), base_path.wrapper(datasette)
 
     def wrap(app):
         app = language(plugin_layer(app, datasette))  # the language prefix comes off first (prefix.py)
-        return public_site(app, datasette) if ownership.public_site_on(datasette) else app
+        return base(public_site(app, datasette) if ownership.public_site_on(datasette) else app)
 
     return wrap
 

@@ -698,3 +698,25 @@ def test_every_corpus_file_is_in_the_wheel():
     corpus = [path.relative_to(CORPUS.parent).as_posix() for path in CORPUS.rglob("*") if path.is_file()]
     left_out = [path for path in corpus if not any(PurePosixPath(path).match(pattern) for pattern in patterns)]
     assert corpus and not left_out, left_out
+
+
+@pytest.mark.slow
+def test_a_pack_that_cannot_be_made_fails_the_build_in_one_line_and_leaves_the_outputs(built, tmp_path, monkeypatch):
+    """The disk full or a page that will not render while the packs are made: one line, exit 2, the
+    previous database and packs as they were, no staging left, nothing tried again."""
+    from laws_site.offline import make
+
+    db = tmp_path / "laws.db"
+    shutil.copy(built, db)
+    before = db.read_bytes()
+    tries = []
+
+    def full_disk(*args, **kwargs):
+        tries.append(args)
+        raise OSError(28, "No space left on device", str(tmp_path / "pages-ja.json.gz"))
+
+    monkeypatch.setattr(make, "make_packs", full_disk)
+    line = error_line(CliRunner().invoke(cli, ["build", "--db", str(db)]))
+    assert line.startswith(f"Error: build failed, {db} left unchanged: No space left on device"), line
+    assert len(tries) == 1 and db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]

@@ -154,11 +154,12 @@ def static_host(exported):
 
 
 def fetch(url: str) -> tuple[int, dict, bytes]:
+    """Status, headers (names in any case, as the static server writes them), body."""
     try:
         with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
+            return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+        return error.code, error.headers, error.read()
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ import asyncio
 import gzip
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -83,6 +84,22 @@ def test_every_page_links_the_manifest_and_the_registration_script(datasette):
     page = get(datasette, "/laws-2017-ja/61B").text
     assert '<link rel="manifest" href="/-/offline/manifest.webmanifest">' in page
     assert "/-/static-plugins/bridge-laws/offline.js" in page and 'data-ready="' in page
+
+
+def test_the_pocket_apps_static_files_are_asked_for_at_their_current_version(datasette):
+    """offline.js, offline.css, offline-search.js and the icons under versioned URLs, like site.css
+    (laws_site/http/static_files.py: kept a year by the browser, a changed file is another URL)."""
+    from laws_site.http.static_files import asset_version
+
+    def versioned(name: str) -> str:
+        return f"/-/static-plugins/bridge-laws/{name}?v={asset_version(name)}"
+
+    unit = get(datasette, "/laws-2017-ja/61B").text
+    assert f'src="{versioned("offline.js")}"' in unit and f'href="{versioned("icon-192.png")}"' in unit
+    offline = get(datasette, "/-/offline/page").text
+    assert f'href="{versioned("offline.css")}"' in offline
+    icons = [icon["src"] for icon in get(datasette, "/-/offline/manifest.webmanifest").json()["icons"]]
+    assert icons == [versioned("icon-192.png"), versioned("icon-512.png"), versioned("icon-512.png")]
 
 
 def test_another_builds_pack_is_a_404_naming_the_build_served(datasette, build_id):
@@ -259,6 +276,11 @@ def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
         plain, text = asyncio.run(raw(datasette, path, **{"accept-encoding": "identity"}))
         assert "content-encoding" not in plain.headers and "content-length" not in plain.headers  # chunked
         assert text == gzip.decompress(stored) and plain.headers["vary"] == "Accept-Encoding", path
+        assert response.headers["etag"] == f'"{build_id}-search-gzip"' != plain.headers["etag"]
+        again, nothing = asyncio.run(
+            raw(datasette, path, **{"accept-encoding": "gzip", "if-none-match": response.headers["etag"]})
+        )
+        assert again.status_code == 304 and nothing == b"", path
     response, body = asyncio.run(
         raw(datasette, f"/-/offline/search.json?build={build_id}", **{"accept-encoding": "gzip"})
     )
@@ -349,3 +371,43 @@ def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette
     prefix = "" if lang == "ja" else f"/{lang}/"
     assert followed and all(link.startswith(prefix or "/") for link, _ in followed)
     assert not [key for _, key in followed if key.startswith(("/-/search", "/laws/")) or ".json" in key]
+
+
+@pytest.mark.parametrize(
+    "prefix, words", [("", "HTTPS が必要です"), ("/zh", "需要 HTTPS"), ("/en", "An offline copy needs HTTPS")]
+)
+def test_every_page_says_in_its_language_that_an_offline_copy_needs_https(datasette, prefix, words):
+    """Over plain http on a LAN the page says why nothing is saved (offline.js shows it when the
+    origin is not secure), not that the browser cannot."""
+    page = get(datasette, f"{prefix}/laws-2017-ja/61").text
+    insecure = re.search(r'data-insecure="([^"]*)"', page).group(1)
+    assert words in insecure and "{origin}" in insecure
+
+
+class Answers:
+    """A site of three pages for the crawl: one links to a page that answers 500."""
+
+    class client:
+        pages = {
+            "/": (200, '<a href="/laws-2017-ja/61">61</a> <a href="/-/glossary">g</a>'),
+            "/laws-2017-ja/61": (200, "<p>61</p>"),
+            "/-/glossary": (500, "interrupted"),
+        }
+
+        @classmethod
+        async def get(cls, url, headers=None):
+            status, text = cls.pages[url]
+            return type("Answer", (), {"status_code": status, "text": text})()
+
+
+def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_out():
+    """A 500 (a time limit hit on a loaded machine, a bug) is no page the pack may silently lack;
+    a redirect or a 404 is only noted."""
+    from laws_site.offline.pack import CrawlError, crawl
+
+    with pytest.raises(CrawlError, match="/-/glossary answered 500: interrupted"):
+        asyncio.run(crawl(Answers, ["/"]))
+    Answers.client.pages["/-/glossary"] = (302, "")
+    skipped = {}
+    assert sorted(asyncio.run(crawl(Answers, ["/"], skipped=skipped))) == ["/", "/laws-2017-ja/61"]
+    assert skipped == {"/-/glossary": 302}

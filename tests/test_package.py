@@ -225,11 +225,16 @@ def packaged_site(package_dir, installed_wheel, tmp_path_factory):
 
 
 def readme_publish_command() -> list[str]:
-    block = re.search(
-        r"```bash\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8").split("## Publishing")[1], re.S
-    ).group(1)
-    command = next(line for line in block.replace("\\\n", " ").splitlines() if line.startswith("datasette package"))
-    return shlex.split(command)
+    """The `datasette package` line of the README's Publishing section, in whichever bash block holds it."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## Publishing")[1].split("\n## ")[0]
+    lines = [
+        line
+        for block in re.findall(r"```bash\n(.*?)```", section, re.S)
+        for line in block.replace("\\\n", " ").splitlines()
+        if line.startswith("datasette package")
+    ]
+    assert len(lines) == 1, f"README's Publishing section has {len(lines)} `datasette package` commands"
+    return shlex.split(lines[0])
 
 
 @pytest.mark.slow

@@ -68,10 +68,7 @@ from edition_flags f join sections s on s.id = f.source_id order by s.doc, s.pos
 def moved_references(conn: sqlite3.Connection) -> list[dict]:
     """References printed against an older edition to a provision that has moved (table
     edition_flags, ingest/editions/concordance.py): 付表7-4's 「23条」 is 2017 72C. Informational: not a failure."""
-    try:
-        rows = conn.execute(MOVED_SQL).fetchall()
-    except sqlite3.OperationalError:  # a database built before the table existed
-        return []
+    rows = conn.execute(MOVED_SQL).fetchall()
     return [{**dict(row), "now": [n["ref"] for n in json.loads(row["now"] or "[]")]} for row in rows]
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.sources.corpus import DEFAULT_CORPUS, errata_file, load_sources, read_yaml
+from ingest.sources.registry import Registry
 
 PUNCTUATION_RUN = re.compile(r"([。，,、；;：:？?！!])\1+")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -48,9 +49,11 @@ def english_vocabulary(corpus_dir: Path) -> set[str]:
     English of laws-2017-ja and the curated glossary."""
     from ingest.parsers.documents import parse_document  # the Laws' definitions chapter, parsed
 
+    sources = load_sources(corpus_dir)
+    current = Registry.from_rows(s.meta for s in sources).current_laws
     words: set[str] = set()
-    for source in load_sources(corpus_dir):
-        if source.id == "laws-2017-ja":
+    for source in sources:
+        if current is not None and source.id == current.id:
             for unit in parse_document(source.id, source.text, source.name).units:
                 if unit.kind == "definition":
                     words |= {w.lower() for w in LATIN_WORD.findall(unit.attrs.get("term_en") or "")}

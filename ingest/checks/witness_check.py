@@ -126,7 +126,7 @@ def format_witnesses(check: WitnessCheck, show_all: bool = False) -> str:
     """The counts, then every undecided disagreement and stale decision (with ``show_all``, every one)."""
     counts = ", ".join(f"{decision} {n}" for decision, n in check.counts().items())
     lines = [
-        "Witnesses (the Laws' words as the commentaries print them, against laws-2017-ja):",
+        "Witnesses (the Laws' words as the commentaries print them, against the Laws they comment on):",
         f"  printings compared: {', '.join(f'{doc} {n}' for doc, n in check.printings.items())}",
         f"  disagreements {len(check.findings)}: {counts}",
     ]

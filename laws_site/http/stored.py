@@ -3,7 +3,8 @@
 Gzip files (the offline packs, laws_site/offline/make.py) go out as stored, with `Content-Encoding:
 gzip`, to a client that accepts it, and decompressed chunk by chunk to one that does not; a file is
 never read or expanded whole per request. A slow reader holds one chunk: the server's transport
-makes `send` wait while its buffer is full.
+makes `send` wait while its buffer is full. The answer carries its own ETag, so no layer holds it to
+hash it (laws_site/http/asgi.py tags only what has none).
 """
 
 from __future__ import annotations
@@ -58,9 +59,32 @@ class StoredFile:
             handle.close()
 
 
-def gzip_answer(request, path: Path, content_type: str, headers: dict | None = None) -> StoredFile:
-    """A stored gzip file as ``content_type``: as stored when the client accepts gzip, else decompressed."""
-    headers = {**(headers or {}), "Vary": "Accept-Encoding"}
-    if accepts_gzip(request):
+def gzip_answer(request, path: Path, content_type: str, version: str, headers: dict | None = None):
+    """A stored gzip file as ``content_type``: as stored when the client accepts gzip, else decompressed.
+    ``version`` names the file's content (it never changes under that name): the strong ETag of each
+    encoding, so that no layer holds the answer to hash it, and a 304 for a client that has it."""
+    gzipped = accepts_gzip(request)
+    etag = f'"{version}-{"gzip" if gzipped else "identity"}"'
+    headers = {**(headers or {}), "Vary": "Accept-Encoding", "ETag": etag}
+    if etag in [tag.strip() for tag in (request.headers.get("if-none-match") or "").split(",")]:
+        return NotModified(headers)
+    if gzipped:
         return StoredFile(path, content_type, {**headers, "Content-Encoding": "gzip"})
     return StoredFile(path, content_type, headers, gunzip=True)
+
+
+class NotModified:
+    """304: the client has this version."""
+
+    def __init__(self, headers: dict):
+        self.headers, self.status = headers, 304
+
+    async def asgi_send(self, send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 304,
+                "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in self.headers.items()],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})

@@ -37,6 +37,7 @@ from laws_site.offline.pack_files import NAMES, file_name, missing
 
 GZIP_LEVEL = 9
 MAX_JOBS = 4
+BUILD_TIME_LIMIT_MS = 600_000
 
 
 class PackError(RuntimeError):
@@ -109,7 +110,15 @@ def make_packs(db_path: Path, directory: Path, build: str, jobs: int | None = No
     try:
         made = []
         # the largest first, so that the search pack fills a process's gap at the end
-        for figures in pool.imap(make_one_of, [(str(db_path), build, name, str(directory)) for name in ordered(NAMES)]):
+        names = ordered(NAMES)
+        results = pool.imap(make_one_of, [(str(db_path), build, name, str(directory)) for name in names])
+        for name in names:
+            try:
+                figures = next(results)
+            except Exception as error:  # noqa: BLE001 - said in one line; the previous outputs stay served
+                raise PackError(
+                    f"the offline pack {name} could not be made: {type(error).__name__}: {error}"
+                ) from error
             made.append(figures)
             log(figures_line(figures))
         pool.close()
@@ -136,7 +145,9 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     from laws_site.offline.pack import crawl, pack_pages, result_labels, start_paths, unit_pages
 
     started = time.perf_counter()
-    datasette = build_datasette(Path(db_path))
+    # the pages as the server renders them, without its time limit per request: that bounds what a
+    # client may cost a public server; a build on a busy machine takes the time it takes
+    datasette = build_datasette(Path(db_path), sql_time_limit_ms=BUILD_TIME_LIMIT_MS)
 
     async def made() -> tuple[bytes, dict]:
         await datasette.invoke_startup()
@@ -161,9 +172,9 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     }
 
 
-def build_datasette(db_path: Path, base_url: str = "/"):
+def build_datasette(db_path: Path, base_url: str = "/", **settings):
     """Datasette configured exactly as `bridge-laws serve` runs it (the pages are the server's), at
-    ``base_url``."""
+    ``base_url``; ``settings`` override (the build's time limit)."""
     import yaml
     from datasette.app import DEFAULT_SETTINGS, Datasette
 
@@ -178,7 +189,11 @@ def build_datasette(db_path: Path, base_url: str = "/"):
     return Datasette(
         immutables=[str(db_path)],
         metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
-        settings={**{name: typed(name, value) for name, value in SETTINGS.items()}, "base_url": base_url},
+        settings={
+            **{name: typed(name, value) for name, value in SETTINGS.items()},
+            "base_url": base_url,
+            **settings,
+        },
     )
 
 

@@ -40,6 +40,12 @@ HREF_RE = re.compile(r'\bhref="([^"]*)"')
 # pages that are not the Laws (search answers offline from the search pack; the server's own pages
 # describe the running server)
 SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
+
+
+class CrawlError(RuntimeError):
+    """A page of the site failed while it was crawled."""
+
+
 # a request header that keeps the crawl out of responses.made_once's page cache
 CRAWL_HEADERS = {"cookie": "bridge-laws-offline-crawl=1"}
 
@@ -85,7 +91,7 @@ async def crawl(
     """{page key: HTML} of every page reachable from `start` through the site's links in `lang` (only
     the pages of `start` unless ``follow``). A link that does not answer 200 (a redirect, a page that
     is not there) is left out and noted in `skipped` {url: status}: offline it gets the "not available
-    offline" page, as any page not packed."""
+    offline" page, as any page not packed. A page that fails (5xx) stops the crawl: CrawlError."""
     pages: dict[str, str] = {}
     queued = {page_key(url) for url in start}
     todo = list(start)
@@ -93,6 +99,8 @@ async def crawl(
         batch, todo = todo[:CRAWL_CONCURRENCY], todo[CRAWL_CONCURRENCY:]
         responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
         for url, response in zip(batch, responses):
+            if response.status_code >= 500:  # a page the site fails to render: no pack without it
+                raise CrawlError(f"{url} answered {response.status_code}: {response.text[:300]}")
             if response.status_code != 200:
                 if skipped is not None:
                     skipped[url] = response.status_code
@@ -150,7 +158,9 @@ def pack_pages(
     shards = [keys[i : i + SHARD_PAGES] for i in range(0, len(keys), SHARD_PAGES)]
     used_in = Counter()
     for shard in shards:
-        used_in.update({line for key in shard for line in pages[key].split("\n")})
+        # each distinct line once per shard, in the order of the pages: a set's order changes with the
+        # process's string hashing, and the pack must be the same bytes on every build
+        used_in.update(dict.fromkeys(line for key in shard for line in pages[key].split("\n")).keys())
     common = [line for line, count in used_in.items() if count >= COMMON_MIN_SHARDS]
     common_ids = {line: i for i, line in enumerate(common)}
     packed_shards, where = [], {}

@@ -45,34 +45,15 @@ def outline(units: list[dict]) -> list[dict]:
 
 def printed_toc(conn, doc: str) -> list[dict]:
     """The 目次 rows: a law at depth 0, its sections below; grouped by the part they are printed in.
-    Read from table contents_rows (made at build: ingest/references/contents_rows.py), plain tuples; a database
-    built before it has the entries' units read and their attrs parsed here."""
-    if queries.table_exists(conn, CONTENTS_ROWS):
-        cursor = conn.cursor()
-        cursor.row_factory = None  # short text columns: the connection's result budget is not needed per row
-        return [
-            {"ref": ref, "title": title, "depth": depth, "url": permalink(doc, ref), "part": part}
-            for ref, title, depth, part in cursor.execute(
-                f"select ref, title, depth, part from {CONTENTS_ROWS} where doc = ? order by position", (doc,)
-            )
-        ]
-    entries = queries.units_of_kinds(conn, doc, ("toc_entry",))
-    rows = []
-    for entry in entries:
-        target = entry["attrs"].get("target_ref") or entry["attrs"].get("law")
-        if not target:
-            continue
-        is_law = target.isdigit()
-        rows.append(
-            {
-                "ref": target,
-                "title": entry["title"],
-                "depth": 0 if is_law else 1,
-                "url": permalink(doc, target),
-                "part": entry["attrs"].get("part"),
-            }
+    Read from table contents_rows (made at build: ingest/references/contents_rows.py), plain tuples."""
+    cursor = conn.cursor()
+    cursor.row_factory = None  # short text columns: the connection's result budget is not needed per row
+    return [
+        {"ref": ref, "title": title, "depth": depth, "url": permalink(doc, ref), "part": part}
+        for ref, title, depth, part in cursor.execute(
+            f"select ref, title, depth, part from {CONTENTS_ROWS} where doc = ? order by position", (doc,)
         )
-    return rows
+    ]
 
 
 def toc_parts(conn, doc: str, toc: list[dict]) -> list[dict]:

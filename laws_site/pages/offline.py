@@ -29,6 +29,7 @@ from datasette.utils.asgi import Response
 
 from laws_site import compat
 from laws_site.http.responses import error_response, html_page, json_error, laws_database, read
+from laws_site.http.static_files import asset_version
 from laws_site.http.stored import gzip_answer
 from laws_site.i18n import catalog as i18n
 from laws_site.offline.pack_files import NAMES, current_build_id, pack_file
@@ -73,7 +74,10 @@ async def manifest(datasette, request):
 def manifest_data(datasette, title: str | None = None) -> dict:
     """The web app manifest; `title` is the site's (metadata), read before by the caller."""
     path = datasette.urls.path
-    icon = datasette.urls.static_plugins
+
+    def icon(name: str) -> str:  # versioned as the pages ask for static files (http/static_files.py)
+        return f"{datasette.urls.static_plugins('bridge-laws', name)}?v={asset_version(name)}"
+
     return {
         "name": title or "Laws of Duplicate Bridge",
         "short_name": "Bridge Laws",
@@ -86,16 +90,14 @@ def manifest_data(datasette, title: str | None = None) -> dict:
         "theme_color": THEME_COLOR,
         "icons": [
             {
-                "src": icon("bridge-laws", f"icon-{size}.png"),
+                "src": icon(f"icon-{size}.png"),
                 "sizes": f"{size}x{size}",
                 "type": "image/png",
                 "purpose": "any",
             }
             for size in (192, 512)
         ]
-        + [
-            {"src": icon("bridge-laws", "icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"}
-        ],
+        + [{"src": icon("icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"}],
     }
 
 
@@ -136,7 +138,7 @@ async def _pack(datasette, request, asked: str, name: str):
             build=current,
         )
     headers = {"Cache-Control": IMMUTABLE, "X-Offline-Build": current, "Access-Control-Allow-Origin": "*"}
-    return gzip_answer(request, path, "application/json; charset=utf-8", headers)
+    return gzip_answer(request, path, "application/json; charset=utf-8", f"{current}-{name}", headers)
 
 
 async def shell(datasette, request):

@@ -241,14 +241,8 @@ def add_title_marks(node: dict, marks: dict[str, list[dict]]) -> None:
 
 
 def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
-    """Previous and next in reading order within the document (table unit_reading)."""
-    found = (
-        conn.execute("select previous_id, next_id from unit_reading where unit_id = ?", (row["id"],)).fetchone()
-        if queries.table_exists(conn, "unit_reading")
-        else None
-    )
-    if found is None:
-        return queries.neighbour(conn, row, "previous"), queries.neighbour(conn, row, "next")
+    """Previous and next in reading order within the document (table unit_reading: a row per unit)."""
+    found = conn.execute("select previous_id, next_id from unit_reading where unit_id = ?", (row["id"],)).fetchone()
     return tuple(queries.unit_by_id(conn, i) if i else None for i in found)
 
 

@@ -102,19 +102,6 @@ def xrefs_into(conn: sqlite3.Connection, target_ids: list[str]) -> list[dict]:
     return [dict(r) for r in rows]
 
 
-def neighbour(conn: sqlite3.Connection, unit: dict, direction: str) -> dict | None:
-    """Previous or next unit of the same kind in the same document."""
-    op, order = ("<", "desc") if direction == "previous" else (">", "asc")
-    row = conn.execute(
-        f"""
-        select {UNIT_COLUMNS} from sections where doc = ? and kind = ? and position {op} ?
-        order by position {order} limit 1
-    """,
-        (unit["doc"], unit["kind"], unit["position"]),
-    ).fetchone()
-    return unit_dict(row) if row else None
-
-
 def definitions(conn: sqlite3.Connection, doc: str) -> list[dict]:
     rows = conn.execute(
         f"select {UNIT_COLUMNS} from sections where doc = ? and kind = 'definition' order by position", (doc,)
@@ -171,7 +158,7 @@ def table_exists(conn: sqlite3.Connection, name: str) -> bool:
 
 def unit_tables(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
     """Printed tables of these units (made at build by ingest/parsers/tables.py), in unit and print order."""
-    if not unit_ids or not table_exists(conn, "unit_tables"):
+    if not unit_ids:
         return []
     marks = ",".join("?" * len(unit_ids))
     rows = conn.execute(

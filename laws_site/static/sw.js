@@ -392,7 +392,9 @@ async function savedAsset(request, url) {
   let kept = assets.get(key);
   if (!kept) {
     const cache = await caches.open(CACHE);
-    const found = await cache.match(key) || await cache.match(request, { ignoreVary: true });
+    // a static file saved under another ?v= (a script's data-engine, the manifest's icons) is this
+    // build's too: the build id covers the static files
+    const found = await cache.match(key) || await cache.match(request, { ignoreVary: true, ignoreSearch: true });
     if (!found) return null;
     kept = { body: await found.arrayBuffer(), headers: [...found.headers] };
     if (assetBytes + kept.body.byteLength <= MAX_ASSET_BYTES_IN_MEMORY) {

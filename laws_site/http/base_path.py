@@ -1,0 +1,108 @@
+"""The site under a path prefix: Datasette's `base_url` setting (`--setting base_url /bridge/`), as one
+ASGI layer around the whole site, outermost.
+
+A proxy sends `/bridge/en/laws-2017-ja/61` on unchanged. This layer takes `/bridge` off before
+anything else reads the path (the language prefix, the routes, Datasette), and on the way out puts
+it in front of every link to the site in an HTML page (href, src, action, offline.js's data-root)
+and of every redirect, where it is not there already (Datasette's own pages write their links with
+`urls.path`, which adds it). So the pages, their templates and the language layer keep writing
+site paths (`/laws-2017-ja/61`) and one rule places them: the rule the service worker applies to
+the offline packs' pages (static/sw.js `rebased`) and the static export to its files
+(laws_site/offline/export.py), which are all made at the root. JSON is left as it is: its `url`
+fields are site paths, as docs/api.md documents them. A base_url that is also the name of a
+database (`/laws/`) is ambiguous and refused at start-up.
+"""
+
+from __future__ import annotations
+
+import re
+
+from laws_site.i18n.catalog import LANGUAGES as INTERFACE_LANGUAGES
+
+LANGUAGES = [lang.encode("ascii") for lang in INTERFACE_LANGUAGES]
+LINK = re.compile(rb'(\s(?:href|src|action|data-root)=")(/(?![/\\])[^"]*)"')
+
+
+def base_of(datasette) -> str:
+    """The setting, as "/" or "/prefix/"."""
+    base = (datasette.setting("base_url") or "/").strip("/")
+    return f"/{base}/" if base else "/"
+
+
+def wrapper(datasette):
+    def wrap(app):
+        base = base_of(datasette)
+        if base == "/":
+            return app
+        if base.strip("/") in datasette.databases:
+            raise ValueError(f"base_url {base} is also the name of a database: choose another path")
+        prefix = base.rstrip("/").encode("latin-1")
+
+        async def under_base(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+            path = scope["path"]
+            if path == base.rstrip("/") or path.startswith(base):
+                site_path = "/" + path[len(base) :]
+                raw = scope.get("raw_path")
+                scope = dict(scope, path=site_path, raw_path=raw[len(prefix) :] if raw else None)
+            return await app(scope, receive, BaseSender(send, prefix).send)
+
+        return under_base
+
+    return wrap
+
+
+def under(value: bytes, prefix: bytes) -> bytes:
+    """A site path under the prefix, unless it is already there (Datasette's own links). A link
+    Datasette put under the prefix and the language layer then put in a language (`/en/bridge/x`)
+    goes under the prefix first: `/bridge/en/x`."""
+    if value == prefix or value.startswith(prefix + b"/"):
+        return value
+    for lang in LANGUAGES:
+        localized = b"/" + lang + prefix
+        if value == localized or value.startswith(localized + b"/"):
+            return prefix + b"/" + lang + value[len(localized) :]
+    return prefix + value
+
+
+class BaseSender:
+    """Puts the prefix in front of an HTML page's site links and a redirect's site Location."""
+
+    def __init__(self, send, prefix: bytes):
+        self.downstream, self.prefix = send, prefix
+        self.held: dict | None = None
+        self.body = b""
+
+    async def send(self, message):
+        if message["type"] == "http.response.start":
+            headers = [
+                (k, under(v, self.prefix) if k.lower() == b"location" and is_site_path(v) else v)
+                for k, v in message.get("headers", [])
+            ]
+            message = dict(message, headers=headers)
+            encoded = any(k.lower() == b"content-encoding" for k, _ in headers)
+            if not encoded and any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers):
+                self.held = message
+                return
+        elif message["type"] == "http.response.body" and self.held is not None:
+            self.body += message.get("body", b"")
+            if message.get("more_body"):
+                return
+            body = LINK.sub(lambda m: m.group(1) + under(m.group(2), self.prefix) + b'"', self.body)
+            start = dict(
+                self.held,
+                headers=[
+                    (k, str(len(body)).encode() if k.lower() == b"content-length" else v)
+                    for k, v in self.held["headers"]
+                ],
+            )
+            self.held, self.body = None, b""
+            await self.downstream(start)
+            await self.downstream({"type": "http.response.body", "body": body})
+            return
+        await self.downstream(message)
+
+
+def is_site_path(value: bytes) -> bool:
+    return value.startswith(b"/") and not value.startswith((b"//", b"/\\"))

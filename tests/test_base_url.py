@@ -1,0 +1,96 @@
+"""The site under a path prefix (Datasette's `base_url`, laws_site/http/base_path.py): every link,
+redirect, the manifest, the service worker's scope and the language switcher stay under it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+import yaml
+
+from laws_site.http.serve import METADATA, SETTINGS
+from tests.conftest import typed_setting
+
+BASE = "/bridge/"
+
+
+@pytest.fixture(scope="module")
+def prefixed(laws_db_path):
+    from datasette.app import DEFAULT_SETTINGS, Datasette
+
+    settings = {name: typed_setting(name, value, DEFAULT_SETTINGS) for name, value in SETTINGS.items()}
+    ds = Datasette(
+        immutables=[str(laws_db_path)],
+        metadata=yaml.safe_load(METADATA.read_text(encoding="utf-8")),
+        settings={**settings, "base_url": BASE},
+    )
+    asyncio.run(ds.invoke_startup())
+    return ds
+
+
+def get(ds, path: str, **headers):
+    """`path` as the proxy forwards it, under the prefix (ds.client puts base_url in front)."""
+    return asyncio.run(ds.client.get(path, headers=headers or None))
+
+
+def site_links(page: str) -> list[str]:
+    return [
+        link
+        for link in re.findall(r'\s(?:href|src|action|data-root)="(/[^"]*)"', page)
+        if not link.startswith(("//", "/\\"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/laws-2017-ja/61B",
+        "/en/laws-2017-ja/def:ダミー",
+        "/zh/laws-2017-ja/-/index?row=ら",
+        "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
+        "/-/history/61",
+        "/-/search?q=リボーク",
+        "/laws",
+    ],
+)
+def test_every_link_of_a_page_stays_under_the_prefix(prefixed, path):
+    response = get(prefixed, path)
+    assert response.status_code == 200, (path, response.status_code)
+    links = site_links(response.text)
+    assert links and [link for link in links if not link.startswith(BASE)] == [], path
+    assert not [link for link in links if link.startswith(BASE + BASE.strip("/") + "/")], "prefixed twice"
+
+
+def test_references_breadcrumbs_and_the_switcher_keep_the_prefix(prefixed):
+    page = get(prefixed, "/laws-2017-ja/61B").text
+    assert 'href="/bridge/laws-2017-ja/61"' in page  # the breadcrumb to the law
+    assert 'href="/bridge/en/laws-2017-ja/61B"' in page and 'href="/bridge/zh/laws-2017-ja/61B"' in page
+    english = get(prefixed, "/en/laws-2017-ja/61B").text
+    assert 'href="/bridge/en/laws-2017-ja/61"' in english and "/en/bridge/" not in english
+
+
+def test_redirects_stay_under_the_prefix(prefixed):
+    cited = get(prefixed, "/-/search?q=64A1")
+    assert cited.status_code == 302 and cited.headers["location"].startswith("/bridge/laws-2017-ja/64A1")
+    chosen = get(prefixed, "/ja/laws-2017-ja/61")
+    assert chosen.status_code == 302 and chosen.headers["location"] == "/bridge/laws-2017-ja/61"
+    english = get(prefixed, "/en/-/search?q=64A1")
+    assert english.headers["location"].startswith("/bridge/en/laws-2017-ja/64A1")
+
+
+def test_the_manifest_and_the_service_worker_are_scoped_to_the_prefix(prefixed):
+    manifest = get(prefixed, "/-/offline/manifest.webmanifest").json()
+    assert manifest["start_url"] == BASE and manifest["scope"] == BASE
+    assert all(icon["src"].startswith(BASE + "-/static-plugins/") for icon in manifest["icons"])
+    worker = get(prefixed, "/sw.js")
+    assert worker.status_code == 200 and worker.headers["service-worker-allowed"] == BASE
+    page = get(prefixed, "/").text
+    assert f'data-root="{BASE}"' in page and f'href="{BASE}-/offline/manifest.webmanifest"' in page
+
+
+def test_a_base_url_that_names_a_database_is_refused(laws_db_path):
+    from datasette.app import Datasette
+
+    with pytest.raises(ValueError, match="also the name of a database"):
+        Datasette(immutables=[str(laws_db_path)], settings={"base_url": "/laws/"}).app()

@@ -1,0 +1,103 @@
+"""The static export served by `python -m http.server` (what any static host does), in Chromium at
+phone size: one visit saves the site; units, references, the 索引's rows, the glossary, search words
+and citations work online and offline, in ja, zh and en, and search's top result is the server's."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import quote
+
+import pytest
+
+from tests import test_export
+from tests.browser_fixtures import BROWSER_MARKS, CHROMIUM, CHROMIUM_ARGS, VIEWPORTS
+
+# the export and its static file server, as tests/test_export.py makes them (pytest finds fixtures by name)
+exported, static_host = test_export.exported, test_export.static_host
+
+pytestmark = BROWSER_MARKS
+READY = "#offline-status[data-state=ready]"
+SAVE_TIMEOUT_MS = 600_000
+QUERIES = [
+    "リボーク",
+    "順番外のリード",
+    "ダミー",
+    "藏牌",
+    "revoke",
+    "claim",
+    "ペナルティ・カード",
+    "罰張",
+    "調整スコア",
+]
+
+
+@pytest.fixture(scope="module")
+def phone(static_host):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(**VIEWPORTS["phone"])
+        yield context, context.new_page()
+        browser.close()
+
+
+def test_a_page_with_a_query_is_right_once_the_copy_is_saved(phone, static_host):
+    """The first visit lands on a 索引 row: the host shows the 索引 without its query, the page reloads
+    once the worker can answer, and then it is the row asked for."""
+    context, page = phone
+    page.goto(static_host + "/laws-2017-ja/-/index?row=" + quote("ら"))
+    page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_load_state()
+    page.wait_for_function("document.querySelectorAll('.index-entries dt').length >= 20", timeout=60_000)
+    assert "ら" in page.url or quote("ら") in page.url
+
+
+def test_units_references_glossary_and_languages_from_the_static_host(phone, static_host):
+    context, page = phone
+    page.goto(static_host + "/laws-2017-ja/61B2(a)")
+    assert "61条B項2(a)" in page.inner_text("h1")
+    page.click("a.xref[href='/laws-2017-ja/43B2(b)']")
+    page.wait_for_url("**/laws-2017-ja/43B2(b)**")
+    assert "43条B項2(b)" in page.inner_text("h1")
+    page.goto(static_host + "/-/glossary/" + quote("ダミー"))
+    assert "ダミー" in page.inner_text("h1")
+    for lang, word in (("en", "Law 61"), ("zh", "第61条")):
+        page.goto(f"{static_host}/{lang}/laws-2017-ja/61")
+        assert word in page.inner_text("h1") and page.get_attribute("html", "lang").startswith(lang)
+    context.set_offline(True)
+    try:
+        page.goto(static_host + "/laws-2017-ja/62")
+        assert "62" in page.inner_text("h1")
+        page.goto(static_host + "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja")
+        assert "61" in page.inner_text("h1")
+    finally:
+        context.set_offline(False)
+
+
+async def server_top(datasette, query: str) -> str | None:
+    answer = (await datasette.client.get("/-/search.json", params={"q": query})).json()
+    return answer["results"][0]["url"] if answer.get("results") else None
+
+
+def test_search_words_and_citations_agree_with_the_servers_top_result(phone, static_host, datasette):
+    context, page = phone
+    differing = []
+    for query in QUERIES:
+        page.goto(static_host + "/-/search?q=" + quote(query))
+        first = page.locator("#offline-results .search-results a").first
+        offline = first.get_attribute("href") if first.count() else None
+        online = asyncio.run(server_top(datasette, query))
+        if offline is None or online is None or offline.split("?")[0] != online.split("?")[0]:
+            differing.append((query, offline, online))
+    assert not differing, differing
+    page.goto(static_host + "/-/search?q=" + quote("第64条A項1"))  # a citation opens its unit
+    page.wait_for_url("**/laws-2017-ja/64A1**")
+    assert "64条A項1" in page.inner_text("h1")
+    context.set_offline(True)
+    try:
+        page.goto(static_host + "/en/-/search?q=revoke")
+        assert page.locator("#offline-results .search-results a").count() > 0
+    finally:
+        context.set_offline(False)
