@@ -94,3 +94,15 @@ def test_a_base_url_that_names_a_database_is_refused(laws_db_path):
 
     with pytest.raises(ValueError, match="also the name of a database"):
         Datasette(immutables=[str(laws_db_path)], settings={"base_url": "/laws/"}).app()
+
+
+def test_a_site_at_the_root_in_the_same_process_keeps_its_own_links(prefixed, laws_db_path):
+    """Pages are kept in memory once made (http/responses.py made_once): a page made under the prefix
+    is not the answer of another Datasette in the same process serving at the root."""
+    from datasette.app import Datasette
+
+    under = site_links(get(prefixed, "/en/laws-2017-ja/61").text)
+    assert under and all(link.startswith(BASE.rstrip("/")) for link in under)
+    root = Datasette(immutables=[str(laws_db_path)])
+    links = site_links(get(root, "/en/laws-2017-ja/61").text)
+    assert links and not any(link.startswith(BASE) for link in links)

@@ -4,6 +4,7 @@ import pytest
 import sqlite_utils
 
 from ingest.checks.report import check_report, format_check_report
+from ingest.editions.edition_flags import FLAG_COLUMNS
 from ingest.parsers.records import Unit
 from ingest.references.xrefs import build_xrefs
 from laws_site.read.units import refs_for
@@ -59,6 +60,8 @@ def db_path(tmp_path):
         pk="id",
     )
     db["xrefs"].insert_all(build_xrefs(UNITS), pk="id")
+    # the build writes edition_flags beside xrefs (none among these units): the report reads it
+    db["edition_flags"].create(FLAG_COLUMNS, pk="id")
     return path
 
 

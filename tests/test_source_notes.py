@@ -143,7 +143,7 @@ async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette
         "原文如此 原文: 理发; 可能应为: 更改"
     )
     parent = (await datasette.client.get("/laws-1997-zh/21B")).text
-    assert re.search(r'<a href="/laws-1997-zh/21B1">21B1</a>: 原文の表記: <q lang="zh[^"]*">理发</q>', parent)
+    assert re.search(r'<a href="/laws-1997-zh/21B1">第21条B項1</a>: 原文の表記: <q lang="zh[^"]*">理发</q>', parent)
     assert 'class="source-notes"' not in (await datasette.client.get("/laws-1997-zh/21A")).text
 
 

@@ -791,15 +791,15 @@ async def test_an_answer_asked_again_is_the_one_made_first(datasette):
     from laws_site.http import responses
 
     first = await datasette.client.get("/laws-2017-ja/61B2")
-    key = next(k for k in responses._answers if k[1] == "/laws-2017-ja/61B2")
+    key = next(k for k in responses._answers if k[2] == "/laws-2017-ja/61B2")
     again = await datasette.client.get("/laws-2017-ja/61B2")
     assert again.text == first.text and key in responses._answers
     fresh = await datasette.client.get("/laws-2017-ja/61B1", cookies={"ds_actor": "x"})
     assert fresh.status_code == 200
-    assert not any(k[1] == "/laws-2017-ja/61B1" for k in responses._answers)
-    threads = [k for k in responses._answers if k[1].startswith("/-/threads")]
+    assert not any(k[2] == "/laws-2017-ja/61B1" for k in responses._answers)
+    threads = [k for k in responses._answers if k[2].startswith("/-/threads")]
     await datasette.client.get("/-/threads.json")
-    assert [k for k in responses._answers if k[1].startswith("/-/threads")] == threads == []
+    assert [k for k in responses._answers if k[2].startswith("/-/threads")] == threads == []
 
 
 async def test_the_history_link_is_only_on_a_law_s_units(datasette):

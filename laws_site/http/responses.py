@@ -148,8 +148,10 @@ def answer_key(datasette, request) -> tuple | None:
     if request.method != "GET" or request.headers.get("cookie"):
         return None
     build = laws_database(datasette).hash  # the file's content hash (immutable databases only)
-    # the interface language (ui_lang.py) is part of the answer: /en/61B and /61B share a path here
-    return (build, request.path, request.query_string, request.scope.get("ui_lang")) if build else None
+    # the interface language (ui_lang.py) is part of the answer: /en/61B and /61B share a path here;
+    # so is the server's base_url (the page's links are written under it; the memory is per process)
+    lang, base = request.scope.get("ui_lang"), datasette.setting("base_url")
+    return (build, base, request.path, request.query_string, lang) if build else None
 
 
 def json_response(data, status: int = 200) -> Response:
