@@ -60,6 +60,12 @@ def flag(value: str) -> Message | None:
     return None if ok else message("1 (on) or 0 (off)")
 
 
+def ascii_token(value: str) -> Message | None:
+    """Datasette's /-/auth-token compares the token with secrets.compare_digest, which raises on
+    non-ASCII text (a 500): such a token can never be right."""
+    return None if value.isascii() else message("a token of ASCII characters")
+
+
 # (path pattern, parameter, check): the check returns None for a good value, else what is expected (a Message).
 # An empty value means "not given" (a form's empty field) and is always accepted. Parameters a page
 # checks itself, with a message on its own page (search's lang, limit, offset; glossary's limit and
@@ -70,6 +76,7 @@ PARAMETERS: list[tuple[str, str, Callable[[str], Message | None]]] = [
     (r"/-/citations(\.json)?", "law", law_number),
     (r"/-/glossary(\.json)?", "lang", one_of("ja", "en", "zh")),
     (r"/-/diff(\.json)?", "whitespace", flag),
+    (r"/-/auth-token", "token", ascii_token),
 ]
 _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
 
