@@ -66,6 +66,31 @@ def laws_db_path(laws_build) -> Path:
     return laws_build.path
 
 
+@pytest.fixture(scope="session")
+def search_pack(laws_db_path) -> dict:
+    """The offline search pack of this session's build, made once (a few seconds) for every test that reads it."""
+    import sqlite3
+
+    from laws_site.offline import search_data
+
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        build_id = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
+        return search_data.export(conn, build_id)
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="session")
+def search_pack_file(search_pack, tmp_path_factory) -> Path:
+    """The same pack as the file the Node runners read (tests/node)."""
+    import json
+
+    path = tmp_path_factory.mktemp("search-pack") / "search.json"
+    path.write_text(json.dumps(search_pack, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def require_documents(laws_build):
     """Call with the document ids a test reads: a test fails (never skips) if one is not in the build."""

@@ -93,13 +93,9 @@ def test_edit_distances_match_rapidfuzz(page):
 
 
 @pytest.fixture(scope="module")
-def pack(laws_db_path):
+def pack(search_pack):
     """The search pack of this session's whole-corpus build (tests/conftest.py)."""
-    from laws_site.offline import search_data as offline_search_data
-
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
-    return offline_search_data.export(conn, build)
+    return search_pack
 
 
 @pytest.fixture(scope="module")

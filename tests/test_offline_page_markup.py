@@ -17,7 +17,6 @@ from urllib.parse import quote
 
 import pytest
 
-from laws_site.offline import search_data
 from laws_site.offline.pack import result_labels
 from laws_site.offline.search_scripts import script_paths
 
@@ -35,14 +34,10 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def offline_page(laws_db_path, tmp_path_factory):
+def offline_page(search_pack_file):
     """ask(shell, labels, url) -> the service worker's answer, from one Node process."""
     assert shutil.which("node"), "node is not installed"
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
-    pack = tmp_path_factory.mktemp("search-pack") / "search.json"
-    pack.write_text(json.dumps(search_data.export(conn, build), ensure_ascii=False), encoding="utf-8")
-    conn.close()
+    pack = search_pack_file
     process = subprocess.Popen(
         ["node", str(RUNNER), str(pack), *map(str, script_paths())],
         stdin=subprocess.PIPE,

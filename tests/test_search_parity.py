@@ -100,16 +100,11 @@ def conn(laws_db_path):
 
 
 @pytest.fixture(scope="module")
-def offline(laws_db_path, tmp_path_factory):
+def offline(search_pack_file):
     """The offline engine in one Node process on this build's search pack: ask(batch) -> answers."""
     assert NODE, "node is not installed (the parity check runs the offline search in Node)"
-    from laws_site.offline import search_data
 
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()[0]
-    pack = tmp_path_factory.mktemp("search-pack") / "search.json"
-    pack.write_text(json.dumps(search_data.export(conn, build), ensure_ascii=False), encoding="utf-8")
-    conn.close()
+    pack = search_pack_file
     process = subprocess.Popen(
         [NODE, str(RUNNER), str(pack), *map(str, script_paths())],
         stdin=subprocess.PIPE,
