@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from datasette.utils.asgi import Request, Response
 
 from laws_site.http import locations, request_bounds
+from laws_site.http.held_body import with_length
 from laws_site.http.responses import CORS, error_response, public_url
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.message import message
@@ -276,12 +277,6 @@ class Sender:
             if name == b"cache-control" and re.search(rb"private|no-store|no-cache", value):
                 return False
         return True
-
-
-def with_length(start: dict, body: bytes) -> dict:
-    return dict(
-        start, headers=[(k, str(len(body)).encode() if k == b"content-length" else v) for k, v in start["headers"]]
-    )
 
 
 # how long Datasette's queries took, in its JSON and pages: not part of the answer

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from laws_site.http.held_body import HeldBody
 from laws_site.i18n.catalog import LANGUAGES as INTERFACE_LANGUAGES
 
 LANGUAGES = [lang.encode("ascii") for lang in INTERFACE_LANGUAGES]
@@ -71,10 +72,11 @@ class BaseSender:
 
     def __init__(self, send, prefix: bytes):
         self.downstream, self.prefix = send, prefix
-        self.held: dict | None = None
-        self.body = b""
+        self.held = HeldBody(send, self.prefixed_links)
 
     async def send(self, message):
+        if await self.held.take(message):
+            return
         if message["type"] == "http.response.start":
             headers = [
                 (k, under(v, self.prefix) if k.lower() == b"location" and is_site_path(v) else v)
@@ -83,25 +85,11 @@ class BaseSender:
             message = dict(message, headers=headers)
             encoded = any(k.lower() == b"content-encoding" for k, _ in headers)
             if not encoded and any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers):
-                self.held = message
-                return
-        elif message["type"] == "http.response.body" and self.held is not None:
-            self.body += message.get("body", b"")
-            if message.get("more_body"):
-                return
-            body = LINK.sub(lambda m: m.group(1) + under(m.group(2), self.prefix) + b'"', self.body)
-            start = dict(
-                self.held,
-                headers=[
-                    (k, str(len(body)).encode() if k.lower() == b"content-length" else v)
-                    for k, v in self.held["headers"]
-                ],
-            )
-            self.held, self.body = None, b""
-            await self.downstream(start)
-            await self.downstream({"type": "http.response.body", "body": body})
-            return
+                return self.held.hold(message)
         await self.downstream(message)
+
+    def prefixed_links(self, body: bytes) -> bytes:
+        return LINK.sub(lambda m: m.group(1) + under(m.group(2), self.prefix) + b'"', body)
 
 
 def is_site_path(value: bytes) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from laws_site.http import locations, plugin_paths
+from laws_site.http.held_body import HeldBody
 from laws_site.i18n import catalog as i18n
 
 COOKIE = "ui_lang"
@@ -168,10 +169,11 @@ class LanguageSender:
 
     def __init__(self, send, lang: str, remember: bool, vary: bool):
         self.downstream, self.lang, self.remember, self.vary = send, lang, remember, vary
-        self.held: dict | None = None
-        self.body = b""
+        self.held = HeldBody(send, self.localized_links)
 
     async def send(self, message):
+        if await self.held.take(message):
+            return
         if message["type"] == "http.response.start":
             headers = list(message.get("headers", []))
             html = any(k.lower() == b"content-type" and v.startswith(b"text/html") for k, v in headers)
@@ -184,25 +186,11 @@ class LanguageSender:
                 headers = vary_on(headers)
             message = dict(message, headers=headers)
             if html and self.lang != i18n.DEFAULT:
-                self.held = message
-                return
-        elif message["type"] == "http.response.body" and self.held is not None:
-            self.body += message.get("body", b"")
-            if message.get("more_body"):
-                return
-            body = localize_links(self.body.decode("utf-8"), self.lang).encode("utf-8") if self.body else b""
-            start = self.held
-            start = dict(
-                start,
-                headers=[
-                    (k, str(len(body)).encode() if k.lower() == b"content-length" else v) for k, v in start["headers"]
-                ],
-            )
-            self.held, self.body = None, b""
-            await self.downstream(start)
-            await self.downstream({"type": "http.response.body", "body": body})
-            return
+                return self.held.hold(message)
         await self.downstream(message)
+
+    def localized_links(self, body: bytes) -> bytes:
+        return localize_links(body.decode("utf-8"), self.lang).encode("utf-8") if body else b""
 
     def localize_location(self, value: bytes) -> bytes:
         location = value.decode("latin-1")
