@@ -168,6 +168,23 @@ def unit_label(unit: Unit, document: DocumentNames, ui: str, parent_label: str |
     return unit.title or ref
 
 
+def printed_marker(kind: str, attrs: dict) -> str | None:
+    """The number the book prints before a unit inside its law's text - 第61条, B., 2., (a), (v), ① -
+    where the unit's label (``unit_label``) names it on its own."""
+    if kind in ("law", "article") and attrs.get("number") is not None:
+        return f"第{attrs['number']}条"
+    if "letter" in attrs:
+        return f"{attrs['letter']}."
+    label = attrs.get("label")
+    if kind in ("subitem", "subsubitem") and label:
+        return f"({label})"
+    if label and kind == "item":
+        return str(label)
+    if attrs.get("number") is not None and kind in ("item", "paragraph"):
+        return f"{attrs['number']}."
+    return None
+
+
 def definition_term(term: str, attrs: dict, ui: str) -> str:
     """The defined term as the ref names it (宕墩(2) tells the second 宕墩 apart); in English the term
     the definitions chapter prints in English (``term_en``: UNDER TRICK (2), Artificial call)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlencode
 
-from ingest.references.labels import law_citation
+from ingest.references.labels import law_citation, printed_marker
 from ingest.text.refs import law_number, parse_law_ref
 from ingest.text.spelling import candidate_refs, canonical_ref
 from laws_site.http.locations import redirect
@@ -27,23 +27,6 @@ from laws_site.search import alternatives as citation_alternatives
 # Backlinks are grouped by what kind of text cites the unit (commentary has its own panel).
 BACKLINK_GROUPS = [("laws", N_("Laws")), ("index", N_("Index terms")), ("regulations", N_("Regulations"))]
 NAVIGATION_KINDS = {"toc", "toc_entry", "index", "index_row"}
-
-
-def unit_label(unit: dict) -> str | None:
-    """The number the book prints before a unit: 第61条, B., 2., (a), (v), ①."""
-    kind, attrs = unit["kind"], unit["attrs"]
-    if kind in ("law", "article") and attrs.get("number") is not None:
-        return f"第{attrs['number']}条"
-    if "letter" in attrs:
-        return f"{attrs['letter']}."
-    label = attrs.get("label")
-    if kind in ("subitem", "subsubitem") and label:
-        return f"({label})"
-    if label and kind in ("item",):
-        return str(label)
-    if attrs.get("number") is not None and kind in ("item", "paragraph"):
-        return f"{attrs['number']}."
-    return None
 
 
 def backlink_group(xref: dict) -> str | None:
@@ -76,7 +59,7 @@ def render_nodes(
     """Add label, title and text (as segments, printed tables in place) to each node; footnotes
     leave the tree for the page foot; items a table shows as its rows leave it for the table.
     ``names``: each unit's label for people (定義: ダミー), shown where the book prints no number."""
-    node["label"] = unit_label(node)
+    node["label"] = printed_marker(node["kind"], node["attrs"])
     node["name"] = (names or {}).get(node["id"])
     own = xrefs_by_source.get(node["id"], [])
     tables = tables_by_unit.get(node["id"], [])
@@ -358,7 +341,9 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         # the number printed before each (B. / 1. / (a)); whole laws by their label (第48条 / Law 48)
         "siblings": [
             {
-                "label": (None if s["kind"] in LAW_KINDS else unit_label(s)) or names.get(s["id"]) or s["ref"],
+                "label": (None if s["kind"] in LAW_KINDS else printed_marker(s["kind"], s["attrs"]))
+                or names.get(s["id"])
+                or s["ref"],
                 "full_label": names.get(s["id"]),
                 "url": s["url"],
                 "current": s["id"] == unit["id"],
@@ -371,7 +356,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "other_edition": editions.edition_box(conn, unit, ids, lang),
         "previous": previous,
         "next": following,
-        "full_text": composed_text(units, unit_label),
+        "full_text": composed_text(units),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
         "incoming": [incoming_json(x) for x in incoming if x["target_id"] == unit["id"]],
     }

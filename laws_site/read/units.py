@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ingest.build.read_only import connect_readonly
+from ingest.references.labels import printed_marker
 
 PERMALINK_SAFE = "()-,:~"  # kept as typed in a unit's address, besides letters, digits and _.-~
 
@@ -110,14 +111,18 @@ def labels(conn: sqlite3.Connection, unit_ids, lang: str, full: bool = False) ->
     return out
 
 
-def composed_text(units: list[dict], printed_label) -> str:
+def composed_text(units: list[dict]) -> str:
     """A unit's full text with its sub-items, as printed: each part on its own line, after its
     printed number (B. / 1. / (a)); footnotes are left out. ``units`` is the subtree in reading order."""
     lines = []
     for n, unit in enumerate(units):
         if unit["kind"] == "footnote":
             continue
-        head = " ".join(p for p in ((printed_label(unit) if n else None), unit.get("title") if n else None) if p)
+        head = " ".join(
+            p
+            for p in ((printed_marker(unit["kind"], unit["attrs"]) if n else None), unit.get("title") if n else None)
+            if p
+        )
         text = unit.get("text") or ""
         line = " ".join(p for p in (head, text) if p)
         if line:
