@@ -18,13 +18,21 @@ import yaml
 from click.testing import CliRunner
 
 from ingest.build.outputs import lock_path, staged
+from ingest.parsers.records import ParseError
 from laws_site.cli import cli
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 
+@pytest.fixture
+def built(laws_db_path) -> Path:
+    """A whole-corpus database as a failed build must leave it: the session's (tests copy it, never change it)."""
+    return laws_db_path
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
+def cli_built(tmp_path_factory) -> Path:
+    """The database as `bridge-laws build` makes it (its build id covers the site's code)."""
     db = tmp_path_factory.mktemp("build") / "laws.db"
     result = CliRunner().invoke(cli, ["build", "--db", str(db), "--no-offline"])
     assert result.exit_code == 0, result.output
@@ -461,18 +469,37 @@ YAML_FILES = [
 ]
 
 
+def expected_yaml_errors(path: Path, attack: str) -> list[str]:
+    _, line, message = ATTACKS[attack]
+    messages = message if isinstance(message, tuple) else (message,)
+    return [f"{path}:{line}: invalid YAML: {m}" for m in messages]
+
+
 @pytest.mark.parametrize("attack", list(ATTACKS))
 @pytest.mark.parametrize("name", YAML_FILES)
-def test_hostile_yaml_is_refused_naming_file_and_line(built, tmp_path, name, attack):
-    text, line, message = ATTACKS[attack]
+def test_hostile_yaml_is_refused_naming_file_and_line(tmp_path, name, attack):
+    """Every YAML file of the corpus is read by the one reader (ingest/sources/corpus.read_yaml), which
+    refuses each attack naming file and line; the build reports what it raises (next test)."""
+    from ingest.sources.corpus import read_yaml
+
+    path = tmp_path / name.replace("/", "-")
+    path.write_text(ATTACKS[attack][0], encoding="utf-8")
+    with pytest.raises(ParseError) as refused:
+        read_yaml(path)
+    assert any(expected in str(refused.value) for expected in expected_yaml_errors(path, attack)), refused.value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", list(ATTACKS))
+@pytest.mark.parametrize("name", YAML_FILES)
+def test_a_build_with_hostile_yaml_exits_naming_file_and_line_and_keeps_the_old_db(built, tmp_path, name, attack):
     corpus = copy_corpus(tmp_path)
-    (corpus / name).write_text(text, encoding="utf-8")
+    (corpus / name).write_text(ATTACKS[attack][0], encoding="utf-8")
     db = tmp_path / "laws.db"
     shutil.copy(built, db)
     before = db.read_bytes()
     line_shown = error_line(build_in(tmp_path, db, corpus))
-    messages = message if isinstance(message, tuple) else (message,)
-    assert any(f"{corpus / name}:{line}: invalid YAML: {m}" in line_shown for m in messages), line_shown
+    assert any(expected in line_shown for expected in expected_yaml_errors(corpus / name, attack)), line_shown
     assert db.read_bytes() == before
 
 
@@ -620,7 +647,7 @@ def test_check_text_on_a_broken_corpus_is_one_line(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_same_corpus_gives_the_same_bytes(built, tmp_path, monkeypatch):
+def test_the_same_corpus_gives_the_same_bytes(cli_built, tmp_path, monkeypatch):
     """A rebuild is byte for byte the database before (the build id derived from it and from the site's
     code, as `bridge-laws build` makes it; built_at from the corpus); another SOURCE_DATE_EPOCH gives
     another built_at, and so another build id."""
@@ -633,7 +660,7 @@ def test_the_same_corpus_gives_the_same_bytes(built, tmp_path, monkeypatch):
 
     again = tmp_path / "again" / "laws.db"
     build_with_cli(again)
-    assert again.read_bytes() == built.read_bytes()
+    assert again.read_bytes() == cli_built.read_bytes()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     dated = tmp_path / "dated" / "laws.db"
     build_with_cli(dated)
@@ -642,7 +669,7 @@ def test_the_same_corpus_gives_the_same_bytes(built, tmp_path, monkeypatch):
         "2023-11-14T22:13:20+00:00",
     )
     conn.close()
-    assert read_build_id(dated) != read_build_id(built)
+    assert read_build_id(dated) != read_build_id(cli_built)
 
 
 def test_a_source_date_epoch_that_is_not_a_number_is_one_line(tmp_path, monkeypatch):

@@ -20,7 +20,7 @@ from pathlib import Path
 import sqlite_utils
 
 from ingest.build.db_target import DEFAULT_DB
-from ingest.build.identity import build_info_rows, set_build_id
+from ingest.build.identity import build_info_rows, built_at, set_build_id
 from ingest.build.outputs import staged
 from ingest.build.schema import SECTION_COLUMNS, TABLES, create_indexes
 from ingest.build.sql import json_text
@@ -43,7 +43,7 @@ from ingest.search.glossary import glossary_rows as pair_terms
 from ingest.search.labels import write_search_labels
 from ingest.search.tables import install_variants, search_tables
 from ingest.search.vocabulary import vocabulary_rows
-from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources
+from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources, read_every_yaml
 from ingest.sources.registry import Registry
 from ingest.sources.source_notes import source_note_rows
 from ingest.text import tokenize
@@ -73,6 +73,7 @@ def write_database(
     ingest/build/identity.py). Returns counts, seconds and the build id."""
     started = time.perf_counter()
     corpus_dir = Path(corpus_dir)
+    built_at(corpus_dir)  # a SOURCE_DATE_EPOCH that is no time stops the build before the work, not after
     parsed, tables = corpus_tables(corpus_dir, progress)
     db = sqlite_utils.Database(db_path)
     # a fresh file nobody reads until it is renamed into place: no journal; outputs.py fsyncs it
@@ -95,6 +96,7 @@ def write_database(
 
 def corpus_tables(corpus_dir: Path, progress: Progress) -> tuple[list[tuple[Source, ParsedDocument]], dict]:
     """The parsed documents and every table's rows, by name (schema.TABLES, and sections)."""
+    read_every_yaml(corpus_dir)
     sources = load_sources(corpus_dir)
     variants = install_variants(corpus_dir)  # before anything folds katakana (xrefs, tokens)
     languages = {source.id: source.language for source in sources}

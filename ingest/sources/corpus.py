@@ -19,6 +19,14 @@ def read_yaml(path: Path | str):
     return parsed_yaml(*cache_key(Path(path)))
 
 
+def read_every_yaml(corpus_dir: Path) -> None:
+    """Read (and so check) every YAML file of the corpus before any parsing: a damaged file stops the
+    build at once, not after the documents are parsed; the steps that use a file later read it from
+    read_yaml's cache."""
+    for path in sorted(Path(corpus_dir).rglob("*.yml")):
+        read_yaml(path)
+
+
 def cache_key(path: Path) -> tuple[Path, int, int]:
     """A file as the caches below know it: its real path, modification time and size."""
     stat = regular_file(path).stat()
