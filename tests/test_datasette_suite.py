@@ -54,12 +54,19 @@ def suite_copy(source: Path, target: Path) -> Path:
     return target
 
 
+# Datasette's tests that assert the exact list of installed plugins (EXPECTED_PLUGINS == what
+# /-/plugins.json and `datasette plugins` list): any plugin installed beside Datasette fails them by
+# construction, so they say nothing about this plugin's behaviour; left out of both runs.
+PLUGIN_LIST_TESTS = ("tests/test_api.py::test_plugins_json", "tests/test_cli.py::test_plugins_cli")
+
+
 def failures(python: Path, suite: Path, report: Path) -> tuple[int, set[str]]:
     """(tests run, ids of the failed or erroring ones)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "tests"))
+    deselect = [arg for test in PLUGIN_LIST_TESTS for arg in ("--deselect", test)]
     subprocess.run(
         [str(python), "-m", "pytest", "-q", "-p", "datasette_entry_points", "-p", "no:cacheprovider",
-         f"--junitxml={report}", "tests"],
+         *deselect, f"--junitxml={report}", "tests"],
         cwd=suite, env=env, timeout=TIMEOUT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     failed, ran = set(), 0

@@ -101,9 +101,9 @@ def title_readings(titles: list[str]) -> Counter:
     """(reading, surface) -> how often, for the titles' words read in context and their runs of nouns."""
     seen: Counter = Counter()
     tokenizer = tokenize.sudachi_tokenizer()
-    pos_of = tokenize._pos_category
+    pos_of = tokenize.pos_category
     for text in dict.fromkeys(t for t in titles if t):
-        for _, chunk in tokenize._chunks(text):
+        for _, chunk in tokenize.text_chunks(text):
             run: list[tuple[str, str]] = []
             end = -1
             for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
@@ -248,7 +248,7 @@ def _pos_reader():
     def pos(word: str) -> str:
         if word not in seen:
             morphemes = tokenizer.tokenize(word, SplitMode.C)
-            seen[word] = tokenize._pos_category(morphemes[-1].part_of_speech_id()) if len(morphemes) else ""
+            seen[word] = tokenize.pos_category(morphemes[-1].part_of_speech_id()) if len(morphemes) else ""
         return seen[word]
 
     return pos

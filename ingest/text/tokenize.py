@@ -186,7 +186,8 @@ def warm() -> None:
 _LINE_BREAK_RE = re.compile(r"(\n)")
 
 
-def _chunks(text: str):
+def text_chunks(text: str):
+    """(offset, chunk) pieces of text short enough for SudachiPy, split at line breaks where it can."""
     start = 0
     for paragraph in _LINE_BREAK_RE.split(text):
         while len(paragraph) > MAX_CHUNK_CHARS:
@@ -205,7 +206,7 @@ def japanese_tokens(text: str, mode: SplitMode = SplitMode.C) -> list[Token]:
 def _japanese_morphemes(text: str, mode: SplitMode):
     """(Token, morpheme) pairs, punctuation and spaces left out."""
     tokenizer = _tokenizer()
-    for offset, chunk in _chunks(text):
+    for offset, chunk in text_chunks(text):
         for morpheme in tokenizer.tokenize(chunk, mode):
             token = _token(morpheme, offset)
             if token is not None:
@@ -213,7 +214,7 @@ def _japanese_morphemes(text: str, mode: SplitMode):
 
 
 def _token(morpheme, offset: int) -> Token | None:
-    pos = _pos_category(morpheme.part_of_speech_id())
+    pos = pos_category(morpheme.part_of_speech_id())
     if pos in SKIPPED_POS:
         return None
     norm = _normalised(morpheme.normalized_form())
@@ -225,7 +226,7 @@ def _token(morpheme, offset: int) -> Token | None:
 _POS_CATEGORIES: dict[int, str] = {}
 
 
-def _pos_category(pos_id: int) -> str:
+def pos_category(pos_id: int) -> str:
     """The first part-of-speech field, looked up once per id (the full tuple is costly per morpheme)."""
     category = _POS_CATEGORIES.get(pos_id)
     if category is None:
@@ -369,11 +370,11 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
     # writes into reused (`out=`), what a dictionary word indexes as looked up by its id.
     word_spans, pieces = [], []
     tokenizer, normalised, mode_a, mode_c = _tokenizer(), _normalised, SplitMode.A, SplitMode.C
-    categories, category = _POS_CATEGORIES, _pos_category
+    categories, category = _POS_CATEGORIES, pos_category
     words, index_word = _INDEX_WORDS, _index_word
     morphemes, parts = _morpheme_lists()
     katakana = KATAKANA_WORD_RE.search(text) is not None
-    for offset, chunk in _chunks(text):
+    for offset, chunk in text_chunks(text):
         for morpheme in tokenizer.tokenize(chunk, mode_c, morphemes):
             norm, splits = words.get(morpheme.word_id()) or index_word(morpheme)
             if not norm:
@@ -447,7 +448,7 @@ _INDEX_WORDS: dict[int, tuple[str, bool]] = {}
 
 def _index_word(morpheme) -> tuple[str, bool]:
     """What `index_token_spans` needs of a morpheme's word, remembered for a dictionary word."""
-    if _pos_category(morpheme.part_of_speech_id()) in SKIPPED_POS:
+    if pos_category(morpheme.part_of_speech_id()) in SKIPPED_POS:
         word = ("", False)
     else:
         word = (_normalised(morpheme.normalized_form()), len(morpheme.split(SplitMode.A)) > 1)
