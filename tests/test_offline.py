@@ -264,6 +264,10 @@ async def raw(datasette, path, **headers):
             return response, b"".join([chunk async for chunk in response.aiter_raw()])
 
 
+def vary_names(response) -> set[str]:
+    return {name.strip() for name in response.headers.get("vary", "").split(",") if name.strip()}
+
+
 @pytest.mark.slow
 def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
     datasette, build_id, laws_db_path, packs_made
@@ -273,9 +277,11 @@ def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
         response, body = asyncio.run(raw(datasette, path, **{"accept-encoding": "gzip, br"}))
         assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]
         assert body == stored and response.headers["content-length"] == str(len(stored)), path
+        assert "Accept-Encoding" in vary_names(response), path
         plain, text = asyncio.run(raw(datasette, path, **{"accept-encoding": "identity"}))
         assert "content-encoding" not in plain.headers and "content-length" not in plain.headers  # chunked
-        assert text == gzip.decompress(stored) and plain.headers["vary"] == "Accept-Encoding", path
+        # Vary names the encoding (and Cookie, Authorization, as Datasette marks every anonymous answer)
+        assert text == gzip.decompress(stored) and "Accept-Encoding" in vary_names(plain), path
         assert response.headers["etag"] == f'"{build_id}-search-gzip"' != plain.headers["etag"]
         again, nothing = asyncio.run(
             raw(datasette, path, **{"accept-encoding": "gzip", "if-none-match": response.headers["etag"]})
@@ -295,7 +301,6 @@ def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
         "glossary",
         "vocabulary",
         "variants",
-        "branches",
         "lexicon",
         "t2s",
         "weights",
