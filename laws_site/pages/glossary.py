@@ -22,7 +22,6 @@ from laws_site.http.responses import html_page, json_response, page_url, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.message import message
 from laws_site.i18n.message import of as message_of
-from laws_site.read import queries
 from laws_site.read.units import labels, permalink
 from laws_site.search.data import search_data
 from laws_site.search.query import QueryError, parse_count
@@ -34,15 +33,12 @@ MAX_LIMIT = 500
 MAX_FILTER_CHARS = 100
 
 
-def glossary_rows(conn, query: str = "", ui_lang: str | None = None) -> list[dict] | None:
+def glossary_rows(conn, query: str = "", ui_lang: str | None = None) -> list[dict]:
     """The glossary rows whose term in some language contains `query` (all for ""), each with its
-    sources and usage page; None when there is no glossary table."""
-    if not queries.table_exists(conn, "glossary"):
-        return None
+    sources and usage page."""
     registry = search_data(conn).registry  # also installs the variants search_key folds with
-    present = {r[1] for r in conn.execute("pragma table_info(glossary)")}
-    columns = [c for c in GLOSSARY_COLUMNS if c in present]
-    rows = [dict(zip(columns, r)) for r in conn.execute(f"select {', '.join(columns)} from glossary order by rowid")]
+    columns = ", ".join(GLOSSARY_COLUMNS)
+    rows = [dict(zip(GLOSSARY_COLUMNS, r)) for r in conn.execute(f"select {columns} from glossary order by rowid")]
     for row in rows:
         row["sources"] = []
         for lang in ("ja", "zh"):
@@ -99,19 +95,6 @@ async def view(datasette, request):
         return await answer_error(datasette, request, as_json, message_of(error), 400, query=query)
     lang = None if as_json else i18n.lang()  # labels are for the page; JSON is the same in every language
     rows = await read(datasette, lambda conn: glossary_rows(conn, query, lang))
-    if rows is None:
-        if as_json:
-            return json_response(
-                {
-                    "ok": False,
-                    "error": "no glossary table in this build",
-                    "status": 404,
-                    "title": "No glossary",
-                    "rows": [],
-                },
-                status=404,
-            )
-        return await html_page(datasette, request, "glossary.html", {"rows": None, "query": query, "missing": True})
     total = len(rows)
     page = rows[offset : offset + limit]
     context = {
@@ -206,7 +189,7 @@ def usage_json(usage: dict) -> dict:
 
 
 def nearest_terms(conn, term: str) -> list[dict]:
-    rows = glossary_rows(conn) or []
+    rows = glossary_rows(conn)
     words = {}
     for row in rows:
         for column in ("ja", "en", "zh"):

@@ -76,10 +76,7 @@ def translations(reason_ja: str | None, reason_zh: str | None) -> dict[str, str]
 
 
 def _rows(conn: sqlite3.Connection, where: str, args: tuple) -> list[tuple]:
-    try:
-        return conn.execute(PAIR_SQL.format(where=where), args).fetchall()
-    except sqlite3.OperationalError:  # a database built before the concordance: nothing to say
-        return []
+    return conn.execute(PAIR_SQL.format(where=where), args).fetchall()
 
 
 def edition_info(conn: sqlite3.Connection, unit: dict) -> dict | None:
@@ -261,13 +258,10 @@ LAW_CHANGE_SQL = (
 def law_change(conn: sqlite3.Connection, doc: str, law: int | None, lang: str) -> dict | None:
     """What happened to a law's parts between the editions (table law_changes): its headline relation,
     its parts counted by kind and the sentence in the reader's language ("revised: 9 parts changed, 6
-    added, 1 removed"); None for a law the concordance does not pair, or a database built before it."""
+    added, 1 removed"); None for a law the concordance does not pair."""
     if law is None:
         return None
-    try:
-        row = conn.execute(LAW_CHANGE_SQL + "from law_changes where doc = ? and law = ?", (doc, law)).fetchone()
-    except sqlite3.OperationalError:
-        return None
+    row = conn.execute(LAW_CHANGE_SQL + "from law_changes where doc = ? and law = ?", (doc, law)).fetchone()
     if row is None:
         return None
     keys = ("headline", "same", "changed", "added", "removed", "not_in_source", "not_read")

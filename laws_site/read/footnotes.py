@@ -16,8 +16,8 @@ where unit_id in ({marks}) order by position
 
 
 def carried(conn: sqlite3.Connection, unit_ids: list[str]) -> list[dict]:
-    """The unit_footnotes rows of these units; none from a database built before the table."""
-    if not unit_ids or not queries.table_exists(conn, "unit_footnotes"):
+    """The unit_footnotes rows of these units."""
+    if not unit_ids:
         return []
     rows = conn.execute(ROW_SQL.format(marks=",".join("?" * len(unit_ids))), unit_ids)
     return [dict(zip(("unit_id", "footnote_id", "label", "via_id", "field"), r)) for r in rows]

@@ -8,7 +8,6 @@ the reader's language with its lang attribute, in English under /en/ (template _
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass, field
 
 from laws_site.i18n import catalog as i18n
@@ -106,19 +105,15 @@ _cache: dict = {}
 
 
 def notes_for(conn) -> Notes:
-    """The editors' notes and the concordance's moves, read once per build; empty for a database
-    built before their tables."""
-    try:
-        build = conn.execute("select value from build_info where key = 'build_id'").fetchone()
-        key = build[0] if build else None
-        if key is not None and key in _cache:
-            return _cache[key]
-        notes = Notes(
-            {en: {"ja": ja, "zh": zh} for en, ja, zh in conn.execute("select en, ja, zh from editorial_notes")},
-            move_names(conn),
-        )
-    except sqlite3.OperationalError:
-        return Notes()
+    """The editors' notes and the concordance's moves, read once per build."""
+    build = conn.execute("select value from build_info where key = 'build_id'").fetchone()
+    key = build[0] if build else None
+    if key is not None and key in _cache:
+        return _cache[key]
+    notes = Notes(
+        {en: {"ja": ja, "zh": zh} for en, ja, zh in conn.execute("select en, ja, zh from editorial_notes")},
+        move_names(conn),
+    )
     if key is not None:
         _cache.clear()
         _cache[key] = notes
