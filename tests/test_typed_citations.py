@@ -23,6 +23,8 @@ from laws_site.cli import cli
         ("６１Ｂ２ａ", "61B2(a)"),
         ("Law 61", "61"),
         ("第25条B款", "25B"),  # the Chinese Laws' 款
+        ("25B2(b)(1)", "25B2(b)(1)"),  # the 1997 page numbers its sub-sub-items (1), not (i)
+        ("9-A-2-b-2", "9A2(b)(2)"),
         ("quote:61B", "61B"),  # a commentary's reprint of it
         ("L61B", "61B"),  # a commentary's note on it
         ("第16条B項1", "16B1"),
@@ -32,6 +34,13 @@ from laws_site.cli import cli
 )
 def test_a_typed_law_ref_in_any_spelling(typed, ref):
     assert typed_law_ref(typed) == ref
+
+
+async def test_the_diff_of_a_1997_sub_sub_item_answers(datasette):
+    """The pages link the 1997 page's (1)-numbered sub-sub-items to their comparison: it must answer."""
+    response = await datasette.client.get("/-/diff.json?ref=25B2%28b%29%281%29&from=laws-1997-zh&to=laws-2017-ja")
+    assert response.status_code == 200, response.text
+    assert "laws-1997-zh:25B2(b)(1)" in {row.get("from_id") for row in response.json()["rows"]}
 
 
 async def test_the_diff_takes_a_citation_as_the_search_box_does(datasette):

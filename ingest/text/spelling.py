@@ -24,7 +24,7 @@ JA_LAW_WORDS = [
     (re.compile(rf"([A-Za-z]){SECTION_MARK}"), r"\1"),
     (re.compile(rf"([0-9]+){ITEM_MARK}"), r"\1"),
 ]
-LOOSE_LAW_REF = re.compile(rf"^([0-9]+)([a-z])?([0-9]+)?([a-z])?({ROMAN})?$", re.IGNORECASE)
+LOOSE_LAW_REF = re.compile(rf"^([0-9]+)([a-z])?([0-9]+)?([a-z])?({ROMAN}|[0-9]+)?$", re.IGNORECASE)
 REG_NUMBERS = re.compile(r"^第?([0-9]+)条?(?:[-.・ ]?第?([0-9]+)項?)?(?:[-.・ ]?第?([0-9]+)号?)?$")
 APPENDIX = re.compile(r"^(?:付表|appendix-?)([0-9]+)$", re.IGNORECASE)
 NOTE_LABEL = re.compile(r"^L(?=[0-9])", re.IGNORECASE)
