@@ -223,12 +223,12 @@ def test_the_packs_and_the_worker_are_served_as_the_worker_reads_them(static_hos
 @pytest.mark.slow
 def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_path):
     site = tmp_path / "site"
-    static_export.export(laws_db_path, site, base_url="laws", log=lambda line: None)
+    static_export.export(laws_db_path, site, base_url="bridge", log=lambda line: None)
     page = (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")
-    assert 'href="/laws/laws-2017-ja/62"' in page or 'href="/laws/laws-2017-ja/' in page
-    assert 'data-root="/laws/"' in page and 'href="/laws/-/offline/manifest.webmanifest"' in page
+    assert 'href="/bridge/laws-2017-ja/62"' in page or 'href="/bridge/laws-2017-ja/' in page
+    assert 'data-root="/bridge/"' in page and 'href="/bridge/-/offline/manifest.webmanifest"' in page
     manifest = json.loads((site / "-" / "offline" / "manifest.webmanifest").read_text(encoding="utf-8"))
-    assert manifest["start_url"] == "/laws/" and manifest["icons"][0]["src"].startswith("/laws/-/static-plugins/")
+    assert manifest["start_url"] == "/bridge/" and manifest["icons"][0]["src"].startswith("/bridge/-/static-plugins/")
     # exported again over itself: replaced whole
     static_export.export(laws_db_path, site, log=lambda line: None)
     assert 'data-root="/"' in (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")

@@ -206,6 +206,9 @@ def test_thousands_of_generated_queries_never_get_a_5xx(laws_db_path: Path, live
 
 ROUTE_REQUESTS = 3000
 ROUTE_MIN_ANSWERED = 500
+# the route table holds whole-database downloads (/laws.db, 15 MB, ~1.5 s each): 30 s answered 440 on
+# CI's machine; the contract is what is checked, so the budget buys the minimum's coverage, not speed
+ROUTE_TIME_BUDGET_SECONDS = 75
 ROUTE_CONCURRENCY = 16
 ROUTE_SEED = 20261123
 MAX_HEADER = 8 * 1024
@@ -471,7 +474,8 @@ def test_every_route_and_parameter_keeps_the_api_contract(laws_db_path: Path, li
     started = time.monotonic()
     statuses, failures = asyncio.run(
         asyncio.wait_for(
-            hammer_routes(base, requests, machine_paths(laws_db_path), TIME_BUDGET_SECONDS), TIME_CAP_SECONDS
+            hammer_routes(base, requests, machine_paths(laws_db_path), ROUTE_TIME_BUDGET_SECONDS),
+            ROUTE_TIME_BUDGET_SECONDS + 60,
         )
     )
     elapsed = time.monotonic() - started

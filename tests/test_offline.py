@@ -192,7 +192,7 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
         assert len(search["units"]) == conn.execute("select count(*) from sections").fetchone()[0]
     expected = {
         "ja": ("第61条B項2(a)", "第61条の引用", "リボーク注釈"),
-        "zh": ("第61条B項2(a)", "第61条（引文）", "藏牌注释"),
+        "zh": ("第61条B款2(a)", "第61条（引文）", "藏牌注释"),
         "en": ("Law 61B2(a)", "Law 61 (as reprinted)", "Revoke notes"),
     }
     for lang, (law, reprint, commentary) in expected.items():
@@ -209,7 +209,8 @@ def test_each_pages_pack_names_search_results_in_its_language(packs, datasette, 
 @pytest.mark.slow
 def test_the_packs_are_files_of_this_build_made_the_same_way_twice(laws_db_path, build_id, packs_made, tmp_path):
     """The same database gives the same bytes (gzip's mtime 0, a fixed order); made packs are kept."""
-    assert [figures["name"] for figures in packs_made["packs"]] == list(offline_pack_files.NAMES)
+    # made by the fixture, or earlier in the session for the same build (then kept, not made again)
+    assert {figures["name"] for figures in packs_made["packs"]} <= set(offline_pack_files.NAMES)
     for name in offline_pack_files.NAMES:
         made = offline_pack_files.pack_file(laws_db_path, build_id, name)
         assert json.loads(gzip.decompress(made.read_bytes()))["build"] == build_id, name
