@@ -1,8 +1,8 @@
 """Issue 24's expansions for the offline search (static/offline-search.js, issue 26).
 
-`export(conn)` gives the rows of table `search_expansions` grouped as laws_site/search/expansions.py reads
-them (readings: key -> [[term, count]] best first; sounds, synonyms: key -> [terms]; zh: key ->
-term), and the romaji tables of jaconv that ingest/text/forgiving.py relies on, read from the installed
+`export(conn)` gives table `search_expansions` as laws_site/search/expansions.py reads it (ExpansionData:
+readings: key -> [[term, count]] best first; sounds, synonyms: key -> [terms]; zh: key -> term; the
+typo candidates), and the romaji tables of jaconv that ingest/text/forgiving.py relies on, read from the installed
 jaconv (its str.replace steps, in order, and its one-letter tables), so that the browser converts
 romaji <-> kana exactly as the server does, with no JavaScript dependency.
 """
@@ -16,25 +16,24 @@ import sqlite3
 import jaconv
 from jaconv import conv_table
 
-from laws_site.read import queries
+from laws_site.search.expansions import ExpansionData
 
 
 def export(conn: sqlite3.Connection) -> dict:
-    found = {"readings": {}, "sounds": {}, "synonyms": {}, "zh": {}}
-    if queries.table_exists(conn, "search_expansions"):
-        for kind, key, term, weight in conn.execute(
-            "select kind, key, term, weight from search_expansions order by kind, key, weight desc, term"
-        ):
-            if kind == "reading":
-                found["readings"].setdefault(key, []).append([term, weight])
-            elif kind == "sound":
-                found["sounds"].setdefault(key, []).append(term)
-            elif kind == "synonym":
-                found["synonyms"].setdefault(key, []).append(term)
-            elif kind == "zh":
-                found["zh"][key] = term
-    found["romaji"] = romaji_tables()
-    return found
+    """ExpansionData as laws_site/search/expansions.py reads it, the derived lists included (the typo
+    candidates, the longest reading): the browser reads them, it does not derive them again."""
+    data = ExpansionData.from_conn(conn)
+    return {
+        "readings": {key: [list(option) for option in options] for key, options in data.readings.items()},
+        "sounds": data.sounds,
+        "synonyms": data.synonyms,
+        "zh": data.zh,
+        "longest_reading": data.longest_reading,
+        "kana_words": data.kana_words,
+        "kana_word_of": data.kana_word_of,
+        "english": data.english,
+        "romaji": romaji_tables(),
+    }
 
 
 def _replace_steps(function) -> list[list[str]]:

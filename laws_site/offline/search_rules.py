@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 
-from ingest.search import glossary, vocabulary
+from jaconv import conv_table
+
+from ingest.search import vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
 from laws_site.search import expansions, plan, query, translation, why, words
@@ -49,6 +51,12 @@ def substitutions(rules) -> list[list]:
     return [[*js_pattern(pattern), re.sub(r"\\(\d)", r"$\1", replacement)] for pattern, replacement in rules]
 
 
+def hiragana_and_katakana() -> dict:
+    """jaconv's hiragana <-> katakana tables (forgiving.to_katakana's), as two strings read in step."""
+    pairs = sorted((chr(hiragana), katakana) for hiragana, katakana in conv_table.H2K_TABLE.items())
+    return {"hiragana": "".join(h for h, _ in pairs), "katakana": "".join(k for _, k in pairs)}
+
+
 def rules() -> dict:
     return {
         "words": {
@@ -71,6 +79,7 @@ def rules() -> dict:
             "e_row_i": js_pattern(kana.E_ROW_I_RE),
             "long_vowel_marks": js_pattern(tokenize.LONG_VOWEL_MARKS),
             "vowel_of": {k: v for k, v in kana.VOWEL_OF.items() if "\u30a0" <= k <= "\u30ff"},
+            **hiragana_and_katakana(),
         },
         "forgiving": {
             "kana_only": js_pattern(forgiving.KANA_ONLY_RE),
@@ -118,7 +127,6 @@ def rules() -> dict:
             "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE),
             "footnote_mark": js_pattern(plan.FOOTNOTE_MARK_RE),
             "non_word": js_pattern(plan.NON_WORD_RE),
-            "glossary_forms": js_pattern(glossary.TERM_FORM_SEPARATORS),
         },
         "search": {
             "fts_operators": sorted(query.FTS_OPERATORS),

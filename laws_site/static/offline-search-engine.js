@@ -253,23 +253,8 @@
 
     // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
 
-    expansionData() {
-      if (this._expansions !== undefined) return this._expansions;
-      const e = this.pack.expansions;
-      e.longest = Math.max(0, ...Object.keys(e.readings).map((k) => [...k].length));
-      e.kanaWords = []; e.kanaWordOf = {};
-      for (const key of Object.keys(e.readings).sort()) {
-        const term = e.readings[key][0][0];
-        if ([...key].length >= 3 && K.katakanaOnly.test(term)) { e.kanaWords.push(key); e.kanaWordOf[key] = term; }
-      }
-      e.english = [...new Set(Object.values(e.sounds).flat())].sort();
-      e.zhKeys = Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length || (a < b ? -1 : a > b ? 1 : 0));
-      this._expansions = e;
-      return e;
-    }
-
     alternatives(query, lang) {
-      const e = this.expansionData();
+      const e = this.pack.expansions;
       const found = [];
       const text = pyStrip(query.normalize("NFKC"));
       let kana = null;
@@ -290,7 +275,7 @@
       if (K.han.test(text)) {
         const simplified = this.toSimplified(text);
         let replaced = simplified;
-        for (const variant of e.zhKeys) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
+        for (const variant of Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length)) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
         if (replaced !== simplified) found.push({ kind: "zh", text: replaced, lang: "zh" });
       }
       const kept = [], seen = new Set([query]);
@@ -301,7 +286,7 @@
     }
 
     segment(key) {
-      const e = this.expansionData();
+      const e = this.pack.expansions;
       const chars = [...key];
       const size = chars.length;
       if (!size || size > K.x.max_key_chars) return "";
@@ -310,7 +295,7 @@
       for (let start = 0; start < size; start++) {
         if (best[start] === null) continue;
         const [pieces, weight, words] = best[start];
-        for (let end = start + 1; end <= Math.min(size, start + e.longest); end++) {
+        for (let end = start + 1; end <= Math.min(size, start + e.longest_reading); end++) {
           const piece = chars.slice(start, end).join("");
           const options = e.readings[piece];
           let candidate;
@@ -324,7 +309,7 @@
     }
 
     synonymsOf(text) {
-      const e = this.expansionData();
+      const e = this.pack.expansions;
       const terms = this.queryTerms(text, "ja");
       // the server cuts with SudachiPy, which knows words the corpus lacks (罰金, 質疑): a query that is
       // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
@@ -342,7 +327,7 @@
     }
 
     corrections(query, lang) {
-      const e = this.expansionData();
+      const e = this.pack.expansions;
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
       const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
@@ -355,9 +340,9 @@
       const kana = isKana(text) ? text : romajiToKana(e.romaji, text);
       if (kana && (lang === null || lang === "ja")) {
         const key = kanaKey(kana);
-        const close = closest(key, e.kanaWords, false, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const close = closest(key, e.kana_words, false, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
         const nearest = nearestOf(close);
-        for (const [candidate, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: e.kanaWordOf[candidate], lang: "ja" });
+        for (const [candidate, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: e.kana_word_of[candidate], lang: "ja" });
       }
       const seen = new Set(), kept = [];
       for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
@@ -467,12 +452,12 @@
       const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
       const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
       if (!units.length) {
-        result.message = `No such unit${doc || lang ? " in the document or language chosen" : ""}: ${query}.`;
+        result.message = message("no_such_unit", { where: doc || lang ? message("in_filters") : "", query });
         result.nearest = this.nearestUnits(typed[0], doc || scoped);
       } else if (!opens) {
         const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
         const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
-        result.message = `No such unit in ${title}: ${query}. The same number exists elsewhere:`;
+        result.message = message("elsewhere", { title, query });
       }
       return result;
     }

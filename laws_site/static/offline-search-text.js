@@ -20,9 +20,9 @@
     rulesInUse = rules;
     const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
     Object.assign(K, {
-      rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word), katakanaWord: rx(s.katakana_word, "y"),
+      rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word),
       tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
-      small: k.small, large: k.large, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
+      small: k.small, large: k.large, hiraganaTable: k.hiragana, katakanaTable: k.katakana, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
       kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
       vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
       english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
@@ -31,7 +31,7 @@
       docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
       wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
       englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
-      nonWord: rx(keys.non_word, "g"), glossaryForms: rx(keys.glossary_forms, "g"), search: rules.search,
+      nonWord: rx(keys.non_word, "g"), search: rules.search,
       operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
       katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
     });
@@ -64,11 +64,8 @@
 
   // --------------------------------------------- issue 24's keys (ingest/text/forgiving.py)
 
-  function shiftKana(text, ranges, by) {
-    return [...text].map((c) => { const code = c.codePointAt(0); return ranges.some(([low, high]) => code >= low && code <= high) ? String.fromCodePoint(code + by) : c; }).join("");
-  }
-  function toKatakana(text) { return shiftKana(text.normalize("NFKC"), [[0x3041, 0x3096], [0x309d, 0x309e]], 0x60); }   // jaconv.hira2kata
-  function toHiragana(text) { return shiftKana(text, [[0x30a1, 0x30f6], [0x30fd, 0x30fe]], -0x60); }
+  function toKatakana(text) { return translate(text.normalize("NFKC"), K.hiraganaTable, K.katakanaTable); }   // jaconv.hira2kata
+  function toHiragana(text) { return translate(text, K.katakanaTable, K.hiraganaTable); }
   function isKana(text) { return K.kanaOnly.test(pyStrip(text.normalize("NFKC"))); }
 
   function kanaKey(text) {
