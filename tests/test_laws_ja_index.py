@@ -414,7 +414,7 @@ def test_every_kana_row_present_in_order(units):
         ("ま", "【ま】", "まみむめも"),
         ("や", "【や】", "やゆよ"),
         ("ら", "【ら】", "らりるれろ"),
-        ("わ", None, "わをん"),
+        ("わ", None, "わゐゑをん"),
     ]
     assert [u.line for u in units if u.kind == "index_row"] == [
         3166,
@@ -430,7 +430,7 @@ def test_every_kana_row_present_in_order(units):
     ]
     assert (
         "".join(kana for *_, kana in rows)
-        == "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん"
+        == "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわゐゑをん"
     )
     positions = {u.ref: i for i, u in enumerate(units)}
     for i, unit in enumerate(units):

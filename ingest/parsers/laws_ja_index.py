@@ -22,14 +22,12 @@ as printed (joined with one space when they wrap onto the next line).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.parsers.records import ParseError, Unit
 from ingest.parsers.textclean import strip_tags
 from ingest.text import kana as kana_table
-from ingest.text.kana import katakana_to_hiragana
 
 INDEX_HEADING_RE = re.compile(r"^##\s*索引")
 
@@ -52,19 +50,6 @@ SEE_ALSO_RE = re.compile(r"\s*[（(]\s*(?P<targets>(?:「[^」]+」[、,]?\s*)+)
 SEE_TARGET_RE = re.compile(r"「([^」]+)」")
 REMARK_PREFIX = "注："
 GLOSS_START = ("(", "（", "「")
-
-KANA_ROWS = {
-    "あ": "あいうえお",
-    "か": "かきくけこ",
-    "さ": "さしすせそ",
-    "た": "たちつてと",
-    "な": "なにぬねの",
-    "は": "はひふへほ",
-    "ま": "まみむめも",
-    "や": "やゆよ",
-    "ら": "らりるれろ",
-    "わ": "わをん",
-}
 
 
 # --- one physical line ----------------------------------------------------------------
@@ -349,7 +334,6 @@ NOT_READ = ("補助記号", "空白")  # punctuation and spaces, which Sudachi r
 
 # Character by character in str.translate and one regular expression rather than Python loops:
 # ~600 terms are read at every build, and the loops were a third of the readings' time.
-VOICING_MARKS = dict.fromkeys(map(ord, "\u3099\u309a"))  # (translate deletes what maps to None)
 NOT_KANA_RE = re.compile("[^ぁ-んー]")
 
 
@@ -360,9 +344,7 @@ def collation_key(term: str) -> str:
     plain = SEE_ALSO_RE.sub("", term)
     plain = re.sub(r"[（(][^）)]*[）)]", "", plain)
     reading = "".join(m.reading_form() for m in morphemes(plain) if m.part_of_speech()[0] not in NOT_READ)
-    kana = unicodedata.normalize("NFD", katakana_to_hiragana(reading)).translate(VOICING_MARKS)
-    kana = unicodedata.normalize("NFC", kana).translate(kana_table.SMALL_TO_LARGE)
-    return read_long_vowels(NOT_KANA_RE.sub("", kana))
+    return read_long_vowels(NOT_KANA_RE.sub("", kana_table.plain_kana(reading)))
 
 
 def read_long_vowels(kana: str) -> str:
@@ -376,7 +358,7 @@ def read_long_vowels(kana: str) -> str:
 
 def in_row(term: str, row: str) -> bool:
     key = collation_key(term)
-    return bool(key) and key[0] in KANA_ROWS.get(row, "")
+    return bool(key) and key[0] in kana_table.GOJUON_ROWS.get(row, "")
 
 
 def choose_headings(entries: list[Entry]) -> None:
@@ -508,7 +490,9 @@ def build_entry_units(section: Section, doc: str) -> list[Unit]:
     go from any kana to its row.
     """
     printed = {kana: line for kana, line in section.rows}
-    rows_to_emit = [kana for kana in KANA_ROWS] + [kana for kana in printed if kana not in KANA_ROWS]
+    rows_to_emit = [kana for kana in kana_table.GOJUON_ROWS] + [
+        kana for kana in printed if kana not in kana_table.GOJUON_ROWS
+    ]
     units: list[Unit] = []
     used: dict[str, int] = {}
     heading: Unit | None = None
@@ -538,7 +522,7 @@ def row_unit(kana: str, line: int | None, doc: str) -> Unit:
         title=kana,
         parent_ref="index",
         line=line,
-        attrs={"row": kana, "kana": KANA_ROWS.get(kana, kana), "printed": f"【{kana}】" if line else None},
+        attrs={"row": kana, "kana": kana_table.GOJUON_ROWS.get(kana, kana), "printed": f"【{kana}】" if line else None},
     )
 
 

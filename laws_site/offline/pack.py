@@ -29,6 +29,7 @@ import re
 from collections import Counter
 from urllib.parse import unquote, unquote_plus, urlsplit
 
+from ingest.text import kana as kana_table
 from laws_site import routes
 from laws_site.i18n import catalog as i18n
 
@@ -192,14 +193,12 @@ INDEX_ROW_KEY = re.compile(r"^(/[^?]+/-/index)\?row=(.)$")
 def aliases(keys: list[str]) -> dict[str, str]:
     """Other URLs the server answers with a packed page: the 索引 takes any kana of a row
     (`?row=り` or `?row=リ` shows the ら row; pages/index_terms.py)."""
-    from laws_site.pages.index_terms import KANA_ROWS
-
     found = {}
     for key in keys:
         match = INDEX_ROW_KEY.match(key)
-        if match and match.group(2) in KANA_ROWS:
-            hiragana = KANA_ROWS[match.group(2)]
-            for kana in hiragana + "".join(chr(ord(k) + 0x60) for k in hiragana):  # リ as り
+        if match and match.group(2) in kana_table.GOJUON_ROWS:
+            hiragana = kana_table.kana_of_row(match.group(2))
+            for kana in hiragana + kana_table.hiragana_to_katakana(hiragana):  # リ as り
                 alias = f"{match.group(1)}?row={kana}"
                 if alias not in keys:
                     found[alias] = key

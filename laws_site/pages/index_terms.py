@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from ingest.text import kana as kana_table
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
@@ -17,30 +18,13 @@ from laws_site.read import queries
 from laws_site.read.linkify import segments
 from laws_site.read.units import permalink
 
-KANA_ROWS = {
-    "あ": "あいうえおぁぃぅぇぉゔ",
-    "か": "かきくけこがぎぐげごゕゖ",
-    "さ": "さしすせそざじずぜぞ",
-    "た": "たちつてとだぢづでどっ",
-    "な": "なにぬねの",
-    "は": "はひふへほばびぶべぼぱぴぷぺぽ",
-    "ま": "まみむめも",
-    "や": "やゆよゃゅょ",
-    "ら": "らりるれろ",
-    "わ": "わゐゑをんゎ",
-}
-ROW_OF_KANA = {kana: row for row, kanas in KANA_ROWS.items() for kana in kanas}
-
 
 def kana_row(value: str | None) -> str | None:
     """The row (あ か さ た な は ま や ら わ) of the first kana typed; None for anything else."""
     text = unicodedata.normalize("NFKC", (value or "").strip())
     if not text:
         return None
-    first = text[0]
-    if "ァ" <= first <= "ヶ":  # katakana -> hiragana
-        first = chr(ord(first) - 0x60)
-    return ROW_OF_KANA.get(first)
+    return kana_table.gojuon_row(text[0])
 
 
 def see_links(terms, known: set[str], doc: str) -> list[dict]:
@@ -60,7 +44,7 @@ def index_context(conn, doc: str, asked: str | None) -> dict | None:
         return None
     row_filter = kana_row(asked) if asked else None
     sizes = queries.index_row_sizes(conn, doc)
-    rows = {kana: {"row": kana, "size": sizes.get(kana, 0), "entries": []} for kana in KANA_ROWS}
+    rows = {kana: {"row": kana, "size": sizes.get(kana, 0), "entries": []} for kana in kana_table.GOJUON_ROWS}
     for unit in row_units:  # a row the printed index names that is not a gojūon row still shows
         kana = unit["attrs"].get("row") or unit["title"]
         rows.setdefault(kana, {"row": kana, "size": sizes.get(kana, 0), "entries": []})
