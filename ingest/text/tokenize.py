@@ -109,16 +109,19 @@ def use_variants(table: dict[str, str]) -> bool:
     global _variants, _variant_prefix, _variants_version
     if table == _variants:
         return False
-    alternatives = sorted(table, key=len, reverse=True)
-    # variants also count at the head of an unknown katakana compound (デュブリケートブリッジ is one token)
-    _variant_prefix = (
-        re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])") if alternatives else None
-    )
+    _variant_prefix = variant_prefix(table)
     _variants = dict(table)
     _variants_version += 1
     _normalised.cache_clear()
     _INDEX_WORDS.clear()
     return True
+
+
+def variant_prefix(table: dict[str, str]) -> re.Pattern | None:
+    """Variants also count at the head of an unknown katakana compound (デュブリケートブリッジ is one
+    token): the longest variant a word starts with, katakana after it."""
+    alternatives = sorted(table, key=len, reverse=True)
+    return re.compile("^(" + "|".join(map(re.escape, alternatives)) + ")(?=[\u30a1-\u30fa])") if alternatives else None
 
 
 def variants_in_force() -> dict[str, str]:

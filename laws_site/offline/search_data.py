@@ -28,10 +28,10 @@ import unicodedata
 from collections import Counter
 
 from ingest.search import glossary as glossary_module
-from ingest.text import tokenize
+from ingest.text import spelling, tokenize
 from laws_site.offline import expansions as offline_expansions
 from laws_site.offline import search_rules
-from laws_site.search import plan, query, snippets, weights
+from laws_site.search import citations, plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
 FORMAT = 5  # bump when the shape changes (the service worker keys its caches on build and format)
@@ -78,6 +78,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             "commentaries": [d.id for d in registry.commentaries],
             "regulations": registry.regulations.id if registry.regulations else None,
             "laws_in": {lang: (registry.laws_in(lang).id if registry.laws_in(lang) else None) for lang in ("ja", "zh")},
+            # the documents a citation's role reaches (search.citations.docs_of_role)
+            "of_role": {role: citations.docs_of_role(data, role) for role in spelling.ROLES},
         },
         # rowid, id, doc, ref, kind, title, lang, position
         "units": units,
@@ -98,6 +100,10 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "glossary": glossary_export(data),
         "vocabulary": vocabulary_export(data),
         "variants": data.variants,
+        # the pattern of a variant at the head of a katakana compound (tokenize.variant_prefix)
+        "variant_prefix": search_rules.js_pattern(prefix)
+        if (prefix := tokenize.variant_prefix(data.variants))
+        else None,
         "lexicon": lexicon(data),
         # a word the corpus never prints -> the words it prints for it, in a sentence and in a query of
         # that word alone (laws_site/search/words.py)

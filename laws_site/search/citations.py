@@ -46,7 +46,7 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
         else:
             pairs = citation_candidates(citation) or []
         for rank, (scope, ref) in enumerate(pairs):
-            docs = [scope] if data.registry.get(scope) else _docs_of_role(data, scope)
+            docs = [scope] if data.registry.get(scope) else docs_of_role(data, scope)
             wanted += [f"{d}:{ref}" for d in docs]
             if rank == 0:
                 primary += [f"{d}:{ref}" for d in docs]
@@ -74,7 +74,7 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     return result
 
 
-def _docs_of_role(data: SearchData, role: str) -> list[str]:
+def docs_of_role(data: SearchData, role: str) -> list[str]:
     if role == "laws":
         return [d.id for d in data.registry.laws]
     if role == "commentary":

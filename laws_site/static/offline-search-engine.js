@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -29,9 +29,7 @@
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.variants = pack.variants;
-      const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
-      this.variantPrefix = alternatives.length
-        ? new RegExp("^(" + alternatives.map(escapeRegExp).join("|") + ")(?=[\u30a1-\u30fa])") : null;
+      this.variantPrefix = pack.variant_prefix && new RegExp(...pack.variant_prefix);
       // every token of the search columns, per language: a word no unit holds cannot match (asked word
       // by word of the FTS index's terms, plus `more`, less `less`: the phone never builds the sets)
       this.vocabularyOf = {};
@@ -52,7 +50,7 @@
       this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
       this.postings = fts.postings;
       this.lexicon = pack.lexicon;
-      this.neighbours = pack.neighbours || { sentence: {}, word: {} };
+      this.neighbours = pack.neighbours;
       this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => [...s].length));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
@@ -423,14 +421,6 @@
       return (doc === null || unitDoc === doc) && (lang === null || (this.documents.get(unitDoc) || {}).language === lang);
     }
 
-    docsOfRole(role) {
-      const r = this.pack.registry;
-      if (role === "laws") return r.laws;
-      if (role === "commentary") return r.commentaries;
-      if (role === "regulations") return r.regulations ? [r.regulations] : [];
-      return [];
-    }
-
     citedUnits(query, doc, lang) {
       const named = namedDocument(query, this.pack.document_names);
       const [typed, scoped] = named ? [[named[1]], named[0]] : [splitCitations(query), null];
@@ -442,7 +432,7 @@
           ? candidateRefs((this.documents.get(scoped) || {}).role, citation).concat([squeeze(citation)]).map((ref) => [scoped, ref])
           : citationCandidates(citation) || [];
         pairs.forEach(([scope, ref], rank) => {
-          const docs = this.documents.has(scope) ? [scope] : this.docsOfRole(scope);
+          const docs = this.documents.has(scope) ? [scope] : this.pack.registry.of_role[scope] || [];
           wanted.push(...docs.map((d) => d + ":" + ref));
           if (rank === 0) primary.push(...docs.map((d) => d + ":" + ref));
         });
@@ -602,13 +592,11 @@
 
     heldWords(branch, id, text, tokens, packed) {
       const inText = new Set(tokens.split(" ")), inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
-      const words = (alt) => alt.split(" ").filter(Boolean);
-      const held = branch.clauses.filter((clause) => !words(clause[0]).every((w) => this.situations.light.has(w))
-        && clause.some((alt) => words(alt).every((w) => inText.has(w) || inTitle.has(w))));
-      const wanted = new Set(held.flatMap((clause) => clause.flatMap(words)).filter((w) => inText.has(w)));
+      const held = this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
+      const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w)));
       const chars = [...text];
       const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));
-      for (const clause of held) if (!clause.some((alt) => words(alt).some((w) => inText.has(w)))) found.push(clause[0]);
+      for (const clause of held) if (!clause.some((alt) => wordsOf(alt).some((w) => inText.has(w)))) found.push(clause[0]);
       return [...new Set(found)].slice(0, K.rules.why.max_words);
     }
 

@@ -3,7 +3,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, lawAncestors, termsKey, ftsExpression, unicode61 } = S;
+  const { K, lawAncestors, termsKey, ftsExpression, unicode61, wordsOf } = S;
 
   Object.assign(S.Engine.prototype, {
     strictHits(branches, doc, indexBoost, relaxed) {
@@ -75,7 +75,7 @@
       const w = this.w;
       const indexed = this.vocabularyOf[branch.lang];
       let hits;
-      if (indexed && !relaxed && !branch.clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => indexed.has(x))))) {
+      if (indexed && !relaxed && !this.titleCarries(indexed, branch.clauses)) {
         hits = new Map();
       } else {
         hits = this.textHits(branch, doc, relaxed);
@@ -109,8 +109,9 @@
 
     titleBoost(kind) { return this.w.TITLE_BOOST + (this.w.HEADING_KINDS.includes(kind) ? this.w.HEADING_BOOST : 0.0); },
 
+    /** Every clause has an alternative whose words are all in `words` (a title's, the index's). */
     titleCarries(words, clauses) {
-      return !!words && clauses.every((clause) => clause.some((alt) => alt.split(" ").filter(Boolean).every((x) => words.has(x))));
+      return !!words && clauses.every((clause) => clause.some((alt) => wordsOf(alt).every((x) => words.has(x))));
     },
 
     titleCarriedBy(branch, words) {
@@ -120,25 +121,22 @@
     },
 
     textHits(branch, doc, relaxed) {
-      if (relaxed && branch.clauses.length < 2) return new Map();
-      if (relaxed) return this.sentenceHits(branch, doc);
-      const [operator, matchKind, weight] = relaxed ? ["OR", "any", this.w.RELAXED_WEIGHT] : ["AND", "all", 1.0];
-      const rows = this.fts(ftsExpression(branch.clauses, operator), branch.lang, doc);
+      if (relaxed) return branch.clauses.length < 2 ? new Map() : this.sentenceHits(branch, doc);
+      const rows = this.fts(ftsExpression(branch.clauses, "AND"), branch.lang, doc);
       const hits = new Map();
       if (!rows.length) return hits;
-      const scale = weight / (Math.max(...rows.map((r) => r[1])) || 1.0);
+      const scale = 1.0 / (Math.max(...rows.map((r) => r[1])) || 1.0);
       for (const [rowid, raw] of rows) {
         let score = raw * scale;
-        if (!relaxed && this.titleCarriedBy(branch, this.titleWords.get(rowid))) {
+        if (this.titleCarriedBy(branch, this.titleWords.get(rowid))) {
           const unit = this.units.get(rowid);
           score += this.titleBoost(unit[3]);
-          // search.NAMED_BOOST: the title is exactly what the branch searches for (a newer search.py; 0 in older packs)
-          if (branch.named && (this.w.HEADING_KINDS.includes(unit[3]) || unit[3] === "section")
-              && this.titleKey(unit[4], branch.lang) === branch.named) score += this.w.NAMED_BOOST || 0;
+          // search.NAMED_BOOST: the title is exactly what the branch searches for
+          if (branch.named && this.w.NAMED_KINDS.includes(unit[3]) && this.titleKey(unit[4], branch.lang) === branch.named) score += this.w.NAMED_BOOST;
         }
-        hits.set(rowid, [score, branch, matchKind, null]);
+        hits.set(rowid, [score, branch, "all", null]);
       }
-      if (!relaxed && branch.lang === "zh" && branch.clauses.length >= 3) {
+      if (branch.lang === "zh" && branch.clauses.length >= 3) {
         for (const [rowid, candidate] of this.allButOne(branch, doc, hits)) hits.set(rowid, candidate);
       }
       return hits;
@@ -172,7 +170,7 @@
     },
 
     contentClauses(clauses) {
-      return clauses.filter((clause) => !clause[0].split(" ").filter(Boolean).every((x) => this.situations.light.has(x)));
+      return clauses.filter((clause) => !wordsOf(clause[0]).every((x) => this.situations.light.has(x)));
     },
 
     /** search.coverage.coverage: {rowid: the share of the sentence's idf the unit covers}. */
@@ -191,7 +189,7 @@
         total += weight;
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
-        const words = clause[0].split(" ").filter(Boolean);
+        const words = wordsOf(clause[0]);
         for (const rowid of own) {
           const title = this.titleWords.get(rowid);
           const inTitle = !!title && words.every((x) => title.has(x));

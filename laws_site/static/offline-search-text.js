@@ -60,7 +60,6 @@
     }
     return out.split(/\s+/).filter(Boolean).join(" ");
   }
-  function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
   // --------------------------------------------- issue 24's keys (ingest/text/forgiving.py)
 
@@ -254,6 +253,7 @@
     return "/" + doc + "/" + out;
   }
 
+  function wordsOf(alternative) { return alternative.split(" ").filter(Boolean); }
   function termsKey(terms) { return [...new Set(terms)].sort().join("\u0001"); }
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
@@ -345,6 +345,6 @@
   }
 
   S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
-  Object.assign(S, { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, escapeRegExp, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  Object.assign(S, { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
   if (typeof module !== "undefined" && module.exports) module.exports = S;
 })(typeof self !== "undefined" ? self : globalThis);
