@@ -59,13 +59,18 @@ def english_keys(printed: str | None) -> list[str]:
     return list(dict.fromkeys(k for k in keys if k))
 
 
+# the English key's steps, in order, on the lower-cased term (the offline search applies the same):
+# letters only; a plural s off a word of four letters or more (not ss: class, pass)
+ENGLISH_KEY_STEPS = ((re.compile(r"[^a-z]"), ""), (re.compile(r"^([a-z]{2,}[^s])s$"), r"\1"))
+
+
 def english_key(term: str) -> str:
     """Lower case, letters only, no plural s: `Trick Points` = `TRICK POINTS` = `trick point`,
     `UNDER TRICK` = `Undertrick`, `MATCH POINT` = `Matchpoint`."""
-    letters = re.sub(r"[^a-z]", "", term.lower())
-    if len(letters) > 3 and letters.endswith("s") and not letters.endswith("ss"):
-        letters = letters[:-1]
-    return letters
+    key = term.lower()
+    for pattern, replacement in ENGLISH_KEY_STEPS:
+        key = pattern.sub(replacement, key)
+    return key
 
 
 # ---------------------------------------------------------------- rows

@@ -114,7 +114,7 @@ ENGLISH_RULES = [
     (r"m(?=[pb])", "n"),  # trump -> toranpu
 ]
 ROMAJI_RULES = [(r"c?ch", "T"), (r"tsu", "tu")]
-# both sides: sounds Japanese does not tell apart, then the consonants only
+# both sides: sounds Japanese does not tell apart, then the consonants only, each once
 SHARED_RULES = [
     (r"sh", "s"),
     (r"ch", "t"),
@@ -127,15 +127,15 @@ SHARED_RULES = [
     (r"h", ""),
     (r"f", "h"),
     (r"T", "t"),
+    (r"[aeiou]", ""),
+    (r"(.)\1+", r"\1"),
 ]
 
 
 _ENGLISH = [(re.compile(p), r) for p, r in ENGLISH_RULES]
 _ROMAJI = [(re.compile(p), r) for p, r in ROMAJI_RULES]
 _SHARED = [(re.compile(p), r) for p, r in SHARED_RULES]
-_WORDS_RE = re.compile(r"[a-z]+")
-_VOWELS_RE = re.compile(r"[aeiou]")
-_REPEATS_RE = re.compile(r"(.)\1+")
+ENGLISH_WORDS_RE = re.compile(r"[a-z]+")
 
 
 def sound_key(text: str, japanese: bool) -> str:
@@ -153,11 +153,11 @@ def sound_key(text: str, japanese: bool) -> str:
         spelled = unicodedata.normalize("NFKC", text).lower()
         if not ASCII_WORDS_RE.match(spelled.strip()):
             return ""
-        words = [english_sound(word) for word in _WORDS_RE.findall(spelled)]
+        words = [english_sound(word) for word in ENGLISH_WORDS_RE.findall(spelled)]
     joined = "".join(words)
     for pattern, replacement in _SHARED:
         joined = pattern.sub(replacement, joined)
-    return _REPEATS_RE.sub(r"\1", _VOWELS_RE.sub("", joined))
+    return joined
 
 
 @lru_cache(maxsize=4096)

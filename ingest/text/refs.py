@@ -49,10 +49,14 @@ class LawRef:
         return format_law_ref(self.law, self.section, self.item, self.sub, self.subsub)
 
 
+# how each level after the law is written: 40, B, 2, (a), (v)
+LEVEL_FORMATS = ("{}", "{}", "({})", "({})")
+
+
 def format_law_ref(law, section=None, item=None, sub=None, subsub=None) -> str:
     """`format_law_ref("40", "B", "2", "a", "v") == "40B2(a)(v)"`; stops at the first missing level."""
     out = str(law)
-    for part, fmt in ((section, "{}"), (item, "{}"), (sub, "({})"), (subsub, "({})")):
+    for part, fmt in zip((section, item, sub, subsub), LEVEL_FORMATS):
         if part is None:
             break
         out += fmt.format(part)
@@ -60,7 +64,7 @@ def format_law_ref(law, section=None, item=None, sub=None, subsub=None) -> str:
 
 
 # sub-sub-items are roman in the 2017 Laws, printed (1) in the 1997 Chinese page
-_WBF_REF = re.compile(r"(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?")
+WBF_REF = re.compile(r"(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?")
 
 
 # A build asks ~1.3*10^4 times about ~2,400 refs (labels parse each ref once per interface language).
@@ -69,14 +73,15 @@ _WBF_REF = re.compile(r"(\d+)([A-Z])?(\d+)?(?:\(([a-z])\))?(?:\(([ivx]+|\d+)\))?
 @lru_cache(maxsize=4096)
 def parse_law_ref(ref: str) -> LawRef | None:
     """The inverse of `format_law_ref`; None for anything that is not a whole WBF-style ref."""
-    m = _WBF_REF.fullmatch(ref)
+    m = WBF_REF.fullmatch(ref)
     # each level needs the one above it: 40B2(ii) names no unit (its (ii) hangs from no sub-item)
     if not m or (m.group(3) and not m.group(2)) or (m.group(4) and not m.group(3)) or (m.group(5) and not m.group(4)):
         return None
     return LawRef(*m.groups())
 
 
-_LAW_NUMBER = re.compile(r"(?:quote:|L)?(\d+)(?=[A-Z(\-]|$)")
+MAX_LAW_DIGITS = 3  # a Law's number has at most three digits
+LAW_NUMBER = re.compile(r"(?:quote:|L)?(\d+)(?=[A-Z(\-]|$)")
 
 
 # ~1.3*10^4 calls a build (diffs and editions ask per row) about a few thousand refs; the answer
@@ -86,8 +91,8 @@ def law_number(ref: str | None) -> int | None:
     """The Law a ref belongs to: 61 for `61`, `61B2(a)`, a reprint `quote:61B` or a commentary note
     `L61A`; None for a ref in no Law (`def:ダミー`, `fn:3`, `index:...`). This is the one place that
     reads a law number off a ref."""
-    match = _LAW_NUMBER.match(ref or "")
-    return int(match.group(1)) if match and len(match.group(1)) <= 3 else None
+    match = LAW_NUMBER.match(ref or "")
+    return int(match.group(1)) if match and len(match.group(1)) <= MAX_LAW_DIGITS else None
 
 
 def law_ancestors(ref: str) -> list[str]:

@@ -15,7 +15,7 @@ import re
 
 from jaconv import conv_table
 
-from ingest.search import vocabulary
+from ingest.search import glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
 from laws_site.search import expansions, plan, query, translation, why, words
@@ -86,6 +86,7 @@ def rules() -> dict:
             "katakana_only": js_pattern(forgiving.KATAKANA_ONLY_RE),
             "romaji": js_pattern(forgiving.ROMAJI_RE),
             "ascii_words": js_pattern(forgiving.ASCII_WORDS_RE),
+            "english_words": js_pattern(forgiving.ENGLISH_WORDS_RE),
             "vowel_kana": forgiving.VOWEL_KANA,
             "long_after": forgiving.LONG_AFTER,
             "key_dropped": forgiving.KEY_DROPPED,
@@ -117,13 +118,13 @@ def rules() -> dict:
             "citation_starts": spelling.CITATION_STARTS,
         },
         "refs": {
-            "wbf_ref": ["^(?:" + js_pattern(refs._WBF_REF)[0] + ")$", "u"],
-            "law_number": ["^(?:" + js_pattern(refs._LAW_NUMBER)[0] + ")", "u"],
-            "law_number_digits": 3,
-            "level_formats": ["{}", "{}", "{}", "({})", "({})"],
+            "wbf_ref": ["^(?:" + js_pattern(refs.WBF_REF)[0] + ")$", "u"],
+            "law_number": ["^(?:" + js_pattern(refs.LAW_NUMBER)[0] + ")", "u"],
+            "law_number_digits": refs.MAX_LAW_DIGITS,
+            "level_formats": ["{}", *refs.LEVEL_FORMATS],
         },
         "keys": {
-            "english_letters": js_pattern(r"[^a-z]"),
+            "english_key": substitutions(glossary.ENGLISH_KEY_STEPS),
             "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE),
             "footnote_mark": js_pattern(plan.FOOTNOTE_MARK_RE),
             "non_word": js_pattern(plan.NON_WORD_RE),

@@ -14,6 +14,8 @@
 
   function rx(spec, more = "") { return new RegExp(spec[0], spec[1] + more); }
   function steps(list) { return list.map(([source, flags, to]) => [new RegExp(source, flags + "g"), to]); }
+  /** re.sub of each (pattern, replacement) in turn, as the Python's substitution lists read. */
+  function applySteps(list, text) { return list.reduce((out, [pattern, to]) => out.replace(pattern, to), text); }
 
   function useRules(rules) {
     if (rulesInUse === rules) return;
@@ -23,14 +25,14 @@
       rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word),
       tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
       small: k.small, large: k.large, hiraganaTable: k.hiragana, katakanaTable: k.katakana, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
-      kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words),
+      kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words), englishWords: rx(f.english_words, "g"),
       vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
       english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
       x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
       appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
       docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
       wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
-      englishLetters: rx(keys.english_letters, "g"), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
+      englishKey: steps(keys.english_key), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
       nonWord: rx(keys.non_word, "g"), search: rules.search,
       operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
       katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
@@ -112,16 +114,14 @@
       const kana = toKatakana(text);
       if (!K.katakanaOnly.test(kana)) return "";
       let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
-      for (const [pattern, to] of K.romajiRules) spelled = spelled.replace(pattern, to);
+      spelled = applySteps(K.romajiRules, spelled);
       words = [spelled];
     } else {
       const spelled = text.normalize("NFKC").toLowerCase();
       if (!K.asciiWords.test(pyStrip(spelled))) return "";
-      words = (spelled.match(/[a-z]+/g) || []).map((w) => { for (const [pattern, to] of K.english) w = w.replace(pattern, to); return w; });
+      words = (spelled.match(K.englishWords) || []).map((w) => applySteps(K.english, w));
     }
-    let joined = words.join("");
-    for (const [pattern, to] of K.shared) joined = joined.replace(pattern, to);
-    return joined.replace(/[aeiou]/g, "").replace(/(.)\1+/g, "$1");
+    return applySteps(K.shared, words.join(""));
   }
 
   function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit), as rapidfuzz
@@ -159,7 +159,7 @@
   function lawSpelling(typed) {
     if (K.separated.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.lawWord, "")))) return null;
     let text = squeeze(typed).replace(K.lawWord, "");
-    for (const [pattern, to] of K.lawWords) text = text.replace(pattern, to);
+    text = applySteps(K.lawWords, text);
     const m = K.looseLawRef.exec(text.replace(K.lawSeparators, ""));
     if (!m) return null;
     const [, law, section, item, sub, subsub] = m;
@@ -258,11 +258,7 @@
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 
-  function englishKey(term) {
-    let letters = term.toLowerCase().replace(K.englishLetters, "");
-    if (letters.length > 3 && letters.endsWith("s") && !letters.endsWith("ss")) letters = letters.slice(0, -1);
-    return letters;
-  }
+  function englishKey(term) { return applySteps(K.englishKey, term.toLowerCase()); }
 
   function katakanaRuns(tokens) {
     const word = K.katakanaWhole;
