@@ -43,6 +43,7 @@ FEW = 3  # fewer units than this from the query itself: offer corrections
 MAX_KEY_CHARS = 40  # longer kana queries are not segmented
 MIN_SOUND_KEY = 3  # consonants; shorter skeletons match too many English words
 MAX_ALTERNATIVES = 4
+MAX_EACH = 2  # sounds, synonyms, corrections: the first two of each
 PARTICLES = {
     "ノ": "の",
     "オ": "を",
@@ -170,19 +171,19 @@ def sounds_like(data: ExpansionData, kana: str) -> list[str]:
     key = forgiving.sound_key(forgiving.to_katakana(kana), japanese=True)
     if len(key) < MIN_SOUND_KEY:
         return []
-    return data.sounds.get(key, [])[:2]
+    return data.sounds.get(key, [])[:MAX_EACH]
 
 
 def synonyms(data: ExpansionData, text: str, ja_terms=None) -> list[str]:
     terms = ja_terms(text) if ja_terms else tokenize.query_terms(text, "ja")
     whole = data.synonyms.get(" ".join(terms))
     if whole:
-        return whole[:2]
+        return whole[:MAX_EACH]
     found = []
     for i, term in enumerate(terms):
-        for target in data.synonyms.get(term, [])[:2]:
+        for target in data.synonyms.get(term, [])[:MAX_EACH]:
             found.append("".join(terms[:i] + [target] + terms[i + 1 :]) if len(terms) > 1 else target)
-    return found[:2]
+    return found[:MAX_EACH]
 
 
 def zh_variant(data: ExpansionData, text: str) -> str:
@@ -228,4 +229,4 @@ def corrections(data: ExpansionData, query: str, lang: str | None) -> list[Alter
         if alternative.text not in seen and alternative.text != query:
             seen.add(alternative.text)
             kept.append(alternative)
-    return kept[:2]
+    return kept[:MAX_EACH]

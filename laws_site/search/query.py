@@ -15,6 +15,7 @@ MAX_QUERY_CHARS = 500
 MAX_LIMIT = 500
 MAX_OFFSET = 100_000
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
+SHOWN_CHARS = 40  # of a query a refusal quotes
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 # what search says to the person who typed the query, by name; the offline search says the same
 # (laws_site/offline/search_rules.py). {name} is filled in; the interface languages translate the text
@@ -94,7 +95,7 @@ def check_filters(data: SearchData, doc: str | None, lang: str | None, limit: in
 
 
 def nothing_to_search(query: str) -> Message:
-    shown = query if len(query) <= 40 else query[:40] + "…"
+    shown = query if len(query) <= SHOWN_CHARS else query[:SHOWN_CHARS] + "…"
     if all(word in FTS_OPERATORS for word in query.split()):
         return refusal("only_operators", shown=shown)
     return refusal("nothing", shown=shown)

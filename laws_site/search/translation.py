@@ -26,6 +26,8 @@ MAX_CHARS = 8  # a Chinese term of up to eight characters
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 ENDINGS = ("ing", "ed", "es", "s", "d")  # a word's ending a term need not share (led is its own word)
+MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
+MIN_HAN_CHARS = 2  # a Chinese term has two characters or more
 
 
 def translations(data) -> dict[str, list[str]]:
@@ -61,13 +63,15 @@ def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
     for i in range(len(words)):
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             key = "".join(w.group() for w in words[i:j])
-            for candidate in [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= 3]:
+            for candidate in [key] + [
+                key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM
+            ]:
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
     for run in HAN_RUN_RE.finditer(text):
         for start in range(run.start(), run.end()):
-            for end in range(start + 2, min(start + MAX_CHARS, run.end()) + 1):
+            for end in range(start + MIN_HAN_CHARS, min(start + MAX_CHARS, run.end()) + 1):
                 if text[start:end] in table:
                     found.append((start, end, text[start:end]))
     kept: list[tuple[int, int, str]] = []

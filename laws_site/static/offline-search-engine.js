@@ -215,22 +215,22 @@
 
     /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
     japaneseWords(query) {
-      const table = this.pack.translations, T = this.pack.rules.translation;
+      const table = this.pack.translations, T = K.translation;
       const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
       const found = [];
-      const words = [...text.matchAll(/[a-z0-9]+/g)];
+      const words = [...text.matchAll(T.englishWord)];
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           const key = words.slice(i, j).map((m) => m[0]).join("");
-          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= 3).map((e) => key.slice(0, -e.length)));
+          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
           const hit = candidates.find((c) => table[c]);
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
-      for (const run of text.matchAll(/[\u3400-\u9fff\uf900-\ufaff]+/g)) {
+      for (const run of text.matchAll(T.hanRun)) {
         const runEnd = run.index + run[0].length;
         for (let start = run.index; start < runEnd; start++) {
-          for (let end = start + 2; end <= Math.min(start + T.max_chars, runEnd); end++) {
+          for (let end = start + T.min_han_chars; end <= Math.min(start + T.max_chars, runEnd); end++) {
             if (table[text.slice(start, end)]) found.push([start, end, text.slice(start, end)]);
           }
         }
@@ -265,7 +265,7 @@
       }
       if (kana) {
         const key = soundKey(e.romaji, toKatakana(kana), true);
-        if (key.length >= K.x.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, 2)) found.push({ kind: "sound", text: term, lang: null });
+        if (key.length >= K.x.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, K.x.max_each)) found.push({ kind: "sound", text: term, lang: null });
       }
       if (K.han.test(text) || isKana(text)) {
         for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });
@@ -314,14 +314,14 @@
       const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
       const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
         || (K.katakanaOnly.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
-      if (whole) return whole.slice(0, 2);
+      if (whole) return whole.slice(0, K.x.max_each);
       const found = [];
       terms.forEach((term, i) => {
-        for (const target of (e.synonyms[term] || []).slice(0, 2)) {
+        for (const target of (e.synonyms[term] || []).slice(0, K.x.max_each)) {
           found.push(terms.length > 1 ? terms.slice(0, i).concat([target], terms.slice(i + 1)).join("") : target);
         }
       });
-      return found.slice(0, 2);
+      return found.slice(0, K.x.max_each);
     }
 
     corrections(query, lang) {
@@ -344,7 +344,7 @@
       }
       const seen = new Set(), kept = [];
       for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
-      return kept.slice(0, 2);
+      return kept.slice(0, K.x.max_each);
     }
 
     alternativePlan(alt, lang) {
@@ -409,12 +409,9 @@
     }
 
     nothingToSearch(query) {
-      const chars = [...query];
-      const shown = chars.length <= 40 ? query : chars.slice(0, 40).join("") + "…";
-      if (query.split(" ").every((w) => K.operators.has(w))) {
-        return message("only_operators", { shown });
-      }
-      return message("nothing", { shown });
+      const chars = [...query], most = K.search.shown_chars;
+      const shown = chars.length <= most ? query : chars.slice(0, most).join("") + "…";
+      return message(query.split(" ").every((w) => K.operators.has(w)) ? "only_operators" : "nothing", { shown });
     }
 
     inFilters(unitDoc, doc, lang) {

@@ -28,6 +28,7 @@
       kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words), englishWords: rx(f.english_words, "g"),
       vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
       english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
+      translation: { ...rules.translation, englishWord: rx(rules.translation.english_word, "g"), hanRun: rx(rules.translation.han_run, "g") },
       x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
       appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
       docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
