@@ -3,10 +3,12 @@ offline search (static/offline-search.js holds none of its own: it reads these f
 `rules`). Each value is read here from its one home - ingest/text/kana.py, forgiving.py, spelling.py,
 refs.py, tokenize.py, laws_site/search/* - so a change there reaches the phone with the next pack.
 
-A pattern is sent as [source, flags] for JavaScript's RegExp (always with the `u` flag): Python and
-JavaScript read the patterns used here alike once a named group is spelt (?<name>...) and a class of
-word characters is spelt with Unicode properties (JavaScript's \\w is ASCII only). `js_pattern` does
-both and nothing else; tests/test_search_parity.py runs the results in Node.
+A pattern is sent as {"pattern": source, "flags": flags} for JavaScript's RegExp (always with the `u`
+flag; `g` for a pattern Python runs over the whole text, with sub or findall), a substitution with its
+replacement beside them ("to"): the browser compiles every such object where it stands and interprets
+nothing else. Python and JavaScript read the patterns used here alike once a named group is spelt
+(?<name>...) and a class of word characters is spelt with Unicode properties (JavaScript's \\w is ASCII
+only). `js_pattern` does both and nothing else; tests/test_search_parity.py runs the results in Node.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ CLASS_SPELLINGS = {
 UNPORTABLE = re.compile(r"\\[wW]|\(\?[aiLmsux]")
 
 
-def js_pattern(pattern: re.Pattern | str) -> list[str]:
-    """[source, flags] of a Python pattern for JavaScript's RegExp."""
+def js_pattern(pattern: re.Pattern | str, every: bool = False) -> dict[str, str]:
+    """A Python pattern for JavaScript's RegExp; `every`: Python runs it over the whole text."""
     compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
     source = compiled.pattern.replace("(?P<", "(?<")
     for python, javascript in CLASS_SPELLINGS.items():
@@ -42,13 +44,21 @@ def js_pattern(pattern: re.Pattern | str) -> list[str]:
     leftover = UNPORTABLE.search(source)
     if leftover:
         raise ValueError(f"{compiled.pattern!r}: {leftover.group()} reads otherwise in JavaScript; spell it out")
-    flags = "u" + ("i" if compiled.flags & re.IGNORECASE else "")
-    return [source, flags]
+    flags = "u" + ("i" if compiled.flags & re.IGNORECASE else "") + ("g" if every else "")
+    return {"pattern": source, "flags": flags}
 
 
-def substitutions(rules) -> list[list]:
-    """[(pattern, replacement)] -> [[source, flags, replacement]], the replacement in JavaScript's $1."""
-    return [[*js_pattern(pattern), re.sub(r"\\(\d)", r"$\1", replacement)] for pattern, replacement in rules]
+def whole(pattern: re.Pattern) -> dict[str, str]:
+    """The pattern matching a whole text, as Python's fullmatch reads it."""
+    return js_pattern(f"^(?:{pattern.pattern})$")
+
+
+def substitutions(rules) -> list[dict]:
+    """[(pattern, replacement)] -> the patterns with their replacement ("to"), in JavaScript's $1."""
+    return [
+        {**js_pattern(pattern, every=True), "to": re.sub(r"\\(\d)", r"$\1", replacement)}
+        for pattern, replacement in rules
+    ]
 
 
 def hiragana_and_katakana() -> dict:
@@ -68,16 +78,16 @@ def rules() -> dict:
             "kana": js_pattern(tokenize.KANA_RE),
             "katakana": js_pattern(tokenize.KATAKANA_RE),
             "han": js_pattern(tokenize.HAN_RE),
-            "katakana_word": js_pattern(tokenize.KATAKANA_WORD_RE),
+            "katakana_word": whole(tokenize.KATAKANA_WORD_RE),
             "word": js_pattern(plan.WORD_RE),
-            "token_clean": js_pattern(tokenize.TOKEN_CLEAN_RE),
-            "latin_or_han_run": js_pattern(tokenize.LATIN_OR_HAN_RUN_RE),
+            "token_clean": js_pattern(tokenize.TOKEN_CLEAN_RE, every=True),
+            "latin_or_han_run": js_pattern(tokenize.LATIN_OR_HAN_RUN_RE, every=True),
         },
         "kana": {
             "small": kana.SMALL_KATAKANA,
             "large": kana.LARGE_KATAKANA,
-            "e_row_i": js_pattern(kana.E_ROW_I_RE),
-            "long_vowel_marks": js_pattern(tokenize.LONG_VOWEL_MARKS),
+            "e_row_i": js_pattern(kana.E_ROW_I_RE, every=True),
+            "long_vowel_marks": js_pattern(tokenize.LONG_VOWEL_MARKS, every=True),
             "vowel_of": {k: v for k, v in kana.VOWEL_OF.items() if "\u30a0" <= k <= "\u30ff"},
             **hiragana_and_katakana(),
         },
@@ -86,7 +96,7 @@ def rules() -> dict:
             "katakana_only": js_pattern(forgiving.KATAKANA_ONLY_RE),
             "romaji": js_pattern(forgiving.ROMAJI_RE),
             "ascii_words": js_pattern(forgiving.ASCII_WORDS_RE),
-            "english_words": js_pattern(forgiving.ENGLISH_WORDS_RE),
+            "english_words": js_pattern(forgiving.ENGLISH_WORDS_RE, every=True),
             "vowel_kana": forgiving.VOWEL_KANA,
             "long_after": forgiving.LONG_AFTER,
             "key_dropped": forgiving.KEY_DROPPED,
@@ -113,22 +123,22 @@ def rules() -> dict:
             "separated_numbers": js_pattern(spelling.SEPARATED_NUMBERS),
             "doc_id": js_pattern(spelling.DOC_ID),
             "citation_separators": js_pattern(spelling.CITATION_SEPARATORS),
-            "law_separators": js_pattern(spelling.LAW_SEPARATORS),
+            "law_separators": js_pattern(spelling.LAW_SEPARATORS, every=True),
             "max_citation_chars": spelling.MAX_CITATION_CHARS,
             "name_joiners": spelling.NAME_JOINERS,
             "citation_starts": spelling.CITATION_STARTS,
         },
         "refs": {
-            "wbf_ref": ["^(?:" + js_pattern(refs.WBF_REF)[0] + ")$", "u"],
-            "law_number": ["^(?:" + js_pattern(refs.LAW_NUMBER)[0] + ")", "u"],
+            "wbf_ref": whole(refs.WBF_REF),
+            "law_number": js_pattern("^(?:" + refs.LAW_NUMBER.pattern + ")"),
             "law_number_digits": refs.MAX_LAW_DIGITS,
             "level_formats": ["{}", *refs.LEVEL_FORMATS],
         },
         "keys": {
             "english_key": substitutions(glossary.ENGLISH_KEY_STEPS),
-            "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE),
+            "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE, every=True),
             "footnote_mark": js_pattern(plan.FOOTNOTE_MARK_RE),
-            "non_word": js_pattern(plan.NON_WORD_RE),
+            "non_word": js_pattern(plan.NON_WORD_RE, every=True),
         },
         "search": {
             "fts_operators": sorted(query.FTS_OPERATORS),
@@ -143,8 +153,8 @@ def rules() -> dict:
             "endings": list(translation.ENDINGS),
             "min_stem": translation.MIN_STEM,
             "min_han_chars": translation.MIN_HAN_CHARS,
-            "english_word": js_pattern(translation.ENGLISH_WORD_RE),
-            "han_run": js_pattern(translation.HAN_RUN_RE),
+            "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
+            "han_run": js_pattern(translation.HAN_RUN_RE, every=True),
         },
         "permalink_safe": units.PERMALINK_SAFE,
         "why": {"same_word_kinds": list(why.SAME_WORD_KINDS), "max_words": why.MAX_WORDS},

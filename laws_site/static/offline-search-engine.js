@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -29,7 +29,7 @@
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.variants = pack.variants;
-      this.variantPrefix = pack.variant_prefix && new RegExp(...pack.variant_prefix);
+      this.variantPrefix = compiled(pack.variant_prefix);
       // every token of the search columns, per language: a word no unit holds cannot match (asked word
       // by word of the FTS index's terms, plus `more`, less `less`: the phone never builds the sets)
       this.vocabularyOf = {};
@@ -64,7 +64,7 @@
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
 
     foldKatakana(word) {
-      if (!K.katakana.test(word)) return word;
+      if (!K.scripts.katakana.test(word)) return word;
       let folded = generalKatakanaFold(word);
       if (Object.prototype.hasOwnProperty.call(this.variants, folded)) return this.variants[folded];
       if (this.variantPrefix) folded = folded.replace(this.variantPrefix, (m, p) => this.variants[p]);
@@ -72,7 +72,7 @@
     }
 
     toSimplified(text) {
-      if (!K.han.test(text)) return text;
+      if (!K.scripts.han.test(text)) return text;
       let out = "";
       for (const c of text) out += this.t2s[c] || c;
       return out;
@@ -108,7 +108,7 @@
         if (runEnd[i] !== undefined) {
           j = runEnd[i];
         } else {
-          const script = K.kanaRuns.find((run) => run.test(c));
+          const script = K.words.kana_runs.find((run) => run.test(c));
           while (script && j < n && script.test(s[j])) j++;
         }
         const run = s.slice(i, j).join("");
@@ -130,13 +130,13 @@
     chineseTokens(text) {
       const tokens = [];
       const simplified = this.toSimplified(text);
-      const runs = K.runs;
+      const runs = K.scripts.latin_or_han_run;
       const chars = [...simplified];
       const joined = chars.join("");
       for (const m of joined.matchAll(runs)) {
         const start = [...joined.slice(0, m.index)].length;
         const run = [...m[0]];
-        if (!K.han.test(run[0])) {
+        if (!K.scripts.han.test(run[0])) {
           tokens.push({ norm: fold(m[0]), begin: start, end: start + run.length, pos: "word" });
           continue;
         }
@@ -189,8 +189,8 @@
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      const terms = this.queryTerms(text, lang).filter((t) => K.word.test(t)).slice(0, this.w.MAX_TERMS);
-      const clauses = this.queryClauses(text, lang).filter((c) => K.word.test(c.join(" ")));
+      const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
+      const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
     }
 
@@ -218,7 +218,7 @@
       const table = this.pack.translations, T = K.translation;
       const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
       const found = [];
-      const words = [...text.matchAll(T.englishWord)];
+      const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           const key = words.slice(i, j).map((m) => m[0]).join("");
@@ -227,7 +227,7 @@
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
-      for (const run of text.matchAll(T.hanRun)) {
+      for (const run of text.matchAll(T.han_run)) {
         const runEnd = run.index + run[0].length;
         for (let start = run.index; start < runEnd; start++) {
           for (let end = start + T.min_han_chars; end <= Math.min(start + T.max_chars, runEnd); end++) {
@@ -246,7 +246,7 @@
 
     searchKey(term) {
       const folded = this.foldKatakana(term.normalize("NFKC").toLowerCase());
-      return folded.replace(K.innerHyphen, "").replace(/\s+/g, "");
+      return folded.replace(K.keys.inner_hyphen, "").replace(/\s+/g, "");
     }
 
     // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
@@ -265,12 +265,12 @@
       }
       if (kana) {
         const key = soundKey(e.romaji, toKatakana(kana), true);
-        if (key.length >= K.x.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, K.x.max_each)) found.push({ kind: "sound", text: term, lang: null });
+        if (key.length >= K.expansions.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, K.expansions.max_each)) found.push({ kind: "sound", text: term, lang: null });
       }
-      if (K.han.test(text) || isKana(text)) {
+      if (K.scripts.han.test(text) || isKana(text)) {
         for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });
       }
-      if (K.han.test(text)) {
+      if (K.scripts.han.test(text)) {
         const simplified = this.toSimplified(text);
         let replaced = simplified;
         for (const variant of Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length)) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
@@ -280,14 +280,14 @@
       for (const alt of found) {
         if (alt.text && !seen.has(alt.text) && (lang === null || alt.lang === null || alt.lang === lang)) { seen.add(alt.text); kept.push(alt); }
       }
-      return kept.slice(0, K.x.max_alternatives);
+      return kept.slice(0, K.expansions.max_alternatives);
     }
 
     segment(key) {
       const e = this.pack.expansions;
       const chars = [...key];
       const size = chars.length;
-      if (!size || size > K.x.max_key_chars) return "";
+      if (!size || size > K.expansions.max_key_chars) return "";
       const best = new Array(size + 1).fill(null);
       best[0] = [0, 0, []];
       for (let start = 0; start < size; start++) {
@@ -298,7 +298,7 @@
           const options = e.readings[piece];
           let candidate;
           if (options) candidate = [pieces + 1, weight - options[0][1], words.concat([options[0][0]])];
-          else if (end === start + 1 && K.x.particles[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([K.x.particles[piece]])];
+          else if (end === start + 1 && K.expansions.particles[piece] && start > 0) candidate = [pieces + 1, weight, words.concat([K.expansions.particles[piece]])];
           else continue;
           if (best[end] === null || candidate[0] < best[end][0] || (candidate[0] === best[end][0] && candidate[1] < best[end][1])) best[end] = candidate;
         }
@@ -313,15 +313,15 @@
       // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
       const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
       const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
-        || (K.katakanaOnly.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
-      if (whole) return whole.slice(0, K.x.max_each);
+        || (K.forgiving.katakana_only.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
+      if (whole) return whole.slice(0, K.expansions.max_each);
       const found = [];
       terms.forEach((term, i) => {
-        for (const target of (e.synonyms[term] || []).slice(0, K.x.max_each)) {
+        for (const target of (e.synonyms[term] || []).slice(0, K.expansions.max_each)) {
           found.push(terms.length > 1 ? terms.slice(0, i).concat([target], terms.slice(i + 1)).join("") : target);
         }
       });
-      return found.slice(0, K.x.max_each);
+      return found.slice(0, K.expansions.max_each);
     }
 
     corrections(query, lang) {
@@ -329,7 +329,7 @@
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
       const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
-      if (/^[\x00-\x7f]*$/.test(text) && K.asciiWords.test(text)) {
+      if (/^[\x00-\x7f]*$/.test(text) && K.forgiving.ascii_words.test(text)) {
         const lowered = text.toLowerCase();
         const close = closest(lowered, e.english, true, [...lowered].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
         const nearest = nearestOf(close);
@@ -344,7 +344,7 @@
       }
       const seen = new Set(), kept = [];
       for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
-      return kept.slice(0, K.x.max_each);
+      return kept.slice(0, K.expansions.max_each);
     }
 
     alternativePlan(alt, lang) {
@@ -366,7 +366,7 @@
       }
       if (!(Number.isInteger(limit) && limit >= 1 && limit <= K.search.max_limit)) throw new QueryError(message("limit", { highest: K.search.max_limit }));
       if (!(Number.isInteger(offset) && offset >= 0 && offset <= K.search.max_offset)) throw new QueryError(message("offset", { highest: K.search.max_offset.toLocaleString("en") }));
-      if (query.split(" ").every((w) => K.operators.has(w))) throw new QueryError(this.nothingToSearch(query));
+      if (query.split(" ").every((w) => K.search.fts_operators.includes(w))) throw new QueryError(this.nothingToSearch(query));
       const citation = this.citedUnits(query, doc, lang);
       const expand = options.expand !== false;
       let alsoSearched = [], total, page, split = null, expansions = [];
@@ -411,7 +411,7 @@
     nothingToSearch(query) {
       const chars = [...query], most = K.search.shown_chars;
       const shown = chars.length <= most ? query : chars.slice(0, most).join("") + "…";
-      return message(query.split(" ").every((w) => K.operators.has(w)) ? "only_operators" : "nothing", { shown });
+      return message(query.split(" ").every((w) => K.search.fts_operators.includes(w)) ? "only_operators" : "nothing", { shown });
     }
 
     inFilters(unitDoc, doc, lang) {
@@ -504,7 +504,7 @@
       if (!text) return "";
       text = text.normalize("NFKC").toLowerCase();
       if (lang === "zh") text = this.toSimplified(text);
-      return text.replace(K.footnoteMark, "").replace(K.nonWord, "");
+      return text.replace(K.keys.footnote_mark, "").replace(K.keys.non_word, "");
     }
 
     makePlan(query, lang) {
@@ -519,7 +519,7 @@
         branches.push(branch);
         return branch;
       };
-      const direct = !lang && K.kana.test(query) ? ["ja"] : languages;
+      const direct = !lang && K.scripts.kana.test(query) ? ["ja"] : languages;
       for (const language of direct) add(this.makeBranch(query, language));
       for (const entry of this.glossaryLookup(query)) {
         for (const language of languages) {
@@ -549,7 +549,7 @@
           }
         }
       }
-      if (languages.includes("ja") && !K.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
+      if (languages.includes("ja") && !K.scripts.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
         // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
         const words = this.japaneseWords(query).join(" ");
         if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT); branch.sentence = true; add(branch); }
@@ -583,7 +583,7 @@
       const words = partial ? this.heldWords(branch, hit.id, text, tokens, packed) : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
-      const sign = K.rules.why.same_word_kinds.includes(branch.expansion) ? "≈" : "→";
+      const sign = K.why.same_word_kinds.includes(branch.expansion) ? "≈" : "→";
       return { from: branch.sentence ? null : query, sign, words };
     }
 
@@ -594,7 +594,7 @@
       const chars = [...text];
       const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));
       for (const clause of held) if (!clause.some((alt) => wordsOf(alt).some((w) => inText.has(w)))) found.push(clause[0]);
-      return [...new Set(found)].slice(0, K.rules.why.max_words);
+      return [...new Set(found)].slice(0, K.why.max_words);
     }
 
     asDict(hit, spans) {

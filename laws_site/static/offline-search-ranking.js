@@ -45,7 +45,7 @@
       this.mergeTier(merged, strict, 0);
       this.addTargets(merged, plan.targets, doc, lang, 0);
       const alternatives = plan.alternatives || [];
-      if (corrected && merged.size < K.x.few) {
+      if (corrected && merged.size < K.expansions.few) {
         const known = new Set(alternatives.map(([alt]) => alt.text));
         for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
       }

@@ -12,32 +12,25 @@
   const K = {}; // the rules of the pack in use, patterns compiled (one object: the other files hold it)
   let rulesInUse = null;
 
-  function rx(spec, more = "") { return new RegExp(spec[0], spec[1] + more); }
-  function steps(list) { return list.map(([source, flags, to]) => [new RegExp(source, flags + "g"), to]); }
+  /** The rules with every pattern compiled where it stands ({pattern, flags}, and "to" for a
+   * substitution: [RegExp, replacement]); everything else as it comes. */
+  function compiled(value) {
+    if (Array.isArray(value)) return value.map(compiled);
+    if (!value || typeof value !== "object") return value;
+    if (typeof value.pattern === "string") {
+      const pattern = new RegExp(value.pattern, value.flags);
+      return "to" in value ? [pattern, value.to] : pattern;
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, compiled(inner)]));
+  }
   /** re.sub of each (pattern, replacement) in turn, as the Python's substitution lists read. */
   function applySteps(list, text) { return list.reduce((out, [pattern, to]) => out.replace(pattern, to), text); }
 
   function useRules(rules) {
     if (rulesInUse === rules) return;
     rulesInUse = rules;
-    const s = rules.scripts, k = rules.kana, f = rules.forgiving, p = rules.spelling, keys = rules.keys;
-    Object.assign(K, {
-      rules, kana: rx(s.kana), katakana: rx(s.katakana), han: rx(s.han), word: rx(s.word),
-      tokenClean: rx(s.token_clean, "g"), runs: rx(s.latin_or_han_run, "g"),
-      small: k.small, large: k.large, hiraganaTable: k.hiragana, katakanaTable: k.katakana, eRowI: rx(k.e_row_i, "g"), longVowels: rx(k.long_vowel_marks, "g"), vowelOf: k.vowel_of,
-      kanaOnly: rx(f.kana_only), katakanaOnly: rx(f.katakana_only), romaji: rx(f.romaji), asciiWords: rx(f.ascii_words), englishWords: rx(f.english_words, "g"),
-      vowelKana: f.vowel_kana, longAfter: f.long_after, keyDropped: f.key_dropped, sameSound: f.same_sound,
-      english: steps(f.english), romajiRules: steps(f.romaji_rules), shared: steps(f.shared),
-      translation: { ...rules.translation, englishWord: rx(rules.translation.english_word, "g"), hanRun: rx(rules.translation.han_run, "g") },
-      x: rules.expansions, lawWords: steps(p.ja_law_words), looseLawRef: rx(p.loose_law_ref), regNumbers: rx(p.reg_numbers),
-      appendix: rx(p.appendix), noteLabel: rx(p.note_label), lawWord: rx(p.law_word), separated: rx(p.separated_numbers),
-      docId: rx(p.doc_id), separators: rx(p.citation_separators), lawSeparators: rx(p.law_separators, "g"), p,
-      wbfRef: rx(rules.refs.wbf_ref), lawNumber: rx(rules.refs.law_number), refs: rules.refs,
-      englishKey: steps(keys.english_key), innerHyphen: rx(keys.inner_hyphen, "g"), footnoteMark: rx(keys.footnote_mark),
-      nonWord: rx(keys.non_word, "g"), search: rules.search,
-      operators: new Set(rules.search.fts_operators), words: rules.words, safe: rules.permalink_safe,
-      katakanaWhole: new RegExp("^(?:" + s.katakana_word[0] + ")$", s.katakana_word[1]), kanaRuns: rules.words.kana_runs.map((spec) => rx(spec)),
-    });
+    for (const key of Object.keys(K)) delete K[key];
+    Object.assign(K, compiled(rules));
   }
 
   function fill(template, values) {
@@ -52,9 +45,9 @@
   function pyStrip(text) { return text.replace(/^\s+|\s+$/g, ""); }
   function translate(text, from, to) { return [...text].map((c) => { const i = from.indexOf(c); return i >= 0 ? to[i] : c; }).join(""); }
   function generalKatakanaFold(word) {
-    return translate(word.normalize("NFKC"), K.small, K.large).replace(K.eRowI, "$1ー").replace(K.longVowels, "");
+    return translate(word.normalize("NFKC"), K.kana.small, K.kana.large).replace(K.kana.e_row_i, "$1ー").replace(K.kana.long_vowel_marks, "");
   }
-  function fold(token) { return token.replace(K.tokenClean, "").toLowerCase(); }
+  function fold(token) { return token.replace(K.scripts.token_clean, "").toLowerCase(); }
   function cleanQuery(query) {
     let out = "";
     for (const c of query || "") {
@@ -66,21 +59,21 @@
 
   // --------------------------------------------- issue 24's keys (ingest/text/forgiving.py)
 
-  function toKatakana(text) { return translate(text.normalize("NFKC"), K.hiraganaTable, K.katakanaTable); }   // jaconv.hira2kata
-  function toHiragana(text) { return translate(text, K.katakanaTable, K.hiraganaTable); }
-  function isKana(text) { return K.kanaOnly.test(pyStrip(text.normalize("NFKC"))); }
+  function toKatakana(text) { return translate(text.normalize("NFKC"), K.kana.hiragana, K.kana.katakana); }   // jaconv.hira2kata
+  function toHiragana(text) { return translate(text, K.kana.katakana, K.kana.hiragana); }
+  function isKana(text) { return K.forgiving.kana_only.test(pyStrip(text.normalize("NFKC"))); }
 
   function kanaKey(text) {
     const out = [];
     let previous = null;
     for (let c of toKatakana(text.replace(/\s+/g, ""))) {
-      c = K.sameSound[c] || c;
-      if (K.keyDropped.includes(c)) continue;
-      c = translate(c, K.small, K.large);
-      const vowel = K.vowelKana[c];
-      if (vowel && previous && K.longAfter[vowel].includes(previous)) continue;
+      c = K.forgiving.same_sound[c] || c;
+      if (K.forgiving.key_dropped.includes(c)) continue;
+      c = translate(c, K.kana.small, K.kana.large);
+      const vowel = K.forgiving.vowel_kana[c];
+      if (vowel && previous && K.forgiving.long_after[vowel].includes(previous)) continue;
       out.push(c);
-      previous = K.vowelOf[c] || null;
+      previous = K.kana.vowel_of[c] || null;
     }
     return out.join("");
   }
@@ -105,7 +98,7 @@
   }
   function romajiToKana(tables, text) {
     text = pyStrip(text.normalize("NFKC")).toLowerCase();
-    if (!text || !K.romaji.test(text)) return null;
+    if (!text || !K.forgiving.romaji.test(text)) return null;
     const kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("").replace(/n/g, "ん");
     return isKana(kana) ? kana : null;
   }
@@ -113,16 +106,16 @@
     let words;
     if (japanese) {
       const kana = toKatakana(text);
-      if (!K.katakanaOnly.test(kana)) return "";
+      if (!K.forgiving.katakana_only.test(kana)) return "";
       let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
-      spelled = applySteps(K.romajiRules, spelled);
+      spelled = applySteps(K.forgiving.romaji_rules, spelled);
       words = [spelled];
     } else {
       const spelled = text.normalize("NFKC").toLowerCase();
-      if (!K.asciiWords.test(pyStrip(spelled))) return "";
-      words = (spelled.match(K.englishWords) || []).map((w) => applySteps(K.english, w));
+      if (!K.forgiving.ascii_words.test(pyStrip(spelled))) return "";
+      words = (spelled.match(K.forgiving.english_words) || []).map((w) => applySteps(K.forgiving.english, w));
     }
-    return applySteps(K.shared, words.join(""));
+    return applySteps(K.forgiving.shared, words.join(""));
   }
 
   function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit), as rapidfuzz
@@ -158,10 +151,10 @@
     return out;
   }
   function lawSpelling(typed) {
-    if (K.separated.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.lawWord, "")))) return null;
-    let text = squeeze(typed).replace(K.lawWord, "");
-    text = applySteps(K.lawWords, text);
-    const m = K.looseLawRef.exec(text.replace(K.lawSeparators, ""));
+    if (K.spelling.separated_numbers.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.spelling.law_word, "")))) return null;
+    let text = squeeze(typed).replace(K.spelling.law_word, "");
+    text = applySteps(K.spelling.ja_law_words, text);
+    const m = K.spelling.loose_law_ref.exec(text.replace(K.spelling.law_separators, ""));
     if (!m) return null;
     const [, law, section, item, sub, subsub] = m;
     if ((item && !section) || (sub && !item) || (subsub && !sub)) return null;
@@ -169,21 +162,21 @@
   }
   function regulationSpelling(typed) {
     const text = squeeze(typed);
-    const appendix = K.appendix.exec(text);
+    const appendix = K.spelling.appendix.exec(text);
     if (appendix) return "appendix-" + parseInt(appendix[1], 10);
-    const m = K.regNumbers.exec(text.replace(/_/g, "-"));
+    const m = K.spelling.reg_numbers.exec(text.replace(/_/g, "-"));
     return m ? m.slice(1).filter(Boolean).join("-") : null;
   }
   function noteSpelling(typed) {
     const text = squeeze(typed);
-    if (!K.noteLabel.test(text)) return null;
+    if (!K.spelling.note_label.test(text)) return null;
     const law = lawSpelling(text.slice(1));
     return law ? "L" + law : null;
   }
   function citationCandidates(typed) {
     typed = pyStrip(typed);
-    if (!typed || [...typed].length > K.p.max_citation_chars) return null;
-    const explicit = K.docId.exec(pyStrip(typed.normalize("NFKC")));
+    if (!typed || [...typed].length > K.spelling.max_citation_chars) return null;
+    const explicit = K.spelling.doc_id.exec(pyStrip(typed.normalize("NFKC")));
     if (explicit) return [[explicit[1], explicit[2]]];
     const note = noteSpelling(typed);
     if (note) return [["commentary", note], ["laws", note.slice(1)], ["commentary", "quote:" + note.slice(1)]];
@@ -204,8 +197,8 @@
     for (const name of Object.keys(names).sort((a, b) => [...b].length - [...a].length)) {
       if (text.startsWith(name) && text.length > name.length) {
         let rest = text.slice(name.length);
-        while (rest && K.p.name_joiners.includes(rest[0])) rest = rest.slice(1);
-        if (rest && K.p.citation_starts.includes(rest[0])) return [names[name], rest];
+        while (rest && K.spelling.name_joiners.includes(rest[0])) rest = rest.slice(1);
+        if (rest && K.spelling.citation_starts.includes(rest[0])) return [names[name], rest];
       }
     }
     return null;
@@ -213,11 +206,11 @@
   function splitCitations(typed) {
     typed = pyStrip(typed.normalize("NFKC"));
     if (citationCandidates(typed)) return [typed];
-    const parts = typed.split(K.separators).filter(Boolean);
+    const parts = typed.split(K.spelling.citation_separators).filter(Boolean);
     return parts.length > 1 && parts.every((p) => citationCandidates(p)) ? parts : null;
   }
   function lawAncestors(ref) {
-    const m = K.wbfRef.exec(ref);
+    const m = K.refs.wbf_ref.exec(ref);
     if (!m || (m[3] && !m[2]) || (m[4] && !m[3]) || (m[5] && !m[4])) return [];
     const parts = m.slice(1).map((p) => (p === undefined ? null : p));
     const out = [];
@@ -225,13 +218,13 @@
     return out;
   }
   function lawOf(ref) {
-    const m = K.lawNumber.exec(ref);
+    const m = K.refs.law_number.exec(ref);
     return m && m[1].length <= K.refs.law_number_digits ? String(parseInt(m[1], 10)) : null;
   }
 
   /** For each character of a run of Latin letters, or of digits: where its run ends (index after it). */
   function latinRuns(chars) {
-    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !K.kana.test(c) && !K.han.test(c) ? "letter" : null);
+    const kind = (c) => (/\p{N}/u.test(c) ? "digit" : /\p{L}/u.test(c) && !K.scripts.kana.test(c) && !K.scripts.han.test(c) ? "letter" : null);
     const ends = [];
     for (let i = 0; i < chars.length;) {
       const k = kind(chars[i]);
@@ -249,7 +242,7 @@
     let out = "";
     for (const byte of new TextEncoder().encode(ref)) {
       const c = String.fromCharCode(byte);
-      out += byte < 128 && (/[A-Za-z0-9_.\-~]/.test(c) || K.safe.includes(c)) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+      out += byte < 128 && (/[A-Za-z0-9_.\-~]/.test(c) || K.permalink_safe.includes(c)) ? c : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
     }
     return "/" + doc + "/" + out;
   }
@@ -259,10 +252,10 @@
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
 
-  function englishKey(term) { return applySteps(K.englishKey, term.toLowerCase()); }
+  function englishKey(term) { return applySteps(K.keys.english_key, term.toLowerCase()); }
 
   function katakanaRuns(tokens) {
-    const word = K.katakanaWhole;
+    const word = K.scripts.katakana_word;
     const runs = [];
     let run = [];
     for (const token of tokens) {
@@ -342,6 +335,6 @@
   }
 
   S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
-  Object.assign(S, { K, QueryError, useRules, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  Object.assign(S, { K, QueryError, useRules, compiled, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
   if (typeof module !== "undefined" && module.exports) module.exports = S;
 })(typeof self !== "undefined" ? self : globalThis);
