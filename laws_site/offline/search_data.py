@@ -34,7 +34,7 @@ from laws_site.offline import search_rules
 from laws_site.search import citations, plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
-FORMAT = 5  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 6  # bump when the shape changes (the service worker keys its caches on build and format)
 
 
 def ranking_weights() -> dict:
@@ -54,7 +54,6 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
     data = search_data(conn)
     registry = data.registry
     units = [[rowid, *unit] for rowid, unit in sorted(data.units.items())]
-    searchable = sorted(rowid for rowids in data.searchable.values() for rowid in rowids)
     fts = fts_index(conn)
     return {
         "format": FORMAT,
@@ -85,7 +84,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "units": units,
         # names typed before a citation to reach a document other than the Laws (運営規則27条)
         "document_names": getattr(data, "document_names", {}),
-        "searchable": searchable,
+        # per language, the rowids search ranks (navigation rows left out)
+        "searchable": {lang: sorted(rowids) for lang, rowids in sorted(data.searchable.items())},
         # every token of the search columns, per language (a query word not among them cannot match)
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
         "reprinted": data.reprinted,
@@ -94,6 +94,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "snippets": snippet_rows(conn),
         "cited_by": cited_by(conn),
         "index_entries": [[e.ref, sorted(e.terms), list(e.targets)] for e in data.index_entries],
+        # a word -> the index_entries holding it, in their order (SearchData.index_by_term)
+        "index_by_term": index_by_term(data),
         # the 索引's "see" entries (search.see_also_boosts): [their tokens, the see entry's ref, the units
         # the entry it refers to cites] (合意 -> see パートナー間の了解事項 -> laws-2017-ja:40)
         "see_also": [[sorted(terms), ref, list(targets)] for terms, (ref, targets) in data.see_also.items()],
@@ -105,6 +107,7 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         if (prefix := tokenize.variant_prefix(data.variants))
         else None,
         "lexicon": lexicon(data),
+        "lexicon_longest": data.lexicon.longest,
         # a word the corpus never prints -> the words it prints for it, in a sentence and in a query of
         # that word alone (laws_site/search/words.py)
         "neighbours": {
@@ -125,6 +128,11 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         # issue 24's expansions (laws_site/offline/expansions.py)
         "expansions": offline_expansions.export(conn),
     }
+
+
+def index_by_term(data) -> dict[str, list[int]]:
+    position = {id(entry): i for i, entry in enumerate(data.index_entries)}
+    return {term: [position[id(entry)] for entry in entries] for term, entries in sorted(data.index_by_term.items())}
 
 
 def indexed_words(data, fts: dict) -> dict:

@@ -21,11 +21,7 @@
         this.rowids.set(unit[0], rowid);
       }
       this.documents = new Map(pack.documents.map((d) => [d.id, d]));
-      this.searchable = {};
-      for (const rowid of pack.searchable) {
-        const lang = this.units.get(rowid)[5];
-        (this.searchable[lang] = this.searchable[lang] || new Set()).add(rowid);
-      }
+      this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.variants = pack.variants;
@@ -34,14 +30,8 @@
       // by word of the FTS index's terms, plus `more`, less `less`: the phone never builds the sets)
       this.vocabularyOf = {};
       for (const [lang, words] of Object.entries(pack.indexed_words)) this.vocabularyOf[lang] = new IndexedWords(lang, words, pack.fts.postings, this.units);
-      this.indexByTerm = new Map();
-      this.indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
-      for (const entry of this.indexEntries) {
-        for (const term of entry.terms) {
-          if (!this.indexByTerm.has(term)) this.indexByTerm.set(term, []);
-          this.indexByTerm.get(term).push(entry);
-        }
-      }
+      const indexEntries = pack.index_entries.map(([ref, terms, targets]) => ({ ref, terms: new Set(terms), targets }));
+      this.indexByTerm = new Map(Object.entries(pack.index_by_term).map(([term, found]) => [term, found.map((i) => indexEntries[i])]));
       // the 索引's "see" entries by their sorted tokens: [the see entry's ref, the units to boost]
       this.seeAlso = new Map(pack.see_also.map(([terms, ref, targets]) => [termsKey(terms), [ref, targets]]));
       const fts = pack.fts;
@@ -51,7 +41,7 @@
       this.postings = fts.postings;
       this.lexicon = pack.lexicon;
       this.neighbours = pack.neighbours;
-      this.maxSurface = Math.max(1, ...Object.keys(pack.lexicon).map((s) => [...s].length));
+      this.maxSurface = pack.lexicon_longest;
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
