@@ -157,5 +157,10 @@ def rules() -> dict:
             "han_run": js_pattern(translation.HAN_RUN_RE, every=True),
         },
         "permalink_safe": units.PERMALINK_SAFE,
-        "why": {"same_word_kinds": list(why.SAME_WORD_KINDS), "max_words": why.MAX_WORDS},
+        "why": {
+            "same_word_kinds": list(why.SAME_WORD_KINDS),
+            "max_words": why.MAX_WORDS,
+            "same_word_sign": why.SAME_WORD_SIGN,
+            "expansion_sign": why.EXPANSION_SIGN,
+        },
     }

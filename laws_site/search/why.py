@@ -21,6 +21,7 @@ from laws_site.search.snippets import padded_spans
 
 MAX_WORDS = 6
 SAME_WORD_KINDS = ("zh", "typo")  # expansions that spell the same word otherwise: shown with ≈
+SAME_WORD_SIGN, EXPANSION_SIGN = "≈", "→"
 
 
 def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | None:
@@ -34,7 +35,7 @@ def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | No
         return None
     if branch.via is None:
         return {"from": None, "sign": None, "words": words}
-    sign = "≈" if branch.expansion in SAME_WORD_KINDS else "→"
+    sign = SAME_WORD_SIGN if branch.expansion in SAME_WORD_KINDS else EXPANSION_SIGN
     return {"from": None if branch.sentence else query, "sign": sign, "words": words}
 
 

@@ -573,7 +573,7 @@
       const words = partial ? this.heldWords(branch, hit.id, text, tokens, packed) : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
-      const sign = K.why.same_word_kinds.includes(branch.expansion) ? "≈" : "→";
+      const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;
       return { from: branch.sentence ? null : query, sign, words };
     }
 
