@@ -15,6 +15,7 @@ import pytest
 
 from benchmarks import situations
 from benchmarks.relevance import Ancestry
+from ingest.search import lexicon
 from laws_site.search import engine
 
 CHUNK = 8
@@ -62,3 +63,23 @@ def test_recall_stays_above_its_floor(judged, lang):
         figures,
         [(o.situation.query, o.rank, o.top) for o in found if not o.rank or o.rank > 3],
     )
+
+
+@pytest.mark.parametrize(
+    ("surface", "norm", "is_light"),
+    [
+        # written in kana, serving another word: no situation of its own
+        ("し", "為る", True),
+        ("しまっ", "仕舞う", True),
+        ("いる", "居る", True),
+        ("その", "其の", True),  # an adnominal, however written
+        # written in kanji, the word itself: 間違ったハンド, 出したカード, 見せたカード, 順番外
+        ("間違っ", "間違う", False),
+        ("出し", "出す", False),
+        ("見せ", "見せる", False),
+        ("外", "外", False),
+        ("表", "表", False),  # a prefix too (表彰), but 表にして出した means face up
+    ],
+)
+def test_a_word_written_in_kanji_carries_the_situation(surface, norm, is_light):
+    assert lexicon.light(surface, norm) is is_light
