@@ -28,6 +28,7 @@
       }
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
+      this.paired = new Map(Object.entries(pack.paired));
       this.variants = pack.variants;
       const alternatives = Object.keys(this.variants).sort((a, b) => b.length - a.length);
       this.variantPrefix = alternatives.length
@@ -635,7 +636,8 @@
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
         score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
-        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
+        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null,
+        paired: (this.paired.get(hit.id) || []).map(link) };
     }
   }
 
