@@ -16,7 +16,8 @@ import pytest
 from benchmarks import situations
 from benchmarks.relevance import Ancestry
 from ingest.search import lexicon
-from laws_site.search import engine
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
 
 CHUNK = 8
 SITUATIONS = situations.load()
@@ -83,3 +84,14 @@ def test_recall_stays_above_its_floor(judged, lang):
 )
 def test_a_word_written_in_kanji_carries_the_situation(surface, norm, is_light):
     assert lexicon.light(surface, norm) is is_light
+
+
+def test_an_abbreviation_that_is_an_everyday_word_is_not_read_in_a_sentence(judged):
+    """TO (Tournament Organizer) is "to" in "tried to stop": the vocabulary's own English prints it
+    in lower case (Failure to Alert), so a sentence does not read it as 主催団体; UI and a query of
+    the abbreviation alone still reach their laws."""
+    data = search_data(judged[0])
+    words = translation.japanese_words(data.translations, "dummy tried to stop declarer leading from the wrong hand")
+    assert "主催団体" not in words and {"ダミー", "ディクレアラー"} <= set(words)
+    assert "不当な情報" in translation.japanese_words(data.translations, "UI from partner's slow pass")
+    assert "laws-2017-ja:80B" in [r["id"] for r in engine.search(judged[0], "TO", limit=5)]
