@@ -5,8 +5,8 @@ phone (static/offline-search.js) alike, so both read the same words out of the s
 corpus's own words as SudachiPy cut them (mode C, as the index), each surface with its normalised
 form, whether a query drops it (particles and auxiliaries: a search for 取り消したカード asks for
 取り消す and カード), whether it is light (a word that carries no situation of its own: the dictionary
-reads it as a pronoun, adnominal, conjunction, interjection, prefix or suffix, or as a verb, noun or
-adjective that may serve another word, 非自立可能: する, しまう, いる, できる; a sentence's coverage does
+reads it as a pronoun, adnominal, conjunction or interjection, or, written in kana, as a prefix, a
+suffix or a verb, noun or adjective that may serve another word, 非自立可能: する, しまう, いる, できる; a sentence's coverage does
 not count it: laws_site/search/coverage.py), and how often the corpus prints it; the words of the glossary, the director
 vocabulary and the 索引; and the corpus's words with kanji under their hiragana spelling where
 SudachiPy reads that spelling back as the same word (じゅんばん -> 順番), so a query typed in kana is
@@ -29,8 +29,10 @@ from sudachipy import SplitMode
 from ingest.text import tokenize
 
 COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": int}
-# parts of speech that carry no situation of their own (a whole category, or its 非自立可能 members)
-LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞", "接頭辞", "接尾辞"}
+# parts of speech that carry no situation of their own: a whole category; and, written in kana only, the
+# affixes and the 非自立可能 members (KANA_ONLY_LIGHT)
+LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞"}
+AFFIX_POS = {"接頭辞", "接尾辞"}
 DEPENDENT = "非自立可能"
 SCHEMA = (COLUMNS, {"pk": "surface"})
 
@@ -94,10 +96,15 @@ def dropped(surface: str, norm: str) -> bool:
 
 def light(surface: str, norm: str) -> bool:
     """Whether the dictionary reads this surface, with this form, as a word with no situation of its
-    own (LIGHT_POS, or a verb, noun or adjective that may serve another: する, しまう, できる)."""
+    own: LIGHT_POS; or, written without kanji, an affix or a verb, noun or adjective that may serve
+    another (する, しまう, できる, こと, もの). Japanese writes a word serving another in kana (補助動詞,
+    形式名詞: ~ておく, ~とき) and the word itself in kanji: 間違った, 出した, 見せた, 順番外, 表向き carry
+    the situation, and each counts by how telling it is (its idf)."""
+    kana_only = not tokenize.HAN_RE.search(surface)
     for morpheme in tokenize.sudachi_dictionary().lookup(surface):
         pos = morpheme.part_of_speech()
-        if (pos[0] in LIGHT_POS or pos[1] == DEPENDENT) and tokenize.normalised(morpheme) == norm:
+        serving = pos[0] in AFFIX_POS or pos[1] == DEPENDENT
+        if (pos[0] in LIGHT_POS or (serving and kana_only)) and tokenize.normalised(morpheme) == norm:
             return True
     return False
 

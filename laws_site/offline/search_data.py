@@ -89,6 +89,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         # every token of the search columns, per language (a query word not among them cannot match)
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
         "reprinted": data.reprinted,
+        # a current unit -> the earlier units the concordance pairs it with (laws_site/search/data.py)
+        "paired": {unit: list(earlier) for unit, earlier in data.paired.items()},
         "fts": fts,
         "indexed_words": indexed_words(data, fts),
         "snippets": snippet_rows(conn),

@@ -62,20 +62,7 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
             continue
         weight = idf(len(own), len(searchable))
         total += weight
-        credits: dict[int, float] = {}  # the best way each unit covers this word
-        words = frozenset(clause[0].split())
-        for rowid in own:
-            in_title = words <= data.title_words.get(rowid, frozenset())
-            _credit(credits, rowid, TITLE_CREDIT if in_title else TEXT_CREDIT)
-            inherited = CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT
-            for below in data.context_below.get(rowid, ()):
-                _credit(credits, below, inherited)
-        for rowid in rows:
-            found = data.evidence.get(rowid)
-            if found:
-                for target in found[0]:
-                    _credit(credits, target, found[1])
-        for rowid, credit in credits.items():
+        for rowid, credit in clause_credits(data, rows, own, frozenset(clause[0].split())).items():
             if rowid in ranked and (doc is None or units[rowid][1] == doc):
                 scores[rowid] = scores.get(rowid, 0.0) + weight * credit
     return {rowid: score / total for rowid, score in scores.items()} if total else {}
@@ -96,6 +83,27 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     }
 
 
-def _credit(credits: dict[int, float], rowid: int, credit: float) -> None:
-    if credit > credits.get(rowid, 0.0):
-        credits[rowid] = credit
+def clause_credits(data: SearchData, rows: list[int], own: list[int], words: frozenset[str]) -> dict[int, float]:
+    """{rowid: the best way the unit covers the clause's words}: in its title or text (`own`: the
+    units of the language holding them), under its law part's, or through a 索引 entry or note
+    (any of `rows`). Comparisons written out: this runs for every unit holding a word of a sentence."""
+    credits: dict[int, float] = {}
+    best = credits.get
+    titles, below_of, evidence, empty = data.title_words, data.context_below, data.evidence, frozenset()
+    for rowid in own:
+        in_title = words <= titles.get(rowid, empty)
+        credit = TITLE_CREDIT if in_title else TEXT_CREDIT
+        if credit > best(rowid, 0.0):
+            credits[rowid] = credit
+        inherited = CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT
+        for below in below_of.get(rowid, ()):
+            if inherited > best(below, 0.0):
+                credits[below] = inherited
+    for rowid in rows:
+        found = evidence.get(rowid)
+        if found:
+            credit = found[1]
+            for target in found[0]:
+                if credit > best(target, 0.0):
+                    credits[target] = credit
+    return credits

@@ -85,6 +85,9 @@ class SearchData:
     situation_units: dict[str, frozenset[int]] = field(default_factory=dict)
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
+    # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with
+    # (table provision_pairs: 2017 16A1(a) -> 1997 zh 16), shown beside a result in the zh and en interfaces
+    paired: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -212,6 +215,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             for term in entry.terms:
                 data.index_by_term.setdefault(term, []).append(entry)
         data.evidence = _evidence(conn, data)
+        data.paired = _paired(conn, registry.current_laws.id)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
 
@@ -258,6 +262,20 @@ def _evidence(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[tup
             about.setdefault(data.rowids[source], []).append(data.rowids[unit])
     found.update({rowid: (tuple(dict.fromkeys(units)), NOTE_CREDIT) for rowid, units in about.items()})
     return found
+
+
+def _paired(conn: sqlite3.Connection, current: str) -> dict[str, tuple[str, ...]]:
+    """{current unit id: the earlier units paired with it}, in the concordance's order (a provision
+    the concordance calls new or removed has no partner)."""
+    paired: dict[str, tuple[str, ...]] = {}
+    for old, new in conn.execute(
+        "select from_id, to_id from provision_pairs where to_doc = ? and from_id is not null and to_id is not null"
+        " order by position",
+        (current,),
+    ):
+        if old not in paired.get(new, ()):
+            paired[new] = paired.get(new, ()) + (old,)
+    return paired
 
 
 def _listing_ranks(data: SearchData) -> dict[int, int]:

@@ -18,9 +18,7 @@ from laws_site.search.why import why
 def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[dict]:
     texts = _texts(conn, data, [hit.id for hit in page])
     labels = unit_labels(conn, [hit.id for hit in page], data)
-    linked = link_labels(
-        conn, [u for hit in page for u in hit.reprints + ([hit.reprint_of] if hit.reprint_of else [])], data
-    )
+    linked = link_labels(conn, [u for hit in page for u in linked_units(data, hit)], data)
     results = []
     for hit in page:
         shown = texts.get(hit.id, NOTHING_SHOWN)
@@ -32,10 +30,15 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
         title_words = data.title_words.get(data.rowids.get(hit.id))
         result["why"] = why(query, hit, shown, title_words, data.lexicon.light)
         result.update(labels.get(hit.id, ()))
-        for link in result["reprints"] + ([result["reprint_of"]] if result["reprint_of"] else []):
+        for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
         results.append(result)
     return results
+
+
+def linked_units(data: SearchData, hit: Hit) -> list[str]:
+    """The other units a result links to: its reprints, what it reprints, its earlier editions' units."""
+    return hit.reprints + ([hit.reprint_of] if hit.reprint_of else []) + list(data.paired.get(hit.id, ()))
 
 
 def _shown_spans(shown: ShownText, wanted: frozenset[str], lang: str) -> list[tuple[int, int]]:
@@ -165,6 +168,8 @@ def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
         "index": hit.index_entries[:5],
         "reprints": [unit_link(unit) for unit in hit.reprints],
         "reprint_of": unit_link(hit.reprint_of) if hit.reprint_of else None,
+        # the 1997 Chinese units the concordance pairs a 2017 unit with (provision_pairs)
+        "paired": [unit_link(unit) for unit in data.paired.get(hit.id, ())],
     }
 
 

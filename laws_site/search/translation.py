@@ -24,6 +24,7 @@ from ingest.text import tokenize
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 MAX_CHARS = 8  # a Chinese term of up to eight characters
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
+LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 ENDINGS = ("ing", "ed", "es", "s", "d")  # a word's ending a term need not share (led is its own word)
 MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
@@ -31,11 +32,16 @@ MIN_HAN_CHARS = 2  # a Chinese term has two characters or more
 
 
 def translations(data) -> dict[str, list[str]]:
-    """{key: the Japanese words of the entries whose Chinese or English word it is}."""
+    """{key: the Japanese words of the entries whose Chinese or English word it is}. An abbreviation
+    that the glossary's and the vocabulary's own English prints as an everyday word (TO: "Failure to
+    Alert") is not read inside a sentence ("tried to stop" is no Tournament Organizer)."""
     table: dict[str, list[str]] = {}
+    everyday = english_words(data)
 
     def add(word: str | None, japanese) -> None:
         key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
+        if key and word.isupper() and key in everyday:
+            return
         if key and japanese:
             table.setdefault(key, [])
             table[key] += [w for w in japanese if w not in table[key]]
@@ -48,6 +54,15 @@ def translations(data) -> dict[str, list[str]]:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
     return table
+
+
+def english_words(data) -> frozenset[str]:
+    """The words the English terms of several words print in lower case (Failure to Alert: to)."""
+    phrases = [form for entry in data.glossary.entries for form in glossary.term_forms(entry.en)]
+    phrases += [word for entry in data.vocabulary.entries for word in (entry.en, *entry.spoken)]
+    return frozenset(
+        word for phrase in phrases if phrase and " " in phrase.strip() for word in LOWER_CASE_WORD_RE.findall(phrase)
+    )
 
 
 def term_key(text: str) -> str:

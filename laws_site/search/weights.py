@@ -29,9 +29,10 @@ TEXT_CREDIT = 0.6
 CONTEXT_TITLE_CREDIT = 0.8
 CONTEXT_TEXT_CREDIT = 0.4
 INDEX_CREDIT = 0.8
-NOTE_CREDIT = 0.4
+NOTE_CREDIT = 0.1  # ... each of a much-commented law's many notes mentions some word: one note's word says little
 COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
 COVERAGE_WEIGHT = 1.0
-COVERAGE_BM25 = 0.1  # ... and a little of its bm25, to tell apart units covering alike  # the share of the sentence covered, against the boosts of the 索引 and the glossary
+# ... and some of its bm25 (a unit that holds the words often and briefly), to tell apart units covering alike
+COVERAGE_BM25 = 0.3
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

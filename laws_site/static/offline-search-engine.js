@@ -24,6 +24,7 @@
       this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
+      this.paired = new Map(Object.entries(pack.paired));
       this.variants = pack.variants;
       this.variantPrefix = compiled(pack.variant_prefix);
       // every token of the search columns, per language: a word no unit holds cannot match (asked word
@@ -595,7 +596,8 @@
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
         score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
-        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null };
+        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null,
+        paired: (this.paired.get(hit.id) || []).map(link) };
     }
   }
 

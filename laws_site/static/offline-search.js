@@ -98,7 +98,7 @@
   }
 
   /** templates/search.html result_item. */
-  function resultPart(p, r, group, names, titles) {
+  function resultPart(p, r, group, names, titles, pathname) {
     const label = names.label(r);
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
@@ -106,6 +106,7 @@
       r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
       r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
+      r.paired.length && /^\/(en|zh)\//.test(pathname) ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
     return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
@@ -133,7 +134,7 @@
     for (const group of groups) {
       out.push(part(p, "group", { heading: part(p, "heading-" + group.kind, { law: group.law }),
         document: group.doc ? part(p, "group-document", { title: titles[group.doc] }) : "",
-        items: joined(group.results.map((r) => resultPart(p, r, group, names, titles))) }));
+        items: joined(group.results.map((r) => resultPart(p, r, group, names, titles, pathname))) }));
     }
     const previous = answer.offset > 0 ? part(p, "previous", { url: pageUrl(pathname, params, Math.max(0, answer.offset - answer.limit)), n: answer.limit }) : null;
     const next = answer.offset + answer.limit;
