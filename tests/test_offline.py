@@ -368,7 +368,7 @@ def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette
 
     paths = [localized(path, lang) for path in CRAWL_SAMPLE]
     skipped = {}
-    pages = asyncio.run(crawl(datasette, paths, lang, skipped, follow=False))
+    pages = asyncio.run(crawl(datasette.app(), paths, lang, skipped, follow=False))
     assert skipped == {} and sorted(pages) == sorted(page_key(path) for path in paths)
     pack = pack_pages(pages, "sample", skipped, lang)
     for path in paths:
@@ -390,20 +390,15 @@ def test_every_page_says_in_its_language_that_an_offline_copy_needs_https(datase
     assert words in insecure and "{origin}" in insecure
 
 
-class Answers:
-    """A site of three pages for the crawl: one links to a page that answers 500."""
+def site_of(pages: dict):
+    """An ASGI app answering {path: (status, text)}: a site for the crawl."""
 
-    class client:
-        pages = {
-            "/": (200, '<a href="/laws-2017-ja/61">61</a> <a href="/-/glossary">g</a>'),
-            "/laws-2017-ja/61": (200, "<p>61</p>"),
-            "/-/glossary": (500, "interrupted"),
-        }
+    async def app(scope, receive, send):
+        status, text = pages[scope["path"]]
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": text.encode()})
 
-        @classmethod
-        async def get(cls, url, headers=None):
-            status, text = cls.pages[url]
-            return type("Answer", (), {"status_code": status, "text": text})()
+    return app
 
 
 def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_out():
@@ -411,9 +406,14 @@ def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_ou
     a redirect or a 404 is only noted."""
     from laws_site.offline.pack import CrawlError, crawl
 
+    pages = {  # one page links to a page that answers 500
+        "/": (200, '<a href="/laws-2017-ja/61">61</a> <a href="/-/glossary">g</a>'),
+        "/laws-2017-ja/61": (200, "<p>61</p>"),
+        "/-/glossary": (500, "interrupted"),
+    }
     with pytest.raises(CrawlError, match="/-/glossary answered 500: interrupted"):
-        asyncio.run(crawl(Answers, ["/"]))
-    Answers.client.pages["/-/glossary"] = (302, "")
+        asyncio.run(crawl(site_of(pages), ["/"]))
+    pages["/-/glossary"] = (302, "")
     skipped = {}
-    assert sorted(asyncio.run(crawl(Answers, ["/"], skipped=skipped))) == ["/", "/laws-2017-ja/61"]
+    assert sorted(asyncio.run(crawl(site_of(pages), ["/"], skipped=skipped))) == ["/", "/laws-2017-ja/61"]
     assert skipped == {"/-/glossary": 302}

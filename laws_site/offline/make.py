@@ -156,7 +156,7 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
             return as_json(data), {}
         lang = name.split("-", 1)[1]
         skipped: dict = {}
-        pages = await crawl(datasette, start_paths(lang, await read(datasette, unit_pages)), lang, skipped)
+        pages = await crawl(datasette.app(), start_paths(lang, await read(datasette, unit_pages)), lang, skipped)
         labels = await read(datasette, lambda conn: result_labels(conn, lang))
         return as_json(pack_pages(pages, build, skipped, lang, labels)), {"pages": len(pages), "skipped": len(skipped)}
 

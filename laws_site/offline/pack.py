@@ -32,6 +32,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 from ingest.text import kana as kana_table
 from laws_site import routes
 from laws_site.i18n import catalog as i18n
+from laws_site.offline import in_process
 
 SHARD_PAGES = 80
 COMMON_MIN_SHARDS = 2
@@ -87,10 +88,10 @@ def crawlable(raw: str, lang: str) -> tuple[str, str] | None:
 
 
 async def crawl(
-    datasette, start, lang: str = i18n.DEFAULT, skipped: dict | None = None, follow: bool = True
+    app, start, lang: str = i18n.DEFAULT, skipped: dict | None = None, follow: bool = True
 ) -> dict[str, str]:
     """{page key: HTML} of every page reachable from `start` through the site's links in `lang` (only
-    the pages of `start` unless ``follow``). A link that does not answer 200 (a redirect, a page that
+    the pages of `start` unless ``follow``), asked of ``app`` (the site's ASGI app: `datasette.app()`). A link that does not answer 200 (a redirect, a page that
     is not there) is left out and noted in `skipped` {url: status}: offline it gets the "not available
     offline" page, as any page not packed. A page that fails (5xx) stops the crawl: CrawlError."""
     pages: dict[str, str] = {}
@@ -98,18 +99,18 @@ async def crawl(
     todo = list(start)
     while todo:
         batch, todo = todo[:CRAWL_CONCURRENCY], todo[CRAWL_CONCURRENCY:]
-        responses = await asyncio.gather(*(datasette.client.get(url, headers=CRAWL_HEADERS) for url in batch))
-        for url, response in zip(batch, responses):
-            if response.status_code >= 500:  # a page the site fails to render: no pack without it
-                raise CrawlError(f"{url} answered {response.status_code}: {response.text[:300]}")
-            if response.status_code != 200:
+        answers = await asyncio.gather(*(in_process.get(app, url, CRAWL_HEADERS) for url in batch))
+        for url, answer in zip(batch, answers):
+            if answer.status >= 500:  # a page the site fails to render: no pack without it
+                raise CrawlError(f"{url} answered {answer.status}: {answer.text[:300]}")
+            if answer.status != 200:
                 if skipped is not None:
-                    skipped[url] = response.status_code
+                    skipped[url] = answer.status
                 continue
-            pages[page_key(url)] = response.text
+            text = pages[page_key(url)] = answer.text
             if not follow:
                 continue
-            for raw in dict.fromkeys(HREF_RE.findall(response.text)):
+            for raw in dict.fromkeys(HREF_RE.findall(text)):
                 found = crawlable(raw, lang)
                 if found and found[1] not in queued:
                     queued.add(found[1])
