@@ -49,7 +49,7 @@ def extra_template_vars(datasette, request):
     chooses the site's layout in base.html): the site title, the top links, the query searched."""
     from laws_site import compat
     from laws_site.http import plugin_paths
-    from laws_site.http.responses import read
+    from laws_site.http.responses import read_fixed
     from laws_site.i18n import chrome
     from laws_site.read import queries
 
@@ -57,9 +57,9 @@ def extra_template_vars(datasette, request):
         return {}
 
     async def inner():
-        registry = await read(datasette, queries.registry)
+        registry = await read_fixed(datasette, "registry", queries.registry)
         lang = chrome.i18n.lang()
-        titles = await read(datasette, lambda conn: chrome.short_titles(conn, lang))
+        titles = await read_fixed(datasette, ("short_titles", lang), lambda conn: chrome.short_titles(conn, lang))
         return {
             "laws_chrome": True,
             "site_title": (await compat.instance_metadata(datasette, "title") or "Laws of Duplicate Bridge"),

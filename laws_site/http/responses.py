@@ -56,6 +56,24 @@ def bounded(conn, fn, limit_ms: int):
         limits.guard_results(conn)  # in case fn set its own row_factory on the shared connection
 
 
+# Answers of reads that only depend on the served file, per immutable Database object (weak: a
+# rebuilt file is served by a new object).
+_fixed: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+async def read_fixed(datasette, key, fn):
+    """``read(datasette, fn)``, made once per served immutable database: for what every page's chrome
+    reads (the documents, their short titles), which cannot change while the file is served. A
+    mutable database is read each time."""
+    database = laws_database(datasette)
+    if database.is_mutable:
+        return await read(datasette, fn)
+    answers = _fixed.setdefault(database, {})
+    if key not in answers:
+        answers[key] = await read(datasette, fn)
+    return answers[key]
+
+
 # The event loop's own read-only connection per served Database object (a rebuilt file is served by
 # a new object, so its connection follows; the old one closes with its object).
 _here: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
