@@ -128,7 +128,7 @@ jobs_option = click.option(
     "--jobs",
     type=click.IntRange(1, 4),
     default=None,
-    help="Offline packs made at once, one process each (default: the CPUs, at most 4)",
+    help="Offline packs made at once, one process each (default: all 4)",
 )
 
 

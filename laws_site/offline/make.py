@@ -9,8 +9,8 @@ server:
 - `build_outputs` writes the database and its packs into a staging directory, then renames both into
   place (ingest/build/outputs.py): `<db>.offline/<build id>/<name>.json.gz`; a failed or stopped
   build leaves the previous outputs served;
-- the languages and the search data are made in parallel processes (`--jobs`, default: the CPUs,
-  at most 4), each with its own in-process Datasette configured as `bridge-laws serve` runs it;
+- the languages and the search data are made in parallel processes (`--jobs`, default: all four
+  at once), each with its own in-process Datasette configured as `bridge-laws serve` runs it;
 - the same corpus and code give the same bytes: the build id is derived from them
   (ingest/build/identity.py), the packs' JSON is written in a fixed order and gzip with mtime 0.
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import os
 import time
 from importlib import resources
 from pathlib import Path
@@ -100,7 +99,9 @@ def make_packs(db_path: Path, directory: Path, build: str, jobs: int | None = No
     from multiprocessing import get_context
 
     directory.mkdir(parents=True, exist_ok=True)
-    jobs = max(1, min(jobs or os.cpu_count() or 1, MAX_JOBS, len(NAMES)))
+    # every pack at once by default, whatever the CPUs: on 2 cores the three languages then share them
+    # and end together (~1.5 languages' time), where two at a time left the third alone on one core
+    jobs = max(1, min(jobs or len(NAMES), MAX_JOBS, len(NAMES)))
     if jobs == 1:
         made = [make_one(str(db_path), build, name, str(directory)) for name in NAMES]
         for figures in made:
