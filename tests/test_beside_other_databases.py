@@ -128,3 +128,25 @@ async def test_the_public_sites_own_pages_take_a_language_prefix(datasette, besi
         assert page.status_code == 200 and 'class="site-header"' in page.text, path
     assert (await beside.client.get("/en/-/databases", headers=BROWSER)).status_code == 404
     assert (await beside.client.get("/-/databases", headers=BROWSER)).status_code == 200
+
+
+@pytest.mark.parametrize("laws_beside", [False, True])
+async def test_under_base_url_a_custom_page_sees_its_path_as_it_came(tmp_path, laws_db_path, laws_beside):
+    """Datasette's own custom pages under base_url read request.path with the prefix (Datasette's
+    suite: test_custom_pages_with_base_url); the plugin's base_url layer leaves paths not its own alone."""
+    pages = tmp_path / "templates" / "pages"
+    pages.mkdir(parents=True)
+    (pages / "request.html").write_text("path:{{ request.path }}", encoding="utf-8")
+    sqlite_utils.Database(tmp_path / "other.db")["t"].insert({"id": 1})
+    ds = Datasette(
+        [str(tmp_path / "other.db")],
+        immutables=[str(laws_db_path)] if laws_beside else [],
+        template_dir=str(tmp_path / "templates"),
+        settings={"base_url": "/prefix/"},
+    )
+    await ds.invoke_startup()
+    response = await ds.client.get("/request")  # datasette.client puts base_url in front itself
+    assert response.status_code == 200 and response.text == "path:/prefix/request"
+    if laws_beside:  # the plugin's own pages are still served under the prefix, links and all
+        unit = await ds.client.get("/laws-2017-ja/61", headers={"accept": "text/html", "accept-language": "ja"})
+        assert unit.status_code == 200 and 'href="/prefix/laws-2017-ja/' in unit.text

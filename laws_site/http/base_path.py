@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
+from laws_site.http import plugin_paths
 from laws_site.http.held_body import HeldBody
+from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import LANGUAGES as INTERFACE_LANGUAGES
 
 LANGUAGES = [lang.encode("ascii") for lang in INTERFACE_LANGUAGES]
@@ -43,10 +45,15 @@ def wrapper(datasette):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
             path = scope["path"]
-            if path == base.rstrip("/") or path.startswith(base):
-                site_path = "/" + path[len(base) :]
-                raw = scope.get("raw_path")
-                scope = dict(scope, path=site_path, raw_path=raw[len(prefix) :] if raw else None)
+            if not (path == base.rstrip("/") or path.startswith(base)):
+                return await app(scope, receive, BaseSender(send, prefix).send)
+            site_path = "/" + path[len(base) :]
+            if not plugin_paths.owns_path(datasette, i18n.split_prefix(site_path)[1]):
+                # another database's page, or Datasette's own: Datasette reads base_url itself and its
+                # pages see the path as it came (a custom page's request.path keeps /bridge/)
+                return await app(scope, receive, send)
+            raw = scope.get("raw_path")
+            scope = dict(scope, path=site_path, raw_path=raw[len(prefix) :] if raw else None)
             return await app(scope, receive, BaseSender(send, prefix).send)
 
         return under_base
