@@ -24,6 +24,7 @@ from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.message import of as message_of
+from laws_site.read.guides import guide_links
 from laws_site.read.units import permalink
 from laws_site.search import engine as searching
 from laws_site.search.query import MAX_OFFSET, parse_count
@@ -31,6 +32,7 @@ from laws_site.search.query import MAX_OFFSET, parse_count
 PAGE_LIMIT = 20
 MAX_LIMIT = 200
 LANGUAGES = {"ja": "日本語", "zh": "中文"}
+GUIDE_RESULTS = 3  # a situation whose first results fall in a guide's laws is offered the guide
 EMPTY_JSON_QUERY = "Give a query: /-/search.json?q=リボーク, or a citation: /-/search.json?q=64A1"
 
 
@@ -117,7 +119,14 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         word: "/-/search?" + urlencode({"q": word, **form}) for word in page["also_searched"] + page["did_you_mean"]
     }
     context["exact_url"] = "/-/search?" + urlencode({"q": page["query"], **form, "exact": "1"})
+    context["guides"] = offered_guides(datasette, results if offset == 0 else [])
     return context
+
+
+def offered_guides(datasette, results: list[dict]) -> list[dict]:
+    """The ruling guides (at most two) whose laws the top results fall in (laws_site/read/guides.py)."""
+    top = [result["id"] for result in results[:GUIDE_RESULTS]]
+    return read_here(datasette, lambda conn: guide_links(conn, top, i18n.lang(), limit=2)) if top else []
 
 
 async def document_choices(database) -> dict[str, str]:

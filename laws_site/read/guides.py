@@ -1,0 +1,213 @@
+"""The ruling guides as the build wrote them (tables ``guides`` and ``guide_units``, made by
+ingest/sources/guide_tables.py): a guide read back, the walk along one of its paths, and which
+guides cover a unit - for the guide pages, a unit's page and search.
+
+A path is where each answer led, step ids and at most one rule at its end, joined by dots
+(``trick-12.when-noticed.next-deal``); the empty path is the guide's first question. Each step of
+a guide has one answer per target (the build checks it), so a path names the answers too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from laws_site.read import queries
+from laws_site.read.units import permalink
+
+MAX_PATH_CHARS = 1000  # the deepest path of the eight guides is under 200 characters
+PATH_RE = re.compile(r"[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)*")
+GUIDE_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
+
+
+@dataclass
+class Guide:
+    id: str
+    doc: str
+    title: dict
+    scope: dict | None
+    laws: list[str]
+    start: str
+    steps: dict[str, dict]
+    rules: dict[str, dict]
+
+    def url(self, path: tuple[str, ...] = ()) -> str:
+        """The page of the guide at this path (the first question for the empty one)."""
+        base = "/-/guides/" + quote(self.id)
+        return base + ("?path=" + ".".join(path) if path else "")
+
+    def canonical_paths(self) -> dict[str, tuple[str, ...]]:
+        """Each step and rule: the first path that reaches it (answers in the file's order)."""
+        found: dict[str, tuple[str, ...]] = {self.start: ()}
+        todo = [self.start]
+        while todo:
+            step_id = todo.pop(0)
+            for answer in self.steps[step_id]["answers"]:
+                target = answer["next"] or answer["rule"]
+                if target not in found:
+                    found[target] = (*found[step_id], target)
+                    if answer["next"]:
+                        todo.append(target)
+        return found
+
+
+@dataclass
+class Walk:
+    """Where a path leads: the answers taken ((step id, answer index), in order) and the step or
+    rule reached."""
+
+    guide: Guide
+    path: tuple[str, ...]
+    taken: list[tuple[str, int]] = field(default_factory=list)
+    at: str = ""
+
+    @property
+    def is_rule(self) -> bool:
+        return self.at in self.guide.rules
+
+
+class PathError(ValueError):
+    """A path the guide cannot follow: ``status`` 400 (not a path at all) or 404 (no such answer),
+    ``message`` in English (the JSON's), ``msgid`` and ``values`` for the page's language, and
+    ``valid`` the longest prefix that is a real path (where the page offers to go on from)."""
+
+    def __init__(self, status: int, message: str, msgid: str, values: dict, valid: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.status, self.message, self.msgid, self.values, self.valid = status, message, msgid, values, valid
+
+
+# ---------------------------------------------------------------- reading
+
+
+def available(conn: sqlite3.Connection) -> bool:
+    """This build has the guides' tables (a database built before them has none)."""
+    return queries.table_exists(conn, "guides")
+
+
+def guide_from_row(row) -> Guide:
+    return Guide(
+        id=row["id"],
+        doc=row["doc"],
+        title=json.loads(row["title"]),
+        scope=json.loads(row["scope"]) if row["scope"] else None,
+        laws=json.loads(row["laws"]),
+        start=row["start"],
+        steps=json.loads(row["steps"]),
+        rules=json.loads(row["rules"]),
+    )
+
+
+def all_guides(conn: sqlite3.Connection) -> list[Guide]:
+    if not available(conn):
+        return []
+    cursor = conn.cursor()
+    cursor.row_factory = sqlite3.Row  # this query's rows only: the connection may be Datasette's, shared
+    return [guide_from_row(row) for row in cursor.execute("select * from guides order by position")]
+
+
+def one_guide(conn: sqlite3.Connection, guide_id: str) -> Guide | None:
+    if not available(conn):
+        return None
+    cursor = conn.cursor()
+    cursor.row_factory = sqlite3.Row
+    row = cursor.execute("select * from guides where id = ?", (guide_id,)).fetchone()
+    return guide_from_row(row) if row else None
+
+
+def unit_texts(conn: sqlite3.Connection, doc: str, refs) -> dict[str, str]:
+    """ref -> the unit's text as built (what the quotes are exact substrings of)."""
+    refs = list(dict.fromkeys(refs))
+    marks = ",".join("?" * len(refs))
+    sql = f"select ref, text from sections where doc = ? and ref in ({marks})"
+    return dict(conn.execute(sql, [doc, *refs]).fetchall()) if refs else {}
+
+
+def unit_link(doc: str, ref: str, labels: dict[str, str] | None = None) -> dict:
+    """A unit as the pages and the JSON link it: its ref, id, permalink and (for pages) its label."""
+    unit_id = f"{doc}:{ref}"
+    link = {"ref": ref, "id": unit_id, "url": permalink(doc, ref)}
+    if labels is not None:
+        link["label"] = labels.get(unit_id) or ref
+    return link
+
+
+# ---------------------------------------------------------------- a path
+
+
+def walk(guide: Guide, path_text: str | None) -> Walk:
+    """The walk along ``path_text`` (None or "" for the first question), or a PathError."""
+    path_text = path_text or ""
+    if len(path_text) > MAX_PATH_CHARS or (path_text and not PATH_RE.fullmatch(path_text)):
+        shown = path_text[:60] + ("…" if len(path_text) > 60 else "")
+        raise PathError(
+            400,
+            f"path {shown!r} is not a path: step ids (lower-case letters, digits, hyphens) joined by dots, "
+            f"at most {MAX_PATH_CHARS} characters",
+            "“%(path)s” is not a path of this guide: follow the answers from its first question.",
+            {"path": shown},
+        )
+    path = tuple(path_text.split(".")) if path_text else ()
+    result = Walk(guide=guide, path=path, at=guide.start)
+    for depth, target in enumerate(path):
+        if result.is_rule:
+            raise PathError(
+                404,
+                f"the path ends at rule {result.at!r}; nothing follows a rule",
+                "The path ends at a ruling; nothing follows it.",
+                {},
+                valid=path[:depth],
+            )
+        answers = guide.steps[result.at]["answers"]
+        index = next((n for n, a in enumerate(answers) if (a["next"] or a["rule"]) == target), None)
+        if index is None:
+            raise PathError(
+                404,
+                f"step {result.at!r} of guide {guide.id!r} has no answer leading to {target!r}",
+                "No answer to this question leads to “%(target)s”: choose one of its answers.",
+                {"target": target},
+                valid=path[:depth],
+            )
+        result.taken.append((result.at, index))
+        result.at = target
+    return result
+
+
+# ---------------------------------------------------------------- which guides cover a unit
+
+# A unit of the Laws a guide covers; a commentary's reprint of one or a 1997 provision paired with
+# one (alignments), a commentary note on one (xrefs of kind covers): each with the rank it was asked at
+COVERING_SQL = """
+with wanted(unit_id, rank) as (select value ->> 0, value ->> 1 from json_each(?))
+select w.rank, g.guide_id from wanted w join guide_units g on g.unit_id = w.unit_id
+union all
+select w.rank, g.guide_id from wanted w join alignments a on a.from_id = w.unit_id
+    join guide_units g on g.unit_id = a.to_id
+union all
+select w.rank, g.guide_id from wanted w join xrefs x on x.source_id = w.unit_id and x.kind = 'covers'
+    join guide_units g on g.unit_id = x.target_id
+"""
+
+
+def covering(conn: sqlite3.Connection, unit_ids: list[str]) -> list[str]:
+    """The ids of the guides that cover any of these units: the guide of the earliest unit first, and
+    of guides covering the same unit the one earlier in the Laws (the list's order)."""
+    if not unit_ids or not available(conn):
+        return []
+    best: dict[str, int] = {}
+    for rank, guide_id in conn.execute(COVERING_SQL, [json.dumps([[u, n] for n, u in enumerate(unit_ids)])]):
+        best[guide_id] = min(rank, best.get(guide_id, rank))
+    order = dict(conn.execute("select id, position from guides").fetchall())
+    return sorted(best, key=lambda guide_id: (best[guide_id], order[guide_id]))
+
+
+def guide_links(conn: sqlite3.Connection, unit_ids: list[str], lang: str, limit: int | None = None) -> list[dict]:
+    """[{id, title (in the interface language), url}] of the guides covering these units."""
+    ids = covering(conn, unit_ids)[:limit]
+    if not ids:
+        return []
+    marks = ",".join("?" * len(ids))
+    titles = dict(conn.execute(f"select id, title from guides where id in ({marks})", ids).fetchall())
+    return [{"id": i, "title": json.loads(titles[i])[lang], "url": "/-/guides/" + quote(i)} for i in ids]
