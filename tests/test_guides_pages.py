@@ -383,3 +383,14 @@ async def test_search_offers_the_guide_whose_laws_its_top_results_fall_in(datase
 async def test_every_page_links_the_guides(datasette):
     page = (await datasette.client.get("/zh/laws-2017-ja")).text
     assert '<a href="/zh/-/guides">裁定指南</a>' in page
+
+
+@pytest.mark.parametrize("typed, printed", [("大罚牌", "重罚张"), ("小罚牌", "轻罚张"), ("罚牌", "罚张")])
+async def test_the_guides_chinese_penalty_card_terms_find_the_1997_texts(datasette, typed, printed):
+    """The guides print the later mainland terms (罚牌, 大罚牌, 小罚牌); the 1997 Chinese Laws print 罚张, 重罚张,
+    轻罚张 (corpus/zh_variants.yml folds one to the other): a director who types the guides' word finds both."""
+    data = (await datasette.client.get("/zh/-/search.json", params={"q": typed, "limit": 5})).json()
+    assert printed in data["also_searched"]
+    assert [r for r in data["results"] if r["doc"] == "laws-1997-zh" and printed in (r.get("title") or "")]
+    page = (await datasette.client.get("/zh/-/search", params={"q": typed})).text
+    assert '<a class="guide-link" href="/zh/-/guides/exposed-cards">暴露牌与罚牌 →</a>' in page
