@@ -29,9 +29,11 @@ def offers(conn, situations: dict, top: int) -> dict[str, dict[str, int]]:
         counted = figures.setdefault(lang, {"queries": 0, "covered": 0, "right": 0, "offered": 0, "offered_right": 0})
         for item in items:
             counted["queries"] += 1
-            wanted = set(reading.covering(conn, list(item["governing"])))
+            wanted = {guide_id for guide_id, _ in reading.covering(conn, list(item["governing"]))}
             results = searching.search_page(conn, item["query"], limit=top)["results"]
-            offered = set(reading.covering(conn, [r["id"] for r in results[:top]])[:OFFERED_AT_MOST])
+            offered = {
+                guide_id for guide_id, _ in reading.covering(conn, [r["id"] for r in results[:top]])[:OFFERED_AT_MOST]
+            }
             counted["covered"] += bool(wanted)
             counted["right"] += bool(wanted and offered & wanted)
             counted["offered"] += bool(offered)

@@ -15,7 +15,6 @@ import sqlite3
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from laws_site.read import queries
 from laws_site.read.units import permalink
 
 MAX_PATH_CHARS = 1000  # the deepest path of the eight guides is under 200 characters
@@ -82,11 +81,6 @@ class PathError(ValueError):
 # ---------------------------------------------------------------- reading
 
 
-def available(conn: sqlite3.Connection) -> bool:
-    """This build has the guides' tables (a database built before them has none)."""
-    return queries.table_exists(conn, "guides")
-
-
 def guide_from_row(row) -> Guide:
     return Guide(
         id=row["id"],
@@ -101,16 +95,12 @@ def guide_from_row(row) -> Guide:
 
 
 def all_guides(conn: sqlite3.Connection) -> list[Guide]:
-    if not available(conn):
-        return []
     cursor = conn.cursor()
     cursor.row_factory = sqlite3.Row  # this query's rows only: the connection may be Datasette's, shared
     return [guide_from_row(row) for row in cursor.execute("select * from guides order by position")]
 
 
 def one_guide(conn: sqlite3.Connection, guide_id: str) -> Guide | None:
-    if not available(conn):
-        return None
     cursor = conn.cursor()
     cursor.row_factory = sqlite3.Row
     row = cursor.execute("select * from guides where id = ?", (guide_id,)).fetchone()
@@ -177,37 +167,37 @@ def walk(guide: Guide, path_text: str | None) -> Walk:
 
 # ---------------------------------------------------------------- which guides cover a unit
 
-# A unit of the Laws a guide covers; a commentary's reprint of one or a 1997 provision paired with
-# one (alignments), a commentary note on one (xrefs of kind covers): each with the rank it was asked at
+# The guides covering any of the units asked (a unit of the Laws a guide covers; a commentary's reprint
+# of one or a 1997 provision paired with one, through alignments; a commentary note on one, through
+# xrefs of kind covers): the guide of the earliest unit asked first, then the Laws' order. One statement:
+# a unit page and a search page ask it each time.
 COVERING_SQL = """
-with wanted(unit_id, rank) as (select value ->> 0, value ->> 1 from json_each(?))
-select w.rank, g.guide_id from wanted w join guide_units g on g.unit_id = w.unit_id
-union all
-select w.rank, g.guide_id from wanted w join alignments a on a.from_id = w.unit_id
-    join guide_units g on g.unit_id = a.to_id
-union all
-select w.rank, g.guide_id from wanted w join xrefs x on x.source_id = w.unit_id and x.kind = 'covers'
-    join guide_units g on g.unit_id = x.target_id
+with wanted(unit_id, rank) as (select value ->> 0, value ->> 1 from json_each(?)),
+hits(rank, guide_id) as (
+    select w.rank, g.guide_id from wanted w join guide_units g on g.unit_id = w.unit_id
+    union all
+    select w.rank, g.guide_id from wanted w join alignments a on a.from_id = w.unit_id
+        join guide_units g on g.unit_id = a.to_id
+    union all
+    select w.rank, g.guide_id from wanted w join xrefs x on x.source_id = w.unit_id and x.kind = 'covers'
+        join guide_units g on g.unit_id = x.target_id
+)
+select guides.id, guides.title from hits join guides on guides.id = hits.guide_id
+group by guides.id order by min(hits.rank), guides.position
 """
 
 
-def covering(conn: sqlite3.Connection, unit_ids: list[str]) -> list[str]:
-    """The ids of the guides that cover any of these units: the guide of the earliest unit first, and
-    of guides covering the same unit the one earlier in the Laws (the list's order)."""
-    if not unit_ids or not available(conn):
+def covering(conn: sqlite3.Connection, unit_ids: list[str]) -> list[tuple[str, dict]]:
+    """(id, title in every language) of each guide that covers any of these units, in COVERING_SQL's order."""
+    if not unit_ids:
         return []
-    best: dict[str, int] = {}
-    for rank, guide_id in conn.execute(COVERING_SQL, [json.dumps([[u, n] for n, u in enumerate(unit_ids)])]):
-        best[guide_id] = min(rank, best.get(guide_id, rank))
-    order = dict(conn.execute("select id, position from guides").fetchall())
-    return sorted(best, key=lambda guide_id: (best[guide_id], order[guide_id]))
+    rows = conn.execute(COVERING_SQL, [json.dumps([[u, n] for n, u in enumerate(unit_ids)])]).fetchall()
+    return [(guide_id, json.loads(title)) for guide_id, title in rows]
 
 
 def guide_links(conn: sqlite3.Connection, unit_ids: list[str], lang: str, limit: int | None = None) -> list[dict]:
     """[{id, title (in the interface language), url}] of the guides covering these units."""
-    ids = covering(conn, unit_ids)[:limit]
-    if not ids:
-        return []
-    marks = ",".join("?" * len(ids))
-    titles = dict(conn.execute(f"select id, title from guides where id in ({marks})", ids).fetchall())
-    return [{"id": i, "title": json.loads(titles[i])[lang], "url": "/-/guides/" + quote(i)} for i in ids]
+    return [
+        {"id": guide_id, "title": title[lang], "url": "/-/guides/" + quote(guide_id)}
+        for guide_id, title in covering(conn, unit_ids)[:limit]
+    ]
