@@ -104,10 +104,7 @@ async def unknown_guide(datasette, request, guide_id: str, as_json: bool, lang: 
 
 async def bad_path(datasette, request, guide: reading.Guide, error: reading.PathError, as_json: bool, lang: str):
     """A 400 or 404 that offers the answers of the last step the path did reach."""
-    try:
-        reached = reading.walk(guide, ".".join(error.valid))
-    except reading.PathError:  # cannot happen: error.valid is a path the walk followed
-        reached = reading.walk(guide, "")
+    reached = reading.walk(guide, ".".join(error.valid))  # the part of the path the walk did follow
     offered = reached.at if not reached.is_rule else None
     shown = "en" if as_json else lang  # the page names each answer in its language; JSON errors are in English
     suggestions = [
