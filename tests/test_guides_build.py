@@ -162,7 +162,7 @@ def test_the_build_fails_with_file_and_line_and_keeps_the_old_database(tmp_path,
     db = tmp_path / "laws.db"
     shutil.copy(laws_build.path, db)
     before = db.read_bytes()
-    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus)])
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus), "--no-offline"])
     assert result.exit_code == 2, result.output
     assert f"guides/unauthorised-information.yml:{quote_line}: quote is not in the text of 16D2(a)" in result.output
     assert db.read_bytes() == before
