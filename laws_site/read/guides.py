@@ -168,7 +168,7 @@ def walk(guide: Guide, path_text: str | None) -> Walk:
 # ---------------------------------------------------------------- which guides cover a unit
 
 # The guides covering any of the units asked (a unit of the Laws a guide covers; a commentary's reprint
-# of one or a 1997 provision paired with one, through alignments; a commentary note on one, through
+# of one, through alignments, or a 1997 provision that became one, through provision_pairs; a commentary note on one, through
 # xrefs of kind covers): the guide of the earliest unit asked first, then the Laws' order. One statement:
 # a unit page and a search page ask it each time.
 COVERING_SQL = """
@@ -178,6 +178,9 @@ hits(rank, guide_id) as (
     union all
     select w.rank, g.guide_id from wanted w join alignments a on a.from_id = w.unit_id
         join guide_units g on g.unit_id = a.to_id
+    union all
+    select w.rank, g.guide_id from wanted w join provision_pairs p on p.from_id = w.unit_id
+        join guide_units g on g.unit_id = p.to_id
     union all
     select w.rank, g.guide_id from wanted w join xrefs x on x.source_id = w.unit_id and x.kind = 'covers'
         join guide_units g on g.unit_id = x.target_id
