@@ -17,17 +17,11 @@ from __future__ import annotations
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import N_
+from laws_site.i18n.message import message
 from laws_site.read import guides as reading
 from laws_site.read.units import labels
 
-MESSAGES = [
-    N_("No such ruling guide"),
-    N_("There is no ruling guide “%(guide)s”: choose one of the guides below."),
-    N_("“%(path)s” is not a path of this guide: follow the answers from its first question."),
-    N_("The path ends at a ruling; nothing follows it."),
-    N_("No answer to this question leads to “%(target)s”: choose one of its answers."),
-    N_("Start again"),
-]
+NO_SUCH_GUIDE = N_("No such ruling guide")  # the error page's title (laws_error.html translates it)
 
 
 # ---------------------------------------------------------------- the list
@@ -88,15 +82,17 @@ async def view(datasette, request):
 
 async def unknown_guide(datasette, request, guide_id: str, as_json: bool, lang: str):
     listed = await read(datasette, lambda conn: guide_summaries(conn, "en" if as_json else lang))
-    shown = guide_id[:60]
+    unknown = message(
+        "There is no ruling guide “%(guide)s”: choose one of the guides below.",
+        "no ruling guide '%(guide)s'; the guides are at /-/guides.json",
+        guide=guide_id[:60],
+    )
     return await error_response(
         datasette,
         request,
         404,
-        f"no ruling guide {shown!r}; the guides are at /-/guides.json"
-        if as_json
-        else i18n.gettext("There is no ruling guide “%(guide)s”: choose one of the guides below.", guide=shown),
-        title="No such ruling guide",
+        unknown,
+        title=NO_SUCH_GUIDE,
         as_json=as_json,
         extra={"suggestions": [{"label": g["title"], "url": g["url"]} for g in listed]},
     )
@@ -116,7 +112,7 @@ async def bad_path(datasette, request, guide: reading.Guide, error: reading.Path
         datasette,
         request,
         error.status,
-        error.message if as_json else i18n.gettext(error.msgid, **error.values),
+        error.message,
         as_json=as_json,
         extra={"suggestions": suggestions},
     )

@@ -15,6 +15,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from laws_site.i18n.message import Message, message
 from laws_site.read.units import permalink
 
 MAX_PATH_CHARS = 1000  # the deepest path of the eight guides is under 200 characters
@@ -70,12 +71,13 @@ class Walk:
 
 class PathError(ValueError):
     """A path the guide cannot follow: ``status`` 400 (not a path at all) or 404 (no such answer),
-    ``message`` in English (the JSON's), ``msgid`` and ``values`` for the page's language, and
-    ``valid`` the longest prefix that is a real path (where the page offers to go on from)."""
+    ``message`` what the answer says (laws_site/i18n/message.py: English in JSON, the interface
+    language on a page) and ``valid`` the longest prefix that is a real path (where the page offers
+    to go on from)."""
 
-    def __init__(self, status: int, message: str, msgid: str, values: dict, valid: tuple[str, ...] = ()):
-        super().__init__(message)
-        self.status, self.message, self.msgid, self.values, self.valid = status, message, msgid, values, valid
+    def __init__(self, status: int, said: Message, valid: tuple[str, ...] = ()):
+        super().__init__(said)
+        self.status, self.message, self.valid = status, said, valid
 
 
 # ---------------------------------------------------------------- reading
@@ -134,10 +136,12 @@ def walk(guide: Guide, path_text: str | None) -> Walk:
         shown = path_text[:60] + ("…" if len(path_text) > 60 else "")
         raise PathError(
             400,
-            f"path {shown!r} is not a path: step ids (lower-case letters, digits, hyphens) joined by dots, "
-            f"at most {MAX_PATH_CHARS} characters",
-            "“%(path)s” is not a path of this guide: follow the answers from its first question.",
-            {"path": shown},
+            message(
+                "“%(path)s” is not a path of this guide: follow the answers from its first question.",
+                "path '%(path)s' is not a path: step ids (lower-case letters, digits, hyphens) joined by dots, "
+                f"at most {MAX_PATH_CHARS} characters",
+                path=shown,
+            ),
         )
     path = tuple(path_text.split(".")) if path_text else ()
     result = Walk(guide=guide, path=path, at=guide.start)
@@ -145,9 +149,11 @@ def walk(guide: Guide, path_text: str | None) -> Walk:
         if result.is_rule:
             raise PathError(
                 404,
-                f"the path ends at rule {result.at!r}; nothing follows a rule",
-                "The path ends at a ruling; nothing follows it.",
-                {},
+                message(
+                    "The path ends at a ruling; nothing follows it.",
+                    "the path ends at rule '%(rule)s'; nothing follows a rule",
+                    rule=result.at,
+                ),
                 valid=path[:depth],
             )
         answers = guide.steps[result.at]["answers"]
@@ -155,9 +161,13 @@ def walk(guide: Guide, path_text: str | None) -> Walk:
         if index is None:
             raise PathError(
                 404,
-                f"step {result.at!r} of guide {guide.id!r} has no answer leading to {target!r}",
-                "No answer to this question leads to “%(target)s”: choose one of its answers.",
-                {"target": target},
+                message(
+                    "No answer to this question leads to “%(target)s”: choose one of its answers.",
+                    "step '%(step)s' of guide '%(guide)s' has no answer leading to '%(target)s'",
+                    target=target,
+                    step=result.at,
+                    guide=guide.id,
+                ),
                 valid=path[:depth],
             )
         result.taken.append((result.at, index))
