@@ -22,8 +22,9 @@ from tests.test_browser import MEASURE, RUNNING_TEXT
 from tests.test_offline_browser import open_online_until_saved
 
 # the fixtures of the offline browser tests: a copy of the session's database with its packs, its server, a phone
-db_copy, served, playwright, phone = (
+db_copy, server, served, playwright, phone = (
     offline_browser.db_copy,
+    offline_browser.server,
     offline_browser.served,
     offline_browser.playwright,
     offline_browser.phone,
