@@ -13,8 +13,8 @@ import sqlite3
 
 import pytest
 
-from laws_site.offline import make as offline_make
-from laws_site.offline import pack
+from ingest.build.identity import read_build_id
+from laws_site.offline import pack, pack_files
 from laws_site.read import guides as reading
 from tests import test_offline_browser as offline_browser
 from tests.browser_fixtures import BROWSER_MARKS
@@ -44,8 +44,8 @@ def all_guides(db_copy) -> dict[str, reading.Guide]:
 
 
 def pages_pack(db_path, lang: str) -> dict:
-    build = offline_make.read_build_id(db_path)
-    return json.loads(gzip.decompress(offline_make.pack_file(db_path, build, f"pages-{lang}").read_bytes()))
+    build = read_build_id(db_path)
+    return json.loads(gzip.decompress(pack_files.pack_file(db_path, build, f"pages-{lang}").read_bytes()))
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
