@@ -15,6 +15,7 @@ hookimpl = pluggy.HookimplMarker("datasette")
 
 # labels are catalogue msgids (laws_site/locale): base.html shows them translated
 SITE_PAGES = [
+    {"path": "/-/guides", "label": N_("Ruling guides"), "translate": True},  # at the table (pages/guides.py)
     {"path": "/-/glossary", "label": N_("Glossary"), "translate": True},
     {"path": "/-/citations", "label": N_("Citations"), "translate": True},
     {"path": "/laws", "label": N_("Data"), "translate": True},

@@ -16,6 +16,7 @@ from laws_site.pages import (
     contents,
     diff,
     glossary,
+    guides,
     history,
     home,
     index_terms,
@@ -42,6 +43,8 @@ ROUTES = [
     (rf"^/-/history/(?P<law>[^/]+?){AS_JSON}$", history.view),
     (rf"^/-/glossary{AS_JSON}$", glossary.view),
     (rf"^/-/glossary/(?P<term>[^/]+?){AS_JSON}$", glossary.term_view),
+    (rf"^/-/guides{AS_JSON}$", guides.index),  # the ruling guides (pages/guides.py)
+    (rf"^/-/guides/(?P<guide>[^/]+?){AS_JSON}$", guides.view),
     (r"^/-/api$", api_docs.view),  # the JSON API's documentation (docs/api.md)
     (r"^/-/openapi\.json$", openapi.view),  # the same, as OpenAPI 3.1 (pages/openapi.py)
 ]

@@ -81,6 +81,12 @@ LIVE = {
         "/-/glossary/%E6%98%8E%E6%89%8B.json?limit=1&offset=3",
     ],
     "databases": ["/-/databases.json"],
+    "guides": ["/-/guides.json"],
+    "guide": [
+        "/-/guides/revoke.json",
+        "/-/guides/lead-out-of-turn.json?path=which-lead.opening-faced.declarer-spread.dummy-seen.opening-lead-options",
+        "/-/guides/misinformation.json?path=corrected-when",
+    ],
 }
 ERRORS = [
     "/laws-2017-ja/61Z.json",
@@ -99,6 +105,9 @@ ERRORS = [
     "/laws.json?sql=select+nonsense",
     "/laws.json?sql=select+randomblob(1000000000)",
     "/laws/sections.json?_size=x",
+    "/-/guides/nope.json",
+    "/-/guides/revoke.json?path=Nope",
+    "/-/guides/revoke.json?path=trick-12.nope",
 ]
 
 
@@ -139,7 +148,18 @@ async def test_live_errors_match_the_error_schema(datasette, path):
 
 def test_every_json_route_is_documented():
     """A new JSON route in routes.py needs a line here and a section in docs/api.md."""
-    from laws_site.pages import citations, contents, diff, glossary, history, index_terms, search, site_info, unit
+    from laws_site.pages import (
+        citations,
+        contents,
+        diff,
+        glossary,
+        guides,
+        history,
+        index_terms,
+        search,
+        site_info,
+        unit,
+    )
 
     documented_as = {
         contents.view: "/{doc}.json",
@@ -155,6 +175,8 @@ def test_every_json_route_is_documented():
         history.view: "/-/history/{law}.json",
         history.index: "/-/history.json",
         site_info.threads: "/-/threads.json",
+        guides.index: "/-/guides.json",
+        guides.view: "/-/guides/{id}.json",
     }
     text = API_DOC.read_text(encoding="utf-8")
     for pattern, view in routes.ROUTES:

@@ -304,7 +304,14 @@ def test_the_good_example_is_good(tmp_path):
             1,
             "cycle: a -> b -> c -> d -> a",
         ),
-        ("        next: c\n", "        rule: r1\n", "  c:", 1, "step 'c' is not reached from start"),
+        ("        next: c\n", "        rule: r2\n", "  c:", 1, "step 'c' is not reached from start"),
+        (
+            "        rule: r2\nrules",
+            "        rule: r1\nrules",
+            "rule: r1",
+            4,
+            "step 'd' has two answers leading to 'r1'",
+        ),
         ("        next: d\n", "        next: e\n", "next: e", 1, "next 'e' is not a step"),
         ("        rule: r2\n  d:", "        rule: r3\n  d:", "rule: r3", 1, "rule 'r3' is not a rule"),
         (

@@ -113,7 +113,9 @@ def test_a_loanword_and_its_english_share_a_sound_key(katakana, english):
 
 def test_the_build_stores_every_kind_of_expansion(conn):
     rows = dict(conn.execute("select kind, count(*) from search_expansions group by kind").fetchall())
-    assert set(rows) == {"reading", "sound", "synonym", "zh"} and rows["zh"] == 11
+    assert (
+        set(rows) == {"reading", "sound", "synonym", "zh"} and rows["zh"] == 13
+    )  # 大罚牌, 小罚牌: the ruling guides' words
     assert conn.execute(
         "select term, weight from search_expansions where kind = 'reading' and key = 'ジユンバンガイ'"
     ).fetchall() == [("順番外", 29)]  # in 29 titles

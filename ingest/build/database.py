@@ -44,6 +44,7 @@ from ingest.search.labels import write_search_labels
 from ingest.search.tables import install_variants, search_tables
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources, read_every_yaml
+from ingest.sources.guide_tables import guide_tables
 from ingest.sources.registry import Registry
 from ingest.sources.source_notes import source_note_rows
 from ingest.text import tokenize
@@ -148,6 +149,8 @@ def corpus_tables(corpus_dir: Path, progress: Progress) -> tuple[list[tuple[Sour
         "unit_reading": reading_rows(units),
         "unit_commentary": commentary_rows(units, xrefs),
         "unit_footnotes": unit_footnote_rows(units),
+        # the ruling guides, checked against the Laws as parsed: a quote not in its unit fails the build
+        **guide_tables(corpus_dir, units, registry),
         **search_tables(units, languages, tokens, variants, corpus_dir, glossary),
     }
     return parsed, tables

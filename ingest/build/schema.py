@@ -14,6 +14,7 @@ from ingest.references.citations import PAIR_COLUMNS, PART_COLUMNS, TOTAL_COLUMN
 from ingest.references.footnotes import FOOTNOTE_COLUMNS
 from ingest.references.reading import COMMENTARY_COLUMNS, READING_COLUMNS
 from ingest.search.tables import SCHEMAS as SEARCH_SCHEMAS
+from ingest.sources.guide_tables import SCHEMAS as GUIDE_SCHEMAS
 from ingest.sources.source_notes import SOURCE_NOTE_COLUMNS
 
 SECTION_COLUMNS = {
@@ -183,6 +184,8 @@ TABLES = {
         SOURCE_NOTE_COLUMNS,
         {"pk": "id", "foreign_keys": [("doc", "documents", "id"), ("unit_id", "sections", "id")]},
     ),
+    # the ruling guides of corpus/guides, checked against the Laws as built (ingest/sources/guide_tables.py)
+    **GUIDE_SCHEMAS,
 }
 
 

@@ -309,6 +309,7 @@ def _steps(read: _Reader, node) -> dict[str, Step]:
         labels = [answer.label["en"] for answer in answers]
         if len(set(labels)) != len(labels):
             raise read.fail(fields["answers"], f"{what} has two answers with the same label")
+        _check_one_answer_per_target(read, what, answers)
         see = (
             tuple(read.ref(item, f"{what} see") for item in read.sequence(fields["see"], f"{what} see"))
             if "see" in fields
@@ -323,6 +324,18 @@ def _steps(read: _Reader, node) -> dict[str, Step]:
             key.start_mark.line + 1,
         )
     return steps
+
+
+def _check_one_answer_per_target(read: _Reader, what: str, answers: list[Answer]) -> None:
+    """A page's path names where each answer led (laws_site/read/guides.py): two answers of a step
+    leading to one place would be one path, so they are one answer."""
+    seen = set()
+    for answer in answers:
+        if answer.target in seen:
+            raise ParseError(
+                read.source, answer.target_line, f"{what} has two answers leading to {answer.target!r}; make them one"
+            )
+        seen.add(answer.target)
 
 
 def _rules(read: _Reader, node) -> dict[str, Rule]:

@@ -31,6 +31,7 @@ from ingest.search import glossary as glossary_module
 from ingest.text import spelling, tokenize
 from laws_site.offline import expansions as offline_expansions
 from laws_site.offline import search_rules
+from laws_site.read import guides
 from laws_site.search import citations, plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
@@ -91,6 +92,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "reprinted": data.reprinted,
         # a current unit -> the earlier units the concordance pairs it with (laws_site/search/data.py)
         "paired": {unit: list(earlier) for unit, earlier in data.paired.items()},
+        # the ruling guides a search offers (laws_site/read/guides.py offered_guides)
+        "guides": guide_offers(conn),
         "fts": fts,
         "indexed_words": indexed_words(data, fts),
         "snippets": snippet_rows(conn),
@@ -285,3 +288,14 @@ def _nfkc(text: str) -> str:
 
 def _has(conn, table: str) -> bool:
     return conn.execute("select 1 from sqlite_master where name = ?", (table,)).fetchone() is not None
+
+
+def guide_offers(conn: sqlite3.Connection) -> dict:
+    """What the offline page needs to offer the guides a search offers online: the rule's two numbers,
+    each guide's page and title per interface language, and the guides covering each unit."""
+    return {
+        "from_results": guides.GUIDES_FROM_RESULTS,
+        "offered": guides.GUIDES_OFFERED,
+        "guides": {guide.id: {"url": guide.url(), "title": guide.title} for guide in guides.all_guides(conn)},
+        "units": guides.covering_by_unit(conn),
+    }

@@ -24,6 +24,7 @@ from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.message import of as message_of
+from laws_site.read import guides
 from laws_site.read.units import permalink
 from laws_site.search import engine as searching
 from laws_site.search.query import MAX_OFFSET, parse_count
@@ -117,7 +118,14 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         word: "/-/search?" + urlencode({"q": word, **form}) for word in page["also_searched"] + page["did_you_mean"]
     }
     context["exact_url"] = "/-/search?" + urlencode({"q": page["query"], **form, "exact": "1"})
+    context["guides"] = offered_guides(datasette, results if offset == 0 else [])
     return context
+
+
+def offered_guides(datasette, results: list[dict]) -> list[dict]:
+    """The ruling guides whose laws the first results fall in (laws_site/read/guides.py offered_guides)."""
+    ranked = [result["id"] for result in results]
+    return read_here(datasette, lambda conn: guides.offered_guides(conn, ranked, i18n.lang())) if ranked else []
 
 
 async def document_choices(database) -> dict[str, str]:

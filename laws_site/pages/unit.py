@@ -18,6 +18,7 @@ from laws_site.i18n import chrome
 from laws_site.i18n.catalog import N_
 from laws_site.read import editions, queries
 from laws_site.read.footnotes import page_footnotes
+from laws_site.read.guides import guide_links
 from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
 from laws_site.read.units import composed_text, load_unit, nearest_refs, permalink
@@ -359,6 +360,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "full_text": composed_text(units),
         "outgoing": [xref_json(x) for x in by_source.get(unit["id"], [])],
         "incoming": [incoming_json(x) for x in incoming if x["target_id"] == unit["id"]],
+        "guides": guide_links(conn, [unit["id"]], lang),  # the ruling guides that cover this unit
     }
 
 

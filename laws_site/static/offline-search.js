@@ -112,8 +112,17 @@
     return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
   }
 
+  /** The guides the pack says cover the first results (laws_site/read/guides.py offered_guides): the
+   * first unit's, then the next one's new ones, at most `offered`. */
+  function offeredGuides(offers, results, pathname) {
+    const lang = (/^\/(en|zh)\//.exec(pathname) || [null, "ja"])[1];
+    const ids = [];
+    for (const r of results.slice(0, offers.from_results)) for (const id of offers.units[r.id] || []) if (!ids.includes(id)) ids.push(id);
+    return ids.slice(0, offers.offered).map((id) => ({ url: offers.guides[id].url, title: offers.guides[id].title[lang] }));
+  }
+
   /** The results part of templates/search.html, from the parts. */
-  function resultsHTML(p, answer, titles, params, pathname, names) {
+  function resultsHTML(p, answer, titles, params, pathname, names, pack) {
     const out = [];
     const citation = answer.citation;
     if (citation && citation.message) {
@@ -129,6 +138,8 @@
     const groups = groupResults(answer.results);
     if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: answer.query }));
     if (!groups.length) return joined(out, "\n").html;
+    const offer = answer.offset ? [] : offeredGuides(pack.guides, answer.results, pathname);
+    if (offer.length) out.push(part(p, "guide-offer", { links: joined(offer.map((g) => part(p, "guide-link", g)), " · ") }));
     const last = answer.offset + answer.results.length;
     out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: answer.query }));
     for (const group of groups) {
@@ -186,7 +197,7 @@
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
     if (citation && !citation.found) note += " " + words.nearest;
-    return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names) };
+    return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names, engine.pack) };
   }
 
   /** The offline page's HTML with a search answered in it (the service worker's way). */
