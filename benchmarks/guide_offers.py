@@ -1,7 +1,7 @@
 """How well search offers the ruling guide for a situation (issue 36, item 4): over the judged situation
 queries of benchmarks/situations.yml, for each query whose governing law a guide covers, is that guide
-offered above the results (laws_site/pages/search.py: the guides covering any of the first
-GUIDE_RESULTS results, at most two), and of the queries offered a guide, how often is it the right one.
+offered above the results (laws_site/read/guides.py offered_guides: the guides covering any of the
+first GUIDES_FROM_RESULTS results, at most GUIDES_OFFERED), and of the queries offered a guide, how often is it the right one.
 Printed per language, for the offer's setting and for the first 1 and 5 results beside it.
 
     python -m benchmarks.guide_offers [--db laws.db]
@@ -15,12 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from laws_site.pages.search import GUIDE_RESULTS
 from laws_site.read import guides as reading
 from laws_site.search import engine as searching
 
 SITUATIONS = Path(__file__).resolve().parent / "situations.yml"
-OFFERED_AT_MOST = 2
 
 
 def offers(conn, situations: dict, top: int) -> dict[str, dict[str, int]]:
@@ -32,7 +30,8 @@ def offers(conn, situations: dict, top: int) -> dict[str, dict[str, int]]:
             wanted = {guide_id for guide_id, _ in reading.covering(conn, list(item["governing"]))}
             results = searching.search_page(conn, item["query"], limit=top)["results"]
             offered = {
-                guide_id for guide_id, _ in reading.covering(conn, [r["id"] for r in results[:top]])[:OFFERED_AT_MOST]
+                guide_id
+                for guide_id, _ in reading.covering(conn, [r["id"] for r in results[:top]])[: reading.GUIDES_OFFERED]
             }
             counted["covered"] += bool(wanted)
             counted["right"] += bool(wanted and offered & wanted)
@@ -48,8 +47,8 @@ def main() -> None:
     conn = sqlite3.connect(f"file:{Path(args.db).resolve()}?mode=ro", uri=True)
     searching.prepare(conn)
     situations = yaml.safe_load(SITUATIONS.read_text(encoding="utf-8"))["situations"]
-    for top in sorted({1, GUIDE_RESULTS, 5}):
-        setting = " (the site's setting)" if top == GUIDE_RESULTS else ""
+    for top in sorted({1, reading.GUIDES_FROM_RESULTS, 5}):
+        setting = " (the site's setting)" if top == reading.GUIDES_FROM_RESULTS else ""
         print(f"guides covering the first {top} results{setting}:")
         for lang, f in offers(conn, situations, top).items():
             print(
