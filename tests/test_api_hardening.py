@@ -148,6 +148,11 @@ def test_ordinary_sql_still_works(server):
         ("/laws/sections.json", {"_where": "\x00"}, 400),
         ("/laws.csv", {}, 400),
         ("/-/auth-token", {"token": "罰張"}, 400),
+        # Datasette's debug page raises on an actor or allow that is not an object of plain values
+        ("/-/allow-debug", {"actor": "-1"}, 400),
+        ("/-/allow-debug", {"actor": "{}", "allow": '{"id": {"a": 1}}'}, 400),
+        ("/-/allow-debug", {"actor": '{"id": [{"a": 1}]}', "allow": '{"id": "x"}'}, 400),
+        ("/-/allow-debug", {"actor": '{"id": "root"}', "allow": '{"id": ["root", 1]}'}, 200),
     ],
 )
 def test_inputs_that_were_500s(server, path, params, status):

@@ -16,6 +16,7 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -66,6 +67,21 @@ def ascii_token(value: str) -> Message | None:
     return None if value.isascii() else message("a token of ASCII characters")
 
 
+def json_object(value: str) -> Message | None:
+    """Datasette's /-/allow-debug reads actor and allow as JSON and raises on anything but an object of
+    plain values or lists of them (a 500): the debug page is Datasette's, the refusal the public site's."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None  # not JSON at all: Datasette's page says so itself
+    plain = (str, int, float, bool, type(None))
+    if isinstance(data, dict) and all(
+        isinstance(v, plain) or (isinstance(v, list) and all(isinstance(i, plain) for i in v)) for v in data.values()
+    ):
+        return None
+    return message("a JSON object of strings, numbers or lists of them")
+
+
 # (path pattern, parameter, check): the check returns None for a good value, else what is expected (a Message).
 # An empty value means "not given" (a form's empty field) and is always accepted. Parameters a page
 # checks itself, with a message on its own page (search's lang, limit, offset; glossary's limit and
@@ -77,6 +93,8 @@ PARAMETERS: list[tuple[str, str, Callable[[str], Message | None]]] = [
     (r"/-/glossary(\.json)?", "lang", one_of("ja", "en", "zh")),
     (r"/-/diff(\.json)?", "whitespace", flag),
     (r"/-/auth-token", "token", ascii_token),
+    (r"/-/allow-debug", "actor", json_object),
+    (r"/-/allow-debug", "allow", json_object),
 ]
 _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
 
