@@ -169,15 +169,18 @@ def handle_exception(datasette, request, exception):
 @hookimpl
 def startup(datasette):
     """Datasette has started: on the 1.0 line the canned queries become stored queries
-    (sql/canned.py); the plugin's JSON may skip Datasette's router from now on (direct.py)."""
+    (sql/canned.py); every SQL thread opens the laws database as it is now (sql/pinned_file.py); the
+    plugin's JSON may skip Datasette's router from now on (direct.py)."""
     from laws_site import compat
     from laws_site.http import direct, ownership
-    from laws_site.sql import canned
+    from laws_site.sql import canned, pinned_file
 
     async def inner():
         name = ownership.laws_database_name(datasette)
         if name is not None and compat.takes_stored_queries(datasette):
             await compat.add_queries(datasette, name, canned.queries())
+        if name is not None and datasette.get_database(name).is_mutable is False:
+            await pinned_file.open_on_every_thread(datasette.get_database(name), datasette.setting("num_sql_threads"))
         direct.started(datasette)
 
     return inner
