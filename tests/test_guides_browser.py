@@ -13,21 +13,12 @@ import pytest
 from laws_site.read import guides as reading
 from tests.browser_fixtures import ARTIFACTS, BROWSER_MARKS, VIEWPORTS
 from tests.test_browser import MEASURE, RUNNING_TEXT, keep_screenshot
+from tests.test_guides_build import GUIDE_IDS
 
 pytestmark = BROWSER_MARKS
 
 UI_LANGUAGES = {"ja": "/ja", "zh": "/zh", "en": "/en"}  # /ja/ chooses Japanese (a remembered language would redirect)
 LOCALES = {"ja": "ja", "zh": "zh-Hans", "en": "en"}
-GUIDE_IDS = [
-    "unauthorised-information",
-    "misinformation",
-    "insufficient-bid",
-    "call-out-of-rotation",
-    "exposed-cards",
-    "lead-out-of-turn",
-    "revoke",
-    "claims",
-]
 MIN_ANSWER_PX = 44  # an answer is tapped mid-ruling, standing at a table: well over WCAG's 24 px
 
 

@@ -20,17 +20,8 @@ import pytest
 from laws_site.offline import pack
 from laws_site.read import guides as reading
 from laws_site.read.units import permalink
+from tests.test_guides_build import GUIDE_IDS
 
-GUIDE_IDS = [
-    "unauthorised-information",
-    "misinformation",
-    "insufficient-bid",
-    "call-out-of-rotation",
-    "exposed-cards",
-    "lead-out-of-turn",
-    "revoke",
-    "claims",
-]  # in the Laws' order: by the law most of each guide's rules cite
 PREFIXES = {"ja": "", "zh": "/zh", "en": "/en"}
 HREF_RE = re.compile(r'href="([^"]*)"')
 ANSWER_RE = re.compile(r'<a class="guide-answer[^"]*" href="([^"]*)">(.*?)</a>', re.S)
