@@ -12,6 +12,7 @@ import pytest
 
 from ingest.parsers.records import Unit
 from ingest.references.reading import commentary_rows, reading_rows
+from ingest.text.words import is_whole_word
 from laws_site.read.linkify import mark_terms
 from laws_site.read.units import permalink
 
@@ -209,6 +210,8 @@ INTERNAL_ID = re.compile(
     r"(?<![\w/%-])(quote|def|index|fn|division|toc|part|chapter|ruling|index-row|preface|"
     r"introduction|front-matter):\S|\b(laws-2017-ja|laws-1997-zh|revoke-notes-ja|"
     r"out-of-turn-notes-ja|jcbl-regs-ja):\S"
+    # a document's id alone, outside a URL ("as laws-2017-ja and every other printing of it do")
+    r"|(?<![\w/%:.-])(laws-2017-ja|laws-1997-zh|revoke-notes-ja|out-of-turn-notes-ja|jcbl-regs-ja)(?![\w:/.-])"
 )
 
 
@@ -328,6 +331,33 @@ def test_glossary_terms_link_whole_words_only(text, marked):
     mark_terms(blocks_, {t: TERMS[t] for t in TERMS if t != "プレイヤー" or "プレイヤー" in marked}, set())
     assert [s["text"] for s in blocks_[0]["segments"] if s.get("term")] == marked
     assert "".join(s["text"] for s in blocks_[0]["segments"]) == text
+
+
+def test_no_term_is_linked_inside_a_longer_katakana_or_latin_word_anywhere(laws_db_path):
+    """Whole corpus: every defined term of each document, linked in every unit's text and title as a
+    unit page links it, is a whole word there (「<a>プレイ</a>ヤー」 on 64A2 was not)."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    definitions: dict[str, dict] = {}
+    for doc, title in conn.execute("select doc, title from sections where kind = 'definition' and title != ''"):
+        definitions.setdefault(doc, {})[title] = {"url": "", "label": title}
+    units = conn.execute("select doc, id, title, text from sections").fetchall()
+    conn.close()
+    assert sum(len(terms) for terms in definitions.values()) > 100
+    runs_on, marked = [], 0
+    for doc, unit_id, *fields in units:
+        for text in filter(None, fields):
+            blocks_ = [{"segments": [{"text": text}]}]
+            mark_terms(blocks_, definitions.get(doc, {}), set())
+            at = 0
+            for segment in blocks_[0]["segments"]:
+                end = at + len(segment["text"])
+                if segment.get("term"):
+                    marked += 1
+                    if not is_whole_word(text, at, end):
+                        runs_on.append((unit_id, text[max(0, at - 3) : end + 3]))
+                at = end
+    assert marked > 1000
+    assert runs_on == []
 
 
 def test_a_term_marked_once_is_not_found_again_inside_a_longer_one():

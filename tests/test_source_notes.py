@@ -133,8 +133,9 @@ async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette
         assert block, "no source-notes block on the page"
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", block.group(1))).strip()
 
+    # (the English heading said "As printed" before "as printed: 理发": a label said twice)
     assert note((await datasette.client.get("/en/laws-1997-zh/21B1")).text).startswith(
-        "As printed as printed: 理发; probably means: 更改 21B1 prints 理发 (a haircut)"
+        "Printed so in the source as printed: 理发; probably means: 更改 21B1 prints 理发 (a haircut)"
     )
     assert note((await datasette.client.get("/laws-1997-zh/21B1")).text).startswith(
         "原文のまま 原文の表記: 理发; おそらく本来は: 更改"
@@ -157,3 +158,58 @@ def test_a_source_typo_without_what_it_means_is_a_build_error(tmp_path):
         source_note_rows(parsed("laws-1997-zh", corpus), corpus)
     assert caught.value.line == text.split("\n").index('  - span: "理发"') + 1
     assert "needs a span, `means`" in caught.value.message
+
+
+def test_the_commentarys_slips_in_the_laws_words_are_noted_on_its_pages(laws_db_path):
+    """Issue 37.2: L61A reprints 44C as 可能なスート (the Laws: 可能ならスート) and L61B names Law 90
+    『手順違反のペナルティ』 (the Laws: 手順上のペナルティ); the witness check decides both "commentary"
+    (corpus/witnesses.yml) and the note's page says so."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        rows = conn.execute(
+            "select unit_id, field, as_printed, means from source_notes where doc = 'revoke-notes-ja' order by id"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert rows == [
+        ("revoke-notes-ja:L61A", "text", "可能なスートにフォロー", "可能ならスートにフォロー"),
+        ("revoke-notes-ja:L61B", "text", "手順違反のペナルティ", "手順上のペナルティ"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "prefix, said",
+    [
+        (
+            "",
+            '原文の表記: <q lang="ja">可能なスートにフォロー</q>; おそらく本来は: <q lang="ja">可能ならスートにフォロー</q>',
+        ),
+        ("/zh", '原文: <q lang="ja">可能なスートにフォロー</q>; 可能应为: <q lang="ja">可能ならスートにフォロー</q>'),
+        (
+            "/en",
+            'as printed: <q lang="ja">可能なスートにフォロー</q>; probably means: <q lang="ja">可能ならスートにフォロー</q>',
+        ),
+    ],
+)
+async def test_l61a_shows_its_slip_in_each_interface_language(datasette, prefix, said):
+    html = (await datasette.client.get(prefix + "/revoke-notes-ja/L61A")).text
+    notes = re.search(r'<aside class="source-notes">(.*?)</aside>', html, re.S).group(1)
+    assert said in notes
+
+
+# what a reader must not meet in a note: a document's id (laws-2017-ja) or a path of the code or corpus
+NOT_FOR_READERS = re.compile(
+    r"\b(?:laws-2017-ja|laws-1997-zh|revoke-notes-ja|out-of-turn-notes-ja|jcbl-regs-ja)\b|\b(?:ingest|corpus)/|\.py\b"
+)
+
+
+def test_no_note_shown_to_readers_names_a_document_id_or_a_code_path(laws_db_path):
+    """L61A's, L61B's and 参赛者's notes said "as laws-2017-ja ... print" and "(ingest/parsers/laws_zh.py
+    ENGLISH_TYPOS)" on their pages, in every interface language."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        reasons = conn.execute("select unit_id, reason from source_notes").fetchall()
+    finally:
+        conn.close()
+    assert len(reasons) > 20
+    assert [(unit, reason) for unit, reason in reasons if NOT_FOR_READERS.search(reason)] == []
