@@ -301,6 +301,46 @@ async def test_no_visible_text_names_an_internal_id_or_says_a_label_twice(datase
     assert offenders == []
 
 
+def units_under_a_lead_in(db_path) -> list[tuple[str, str, list[str]]]:
+    """(doc, ref, its parents' lead-ins, nearest last) of every unit of the Laws under a parent whose
+    own words its text completes (42A: 「ダミーは以下の権利を有する：」)."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    rows = {r[0]: r for r in conn.execute("select id, doc, ref, parent_id, text, kind from sections")}
+    conn.close()
+    found = []
+    for unit_id, doc, ref, parent, _text, kind in rows.values():
+        if kind == "footnote" or not doc.startswith("laws-"):
+            continue
+        lead_ins = []
+        while parent in rows:
+            lead_ins.insert(0, (rows[parent][4] or "").strip())
+            parent = rows[parent][3]
+        if any(lead_ins):
+            found.append((doc, ref, [lead for lead in lead_ins if lead]))
+    return found
+
+
+@pytest.mark.slow
+async def test_every_provision_shows_its_condition_unfolded(datasette, laws_db_path):
+    """Whole corpus: every unit of the Laws whose parents' lead-ins set its condition shows each of them in
+    its context box, never inside a <details> (43B2(a) read "either defender may choose the hand"
+    without 「本条A項2に列記した制限に違反した後、ダミーが、」; Datasette's page script folds an open
+    <details> on any tap). The phone's first screen is tests/test_browser.py's, on the named cases."""
+    units = units_under_a_lead_in(laws_db_path)
+    assert len(units) > 1000
+    missing = []
+    for doc, ref, lead_ins in units:
+        html = await page(datasette, permalink(doc, ref))
+        context = block(html, '<section class="unit-context"', "</section>")
+        # (an unresolved reference's reason, shown on a tap, is not the lead-in's words)
+        context = re.sub(r'<span class="unresolved-reason"[^>]*>[^<]*</span>', "", context)
+        shown = re.sub(r"\s+", "", visible_text(context))
+        if "<details" in context or "<summary" in context:
+            missing.append((ref, "folded"))
+        missing += [(ref, lead) for lead in lead_ins if re.sub(r"\s+", "", lead) not in shown]
+    assert missing == []
+
+
 async def test_a_defined_term_is_marked_once_for_its_definition_in_place(datasette):
     html = await page(datasette, "/laws-2017-ja/27B1(b)")
     terms = re.findall(r'<a class="term" href="([^"]+)" title="([^"]+)">([^<]+)</a>', html)
