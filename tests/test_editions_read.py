@@ -81,6 +81,28 @@ def test_history_cells_of_a_heading_only_reprint_say_nothing_was_compared(conn):
     assert history["counts"]["heading_only_in_reprint"] >= 4
 
 
+def test_no_history_cell_says_unchanged_where_the_reprint_printed_no_words(conn):
+    """Whole corpus: a reprint that prints a heading and no words under it, where the Laws have words,
+    is never 変更なし in a law's history: its cell says nothing was compared (50A, 50C, 50D, 50E, ...)."""
+    texts = {unit: (text or "").strip() for unit, text in conn.execute("select id, text from sections")}
+    children: dict[str, list[str]] = {}
+    for unit, parent in conn.execute("select id, parent_id from sections"):
+        children.setdefault(parent, []).append(unit)
+
+    def prints_words(unit: str) -> bool:
+        return bool(texts.get(unit)) or any(prints_words(child) for child in children.get(unit, []))
+
+    headings_only = []
+    for (history,) in conn.execute("select history from law_history"):
+        for row in json.loads(history)["rows"]:
+            laws = (row.get("new") or {}).get("id")
+            for cell in row["reprints"] or []:
+                if laws and prints_words(laws) and not prints_words(cell["id"]):
+                    headings_only.append((cell["id"], cell["status"]))
+    assert len(headings_only) >= 20
+    assert [(unit, status) for unit, status in headings_only if status != "heading_only"] == []
+
+
 def pair_rows(conn, where: str, *args) -> list[tuple]:
     return [
         tuple(r)
