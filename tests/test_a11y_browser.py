@@ -114,3 +114,21 @@ def test_one_main_landmark_and_one_banner_on_every_page_kind(quiet_pages, served
         )
         assert landmarks == [1, 1], (name, landmarks)
         assert page.locator("summary a, summary button, summary input").count() == 0, name
+
+
+UNSUPPORTED = {
+    "ja": "このブラウザーはオフライン用の写しを保存できません。",
+    "zh": "此浏览器无法保存离线副本。",
+    "en": "This browser cannot keep an offline copy.",
+}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_status_line_says_a_browser_without_service_workers_keeps_no_copy(quiet_pages, served, lang):
+    """The status line the README sends phone users to: where the browser blocks service workers it read
+    "Offline copy not saved: Cannot read properties of undefined (reading 'installing')"."""
+    page = quiet_pages["phone"]
+    page.goto(served + LANGUAGES[lang] + "/laws-2017-ja/64A2")
+    line = page.locator("#offline-status")
+    page.wait_for_selector("#offline-status[data-state]:not([data-state=saving])")
+    assert (line.get_attribute("data-state"), line.inner_text()) == ("unsupported", UNSUPPORTED[lang])

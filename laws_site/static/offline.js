@@ -105,6 +105,12 @@
   window.addEventListener("online", refresh);
   window.addEventListener("offline", refresh);
   navigator.serviceWorker.register(ROOT + "sw.js", { scope: ROOT }).then(function (reg) {
+    // a browser that blocks service workers resolves with no registration: it keeps no copy
+    if (!reg) {
+      window.removeEventListener("online", refresh);
+      window.removeEventListener("offline", refresh);
+      return show("unsupported", words("unsupported"));
+    }
     registration = reg;
     function watch(worker) {
       if (!worker) return;
