@@ -174,7 +174,8 @@ def test_deep_link_scrolls_to_the_sub_item_and_marks_it(pages, served):
 
 
 def test_copy_button_copies_the_citation_in_the_interface_language(pages, served):
-    for width, prefix, expected in (("phone", "", "第61条B項2(a)"), ("desktop", "/en", "Law 61B2(a)")):
+    cases = (("phone", "", "第61条B項2(a)"), ("desktop", "/en", "Law 61B2(a)"), ("phone", "/zh", "第61条B款2(a)"))
+    for width, prefix, expected in cases:  # the interface's convention, as its labels (issue 37.4)
         page = fresh(pages, width)
         page.goto(served + prefix + "/laws-2017-ja/61B2(a)")
         assert page.locator(".cite-link").inner_text() == expected

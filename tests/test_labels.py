@@ -208,3 +208,20 @@ async def test_a_note_is_named_once_in_search_results(datasette, prefix):
     items = re.findall(r'<span class="label">([^<]*)</span>([^<]*)</a>', html)
     notes = [(label, title) for label, title in items if "L62" in label]
     assert len(notes) >= 3 and all(title == "" for _, title in notes), notes
+
+
+@pytest.mark.parametrize(
+    ("path", "citation"),
+    [
+        ("/zh/laws-2017-ja/40B2(a)(v)", "第40条B款2(a)(v)"),  # was 第40条B項2(a)(v) under a heading of 款
+        ("/laws-2017-ja/40B2(a)(v)", "第40条B項2(a)(v)"),
+        ("/laws-1997-zh/20F1", "第20条F項1"),
+        ("/zh/laws-1997-zh/20F1", "第20条F款1"),
+        ("/en/laws-1997-zh/20F1", "Law 20F1"),
+    ],
+)
+async def test_the_citation_shown_without_script_is_in_the_interface_language(datasette, path, citation):
+    """The permalink's text (what a page without script shows, and the copy button starts from) cites the
+    unit in the interface language's convention, as the heading's label above it does (issue 37.4)."""
+    html = (await datasette.client.get(path, headers={"Accept-Language": "ja"})).text
+    assert re.search(r'<a class="cite-link"[^>]*>([^<]*)</a>', html).group(1) == citation

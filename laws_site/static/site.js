@@ -24,11 +24,9 @@
     var link = box.querySelector(".cite-link");
     var actions = box.querySelector(".cite-actions");
     var status = box.querySelector(".cite-status");
-    // English cites the WBF way (Law 27B1(b)); in Japanese and Chinese a citation keeps its document's
-    // own convention (the 2017 Laws: 第27条B項1(b), the 1997 Laws: 第27条B款1(b)), as the labels do
-    var ui = box.getAttribute("data-ui-lang");
-    var citation = ui === "en" ? pick(forms, "en", box.getAttribute("data-cite-lang"))
-                               : pick(forms, box.getAttribute("data-cite-lang"), ui);
+    // A citation in the interface language's convention, as the page's labels are (Law 27B1(b),
+    // 第27条B項1(b), 第27条B款1(b)); the document's own where that language has no form
+    var citation = pick(forms, box.getAttribute("data-ui-lang"), box.getAttribute("data-cite-lang"));
     link.textContent = citation;
     actions.hidden = false;
     actions.querySelectorAll("button[data-copy]").forEach(function (button) {
