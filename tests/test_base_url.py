@@ -106,3 +106,24 @@ def test_a_site_at_the_root_in_the_same_process_keeps_its_own_links(prefixed, la
     root = Datasette(immutables=[str(laws_db_path)])
     links = site_links(get(root, "/en/laws-2017-ja/61").text)
     assert links and not any(link.startswith(BASE) for link in links)
+
+
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/ja//evil.example", 404),
+        ("/ja/%5Cevil.example", 404),
+        ("/zh/%2F%2Fevil.example", 404),
+        ("/en/%2fevil.example", 404),
+        ("/%5Cevil.example", 404),
+        ("/ja/%09/evil.example", 400),
+        ("/ja/%0d%0aX:1", 400),
+        ("/ja/%00", 400),
+    ],
+)
+def test_under_the_prefix_a_path_that_could_leave_the_site_is_refused_as_at_the_root(prefixed, path, status):
+    """Issue 38 item 1: Datasette's own tilde redirect answered `/bridge/ja/%5Cevil.example` with a 302
+    (to `/bridge/ja/~5Cevil~2Eexample`) where the root answers 404: the prefix hid the path's start."""
+    response = get(prefixed, path)
+    assert (response.status_code, response.headers.get("location")) == (status, None), path
+    assert "evil" not in response.text

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from laws_site.http import plugin_paths
+from laws_site.http import locations, plugin_paths
 from laws_site.http.held_body import HeldBody
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import LANGUAGES as INTERFACE_LANGUAGES
@@ -48,12 +48,15 @@ def wrapper(datasette):
             if not (path == base.rstrip("/") or path.startswith(base)):
                 return await app(scope, receive, BaseSender(send, prefix).send)
             site_path = "/" + path[len(base) :]
-            if not plugin_paths.owns_path(datasette, i18n.split_prefix(site_path)[1]):
-                # another database's page, or Datasette's own: Datasette reads base_url itself and its
-                # pages see the path as it came (a custom page's request.path keeps /bridge/)
-                return await app(scope, receive, send)
             raw = scope.get("raw_path")
-            scope = dict(scope, path=site_path, raw_path=raw[len(prefix) :] if raw else None)
+            site_raw = raw[len(prefix) :] if raw else None
+            owned = plugin_paths.owns_path(datasette, i18n.split_prefix(site_path)[1])
+            if not owned and not locations.could_leave_the_site(site_path, site_raw):
+                # another database's page, or Datasette's own: Datasette reads base_url itself and its
+                # pages see the path as it came (a custom page's request.path keeps /bridge/). A path
+                # that could leave the site goes in without the prefix, to be refused as at the root.
+                return await app(scope, receive, send)
+            scope = dict(scope, path=site_path, raw_path=site_raw)
             return await app(scope, receive, BaseSender(send, prefix).send)
 
         return under_base

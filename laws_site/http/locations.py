@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from laws_site.i18n.catalog import split_prefix
 from laws_site.i18n.message import Message, message
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -30,6 +31,14 @@ def path_problem(path: str, raw_path: bytes | None = None) -> tuple[int, Message
     if OFF_SITE_START.match(path) or OFF_SITE_START.match(raw):
         return 404, message("There is no page at this address.", "there is no page at this address")
     return None
+
+
+def could_leave_the_site(path: str, raw_path: bytes | None) -> bool:
+    """A path the site answers 404/400 (path_problem), as it is or after its language prefix
+    (i18n/prefix.py refuses those): base_path.py sends such a path in without base_url's prefix."""
+    lang, rest = split_prefix(path)
+    raw_rest = raw_path[len(lang) + 1 :] or b"/" if raw_path and lang else raw_path
+    return path_problem(path, raw_path) is not None or (lang is not None and path_problem(rest, raw_rest) is not None)
 
 
 def safe_location(location: str, host: str | None = None) -> str:
