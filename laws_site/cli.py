@@ -272,10 +272,22 @@ def serve(db_path: Path, host: str, port: int, workers: int, settings: tuple, ac
         click.echo(f"{db_path} not found: building it first", err=True)
         run_build(db_path, DEFAULT_CORPUS)
     check_database(db_path)
+    check_site(db_path, dict(settings))
     check_listen(host, port)
     from laws_site.http.serve import run
 
     run(db_path, host, port, workers, dict(settings), access_log)
+
+
+def check_site(db_path: Path, settings: dict) -> None:
+    """CliError (one line) for settings the site refuses as it starts (a base_url that names a
+    database): each worker would otherwise end on a traceback."""
+    from laws_site.http.serve import datasette_for, site_app
+
+    try:
+        site_app(datasette_for(db_path, settings))
+    except ValueError as error:
+        raise CliError(str(error)) from None
 
 
 def check_listen(host: str, port: int) -> None:

@@ -146,3 +146,13 @@ async def test_static_files_are_versioned_and_kept_a_year(laws_db_path, monkeypa
     assert current.content == (static_files.STATIC / "site.css").read_bytes()
     for short in (stale, bare):  # not this version's URL: the site's short lifetime
         assert short.status_code == 200 and "immutable" not in short.headers["cache-control"]
+
+
+def test_serve_refuses_a_base_url_naming_the_database_in_one_line(laws_db_path):
+    """Was a traceback from uvicorn's worker as the app factory ran (issue 38's audit)."""
+    from tests.live_server import free_port
+
+    argv = ["serve", "--db", str(laws_db_path), "--port", str(free_port()), "--setting", "base_url", "/laws/"]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.output.strip() == "Error: base_url /laws/ is also the name of a database: choose another path"
