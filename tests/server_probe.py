@@ -269,3 +269,30 @@ def slow_reader(base: str, path: str):
         yield first
     finally:
         sock.close()
+
+
+def raw_request(base: str, target: str, method: str = "GET") -> tuple[int | None, dict[str, str]]:
+    """Send the request line byte for byte (httpx would normalise `/\\x` and refuses URLs over 64 KiB).
+    (None, {}) when the server's HTTP layer closed the connection instead of answering."""
+    parts = urlsplit(base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        try:
+            sock.sendall(
+                f"{method} {target} HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: close\r\n\r\n".encode("latin-1")
+            )
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except ConnectionResetError:
+            return None, {}
+    head = data.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    if not head or not head[0].startswith("HTTP/"):
+        return None, {}
+    headers = {}
+    for line in head[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(head[0].split()[1]), headers

@@ -6,7 +6,6 @@ The generated version of these checks (every route, every parameter) is tests/te
 
 from __future__ import annotations
 
-import socket
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ import httpx
 import pytest
 
 from tests.live_server import ROOT, serving
+from tests.server_probe import raw_request
 
 pytestmark = pytest.mark.slow
 
@@ -33,33 +33,6 @@ def live(laws_db_path, tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(live):
     return live[0]
-
-
-def raw_request(base: str, target: str, method: str = "GET") -> tuple[int | None, dict[str, str]]:
-    """Send the request line byte for byte (httpx would normalise `/\\x` and refuses URLs over 64 KiB).
-    (None, {}) when the server's HTTP layer closed the connection instead of answering."""
-    parts = urlsplit(base)
-    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
-        try:
-            sock.sendall(
-                f"{method} {target} HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: close\r\n\r\n".encode("latin-1")
-            )
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-        except ConnectionResetError:
-            return None, {}
-    head = data.split(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
-    if not head or not head[0].startswith("HTTP/"):
-        return None, {}
-    headers = {}
-    for line in head[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return int(head[0].split()[1]), headers
 
 
 def assert_error_shape(response: httpx.Response, status: int) -> dict:
