@@ -46,12 +46,13 @@ def read_neighbours(path: Path) -> list[tuple[str, str, float]]:
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
+        problem = ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine` (-1 to 1), got {line!r}")
         try:
             word, neighbour, cosine = fields[0], fields[1], float(fields[2])
         except (IndexError, ValueError):
-            raise ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine`, got {line!r}") from None
-        if len(fields) != 3 or not word or not neighbour:
-            raise ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine`, got {line!r}")
+            raise problem from None
+        if len(fields) != 3 or not word or not neighbour or not -1.0 <= cosine <= 1.0:  # nan is no cosine
+            raise problem
         found.append((word, neighbour, cosine))
     return found
 

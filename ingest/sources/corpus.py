@@ -49,9 +49,7 @@ def parse_yaml(path: Path):
     from ingest.sources import safe_yaml
 
     try:
-        return safe_yaml.load_with_node(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ParseError(str(path), None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
+        return safe_yaml.load_with_node(utf8_text(path, "a UTF-8 YAML file"))
     except yaml.YAMLError as exc:
         raise yaml_error(path, exc) from exc
     except (ValueError, RecursionError) as exc:  # a value the constructor refuses (safe_yaml bounds the known ones)
@@ -140,15 +138,20 @@ def read_text(path: Path) -> str:
     """The file as UTF-8, or a ParseError naming the first undecodable line."""
     if not path.exists():
         raise ParseError(str(path), None, "file named in sources.yml does not exist")
-    raw = regular_file(path).read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ParseError(str(path), line, f"not UTF-8 (byte 0x{raw[exc.start]:02x}); expected a UTF-8 text") from exc
+    text = utf8_text(regular_file(path), "a UTF-8 text")
     if not text.strip():
         raise ParseError(str(path), None, "file is empty; expected the document's text")
     return text.replace("\r\n", "\n")
+
+
+def utf8_text(path: Path, expected: str) -> str:
+    """The file decoded as UTF-8, or a ParseError naming the line of its first undecodable byte."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ParseError(str(path), line, f"not UTF-8 (byte 0x{raw[exc.start]:02x}); expected {expected}") from exc
 
 
 def yaml_error(path: Path, exc: Exception) -> ParseError:

@@ -29,6 +29,7 @@ import yaml
 
 from ingest.parsers.records import ParseError
 from ingest.sources import safe_yaml
+from ingest.sources.corpus import utf8_text
 
 LANGUAGES = ("ja", "zh", "en")
 LAWS = "the Laws in force"  # how messages name the document cited (the registry's current_laws)
@@ -243,11 +244,9 @@ def load_guide(path: Path | str) -> Guide:
     path = Path(path)
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = utf8_text(path, "a UTF-8 YAML file")
         safe_yaml.check_events(text)  # bounds first: no alias bombs, no deep nesting
         root = yaml.compose(text, Loader=safe_yaml.LOADER)  # the nodes carry the lines
-    except UnicodeDecodeError as exc:
-        raise ParseError(source, None, f"not UTF-8 ({exc.reason}); expected a UTF-8 YAML file") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
