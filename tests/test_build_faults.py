@@ -8,7 +8,11 @@ YAML, wrong shapes, synonyms.csv) are tests/test_build.py's.
 
 from __future__ import annotations
 
+import resource
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,3 +81,25 @@ def test_a_nan_cosine_in_neighbours_stops_the_build_in_one_line(laws_db_path, tm
     line = error_line(CliRunner().invoke(cli, ["build", "--db", str(db), "--corpus", str(corpus), "--no-offline"]))
     assert f"left unchanged: {corpus / 'neighbours.tsv'}:{lines_of(CORPUS / 'neighbours.tsv') + 1}:" in line, line
     assert db.read_bytes() == before
+
+
+def at_most_4_mb_per_file():
+    """In the child: a write past 4 MB fails (EFBIG) as on a full disk, with no signal ending the build."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4 << 20, 4 << 20))
+
+
+@pytest.mark.slow
+def test_a_write_that_fails_midway_leaves_the_previous_database_and_no_temporary_file(laws_db_path, tmp_path):
+    """A real write fault, not a mock: the kernel refuses the staging database's growth past 4 MB
+    (RLIMIT_FSIZE, what a nearly full disk does to the build without needing a small filesystem)."""
+    db = tmp_path / "laws.db"
+    shutil.copy(laws_db_path, db)
+    before = db.read_bytes()
+    argv = [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db), "--no-offline"]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=600, preexec_fn=at_most_4_mb_per_file)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert errors == [f"Error: build failed, {db} left unchanged: SQLite: disk I/O error"], result.stderr[-2000:]
+    assert db.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
