@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,4 +103,43 @@ def test_a_write_that_fails_midway_leaves_the_previous_database_and_no_temporary
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert errors == [f"Error: build failed, {db} left unchanged: SQLite: disk I/O error"], result.stderr[-2000:]
     assert db.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
+
+
+def build_process(db: Path) -> subprocess.Popen:
+    argv = [sys.executable, "-m", "laws_site.cli", "build", "--db", str(db), "--no-offline"]
+    return subprocess.Popen(argv, cwd=CORPUS.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def staging_of(db: Path, timeout: float = 120) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = list(db.parent.glob(f".{db.name}.*.tmp"))
+        if found:
+            return found[0]
+        time.sleep(0.01)
+    raise AssertionError(f"no staging directory beside {db} within {timeout} s")
+
+
+@pytest.mark.slow
+def test_a_live_builds_staging_is_left_to_it_by_a_second_build_and_a_dead_ones_is_removed(tmp_path):
+    """Two real `bridge-laws build` at once: the second waits on the lock and never removes the
+    first's staging directory while the first runs; both publish. Then a build killed with SIGKILL
+    leaves its staging, and the next build removes it (the lock is free: nobody owns it)."""
+    db = tmp_path / "laws.db"
+    first = build_process(db)
+    live = staging_of(db)
+    second = build_process(db)
+    while first.poll() is None and not db.exists():  # until the first publishes (then it removes its own)
+        assert live.exists() or db.exists(), "a second build removed a live build's staging"
+        time.sleep(0.01)
+    assert first.wait(300) == 0 and second.wait(300) == 0, (first.stderr.read(), second.stderr.read())
+    assert sorted(path.name for path in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
+
+    killed = build_process(db)
+    dead = staging_of(db)
+    killed.kill()
+    killed.wait(30)
+    assert dead.exists()
+    assert build_process(db).wait(300) == 0
     assert sorted(path.name for path in tmp_path.iterdir()) == [".laws.db.lock", "laws.db"]
