@@ -1,4 +1,4 @@
-"""Issue 38's attacks (items 2, 4, 5) as a benchmark: `python -m benchmarks.server_attacks --issue 38
+"""Issue 38's attacks (items 1, 2, 4, 5) as a benchmark: `python -m benchmarks.server_attacks --issue 38
 --db laws.db [--checkout DIR]` (see server_attacks.py). Each attack starts its own server(s), is
 bounded in time and prints what the bystander (a unit page every 0.5 s) got meanwhile. The same
 attacks are live tests in tests/test_server_platform.py.
@@ -12,6 +12,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -20,11 +21,14 @@ from tests.live_server import PYTHON, ROOT, free_port, proxied, serving
 from tests.server_probe import (
     ANOTHER_CLIENT,
     ATTACKER,
+    CRAFTED,
     UNIT_PAGE,
     Bystander,
     ab_burst,
     hold_half_sent,
+    raw_request,
     slow_reader,
+    stays_on_the_site,
     wrk_flood,
 )
 
@@ -34,10 +38,11 @@ AFTER_KILL_SECONDS = 20
 
 
 @contextlib.contextmanager
-def served(db: Path, checkout: Path | None, workers: int = 1):
+def served(db: Path, checkout: Path | None, workers: int = 1, settings: tuple[str, ...] = ()):
     """`bridge-laws serve` of this checkout or of `checkout` (its code first on the path)."""
     port = free_port()
     argv = [PYTHON, "-m", "laws_site.cli", "serve", "--db", str(db), "--port", str(port), "--workers", str(workers)]
+    argv += settings
     env = dict(os.environ, PYTHONPATH=str(checkout)) if checkout else None
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
@@ -130,7 +135,26 @@ def index_on_the_wire(db, checkout) -> str:
     )
 
 
+def crafted_paths(db, checkout, base_url: str) -> str:
+    """The issue's crafted paths after a language prefix (tests/server_probe.CRAFTED), sent byte for
+    byte under `base_url`: what they are answered, how many connections dropped, Locations off the site."""
+    settings = ("--setting", "base_url", base_url) if base_url != "/" else ()
+    with served(db, checkout, settings=settings) as (base, _process, _log):
+        statuses, dropped, off_site = Counter(), 0, []
+        for path in CRAFTED:
+            status, headers = raw_request(base, base_url.rstrip("/") + path)
+            statuses[status] += 1
+            dropped += status is None
+            location = headers.get("location")
+            if location is not None and not stays_on_the_site(base + base_url.rstrip("/"), path, location):
+                off_site.append(f"{path} -> {location!r}")
+    answered = ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items(), key=str))
+    return f"{len(CRAFTED)} paths: {answered}; {dropped} dropped; {len(off_site)} off the site {off_site}"
+
+
 ATTACKS = [
+    ("crafted paths, at the root", lambda db, co: crafted_paths(db, co, "/")),
+    ("crafted paths, base_url /site/", lambda db, co: crafted_paths(db, co, "/site/")),
     ("1,000 half-sent sockets, 30 s, alone", lambda db, co: idle_sockets(db, co, behind_proxy=False)),
     ("1,000 half-sent sockets, 30 s, behind haproxy", lambda db, co: idle_sockets(db, co, behind_proxy=True)),
     ("wrk -c1500 10 s, alone", lambda db, co: keep_alive_flood(db, co, behind_proxy=False)),

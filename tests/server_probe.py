@@ -16,7 +16,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -25,6 +25,24 @@ HALF_SENT_HEAD = b"GET /laws-2017-ja/61 HTTP/1.1\r\nHost: attack\r\nX-Never-Ends
 # other client addresses on this machine (all of 127/8 is loopback)
 ATTACKER = "127.0.0.2"
 ANOTHER_CLIENT = "127.0.0.3"
+
+# the issue's paths: each a prefix, then a path that a browser would read as another host or that
+# holds a control character - refused, whatever follows the prefix
+CRAFTED = {
+    "/ja//evil.example": 404,
+    "/ja/%5Cevil.example": 404,
+    "/ja/%09/evil.example": 400,
+    "/zh/%2F%2Fevil.example": 404,
+    "/en/\\\\evil.example": 404,
+    "/en/\\evil.example": 404,
+    "/ja/%0d%0aX:1": 400,
+    "/ja/%00": 400,
+    "//evil.example": 404,
+    "/%5Cevil.example": 404,
+    "/%2F%2Fevil.example": 404,
+    "/en/%2f%2fevil.example/x": 404,
+    "/zh/%5C%5Cevil.example": 404,
+}
 
 
 class Bystander:
@@ -296,3 +314,10 @@ def raw_request(base: str, target: str, method: str = "GET") -> tuple[int | None
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
     return int(head[0].split()[1]), headers
+
+
+def stays_on_the_site(origin: str, path: str, location: str) -> bool:
+    target = urlsplit(urljoin(origin + path, location))
+    return (target.scheme, target.netloc) == tuple(urlsplit(origin)[:2]) and not any(
+        ord(char) < 0x20 or char == "\\" for char in location
+    )

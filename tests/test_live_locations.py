@@ -10,35 +10,17 @@ Chromium: tests/test_datasette_browser.py.
 
 from __future__ import annotations
 
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.browser_fixtures import BROWSER_MARKS
 from tests.live_server import serve_argv, serving
-from tests.server_probe import raw_request
+from tests.server_probe import CRAFTED, raw_request, stays_on_the_site
 
 pytestmark = [pytest.mark.live, pytest.mark.slow]
 
 BASES = {"root": "/", "base_url": "/site/"}
-
-# the paths: each a prefix, then a path that a browser would read as another host or that
-# holds a control character - refused, whatever follows the prefix
-CRAFTED = {
-    "/ja//evil.example": 404,
-    "/ja/%5Cevil.example": 404,
-    "/ja/%09/evil.example": 400,
-    "/zh/%2F%2Fevil.example": 404,
-    "/en/\\\\evil.example": 404,
-    "/en/\\evil.example": 404,
-    "/ja/%0d%0aX:1": 400,
-    "/ja/%00": 400,
-    "//evil.example": 404,
-    "/%5Cevil.example": 404,
-    "/%2F%2Fevil.example": 404,
-    "/en/%2f%2fevil.example/x": 404,
-    "/zh/%5C%5Cevil.example": 404,
-}
 
 # paths each layer answers with a redirect (or may), some with an off-site target in the query
 REDIRECTED = [
@@ -74,13 +56,6 @@ def sites(laws_db_path, tmp_path_factory):
         serving(laws_db_path, base_port, argv=base_argv, log=logs / "base.log") as (based, _),
     ):
         yield {"root": root, "base_url": based + BASES["base_url"].rstrip("/")}
-
-
-def stays_on_the_site(origin: str, path: str, location: str) -> bool:
-    target = urlsplit(urljoin(origin + path, location))
-    return (target.scheme, target.netloc) == tuple(urlsplit(origin)[:2]) and not any(
-        ord(char) < 0x20 or char == "\\" for char in location
-    )
 
 
 @pytest.mark.parametrize("base", list(BASES))
