@@ -369,7 +369,7 @@ CRAWL_SAMPLE = [
 def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette, lang):
     """The whole crawl (every page, three languages) is the full tier's; a few pages of each kind here."""
     from laws_site.i18n.catalog import localized
-    from laws_site.offline.pack import HREF_RE, crawl, crawlable, pack_pages
+    from laws_site.offline.pack import HREF_RE, crawl, crawlable, hrefs, pack_pages
 
     paths = [localized(path, lang) for path in CRAWL_SAMPLE]
     skipped = {}
@@ -378,7 +378,8 @@ def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette
     pack = pack_pages(pages, "sample", skipped, lang)
     for path in paths:
         assert unpack_page(pack, page_key(path)) == get(datasette, path).text, path
-    followed = {crawlable(raw, lang) for page in pages.values() for raw in HREF_RE.findall(page)} - {None}
+    followed = {crawlable(raw, lang) for page in pages.values() for raw in hrefs(page)} - {None}
+    assert all(hrefs(page) == HREF_RE.findall(page) for page in pages.values())
     prefix = "" if lang == "ja" else f"/{lang}/"
     assert followed and all(link.startswith(prefix or "/") for link, _ in followed)
     assert not [key for _, key in followed if key.startswith(("/-/search", "/laws/")) or ".json" in key]
@@ -404,6 +405,20 @@ def site_of(pages: dict):
         await send({"type": "http.response.body", "body": text.encode()})
 
     return app
+
+
+@pytest.mark.parametrize(
+    "page, found",
+    [
+        ('<a href="/a">a</a><link href="/b">', ["/a", "/b"]),
+        ('href="/first" <x data-href="/c"> <x xhref="/no"> <x _href="/no"> <x 名href="/no">', ["/first", "/c"]),
+        ('<a href="">', [""]),
+    ],
+)
+def test_hrefs_finds_what_the_href_pattern_finds(page, found):
+    from laws_site.offline.pack import HREF_RE, hrefs
+
+    assert hrefs(page) == HREF_RE.findall(page) == found
 
 
 def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_out():

@@ -18,6 +18,7 @@ and language with `datasette.client`'s answers byte for byte.
 from __future__ import annotations
 
 import inspect
+import types
 import weakref
 
 import jinja2
@@ -45,7 +46,8 @@ async def awaited(context: dict) -> dict:
     awaited now, of one that takes no arguments; an AsyncOnly error for one that does."""
     out = dict(context)
     for name, value in context.items():
-        if not inspect.iscoroutinefunction(value):
+        # most values are data: the type test first (iscoroutinefunction asked of every value was ~1 %)
+        if not isinstance(value, (types.FunctionType, types.MethodType)) or not inspect.iscoroutinefunction(value):
             continue
         if required_parameters(value):
             out[name] = refusing(name)
