@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from laws_site.http.responses import PAGE_TEMPLATE as PAGE_TEMPLATE_KEY
 from laws_site.offline import make as offline_make
 from laws_site.offline import pack_files as offline_pack_files
 from laws_site.offline import search_data as offline_search_data
@@ -468,6 +469,21 @@ def test_the_crawl_renders_pages_from_a_synchronous_copy_of_the_templates(datase
 
     assert asyncio.run(crawled()) == get(datasette, "/laws-2017-ja/61B2(a)").text
     assert asked == ["unit.html"]
+
+
+def test_the_crawls_requests_go_straight_to_their_view(datasette):
+    """As an anonymous JSON request does (http/direct.py): Datasette's router, csrf and actor hooks
+    change no byte of a page nobody is signed in to; a server's HTML request still goes through them."""
+    from laws_site.http import direct
+    from laws_site.offline import in_process
+    from laws_site.pages import unit
+
+    get(datasette, "/")  # started
+    crawled = in_process.request_scope("/laws-2017-ja/61B2(a)", {})
+    view, url_vars = direct.crawl_view(datasette, crawled)
+    assert view.__wrapped__ is unit.view and url_vars == {"doc": "laws-2017-ja", "ref": "61B2(a)", "as_json": None}
+    served = {k: v for k, v in crawled.items() if k not in ("csrftoken", PAGE_TEMPLATE_KEY)}
+    assert direct.crawl_view(datasette, served) is None and direct.json_view(datasette, served) is None
 
 
 def recording_app(app, page_template):
