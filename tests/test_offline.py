@@ -446,6 +446,7 @@ def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_ou
 def test_the_crawl_renders_pages_from_a_synchronous_copy_of_the_templates(datasette):
     """The crawl's request asks html_page for the synchronous overlay's template; the page is the
     server's, byte for byte (the sample above compares every kind of page in every language)."""
+    from laws_site import compat
     from laws_site.http.responses import PAGE_TEMPLATE
     from laws_site.offline import in_process
     from laws_site.offline.pack import CRAWL_HEADERS
@@ -461,7 +462,7 @@ def test_the_crawl_renders_pages_from_a_synchronous_copy_of_the_templates(datase
     assert scope[PAGE_TEMPLATE] is page_template
     template = page_template(datasette, "unit.html")
     assert isinstance(template, SyncRendered) and not template.environment.is_async
-    assert datasette.jinja_env.is_async  # the server's own environment is left as it is
+    assert compat.jinja_environment(datasette).is_async  # the server's own environment is left as it is
 
     async def crawled():
         answer = await in_process.get(recording_app(datasette.app(), recording), "/laws-2017-ja/61B2(a)", CRAWL_HEADERS)

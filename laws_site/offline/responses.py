@@ -23,6 +23,8 @@ import weakref
 
 import jinja2
 
+from laws_site import compat
+
 CACHE_SIZE = 400  # templates compiled once per crawl (Jinja's default; the site has ~30)
 
 
@@ -84,7 +86,7 @@ def sync_environment(datasette) -> jinja2.Environment:
     templates do not change during a build)."""
     env = _environments.get(datasette)
     if env is None:
-        env = _environments[datasette] = sync_overlay(datasette.jinja_env)
+        env = _environments[datasette] = sync_overlay(compat.jinja_environment(datasette))
     return env
 
 
