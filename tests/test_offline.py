@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from laws_site.http.responses import PAGE_TEMPLATE as PAGE_TEMPLATE_KEY
 from laws_site.offline import make as offline_make
 from laws_site.offline import pack_files as offline_pack_files
 from laws_site.offline import search_data as offline_search_data
@@ -356,6 +357,11 @@ CRAWL_SAMPLE = [
     "/-/glossary/ダミー",
     "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja",
     "/-/history/61",
+    "/-/history",
+    "/-/citations?from=13&to=12",
+    "/-/guides",
+    "/-/guides/revoke",
+    "/-/glossary",
     "/-/offline/page",
 ]
 
@@ -364,7 +370,7 @@ CRAWL_SAMPLE = [
 def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette, lang):
     """The whole crawl (every page, three languages) is the full tier's; a few pages of each kind here."""
     from laws_site.i18n.catalog import localized
-    from laws_site.offline.pack import HREF_RE, crawl, crawlable, pack_pages
+    from laws_site.offline.pack import HREF_RE, crawl, crawlable, hrefs, pack_pages
 
     paths = [localized(path, lang) for path in CRAWL_SAMPLE]
     skipped = {}
@@ -373,7 +379,8 @@ def test_a_crawl_sample_packs_each_kind_of_page_as_the_server_sends_it(datasette
     pack = pack_pages(pages, "sample", skipped, lang)
     for path in paths:
         assert unpack_page(pack, page_key(path)) == get(datasette, path).text, path
-    followed = {crawlable(raw, lang) for page in pages.values() for raw in HREF_RE.findall(page)} - {None}
+    followed = {crawlable(raw, lang) for page in pages.values() for raw in hrefs(page)} - {None}
+    assert all(hrefs(page) == HREF_RE.findall(page) for page in pages.values())
     prefix = "" if lang == "ja" else f"/{lang}/"
     assert followed and all(link.startswith(prefix or "/") for link, _ in followed)
     assert not [key for _, key in followed if key.startswith(("/-/search", "/laws/")) or ".json" in key]
@@ -401,6 +408,20 @@ def site_of(pages: dict):
     return app
 
 
+@pytest.mark.parametrize(
+    "page, found",
+    [
+        ('<a href="/a">a</a><link href="/b">', ["/a", "/b"]),
+        ('href="/first" <x data-href="/c"> <x xhref="/no"> <x _href="/no"> <x 名href="/no">', ["/first", "/c"]),
+        ('<a href="">', [""]),
+    ],
+)
+def test_hrefs_finds_what_the_href_pattern_finds(page, found):
+    from laws_site.offline.pack import HREF_RE, hrefs
+
+    assert hrefs(page) == HREF_RE.findall(page) == found
+
+
 def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_out():
     """A 500 (a time limit hit on a loaded machine, a bug) is no page the pack may silently lack;
     a redirect or a 404 is only noted."""
@@ -417,3 +438,98 @@ def test_a_page_that_fails_while_crawled_stops_the_pack_instead_of_leaving_it_ou
     skipped = {}
     assert sorted(asyncio.run(crawl(site_of(pages), ["/"], skipped=skipped))) == ["/", "/laws-2017-ja/61"]
     assert skipped == {"/-/glossary": 302}
+
+
+# ---------------------------------------------------------------- the crawl's own way of asking (offline/in_process.py, responses.py)
+
+
+def test_the_crawl_renders_pages_from_a_synchronous_copy_of_the_templates(datasette):
+    """The crawl's request asks html_page for the synchronous overlay's template; the page is the
+    server's, byte for byte (the sample above compares every kind of page in every language)."""
+    from laws_site import compat
+    from laws_site.http.responses import PAGE_TEMPLATE
+    from laws_site.offline import in_process
+    from laws_site.offline.pack import CRAWL_HEADERS
+    from laws_site.offline.responses import SyncRendered, page_template
+
+    asked = []
+
+    def recording(datasette, name):
+        asked.append(name)
+        return page_template(datasette, name)
+
+    scope = in_process.request_scope("/laws-2017-ja/61B2(a)", {})
+    assert scope[PAGE_TEMPLATE] is page_template
+    template = page_template(datasette, "unit.html")
+    assert isinstance(template, SyncRendered) and not template.environment.is_async
+    assert compat.jinja_environment(datasette).is_async  # the server's own environment is left as it is
+
+    async def crawled():
+        answer = await in_process.get(recording_app(datasette.app(), recording), "/laws-2017-ja/61B2(a)", CRAWL_HEADERS)
+        return answer.text
+
+    assert asyncio.run(crawled()) == get(datasette, "/laws-2017-ja/61B2(a)").text
+    assert asked == ["unit.html"]
+
+
+def test_the_crawls_requests_go_straight_to_their_view(datasette):
+    """As an anonymous JSON request does (http/direct.py): Datasette's router, csrf and actor hooks
+    change no byte of a page nobody is signed in to; a server's HTML request still goes through them."""
+    from laws_site.http import direct
+    from laws_site.offline import in_process
+    from laws_site.pages import unit
+
+    get(datasette, "/")  # started
+    crawled = in_process.request_scope("/laws-2017-ja/61B2(a)", {})
+    view, url_vars = direct.crawl_view(datasette, crawled)
+    assert view.__wrapped__ is unit.view and url_vars == {"doc": "laws-2017-ja", "ref": "61B2(a)", "as_json": None}
+    served = {k: v for k, v in crawled.items() if k not in ("csrftoken", PAGE_TEMPLATE_KEY)}
+    assert direct.crawl_view(datasette, served) is None and direct.json_view(datasette, served) is None
+
+
+def recording_app(app, page_template):
+    """The site's app, with the crawl's scope entry for the page's template replaced."""
+    from laws_site.http.responses import PAGE_TEMPLATE
+
+    async def recorded(scope, receive, send):
+        await app(dict(scope, **{PAGE_TEMPLATE: page_template}), receive, send)
+
+    return recorded
+
+
+def test_a_sync_template_awaits_what_the_context_holds_or_leaves_the_page_to_the_async_template():
+    """Datasette's context holds async functions (menu_links); a sync template cannot await. One
+    without arguments is awaited before rendering; a template calling one with arguments is
+    rendered by the async environment's template, the same text."""
+    import jinja2
+
+    from laws_site.offline.responses import SyncRendered, sync_overlay
+
+    source = {
+        "menu.html": "{% for link in menu_links() %}<a>{{ link }}</a>{% endfor %}",
+        "crumbs.html": "{% for item in crumb_items(request=1) %}<i>{{ item }}</i>{% endfor %}|{{ menu_links()|length }}",
+    }
+    served = jinja2.Environment(loader=jinja2.DictLoader(source), enable_async=True, autoescape=True)
+    crawl = sync_overlay(served)
+
+    async def menu_links():
+        return ["a&b", "c"]
+
+    async def crumb_items(request, table=None):
+        return [request, table]
+
+    context = {"menu_links": menu_links, "crumb_items": crumb_items}
+
+    async def both(name):
+        template = crawl.get_template(name)
+        assert isinstance(template, SyncRendered)
+        return await template.render_async(context), await served.get_template(name).render_async(context)
+
+    assert asyncio.run(both("menu.html")) == ("<a>a&amp;b</a><a>c</a>",) * 2
+    assert asyncio.run(both("crumbs.html")) == ("<i>1</i><i>None</i>|2",) * 2
+
+
+def test_the_crawl_reads_on_the_event_loops_thread(laws_db_path):
+    """No read thread for the crawl (Datasette's non-threaded mode): one hand-off less per read."""
+    datasette = offline_make.build_datasette(laws_db_path, **offline_make.CRAWL_SETTINGS)
+    assert datasette.executor is None and datasette.setting("sql_time_limit_ms") == offline_make.BUILD_TIME_LIMIT_MS

@@ -8,6 +8,10 @@ is no actor, nothing personal, no form to protect (benchmarks/RESULTS.md, issue 
 request goes straight to the view Datasette would have chosen - the same table (routes.ROUTES,
 first match wins as in Datasette), the same Request with the same url_vars, the same answer to an
 exception (the handle_exception hooks) - and everything else still goes through Datasette.
+
+The offline packs' crawl (offline/in_process.py) asks for every page of the site, HTML included, as
+a client with nothing personal: its requests go the same way (crawl_view), their pages compared
+byte for byte with Datasette's own answers (tests/test_offline.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from datasette.utils import await_me_maybe
 from datasette.utils.asgi import Forbidden, NotFound, Request
 
 from laws_site import routes
+from laws_site.http.responses import PAGE_TEMPLATE
 
 PERSONAL_HEADERS = (b"cookie", b"authorization")
 # the Datasette objects whose startup hooks have run (hooks.startup notes each): before that, a
@@ -32,19 +37,33 @@ def started(datasette) -> None:
 
 def json_view(datasette, scope):
     """(view, url_vars) when this request may skip Datasette's layers, else None."""
-    if scope["method"] != "GET" or not scope["path"].endswith(".json"):
+    if scope["method"] != "GET" or not scope["path"].endswith(".json") or not routed_here(datasette):
         return None
-    if datasette.setting("base_url") != "/" or datasette.setting("force_https_urls") or datasette not in _started:
-        return None  # settings the router applies; before startup, its first request runs it
     if any(key.lower() in PERSONAL_HEADERS for key, _ in scope.get("headers", ())):
         return None
-    raw_path = scope.get("raw_path")
-    path = (raw_path.decode("ascii") if raw_path else scope["path"]).partition("?")[0]  # as the router reads it
-    found = routes.resolve(path)
+    found = routes.resolve(router_path(scope))
     if found is None:
         return None
     view, url_vars = found
     return (view, url_vars) if url_vars.get("as_json") else None
+
+
+def crawl_view(datasette, scope):
+    """(view, url_vars) of a page the offline crawl asks for (its scope names the templates to
+    render: PAGE_TEMPLATE; its only cookie keeps it out of the answer cache), else None."""
+    if scope["method"] != "GET" or not scope.get(PAGE_TEMPLATE) or not routed_here(datasette):
+        return None
+    return routes.resolve(router_path(scope))
+
+
+def routed_here(datasette) -> bool:
+    # settings the router applies; before startup, its first request runs it
+    return datasette.setting("base_url") == "/" and not datasette.setting("force_https_urls") and datasette in _started
+
+
+def router_path(scope) -> str:
+    raw_path = scope.get("raw_path")
+    return (raw_path.decode("ascii") if raw_path else scope["path"]).partition("?")[0]  # as the router reads it
 
 
 async def answer(datasette, app, scope, receive, send, view, url_vars) -> None:

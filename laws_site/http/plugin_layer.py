@@ -36,7 +36,7 @@ def plugin_layer(app, datasette):
             scope = dict(scope, query_string=query_string)
         names = set(request_bounds.parameter_names(scope.get("query_string") or b""))
         if not await sql_gate.runs_client_sql(datasette, scope["path"], names):
-            found = direct.json_view(datasette, scope)
+            found = direct.json_view(datasette, scope) or direct.crawl_view(datasette, scope)
             if found is not None:
                 return await direct.answer(datasette, app, scope, receive, send, *found)
             return await app(scope, receive, send)

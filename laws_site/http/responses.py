@@ -97,8 +97,16 @@ def read_here(datasette, fn, prepare=None):
     return bounded(conn, fn, datasette.setting("sql_time_limit_ms"))
 
 
+# A request scope key: a function (datasette, template name) -> the Jinja template to render. The
+# offline packs' crawl sets it (offline/in_process.py) to render from a synchronous copy of the
+# templates (offline/responses.py); a server's requests never carry it.
+PAGE_TEMPLATE = "bridge_laws.page_template"
+
+
 async def html_page(datasette, request, template: str, context: dict, status: int = 200) -> Response:
-    body = await datasette.render_template(template, context, request=request)
+    chosen = request.scope.get(PAGE_TEMPLATE) if request is not None else None
+    shown = chosen(datasette, template) if chosen else template
+    body = await datasette.render_template(shown, context, request=request)
     return Response.html(body, status=status)
 
 

@@ -6,7 +6,8 @@ installed (a search of the whole import path). For the ~4,500 pages of a languag
 the crawl's CPU (benchmarks/RESULTS.md). Here the app is called as an ASGI server calls it, with the
 request `datasette.client` sends (host `localhost`, the URL split and percent-encoded by httpx's own
 URL type): the body is the page the server sends (tests/test_offline.py compares a sample of each
-kind of page, in each language, with `datasette.client`'s answers byte for byte).
+kind of page, in each language, with `datasette.client`'s answers byte for byte). The request also
+asks for the pages' templates rendered synchronously (offline/responses.py), as nothing waits here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import httpx
+
+from laws_site.http.responses import PAGE_TEMPLATE
+from laws_site.offline.responses import page_template
 
 HOST = "localhost"  # what datasette.client sends
 
@@ -45,7 +49,15 @@ def request_scope(url: str, headers: dict[str, str]) -> dict:
         "server": (HOST, None),
         "client": ("127.0.0.1", 123),
         "root_path": "",
+        PAGE_TEMPLATE: page_template,
+        # what asgi_csrf would set: a page that showed a token (a logout form) could not be packed
+        # anyway, each server answer has its own
+        "csrftoken": no_token,
     }
+
+
+def no_token() -> str:
+    return ""
 
 
 async def get(app, url: str, headers: dict[str, str] | None = None) -> Answer:

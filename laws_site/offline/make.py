@@ -37,6 +37,12 @@ from laws_site.offline.pack_files import NAMES, file_name, missing
 GZIP_LEVEL = 9
 MAX_JOBS = 4
 BUILD_TIME_LIMIT_MS = 600_000
+# How the crawl's Datasette differs from a server: no time limit per request (that bounds what a
+# client may cost a public server; a build on a busy machine takes the time it takes), and its reads
+# on the event loop's own thread (Datasette's non-threaded mode): the crawl asks for its pages a few
+# at a time and has nothing else to serve, and handing each read to a thread and back cost ~15 % of
+# its CPU (benchmarks/RESULTS.md)
+CRAWL_SETTINGS = {"sql_time_limit_ms": BUILD_TIME_LIMIT_MS, "num_sql_threads": 0}
 
 
 class PackError(RuntimeError):
@@ -146,9 +152,7 @@ def make_one(db_path: str, build: str, name: str, directory: str) -> dict:
     from laws_site.offline.pack import crawl, pack_pages, result_labels, start_paths, unit_pages
 
     started = time.perf_counter()
-    # the pages as the server renders them, without its time limit per request: that bounds what a
-    # client may cost a public server; a build on a busy machine takes the time it takes
-    datasette = build_datasette(Path(db_path), sql_time_limit_ms=BUILD_TIME_LIMIT_MS)
+    datasette = build_datasette(Path(db_path), **CRAWL_SETTINGS)  # the pages as the server renders them
 
     async def made() -> tuple[bytes, dict]:
         await datasette.invoke_startup()

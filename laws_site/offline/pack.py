@@ -39,6 +39,9 @@ COMMON_MIN_SHARDS = 2
 CRAWL_CONCURRENCY = 4
 SHELL_PATH = "/-/offline/page"
 HREF_RE = re.compile(r'\bhref="([^"]*)"')
+# the same attribute found without `\b`, which keeps the regex engine from skipping to each `href="`
+# (10x slower over the crawl's 70 MB per language); the character before is checked by hand
+HREF_ATTRIBUTE = re.compile(r'href="([^"]*)"')
 # pages that are not the Laws (search answers offline from the search pack; the server's own pages
 # describe the running server)
 SKIPPED_PATH_RE = re.compile(r"^/-/(search|databases|threads|offline/(?!page$))")
@@ -110,12 +113,25 @@ async def crawl(
             text = pages[page_key(url)] = answer.text
             if not follow:
                 continue
-            for raw in dict.fromkeys(HREF_RE.findall(text)):
+            for raw in dict.fromkeys(hrefs(text)):
                 found = crawlable(raw, lang)
                 if found and found[1] not in queued:
                     queued.add(found[1])
                     todo.append(found[0])
     return pages
+
+
+def hrefs(page: str) -> list[str]:
+    """Every href="..." value of a page, in order: HREF_RE.findall(page), faster."""
+    return [
+        match.group(1)
+        for match in HREF_ATTRIBUTE.finditer(page)
+        if not match.start() or not is_word_character(page[match.start() - 1])
+    ]
+
+
+def is_word_character(character: str) -> bool:
+    return character.isalnum() or character == "_"  # what `\w` matches in a str pattern
 
 
 def unit_pages(conn) -> list[str]:
