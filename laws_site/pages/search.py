@@ -54,6 +54,7 @@ async def view(datasette, request):
     try:
         limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = parse_count(request.args.get("offset"), "offset", 0, 0, MAX_OFFSET)
+        interface = i18n.lang()  # read here: the query runs in a read thread
         page = read_here(
             datasette,
             lambda conn: searching.search_page(
@@ -64,6 +65,7 @@ async def view(datasette, request):
                 limit=limit,
                 offset=offset,
                 expand=not form["exact"],
+                interface=interface,
             ),
             prepare=searching.prepare,
         )

@@ -25,6 +25,8 @@
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.paired = new Map(Object.entries(pack.paired));
+      this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it
+      for (const [current, earlier] of this.paired) for (const e of earlier) this.currentOf.set(e, (this.currentOf.get(e) || []).concat([current]));
       this.variants = pack.variants;
       this.variantPrefix = compiled(pack.variant_prefix);
       // every token of the search columns, per language: a word no unit holds cannot match (asked word
@@ -372,7 +374,8 @@
             && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
         plan.relaxed = citation === null;
         plan.query = query;
-        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation);
+        const currentFirst = K.search.current_first_interfaces.includes(options.interface || "ja");
+        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation, currentFirst);
         alsoSearched = plan.alsoSearched;
         // corrections joined plan.alternatives while ranking, when the query itself found few units
         expansions = plan.alternatives.map(([alt]) => ({ kind: alt.kind, text: alt.text, found: ranking.foundBy.get(alt.text) || 0 }));

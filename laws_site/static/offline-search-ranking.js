@@ -35,7 +35,7 @@
 
     /** search.ranked_hits: the query's own hits (tier 0), then units only an alternative finds
      * (tier 1), corrections among them when tier 0 has fewer than FEW units; relaxed hits last. */
-    rankedHits(plan, doc, lang, indexBoost, corrected = false) {
+    rankedHits(plan, doc, lang, indexBoost, corrected = false, currentFirst = false) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
       if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
@@ -65,6 +65,7 @@
         this.mergeTier(merged, relaxed, 0);
         this.addTargets(merged, plan.targets, doc, lang, 0);
       }
+      if (currentFirst) this.liftCurrent(merged, doc, lang);
       const ranking = this.foldReprints(merged);
       ranking.foundBy = foundBy;
       return ranking;
@@ -317,6 +318,19 @@
         }
       }
       return boosts;
+    },
+
+    /** ranking.lift_current: a found earlier unit lifts its paired current units to its tier and score. */
+    liftCurrent(merged, doc, lang) {
+      for (const [rowid, candidate] of [...merged]) {
+        for (const current of this.currentOf.get(this.units.get(rowid)[0]) || []) {
+          const currentRowid = this.rowids.get(current);
+          if (currentRowid === undefined || !this.inFilters(this.units.get(currentRowid)[1], doc, lang)) continue;
+          const kept = merged.get(currentRowid);
+          if (kept === undefined) merged.set(currentRowid, candidate.slice(0, 5));
+          else if (candidate[4] < kept[4] || (candidate[4] === kept[4] && candidate[0] > kept[0])) [kept[0], kept[4]] = [candidate[0], candidate[4]];
+        }
+      }
     },
 
     foldReprints(merged) {
