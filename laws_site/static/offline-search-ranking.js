@@ -333,6 +333,22 @@
       }
     },
 
+    /** search.data._listing_ranks: rowid -> its place by (document rank, position), made once. */
+    listingRank() {
+      if (!this.listing) {
+        const keys = [...this.units].map(([rowid, unit]) => [rowid, this.docRank(unit[1]), unit[6]]);
+        keys.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
+        // units sharing a pair share a place: the sort keeps them in the order they were found
+        this.listing = new Map();
+        keys.forEach(([rowid, rank, position], i) => {
+          const previous = keys[i - 1];
+          const same = previous && previous[1] === rank && previous[2] === position;
+          this.listing.set(rowid, same ? this.listing.get(previous[0]) : i);
+        });
+      }
+      return this.listing;
+    },
+
     foldReprints(merged) {
       const reprints = new Map(), reprintOf = new Map();
       for (const rowid of [...merged.keys()].filter((r) => this.reprinted.has(r))) {
@@ -347,10 +363,10 @@
           reprintOf.set(rowid, lawUnit);
         }
       }
+      const listing = this.listingRank();
       const order = [...merged.keys()].sort((a, b) => (merged.get(a)[4] || 0) - (merged.get(b)[4] || 0)
         || merged.get(b)[0] - merged.get(a)[0]
-        || this.docRank(this.units.get(a)[1]) - this.docRank(this.units.get(b)[1])
-        || this.units.get(a)[6] - this.units.get(b)[6]);
+        || listing.get(a) - listing.get(b));
       return {
         order,
         hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {
