@@ -364,9 +364,9 @@
         }
       }
       const listing = this.listingRank();
-      const order = [...merged.keys()].sort((a, b) => (merged.get(a)[4] || 0) - (merged.get(b)[4] || 0)
-        || merged.get(b)[0] - merged.get(a)[0]
-        || listing.get(a) - listing.get(b));
+      // [tier, -score, listing place, rowid]: the sort (stable) compares numbers it already holds
+      const order = [...merged].map(([rowid, c]) => [c[4] || 0, -c[0], listing.get(rowid), rowid])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]).map((key) => key[3]);
       return {
         order,
         hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {
