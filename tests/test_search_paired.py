@@ -58,8 +58,13 @@ def test_the_japanese_interface_ranks_each_text_by_its_own_words(laws_conn):
     assert first_ids(laws_conn, "ja", 1) == ["laws-1997-zh:27B"]
 
 
-async def test_the_zh_page_lists_the_current_law_first(datasette):
-    results = (await datasette.client.get(f"/zh/-/search.json?q={CHINESE_TERM}&limit=2")).json()["results"]
-    assert [r["id"] for r in results] == ["laws-2017-ja:27B", "laws-1997-zh:27B"]
-    plain = (await datasette.client.get(f"/-/search.json?q={CHINESE_TERM}&limit=1")).json()["results"]
+async def test_the_zh_page_lists_the_current_law_first_and_the_json_is_the_same_under_every_prefix(datasette):
+    page = (await datasette.client.get(f"/zh/-/search?q={CHINESE_TERM}")).text
+    listed = re.findall(r'<li><a href="/zh/(laws-[^"]+)">', page)
+    assert listed[0] == "laws-2017-ja/27B" and "laws-1997-zh/27B" in listed, listed  # the page groups by law
+    plain = (await datasette.client.get(f"/-/search.json?q={CHINESE_TERM}&limit=3")).json()["results"]
     assert plain[0]["id"] == "laws-1997-zh:27B"
+    for prefix in ("/zh", "/en"):
+        assert (await datasette.client.get(f"{prefix}/-/search.json?q={CHINESE_TERM}&limit=3")).json()[
+            "results"
+        ] == plain
