@@ -320,16 +320,19 @@
       return boosts;
     },
 
-    /** ranking.lift_current: a found earlier unit lifts its paired current units to its tier and score. */
+    /** ranking.lift_current: a found earlier unit gives its place to its paired current units (shown beside them). */
     liftCurrent(merged, doc, lang) {
       for (const [rowid, candidate] of [...merged]) {
+        let lifted = false;
         for (const current of this.currentOf.get(this.units.get(rowid)[0]) || []) {
           const currentRowid = this.rowids.get(current);
           if (currentRowid === undefined || !this.inFilters(this.units.get(currentRowid)[1], doc, lang)) continue;
+          lifted = true;
           const kept = merged.get(currentRowid);
           if (kept === undefined) merged.set(currentRowid, candidate.slice(0, 5));
           else if (candidate[4] < kept[4] || (candidate[4] === kept[4] && candidate[0] > kept[0])) [kept[0], kept[4]] = [candidate[0], candidate[4]];
         }
+        if (lifted) merged.delete(rowid);
       }
     },
 
