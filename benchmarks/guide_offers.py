@@ -28,7 +28,7 @@ def offers(conn, situations: dict, top: int) -> dict[str, dict[str, int]]:
         for item in items:
             counted["queries"] += 1
             wanted = {guide_id for guide_id, _ in reading.covering(conn, list(item["governing"]))}
-            results = searching.search_page(conn, item["query"], limit=top)["results"]
+            results = searching.search_page(conn, item["query"], limit=top, interface=lang)["results"]
             offered = {
                 guide_id
                 for guide_id, _ in reading.covering(conn, [r["id"] for r in results[:top]])[: reading.GUIDES_OFFERED]

@@ -2,7 +2,8 @@
 
 Each query of benchmarks/situations.yml (what a director types at the table, in Japanese, Chinese or
 English; judged by reading the Laws) runs through `search()` as the site's search box runs it: no
-document or language filter, the first 10 results.
+document or language filter, in the interface of the query's language (/zh/, /en/: the current law paired
+with a 1997 unit first), the first 10 results.
 
 A result answers a query if it is, or lies inside, one of the query's `governing` units or one of its
 `acceptable` units (relevance.py's convention: 16B1(a) counts for 16B1, 61B2 for 61; the search page
@@ -86,7 +87,7 @@ def first_rank(lineages: list[set[str]], wanted: frozenset[str]) -> int | None:
 
 def evaluate(conn: sqlite3.Connection, situation: Situation, ancestry: Ancestry) -> Outcome:
     try:
-        results = search_module.search(conn, situation.query, limit=CUTOFF)
+        results = search_module.search(conn, situation.query, limit=CUTOFF, interface=situation.lang)
     except search_module.QueryError as error:
         return Outcome(situation, None, None, f"QueryError: {error}")
     lineages = [ancestry.lineage(result["id"]) for result in results]

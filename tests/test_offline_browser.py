@@ -248,7 +248,9 @@ def test_offline_in_chinese_units_references_index_and_search(phone, served, db_
         page.wait_for_selector(".search-results li")
         only_the_search_shows(page)
         assert page.get_attribute("html", "lang") == "zh-Hans"
-        assert page.locator(".search-results li a").first.get_attribute("href").startswith("/zh/laws-1997-zh/")
+        # the current law first, the 1997 unit the concordance pairs it with beside it (issue 36 item 2)
+        assert page.locator(".search-results li a").first.get_attribute("href").startswith("/zh/laws-2017-ja/")
+        assert page.locator(".search-results .paired a[href^='/zh/laws-1997-zh/']").count() >= 1
         page.goto(served + "/zh/-/search?q=第64条A項1")  # a citation opens its unit, in Chinese
         page.wait_for_url("**/zh/laws-2017-ja/64A1?from_search=*")
         assert label(db_copy, "64A1", "zh") in page.inner_text("h1") and page.get_attribute("html", "lang") == "zh-Hans"

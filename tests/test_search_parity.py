@@ -40,7 +40,8 @@ def judged_queries() -> list[tuple[str, dict]]:
     groups = yaml.safe_load((ROOT / "benchmarks" / "qrels.yml").read_text(encoding="utf-8"))["groups"]
     found = [(j["query"], {"lang": j.get("lang"), "doc": j.get("doc")}) for js in groups.values() for j in js]
     situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))["situations"]
-    found += [(entry["query"], {}) for entries in situations.values() for entry in entries]
+    # each situation in its language's interface (/zh/, /en/: the current law paired with a 1997 unit first)
+    found += [(entry["query"], {"interface": lang}) for lang, entries in situations.items() for entry in entries]
     return found
 
 
@@ -135,7 +136,14 @@ def top_results(answer: dict) -> list[tuple] | str:
 
 def server_answer(conn, query: str, options: dict) -> dict:
     try:
-        return searching.search_page(conn, query, doc=options.get("doc"), lang=options.get("lang"), limit=TOP)
+        return searching.search_page(
+            conn,
+            query,
+            doc=options.get("doc"),
+            lang=options.get("lang"),
+            limit=TOP,
+            interface=options.get("interface", "ja"),
+        )
     except searching.QueryError as error:
         return {"error": str(error)}
 

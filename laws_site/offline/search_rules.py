@@ -20,7 +20,7 @@ from jaconv import conv_table
 from ingest.search import glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
-from laws_site.search import expansions, plan, query, translation, why, words
+from laws_site.search import expansions, plan, query, translation, weights, why, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -146,6 +146,7 @@ def rules() -> dict:
             "max_offset": query.MAX_OFFSET,
             "shown_chars": query.SHOWN_CHARS,
             "messages": query.MESSAGES,
+            "current_first_interfaces": list(weights.CURRENT_FIRST_INTERFACES),
         },
         "translation": {
             "max_words": translation.MAX_WORDS,

@@ -54,6 +54,9 @@ async def view(datasette, request):
     try:
         limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
         offset = parse_count(request.args.get("offset"), "offset", 0, 0, MAX_OFFSET)
+        # the page's order follows its interface (the current law first in zh, en); JSON is the same under
+        # every prefix (docs/api.md). Read here: the query runs in a read thread
+        interface = "ja" if as_json else i18n.lang()
         page = read_here(
             datasette,
             lambda conn: searching.search_page(
@@ -64,6 +67,7 @@ async def view(datasette, request):
                 limit=limit,
                 offset=offset,
                 expand=not form["exact"],
+                interface=interface,
             ),
             prepare=searching.prepare,
         )

@@ -88,6 +88,8 @@ class SearchData:
     # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with
     # (table provision_pairs: 2017 16A1(a) -> 1997 zh 16), shown beside a result in the zh and en interfaces
     paired: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the same pairs the other way: an earlier unit -> the current units it is paired with (ranking.lift_current)
+    current_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self):
         self._lookups: dict = {}
@@ -216,6 +218,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
                 data.index_by_term.setdefault(term, []).append(entry)
         data.evidence = _evidence(conn, data)
         data.paired = _paired(conn, registry.current_laws.id)
+        data.current_of = current_of(data.paired)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
 
@@ -261,6 +264,15 @@ def _evidence(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[tup
         if unit in data.rowids and source in data.rowids:
             about.setdefault(data.rowids[source], []).append(data.rowids[unit])
     found.update({rowid: (tuple(dict.fromkeys(units)), NOTE_CREDIT) for rowid, units in about.items()})
+    return found
+
+
+def current_of(paired: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """{earlier unit id: the current units paired with it}, in the current Laws' order of `paired`."""
+    found: dict[str, tuple[str, ...]] = {}
+    for current, earlier_units in paired.items():
+        for earlier in earlier_units:
+            found[earlier] = found.get(earlier, ()) + (current,)
     return found
 
 

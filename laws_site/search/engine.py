@@ -44,6 +44,7 @@ from laws_site.search.plan import alternative_plan, make_plan
 from laws_site.search.presentation import present
 from laws_site.search.query import FTS_OPERATORS, QueryError, check_filters, check_query, nothing_to_search
 from laws_site.search.ranking import ranked_hits
+from laws_site.search.weights import CURRENT_FIRST_INTERFACES
 
 __all__ = ["QueryError", "prepare", "search", "search_data", "search_page"]
 
@@ -56,9 +57,12 @@ def search(
     limit: int = 20,
     index_boost: bool = True,
     expand: bool = True,
+    interface: str = "ja",
 ) -> list[dict]:
     """Best-first results of the first page (see `search_page`)."""
-    return search_page(conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost, expand=expand)["results"]
+    return search_page(
+        conn, query, doc=doc, lang=lang, limit=limit, index_boost=index_boost, expand=expand, interface=interface
+    )["results"]
 
 
 def search_page(
@@ -70,12 +74,14 @@ def search_page(
     offset: int = 0,
     index_boost: bool = True,
     expand: bool = True,
+    interface: str = "ja",
 ) -> dict:
     """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean",
     "expansions", "exact", "citation"}; results are [{"doc","ref","id","kind","title","snippet",
     "score","law","lang","url","via","match","index","reprints","expansion","why"}]. `expand=False`
     searches exactly what was typed (no readings, romaji, sound, synonyms, variants or
-    corrections). Raises QueryError with a message for the person who typed it."""
+    corrections). `interface`: the language the results are read in; in CURRENT_FIRST_INTERFACES the
+    current law paired with a found 1997 unit ranks first (ranking.lift_current). Raises QueryError with a message for the person who typed it."""
     data = search_data(conn)
     query = check_query(query)
     check_filters(data, doc, lang, limit, offset)
@@ -104,7 +110,16 @@ def search_page(
             raise QueryError(nothing_to_search(query))
         # a citation nobody holds (61Z) is searched as text too, but only where all of it occurs
         plan.relaxed = citation is None
-        ranking = ranked_hits(conn, data, plan, doc, lang, index_boost, corrected=expand and not citation)
+        ranking = ranked_hits(
+            conn,
+            data,
+            plan,
+            doc,
+            lang,
+            index_boost,
+            corrected=expand and not citation,
+            current_first=interface in CURRENT_FIRST_INTERFACES,
+        )
         also_searched = plan.also_searched
         expansions = [
             {"kind": alt.kind, "text": alt.text, "found": ranking.found_by.get(alt.text, 0)}

@@ -70,12 +70,20 @@ class Ranking:
 
 
 def ranked_hits(
-    conn, data: SearchData, plan: Plan, doc: str | None, lang: str | None, index_boost: bool, corrected: bool = False
+    conn,
+    data: SearchData,
+    plan: Plan,
+    doc: str | None,
+    lang: str | None,
+    index_boost: bool,
+    corrected: bool = False,
+    current_first: bool = False,
 ) -> Ranking:
     """The query's own branches (tier 0), then its alternatives (tier 1, only units tier 0 lacks);
     corrections join the alternatives when tier 0 finds fewer than FEW units. Only if no unit holds
     every word of the query, units holding any of them: tier 2 when an alternative found units,
-    else tier 0 (the ranking before alternatives existed)."""
+    else tier 0 (the ranking before alternatives existed). `current_first`: the current units paired
+    with a found earlier unit take its place (lift_current)."""
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
@@ -105,9 +113,34 @@ def ranked_hits(
         _merge(merged, {rowid: c for rowid, c in strict.items() if c[2] != "index"}, 0)
         _merge(merged, relaxed, 0)
         _add_targets(merged, data, plan.targets, doc, lang, 0)
+    if current_first:
+        lift_current(data, merged, doc, lang)
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
     return ranking
+
+
+def lift_current(data: SearchData, merged: dict[int, list], doc: str | None, lang: str | None) -> None:
+    """A unit of an earlier edition that was found (the 1997 Chinese text, which a Chinese query matches
+    word for word) gives its place to the current units the concordance pairs it with: they rank at its
+    tier and score (or their own, if better), and it is shown beside them (the result's `paired`), not as a
+    result of its own. A director reading the Chinese or English interface wants the law in force, which
+    only the Japanese text prints (CURRENT_FIRST_INTERFACES)."""
+    units = data.units
+    for rowid, candidate in list(merged.items()):
+        lifted = False
+        for current in data.current_of.get(units[rowid][0], ()):
+            current_rowid = data.rowids.get(current)
+            if current_rowid is None or not data.in_filters(units[current_rowid][1], doc, lang):
+                continue
+            lifted = True
+            kept = merged.get(current_rowid)
+            if kept is None:
+                merged[current_rowid] = candidate[:4] + [candidate[4]]
+            elif (candidate[4], -candidate[0]) < (kept[4], -kept[0]):
+                kept[0], kept[4] = candidate[0], candidate[4]
+        if lifted:
+            del merged[rowid]
 
 
 def alternative_tier(alternative: Alternative) -> int:

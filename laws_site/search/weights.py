@@ -22,6 +22,9 @@ NAMED_KINDS = HEADING_KINDS + ("section",)
 VOCABULARY_BOOST = 1.2  # the first unit the vocabulary names for the query; later ones a little less
 VOCABULARY_STEP = 0.05
 REPRINT_WEIGHT = 0.5
+# the interfaces whose readers want the current law before the 1997 Chinese unit a query matches word for
+# word (ranking.lift_current); the Japanese interface ranks each text by its own words
+CURRENT_FIRST_INTERFACES = ("zh", "en")
 # a sentence no unit holds whole (laws_site/search/coverage.py): a unit covers a word in its title or its
 # text, under its law part's titles or lead-ins, through a 索引 entry citing it, or a commentary note on it
 TITLE_CREDIT = 1.0

@@ -25,6 +25,8 @@
       this.titleWords = new LazySets(pack.title_words);
       this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
       this.paired = new Map(Object.entries(pack.paired));
+      this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it
+      for (const [current, earlier] of this.paired) for (const e of earlier) this.currentOf.set(e, (this.currentOf.get(e) || []).concat([current]));
       this.variants = pack.variants;
       this.variantPrefix = compiled(pack.variant_prefix);
       // every token of the search columns, per language: a word no unit holds cannot match (asked word
@@ -46,6 +48,7 @@
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
+      this.cutCache = new Map();
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
       this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
@@ -72,8 +75,18 @@
     /** Japanese words of a text: the fewest words of the corpus's lexicon (then the most frequent),
      * unknown katakana runs whole, punctuation and spaces left out. A run of Latin letters, or of
      * digits, is one word, as SudachiPy keeps it (misinformation, not m + i + s + information; l54d
-     * is l + 54 + d): the lexicon names it only if it holds the whole run. */
+     * is l + 54 + d): the lexicon names it only if it holds the whole run. Cut once per text: a query
+     * is cut for its terms, clauses, glossary key and unknown words (the callers only read the tokens). */
     japaneseTokens(text) {
+      let found = this.cutCache.get(text);
+      if (!found) {
+        if (this.cutCache.size > 200) this.cutCache.clear();
+        this.cutCache.set(text, (found = this.cutJapanese(text)));
+      }
+      return found;
+    }
+
+    cutJapanese(text) {
       const s = [...text.normalize("NFKC")];
       const n = s.length;
       const runEnd = latinRuns(s);
@@ -372,7 +385,8 @@
             && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
         plan.relaxed = citation === null;
         plan.query = query;
-        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation);
+        const currentFirst = K.search.current_first_interfaces.includes(options.interface || "ja");
+        const ranking = this.rankedHits(plan, doc, lang, options.indexBoost !== false, expand && !citation, currentFirst);
         alsoSearched = plan.alsoSearched;
         // corrections joined plan.alternatives while ranking, when the query itself found few units
         expansions = plan.alternatives.map(([alt]) => ({ kind: alt.kind, text: alt.text, found: ranking.foundBy.get(alt.text) || 0 }));

@@ -35,7 +35,7 @@
 
     /** search.ranked_hits: the query's own hits (tier 0), then units only an alternative finds
      * (tier 1), corrections among them when tier 0 has fewer than FEW units; relaxed hits last. */
-    rankedHits(plan, doc, lang, indexBoost, corrected = false) {
+    rankedHits(plan, doc, lang, indexBoost, corrected = false, currentFirst = false) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
       if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
@@ -65,6 +65,7 @@
         this.mergeTier(merged, relaxed, 0);
         this.addTargets(merged, plan.targets, doc, lang, 0);
       }
+      if (currentFirst) this.liftCurrent(merged, doc, lang);
       const ranking = this.foldReprints(merged);
       ranking.foundBy = foundBy;
       return ranking;
@@ -319,6 +320,38 @@
       return boosts;
     },
 
+    /** ranking.lift_current: a found earlier unit gives its place to its paired current units (shown beside them). */
+    liftCurrent(merged, doc, lang) {
+      for (const [rowid, candidate] of [...merged]) {
+        let lifted = false;
+        for (const current of this.currentOf.get(this.units.get(rowid)[0]) || []) {
+          const currentRowid = this.rowids.get(current);
+          if (currentRowid === undefined || !this.inFilters(this.units.get(currentRowid)[1], doc, lang)) continue;
+          lifted = true;
+          const kept = merged.get(currentRowid);
+          if (kept === undefined) merged.set(currentRowid, candidate.slice(0, 5));
+          else if (candidate[4] < kept[4] || (candidate[4] === kept[4] && candidate[0] > kept[0])) [kept[0], kept[4]] = [candidate[0], candidate[4]];
+        }
+        if (lifted) merged.delete(rowid);
+      }
+    },
+
+    /** search.data._listing_ranks: rowid -> its place by (document rank, position), made once. */
+    listingRank() {
+      if (!this.listing) {
+        const keys = [...this.units].map(([rowid, unit]) => [rowid, this.docRank(unit[1]), unit[6]]);
+        keys.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
+        // units sharing a pair share a place: the sort keeps them in the order they were found
+        this.listing = new Map();
+        keys.forEach(([rowid, rank, position], i) => {
+          const previous = keys[i - 1];
+          const same = previous && previous[1] === rank && previous[2] === position;
+          this.listing.set(rowid, same ? this.listing.get(previous[0]) : i);
+        });
+      }
+      return this.listing;
+    },
+
     foldReprints(merged) {
       const reprints = new Map(), reprintOf = new Map();
       for (const rowid of [...merged.keys()].filter((r) => this.reprinted.has(r))) {
@@ -333,10 +366,10 @@
           reprintOf.set(rowid, lawUnit);
         }
       }
-      const order = [...merged.keys()].sort((a, b) => (merged.get(a)[4] || 0) - (merged.get(b)[4] || 0)
-        || merged.get(b)[0] - merged.get(a)[0]
-        || this.docRank(this.units.get(a)[1]) - this.docRank(this.units.get(b)[1])
-        || this.units.get(a)[6] - this.units.get(b)[6]);
+      const listing = this.listingRank();
+      // [tier, -score, listing place, rowid]: the sort (stable) compares numbers it already holds
+      const order = [...merged].map(([rowid, c]) => [c[4] || 0, -c[0], listing.get(rowid), rowid])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]).map((key) => key[3]);
       return {
         order,
         hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {

@@ -184,7 +184,7 @@
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
         limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, K.search.max_offset),
-        expand: !params.get("exact") });
+        expand: !params.get("exact"), interface: (/^\/(en|zh)\//.exec(pathname) || [null, "ja"])[1] });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
       return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
