@@ -81,17 +81,21 @@ def test_the_table_is_in_the_database(laws_db_path):
     assert ("laws-1997-zh:21B1", "理发", "更改") in rows and len(rows) == 21
 
 
+def printed_notes(laws_db_path, doc: str) -> list[tuple]:
+    """(unit id, field, as printed, what it means) of each of a document's notes on its source, in order."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    try:
+        sql = "select unit_id, field, as_printed, means from source_notes where doc = ? order by id"
+        return conn.execute(sql, (doc,)).fetchall()
+    finally:
+        conn.close()
+
+
 def test_the_1997_slips_are_noted(laws_db_path):
     """Issue 37.7: 复工桥牌 (复式), 所提人 (所提供), 。。, ,,, CONTTESTANT, and what the scan and the reading found
     besides: AUTION, OPENNINGLEAD, DIDE (the definitions' printed English), 第 for 所 and 高速分 for 调整分 in
     the definition of the adjusted score, and the bracket the definition of declarer leaves open."""
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    try:
-        rows = conn.execute(
-            "select unit_id, field, as_printed, means from source_notes where doc = 'laws-1997-zh' order by id"
-        ).fetchall()
-    finally:
-        conn.close()
+    rows = printed_notes(laws_db_path, "laws-1997-zh")
     assert sorted(rows) == sorted(
         [
             ("laws-1997-zh:21B1", "text", "理发", "更改"),
@@ -164,13 +168,7 @@ def test_the_commentarys_slips_in_the_laws_words_are_noted_on_its_pages(laws_db_
     """Issue 37.2: L61A reprints 44C as 可能なスート (the Laws: 可能ならスート) and L61B names Law 90
     『手順違反のペナルティ』 (the Laws: 手順上のペナルティ); the witness check decides both "commentary"
     (corpus/witnesses.yml) and the note's page says so."""
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    try:
-        rows = conn.execute(
-            "select unit_id, field, as_printed, means from source_notes where doc = 'revoke-notes-ja' order by id"
-        ).fetchall()
-    finally:
-        conn.close()
+    rows = printed_notes(laws_db_path, "revoke-notes-ja")
     assert rows == [
         ("revoke-notes-ja:L61A", "text", "可能なスートにフォロー", "可能ならスートにフォロー"),
         ("revoke-notes-ja:L61B", "text", "手順違反のペナルティ", "手順上のペナルティ"),
