@@ -25,9 +25,9 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import build_db, percentile
 from tests.live_server import QUERIES, serving
+from tests.process_memory import memory_mib
 
 ROWS_1001 = "with recursive c(x) as (select 1 union all select x + 1 from c limit 1001) "
 

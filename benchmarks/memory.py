@@ -21,8 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.process_memory import memory_mib
 from benchmarks.search_load import KINDS, PLAIN, SEARCH, free_port, load, probe, serve_argv, serving
+from tests.process_memory import memory_mib
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.process_memory import memory_mib
 from tests.live_server import ROOT, free_port, serving
+from tests.process_memory import memory_mib
 
 PLAIN_VENV = ROOT / "benchmarks" / ".plain-venv"
 BASELINE = "/laws/sections/laws-2017-ja:61B2"

@@ -39,8 +39,8 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 from benchmarks import server_platform_attacks
-from benchmarks.process_memory import memory_mib
 from tests.live_server import serving
+from tests.process_memory import memory_mib
 
 UNIT_PAGE = "/laws-2017-ja/61B2(a)"
 RUNAWAY = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"

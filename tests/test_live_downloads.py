@@ -17,10 +17,10 @@ import shutil
 
 import pytest
 
-from benchmarks.pack_downloads import CONCURRENT, SLOW, attack, concurrent_plain, slow_readers
 from ingest.build.identity import read_build_id
 from laws_site.offline.pack_files import pack_file
 from tests.live_server import serving
+from tests.pack_download_clients import CONCURRENT, SLOW, attack, concurrent_plain, slow_readers
 
 pytestmark = [pytest.mark.live, pytest.mark.slow]
 
