@@ -6,14 +6,12 @@ with JavaScript off."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from laws_site.read import guides as reading
 from tests.browser_fixtures import ARTIFACTS, BROWSER_MARKS, VIEWPORTS
 from tests.test_browser import MEASURE, RUNNING_TEXT, keep_screenshot
-from tests.test_guides_build import GUIDE_IDS
+from tests.test_guides_build import GUIDE_IDS, guides_by_id
 
 pytestmark = BROWSER_MARKS
 
@@ -24,11 +22,7 @@ MIN_ANSWER_PX = 44  # an answer is tapped mid-ruling, standing at a table: well 
 
 @pytest.fixture(scope="module")
 def all_guides(laws_db_path) -> dict[str, reading.Guide]:
-    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
-    try:
-        return {guide.id: guide for guide in reading.all_guides(conn)}
-    finally:
-        conn.close()
+    return guides_by_id(laws_db_path)
 
 
 def first_ruling(guide: reading.Guide) -> str:

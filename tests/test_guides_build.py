@@ -36,6 +36,17 @@ GUIDE_IDS = [
 ]
 
 
+def guides_by_id(db_path) -> dict:
+    """{guide id: laws_site.read.guides.Guide} of a built database, read as the site reads them."""
+    from laws_site.read.guides import all_guides
+
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return {guide.id: guide for guide in all_guides(conn)}
+    finally:
+        conn.close()
+
+
 @pytest.fixture(scope="module")
 def registry() -> Registry:
     return Registry.from_rows(load_manifest(DEFAULT_CORPUS))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import sqlite3
 
 import pytest
 
@@ -19,6 +18,7 @@ from laws_site.read import guides as reading
 from tests import test_offline_browser as offline_browser
 from tests.browser_fixtures import BROWSER_MARKS
 from tests.test_browser import MEASURE, RUNNING_TEXT
+from tests.test_guides_build import guides_by_id
 from tests.test_offline_browser import open_online_until_saved
 
 # the fixtures of the offline browser tests: a copy of the session's database with its packs, its server, a phone
@@ -36,11 +36,7 @@ LANGUAGES = {"ja": "", "zh": "/zh", "en": "/en"}
 
 @pytest.fixture(scope="module")
 def all_guides(db_copy) -> dict[str, reading.Guide]:
-    conn = sqlite3.connect(f"file:{db_copy}?mode=ro", uri=True)
-    try:
-        return {guide.id: guide for guide in reading.all_guides(conn)}
-    finally:
-        conn.close()
+    return guides_by_id(db_copy)
 
 
 def pages_pack(db_path, lang: str) -> dict:

@@ -136,7 +136,7 @@ def lift_current(data: SearchData, merged: dict[int, list], doc: str | None, lan
             lifted = True
             kept = merged.get(current_rowid)
             if kept is None:
-                merged[current_rowid] = candidate[:4] + [candidate[4]]
+                merged[current_rowid] = candidate[:5]
             elif (candidate[4], -candidate[0]) < (kept[4], -kept[0]):
                 kept[0], kept[4] = candidate[0], candidate[4]
         if lifted:
