@@ -191,7 +191,8 @@ def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
     assert len("".join(given)) > 10_000
 
 
-def test_search_asks_whether_labels_exist_once_per_build(conn):
+def test_search_asks_no_schema_questions(conn):
+    """Labels, texts and offsets come from tables every build writes: a search asks nothing of the schema."""
     searching.search_page(conn, "リボーク", limit=20)
     page, statements = statements_of(conn, lambda: searching.search_page(conn, "ダミー", limit=20))
     assert page["results"][0]["labels"]  # labels are shown
@@ -199,24 +200,23 @@ def test_search_asks_whether_labels_exist_once_per_build(conn):
 
 
 def test_search_labels_are_read_from_the_build_time_table(conn):
-    """Table search_labels (made at build) gives what unit_labels worked out per request with three
-    statements, one a recursive walk up the parents: the same for every unit; one statement per page."""
+    """Table search_labels (made at build) gives each unit's labels and context, and unit_labels the
+    labels of links to other units, read once per build and looked up per page: every unit's, as the
+    tables hold them and in their key order."""
+    data = searching.search_data(conn)
     ids = [row[0] for row in conn.execute("select id from sections order by position")]
-    stored = {}
-    for start in range(0, len(ids), 400):
-        stored.update(presentation.unit_labels(conn, ids[start : start + 400], searching.search_data(conn)))
-    # without the search data the per-request statements run (as for a database built before the table)
-    per_request = {}
-    for start in range(0, len(ids), 400):
-        per_request.update(presentation.unit_labels(conn, ids[start : start + 400]))
-    assert stored == per_request and len(stored) == len(ids)
-    # the same for the labels of links to other units (a reprint's law unit), in the same key order
-    linked, linked_per_request = {}, {}
-    for start in range(0, len(ids), 400):
-        linked.update(presentation.link_labels(conn, ids[start : start + 400], searching.search_data(conn)))
-        linked_per_request.update(presentation.link_labels(conn, ids[start : start + 400]))
+    stored = presentation.unit_labels(conn, ids, data)
+    in_table = {
+        unit: {"label": label, "labels": json.loads(labels), "context": context}
+        for unit, label, labels, context in conn.execute("select id, label, labels, context from search_labels")
+    }
+    assert stored == in_table and len(stored) == len(ids)
+    linked = presentation.link_labels(conn, ids, data)
+    linked_in_table: dict[str, dict[str, str]] = {}
+    for unit, lang, label in conn.execute("select unit_id, lang, full_label from unit_labels order by unit_id, lang"):
+        linked_in_table.setdefault(unit, {})[lang] = label
     assert [(unit, list(names.items())) for unit, names in sorted(linked.items())] == [
-        (unit, list(names.items())) for unit, names in sorted(linked_per_request.items())
+        (unit, list(names.items())) for unit, names in sorted(linked_in_table.items())
     ]
     assert len(linked) == len(ids)
     assert stored["laws-2017-ja:27B1(b)"]["context"] == "不十分なビッドが受け入れられなかった場合"

@@ -14,8 +14,7 @@ of that language, as the registry says): the definition, else the curated ref, e
 vocabulary's first target for that English term, else the Law whose title is or carries the term.
 
 `glossary_rows(units, registry)` is what the build stores as table `glossary(id, ja, en, zh,
-source, ja_ref, zh_ref)`; `load_glossary(conn)` reads that table back, or derives the same rows
-from `sections` when a database was built before the table existed.
+source, ja_ref, zh_ref)`; `load_glossary(conn)` reads that table back.
 """
 
 from __future__ import annotations
@@ -351,12 +350,11 @@ _loaded: dict[tuple, Glossary] = {}
 
 
 def load_glossary(conn: sqlite3.Connection) -> Glossary:
-    """The glossary of this database (its `glossary` table, else derived from `sections`),
-    read once per database file version."""
+    """The glossary of this database (its `glossary` table), read once per database file version."""
     identity = database_identity(conn)
     if identity not in _loaded:
         registry = Registry.from_rows(documents(conn))
-        _loaded[identity] = Glossary(read_rows(conn, registry), registry, stored_term_tokens(conn, GLOSSARY_KEYS))
+        _loaded[identity] = Glossary(read_rows(conn), registry, stored_term_tokens(conn, GLOSSARY_KEYS))
     return _loaded[identity]
 
 
@@ -397,12 +395,6 @@ def _has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("select 1 from sqlite_master where type = 'table' and name = ?", (name,)).fetchone() is not None
 
 
-def read_rows(conn: sqlite3.Connection, registry: Registry | None = None) -> list[dict]:
-    if _has_table(conn, "glossary"):
-        cursor = conn.execute(f"select {', '.join(GLOSSARY_COLUMNS)} from glossary order by rowid")
-        return [dict(zip(GLOSSARY_COLUMNS, row)) for row in cursor]
-    if registry is None:
-        registry = Registry.from_rows(documents(conn))
-    cursor = conn.execute("select kind, doc, ref, attrs, title from sections where kind = 'definition'")
-    units = [dict(zip(("kind", "doc", "ref", "attrs", "title"), row)) for row in cursor]
-    return glossary_rows(units, registry, curated_file=None)  # serving never reads corpus/
+def read_rows(conn: sqlite3.Connection) -> list[dict]:
+    cursor = conn.execute(f"select {', '.join(GLOSSARY_COLUMNS)} from glossary order by rowid")
+    return [dict(zip(GLOSSARY_COLUMNS, row)) for row in cursor]

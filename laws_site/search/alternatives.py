@@ -84,12 +84,9 @@ def in_language(alternatives: list[dict], lang: str) -> list[dict]:
 def _labels(conn, ids: list[str]) -> dict[str, dict[str, tuple[str, str]]]:
     marks = ",".join("?" * len(ids))
     found: dict[str, dict[str, tuple[str, str]]] = {}
-    try:
-        rows = conn.execute(
-            f"select unit_id, lang, label, full_label from unit_labels where unit_id in ({marks})", ids
-        ).fetchall()
-    except sqlite3.OperationalError:  # a database built before labels existed
-        return {}
+    rows = conn.execute(
+        f"select unit_id, lang, label, full_label from unit_labels where unit_id in ({marks})", ids
+    ).fetchall()
     for unit, lang, label, full in sorted(rows, key=lambda row: LANGUAGES.index(row[1]) if row[1] in LANGUAGES else 9):
         found.setdefault(unit, {})[lang] = (label, full)
     return found

@@ -48,7 +48,6 @@ class SearchData:
     glossary: glossary.Glossary
     vocabulary: Vocabulary
     index_entries: list[IndexEntry] = field(default_factory=list)
-    has_offsets: bool = False
     # 索引 entries by each of their tokens, so a query looks at the entries sharing a word only
     index_by_term: dict[str, list[IndexEntry]] = field(default_factory=dict)
     # every token of the FTS index, per language: a query word not among them cannot match
@@ -71,8 +70,7 @@ class SearchData:
     # rowid -> its place when results tie on score: (document rank, position) as one number, equal
     # for equal pairs, so a ranking compares one int instead of looking both up per candidate
     listing_rank: dict[int, int] = field(default_factory=dict)
-    # each unit's snippet text, tokens, offsets and labels (laws_site/search/shown.py); None for a
-    # database built without search_offsets, whose results read them per request
+    # each unit's snippet text, tokens, offsets and labels (laws_site/search/shown.py); set by _load
     shown: ShownUnits | None = None
     # the words a Japanese query is cut into (laws_site/search/words.py)
     lexicon: Lexicon = field(default_factory=lambda: Lexicon({}))
@@ -123,14 +121,14 @@ class SearchData:
 
     def glossary_lookup(self, query: str) -> list:
         """The glossary's entries for the whole query (cached: the database never changes)."""
-        return self._cached(("glossary", query), lambda: self.glossary.lookup(query))
+        return self.memo(("glossary", query), lambda: self.glossary.lookup(query))
 
     def ja_terms(self, text: str) -> list[str]:
         """The words of a Japanese text a query must match, cut as a query is."""
         return self.lexicon.query_terms(text) if self.lexicon.words else tokenize.query_terms(text, "ja")
 
     def vocabulary_matches(self, query: str) -> dict:
-        return self._cached(("vocabulary", query), lambda: self.vocabulary.matches(query))
+        return self.memo(("vocabulary", query), lambda: self.vocabulary.matches(query))
 
     def url(self, unit_id: str, doc: str, ref: str) -> str:
         found = self._urls.get(unit_id)
@@ -138,7 +136,9 @@ class SearchData:
             found = self._urls[unit_id] = permalink(doc, ref)
         return found
 
-    def _cached(self, key, compute):
+    def memo(self, key, compute):
+        """`compute()` once per key for this database (which never changes while it is read); the
+        memo is emptied when it grows past MAX_CACHED keys, so queries cannot grow it for ever."""
         found = self._lookups.get(key)
         if found is None:
             if len(self._lookups) > MAX_CACHED:
@@ -183,7 +183,6 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         variants,
         glossary.load_glossary(conn),
         Vocabulary.from_conn(conn),
-        has_offsets=queries.table_exists(conn, "search_offsets"),
     )
     data.vocabulary_of = _index_vocabulary(conn)
     data.expansions = ExpansionData.from_conn(conn)
@@ -202,8 +201,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
     data.listing_rank = _listing_ranks(data)
-    if data.has_offsets:
-        data.shown = ShownUnits.load(conn, with_labels=queries.table_exists(conn, "search_labels"))
+    data.shown = ShownUnits.load(conn)
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
         document = data.documents.get(doc)
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:

@@ -67,7 +67,7 @@ def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
     """(terms, clauses) of a query in a language (Japanese cut with the build's lexicon:
     laws_site/search/words.py), cached per database. A token with no letter, digit or character
     (^, ＊) can never match: FTS drops it from the index."""
-    return data._cached(("tokens", text, lang), lambda: _query_tokens(data, text, lang))
+    return data.memo(("tokens", text, lang), lambda: _query_tokens(data, text, lang))
 
 
 def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:

@@ -3,20 +3,17 @@ to, the reprints folded into it. Nothing here is markup (templates and the CLI r
 
 from __future__ import annotations
 
-import json
-
 from ingest.text.refs import law_number
-from laws_site.read import queries
 from laws_site.read.units import permalink
 from laws_site.search.data import SearchData
 from laws_site.search.hits import Hit
 from laws_site.search.shown import ShownText
-from laws_site.search.snippets import match_spans_by_tokenizing, merge_spans, padded_spans, snippet
+from laws_site.search.snippets import merge_spans, padded_spans, snippet
 from laws_site.search.why import why
 
 
 def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[dict]:
-    texts = _texts(conn, data, [hit.id for hit in page])
+    texts = data.shown.texts  # read once per build (laws_site/search/shown.py)
     labels = unit_labels(conn, [hit.id for hit in page], data)
     linked = link_labels(conn, [u for hit in page for u in linked_units(data, hit)], data)
     results = []
@@ -25,7 +22,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
         else:
-            spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset(), hit.lang)
+            spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset())
         result = as_dict(data, hit, snippet(shown.text, spans))
         title_words = data.title_words.get(data.rowids.get(hit.id))
         result["why"] = why(query, hit, shown, title_words, data.lexicon.light)
@@ -41,110 +38,28 @@ def linked_units(data: SearchData, hit: Hit) -> list[str]:
     return hit.reprints + ([hit.reprint_of] if hit.reprint_of else []) + list(data.paired.get(hit.id, ()))
 
 
-def _shown_spans(shown: ShownText, wanted: frozenset[str], lang: str) -> list[tuple[int, int]]:
-    if shown.offsets is None:
-        return match_spans_by_tokenizing(shown.text, wanted, lang)
+def _shown_spans(shown: ShownText, wanted: frozenset[str]) -> list[tuple[int, int]]:
     # no offsets stored for the unit's tokens (none at all): nothing to mark, as match_spans says
     return padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
 
 
-def link_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict[str, str]]:
-    """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units."""
-    if not ids or not _labels_in(conn, data):
-        return {}
-    if data is not None and data.shown is not None and data.shown.full_labels is not None:
-        stored = data.shown.full_labels  # read once per build (laws_site/search/shown.py)
-        return {unit: dict(stored[unit]) for unit in ids if unit in stored}
-    marks = ",".join("?" * len(ids))
-    found: dict[str, dict[str, str]] = {}
-    for unit, lang, label in conn.execute(
-        f"select unit_id, lang, full_label from unit_labels where unit_id in ({marks})", ids
-    ):
-        found.setdefault(unit, {})[lang] = label
-    return found
+def link_labels(conn, ids: list[str], data: SearchData) -> dict[str, dict[str, str]]:
+    """id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to other units;
+    read once per build (laws_site/search/shown.py)."""
+    stored = data.shown.full_labels
+    return {unit: dict(stored[unit]) for unit in ids if unit in stored}
 
 
-def unit_labels(conn, ids: list[str], data: SearchData | None = None) -> dict[str, dict]:
+def unit_labels(conn, ids: list[str], data: SearchData) -> dict[str, dict]:
     """id -> {"label" (the Japanese interface's, sections.label), "labels" {ja, zh, en}, "context"
     (the title of the nearest enclosing unit that has one, for a sub-item without a title of its
-    own: 27B1(b) -> 不十分なビッド)}; {} for a database built before labels existed."""
-    if not ids or not _labels_in(conn, data):
-        return {}
-    if data is not None and data.shown is not None and data.shown.labels is not None:
-        # made at build (ingest/search/labels.py), read once per build (laws_site/search/shown.py)
-        stored = data.shown.labels
-        return {
-            unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
-            for unit in ids
-            if (found := stored.get(unit)) is not None
-        }
-    marks = ",".join("?" * len(ids))
-    if data is not None and data._cached(("search labels",), lambda: queries.table_exists(conn, "search_labels")):
-        # made at build (ingest/search/labels.py): one statement, not three (one a recursive walk up)
-        cursor = conn.cursor()
-        cursor.row_factory = None
-        return {
-            unit: {"label": label, "labels": json.loads(labels), "context": context}
-            for unit, label, labels, context in cursor.execute(
-                f"select id, label, labels, context from search_labels where id in ({marks})", ids
-            )
-        }
-    found = {
-        unit: {"label": label, "labels": {}, "context": None}
-        for unit, label in conn.execute(f"select id, label from sections where id in ({marks})", ids)
+    own: 27B1(b) -> 不十分なビッド)}: made at build (ingest/search/labels.py), read once per build."""
+    stored = data.shown.labels
+    return {
+        unit: {"label": found.label, "labels": dict(found.labels), "context": found.context}
+        for unit in ids
+        if (found := stored.get(unit)) is not None
     }
-    for unit, lang, label in conn.execute(
-        f"select unit_id, lang, label from unit_labels where unit_id in ({marks})", ids
-    ):
-        if unit in found:
-            found[unit]["labels"][lang] = label
-    rows = conn.execute(
-        f"""
-        with recursive up(start, id, title, depth) as (
-            select s.id, s.parent_id, null, 0 from sections s where s.id in ({marks}) and coalesce(s.title, '') = ''
-            union all
-            select up.start, p.parent_id, p.title, up.depth + 1 from up join sections p on p.id = up.id
-            where up.title is null or up.title = ''
-        )
-        select start, title from up where title is not null and title != '' order by depth
-    """,
-        ids,
-    ).fetchall()
-    for unit, title in rows:
-        if unit in found and found[unit]["context"] is None:
-            found[unit]["context"] = title
-    return found
-
-
-def _labels_in(conn, data: SearchData | None) -> bool:
-    """Whether this build has labels: asked once per build (the search data's memo), not with two
-    statements per call (four per search)."""
-    return data._cached(("has labels",), lambda: _has_labels(conn)) if data is not None else _has_labels(conn)
-
-
-def _has_labels(conn) -> bool:
-    return bool(conn.execute("select 1 from pragma_table_info('sections') where name = 'label'").fetchone()) and bool(
-        conn.execute("select 1 from sqlite_master where name = 'unit_labels'").fetchone()
-    )
-
-
-def _texts(conn, data: SearchData, ids: list[str]) -> dict[str, ShownText]:
-    """id -> the text shown in the snippet (the text, or the title when the unit has no text of its
-    own), its search tokens, their offsets (None if the build stored none): from memory when the
-    build has them (laws_site/search/shown.py), else read."""
-    if data.shown is not None:
-        return data.shown.texts
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    sql = f"select id, title, text, search_title, search_text from sections where id in ({marks})"
-    found = {}
-    for unit, title, text, title_tokens, text_tokens in conn.execute(sql, ids):
-        if text:
-            found[unit] = ShownText(text, " " + (text_tokens or "") + " ", None)
-        else:
-            found[unit] = ShownText(title or "", " " + (title_tokens or "") + " ", None)
-    return found
 
 
 NOTHING_SHOWN = ShownText("", "  ", None)

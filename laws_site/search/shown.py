@@ -8,9 +8,9 @@ request only looks units up. Nothing here depends on a query. In Python it takes
 offsets 2.0, labels 2.8, link labels 2.4: tracemalloc), read in 40-90 ms; a served process's RSS
 after 230 searches went from 182 to 191 MiB.
 
-Built from tables the build wrote: sections, search_offsets (ingest/search/tables.py) and
-search_labels (ingest/search/labels.py). A database without them (built before they existed) has
-no `ShownUnits`; laws_site/search/presentation.py then reads per request as before.
+Built from tables the build wrote: sections, search_offsets (ingest/search/tables.py), search_labels
+(ingest/search/labels.py) and unit_labels. The site and the build ship together, so every database
+the site reads has them.
 """
 
 from __future__ import annotations
@@ -42,15 +42,15 @@ class ShownUnits:
     def __init__(
         self,
         texts: dict[str, ShownText],
-        labels: dict[str, ShownLabels] | None,
-        full_labels: dict[str, dict[str, str]] | None = None,
+        labels: dict[str, ShownLabels],
+        full_labels: dict[str, dict[str, str]],
     ):
         self.texts, self.labels = texts, labels
         # unit id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to units
         self.full_labels = full_labels
 
     @classmethod
-    def load(cls, conn: sqlite3.Connection, with_labels: bool) -> "ShownUnits":
+    def load(cls, conn: sqlite3.Connection) -> "ShownUnits":
         cursor = conn.cursor()
         cursor.row_factory = None  # the whole table, not a request's result: no per-row budget
         texts = {}
@@ -62,20 +62,16 @@ class ShownUnits:
                 texts[unit] = ShownText(text, _padded(text_tokens), unpack_offsets(text_offsets))
             else:
                 texts[unit] = ShownText(title or "", _padded(title_tokens), unpack_offsets(title_offsets))
-        labels = full_labels = None
-        if with_labels:
-            labels = {
-                unit: ShownLabels(label, json.loads(names), context)
-                for unit, label, names, context in cursor.execute(
-                    "select id, label, labels, context from search_labels"
-                )
-            }
-            full_labels = {}
-            # languages in the order the per-page statement gave them (its index: unit_id, lang)
-            for unit, lang, label in cursor.execute(
-                "select unit_id, lang, full_label from unit_labels order by unit_id, lang"
-            ):
-                full_labels.setdefault(unit, {})[lang] = label
+        labels = {
+            unit: ShownLabels(label, json.loads(names), context)
+            for unit, label, names, context in cursor.execute("select id, label, labels, context from search_labels")
+        }
+        full_labels: dict[str, dict[str, str]] = {}
+        # languages in the order the per-page statement gave them (its index: unit_id, lang)
+        for unit, lang, label in cursor.execute(
+            "select unit_id, lang, full_label from unit_labels order by unit_id, lang"
+        ):
+            full_labels.setdefault(unit, {})[lang] = label
         return cls(texts, labels, full_labels)
 
 

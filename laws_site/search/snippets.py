@@ -3,8 +3,6 @@ the token offsets the build stored (table search_offsets) so that no result is t
 
 from __future__ import annotations
 
-from ingest.text import tokenize
-
 SNIPPET_CHARS = 120
 
 
@@ -61,14 +59,6 @@ def padded_spans(padded: str, offsets, wanted) -> list[tuple[int, int]]:
             spans.add((offsets[2 * i], offsets[2 * i + 1]))
             at = padded.find(needle, at + 1)
     return merge_spans(sorted(spans))
-
-
-def match_spans_by_tokenizing(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:
-    """The same for a database built before token offsets were stored."""
-    if not wanted or not text:
-        return []
-    spans = tokenize.index_token_spans(text, lang)
-    return merge_spans(sorted({(begin, end) for norm, begin, end in spans if norm in wanted}))
 
 
 def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

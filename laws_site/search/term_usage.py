@@ -99,7 +99,7 @@ def find_usages(conn, data: SearchData, doc: str, lang: str, words: list[str]) -
     """One usage per unit of `doc` holding any of the words, in reading order."""
     found: dict[str, dict] = {}
     for word in words:
-        for row in candidates(conn, data, doc, lang, word):
+        for row in candidates(conn, doc, lang, word):
             unit_id = row[0]
             if unit_id in found:
                 continue
@@ -109,30 +109,22 @@ def find_usages(conn, data: SearchData, doc: str, lang: str, words: list[str]) -
     return sorted(found.values(), key=lambda usage: usage["position"])
 
 
-def candidates(conn, data: SearchData, doc: str, lang: str, word: str) -> list[tuple]:
-    """Units of `doc` whose tokens hold every word of `word`, with their stored token offsets
-    (tokenized here only for a database built before offsets were stored)."""
+def candidates(conn, doc: str, lang: str, word: str) -> list[tuple]:
+    """Units of `doc` whose tokens hold every word of `word`, with their stored token offsets."""
     match = tokenize.fts_match(tokenize.query_clauses(word, lang))
     if not match:
         return []
     navigation = ", ".join("'" + kind + "'" for kind in NAVIGATION_KINDS)
-    offsets = "o.title, o.text" if data.has_offsets else "null, null"
-    join = "left join search_offsets o on o.id = s.id" if data.has_offsets else ""
-    rows = conn.execute(
+    return conn.execute(
         f"""
-        select s.id, s.doc, s.ref, s.lang, s.title, s.text, s.position, s.search_title, s.search_text, {offsets}
-        from sections_fts join sections s on s.rowid = sections_fts.rowid {join}
+        select s.id, s.doc, s.ref, s.lang, s.title, s.text, s.position, s.search_title, s.search_text,
+               o.title, o.text
+        from sections_fts join sections s on s.rowid = sections_fts.rowid left join search_offsets o on o.id = s.id
         where sections_fts match ? and s.doc = ? and s.kind not in ({navigation})
         order by s.position
     """,
         (match, doc),
     ).fetchall()
-    if data.has_offsets:
-        return rows
-    return [
-        row[:7] + tuple(part for field in (row[4], row[5]) for part in tokenize.index_tokens_and_offsets(field, lang))
-        for row in rows
-    ]
 
 
 def locate(row: tuple, lang: str, word: str) -> dict | None:
