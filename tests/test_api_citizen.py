@@ -50,6 +50,13 @@ async def test_the_api_page_links_the_openapi_description(datasette):
     assert 'href="/-/openapi.json"' in html and 'rel="service-desc"' in html
 
 
+async def test_every_table_of_the_api_page_has_named_columns(datasette):
+    """A table header cell with no text is announced as nothing by a screen reader (axe: empty-table-header)."""
+    html = (await datasette.client.get("/-/api")).text
+    headers = re.findall(r"<th[^>]*>(.*?)</th>", html, flags=re.S)
+    assert headers and [h for h in headers if not re.sub(r"<[^>]+>", "", h).strip()] == []
+
+
 @pytest.mark.parametrize("path", ["/laws-2017-ja/61-B-2-a.json", "/en/laws-2017-ja/61-B-2-a.json"])
 async def test_a_redirect_of_a_json_url_allows_any_origin(datasette, path):
     response = await datasette.client.get(path, headers={"origin": "https://example.org"})
