@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Callable
 
 from ingest.parsers.records import Unit
+from ingest.search.english_lexicon import LEXICON_FILE, read_lexicon
+from ingest.search.english_lexicon import SCHEMA as ENGLISH_SCHEMA
+from ingest.search.english_lexicon import lexicon_rows as english_rows
 from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
@@ -46,6 +49,7 @@ SCHEMAS = {
     "search_expansions": EXPANSION_SCHEMA,
     "search_lexicon": LEXICON_SCHEMA,
     "search_neighbours": NEIGHBOUR_SCHEMA,
+    "search_english": ENGLISH_SCHEMA,
 }
 
 
@@ -94,6 +98,7 @@ def search_tables_awaiting_tokens(
         "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
         "vocabulary": vocabulary,
         "term_tokens": term_token_rows(units, languages, glossary),
+        "search_english": english_rows(read_lexicon(Path(corpus_dir) / LEXICON_FILE)),
     }
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
     vector_pairs = read_neighbours(Path(corpus_dir) / NEIGHBOURS_FILE)

@@ -207,7 +207,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
-    data.translations = translation.translations(data)
+    data.translations = translation.translations(data, translation.dictionary_pairs(conn))
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))
         data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries, data)

@@ -6,6 +6,9 @@ vocabulary pair the words of the three languages (防家 = ディフェンダー
 terms they name inside the sentence, longest first and without overlap, are searched as a Japanese
 sentence (its coverage: laws_site/search/coverage.py). A whole query that is one glossary or
 vocabulary term is expanded as before (laws_site/search/plan.py); this reads the sentences.
+Everyday English words neither names ("dropped", "forgot", "slow") are read through JMdict's
+English -> Japanese pairs kept for the corpus's words (table search_english, ingest/search/english_lexicon.py),
+after the glossary and the vocabulary, which win; function words (me, to, his) name nothing.
 
 Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
 word also without a plural or past ending (passed -> pass, cards -> card). The same table and the same
@@ -15,32 +18,36 @@ reading run offline (the pack's `translations`).
 from __future__ import annotations
 
 import re
+import sqlite3
 import unicodedata
 
 from ingest.search import glossary
+from ingest.search.english_lexicon import ENDINGS, FUNCTION_WORDS, MIN_STEM
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
+from laws_site.read import queries
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 MAX_CHARS = 8  # a Chinese term of up to eight characters
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-ENDINGS = ("ing", "ed", "es", "s", "d")  # a word's ending a term need not share (led is its own word)
-MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
 MIN_HAN_CHARS = 2  # a Chinese term has two characters or more
 
 
-def translations(data) -> dict[str, list[str]]:
-    """{key: the Japanese words of the entries whose Chinese or English word it is}. An abbreviation
-    that the glossary's and the vocabulary's own English prints as an everyday word (TO: "Failure to
-    Alert") is not read inside a sentence ("tried to stop" is no Tournament Organizer)."""
+def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str, list[str]]:
+    """{key: the Japanese words of the entries whose Chinese or English word it is}, then of the
+    dictionary's (english, japanese, the word it inflects) for the words neither names: an inflection
+    of a word they name reads as that word (led: the glossary's lead), others as the dictionary's
+    Japanese word where the lexicon cuts it whole. An abbreviation that the glossary's and the vocabulary's own English prints as
+    an everyday word (TO: "Failure to Alert"), or a function word (ME: "rude to me"), is not read inside a
+    sentence ("tried to stop" is no Tournament Organizer)."""
     table: dict[str, list[str]] = {}
-    everyday = english_words(data)
+    everyday = english_words(data) | FUNCTION_WORDS
 
     def add(word: str | None, japanese) -> None:
         key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
-        if key and word.isupper() and key in everyday:
+        if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
             table.setdefault(key, [])
@@ -53,7 +60,22 @@ def translations(data) -> dict[str, list[str]]:
     for entry in data.vocabulary.entries:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
+    named = dict(table)
+    for english, japanese, word in dictionary:
+        if term_key(english) in named:
+            continue
+        if term_key(word) in named:
+            add(english, named[term_key(word)])
+        elif japanese in data.lexicon.words:
+            add(english, [japanese])
     return table
+
+
+def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(english, japanese, word) of table search_english (ingest/search/english_lexicon.py)."""
+    if not queries.table_exists(conn, "search_english"):
+        return []
+    return list(conn.execute("select english, japanese, word from search_english order by english"))
 
 
 def english_words(data) -> frozenset[str]:

