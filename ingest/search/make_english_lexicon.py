@@ -11,13 +11,13 @@ install both in a virtual environment of their own, build laws.db, then run
     .venv/bin/bridge-laws build --no-offline
     .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
 
-Kept: the English glosses (lower case, without "to", an article or a parenthesis, up to --max-words
-words, not a function word) of the entries whose Japanese word (kanji spelling, or kana where the
-entry has none) is a content word of the corpus's lexicon (table search_lexicon: neither dropped nor
-light), from an entry's first --max-sense senses. Each English word keeps one Japanese word: the one
+Kept: the English glosses (lower case, without "to" or an article, up to --max-words words, not a
+function word; not a gloss a parenthesis narrows to one use of the word: "card (information, filing)") of the entries whose Japanese word (kanji spelling, or kana where the
+entry has none) is written as a content word of the corpus's lexicon (table search_lexicon: neither dropped nor
+light), from an entry's first --max-sense senses. Each English word keeps one Japanese word: a native word
+before a loanword (the glossary gives the Laws' loanwords: a director's "stop" is not ストップ), then one
 that is a common word (JMdict's priority marks), then whose sense comes first in its entry (the
-word's first meaning), unqualified by a parenthesis, its gloss first, then the word the corpus prints
-most. Its inflections that
+word's first meaning), its gloss first, then the word the corpus prints most. Its inflections that
 laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making) are
 rows of their own. The same dictionary, corpus and options give the same file.
 """
@@ -37,6 +37,8 @@ from ingest.search.english_lexicon import ENDINGS, ENGLISH_RE, FUNCTION_WORDS, M
 
 ROOT = Path(__file__).resolve().parents[2]
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
+KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
+HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
 LEADING_RE = re.compile(r"^(?:to|a|an) ")
 HEADER = """# Everyday English words -> the Japanese word the Laws print for them, for search (issue 36, item 2):
 # an English situation ("defender dropped a card face up") reaches the 2017 Laws' words.
@@ -50,12 +52,16 @@ HEADER = """# Everyday English words -> the Japanese word the Laws print for the
 
 
 def corpus_words(conn: sqlite3.Connection) -> dict[str, int]:
-    """{normalised form: how often the corpus prints it} of the lexicon's content words."""
-    found: dict[str, int] = {}
-    for norm, dropped, light, count in conn.execute("select norm, dropped, light, count from search_lexicon"):
-        if norm and not dropped and not light:
-            found[norm] = found.get(norm, 0) + (count or 0)
-    return found
+    """{word as written: how often the corpus prints it} of the lexicon's content words (the written
+    word, not its search form: カード is searched as カド, and JMdict writes カード); a kanji word's
+    kana spelling (いけん for 意見) is no word of its own here: JMdict's kana words are other words."""
+    return {
+        surface: count or 0
+        for surface, norm, dropped, light, count in conn.execute(
+            "select surface, norm, dropped, light, count from search_lexicon"
+        )
+        if not dropped and not light and (surface == norm or not HIRAGANA_RE.fullmatch(surface))
+    }
 
 
 def english_key(gloss: str) -> str | None:
@@ -99,11 +105,11 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
         for sense_rank, sense in enumerate(senses[:max_sense]):
             for gloss_rank, gloss in enumerate(glosses[sense][:max_gloss]):
                 key = english_key(gloss)
-                if key is None or len(key.split()) > max_words:
-                    continue
-                qualified = "(" in gloss  # "to stop (moving)": one use of the word, not the word
+                if key is None or len(key.split()) > max_words or "(" in gloss:
+                    continue  # "card (information, filing, etc.)": one use of the word, not the word
                 for japanese in named[idseq]:
-                    rank = (idseq not in common, sense_rank, qualified, gloss_rank, -words[japanese], japanese)
+                    loanword = bool(KATAKANA_RE.fullmatch(japanese))
+                    rank = (loanword, idseq not in common, sense_rank, gloss_rank, -words[japanese], japanese)
                     yield key, japanese, gloss, rank
 
 

@@ -62,8 +62,8 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(word, list(entry.ja))
     named = dict(table)
     for english, japanese, word in dictionary:
-        if term_key(english) in named:
-            continue
+        if any(key in named for key in stems(term_key(english))):
+            continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
         if term_key(word) in named:
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
@@ -91,6 +91,11 @@ def term_key(text: str) -> str:
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
 
 
+def stems(key: str) -> list[str]:
+    """The key, then the key without each ending it may have, in ENDINGS' order (passed: passed, pass)."""
+    return [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM]
+
+
 def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
     """The Japanese words of the terms the query holds (the longest first, none overlapping), in the
     order the query names them; [] if it names none."""
@@ -100,9 +105,7 @@ def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
     for i in range(len(words)):
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             key = "".join(w.group() for w in words[i:j])
-            for candidate in [key] + [
-                key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM
-            ]:
+            for candidate in stems(key):
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
