@@ -1,0 +1,97 @@
+"""An English sentence read in the 2017 Laws' Japanese words through JMdict's pairs (issue 36, item 2):
+corpus/english_lexicon.tsv, built into table search_english, read by laws_site/search/translation.py
+after the glossary and the director vocabulary; function words name nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ingest.parsers.records import ParseError
+from ingest.search.english_lexicon import FUNCTION_WORDS, LEXICON_FILE, read_lexicon
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+
+@pytest.fixture(scope="module")
+def data(laws_db_path):
+    return search_data(sqlite3.connect(laws_db_path))
+
+
+def words(data, query: str) -> list[str]:
+    return translation.japanese_words(data.translations, query)
+
+
+@pytest.mark.parametrize(
+    "query, japanese",
+    [
+        ("defender dropped a card face up", "落とす"),  # dropped: LemmInflect's past of drop
+        ("partner forgot to alert", "忘れる"),  # forgot: an irregular past
+        ("declarer touched a card in dummy", "触れる"),  # touched: touch + ed
+        ("dummy looked at a defender's cards", "見る"),
+        ("partner hesitated then passed", "躊躇う"),  # hesitated: hesitate + d
+        ("slow pass", "遅い"),
+    ],
+)
+def test_everyday_english_words_reach_the_words_the_laws_print(data, query, japanese):
+    assert japanese in words(data, query)
+
+
+def test_a_function_word_is_no_abbreviation_in_a_sentence(laws_db_path, data):
+    """ME (misexplanation) is "me" in "rude to me": no 間違った説明 read into it; the abbreviation
+    alone, a query of its own (the vocabulary's, laws_site/search/plan.py), still reaches Law 75."""
+    assert "間違った説明" not in words(data, "opponent was rude to me")
+    assert engine.search(sqlite3.connect(laws_db_path), "ME", limit=1)[0]["id"] == "laws-2017-ja:75"
+
+
+def test_the_glossary_wins_over_the_dictionary_and_so_do_its_words_inflected(data):
+    """lead is the glossary's リード, not JMdict's 率いる (to lead a group); leading and led too."""
+    for query in ("lead", "declarer leading from the wrong hand", "a defender led out of turn"):
+        found = words(data, query)
+        assert "リード" in found and "率いる" not in found and "誘導" not in found, (query, found)
+
+
+def test_every_dictionary_word_is_one_word_of_the_lexicon(laws_db_path, data):
+    """A Japanese word the lexicon would cut into pieces would search for its pieces: none is read."""
+    pairs = translation.dictionary_pairs(sqlite3.connect(laws_db_path))
+    assert len(pairs) > 5000
+    from_dictionary = {japanese for _, japanese, _ in pairs}
+    named = {word for found in data.translations.values() for word in found}
+    read = from_dictionary & named
+    assert read and all(word in data.lexicon.words for word in read)
+
+
+def test_the_table_is_the_file(laws_db_path):
+    rows = read_lexicon(CORPUS / LEXICON_FILE)
+    built = sqlite3.connect(laws_db_path).execute("select count(*) from search_english").fetchone()[0]
+    assert built == len({english for english, *_ in rows}) == len(rows)
+
+
+def test_the_file_names_its_source_version_and_licence():
+    header = [line for line in (CORPUS / LEXICON_FILE).read_text(encoding="utf-8").splitlines() if line.startswith("#")]
+    text = "\n".join(header)
+    assert "JMdict" in text and "CC BY-SA" in text and "jamdict-data 1.5" in text and "LemmInflect" in text
+
+
+def test_no_function_word_is_a_key_of_the_file():
+    assert not [english for english, *_ in read_lexicon(CORPUS / LEXICON_FILE) if english in FUNCTION_WORDS]
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ("Drop\t落とす\tto drop\tdrop", "english and word in lower case"),
+        ("drop\t落とす\tto drop", "english<TAB>japanese<TAB>gloss<TAB>word"),
+        ("drop\t\tto drop\tdrop", "english<TAB>japanese<TAB>gloss<TAB>word"),
+    ],
+)
+def test_a_bad_line_is_a_parse_error_naming_its_line(tmp_path, line, problem):
+    path = tmp_path / LEXICON_FILE
+    path.write_text("# header\nslow\t遅い\tslow\tslow\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(ParseError) as raised:
+        read_lexicon(path)
+    assert raised.value.line == 3 and problem in str(raised.value) and str(path) in str(raised.value)
