@@ -7,11 +7,12 @@ terms they name inside the sentence, longest first and without overlap, are sear
 sentence (its coverage: laws_site/search/coverage.py). A whole query that is one glossary or
 vocabulary term is expanded as before (laws_site/search/plan.py); this reads the sentences.
 Everyday English words neither names ("dropped", "forgot", "slow") are read through JMdict's
-English -> Japanese pairs kept for the corpus's words (table search_english, ingest/search/english_lexicon.py),
-after the glossary and the vocabulary, which win; function words (me, to, his) name nothing.
+English -> Japanese pairs kept for the corpus's words (table search_english,
+ingest/search/english_lexicon.py), after the glossary and the vocabulary, which win; function words
+(me, to, his) name nothing.
 
 Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
-word also without a plural or past ending (passed -> pass, cards -> card). The same table and the same
+word also without a plural, past or adverb ending (passed -> pass, cards -> card, slowly -> slow). The same table and the same
 reading run offline (the pack's `translations`).
 """
 
@@ -39,9 +40,9 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
     """{key: the Japanese words of the entries whose Chinese or English word it is}, then of the
     dictionary's (english, japanese, the word it inflects) for the words neither names: an inflection
     of a word they name reads as that word (led: the glossary's lead), others as the dictionary's
-    Japanese word where the lexicon cuts it whole. An abbreviation that the glossary's and the vocabulary's own English prints as
-    an everyday word (TO: "Failure to Alert"), or a function word (ME: "rude to me"), is not read inside a
-    sentence ("tried to stop" is no Tournament Organizer)."""
+    Japanese word where the lexicon cuts it whole. An abbreviation that the glossary's and the
+    vocabulary's own English prints as an everyday word (TO: "Failure to Alert"), or a function word
+    (ME: "rude to me"), is not read inside a sentence ("tried to stop" is no Tournament Organizer)."""
     table: dict[str, list[str]] = {}
     everyday = english_words(data) | FUNCTION_WORDS
 
