@@ -36,6 +36,7 @@ import lemminflect
 from ingest.search.english_lexicon import ENDINGS, ENGLISH_RE, FUNCTION_WORDS, MIN_STEM
 
 ROOT = Path(__file__).resolve().parents[2]
+VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
 KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
 HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
@@ -131,14 +132,20 @@ def folds_to(form: str, word: str) -> bool:
 
 
 def inflected_rows(pairs: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:
-    """The inflections of each one-word English word that no ending folds back (dropped, forgot)."""
+    """The inflections of each one-word English word that no ending folds back (dropped, forgot). A
+    verb's past or participle also takes the place of a gloss that is no verb (said: say's 言う, not
+    the adjective's 前記, "the said"; saw: see's, not the tool's): a director tells what happened."""
     found: dict[str, tuple[str, str, str]] = {}
     for word, pair in sorted(pairs.items()):
         if " " in word:
             continue
-        for forms in lemminflect.getAllInflections(word).values():
+        verb = pair[1].startswith("to ")
+        for tag, forms in lemminflect.getAllInflections(word).items():
             for form in forms:
-                if form not in pairs and form not in found and not folds_to(form, word) and ENGLISH_RE.fullmatch(form):
+                if form in found or folds_to(form, word) or not ENGLISH_RE.fullmatch(form):
+                    continue
+                displaces = verb and tag in VERB_TENSES and form in pairs and not pairs[form][1].startswith("to ")
+                if form not in pairs or displaces:
                     found[form] = pair
     return found
 
@@ -154,7 +161,7 @@ def main() -> None:
     words = corpus_words(sqlite3.connect(f"file:{args.db}?mode=ro", uri=True))
     dictionary = sqlite3.connect(f"file:{jamdict_data.JAMDICT_DB_PATH}?mode=ro", uri=True)
     pairs = best_pairs(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words))
-    rows = {**pairs, **inflected_rows(pairs)}
+    rows = {**pairs, **inflected_rows(pairs)}  # an inflection in place of a gloss that is no verb
     with args.out.open("w", encoding="utf-8") as out:
         out.write(
             HEADER.format(
