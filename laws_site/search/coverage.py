@@ -27,6 +27,7 @@ from laws_site.search.weights import (
     COVERAGE_BM25,
     COVERAGE_MIN_IDF,
     COVERAGE_WEIGHT,
+    SITUATION_ROLE_WEIGHT,
     TEXT_CREDIT,
     TITLE_CREDIT,
 )
@@ -70,15 +71,23 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
 
 def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
     """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
-    its bm25 over the words (scaled so the best is 1), which tells apart units covering alike."""
+    its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
+    its document's role (SITUATION_ROLE_WEIGHT)."""
     covered = coverage(fts, data, branch.clauses, branch.lang, doc)
     if not covered:
         return {}
     rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
+    units, role = data.units, data.role
     return {
-        rowid: [COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0), branch, "any", None]
+        rowid: [
+            SITUATION_ROLE_WEIGHT[role(units[rowid][1])]
+            * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0)),
+            branch,
+            "any",
+            None,
+        ]
         for rowid, share in covered.items()
     }
 
