@@ -27,6 +27,7 @@ from laws_site.search.weights import (
     COVERAGE_BM25,
     COVERAGE_MIN_IDF,
     COVERAGE_WEIGHT,
+    SITUATION_DEFINITION_WEIGHT,
     SITUATION_ROLE_WEIGHT,
     TEXT_CREDIT,
     TITLE_CREDIT,
@@ -72,7 +73,7 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
 def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
     """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
     its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
-    its document's role (SITUATION_ROLE_WEIGHT)."""
+    the unit's kind and its document's role (situation_weight)."""
     covered = coverage(fts, data, branch.clauses, branch.lang, doc)
     if not covered:
         return {}
@@ -82,14 +83,20 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     units, role = data.units, data.role
     return {
         rowid: [
-            SITUATION_ROLE_WEIGHT[role(units[rowid][1])]
-            * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0)),
+            situation_weight(units[rowid], role) * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0)),
             branch,
             "any",
             None,
         ]
         for rowid, share in covered.items()
     }
+
+
+def situation_weight(unit, role) -> float:
+    """How far a unit's kind and document speak for a situation: a law more than a regulation or a
+    commentary's page, a provision more than the definition of one of the situation's words."""
+    weight = SITUATION_ROLE_WEIGHT[role(unit[1])]
+    return weight * SITUATION_DEFINITION_WEIGHT if unit[3] == "definition" else weight
 
 
 def clause_credits(data: SearchData, rows: list[int], own: list[int], words: frozenset[str]) -> dict[int, float]:

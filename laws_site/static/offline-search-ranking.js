@@ -166,9 +166,10 @@
       const rows = this.fts(ftsExpression(branch.clauses, "OR"), branch.lang, doc);
       const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
-      const role = (rowid) => this.w.SITUATION_ROLE_WEIGHT[this.documents.get(this.units.get(rowid)[1]).role];
+      const weight = (unit) => this.w.SITUATION_ROLE_WEIGHT[this.documents.get(unit[1]).role] *
+        (unit[3] === "definition" ? this.w.SITUATION_DEFINITION_WEIGHT : 1.0);  // coverage.situation_weight
       return new Map([...covered].map(([rowid, share]) =>
-        [rowid, [role(rowid) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0)), branch, "any", null]]));
+        [rowid, [weight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0)), branch, "any", null]]));
     },
 
     contentClauses(clauses) {
