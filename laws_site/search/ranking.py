@@ -87,7 +87,7 @@ def ranked_hits(
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
-    if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
+    if plan.relaxed and not found_whole(data, strict):
         relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
@@ -118,6 +118,14 @@ def ranked_hits(
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
     return ranking
+
+
+def found_whole(data: SearchData, strict: dict[int, list]) -> bool:
+    """Whether a unit holds every word of the query (or all but one): a commentary note or 索引 entry
+    holding them does not count - it speaks for the laws it is about, which only the sentence's coverage
+    ranks (a long note on 53A holds 「ダミー…オープニングリード…出す」; Law 24 and 54E govern)."""
+    evidence = data.evidence
+    return any(c[2] in ("all", "most") and rowid not in evidence for rowid, c in strict.items())
 
 
 def lift_current(data: SearchData, merged: dict[int, list], doc: str | None, lang: str | None) -> None:

@@ -38,7 +38,8 @@
     rankedHits(plan, doc, lang, indexBoost, corrected = false, currentFirst = false) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
-      if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
+      // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
+      if (plan.relaxed && ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r))) {
         relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
       }
       let merged = new Map();
