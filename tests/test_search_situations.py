@@ -24,8 +24,8 @@ SITUATIONS = situations.load()
 CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # reached with kanji words counted, lighter notes, the abbreviations fixed, the Laws above a regulation or
 # commentary and a provision above a definition covering alike (whole set): ja 0.527 / 0.625, zh 0.333 / 0.667,
-# en 0.407 / 0.481; a note holding every word no longer hides its laws: ja 0.527 / 0.634 (benchmarks/RESULTS.md)
-FLOORS = {"ja": (0.50, 0.61), "zh": (0.30, 0.62), "en": (0.37, 0.44)}  # recall@1, recall@3
+# en 0.407 / 0.481; a note holding every word no longer hides its laws: ja 0.527 / 0.652 (benchmarks/RESULTS.md)
+FLOORS = {"ja": (0.50, 0.63), "zh": (0.30, 0.62), "en": (0.37, 0.44)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -119,6 +119,7 @@ def test_the_definition_of_one_word_of_a_situation_ranks_below_a_provision(judge
 def test_a_note_holding_every_word_does_not_hide_the_laws_it_is_about(judged):
     """A long commentary note on 53A prints ダミー, オープニングリード and 出す: it held every word of the
     sentence, so the sentence's coverage never ran and no law was in the first 10. The note speaks for its
-    laws (ranking.found_whole): Law 54, whose parts govern (54E), ranks among the first results."""
+    laws (ranking.found_whole): Law 54, whose parts govern (54E), ranks among the first results, and above
+    the note, which weighs as the sentence's coverage weighs a commentary (coverage.situation_weight)."""
     found = [r["id"] for r in engine.search(judged[0], "ダミーになる人がオープニングリードを出そうとした", limit=10)]
-    assert "laws-2017-ja:54" in found[:5], found
+    assert found.index("laws-2017-ja:54") < min(found.index("out-of-turn-notes-ja:L53A"), 5), found
