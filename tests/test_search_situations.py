@@ -120,6 +120,6 @@ def test_a_note_holding_every_word_does_not_hide_the_laws_it_is_about(judged):
     """A long commentary note on 53A prints ダミー, オープニングリード and 出す: it held every word of the
     sentence, so the sentence's coverage never ran and no law was in the first 10. The note speaks for its
     laws (ranking.found_whole): Law 54, whose parts govern (54E), ranks among the first results, and above
-    the note, which weighs as the sentence's coverage weighs a commentary (coverage.situation_weight)."""
+    the note, which weighs as the sentence's coverage weighs a commentary (coverage.situation_weights)."""
     found = [r["id"] for r in engine.search(judged[0], "ダミーになる人がオープニングリードを出そうとした", limit=10)]
     assert found.index("laws-2017-ja:54") < min(found.index("out-of-turn-notes-ja:L53A"), 5), found

@@ -8,7 +8,7 @@ import heapq
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import sentence_hits, situation_weight
+from laws_site.search.coverage import sentence_hits, situation_weights
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -111,10 +111,10 @@ def ranked_hits(
     elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
         merged = {}
         # a sentence's units weigh as its coverage weighs them (a note holding every word below a law)
-        units, role = data.units, data.role
+        weight = situation_weights(data)
         _merge(
             merged,
-            {r: [situation_weight(units[r], role) * c[0], *c[1:]] for r, c in strict.items() if c[2] != "index"},
+            {r: [weight[r] * c[0], *c[1:]] for r, c in strict.items() if c[2] != "index"},
             0,
         )
         _merge(merged, relaxed, 0)

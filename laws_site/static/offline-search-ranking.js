@@ -171,7 +171,7 @@
         [rowid, [this.situationWeight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0)), branch, "any", null]]));
     },
 
-    situationWeight(unit) {  // search.coverage.situation_weight
+    situationWeight(unit) {  // search.coverage.situation_weights
       return this.w.SITUATION_ROLE_WEIGHT[this.documents.get(unit[1]).role] * (unit[3] === "definition" ? this.w.SITUATION_DEFINITION_WEIGHT : 1.0);
     },
 
