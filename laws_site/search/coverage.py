@@ -27,6 +27,8 @@ from laws_site.search.weights import (
     COVERAGE_BM25,
     COVERAGE_MIN_IDF,
     COVERAGE_WEIGHT,
+    SITUATION_DEFINITION_WEIGHT,
+    SITUATION_ROLE_WEIGHT,
     TEXT_CREDIT,
     TITLE_CREDIT,
 )
@@ -70,17 +72,39 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
 
 def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
     """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
-    its bm25 over the words (scaled so the best is 1), which tells apart units covering alike."""
+    its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
+    the unit's kind and its document's role (situation_weights)."""
     covered = coverage(fts, data, branch.clauses, branch.lang, doc)
     if not covered:
         return {}
     rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
+    weight = situation_weights(data)
     return {
-        rowid: [COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0), branch, "any", None]
+        rowid: [
+            weight[rowid] * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0)),
+            branch,
+            "any",
+            None,
+        ]
         for rowid, share in covered.items()
     }
+
+
+def situation_weights(data: SearchData) -> dict[int, float]:
+    """{rowid: how far the unit speaks for a situation}: a law more than a regulation or a commentary's
+    page, a provision more than the definition of one of the situation's words. Made once per database:
+    a sentence weighs every unit covering any of its words."""
+
+    def compute() -> dict[int, float]:
+        by_doc = {doc: SITUATION_ROLE_WEIGHT[data.role(doc)] for doc in data.documents}
+        return {
+            rowid: by_doc[unit[1]] * (SITUATION_DEFINITION_WEIGHT if unit[3] == "definition" else 1.0)
+            for rowid, unit in data.units.items()
+        }
+
+    return data.memo(("situation_weights",), compute)
 
 
 def clause_credits(data: SearchData, rows: list[int], own: list[int], words: frozenset[str]) -> dict[int, float]:

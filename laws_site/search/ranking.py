@@ -8,7 +8,7 @@ import heapq
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import sentence_hits
+from laws_site.search.coverage import sentence_hits, situation_weights
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -87,7 +87,7 @@ def ranked_hits(
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
-    if plan.relaxed and not any(c[2] in ("all", "most") for c in strict.values()):
+    if plan.relaxed and not found_whole(data, strict):
         relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
@@ -110,7 +110,13 @@ def ranked_hits(
         _merge(merged, relaxed, 2)
     elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
         merged = {}
-        _merge(merged, {rowid: c for rowid, c in strict.items() if c[2] != "index"}, 0)
+        # a sentence's units weigh as its coverage weighs them (a note holding every word below a law)
+        weight = situation_weights(data)
+        _merge(
+            merged,
+            {r: [weight[r] * c[0], *c[1:]] for r, c in strict.items() if c[2] != "index"},
+            0,
+        )
         _merge(merged, relaxed, 0)
         _add_targets(merged, data, plan.targets, doc, lang, 0)
     if current_first:
@@ -118,6 +124,14 @@ def ranked_hits(
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
     return ranking
+
+
+def found_whole(data: SearchData, strict: dict[int, list]) -> bool:
+    """Whether a unit holds every word of the query (or all but one): a commentary note or 索引 entry
+    holding them does not count - it speaks for the laws it is about, which only the sentence's coverage
+    ranks (a long note on 53A holds 「ダミー…オープニングリード…出す」; Law 24 and 54E govern)."""
+    evidence = data.evidence
+    return any(c[2] in ("all", "most") and rowid not in evidence for rowid, c in strict.items())
 
 
 def lift_current(data: SearchData, merged: dict[int, list], doc: str | None, lang: str | None) -> None:

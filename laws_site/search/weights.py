@@ -37,5 +37,9 @@ COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
 COVERAGE_WEIGHT = 1.0
 # ... and some of its bm25 (a unit that holds the words often and briefly), to tell apart units covering alike
 COVERAGE_BM25 = 0.3
+# ... by the role of its document: a situation is ruled by the Laws; a regulation (a factoring table whose
+# title says 違う) or a commentary's page covering alike ranks below the law
+SITUATION_ROLE_WEIGHT = {"laws": 1.0, "commentary": 0.7, "regulations": 0.7}
+SITUATION_DEFINITION_WEIGHT = 0.7  # ... and the definition of one of its words below a provision
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

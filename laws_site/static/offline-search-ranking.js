@@ -38,7 +38,8 @@
     rankedHits(plan, doc, lang, indexBoost, corrected = false, currentFirst = false) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
-      if (plan.relaxed && ![...strict.values()].some((c) => c[2] === "all" || c[2] === "most")) {
+      // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
+      if (plan.relaxed && ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r))) {
         relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
       }
       let merged = new Map();
@@ -61,7 +62,7 @@
       if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
       else if (relaxed.size) {
         merged = new Map();
-        this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index")), 0);
+        this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index").map(([r, c]) => [r, [this.situationWeight(this.units.get(r)) * c[0], ...c.slice(1)]])), 0);
         this.mergeTier(merged, relaxed, 0);
         this.addTargets(merged, plan.targets, doc, lang, 0);
       }
@@ -167,7 +168,11 @@
       const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
       return new Map([...covered].map(([rowid, share]) =>
-        [rowid, [this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0), branch, "any", null]]));
+        [rowid, [this.situationWeight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0)), branch, "any", null]]));
+    },
+
+    situationWeight(unit) {  // search.coverage.situation_weights
+      return this.w.SITUATION_ROLE_WEIGHT[this.documents.get(unit[1]).role] * (unit[3] === "definition" ? this.w.SITUATION_DEFINITION_WEIGHT : 1.0);
     },
 
     contentClauses(clauses) {
