@@ -6,13 +6,16 @@ references as links, footnotes with their markers, and around it what points at 
 
 from __future__ import annotations
 
+import json
+from typing import NamedTuple
 from urllib.parse import unquote, urlencode
 
 from ingest.references.labels import law_citation, printed_marker
+from ingest.sources.registry import Registry
 from ingest.text.refs import law_number, parse_law_ref
 from ingest.text.spelling import candidate_refs, canonical_ref
 from laws_site.http.locations import redirect
-from laws_site.http.responses import error_response, html_page, json_response, read
+from laws_site.http.responses import error_response, html_page, json_response, read, read_fixed
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import N_
@@ -142,10 +145,11 @@ def group_backlinks(
     ]
 
 
-def commentary(conn, unit: dict, lang: str) -> dict:
+def commentary(conn, unit: dict, lang: str, documents: Documents | None = None) -> dict:
     """Notes and worked rulings that apply this unit or one of its parts (label, first line, the
     rest on request), and the commentaries that reprint it (one line each, with the comparison).
     Which ones is decided at build (table unit_commentary, ingest/references/reading.py)."""
+    documents = documents or read_documents(conn, lang)
     source_ids = [
         r[0]
         for r in conn.execute(
@@ -153,10 +157,9 @@ def commentary(conn, unit: dict, lang: str) -> dict:
         )
     ]
     units = [u for u in (queries.unit_by_id(conn, i) for i in source_ids) if u]
-    registry = queries.registry(conn)
+    registry, titles = documents
     xrefs = queries.xrefs_from(conn, [u["id"] for u in units if u["kind"] != "quote"]) if units else []
     names = unit_labels(conn, [u["id"] for u in units], lang)
-    titles = short_titles(conn, lang)
     notes, reprints = [], {}
     for note in units:
         short = titles.get(note["doc"], note["doc"])
@@ -207,6 +210,25 @@ def short_titles(conn, lang: str) -> dict[str, str]:
     return chrome.short_titles(conn, lang)
 
 
+class Documents(NamedTuple):
+    """What the page reads of table documents: the registry and the short titles in the page's
+    language. Constant while an immutable database is served: `view` reads it once per database
+    (http/responses.read_fixed, shared with the chrome's hooks), not once per page."""
+
+    registry: Registry
+    titles: dict[str, str]
+
+
+def read_documents(conn, lang: str) -> Documents:
+    return Documents(queries.registry(conn), short_titles(conn, lang))
+
+
+async def fixed_documents(datasette, lang: str) -> Documents:
+    registry = await read_fixed(datasette, "registry", queries.registry)
+    titles = await read_fixed(datasette, ("short_titles", lang), lambda conn: short_titles(conn, lang))
+    return Documents(registry, titles)
+
+
 def definitions_used(conn, doc: str, units: list[dict]) -> list[dict]:
     """Defined terms of this document whose printed term occurs in the shown text."""
     shown = "\n".join((u["title"] or "") + "\n" + (u["text"] or "") for u in units)
@@ -230,19 +252,33 @@ def reading_neighbours(conn, row: dict) -> tuple[dict | None, dict | None]:
     return tuple(queries.unit_by_id(conn, i) if i else None for i in found)
 
 
+SIBLING_COLUMNS = "id, doc, ref, kind, attrs"
+
+
 def siblings(conn, row: dict) -> list[dict]:
-    """The units beside this one under the same parent (A. B. C. / 1. 2. / (a) (b)), in order."""
+    """The units beside this one under the same parent (A. B. C. / 1. 2. / (a) (b)), in order: what
+    the list of them shows (id, doc, ref, kind, attrs, url), not their texts (up to 61 rows a page)."""
     if not row.get("parent_id"):
         return []
     # 1997 Law 23's neighbours are laws, not the divisions beside it
     headings = "" if row["kind"] in HEADING_KINDS else " and kind not in ('part', 'chapter', 'division')"
     rows = conn.execute(  # one more than shown: a 索引 entry has ~2,000 siblings, none read
-        f"select {queries.UNIT_COLUMNS} from sections where parent_id = ? and kind != 'footnote'{headings} "
+        f"select {SIBLING_COLUMNS} from sections where parent_id = ? and kind != 'footnote'{headings} "
         f"order by position limit {MAX_SIBLINGS + 1}",
         (row["parent_id"],),
     )
-    out = [queries.unit_dict(r) for r in rows]
+    out = [sibling(*r) for r in rows]
     return out if 1 < len(out) <= MAX_SIBLINGS else []
+
+
+def sibling(unit_id: str, doc: str, ref: str, kind: str, attrs: str | None) -> dict:
+    return {
+        "id": unit_id,
+        "ref": ref,
+        "kind": kind,
+        "attrs": json.loads(attrs) if attrs else {},
+        "url": permalink(doc, ref),
+    }
 
 
 MAX_SIBLINGS = 60
@@ -251,12 +287,14 @@ MAX_SIBLINGS = 60
 HEADING_KINDS = frozenset({"part", "chapter", "division"})
 
 
-def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
+def unit_context(conn, doc: str, ref: str, lang: str = "ja", documents: Documents | None = None) -> dict | None:
     """The template context of /<doc>/<ref>, or None when there is no such unit. ``lang`` is the
-    interface language: the labels people read (第61条B項2 / Law 61B2) are in it."""
+    interface language: the labels people read (第61条B項2 / Law 61B2) are in it. ``documents``:
+    read here unless given (`fixed_documents`)."""
     unit = load_unit(conn, doc, ref)
     if unit is None:
         return None
+    documents = documents or read_documents(conn, lang)
     row = queries.unit_by_id(conn, unit["id"])
     units = queries.subtree(conn, unit["id"])
     ids = [u["id"] for u in units]
@@ -327,7 +365,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
         "body": body,
         "footnotes": footnotes,
         "label": label,
-        "document_title": short_titles(conn, lang).get(doc),
+        "document_title": documents.titles.get(doc),
         "tables": [table_json(t) for u in units for t in tables.get(u["id"], [])],
         "citation": citation_forms(
             unit,
@@ -352,7 +390,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja") -> dict | None:
             for s in beside
         ],
         "backlinks": group_backlinks(incoming, set(ids), doc, full_names, names),
-        "commentary": commentary(conn, unit, lang),
+        "commentary": commentary(conn, unit, lang, documents),
         "definitions": used,
         "other_edition": editions.edition_box(conn, unit, ids, lang),
         "previous": previous,
@@ -500,7 +538,8 @@ async def view(datasette, request):
             context={"doc": doc, "ref": ref[:40] + "…", "document": {"title": doc}},
         )
     lang = i18n.lang()  # read before the thread: a read thread does not see the request's context
-    context = await read(datasette, lambda conn: unit_context(conn, doc, ref, lang))
+    documents = await fixed_documents(datasette, lang)
+    context = await read(datasette, lambda conn: unit_context(conn, doc, ref, lang, documents))
     if context is None:
         return await missing_unit(datasette, request, doc, ref, as_json)
     if as_json:
