@@ -13,7 +13,7 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from laws_site.http.locations import redirect
-from laws_site.http.responses import json_error, json_response, read
+from laws_site.http.responses import html_page, json_error, json_response, read, read_fixed
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import gettext
@@ -32,16 +32,15 @@ async def diff_view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     if not as_json and not any(args.get(k) for k in ("ref", "from", "to")):
         # /-/diff as linked from the home page: the form and the offered comparisons, not an error
-        return Response.html(
-            await datasette.render_template(
-                "diff.html",
-                {
-                    "diff": None,
-                    "choices": await choices(datasette),
-                    "request_args": {"ref": "", "from": "", "to": "", "whitespace": False},
-                },
-                request=request,
-            )
+        return await html_page(
+            datasette,
+            request,
+            "diff.html",
+            {
+                "diff": None,
+                "choices": await choices(datasette),
+                "request_args": {"ref": "", "from": "", "to": "", "whitespace": False},
+            },
         )
     try:
         if not ref:
@@ -67,16 +66,16 @@ async def diff_view(datasette, request):
         row["why"] = reasons.reason(row.get("note"), notes)  # an editor's note in the reader's language
         row["from_pieces"], row["to_pieces"] = side_pieces(row, "from_text", "to_text", "ops")
         row["from_title_pieces"], row["to_title_pieces"] = side_pieces(row, "from_title", "to_title", "title_ops")
-    return Response.html(
-        await datasette.render_template(
-            "diff.html",
-            {
-                "diff": result,
-                "choices": await choices(datasette),
-                "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace},
-            },
-            request=request,
-        )
+    # html_page: the pack crawl renders its ~720 diff pages per language from the synchronous templates
+    return await html_page(
+        datasette,
+        request,
+        "diff.html",
+        {
+            "diff": result,
+            "choices": await choices(datasette),
+            "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace},
+        },
     )
 
 
@@ -98,17 +97,16 @@ async def overview_view(datasette, request):
         law["relations_text"] = " · ".join(
             f"{names[r]} {n}" for r, n in sorted((law.get("relations") or {}).items()) if r not in ("same", "reworded")
         )
-    return Response.html(
-        await datasette.render_template(
-            "diff_overview.html",
-            {
-                "overview": result,
-                "choices": await choices(datasette),
-                "relation_names": editions.RELATION_NAMES,
-                "request_args": {"from": from_doc, "to": to_doc},
-            },
-            request=request,
-        )
+    return await html_page(
+        datasette,
+        request,
+        "diff_overview.html",
+        {
+            "overview": result,
+            "choices": await choices(datasette),
+            "relation_names": editions.RELATION_NAMES,
+            "request_args": {"from": from_doc, "to": to_doc},
+        },
     )
 
 
@@ -130,7 +128,9 @@ async def bad_request(datasette, request, error, as_json: bool):
 
 
 async def choices(datasette) -> dict:
-    """The comparisons the site offers, for the form's lists: each side's documents, and the pairs."""
+    """The comparisons the site offers, for the form's lists: each side's documents, and the pairs.
+    Read once per served immutable database and language (read_fixed): the same on every diff page.
+    The templates only read it."""
     lang = i18n.lang()  # read before the thread
 
     def offered(conn):
@@ -152,7 +152,7 @@ async def choices(datasette) -> dict:
             "pairs": [{"from": label(a), "to": label(b)} for a, b in pairs],
         }
 
-    return await read(datasette, offered)
+    return await read_fixed(datasette, ("diff_choices", lang), offered)
 
 
 def side_pieces(row: dict, from_key: str, to_key: str, ops_key: str) -> tuple[list[dict], list[dict]]:
