@@ -24,7 +24,7 @@ from laws_site.read.footnotes import page_footnotes
 from laws_site.read.guides import guide_links
 from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
-from laws_site.read.units import composed_text, load_unit, nearest_refs, permalink
+from laws_site.read.units import composed_text, labels_by_language, load_unit, nearest_refs, permalink
 from laws_site.read.units import labels as unit_labels
 from laws_site.search import alternatives as citation_alternatives
 
@@ -359,6 +359,7 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja", documents: Document
             near["label"] = names.get(near["id"]) or near["ref"]
     law = next((a for a in reversed(chain) if a["kind"] in LAW_KINDS), None)
     label = names.get(unit["id"]) or unit["ref"]
+    short_labels, full_labels = labels_by_language(conn, unit["id"])
     return {
         "unit": unit,
         "document": document,
@@ -370,8 +371,8 @@ def unit_context(conn, doc: str, ref: str, lang: str = "ja", documents: Document
         "citation": citation_forms(
             unit,
             document,
-            {code: unit_labels(conn, [unit["id"]], code, full=True).get(unit["id"]) for code in ("ja", "zh", "en")},
-            {code: unit_labels(conn, [unit["id"]], code).get(unit["id"]) for code in ("ja", "zh", "en")},
+            {code: full_labels.get(code) for code in ("ja", "zh", "en")},
+            {code: short_labels.get(code) for code in ("ja", "zh", "en")},
         ),
         "breadcrumb": chain,
         "law": law,

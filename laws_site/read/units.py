@@ -111,6 +111,14 @@ def labels(conn: sqlite3.Connection, unit_ids, lang: str, full: bool = False) ->
     return out
 
 
+def labels_by_language(conn: sqlite3.Connection, unit_id: str) -> tuple[dict[str, str], dict[str, str]]:
+    """One unit's labels and full labels in every interface language, in one read (what its
+    citation offers): ({"ja": 「第61条B項2」, ...}, {"ja": full label, ...}); a language without one
+    is left out."""
+    rows = conn.execute("select lang, label, full_label from unit_labels where unit_id = ?", [unit_id]).fetchall()
+    return {lang: label for lang, label, _ in rows}, {lang: full for lang, _, full in rows}
+
+
 def composed_text(units: list[dict]) -> str:
     """A unit's full text with its sub-items, as printed: each part on its own line, after its
     printed number (B. / 1. / (a)); footnotes are left out. ``units`` is the subtree in reading order."""
