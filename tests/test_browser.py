@@ -199,6 +199,23 @@ def test_without_script_the_citation_is_a_plain_permalink(browser, served):
     context.close()
 
 
+@pytest.mark.parametrize("width", [900, 1024, 1200])
+def test_the_header_fits_between_a_tablet_and_a_wide_screen(browser, served, width):
+    """The phone (390) and desktop (1280) widths above miss the widths in between, where the header is one
+    row: its links wrap rather than push the language switcher past the edge (1024 px scrolled 139 px)."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    for prefix in UI_LANGUAGES.values():
+        page.goto(served + prefix + "/laws-2017-ja/61B")
+        sideways = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert sideways <= 0, f"{prefix} at {width} px scrolls sideways by {sideways} px"
+        assert (
+            page.locator(".ui-languages").bounding_box()["x"] + page.locator(".ui-languages").bounding_box()["width"]
+            <= width
+        )
+    context.close()
+
+
 def test_a_part_of_the_contents_opens_from_its_anchor(pages, served):
     page = fresh(pages, "phone")
     page.goto(served + "/laws-2017-ja#part-5")
