@@ -73,6 +73,8 @@ def rules() -> dict:
             "unknown_run": words.UNKNOWN_RUN_COST,
             "unknown_char": words.UNKNOWN_CHAR_COST,
             "kana_runs": [js_pattern(run) for run in words.KANA_RUN_RES],
+            "bid": js_pattern(words.BID_RE),
+            "bid_word": words.BID_WORD,
         },
         "scripts": {
             "kana": js_pattern(tokenize.KANA_RE),

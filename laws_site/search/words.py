@@ -30,6 +30,19 @@ UNKNOWN_CHAR_COST = 2_000_000
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
+# a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
+# a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
+# never inside a citation (27B1, 61条A項): no letter or digit on either side
+BID_RE = re.compile(
+    r"(?<![0-9A-Za-z])[1-7] ?(?:ハート|ダイヤ(?:モンド)?|スペード|クラブ|ノー ?トランプ|ノートラ|NT|nt|[♠♥♦♣♤♡♢♧]|[SH])"
+    r"(?![0-9A-Za-z])"
+)
+BID_WORD = "ビッド"
+
+
+def with_bid_word(text: str) -> str:
+    """The query with ビッド added when it writes a bid (BID_RE); otherwise the query."""
+    return f"{text} {BID_WORD}" if BID_RE.search(unicodedata.normalize("NFKC", text)) else text
 
 
 def word_cost(count: int) -> int:

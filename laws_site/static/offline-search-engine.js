@@ -193,6 +193,8 @@
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
+      // words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド
+      if (lang === "ja" && K.words.bid.test(text.normalize("NFKC"))) text = `${text} ${K.words.bid_word}`;
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
