@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
-from ingest.sources.corpus import read_text
+from ingest.sources.corpus import tab_separated_lines
 
 COLUMNS = {"english": str, "japanese": str, "gloss": str, "word": str}
 SCHEMA = (COLUMNS, {"pk": "english"})
@@ -50,13 +50,8 @@ FUNCTION_WORDS = frozenset(
 def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:
     """corpus/english_lexicon.tsv: (english, japanese, gloss, word) in the file's order, `word` the
     dictionary's English word that `english` inflects (led: lead); a bad line is a ParseError."""
-    if not path.exists():
-        return []
     found = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
+    for number, line, fields in tab_separated_lines(path):
         if (
             len(fields) != 4
             or not all(ENGLISH_RE.fullmatch(fields[i]) for i in (0, 3))

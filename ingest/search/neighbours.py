@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
-from ingest.sources.corpus import read_text
+from ingest.sources.corpus import tab_separated_lines
 from ingest.text import tokenize
 
 COLUMNS = {"word": str, "neighbour": str, "source": str, "rank": int}
@@ -39,13 +39,8 @@ STEM_ENDINGS = tuple(
 
 def read_neighbours(path: Path) -> list[tuple[str, str, float]]:
     """corpus/neighbours.tsv: (word, neighbour, cosine) in the file's order; a bad line is a ParseError."""
-    if not path.exists():
-        return []
     found = []
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
+    for number, line, fields in tab_separated_lines(path):
         problem = ParseError(str(path), number, f"expected `word<TAB>neighbour<TAB>cosine` (-1 to 1), got {line!r}")
         try:
             word, neighbour, cosine = fields[0], fields[1], float(fields[2])

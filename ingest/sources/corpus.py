@@ -144,6 +144,18 @@ def read_text(path: Path) -> str:
     return text.replace("\r\n", "\n")
 
 
+def tab_separated_lines(path: Path) -> list[tuple[int, str, list[str]]]:
+    """A corpus table kept as text (corpus/neighbours.tsv, english_lexicon.tsv): (line number, line, its
+    tab-separated fields) of every line but blank ones and `#` comments; [] when the file is absent."""
+    if not path.exists():
+        return []
+    return [
+        (number, line, line.split("\t"))
+        for number, line in enumerate(read_text(path).splitlines(), start=1)
+        if line.strip() and not line.startswith("#")
+    ]
+
+
 def utf8_text(path: Path, expected: str) -> str:
     """The file decoded as UTF-8, or a ParseError naming the line of its first undecodable byte."""
     raw = path.read_bytes()
