@@ -31,6 +31,12 @@ ENGLISH_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 ENDINGS = ("ing", "ed", "es", "s", "d", "ly")
 MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
 
+
+def stems(key: str) -> list[str]:
+    """The key, then the key without each ending it may have, in ENDINGS' order (passed: passed, pass)."""
+    return [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM]
+
+
 FUNCTION_WORDS = frozenset(
     # articles, demonstratives, pronouns and their possessives
     "a an the this that these those it its itself i me my mine myself we us our ours you your yours he him his "

@@ -33,7 +33,7 @@ from pathlib import Path
 import jamdict_data
 import lemminflect
 
-from ingest.search.english_lexicon import ENDINGS, ENGLISH_RE, FUNCTION_WORDS, MIN_STEM
+from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, stems
 
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
@@ -125,10 +125,7 @@ def best_pairs(found) -> dict[str, tuple[str, str, str]]:
 
 def folds_to(form: str, word: str) -> bool:
     """Whether translation.py reads `form` as `word` by dropping an ending (passed -> pass)."""
-    return form == word or any(
-        form.endswith(ending) and len(form) - len(ending) >= MIN_STEM and form[: -len(ending)] == word
-        for ending in ENDINGS
-    )
+    return word in stems(form)
 
 
 def inflected_rows(pairs: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:

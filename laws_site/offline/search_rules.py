@@ -17,7 +17,7 @@ import re
 
 from jaconv import conv_table
 
-from ingest.search import glossary, vocabulary
+from ingest.search import english_lexicon, glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
 from laws_site.search import expansions, plan, query, translation, weights, why, words
@@ -153,8 +153,8 @@ def rules() -> dict:
         "translation": {
             "max_words": translation.MAX_WORDS,
             "max_chars": translation.MAX_CHARS,
-            "endings": list(translation.ENDINGS),
-            "min_stem": translation.MIN_STEM,
+            "endings": list(english_lexicon.ENDINGS),
+            "min_stem": english_lexicon.MIN_STEM,
             "min_han_chars": translation.MIN_HAN_CHARS,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(translation.HAN_RUN_RE, every=True),

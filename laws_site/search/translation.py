@@ -23,10 +23,9 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import ENDINGS, FUNCTION_WORDS, MIN_STEM
+from ingest.search.english_lexicon import FUNCTION_WORDS, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
-from laws_site.read import queries
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 MAX_CHARS = 8  # a Chinese term of up to eight characters
@@ -74,8 +73,6 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
 
 def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
     """(english, japanese, word) of table search_english (ingest/search/english_lexicon.py)."""
-    if not queries.table_exists(conn, "search_english"):
-        return []
     return list(conn.execute("select english, japanese, word from search_english order by english"))
 
 
@@ -90,11 +87,6 @@ def english_words(data) -> frozenset[str]:
 
 def term_key(text: str) -> str:
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
-
-
-def stems(key: str) -> list[str]:
-    """The key, then the key without each ending it may have, in ENDINGS' order (passed: passed, pass)."""
-    return [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM]
 
 
 def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:

@@ -97,6 +97,9 @@
     return "/-/search?" + form.toString();
   }
 
+  /** The interface language a page's path is read in: its /en/ or /zh/ prefix, else Japanese. */
+  function interfaceOf(pathname) { return (/^\/(en|zh)(?=\/)/.exec(pathname) || [null, "ja"])[1]; }
+
   /** templates/search.html result_item. */
   function resultPart(p, r, group, names, titles, pathname) {
     const label = names.label(r);
@@ -106,7 +109,7 @@
       r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
       r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
-      r.paired.length && /^\/(en|zh)\//.test(pathname) ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
+      r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
     return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
@@ -115,7 +118,7 @@
   /** The guides the pack says cover the first results (laws_site/read/guides.py offered_guides): the
    * first unit's, then the next one's new ones, at most `offered`. */
   function offeredGuides(offers, results, pathname) {
-    const lang = (/^\/(en|zh)\//.exec(pathname) || [null, "ja"])[1];
+    const lang = interfaceOf(pathname);
     const ids = [];
     for (const r of results.slice(0, offers.from_results)) for (const id of offers.units[r.id] || []) if (!ids.includes(id)) ids.push(id);
     return ids.slice(0, offers.offered).map((id) => ({ url: offers.guides[id].url, title: offers.guides[id].title[lang] }));
@@ -184,7 +187,7 @@
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
         limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, K.search.max_offset),
-        expand: !params.get("exact"), interface: (/^\/(en|zh)\//.exec(pathname) || [null, "ja"])[1] });
+        expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
       return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
@@ -259,7 +262,7 @@
     if (searchBox.dataset.rendered) { mark(); return; } // the service worker answered it
     const words = pageWords(searchBox.outerHTML);
     const params = new URLSearchParams(location.search);
-    const lang = (/^\/(en|zh)(?=\/)/.exec(location.pathname) || [null, "ja"])[1];
+    const lang = interfaceOf(location.pathname);
     const labels = fetch("/-/offline/saved/" + lang + "/labels").then((r) => (r.ok ? r.json() : null)).catch(() => null);
     Promise.all([loadEngine(), labels]).then(([engine, named]) => {
       const shown = answerSearch(engine, words, location.pathname, params, named);
