@@ -13,6 +13,7 @@ from ingest.parsers.records import ParseError
 from ingest.search.english_lexicon import FUNCTION_WORDS, LEXICON_FILE, read_lexicon
 from laws_site.search import engine, translation
 from laws_site.search.data import search_data
+from laws_site.search.plan import make_plan
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -53,6 +54,28 @@ def test_the_glossary_wins_over_the_dictionary_and_so_do_its_words_inflected(dat
     for query in ("lead", "declarer leading from the wrong hand", "a defender led out of turn"):
         found = words(data, query)
         assert "リード" in found and "率いる" not in found and "誘導" not in found, (query, found)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["partner hesitated then passed", "defender dropped a card face up", "dummy called the director during play"],
+)
+def test_an_english_sentence_is_searched_in_the_laws_words_only(laws_db_path, data, query):
+    """Its words are read (translation.py); the leftovers typed as they are (the, a, tried) would match
+    sub-items' (a) or katakana readings and cover a unit alone: partner -> パートナー put Law 40 first."""
+    plan = make_plan(data, query, None)
+    assert plan.branches and all(branch.via is not None for branch in plan.branches), plan.branches
+    assert [branch.sentence for branch in plan.branches] == [True]
+    english = set(query.lower().split())
+    for result in engine.search_page(sqlite3.connect(laws_db_path), query, limit=10, interface="en")["results"]:
+        assert not english & {word.lower() for word in result["why"]["words"]}, (query, result["id"], result["why"])
+
+
+@pytest.mark.parametrize("query", ["防家掉了一张牌 同伴看见了", "NT", "penaruti kaado"])
+def test_what_no_english_sentence_reads_is_still_searched_as_typed(data, query):
+    """A Chinese sentence matches the 1997 Chinese text word for word; an English word the translation
+    cannot read alone, or a Latin word the Japanese text prints (NT), is searched as typed."""
+    assert any(branch.via is None for branch in make_plan(data, query, None).branches)
 
 
 def test_every_dictionary_word_is_one_word_of_the_lexicon(laws_db_path, data):

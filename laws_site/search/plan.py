@@ -132,6 +132,10 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
         if words:
             branch = make_branch(data, words, "ja", via=words, weight=TRANSLATION_WEIGHT)
             branch.sentence = True
+            if not tokenize.HAN_RE.search(query):
+                # an English sentence read in the Laws' words is not also searched as typed: its leftover
+                # words (the, from, tried) read as katakana or sub-item letters and cover alone
+                branches = [b for b in branches if b.via is not None]
             add_branch(branches, branch)
     query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
     also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]

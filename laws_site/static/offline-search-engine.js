@@ -559,7 +559,13 @@
       if (languages.includes("ja") && !K.scripts.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
         // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
         const words = this.japaneseWords(query).join(" ");
-        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT); branch.sentence = true; add(branch); }
+        if (words) {
+          const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT);
+          branch.sentence = true;
+          // an English sentence read in the Laws' words is not also searched as typed (search.plan)
+          if (!K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
+          add(branch);
+        }
       }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
