@@ -78,6 +78,17 @@ def test_what_no_english_sentence_reads_is_still_searched_as_typed(data, query):
     assert any(branch.via is None for branch in make_plan(data, query, None).branches)
 
 
+@pytest.mark.parametrize("english, unprinted", [("face", "建て前"), ("stop", "打ち切る")])
+def test_a_word_the_laws_print_is_read_before_one_they_never_print(laws_db_path, data, english, unprinted):
+    """JMdict's word for an English word is one the corpus prints where one of its senses names one: not
+    a word the lexicon holds only as a neighbour of the Laws' words (face was 建て前, shown under "Also
+    searched" and matching nothing)."""
+    printed = dict(sqlite3.connect(laws_db_path).execute("select surface, count from search_lexicon"))
+    assert not printed[unprinted]
+    read = data.translations[english]
+    assert unprinted not in read and all(printed.get(word) for word in read), read
+
+
 def test_every_dictionary_word_is_one_word_of_the_lexicon(laws_db_path, data):
     """A Japanese word the lexicon would cut into pieces would search for its pieces: none is read."""
     pairs = translation.dictionary_pairs(sqlite3.connect(laws_db_path))

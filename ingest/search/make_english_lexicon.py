@@ -12,12 +12,14 @@ install both in a virtual environment of their own, build laws.db, then run
     .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
 
 Kept: the English glosses (lower case, without "to" or an article, up to --max-words words, not a
-function word; not a gloss a parenthesis narrows to one use of the word: "card (information, filing)") of the entries whose Japanese word (kanji spelling, or kana where the
-entry has none) is written as a content word of the corpus's lexicon (table search_lexicon: neither dropped nor
-light), from an entry's first --max-sense senses. Each English word keeps one Japanese word: a native word
+function word; not a gloss a parenthesis narrows to one use of the word: "card (information, filing)") of
+the entries whose Japanese word (kanji spelling, or kana where the entry has none) is written as a content
+word of the corpus's lexicon (table search_lexicon: neither dropped nor light), from an entry's first
+--max-sense senses. Each English word keeps one Japanese word: one the Laws print (a word the lexicon
+holds only as a neighbour of theirs reads nothing of the Laws: 建て前 for "face"), then a native word
 before a loanword (the glossary gives the Laws' loanwords: a director's "stop" is not ストップ), then one
-that is a common word (JMdict's priority marks), then whose sense comes first in its entry (the
-word's first meaning), its gloss first, then the word the corpus prints most. Its inflections that
+that is a common word (JMdict's priority marks), then whose sense comes first in its entry (the word's
+first meaning), its gloss first, then the word the corpus prints most. Its inflections that
 laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making) are
 rows of their own. The same dictionary, corpus and options give the same file.
 """
@@ -110,7 +112,16 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                     continue  # "card (information, filing, etc.)": one use of the word, not the word
                 for japanese in named[idseq]:
                     loanword = bool(KATAKANA_RE.fullmatch(japanese))
-                    rank = (loanword, idseq not in common, sense_rank, gloss_rank, -words[japanese], japanese)
+                    unprinted = not words[japanese]  # only a neighbour of the Laws' words (建て前 for face)
+                    rank = (
+                        unprinted,
+                        loanword,
+                        idseq not in common,
+                        sense_rank,
+                        gloss_rank,
+                        -words[japanese],
+                        japanese,
+                    )
                     yield key, japanese, gloss, rank
 
 
