@@ -71,6 +71,24 @@ def test_an_english_sentence_is_searched_in_the_laws_words_only(laws_db_path, da
         assert not english & {word.lower() for word in result["why"]["words"]}, (query, result["id"], result["why"])
 
 
+@pytest.mark.parametrize(
+    "query, phrases, words",
+    [
+        # 対戦相手 is cut 対戦 + 相手: two words of the situation, each counted, without the phrase
+        ("opponents are playing very slowly", {"対戦 相手"}, {"遅い"}),
+        # a particle ends a phrase: ディクレアラーの順番外のリード is ディクレアラー, 順番外, リード
+        ("dummy tried to stop declarer leading from the wrong hand", {"順番 外"}, {"デクレアラ", "リド"}),
+        ("防家掉了一张牌 同伴看见了", set(), {"デフエンダ"}),
+    ],
+)
+def test_a_translated_term_printed_as_one_compound_counts_once(data, query, phrases, words):
+    (branch,) = [branch for branch in make_plan(data, query, None).branches if branch.sentence]
+    single = {clause[0] for clause in branch.clauses if len(clause) == 1}
+    assert phrases == {word for word in single if " " in word}, branch.clauses
+    pieces = {piece for phrase in phrases for piece in phrase.split()}
+    assert words <= single and not pieces & single, branch.clauses
+
+
 @pytest.mark.parametrize("query", ["防家掉了一张牌 同伴看见了", "NT", "penaruti kaado"])
 def test_what_no_english_sentence_reads_is_still_searched_as_typed(data, query):
     """A Chinese sentence matches the 1997 Chinese text word for word; an English word the translation

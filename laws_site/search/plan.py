@@ -128,10 +128,12 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 rank += 1
     if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
         # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
-        words = " ".join(translation.japanese_words(data.translations, query))
+        read = translation.japanese_words(data.translations, query)
+        words = " ".join(read)
         if words:
-            branch = make_branch(data, words, "ja", via=words, weight=TRANSLATION_WEIGHT)
-            branch.sentence = True
+            terms, clauses = query_tokens(data, words, "ja")
+            clauses = compound_clauses(data, read, list(clauses))
+            branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=True)
             if not tokenize.HAN_RE.search(query):
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
                 # words (the, from, tried) read as katakana or sub-item letters and cover alone
@@ -140,6 +142,28 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
     also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
     return Plan(branches, targets, list(dict.fromkeys(also)), query=query)
+
+
+def compound_clauses(data: SearchData, terms: list[str], clauses: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """A translated term the lexicon cuts into several words printed together (対戦相手: 対戦 相手,
+    順番外: 順番 外) is one word of the situation, matched as a phrase: its pieces, each counted, weighed
+    it twice (an opponent's unit outranked the slow play's). A particle ends a phrase (ディクレアラーの
+    順番外のリード: three words); a katakana compound is already one clause (query_clauses)."""
+    phrases, pieces, alone = [], set(), set()
+    for term in terms:
+        run: list = []
+        for word in [*data.lexicon.cut(term), None]:
+            if word is not None and not word.dropped and (not run or run[-1].end == word.begin):
+                run.append(word)
+                continue
+            if len(run) >= 2 and not all(tokenize.KATAKANA_WORD_RE.fullmatch(w.surface) for w in run):
+                phrases.append((" ".join(w.norm for w in run),))
+                pieces.update(w.norm for w in run)
+            else:
+                alone.update(w.norm for w in run)
+            run = [word] if word is not None and not word.dropped else []
+    pieces -= alone
+    return list(dict.fromkeys(phrases + [c for c in clauses if not (len(c) == 1 and c[0] in pieces)]))
 
 
 def add_branch(branches: list[Branch], branch: Branch) -> Branch | None:

@@ -497,13 +497,31 @@
 
     docRank(doc) { return this.docOrder.has(doc) ? this.docOrder.get(doc) : this.docOrder.size; }
 
-    makeBranch(text, lang, via = null, weight = 1.0) {
-      const [terms, clauses] = this.queryTokens(text, lang);
+    makeBranch(text, lang, via = null, weight = 1.0, read = null) {
+      const [terms, found] = this.queryTokens(text, lang);
+      const clauses = read ? this.compoundClauses(read, found) : found;
       const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
       const highlighted = new Set(terms);
       for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
       return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted,
         named: this.titleKey(text, lang) };
+    }
+
+    /** search.plan.compound_clauses: a translated term's words printed together (対戦相手) are one phrase. */
+    compoundClauses(read, clauses) {
+      const phrases = [], pieces = new Set(), alone = new Set();
+      for (const term of read) {
+        let run = [];
+        for (const word of [...this.japaneseTokens(term), null]) {
+          if (word && !word.dropped && (!run.length || run[run.length - 1].end === word.begin)) { run.push(word); continue; }
+          const phrase = run.length >= 2 && !run.every((t) => K.scripts.katakana_word.test(t.surface));
+          if (phrase) phrases.push([run.map((t) => t.norm).join(" ")]);
+          for (const t of run) (phrase ? pieces : alone).add(t.norm);
+          run = word && !word.dropped ? [word] : [];
+        }
+      }
+      const kept = clauses.filter((c) => !(c.length === 1 && pieces.has(c[0]) && !alone.has(c[0])));
+      return [...new Map(phrases.concat(kept).map((c) => [c.join("\u0001"), c])).values()];
     }
 
     /** search.title_key: a title or a query compared as written (NAMED_BOOST). */
@@ -558,14 +576,10 @@
       }
       if (languages.includes("ja") && !K.scripts.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
         // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
-        const words = this.japaneseWords(query).join(" ");
-        if (words) {
-          const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT);
-          branch.sentence = true;
-          // an English sentence read in the Laws' words is not also searched as typed (search.plan)
-          if (!K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
-          add(branch);
-        }
+        const read = this.japaneseWords(query), words = read.join(" ");
+        // an English sentence read in the Laws' words is not also searched as typed (search.plan)
+        if (words && !K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
+        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read); branch.sentence = true; add(branch); }
       }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
