@@ -107,6 +107,16 @@ def test_a_word_the_laws_print_is_read_before_one_they_never_print(laws_db_path,
     assert unprinted not in read and all(printed.get(word) for word in read), read
 
 
+@pytest.mark.parametrize("english, laws_word, other", [("after", "後", "過ぎ"), ("before", "前", "以前")])
+def test_of_the_dictionary_words_the_laws_print_the_commonest_in_them_is_read(
+    laws_db_path, data, english, laws_word, other
+):
+    """Both name the English word in their entry's first senses; the Laws print one far more often."""
+    printed = dict(sqlite3.connect(laws_db_path).execute("select surface, count from search_lexicon"))
+    assert printed[laws_word] > printed[other] > 0
+    assert data.translations[english] == [laws_word]
+
+
 def test_every_dictionary_word_is_one_word_of_the_lexicon(laws_db_path, data):
     """A Japanese word the lexicon would cut into pieces would search for its pieces: none is read."""
     pairs = translation.dictionary_pairs(sqlite3.connect(laws_db_path))

@@ -18,8 +18,9 @@ word of the corpus's lexicon (table search_lexicon: neither dropped nor light), 
 --max-sense senses. Each English word keeps one Japanese word: one the Laws print (a word the lexicon
 holds only as a neighbour of theirs reads nothing of the Laws: 建て前 for "face"), then a native word
 before a loanword (the glossary gives the Laws' loanwords: a director's "stop" is not ストップ), then one
-that is a common word (JMdict's priority marks), then whose sense comes first in its entry (the word's
-first meaning), its gloss first, then the word the corpus prints most. Its inflections that
+that is a common word (JMdict's priority marks), then the word the corpus prints most (the Laws' own
+word among the dictionary's: after is 後, not 過ぎ; before is 前, not 以前), then whose sense comes first in
+its entry (the word's first meaning), its gloss first. Its inflections that
 laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making) are
 rows of their own. The same dictionary, corpus and options give the same file.
 """
@@ -117,9 +118,9 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                         unprinted,
                         loanword,
                         idseq not in common,
+                        -words[japanese],
                         sense_rank,
                         gloss_rank,
-                        -words[japanese],
                         japanese,
                     )
                     yield key, japanese, gloss, rank
