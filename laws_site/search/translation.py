@@ -9,7 +9,9 @@ vocabulary term is expanded as before (laws_site/search/plan.py); this reads the
 Everyday English words neither names ("dropped", "forgot", "slow") are read through JMdict's
 English -> Japanese pairs kept for the corpus's words (table search_english,
 ingest/search/english_lexicon.py), after the glossary and the vocabulary, which win; function words
-(me, to, his) name nothing.
+(me, to, his) name nothing. An English sentence so read is searched in these words only, not also as
+typed (plan.py: its leftover words matched sub-items' (a) and katakana readings), and a term the lexicon
+cuts into words printed together (対戦相手) counts as one word of it (plan.compound_clauses).
 
 Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
 word also without a plural, past or adverb ending (passed -> pass, cards -> card, slowly -> slow). The same table and the same
