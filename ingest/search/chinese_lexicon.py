@@ -22,13 +22,14 @@ from ingest.sources.corpus import tab_separated_lines
 COLUMNS = {"chinese": str, "frequency": int, "english": str}
 SCHEMA = (COLUMNS, {"pk": "chinese"})
 LEXICON_FILE = "chinese_lexicon.tsv"
-GLOSS_SEPARATOR = "|"
+GLOSS_SEPARATOR = "|"  # between the glosses of one dictionary entry (one reading of the word)
+ENTRY_SEPARATOR = ";"  # between a word's entries (看: kān "look after", kàn "see")
 HAN_WORD_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def read_lexicon(path: Path) -> list[tuple[str, int, str]]:
-    """corpus/chinese_lexicon.tsv: (chinese, frequency, english glosses joined by `|`) in the file's
-    order; a bad line is a ParseError naming it."""
+    """corpus/chinese_lexicon.tsv: (chinese, frequency, english: each entry's glosses joined by `|`,
+    the entries by `;`) in the file's order; a bad line is a ParseError naming it."""
     found = []
     for number, line, fields in tab_separated_lines(path):
         if len(fields) != 3 or not HAN_WORD_RE.fullmatch(fields[0]) or not fields[1].isdigit():

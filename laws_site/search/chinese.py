@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ingest.search import glossary
-from ingest.search.chinese_lexicon import GLOSS_SEPARATOR
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
@@ -34,7 +34,7 @@ TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so i
 MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
 TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
-FIRST_GLOSSES = 1  # beyond the domain glosses, a word reads as its first gloss (its commonest sense) only
+FIRST_GLOSSES = 1  # beyond the domain glosses, each entry reads as its first gloss (its commonest sense) only
 
 
 @dataclass
@@ -87,30 +87,41 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     readings = {}
     for word, _, english in rows:
         if word not in table and english:
-            japanese = reading(english.split(GLOSS_SEPARATOR), table, domain, telling)
+            entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
+            japanese = reading(entries, table, domain, telling)
             if japanese:
                 readings[word] = japanese
     table.update(readings)
     return ChineseWords(costs)
 
 
-def reading(glosses: list[str], table: dict[str, list[str]], domain: frozenset[str], telling) -> list[str]:
-    """The Japanese words of a word's glosses: of the first gloss the glossary or the vocabulary names
-    (墩: trick), else of the first the English reading names, its telling words only; [] if none."""
-    keys = [next((k for k in stems(search_key(gloss)) if k in table), None) for gloss in glosses]
-    keys = [key for i, key in enumerate(keys) if key and (key in domain or i < FIRST_GLOSSES)]
-    for key in sorted(keys, key=lambda k: k not in domain):
-        japanese = [word for word in table[key] if key in domain or telling(word)]
-        if japanese:
-            return japanese
-    return []
+def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[str, list[str]], telling) -> list[str]:
+    """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
+    vocabulary names (墩: trick), else of each entry's first gloss (its commonest sense: 看 "look after",
+    "see") the English reading names, its telling words only; [] if none."""
+    named = [
+        [next((k for k in stems(search_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
+    ]
+    for key in (key for keys in named for key in keys if domain.get(key)):
+        return list(domain[key])
+    japanese: list[str] = []
+    for keys in named:
+        for key in keys[:FIRST_GLOSSES]:
+            japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
+    return japanese
 
 
-def domain_english(data) -> frozenset[str]:
-    """The English terms the glossary and the director vocabulary name, as keys."""
-    words = [key for entry in data.glossary.entries for key in glossary.english_keys(entry.en)]
-    words += [word for entry in data.vocabulary.entries for word in (entry.en, *entry.spoken) if word]
-    return frozenset(search_key(word) for word in words)
+def domain_english(data) -> dict[str, list[str]]:
+    """The English terms the glossary and the director vocabulary name, as keys -> the Japanese words
+    of the entries that name them."""
+    found: dict[str, list[str]] = {}
+    pairs = [(glossary.english_keys(entry.en), glossary.term_forms(entry.ja)) for entry in data.glossary.entries]
+    pairs += [((entry.en, *entry.spoken), list(entry.ja)) for entry in data.vocabulary.entries]
+    for words, japanese in pairs:
+        for key in (search_key(word) for word in words if word):
+            found.setdefault(key, [])
+            found[key] += [word for word in japanese if word not in found[key]]
+    return found
 
 
 def telling_words(conn: sqlite3.Connection, data):
