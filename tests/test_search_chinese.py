@@ -5,18 +5,26 @@ and the offline engine cuts the same way (tests/test_search_parity.py runs the C
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ingest.parsers.records import ParseError
 from ingest.search.chinese_lexicon import LEXICON_FILE, lexicon_rows, read_lexicon
+from ingest.text import tokenize
+from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine, translation
 from laws_site.search.chinese import UNKNOWN_COST, ChineseWords
 from laws_site.search.data import search_data
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +110,30 @@ def test_a_bad_lexicon_line_is_an_error_naming_file_and_line(tmp_path, line):
     with pytest.raises(ParseError) as error:
         read_lexicon(path)
     assert error.value.line == 3 and LEXICON_FILE in str(error.value)
+
+
+CUT_IN_NODE = """
+let search;
+for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
+const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
+const runs = JSON.parse(process.env.RUNS);
+process.stdout.write(JSON.stringify(runs.map((run) => engine.chineseWords(run))));
+"""
+
+
+def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
+    """offline-search-engine.js `chineseWords` on the pack's costs gives the server's cut, for every
+    Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
+    queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]
+    runs = [run.group() for q in queries for run in translation.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
+    answer = subprocess.run(
+        [node, "-e", CUT_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "RUNS": json.dumps(runs, ensure_ascii=False)},
+        capture_output=True,
+        check=True,
+    )
+    assert json.loads(answer.stdout) == [[list(word) for word in data.chinese.cut(run)] for run in runs]

@@ -9,7 +9,9 @@ vocabulary term is expanded as before (laws_site/search/plan.py); this reads the
 Everyday English words neither names ("dropped", "forgot", "slow") are read through JMdict's
 English -> Japanese pairs kept for the corpus's words (table search_english,
 ingest/search/english_lexicon.py), after the glossary and the vocabulary, which win; function words
-(me, to, his) name nothing.
+(me, to, his) name nothing. A Chinese sentence is first cut into its words (laws_site/search/chinese.py:
+明手提醒 is 明手 + 提醒, never the 手提 inside it), and its everyday words are read through CC-CEDICT's
+glosses (碰: touch -> 触れる).
 
 Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
 word also without a plural, past or adverb ending (passed -> pass, cards -> card, slowly -> slow). The same table and the same
