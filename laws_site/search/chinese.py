@@ -7,9 +7,9 @@ fewest, commonest ones: each word costs -log of how often jieba's corpus counts 
 search_chinese, ingest/search/chinese_lexicon.py), the glossary's and the vocabulary's terms at the cost
 of a common word so that a term the Laws print is cut whole; an unknown character is a word of its own.
 A word the glossary and the vocabulary do not name reads through its CC-CEDICT glosses, domain glosses
-first (墩: trick -> トリック before block), then its first gloss if the English reading names it (碰: touch ->
-触れる, 掉: drop -> 落とす), kept to telling words: a Japanese word in few of the current Laws' units (見る
-after 看 is read; 間違い, printed everywhere, is not). A function word (了, 的, 一) has no glosses.
+first (墩: trick -> トリック before block), then each entry's first gloss if the English reading names it
+(碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a Japanese word printed in few of the current
+Laws' units. A function word (了, 的, 一) has no glosses.
 
 The offline engine cuts with the same costs (the search pack's `chinese`, laws_site/offline/search_data.py)
 and the same path (offline-search-engine.js `chineseWords`).
@@ -21,6 +21,7 @@ import math
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
@@ -100,7 +101,7 @@ def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[
     vocabulary names (墩: trick), else of each entry's first gloss (its commonest sense: 看 "look after",
     "see") the English reading names, its telling words only; [] if none."""
     named = [
-        [next((k for k in stems(search_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
+        [next((k for k in stems(gloss_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
     ]
     for key in (key for keys in named for key in keys if domain.get(key)):
         return list(domain[key])
@@ -109,6 +110,12 @@ def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[
         for key in keys[:FIRST_GLOSSES]:
             japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
     return japanese
+
+
+@lru_cache(maxsize=None)
+def gloss_key(gloss: str) -> str:
+    """search_key of a gloss (cached: CC-CEDICT repeats its glosses across words, the load reads them all)."""
+    return search_key(gloss)
 
 
 def domain_english(data) -> dict[str, list[str]]:
@@ -138,6 +145,7 @@ def telling_words(conn: sqlite3.Connection, data):
         printed.update(set(text.split()))
         units += 1
 
+    @lru_cache(maxsize=None)
     def telling(word: str) -> bool:
         terms = data.lexicon.query_terms(word)
         return bool(terms) and all(0 < printed[term] <= TELLING_SHARE * units for term in terms)
