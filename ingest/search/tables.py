@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from ingest.parsers.records import Unit
+from ingest.search import chinese_lexicon
 from ingest.search.english_lexicon import LEXICON_FILE, read_lexicon
 from ingest.search.english_lexicon import SCHEMA as ENGLISH_SCHEMA
 from ingest.search.english_lexicon import lexicon_rows as english_rows
@@ -50,6 +51,7 @@ SCHEMAS = {
     "search_lexicon": LEXICON_SCHEMA,
     "search_neighbours": NEIGHBOUR_SCHEMA,
     "search_english": ENGLISH_SCHEMA,
+    "search_chinese": chinese_lexicon.SCHEMA,
 }
 
 
@@ -99,6 +101,9 @@ def search_tables_awaiting_tokens(
         "vocabulary": vocabulary,
         "term_tokens": term_token_rows(units, languages, glossary),
         "search_english": english_rows(read_lexicon(Path(corpus_dir) / LEXICON_FILE)),
+        "search_chinese": chinese_lexicon.lexicon_rows(
+            chinese_lexicon.read_lexicon(Path(corpus_dir) / chinese_lexicon.LEXICON_FILE)
+        ),
     }
     expansions = Expansions(japanese_titles(units, languages), english_terms(glossary, vocabulary), Path(corpus_dir))
     vector_pairs = read_neighbours(Path(corpus_dir) / NEIGHBOURS_FILE)

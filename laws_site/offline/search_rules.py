@@ -20,7 +20,7 @@ from jaconv import conv_table
 from ingest.search import english_lexicon, glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.read import units
-from laws_site.search import expansions, plan, query, translation, weights, why, words
+from laws_site.search import chinese, expansions, plan, query, translation, weights, why, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -152,10 +152,11 @@ def rules() -> dict:
         },
         "translation": {
             "max_words": translation.MAX_WORDS,
-            "max_chars": translation.MAX_CHARS,
+            # the Chinese cut (laws_site/search/chinese.py): its limits; the words' costs are the pack's `chinese`
+            "max_chars": chinese.MAX_WORD_CHARS,
+            "unknown_cost": chinese.UNKNOWN_COST,
             "endings": list(english_lexicon.ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
-            "min_han_chars": translation.MIN_HAN_CHARS,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(translation.HAN_RUN_RE, every=True),
         },

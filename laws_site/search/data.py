@@ -20,7 +20,8 @@ from ingest.text import tokenize
 from ingest.text.spelling import document_names
 from laws_site.read import queries
 from laws_site.read.units import permalink
-from laws_site.search import translation
+from laws_site.search import chinese, translation
+from laws_site.search.chinese import ChineseWords
 from laws_site.search.expansions import ExpansionData
 from laws_site.search.shown import ShownUnits
 from laws_site.search.weights import INDEX_CREDIT, NOTE_CREDIT
@@ -83,6 +84,8 @@ class SearchData:
     situation_units: dict[str, frozenset[int]] = field(default_factory=dict)
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
+    # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
+    chinese: ChineseWords = field(default_factory=ChineseWords)
     # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with
     # (table provision_pairs: 2017 16A1(a) -> 1997 zh 16), shown beside a result in the zh and en interfaces
     paired: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -208,6 +211,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
     data.translations = translation.translations(data, translation.dictionary_pairs(conn))
+    data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))
         data.see_also = _see_also(conn, registry.current_laws.id, data.index_entries, data)

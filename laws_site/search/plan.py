@@ -128,7 +128,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 rank += 1
     if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
         # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
-        read = translation.japanese_words(data.translations, query)
+        read = translation.japanese_words(data.translations, query, data.chinese)
         words = " ".join(read)
         if words:
             terms, clauses = query_tokens(data, words, "ja")

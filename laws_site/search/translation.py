@@ -12,6 +12,8 @@ ingest/search/english_lexicon.py), after the glossary and the vocabulary, which 
 (me, to, his) name nothing. An English sentence so read is searched in these words only, not also as
 typed (plan.py: its leftover words matched sub-items' (a) and katakana readings), and a term the lexicon
 cuts into words printed together (対戦相手) counts as one word of it (plan.compound_clauses).
+A Chinese sentence is first cut into its words (laws_site/search/chinese.py: 明手提醒 is 明手 + 提醒,
+never the 手提 inside it), and its everyday words are read through CC-CEDICT's glosses (碰: touch -> 触れる).
 
 Keys: `search_key` of the term (width, case, spaces, inner hyphens), Chinese simplified; an English
 word also without a plural, past or adverb ending (passed -> pass, cards -> card, slowly -> slow). The same table and the same
@@ -28,13 +30,12 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import FUNCTION_WORDS, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
+from laws_site.search.chinese import ChineseWords
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
-MAX_CHARS = 8  # a Chinese term of up to eight characters
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-MIN_HAN_CHARS = 2  # a Chinese term has two characters or more
 
 
 def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str, list[str]]:
@@ -91,9 +92,9 @@ def term_key(text: str) -> str:
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
 
 
-def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
+def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:
     """The Japanese words of the terms the query holds (the longest first, none overlapping), in the
-    order the query names them; [] if it names none."""
+    order the query names them; [] if it names none. Chinese is cut into words first (chinese.py)."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
@@ -105,10 +106,9 @@ def japanese_words(table: dict[str, list[str]], query: str) -> list[str]:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
     for run in HAN_RUN_RE.finditer(text):
-        for start in range(run.start(), run.end()):
-            for end in range(start + MIN_HAN_CHARS, min(start + MAX_CHARS, run.end()) + 1):
-                if text[start:end] in table:
-                    found.append((start, end, text[start:end]))
+        for start, end in (chinese_words or ChineseWords()).cut(run.group()):
+            if run.group()[start:end] in table:
+                found.append((run.start() + start, run.start() + end, run.group()[start:end]))
     kept: list[tuple[int, int, str]] = []
     for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
         if all(end <= s or start >= e for s, e, _ in kept):

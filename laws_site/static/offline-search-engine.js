@@ -219,6 +219,25 @@
       return key ? (this.pack.vocabulary.by_key[key] || []) : [];
     }
 
+    /** search.chinese.ChineseWords.cut: [start, end] of the words of a run of Chinese characters, the
+     * path of least total cost (the pack's `chinese` costs; an unknown character costs unknown_cost). */
+    chineseWords(run) {
+      const costs = this.pack.chinese, T = K.translation;
+      const best = new Array(run.length + 1).fill(null);
+      best[0] = [0, -1];
+      for (let start = 0; start < run.length; start++) {
+        if (!best[start]) continue;
+        for (let end = start + 1; end <= Math.min(run.length, start + T.max_chars); end++) {
+          const word = run.slice(start, end);
+          const cost = Object.prototype.hasOwnProperty.call(costs, word) ? costs[word] : end === start + 1 ? T.unknown_cost : null;
+          if (cost !== null && (!best[end] || best[start][0] + cost < best[end][0])) best[end] = [best[start][0] + cost, start];
+        }
+      }
+      const words = [];
+      for (let end = run.length; end > 0; end = best[end][1]) words.push([best[end][1], end]);
+      return words.reverse();
+    }
+
     /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
     japaneseWords(query) {
       const table = this.pack.translations, T = K.translation;
@@ -234,11 +253,9 @@
         }
       }
       for (const run of text.matchAll(T.han_run)) {
-        const runEnd = run.index + run[0].length;
-        for (let start = run.index; start < runEnd; start++) {
-          for (let end = start + T.min_han_chars; end <= Math.min(start + T.max_chars, runEnd); end++) {
-            if (table[text.slice(start, end)]) found.push([start, end, text.slice(start, end)]);
-          }
+        for (const [start, end] of this.chineseWords(run[0])) {
+          const word = run[0].slice(start, end);
+          if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
       }
       const kept = [];

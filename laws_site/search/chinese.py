@@ -1,0 +1,153 @@
+"""A Chinese sentence cut into words, and each word read as the 2017 Laws' Japanese words (issue 36, item 2).
+
+A director types 「明手提醒庄家不要从错误的一手出牌」 or 「莊家碰了明手的牌」. Read as raw substrings, the
+first names 手提 ("portable", inside 明手提醒) and the second names nothing: 碰 (touch) is one
+character. Here the sentence is cut the way a dictionary cuts it, into its most probable words (the
+fewest, commonest ones: each word costs -log of how often jieba's corpus counts it, table
+search_chinese, ingest/search/chinese_lexicon.py), the glossary's and the vocabulary's terms at the cost
+of a common word so that a term the Laws print is cut whole; an unknown character is a word of its own.
+A word the glossary and the vocabulary do not name reads through its CC-CEDICT glosses, domain glosses
+first (墩: trick -> トリック before block), then each entry's first gloss if the English reading names it
+(碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a Japanese word printed in few of the current
+Laws' units. A function word (了, 的, 一) has no glosses.
+
+The offline engine cuts with the same costs (the search pack's `chinese`, laws_site/offline/search_data.py)
+and the same path (offline-search-engine.js `chineseWords`).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ingest.search import glossary
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
+from ingest.search.english_lexicon import stems
+from ingest.search.vocabulary import search_key
+from ingest.text import tokenize
+
+COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
+UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
+TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so it is cut whole
+MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
+MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
+TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
+FIRST_GLOSSES = 1  # beyond the domain glosses, each entry reads as its first gloss (its commonest sense) only
+
+
+@dataclass
+class ChineseWords:
+    """The cut's cost of each word (the pack exports it as is)."""
+
+    costs: dict[str, int] = field(default_factory=dict)
+
+    def cut(self, run: str) -> list[tuple[int, int]]:
+        """(start, end) of the words of a run of Chinese characters: the path of least total cost
+        (ties: the path found first, cutting left to right)."""
+        best: list[tuple[int, int] | None] = [None] * (len(run) + 1)
+        best[0] = (0, -1)
+        for start in range(len(run)):
+            if best[start] is None:
+                continue
+            for end in range(start + 1, min(len(run), start + MAX_WORD_CHARS) + 1):
+                cost = self.costs.get(run[start:end], UNKNOWN_COST if end == start + 1 else None)
+                if cost is not None and (best[end] is None or best[start][0] + cost < best[end][0]):
+                    best[end] = (best[start][0] + cost, start)
+        words, end = [], len(run)
+        while end > 0:
+            start = best[end][1]
+            words.append((start, end))
+            end = start
+        return words[::-1]
+
+
+def word_cost(frequency: int, total: int) -> int:
+    return round(COST_SCALE * math.log(total / max(frequency, 1)))
+
+
+def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> ChineseWords:
+    """The cut's costs, from table search_chinese and the Chinese terms `table` (a term -> its Japanese
+    words: translation.translations) names; adds to `table` the readings of the dictionary's words it
+    does not name."""
+    rows = list(conn.execute("select chinese, frequency, english from search_chinese order by chinese"))
+    total = sum(frequency for _, frequency, _ in rows) or 1
+    costs = {word: word_cost(frequency, total) for word, frequency, _ in rows}
+    terms = [key for key in table if tokenize.HAN_RE.search(key)]
+    for key in terms:
+        costs[key] = min(costs.get(key, TERM_COST), TERM_COST)
+    # inside a sentence a one-character term is the everyday word (牌: a card, not the glossary's pack):
+    # it reads as the dictionary reads it, if at all
+    for key in terms:
+        if len(key) < MIN_TERM_CHARS:
+            del table[key]
+    domain = domain_english(data)
+    telling = telling_words(conn, data)
+    readings = {}
+    for word, _, english in rows:
+        if word not in table and english:
+            entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
+            japanese = reading(entries, table, domain, telling)
+            if japanese:
+                readings[word] = japanese
+    table.update(readings)
+    return ChineseWords(costs)
+
+
+def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[str, list[str]], telling) -> list[str]:
+    """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
+    vocabulary names (墩: trick), else of each entry's first gloss (its commonest sense: 看 "look after",
+    "see") the English reading names, its telling words only; [] if none."""
+    named = [
+        [next((k for k in stems(gloss_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
+    ]
+    for key in (key for keys in named for key in keys if domain.get(key)):
+        return list(domain[key])
+    japanese: list[str] = []
+    for keys in named:
+        for key in keys[:FIRST_GLOSSES]:
+            japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
+    return japanese
+
+
+@lru_cache(maxsize=None)
+def gloss_key(gloss: str) -> str:
+    """search_key of a gloss (cached: CC-CEDICT repeats its glosses across words, the load reads them all)."""
+    return search_key(gloss)
+
+
+def domain_english(data) -> dict[str, list[str]]:
+    """The English terms the glossary and the director vocabulary name, as keys -> the Japanese words
+    of the entries that name them."""
+    found: dict[str, list[str]] = {}
+    pairs = [(glossary.english_keys(entry.en), glossary.term_forms(entry.ja)) for entry in data.glossary.entries]
+    pairs += [((entry.en, *entry.spoken), list(entry.ja)) for entry in data.vocabulary.entries]
+    for words, japanese in pairs:
+        for key in (search_key(word) for word in words if word):
+            found.setdefault(key, [])
+            found[key] += [word for word in japanese if word not in found[key]]
+    return found
+
+
+def telling_words(conn: sqlite3.Connection, data):
+    """Whether a Japanese word is telling: each of its words is printed in at least one and at most
+    TELLING_SHARE of the current Laws' units."""
+    if not data.registry.current_laws:
+        return lambda word: False
+    printed: Counter = Counter()
+    units = 0
+    for (text,) in conn.execute(
+        "select coalesce(search_title, '') || ' ' || coalesce(search_text, '') from sections where doc = ?",
+        [data.registry.current_laws.id],
+    ):
+        printed.update(set(text.split()))
+        units += 1
+
+    @lru_cache(maxsize=None)
+    def telling(word: str) -> bool:
+        terms = data.lexicon.query_terms(word)
+        return bool(terms) and all(0 < printed[term] <= TELLING_SHARE * units for term in terms)
+
+    return telling

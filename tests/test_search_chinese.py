@@ -1,0 +1,139 @@
+"""A Chinese sentence cut into words and read in the 2017 Laws' Japanese words (issue 36, item 2):
+corpus/chinese_lexicon.tsv (CC-CEDICT's words, jieba's counts), built into table search_chinese, read by
+laws_site/search/chinese.py; the glossary's and the vocabulary's terms win, function words name nothing,
+and the offline engine cuts the same way (tests/test_search_parity.py runs the Chinese situations)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ingest.parsers.records import ParseError
+from ingest.search.chinese_lexicon import LEXICON_FILE, lexicon_rows, read_lexicon
+from ingest.text import tokenize
+from laws_site.offline.search_scripts import script_paths
+from laws_site.search import engine, translation
+from laws_site.search.chinese import UNKNOWN_COST, ChineseWords
+from laws_site.search.data import search_data
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+
+
+@pytest.fixture(scope="module")
+def data(laws_db_path):
+    return search_data(sqlite3.connect(laws_db_path))
+
+
+def words(data, query: str) -> list[str]:
+    return translation.japanese_words(data.translations, query, data.chinese)
+
+
+def cut(data, run: str) -> list[str]:
+    return [run[start:end] for start, end in data.chinese.cut(run)]
+
+
+@pytest.mark.parametrize(
+    "run, expected",
+    [
+        # raw substrings found 手提 ("portable") inside 明手提醒 and 家的 inside 防家的牌
+        ("明手提醒庄家", ["明手", "提醒", "庄家"]),
+        ("明手看了防家的牌", ["明手", "看", "了", "防家", "的", "牌"]),
+        # a glossary term is cut whole, however rare its characters together
+        ("防家有罚张", ["防家", "有", "罚张"]),
+    ],
+)
+def test_a_sentence_is_cut_into_its_words(data, run, expected):
+    assert cut(data, run) == expected
+
+
+def test_the_cut_is_the_path_of_least_cost_and_an_unknown_character_is_a_word(data):
+    words = ChineseWords({"ab": 30, "a": 20, "b": 20, "bc": 15})
+    assert words.cut("abc") == [(0, 1), (1, 3)]  # a + bc (35) before ab + c (30 + UNKNOWN_COST)
+    assert ChineseWords({}).cut("xy") == [(0, 1), (1, 2)]
+    # a word the lexicon holds is always cheaper than a character no word holds
+    assert max(data.chinese.costs.values()) < UNKNOWN_COST
+
+
+@pytest.mark.parametrize(
+    "query, japanese",
+    [
+        ("莊家碰了明手的牌", "触れる"),  # 碰: touch, one character (traditional 莊 read as 庄)
+        ("明手看了防家的牌", "見る"),  # 看: its second entry's first gloss, see
+        ("同伴忘了提醒", "忘れる"),  # 忘: forget
+        ("藏牌 已经打了下一墩", "トリック"),  # 墩: the glossary's trick before the dictionary's block
+    ],
+)
+def test_everyday_chinese_words_reach_the_words_the_laws_print(data, query, japanese):
+    assert japanese in words(data, query)
+
+
+def test_nothing_is_read_from_inside_another_word(data):
+    """明手提醒 holds 手提 (portable) but is 明手 + 提醒: the reading is dummy and alert only."""
+    assert words(data, "明手提醒庄家") == ["ダミー", "アラート", "ディクレアラー"]
+
+
+def test_function_words_and_one_character_terms_name_nothing_in_a_sentence(data):
+    """了, 的, 一, 张 are particles, numerals and classifiers (jieba's tags); 牌 alone in a sentence is a
+    card, not the glossary's pack (パック), and 下 in 下一墩 is no undertrick ("down")."""
+    found = words(data, "防家掉了一张牌")
+    assert "パック" not in found and found[0] == "ディフェンダー"
+    assert "アンダートリック" not in words(data, "藏牌 已经打了下一墩")
+    for word in ("了", "的", "一"):
+        assert word not in data.translations
+
+
+def test_a_chinese_situation_reaches_the_governing_law_first(laws_db_path):
+    """碰 read as 触れる: declarer touching a dummy card is Law 45C3; before the cut, Law 48A came first."""
+    results = engine.search(sqlite3.connect(laws_db_path), "莊家碰了明手的牌", limit=3, interface="zh")
+    assert results[0]["id"] == "laws-2017-ja:45C3"
+
+
+def test_the_lexicon_file_reads_and_keeps_the_first_line_of_a_word():
+    entries = read_lexicon(CORPUS / LEXICON_FILE)
+    assert len(entries) > 10_000 and all(frequency >= 0 for _, frequency, _ in entries)
+    rows = lexicon_rows([("碰", 1888, "touch"), ("碰", 1, "bump")])
+    assert rows == [{"chinese": "碰", "frequency": 1888, "english": "touch"}]
+
+
+@pytest.mark.parametrize("line", ["碰\ttouch", "碰\tmany\ttouch", "touch\t1888\ttouch"])
+def test_a_bad_lexicon_line_is_an_error_naming_file_and_line(tmp_path, line):
+    path = tmp_path / LEXICON_FILE
+    path.write_text(f"# header\n掉\t8344\tfall|drop\n{line}\n", encoding="utf-8")
+    with pytest.raises(ParseError) as error:
+        read_lexicon(path)
+    assert error.value.line == 3 and LEXICON_FILE in str(error.value)
+
+
+CUT_IN_NODE = """
+let search;
+for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
+const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
+const runs = JSON.parse(process.env.RUNS);
+process.stdout.write(JSON.stringify(runs.map((run) => engine.chineseWords(run))));
+"""
+
+
+def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
+    """offline-search-engine.js `chineseWords` on the pack's costs gives the server's cut, for every
+    Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
+    queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]
+    runs = [run.group() for q in queries for run in translation.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
+    answer = subprocess.run(
+        [node, "-e", CUT_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "RUNS": json.dumps(runs, ensure_ascii=False)},
+        capture_output=True,
+        check=True,
+    )
+    assert json.loads(answer.stdout) == [[list(word) for word in data.chinese.cut(run)] for run in runs]
