@@ -18,7 +18,7 @@ from benchmarks.relevance import Ancestry
 from ingest.search import lexicon
 from laws_site.search import engine, translation
 from laws_site.search.data import search_data
-from laws_site.search.words import with_bid_word
+from laws_site.search.words import light_words, with_bid_word
 
 CHUNK = 8
 SITUATIONS = situations.load()
@@ -90,6 +90,27 @@ def test_recall_stays_above_its_floor(judged, lang):
 )
 def test_a_word_written_in_kanji_carries_the_situation(surface, norm, is_light):
     assert lexicon.light(surface, norm) is is_light
+
+
+def test_a_word_the_corpus_prints_as_content_is_not_light_for_one_kana_spelling():
+    """A query's word is compared by its form: one light kana spelling (まちがう) does not make light a
+    word printed in kanji far more often (間違っ); a word printed mostly in kana serving another stays light."""
+    rows = [
+        ("まちがう", "間違う", 0, 1, 1),
+        ("間違っ", "間違う", 0, 0, 134),
+        ("できる", "出来る", 0, 1, 241),
+        ("出来る", "出来る", 0, 0, 33),
+        ("すぎる", "過ぎる", 0, 1, 6),
+        ("過ぎる", "過ぎる", 0, 0, 8),
+        ("しまっ", "仕舞う", 0, 1, 40),
+    ]
+    assert light_words(rows) == {"出来る", "過ぎる", "仕舞う"}
+
+
+def test_the_corpus_light_words_keep_what_serves_and_drop_what_the_text_prints(judged):
+    light = search_data(judged[0]).lexicon.light
+    assert {"為る", "仕舞う", "居る", "出来る", "其の"} <= light
+    assert not {"間違う", "見る", "得る"} & light  # 間違ったハンド, カードを見た carry the situation
 
 
 def test_an_abbreviation_that_is_an_everyday_word_is_not_read_in_a_sentence(judged):

@@ -56,13 +56,12 @@ def vectors_dir() -> Path:
 
 
 def corpus_words(conn: sqlite3.Connection) -> tuple[set[str], set[str]]:
-    """(content words of the corpus's lexicon, every token the Japanese units print)."""
-    content = {norm for norm, dropped, light in conn.execute("select norm, dropped, light from search_lexicon")}
-    content -= {
-        norm
-        for norm, dropped, light in conn.execute("select norm, dropped, light from search_lexicon")
-        if dropped or light
-    }
+    """(content words of the corpus's lexicon, every token the Japanese units print). A word the lexicon
+    holds only as a key of this file (count 0: ingest/search/lexicon.py's other_words) is no corpus
+    word: else each run would drop the keys the previous one wrote."""
+    rows = conn.execute("select norm, dropped, light, count from search_lexicon").fetchall()
+    content = {norm for norm, _, _, count in rows if count}
+    content -= {norm for norm, dropped, light, _ in rows if dropped or light}
     printed: set[str] = set()
     for title, text in conn.execute("select search_title, search_text from sections where lang = 'ja'"):
         printed.update((title or "").split())

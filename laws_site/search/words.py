@@ -38,6 +38,9 @@ BID_RE = re.compile(
     r"(?![0-9A-Za-z])"
 )
 BID_WORD = "ビッド"
+# a word with a light surface is light unless its content surfaces are printed this many times as often
+# (間違う: 間違っ 271 times, まちがう once); a word printed both ways alike (過ぎる, 達) stays light
+LIGHT_OUTNUMBERED = 10
 
 
 def with_bid_word(text: str) -> str:
@@ -96,7 +99,7 @@ class Lexicon:
                 if source == "synonym":
                     with_synonyms.add(word)
         alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
-        return cls(words, frozenset(norm for _, norm, _, light, _ in rows if light), neighbours, alone)
+        return cls(words, light_words(rows), neighbours, alone)
 
     def cut(self, text: str) -> list[Word]:
         """The query's words, cheapest cut first: fewest words, then the most frequent."""
@@ -167,6 +170,19 @@ class Lexicon:
     def key(self, text: str) -> str:
         """A whole query compared with a glossary term: its words' forms, space-joined."""
         return " ".join(w.norm for w in self.cut(text))
+
+
+def light_words(rows) -> frozenset[str]:
+    """The normalised forms a query does not count as content: those with a light surface (kana できる,
+    いる, なる: a word serving another), unless the corpus prints the word as content LIGHT_OUTNUMBERED
+    times as often. 間違う, printed 間違っ 134 times, is content though a kana spelling まちがう is light
+    once; 出来る (できる 241 times against 出来る 33) stays light. rows: (surface, norm, dropped, light, count)."""
+    light: dict[str, int] = {}
+    content: dict[str, int] = {}
+    for _, norm, _, is_light, count in rows:
+        tally = light if is_light else content
+        tally[norm] = tally.get(norm, 0) + count
+    return frozenset(norm for norm, times in light.items() if content.get(norm, 0) < LIGHT_OUTNUMBERED * times)
 
 
 def _katakana_runs(words: list[Word]) -> list[list[Word]]:
