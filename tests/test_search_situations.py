@@ -18,6 +18,8 @@ from benchmarks.relevance import Ancestry
 from ingest.search import lexicon
 from laws_site.search import engine, translation
 from laws_site.search.data import search_data
+from laws_site.search.plan import make_plan
+from laws_site.search.ranking import is_sentence
 from laws_site.search.words import light_words, with_bid_word
 
 CHUNK = 8
@@ -111,6 +113,38 @@ def test_the_corpus_light_words_keep_what_serves_and_drop_what_the_text_prints(j
     light = search_data(judged[0]).lexicon.light
     assert {"為る", "仕舞う", "居る", "出来る", "其の"} <= light
     assert not {"間違う", "見る", "得る"} & light  # 間違ったハンド, カードを見た carry the situation
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        # a colloquial ending the corpus never prints no longer makes its whole run of kana one unknown word
+        ("コンシードしたけど", ["コンシード", "し", "た", "けど"]),
+        ("あなたのリードですよと", ["リード", "です", "よ", "と"]),
+        ("順番じゃないのにダブル", ["順番", "じゃ", "ない", "の", "に", "ダブル"]),
+    ],
+)
+def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, typed, words):
+    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed)]
+    assert cut[-len(words) :] == words
+
+
+def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):
+    """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32)."""
+    conn = judged[0]
+    results = engine.search(conn, "順番じゃないのにダブルと言った", limit=3)
+    assert results[0]["id"] == "laws-2017-ja:32"
+    assert "laws-2017-ja:def:パス" not in [r["id"] for r in results]
+
+
+def test_the_indexs_own_heading_is_no_situation(judged):
+    """A 索引 entry files these words together: its boost answers them, not a sentence's coverage."""
+    conn = judged[0]
+    data = search_data(conn)
+    sentence = make_plan(data, "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした", None)
+    heading = make_plan(data, "意思の伝達、テンポとディセプション テンポ", None)
+    assert is_sentence(data, sentence) and not is_sentence(data, heading)
+    assert not is_sentence(data, make_plan(data, "declarer played from the wrong hand", None))
 
 
 def test_an_abbreviation_that_is_an_everyday_word_is_not_read_in_a_sentence(judged):

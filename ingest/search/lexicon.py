@@ -19,6 +19,7 @@ corpus. Whether a word is dropped is read from the dictionary's entries for that
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections import Counter
 from typing import Iterable
@@ -34,6 +35,11 @@ COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": i
 LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞"}
 AFFIX_POS = {"接頭辞", "接尾辞"}
 DEPENDENT = "非自立可能"
+PARTICLE = "助詞"
+# the dictionary's particles and auxiliaries of two kana the corpus may not print (けど, のに, じゃ, よね):
+# known to the cut, a colloquial ending no longer turns its whole run of kana into one unknown word
+# (コンシードしたけど: し + た + けど, not したけど; ですよと: です + よ + と)
+FUNCTION_WORD_KANA = [chr(code) for code in range(0x3041, 0x3097)] + ["ー"]
 SCHEMA = (COLUMNS, {"pk": "surface"})
 
 
@@ -64,12 +70,31 @@ def lexicon_rows(
     for surface, norm in (other_words or {}).items():
         surface = _nfkc(surface)
         if surface not in words:
-            words[surface] = [norm, 0, int(light(surface, norm)), 0]
+            words[surface] = [norm, int(dropped(surface, norm)), int(light(surface, norm)), 0]
     words.update(kana_spellings(words))
     return [
         {"surface": surface, "norm": norm, "dropped": drop, "light": is_light, "count": count}
         for surface, (norm, drop, is_light, count) in sorted(words.items())
     ]
+
+
+def function_words() -> dict[str, str]:
+    """{surface: normalised form} of SudachiDict's particles and auxiliaries written in kana that the
+    corpus may not print, for `lexicon_rows`' other_words: each two kana the dictionary lists as one (its
+    first such entry), and each one kana SudachiPy reads alone as a particle (よ, ぞ; not the classical
+    auxiliaries き, り, which would chop unknown words into nothing)."""
+    dictionary, tokenizer = tokenize.sudachi_dictionary(), tokenize.sudachi_tokenizer()
+    found: dict[str, str] = {}
+    for kana in FUNCTION_WORD_KANA:
+        read = tokenizer.tokenize(kana, SplitMode.C)
+        if len(read) == 1 and read[0].part_of_speech()[0] == PARTICLE:
+            found[kana] = tokenize.normalised(read[0])
+    for pair in itertools.product(FUNCTION_WORD_KANA, repeat=2):
+        surface = "".join(pair)
+        for morpheme in dictionary.lookup(surface):
+            if morpheme.part_of_speech()[0] in tokenize.QUERY_DROPPED_POS:
+                found.setdefault(surface, tokenize.normalised(morpheme))
+    return found
 
 
 def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]]:

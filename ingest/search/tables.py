@@ -28,7 +28,7 @@ from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
-from ingest.search.lexicon import lexicon_rows
+from ingest.search.lexicon import function_words, lexicon_rows
 from ingest.search.neighbours import NEIGHBOURS_FILE, inflected_surfaces, neighbour_rows, read_neighbours
 from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
@@ -119,7 +119,9 @@ def search_tables_awaiting_tokens(
         return {
             "search_expansions": expansion_rows,
             "search_lexicon": lexicon_rows(
-                japanese_texts_and_tokens(units, languages, tokens), words, inflected_surfaces(vector_words)
+                japanese_texts_and_tokens(units, languages, tokens),
+                words,
+                function_words() | inflected_surfaces(vector_words),
             ),
             "search_neighbours": neighbours,
         }

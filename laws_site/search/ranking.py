@@ -8,7 +8,7 @@ import heapq
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import sentence_hits, situation_weights
+from laws_site.search.coverage import content_clauses, sentence_hits, situation_weights
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -23,6 +23,7 @@ from laws_site.search.weights import (
     NAMED_KINDS,
     RELAXED_WEIGHT,
     REPRINT_WEIGHT,
+    SENTENCE_WORDS,
     TITLE_BOOST,
     TRANSLATED_INDEX_WEIGHT,
 )
@@ -87,7 +88,7 @@ def ranked_hits(
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
-    if plan.relaxed and not found_whole(data, strict):
+    if plan.relaxed and (is_sentence(data, plan) or not found_whole(data, strict)):
         relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
@@ -132,6 +133,20 @@ def found_whole(data: SearchData, strict: dict[int, list]) -> bool:
     ranks (a long note on 53A holds 「ダミー…オープニングリード…出す」; Law 24 and 54E govern)."""
     evidence = data.evidence
     return any(c[2] in ("all", "most") and rowid not in evidence for rowid, c in strict.items())
+
+
+def is_sentence(data: SearchData, plan: Plan) -> bool:
+    """Whether the query tells a situation in Japanese: SENTENCE_WORDS content words or more, not all
+    filed together by a 索引 entry (意思の伝達、テンポとディセプション テンポ is the book's own heading,
+    which its boost answers). A unit that happens to hold a situation's words (the definition of パス holds
+    順番, ダブル, 言う) does not answer it by that alone: its units rank by how much of it they cover."""
+    if not tokenize.KANA_RE.search(plan.query):
+        return False  # not Japanese: a Chinese or English sentence is read by its translation (plan.py)
+    own = next((branch for branch in plan.branches if branch.via is None and branch.lang == "ja"), None)
+    if own is None or len(content_clauses(data, own.clauses)) < SENTENCE_WORDS:
+        return False
+    words = frozenset(own.terms)
+    return not any(words <= entry.terms for entry in data.index_entries_with(words))
 
 
 def lift_current(data: SearchData, merged: dict[int, list], doc: str | None, lang: str | None) -> None:

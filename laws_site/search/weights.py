@@ -40,6 +40,7 @@ COVERAGE_BM25 = 0.3
 # ... by the role of its document: a situation is ruled by the Laws; a regulation (a factoring table whose
 # title says 違う) or a commentary's page covering alike ranks below the law
 SITUATION_ROLE_WEIGHT = {"laws": 1.0, "commentary": 0.7, "regulations": 0.7}
-SITUATION_DEFINITION_WEIGHT = 0.7  # ... and the definition of one of its words below a provision
+SITUATION_DEFINITION_WEIGHT = 0.7
+SENTENCE_WORDS = 3  # content words from which a query is a situation, ranked by coverage even where a unit holds them all  # ... and the definition of one of its words below a provision
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

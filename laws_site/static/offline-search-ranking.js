@@ -39,7 +39,7 @@
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
       // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
-      if (plan.relaxed && ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r))) {
+      if (plan.relaxed && (this.isSentence(plan) || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
         relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
       }
       let merged = new Map();
@@ -323,6 +323,14 @@
         }
       }
       return boosts;
+    },
+
+    /** ranking.is_sentence: a Japanese query of SENTENCE_WORDS content words or more that no 索引 entry files together. */
+    isSentence(plan) {
+      const own = plan.branches.find((b) => b.via === null && b.lang === "ja");
+      if (!K.scripts.kana.test(plan.query) || !own || this.contentClauses(own.clauses).length < this.w.SENTENCE_WORDS) return false;
+      const words = new Set(own.terms);
+      return ![...words].some((term) => (this.indexByTerm.get(term) || []).some((e) => [...words].every((t) => e.terms.has(t))));
     },
 
     /** ranking.lift_current: a found earlier unit gives its place to its paired current units (shown beside them). */
