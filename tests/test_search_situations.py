@@ -17,6 +17,7 @@ from benchmarks import situations
 from benchmarks.relevance import Ancestry
 from ingest.search import lexicon
 from laws_site.search import engine, translation
+from laws_site.search.coverage import vocabulary_named
 from laws_site.search.data import search_data
 from laws_site.search.plan import make_plan
 from laws_site.search.ranking import is_sentence
@@ -145,6 +146,16 @@ def test_the_indexs_own_heading_is_no_situation(judged):
     heading = make_plan(data, "意思の伝達、テンポとディセプション テンポ", None)
     assert is_sentence(data, sentence) and not is_sentence(data, heading)
     assert not is_sentence(data, make_plan(data, "declarer played from the wrong hand", None))
+
+
+def test_a_word_directors_say_and_the_text_never_prints_covers_the_laws_the_vocabulary_names(judged):
+    """長考 is no word of the Laws; the director vocabulary files it under hesitation (73D1, 16B1...):
+    「相手の長考から推測していいの」 reaches 73D1, which prints neither 長考 nor 推測."""
+    conn = judged[0]
+    data = search_data(conn)
+    named = vocabulary_named(data)
+    assert data.rowids["laws-2017-ja:73D1"] in named["長考"]
+    assert engine.search(conn, "相手の長考から推測していいの", limit=1)[0]["id"] == "laws-2017-ja:73D1"
 
 
 def test_an_abbreviation_that_is_an_everyday_word_is_not_read_in_a_sentence(judged):

@@ -32,7 +32,7 @@ from ingest.text import spelling, tokenize
 from laws_site.offline import expansions as offline_expansions
 from laws_site.offline import search_rules
 from laws_site.read import guides
-from laws_site.search import citations, plan, query, snippets, weights
+from laws_site.search import citations, coverage, plan, query, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
 FORMAT = 6  # bump when the shape changes (the service worker keys its caches on build and format)
@@ -129,6 +129,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             "light": sorted(data.lexicon.light),
             "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
             "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
+            # the laws the director vocabulary names for a word the text never prints (coverage.vocabulary_named)
+            "named": {word: list(rowids) for word, rowids in coverage.vocabulary_named(data).items()},
         },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),

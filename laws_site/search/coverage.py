@@ -9,7 +9,10 @@ unit covers a word:
 - through the law part it belongs to: a sub-unit reads under its parents' titles and lead-ins
   (42B2 「違反行為を防ぐよう努めること」 under 42 ダミーの権利), CONTEXT_TITLE_CREDIT or CONTEXT_TEXT_CREDIT;
 - through what the corpus says about it: a 索引 entry citing it (the book's editors filed the
-  situation under those words), INDEX_CREDIT; a commentary note or worked ruling on it, NOTE_CREDIT.
+  situation under those words), INDEX_CREDIT; a commentary note or worked ruling on it, NOTE_CREDIT;
+- through the director vocabulary (corpus/vocabulary.yml): a word directors say for a term of the Laws
+  (クレーム for 取りの宣言, コンシード for 取られの宣言) covers the laws the vocabulary names for it,
+  VOCABULARY_CREDIT, though the text never prints the word.
 A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
 covers little of a sentence; the provision that governs covers most of it.
 """
@@ -31,6 +34,7 @@ from laws_site.search.weights import (
     SITUATION_ROLE_WEIGHT,
     TEXT_CREDIT,
     TITLE_CREDIT,
+    VOCABULARY_CREDIT,
 )
 
 
@@ -57,14 +61,20 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
     units = data.units
     scores: dict[int, float] = {}
     total = 0.0
+    named_for = vocabulary_named(data)
     for clause in wanted:
         rows = fts.rowids(tokenize.fts_match([clause], "AND"))
         own = [rowid for rowid in rows if rowid in searchable]
-        if not own:
+        # a word the text never prints: the laws the vocabulary names for it cover it
+        named = named_for.get(clause[0], ()) if lang == "ja" and not own else ()
+        if not own and not named:
             continue
-        weight = idf(len(own), len(searchable))
+        weight = idf(len(own) or len(named), len(searchable))
         total += weight
-        for rowid, credit in clause_credits(data, rows, own, frozenset(clause[0].split())).items():
+        credits = clause_credits(data, rows, own, frozenset(clause[0].split()))
+        for rowid in named:
+            credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
+        for rowid, credit in credits.items():
             if rowid in ranked and (doc is None or units[rowid][1] == doc):
                 scores[rowid] = scores.get(rowid, 0.0) + weight * credit
     return {rowid: score / total for rowid, score in scores.items()} if total else {}
@@ -90,6 +100,24 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
         ]
         for rowid, share in covered.items()
     }
+
+
+def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:
+    """{a Japanese word of the director vocabulary, as a query is cut into it (one word): the rowids of the
+    current laws the vocabulary names for it}, made once per database; exported to the offline pack."""
+
+    def compute() -> dict[str, tuple[int, ...]]:
+        laws = data.registry.current_laws
+        found: dict[str, tuple[int, ...]] = {}
+        for entry in data.vocabulary.entries if laws else ():
+            units = tuple(data.rowids[f"{laws.id}:{ref}"] for ref in entry.laws if f"{laws.id}:{ref}" in data.rowids)
+            for word in entry.ja + entry.spoken:
+                terms = data.ja_terms(word)
+                if len(terms) == 1 and units:
+                    found[terms[0]] = tuple(dict.fromkeys(found.get(terms[0], ()) + units))
+        return found
+
+    return data.memo(("vocabulary_named",), compute)
 
 
 def situation_weights(data: SearchData) -> dict[int, float]:

@@ -32,6 +32,7 @@ TEXT_CREDIT = 0.6
 CONTEXT_TITLE_CREDIT = 0.8
 CONTEXT_TEXT_CREDIT = 0.4
 INDEX_CREDIT = 0.8
+VOCABULARY_CREDIT = 0.8  # a word the director vocabulary names laws for: as the 索引 filing it there
 NOTE_CREDIT = 0.1  # ... each of a much-commented law's many notes mentions some word: one note's word says little
 COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
 COVERAGE_WEIGHT = 1.0

@@ -190,8 +190,11 @@
       for (const clause of wanted) {
         const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
         const own = rows.filter((r) => searchable.has(r));
-        if (!own.length) continue;
-        const weight = Math.max(Math.log((searchable.size - own.length + 0.5) / (own.length + 0.5)), w.COVERAGE_MIN_IDF);
+        // coverage.vocabulary_named: a word the text never prints covers the laws the vocabulary names for it
+        const named = lang === "ja" && !own.length ? s.named.get(clause[0]) || [] : [];
+        if (!own.length && !named.length) continue;
+        const matching = own.length || named.length;
+        const weight = Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF);
         total += weight;
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
@@ -203,6 +206,7 @@
           for (const below of s.below.get(rowid) || []) give(below, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
         }
         for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, found[1]); }
+        for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
         for (const [rowid, credit] of credits) {
           if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
             scores.set(rowid, (scores.get(rowid) || 0.0) + weight * credit);
