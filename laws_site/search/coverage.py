@@ -61,12 +61,14 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
     units = data.units
     scores: dict[int, float] = {}
     total = 0.0
-    named_for = vocabulary_named(data)
+    named_for = vocabulary_named(data) if lang == "ja" else {}
+    in_phrases = phrase_units(data, wanted) if lang == "ja" else {}
     for clause in wanted:
         rows = fts.rowids(tokenize.fts_match([clause], "AND"))
         own = [rowid for rowid in rows if rowid in searchable]
-        # a word the text never prints: the laws the vocabulary names for it cover it
-        named = named_for.get(clause[0], ()) if lang == "ja" and not own else ()
+        # a word the text never prints: the laws the vocabulary names for it cover it; and so do the laws
+        # a phrase of the vocabulary names, for each of its words the sentence holds
+        named = tuple(dict.fromkeys((() if own else named_for.get(clause[0], ())) + in_phrases.get(clause[0], ())))
         if not own and not named:
             continue
         weight = idf(len(own) or len(named), len(searchable))
@@ -103,21 +105,42 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
 
 
 def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:
-    """{a Japanese word of the director vocabulary, as a query is cut into it (one word): the rowids of the
-    current laws the vocabulary names for it}, made once per database; exported to the offline pack."""
+    """{a Japanese word of the director vocabulary that is one content word, as a query is cut into it:
+    the rowids of the current laws the vocabulary names for it}; exported to the offline pack."""
+    return data.memo(("vocabulary_named",), lambda: _vocabulary_units(data)[0])
 
-    def compute() -> dict[str, tuple[int, ...]]:
-        laws = data.registry.current_laws
-        found: dict[str, tuple[int, ...]] = {}
-        for entry in data.vocabulary.entries if laws else ():
-            units = tuple(data.rowids[f"{laws.id}:{ref}"] for ref in entry.laws if f"{laws.id}:{ref}" in data.rowids)
-            for word in entry.ja + entry.spoken:
-                terms = data.ja_terms(word)
-                if len(terms) == 1 and units:
-                    found[terms[0]] = tuple(dict.fromkeys(found.get(terms[0], ()) + units))
-        return found
 
-    return data.memo(("vocabulary_named",), compute)
+def vocabulary_phrases(data: SearchData) -> list[tuple[list[str], list[int]]]:
+    """[(the content words of a phrase of the director vocabulary, the rowids of the current laws it names)]
+    for its phrases of several content words (カードを落とした: カード, 落とす); exported to the offline pack."""
+    return data.memo(("vocabulary_phrases",), lambda: _vocabulary_units(data)[1])
+
+
+def _vocabulary_units(data: SearchData) -> tuple[dict[str, tuple[int, ...]], list[tuple[list[str], list[int]]]]:
+    laws = data.registry.current_laws
+    words: dict[str, tuple[int, ...]] = {}
+    phrases: dict[tuple[str, ...], tuple[int, ...]] = {}
+    for entry in data.vocabulary.entries if laws and data.lexicon.words else ():
+        units = tuple(data.rowids[f"{laws.id}:{ref}"] for ref in entry.laws if f"{laws.id}:{ref}" in data.rowids)
+        for word in entry.ja + entry.spoken if units else ():
+            content = tuple(dict.fromkeys(c[0] for c in content_clauses(data, data.lexicon.query_clauses(word))))
+            found = words if len(content) == 1 else phrases
+            key = content[0] if len(content) == 1 else content
+            if content:
+                found[key] = tuple(dict.fromkeys(found.get(key, ()) + units))
+    return words, [(list(key), list(units)) for key, units in phrases.items()]
+
+
+def phrase_units(data: SearchData, wanted) -> dict[str, tuple[int, ...]]:
+    """{a content word of the sentence: the laws named by the vocabulary's phrases whose every content word
+    the sentence holds} (「カードを落とした」 inside 「ディフェンダーがカードを落として表になった」)."""
+    held = {clause[0] for clause in wanted}
+    found: dict[str, tuple[int, ...]] = {}
+    for words, units in vocabulary_phrases(data):
+        if all(word in held for word in words):
+            for word in words:
+                found[word] = found.get(word, ()) + tuple(units)
+    return found
 
 
 def situation_weights(data: SearchData) -> dict[int, float]:

@@ -52,7 +52,7 @@
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
       this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
-        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])), named: new Map(Object.entries(s.named)) };
+        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])), named: new Map(Object.entries(s.named)), phrases: s.phrases };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)

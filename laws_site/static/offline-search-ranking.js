@@ -187,11 +187,15 @@
       if (wanted.length < 2) return scores;
       const searchable = this.searchable[lang] || new Set();
       let total = 0.0;
+      // coverage.phrase_units: the laws a phrase of the vocabulary names, for each of its words the sentence holds
+      const held = new Set(wanted.map((c) => c[0]));
+      const inPhrases = new Map();
+      if (lang === "ja") for (const [words, units] of s.phrases) if (words.every((x) => held.has(x))) for (const x of words) inPhrases.set(x, (inPhrases.get(x) || []).concat(units));
       for (const clause of wanted) {
         const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
         const own = rows.filter((r) => searchable.has(r));
         // coverage.vocabulary_named: a word the text never prints covers the laws the vocabulary names for it
-        const named = lang === "ja" && !own.length ? s.named.get(clause[0]) || [] : [];
+        const named = [...new Set((lang === "ja" && !own.length ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
         if (!own.length && !named.length) continue;
         const matching = own.length || named.length;
         const weight = Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF);
