@@ -95,6 +95,10 @@ class SearchData:
     def __post_init__(self):
         self._lookups: dict = {}
         self._urls: dict[str, str] = {}
+        # per unit, what presenting it as a result or a link always gives (laws_site/search/presentation.py):
+        # at most one entry per unit of this database
+        self.presented: dict[str, tuple] = {}
+        self.links: dict[str, dict] = {}
         self.documents = {d.id: d for d in self.registry.documents}
         # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
         order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]

@@ -296,10 +296,12 @@ def text_hits(
         return {}
     scale = weight / (max(score for _, score in rows) or 1.0)
     titles, units = data.title_words, data.units
+    needs = branch.title_needs  # Branch.title_carried_by written out: this runs for every row of every branch
     hits = {}
     for rowid, score in rows:
         score *= scale
-        if not relaxed and branch.title_carried_by(titles.get(rowid)):
+        title = titles.get(rowid)
+        if title and (needs <= title if needs is not None else title_carries(title, branch.clauses)):
             score += title_boost(units[rowid][3])
             if (
                 branch.named
