@@ -61,6 +61,8 @@ class SearchData:
     searchable: dict[str, frozenset[int]] = field(default_factory=dict)
     # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # the same the other way: a title token -> the rowids whose title holds it (titles_holding)
+    titled: dict[str, frozenset[int]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
     reprinted: dict[int, str] = field(default_factory=dict)
     # the 索引's "see" entries (合意 -> see パートナー間の了解事項): their tokens -> (the see entry's
@@ -153,6 +155,11 @@ class SearchData:
             found = self._lookups[key] = compute()
         return found
 
+    def titles_holding(self, words: frozenset[str]) -> frozenset[int]:
+        """The rowids whose title holds every one of `words` (at least one word)."""
+        postings = sorted((self.titled.get(word, frozenset()) for word in words), key=len)
+        return postings[0].intersection(*postings[1:]) if len(postings) > 1 else postings[0]
+
     def index_entries_with(self, terms) -> list[IndexEntry]:
         found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
         return list(found.values())
@@ -207,6 +214,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.titled = _titled(data.title_words)
     data.listing_rank = _listing_ranks(data)
     data.shown = ShownUnits.load(conn)
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
@@ -227,6 +235,14 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         data.current_of = current_of(data.paired)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
+
+
+def _titled(title_words: dict[int, frozenset[str]]) -> dict[str, frozenset[int]]:
+    titled: dict[str, set[int]] = {}
+    for rowid, words in title_words.items():
+        for word in words:
+            titled.setdefault(word, set()).add(rowid)
+    return {word: frozenset(rowids) for word, rowids in titled.items()}
 
 
 def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[int, ...]]:
