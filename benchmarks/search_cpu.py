@@ -10,6 +10,9 @@ round so that drift hits both alike. A process loads the site, answers every que
   (laws_site/http/serve.site_app: every layer but the HTTP parser; `_cold` makes each request a
   fresh search, as search_load's are);
 - `engine`: `engine.search_page(conn, q)` alone (what the route calls);
+- `unseen`: the same with the database's memo of what each query means (its words, alternatives,
+  citations, 索引 boosts: laws_site/search/data.py SearchData.memo) emptied before each search, as
+  for a query never asked before (the load repeats its 34 queries, so a server has them in memory);
 CPU ms per answer (process time: user + system) for the load's 34 queries (tests/live_server.QUERIES)
 and, separately, the situation sentences of benchmarks/situations.yml (engine only); each the least of
 `--repeats` passes over the queries (other processes on the machine only ever add to a pass's CPU
@@ -76,8 +79,13 @@ conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
 engine.prepare(conn)
 
 
-def engine_once(queries):
+data = engine.search_data(conn)
+
+
+def engine_once(queries, unseen=False):
     for query in queries:
+        if unseen:
+            data._lookups.clear()  # the memo of what each query means: as if never asked before
         try:
             engine.search_page(conn, query)
         except engine.QueryError:
@@ -98,10 +106,11 @@ engine_once(QUERIES + sentences)
 print(json.dumps({
     "route": cpu_ms(lambda: asyncio.run(route_once()), len(QUERIES)),
     "engine": cpu_ms(lambda: engine_once(QUERIES), len(QUERIES)),
+    "unseen": cpu_ms(lambda: engine_once(QUERIES, unseen=True), len(QUERIES)),
     "situations": cpu_ms(lambda: engine_once(sentences), len(sentences)),
 }))
 """
-MEASURES = ("route", "engine", "situations")
+MEASURES = ("route", "engine", "unseen", "situations")
 
 
 def one_round(checkout: Path, repeats: int) -> dict[str, float]:
