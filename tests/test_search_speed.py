@@ -59,25 +59,29 @@ def test_what_is_kept_between_searches_answers_as_when_worked_out_afresh(conn, m
     data = engine.search_data(conn)
     with monkeypatch.context() as afresh_only:
         afresh_only.setattr(search_data_module.SearchData, "memo", lambda self, key, compute: compute())
+        afresh_only.setattr(search_data_module.SearchData, "memo_large", lambda self, key, compute: compute())
         afresh_only.setattr(data, "presented", {})
         afresh_only.setattr(data, "links", {})
         afresh = answers(conn)
     data._lookups.clear()
+    data._large_lookups.clear()
     first = answers(conn)
     assert data.presented and data.links  # the second pass reads what the first kept
     assert any(key[0] == "alternatives" for key in data._lookups)
-    assert any(key[0] == "index_boosts" for key in data._lookups)
+    assert any(key[0] == "index_boosts" for key in data._large_lookups)
     assert first == afresh
     assert answers(conn) == afresh
 
 
 def test_what_is_kept_is_bounded(conn, monkeypatch):
-    """The memo empties past MAX_CACHED keys whatever the queries; the per-unit fields hold units only."""
+    """The memos empty past MAX_CACHED and MAX_LARGE_CACHED keys whatever the queries; the per-unit
+    fields hold units only."""
     data = engine.search_data(conn)
     monkeypatch.setattr(search_data_module, "MAX_CACHED", 50)
+    monkeypatch.setattr(search_data_module, "MAX_LARGE_CACHED", 20)
     for number in range(120):
-        engine.search_page(conn, f"ダミー{number}")
-        assert len(data._lookups) <= 51
+        engine.search_page(conn, f"ダミー {number} カード")
+        assert len(data._lookups) <= 51 and len(data._large_lookups) <= 21
     assert set(data.presented) <= set(data.rowids)
     assert set(data.links) <= set(data.rowids)
 

@@ -28,6 +28,9 @@ from laws_site.search.weights import INDEX_CREDIT, NOTE_CREDIT
 from laws_site.search.words import Lexicon
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
+# per database: answers of up to ~30 KB each (a query's 索引 boosts: up to 65 units and their entries),
+# so that distinct queries cannot hold more than ~15 MB
+MAX_LARGE_CACHED = 500
 
 # Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
 NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
@@ -96,6 +99,7 @@ class SearchData:
 
     def __post_init__(self):
         self._lookups: dict = {}
+        self._large_lookups: dict = {}
         self._urls: dict[str, str] = {}
         # per unit, what presenting it as a result or a link always gives (laws_site/search/presentation.py):
         # at most one entry per unit of this database
@@ -159,6 +163,15 @@ class SearchData:
         """The rowids whose title holds every one of `words` (at least one word)."""
         postings = sorted((self.titled.get(word, frozenset()) for word in words), key=len)
         return postings[0].intersection(*postings[1:]) if len(postings) > 1 else postings[0]
+
+    def memo_large(self, key, compute):
+        """`memo` for answers that may be large, emptied past MAX_LARGE_CACHED keys."""
+        found = self._large_lookups.get(key)
+        if found is None:
+            if len(self._large_lookups) > MAX_LARGE_CACHED:
+                self._large_lookups.clear()
+            found = self._large_lookups[key] = compute()
+        return found
 
     def index_entries_with(self, terms) -> list[IndexEntry]:
         found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}

@@ -21,7 +21,7 @@ class OneSearch:
     an FTS MATCH (a query and its reading both fold to リボク, two branches share a translation
     (藏牌), a relaxed retry repeats a one-word branch: a fifth of a search's FTS rows were read
     twice or more). Made per search and dropped with it: no row is kept from one request to the next.
-    The 索引 boosts of a branch's words depend on the words alone: kept in the database's bounded memo."""
+    The 索引 boosts of a branch's words depend on the words alone: kept in a bounded memo (memo_large)."""
 
     def __init__(self, conn):
         self.conn = conn
@@ -44,9 +44,9 @@ class OneSearch:
     def index_boosts(
         self, data: SearchData, terms: list[str], whole: bool = False
     ) -> dict[str, tuple[float, list[str]]]:
-        """index_boosts(data, terms, whole), once per set of words for this database (the bounded memo: it
-        depends on the 索引 alone); its answer is only read (run_branch copies what it keeps)."""
-        return data.memo(("index_boosts", tuple(terms), whole), lambda: index_boosts(data, terms, whole))
+        """index_boosts(data, terms, whole), once per set of words for this database (a bounded memo,
+        memo_large: it depends on the 索引 alone); its answer is only read (run_branch copies what it keeps)."""
+        return data.memo_large(("index_boosts", tuple(terms), whole), lambda: index_boosts(data, terms, whole))
 
 
 def fts_rows(
