@@ -39,11 +39,12 @@ async def view(datasette, request):
     as_json = bool(request.url_vars.get("as_json"))
     database = laws_database(datasette)
     documents = {} if as_json else await document_choices(database)  # the form's choices (search_page checks doc)
+    args = request.args  # parsed from the query string on each reading: read once
     form = {
-        "query": request.args.get("q", ""),
-        "doc": request.args.get("doc") or None,
-        "lang": request.args.get("lang") or None,
-        "exact": bool(request.args.get("exact")),
+        "query": args.get("q", ""),
+        "doc": args.get("doc") or None,
+        "lang": args.get("lang") or None,
+        "exact": bool(args.get("exact")),
     }
     context = {**form, "documents": documents}
     if not clean_query(form["query"]):
@@ -52,8 +53,8 @@ async def view(datasette, request):
         if not form["doc"] and not form["lang"]:
             return await respond(datasette, request, False, context, 200)  # the bare form
     try:
-        limit = parse_count(request.args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
-        offset = parse_count(request.args.get("offset"), "offset", 0, 0, MAX_OFFSET)
+        limit = parse_count(args.get("limit"), "limit", PAGE_LIMIT, 1, MAX_LIMIT)
+        offset = parse_count(args.get("offset"), "offset", 0, 0, MAX_OFFSET)
         # the page's order follows its interface (the current law first in zh, en); JSON is the same under
         # every prefix (docs/api.md). Read here: the query runs in a read thread
         interface = "ja" if as_json else i18n.lang()

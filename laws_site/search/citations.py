@@ -32,11 +32,7 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     with the same number is offered after it, never instead of it: `27条` that only the regulations
     held would say so and not open them. The regulations (or a commentary) are named by their own
     title before the citation (`競技会運営規則第27条`, `運営規則27条`) or with the document filter."""
-    named = named_document(query, data.document_names)
-    if named:
-        typed, scoped = [named[1]], named[0]
-    else:
-        typed, scoped = split_citations(query), None
+    typed, scoped = data.memo(("citations", query), lambda: typed_citations(data, query))
     if not typed:
         return None
     wanted, primary = [], []
@@ -72,6 +68,15 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
         title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
         result["message"] = message("elsewhere", title=title, query=query)
     return result
+
+
+def typed_citations(data: SearchData, query: str) -> tuple[tuple[str, ...], str | None]:
+    """(the citations typed, the document named before them or None): the query's reading as citations,
+    the same for every search of it (memoised per database by cited_units)."""
+    named = named_document(query, data.document_names)
+    if named:
+        return (named[1],), named[0]
+    return tuple(split_citations(query) or ()), None
 
 
 def docs_of_role(data: SearchData, role: str) -> list[str]:

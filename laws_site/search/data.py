@@ -28,6 +28,9 @@ from laws_site.search.weights import INDEX_CREDIT, NOTE_CREDIT
 from laws_site.search.words import Lexicon
 
 MAX_CACHED = 10_000  # per database: query words looked up in the glossary and vocabulary
+# per database: answers of up to ~30 KB each (a query's 索引 boosts: up to 65 units and their entries),
+# so that distinct queries cannot hold more than ~15 MB
+MAX_LARGE_CACHED = 500
 
 # Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
 NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
@@ -61,6 +64,8 @@ class SearchData:
     searchable: dict[str, frozenset[int]] = field(default_factory=dict)
     # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # the same the other way: a title token -> the rowids whose title holds it (titles_holding)
+    titled: dict[str, frozenset[int]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
     reprinted: dict[int, str] = field(default_factory=dict)
     # the 索引's "see" entries (合意 -> see パートナー間の了解事項): their tokens -> (the see entry's
@@ -94,7 +99,12 @@ class SearchData:
 
     def __post_init__(self):
         self._lookups: dict = {}
+        self._large_lookups: dict = {}
         self._urls: dict[str, str] = {}
+        # per unit, what presenting it as a result or a link always gives (laws_site/search/presentation.py):
+        # at most one entry per unit of this database
+        self.presented: dict[str, tuple] = {}
+        self.links: dict[str, dict] = {}
         self.documents = {d.id: d for d in self.registry.documents}
         # the order results list documents in: the current Laws, earlier editions, the commentaries, the regulations
         order = [d.id for d in self.registry.laws] + [d.id for d in self.registry.commentaries]
@@ -147,6 +157,20 @@ class SearchData:
             if len(self._lookups) > MAX_CACHED:
                 self._lookups.clear()
             found = self._lookups[key] = compute()
+        return found
+
+    def titles_holding(self, words: frozenset[str]) -> frozenset[int]:
+        """The rowids whose title holds every one of `words` (at least one word)."""
+        postings = sorted((self.titled.get(word, frozenset()) for word in words), key=len)
+        return postings[0].intersection(*postings[1:]) if len(postings) > 1 else postings[0]
+
+    def memo_large(self, key, compute):
+        """`memo` for answers that may be large, emptied past MAX_LARGE_CACHED keys."""
+        found = self._large_lookups.get(key)
+        if found is None:
+            if len(self._large_lookups) > MAX_LARGE_CACHED:
+                self._large_lookups.clear()
+            found = self._large_lookups[key] = compute()
         return found
 
     def index_entries_with(self, terms) -> list[IndexEntry]:
@@ -203,6 +227,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.titled = _titled(data.title_words)
     data.listing_rank = _listing_ranks(data)
     data.shown = ShownUnits.load(conn)
     for rowid, (unit_id, doc, ref, kind, *_rest) in data.units.items():
@@ -223,6 +248,14 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         data.current_of = current_of(data.paired)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
+
+
+def _titled(title_words: dict[int, frozenset[str]]) -> dict[str, frozenset[int]]:
+    titled: dict[str, set[int]] = {}
+    for rowid, words in title_words.items():
+        for word in words:
+            titled.setdefault(word, set()).add(rowid)
+    return {word: frozenset(rowids) for word, rowids in titled.items()}
 
 
 def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[int, ...]]:

@@ -20,14 +20,13 @@ class OneSearch:
     """What one search would otherwise work out more than once, each worked out once: the rows of
     an FTS MATCH (a query and its reading both fold to リボク, two branches share a translation
     (藏牌), a relaxed retry repeats a one-word branch: a fifth of a search's FTS rows were read
-    twice or more) and the 索引 boosts of a branch's words (the same words, up to six branches).
-    Made per search and dropped with it: nothing is kept from one request to the next."""
+    twice or more). Made per search and dropped with it: no row is kept from one request to the next.
+    The 索引 boosts of a branch's words depend on the words alone: kept in a bounded memo (memo_large)."""
 
     def __init__(self, conn):
         self.conn = conn
         self.read: dict[str, list[tuple]] = {}
         self.matched: dict[str, list[int]] = {}
-        self.index_boosted: dict[tuple[str, ...], dict] = {}
 
     def rows(self, match: str) -> list[tuple]:
         found = self.read.get(match)
@@ -45,12 +44,9 @@ class OneSearch:
     def index_boosts(
         self, data: SearchData, terms: list[str], whole: bool = False
     ) -> dict[str, tuple[float, list[str]]]:
-        """index_boosts(data, terms, whole); its answer is only read (run_branch copies what it keeps)."""
-        key = (tuple(terms), whole)
-        found = self.index_boosted.get(key)
-        if found is None:
-            found = self.index_boosted[key] = index_boosts(data, terms, whole)
-        return found
+        """index_boosts(data, terms, whole), once per set of words for this database (a bounded memo,
+        memo_large: it depends on the 索引 alone); its answer is only read (run_branch copies what it keeps)."""
+        return data.memo_large(("index_boosts", tuple(terms), whole), lambda: index_boosts(data, terms, whole))
 
 
 def fts_rows(

@@ -16,6 +16,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
     texts = data.shown.texts  # read once per build (laws_site/search/shown.py)
     labels = unit_labels(conn, [hit.id for hit in page], data)
     linked = link_labels(conn, [u for hit in page for u in linked_units(data, hit)], data)
+    title_words, rowids, light = data.title_words, data.rowids, data.lexicon.light
     results = []
     for hit in page:
         shown = texts.get(hit.id, NOTHING_SHOWN)
@@ -24,8 +25,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
         else:
             spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset())
         result = as_dict(data, hit, snippet(shown.text, spans))
-        title_words = data.title_words.get(data.rowids.get(hit.id))
-        result["why"] = why(query, hit, shown, title_words, data.lexicon.light)
+        result["why"] = why(query, hit, shown, title_words.get(rowids.get(hit.id)), light)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
@@ -66,6 +66,8 @@ NOTHING_SHOWN = ShownText("", "  ", None)
 
 
 def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
+    law, url = fixed_fields(data, hit)
+    branch = hit.branch
     return {
         "doc": hit.doc,
         "ref": hit.ref,
@@ -74,23 +76,36 @@ def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
         "title": hit.title,
         "snippet": spans,
         "score": round(hit.score, 4),
-        "law": law_of(hit.ref, data.role(hit.doc)),
+        "law": law,
         "lang": hit.lang,
-        "url": data.url(hit.id, hit.doc, hit.ref),
-        "via": hit.branch.via if hit.branch else None,
-        "expansion": hit.branch.expansion if hit.branch else None,
+        "url": url,
+        "via": branch.via if branch else None,
+        "expansion": branch.expansion if branch else None,
         "match": hit.match,
         "index": hit.index_entries[:5],
-        "reprints": [unit_link(unit) for unit in hit.reprints],
-        "reprint_of": unit_link(hit.reprint_of) if hit.reprint_of else None,
+        "reprints": [unit_link(data, unit) for unit in hit.reprints],
+        "reprint_of": unit_link(data, hit.reprint_of) if hit.reprint_of else None,
         # the 1997 Chinese units the concordance pairs a 2017 unit with (provision_pairs)
-        "paired": [unit_link(unit) for unit in data.paired.get(hit.id, ())],
+        "paired": [unit_link(data, unit) for unit in data.paired.get(hit.id, ())],
     }
 
 
-def unit_link(unit_id: str) -> dict:
-    doc, ref = unit_id.split(":", 1)
-    return {"id": unit_id, "doc": doc, "ref": ref, "url": permalink(doc, ref)}
+def fixed_fields(data: SearchData, hit: Hit) -> tuple[str | None, str]:
+    """(law, url) of a result's unit: the same for every search, so worked out once per unit and
+    database (a dict of at most one entry per unit: keyed by what was found, not by what was typed)."""
+    found = data.presented.get(hit.id)
+    if found is None:
+        found = data.presented[hit.id] = (law_of(hit.ref, data.role(hit.doc)), data.url(hit.id, hit.doc, hit.ref))
+    return found
+
+
+def unit_link(data: SearchData, unit_id: str) -> dict:
+    """{id, doc, ref, url} of a unit a result links to: a new dict each time (present adds its labels)."""
+    found = data.links.get(unit_id)
+    if found is None:
+        doc, ref = unit_id.split(":", 1)
+        found = data.links[unit_id] = {"id": unit_id, "doc": doc, "ref": ref, "url": permalink(doc, ref)}
+    return dict(found)
 
 
 def law_of(ref: str, role: str | None) -> str | None:

@@ -310,22 +310,28 @@ def text_hits(
     if not rows:
         return {}
     scale = weight / (max(score for _, score in rows) or 1.0)
-    titles, units = data.title_words, data.units
-    hits = {}
-    for rowid, score in rows:
-        score *= scale
-        if not relaxed and branch.title_carried_by(titles.get(rowid)):
-            score += title_boost(units[rowid][3])
-            if (
-                branch.named
-                and units[rowid][3] in NAMED_KINDS
-                and title_key(units[rowid][4], branch.lang) == branch.named
-            ):
-                score += NAMED_BOOST
-        hits[rowid] = [score, branch, match_kind, None]
+    hits = {rowid: [score * scale, branch, match_kind, None] for rowid, score in rows}
+    units = data.units
+    for rowid in _title_carriers(data, branch, hits):
+        candidate = hits[rowid]
+        candidate[0] += title_boost(units[rowid][3])
+        if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4], branch.lang) == branch.named:
+            candidate[0] += NAMED_BOOST
     if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
         hits.update(_all_but_one(fts, data, branch, doc, hits))
     return hits
+
+
+def _title_carriers(data: SearchData, branch: Branch, hits: dict[int, list]) -> list[int]:
+    """The hits whose title carries every word of the branch (Branch.title_carried_by): for one-word
+    clauses (the fast path) the titles holding them, looked up once (data.titles_holding), not per row."""
+    if not branch.title_needs:
+        titles = data.title_words
+        return [rowid for rowid in hits if branch.title_carried_by(titles.get(rowid))]
+    carried = data.titles_holding(branch.title_needs)
+    return (
+        [rowid for rowid in carried if rowid in hits] if len(carried) < len(hits) else [r for r in hits if r in carried]
+    )
 
 
 def _all_but_one(fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, found: dict) -> dict[int, list]:

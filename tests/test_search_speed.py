@@ -1,0 +1,113 @@
+"""What search keeps between searches to spend less CPU (issue 36: latency within 1.2x) gives the answers
+it gave when worked out afresh, and stays bounded. Not timed: benchmarks/search_cpu.py and
+benchmarks/search_load.py measure; benchmarks/search_answers.py compares every answer with another
+checkout's."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from laws_site.search import data as search_data_module
+from laws_site.search import engine, plan
+from laws_site.search.ranking import _title_carriers
+
+# the load's kinds of query: words, a katakana compound, kana and romaji readings, a typo, Chinese,
+# English, citations, a document named before a citation, sentences (coverage) in three languages
+QUERIES = [
+    "リボーク",
+    "ペナルティ・カード",
+    "じゅんばんがいのりーど",
+    "ribooku",
+    "revoek",
+    "藏牌的确定",
+    "不合规定的叫品",
+    "claim",
+    "27条",
+    "運営規則27条",
+    "61Z",
+    "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした",
+    "防家打错了牌但是没有发现",
+    "a defender led out of turn and declarer wants to accept it",
+]
+
+
+@pytest.fixture(scope="module")
+def conn(laws_db_path):
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    yield connection
+    connection.close()
+
+
+def answers(conn) -> list:
+    found = []
+    for query in QUERIES:
+        for interface in ("ja", "zh", "en"):
+            try:
+                found.append(engine.search_page(conn, query, interface=interface))
+            except engine.QueryError as error:
+                found.append(str(error))
+    return found
+
+
+def test_what_is_kept_between_searches_answers_as_when_worked_out_afresh(conn, monkeypatch):
+    """Each query's alternatives, citations and 索引 boosts (the bounded memo) and each unit's
+    presented fields are kept: searches that find them kept answer exactly as searches that work
+    everything out each time (the memo bypassed, nothing kept per unit), so no key leaves out what
+    an answer depends on and nothing kept is changed by a search that reads it."""
+    data = engine.search_data(conn)
+    with monkeypatch.context() as afresh_only:
+        afresh_only.setattr(search_data_module.SearchData, "memo", lambda self, key, compute: compute())
+        afresh_only.setattr(search_data_module.SearchData, "memo_large", lambda self, key, compute: compute())
+        afresh_only.setattr(data, "presented", {})
+        afresh_only.setattr(data, "links", {})
+        afresh = answers(conn)
+    data._lookups.clear()
+    data._large_lookups.clear()
+    first = answers(conn)
+    assert data.presented and data.links  # the second pass reads what the first kept
+    assert any(key[0] == "alternatives" for key in data._lookups)
+    assert any(key[0] == "index_boosts" for key in data._large_lookups)
+    assert first == afresh
+    assert answers(conn) == afresh
+
+
+def test_what_is_kept_is_bounded(conn, monkeypatch):
+    """The memos empty past MAX_CACHED and MAX_LARGE_CACHED keys whatever the queries; the per-unit
+    fields hold units only."""
+    data = engine.search_data(conn)
+    monkeypatch.setattr(search_data_module, "MAX_CACHED", 50)
+    monkeypatch.setattr(search_data_module, "MAX_LARGE_CACHED", 20)
+    for number in range(120):
+        engine.search_page(conn, f"ダミー {number} カード")
+        assert len(data._lookups) <= 51 and len(data._large_lookups) <= 21
+    assert set(data.presented) <= set(data.rowids)
+    assert set(data.links) <= set(data.rowids)
+
+
+def test_titles_holding_is_every_title_holding_the_words(conn):
+    """The index of title words (made once per database) finds what a scan of every title finds."""
+    data = engine.search_data(conn)
+    words = sorted(data.titled)
+    assert len(words) > 1000
+    for word in words:
+        assert data.titles_holding(frozenset([word])) == {r for r, t in data.title_words.items() if word in t}
+    for first, second in [("ダミ", "権利"), ("リボク", "訂正"), ("カド", "ペナルテ"), ("罚张", "处理")]:
+        pair = frozenset([first, second])
+        assert data.titles_holding(pair) == {r for r, t in data.title_words.items() if pair <= t}
+        assert data.titles_holding(pair)  # pairs a title does hold
+
+
+@pytest.mark.parametrize(
+    "query", ["ダミー", "ペナルティ・カード", "オープニング・リード", "ダミーの権利", "罚张", "調整スコア"]
+)
+def test_title_carriers_are_the_hits_whose_title_carries_the_branch(conn, query):
+    """ranking._title_carriers (the title index, or a phrase's clauses row by row) picks exactly the
+    hits Branch.title_carried_by picks, over every unit."""
+    data = engine.search_data(conn)
+    everything = {rowid: [] for rowid in data.units}
+    for lang in ("ja", "zh"):
+        branch = plan.make_branch(data, query, lang)
+        expected = {r for r in everything if branch.title_carried_by(data.title_words.get(r))}
+        assert set(_title_carriers(data, branch, everything)) == expected
