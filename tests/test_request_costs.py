@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 import pytest
+from markupsafe import Markup
 
 from laws_site import compat
 from laws_site.http import asgi
@@ -175,12 +176,14 @@ def test_page_content_is_given_out_as_one_piece(datasette, conn, template):
 
     from laws_site.pages import citations, contents
 
-    data = (
-        contents.contents_context(conn, "laws-2017-ja", "ja")
-        if template == "document.html"
-        else citations.citation_context(conn, law=62, lang="ja", lists_for={62})
-    )
-    compiled = compat.jinja_environment(datasette).get_template(template)
+    environment = compat.jinja_environment(datasette)
+    if template == "document.html":
+        data = contents.contents_context(conn, "laws-2017-ja", "ja")
+    else:  # with the parts the page makes from templates of their own (citations.page_parts)
+        data = {**citations.citation_context(conn, law=62, lang="ja", lists_for={62}), "ui_tag": "ja"}
+        for name, part in (("picture", citations.PICTURE), ("law_lists", citations.LAW_LISTS)):
+            data[name] = Markup(asyncio.run(environment.get_template(part).render_async(data)))
+    compiled = environment.get_template(template)
     context = compiled.new_context(data)
 
     async def pieces():

@@ -6,9 +6,11 @@
   same corpus and code give the same id, and the same bytes; anything else, another id. Caches
   (ETags, the service worker's copy, the packs' directory) are keyed on it.
 - `built_at`: when the corpus was last changed, not when the build ran, so that a rebuild gives
-  the same bytes: `SOURCE_DATE_EPOCH` if set (the reproducible-builds convention, e.g. the
-  commit's time in CI: `SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)`), else the newest
-  modification time of the corpus's files.
+  the same bytes: `SOURCE_DATE_EPOCH` if set (the reproducible-builds convention); else, in a git
+  checkout whose corpus is as committed, the checked-out commit's time - what `git archive` gives
+  every file as its modification time, so a checkout, a fresh clone and an archive of one commit
+  build the same bytes wherever they lie (a file's modification time in a checkout is when it was
+  checked out); else (no git, or the corpus edited) the newest modification time of its files.
 - `sources_sha256`: the SHA-256 of the documents' texts.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -36,15 +39,42 @@ def build_info_rows(sources: list[Source], corpus_dir: Path) -> list[dict]:
 
 
 def built_at(corpus_dir: Path) -> str:
-    """SOURCE_DATE_EPOCH, else the newest corpus file's modification time, in UTC, to the second."""
+    """SOURCE_DATE_EPOCH, else the commit's time of a checkout with the corpus as committed, else the
+    newest corpus file's modification time; in UTC, to the second."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch is not None:
         if not epoch.strip().isdigit():
             raise ParseError("SOURCE_DATE_EPOCH", None, f"{epoch!r} is not a number of seconds since 1970")
         seconds = int(epoch)
     else:
-        seconds = max((int(path.stat().st_mtime) for path in Path(corpus_dir).rglob("*") if path.is_file()), default=0)
+        seconds = commit_time(Path(corpus_dir))
+        if seconds is None:
+            seconds = max(
+                (int(path.stat().st_mtime) for path in Path(corpus_dir).rglob("*") if path.is_file()), default=0
+            )
     return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+GIT_SECONDS = 20
+
+
+def commit_time(corpus_dir: Path) -> int | None:
+    """The checked-out commit's time when ``corpus_dir`` is tracked by git and every file in it is as
+    that commit has it (none changed, untracked or ignored); else None (no git, not a checkout, edited)."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(corpus_dir), *args], capture_output=True, text=True, timeout=GIT_SECONDS, check=True
+        ).stdout.strip()
+
+    try:
+        if not git("ls-files", "--", "."):
+            return None
+        if git("status", "--porcelain", "--untracked-files=all", "--ignored", "--", "."):
+            return None
+        return int(git("log", "-1", "--format=%ct"))
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
 
 
 def set_build_id(db_path: Path, site_digest: str = "") -> str:

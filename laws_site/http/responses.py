@@ -18,6 +18,7 @@ from datasette.utils import sqlite_timelimit
 from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
+from laws_site import compat
 from laws_site.http.errors import shorten, title_for
 from laws_site.i18n.message import Message
 from laws_site.sql import limits
@@ -65,12 +66,18 @@ async def read_fixed(datasette, key, fn):
     """``read(datasette, fn)``, made once per served immutable database: for what every page's chrome
     reads (the documents, their short titles), which cannot change while the file is served. A
     mutable database is read each time."""
+    return await made_fixed(datasette, key, lambda: read(datasette, fn))
+
+
+async def made_fixed(datasette, key, make):
+    """``await make()``, once per served immutable database and ``key`` (read_fixed; a part of a page
+    that is the same on every page of a language: `fragment`); each time for a mutable one."""
     database = laws_database(datasette)
     if database.is_mutable:
-        return await read(datasette, fn)
+        return await make()
     answers = _fixed.setdefault(database, {})
     if key not in answers:
-        answers[key] = await read(datasette, fn)
+        answers[key] = await make()
     return answers[key]
 
 
@@ -108,6 +115,14 @@ async def html_page(datasette, request, template: str, context: dict, status: in
     shown = chosen(datasette, template) if chosen else template
     body = await datasette.render_template(shown, context, request=request)
     return Response.html(body, status=status)
+
+
+async def fragment(datasette, request, template: str, context: dict) -> Markup:
+    """A part of a page from a template of its own, with ``context`` alone (no chrome, no hooks), in the
+    request's interface language and from the environment html_page renders the page with."""
+    chosen = request.scope.get(PAGE_TEMPLATE) if request is not None else None
+    found = chosen(datasette, template) if chosen else compat.jinja_environment(datasette).get_template(template)
+    return Markup(await found.render_async(context))
 
 
 # ---------------------------------------------------------------- answers made once per build

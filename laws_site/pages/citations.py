@@ -12,7 +12,7 @@ import json
 import re
 from urllib.parse import quote_from_bytes
 
-from laws_site.http.responses import html_page, json_response, read
+from laws_site.http.responses import fragment, html_page, json_response, made_fixed, read, read_fixed
 from laws_site.i18n import catalog as i18n
 from laws_site.read import editions, queries
 from laws_site.read.units import labels, permalink
@@ -20,60 +20,29 @@ from laws_site.read.units import labels, permalink
 STRONGEST = 15
 
 
-def citation_context(
-    conn,
-    citing: int | None = None,
-    cited: int | None = None,
-    law: int | None = None,
-    parts_asked: tuple[str, str] | None = None,
-    lang: str = "ja",
-    lists_for: set[int] | None = None,
-) -> dict:
-    """Everything the page and the JSON show. `lists_for`: the laws whose lists (what each cites and
-    what cites it, every citing unit linked) are made; None for every law (the JSON). The page
-    shows the lists of the law opened (?law=61) only: making all 93 laws' was a third of its reading."""
+def citation_base(conn, lang: str = "ja") -> dict:
+    """What every citation page and the JSON show alike in one interface language: every law's totals
+    and each pair, the parts, the picture, the strongest links, the laws' and parts' labels. The
+    same for the whole served database: the page reads it once per language (read_fixed)."""
     doc = queries.registry(conn).current_laws.id
     totals = queries.citation_totals(conn, doc)
     pairs = citation_pairs(conn, doc)
     titles = {t["law"]: t["title"] for t in totals}
-    cites: dict[int, list[dict]] = {}
-    cited_by: dict[int, list[dict]] = {}
-    for pair in pairs:  # rows come ordered by citing law, then cited law
-        if pair["from_law"] != pair["to_law"]:
-            if lists_for is not None and pair["from_law"] not in lists_for and pair["to_law"] not in lists_for:
-                continue
-            cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
-            cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
-    laws = [
-        {
-            **total,
-            "url": permalink(doc, total["ref"]),
-            "anchor": f"law-{total['law']}",
-            "cites": cites.get(total["law"], []),
-            "cited_by": cited_by.get(total["law"], []),
-        }
-        for total in totals
-    ]
     parts = part_list(totals)
     between = [p for p in pairs if p["from_law"] != p["to_law"]]
     strongest = sorted(between, key=lambda p: (-p["units"], p["from_law"], p["to_law"]))[:STRONGEST]
-    selected = selected_pair(doc, pairs, citing, cited, titles)
-    if selected:  # each citing unit by its label: 第61条B項2 / Law 61B2
-        names = labels(conn, [f"{doc}:{u['ref']}" for u in selected["units"]], lang)
-        for unit in selected["units"]:
-            unit["label"] = names.get(f"{doc}:{unit['ref']}") or unit["ref"]
     # every law and part by its label in the interface language (第61条 / Law 61, 第5部 / Part 5),
     # read once here rather than formatted per link in the template
     names = labels(conn, [f"{doc}:{t['law']}" for t in totals] + [f"{doc}:{p['ref']}" for p in parts], lang)
-    law_names = {t["law"]: names.get(f"{doc}:{t['law']}") or str(t["law"]) for t in totals}
-    part_names = {p["number"]: names.get(f"{doc}:{p['ref']}") or str(p["number"]) for p in parts}
     return {
         "doc": doc,
         "document": queries.document(conn, doc),
-        "laws": laws,
+        "totals": totals,
+        "titles": titles,
+        "between": between,
         "parts": parts,
-        "law_names": law_names,
-        "part_names": part_names,
+        "law_names": {t["law"]: names.get(f"{doc}:{t['law']}") or str(t["law"]) for t in totals},
+        "part_names": {p["number"]: names.get(f"{doc}:{p['ref']}") or str(p["number"]) for p in parts},
         "matrix": part_matrix(parts, queries.part_citations(conn, doc)),
         "strongest": [
             {
@@ -86,11 +55,69 @@ def citation_context(
             for p in strongest
         ],
         "pairs": pairs,
-        "focus": law if law in titles else None,
-        "selected": selected,
-        "selected_parts": selected_parts(doc, between, parts, parts_asked, titles),
         "citation_count": sum(p["units"] for p in between),
         "pair_count": len(between),
+    }
+
+
+BASE_SHOWN = (
+    "doc",
+    "document",
+    "parts",
+    "law_names",
+    "part_names",
+    "matrix",
+    "strongest",
+    "pairs",
+    "citation_count",
+    "pair_count",
+)
+
+
+def citation_context(
+    conn,
+    citing: int | None = None,
+    cited: int | None = None,
+    law: int | None = None,
+    parts_asked: tuple[str, str] | None = None,
+    lang: str = "ja",
+    lists_for: set[int] | None = None,
+    base: dict | None = None,
+) -> dict:
+    """Everything the page and the JSON show. `lists_for`: the laws whose lists (what each cites and
+    what cites it, every citing unit linked) are made; None for every law (the JSON). The page
+    shows the lists of the law opened (?law=61) only: making all 93 laws' was a third of its reading.
+    ``base``: citation_base's answer, read here unless given (never changed here: shared by pages)."""
+    base = base or citation_base(conn, lang)
+    doc, titles = base["doc"], base["titles"]
+    cites: dict[int, list[dict]] = {}
+    cited_by: dict[int, list[dict]] = {}
+    for pair in base["between"]:  # rows come ordered by citing law, then cited law
+        if lists_for is not None and pair["from_law"] not in lists_for and pair["to_law"] not in lists_for:
+            continue
+        cites.setdefault(pair["from_law"], []).append(link(doc, pair, pair["to_law"], titles))
+        cited_by.setdefault(pair["to_law"], []).append(link(doc, pair, pair["from_law"], titles))
+    laws = [
+        {
+            **total,
+            "url": permalink(doc, total["ref"]),
+            "anchor": f"law-{total['law']}",
+            "cites": cites.get(total["law"], []),
+            "cited_by": cited_by.get(total["law"], []),
+        }
+        for total in base["totals"]
+    ]
+    selected = selected_pair(doc, base["pairs"], citing, cited, titles)
+    if selected:  # each citing unit by its label: 第61条B項2 / Law 61B2
+        names = labels(conn, [f"{doc}:{u['ref']}" for u in selected["units"]], lang)
+        for unit in selected["units"]:
+            unit["label"] = names.get(f"{doc}:{unit['ref']}") or unit["ref"]
+    return {
+        **{key: base[key] for key in BASE_SHOWN},
+        "laws": laws,
+        "focus": law if law in titles else None,
+        "selected": selected,
+        "selected_parts": selected_parts(doc, base["between"], base["parts"], parts_asked, titles),
         # the opened law's 1997 units, from the provision concordance (laws_site/read/editions.py)
         "focus_editions": editions.law_editions(conn, law) if law in titles else [],
     }
@@ -281,9 +308,32 @@ async def view(datasette, request):
     lang = i18n.lang()
     as_json = bool(request.url_vars.get("as_json"))
     lists_for = None if as_json else {law}  # the page lists the opened law's citations only (citation_map.html)
+    base = await read_fixed(datasette, ("citation-base", lang), lambda conn: citation_base(conn, lang))
     context = await read(
-        datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang, lists_for)
+        datasette, lambda conn: citation_context(conn, citing, cited, law, parts_asked, lang, lists_for, base)
     )
     if as_json:
         return json_response(citation_json(context))
+    context.update(await page_parts(datasette, request, context, lang))
     return await html_page(datasette, request, "citation_map.html", context)
+
+
+# the parts of the page made from templates of their own (citation_map.html shows them)
+PICTURE, LAW_LISTS = "_citation_picture.html", "_citation_laws.html"
+
+
+async def page_parts(datasette, request, context: dict, lang: str) -> dict:
+    """The picture and the laws' list of the page, each from a template of its own: both the same on
+    every page of a language (the list where no law is opened), so made once per served database and
+    language - they were most of the ~360 citation pages' rendering each (the offline crawl makes
+    every one in each language)."""
+
+    def part(template: str):
+        return lambda: fragment(datasette, request, template, {**context, "ui_tag": i18n.TAGS[lang]})
+
+    picture = await made_fixed(datasette, ("citation-picture", lang), part(PICTURE))
+    if context["focus"] is None:
+        law_lists = await made_fixed(datasette, ("citation-laws", lang), part(LAW_LISTS))
+    else:
+        law_lists = await part(LAW_LISTS)()
+    return {"picture": picture, "law_lists": law_lists}
