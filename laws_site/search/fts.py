@@ -85,7 +85,8 @@ def index_boosts(data: SearchData, terms: list[str], whole: bool = False) -> dic
     tokens the two have in common (1 = same words)."""
     query = frozenset(terms)
     boosts: dict[str, tuple[float, list[str]]] = {}
-    for entry in data.index_entries_with(query):
+    # entries in the order of the query's words, as offline (a set's order changes with the hash seed)
+    for entry in data.index_entries_with(terms):
         # one holds the other, so the words in common are the smaller set's (no intersection made)
         if query <= entry.terms:
             common = len(query)
