@@ -128,7 +128,7 @@ def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
     assert node, "node is not installed (the offline engine runs in Node)"
     situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
     queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]
-    runs = [run.group() for q in queries for run in translation.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
+    runs = [run.group() for q in queries for run in tokenize.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
     answer = subprocess.run(
         [node, "-e", CUT_IN_NODE, *map(str, script_paths())],
         input=search_pack_file.read_bytes(),

@@ -13,18 +13,17 @@ but no glosses: 了, 的, 一张 name nothing.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
 from ingest.sources.corpus import tab_separated_lines
+from ingest.text.tokenize import HAN_RUN_RE
 
 COLUMNS = {"chinese": str, "frequency": int, "english": str}
 SCHEMA = (COLUMNS, {"pk": "chinese"})
 LEXICON_FILE = "chinese_lexicon.tsv"
 GLOSS_SEPARATOR = "|"  # between the glosses of one dictionary entry (one reading of the word)
 ENTRY_SEPARATOR = ";"  # between a word's entries (看: kān "look after", kàn "see")
-HAN_WORD_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def read_lexicon(path: Path) -> list[tuple[str, int, str]]:
@@ -32,7 +31,7 @@ def read_lexicon(path: Path) -> list[tuple[str, int, str]]:
     the entries by `;`) in the file's order; a bad line is a ParseError naming it."""
     found = []
     for number, line, fields in tab_separated_lines(path):
-        if len(fields) != 3 or not HAN_WORD_RE.fullmatch(fields[0]) or not fields[1].isdigit():
+        if len(fields) != 3 or not HAN_RUN_RE.fullmatch(fields[0]) or not fields[1].isdigit():
             raise ParseError(
                 str(path),
                 number,

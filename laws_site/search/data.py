@@ -152,12 +152,7 @@ class SearchData:
     def memo(self, key, compute):
         """`compute()` once per key for this database (which never changes while it is read); the
         memo is emptied when it grows past MAX_CACHED keys, so queries cannot grow it for ever."""
-        found = self._lookups.get(key)
-        if found is None:
-            if len(self._lookups) > MAX_CACHED:
-                self._lookups.clear()
-            found = self._lookups[key] = compute()
-        return found
+        return _bounded(self._lookups, MAX_CACHED, key, compute)
 
     def titles_holding(self, words: frozenset[str]) -> frozenset[int]:
         """The rowids whose title holds every one of `words` (at least one word)."""
@@ -166,16 +161,20 @@ class SearchData:
 
     def memo_large(self, key, compute):
         """`memo` for answers that may be large, emptied past MAX_LARGE_CACHED keys."""
-        found = self._large_lookups.get(key)
-        if found is None:
-            if len(self._large_lookups) > MAX_LARGE_CACHED:
-                self._large_lookups.clear()
-            found = self._large_lookups[key] = compute()
-        return found
+        return _bounded(self._large_lookups, MAX_LARGE_CACHED, key, compute)
 
     def index_entries_with(self, terms) -> list[IndexEntry]:
         found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}
         return list(found.values())
+
+
+def _bounded(store: dict, limit: int, key, compute):
+    found = store.get(key)
+    if found is None:
+        if len(store) > limit:
+            store.clear()
+        found = store[key] = compute()
+    return found
 
 
 _loaded: "OrderedDict[tuple, SearchData]" = OrderedDict()

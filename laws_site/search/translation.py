@@ -35,7 +35,6 @@ from laws_site.search.chinese import ChineseWords
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
-HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str, list[str]]:
@@ -105,7 +104,7 @@ def japanese_words(table: dict[str, list[str]], query: str, chinese_words: Chine
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
-    for run in HAN_RUN_RE.finditer(text):
+    for run in tokenize.HAN_RUN_RE.finditer(text):
         for start, end in (chinese_words or ChineseWords()).cut(run.group()):
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
