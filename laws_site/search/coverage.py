@@ -107,13 +107,13 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
 def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:
     """{a Japanese word of the director vocabulary that is one content word, as a query is cut into it:
     the rowids of the current laws the vocabulary names for it}; exported to the offline pack."""
-    return data.memo(("vocabulary_named",), lambda: _vocabulary_units(data)[0])
+    return data.memo(("vocabulary_units",), lambda: _vocabulary_units(data))[0]
 
 
 def vocabulary_phrases(data: SearchData) -> list[tuple[list[str], list[int]]]:
     """[(the content words of a phrase of the director vocabulary, the rowids of the current laws it names)]
     for its phrases of several content words (カードを落とした: カード, 落とす); exported to the offline pack."""
-    return data.memo(("vocabulary_phrases",), lambda: _vocabulary_units(data)[1])
+    return data.memo(("vocabulary_units",), lambda: _vocabulary_units(data))[1]
 
 
 def _vocabulary_units(data: SearchData) -> tuple[dict[str, tuple[int, ...]], list[tuple[list[str], list[int]]]]:

@@ -297,27 +297,26 @@ def _indexed(clause: tuple[str, ...], indexed: frozenset[str]) -> bool:
 def text_hits(
     fts: "OneSearch", data: SearchData, branch: Branch, doc: str | None, relaxed: bool = False
 ) -> dict[int, list]:
-    """bm25 hits holding every token (or, `relaxed`, any token, at RELAXED_WEIGHT); scores scaled
-    so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
+    """bm25 hits holding every token (`relaxed`: the units covering the sentence, coverage.sentence_hits);
+    scores scaled so the best is 1, plus TITLE_BOOST where the title carries every token. A Chinese phrase of
     three bigrams or more also finds, at RELAXED_WEIGHT, units missing one of its bigrams
     (越序叫牌 -> 越序实质叫牌). {rowid: [score, branch, match, None]}."""
     if relaxed and len(branch.clauses) < 2:
         return {}  # one word: "any" is "all", already tried
     if relaxed:
         return sentence_hits(fts, data, branch, doc)
-    operator, match_kind, weight = ("OR", "any", RELAXED_WEIGHT) if relaxed else ("AND", "all", 1.0)
-    rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, operator), branch.lang, doc)
+    rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, "AND"), branch.lang, doc)
     if not rows:
         return {}
-    scale = weight / (max(score for _, score in rows) or 1.0)
-    hits = {rowid: [score * scale, branch, match_kind, None] for rowid, score in rows}
+    scale = 1.0 / (max(score for _, score in rows) or 1.0)
+    hits = {rowid: [score * scale, branch, "all", None] for rowid, score in rows}
     units = data.units
     for rowid in _title_carriers(data, branch, hits):
         candidate = hits[rowid]
         candidate[0] += title_boost(units[rowid][3])
         if branch.named and units[rowid][3] in NAMED_KINDS and title_key(units[rowid][4], branch.lang) == branch.named:
             candidate[0] += NAMED_BOOST
-    if not relaxed and branch.lang == "zh" and len(branch.clauses) >= 3:
+    if branch.lang == "zh" and len(branch.clauses) >= 3:
         hits.update(_all_but_one(fts, data, branch, doc, hits))
     return hits
 
