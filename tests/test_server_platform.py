@@ -29,6 +29,8 @@ from tests.server_probe import (
 
 pytestmark = [pytest.mark.live, pytest.mark.slow]
 
+ONE_ADDRESS_SHARE = 100  # docs/deploy/haproxy.cfg: sc0_conn_cur gt 100 is refused
+
 
 @pytest.fixture(scope="module")
 def one_worker(laws_db_path, tmp_path_factory):
@@ -88,7 +90,12 @@ def test_the_proxy_bounds_one_address_and_serves_the_others(one_worker):
     base, _process, _log = one_worker
     with proxied(base) as front, Bystander(front) as bystander:
         held = hold_half_sent(front, count=1000, seconds=15, source=ATTACKER)
-    assert held.open_at_end <= 100 and held.closed_at_once + held.refused > 1000, held.summary()
+    attempts = held.opened + held.refused
+    # how many times the attacker tries in 15 s is its machine's speed (CI: 1,177); what the proxy
+    # decides is how many it lets in: one share at first, closed after 10 s, and the share replacing it
+    assert attempts >= 5 * ONE_ADDRESS_SHARE, held.summary()
+    assert held.open_at_end <= ONE_ADDRESS_SHARE, held.summary()
+    assert held.opened - held.closed_at_once <= 2 * ONE_ADDRESS_SHARE + 10, held.summary()
     assert held.closed_by_server >= 90, held.summary()  # the ones let in: closed after 10 s
     assert bystander.share >= 0.99, (bystander.summary(), bystander.outcomes)
 
