@@ -40,48 +40,71 @@ def conn(laws_db_path):
     connection.close()
 
 
-def answers(conn) -> list:
-    found = []
-    for query in QUERIES:
-        for interface in ("ja", "zh", "en"):
-            try:
-                found.append(engine.search_page(conn, query, interface=interface))
-            except engine.QueryError as error:
-                found.append(str(error))
-    return found
+INTERFACES = ("ja", "zh", "en")
 
 
-def test_what_is_kept_between_searches_answers_as_when_worked_out_afresh(conn, monkeypatch):
+def one_interface_each() -> list:
+    """Each query in one interface, turn about (the fast tier); the full tier asks the other two."""
+    fast, full = [], []
+    for number, query in enumerate(QUERIES):
+        for offset, interface in enumerate(INTERFACES[number % 3 :] + INTERFACES[: number % 3]):
+            (fast if offset == 0 else full).append(
+                pytest.param(query, interface, marks=[pytest.mark.slow] if offset else [])
+            )
+    return fast + full
+
+
+def answer(conn, query: str, interface: str):
+    try:
+        return engine.search_page(conn, query, interface=interface)
+    except engine.QueryError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("query, interface", one_interface_each())
+def test_what_is_kept_between_searches_answers_as_when_worked_out_afresh(conn, monkeypatch, query, interface):
     """Each query's alternatives, citations and 索引 boosts (the bounded memo) and each unit's
-    presented fields are kept: searches that find them kept answer exactly as searches that work
-    everything out each time (the memo bypassed, nothing kept per unit), so no key leaves out what
-    an answer depends on and nothing kept is changed by a search that reads it."""
+    presented fields are kept: a search that finds them kept answers exactly as a search that works
+    everything out (the memo bypassed, nothing kept per unit), so no key leaves out what an answer
+    depends on and nothing kept is changed by a search that reads it."""
     data = engine.search_data(conn)
     with monkeypatch.context() as afresh_only:
         afresh_only.setattr(search_data_module.SearchData, "memo", lambda self, key, compute: compute())
         afresh_only.setattr(search_data_module.SearchData, "memo_large", lambda self, key, compute: compute())
         afresh_only.setattr(data, "presented", {})
         afresh_only.setattr(data, "links", {})
-        afresh = answers(conn)
+        afresh = answer(conn, query, interface)
     data._lookups.clear()
     data._large_lookups.clear()
-    first = answers(conn)
-    assert data.presented and data.links  # the second pass reads what the first kept
+    data.presented.clear()
+    data.links.clear()
+    first = answer(conn, query, interface)
+    assert data._lookups or data._large_lookups  # the second search reads what the first kept
+    assert first == afresh
+    assert answer(conn, query, interface) == afresh
+
+
+def test_every_kind_of_memo_is_kept_by_the_queries_above(conn):
+    """The queries above reach each memo the test above bypasses (else it would compare nothing)."""
+    data = engine.search_data(conn)
+    data._lookups.clear()
+    data._large_lookups.clear()
+    for number, query in enumerate(QUERIES):
+        answer(conn, query, INTERFACES[number % 3])
+    assert data.presented and data.links
     assert any(key[0] == "alternatives" for key in data._lookups)
     assert any(key[0] == "index_boosts" for key in data._large_lookups)
-    assert first == afresh
-    assert answers(conn) == afresh
 
 
 def test_what_is_kept_is_bounded(conn, monkeypatch):
     """The memos empty past MAX_CACHED and MAX_LARGE_CACHED keys whatever the queries; the per-unit
     fields hold units only."""
     data = engine.search_data(conn)
-    monkeypatch.setattr(search_data_module, "MAX_CACHED", 50)
-    monkeypatch.setattr(search_data_module, "MAX_LARGE_CACHED", 20)
-    for number in range(120):
+    monkeypatch.setattr(search_data_module, "MAX_CACHED", 15)
+    monkeypatch.setattr(search_data_module, "MAX_LARGE_CACHED", 6)
+    for number in range(12):  # 5 keys and 2 large ones a search: each memo empties more than once
         engine.search_page(conn, f"ダミー {number} カード")
-        assert len(data._lookups) <= 51 and len(data._large_lookups) <= 21
+        assert len(data._lookups) <= 16 and len(data._large_lookups) <= 7
     assert set(data.presented) <= set(data.rowids)
     assert set(data.links) <= set(data.rowids)
 

@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from sudachipy import Dictionary, MorphemeList, SplitMode
+from sudachipy import Dictionary, SplitMode
 
 from ingest.sources.corpus import read_yaml
 from ingest.text import kana
@@ -465,8 +465,8 @@ def _morpheme_lists():
     """This thread's two reusable MorphemeLists (a tokenize's, a split's): Sudachi writes into them."""
     lists = getattr(_local, "morpheme_lists", None)
     if lists is None:
-        dictionary = _dictionary()
-        lists = _local.morpheme_lists = (MorphemeList.empty(dictionary), MorphemeList.empty(dictionary))
+        tokenizer = _tokenizer()  # an empty text's list, as SudachiPy 0.6.8+ says to make one
+        lists = _local.morpheme_lists = (tokenizer.tokenize(""), tokenizer.tokenize(""))
     return lists
 
 
