@@ -48,6 +48,9 @@ HAN_RUN_RE = re.compile(HAN_RE.pattern + "+")  # a run of Chinese characters (a 
 KANA_RE = re.compile(r"[\u3040-\u30ff]")
 KATAKANA_RE = re.compile(r"[\u30a1-\u30fa]")
 TOKEN_CLEAN_RE = re.compile(r'[\s"]+')
+# a footnote's marker (ペナルティカード*14, a footnote titled *14): its number is no word of the text, and a
+# query's number (カードが14枚) must not find it
+FOOTNOTE_MARKER_RE = re.compile(r"\*\d+")
 # read by the build only (`read_variants`); serving reads the database's `variants` table
 VARIANTS_FILE = Path(__file__).resolve().parents[2] / "corpus" / "variants.yml"
 
@@ -394,6 +397,8 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
                         part_norm = normalised(part.normalized_form())
                         if part_norm:
                             pieces.append((part_norm, offset + part.begin(), offset + part.end()))
+    if "*" in text:
+        word_spans = _outside_footnote_markers(text, word_spans)
     known = {span[0] for span in word_spans}
     spans = word_spans + [piece for piece in pieces if piece[0] not in known]
     # extras go last so that phrase queries over the words still see them adjacent
@@ -403,6 +408,12 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
             if joined not in known:
                 spans.append((joined, run[0][1], run[-1][2]))
     return spans
+
+
+def _outside_footnote_markers(text: str, spans: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """`spans` less the words that lie inside a footnote's marker (the 14 of *14)."""
+    markers = [match.span() for match in FOOTNOTE_MARKER_RE.finditer(text)]
+    return [span for span in spans if not any(start <= span[1] and span[2] <= stop for start, stop in markers)]
 
 
 def _katakana_span_runs(text: str, spans: list[tuple[str, int, int]]) -> list[list[tuple[str, int, int]]]:
