@@ -38,6 +38,7 @@ from ingest.text import tokenize
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
 OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}
 TERM_TOKEN_COLUMNS = {"kind": str, "text": str, "tokens": str}
+INFLECTING_POS = {"動詞", "形容詞"}
 INDEX_TERMS = "index-ja"  # kind of the term_tokens rows holding index_entry_words() -> query terms
 
 
@@ -115,13 +116,14 @@ def search_tables_awaiting_tokens(
         words += synonym_words(expansions.synonym_groups, expansion_rows)
         synonyms = [row for row in expansion_rows if row["kind"] == "synonym"]
         neighbours = neighbour_rows(vector_pairs, synonyms, synonym_tokens(expansions.synonym_groups), set(printed))
-        vector_words = sorted({word for word, _, _ in vector_pairs})
+        # words the corpus never prints that a query may inflect: the vectors' keys, the vocabulary's verbs
+        inflecting = sorted({word for word, _, _ in vector_pairs} | vocabulary_verbs(vocabulary))
         return {
             "search_expansions": expansion_rows,
             "search_lexicon": lexicon_rows(
                 japanese_texts_and_tokens(units, languages, tokens),
                 words,
-                function_words() | inflected_surfaces(vector_words),
+                function_words() | inflected_surfaces(inflecting),
             ),
             "search_neighbours": neighbours,
         }
@@ -155,6 +157,18 @@ def vocabulary_words(vocabulary: list[dict]) -> list[str]:
             value = row.get(column) or []
             words += json.loads(value) if isinstance(value, str) else value
     return words
+
+
+def vocabulary_verbs(vocabulary: list[dict]) -> set[str]:
+    """The inflecting words (verbs, adjectives) of the vocabulary's Japanese terms, whose
+    stems a query must cut out too: 引っ込めたい is the phrase カードを引っ込める's 引っ込める."""
+    terms = [word for word in vocabulary_words(vocabulary) if tokenize.KANA_RE.search(word)]
+    return {
+        token.norm
+        for term in terms
+        for token in tokenize.japanese_tokens(term)
+        if token.pos in INFLECTING_POS and len(token.norm) > 1
+    }
 
 
 def synonym_tokens(groups: dict) -> dict[str, str]:
