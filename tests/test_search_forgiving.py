@@ -378,3 +378,20 @@ def test_expansions_take_any_kana_or_romaji(conn, text):
     data = search_data(conn).expansions
     for alternative in alternatives(data, text, None) + corrections(data, text, None):
         assert alternative.text and alternative.text != text
+
+
+@pytest.mark.parametrize(
+    "typed, word", [("クレームした", "クレーム"), ("クレームしてしまった", "クレーム"), ("遅刻した", "遅刻")]
+)
+def test_a_word_with_a_light_verb_finds_what_the_word_finds(conn, typed, word):
+    """A director adds a light verb to a word (クレームした): the glossary and the director vocabulary
+    know the word, not the phrase, and no unit prints クレーム with する - it found nothing (遅刻した:
+    only the two regulations printing 遅刻 and する, not Law 90B1). Now the word's own results."""
+    page = searching.search_page(conn, typed, limit=5)
+    alone = searching.search_page(conn, word, limit=5)
+    assert [r["id"] for r in page["results"]] == [r["id"] for r in alone["results"]]
+
+
+def test_a_query_of_light_words_only_is_searched_as_typed(conn):
+    assert plan.lookup_text(searching.search_data(conn), "してしまった") == "してしまった"
+    assert plan.lookup_text(searching.search_data(conn), "クレームした") == "クレーム"

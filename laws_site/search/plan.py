@@ -83,6 +83,15 @@ def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]
     return tuple(terms), tuple(clauses[:MAX_TERMS] if terms else [])
 
 
+def lookup_text(data: SearchData, query: str) -> str:
+    """What the glossary and the vocabulary are asked for: the query, or, when neither knows it, its one
+    content word if the rest are light or grammatical words (クレームした: クレーム, a word no unit prints
+    with する)."""
+    if data.glossary_lookup(query) or data.vocabulary_matches(query) or not tokenize.KANA_RE.search(query):
+        return query
+    return (data.lexicon.lone_word(query) if data.lexicon.words else None) or query
+
+
 @dataclass
 class Plan:
     branches: list[Branch]
@@ -103,7 +112,8 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
     for language in direct:
         add_branch(branches, make_branch(data, query, language))
-    for entry in data.glossary_lookup(query):
+    looked_up = lookup_text(data, query)
+    for entry in data.glossary_lookup(looked_up):
         for language in languages:
             for form in glossary.term_forms(entry.term(language)):
                 branch = add_branch(branches, make_branch(data, form, language, via=form, weight=GLOSSARY_WEIGHT))
@@ -111,7 +121,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 if branch and unit and entry.ref(language).startswith("def:"):
                     branch.pointed.add(unit)
     targets: dict[str, float] = {}
-    for entry, fields in data.vocabulary_matches(query).items():
+    for entry, fields in data.vocabulary_matches(looked_up).items():
         for language, words in (("ja", entry.ja + entry.ja_regs), ("zh", entry.zh)):
             if language in languages:
                 for word in words:

@@ -167,6 +167,17 @@ class Lexicon:
         clauses += [(w.norm, *table.get(w.norm, ())) for w in single]
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
 
+    def lone_word(self, text: str) -> str | None:
+        """The one content word of a query that adds only light or grammatical words to it, as typed
+        (クレームした -> クレーム); None for any other query, and for a word typed in hiragana (じゅんばんがい:
+        a reading, which the reading expansions answer)."""
+        words = self.cut(tokenize.clean_query(text))
+        content = [w for w in words if not w.dropped and w.norm not in self.light]
+        if len(content) != 1 or len(words) < 2:
+            return None
+        surface = content[0].surface
+        return surface if tokenize.KATAKANA_RE.search(surface) or tokenize.HAN_RE.search(surface) else None
+
     def key(self, text: str) -> str:
         """A whole query compared with a glossary term: its words' forms, space-joined."""
         return " ".join(w.norm for w in self.cut(text))

@@ -214,6 +214,16 @@
       return [...new Set(found)].map((i) => g.entries[i]);
     }
 
+    /** search.plan.lookup_text: the query, or its one content word when the rest are light (クレームした). */
+    lookupText(query) {
+      if (this.glossaryLookup(query).length || this.vocabularyMatches(query).length || !K.scripts.kana.test(query)) return query;
+      const words = this.japaneseTokens(cleanQuery(query));
+      const content = words.filter((t) => !t.dropped && !this.situations.light.has(t.norm));
+      if (content.length !== 1 || words.length < 2) return query;
+      const surface = content[0].surface;  // not a word typed in hiragana: a reading (words.Lexicon.lone_word)
+      return K.scripts.katakana.test(surface) || K.scripts.han.test(surface) ? surface : query;
+    }
+
     vocabularyMatches(query) {
       const key = this.searchKey(query);
       return key ? (this.pack.vocabulary.by_key[key] || []) : [];
@@ -563,7 +573,8 @@
       };
       const direct = !lang && K.scripts.kana.test(query) ? ["ja"] : languages;
       for (const language of direct) add(this.makeBranch(query, language));
-      for (const entry of this.glossaryLookup(query)) {
+      const lookedUp = this.lookupText(query);
+      for (const entry of this.glossaryLookup(lookedUp)) {
         for (const language of languages) {
           for (const form of entry.forms[language]) {
             const branch = add(this.makeBranch(form, language, form, w.GLOSSARY_WEIGHT));
@@ -575,7 +586,7 @@
       }
       const targets = new Map();
       const registry = this.pack.registry;
-      for (const [index, fields] of this.vocabularyMatches(query)) {
+      for (const [index, fields] of this.vocabularyMatches(lookedUp)) {
         const entry = this.pack.vocabulary.entries[index];
         for (const [language, words] of [["ja", entry.ja.concat(entry.ja_regs)], ["zh", entry.zh]]) {
           if (languages.includes(language)) for (const word of words) add(this.makeBranch(word, language, word, w.GLOSSARY_WEIGHT));
