@@ -66,6 +66,20 @@ def laws_db_path(laws_build) -> Path:
     return laws_build.path
 
 
+@pytest.fixture(scope="module")
+def search_conn(laws_db_path):
+    """A read-only connection to this session's build with what every search reads loaded
+    (engine.prepare), as the server holds one."""
+    import sqlite3
+
+    from laws_site.search import engine
+
+    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
+    engine.prepare(connection)
+    yield connection
+    connection.close()
+
+
 @pytest.fixture(scope="session")
 def search_pack(laws_db_path) -> dict:
     """The offline search pack of this session's build, made once (a few seconds) for every test that reads it."""

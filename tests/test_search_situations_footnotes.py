@@ -3,20 +3,8 @@ after ペナルティカード in 50D2(b) must not answer a situation that count
 
 from __future__ import annotations
 
-import sqlite3
-
-import pytest
-
 from ingest.text import tokenize
 from laws_site.search import engine
-
-
-@pytest.fixture(scope="module")
-def conn(laws_db_path):
-    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
-    engine.prepare(connection)
-    yield connection
-    connection.close()
 
 
 def test_a_footnote_marker_indexes_no_number():
@@ -30,14 +18,14 @@ def test_a_printed_number_is_still_indexed():
     assert "14" in tokenize.index_tokens_and_offsets("カードが14枚あった", "ja")[0].split()
 
 
-def test_no_footnote_is_indexed_by_its_marker(conn):
-    titled = conn.execute(
+def test_no_footnote_is_indexed_by_its_marker(search_conn):
+    titled = search_conn.execute(
         "select id, search_title from sections where kind = 'footnote' and title glob '[*][0-9]*'"
     ).fetchall()
     assert titled, "the 2017 Laws' footnotes are titled by their markers"
     assert all(search_title == "" for _, search_title in titled), titled[:3]
 
 
-def test_a_count_of_cards_does_not_find_a_footnote_numbered_alike(conn):
-    found = [result["id"] for result in engine.search(conn, "カードが14枚あった", limit=10)]
+def test_a_count_of_cards_does_not_find_a_footnote_numbered_alike(search_conn):
+    found = [result["id"] for result in engine.search(search_conn, "カードが14枚あった", limit=10)]
     assert "laws-2017-ja:fn:14" not in found, found  # it was first: its title *14 was read as 14

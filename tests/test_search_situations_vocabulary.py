@@ -3,21 +3,11 @@ the 引っ込める of the phrase カードを引っ込める (Law 47), as a dir
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from ingest.search.tables import vocabulary_verbs
 from laws_site.search import engine
 from laws_site.search.data import search_data
-
-
-@pytest.fixture(scope="module")
-def conn(laws_db_path):
-    connection = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True, check_same_thread=False)
-    engine.prepare(connection)
-    yield connection
-    connection.close()
 
 
 def test_the_vocabulary_verbs_are_its_inflecting_words():
@@ -29,11 +19,11 @@ def test_the_vocabulary_verbs_are_its_inflecting_words():
 
 
 @pytest.mark.parametrize("sentence", ["出したカードを引っ込めたい", "カードを引っ込めた", "カードを引っ込めて"])
-def test_an_inflected_vocabulary_verb_is_cut_into_the_word(conn, sentence):
-    clauses = search_data(conn).lexicon.query_clauses(sentence)
+def test_an_inflected_vocabulary_verb_is_cut_into_the_word(search_conn, sentence):
+    clauses = search_data(search_conn).lexicon.query_clauses(sentence)
     assert ("引っ込める",) in clauses, clauses
 
 
-def test_the_phrase_reaches_its_law_inflected(conn):
-    found = [result["id"] for result in engine.search(conn, "出したカードを引っ込めたい", limit=3)]
+def test_the_phrase_reaches_its_law_inflected(search_conn):
+    found = [result["id"] for result in engine.search(search_conn, "出したカードを引っ込めたい", limit=3)]
     assert "laws-2017-ja:47" in found, found
