@@ -110,6 +110,8 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     branches: list[Branch] = []
     # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
     direct = ["ja"] if not lang and tokenize.KANA_RE.search(query) else languages
+    if not lang and not data.lexicon.reads_as_japanese(query):
+        direct = ["zh"]  # ... and a kanji no Japanese word holds means Chinese: not read as Japanese too
     for language in direct:
         add_branch(branches, make_branch(data, query, language))
     looked_up = lookup_text(data, query)

@@ -82,6 +82,7 @@ class Lexicon:
         self.neighbours = neighbours or {}
         self.word_neighbours = word_neighbours or {}
         self.longest = max(map(len, words), default=1)
+        self.han = frozenset(c for word in words for c in word if tokenize.HAN_RE.match(c))
 
     @classmethod
     def from_conn(cls, conn: sqlite3.Connection) -> "Lexicon":
@@ -177,6 +178,12 @@ class Lexicon:
             return None
         surface = content[0].surface
         return surface if tokenize.KATAKANA_RE.search(surface) or tokenize.HAN_RE.search(surface) else None
+
+    def reads_as_japanese(self, text: str) -> bool:
+        """Whether Japanese may have written the query: it has kana, or every kanji of it is in some
+        word of the lexicon. A kanji no Japanese word holds (庄, 罚, 吗, 时) marks Chinese: read as Japanese,
+        its other kanji one by one (家, 小, 心, 方) would match noise."""
+        return bool(tokenize.KANA_RE.search(text)) or all(c in self.han for c in tokenize.HAN_RE.findall(text))
 
     def key(self, text: str) -> str:
         """A whole query compared with a glossary term: its words' forms, space-joined."""

@@ -45,6 +45,7 @@
       this.lexicon = pack.lexicon;
       this.neighbours = pack.neighbours;
       this.maxSurface = pack.lexicon_longest;
+      this.han = new Set(Object.keys(pack.lexicon).flatMap((word) => [...word].filter((c) => K.scripts.han.test(c))));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
       this.phraseCache = new Map();
@@ -571,7 +572,8 @@
         branches.push(branch);
         return branch;
       };
-      const direct = !lang && K.scripts.kana.test(query) ? ["ja"] : languages;
+      let direct = !lang && K.scripts.kana.test(query) ? ["ja"] : languages;
+      if (!lang && !this.readsAsJapanese(query)) direct = ["zh"];   // words.Lexicon.reads_as_japanese
       for (const language of direct) add(this.makeBranch(query, language));
       const lookedUp = this.lookupText(query);
       for (const entry of this.glossaryLookup(lookedUp)) {
@@ -617,6 +619,8 @@
       const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
       return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
     }
+
+    readsAsJapanese(text) { return K.scripts.kana.test(text) || [...text].every((c) => !K.scripts.han.test(c) || this.han.has(c)); }
 
     // --------------------------------------------- presenting a page
 
