@@ -168,6 +168,17 @@ def test_a_kanji_no_japanese_word_holds_makes_the_query_chinese_only(judged):
     assert "laws-2017-ja:65" not in found and "laws-2017-ja:21B1(a)" in found
 
 
+def test_a_chinese_word_reads_as_the_japanese_word_of_the_same_kanji(judged):
+    """同时 is 同時 (58B: 同時に2枚以上のカード), 过程 過程: a word Japanese writes with the same kanji reads as
+    it when the Laws print it as a telling word; one character (慢) does not (Japanese writes 遅い)."""
+    conn = judged[0]
+    data = search_data(conn)
+    assert "同時" in translation.japanese_words(data.translations, "防家同时打出了两张牌", data.chinese)
+    assert data.translations.get("同时") == ["同時"] and "慢" not in data.translations.get("慢", [])
+    top = [r["id"] for r in engine.search(conn, "防家同时打出了两张牌", limit=3, interface="zh")]
+    assert any(unit.startswith("laws-2017-ja:58") for unit in top)
+
+
 def test_a_word_directors_say_and_the_text_never_prints_covers_the_laws_the_vocabulary_names(judged):
     """長考 is no word of the Laws; the director vocabulary files it under hesitation (73D1, 16B1...):
     「相手の長考から推測していいの」 reaches 73D1, which prints neither 長考 nor 推測."""

@@ -87,11 +87,14 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     telling = telling_words(conn, data)
     readings = {}
     for word, _, english in rows:
-        if word not in table and english:
+        if word in table:
+            continue
+        japanese = cognate(word, data, telling)
+        if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
             japanese = reading(entries, table, domain, telling)
-            if japanese:
-                readings[word] = japanese
+        if japanese:
+            readings[word] = japanese
     table.update(readings)
     return ChineseWords(costs)
 
@@ -110,6 +113,15 @@ def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[
         for key in keys[:FIRST_GLOSSES]:
             japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
     return japanese
+
+
+def cognate(word: str, data, telling) -> list[str]:
+    """The Japanese word written with the same kanji (同时 -> 同時, 过程 -> 過程), when the Laws print it
+    as one telling word; [] for one character (慢, 看: Japanese writes them in other words) and others."""
+    if len(word) < MIN_TERM_CHARS:
+        return []
+    japanese = tokenize.japanese_kanji(word)
+    return [japanese] if japanese in data.lexicon.words and telling(japanese) else []
 
 
 @lru_cache(maxsize=None)
