@@ -27,3 +27,18 @@ def test_an_inflected_vocabulary_verb_is_cut_into_the_word(search_conn, sentence
 def test_the_phrase_reaches_its_law_inflected(search_conn):
     found = [result["id"] for result in engine.search(search_conn, "出したカードを引っ込めたい", limit=3)]
     assert "laws-2017-ja:47" in found, found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "law"),
+    [
+        ("同伴思考很久后叫牌", "16B1"),  # 思考很久: a hesitation (明白な躊躇)
+        ("不小心抽错了叫牌卡", "25"),  # 抽错叫牌卡: an unintended call (意図と異なるコール)
+        ("防守方在同伴出牌前搶先引下一墩", "57A"),  # 防守方 a defender, 搶先 premature (早まったプレイ)
+    ],
+)
+def test_a_chinese_players_words_reach_the_current_law(search_conn, sentence, law):
+    """Chinese table words the 1997 text does not print, filed in the director vocabulary by reading the
+    2017 law they name, bring that law into the first three in the Chinese interface."""
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=3, interface="zh")]
+    assert any(unit == f"laws-2017-ja:{law}" or unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
