@@ -274,20 +274,6 @@ def to_simplified(text: str) -> str:
     return "".join(_simplified_char(c) if HAN_RE.match(c) else c for c in text)
 
 
-@lru_cache(maxsize=1)
-def _to_japanese():
-    import opencc
-
-    return opencc.OpenCC("s2t"), opencc.OpenCC("t2jp")
-
-
-def japanese_kanji(word: str) -> str:
-    """A Chinese word in the kanji Japanese writes it with (OpenCC s2t, then t2jp: 同时 -> 同時, 解释 ->
-    解釈); the same word where Japanese writes no other form."""
-    to_traditional, to_japanese = _to_japanese()
-    return to_japanese.convert(to_traditional.convert(word))
-
-
 LATIN_OR_HAN_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[^\W_\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
 
 

@@ -120,8 +120,22 @@ def cognate(word: str, data, telling) -> list[str]:
     as one telling word; [] for one character (慢, 看: Japanese writes them in other words) and others."""
     if len(word) < MIN_TERM_CHARS:
         return []
-    japanese = tokenize.japanese_kanji(word)
+    japanese = japanese_kanji(word)
     return [japanese] if japanese in data.lexicon.words and telling(japanese) else []
+
+
+@lru_cache(maxsize=1)
+def _to_japanese():
+    import opencc
+
+    return opencc.OpenCC("s2t"), opencc.OpenCC("t2jp")
+
+
+def japanese_kanji(word: str) -> str:
+    """A Chinese word in the kanji Japanese writes it with (OpenCC s2t, then t2jp: 同时 -> 同時, 解释 ->
+    解釈); the same word where Japanese writes no other form."""
+    to_traditional, to_japanese = _to_japanese()
+    return to_japanese.convert(to_traditional.convert(word))
 
 
 @lru_cache(maxsize=None)
