@@ -42,3 +42,29 @@ def test_a_chinese_players_words_reach_the_current_law(search_conn, sentence, la
     2017 law they name, bring that law into the first three in the Chinese interface."""
     found = [result["id"] for result in engine.search(search_conn, sentence, limit=3, interface="zh")]
     assert any(unit == f"laws-2017-ja:{law}" or unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
+
+
+def test_a_phrase_is_read_with_its_first_word_inflected(search_conn):
+    """「pointed out」 is the vocabulary's "point out" (9A 違反行為の指摘): a phrase's first word inflects as
+    its last does; and "slow pass", as English appeal write-ups name a call after a hesitation, is one."""
+    from laws_site.search import translation
+
+    keys = translation.span_keys(["pointed", "out"])
+    assert keys[0] == "pointedout" and "pointout" in keys
+    assert translation.span_keys(["passed"]) == ["passed", "pass", "passe"]  # one word: its stems, as before
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "dummy pointed out that a defender had revoked", data.chinese)
+    assert "違反行為の指摘" in read, read
+    top = engine.search(search_conn, "slow pass", limit=3, interface="en")
+    assert any(result["id"].startswith("laws-2017-ja:16B") for result in top), [r["id"] for r in top]
+
+
+def test_card_in_english_is_the_laws_card(search_conn):
+    """ "card" had no reading (JMdict glosses カード as "card (information, filing)", which the English lexicon
+    leaves out) and answered パートナー; the glossary pairs Card / カード / 牌张."""
+    top = engine.search(search_conn, "card", limit=5, interface="en")
+    assert top and all("カード" in (result["title"] or "") for result in top), [r["id"] for r in top]
+    data = search_data(search_conn)
+    from laws_site.search import translation
+
+    assert "カード" in translation.japanese_words(data.translations, "one hand had 14 cards", data.chinese)

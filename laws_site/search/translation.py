@@ -91,6 +91,17 @@ def term_key(text: str) -> str:
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
 
 
+def span_keys(words: list[str]) -> list[str]:
+    """The keys a run of words may be looked up by: as typed, the last word without an ending, then the
+    first word without one too ("pointed out": point out; "changed seats": change seat)."""
+    key = "".join(words)
+    keys = stems(key)
+    if len(words) > 1:
+        rest = "".join(words[1:])
+        keys += [k for first in stems(words[0])[1:] for k in stems(first + rest) if k not in keys]
+    return keys
+
+
 def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:
     """The Japanese words of the terms the query holds (the longest first, none overlapping), in the
     order the query names them; [] if it names none. Chinese is cut into words first (chinese.py)."""
@@ -99,8 +110,7 @@ def japanese_words(table: dict[str, list[str]], query: str, chinese_words: Chine
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            key = "".join(w.group() for w in words[i:j])
-            for candidate in stems(key):
+            for candidate in span_keys([w.group() for w in words[i:j]]):
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break

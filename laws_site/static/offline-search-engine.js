@@ -257,9 +257,7 @@
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
-          const key = words.slice(i, j).map((m) => m[0]).join("");
-          const candidates = [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
-          const hit = candidates.find((c) => table[c]);
+          const hit = this.spanKeys(words.slice(i, j).map((m) => m[0])).find((c) => table[c]);
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -276,6 +274,16 @@
       const japanese = [];
       for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
       return japanese;
+    }
+
+    /** translation.span_keys: as typed, the last word without an ending, then the first word without one too. */
+    spanKeys(words) {
+      const T = K.translation;
+      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
+      const keys = stems(words.join(""));
+      const rest = words.slice(1).join("");
+      if (words.length > 1) for (const first of stems(words[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
+      return keys;
     }
 
     searchKey(term) {
