@@ -68,3 +68,15 @@ def test_card_in_english_is_the_laws_card(search_conn):
     from laws_site.search import translation
 
     assert "カード" in translation.japanese_words(data.translations, "one hand had 14 cards", data.chinese)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "law"),
+    [
+        ("opponent was rude to me", "74A"),  # rude: against 74A1 礼儀正しい態度
+        ("declarer said small from dummy", "46B"),  # small: 46B1(c) 「低い」、またはこれと同じ意味の言葉
+    ],
+)
+def test_an_english_players_words_reach_the_current_law(search_conn, sentence, law):
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=3, interface="en")]
+    assert any(unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
