@@ -80,3 +80,10 @@ def test_card_in_english_is_the_laws_card(search_conn):
 def test_an_english_players_words_reach_the_current_law(search_conn, sentence, law):
     found = [result["id"] for result in engine.search(search_conn, sentence, limit=3, interface="en")]
     assert any(unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
+
+
+def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
+    """ロー ("low", 46B1(c) 「低い」、またはこれと同じ意味の言葉) is printed only in notes, where it reads as "Law":
+    the law the vocabulary names for it still covers the word, and governs the sentence."""
+    found = [result["id"] for result in engine.search(search_conn, "ディクレアラーがローとだけ言った", limit=3)]
+    assert found[0] == "laws-2017-ja:46B1(c)", found

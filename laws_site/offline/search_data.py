@@ -129,7 +129,7 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             "light": sorted(data.lexicon.light),
             "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
             "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
-            # the laws the director vocabulary names for a word the text never prints, and for its phrases
+            # the laws the director vocabulary names for a word (printed elsewhere or not), and for its phrases
             # (coverage.vocabulary_named, vocabulary_phrases)
             "named": {word: list(rowids) for word, rowids in coverage.vocabulary_named(data).items()},
             "phrases": coverage.vocabulary_phrases(data),

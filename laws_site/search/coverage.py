@@ -12,7 +12,8 @@ unit covers a word:
   situation under those words), INDEX_CREDIT; a commentary note or worked ruling on it, NOTE_CREDIT;
 - through the director vocabulary (corpus/vocabulary.yml): a word directors say for a term of the Laws
   (クレーム for 取りの宣言, コンシード for 取られの宣言) covers the laws the vocabulary names for it,
-  VOCABULARY_CREDIT, though the text never prints the word.
+  VOCABULARY_CREDIT, whether or not the text prints the word elsewhere (a note printing a word as
+  something else must not take the credit from the law the vocabulary names).
 A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
 covers little of a sentence; the provision that governs covers most of it.
 """
@@ -66,9 +67,10 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
     for clause in wanted:
         rows = fts.rowids(tokenize.fts_match([clause], "AND"))
         own = [rowid for rowid in rows if rowid in searchable]
-        # a word the text never prints: the laws the vocabulary names for it cover it; and so do the laws
-        # a phrase of the vocabulary names, for each of its words the sentence holds
-        named = tuple(dict.fromkeys((() if own else named_for.get(clause[0], ())) + in_phrases.get(clause[0], ())))
+        # the laws the vocabulary names for a word cover it, whether or not some other unit prints it (ロー,
+        # "low", is printed only as "Law" in a note: 46B1(c) says 「低い」); and so do the laws a phrase of the
+        # vocabulary names, for each of its words the sentence holds
+        named = tuple(dict.fromkeys(named_for.get(clause[0], ()) + in_phrases.get(clause[0], ())))
         if not own and not named:
             continue
         weight = idf(len(own) or len(named), len(searchable))

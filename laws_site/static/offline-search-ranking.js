@@ -194,8 +194,8 @@
       for (const clause of wanted) {
         const rows = [...this.matchingRows(ftsExpression([clause], "AND"))];
         const own = rows.filter((r) => searchable.has(r));
-        // coverage.vocabulary_named: a word the text never prints covers the laws the vocabulary names for it
-        const named = [...new Set((lang === "ja" && !own.length ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
+        // coverage.vocabulary_named: a word covers the laws the vocabulary names for it, printed elsewhere or not
+        const named = [...new Set((lang === "ja" ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
         if (!own.length && !named.length) continue;
         const matching = own.length || named.length;
         const weight = Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF);
