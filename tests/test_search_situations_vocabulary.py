@@ -87,3 +87,16 @@ def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
     the law the vocabulary names for it still covers the word, and governs the sentence."""
     found = [result["id"] for result in engine.search(search_conn, "ディクレアラーがローとだけ言った", limit=3)]
     assert found[0] == "laws-2017-ja:46B1(c)", found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "law"),
+    [
+        ("ビッドボックスから違うカードを出してしまった", "25A"),  # 25A1 機械的失敗
+        ("ディクレアラーが言い間違えてダミーのカードを指定した", "45C4(b)"),  # 口が滑ったことによるもの
+        ("ディレクターを呼ばずに自分たちでペナルティを決めてしまった", "10A"),  # 自らの意思で調整を決める権利はない
+    ],
+)
+def test_a_japanese_directors_phrase_reaches_the_law(search_conn, sentence, law):
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=3)]
+    assert f"laws-2017-ja:{law}" in found, found
