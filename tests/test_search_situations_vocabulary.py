@@ -100,3 +100,10 @@ def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
 def test_a_japanese_directors_phrase_reaches_the_law(search_conn, sentence, law):
     found = [result["id"] for result in engine.search(search_conn, sentence, limit=3)]
     assert f"laws-2017-ja:{law}" in found, found
+
+
+def test_a_kanji_words_kana_spelling_is_not_cut_out_of_an_inflection(search_conn):
+    """期待's reading きたい is a word of the lexicon (a query typed in kana); inside 聞きたい it is the verb's
+    ending: the spelling is cut last, so the sentence holds 聞く, not 期待."""
+    clauses = search_data(search_conn).lexicon.query_clauses("ビッドの意味を聞きたい")
+    assert ("聞く",) in clauses and ("期待",) not in clauses, clauses

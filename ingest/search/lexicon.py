@@ -151,7 +151,8 @@ def kana_spellings(found: dict[str, list]) -> dict[str, list]:
             continue
         read = tokenize.japanese_tokens(kana)
         if len(read) == 1 and read[0].surface == kana and read[0].norm == entry[0]:
-            spellings[kana] = list(entry)
+            # printed as kanji, never as typed (count 0): the cut takes it last (聞きたい is 聞き + たい, not 聞 + 期待)
+            spellings[kana] = entry[:3] + [0]
     return spellings
 
 
