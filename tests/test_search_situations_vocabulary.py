@@ -35,6 +35,9 @@ def test_the_phrase_reaches_its_law_inflected(search_conn):
         ("同伴思考很久后叫牌", "16B1"),  # 思考很久: a hesitation (明白な躊躇)
         ("不小心抽错了叫牌卡", "25"),  # 抽错叫牌卡: an unintended call (意図と異なるコール)
         ("防守方在同伴出牌前搶先引下一墩", "57A"),  # 防守方 a defender, 搶先 premature (早まったプレイ)
+        ("南家越序开叫了一个一无将", "31"),  # 越序开叫: an opening bid out of rotation (順番外のビッド)
+        ("有一墩牌放错方向了", "65"),  # 放错方向: a card pointed the wrong way (間違った向きに置かれたカード)
+        ("最后墩数算不清楚", "79"),  # 墩数: the number of tricks (取ったトリック数)
     ],
 )
 def test_a_chinese_players_words_reach_the_current_law(search_conn, sentence, law):

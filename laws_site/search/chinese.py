@@ -7,7 +7,8 @@ fewest, commonest ones: each word costs -log of how often jieba's corpus counts 
 search_chinese, ingest/search/chinese_lexicon.py), the glossary's and the vocabulary's terms at the cost
 of a common word so that a term the Laws print is cut whole; an unknown character is a word of its own.
 A word the glossary and the vocabulary do not name reads through its CC-CEDICT glosses, domain glosses
-first (墩: trick -> トリック before block), then each entry's first gloss if the English reading names it
+first (墩: trick -> トリック before block), then each entry's first two glosses (its commonest senses: 掉
+"fall", "drop") if the English reading names them
 (碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a Japanese word printed in few of the current
 Laws' units. A function word (了, 的, 一) has no glosses.
 
@@ -35,7 +36,7 @@ TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so i
 MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
 TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
-FIRST_GLOSSES = 1  # beyond the domain glosses, each entry reads as its first gloss (its commonest sense) only
+FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
 
 @dataclass
@@ -101,7 +102,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
 
 def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[str, list[str]], telling) -> list[str]:
     """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
-    vocabulary names (墩: trick), else of each entry's first gloss (its commonest sense: 看 "look after",
+    vocabulary names (墩: trick), else of each entry's first glosses (its commonest senses: 看 "look after",
     "see") the English reading names, its telling words only; [] if none."""
     named = [
         [next((k for k in stems(gloss_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries

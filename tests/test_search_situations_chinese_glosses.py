@@ -1,0 +1,23 @@
+"""A Chinese word read through its dictionary glosses: the first two senses count (issue 36)."""
+
+from __future__ import annotations
+
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
+
+
+def test_a_second_gloss_reads_a_word_whose_first_sense_names_nothing(search_conn):
+    """掉 is "fall; drop" in CC-CEDICT: "fall" names no telling word, "drop" names 落とす (50B 偶然落とした
+    カード, 48A). Read by its first gloss only, 掉 read as nothing and a dropped card was two words short."""
+    data = search_data(search_conn)
+    assert "落とす" in translation.japanese_words(data.translations, "掉了一张牌", data.chinese)
+    found = [r["id"] for r in engine.search(search_conn, "明手掉了一张牌", limit=10, interface="zh")]
+    assert any(unit.startswith(("laws-2017-ja:48", "laws-2017-ja:50")) for unit in found), found
+
+
+def test_the_other_side_at_the_table_is_the_opponents(search_conn):
+    """对方 is "counterpart; ...; other side" in CC-CEDICT; read by its glosses it named 裏 (a card's back).
+    At the table it names the opponents: the director vocabulary files it under 対戦相手."""
+    data = search_data(search_conn)
+    words = translation.japanese_words(data.translations, "对方解释错了", data.chinese)
+    assert "対戦相手" in words and "裏" not in words
