@@ -168,6 +168,13 @@ def test_a_kanji_no_japanese_word_holds_makes_the_query_chinese_only(judged):
     assert "laws-2017-ja:65" not in found and "laws-2017-ja:21B1(a)" in found
 
 
+def test_a_reviewed_chinese_variant_counts_in_a_sentence(judged):
+    """罚牌 is 罚张 (corpus/zh_variants.yml): in 「罚牌怎么处理」 no unit holds every word, and the sentence's
+    units were found by 处理 alone (29, 9 first); the variant's words now count too: Law 50 comes up."""
+    found = [r["id"] for r in engine.search(judged[0], "罚牌怎么处理", limit=3, interface="zh")]
+    assert any(unit.startswith("laws-2017-ja:50") for unit in found), found
+
+
 def test_a_chinese_word_reads_as_the_japanese_word_of_the_same_kanji(judged):
     """同时 is 同時 (58B: 同時に2枚以上のカード), 过程 過程: a word Japanese writes with the same kanji reads as
     it when the Laws print it as a telling word; one character (慢) does not (Japanese writes 遅い)."""

@@ -89,7 +89,14 @@ def ranked_hits(
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
     if plan.relaxed and (is_sentence(data, plan) or not found_whole(data, strict)):
-        relaxed = _strict_hits(fts, data, plan.branches, doc, index_boost, True)
+        # a reviewed Chinese variant is the query's own word (罚牌 is 罚张): its words count in the sentence too
+        own = [
+            b
+            for alternative, alt_plan in plan.alternatives
+            if alternative_tier(alternative) == 0
+            for b in alt_plan.branches
+        ]
+        relaxed = _strict_hits(fts, data, plan.branches + own, doc, index_boost, True)
     merged: dict[int, list] = {}
     _merge(merged, strict, 0)
     _add_targets(merged, data, plan.targets, doc, lang, 0)

@@ -40,7 +40,9 @@
       let relaxed = new Map();
       // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
       if (plan.relaxed && (this.isSentence(plan) || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
-        relaxed = this.strictHits(plan.branches, doc, indexBoost, true);
+        // search.ranked_hits: a reviewed Chinese variant's words count in the sentence too (罚牌 is 罚张)
+        const own = (plan.alternatives || []).filter(([alt]) => alt.kind === "zh").flatMap(([, altPlan]) => altPlan.branches);
+        relaxed = this.strictHits(plan.branches.concat(own), doc, indexBoost, true);
       }
       let merged = new Map();
       this.mergeTier(merged, strict, 0);
