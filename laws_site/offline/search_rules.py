@@ -75,6 +75,8 @@ def rules() -> dict:
             "kana_runs": [js_pattern(run) for run in words.KANA_RUN_RES],
             "bid": js_pattern(words.BID_RE),
             "bid_word": words.BID_WORD,
+            "strains": [list(names) for names in words.STRAINS],
+            "insufficient_word": words.INSUFFICIENT_WORD,
         },
         "scripts": {
             "kana": js_pattern(tokenize.KANA_RE),

@@ -38,14 +38,35 @@ BID_RE = re.compile(
     r"(?![0-9A-Za-z])"
 )
 BID_WORD = "ビッド"
+# the strains from the lowest (a bid is higher than another of its level when its strain is higher: Law 18B);
+# a bid the query writes after a bid it does not supersede is what the Laws call 不十分なビッド (Law 27)
+STRAINS = (
+    ("クラブ", "♣", "♧"),
+    ("ダイヤ", "♦", "♢"),
+    ("ハート", "♥", "♡", "H"),
+    ("スペード", "♠", "♤", "S"),
+    ("ノー", "NT", "nt"),
+)
+INSUFFICIENT_WORD = "不十分なビッド"
 # a word with a light surface is light unless its content surfaces are printed this many times as often
 # (間違う: 間違っ 271 times, まちがう once); a word printed both ways alike (過ぎる, 達) stays light
 LIGHT_OUTNUMBERED = 10
 
 
 def with_bid_word(text: str) -> str:
-    """The query with ビッド added when it writes a bid (BID_RE); otherwise the query."""
-    return f"{text} {BID_WORD}" if BID_RE.search(unicodedata.normalize("NFKC", text)) else text
+    """The query with ビッド added when it writes a bid (BID_RE), and 不十分なビッド when a bid it writes
+    does not supersede the one written before it (1ハートの後に1ダイヤ); otherwise the query."""
+    bids = [bid_rank(match.group()) for match in BID_RE.finditer(unicodedata.normalize("NFKC", text))]
+    if not bids:
+        return text
+    insufficient = any(later <= earlier for earlier, later in zip(bids, bids[1:]))
+    return f"{text} {BID_WORD}" + (f" {INSUFFICIENT_WORD}" if insufficient else "")
+
+
+def bid_rank(bid: str) -> int:
+    """Where a bid (BID_RE's match) stands in the auction's order: level first, then strain (STRAINS)."""
+    strain = next(rank for rank, names in reversed(list(enumerate(STRAINS))) if any(n in bid for n in names))
+    return int(bid.lstrip()[0]) * len(STRAINS) + strain
 
 
 def word_cost(count: int) -> int:

@@ -192,10 +192,24 @@
       return unique.length ? unique : terms.map((t) => [t]);
     }
 
+    /** words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド; a bid not above the one
+     * written before it, 不十分なビッド (STRAINS: the strains from the lowest). */
+    withBidWord(text) {
+      const W = K.words, every = new RegExp(W.bid.source, W.bid.flags.replace("g", "") + "g");
+      const rank = (bid) => {
+        let strain = 0;
+        W.strains.forEach((names, i) => { if (names.some((n) => bid.includes(n))) strain = i; });
+        return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
+      };
+      const bids = [...text.normalize("NFKC").matchAll(every)].map((m) => rank(m[0]));
+      if (!bids.length) return text;
+      const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
+      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "");
+    }
+
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      // words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド
-      if (lang === "ja" && K.words.bid.test(text.normalize("NFKC"))) text = `${text} ${K.words.bid_word}`;
+      if (lang === "ja") text = this.withBidWord(text);
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
