@@ -111,3 +111,17 @@ def test_a_kanji_words_kana_spelling_is_not_cut_out_of_an_inflection(search_conn
     ending: the spelling is cut last, so the sentence holds 聞く, not 期待."""
     clauses = search_data(search_conn).lexicon.query_clauses("ビッドの意味を聞きたい")
     assert ("聞く",) in clauses and ("期待",) not in clauses, clauses
+
+
+def test_a_phrase_is_read_with_other_function_words_inside(search_conn):
+    """ "changed his mind" is the vocabulary's "change of mind" (25B 意図したコール): its function words (of,
+    his) do not count in the phrase; before, it read 変更 + 気 and 47C came first."""
+    from laws_site.search import translation
+
+    assert translation.content_key("change of mind") == "changemind"
+    assert "changemind" in translation.span_keys(["changed", "his", "mind"])
+    assert translation.span_keys(["the", "mind"]) == translation.inflected_keys(["the", "mind"])  # ends kept
+    found = [
+        r["id"] for r in engine.search(search_conn, "he changed his mind after making a call", limit=3, interface="en")
+    ]
+    assert any(unit.startswith("laws-2017-ja:25B") for unit in found), found

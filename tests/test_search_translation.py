@@ -30,7 +30,8 @@ def words(data, query: str) -> list[str]:
 @pytest.mark.parametrize(
     "query, japanese",
     [
-        ("defender dropped a card face up", "落とす"),  # dropped: LemmInflect's past of drop
+        ("defender dropped a card", "偶然落としたカード"),  # the vocabulary's "dropped card", with "a" inside
+        ("she dropped it", "落とす"),  # dropped: LemmInflect's past of drop
         ("partner forgot to alert", "忘れる"),  # forgot: an irregular past
         ("declarer touched a card in dummy", "触れる"),  # touched: touch + ed
         ("dummy looked at a defender's cards", "見る"),

@@ -159,6 +159,7 @@ def rules() -> dict:
             "unknown_cost": chinese.UNKNOWN_COST,
             "endings": list(english_lexicon.ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
+            "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },

@@ -52,8 +52,9 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
         if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
-            table.setdefault(key, [])
-            table[key] += [w for w in japanese if w not in table[key]]
+            for found in dict.fromkeys([key, content_key(word)]):
+                table.setdefault(found, [])
+                table[found] += [w for w in japanese if w not in table[found]]
 
     for entry in data.glossary.entries:
         japanese = glossary.term_forms(entry.ja)
@@ -93,13 +94,29 @@ def term_key(text: str) -> str:
 
 def span_keys(words: list[str]) -> list[str]:
     """The keys a run of words may be looked up by: as typed, the last word without an ending, then the
-    first word without one too ("pointed out": point out; "changed seats": change seat)."""
-    key = "".join(words)
-    keys = stems(key)
+    first word without one too ("pointed out": point out; "changed seats": change seat); then the same
+    without the function words inside ("changed his mind": change mind, as "change of mind" is kept)."""
+    keys = inflected_keys(words)
+    content = [word for word in words if word not in FUNCTION_WORDS]
+    if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:
+        keys += [k for k in inflected_keys(content) if k not in keys]
+    return keys
+
+
+def inflected_keys(words: list[str]) -> list[str]:
+    keys = stems("".join(words))
     if len(words) > 1:
         rest = "".join(words[1:])
         keys += [k for first in stems(words[0])[1:] for k in stems(first + rest) if k not in keys]
     return keys
+
+
+def content_key(term: str) -> str:
+    """An English term of several words without its function words (change of mind: change mind), the
+    key span_keys looks a phrase up by when the query puts other function words inside (his, the)."""
+    words = ENGLISH_WORD_RE.findall(term.lower())
+    content = [word for word in words if word not in FUNCTION_WORDS]
+    return term_key(" ".join(content)) if 1 < len(content) < len(words) else term_key(term)
 
 
 def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:

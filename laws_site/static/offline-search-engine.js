@@ -290,13 +290,21 @@
       return japanese;
     }
 
-    /** translation.span_keys: as typed, the last word without an ending, then the first word without one too. */
+    /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
+     * then the same without the function words inside (changed his mind: change mind). */
     spanKeys(words) {
       const T = K.translation;
       const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
-      const keys = stems(words.join(""));
-      const rest = words.slice(1).join("");
-      if (words.length > 1) for (const first of stems(words[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
+      const inflected = (run) => {
+        const keys = stems(run.join("")), rest = run.slice(1).join("");
+        if (run.length > 1) for (const first of stems(run[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
+        return keys;
+      };
+      const keys = inflected(words);
+      const content = words.filter((w) => !T.function_words.includes(w));
+      if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1]) {
+        for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
+      }
       return keys;
     }
 
