@@ -71,6 +71,9 @@ def test_card_in_english_is_the_laws_card(search_conn):
     from laws_site.search import translation
 
     assert "カード" in translation.japanese_words(data.translations, "one hand had 14 cards", data.chinese)
+    # face up is the Laws' 表向き (41, 49, 50A), not JMdict's フェイス (a face) + 上 (above)
+    read = translation.japanese_words(data.translations, "defender dropped a card face up", data.chinese)
+    assert "表向き" in read and "フェイス" not in read, read
 
 
 @pytest.mark.parametrize(
