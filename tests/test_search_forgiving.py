@@ -395,3 +395,20 @@ def test_a_word_with_a_light_verb_finds_what_the_word_finds(conn, typed, word):
 def test_a_query_of_light_words_only_is_searched_as_typed(conn):
     assert plan.lookup_text(searching.search_data(conn), "してしまった") == "してしまった"
     assert plan.lookup_text(searching.search_data(conn), "クレームした") == "クレーム"
+
+
+@pytest.mark.parametrize(
+    "query, law",
+    [
+        ("seat", "laws-2017-ja:5"),
+        ("drop", "laws-2017-ja:48A"),
+        ("heart", "laws-2017-ja:18E"),
+        ("spade", "laws-2017-ja:18E"),
+    ],
+)
+def test_one_english_word_is_searched_as_the_laws_word(conn, query, law):
+    """An English query of one everyday word read as one Japanese word (seat: 席, drop: 落とす, the suits: the
+    glossary's ハート, スペード) is searched as that word: as a one-word "sentence" it found nothing (a
+    sentence is ranked by its coverage, which needs two words), or a spelling correction (spade: 側)."""
+    found = [r["id"] for r in searching.search(conn, query, limit=3, interface="en")]
+    assert any(unit.startswith(law) for unit in found), found

@@ -145,7 +145,9 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
         if words:
             terms, clauses = query_tokens(data, words, "ja")
             clauses = compound_clauses(data, read, list(clauses))
-            branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=True)
+            # an English query of one word ("hesitate": 躊躇う) is searched as that word, not by a sentence's coverage
+            sentence = len(read) > 1 or len(translation.ENGLISH_WORD_RE.findall(query.lower())) != 1
+            branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence)
             if not tokenize.HAN_RE.search(query):
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
                 # words (the, from, tried) read as katakana or sub-item letters and cover alone

@@ -639,7 +639,12 @@
         const read = this.japaneseWords(query), words = read.join(" ");
         // an English sentence read in the Laws' words is not also searched as typed (search.plan)
         if (words && !K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
-        if (words) { const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read); branch.sentence = true; add(branch); }
+        if (words) {
+          const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read);
+          // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage
+          branch.sentence = read.length > 1 || (query.toLowerCase().match(K.translation.english_word) || []).length !== 1;
+          add(branch);
+        }
       }
       const own = new Set(branches.filter((b) => b.via === null).map((b) => b.lang + "\u0001" + b.terms.join("\u0002")));
       const also = [...new Set(branches.filter((b) => b.via && !own.has(b.lang + "\u0001" + b.terms.join("\u0002"))).map((b) => b.via))];
