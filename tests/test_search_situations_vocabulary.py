@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.search.tables import vocabulary_verbs
-from laws_site.search import engine
+from laws_site.search import engine, translation
 from laws_site.search.data import search_data
 
 
@@ -50,8 +50,6 @@ def test_a_chinese_players_words_reach_the_current_law(search_conn, sentence, la
 def test_a_phrase_is_read_with_its_first_word_inflected(search_conn):
     """「pointed out」 is the vocabulary's "point out" (9A 違反行為の指摘): a phrase's first word inflects as
     its last does; and "slow pass", as English appeal write-ups name a call after a hesitation, is one."""
-    from laws_site.search import translation
-
     keys = translation.span_keys(["pointed", "out"])
     assert keys[0] == "pointedout" and "pointout" in keys
     assert translation.span_keys(["passed"]) == ["passed", "pass", "passe"]  # one word: its stems, as before
@@ -68,8 +66,6 @@ def test_card_in_english_is_the_laws_card(search_conn):
     top = engine.search(search_conn, "card", limit=5, interface="en")
     assert top and all("カード" in (result["title"] or "") for result in top), [r["id"] for r in top]
     data = search_data(search_conn)
-    from laws_site.search import translation
-
     assert "カード" in translation.japanese_words(data.translations, "one hand had 14 cards", data.chinese)
     # face up is the Laws' 表向き (41, 49, 50A), not JMdict's フェイス (a face) + 上 (above)
     read = translation.japanese_words(data.translations, "defender dropped a card face up", data.chinese)
@@ -119,8 +115,6 @@ def test_a_kanji_words_kana_spelling_is_not_cut_out_of_an_inflection(search_conn
 def test_a_phrase_is_read_with_other_function_words_inside(search_conn):
     """ "changed his mind" is the vocabulary's "change of mind" (25B 意図したコール): its function words (of,
     his) do not count in the phrase; before, it read 変更 + 気 and 47C came first."""
-    from laws_site.search import translation
-
     assert translation.content_key("change of mind") == "changemind"
     assert "changemind" in translation.span_keys(["changed", "his", "mind"])
     assert translation.span_keys(["the", "mind"]) == translation.inflected_keys(["the", "mind"])  # ends kept

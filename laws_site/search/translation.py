@@ -52,7 +52,7 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
         if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
-            for found in dict.fromkeys([key, content_key(word)]):
+            for found in dict.fromkeys([key, content_key(word) or key]):
                 table.setdefault(found, [])
                 table[found] += [w for w in japanese if w not in table[found]]
 
@@ -111,12 +111,13 @@ def inflected_keys(words: list[str]) -> list[str]:
     return keys
 
 
-def content_key(term: str) -> str:
+def content_key(term: str) -> str | None:
     """An English term of several words without its function words (change of mind: change mind), the
-    key span_keys looks a phrase up by when the query puts other function words inside (his, the)."""
+    key span_keys looks a phrase up by when the query puts other function words inside (his, the); None
+    for a term with none to drop."""
     words = ENGLISH_WORD_RE.findall(term.lower())
     content = [word for word in words if word not in FUNCTION_WORDS]
-    return term_key(" ".join(content)) if 1 < len(content) < len(words) else term_key(term)
+    return term_key(" ".join(content)) if 1 < len(content) < len(words) else None
 
 
 def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:

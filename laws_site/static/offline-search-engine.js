@@ -45,6 +45,7 @@
       this.lexicon = pack.lexicon;
       this.neighbours = pack.neighbours;
       this.maxSurface = pack.lexicon_longest;
+      this.everyBid = new RegExp(K.words.bid.source, K.words.bid.flags.replace("g", "") + "g");   // withBidWord's
       this.han = new Set(Object.keys(pack.lexicon).flatMap((word) => [...word].filter((c) => K.scripts.han.test(c))));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
@@ -195,13 +196,13 @@
     /** words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド; a bid not above the one
      * written before it, 不十分なビッド (STRAINS: the strains from the lowest). */
     withBidWord(text) {
-      const W = K.words, every = new RegExp(W.bid.source, W.bid.flags.replace("g", "") + "g");
+      const W = K.words;
       const rank = (bid) => {
         let strain = 0;
         W.strains.forEach((names, i) => { if (names.some((n) => bid.includes(n))) strain = i; });
         return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
       };
-      const bids = [...text.normalize("NFKC").matchAll(every)].map((m) => rank(m[0]));
+      const bids = [...text.normalize("NFKC").matchAll(this.everyBid)].map((m) => rank(m[0]));
       if (!bids.length) return text;
       const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
       return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "");
