@@ -16,6 +16,8 @@ unit covers a word:
   something else must not take the credit from the law the vocabulary names).
 A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
 covers little of a sentence; the provision that governs covers most of it.
+A Chinese sentence counts its words as the dictionary cuts it (Branch.coverage_clauses), not the bigrams
+across two of them; a word of it the Chinese text never prints counts uncovered (COVERAGE_UNPRINTED_CHARS).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from laws_site.search.weights import (
     CONTEXT_TITLE_CREDIT,
     COVERAGE_BM25,
     COVERAGE_MIN_IDF,
+    COVERAGE_UNPRINTED_CHARS,
     COVERAGE_WEIGHT,
     SITUATION_DEFINITION_WEIGHT,
     SITUATION_ROLE_WEIGHT,
@@ -72,6 +75,8 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
         # vocabulary names, for each of its words the sentence holds
         named = tuple(dict.fromkeys(named_for.get(clause[0], ()) + in_phrases.get(clause[0], ())))
         if not own and not named:
+            if lang == "zh" and len(clause[0]) >= COVERAGE_UNPRINTED_CHARS:
+                total += idf(0, len(searchable))
             continue
         weight = idf(len(own) or len(named), len(searchable))
         total += weight
@@ -88,10 +93,11 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
     its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
     the unit's kind and its document's role (situation_weights)."""
-    covered = coverage(fts, data, branch.clauses, branch.lang, doc)
+    clauses = branch.coverage_clauses or branch.clauses
+    covered = coverage(fts, data, clauses, branch.lang, doc)
     if not covered:
         return {}
-    rows = fts_rows(fts, data, tokenize.fts_match(branch.clauses, "OR"), branch.lang, doc)
+    rows = fts_rows(fts, data, tokenize.fts_match(clauses, "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
     weight = situation_weights(data)

@@ -40,6 +40,8 @@ class Branch:
     # searched only as a sentence (by coverage, when no unit holds every word of the query itself): a
     # Chinese or English sentence read in Japanese words (laws_site/search/translation.py)
     sentence: bool = False
+    # what its coverage counts, if not its clauses: a Chinese query's words (chinese.ChineseWords.clauses)
+    coverage_clauses: list[tuple[str, ...]] = field(default_factory=list)
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -61,7 +63,12 @@ class Branch:
 
 def make_branch(data: SearchData, text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
     terms, clauses = query_tokens(data, text, lang)
-    return Branch(lang, list(terms), list(clauses), via, weight, text=text)
+    branch = Branch(lang, list(terms), list(clauses), via, weight, text=text)
+    if lang == "zh" and terms:
+        # a Chinese sentence covers its words, not the bigrams across two of them (伴长 in 同伴長考)
+        words = [clause for clause in data.chinese.clauses(text) if WORD_RE.search(" ".join(clause))]
+        branch.coverage_clauses = words[:MAX_TERMS]
+    return branch
 
 
 def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:

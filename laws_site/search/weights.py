@@ -35,6 +35,10 @@ INDEX_CREDIT = 0.8
 VOCABULARY_CREDIT = 0.8  # a word the director vocabulary names laws for: as the 索引 filing it there
 NOTE_CREDIT = 0.1  # ... each of a much-commented law's many notes mentions some word: one note's word says little
 COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
+# a Chinese word of this many characters or more that no unit prints (长考: the 1997 text prints 迟疑) still
+# counts, uncovered: a 1997 unit printing the sentence's other words (同伴) does not cover all of it where the
+# Japanese reading (躊躇) may; a single character (吗, 呢: particles) or a Japanese word no unit prints is skipped
+COVERAGE_UNPRINTED_CHARS = 2
 COVERAGE_WEIGHT = 1.0
 # ... and some of its bm25 (a unit that holds the words often and briefly), to tell apart units covering alike
 COVERAGE_BM25 = 0.3

@@ -562,8 +562,26 @@
       const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
       const highlighted = new Set(terms);
       for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
+      // plan.make_branch: a Chinese sentence covers its words, not the bigrams across two of them
+      const coverageClauses = lang === "zh" && terms.length
+        ? this.chineseClauses(text).filter((c) => K.scripts.word.test(c.join(" "))).slice(0, this.w.MAX_TERMS) : [];
       return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted,
-        named: this.titleKey(text, lang) };
+        named: this.titleKey(text, lang), coverageClauses };
+    }
+
+    /** search.chinese.ChineseWords.clauses: the cut's words as the index holds them (是不是: 是不 不 不是), then Latin words. */
+    chineseClauses(query) {
+      const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
+      const found = [];
+      for (const run of text.matchAll(K.translation.han_run)) {
+        for (const [start, end] of this.chineseWords(run[0])) {
+          const word = run[0].slice(start, end), pieces = [word.slice(0, 2)];
+          for (let i = 1; i < word.length - 1; i++) pieces.push(word[i], word.slice(i, i + 2));
+          found.push([word.length < 2 ? word : pieces.join(" ")]);
+        }
+      }
+      for (const token of this.chineseTokens(text)) if (token.pos === "word") found.push([token.norm]);
+      return [...new Map(found.map((c) => [c[0], c])).values()];
     }
 
     /** search.plan.compound_clauses: a translated term's words printed together (対戦相手) are one phrase. */

@@ -164,9 +164,10 @@
 
     /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25. */
     sentenceHits(branch, doc) {
-      const covered = this.coverage(branch.clauses, branch.lang, doc);
+      const clauses = branch.coverageClauses && branch.coverageClauses.length ? branch.coverageClauses : branch.clauses;
+      const covered = this.coverage(clauses, branch.lang, doc);
       if (!covered.size) return new Map();
-      const rows = this.fts(ftsExpression(branch.clauses, "OR"), branch.lang, doc);
+      const rows = this.fts(ftsExpression(clauses, "OR"), branch.lang, doc);
       const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
       return new Map([...covered].map(([rowid, share]) =>
@@ -198,7 +199,10 @@
         const own = rows.filter((r) => searchable.has(r));
         // coverage.vocabulary_named: a word covers the laws the vocabulary names for it, printed elsewhere or not
         const named = [...new Set((lang === "ja" ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
-        if (!own.length && !named.length) continue;
+        if (!own.length && !named.length) {  // a Chinese word no unit prints counts, uncovered (weights.py)
+          if (lang === "zh" && clause[0].length >= w.COVERAGE_UNPRINTED_CHARS) total += Math.log((searchable.size + 0.5) / 0.5);
+          continue;
+        }
         const matching = own.length || named.length;
         const weight = Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF);
         total += weight;

@@ -1,0 +1,44 @@
+"""A Chinese sentence's own coverage counts its words, not the bigrams across them (issue 36).
+
+Searched as typed, a Chinese sentence covers the 1997 Chinese units, whose current units take their
+place (ranking.lift_current). Counted by bigrams, 「同伴想了很久才不叫」 was 伴想, 想了, 了很, 很久, 久才, 才不, 不叫:
+the 1997 units on a pass out of rotation (30, 32), printing 同伴 and 不叫, covered all of it that they
+printed and outranked the Japanese reading's 16B1 (明白な躊躇 from partner).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from laws_site.search import engine
+from laws_site.search.coverage import coverage
+from laws_site.search.data import search_data
+from laws_site.search.fts import OneSearch
+from laws_site.search.plan import make_plan
+
+
+def test_a_chinese_sentence_is_covered_by_its_words(search_conn):
+    data = search_data(search_conn)
+    clauses = data.chinese.clauses("同伴長考後不叫")
+    assert ("同伴",) in clauses and ("长考",) in clauses
+    assert ("伴长",) not in clauses and ("考后",) not in clauses
+    # a word of three characters as the index holds it: bigram, character, bigram
+    assert ("是不 不 不是",) in data.chinese.clauses("是不是没有了")
+    assert ("pass",) in data.chinese.clauses("四家都pass了")
+    own = next(b for b in make_plan(data, "同伴長考後不叫", None).branches if b.lang == "zh" and b.via is None)
+    assert own.coverage_clauses == clauses
+
+
+def test_a_word_the_chinese_text_never_prints_leaves_the_sentence_uncovered(search_conn):
+    """长考 (a long think): the 1997 text says 迟疑. A 1997 unit printing 同伴 does not cover all of
+    「同伴长考」; skipped as a word no unit covers, the word made 同伴 the whole sentence (share 1.0)."""
+    data = search_data(search_conn)
+    assert not OneSearch(search_conn).rowids('"长考"')
+    shares = coverage(OneSearch(search_conn), data, [("同伴",), ("长考",)], "zh", "laws-1997-zh")
+    assert shares and max(shares.values()) < 0.5
+
+
+@pytest.mark.parametrize("query", ["同伴想了很久才不叫", "同伴犹豫了很久才叫牌", "同伴长考后加倍"])
+def test_partners_hesitation_told_in_chinese_finds_16B1(search_conn, query):
+    found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
+    assert "laws-2017-ja:16B1" in found, found
