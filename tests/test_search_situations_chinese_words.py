@@ -42,3 +42,13 @@ def test_a_word_the_chinese_text_never_prints_leaves_the_sentence_uncovered(sear
 def test_partners_hesitation_told_in_chinese_finds_16B1(search_conn, query):
     found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
     assert "laws-2017-ja:16B1" in found, found
+
+
+def test_a_call_not_clearly_heard_is_law_20A(search_conn):
+    """没看清 (a call made with a bidding box is seen) and 没听清 are the everyday forms of the 1997 title
+    未听清叫牌 (20A); the 2017 title はっきり認識できないコール is a call the player cannot make out: the
+    director vocabulary pairs them (corpus/vocabulary.yml). Without it, Law 30-32's pass out of rotation came
+    first."""
+    for query in ("上家叫了什么我没看清", "没看清同伴叫的是几阶"):
+        found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
+        assert "laws-2017-ja:20A" in found, (query, found)
