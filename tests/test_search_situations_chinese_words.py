@@ -52,3 +52,23 @@ def test_a_call_not_clearly_heard_is_law_20A(search_conn):
     for query in ("上家叫了什么我没看清", "没看清同伴叫的是几阶"):
         found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
         assert "laws-2017-ja:20A" in found, (query, found)
+
+
+def test_a_chinese_sentence_holding_an_english_word_is_read_as_a_sentence(search_conn):
+    """「四家都pass了 要重新发牌吗」 kept only its Latin letters as an English key: the glossary's term "pass",
+    so the sentence was searched as that term and never read in the Laws' words (plan.make_plan)."""
+    data = search_data(search_conn)
+    assert [entry.en for entry in data.glossary_lookup("pass")] == ["Pass"]
+    assert data.glossary_lookup("四家都pass了") == []
+    assert any(branch.sentence for branch in make_plan(data, "四家都pass了 要重新发牌吗", None).branches)
+
+
+def test_a_query_that_reads_as_chinese_gets_no_japanese_synonyms(search_conn):
+    """SudachiDict's synonyms cut a Chinese sentence as Japanese (pass: パース, 叫: 叫び): noise, and a synonym
+    finding anything (def:パス) ranked the sentence's own units below it. A Japanese query keeps them."""
+    data = search_data(search_conn)
+    kinds = [alt.kind for alt in engine.query_alternatives(data, "上家叫了 我说了pass", None)]
+    assert "synonym" not in kinds, kinds
+    assert "synonym" in [alt.kind for alt in engine.query_alternatives(data, "取消", None)]
+    top = engine.search(search_conn, "四家都pass了 要重新发牌吗", limit=1, interface="zh")
+    assert top[0]["id"] != "laws-2017-ja:def:パス"

@@ -312,7 +312,12 @@ class Glossary:
         if not query:
             return []
         found = []
-        found += self._by_en.get(english_key(query), []) if re.search(r"[A-Za-z]", query) else []
+        # an English term has no Chinese or Japanese characters: 「四家都pass了 要重新发牌吗」 is a sentence,
+        # not the term "pass" (english_key keeps the Latin letters only)
+        english = (
+            re.search(r"[A-Za-z]", query) and not tokenize.HAN_RE.search(query) and not tokenize.KANA_RE.search(query)
+        )
+        found += self._by_en.get(english_key(query), []) if english else []
         found += self._by_ja.get(self.ja_key(query), [])
         found += self._by_zh.get(tokenize.to_simplified(query), [])
         return list(dict.fromkeys(found))

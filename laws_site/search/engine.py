@@ -147,9 +147,16 @@ def query_alternatives(data, query: str, lang: str | None) -> tuple:
     """What else the query may mean (expansions.alternatives: segmenting kana, romaji, sounds, the
     lexicon's cut for synonyms), worked out once per query and language for this database (the
     bounded memo): the same for every search of it, and a tenth of a Japanese query's planning."""
-    return data.memo(
-        ("alternatives", query, lang), lambda: tuple(alternatives(data.expansions, query, lang, data.ja_terms))
-    )
+    return data.memo(("alternatives", query, lang), lambda: tuple(_alternatives(data, query, lang)))
+
+
+def _alternatives(data, query: str, lang: str | None) -> list:
+    found = alternatives(data.expansions, query, lang, data.ja_terms)
+    if lang is None and not data.lexicon.reads_as_japanese(query):
+        # a kanji no Japanese word holds means Chinese (plan.make_plan): its Japanese synonyms are noise
+        # (「四家都pass了」 as 四家都パース了), and one finding anything put the sentence's units below it
+        found = [alt for alt in found if alt.kind != "synonym"]
+    return found
 
 
 def prepare(conn: sqlite3.Connection) -> None:

@@ -223,7 +223,8 @@
       if (!query) return [];
       const g = this.pack.glossary;
       const found = [];
-      if (/[A-Za-z]/.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
+      // an English term has no Chinese or Japanese characters (glossary.Glossary.lookup)
+      if (/[A-Za-z]/.test(query) && !K.scripts.han.test(query) && !K.scripts.kana.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
       const jaKey = this.japaneseTokens(query).map((t) => t.norm).join(" ");
       found.push(...(g.by_ja[jaKey] || []));
       found.push(...(g.by_zh[this.toSimplified(query)] || []));
@@ -441,7 +442,10 @@
         page = hits.slice(offset, offset + limit);
       } else {
         const plan = this.makePlan(query, lang);
-        plan.alternatives = expand && !citation ? this.alternatives(query, lang).map((alt) => [alt, this.alternativePlan(alt, lang)]) : [];
+        // engine.query_alternatives: no Japanese synonyms for a query that reads as Chinese
+        const chinese = !lang && !this.readsAsJapanese(query);
+        plan.alternatives = expand && !citation ? this.alternatives(query, lang).filter((alt) => !(chinese && alt.kind === "synonym"))
+          .map((alt) => [alt, this.alternativePlan(alt, lang)]) : [];
         if (!plan.branches.length && !citation && !plan.alternatives.some(([, p]) => p.branches.length)
             && !(expand && this.corrections(query, lang).length)) throw new QueryError(this.nothingToSearch(query));
         plan.relaxed = citation === null;
