@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from laws_site.search import engine
+from laws_site.search import engine, translation
 from laws_site.search.coverage import coverage
 from laws_site.search.data import search_data
 from laws_site.search.fts import OneSearch
@@ -72,3 +72,11 @@ def test_a_query_that_reads_as_chinese_gets_no_japanese_synonyms(search_conn):
     assert "synonym" in [alt.kind for alt in engine.query_alternatives(data, "取消", None)]
     top = engine.search(search_conn, "四家都pass了 要重新发牌吗", limit=1, interface="zh")
     assert top[0]["id"] != "laws-2017-ja:def:パス"
+
+
+def test_misled_is_misinformation_not_a_lead(search_conn):
+    """误导 (to mislead) is below the Chinese lexicon's frequency floor: cut 误 | 导, 导 ("lead") read as
+    リード. The director vocabulary names it for misinformation (21B1(a) 間違った情報)."""
+    data = search_data(search_conn)
+    words = translation.japanese_words(data.translations, "我被误导了想改叫", data.chinese)
+    assert "間違った情報" in words and "リード" not in words, words
