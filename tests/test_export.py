@@ -124,6 +124,13 @@ def test_a_base_url_naming_the_database_is_one_line_before_anything_is_written(l
     assert "/laws/" not in CliRunner().invoke(cli, ["export", "--help"]).output
 
 
+def test_a_base_url_that_is_no_plain_path_is_one_line(laws_db_path, tmp_path):
+    argv = ["export", str(tmp_path / "site"), "--db", str(laws_db_path), "--base-url", "a b"]
+    line = one_line_error(CliRunner().invoke(cli, argv))
+    assert line == "Error: base_url /a b/ is not a path of letters, digits and . _ ~ - (e.g. /bridge/)"
+    assert not (tmp_path / "site").exists()
+
+
 # ---------------------------------------------------------------- the whole export, served by a static file server
 
 
