@@ -77,6 +77,7 @@ def test_a_translated_query_names_the_word_of_the_text(conn, query, options, uni
     [
         ("partner hesitated then bid", "en", "partner · hesitated"),  # not "bid": 16B1 prints no ビッド
         ("同伴犹豫后叫牌", "zh", "同伴 · 犹豫 · 叫牌"),
+        ("Partner  HESITATED then bid", "en", "partner · hesitated"),  # as written: its words, read
     ],
 )
 def test_a_translated_sentence_names_the_directors_own_words_the_unit_holds(conn, query, interface, typed):
@@ -86,6 +87,12 @@ def test_a_translated_sentence_names_the_directors_own_words_the_unit_holds(conn
     why = why_of(conn, query, "laws-2017-ja:16B1", interface=interface)
     assert why["from"] == typed and why["sign"] == "→"
     assert "躊躇" in why["words"] and "パートナー" in why["words"]
+
+
+@pytest.mark.parametrize("query", ["defender dropped <> a card face up"])
+def test_a_term_is_named_by_its_words_not_by_what_stands_between_them(conn, query):
+    why = why_of(conn, query, "laws-2017-ja:49", interface="en")
+    assert "dropped a card" in why["from"] and "<>" not in why["from"]
 
 
 def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(conn, laws_db_path):

@@ -132,9 +132,9 @@ def japanese_words(table: dict[str, list[str]], query: str, chinese_words: Chine
 def read_terms(
     table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None
 ) -> list[tuple[str, list[str]]]:
-    """(the term as the query writes it, read: lower case, simplified; its Japanese words) of each term
-    the query holds (the longest first, none overlapping), in the order the query names them. Chinese is
-    cut into words first (chinese.py)."""
+    """(the term as the query writes it, read: lower case, simplified, an English term's words one space
+    apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
+    order the query names them. Chinese is cut into words first (chinese.py)."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
@@ -152,4 +152,10 @@ def read_terms(
     for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, key))
-    return [(text[start:end], table[key]) for start, end, key in sorted(kept)]
+    return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def written(span: str) -> str:
+    """A term as the query writes it: an English term its words (what stands between them is no part of
+    it: "dropped <> a card" names "dropped a card"), a Chinese one as it is."""
+    return " ".join(ENGLISH_WORD_RE.findall(span)) or span

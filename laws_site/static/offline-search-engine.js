@@ -287,7 +287,7 @@
       for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
         if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
       }
-      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [text.slice(start, end), table[key]]);
+      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
