@@ -77,6 +77,7 @@ def rules() -> dict:
             "bid_word": words.BID_WORD,
             "strains": [list(names) for names in words.STRAINS],
             "insufficient_word": words.INSUFFICIENT_WORD,
+            "table_words": substitutions(words.TABLE_WORDS),
         },
         "scripts": {
             "kana": js_pattern(tokenize.KANA_RE),

@@ -48,9 +48,28 @@ STRAINS = (
     ("ノー", "NT", "nt"),
 )
 INSUFFICIENT_WORD = "不十分なビッド"
+# how a director names a seat or a turn at the table, said in the Laws' words: the player on one's right
+# or left is the Laws' RHO or LHO (definitions: 「右手の対戦相手」「左手の対戦相手」; 31A 「RHOの順番」,
+# 57D 「RHOの順番での早まったプレイ」), and 「…の番」 is the Laws' 「…の順番」 (def:順番; the Laws print
+# 番 only in an ordinal, 2番目, 2番手). Applied in turn to a Japanese query before it is cut.
+SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
+TABLE_WORDS = (
+    (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
+    (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
+    (r"の番(?![目手号])", "の順番"),
+)
+TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
 # (間違う: 間違っ 271 times, まちがう once); a word printed both ways alike (過ぎる, 達) stays light
 LIGHT_OUTNUMBERED = 10
+
+
+def with_table_words(text: str) -> str:
+    """The query with a seat or a turn told as at the table (右の人, 左隣, パートナーの番) in the Laws' words
+    (RHO, LHO, パートナーの順番): TABLE_WORDS."""
+    for pattern, word in TABLE_WORD_RES:
+        text = pattern.sub(word, text)
+    return text
 
 
 def with_bid_word(text: str) -> str:

@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, compiled, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, applySteps, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -210,7 +210,7 @@
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      if (lang === "ja") text = this.withBidWord(text);
+      if (lang === "ja") text = this.withBidWord(applySteps(K.words.table_words, text));   // words.with_table_words
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
