@@ -1,14 +1,15 @@
-"""A seat or a turn told as at the table, read in the Laws' words (issue 36): a director says 右の人 or
-左隣 and パートナーの番; the Laws print RHO and LHO (definitions: 右手の対戦相手, 左手の対戦相手) and
-順番 (def:順番; 番 only in an ordinal, 2番目). laws_site/search/words.py TABLE_WORDS; the offline engine
-applies the same substitutions from the pack (tests/test_search_parity.py compares the answers)."""
+"""A seat, a turn or an impossible bid told as at the table, read in the Laws' words (issue 36): a director
+says 右の人 or 左隣, パートナーの番 and 8レベル; the Laws print RHO and LHO (definitions: 右手の対戦相手,
+左手の対戦相手), 順番 (def:順番; 番 only in an ordinal, 2番目) and 7を超えるビッド (Law 38).
+laws_site/search/words.py TABLE_WORDS and BEYOND_SEVEN_RE; the offline engine reads the same rules from
+the pack (tests/test_search_parity.py compares the answers)."""
 
 from __future__ import annotations
 
 import pytest
 
 from laws_site.search import engine
-from laws_site.search.words import with_table_words
+from laws_site.search.words import with_bid_word, with_table_words
 
 
 @pytest.mark.parametrize(
@@ -46,3 +47,21 @@ def test_a_call_at_the_right_hand_opponents_turn_reaches_law_31a(search_conn):
     eighth, under Law 27's and 38C's passes."""
     found = [r["id"] for r in engine.search(search_conn, "右の人の番に1NTと言ってしまった 右の人はパス", limit=3)]
     assert any(unit.startswith("laws-2017-ja:31A") for unit in found), found
+
+
+@pytest.mark.parametrize("typed", ["8レベルのビッドをしてしまった", "9NT", "８ハート", "10♠と言った"])
+def test_a_bid_above_the_seven_level_is_read_as_law_38s_words(typed):
+    """No auction has an eighth level: a director tells the irregularity by the bid (8レベル, 9NT); the Laws
+    call it 7を超えるビッド (Law 38's title)."""
+    assert with_bid_word(typed).endswith(" 7を超えるビッド")
+
+
+@pytest.mark.parametrize("typed", ["カードが8枚しかない", "13枚", "7NTをダブル", "18C", "第8条"])
+def test_counts_citations_and_real_bids_are_not_beyond_seven(typed):
+    assert "7を超えるビッド" not in with_bid_word(typed)
+
+
+def test_a_bid_above_the_seven_level_reaches_law_38(search_conn):
+    """「8レベルのビッド」 was fourth, under 27B1(a) and 16B1(b), which print レベル."""
+    found = [r["id"] for r in engine.search(search_conn, "8レベルのビッドをしてしまった", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:38"), found

@@ -48,6 +48,12 @@ STRAINS = (
     ("ノー", "NT", "nt"),
 )
 INSUFFICIENT_WORD = "不十分なビッド"
+# a bid of a level no auction has (8レベル, 8ハート, 9NT) is what the Laws call 7を超えるビッド (Law 38's title)
+BEYOND_SEVEN_RE = re.compile(
+    r"(?<![0-9A-Za-z])(?:[89]|1[0-9]) ?(?:レベル|ハート|ダイヤ(?:モンド)?|スペード|クラブ|ノー ?トランプ|ノートラ|NT|nt"
+    r"|[♠♥♦♣♤♡♢♧]|[SH])(?![0-9A-Za-z])"
+)
+BEYOND_SEVEN_WORD = "7を超えるビッド"
 # how a director names a seat or a turn at the table, said in the Laws' words: the player on one's right
 # or left is the Laws' RHO or LHO (definitions: 「右手の対戦相手」「左手の対戦相手」; 31A 「RHOの順番」,
 # 57D 「RHOの順番での早まったプレイ」), and 「…の番」 is the Laws' 「…の順番」 (def:順番; the Laws print
@@ -73,13 +79,20 @@ def with_table_words(text: str) -> str:
 
 
 def with_bid_word(text: str) -> str:
-    """The query with ビッド added when it writes a bid (BID_RE), and 不十分なビッド when a bid it writes
-    does not supersede the one written before it (1ハートの後に1ダイヤ); otherwise the query."""
-    bids = [bid_rank(match.group()) for match in BID_RE.finditer(unicodedata.normalize("NFKC", text))]
-    if not bids:
+    """The query with ビッド added when it writes a bid (BID_RE), 不十分なビッド when a bid it writes
+    does not supersede the one written before it (1ハートの後に1ダイヤ), 7を超えるビッド when it writes a
+    bid above the seven level (BEYOND_SEVEN_RE); otherwise the query."""
+    normal = unicodedata.normalize("NFKC", text)
+    bids = [bid_rank(match.group()) for match in BID_RE.finditer(normal)]
+    beyond = BEYOND_SEVEN_RE.search(normal) is not None
+    if not bids and not beyond:
         return text
     insufficient = any(later <= earlier for earlier, later in zip(bids, bids[1:]))
-    return f"{text} {BID_WORD}" + (f" {INSUFFICIENT_WORD}" if insufficient else "")
+    return (
+        f"{text} {BID_WORD}"
+        + (f" {INSUFFICIENT_WORD}" if insufficient else "")
+        + (f" {BEYOND_SEVEN_WORD}" if beyond else "")
+    )
 
 
 def bid_rank(bid: str) -> int:

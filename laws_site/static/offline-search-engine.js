@@ -194,7 +194,7 @@
     }
 
     /** words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド; a bid not above the one
-     * written before it, 不十分なビッド (STRAINS: the strains from the lowest). */
+     * written before it, 不十分なビッド (STRAINS: the strains from the lowest); a level above seven, 7を超えるビッド. */
     withBidWord(text) {
       const W = K.words;
       const rank = (bid) => {
@@ -202,10 +202,12 @@
         W.strains.forEach((names, i) => { if (names.some((n) => bid.includes(n))) strain = i; });
         return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
       };
-      const bids = [...text.normalize("NFKC").matchAll(this.everyBid)].map((m) => rank(m[0]));
-      if (!bids.length) return text;
+      const normal = text.normalize("NFKC");
+      const bids = [...normal.matchAll(this.everyBid)].map((m) => rank(m[0]));
+      const beyond = W.beyond_seven.test(normal);
+      if (!bids.length && !beyond) return text;
       const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
-      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "");
+      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "") + (beyond ? ` ${W.beyond_seven_word}` : "");
     }
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
