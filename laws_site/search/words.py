@@ -66,8 +66,9 @@ TABLE_WORDS = (
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
-# (間違う: 間違っ 271 times, まちがう once); a word printed both ways alike (過ぎる, 達) stays light
-LIGHT_OUTNUMBERED = 10
+# (間違う: 間違っ 271 times, まちがう once; 忘れる: 忘れ 3 times, わすれる once: 「アラートし忘れた」 tells the
+# situation); a word printed both ways alike (過ぎる 8 and 6 times, 達, 等) stays light
+LIGHT_OUTNUMBERED = 3
 
 
 def with_table_words(text: str) -> str:
