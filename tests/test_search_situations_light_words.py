@@ -35,3 +35,16 @@ def test_forgetting_to_alert_reaches_the_law_before_the_definition(search_conn):
     one word アラート, and the definition of アラート came first."""
     found = [r["id"] for r in engine.search(search_conn, "アラートし忘れた", limit=1)]
     assert found == ["laws-2017-ja:20F5(a)"], found
+
+
+def test_a_word_known_only_in_a_light_spelling_is_light():
+    """せい (のせいで, 'because of') is a word SudachiDict may read as serving another; the corpus never prints
+    it, so no count speaks for it as content: it is light (it counted as the rarest word of a situation)."""
+    assert light_words([("せい", "せい", 0, 1, 0), ("そんな", "そんな", 0, 1, 0)]) == {"せい", "そんな"}
+
+
+def test_because_of_is_not_a_word_of_the_situation(search_conn):
+    data = search_data(search_conn)
+    clauses = data.lexicon.query_clauses("間違った説明のせいで出したカードを取り消したい")
+    assert all(clause[0] in data.lexicon.light for clause in clauses if clause[0] == "せい"), clauses
+    assert any(clause[0] == "せい" for clause in clauses), clauses  # cut as a word, then not counted

@@ -254,7 +254,10 @@ def light_words(rows) -> frozenset[str]:
     for _, norm, _, is_light, count in rows:
         tally = light if is_light else content
         tally[norm] = tally.get(norm, 0) + count
-    return frozenset(norm for norm, times in light.items() if content.get(norm, 0) < LIGHT_OUTNUMBERED * times)
+    # a word the corpus never prints as content is light by its spelling alone (のせいで: せい, kana, printed nowhere)
+    return frozenset(
+        norm for norm, times in light.items() if not content.get(norm) or content[norm] < LIGHT_OUTNUMBERED * times
+    )
 
 
 def _katakana_runs(words: list[Word]) -> list[list[Word]]:
