@@ -65,3 +65,10 @@ def test_a_bid_above_the_seven_level_reaches_law_38(search_conn):
     """「8レベルのビッド」 was fourth, under 27B1(a) and 16B1(b), which print レベル."""
     found = [r["id"] for r in engine.search(search_conn, "8レベルのビッドをしてしまった", limit=1)]
     assert found and found[0].startswith("laws-2017-ja:38"), found
+
+
+def test_changing_a_pass_into_a_bid_reaches_the_law_on_changes_of_call(search_conn):
+    """「ビッドに変えたい」 is a change of call (corpus/vocabulary.yml: ビッドを変える, Law 25 「コールの…言い直し」);
+    the sentence's パス and ビッド alone found 38C and Law 27's passes, and Law 25 was not in the first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "パスと言ってから考え直してビッドに変えたい", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:25") for unit in found), found
