@@ -71,6 +71,11 @@ TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WO
 LIGHT_OUTNUMBERED = 3
 
 
+# the neighbours' sources a query of the one word does not read: a SudachiDict synonym searches the whole
+# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it
+ALONE_EXPANDED = ("synonym", "form")
+
+
 def with_table_words(text: str) -> str:
     """The query with a seat or a turn told as at the table (右の人, 左隣, パートナーの番) in the Laws' words
     (RHO, LHO, パートナーの順番): TABLE_WORDS."""
@@ -151,7 +156,7 @@ class Lexicon:
                 "select word, neighbour, source from search_neighbours order by word, rank"
             ):
                 neighbours[word] = neighbours.get(word, ()) + (neighbour,)
-                if source == "synonym":
+                if source in ALONE_EXPANDED:
                     with_synonyms.add(word)
         alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
         return cls(words, light_words(rows), neighbours, alone)
