@@ -28,10 +28,8 @@ from ingest.text import tokenize
 COLUMNS = {"word": str, "neighbour": str, "source": str, "rank": int}
 SCHEMA = (COLUMNS, {"pk": ("word", "neighbour")})
 NEIGHBOURS_FILE = "neighbours.tsv"
-MAX_NEIGHBOURS = 3
-LEADING_KANJI_RE = re.compile(
-    r"[\u3400-\u9fff々]+"
-)  # a word's kanji before its okurigana  # per word: more would make the word as common as its commonest neighbour
+MAX_NEIGHBOURS = 3  # per word: more would make the word as common as its commonest neighbour
+LEADING_KANJI_RE = re.compile(r"[\u3400-\u9fff々]+")  # a word's kanji before its okurigana
 # the endings a verb's or an adjective's stem takes before an auxiliary (落とし-た, 落とさ-ない, 遅かっ-た):
 # each candidate stem is kept only where the dictionary reads it as the word
 STEM_ENDINGS = tuple(
