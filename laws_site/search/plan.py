@@ -16,7 +16,7 @@ from laws_site.search import translation
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import Alternative
 from laws_site.search.weights import GLOSSARY_WEIGHT, TRANSLATION_WEIGHT, VOCABULARY_BOOST, VOCABULARY_STEP
-from laws_site.search.words import with_bid_word
+from laws_site.search.words import with_bid_word, with_table_words
 
 MAX_TERMS = 32
 WORD_RE = re.compile(r"[^\W_]")
@@ -76,7 +76,7 @@ def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
 
 def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
     if lang == "ja":
-        text = with_bid_word(text)
+        text = with_bid_word(with_table_words(text))
     if lang == "ja" and data.lexicon.words:
         found_terms, found_clauses = data.lexicon.query_terms(text), data.lexicon.query_clauses(text)
     else:

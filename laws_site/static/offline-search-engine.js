@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, compiled, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, applySteps, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -194,7 +194,7 @@
     }
 
     /** words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド; a bid not above the one
-     * written before it, 不十分なビッド (STRAINS: the strains from the lowest). */
+     * written before it, 不十分なビッド (STRAINS: the strains from the lowest); a level above seven, 7を超えるビッド. */
     withBidWord(text) {
       const W = K.words;
       const rank = (bid) => {
@@ -202,15 +202,17 @@
         W.strains.forEach((names, i) => { if (names.some((n) => bid.includes(n))) strain = i; });
         return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
       };
-      const bids = [...text.normalize("NFKC").matchAll(this.everyBid)].map((m) => rank(m[0]));
-      if (!bids.length) return text;
+      const normal = text.normalize("NFKC");
+      const bids = [...normal.matchAll(this.everyBid)].map((m) => rank(m[0]));
+      const beyond = W.beyond_seven.test(normal);
+      if (!bids.length && !beyond) return text;
       const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
-      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "");
+      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "") + (beyond ? ` ${W.beyond_seven_word}` : "");
     }
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      if (lang === "ja") text = this.withBidWord(text);
+      if (lang === "ja") text = this.withBidWord(applySteps(K.words.table_words, text));   // words.with_table_words
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
