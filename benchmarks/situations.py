@@ -15,13 +15,19 @@ kept apart from the ranking's development: the ranking was tuned looking at the 
 (`--part dev`), and `--part held-out` shows whether what was learnt there holds on queries never looked
 at. The split is by position, fixed, and needs no random seed.
 
+`--ranks FILE` writes each query's rank as JSON; `--against FILE` (what `--ranks` wrote before a change)
+then lists every query ranked worse (relevance.py's convention), and every query ranked better: a change
+that moves the figures is read query by query, not only as totals.
+
 Usage:
     python -m benchmarks.situations --db laws.db [--lang ja|zh|en] [--part all|dev|held-out] [--misses]
+        [--ranks FILE] [--against FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sqlite3
 import sys
 import unicodedata
@@ -30,7 +36,7 @@ from pathlib import Path
 
 import yaml
 
-from benchmarks.relevance import Ancestry
+from benchmarks.relevance import Ancestry, worse
 from laws_site.search import engine as search_module  # the same import as benchmarks/relevance.py
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -158,6 +164,8 @@ def main(argv=None) -> int:
     parser.add_argument("--lang", choices=LANGS, help="only the queries in this language")
     parser.add_argument("--part", choices=PARTS, default="all", help="all queries, or the dev or held-out part")
     parser.add_argument("--misses", action="store_true", help="list only the queries not answered at rank 1")
+    parser.add_argument("--ranks", type=Path, help="write each query's rank to this JSON file")
+    parser.add_argument("--against", type=Path, help="list the queries ranked worse and better than in this file")
     args = parser.parse_args(argv)
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     ancestry = Ancestry(conn)
@@ -166,8 +174,32 @@ def main(argv=None) -> int:
     if unknown:
         print(f"situations name units not in {args.db}: {sorted(unknown)}", file=sys.stderr)
         return 2
-    print_report([evaluate(conn, s, ancestry) for s in situations], args.misses)
+    outcomes = [evaluate(conn, s, ancestry) for s in situations]
+    print_report(outcomes, args.misses)
+    ranks = {rank_key(o.situation): o.rank for o in outcomes}
+    if args.ranks:
+        args.ranks.write_text(json.dumps(ranks, ensure_ascii=False, indent=0), encoding="utf-8")
+    if args.against:
+        before = json.loads(args.against.read_text(encoding="utf-8"))
+        print_changes(before, ranks, args.against)
     return 0
+
+
+def rank_key(situation: Situation) -> str:
+    return f"{situation.lang}\t{situation.query}"
+
+
+def print_changes(before: dict, after: dict, against: Path) -> None:
+    """The queries ranked worse, then better, than in `before` (queries in one file only are left out)."""
+    shared = {key: rank for key, rank in before.items() if key in after}
+    lost = worse(shared, after)
+    gained = worse({key: after[key] for key in shared}, shared)
+    print(f"\nqueries ranked worse than in {against}: {len(lost)}")
+    for key, was, now in lost:
+        print(f"  {key.replace(chr(9), ' | ')}: {was} -> {now or '-'}")
+    print(f"queries ranked better than in {against}: {len(gained)}")
+    for key, now, was in gained:
+        print(f"  {key.replace(chr(9), ' | ')}: {was or '-'} -> {now}")
 
 
 if __name__ == "__main__":

@@ -212,7 +212,7 @@ class DatasetteSetting(click.types.CompositeParamType):
     "--base-url",
     default="/",
     show_default=True,
-    help="The path the site will live under on its host, e.g. /laws/ for https://example.github.io/laws/",
+    help="The path the site will live under on its host, e.g. /bridge/ for https://example.github.io/bridge/",
 )
 @click.option(
     "--server",
@@ -230,6 +230,7 @@ def export(directory: Path, db_path: Path, base_url: str, server: str | None):
     check_database(db_path)
     if server is not None and not server.startswith(("https://", "http://")):
         raise CliError(f"--server {server!r} is not an http(s) URL")
+    check_site(db_path, {"base_url": base_url})  # the site the export renders refuses what serve refuses
     try:
         figures = export_site(db_path, directory, base_url, server, log=click.echo)
     except ExportError as error:

@@ -96,6 +96,23 @@ def test_a_base_url_that_names_a_database_is_refused(laws_db_path):
         Datasette(immutables=[str(laws_db_path)], settings={"base_url": "/laws/"}).app()
 
 
+@pytest.mark.parametrize("base", ["/a b/", '/a"b/', "/a%20b/", "/../", "/x/./", "/日本/"])
+def test_a_base_url_that_is_no_plain_path_is_refused(laws_db_path, base):
+    """Every link is written under base_url as it is: a space, a quote or a percent sign there would break
+    them (an export under `--base-url 'a b'` was written without a word)."""
+    from datasette.app import Datasette
+
+    with pytest.raises(ValueError, match="is not a path of letters, digits"):
+        Datasette(immutables=[str(laws_db_path)], settings={"base_url": base}).app()
+
+
+@pytest.mark.parametrize("base", ["/bridge/", "/bridge-laws/v2.1/", "/a_b~c/"])
+def test_a_plain_base_url_is_accepted(laws_db_path, base):
+    from datasette.app import Datasette
+
+    assert Datasette(immutables=[str(laws_db_path)], settings={"base_url": base}).app()
+
+
 def test_a_site_at_the_root_in_the_same_process_keeps_its_own_links(prefixed, laws_db_path):
     """Pages are kept in memory once made (http/responses.py made_once): a page made under the prefix
     is not the answer of another Datasette in the same process serving at the root."""

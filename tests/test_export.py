@@ -115,6 +115,22 @@ def test_a_server_that_is_not_a_url_is_one_line(laws_db_path, tmp_path):
     assert line == "Error: --server 'laws.example' is not an http(s) URL"
 
 
+def test_a_base_url_naming_the_database_is_one_line_before_anything_is_written(laws_db_path, tmp_path):
+    """Was a traceback after the pages were rendered; --help's own example was /laws/, which this refuses."""
+    argv = ["export", str(tmp_path / "site"), "--db", str(laws_db_path), "--base-url", "/laws/"]
+    line = one_line_error(CliRunner().invoke(cli, argv))
+    assert line == "Error: base_url /laws/ is also the name of a database: choose another path"
+    assert not (tmp_path / "site").exists()
+    assert "/laws/" not in CliRunner().invoke(cli, ["export", "--help"]).output
+
+
+def test_a_base_url_that_is_no_plain_path_is_one_line(laws_db_path, tmp_path):
+    argv = ["export", str(tmp_path / "site"), "--db", str(laws_db_path), "--base-url", "a b"]
+    line = one_line_error(CliRunner().invoke(cli, argv))
+    assert line == "Error: base_url /a b/ is not a path of letters, digits and . _ ~ - (e.g. /bridge/)"
+    assert not (tmp_path / "site").exists()
+
+
 # ---------------------------------------------------------------- the whole export, served by a static file server
 
 

@@ -342,6 +342,18 @@ def test_the_offline_page_describes_the_copy_online(datasette, build_id):
     assert 'id="offline-unavailable" hidden' in response.text and 'id="offline-search" hidden' in response.text
 
 
+def test_the_offline_search_looks_as_the_search_page(datasette):
+    """One definition of the search page's look: the offline page styles its results and filters with the
+    search page's own rules (its copy once lacked the rule for "paired with"), folds the filters the same
+    way and keeps the query in the header's box, not in a second one."""
+    style = re.compile(r"<style>.*?\.search-results.*?</style>", re.S)
+    online = style.findall(get(datasette, "/-/search?q=" + "リボーク").text)
+    offline_page = get(datasette, "/-/offline/page").text
+    assert len(online) == 1 and style.findall(offline_page) == online
+    assert '<details class="search-filters">' in offline_page
+    assert '<input type="search" name="q"' not in offline_page  # the header's box (site-search-q) only
+
+
 # ---------------------------------------------------------------- a crawl sample: every kind of page, every language
 
 CRAWL_SAMPLE = [

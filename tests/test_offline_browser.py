@@ -173,13 +173,17 @@ def test_offline_units_references_index_and_glossary_open(phone, served):
 
 def only_the_search_shows(page) -> None:
     """An offline search page shows the search, not the offline page's other parts, and its first
-    result on the phone's first screen (Datasette's `div {display: block}` once showed "Not
-    available offline" and the offline copy's description above the results, which began at 1,000 px)."""
+    result where the search page shows it: its label and first line in the phone's upper half, the
+    filters folded away (Datasette's `div {display: block}` once showed "Not available offline" and
+    the offline copy's description above the results, which began at 1,000 px; then a form of its own
+    and a four-line note put them at 690 px)."""
     assert page.locator("#offline-search").is_visible()
     assert not page.locator("#offline-unavailable").is_visible()
     assert not page.locator("#offline-about").is_visible()
     first = page.locator(".search-results li").first.bounding_box()
-    assert first["y"] < page.viewport_size["height"], f"the first result is at {first['y']:.0f} px"
+    assert first["y"] + 60 <= page.viewport_size["height"] * 0.5, f"the first result is at {first['y']:.0f} px"
+    assert not page.locator("form.search-form").is_visible()  # folded, as on the search page
+    assert page.locator(".offline-badge").is_visible()
 
 
 def test_offline_search_finds_words_and_opens_citations(phone, served, db_copy):

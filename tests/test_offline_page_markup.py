@@ -90,4 +90,6 @@ async def test_offline_results_have_the_search_pages_markup(datasette, labels, o
     url = f"{prefix}/-/search?q={quote(query)}&list=1"
     online = online_results((await datasette.client.get(url)).text, prefix)
     offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
-    assert unprefixed(between(offline, '<div id="offline-results">', "</div>\n<template"), prefix) == online
+    assert (
+        unprefixed(between(offline, '<div id="offline-results">', '</div>\n<p class="offline-status'), prefix) == online
+    )

@@ -1,6 +1,7 @@
 """Words the corpus never prints reach the words it prints (issue 36, item 1): the neighbours table made
 at build from SudachiDict's synonyms and chiVe's vectors (corpus/neighbours.tsv), the lexicon's
-inflected stems, and the query's clauses on the server and the phone alike."""
+inflected stems, and the query's clauses on the server and the phone alike; and a printed word's other forms
+(間違える: 間違い, 間違う), read in a sentence."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from ingest.parsers.records import ParseError
 from ingest.search import neighbours
+from laws_site.search import engine
 from laws_site.search.data import search_data
 from laws_site.search.words import Lexicon
 
@@ -76,7 +78,8 @@ def test_the_built_table_leads_unprinted_words_to_printed_ones(laws_db_path):
     printed = data.vocabulary_of["ja"]
     table = data.lexicon.neighbours
     assert table, "no neighbours in the build"
-    assert all(word not in printed for word in table)
+    other_forms = {word for (word,) in conn.execute("select word from search_neighbours where source = 'form'")}
+    assert all(word not in printed for word in table if word not in other_forms)
     assert all(set(n.split()) <= printed for found in table.values() for n in found)
     assert "躊躇" in table["躊躇い"]  # ためらい: the Laws print 躊躇
     assert data.lexicon.cut("ためらい")[0].norm == "躊躇い"
@@ -95,3 +98,35 @@ def test_a_word_alone_reads_its_neighbours_only_without_synonyms():
     assert lexicon.query_clauses("罰金") == [("罰金",)]
     assert lexicon.query_clauses("躊躇い") == [("躊躇い", "躊躇")]
     assert lexicon.query_clauses("罰金躊躇い") == [("罰金", "ペナルティ"), ("躊躇い", "躊躇")]
+
+
+def test_a_words_other_forms_are_its_synonym_groups_members_with_its_kanji():
+    """間違い, 間違う, 間違える are one word, noun and verbs (SudachiDict's group 001158); 誤り and ミス,
+    in the same group, are other words: not forms of it."""
+    group = [("0", w, w) for w in ("間違い", "間違え", "誤り", "ミス", "間違う", "間違える")]
+    pairs = set(neighbours.word_form_pairs({"001158": group}))
+    assert ("間違える", "間違い") in pairs and ("間違い", "間違う") in pairs and ("間違える", "間違え") in pairs
+    assert not {pair for pair in pairs if "誤り" in pair or "ミス" in pair}
+
+
+def test_a_printed_word_keeps_its_other_forms_only():
+    rows = neighbours.neighbour_rows(
+        [("間違える", "誤り", 0.8)], [], {}, {"間違える", "間違い", "誤り"}, [("間違える", "間違い")]
+    )
+    assert [(row["word"], row["neighbour"], row["source"]) for row in rows] == [("間違える", "間違い", "form")]
+
+
+def test_a_sentence_reads_a_words_other_forms_a_word_alone_does_not(laws_db_path):
+    """「スコアの記入を間違えた」: the Laws print スコアの間違い (79C); a query of the word alone is searched
+    as before (its synonyms are an alternative of the whole query)."""
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    lexicon = search_data(conn).lexicon
+    assert ("間違える", "間違い", "間違う") in lexicon.query_clauses("スコアの記入を間違えた")
+    assert lexicon.query_clauses("間違える") == [("間違える",)]
+    conn.close()
+
+
+def test_a_score_entered_wrongly_reaches_the_law_on_errors_in_score(search_conn):
+    """It was ninth, under 87A and the regulations' score sheets, which print 記入."""
+    found = [r["id"] for r in engine.search(search_conn, "スコアの記入を間違えた", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:79C"), found

@@ -29,7 +29,12 @@ NODE = shutil.which("node")
 TOP = 5
 BATCH = 15
 # the tests whose queries are compared (what they type into search: see typed_queries)
-TYPING_TESTS = ("test_search_forgiving.py", "test_offline_forgiving.py", "test_search_citations.py")
+TYPING_TESTS = (
+    "test_search_forgiving.py",
+    "test_offline_forgiving.py",
+    "test_search_citations.py",
+    "test_search_why.py",
+)
 # calls whose first string argument is a query typed into a search box
 TYPED_BY = {"search_page", "search", "split_citations", "citation_candidates", "quote"}
 # parametrize argument names that are queries
@@ -150,7 +155,7 @@ def server_answer(conn, query: str, options: dict) -> dict:
 
 def test_the_compared_queries_are_all_there():
     """Every judged query, and the queries of every test that types into search."""
-    assert len(judged_queries()) == 265 + 218
+    assert len(judged_queries()) == 265 + 224
     for name in TYPING_TESTS:
         assert len(typed_queries(ROOT / "tests" / name)) > 5, name
     assert "夢家的權利" in {q for q, _ in QUERIES} and "第 16 条 B 項 1" in {q for q, _ in QUERIES}

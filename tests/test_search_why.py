@@ -72,6 +72,29 @@ def test_a_translated_query_names_the_word_of_the_text(conn, query, options, uni
     assert why_of(conn, query, unit, **options) == why
 
 
+@pytest.mark.parametrize(
+    "query, interface, typed",
+    [
+        ("partner hesitated then bid", "en", "partner · hesitated"),  # not "bid": 16B1 prints no ビッド
+        ("同伴犹豫后叫牌", "zh", "同伴 · 犹豫 · 叫牌"),
+        ("Partner  HESITATED then bid", "en", "partner · hesitated"),  # as written: its words, read
+    ],
+)
+def test_a_translated_sentence_names_the_directors_own_words_the_unit_holds(conn, query, interface, typed):
+    """A Chinese or English sentence read in the Laws' Japanese words: the result names the terms of the
+    query it holds, as the director wrote them, beside the Japanese words (a reader of English or
+    Chinese sees which of their words the law holds, not only パートナー · 躊躇)."""
+    why = why_of(conn, query, "laws-2017-ja:16B1", interface=interface)
+    assert why["from"] == typed and why["sign"] == "→"
+    assert "躊躇" in why["words"] and "パートナー" in why["words"]
+
+
+@pytest.mark.parametrize("query", ["defender dropped <> a card face up"])
+def test_a_term_is_named_by_its_words_not_by_what_stands_between_them(conn, query):
+    why = why_of(conn, query, "laws-2017-ja:49", interface="en")
+    assert "dropped a card" in why["from"] and "<>" not in why["from"]
+
+
 def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(conn, laws_db_path):
     """The words as 54A prints them, in its order: not the light words (した, ようと) of the sentence."""
     sentence = "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした"

@@ -204,3 +204,17 @@ def test_unknown_and_redundant_units_are_reported(situations, laws_conn):
         "ja[0] 'x': laws-2017-ja:99Z is not in the database",
         "ja[0] 'x': acceptable laws-2017-ja:16B1(a) lies inside governing laws-2017-ja:16B1",
     ]
+
+
+def test_the_benchmark_names_each_query_ranked_worse_or_better(tmp_path, capsys):
+    """--against reads a change query by query: a query that fell, one that rose, and one judged only
+    after the change (left out), each where it belongs."""
+    from benchmarks.situations import print_changes
+
+    before = {"ja\tフォローしなかった": 1, "zh\t罚牌": None, "en\tslow pass": 2}
+    after = {"ja\tフォローしなかった": 3, "zh\t罚牌": 2, "en\tslow pass": 2, "en\tnew": 1}
+    print_changes(before, after, tmp_path / "before.json")
+    worse_part, better_part = capsys.readouterr().out.split("queries ranked better")
+    assert "ja | フォローしなかった: 1 -> 3" in worse_part and "worse than in" in worse_part
+    assert "zh | 罚牌: - -> 2" in better_part
+    assert "slow pass" not in worse_part + better_part and "new" not in worse_part + better_part

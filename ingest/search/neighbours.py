@@ -3,6 +3,9 @@ prints, so that a situation told in everyday words reaches the Laws' words (issu
 
 - source `synonym`: SudachiDict's synonym groups (corpus/synonyms.csv, the rows of kind `synonym` of
   search_expansions): ジャッジ -> 裁定;
+- source `form`: for a word the corpus prints, the other forms of the same word in its SudachiDict synonym
+  group that it prints too, spelt with the same kanji (間違える -> 間違い, 間違う; 答える -> 答え): a
+  situation told with 間違えた reaches the Laws' スコアの間違い; read in a sentence only (words.py);
 - source `vector`: the nearest corpus words by chiVe's word vectors (corpus/neighbours.tsv, made by
   python -m ingest.search.make_neighbours at build time only; search never loads a model): 躊躇い -> 躊躇.
 
@@ -15,6 +18,7 @@ stems (`inflected_surfaces`), so that 引っ込めたい is cut into the word at
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
@@ -25,6 +29,7 @@ COLUMNS = {"word": str, "neighbour": str, "source": str, "rank": int}
 SCHEMA = (COLUMNS, {"pk": ("word", "neighbour")})
 NEIGHBOURS_FILE = "neighbours.tsv"
 MAX_NEIGHBOURS = 3  # per word: more would make the word as common as its commonest neighbour
+LEADING_KANJI_RE = re.compile(r"[\u3400-\u9fff々]+")  # a word's kanji before its okurigana
 # the endings a verb's or an adjective's stem takes before an auxiliary (落とし-た, 落とさ-ない, 遅かっ-た):
 # each candidate stem is kept only where the dictionary reads it as the word
 STEM_ENDINGS = tuple(
@@ -57,6 +62,7 @@ def neighbour_rows(
     synonym_rows: list[dict],
     synonym_tokens: dict[str, str],
     printed: set[str],
+    form_pairs: list[tuple[str, str]] = (),
 ) -> list[dict]:
     """The table's rows: for each one-token word, its synonyms' then its vectors' neighbours that the
     Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`: each synonym
@@ -65,16 +71,34 @@ def neighbour_rows(
     for row in synonym_rows:
         target = synonym_tokens.get(row["term"], "")
         pairs.append((row["key"], target, "synonym"))
+    pairs += [(word, form, "form") for word, form in form_pairs]
     for word, neighbour, _ in vector_pairs:
         pairs.append((search_form(word), search_form(neighbour), "vector"))
     rows: dict[str, list[dict]] = {}
     for word, neighbour, source in pairs:
-        if " " in word or not neighbour or word in printed or not set(neighbour.split()) <= printed:
+        if " " in word or not neighbour or not set(neighbour.split()) <= printed:
+            continue
+        if word in printed and source != "form":
             continue
         kept = rows.setdefault(word, [])
         if len(kept) < MAX_NEIGHBOURS and all(row["neighbour"] != neighbour for row in kept):
             kept.append({"word": word, "neighbour": neighbour, "source": source, "rank": len(kept)})
     return [row for word in sorted(rows) for row in rows[word]]
+
+
+def word_form_pairs(groups: dict[str, list[tuple[str, str, str]]]) -> list[tuple[str, str]]:
+    """(word, another form of it) of each SudachiDict synonym group (corpus/synonyms.csv: group -> (flag,
+    word, search tokens)): two one-token members whose tokens begin with the same kanji (間違い, 間違う,
+    間違える share 間違; 誤り and ミス do not): the same word noun or verb, transitive or not."""
+    pairs = []
+    for members in groups.values():
+        tokens = list(dict.fromkeys(key for _, _, key in members if key and " " not in key))
+        for word in tokens:
+            stem = LEADING_KANJI_RE.match(word)
+            for form in tokens:
+                if stem and form != word and (LEADING_KANJI_RE.match(form) or [None])[0] == stem[0]:
+                    pairs.append((word, form))
+    return pairs
 
 
 def search_form(word: str) -> str:

@@ -29,7 +29,13 @@ from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
 from ingest.search.lexicon import function_words, lexicon_rows
-from ingest.search.neighbours import NEIGHBOURS_FILE, inflected_surfaces, neighbour_rows, read_neighbours
+from ingest.search.neighbours import (
+    NEIGHBOURS_FILE,
+    inflected_surfaces,
+    neighbour_rows,
+    read_neighbours,
+    word_form_pairs,
+)
 from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
 from ingest.search.vocabulary import vocabulary_rows
@@ -115,7 +121,13 @@ def search_tables_awaiting_tokens(
         words = [row["text"] for row in now["term_tokens"]] + vocabulary_words(vocabulary)
         words += synonym_words(expansions.synonym_groups, expansion_rows)
         synonyms = [row for row in expansion_rows if row["kind"] == "synonym"]
-        neighbours = neighbour_rows(vector_pairs, synonyms, synonym_tokens(expansions.synonym_groups), set(printed))
+        neighbours = neighbour_rows(
+            vector_pairs,
+            synonyms,
+            synonym_tokens(expansions.synonym_groups),
+            set(printed),
+            word_form_pairs(expansions.synonym_groups),
+        )
         # words the corpus never prints that a query may inflect: the vectors' keys, the vocabulary's verbs
         inflecting = sorted({word for word, _, _ in vector_pairs} | vocabulary_verbs(vocabulary))
         return {

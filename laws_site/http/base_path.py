@@ -24,6 +24,9 @@ from laws_site.i18n.catalog import LANGUAGES as INTERFACE_LANGUAGES
 
 LANGUAGES = [lang.encode("ascii") for lang in INTERFACE_LANGUAGES]
 LINK = re.compile(rb'(\s(?:href|src|action|data-root)=")(/(?![/\\])[^"]*)"')
+# a base_url the site accepts: path segments of URL-safe characters, none of them . or .. (a space, a
+# quote or a percent sign would be written into every link as it is)
+BASE_RE = re.compile(r"/(?:(?!\.\.?/)[A-Za-z0-9._~-]+/)+")
 
 
 def base_of(datasette) -> str:
@@ -37,6 +40,8 @@ def wrapper(datasette):
         base = base_of(datasette)
         if base == "/":
             return app
+        if not BASE_RE.fullmatch(base):
+            raise ValueError(f"base_url {base} is not a path of letters, digits and . _ ~ - (e.g. /bridge/)")
         if base.strip("/") in datasette.databases:
             raise ValueError(f"base_url {base} is also the name of a database: choose another path")
         prefix = base.rstrip("/").encode("latin-1")

@@ -77,6 +77,9 @@ def rules() -> dict:
             "bid_word": words.BID_WORD,
             "strains": [list(names) for names in words.STRAINS],
             "insufficient_word": words.INSUFFICIENT_WORD,
+            "beyond_seven": js_pattern(words.BEYOND_SEVEN_RE),
+            "beyond_seven_word": words.BEYOND_SEVEN_WORD,
+            "table_words": substitutions(words.TABLE_WORDS),
         },
         "scripts": {
             "kana": js_pattern(tokenize.KANA_RE),

@@ -16,7 +16,7 @@ from laws_site.search import translation
 from laws_site.search.data import SearchData
 from laws_site.search.expansions import Alternative
 from laws_site.search.weights import GLOSSARY_WEIGHT, TRANSLATION_WEIGHT, VOCABULARY_BOOST, VOCABULARY_STEP
-from laws_site.search.words import with_bid_word
+from laws_site.search.words import with_bid_word, with_table_words
 
 MAX_TERMS = 32
 WORD_RE = re.compile(r"[^\W_]")
@@ -42,6 +42,9 @@ class Branch:
     sentence: bool = False
     # what its coverage counts, if not its clauses: a Chinese query's words (chinese.ChineseWords.clauses)
     coverage_clauses: list[tuple[str, ...]] = field(default_factory=list)
+    # of such a sentence: (a term as the query writes it, the words its Japanese words are searched by),
+    # so that a result names the director's own words it holds (why.py)
+    sources: tuple[tuple[str, frozenset[str]], ...] = ()
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -80,7 +83,7 @@ def query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
 
 def _query_tokens(data: SearchData, text: str, lang: str) -> tuple[tuple, tuple]:
     if lang == "ja":
-        text = with_bid_word(text)
+        text = with_bid_word(with_table_words(text))
     if lang == "ja" and data.lexicon.words:
         found_terms, found_clauses = data.lexicon.query_terms(text), data.lexicon.query_clauses(text)
     else:
@@ -147,7 +150,8 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 rank += 1
     if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
         # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
-        read = translation.japanese_words(data.translations, query, data.chinese)
+        terms_read = translation.read_terms(data.translations, query, data.chinese)
+        read = list(dict.fromkeys(word for _, japanese in terms_read for word in japanese))
         words = " ".join(read)
         if words:
             terms, clauses = query_tokens(data, words, "ja")
@@ -155,6 +159,7 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
             # an English query of one word ("hesitate": 躊躇う) is searched as that word, not by a sentence's coverage
             sentence = len(read) > 1 or len(translation.ENGLISH_WORD_RE.findall(query.lower())) != 1
             branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence)
+            branch.sources = term_sources(data, terms_read)
             if not tokenize.HAN_RE.search(query):
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
                 # words (the, from, tried) read as katakana or sub-item letters and cover alone
@@ -163,6 +168,15 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     query_terms = {(b.lang, tuple(b.terms)) for b in branches if b.via is None}
     also = [b.via for b in branches if b.via and (b.lang, tuple(b.terms)) not in query_terms]
     return Plan(branches, targets, list(dict.fromkeys(also)), query=query)
+
+
+def term_sources(data: SearchData, terms_read: list[tuple[str, list[str]]]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(a term as the query writes it, the search words of its Japanese words) of each term a sentence
+    was read by (translation.read_terms)."""
+    return tuple(
+        (typed, frozenset(term for word in japanese for term in query_tokens(data, word, "ja")[0]))
+        for typed, japanese in terms_read
+    )
 
 
 def compound_clauses(data: SearchData, terms: list[str], clauses: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

@@ -121,8 +121,20 @@ def content_key(term: str) -> str | None:
 
 
 def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:
-    """The Japanese words of the terms the query holds (the longest first, none overlapping), in the
-    order the query names them; [] if it names none. Chinese is cut into words first (chinese.py)."""
+    """The Japanese words of the terms the query holds (read_terms), each once, in the order the query
+    names them; [] if it names none."""
+    japanese: list[str] = []
+    for _, words in read_terms(table, query, chinese_words):
+        japanese += [word for word in words if word not in japanese]
+    return japanese
+
+
+def read_terms(
+    table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None
+) -> list[tuple[str, list[str]]]:
+    """(the term as the query writes it, read: lower case, simplified, an English term's words one space
+    apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
+    order the query names them. Chinese is cut into words first (chinese.py)."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
@@ -140,7 +152,10 @@ def japanese_words(table: dict[str, list[str]], query: str, chinese_words: Chine
     for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, key))
-    japanese: list[str] = []
-    for _, _, key in sorted(kept):
-        japanese += [word for word in table[key] if word not in japanese]
-    return japanese
+    return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def written(span: str) -> str:
+    """A term as the query writes it: an English term its words (what stands between them is no part of
+    it: "dropped <> a card" names "dropped a card"), a Chinese one as it is."""
+    return " ".join(ENGLISH_WORD_RE.findall(span)) or span

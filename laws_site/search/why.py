@@ -9,7 +9,8 @@ expansion, so that a director sees at once whether the hit is about their situat
 - a unit found through an expansion: the query (`from`), `→` or, for another spelling of the same
   word (a Chinese variant, a typo corrected), `≈`, and the words of the expansion the unit holds
   (ためらい → 長考, hesitate → 躊躇, 罚牌 ≈ 罚张); a Chinese or English sentence read in Japanese
-  words shows no `from` (it is the whole query).
+  words shows as `from` the terms of the query whose Japanese words the unit holds, as the query
+  writes them (lower case, simplified), " · " between them ("partner · hesitated → パートナー · 躊躇").
 Each word is shown as the unit prints it (its first place in the unit's text, from the stored token
 offsets), else as searched (a word of the title only). offline-search-engine.js computes the same.
 """
@@ -30,25 +31,39 @@ def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | No
     branch, partial = hit.branch, hit.match in ("any", "most")
     if branch is None or (branch.via is None and not partial):
         return None
-    words = held_words(branch, shown, title_words, light) if partial else [branch.via]
+    held = held_clauses(branch, shown, title_words, light) if partial else list(branch.clauses)
+    words = held_words(held, shown) if partial else [branch.via]
     if not words:
         return None
     if branch.via is None:
         return {"from": None, "sign": None, "words": words}
     sign = SAME_WORD_SIGN if branch.expansion in SAME_WORD_KINDS else EXPANSION_SIGN
-    return {"from": None if branch.sentence else query, "sign": sign, "words": words}
+    return {"from": typed_terms(branch, held) if branch.sentence else query, "sign": sign, "words": words}
 
 
-def held_words(branch: Branch, shown, title_words, light: frozenset[str]) -> list[str]:
-    """The branch's content words the unit holds, in the order its text prints them, then those of
-    its title only; a word is held when every token of one of its clause's spellings is."""
+def typed_terms(branch: Branch, held) -> str | None:
+    """The sentence's terms, as the query writes them, whose Japanese words are among the held clauses."""
+    words = {word for clause in held for word in clause[0].split()}
+    typed = [term for term, searched in branch.sources if searched & words]
+    return " · ".join(dict.fromkeys(typed)) or None
+
+
+def held_clauses(branch: Branch, shown, title_words, light: frozenset[str]) -> list[tuple[str, ...]]:
+    """The branch's content clauses the unit holds: every token of one of a clause's spellings in its
+    text or title."""
     in_text, in_title = set(shown.padded.split()), title_words or frozenset()
-    held = [
+    return [
         clause
         for clause in branch.clauses
         if not all(word in light for word in clause[0].split())
         and any(all(w in in_text or w in in_title for w in alt.split()) for alt in clause)
     ]
+
+
+def held_words(held: list[tuple[str, ...]], shown) -> list[str]:
+    """The held clauses' words as the unit prints them, in the order its text prints them, then those of
+    its title only."""
+    in_text = set(shown.padded.split())
     wanted = {word for clause in held for alt in clause for word in alt.split() if word in in_text}
     spans = padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
     words = [shown.text[begin:end].replace("\n", " ") for begin, end in spans]

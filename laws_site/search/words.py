@@ -48,19 +48,57 @@ STRAINS = (
     ("ノー", "NT", "nt"),
 )
 INSUFFICIENT_WORD = "不十分なビッド"
+# a bid of a level no auction has (8レベル, 8ハート, 9NT) is what the Laws call 7を超えるビッド (Law 38's title)
+BEYOND_SEVEN_RE = re.compile(
+    r"(?<![0-9A-Za-z])(?:[89]|1[0-9]) ?(?:レベル|ハート|ダイヤ(?:モンド)?|スペード|クラブ|ノー ?トランプ|ノートラ|NT|nt"
+    r"|[♠♥♦♣♤♡♢♧]|[SH])(?![0-9A-Za-z])"
+)
+BEYOND_SEVEN_WORD = "7を超えるビッド"
+# how a director names a seat or a turn at the table, said in the Laws' words: the player on one's right
+# or left is the Laws' RHO or LHO (definitions: 「右手の対戦相手」「左手の対戦相手」; 31A 「RHOの順番」,
+# 57D 「RHOの順番での早まったプレイ」), and 「…の番」 is the Laws' 「…の順番」 (def:順番; the Laws print
+# 番 only in an ordinal, 2番目, 2番手). Applied in turn to a Japanese query before it is cut.
+SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
+TABLE_WORDS = (
+    (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
+    (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
+    (r"の番(?![目手号])", "の順番"),
+)
+TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
-# (間違う: 間違っ 271 times, まちがう once); a word printed both ways alike (過ぎる, 達) stays light
-LIGHT_OUTNUMBERED = 10
+# (間違う: 間違っ 271 times, まちがう once; 忘れる: 忘れ 3 times, わすれる once: 「アラートし忘れた」 tells the
+# situation); a word printed both ways alike (過ぎる 8 and 6 times, 達, 等) stays light
+LIGHT_OUTNUMBERED = 3
+
+
+# the neighbours' sources a query of the one word does not read: a SudachiDict synonym searches the whole
+# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it
+ALONE_EXPANDED = ("synonym", "form")
+
+
+def with_table_words(text: str) -> str:
+    """The query with a seat or a turn told as at the table (右の人, 左隣, パートナーの番) in the Laws' words
+    (RHO, LHO, パートナーの順番): TABLE_WORDS."""
+    for pattern, word in TABLE_WORD_RES:
+        text = pattern.sub(word, text)
+    return text
 
 
 def with_bid_word(text: str) -> str:
-    """The query with ビッド added when it writes a bid (BID_RE), and 不十分なビッド when a bid it writes
-    does not supersede the one written before it (1ハートの後に1ダイヤ); otherwise the query."""
-    bids = [bid_rank(match.group()) for match in BID_RE.finditer(unicodedata.normalize("NFKC", text))]
-    if not bids:
+    """The query with ビッド added when it writes a bid (BID_RE), 不十分なビッド when a bid it writes
+    does not supersede the one written before it (1ハートの後に1ダイヤ), 7を超えるビッド when it writes a
+    bid above the seven level (BEYOND_SEVEN_RE); otherwise the query."""
+    normal = unicodedata.normalize("NFKC", text)
+    bids = [bid_rank(match.group()) for match in BID_RE.finditer(normal)]
+    beyond = BEYOND_SEVEN_RE.search(normal) is not None
+    if not bids and not beyond:
         return text
     insufficient = any(later <= earlier for earlier, later in zip(bids, bids[1:]))
-    return f"{text} {BID_WORD}" + (f" {INSUFFICIENT_WORD}" if insufficient else "")
+    return (
+        f"{text} {BID_WORD}"
+        + (f" {INSUFFICIENT_WORD}" if insufficient else "")
+        + (f" {BEYOND_SEVEN_WORD}" if beyond else "")
+    )
 
 
 def bid_rank(bid: str) -> int:
@@ -118,7 +156,7 @@ class Lexicon:
                 "select word, neighbour, source from search_neighbours order by word, rank"
             ):
                 neighbours[word] = neighbours.get(word, ()) + (neighbour,)
-                if source == "synonym":
+                if source in ALONE_EXPANDED:
                     with_synonyms.add(word)
         alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
         return cls(words, light_words(rows), neighbours, alone)
@@ -221,7 +259,10 @@ def light_words(rows) -> frozenset[str]:
     for _, norm, _, is_light, count in rows:
         tally = light if is_light else content
         tally[norm] = tally.get(norm, 0) + count
-    return frozenset(norm for norm, times in light.items() if content.get(norm, 0) < LIGHT_OUTNUMBERED * times)
+    # a word the corpus never prints as content is light by its spelling alone (のせいで: せい, kana, printed nowhere)
+    return frozenset(
+        norm for norm, times in light.items() if not content.get(norm) or content[norm] < LIGHT_OUTNUMBERED * times
+    )
 
 
 def _katakana_runs(words: list[Word]) -> list[list[Word]]:

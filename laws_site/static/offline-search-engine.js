@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, compiled, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, applySteps, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -194,7 +194,7 @@
     }
 
     /** words.with_bid_word: a bid written as level + strain (1ハート, 1NT) is a ビッド; a bid not above the one
-     * written before it, 不十分なビッド (STRAINS: the strains from the lowest). */
+     * written before it, 不十分なビッド (STRAINS: the strains from the lowest); a level above seven, 7を超えるビッド. */
     withBidWord(text) {
       const W = K.words;
       const rank = (bid) => {
@@ -202,15 +202,17 @@
         W.strains.forEach((names, i) => { if (names.some((n) => bid.includes(n))) strain = i; });
         return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
       };
-      const bids = [...text.normalize("NFKC").matchAll(this.everyBid)].map((m) => rank(m[0]));
-      if (!bids.length) return text;
+      const normal = text.normalize("NFKC");
+      const bids = [...normal.matchAll(this.everyBid)].map((m) => rank(m[0]));
+      const beyond = W.beyond_seven.test(normal);
+      if (!bids.length && !beyond) return text;
       const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
-      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "");
+      return `${text} ${W.bid_word}` + (insufficient ? ` ${W.insufficient_word}` : "") + (beyond ? ` ${W.beyond_seven_word}` : "");
     }
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      if (lang === "ja") text = this.withBidWord(text);
+      if (lang === "ja") text = this.withBidWord(applySteps(K.words.table_words, text));   // words.with_table_words
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
@@ -265,8 +267,9 @@
       return words.reverse();
     }
 
-    /** search.translation.japanese_words: the Japanese words of the terms a Chinese or English query names. */
-    japaneseWords(query) {
+    /** search.translation.read_terms: [the term as the query writes it (read), its Japanese words] of each
+     * term a Chinese or English query names. */
+    readTerms(query) {
       const table = this.pack.translations, T = K.translation;
       const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
       const found = [];
@@ -287,9 +290,7 @@
       for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
         if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
       }
-      const japanese = [];
-      for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
-      return japanese;
+      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
@@ -659,13 +660,16 @@
       }
       if (languages.includes("ja") && !K.scripts.kana.test(query) && !targets.size && !this.glossaryLookup(query).length) {
         // search.plan: a Chinese or English sentence in the current Laws' Japanese words (search/translation.py)
-        const read = this.japaneseWords(query), words = read.join(" ");
+        const termsRead = this.readTerms(query);
+        const read = [...new Set(termsRead.flatMap(([, japanese]) => japanese))], words = read.join(" ");
         // an English sentence read in the Laws' words is not also searched as typed (search.plan)
         if (words && !K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
         if (words) {
           const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read);
           // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage
           branch.sentence = read.length > 1 || (query.toLowerCase().match(K.translation.english_word) || []).length !== 1;
+          // search.plan.term_sources: the query's own terms, for why a result was found
+          branch.sources = termsRead.map(([typed, japanese]) => [typed, new Set(japanese.flatMap((word) => this.queryTokens(word, "ja")[0]))]);
           add(branch);
         }
       }
@@ -697,16 +701,28 @@
     why(query, hit, text, tokens, packed) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
       if (!branch || (branch.via === null && !partial)) return null;
-      const words = partial ? this.heldWords(branch, hit.id, text, tokens, packed) : [branch.via];
+      const held = partial ? this.heldClauses(branch, hit.id, tokens) : branch.clauses;
+      const words = partial ? this.heldWords(held, text, tokens, packed) : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
       const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;
-      return { from: branch.sentence ? null : query, sign, words };
+      return { from: branch.sentence ? this.typedTerms(branch, held) : query, sign, words };
     }
 
-    heldWords(branch, id, text, tokens, packed) {
+    /** why.typed_terms: the sentence's terms, as the query writes them, whose words the unit holds. */
+    typedTerms(branch, held) {
+      const words = new Set(held.flatMap((clause) => wordsOf(clause[0])));
+      const typed = (branch.sources || []).filter(([, searched]) => [...searched].some((w) => words.has(w))).map(([term]) => term);
+      return [...new Set(typed)].join(" · ") || null;
+    }
+
+    heldClauses(branch, id, tokens) {
       const inText = new Set(tokens.split(" ")), inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
-      const held = this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
+      return this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
+    }
+
+    heldWords(held, text, tokens, packed) {
+      const inText = new Set(tokens.split(" "));
       const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w)));
       const chars = [...text];
       const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));

@@ -335,6 +335,6 @@
   }
 
   S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
-  Object.assign(S, { K, QueryError, useRules, compiled, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  Object.assign(S, { K, QueryError, useRules, compiled, applySteps, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
   if (typeof module !== "undefined" && module.exports) module.exports = S;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -203,6 +203,9 @@
     return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names, engine.pack) };
   }
 
+  /** The filters unfold, as on the search page, while nothing is searched or a filter is set. */
+  function filtersOpen(shown, params) { return !shown.query || Boolean(params.get("doc") || params.get("lang")); }
+
   /** The offline page's HTML with a search answered in it (the service worker's way). */
   function searchPageHTML(shell, engine, url, labels) {
     const box = /<div id="offline-search" hidden([^>]*)>/.exec(shell);
@@ -215,9 +218,10 @@
       .replace('<div id="offline-about">', '<div id="offline-about" hidden>')
       .replace(box[0], `<div id="offline-search" data-rendered="1"${box[1]}>`)
       .replace('<div id="offline-results"></div>', `<div id="offline-results">${shown.results}</div>`)
-      .replace('<p class="offline-note" role="status"></p>', `<p class="offline-note" role="status">${esc(shown.note)}</p>`)
+      .replace('<p class="offline-status offline-note" role="status"></p>', `<p class="offline-status offline-note" role="status">${esc(shown.note)}</p>`)
+      .replace('<details class="search-filters">', `<details class="search-filters"${filtersOpen(shown, url.searchParams) ? " open" : ""}>`)
       .replace(/(<input type="search" id="site-search-q" name="q" value=")"/, `$1${value}"`)
-      .replace(/(<input type="search" name="q" value=")"/, `$1${value}"`)
+      .replace(/(<input type="hidden" name="q" value=")"/, `$1${value}"`)
       .replace(/(<select name="doc"><option value="">[^<]*<\/option>)/, `$1${shown.documents}`)
       .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}${esc(words.title)}</title>`);
     const lang = url.searchParams.get("lang");
@@ -273,6 +277,7 @@
       if (header) header.value = shown.query;
       form.elements.doc.insertAdjacentHTML("beforeend", shown.documents);
       form.elements.lang.value = params.get("lang") || "";
+      searchBox.querySelector("details.search-filters").open = filtersOpen(shown, params);
       document.title = (shown.query ? shown.query + " – " : "") + words.title;
       document.getElementById("offline-results").innerHTML = shown.results;
       searchBox.querySelector(".offline-note").textContent = shown.note;

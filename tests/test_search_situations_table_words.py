@@ -1,0 +1,74 @@
+"""A seat, a turn or an impossible bid told as at the table, read in the Laws' words (issue 36): a director
+says 右の人 or 左隣, パートナーの番 and 8レベル; the Laws print RHO and LHO (definitions: 右手の対戦相手,
+左手の対戦相手), 順番 (def:順番; 番 only in an ordinal, 2番目) and 7を超えるビッド (Law 38).
+laws_site/search/words.py TABLE_WORDS and BEYOND_SEVEN_RE; the offline engine reads the same rules from
+the pack (tests/test_search_parity.py compares the answers)."""
+
+from __future__ import annotations
+
+import pytest
+
+from laws_site.search import engine
+from laws_site.search.words import with_bid_word, with_table_words
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("右の人の番に1NTと言ってしまった", "RHOの順番に1NTと言ってしまった"),
+        ("左隣がパスした", "LHOがパスした"),
+        ("左隣の人が気付かずにビッドした", "LHOが気付かずにビッドした"),
+        ("右の相手より先に出した", "RHOより先に出した"),
+        ("パートナーの番なのにパスした", "パートナーの順番なのにパスした"),
+    ],
+)
+def test_a_seat_or_a_turn_is_read_in_the_laws_words(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    # the Laws' own words, an ordinal, a number, a hand or a side: nothing to read otherwise
+    ["順番外のコール", "2番目のカード", "ボードの番号", "右手の対戦相手", "右手でカードを出した", "右側に置く"],
+)
+def test_other_words_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_play_before_the_player_on_the_right_reaches_law_57d(search_conn):
+    """「右の人より先に」 is the Laws' 「RHOの順番で」 (57D 早まったプレイ); read as typed, 右 is a word no unit
+    prints and 57D was not in the first ten (41A, 15A, 58B on cards put out)."""
+    found = [r["id"] for r in engine.search(search_conn, "ディフェンダーが右の人より先にカードを出そうとした", limit=3)]
+    assert "laws-2017-ja:57D" in found, found
+
+
+def test_a_call_at_the_right_hand_opponents_turn_reaches_law_31a(search_conn):
+    """「右の人の番に…と言った」 is a call at RHO's turn (31A 「反則者がRHOの順番にコールしたとき」): it was
+    eighth, under Law 27's and 38C's passes."""
+    found = [r["id"] for r in engine.search(search_conn, "右の人の番に1NTと言ってしまった 右の人はパス", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:31A") for unit in found), found
+
+
+@pytest.mark.parametrize("typed", ["8レベルのビッドをしてしまった", "9NT", "８ハート", "10♠と言った"])
+def test_a_bid_above_the_seven_level_is_read_as_law_38s_words(typed):
+    """No auction has an eighth level: a director tells the irregularity by the bid (8レベル, 9NT); the Laws
+    call it 7を超えるビッド (Law 38's title)."""
+    assert with_bid_word(typed).endswith(" 7を超えるビッド")
+
+
+@pytest.mark.parametrize("typed", ["カードが8枚しかない", "13枚", "7NTをダブル", "18C", "第8条"])
+def test_counts_citations_and_real_bids_are_not_beyond_seven(typed):
+    assert "7を超えるビッド" not in with_bid_word(typed)
+
+
+def test_a_bid_above_the_seven_level_reaches_law_38(search_conn):
+    """「8レベルのビッド」 was fourth, under 27B1(a) and 16B1(b), which print レベル."""
+    found = [r["id"] for r in engine.search(search_conn, "8レベルのビッドをしてしまった", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:38"), found
+
+
+def test_changing_a_pass_into_a_bid_reaches_the_law_on_changes_of_call(search_conn):
+    """「ビッドに変えたい」 is a change of call (corpus/vocabulary.yml: ビッドを変える, Law 25 「コールの…言い直し」);
+    the sentence's パス and ビッド alone found 38C and Law 27's passes, and Law 25 was not in the first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "パスと言ってから考え直してビッドに変えたい", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:25") for unit in found), found
