@@ -71,7 +71,20 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
-    return table
+    # an English term only: a Chinese word's several Japanese forms are chinese.py's to weigh (its own measure)
+    return {key: fewest_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def fewest_words(data, forms: list[str]) -> list[str]:
+    """The forms of one term that print it in the fewest content words: "change my call" reads as 言い直し,
+    言い換え, not also as Law 25's title コールの適法な言い直しと違法な言い直し, whose other words (適法, 違法)
+    the director never said and which a sentence would count as words of the situation."""
+    if len(forms) < 2 or not data.lexicon.words:
+        return forms
+    light = data.lexicon.light
+    counts = [sum(not w.dropped and w.norm not in light for w in data.lexicon.cut(form)) for form in forms]
+    fewest = min(counts)
+    return [form for form, count in zip(forms, counts) if count == fewest]
 
 
 def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:

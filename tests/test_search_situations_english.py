@@ -1,0 +1,37 @@
+"""An English situation read in the Laws' words (issue 36, item 2): each term the director says counts
+as one word of the situation, in the fewest words the Laws print it with."""
+
+from __future__ import annotations
+
+from laws_site.search import translation
+from laws_site.search.data import search_data
+
+
+def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_conn):
+    """ "change my call" is the vocabulary's Change of Call: 言い直し, 言い換え; Law 25's title
+    コールの適法な言い直しと違法な言い直し adds 適法 and 違法, words the director did not say, which a sentence
+    counted as two more words of the situation (Law 25 then outranked 21B1(a) on 'explained wrongly')."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "can I change my call now", data.chinese)
+    assert "言い直し" in read, read
+    assert "コールの適法な言い直しと違法な言い直し" not in read, read
+
+
+def test_fewest_words_keeps_every_form_of_the_least_words(search_conn):
+    data = search_data(search_conn)
+    forms = ["コールの適法な言い直しと違法な言い直し", "言い直し", "言い換え"]
+    assert translation.fewest_words(data, forms) == ["言い直し", "言い換え"]
+    assert translation.fewest_words(data, ["言い直し"]) == ["言い直し"]
+
+
+def test_a_chinese_terms_forms_are_kept_whole(search_conn):
+    """Only English keys are trimmed: a Chinese word's readings are laws_site/search/chinese.py's to weigh."""
+    data = search_data(search_conn)
+    several = [key for key, forms in data.translations.items() if not key.isascii() and len(forms) > 1]
+    assert several, "no Chinese term with several Japanese forms"
+    counts = {
+        key: {sum(not w.dropped and w.norm not in data.lexicon.light for w in data.lexicon.cut(f)) for f in forms}
+        for key, forms in data.translations.items()
+        if not key.isascii() and len(forms) > 1
+    }
+    assert any(len(found) > 1 for found in counts.values())
