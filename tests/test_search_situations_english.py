@@ -1,5 +1,5 @@
 """An English situation read in the Laws' words (issue 36, item 2): each term the director says counts
-as one word of the situation, in the fewest words the Laws print it with."""
+in the Laws' words, without a form that adds words the director did not say."""
 
 from __future__ import annotations
 
@@ -17,11 +17,15 @@ def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_c
     assert "コールの適法な言い直しと違法な言い直し" not in read, read
 
 
-def test_fewest_words_keeps_every_form_of_the_least_words(search_conn):
+def test_a_form_saying_the_term_otherwise_is_kept(search_conn):
+    """Only a form holding another form's every word and more goes: 偶然落としたカード ("dropped a card")
+    says it otherwise than 見せたカード, and 落とす is the word the director said."""
     data = search_data(search_conn)
     forms = ["コールの適法な言い直しと違法な言い直し", "言い直し", "言い換え"]
-    assert translation.fewest_words(data, forms) == ["言い直し", "言い換え"]
-    assert translation.fewest_words(data, ["言い直し"]) == ["言い直し"]
+    assert translation.forms_without_extra_words(data, forms) == ["言い直し", "言い換え"]
+    assert translation.forms_without_extra_words(data, ["言い直し"]) == ["言い直し"]
+    both = ["見せたカード", "偶然落としたカード"]
+    assert translation.forms_without_extra_words(data, both) == both
 
 
 def test_a_chinese_terms_forms_are_kept_whole(search_conn):

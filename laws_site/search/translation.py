@@ -71,20 +71,22 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
-    # an English term only: a Chinese word's several Japanese forms are chinese.py's to weigh (its own measure)
-    return {key: fewest_words(data, words) if key.isascii() else words for key, words in table.items()}
+    # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
+    return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
 
 
-def fewest_words(data, forms: list[str]) -> list[str]:
-    """The forms of one term that print it in the fewest content words: "change my call" reads as 言い直し,
-    言い換え, not also as Law 25's title コールの適法な言い直しと違法な言い直し, whose other words (適法, 違法)
-    the director never said and which a sentence would count as words of the situation."""
+def forms_without_extra_words(data, forms: list[str]) -> list[str]:
+    """The forms of one term without those holding another form's every content word and more: "change
+    my call" reads as 言い直し, 言い換え, not also as Law 25's title コールの適法な言い直しと違法な言い直し,
+    whose other words (適法, 違法) the director never said and a sentence would count as words of the
+    situation. Forms that say the term differently (見せたカード, 偶然落としたカード) are all kept."""
     if len(forms) < 2 or not data.lexicon.words:
         return forms
     light = data.lexicon.light
-    counts = [sum(not w.dropped and w.norm not in light for w in data.lexicon.cut(form)) for form in forms]
-    fewest = min(counts)
-    return [form for form, count in zip(forms, counts) if count == fewest]
+    words = [
+        frozenset(w.norm for w in data.lexicon.cut(form) if not w.dropped and w.norm not in light) for form in forms
+    ]
+    return [form for form, own in zip(forms, words) if not any(other and other < own for other in words)]
 
 
 def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
