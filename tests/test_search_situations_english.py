@@ -39,3 +39,13 @@ def test_a_chinese_terms_forms_are_kept_whole(search_conn):
         if not key.isascii() and len(forms) > 1
     }
     assert any(len(found) > 1 for found in counts.values())
+
+
+def test_determiners_and_prepositions_read_nothing(search_conn):
+    """ "his own hand" is no 持つ (to own), "about" no 通り, "how many" no 多い: words that point or count
+    tell no situation (FUNCTION_WORDS), and the dictionary's readings of them outweighed the situation's."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "declarer led from his own hand", data.chinese)
+    assert read == ["ディクレアラー", "リード", "ハンド"], read
+    for word in ("own", "about", "over", "each", "many", "only"):
+        assert translation.japanese_words(data.translations, word, data.chinese) == [], word

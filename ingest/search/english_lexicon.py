@@ -42,11 +42,14 @@ FUNCTION_WORDS = frozenset(
     "a an the this that these those it its itself i me my mine myself we us our ours you your yours he him his "
     "himself she her hers herself they them their theirs themselves one someone something anyone anything "
     "what which who whom whose there here "
+    # determiners and quantifiers (his own hand, each side, how many tricks): they count or point, telling nothing
+    "own each every all both some any many much few more most other another such only even how why where "
     # auxiliaries and the copula
     "is am are was were be been being do does did done have has had having will would shall should can could "
     "may might must "
     # prepositions and conjunctions that only join words (after, before, during tell a situation's order: kept)
     "to of in on at by for from with into onto as than then so and or but if when while because though "
+    "about over up down off through across "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
     "want wants wanted try tries tried seem seems seemed".split()
