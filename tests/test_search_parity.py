@@ -29,7 +29,12 @@ NODE = shutil.which("node")
 TOP = 5
 BATCH = 15
 # the tests whose queries are compared (what they type into search: see typed_queries)
-TYPING_TESTS = ("test_search_forgiving.py", "test_offline_forgiving.py", "test_search_citations.py")
+TYPING_TESTS = (
+    "test_search_forgiving.py",
+    "test_offline_forgiving.py",
+    "test_search_citations.py",
+    "test_search_situations_english.py",
+)
 # calls whose first string argument is a query typed into a search box
 TYPED_BY = {"search_page", "search", "split_citations", "citation_candidates", "quote"}
 # parametrize argument names that are queries

@@ -3,7 +3,9 @@ in the Laws' words, without a form that adds words the director did not say."""
 
 from __future__ import annotations
 
-from laws_site.search import translation
+import pytest
+
+from laws_site.search import engine, translation
 from laws_site.search.data import search_data
 
 
@@ -49,3 +51,15 @@ def test_determiners_and_prepositions_read_nothing(search_conn):
     assert read == ["ディクレアラー", "リード", "ハンド"], read
     for word in ("own", "about", "over", "each", "many", "only"):
         assert translation.japanese_words(data.translations, word, data.chinese) == [], word
+
+
+@pytest.mark.parametrize(
+    "query", ["hesitate", "he hesitated", "she hesitates", "hesitating", "partner hesitated", "the defender hesitated"]
+)
+def test_a_word_the_laws_never_print_reads_as_theirs_even_alone(search_conn, query):
+    """ "hesitate" reads as 躊躇う, which the Laws never print: their word is 躊躇 (16B1 明白な躊躇, 73A2, 73D).
+    A Japanese query of the one word reaches it as the query's synonym; a translation runs no synonyms, so
+    the word carries its neighbours itself, and a query of one word besides function words ("he hesitated")
+    is searched as that word (a sentence's coverage needs two): both found nothing."""
+    found = [result["id"] for result in engine.search(search_conn, query, limit=3, interface="en")]
+    assert any(unit.startswith(("laws-2017-ja:16B1", "laws-2017-ja:73")) for unit in found), found

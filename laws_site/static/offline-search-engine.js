@@ -558,12 +558,18 @@
 
     makeBranch(text, lang, via = null, weight = 1.0, read = null) {
       const [terms, found] = this.queryTokens(text, lang);
-      const clauses = read ? this.compoundClauses(read, found) : found;
+      const clauses = read ? this.withNeighbours(this.compoundClauses(read, found)) : found;
       const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
       const highlighted = new Set(terms);
       for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
       return { lang, terms, clauses, via, weight, pointed: new Set(), titleNeeds: simple ? new Set(clauses.map((c) => c[0])) : null, highlighted,
         named: this.titleKey(text, lang) };
+    }
+
+    /** search.plan.with_neighbours: a translated word the Laws never print matches their words for it, even alone. */
+    withNeighbours(clauses) {
+      const table = this.neighbours.sentence;
+      return clauses.map((c) => (c.length === 1 && Object.prototype.hasOwnProperty.call(table, c[0]) ? [c[0], ...table[c[0]]] : c));
     }
 
     /** search.plan.compound_clauses: a translated term's words printed together (対戦相手) are one phrase. */
@@ -642,8 +648,10 @@
         if (words && !K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
         if (words) {
           const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read);
-          // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage
-          branch.sentence = read.length > 1 || (query.toLowerCase().match(K.translation.english_word) || []).length !== 1;
+          // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage, and so is
+          // one of one word besides function words (he hesitated): coverage needs two
+          const typed = query.toLowerCase().match(K.translation.english_word) || [];
+          branch.sentence = read.length > 1 || typed.filter((x) => !K.translation.function_words.includes(x)).length !== 1;
           add(branch);
         }
       }
