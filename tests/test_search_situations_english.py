@@ -53,6 +53,20 @@ def test_determiners_and_prepositions_read_nothing(search_conn):
         assert translation.japanese_words(data.translations, word, data.chinese) == [], word
 
 
+def test_a_support_verb_before_an_article_reads_nothing(search_conn):
+    """ "made a bid" is a bid, not the contract made (メイク); "made the contract" keeps it, and a term
+    holding the verb still reads whole."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "he made a bid", data.chinese) == ["ビッド"]
+    assert "メイク" in translation.japanese_words(data.translations, "declarer made the contract", data.chinese)
+
+
+@pytest.mark.parametrize("query", ["he made a bid", "making a call", "declarer made the contract"])
+def test_a_sentence_with_a_support_verb_finds_its_noun(search_conn, query):
+    """Searched alike online and offline (tests/test_search_parity.py compares this file's queries)."""
+    assert engine.search(search_conn, query, limit=3, interface="en"), query
+
+
 @pytest.mark.parametrize(
     "query", ["hesitate", "he hesitated", "she hesitates", "hesitating", "partner hesitated", "the defender hesitated"]
 )

@@ -55,6 +55,11 @@ FUNCTION_WORDS = frozenset(
     "want wants wanted try tries tried seem seems seemed".split()
 )
 
+# verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
+# a look); "made the contract", "took the trick" keep their own sense
+SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
+ARTICLES = frozenset("a an".split())
+
 
 def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:
     """corpus/english_lexicon.tsv: (english, japanese, gloss, word) in the file's order, `word` the

@@ -160,6 +160,8 @@ def rules() -> dict:
             "endings": list(english_lexicon.ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
+            "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "articles": sorted(english_lexicon.ARTICLES),
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },

@@ -27,7 +27,7 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import FUNCTION_WORDS, stems
+from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, SUPPORT_VERBS, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -151,8 +151,16 @@ def japanese_words(table: dict[str, list[str]], query: str, chinese_words: Chine
         for start, end in (chinese_words or ChineseWords()).cut(run.group()):
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
+    # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
+    carried = {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
+    }
     kept: list[tuple[int, int, str]] = []
     for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if (start, end) in carried:
+            continue
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, key))
     japanese: list[str] = []

@@ -282,9 +282,14 @@
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
       }
+      // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
+      const carried = new Set();
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+      }
       const kept = [];
       for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
-        if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+        if (!carried.has(f[0] + ":" + f[1]) && kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
       }
       const japanese = [];
       for (const [, , key] of kept.sort((a, b) => a[0] - b[0] || a[1] - b[1])) for (const word of table[key]) if (!japanese.includes(word)) japanese.push(word);
