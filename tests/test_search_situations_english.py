@@ -84,3 +84,13 @@ def test_player_is_the_laws_player_not_the_contestant(search_conn):
     one, two or four or more players). The dictionary's native word came first; the glossary names the Laws'."""
     data = search_data(search_conn)
     assert translation.japanese_words(data.translations, "a player passed", data.chinese) == ["プレイヤー", "パス"]
+
+
+@pytest.mark.parametrize(
+    ("english", "laws_word"),
+    [("score", "スコア"), ("pocket", "ポケット"), ("opening", "オープニング"), ("table", "テーブル")],
+)
+def test_an_english_word_reads_as_its_own_loanword_the_laws_print(search_conn, english, laws_word):
+    """corpus/english_lexicon.tsv (make_english_lexicon.sounds_alike): the Laws print スコア, ポケット (90B6),
+    オープニングリード, テーブル; the dictionary's native words came first (得点, 隠し, 開催, 表)."""
+    assert search_data(search_conn).translations[english] == [laws_word]
