@@ -81,7 +81,7 @@ def test_a_word_the_laws_never_print_reads_as_theirs_even_alone(search_conn, que
 
 def test_player_is_the_laws_player_not_the_contestant(search_conn):
     """The Laws print プレイヤー for a player (16B1, 29A, in 182 units); 競技者 is the contestant (def:競技者:
-    one, two or four or more players). The dictionary's native word came first; the glossary names the Laws'."""
+    one, two or four or more players). The dictionary's native word came first; now the loanword the Laws print."""
     data = search_data(search_conn)
     assert translation.japanese_words(data.translations, "a player passed", data.chinese) == ["プレイヤー", "パス"]
 
