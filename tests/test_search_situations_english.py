@@ -94,3 +94,13 @@ def test_an_english_word_reads_as_its_own_loanword_the_laws_print(search_conn, e
     """corpus/english_lexicon.tsv (make_english_lexicon.sounds_alike): the Laws print スコア, ポケット (90B6),
     オープニングリード, テーブル; the dictionary's native words came first (得点, 隠し, 開催, 表)."""
     assert search_data(search_conn).translations[english] == [laws_word]
+
+
+@pytest.mark.parametrize(
+    ("query", "digits"), [("he found only twelve cards", "12"), ("she holds 13 cards", "13"), ("the third round", "3")]
+)
+def test_a_number_reads_as_the_laws_digits(search_conn, query, digits):
+    """The Laws print numbers in digits (13枚, 62D 12トリック目, 58B 2枚以上): a number a director says or
+    types is one word of the situation, where "twelve" read nothing and "13", no English word, was dropped."""
+    data = search_data(search_conn)
+    assert digits in translation.japanese_words(data.translations, query, data.chinese)

@@ -55,6 +55,24 @@ FUNCTION_WORDS = frozenset(
     "want wants wanted try tries tried seem seems seemed".split()
 )
 
+# a number as the Laws print it, in digits (13枚, 12トリック目, 2枚以上): the English words for one (not "one",
+# a pronoun too, nor "first", "second", which tell an order or a time) and the digits a director types
+NUMBERS = {
+    **{str(n): str(n) for n in range(1, 100)},
+    **dict(
+        zip(
+            "two three four five six seven eight nine ten eleven twelve thirteen fourteen".split(),
+            map(str, range(2, 15)),
+        )
+    ),
+    **dict(
+        zip(
+            "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth".split(),
+            map(str, range(3, 14)),
+        )
+    ),
+}
+
 # verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
 # a look); "made the contract", "took the trick" keep their own sense
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())

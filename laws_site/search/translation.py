@@ -27,7 +27,7 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, SUPPORT_VERBS, stems
+from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -63,6 +63,8 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
     for entry in data.vocabulary.entries:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
+    for word, digits in NUMBERS.items():
+        add(word, [digits])
     named = dict(table)
     for english, japanese, word in dictionary:
         if any(key in named for key in stems(term_key(english))):
