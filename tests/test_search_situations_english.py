@@ -104,3 +104,15 @@ def test_a_number_reads_as_the_laws_digits(search_conn, query, digits):
     types is one word of the situation, where "twelve" read nothing and "13", no English word, was dropped."""
     data = search_data(search_conn)
     assert digits in translation.japanese_words(data.translations, query, data.chinese)
+
+
+@pytest.mark.parametrize(
+    ("query", "laws_word"),
+    [("partner explained it", "説明"), ("he explained the double", "説明"), ("she is explaining", "説明")],
+)
+def test_a_verb_reads_as_the_noun_the_laws_print(search_conn, query, laws_word):
+    """The Laws say 説明する with the noun (20F コールの説明, 20F5(a) 間違った説明をした), which the dictionary
+    glosses only as "explanation": the verb a director says reads as its noun."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, query, data.chinese)
+    assert any(laws_word in word for word in read), read

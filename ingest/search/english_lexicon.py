@@ -55,6 +55,35 @@ FUNCTION_WORDS = frozenset(
     "want wants wanted try tries tried seem seems seemed".split()
 )
 
+# a verb's noun, as English makes it (explain: explanation, hesitate: hesitation, object: objection): the Laws'
+# Japanese says 説明する, 異議を唱える with the noun, which the dictionary glosses by the English noun only.
+# (verb ending, noun ending), tried in this order on a word no key names as it is
+NOUN_ENDINGS = (
+    ("ain", "anation"),
+    ("ify", "ification"),
+    ("ize", "ization"),
+    ("ate", "ation"),
+    ("e", "ation"),
+    ("e", "ion"),
+    ("e", "al"),
+    ("", "ion"),
+    ("", "ment"),
+    ("", "ance"),
+    ("", "al"),
+)
+
+
+def nouns_of(key: str) -> list[str]:
+    """The nouns English may make of a verb (NOUN_ENDINGS), for a word of MIN_STEM letters or more."""
+    found = []
+    for verb, noun in NOUN_ENDINGS:
+        if key.endswith(verb) and len(key) - len(verb) >= MIN_STEM:
+            candidate = key[: len(key) - len(verb)] + noun
+            if candidate not in found:
+                found.append(candidate)
+    return found
+
+
 # a number as the Laws print it, in digits (13枚, 12トリック目, 2枚以上): the English words for one (not "one",
 # a pronoun too, nor "first", "second", which tell an order or a time) and the digits a director types
 NUMBERS = {

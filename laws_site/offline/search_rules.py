@@ -161,6 +161,7 @@ def rules() -> dict:
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),

@@ -27,7 +27,7 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, stems
+from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -117,6 +117,9 @@ def span_keys(words: list[str]) -> list[str]:
     content = [word for word in words if word not in FUNCTION_WORDS]
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:
         keys += [k for k in inflected_keys(content) if k not in keys]
+    if len(words) == 1:  # last: a verb the table does not name reads as its noun (explained: explanation)
+        for key in list(keys):
+            keys += [noun for noun in nouns_of(key) if noun not in keys]
     return keys
 
 

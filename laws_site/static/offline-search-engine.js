@@ -311,6 +311,14 @@
       if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1]) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
       }
+      if (words.length === 1) {  // english_lexicon.nouns_of: a verb the table does not name reads as its noun
+        for (const key of keys.slice()) {
+          for (const [verb, noun] of T.noun_endings) {
+            const candidate = key.slice(0, key.length - verb.length) + noun;
+            if (key.endsWith(verb) && key.length - verb.length >= T.min_stem && !keys.includes(candidate)) keys.push(candidate);
+          }
+        }
+      }
       return keys;
     }
 
