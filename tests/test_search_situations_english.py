@@ -116,3 +116,10 @@ def test_a_verb_reads_as_the_noun_the_laws_print(search_conn, query, laws_word):
     data = search_data(search_conn)
     read = translation.japanese_words(data.translations, query, data.chinese)
     assert any(laws_word in word for word in read), read
+
+
+@pytest.mark.parametrize("query", ["hesitate", "he hesitated"])
+def test_why_names_the_word_the_unit_prints(search_conn, query):
+    """A translation's why shows the law's own word (hesitate → 躊躇), not the reading no unit prints (躊躇う)."""
+    results = engine.search(search_conn, query, limit=4, interface="en")
+    assert results and [result["why"]["words"] for result in results] == [["躊躇"]] * len(results), results

@@ -41,6 +41,8 @@ class Branch:
     # searched only as a sentence (by coverage, when no unit holds every word of the query itself): a
     # Chinese or English sentence read in Japanese words (laws_site/search/translation.py)
     sentence: bool = False
+    # a Chinese or English query read in the Laws' words: its why names the words as the unit prints them
+    translated: bool = False
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -150,7 +152,9 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
             # coverage, and so is one of one word besides function words ("he hesitated"): coverage needs two
             typed = translation.ENGLISH_WORD_RE.findall(query.lower())
             sentence = len(read) > 1 or len([word for word in typed if word not in FUNCTION_WORDS]) != 1
-            branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence)
+            branch = Branch(
+                "ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence, translated=True
+            )
             if not tokenize.HAN_RE.search(query):
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
                 # words (the, from, tried) read as katakana or sub-item letters and cover alone

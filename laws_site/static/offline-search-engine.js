@@ -665,6 +665,7 @@
           // one of one word besides function words (he hesitated): coverage needs two
           const typed = query.toLowerCase().match(K.translation.english_word) || [];
           branch.sentence = read.length > 1 || typed.filter((x) => !K.translation.function_words.includes(x)).length !== 1;
+          branch.translated = true;
           add(branch);
         }
       }
@@ -696,7 +697,9 @@
     why(query, hit, text, tokens, packed) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
       if (!branch || (branch.via === null && !partial)) return null;
-      const words = partial ? this.heldWords(branch, hit.id, text, tokens, packed) : [branch.via];
+      // a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う)
+      const printed = partial || branch.translated ? this.heldWords(branch, hit.id, text, tokens, packed) : [];
+      const words = printed.length ? printed : partial ? [] : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
       const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;
