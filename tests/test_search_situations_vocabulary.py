@@ -52,7 +52,8 @@ def test_a_phrase_is_read_with_its_first_word_inflected(search_conn):
     its last does; and "slow pass", as English appeal write-ups name a call after a hesitation, is one."""
     keys = translation.span_keys(["pointed", "out"])
     assert keys[0] == "pointedout" and "pointout" in keys
-    assert translation.span_keys(["passed"]) == ["passed", "pass", "passe"]  # one word: its stems, as before
+    # one word: its stems, as before, then the nouns English makes of them (english_lexicon.nouns_of)
+    assert translation.span_keys(["passed"])[:3] == ["passed", "pass", "passe"]
     data = search_data(search_conn)
     read = translation.japanese_words(data.translations, "dummy pointed out that a defender had revoked", data.chinese)
     assert "違反行為の指摘" in read, read

@@ -42,15 +42,70 @@ FUNCTION_WORDS = frozenset(
     "a an the this that these those it its itself i me my mine myself we us our ours you your yours he him his "
     "himself she her hers herself they them their theirs themselves one someone something anyone anything "
     "what which who whom whose there here "
+    # determiners and quantifiers (his own hand, each side, how many tricks): they count or point, telling nothing
+    "own each every all both some any many much few more most other another such only even how why where "
     # auxiliaries and the copula
     "is am are was were be been being do does did done have has had having will would shall should can could "
     "may might must "
     # prepositions and conjunctions that only join words (after, before, during tell a situation's order: kept)
     "to of in on at by for from with into onto as than then so and or but if when while because though "
+    "about over up down off through across "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
     "want wants wanted try tries tried seem seems seemed".split()
 )
+
+# a verb's noun, as English makes it (explain: explanation, hesitate: hesitation, object: objection): the Laws'
+# Japanese says 説明する, 異議を唱える with the noun, which the dictionary glosses by the English noun only.
+# (verb ending, noun ending), tried in this order on a word no key names as it is
+NOUN_ENDINGS = (
+    ("ain", "anation"),
+    ("ify", "ification"),
+    ("ize", "ization"),
+    ("ate", "ation"),
+    ("e", "ation"),
+    ("e", "ion"),
+    ("e", "al"),
+    ("", "ion"),
+    ("", "ment"),
+    ("", "ance"),
+    ("", "al"),
+)
+
+
+def nouns_of(key: str) -> list[str]:
+    """The nouns English may make of a verb (NOUN_ENDINGS), for a word of MIN_STEM letters or more."""
+    found = []
+    for verb, noun in NOUN_ENDINGS:
+        if key.endswith(verb) and len(key) - len(verb) >= MIN_STEM:
+            candidate = key[: len(key) - len(verb)] + noun
+            if candidate not in found:
+                found.append(candidate)
+    return found
+
+
+# a number as the Laws print it, in digits (13枚, 12トリック目, 2枚以上): the English words for one (not "one",
+# a pronoun too, nor "first", "second", which tell an order or a time) and the digits a director types
+NUMBERS = {
+    **{str(n): str(n) for n in range(1, 100)},
+    **dict(
+        zip(
+            "two three four five six seven eight nine ten eleven twelve thirteen fourteen".split(),
+            map(str, range(2, 15)),
+        )
+    ),
+    **dict(
+        zip(
+            "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth".split(),
+            map(str, range(3, 14)),
+        )
+    ),
+}
+
+# verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
+# a look); "made the contract", "took the trick" keep their own sense
+SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
+ARTICLES = frozenset("a an".split())
 
 
 def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:

@@ -7,7 +7,7 @@ SQLite database, `jamdict_data.JAMDICT_DB_PATH`, jamdict's schema); the English 
 (dropped, forgot) are LemmInflect's (MIT). Search reads the table this writes, never the dictionary:
 install both in a virtual environment of their own, build laws.db, then run
 
-    python3 -m venv .venv-lexicon && .venv-lexicon/bin/pip install wheel jamdict-data==1.5 lemminflect==0.2.3
+    python3 -m venv .venv-lexicon && .venv-lexicon/bin/pip install wheel jamdict-data==1.5 lemminflect==0.2.3 jaconv==0.5.0
     .venv/bin/bridge-laws build --no-offline
     .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
 
@@ -17,7 +17,8 @@ the entries whose Japanese word (kanji spelling, or kana where the entry has non
 word of the corpus's lexicon (table search_lexicon: neither dropped nor light), from an entry's first
 --max-sense senses. Each English word keeps one Japanese word: one the Laws print (a word the lexicon
 holds only as a neighbour of theirs reads nothing of the Laws: 建て前 for "face"), then a native word
-before a loanword (the glossary gives the Laws' loanwords: a director's "stop" is not ストップ), then one
+before a loanword (a director's "opening" is no オープン), unless the loanword is the English word's own by sound
+(player: プレイヤー, the word the Laws print, not 競技者, the contestant), then one
 that is a common word (JMdict's priority marks), then the word the corpus prints most (the Laws' own
 word among the dictionary's: after is 後, not 過ぎ; before is 前, not 以前), then whose sense comes first in
 its entry (the word's first meaning), its gloss first. Its inflections that
@@ -37,6 +38,7 @@ import jamdict_data
 import lemminflect
 
 from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, stems
+from ingest.text.forgiving import sound_key
 
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
@@ -112,8 +114,10 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                 if key is None or len(key.split()) > max_words or "(" in gloss:
                     continue  # "card (information, filing, etc.)": one use of the word, not the word
                 for japanese in named[idseq]:
-                    loanword = bool(KATAKANA_RE.fullmatch(japanese))
                     unprinted = not words[japanese]  # only a neighbour of the Laws' words (建て前 for face)
+                    # the English word's own loanword, printed by the Laws (player: プレイヤー), is no foreign word
+                    own = not unprinted and sounds_alike(key, japanese)
+                    loanword = bool(KATAKANA_RE.fullmatch(japanese)) and not own
                     rank = (
                         unprinted,
                         loanword,
@@ -124,6 +128,13 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                         japanese,
                     )
                     yield key, japanese, gloss, rank
+
+
+def sounds_alike(english: str, katakana: str) -> bool:
+    """Whether the katakana word is the English word's loanword (player, プレイヤー: one consonant skeleton,
+    ingest/text/forgiving.py), where the Laws' word for it is the loanword itself."""
+    key = sound_key(english, japanese=False)
+    return bool(key) and key == sound_key(katakana, japanese=True)
 
 
 def best_pairs(found) -> dict[str, tuple[str, str, str]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.search import glossary
+from ingest.search.english_lexicon import FUNCTION_WORDS
 from ingest.text import tokenize
 from laws_site.search import translation
 from laws_site.search.data import SearchData
@@ -42,6 +43,8 @@ class Branch:
     sentence: bool = False
     # what its coverage counts, if not its clauses: a Chinese query's words (chinese.ChineseWords.clauses)
     coverage_clauses: list[tuple[str, ...]] = field(default_factory=list)
+    # a Chinese or English query read in the Laws' words: its why names the words as the unit prints them
+    translated: bool = False
     # of such a sentence: (a term as the query writes it, the words its Japanese words are searched by),
     # so that a result names the director's own words it holds (why.py)
     sources: tuple[tuple[str, frozenset[str]], ...] = ()
@@ -155,10 +158,14 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
         words = " ".join(read)
         if words:
             terms, clauses = query_tokens(data, words, "ja")
-            clauses = compound_clauses(data, read, list(clauses))
-            # an English query of one word ("hesitate": 躊躇う) is searched as that word, not by a sentence's coverage
-            sentence = len(read) > 1 or len(translation.ENGLISH_WORD_RE.findall(query.lower())) != 1
-            branch = Branch("ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence)
+            clauses = with_neighbours(data, compound_clauses(data, read, list(clauses)))
+            # an English query of one word ("hesitate": 躊躇う) is searched as that word, not by a sentence's
+            # coverage, and so is one of one word besides function words ("he hesitated"): coverage needs two
+            typed = translation.ENGLISH_WORD_RE.findall(query.lower())
+            sentence = len(read) > 1 or len([word for word in typed if word not in FUNCTION_WORDS]) != 1
+            branch = Branch(
+                "ja", list(terms), clauses, words, TRANSLATION_WEIGHT, text=words, sentence=sentence, translated=True
+            )
             branch.sources = term_sources(data, terms_read)
             if not tokenize.HAN_RE.search(query):
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
@@ -199,6 +206,17 @@ def compound_clauses(data: SearchData, terms: list[str], clauses: list[tuple[str
             run = [word] if word is not None and not word.dropped else []
     pieces -= alone
     return list(dict.fromkeys(phrases + [c for c in clauses if not (len(c) == 1 and c[0] in pieces)]))
+
+
+def with_neighbours(data: SearchData, clauses: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """A translated word the Laws never print matches the words they print for it (躊躇う, "hesitate": 躊躇),
+    even alone: a Japanese query of that one word finds them as the whole query's synonym (expansions.py),
+    which a translation never runs."""
+    neighbours = data.lexicon.neighbours
+    return [
+        (clause[0], *neighbours[clause[0]]) if len(clause) == 1 and clause[0] in neighbours else clause
+        for clause in clauses
+    ]
 
 
 def add_branch(branches: list[Branch], branch: Branch) -> Branch | None:

@@ -27,7 +27,7 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import FUNCTION_WORDS, stems
+from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -63,6 +63,8 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
     for entry in data.vocabulary.entries:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
+    for word, digits in NUMBERS.items():
+        add(word, [digits])
     named = dict(table)
     for english, japanese, word in dictionary:
         if any(key in named for key in stems(term_key(english))):
@@ -71,7 +73,22 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
-    return table
+    # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
+    return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def forms_without_extra_words(data, forms: list[str]) -> list[str]:
+    """The forms of one term without those holding another form's every content word and more: "change
+    my call" reads as 言い直し, 言い換え, not also as Law 25's title コールの適法な言い直しと違法な言い直し,
+    whose other words (適法, 違法) the director never said and a sentence would count as words of the
+    situation. Forms that say the term differently (見せたカード, 偶然落としたカード) are all kept."""
+    if len(forms) < 2 or not data.lexicon.words:
+        return forms
+    light = data.lexicon.light
+    words = [
+        frozenset(w.norm for w in data.lexicon.cut(form) if not w.dropped and w.norm not in light) for form in forms
+    ]
+    return [form for form, own in zip(forms, words) if not any(other and other < own for other in words)]
 
 
 def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
@@ -100,6 +117,9 @@ def span_keys(words: list[str]) -> list[str]:
     content = [word for word in words if word not in FUNCTION_WORDS]
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:
         keys += [k for k in inflected_keys(content) if k not in keys]
+    if len(words) == 1:  # last: a verb the table does not name reads as its noun (explained: explanation)
+        for key in list(keys):
+            keys += [noun for noun in nouns_of(key) if noun not in keys]
     return keys
 
 
@@ -148,8 +168,16 @@ def read_terms(
         for start, end in (chinese_words or ChineseWords()).cut(run.group()):
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
+    # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
+    carried = {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
+    }
     kept: list[tuple[int, int, str]] = []
     for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
+        if (start, end) in carried:
+            continue
         if all(end <= s or start >= e for s, e, _ in kept):
             kept.append((start, end, key))
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]

@@ -31,8 +31,10 @@ def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | No
     branch, partial = hit.branch, hit.match in ("any", "most")
     if branch is None or (branch.via is None and not partial):
         return None
-    held = held_clauses(branch, shown, title_words, light) if partial else list(branch.clauses)
-    words = held_words(held, shown) if partial else [branch.via]
+    held = held_clauses(branch, shown, title_words, light) if partial or branch.translated else list(branch.clauses)
+    # a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う, which no unit prints)
+    printed = held_words(held, shown) if partial or branch.translated else []
+    words = printed or ([] if partial else [branch.via])
     if not words:
         return None
     if branch.via is None:

@@ -286,9 +286,14 @@
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
       }
+      // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
+      const carried = new Set();
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+      }
       const kept = [];
       for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
-        if (kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+        if (!carried.has(f[0] + ":" + f[1]) && kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
       }
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
     }
@@ -307,6 +312,14 @@
       const content = words.filter((w) => !T.function_words.includes(w));
       if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1]) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
+      }
+      if (words.length === 1) {  // english_lexicon.nouns_of: a verb the table does not name reads as its noun
+        for (const key of keys.slice()) {
+          for (const [verb, noun] of T.noun_endings) {
+            const candidate = key.slice(0, key.length - verb.length) + noun;
+            if (key.endsWith(verb) && key.length - verb.length >= T.min_stem && !keys.includes(candidate)) keys.push(candidate);
+          }
+        }
       }
       return keys;
     }
@@ -563,7 +576,7 @@
 
     makeBranch(text, lang, via = null, weight = 1.0, read = null) {
       const [terms, found] = this.queryTokens(text, lang);
-      const clauses = read ? this.compoundClauses(read, found) : found;
+      const clauses = read ? this.withNeighbours(this.compoundClauses(read, found)) : found;
       const simple = clauses.every((c) => c.length === 1 && !c[0].includes(" "));
       const highlighted = new Set(terms);
       for (const clause of clauses) for (const alt of clause) if (!alt.includes(" ")) highlighted.add(alt);
@@ -587,6 +600,12 @@
       }
       for (const token of this.chineseTokens(text)) if (token.pos === "word") found.push([token.norm]);
       return [...new Map(found.map((c) => [c[0], c])).values()];
+    }
+
+    /** search.plan.with_neighbours: a translated word the Laws never print matches their words for it, even alone. */
+    withNeighbours(clauses) {
+      const table = this.neighbours.sentence;
+      return clauses.map((c) => (c.length === 1 && Object.prototype.hasOwnProperty.call(table, c[0]) ? [c[0], ...table[c[0]]] : c));
     }
 
     /** search.plan.compound_clauses: a translated term's words printed together (対戦相手) are one phrase. */
@@ -666,8 +685,11 @@
         if (words && !K.scripts.han.test(query)) branches.splice(0, branches.length, ...branches.filter((b) => b.via !== null));
         if (words) {
           const branch = this.makeBranch(words, "ja", words, w.TRANSLATION_WEIGHT, read);
-          // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage
-          branch.sentence = read.length > 1 || (query.toLowerCase().match(K.translation.english_word) || []).length !== 1;
+          // an English query of one word (hesitate) is searched as that word, not by a sentence's coverage, and so is
+          // one of one word besides function words (he hesitated): coverage needs two
+          const typed = query.toLowerCase().match(K.translation.english_word) || [];
+          branch.sentence = read.length > 1 || typed.filter((x) => !K.translation.function_words.includes(x)).length !== 1;
+          branch.translated = true;
           // search.plan.term_sources: the query's own terms, for why a result was found
           branch.sources = termsRead.map(([typed, japanese]) => [typed, new Set(japanese.flatMap((word) => this.queryTokens(word, "ja")[0]))]);
           add(branch);
@@ -701,8 +723,10 @@
     why(query, hit, text, tokens, packed) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
       if (!branch || (branch.via === null && !partial)) return null;
-      const held = partial ? this.heldClauses(branch, hit.id, tokens) : branch.clauses;
-      const words = partial ? this.heldWords(held, text, tokens, packed) : [branch.via];
+      const held = partial || branch.translated ? this.heldClauses(branch, hit.id, tokens) : branch.clauses;
+      // a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う)
+      const printed = partial || branch.translated ? this.heldWords(held, text, tokens, packed) : [];
+      const words = printed.length ? printed : partial ? [] : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
       const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;

@@ -1,0 +1,125 @@
+"""An English situation read in the Laws' words (issue 36, item 2): each term the director says counts
+in the Laws' words, without a form that adds words the director did not say."""
+
+from __future__ import annotations
+
+import pytest
+
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
+
+
+def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_conn):
+    """ "change my call" is the vocabulary's Change of Call: 言い直し, 言い換え; Law 25's title
+    コールの適法な言い直しと違法な言い直し adds 適法 and 違法, words the director did not say, which a sentence
+    counted as two more words of the situation (Law 25 then outranked 21B1(a) on 'explained wrongly')."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "can I change my call now", data.chinese)
+    assert "言い直し" in read, read
+    assert "コールの適法な言い直しと違法な言い直し" not in read, read
+
+
+def test_a_form_saying_the_term_otherwise_is_kept(search_conn):
+    """Only a form holding another form's every word and more goes: 偶然落としたカード ("dropped a card")
+    says it otherwise than 見せたカード, and 落とす is the word the director said."""
+    data = search_data(search_conn)
+    forms = ["コールの適法な言い直しと違法な言い直し", "言い直し", "言い換え"]
+    assert translation.forms_without_extra_words(data, forms) == ["言い直し", "言い換え"]
+    assert translation.forms_without_extra_words(data, ["言い直し"]) == ["言い直し"]
+    both = ["見せたカード", "偶然落としたカード"]
+    assert translation.forms_without_extra_words(data, both) == both
+
+
+def test_a_chinese_terms_forms_are_kept_whole(search_conn):
+    """Only English keys are trimmed: a Chinese word's readings are laws_site/search/chinese.py's to weigh."""
+    data = search_data(search_conn)
+    several = [key for key, forms in data.translations.items() if not key.isascii() and len(forms) > 1]
+    assert several, "no Chinese term with several Japanese forms"
+    counts = {
+        key: {sum(not w.dropped and w.norm not in data.lexicon.light for w in data.lexicon.cut(f)) for f in forms}
+        for key, forms in data.translations.items()
+        if not key.isascii() and len(forms) > 1
+    }
+    assert any(len(found) > 1 for found in counts.values())
+
+
+def test_determiners_and_prepositions_read_nothing(search_conn):
+    """ "his own hand" is no 持つ (to own), "about" no 通り, "how many" no 多い: words that point or count
+    tell no situation (FUNCTION_WORDS), and the dictionary's readings of them outweighed the situation's."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "declarer led from his own hand", data.chinese)
+    assert read == ["ディクレアラー", "リード", "ハンド"], read
+    for word in ("own", "about", "over", "each", "many", "only"):
+        assert translation.japanese_words(data.translations, word, data.chinese) == [], word
+
+
+def test_a_support_verb_before_an_article_reads_nothing(search_conn):
+    """ "made a bid" is a bid, not the contract made (メイク); "made the contract" keeps it, and a term
+    holding the verb still reads whole."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "he made a bid", data.chinese) == ["ビッド"]
+    assert "メイク" in translation.japanese_words(data.translations, "declarer made the contract", data.chinese)
+
+
+@pytest.mark.parametrize("query", ["he made a bid", "making a call", "declarer made the contract"])
+def test_a_sentence_with_a_support_verb_finds_its_noun(search_conn, query):
+    """Searched alike online and offline (tests/test_search_parity.py compares this file's queries)."""
+    assert engine.search(search_conn, query, limit=3, interface="en"), query
+
+
+@pytest.mark.parametrize(
+    "query", ["hesitate", "he hesitated", "she hesitates", "hesitating", "partner hesitated", "the defender hesitated"]
+)
+def test_a_word_the_laws_never_print_reads_as_theirs_even_alone(search_conn, query):
+    """ "hesitate" reads as 躊躇う, which the Laws never print: their word is 躊躇 (16B1 明白な躊躇, 73A2, 73D).
+    A Japanese query of the one word reaches it as the query's synonym; a translation runs no synonyms, so
+    the word carries its neighbours itself, and a query of one word besides function words ("he hesitated")
+    is searched as that word (a sentence's coverage needs two): both found nothing."""
+    found = [result["id"] for result in engine.search(search_conn, query, limit=3, interface="en")]
+    assert any(unit.startswith(("laws-2017-ja:16B1", "laws-2017-ja:73")) for unit in found), found
+
+
+def test_player_is_the_laws_player_not_the_contestant(search_conn):
+    """The Laws print プレイヤー for a player (16B1, 29A, in 182 units); 競技者 is the contestant (def:競技者:
+    one, two or four or more players). The dictionary's native word came first; now the loanword the Laws print."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "a player passed", data.chinese) == ["プレイヤー", "パス"]
+
+
+@pytest.mark.parametrize(
+    ("english", "laws_word"),
+    [("score", "スコア"), ("pocket", "ポケット"), ("opening", "オープニング"), ("table", "テーブル")],
+)
+def test_an_english_word_reads_as_its_own_loanword_the_laws_print(search_conn, english, laws_word):
+    """corpus/english_lexicon.tsv (make_english_lexicon.sounds_alike): the Laws print スコア, ポケット (90B6),
+    オープニングリード, テーブル; the dictionary's native words came first (得点, 隠し, 開催, 表)."""
+    assert search_data(search_conn).translations[english] == [laws_word]
+
+
+@pytest.mark.parametrize(
+    ("query", "digits"), [("he found only twelve cards", "12"), ("she holds 13 cards", "13"), ("the third round", "3")]
+)
+def test_a_number_reads_as_the_laws_digits(search_conn, query, digits):
+    """The Laws print numbers in digits (13枚, 62D 12トリック目, 58B 2枚以上): a number a director says or
+    types is one word of the situation, where "twelve" read nothing and "13", no English word, was dropped."""
+    data = search_data(search_conn)
+    assert digits in translation.japanese_words(data.translations, query, data.chinese)
+
+
+@pytest.mark.parametrize(
+    ("query", "laws_word"),
+    [("partner explained it", "説明"), ("he explained the double", "説明"), ("she is explaining", "説明")],
+)
+def test_a_verb_reads_as_the_noun_the_laws_print(search_conn, query, laws_word):
+    """The Laws say 説明する with the noun (20F コールの説明, 20F5(a) 間違った説明をした), which the dictionary
+    glosses only as "explanation": the verb a director says reads as its noun."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, query, data.chinese)
+    assert any(laws_word in word for word in read), read
+
+
+@pytest.mark.parametrize("query", ["hesitate", "he hesitated"])
+def test_why_names_the_word_the_unit_prints(search_conn, query):
+    """A translation's why shows the law's own word (hesitate → 躊躇), not the reading no unit prints (躊躇う)."""
+    results = engine.search(search_conn, query, limit=4, interface="en")
+    assert results and [result["why"]["words"] for result in results] == [["躊躇"]] * len(results), results
