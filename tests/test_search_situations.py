@@ -56,11 +56,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-# sentence, a situation ranked by coverage though a unit holds its words: ja 0.562 / 0.661; a Chinese
-# sentence's own coverage counted by its words, not bigrams across them (51 zh queries): zh 0.647 / 0.784;
-# English read in the Laws' words (no title's extra words, function words, loanwords, numbers, verbs as
-# nouns; 51 queries): en 0.627 / 0.745
-FLOORS = {"ja": (0.54, 0.64), "zh": (0.58, 0.72), "en": (0.60, 0.72)}  # recall@1, recall@3
+    assert len(SITUATIONS) == 230
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 128, "zh": 51, "en": 51}
+    assert sum(s.held_out for s in SITUATIONS) == 42 + 17 + 17
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
