@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from ingest.search.english_lexicon import FUNCTION_WORDS
 from laws_site.search import engine, translation
 from laws_site.search.data import search_data
 
@@ -123,3 +124,16 @@ def test_why_names_the_word_the_unit_prints(search_conn, query):
     """A translation's why shows the law's own word (hesitate → 躊躇), not the reading no unit prints (躊躇う)."""
     results = engine.search(search_conn, query, limit=4, interface="en")
     assert results and [result["why"]["words"] for result in results] == [["躊躇"]] * len(results), results
+
+
+def test_a_function_word_reads_no_noun_made_of_it(search_conn):
+    """ "tried" is no trial (予選), "not" no notion (考え), "done" no donation (贈与): a function word
+    names nothing, neither as typed nor through an ending or the noun English makes of a verb."""
+    data = search_data(search_conn)
+    for sentence in ("dummy tried to stop it", "it was not his turn", "it is done"):
+        read = translation.read_terms(data.translations, sentence, data.chinese)
+        assert not any(set(typed.split()) <= FUNCTION_WORDS for typed, _ in read), (sentence, read)
+    # ... and nor does a result say it holds one (the parity test runs this query offline too)
+    for result in engine.search(search_conn, "dummy tried to stop it", limit=5, interface="en"):
+        assert "tried" not in result["why"]["from"].split(" · "), result["why"]
+    assert translation.span_keys(["tried"]) == [] and translation.span_keys(["not"]) == []

@@ -112,7 +112,11 @@ def term_key(text: str) -> str:
 def span_keys(words: list[str]) -> list[str]:
     """The keys a run of words may be looked up by: as typed, the last word without an ending, then the
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
-    without the function words inside ("changed his mind": change mind, as "change of mind" is kept)."""
+    without the function words inside ("changed his mind": change mind, as "change of mind" is kept).
+    Function words alone have none: no ending or noun made of them names a word ("tried" is no trial, 予選;
+    "not" no notion, 考え)."""
+    if all(word in FUNCTION_WORDS for word in words):
+        return []
     keys = inflected_keys(words)
     content = [word for word in words if word not in FUNCTION_WORDS]
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:

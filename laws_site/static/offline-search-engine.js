@@ -299,9 +299,10 @@
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
-     * then the same without the function words inside (changed his mind: change mind). */
+     * then the same without the function words inside (changed his mind: change mind); none of function words alone. */
     spanKeys(words) {
       const T = K.translation;
+      if (words.every((w) => T.function_words.includes(w))) return [];
       const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
