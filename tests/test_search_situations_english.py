@@ -137,3 +137,13 @@ def test_a_function_word_reads_no_noun_made_of_it(search_conn):
     for result in engine.search(search_conn, "dummy tried to stop it", limit=5, interface="en"):
         assert "tried" not in result["why"]["from"].split(" · "), result["why"]
     assert translation.span_keys(["tried"]) == [] and translation.span_keys(["not"]) == []
+
+
+def test_wrong_reads_as_the_laws_mistaken(search_conn):
+    """ "wrong", "wrongly" are the Laws' 間違った (15A1 間違ったボード, 20F5(a) 間違った説明, 82C ディレクターの間違い):
+    a director's "wrong ruling" is Law 82C's, not any ruling of 84 or 85 (the glossary's Wrong / Mistaken)."""
+    data = search_data(search_conn)
+    for sentence in ("as director I gave a wrong ruling", "they explained it wrongly"):
+        assert "間違った" in translation.japanese_words(data.translations, sentence, data.chinese), sentence
+    found = [r["id"] for r in engine.search(search_conn, "as director I gave a wrong ruling", limit=3, interface="en")]
+    assert found[0] == "laws-2017-ja:82C", found
