@@ -213,7 +213,8 @@ def test_a_synonym_keeps_its_part_of_speech_and_one_spelling(conn):
 @pytest.mark.parametrize("typed", ["過誤", "落ち度", "ミステイク"])
 def test_a_synonym_of_error_finds_the_directors_error(conn, typed):
     page = searching.search_page(conn, typed, limit=5)
-    assert page["also_searched"] == ["間違い", "失敗"]
+    # 错误 read in the Laws' words (CC-CEDICT "mistaken", the glossary's Mistaken: 間違った), then the synonyms
+    assert page["also_searched"] == ["間違った", "間違い", "失敗"]
     assert [r["id"] for r in page["results"]] == [
         "laws-2017-ja:82",
         "laws-2017-ja:79C",
@@ -240,7 +241,8 @@ def test_a_word_of_both_languages_is_answered_in_both(conn):
     assert {r["expansion"] for r in page["results"] if r["lang"] == "zh"} == {None}
     assert "laws-2017-ja:82C" in ids
     assert {r["expansion"] for r in page["results"] if r["lang"] == "ja"} == {"synonym"}
-    assert page["also_searched"] == ["間違い", "失敗"]
+    # 错误 read in the Laws' words (CC-CEDICT "mistaken", the glossary's Mistaken: 間違った), then the synonyms
+    assert page["also_searched"] == ["間違った", "間違い", "失敗"]
 
 
 def test_a_see_entry_of_the_index_bridges_a_word_to_its_law(conn):

@@ -35,8 +35,8 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # sentence, a situation ranked by coverage though a unit holds its words: ja 0.562 / 0.661; a Chinese
 # sentence's own coverage counted by its words, not bigrams across them (51 zh queries): zh 0.647 / 0.784;
 # English read in the Laws' words (no title's extra words, function words, loanwords, numbers, verbs as
-# nouns; 51 queries): en 0.627 / 0.745; six unseen English situations added (57 queries): en 0.579 / 0.684
-FLOORS = {"ja": (0.54, 0.64), "zh": (0.58, 0.72), "en": (0.55, 0.66)}  # recall@1, recall@3
+# nouns; 51 queries): en 0.627 / 0.745; six unseen English situations added (57 queries): en 0.579 / 0.684; "wrong" read as the Laws' 間違った: en 0.596 / 0.737
+FLOORS = {"ja": (0.54, 0.64), "zh": (0.58, 0.72), "en": (0.57, 0.70)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
