@@ -72,8 +72,9 @@ LIGHT_OUTNUMBERED = 3
 
 
 # the neighbours' sources a query of the one word does not read: a SudachiDict synonym searches the whole
-# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it
-ALONE_EXPANDED = ("synonym", "form")
+# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it;
+# a spoken word of the director vocabulary alone is answered by its entry (plan.make_plan)
+ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 
 
 def with_table_words(text: str) -> str:
@@ -217,13 +218,17 @@ class Lexicon:
         terms = self.query_terms(text)
         wanted = set(terms)
         words = [w for w in self.cut(tokenize.clean_query(text)) if w.norm in wanted]
-        clauses: list[tuple[str, ...]] = []
-        covered: set[int] = set()
-        for run in _katakana_runs(words):
-            clauses.append((tokenize.fold_katakana("".join(w.norm for w in run)), " ".join(w.norm for w in run)))
-            covered.update(id(w) for w in run)
+        runs = _katakana_runs(words)
+        covered = {id(w) for run in runs for w in run}
         single = [w for w in words if id(w) not in covered]
-        table = self.neighbours if len(clauses) + len({w.norm for w in single}) > 1 else self.word_neighbours
+        # a sentence reads its words' neighbours; a query of one word and light ones (クレームした) reads the word's
+        content = len(runs) + len({w.norm for w in single if w.norm not in self.light})
+        table = self.neighbours if content > 1 else self.word_neighbours
+        clauses: list[tuple[str, ...]] = []
+        for run in runs:
+            # a katakana word the corpus never prints reads as the words it prints for it too (コンシード)
+            joined = tokenize.fold_katakana("".join(w.norm for w in run))
+            clauses.append(tuple(dict.fromkeys((joined, " ".join(w.norm for w in run), *table.get(joined, ())))))
         clauses += [(w.norm, *table.get(w.norm, ())) for w in single]
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
 

@@ -1,0 +1,52 @@
+"""A word directors say that the Laws never print, read in a sentence as the Laws' own term (issue 36): the
+director vocabulary (corpus/vocabulary.yml) pairs each spoken form with the Laws' terms it stands for, judged
+by reading the Laws (クレーム is 「取りの宣言」, コンシード 「取られの宣言」). In a situation the spoken word is
+covered by every unit printing the term, not only by the few laws its entry names: 69B 「「取りの宣言」または
+「取られの宣言」に同意した後」 prints the term, the entry names Law 68-71's heads. ingest/search/neighbours.py
+(source `vocabulary`) builds it into search_neighbours, which the server and the offline pack read alike."""
+
+from __future__ import annotations
+
+from ingest.search import neighbours
+from laws_site.search import engine
+from laws_site.search.data import search_data
+
+
+def test_a_japanese_spoken_form_pairs_with_the_search_words_of_each_law_term():
+    pairs = neighbours.spoken_pairs(
+        [
+            (["取られの宣言"], ["コンシード", "concession", "认输"]),
+            (["躊躇", "明白な躊躇"], ["ヘジテーション", "カードを落とした"]),
+        ]
+    )
+    # English and Chinese forms are read by a sentence's translation; a phrase of several words is no clause
+    assert pairs == [("コンシド", "取る れる の 宣言"), ("ヘジテシヨン", "躊躇"), ("ヘジテシヨン", "明白 だ 躊躇")]
+
+
+def test_vocabulary_neighbours_come_first_and_only_for_words_never_printed():
+    rows = neighbours.neighbour_rows(
+        [("ヘジテシヨン", "長考", 0.7)],
+        [],
+        {},
+        {"躊躇", "長考", "クレム"},
+        vocabulary_pairs=[("ヘジテシヨン", "躊躇"), ("クレム", "取る の 宣言")],
+    )
+    assert [(row["word"], row["neighbour"], row["source"]) for row in rows] == [
+        ("ヘジテシヨン", "躊躇", "vocabulary"),
+        ("ヘジテシヨン", "長考", "vector"),
+    ]
+
+
+def test_in_a_sentence_a_spoken_word_also_reads_as_the_laws_term(search_conn):
+    lexicon = search_data(search_conn).lexicon
+    clauses = lexicon.query_clauses("相手がコンシードした後で気付いた")
+    assert ("コンシド", "取る れる の 宣言") in clauses, clauses
+    # alone, the word is answered by its vocabulary entry (plan.make_plan), not widened
+    assert lexicon.query_clauses("コンシード") == [("コンシド",)]
+
+
+def test_an_agreed_claim_found_wrong_reaches_law_69b(search_conn):
+    """「クレームに同意した」: 69B's 「「取りの宣言」…に同意した後」 covers クレーム now; it was eighth, under Law 75's
+    間違い and 21B's 相手."""
+    found = [r["id"] for r in engine.search(search_conn, "相手のクレームに同意したけど後で間違いに気付いた", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:69") for unit in found), found
