@@ -23,6 +23,19 @@ def test_a_japanese_spoken_form_pairs_with_the_search_words_of_each_law_term():
     assert pairs == [("コンシド", "取る れる の 宣言"), ("ヘジテシヨン", "躊躇"), ("ヘジテシヨン", "明白 だ 躊躇")]
 
 
+def test_a_spoken_form_in_kanji_pairs_when_it_is_a_japanese_word():
+    """長考 is a word of SudachiPy's dictionary; 犹豫 and 思考很久 are Chinese, read by their sentence's translation."""
+    pairs = neighbours.spoken_pairs([(["躊躇"], ["長考", "犹豫", "思考很久"])])
+    assert pairs == [("長考", "躊躇")]
+
+
+def test_partner_passing_after_a_long_think_reaches_law_16(search_conn):
+    """「長考」 reads as the Laws' 躊躇 (16B1 明白な躊躇) in a sentence: it was covered by the vocabulary's named
+    laws only, and パートナー+パス+ビッド (Law 31, 30B) outweighed it; Law 16 was not in the first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "パートナーが長考した後にパス、そのあとのビッド", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:16") or unit.startswith("laws-2017-ja:73C") for unit in found), found
+
+
 def test_vocabulary_neighbours_come_first_and_only_for_words_never_printed():
     rows = neighbours.neighbour_rows(
         [("ヘジテシヨン", "長考", 0.7)],

@@ -94,16 +94,23 @@ def neighbour_rows(
 def spoken_pairs(entries: list[tuple[list[str], list[str]]]) -> list[tuple[str, str]]:
     """(a spoken word as a query is cut into it, the search tokens of one of the entry's Japanese terms) for
     each Japanese spoken form of the director vocabulary that is one word: a run of katakana (コンシード,
-    ミスインフォ: one clause of a query, its words joined) or one content word (手札). A form without kana
-    is left out: Chinese (罚牌) and English spoken forms are read by the translation of their sentence.
+    ミスインフォ: one clause of a query, its words joined) or one content word (長考). Chinese (罚牌, 没听清)
+    and English spoken forms are left out: the translation of their sentence reads them.
     entries: (the entry's ja terms, its spoken forms)."""
     pairs = []
     for terms, spoken in entries:
         phrases = [" ".join(norm for _, norm in printed_words(term)) for term in terms]
         for form in spoken:
-            key = spoken_key(form) if tokenize.KANA_RE.search(form) else None
+            key = spoken_key(form) if is_japanese(form) else None
             pairs += [(key, phrase) for phrase in phrases if key and phrase]
     return pairs
+
+
+def is_japanese(form: str) -> bool:
+    """Written with kana, or in kanji as a word of SudachiPy's dictionary (長考, 審判; not 罚牌 or 犹豫)."""
+    if tokenize.KANA_RE.search(form):
+        return True
+    return bool(tokenize.HAN_RE.search(form)) and any(True for _ in tokenize.sudachi_dictionary().lookup(form))
 
 
 def spoken_key(form: str) -> str | None:
