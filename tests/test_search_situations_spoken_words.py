@@ -63,3 +63,12 @@ def test_an_agreed_claim_found_wrong_reaches_law_69b(search_conn):
     間違い and 21B's 相手."""
     found = [r["id"] for r in engine.search(search_conn, "相手のクレームに同意したけど後で間違いに気付いた", limit=3)]
     assert any(unit.startswith("laws-2017-ja:69") for unit in found), found
+
+
+def test_a_hand_told_as_tefuda_reads_as_the_laws_hand(search_conn):
+    """手札 (the cards a player holds) is no word of the Laws: def:ハンド 「最初にプレイヤーに配られたカード、
+    あるいはその残り部分」. In a sentence it reads as ハンド: 「手札が12枚しかない」 reaches the laws on a hand of
+    the wrong number of cards (13A2, 14A あるハンドに13枚より少ないカードしかない) first, where 12 alone found
+    62D (the twelfth trick)."""
+    found = [r["id"] for r in engine.search(search_conn, "手札が12枚しかない", limit=1)]
+    assert found and found[0].startswith(("laws-2017-ja:13", "laws-2017-ja:14")), found
