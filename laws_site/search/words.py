@@ -57,7 +57,8 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # how a director names a seat or a turn at the table, said in the Laws' words: the player on one's right
 # or left is the Laws' RHO or LHO (definitions: 「右手の対戦相手」「左手の対戦相手」; 31A 「RHOの順番」,
 # 57D 「RHOの順番での早まったプレイ」), and 「…の番」 is the Laws' 「…の順番」 (def:順番; the Laws print
-# 番 only in an ordinal, 2番目, 2番手); a duty told as at the table (パスしないといけない, フォローしなきゃ) is
+# 番 only in an ordinal, 2番目, 2番手); the next table (隣のテーブル) is the Laws' 他のテーブル (16D1; 隣 is
+# printed nowhere); a duty told as at the table (パスしないといけない, フォローしなきゃ) is
 # the Laws' 「…する義務」 (37 パスする義務, 44C スートにフォローする義務, 62A リボークを訂正する義務; the Laws
 # print none of the colloquial forms, and their own しなければならない is left as it is). Applied in turn to a
 # Japanese query before it is cut.
@@ -66,6 +67,7 @@ TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
     (r"の番(?![目手号])", "の順番"),
+    (r"(?:隣|となり)の(?=テーブル)", "他の"),
     (
         r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
         "する義務",
