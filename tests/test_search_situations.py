@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 236 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 242 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -35,8 +35,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # sentence, a situation ranked by coverage though a unit holds its words: ja 0.562 / 0.661; a Chinese
 # sentence's own coverage counted by its words, not bigrams across them (51 zh queries): zh 0.647 / 0.784;
 # English read in the Laws' words (no title's extra words, function words, loanwords, numbers, verbs as
-# nouns; 51 queries): en 0.627 / 0.745; six unseen English situations added (57 queries): en 0.579 / 0.684; "wrong" read as the Laws' 間違った: en 0.596 / 0.737
-FLOORS = {"ja": (0.54, 0.64), "zh": (0.58, 0.72), "en": (0.57, 0.70)}  # recall@1, recall@3
+# nouns; 51 queries): en 0.627 / 0.745; six unseen English situations added (57 queries): en 0.579 / 0.684; "wrong" read as the Laws' 間違った: en 0.596 / 0.737;
+# the vocabulary's spoken words read in a sentence as the Laws' terms, a duty and the next table in the Laws'
+# words (134 ja queries): ja 0.649 / 0.836
+FLOORS = {"ja": (0.62, 0.81), "zh": (0.58, 0.72), "en": (0.57, 0.70)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -56,9 +58,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 236
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 128, "zh": 51, "en": 57}
-    assert sum(s.held_out for s in SITUATIONS) == 42 + 17 + 19
+    assert len(SITUATIONS) == 242
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 134, "zh": 51, "en": 57}
+    assert sum(s.held_out for s in SITUATIONS) == 44 + 17 + 19
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -1,5 +1,5 @@
 """A seat, a turn or an impossible bid told as at the table, read in the Laws' words (issue 36): a director
-says 右の人 or 左隣, パートナーの番 and 8レベル; the Laws print RHO and LHO (definitions: 右手の対戦相手,
+says 右の人 or 左隣, パートナーの番, 隣のテーブル, パスしないといけない and 8レベル; the Laws print RHO and LHO (definitions: 右手の対戦相手,
 左手の対戦相手), 順番 (def:順番; 番 only in an ordinal, 2番目) and 7を超えるビッド (Law 38).
 laws_site/search/words.py TABLE_WORDS and BEYOND_SEVEN_RE; the offline engine reads the same rules from
 the pack (tests/test_search_parity.py compares the answers)."""
@@ -20,6 +20,12 @@ from laws_site.search.words import with_bid_word, with_table_words
         ("左隣の人が気付かずにビッドした", "LHOが気付かずにビッドした"),
         ("右の相手より先に出した", "RHOより先に出した"),
         ("パートナーの番なのにパスした", "パートナーの順番なのにパスした"),
+        ("隣のテーブルの結果が聞こえた", "他のテーブルの結果が聞こえた"),
+        ("となりのテーブルのカードが見えた", "他のテーブルのカードが見えた"),
+        ("パスしないといけないのにビッドした", "パスする義務のにビッドした"),
+        ("フォローしなきゃいけない", "フォローする義務"),
+        ("アラートしないといけなかったのに", "アラートする義務のに"),
+        ("システムを公開しないとだめ", "システムを公開する義務"),
     ],
 )
 def test_a_seat_or_a_turn_is_read_in_the_laws_words(typed, read):
@@ -29,7 +35,17 @@ def test_a_seat_or_a_turn_is_read_in_the_laws_words(typed, read):
 @pytest.mark.parametrize(
     "typed",
     # the Laws' own words, an ordinal, a number, a hand or a side: nothing to read otherwise
-    ["順番外のコール", "2番目のカード", "ボードの番号", "右手の対戦相手", "右手でカードを出した", "右側に置く"],
+    [
+        "順番外のコール",
+        "2番目のカード",
+        "ボードの番号",
+        "右手の対戦相手",
+        "右手でカードを出した",
+        "右側に置く",
+        "訂正しなければならない",  # the Laws' own words for a duty
+        "パスしないときは",
+        "隣の人",  # a seat says which side: 右隣, 左隣
+    ],
 )
 def test_other_words_are_left_as_typed(typed):
     assert with_table_words(typed) == typed
@@ -47,6 +63,20 @@ def test_a_call_at_the_right_hand_opponents_turn_reaches_law_31a(search_conn):
     eighth, under Law 27's and 38C's passes."""
     found = [r["id"] for r in engine.search(search_conn, "右の人の番に1NTと言ってしまった 右の人はパス", limit=3)]
     assert any(unit.startswith("laws-2017-ja:31A") for unit in found), found
+
+
+def test_a_result_heard_from_the_next_table_reaches_law_16d1(search_conn):
+    """「隣のテーブルの結果が聞こえてしまった」 is 16D1's 「他のテーブルの…結果…を漏れ聞いたり」; 隣 is printed
+    nowhere, and 90B3 (a procedural penalty for discussing a result audibly) came first."""
+    found = [r["id"] for r in engine.search(search_conn, "隣のテーブルの結果が聞こえてしまった", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:16D"), found
+
+
+def test_a_duty_told_as_at_the_table_reaches_the_law_naming_it(search_conn):
+    """「パスしないといけないのにビッドした」 is a breach of the Laws' 「パスする義務」 (Law 37's title): read as
+    typed, only パス and ビッド counted and Laws 31, 38C and 27 came first (37 was seventh)."""
+    found = [r["id"] for r in engine.search(search_conn, "パスしないといけないのにビッドしてしまった", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:37"), found
 
 
 @pytest.mark.parametrize("typed", ["8レベルのビッドをしてしまった", "9NT", "８ハート", "10♠と言った"])

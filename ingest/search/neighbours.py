@@ -6,6 +6,9 @@ prints, so that a situation told in everyday words reaches the Laws' words (issu
 - source `form`: for a word the corpus prints, the other forms of the same word in its SudachiDict synonym
   group that it prints too, spelt with the same kanji (間違える -> 間違い, 間違う; 答える -> 答え): a
   situation told with 間違えた reaches the Laws' スコアの間違い; read in a sentence only (words.py);
+- source `vocabulary`: a Japanese word of the director vocabulary's `spoken` forms that the corpus never
+  prints, one word as a query is cut into it, reads as the entry's own terms of the Laws (corpus/vocabulary.yml,
+  judged by reading the Laws): コンシード -> 取られの宣言, ヘジテーション -> 躊躇; first, as hand-judged;
 - source `vector`: the nearest corpus words by chiVe's word vectors (corpus/neighbours.tsv, made by
   python -m ingest.search.make_neighbours at build time only; search never loads a model): 躊躇い -> 躊躇.
 
@@ -22,6 +25,7 @@ import re
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
+from ingest.search.lexicon import corpus_words
 from ingest.sources.corpus import tab_separated_lines
 from ingest.text import tokenize
 
@@ -63,11 +67,12 @@ def neighbour_rows(
     synonym_tokens: dict[str, str],
     printed: set[str],
     form_pairs: list[tuple[str, str]] = (),
+    vocabulary_pairs: list[tuple[str, str]] = (),
 ) -> list[dict]:
-    """The table's rows: for each one-token word, its synonyms' then its vectors' neighbours that the
-    Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`: each synonym
-    word's search tokens (corpus/synonyms.csv)."""
-    pairs: list[tuple[str, str, str]] = []
+    """The table's rows: for each one-token word, the vocabulary's, its synonyms' then its vectors'
+    neighbours that the Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`:
+    each synonym word's search tokens (corpus/synonyms.csv); `vocabulary_pairs`: `spoken_pairs`."""
+    pairs: list[tuple[str, str, str]] = [(word, terms, "vocabulary") for word, terms in vocabulary_pairs]
     for row in synonym_rows:
         target = synonym_tokens.get(row["term"], "")
         pairs.append((row["key"], target, "synonym"))
@@ -84,6 +89,41 @@ def neighbour_rows(
         if len(kept) < MAX_NEIGHBOURS and all(row["neighbour"] != neighbour for row in kept):
             kept.append({"word": word, "neighbour": neighbour, "source": source, "rank": len(kept)})
     return [row for word in sorted(rows) for row in rows[word]]
+
+
+def spoken_pairs(entries: list[tuple[list[str], list[str]]]) -> list[tuple[str, str]]:
+    """(a spoken word as a query is cut into it, the search tokens of one of the entry's Japanese terms) for
+    each Japanese spoken form of the director vocabulary that is one word: a run of katakana (コンシード,
+    ミスインフォ: one clause of a query, its words joined) or one content word (長考). Chinese (罚牌, 没听清)
+    and English spoken forms are left out: the translation of their sentence reads them.
+    entries: (the entry's ja terms, its spoken forms)."""
+    pairs = []
+    for terms, spoken in entries:
+        phrases = [" ".join(norm for _, norm in printed_words(term)) for term in terms]
+        for form in spoken:
+            key = spoken_key(form) if is_japanese(form) else None
+            pairs += [(key, phrase) for phrase in phrases if key and phrase]
+    return pairs
+
+
+def is_japanese(form: str) -> bool:
+    """Written with kana, or in kanji as a word of SudachiPy's dictionary (長考, 審判; not 罚牌 or 犹豫)."""
+    if tokenize.KANA_RE.search(form):
+        return True
+    return bool(tokenize.HAN_RE.search(form)) and any(True for _ in tokenize.sudachi_dictionary().lookup(form))
+
+
+def spoken_key(form: str) -> str | None:
+    """The clause a query holding `form` is cut into (one word, or one run of katakana words joined:
+    tokenize.query_clauses, as laws_site/search/words.py cuts it); None for a phrase of several words."""
+    clauses = tokenize.query_clauses(form, "ja")
+    return clauses[0][0] if len(clauses) == 1 else None
+
+
+def printed_words(text: str) -> list[tuple[str, str]]:
+    """(surface, search token) of a term's words as the index holds them in a text (its phrase)."""
+    tokens, offsets = tokenize.index_tokens_and_offsets(text, "ja")
+    return corpus_words(text, tokens, offsets)
 
 
 def word_form_pairs(groups: dict[str, list[tuple[str, str, str]]]) -> list[tuple[str, str]]:

@@ -34,6 +34,7 @@ from ingest.search.neighbours import (
     inflected_surfaces,
     neighbour_rows,
     read_neighbours,
+    spoken_pairs,
     word_form_pairs,
 )
 from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
@@ -127,6 +128,7 @@ def search_tables_awaiting_tokens(
             synonym_tokens(expansions.synonym_groups),
             set(printed),
             word_form_pairs(expansions.synonym_groups),
+            spoken_pairs(vocabulary_terms(vocabulary)),
         )
         # words the corpus never prints that a query may inflect: the vectors' keys, the vocabulary's verbs
         inflecting = sorted({word for word, _, _ in vector_pairs} | vocabulary_verbs(vocabulary))
@@ -169,6 +171,15 @@ def vocabulary_words(vocabulary: list[dict]) -> list[str]:
             value = row.get(column) or []
             words += json.loads(value) if isinstance(value, str) else value
     return words
+
+
+def vocabulary_terms(vocabulary: list[dict]) -> list[tuple[list[str], list[str]]]:
+    """(the Laws' Japanese terms, the spoken forms) of each entry of the director vocabulary."""
+    return [(_listed(row.get("ja")), _listed(row.get("spoken"))) for row in vocabulary]
+
+
+def _listed(value) -> list[str]:
+    return json.loads(value) if isinstance(value, str) else list(value or [])
 
 
 def vocabulary_verbs(vocabulary: list[dict]) -> set[str]:

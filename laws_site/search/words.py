@@ -57,12 +57,21 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # how a director names a seat or a turn at the table, said in the Laws' words: the player on one's right
 # or left is the Laws' RHO or LHO (definitions: 「右手の対戦相手」「左手の対戦相手」; 31A 「RHOの順番」,
 # 57D 「RHOの順番での早まったプレイ」), and 「…の番」 is the Laws' 「…の順番」 (def:順番; the Laws print
-# 番 only in an ordinal, 2番目, 2番手). Applied in turn to a Japanese query before it is cut.
+# 番 only in an ordinal, 2番目, 2番手); the next table (隣のテーブル) is the Laws' 他のテーブル (16D1; 隣 is
+# printed nowhere); a duty told as at the table (パスしないといけない, フォローしなきゃ) is
+# the Laws' 「…する義務」 (37 パスする義務, 44C スートにフォローする義務, 62A リボークを訂正する義務; the Laws
+# print none of the colloquial forms, and their own しなければならない is left as it is). Applied in turn to a
+# Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
     (r"の番(?![目手号])", "の順番"),
+    (r"(?:隣|となり)の(?=テーブル)", "他の"),
+    (
+        r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
+        "する義務",
+    ),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
@@ -72,8 +81,9 @@ LIGHT_OUTNUMBERED = 3
 
 
 # the neighbours' sources a query of the one word does not read: a SudachiDict synonym searches the whole
-# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it
-ALONE_EXPANDED = ("synonym", "form")
+# query as an alternative (expansions.py); another form of a printed word (間違い for 間違える) would widen it;
+# a spoken word of the director vocabulary alone is answered by its entry (plan.make_plan)
+ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 
 
 def with_table_words(text: str) -> str:
@@ -217,13 +227,17 @@ class Lexicon:
         terms = self.query_terms(text)
         wanted = set(terms)
         words = [w for w in self.cut(tokenize.clean_query(text)) if w.norm in wanted]
-        clauses: list[tuple[str, ...]] = []
-        covered: set[int] = set()
-        for run in _katakana_runs(words):
-            clauses.append((tokenize.fold_katakana("".join(w.norm for w in run)), " ".join(w.norm for w in run)))
-            covered.update(id(w) for w in run)
+        runs = _katakana_runs(words)
+        covered = {id(w) for run in runs for w in run}
         single = [w for w in words if id(w) not in covered]
-        table = self.neighbours if len(clauses) + len({w.norm for w in single}) > 1 else self.word_neighbours
+        # a sentence reads its words' neighbours; a query of one word and light ones (クレームした) reads the word's
+        content = len(runs) + len({w.norm for w in single if w.norm not in self.light})
+        table = self.neighbours if content > 1 else self.word_neighbours
+        clauses: list[tuple[str, ...]] = []
+        for run in runs:
+            # a katakana word the corpus never prints reads as the words it prints for it too (コンシード)
+            joined = tokenize.fold_katakana("".join(w.norm for w in run))
+            clauses.append(tuple(dict.fromkeys((joined, " ".join(w.norm for w in run), *table.get(joined, ())))))
         clauses += [(w.norm, *table.get(w.norm, ())) for w in single]
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
 

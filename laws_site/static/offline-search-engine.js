@@ -175,14 +175,16 @@
       if (lang === "zh") return terms.map((t) => [t]);
       const wanted = new Set(terms);
       const tokens = this.japaneseTokens(cleanQuery(query)).filter((t) => wanted.has(t.norm));
-      const clauses = [];
-      const covered = new Set();
-      for (const run of katakanaRuns(tokens)) {
-        clauses.push([this.foldKatakana(run.map((t) => t.norm).join("")), run.map((t) => t.norm).join(" ")]);
-        run.forEach((t) => covered.add(t));
-      }
+      const runs = katakanaRuns(tokens);
+      const covered = new Set(runs.flat());
       const single = tokens.filter((t) => !covered.has(t));
-      const table = clauses.length + new Set(single.map((t) => t.norm)).size > 1 ? this.neighbours.sentence : this.neighbours.word;
+      const content = runs.length + new Set(single.filter((t) => !this.situations.light.has(t.norm)).map((t) => t.norm)).size;
+      const table = content > 1 ? this.neighbours.sentence : this.neighbours.word;   // クレームした: the word's
+      const clauses = [];
+      for (const run of runs) {   // a katakana word the corpus never prints reads as the words it prints for it too
+        const joined = this.foldKatakana(run.map((t) => t.norm).join(""));
+        clauses.push([...new Set([joined, run.map((t) => t.norm).join(" "), ...(table[joined] || [])])]);
+      }
       for (const t of single) clauses.push([t.norm, ...(table[t.norm] || [])]);
       const unique = [];
       const seen = new Set();
