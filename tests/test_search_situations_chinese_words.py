@@ -80,3 +80,20 @@ def test_misled_is_misinformation_not_a_lead(search_conn):
     data = search_data(search_conn)
     words = translation.japanese_words(data.translations, "我被误导了想改叫", data.chinese)
     assert "間違った情報" in words and "リード" not in words, words
+
+
+def test_a_traditional_character_is_simplified_offline_as_on_the_server(search_conn, search_pack):
+    """The pack's t2s held only the characters the Chinese texts print: 「對手叫了詐叫 我們被騙了」 was cut
+    offline as 詐叫 and 騙 (no word), online as 诈叫 (a psychic) and 骗 (deceive). Every word of the Chinese
+    lexicon typed in traditional characters is simplified offline as the server simplifies it."""
+    from ingest.text import tokenize
+    from laws_site.search.chinese import _to_japanese
+
+    to_traditional = _to_japanese()[0]
+    t2s = search_pack["t2s"]
+    words = [word for (word,) in search_conn.execute("select chinese from search_chinese")]
+    # the words the server reads back from their traditional spelling (a rare character may not round-trip)
+    typed = [t for t, word in ((to_traditional.convert(w), w) for w in words) if tokenize.to_simplified(t) == word]
+    assert "詐" in "".join(typed) and "騙" in "".join(typed)
+    differ = [word for word in typed if "".join(t2s.get(c, c) for c in word) != tokenize.to_simplified(word)]
+    assert not differ, differ[:20]
