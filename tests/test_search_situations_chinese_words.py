@@ -97,3 +97,12 @@ def test_a_traditional_character_is_simplified_offline_as_on_the_server(search_c
     assert "詐" in "".join(typed) and "騙" in "".join(typed)
     differ = [word for word in typed if "".join(t2s.get(c, c) for c in word) != tokenize.to_simplified(word)]
     assert not differ, differ[:20]
+
+
+@pytest.mark.parametrize("query", ["防家出牌太慢", "他打得太慢了"])
+def test_slow_play_told_in_chinese_finds_the_slow_play_laws(search_conn, query):
+    """太慢 / 打得慢 (too slow, plays slowly) is 90B2 「不当に遅いプレイ」: the vocabulary's Slow Play had no
+    Chinese word, and 慢 alone (遅い) lost to the laws on playing a card (47B, 45C) and on tempo (74C7)."""
+    slow_play = {"laws-2017-ja:90B2", "laws-2017-ja:74B4", "jcbl-regs-ja:45"}
+    found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
+    assert slow_play & set(found), found
