@@ -21,3 +21,14 @@ def test_the_other_side_at_the_table_is_the_opponents(search_conn):
     data = search_data(search_conn)
     words = translation.japanese_words(data.translations, "对方解释错了", data.chinese)
     assert "対戦相手" in words and "裏" not in words
+
+
+def test_a_late_everyday_sense_is_not_read_but_a_late_term_of_the_laws_is(search_conn):
+    """说 is "speak, talk, say, explain, comment" in CC-CEDICT: its fifth gloss, "comment", is a word the
+    vocabulary lists as spoken for Remark (論評), and read through it 「防家说剩下的都给你们」 was a remark
+    (73B1, 16B1 first). A word people say names only one of an entry's first senses; a term of the Laws'
+    own English does anywhere: 墩's fifth gloss, "trick", is the Laws' Trick."""
+    data = search_data(search_conn)
+    assert "論評" not in (data.translations.get("说") or [])
+    assert "トリック" in data.translations["墩"]
+    assert "論評" in data.translations["评论"]  # "comment on, discuss, comment": its third sense
