@@ -106,3 +106,10 @@ def test_slow_play_told_in_chinese_finds_the_slow_play_laws(search_conn, query):
     slow_play = {"laws-2017-ja:90B2", "laws-2017-ja:74B4", "jcbl-regs-ja:45"}
     found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
     assert slow_play & set(found), found
+
+
+def test_a_psych_told_in_chinese_is_a_psychic_call(search_conn):
+    """诈叫 (a deceiving call) is how Chinese players name a psych; the 1997 text prints 心理叫. The
+    definition: 「アナーの強さやスートの長さを故意かつ大幅に偽るコール」, governed by 40C."""
+    found = [r["id"] for r in engine.search(search_conn, "对手诈叫了", limit=3, interface="zh")]
+    assert {"laws-2017-ja:40C", "laws-2017-ja:40C1", "laws-2017-ja:def:サイキックコール"} & set(found), found
