@@ -32,3 +32,14 @@ def test_a_late_everyday_sense_is_not_read_but_a_late_term_of_the_laws_is(search
     assert "論評" not in (data.translations.get("说") or [])
     assert "トリック" in data.translations["墩"]
     assert "論評" in data.translations["评论"]  # "comment on, discuss, comment": its third sense
+
+
+def test_a_one_character_word_people_say_is_read_inside_a_sentence(search_conn):
+    """垫 (垫了一张黑桃: discarded a spade) is the verb of 垫牌 (discard); CC-CEDICT knows it only as pad or
+    cushion. A one-character term inside a sentence is the everyday word (牌 a card, not the glossary's
+    pack), so 垫 read nothing; a word the vocabulary lists as spoken is the everyday word itself."""
+    data = search_data(search_conn)
+    assert "ディスカード" in translation.japanese_words(data.translations, "庄家垫了一张黑桃", data.chinese)
+    assert "牌" not in data.translations  # the glossary's one-character term still reads as the dictionary does
+    found = [r["id"] for r in engine.search(search_conn, "庄家垫了一张黑桃", limit=3, interface="zh")]
+    assert "laws-2017-ja:44D" in found, found

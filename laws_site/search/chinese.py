@@ -79,6 +79,11 @@ class ChineseWords:
         return list(dict.fromkeys(found))
 
 
+def chinese_key(word: str) -> str:
+    """A word as the table of readings keys it (translation.term_key)."""
+    return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", word)))
+
+
 def index_phrase(word: str) -> str:
     """A Chinese word as the index's tokens in their order: its bigrams with the characters between them
     (tokenize.chinese_bigram_tokens), so that a phrase query finds the word where it is printed."""
@@ -105,9 +110,11 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for key in terms:
         costs[key] = min(costs.get(key, TERM_COST), TERM_COST)
     # inside a sentence a one-character term is the everyday word (牌: a card, not the glossary's pack):
-    # it reads as the dictionary reads it, if at all
+    # it reads as the dictionary reads it, if at all; but not a word the vocabulary lists as what people
+    # say (垫: to discard), which is the everyday word
+    said = {chinese_key(word) for entry in data.vocabulary.entries for word in entry.spoken}
     for key in terms:
-        if len(key) < MIN_TERM_CHARS:
+        if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
     telling = telling_words(conn, data)
