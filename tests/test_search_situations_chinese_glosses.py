@@ -43,3 +43,12 @@ def test_a_one_character_word_people_say_is_read_inside_a_sentence(search_conn):
     assert "牌" not in data.translations  # the glossary's one-character term still reads as the dictionary does
     found = [r["id"] for r in engine.search(search_conn, "庄家垫了一张黑桃", limit=3, interface="zh")]
     assert "laws-2017-ja:44D" in found, found
+
+
+def test_a_card_shown_is_not_a_card_dropped(search_conn):
+    """亮出 (to show a card) read as every Japanese term of Exposed Card, 偶然落としたカード too, which only
+    48A prints (declarer's card dropped accidentally). A dropped card is shown as well, not the reverse."""
+    data = search_data(search_conn)
+    shown = translation.japanese_words(data.translations, "叫牌时亮出了一张牌", data.chinese)
+    assert "見せたカード" in shown and "偶然落としたカード" not in shown
+    assert {"見せたカード", "偶然落としたカード"} <= set(translation.japanese_words(data.translations, "dropped card"))
