@@ -113,3 +113,10 @@ def test_a_psych_told_in_chinese_is_a_psychic_call(search_conn):
     definition: 「アナーの強さやスートの長さを故意かつ大幅に偽るコール」, governed by 40C."""
     found = [r["id"] for r in engine.search(search_conn, "对手诈叫了", limit=3, interface="zh")]
     assert {"laws-2017-ja:40C", "laws-2017-ja:40C1", "laws-2017-ja:def:サイキックコール"} & set(found), found
+
+
+def test_the_rest_are_yours_is_a_concession(search_conn):
+    """剩下的都给你 (the rest are yours) is how a Chinese player concedes: 68B1 「残りすべてのトリックの
+    「取られの宣言」」. Read word by word (剩下 remain: 留まる), it named no law of claims."""
+    found = [r["id"] for r in engine.search(search_conn, "防守方说剩下的都给你", limit=3, interface="zh")]
+    assert {"laws-2017-ja:68", "laws-2017-ja:68B", "laws-2017-ja:68B1"} & set(found), found
