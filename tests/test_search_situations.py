@@ -33,8 +33,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # compound (対戦相手) one word of the situation: en 0.556 / 0.704; of JMdict's words the one the Laws print
 # most: en 0.593 / 0.741 (benchmarks/RESULTS.md); the director vocabulary's words and phrases inside a
 # sentence, a situation ranked by coverage though a unit holds its words: ja 0.562 / 0.661; a Chinese
-# sentence's own coverage counted by its words, not bigrams across them (51 zh queries): zh 0.647 / 0.784
-FLOORS = {"ja": (0.54, 0.64), "zh": (0.58, 0.72), "en": (0.55, 0.70)}  # recall@1, recall@3
+# sentence's own coverage counted by its words, not bigrams across them (51 zh queries): zh 0.647 / 0.784;
+# 57 zh queries (6 new, 0.596 / 0.737), slow play, a concession and a psych in Chinese words, a late spoken
+# sense of a dictionary word no longer read (说: 論評): zh 0.632 / 0.772
+FLOORS = {"ja": (0.54, 0.64), "zh": (0.60, 0.74), "en": (0.55, 0.70)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
