@@ -21,3 +21,34 @@ def test_the_other_side_at_the_table_is_the_opponents(search_conn):
     data = search_data(search_conn)
     words = translation.japanese_words(data.translations, "对方解释错了", data.chinese)
     assert "対戦相手" in words and "裏" not in words
+
+
+def test_a_late_everyday_sense_is_not_read_but_a_late_term_of_the_laws_is(search_conn):
+    """说 is "speak, talk, say, explain, comment" in CC-CEDICT: its fifth gloss, "comment", is a word the
+    vocabulary lists as spoken for Remark (論評), and read through it 「防家说剩下的都给你们」 was a remark
+    (73B1, 16B1 first). A word people say names only one of an entry's first senses; a term of the Laws'
+    own English does anywhere: 墩's fifth gloss, "trick", is the Laws' Trick."""
+    data = search_data(search_conn)
+    assert "論評" not in (data.translations.get("说") or [])
+    assert "トリック" in data.translations["墩"]
+    assert "論評" in data.translations["评论"]  # "comment on, discuss, comment": its third sense
+
+
+def test_a_one_character_word_people_say_is_read_inside_a_sentence(search_conn):
+    """垫 (垫了一张黑桃: discarded a spade) is the verb of 垫牌 (discard); CC-CEDICT knows it only as pad or
+    cushion. A one-character term inside a sentence is the everyday word (牌 a card, not the glossary's
+    pack), so 垫 read nothing; a word the vocabulary lists as spoken is the everyday word itself."""
+    data = search_data(search_conn)
+    assert "ディスカード" in translation.japanese_words(data.translations, "庄家垫了一张黑桃", data.chinese)
+    assert "牌" not in data.translations  # the glossary's one-character term still reads as the dictionary does
+    found = [r["id"] for r in engine.search(search_conn, "庄家垫了一张黑桃", limit=3, interface="zh")]
+    assert "laws-2017-ja:44D" in found, found
+
+
+def test_a_card_shown_is_not_a_card_dropped(search_conn):
+    """亮出 (to show a card) read as every Japanese term of Exposed Card, 偶然落としたカード too, which only
+    48A prints (declarer's card dropped accidentally). A dropped card is shown as well, not the reverse."""
+    data = search_data(search_conn)
+    shown = translation.japanese_words(data.translations, "叫牌时亮出了一张牌", data.chinese)
+    assert "見せたカード" in shown and "偶然落としたカード" not in shown
+    assert {"見せたカード", "偶然落としたカード"} <= set(translation.japanese_words(data.translations, "dropped card"))

@@ -80,3 +80,43 @@ def test_misled_is_misinformation_not_a_lead(search_conn):
     data = search_data(search_conn)
     words = translation.japanese_words(data.translations, "我被误导了想改叫", data.chinese)
     assert "間違った情報" in words and "リード" not in words, words
+
+
+def test_a_traditional_character_is_simplified_offline_as_on_the_server(search_conn, search_pack):
+    """The pack's t2s held only the characters the Chinese texts print: 「對手叫了詐叫 我們被騙了」 was cut
+    offline as 詐叫 and 騙 (no word), online as 诈叫 (a psychic) and 骗 (deceive). Every word of the Chinese
+    lexicon typed in traditional characters is simplified offline as the server simplifies it."""
+    from ingest.text import tokenize
+    from laws_site.search.chinese import _to_japanese
+
+    to_traditional = _to_japanese()[0]
+    t2s = search_pack["t2s"]
+    words = [word for (word,) in search_conn.execute("select chinese from search_chinese")]
+    # the words the server reads back from their traditional spelling (a rare character may not round-trip)
+    typed = [t for t, word in ((to_traditional.convert(w), w) for w in words) if tokenize.to_simplified(t) == word]
+    assert "詐" in "".join(typed) and "騙" in "".join(typed)
+    differ = [word for word in typed if "".join(t2s.get(c, c) for c in word) != tokenize.to_simplified(word)]
+    assert not differ, differ[:20]
+
+
+@pytest.mark.parametrize("query", ["防家出牌太慢", "他打得太慢了"])
+def test_slow_play_told_in_chinese_finds_the_slow_play_laws(search_conn, query):
+    """太慢 / 打得慢 (too slow, plays slowly) is 90B2 「不当に遅いプレイ」: the vocabulary's Slow Play had no
+    Chinese word, and 慢 alone (遅い) lost to the laws on playing a card (47B, 45C) and on tempo (74C7)."""
+    slow_play = {"laws-2017-ja:90B2", "laws-2017-ja:74B4", "jcbl-regs-ja:45"}
+    found = [r["id"] for r in engine.search(search_conn, query, limit=3, interface="zh")]
+    assert slow_play & set(found), found
+
+
+def test_a_psych_told_in_chinese_is_a_psychic_call(search_conn):
+    """诈叫 (a deceiving call) is how Chinese players name a psych; the 1997 text prints 心理叫. The
+    definition: 「アナーの強さやスートの長さを故意かつ大幅に偽るコール」, governed by 40C."""
+    found = [r["id"] for r in engine.search(search_conn, "对手诈叫了", limit=3, interface="zh")]
+    assert {"laws-2017-ja:40C", "laws-2017-ja:40C1", "laws-2017-ja:def:サイキックコール"} & set(found), found
+
+
+def test_the_rest_are_yours_is_a_concession(search_conn):
+    """剩下的都给你 (the rest are yours) is how a Chinese player concedes: 68B1 「残りすべてのトリックの
+    「取られの宣言」」. Read word by word (剩下 remain: 留まる), it named no law of claims."""
+    found = [r["id"] for r in engine.search(search_conn, "防守方说剩下的都给你", limit=3, interface="zh")]
+    assert {"laws-2017-ja:68", "laws-2017-ja:68B", "laws-2017-ja:68B1"} & set(found), found

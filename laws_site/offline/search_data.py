@@ -16,7 +16,8 @@ What the browser cannot do is run SudachiPy or OpenCC. It gets instead:
   normalised as the server cuts it (`kana_spellings`);
 - `see_also`: the 索引's "see" entries (合意 -> see パートナー間の了解事項 -> Law 40) that
   search.see_also_boosts ranks with;
-- `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus.
+- `t2s`: the traditional -> simplified characters whose simplified form occurs in the corpus or in the
+  Chinese lexicon (the words a Chinese sentence is cut into).
 The server cuts Japanese queries with the same lexicon (laws_site/search/words.py), and every rule
 and table comes with the pack (`rules`, laws_site/offline/search_rules.py): both cut alike.
 """
@@ -268,10 +269,13 @@ def lexicon(data) -> dict:
 
 
 def traditional_to_simplified(conn: sqlite3.Connection) -> dict:
-    """Traditional characters whose simplified form occurs in the Chinese texts (others match nothing)."""
+    """Traditional characters whose simplified form occurs in the Chinese texts or in the words a Chinese
+    sentence is cut into (others match and read nothing: 騙 typed offline must be the 骗 of 欺骗)."""
     present = set()
     for (text,) in conn.execute("select coalesce(title, '') || text from sections where lang = 'zh'"):
         present.update(text)
+    for (word,) in conn.execute("select chinese from search_chinese") if _has(conn, "search_chinese") else []:
+        present.update(word)
     for (form,) in conn.execute("select zh from glossary where zh is not null") if _has(conn, "glossary") else []:
         present.update(form)
     # the simplified keys of issue 24's Chinese variants (梦家 -> 明手): 夢家 typed offline must reach them

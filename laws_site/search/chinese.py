@@ -37,6 +37,7 @@ TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so i
 MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
 TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
+SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses only (说's fifth: "comment")
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
 
@@ -78,6 +79,11 @@ class ChineseWords:
         return list(dict.fromkeys(found))
 
 
+def chinese_key(word: str) -> str:
+    """A word as the table of readings keys it (translation.term_key)."""
+    return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", word)))
+
+
 def index_phrase(word: str) -> str:
     """A Chinese word as the index's tokens in their order: its bigrams with the characters between them
     (tokenize.chinese_bigram_tokens), so that a phrase query finds the word where it is printed."""
@@ -104,11 +110,13 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for key in terms:
         costs[key] = min(costs.get(key, TERM_COST), TERM_COST)
     # inside a sentence a one-character term is the everyday word (牌: a card, not the glossary's pack):
-    # it reads as the dictionary reads it, if at all
+    # it reads as the dictionary reads it, if at all; but not a word the vocabulary lists as what people
+    # say (垫: to discard), which is the everyday word
+    said = {chinese_key(word) for entry in data.vocabulary.entries for word in entry.spoken}
     for key in terms:
-        if len(key) < MIN_TERM_CHARS:
+        if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]
-    domain = domain_english(data)
+    domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
     telling = telling_words(conn, data)
     readings = {}
     for word, _, english in rows:
@@ -117,22 +125,34 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         japanese = cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
-            japanese = reading(entries, table, domain, telling)
+            japanese = reading(entries, table, domain, telling, laws_terms)
         if japanese:
             readings[word] = japanese
     table.update(readings)
     return ChineseWords(costs)
 
 
-def reading(entries: list[list[str]], table: dict[str, list[str]], domain: dict[str, list[str]], telling) -> list[str]:
+def reading(
+    entries: list[list[str]],
+    table: dict[str, list[str]],
+    domain: dict[str, list[str]],
+    telling,
+    laws_terms: dict[str, list[str]] | None = None,
+) -> list[str]:
     """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
     vocabulary names (墩: trick), else of each entry's first glosses (its commonest senses: 看 "look after",
-    "see") the English reading names, its telling words only; [] if none."""
+    "see") the English reading names, its telling words only; [] if none. A word the vocabulary lists
+    only as spoken names an entry's sense among its first SPOKEN_GLOSSES glosses, a term of the Laws' own
+    English (`laws_terms`: the glossary's, a vocabulary entry's en) anywhere: 说 "speak, talk, say,
+    explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
+    laws_terms = domain if laws_terms is None else laws_terms
     named = [
         [next((k for k in stems(gloss_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
     ]
-    for key in (key for keys in named for key in keys if domain.get(key)):
-        return list(domain[key])
+    for keys in named:
+        for position, key in enumerate(keys):
+            if domain.get(key) and (position < SPOKEN_GLOSSES or laws_terms.get(key)):
+                return list(domain[key])
     japanese: list[str] = []
     for keys in named:
         for key in keys[:FIRST_GLOSSES]:
@@ -169,12 +189,12 @@ def gloss_key(gloss: str) -> str:
     return search_key(gloss)
 
 
-def domain_english(data) -> dict[str, list[str]]:
-    """The English terms the glossary and the director vocabulary name, as keys -> the Japanese words
-    of the entries that name them."""
+def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
+    """The English terms the glossary and the director vocabulary name (with `spoken`, also the words the
+    vocabulary lists as spoken), as keys -> the Japanese words of the entries that name them."""
     found: dict[str, list[str]] = {}
     pairs = [(glossary.english_keys(entry.en), glossary.term_forms(entry.ja)) for entry in data.glossary.entries]
-    pairs += [((entry.en, *entry.spoken), list(entry.ja)) for entry in data.vocabulary.entries]
+    pairs += [((entry.en, *(entry.spoken if spoken else ())), list(entry.ja)) for entry in data.vocabulary.entries]
     for words, japanese in pairs:
         for key in (search_key(word) for word in words if word):
             found.setdefault(key, [])
