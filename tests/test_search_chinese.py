@@ -140,3 +140,16 @@ def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
         check=True,
     )
     assert json.loads(answer.stdout) == [[list(word) for word in data.chinese.cut(run)] for run in runs]
+
+
+@pytest.mark.parametrize("query", ["叫牌时他亮出了一张K", "防家的AK被明手看到了", "一张q掉在桌上"])
+def test_a_cards_letter_in_a_chinese_sentence_is_an_honour(data, query):
+    """def:アナー 「A、K、Q、J、10のいずれか」: 一张K is an honour card (24B: 1枚のアナーカード), read as the
+    vocabulary's 大牌; before, a Latin letter inside a Chinese sentence read nothing."""
+    assert "アナー" in words(data, query)
+
+
+def test_a_letter_is_no_honour_outside_a_chinese_sentence(data):
+    """In English "a" is the article and "k" nothing: only a Chinese sentence reads a card's letter."""
+    assert "アナー" not in words(data, "a defender showed a card")
+    assert "アナー" not in words(data, "打了10墩")

@@ -166,6 +166,8 @@ def rules() -> dict:
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),
+            "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
+            "honour_term": translation.HONOUR_TERM,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },

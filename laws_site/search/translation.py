@@ -35,6 +35,10 @@ from laws_site.search.chinese import ChineseWords
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
+# a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
+# 10 is left out, in a Chinese sentence it is more often a count (10墩) than a card
+HONOUR_LETTERS = frozenset("akqj")
+HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
 
 
 def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str, list[str]]:
@@ -168,6 +172,8 @@ def read_terms(
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
+    if tokenize.HAN_RE.search(text) and HONOUR_TERM in table:
+        found += [(w.start(), w.end(), HONOUR_TERM) for w in words if set(w.group()) <= HONOUR_LETTERS]
     for run in tokenize.HAN_RUN_RE.finditer(text):
         for start, end in (chinese_words or ChineseWords()).cut(run.group()):
             if run.group()[start:end] in table:

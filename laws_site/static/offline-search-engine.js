@@ -282,6 +282,10 @@
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
+      // translation.HONOUR_LETTERS: a card's letter in a Chinese sentence (一张A) reads as the honour term
+      if (K.scripts.han.test(text) && table[T.honour_term]) {
+        for (const w of words) if ([...w[0]].every((c) => T.honour_letters.includes(c))) found.push([w.index, w.index + w[0].length, T.honour_term]);
+      }
       for (const run of text.matchAll(T.han_run)) {
         for (const [start, end] of this.chineseWords(run[0])) {
           const word = run[0].slice(start, end);
