@@ -51,6 +51,23 @@ def test_a_function_word_is_no_abbreviation_in_a_sentence(laws_db_path, data):
     assert engine.search(sqlite3.connect(laws_db_path), "ME", limit=1)[0]["id"] == "laws-2017-ja:75"
 
 
+@pytest.mark.parametrize(
+    "query, japanese",
+    [
+        # JMdict's "to take back (words, etc.)": the parenthesis names what the phrasal verb takes, no narrower use
+        ("the defender played a card and now wants to take it back", "取り消す"),
+        ("he took it back", "取り消す"),
+    ],
+)
+def test_a_phrasal_verb_with_its_particle_apart_reads_as_the_phrasal_verb(data, query, japanese):
+    assert japanese in words(data, query)
+
+
+def test_a_verbs_past_reads_only_the_verbs_senses(data):
+    """meant is mean's past: JMdict's mean of the Laws' words is the noun 平均 (average), no verb."""
+    assert "平均" not in words(data, "declarer said king but meant the queen")
+
+
 def test_the_glossary_wins_over_the_dictionary_and_so_do_its_words_inflected(data):
     """lead is the glossary's リード, not JMdict's 率いる (to lead a group); leading and led too."""
     for query in ("lead", "declarer leading from the wrong hand", "a defender led out of turn"):
