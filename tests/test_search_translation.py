@@ -177,3 +177,10 @@ def test_a_bad_line_is_a_parse_error_naming_its_line(tmp_path, line, problem):
     with pytest.raises(ParseError) as raised:
         read_lexicon(path)
     assert raised.value.line == 3 and problem in str(raised.value) and str(path) in str(raised.value)
+
+
+def test_a_phrase_naming_one_suit_reads_the_same_for_any_suit(data):
+    """The vocabulary's "no spades" (the question of Law 61B) is also asked as "no hearts"."""
+    spades = words(data, "the defender has no spades")
+    assert "リボークに関する質問" in spades
+    assert words(data, "the defender has no hearts") == spades

@@ -27,7 +27,15 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, nouns_of, stems
+from ingest.search.english_lexicon import (
+    ARTICLES,
+    FUNCTION_WORDS,
+    NUMBERS,
+    SUPPORT_VERBS,
+    nouns_of,
+    other_suits,
+    stems,
+)
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -65,6 +73,10 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(word, list(entry.ja))
     for word, digits in NUMBERS.items():
         add(word, [digits])
+    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
+        for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
+            if term_key(variant) not in table:
+                add(variant, list(entry.ja))
     named = dict(table)
     for english, japanese, word in dictionary:
         if any(key in named for key in stems(term_key(english))):
