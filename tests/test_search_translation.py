@@ -63,6 +63,24 @@ def test_a_phrasal_verb_with_its_particle_apart_reads_as_the_phrasal_verb(data, 
     assert japanese in words(data, query)
 
 
+@pytest.mark.parametrize(
+    "query, phrasal, between",
+    [
+        ("he took his bid back", "取り消す", "ビッド"),  # took ... back: take back, not 持つ and 後
+        ("declarer put the card back in his hand", "戻す", "カード"),  # JMdict's "to put back"
+        ("dummy turned the card over", "伏せる", "カード"),  # JMdict's "to turn over (face down)"
+    ],
+)
+def test_a_phrasal_verb_with_its_object_between_reads_as_the_phrasal_verb_and_the_object(data, query, phrasal, between):
+    found = words(data, query)
+    assert phrasal in found and between in found and "後" not in found, found
+
+
+def test_out_of_is_a_preposition_no_particle(data):
+    """took ... out of the bidding box is no "take out" (出す)."""
+    assert "出す" not in words(data, "I took the wrong card out of the bidding box")
+
+
 def test_a_verbs_past_reads_only_the_verbs_senses(data):
     """meant is mean's past: JMdict's mean of the Laws' words is the noun 平均 (average), no verb."""
     assert "平均" not in words(data, "declarer said king but meant the queen")

@@ -102,6 +102,9 @@ NUMBERS = {
     ),
 }
 
+# the adverb particles of English phrasal verbs (take back, point out, put down)
+PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
+
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))

@@ -39,7 +39,7 @@ from pathlib import Path
 import jamdict_data
 import lemminflect
 
-from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, stems
+from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, stems
 from ingest.text.forgiving import sound_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,8 +47,6 @@ VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and p
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
 KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
 HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
-# the adverb particles of English phrasal verbs (take back, point out, put down)
-PARTICLES = frozenset("back out up down off over away on in".split())
 LEADING_RE = re.compile(r"^(?:to|a|an) ")
 HEADER = """# Everyday English words -> the Japanese word the Laws print for them, for search (issue 36, item 2):
 # an English situation ("defender dropped a card face up") reaches the 2017 Laws' words.
@@ -144,7 +142,7 @@ def is_verb(gloss: str) -> bool:
 def is_phrasal_verb(gloss: str) -> bool:
     """Whether the gloss is a verb with its adverb particle ("to take back (words, etc.)", "to point out")."""
     words = PARENTHESIS_RE.sub(" ", gloss).split()
-    return is_verb(gloss) and len(words) == 3 and words[2] in PARTICLES
+    return is_verb(gloss) and len(words) == 3 and words[2] in PHRASAL_PARTICLES
 
 
 def sounds_alike(english: str, katakana: str) -> bool:
@@ -179,7 +177,7 @@ def inflected_rows(
     found: dict[str, tuple[str, str, str]] = {}
     for word in sorted(set(pairs) | set(verbs)):
         verb, _, particle = word.partition(" ")
-        if particle and not (particle in PARTICLES and word in verbs):
+        if particle and not (particle in PHRASAL_PARTICLES and word in verbs):
             continue  # of several words, a phrasal verb's only: took back, taking back
         for tag, forms in lemminflect.getAllInflections(verb).items():
             pair = verbs.get(word) if tag in VERB_TENSES or particle else pairs.get(word)
