@@ -35,6 +35,7 @@ TYPING_TESTS = (
     "test_search_citations.py",
     "test_search_why.py",
     "test_search_situations_english.py",
+    "test_search_translation.py",
 )
 # calls whose first string argument is a query typed into a search box
 TYPED_BY = {"search_page", "search", "split_citations", "citation_candidates", "quote"}

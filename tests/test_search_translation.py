@@ -51,6 +51,41 @@ def test_a_function_word_is_no_abbreviation_in_a_sentence(laws_db_path, data):
     assert engine.search(sqlite3.connect(laws_db_path), "ME", limit=1)[0]["id"] == "laws-2017-ja:75"
 
 
+@pytest.mark.parametrize(
+    "query, japanese",
+    [
+        # JMdict's "to take back (words, etc.)": the parenthesis names what the phrasal verb takes, no narrower use
+        ("the defender played a card and now wants to take it back", "取り消す"),
+        ("he took it back", "取り消す"),
+    ],
+)
+def test_a_phrasal_verb_with_its_particle_apart_reads_as_the_phrasal_verb(data, query, japanese):
+    assert japanese in words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query, phrasal, between",
+    [
+        ("he took his bid back", "取り消す", "ビッド"),  # took ... back: take back, not 持つ and 後
+        ("declarer put the card back in his hand", "戻す", "カード"),  # JMdict's "to put back"
+        ("dummy turned the card over", "伏せる", "カード"),  # JMdict's "to turn over (face down)"
+    ],
+)
+def test_a_phrasal_verb_with_its_object_between_reads_as_the_phrasal_verb_and_the_object(data, query, phrasal, between):
+    found = words(data, query)
+    assert phrasal in found and between in found and "後" not in found, found
+
+
+def test_out_of_is_a_preposition_no_particle(data):
+    """took ... out of the bidding box is no "take out" (出す)."""
+    assert "出す" not in words(data, "I took the wrong card out of the bidding box")
+
+
+def test_a_verbs_past_reads_only_the_verbs_senses(data):
+    """meant is mean's past: JMdict's mean of the Laws' words is the noun 平均 (average), no verb."""
+    assert "平均" not in words(data, "declarer said king but meant the queen")
+
+
 def test_the_glossary_wins_over_the_dictionary_and_so_do_its_words_inflected(data):
     """lead is the glossary's リード, not JMdict's 率いる (to lead a group); leading and led too."""
     for query in ("lead", "declarer leading from the wrong hand", "a defender led out of turn"):
@@ -160,3 +195,10 @@ def test_a_bad_line_is_a_parse_error_naming_its_line(tmp_path, line, problem):
     with pytest.raises(ParseError) as raised:
         read_lexicon(path)
     assert raised.value.line == 3 and problem in str(raised.value) and str(path) in str(raised.value)
+
+
+def test_a_phrase_naming_one_suit_reads_the_same_for_any_suit(data):
+    """The vocabulary's "no spades" (the question of Law 61B) is also asked as "no hearts"."""
+    spades = words(data, "the defender has no spades")
+    assert "リボークに関する質問" in spades
+    assert words(data, "the defender has no hearts") == spades

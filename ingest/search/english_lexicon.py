@@ -102,6 +102,28 @@ NUMBERS = {
     ),
 }
 
+# the adverb particles of English phrasal verbs (take back, point out, put down)
+PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
+
+# the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
+# names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
+SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
+
+
+def other_suits(phrase: str) -> list[str]:
+    """The phrase of several words with its suit word put as each other suit ("no spades": no hearts, no
+    diamonds, no clubs); [] for a phrase naming no suit, or a suit word alone."""
+    words = phrase.lower().split()
+    if len(words) < 2:
+        return []
+    for i, word in enumerate(words):
+        for forms in SUITS:
+            if word in forms:
+                number = forms.index(word)
+                return [" ".join(words[:i] + [other[number]] + words[i + 1 :]) for other in SUITS if other != forms]
+    return []
+
+
 # verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
 # a look); "made the contract", "took the trick" keep their own sense
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())

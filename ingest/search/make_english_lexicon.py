@@ -12,7 +12,8 @@ install both in a virtual environment of their own, build laws.db, then run
     .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
 
 Kept: the English glosses (lower case, without "to" or an article, up to --max-words words, not a
-function word; not a gloss a parenthesis narrows to one use of the word: "card (information, filing)") of
+function word; not a gloss a parenthesis narrows to one use of the word: "card (information, filing)",
+but a phrasal verb's, whose parenthesis names what it takes: "to take back (words, etc.)" is 取り消す) of
 the entries whose Japanese word (kanji spelling, or kana where the entry has none) is written as a content
 word of the corpus's lexicon (table search_lexicon: neither dropped nor light), from an entry's first
 --max-sense senses. Each English word keeps one Japanese word: one the Laws print (a word the lexicon
@@ -22,8 +23,9 @@ before a loanword (a director's "opening" is no オープン), unless the loanwo
 that is a common word (JMdict's priority marks), then the word the corpus prints most (the Laws' own
 word among the dictionary's: after is 後, not 過ぎ; before is 前, not 以前), then whose sense comes first in
 its entry (the word's first meaning), its gloss first. Its inflections that
-laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making) are
-rows of their own. The same dictionary, corpus and options give the same file.
+laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making, took
+back) are rows of their own; a verb's past reads its verb senses only (meant: no 平均, the noun mean).
+The same dictionary, corpus and options give the same file.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pathlib import Path
 import jamdict_data
 import lemminflect
 
-from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, stems
+from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, stems
 from ingest.text.forgiving import sound_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,8 +113,10 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
         for sense_rank, sense in enumerate(senses[:max_sense]):
             for gloss_rank, gloss in enumerate(glosses[sense][:max_gloss]):
                 key = english_key(gloss)
-                if key is None or len(key.split()) > max_words or "(" in gloss:
-                    continue  # "card (information, filing, etc.)": one use of the word, not the word
+                if key is None or len(key.split()) > max_words or ("(" in gloss and not is_phrasal_verb(gloss)):
+                    # "card (information, filing, etc.)", "to assume (a position)": one use of the word, not the
+                    # word; a phrasal verb's "(words, etc.)" names what it takes ("to take back": 取り消す)
+                    continue
                 for japanese in named[idseq]:
                     unprinted = not words[japanese]  # only a neighbour of the Laws' words (建て前 for face)
                     # the English word's own loanword, printed by the Laws (player: プレイヤー), is no foreign word
@@ -130,6 +134,17 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                     yield key, japanese, gloss, rank
 
 
+def is_verb(gloss: str) -> bool:
+    """Whether JMdict's gloss is a verb's ("to take back (words, etc.)")."""
+    return gloss.startswith("to ")
+
+
+def is_phrasal_verb(gloss: str) -> bool:
+    """Whether the gloss is a verb with its adverb particle ("to take back (words, etc.)", "to point out")."""
+    words = PARENTHESIS_RE.sub(" ", gloss).split()
+    return is_verb(gloss) and len(words) == 3 and words[2] in PHRASAL_PARTICLES
+
+
 def sounds_alike(english: str, katakana: str) -> bool:
     """Whether the katakana word is the English word's loanword (player, プレイヤー: one consonant skeleton,
     ingest/text/forgiving.py), where the Laws' word for it is the loanword itself."""
@@ -138,7 +153,8 @@ def sounds_alike(english: str, katakana: str) -> bool:
 
 
 def best_pairs(found) -> dict[str, tuple[str, str, str]]:
-    """{english: (japanese, gloss, english)}: the first-ranked Japanese word of each English word."""
+    """{english: (japanese, gloss, english)}: the first-ranked Japanese word of each English word (of the
+    candidates given: all, or a verb's glosses only)."""
     best: dict[str, tuple] = {}
     for key, japanese, gloss, rank in found:
         if key not in best or rank < best[key][0]:
@@ -151,21 +167,24 @@ def folds_to(form: str, word: str) -> bool:
     return word in stems(form)
 
 
-def inflected_rows(pairs: dict[str, tuple[str, str, str]]) -> dict[str, tuple[str, str, str]]:
-    """The inflections of each one-word English word that no ending folds back (dropped, forgot). A
-    verb's past or participle also takes the place of a gloss that is no verb (said: say's 言う, not
-    the adjective's 前記, "the said"; saw: see's, not the tool's): a director tells what happened."""
+def inflected_rows(
+    pairs: dict[str, tuple[str, str, str]], verbs: dict[str, tuple[str, str, str]]
+) -> dict[str, tuple[str, str, str]]:
+    """The inflections of each one-word English word and phrasal verb that no ending folds back (dropped,
+    forgot, took back). A verb's past or participle reads the word's verb senses only (`verbs`: said is
+    say's 言う, not the adjective's 前記, "the said"; meant is mean's verb, never the noun's 平均, average),
+    and nothing where JMdict glosses no verb by it: a director tells what happened."""
     found: dict[str, tuple[str, str, str]] = {}
-    for word, pair in sorted(pairs.items()):
-        if " " in word:
-            continue
-        verb = pair[1].startswith("to ")
-        for tag, forms in lemminflect.getAllInflections(word).items():
-            for form in forms:
-                if form in found or folds_to(form, word) or not ENGLISH_RE.fullmatch(form):
+    for word in sorted(set(pairs) | set(verbs)):
+        verb, _, particle = word.partition(" ")
+        if particle and not (particle in PHRASAL_PARTICLES and word in verbs):
+            continue  # of several words, a phrasal verb's only: took back, taking back
+        for tag, forms in lemminflect.getAllInflections(verb).items():
+            pair = verbs.get(word) if tag in VERB_TENSES or particle else pairs.get(word)
+            for form in (f"{form} {particle}".strip() for form in forms):
+                if pair is None or form in found or folds_to(form, word) or not ENGLISH_RE.fullmatch(form):
                     continue
-                displaces = verb and tag in VERB_TENSES and form in pairs and not pairs[form][1].startswith("to ")
-                if form not in pairs or displaces:
+                if form not in pairs or (tag in VERB_TENSES and not is_verb(pairs[form][1])):
                     found[form] = pair
     return found
 
@@ -180,8 +199,10 @@ def main() -> None:
     args = parser.parse_args()
     words = corpus_words(sqlite3.connect(f"file:{args.db}?mode=ro", uri=True))
     dictionary = sqlite3.connect(f"file:{jamdict_data.JAMDICT_DB_PATH}?mode=ro", uri=True)
-    pairs = best_pairs(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words))
-    rows = {**pairs, **inflected_rows(pairs)}  # an inflection in place of a gloss that is no verb
+    found = list(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words))
+    pairs = best_pairs(found)
+    verbs = best_pairs(item for item in found if is_verb(item[2]))
+    rows = {**pairs, **inflected_rows(pairs, verbs)}  # an inflection in place of a gloss that is no verb
     with args.out.open("w", encoding="utf-8") as out:
         out.write(
             HEADER.format(

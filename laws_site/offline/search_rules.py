@@ -164,6 +164,7 @@ def rules() -> dict:
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),

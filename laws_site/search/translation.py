@@ -27,7 +27,16 @@ import sqlite3
 import unicodedata
 
 from ingest.search import glossary
-from ingest.search.english_lexicon import ARTICLES, FUNCTION_WORDS, NUMBERS, SUPPORT_VERBS, nouns_of, stems
+from ingest.search.english_lexicon import (
+    ARTICLES,
+    FUNCTION_WORDS,
+    NUMBERS,
+    PHRASAL_PARTICLES,
+    SUPPORT_VERBS,
+    nouns_of,
+    other_suits,
+    stems,
+)
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 from laws_site.search.chinese import ChineseWords
@@ -69,6 +78,10 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(word, list(entry.ja))
     for word, digits in NUMBERS.items():
         add(word, [digits])
+    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
+        for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
+            if term_key(variant) not in table:
+                add(variant, list(entry.ja))
     named = dict(table)
     for english, japanese, word in dictionary:
         if any(key in named for key in stems(term_key(english))):
@@ -184,13 +197,42 @@ def read_terms(
         for word, following in zip(words, words[1:])
         if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
     }
+    particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []
-    for start, end, key in sorted(found, key=lambda f: (f[0] - f[1], f[0])):
-        if (start, end) in carried:
+    ordered = [(start, end, key, None) for start, end, key in found] + list(particles)
+    # longest first, a phrasal verb as long as its verb and particle together
+    for start, end, key, particle in sorted(
+        ordered, key=lambda f: (f[0] - f[1] - span_length(f[3]), f[0], f[3] is None)
+    ):
+        spans = [(start, end)] + ([particle] if particle else [])
+        if (start, end) in carried or any(s < e2 and s2 < e for s, e in spans for s2, e2, _ in kept):
             continue
-        if all(end <= s or start >= e for s, e, _ in kept):
-            kept.append((start, end, key))
+        kept.append((start, end, key))
+        if particle:  # the particle is the phrasal verb's: it reads nothing of its own ("back": no 後)
+            kept.append((*particle, ""))
+    kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tuple[int, int, str, tuple[int, int]]]:
+    """(start, end of the verb, the phrasal verb's key, the particle's (start, end)) of each verb whose
+    particle comes after its object ("put the card back": put back, 戻す; "turned the card over": turn
+    over): the verb reads the phrasal verb, the words between their own, the particle nothing. The first
+    particle up to MAX_WORDS words on that names a phrasal verb with it, not one of a preposition (out of)."""
+    found = []
+    for i, verb in enumerate(words):
+        for particle, following in zip(words[i + 2 : i + MAX_WORDS], words[i + 3 : i + MAX_WORDS + 1] + [None]):
+            if particle.group() not in PHRASAL_PARTICLES or (following and following.group() == "of"):
+                continue  # "out of the box" is a preposition's, no particle's
+            key = next((k for k in span_keys([verb.group(), particle.group()]) if k in table), None)
+            if key:
+                found.append((verb.start(), verb.end(), key, (particle.start(), particle.end())))
+                break
+    return found
+
+
+def span_length(span: tuple[int, int] | None) -> int:
+    return span[1] - span[0] if span else 0
 
 
 def written(span: str) -> str:

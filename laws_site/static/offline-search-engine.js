@@ -297,10 +297,29 @@
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
-      const kept = [];
-      for (const f of found.sort((a, b) => (a[0] - a[1]) - (b[0] - b[1]) || a[0] - b[0])) {
-        if (!carried.has(f[0] + ":" + f[1]) && kept.every(([s, e]) => f[1] <= s || f[0] >= e)) kept.push(f);
+      // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
+      const ordered = found.map((f) => [...f, null]);
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 2; j < Math.min(i + T.max_words, words.length); j++) {
+          const particle = words[j], following = words[j + 1];
+          if (!T.phrasal_particles.includes(particle[0]) || (following && following[0] === "of")) continue;
+          const hit = this.spanKeys([words[i][0], particle[0]]).find((c) => table[c]);
+          if (hit) {
+            ordered.push([words[i].index, words[i].index + words[i][0].length, hit, [particle.index, particle.index + particle[0].length]]);
+            break;
+          }
+        }
       }
+      // longest first, a phrasal verb as long as its verb and particle together; the particle reads nothing
+      const length = (f) => f[1] - f[0] + (f[3] ? f[3][1] - f[3][0] : 0);
+      let kept = [];
+      for (const f of ordered.sort((a, b) => length(b) - length(a) || a[0] - b[0] || (a[3] ? 0 : 1) - (b[3] ? 0 : 1))) {
+        const spans = [[f[0], f[1]]].concat(f[3] ? [f[3]] : []);
+        if (carried.has(f[0] + ":" + f[1]) || spans.some(([s, e]) => kept.some(([s2, e2]) => s < e2 && s2 < e))) continue;
+        kept.push([f[0], f[1], f[2]]);
+        if (f[3]) kept.push([f[3][0], f[3][1], ""]);
+      }
+      kept = kept.filter((k) => k[2]);
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
     }
 
