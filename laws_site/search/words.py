@@ -87,8 +87,8 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 
 
 def with_table_words(text: str) -> str:
-    """The query with a seat or a turn told as at the table (右の人, 左隣, パートナーの番) in the Laws' words
-    (RHO, LHO, パートナーの順番): TABLE_WORDS."""
+    """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
+    左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務)."""
     for pattern, word in TABLE_WORD_RES:
         text = pattern.sub(word, text)
     return text
