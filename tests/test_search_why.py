@@ -135,3 +135,31 @@ async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
         "why-same": f' <span class="why"{title}>{{from}} ≈ {{words}}</span>',
         "why-arrow": f' <span class="why"{title}>{{from}} → {{words}}</span>',
     }
+
+
+@pytest.mark.parametrize(
+    "query, interface",
+    [
+        ("パートナーが長考した後にパス、そのあとのビッド", "ja"),  # 長考 reads 明白な躊躇: not its な
+        ("opponents explained the bid wrongly, can I change my call", "en"),  # コール in Law 75's title only
+        ("同伴犹豫后叫牌", "zh"),
+        ("ダミーがディクレアラーの間違ったハンドからのリードを止めようとした", "ja"),
+    ],
+)
+def test_every_word_a_why_names_is_printed_in_the_unit(conn, query, interface):
+    """A why names words as printed: never a particle from inside a phrase the query was read as (な of
+    明白な躊躇, which nearly every unit prints), never a search form (コル for コール, パトナ)."""
+    results = searching.search_page(conn, query, limit=20, interface=interface)["results"]
+    named = [(r["id"], w) for r in results if r["why"] for w in r["why"]["words"]]
+    assert named
+    printed = {
+        unit: (title or "") + (text or "")
+        for unit, title, text in conn.execute(
+            f"select id, title, text from sections where id in ({','.join('?' * len(results))})",
+            [r["id"] for r in results],
+        )
+    }
+    corpus = dict(conn.execute("select surface, dropped from search_lexicon where count > 0"))
+    # in the unit's text, or (a word of its title only: 75's 間違い named 間違っ) a word as the corpus prints it
+    assert all(word in printed[unit] or word in corpus for unit, word in named), named
+    assert not [word for _, word in named if corpus.get(word)], named  # no particle or auxiliary

@@ -16,7 +16,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
     texts = data.shown.texts  # read once per build (laws_site/search/shown.py)
     labels = unit_labels(conn, [hit.id for hit in page], data)
     linked = link_labels(conn, [u for hit in page for u in linked_units(data, hit)], data)
-    title_words, rowids, light = data.title_words, data.rowids, data.lexicon.light
+    title_words, rowids, lexicon = data.title_words, data.rowids, data.lexicon
     results = []
     for hit in page:
         shown = texts.get(hit.id, NOTHING_SHOWN)
@@ -25,7 +25,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
         else:
             spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset())
         result = as_dict(data, hit, snippet(shown.text, spans))
-        result["why"] = why(query, hit, shown, title_words.get(rowids.get(hit.id)), light)
+        result["why"] = why(query, hit, shown, title_words.get(rowids.get(hit.id)), lexicon)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})

@@ -25,15 +25,17 @@ SAME_WORD_KINDS = ("zh", "typo")  # expansions that spell the same word otherwis
 SAME_WORD_SIGN, EXPANSION_SIGN = "≈", "→"
 
 
-def why(query: str, hit, shown, title_words, light: frozenset[str]) -> dict | None:
+def why(query: str, hit, shown, title_words, lexicon) -> dict | None:
     """For a hit (laws_site/search/hits.py), its shown text (laws_site/search/shown.py), its title's
-    tokens and the light words (search_lexicon.light: する, しまう carry no situation)."""
+    tokens and the lexicon (laws_site/search/words.py: its light words, する, しまう, carry no situation;
+    its shown_forms name words as printed)."""
+    light = lexicon.light
     branch, partial = hit.branch, hit.match in ("any", "most")
     if branch is None or (branch.via is None and not partial):
         return None
     held = held_clauses(branch, shown, title_words, light) if partial or branch.translated else list(branch.clauses)
     # a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う, which no unit prints)
-    printed = held_words(held, shown) if partial or branch.translated else []
+    printed = held_words(held, shown, *lexicon.shown_forms) if partial or branch.translated else []
     words = printed or ([] if partial else [branch.via])
     if not words:
         return None
@@ -62,12 +64,17 @@ def held_clauses(branch: Branch, shown, title_words, light: frozenset[str]) -> l
     ]
 
 
-def held_words(held: list[tuple[str, ...]], shown) -> list[str]:
-    """The held clauses' words as the unit prints them, in the order its text prints them, then those of
-    its title only."""
+def held_words(held: list[tuple[str, ...]], shown, grammatical=frozenset(), printed=None) -> list[str]:
+    """The held clauses' words as the unit prints them, in the order its text prints them (not a particle
+    inside a phrase: `grammatical`), then those of its title only, as the corpus prints them (`printed`)."""
     in_text = set(shown.padded.split())
-    wanted = {word for clause in held for alt in clause for word in alt.split() if word in in_text}
+    wanted = {w for clause in held for alt in clause for w in alt.split() if w in in_text and w not in grammatical}
     spans = padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
     words = [shown.text[begin:end].replace("\n", " ") for begin, end in spans]
-    words += [clause[0] for clause in held if not any(w in in_text for alt in clause for w in alt.split())]
+    printed = printed or {}
+    words += [
+        "".join(printed.get(w, w) for w in clause[0].split())
+        for clause in held
+        if not any(w in in_text for alt in clause for w in alt.split())
+    ]
     return list(dict.fromkeys(words))[:MAX_WORDS]

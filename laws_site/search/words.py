@@ -15,6 +15,7 @@ import re
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property
 
 from ingest.text import tokenize
 from laws_site.read import queries
@@ -257,6 +258,22 @@ class Lexicon:
         word of the lexicon. A kanji no Japanese word holds (庄, 罚, 吗, 时) marks Chinese: read as Japanese,
         its other kanji one by one (家, 小, 心, 方) would match noise."""
         return bool(tokenize.KANA_RE.search(text)) or all(c in self.han for c in tokenize.HAN_RE.findall(text))
+
+    @cached_property
+    def shown_forms(self) -> tuple[frozenset[str], dict[str, str]]:
+        """(the forms a query drops wherever they stand: every surface of them is a particle or an auxiliary;
+        {form: the surface the corpus prints it as most often}): why a result was found names words as they
+        are printed (コール, not the search form コル; not the な inside 明白な躊躇)."""
+        grammatical: dict[str, bool] = {}
+        printed: dict[str, tuple[int, str]] = {}
+        for surface, (norm, dropped, cost) in self.words.items():
+            grammatical[norm] = grammatical.get(norm, True) and dropped
+            if not dropped and (norm not in printed or (cost, surface) < printed[norm]):
+                printed[norm] = (cost, surface)
+        return (
+            frozenset(norm for norm, always in grammatical.items() if always),
+            {norm: surface for norm, (_, surface) in printed.items()},
+        )
 
     def key(self, text: str) -> str:
         """A whole query compared with a glossary term: its words' forms, space-joined."""

@@ -773,11 +773,28 @@
 
     heldWords(held, text, tokens, packed) {
       const inText = new Set(tokens.split(" "));
-      const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w)));
+      const [grammatical, printed] = this.shownForms();
+      const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
       const chars = [...text];
       const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));
-      for (const clause of held) if (!clause.some((alt) => wordsOf(alt).some((w) => inText.has(w)))) found.push(clause[0]);
+      for (const clause of held) {
+        if (!clause.some((alt) => wordsOf(alt).some((w) => inText.has(w)))) found.push(wordsOf(clause[0]).map((w) => (printed.has(w) ? printed.get(w) : w)).join(""));
+      }
       return [...new Set(found)].slice(0, K.why.max_words);
+    }
+
+    /** words.Lexicon.shown_forms: the forms every surface of which is dropped, and each form's commonest surface. */
+    shownForms() {
+      if (!this.shown) {
+        const always = new Map(), best = new Map();
+        for (const [surface, [norm, dropped, cost]] of Object.entries(this.lexicon)) {
+          always.set(norm, (always.has(norm) ? always.get(norm) : true) && Boolean(dropped));
+          const kept = best.get(norm);
+          if (!dropped && (!kept || cost < kept[0] || (cost === kept[0] && surface < kept[1]))) best.set(norm, [cost, surface]);
+        }
+        this.shown = [new Set([...always].filter(([, a]) => a).map(([n]) => n)), new Map([...best].map(([n, [, s]]) => [n, s]))];
+      }
+      return this.shown;
     }
 
     asDict(hit, spans) {
