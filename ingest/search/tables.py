@@ -168,8 +168,7 @@ def vocabulary_words(vocabulary: list[dict]) -> list[str]:
     for row in vocabulary:
         words.append(row["en"])
         for column in ("ja", "ja_regs", "spoken"):
-            value = row.get(column) or []
-            words += json.loads(value) if isinstance(value, str) else value
+            words += _listed(row.get(column))
     return words
 
 

@@ -79,8 +79,8 @@ class ChineseWords:
         return list(dict.fromkeys(found))
 
 
-def chinese_key(word: str) -> str:
-    """A word as the table of readings keys it (translation.term_key)."""
+def term_key(word: str) -> str:
+    """A word as the table of readings keys it (translation.py's table: width, case, spaces, simplified)."""
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", word)))
 
 
@@ -112,7 +112,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     # inside a sentence a one-character term is the everyday word (牌: a card, not the glossary's pack):
     # it reads as the dictionary reads it, if at all; but not a word the vocabulary lists as what people
     # say (垫: to discard), which is the everyday word
-    said = {chinese_key(word) for entry in data.vocabulary.entries for word in entry.spoken}
+    said = {term_key(word) for entry in data.vocabulary.entries for word in entry.spoken}
     for key in terms:
         if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]

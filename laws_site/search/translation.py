@@ -37,9 +37,8 @@ from ingest.search.english_lexicon import (
     other_suits,
     stems,
 )
-from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
-from laws_site.search.chinese import ChineseWords
+from laws_site.search.chinese import ChineseWords, term_key
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -120,10 +119,6 @@ def english_words(data) -> frozenset[str]:
     return frozenset(
         word for phrase in phrases if phrase and " " in phrase.strip() for word in LOWER_CASE_WORD_RE.findall(phrase)
     )
-
-
-def term_key(text: str) -> str:
-    return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", text)))
 
 
 def span_keys(words: list[str]) -> list[str]:
