@@ -1,6 +1,6 @@
 """Offline search answers as the server does (issue 33, item 2): the same top-5 results, each found
-for the same reason (issue 36 item 3: the words it holds, through which expansion), or the same
-refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
+for the same reason (issue 36 item 3: the words it holds, through which expansion), with the same
+words marked in its snippet, or the same refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
 forgiving and citation tests type. The offline engine (static/offline-search*.js) runs in Node on
 the search pack of this session's build (laws_site/offline/search_data.py), one Node process for
 the module, the queries sent in batches; the server's answers come from search_page itself.
@@ -135,10 +135,14 @@ def offline(search_pack_file):
 
 
 def top_results(answer: dict) -> list[tuple] | str:
-    """The top results' ids and why each was found (laws_site/search/why.py), or the refusal's message."""
+    """The top results' ids, why each was found (laws_site/search/why.py) and the words its snippet
+    marks, or the refusal's message."""
     if "error" in answer:
         return "refused: " + answer["error"]
-    return [(result["id"], result["why"]) for result in answer["results"]]
+    return [
+        (result["id"], result["why"], [part["text"] for part in result["snippet"] if part["mark"]])
+        for result in answer["results"]
+    ]
 
 
 def server_answer(conn, query: str, options: dict) -> dict:

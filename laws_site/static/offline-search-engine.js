@@ -740,9 +740,16 @@
         const [text, tokens, packed] = stored;
         let spans;
         if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
-        else spans = matchSpans(tokens, packed, hit.branch ? hit.branch.highlighted : new Set());
+        else spans = matchSpans(tokens, packed, this.markedWords(hit.branch));
         return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, text, tokens, packed) };
       });
+    }
+
+    /** presentation.marked_words: a branch's words less the light ones, unless it has no other. */
+    markedWords(branch) {
+      if (!branch) return new Set();
+      const content = new Set([...branch.highlighted].filter((word) => !this.situations.light.has(word)));
+      return content.size ? content : branch.highlighted;
     }
 
     /** search/why.py: the query's words a result holds, and through which expansion. */
