@@ -173,3 +173,18 @@ def test_offline_top_results_and_their_reasons_are_the_servers(conn, offline, ba
     phone = [top_results(answer) for answer in offline(batch)]
     differing = [(query, s, p) for (query, _), s, p in zip(batch, server, phone) if s != p]
     assert not differing, "\n".join(f"{q}\n  server:  {s}\n  offline: {p}" for q, s, p in differing)
+
+
+def test_every_label_a_regulation_prints_is_read_alike_offline(conn, offline):
+    """The regulations' labels typed as citations (tests/test_search_citations.py): the same units offline."""
+    from tests.test_search_citations import regulation_labels
+
+    labels = [label for label, _unit in regulation_labels(conn)]
+    differing = []
+    for start in range(0, len(labels), BATCH):
+        batch = [(label, {}) for label in labels[start : start + BATCH]]
+        for (label, _), phone in zip(batch, offline(batch)):
+            server = (server_answer(conn, label, {}).get("citation") or {}).get("units")
+            if server != (phone.get("citation") or {}).get("units"):
+                differing.append((label, server, phone.get("citation")))
+    assert not differing, differing[:10]
