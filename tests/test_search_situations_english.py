@@ -160,3 +160,12 @@ def test_ended_reads_as_the_laws_concluded_not_before(search_conn):
     query = "he made a bid after the auction had already ended"
     found = [r["id"] for r in engine.search(search_conn, query, limit=10, interface="en")]
     assert any(unit.startswith("laws-2017-ja:39") for unit in found), found
+
+
+def test_late_reads_as_the_lateness_the_laws_index_files(search_conn):
+    """ "late" is 遅刻 (the Laws' 索引 files 90B1 指定開始時間後の競技者の到着 under 手順上のペナルティ/遅刻; the
+    JCBL regulations' 第45条 遅刻や遅いプレイ), not JMdict's 遅く, which no unit about arriving prints."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "they came late", data.chinese)[-1:] == ["遅刻"]
+    found = [r["id"] for r in engine.search(search_conn, "the team arrived late", limit=5, interface="en")]
+    assert "laws-2017-ja:90B1" in found, found
