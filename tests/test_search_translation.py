@@ -213,3 +213,25 @@ def test_a_verb_form_of_a_noun_term_reads_the_verb_not_the_noun(data):
     assert "順番" in words(data, "it was his turn")
     assert "パス" in words(data, "partner passed") and "ダブル" in words(data, "he doubled")
     assert "取りの宣言" in words(data, "declarer claimed")
+
+
+@pytest.mark.parametrize(
+    "query, verb",
+    [
+        ("the north pair showed up after the start", "見え"),
+        ("they sorted out the boards", "比"),
+        ("he turned up", "変える"),
+    ],
+)
+def test_a_verb_before_its_particle_naming_no_term_reads_nothing(data, query, verb):
+    """ "showed up", "sorted out", "turned up" mean other than show, sort, turn: no term names the phrasal
+    verb, and the verb alone read a wrong sense (turned: 変える, sorted: 比, "a sort")."""
+    assert verb not in words(data, query), words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query, japanese",
+    [("he picked up his cards", "取る"), ("declarer gave up a trick", "諦める"), ("declarer played on", "プレイ")],
+)
+def test_a_phrasal_verb_a_term_names_still_reads_and_on_begins_a_phrase(data, query, japanese):
+    assert japanese in words(data, query), words(data, query)

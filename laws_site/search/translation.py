@@ -28,11 +28,14 @@ import unicodedata
 
 from ingest.search import glossary
 from ingest.search.english_lexicon import (
+    ADVERB_PARTICLES,
     ARTICLES,
     FUNCTION_WORDS,
+    MIN_STEM,
     NUMBERS,
     PHRASAL_PARTICLES,
     SUPPORT_VERBS,
+    VERB_ENDINGS,
     nouns_of,
     other_suits,
     stems,
@@ -219,6 +222,7 @@ def read_terms(
         for word, following in zip(words, words[1:])
         if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
     }
+    carried |= unknown_phrasal_verbs(table, words)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []
     ordered = [(start, end, key, None) for start, end, key in found] + list(particles)
@@ -234,6 +238,22 @@ def read_terms(
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
+    """(start, end) of each verb's past or participle directly followed by its particle where the two name no
+    term ("turned up": arrived, not 変える; "sorted out"): a phrasal verb means other than its verb, so the
+    verb reads nothing alone rather than a wrong sense. "out of" is a preposition's; a term holding the
+    verb still reads ("turned up late")."""
+    found = set()
+    for verb, particle, following in zip(words, words[1:], [*words[2:], None]):
+        if particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
+            continue
+        if not any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS):
+            continue
+        if not any(key in table for key in span_keys([verb.group(), particle.group()])):
+            found.add((verb.start(), verb.end()))
+    return found
 
 
 def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tuple[int, int, str, tuple[int, int]]]:
