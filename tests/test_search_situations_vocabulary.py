@@ -81,7 +81,6 @@ def test_card_in_english_is_the_laws_card(search_conn):
         ("they argued over how many tricks were won", "79"),  # 79A1 取ったトリックの数は ... 合意される
         # different versions of what happened: 85 「事実が合意されていない場合」 (Rulings on Disputed Facts)
         ("the players give different versions of the auction", "85"),
-        ("you cannot double your partner", "36"),  # 19A1 対戦相手がしたビッド ... だけをダブルすることができる
         ("I found five cards in one trick", "67"),  # 67A 2枚以上のカードをプレイしたとき (Defective Trick)
     ],
 )
