@@ -297,6 +297,14 @@
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
+      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, the two naming
+      // no term (turned up), reads nothing alone
+      for (let i = 0; i + 1 < words.length; i++) {
+        const verb = words[i][0], particle = words[i + 1][0], following = words[i + 2];
+        if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
+        if (!T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        if (!this.spanKeys([verb, particle]).some((c) => table[c])) carried.add(words[i].index + ":" + (words[i].index + verb.length));
+      }
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
       const ordered = found.map((f) => [...f, null]);
       for (let i = 0; i < words.length; i++) {
