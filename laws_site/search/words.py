@@ -30,6 +30,7 @@ UNKNOWN_CHAR_COST = 2_000_000
 # the characters of an unknown run of kana, one script at a time (ー in both): a word SudachiPy does not
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
+HIRAGANA_RE = re.compile("[\u3041-\u309f]")
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
 # a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
 # a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
@@ -188,17 +189,21 @@ class Lexicon:
                 if best[j] is None or best[j][0] > base + cost:
                     best[j] = (base + cost, i, word)
 
+            starts_word = False
             for j in range(i + 1, min(size, i + self.longest) + 1):
                 if j - 1 in run_end and run_end[j - 1] != j:
                     continue  # it would end inside a Latin or digit run
                 surface = chars[i:j]
                 entry = self.words.get(surface)
                 if entry:
+                    starts_word = True
                     relax(j, entry[2], Word(surface, entry[0], i, j, entry[1], True))
             char = chars[i]
             if _no_word(char):
                 relax(i + 1, 0, None)
                 continue
+            if starts_word and HIRAGANA_RE.match(char):
+                continue  # SudachiPy's rule: hiragana is an unknown word only where no known word starts
             j = run_end.get(i) or _kana_run_end(chars, i)
             relax(j, UNKNOWN_RUN_COST if j - i > 1 else UNKNOWN_CHAR_COST, self._unknown(chars, i, j))
             if j - i > 1 and i not in run_end:

@@ -102,14 +102,16 @@
           if (!best[j] || best[j].cost > base + cost) best[j] = { cost: base + cost, prev: i, token };
         };
         let surface = "";
+        let startsWord = false;
         for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
           surface += s[j - 1];
           if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
           const entry = lexicon[surface];
-          if (entry) relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
+          if (entry) { startsWord = true; relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j }); }
         }
         const c = s[i];
         if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
+        if (startsWord && /[\u3041-\u309f]/u.test(c)) continue; // SudachiPy's rule: hiragana is unknown only where no known word starts
         let j = i + 1;
         if (runEnd[i] !== undefined) {
           j = runEnd[i];
