@@ -137,6 +137,20 @@ def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, 
     assert cut[-len(words) :] == words
 
 
+@pytest.mark.parametrize(
+    ("typed", "known"),
+    [
+        # SudachiPy makes hiragana an unknown word only where no word of its dictionary starts: a kana spelling
+        # the lexicon lacks (のぞき込む) no longer swallows the particle and the word before it
+        ("相手の手札をじっとのぞき込んでいる", ["を", "じっと"]),
+        ("じゅんばんがいのりーど", ["じゅんばん", "の"]),
+    ],
+)
+def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
+    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(word in cut for word in known), cut
+
+
 def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):
     """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32)."""
     conn = judged[0]
