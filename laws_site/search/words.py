@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
-from ingest.text import tokenize
+from ingest.text import kana, tokenize
 from laws_site.read import queries
 
 # what a word costs in a cut (the cheapest cut wins): a known word 100,000 less up to 1,000 for how
@@ -31,6 +31,11 @@ UNKNOWN_CHAR_COST = 2_000_000
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
 HIRAGANA_RE = re.compile("[\u3041-\u309f]")
+# a word the Laws print in katakana typed in hiragana (りーど, ぺなるてぃかーど: a phone's kana keyboard before
+# conversion) is that word, at the cost of half a word more than a word typed as printed: a word the lexicon
+# knows in hiragana, or two, win over reading it as katakana
+HIRAGANA_WORD_RE = re.compile("[\u3041-\u3096ー]+")
+KATAKANA_TYPED_COST = WORD_COST // 2
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
 # a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
 # a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
@@ -198,6 +203,11 @@ class Lexicon:
                 if entry:
                     starts_word = True
                     relax(j, entry[2], Word(surface, entry[0], i, j, entry[1], True))
+                elif j - i > 1 and HIRAGANA_WORD_RE.fullmatch(surface):
+                    entry = self.words.get(kana.hiragana_to_katakana(surface))
+                    if entry and not entry[1]:
+                        starts_word = True
+                        relax(j, entry[2] + KATAKANA_TYPED_COST, Word(surface, entry[0], i, j, False, True))
             char = chars[i]
             if _no_word(char):
                 relax(i + 1, 0, None)

@@ -108,10 +108,18 @@
           if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
           const entry = lexicon[surface];
           if (entry) { startsWord = true; relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j }); }
+          else if (j - i > 1 && K.words.hiragana_word.test(surface)) {
+            // a word printed in katakana typed in hiragana (りーど): words.Lexicon.cut
+            const printed = lexicon[toKatakana(surface)];
+            if (printed && !printed[1]) {
+              startsWord = true;
+              relax(j, printed[2] + K.words.katakana_typed, { surface, norm: printed[0], dropped: 0, begin: i, end: j });
+            }
+          }
         }
         const c = s[i];
         if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
-        if (startsWord && /[\u3041-\u309f]/u.test(c)) continue; // SudachiPy's rule: hiragana is unknown only where no known word starts
+        if (startsWord && K.words.hiragana.test(c)) continue; // SudachiPy's rule: hiragana is unknown only where no known word starts
         let j = i + 1;
         if (runEnd[i] !== undefined) {
           j = runEnd[i];
