@@ -166,6 +166,19 @@ def test_a_katakana_word_typed_in_hiragana_is_that_word(judged, typed, forms):
     assert all(form in cut for form in forms), cut
 
 
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        # a verb typed in kana, inflected: its stem is a word of the cut, not the start of an unknown run
+        ("1トリックあげますと言った", ["あげ", "ます", "と"]),
+        ("ボードのカードをいれかえた", ["いれかえ", "た"]),
+    ],
+)
+def test_a_verb_typed_in_kana_is_cut_at_its_stem(judged, typed, words):
+    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(word in cut for word in words), cut
+
+
 def test_a_kana_typed_situation_cut_in_words_still_finds_its_law(judged):
     """Cut in its words (順番, リード: not one unknown run), the reading じゅんばんがいのりーど still finds
     the laws of a lead out of turn first (benchmarks/qrels.yml, kana group), not the definition of 順番."""

@@ -31,11 +31,11 @@ UNKNOWN_CHAR_COST = 2_000_000
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
 HIRAGANA_RE = re.compile("[\u3041-\u309f]")
-# a word the Laws print in katakana typed in hiragana (りーど, ぺなるてぃかーど: a phone's kana keyboard before
-# conversion) is that word, at the cost of half a word more than a word typed as printed: a word the lexicon
-# knows in hiragana, or two, win over reading it as katakana
+# a word the Laws print in katakana typed in hiragana (りーど, かーど: a phone's kana keyboard before
+# conversion) is that word, at the cost of two words: a cut into words the lexicon knows wins over it
+# (あげますと is あげ + ます + と, not あげ + マスト)
 HIRAGANA_WORD_RE = re.compile("[\u3041-\u3096ー]+")
-KATAKANA_TYPED_COST = WORD_COST // 2
+KATAKANA_TYPED_COST = WORD_COST
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
 # a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
 # a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
