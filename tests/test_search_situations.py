@@ -143,7 +143,7 @@ def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, 
         # SudachiPy makes hiragana an unknown word only where no word of its dictionary starts: a kana spelling
         # the lexicon lacks (のぞき込む) no longer swallows the particle and the word before it
         ("相手の手札をじっとのぞき込んでいる", ["を", "じっと"]),
-        ("じゅんばんがいのりーど", ["じゅんばん", "の"]),
+        ("パスのじゅんばんがちがった", ["じゅんばん", "が", "ちがっ"]),
     ],
 )
 def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
@@ -154,9 +154,9 @@ def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed,
 @pytest.mark.parametrize(
     ("typed", "forms"),
     [
-        # a word the Laws print in katakana, typed in hiragana (a phone's keyboard before conversion)
-        ("じゅんばんがいのりーど", ["順番", "リド"]),
-        ("だみーにかーどをみせた", ["ダミ", "カド"]),
+        # a word the Laws print in katakana, typed in hiragana in a sentence (a phone's keyboard before conversion)
+        ("順番外のりーど", ["順番", "外", "リド"]),
+        ("だみーにかーどを見せた", ["ダミ", "カド"]),
         # a word the lexicon knows in hiragana stays that word (ある, not a katakana reading)
         ("ある", ["有る"]),
     ],
@@ -179,11 +179,15 @@ def test_a_verb_typed_in_kana_is_cut_at_its_stem(judged, typed, words):
     assert all(word in cut for word in words), cut
 
 
-def test_a_kana_typed_situation_cut_in_words_still_finds_its_law(judged):
-    """Cut in its words (順番, リード: not one unknown run), the reading じゅんばんがいのりーど still finds
-    the laws of a lead out of turn first (benchmarks/qrels.yml, kana group), not the definition of 順番."""
-    results = engine.search(judged[0], "じゅんばんがいのりーど", limit=1)
-    assert results[0]["id"] in {f"laws-2017-ja:{law}" for law in ("53", "54", "55", "56")}
+@pytest.mark.parametrize("typed", ["りぼーく", "じゅんばんがいのりーど"])
+def test_a_query_wholly_in_hiragana_is_a_reading(judged, typed):
+    """Typed wholly in hiragana, a query is a reading: one unknown word, not the words it happens to hold
+    (順番 of じゅんばん put the definition of 順番 first), answered by its reading (→ リボーク, 順番外のリード)."""
+    conn = judged[0]
+    assert [word.known for word in search_data(conn).lexicon.cut(typed)] == [False]
+    first = engine.search(conn, typed, limit=1)[0]
+    assert first["id"] in {f"laws-2017-ja:{law}" for law in ("53", "54", "55", "56", "61")}
+    assert first["why"]["from"] == typed and first["why"]["sign"] == "→"
 
 
 def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):

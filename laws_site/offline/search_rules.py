@@ -76,6 +76,7 @@ def rules() -> dict:
             "hiragana": js_pattern(words.HIRAGANA_RE),
             "hiragana_word": whole(words.HIRAGANA_WORD_RE),
             "katakana_typed": words.KATAKANA_TYPED_COST,
+            "reading": whole(words.READING_RE),
             "bid": js_pattern(words.BID_RE),
             "bid_word": words.BID_WORD,
             "strains": [list(names) for names in words.STRAINS],
