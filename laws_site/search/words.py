@@ -39,7 +39,7 @@ KATAKANA_TYPED_COST = WORD_COST
 # a query written wholly in hiragana (りぼーく, じゅんばんがいのりーど) is a reading typed before conversion:
 # the reading expansions answer it (順番外のリード, "→" in its why), so it is cut as before SudachiPy's rule
 # for hiragana and the katakana reading above: an unknown run whole, not the words a reading happens to hold
-READING_RE = re.compile("[\u3041-\u3096ー\s]+")
+READING_RE = re.compile(r"[\u3041-\u3096ー\s]+")
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
 # a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
 # a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
