@@ -90,12 +90,15 @@ def test_recall_stays_above_its_floor(judged, lang):
         ("しまっ", "仕舞う", True),
         ("いる", "居る", True),
         ("その", "其の", True),  # an adnominal, however written
+        ("まま", "侭", True),  # a formal noun in kana (置いたまま), the dictionary's 副詞可能
+        ("とき", "時", True),
         # written in kanji, the word itself: 間違ったハンド, 出したカード, 見せたカード, 順番外
         ("間違っ", "間違う", False),
         ("出し", "出す", False),
         ("見せ", "見せる", False),
         ("外", "外", False),
         ("表", "表", False),  # a prefix too (表彰), but 表にして出した means face up
+        ("後", "後", False),  # 副詞可能 too, but written in kanji: オークションが終わった後
     ],
 )
 def test_a_word_written_in_kanji_carries_the_situation(surface, norm, is_light):

@@ -36,6 +36,9 @@ COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": i
 LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞"}
 AFFIX_POS = {"接頭辞", "接尾辞"}
 DEPENDENT = "非自立可能"
+# a noun that may stand as an adverb (副詞可能): written in kana it is a formal noun serving the clause (置いた
+# まま, したとき, 見たところ, そのあと); in kanji (前, 後, 時) the word itself
+ADVERBIAL_NOUN = "副詞可能"
 PARTICLE = "助詞"
 # the dictionary's particles and auxiliaries of two kana the corpus may not print (けど, のに, じゃ, よね):
 # known to the cut, a colloquial ending no longer turns its whole run of kana into one unknown word
@@ -145,7 +148,7 @@ def light(surface: str, norm: str) -> bool:
     kana_only = not tokenize.HAN_RE.search(surface)
     for morpheme in tokenize.sudachi_dictionary().lookup(surface):
         pos = morpheme.part_of_speech()
-        serving = pos[0] in AFFIX_POS or pos[1] == DEPENDENT
+        serving = pos[0] in AFFIX_POS or pos[1] == DEPENDENT or pos[2] == ADVERBIAL_NOUN
         if (pos[0] in LIGHT_POS or (serving and kana_only)) and tokenize.normalised(morpheme) == norm:
             return True
     return False
