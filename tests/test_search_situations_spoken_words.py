@@ -72,3 +72,11 @@ def test_a_hand_told_as_tefuda_reads_as_the_laws_hand(search_conn):
     62D (the twelfth trick)."""
     found = [r["id"] for r in engine.search(search_conn, "手札が12枚しかない", limit=1)]
     assert found and found[0].startswith(("laws-2017-ja:13", "laws-2017-ja:14")), found
+
+
+def test_accounts_that_differ_reach_the_law_on_disputed_facts(search_conn):
+    """「言い分が食い違う」 (the two sides tell it differently) is the vocabulary's spoken form of Law 85's
+    「事実が合意されていない場合」 (and 85B 「納得のいく事実認定ができない場合」): the Laws print neither
+    言い分 nor 食い違う, and a sentence holding both reached no part of Law 85 in its first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "双方の言い分が食い違っている", limit=3)]
+    assert found and found[0].startswith("laws-2017-ja:85"), found
