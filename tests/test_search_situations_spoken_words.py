@@ -80,3 +80,13 @@ def test_accounts_that_differ_reach_the_law_on_disputed_facts(search_conn):
     言い分 nor 食い違う, and a sentence holding both reached no part of Law 85 in its first ten."""
     found = [r["id"] for r in engine.search(search_conn, "双方の言い分が食い違っている", limit=3)]
     assert found and found[0].startswith("laws-2017-ja:85"), found
+
+
+def test_dummy_telling_declarer_how_to_play_reaches_law_45f(search_conn):
+    """「プレイを教える」 is the vocabulary's spoken form of 45F 「ダミーがディクレアラーにプレイを示唆し」: the Laws
+    print 教える only of a wrong explanation (47E1), and 「ダミーが…プレイを教えた」 found 45F seventh, under titles
+    that merely name ダミー and ディクレアラー."""
+    found = [
+        r["id"] for r in engine.search(search_conn, "ダミーが次にどのカードを出すかプレイを教えてしまった", limit=3)
+    ]
+    assert any(unit.startswith("laws-2017-ja:45F") for unit in found), found
