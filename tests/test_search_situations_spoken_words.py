@@ -90,3 +90,10 @@ def test_dummy_telling_declarer_how_to_play_reaches_law_45f(search_conn):
         r["id"] for r in engine.search(search_conn, "ダミーが次にどのカードを出すかプレイを教えてしまった", limit=3)
     ]
     assert any(unit.startswith("laws-2017-ja:45F") for unit in found), found
+
+
+def test_trying_to_stop_an_irregularity_reaches_its_prevention(search_conn):
+    """止める (to stop it happening) is no word of the Laws; the vocabulary's spoken form of 42B2 「違反行為を防ぐ
+    よう努めること」 and 9A3 「違反行為を防ごうとすることができる」: in a sentence it reads as 違反行為を防ぐ."""
+    found = [r["id"] for r in engine.search(search_conn, "ダミーがディクレアラーの反則を止めようとした", limit=2)]
+    assert {"laws-2017-ja:42B2", "laws-2017-ja:9A3"} & set(found), found
