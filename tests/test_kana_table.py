@@ -16,7 +16,7 @@ from ingest.text import kana
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "ingest" / "text" / "kana.py"
 # not a kana table: the endings a verb's stem takes (a word's grammar, which kana.py does not hold)
-OTHER_CONCEPT = {"ingest/search/neighbours.py"}
+OTHER_CONCEPT = {"ingest/search/lexicon.py"}
 ROWS = [row for row in kana.GOJUON_ROWS.values()]
 TABLE_COPY = re.compile(
     "|".join(

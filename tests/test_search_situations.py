@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 254 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 260 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -40,8 +40,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # words (134 ja queries): ja 0.649 / 0.836; 57 zh queries (6 new, 0.596 / 0.737), slow play, a concession
 # and a psych in Chinese words, a late spoken sense of a dictionary word no longer read (说: 論評): zh 0.632 / 0.772;
 # six unseen English situations (63 en queries): en 0.603 / 0.730; ended and late in the Laws' words, disputed facts
-# and a defective trick as directors say them: en 0.635 / 0.762
-FLOORS = {"ja": (0.62, 0.81), "zh": (0.60, 0.74), "en": (0.62, 0.75)}  # recall@1, recall@3
+# and a defective trick as directors say them: en 0.635 / 0.762; 140 ja queries (6 new: 0.636 / 0.814); a hiragana
+# run cut where a known word starts, a kana stem a word, a formal noun in kana light, three spoken forms of the
+# vocabulary (言い分が食い違う, プレイを教える, 止める): ja 0.657 / 0.850
+FLOORS = {"ja": (0.63, 0.83), "zh": (0.60, 0.74), "en": (0.62, 0.75)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -61,9 +63,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 254
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 134, "zh": 57, "en": 63}
-    assert sum(s.held_out for s in SITUATIONS) == 44 + 19 + 21
+    assert len(SITUATIONS) == 260
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 140, "zh": 57, "en": 63}
+    assert sum(s.held_out for s in SITUATIONS) == 46 + 19 + 21
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
@@ -92,12 +94,15 @@ def test_recall_stays_above_its_floor(judged, lang):
         ("しまっ", "仕舞う", True),
         ("いる", "居る", True),
         ("その", "其の", True),  # an adnominal, however written
+        ("まま", "侭", True),  # a formal noun in kana (置いたまま), the dictionary's 副詞可能
+        ("とき", "時", True),
         # written in kanji, the word itself: 間違ったハンド, 出したカード, 見せたカード, 順番外
         ("間違っ", "間違う", False),
         ("出し", "出す", False),
         ("見せ", "見せる", False),
         ("外", "外", False),
         ("表", "表", False),  # a prefix too (表彰), but 表にして出した means face up
+        ("後", "後", False),  # 副詞可能 too, but written in kanji: オークションが終わった後
     ],
 )
 def test_a_word_written_in_kanji_carries_the_situation(surface, norm, is_light):
@@ -137,6 +142,59 @@ def test_the_corpus_light_words_keep_what_serves_and_drop_what_the_text_prints(j
 def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, typed, words):
     cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed)]
     assert cut[-len(words) :] == words
+
+
+@pytest.mark.parametrize(
+    ("typed", "known"),
+    [
+        # SudachiPy makes hiragana an unknown word only where no word of its dictionary starts: a kana spelling
+        # the lexicon lacks (のぞき込む) no longer swallows the particle and the word before it
+        ("相手の手札をじっとのぞき込んでいる", ["を", "じっと"]),
+        ("パスのじゅんばんがちがった", ["じゅんばん", "が", "ちがっ"]),
+    ],
+)
+def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
+    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(word in cut for word in known), cut
+
+
+@pytest.mark.parametrize(
+    ("typed", "forms"),
+    [
+        # a word the Laws print in katakana, typed in hiragana in a sentence (a phone's keyboard before conversion)
+        ("順番外のりーど", ["順番", "外", "リド"]),
+        ("だみーにかーどを見せた", ["ダミ", "カド"]),
+        # a word the lexicon knows in hiragana stays that word (ある, not a katakana reading)
+        ("ある", ["有る"]),
+    ],
+)
+def test_a_katakana_word_typed_in_hiragana_is_that_word(judged, typed, forms):
+    cut = [word.norm for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(form in cut for form in forms), cut
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [
+        # a verb typed in kana, inflected: its stem is a word of the cut, not the start of an unknown run
+        ("1トリックあげますと言った", ["あげ", "ます", "と"]),
+        ("ボードのカードをいれかえた", ["いれかえ", "た"]),
+    ],
+)
+def test_a_verb_typed_in_kana_is_cut_at_its_stem(judged, typed, words):
+    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(word in cut for word in words), cut
+
+
+@pytest.mark.parametrize("typed", ["りぼーく", "じゅんばんがいのりーど"])
+def test_a_query_wholly_in_hiragana_is_a_reading(judged, typed):
+    """Typed wholly in hiragana, a query is a reading: one unknown word, not the words it happens to hold
+    (順番 of じゅんばん put the definition of 順番 first), answered by its reading (→ リボーク, 順番外のリード)."""
+    conn = judged[0]
+    assert [word.known for word in search_data(conn).lexicon.cut(typed)] == [False]
+    first = engine.search(conn, typed, limit=1)[0]
+    assert first["id"] in {f"laws-2017-ja:{law}" for law in ("53", "54", "55", "56", "61")}
+    assert first["why"]["from"] == typed and first["why"]["sign"] == "→"
 
 
 def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):

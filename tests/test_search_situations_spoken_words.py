@@ -72,3 +72,28 @@ def test_a_hand_told_as_tefuda_reads_as_the_laws_hand(search_conn):
     62D (the twelfth trick)."""
     found = [r["id"] for r in engine.search(search_conn, "手札が12枚しかない", limit=1)]
     assert found and found[0].startswith(("laws-2017-ja:13", "laws-2017-ja:14")), found
+
+
+def test_accounts_that_differ_reach_the_law_on_disputed_facts(search_conn):
+    """「言い分が食い違う」 (the two sides tell it differently) is the vocabulary's spoken form of Law 85's
+    「事実が合意されていない場合」 (and 85B 「納得のいく事実認定ができない場合」): the Laws print neither
+    言い分 nor 食い違う, and a sentence holding both reached no part of Law 85 in its first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "双方の言い分が食い違っている", limit=3)]
+    assert found and found[0].startswith("laws-2017-ja:85"), found
+
+
+def test_dummy_telling_declarer_how_to_play_reaches_law_45f(search_conn):
+    """「プレイを教える」 is the vocabulary's spoken form of 45F 「ダミーがディクレアラーにプレイを示唆し」: the Laws
+    print 教える only of a wrong explanation (47E1), and 「ダミーが…プレイを教えた」 found 45F seventh, under titles
+    that merely name ダミー and ディクレアラー."""
+    found = [
+        r["id"] for r in engine.search(search_conn, "ダミーが次にどのカードを出すかプレイを教えてしまった", limit=3)
+    ]
+    assert any(unit.startswith("laws-2017-ja:45F") for unit in found), found
+
+
+def test_trying_to_stop_an_irregularity_reaches_its_prevention(search_conn):
+    """止める (to stop it happening) is no word of the Laws; the vocabulary's spoken form of 42B2 「違反行為を防ぐ
+    よう努めること」 and 9A3 「違反行為を防ごうとすることができる」: in a sentence it reads as 違反行為を防ぐ."""
+    found = [r["id"] for r in engine.search(search_conn, "ダミーがディクレアラーの反則を止めようとした", limit=2)]
+    assert {"laws-2017-ja:42B2", "laws-2017-ja:9A3"} & set(found), found

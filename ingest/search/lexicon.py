@@ -20,6 +20,7 @@ corpus. Whether a word is dropped is read from the dictionary's entries for that
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 from collections import Counter
 from typing import Iterable
@@ -35,12 +36,30 @@ COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": i
 LIGHT_POS = {"連体詞", "代名詞", "接続詞", "感動詞"}
 AFFIX_POS = {"接頭辞", "接尾辞"}
 DEPENDENT = "非自立可能"
+# a noun that may stand as an adverb (副詞可能): written in kana it is a formal noun serving the clause (置いた
+# まま, したとき, 見たところ, そのあと); in kanji (前, 後, 時) the word itself
+ADVERBIAL_NOUN = "副詞可能"
 PARTICLE = "助詞"
 # the dictionary's particles and auxiliaries of two kana the corpus may not print (けど, のに, じゃ, よね):
 # known to the cut, a colloquial ending no longer turns its whole run of kana into one unknown word
 # (コンシードしたけど: し + た + けど, not したけど; ですよと: です + よ + と)
 FUNCTION_WORD_KANA = [chr(code) for code in range(0x3041, 0x3097)] + ["ー"]
 SCHEMA = (COLUMNS, {"pk": "surface"})
+# the endings a verb's or an adjective's stem takes before an auxiliary (落とし-た, 落とさ-ない, 遅かっ-た):
+# each candidate stem is kept only where the dictionary reads it as the word
+STEM_ENDINGS = tuple(
+    "あいうえおかきくけこがぎぐげごさしすせそたちつてとなにぬねのばびぶべぼまみむめもらりるれろわっん"
+) + (
+    "",
+    "かっ",
+    "けれ",
+    "かろ",
+)
+INFLECTING_POS = {"動詞", "形容詞"}
+# of those, the stems a report of what happened types before た, て, ない, ます, たい (あげ-ます, わかっ-た,
+# そろわ-ない, ほしかっ-た): not the imperative, volitional or conditional stems (あげろ, あげよ, あげれ-ば)
+REPORTED_STEM_ENDINGS = ("", *"いきぎしちにびみりっかがさたなばまらわく", "かっ")
+HIRAGANA_WORD_RE = re.compile("[\u3041-\u3096]+")
 
 
 def lexicon_rows(
@@ -72,6 +91,7 @@ def lexicon_rows(
         if surface not in words:
             words[surface] = [norm, int(dropped(surface, norm)), int(light(surface, norm)), 0]
     words.update(kana_spellings(words))
+    words.update(kana_inflections(words))
     return [
         {"surface": surface, "norm": norm, "dropped": drop, "light": is_light, "count": count}
         for surface, (norm, drop, is_light, count) in sorted(words.items())
@@ -128,7 +148,7 @@ def light(surface: str, norm: str) -> bool:
     kana_only = not tokenize.HAN_RE.search(surface)
     for morpheme in tokenize.sudachi_dictionary().lookup(surface):
         pos = morpheme.part_of_speech()
-        serving = pos[0] in AFFIX_POS or pos[1] == DEPENDENT
+        serving = pos[0] in AFFIX_POS or pos[1] == DEPENDENT or pos[2] == ADVERBIAL_NOUN
         if (pos[0] in LIGHT_POS or (serving and kana_only)) and tokenize.normalised(morpheme) == norm:
             return True
     return False
@@ -154,6 +174,35 @@ def kana_spellings(found: dict[str, list]) -> dict[str, list]:
             # printed as kanji, never as typed (count 0): the cut takes it last (聞きたい is 聞き + たい, not 聞 + 期待)
             spellings[kana] = entry[:3] + [0]
     return spellings
+
+
+def kana_inflections(found: dict[str, list]) -> dict[str, list]:
+    """The stems of the verbs and adjectives written in hiragana (あげる: あげ, あげれ; わかる: わかっ, わから),
+    as a director types them (あげますと, わかった): the corpus prints these words in kanji, or not at all,
+    so their kana stems were no word of the cut, and an unknown run of kana swallowed the particles around
+    them. A stem is kept where the dictionary reads it as the same word; it takes the word's entry, as
+    printed nowhere (count 0)."""
+    dictionary = tokenize.sudachi_dictionary()
+    stems: dict[str, list] = {}
+    for surface, (norm, drop, is_light, _count) in sorted(found.items()):
+        if drop or not HIRAGANA_WORD_RE.fullmatch(surface) or not _inflects(dictionary, surface, norm, surface):
+            continue
+        for ending in REPORTED_STEM_ENDINGS:
+            stem = surface[:-1] + ending
+            if stem and stem not in found and stem not in stems and _inflects(dictionary, stem, norm):
+                stems[stem] = [norm, 0, is_light, 0]
+    return stems
+
+
+def _inflects(dictionary, surface: str, norm: str, dictionary_form: str | None = None) -> bool:
+    """Whether the dictionary reads `surface` as a verb or an adjective of this normalised form (written
+    `dictionary_form` in its dictionary form, if given)."""
+    return any(
+        morpheme.part_of_speech()[0] in INFLECTING_POS
+        and tokenize.normalised(morpheme) == norm
+        and (dictionary_form is None or morpheme.dictionary_form() == dictionary_form)
+        for morpheme in dictionary.lookup(surface)
+    )
 
 
 def _nfkc(text: str) -> str:

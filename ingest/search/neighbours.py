@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from ingest.parsers.records import ParseError
-from ingest.search.lexicon import corpus_words
+from ingest.search.lexicon import STEM_ENDINGS, corpus_words
 from ingest.sources.corpus import tab_separated_lines
 from ingest.text import tokenize
 
@@ -34,16 +34,6 @@ SCHEMA = (COLUMNS, {"pk": ("word", "neighbour")})
 NEIGHBOURS_FILE = "neighbours.tsv"
 MAX_NEIGHBOURS = 3  # per word: more would make the word as common as its commonest neighbour
 LEADING_KANJI_RE = re.compile(r"[\u3400-\u9fff々]+")  # a word's kanji before its okurigana
-# the endings a verb's or an adjective's stem takes before an auxiliary (落とし-た, 落とさ-ない, 遅かっ-た):
-# each candidate stem is kept only where the dictionary reads it as the word
-STEM_ENDINGS = tuple(
-    "あいうえおかきくけこがぎぐげごさしすせそたちつてとなにぬねのばびぶべぼまみむめもらりるれろわっん"
-) + (
-    "",
-    "かっ",
-    "けれ",
-    "かろ",
-)
 
 
 def read_neighbours(path: Path) -> list[tuple[str, str, float]]:

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
-from ingest.text import tokenize
+from ingest.text import kana, tokenize
 from laws_site.read import queries
 
 # what a word costs in a cut (the cheapest cut wins): a known word 100,000 less up to 1,000 for how
@@ -30,6 +30,16 @@ UNKNOWN_CHAR_COST = 2_000_000
 # the characters of an unknown run of kana, one script at a time (ー in both): a word SudachiPy does not
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
+HIRAGANA_RE = re.compile("[\u3041-\u309f]")
+# a word the Laws print in katakana typed in hiragana inside a sentence (ダミーがかーどを: a phone's kana keyboard
+# before conversion) is that word, at the cost of two words: a cut into words the lexicon knows wins over it
+# (あげますと is あげ + ます + と, not あげ + マスト)
+HIRAGANA_WORD_RE = re.compile("[\u3041-\u3096ー]+")
+KATAKANA_TYPED_COST = WORD_COST
+# a query written wholly in hiragana (りぼーく, じゅんばんがいのりーど) is a reading typed before conversion:
+# the reading expansions answer it (順番外のリード, "→" in its why), so it is cut as before SudachiPy's rule
+# for hiragana and the katakana reading above: an unknown run whole, not the words a reading happens to hold
+READING_RE = re.compile(r"[\u3041-\u3096ー\s]+")
 KATAKANA_WORD_RE = tokenize.KATAKANA_WORD_RE  # a word written in katakana (キャリー, オーバー)
 # a bid written as level + strain (1ハート, 1NT, 2♠, ３ダイヤ, 1S, read after NFKC) is cut into a number and
 # a suit word: the query gains the Laws' word for it, ビッド. Not C or D, which spell sections (7C, 6D);
@@ -179,6 +189,7 @@ class Lexicon:
         run_end = _latin_runs(chars)
         best: list[tuple | None] = [None] * (size + 1)  # (cost, previous position, word)
         best[0] = (0, -1, None)
+        in_sentence = READING_RE.fullmatch(chars) is None
         for i in range(size):
             if best[i] is None:
                 continue
@@ -188,17 +199,26 @@ class Lexicon:
                 if best[j] is None or best[j][0] > base + cost:
                     best[j] = (base + cost, i, word)
 
+            starts_word = False
             for j in range(i + 1, min(size, i + self.longest) + 1):
                 if j - 1 in run_end and run_end[j - 1] != j:
                     continue  # it would end inside a Latin or digit run
                 surface = chars[i:j]
                 entry = self.words.get(surface)
                 if entry:
+                    starts_word = True
                     relax(j, entry[2], Word(surface, entry[0], i, j, entry[1], True))
+                elif in_sentence and j - i > 1 and HIRAGANA_WORD_RE.fullmatch(surface):
+                    entry = self.words.get(kana.hiragana_to_katakana(surface))
+                    if entry and not entry[1]:
+                        starts_word = True
+                        relax(j, entry[2] + KATAKANA_TYPED_COST, Word(surface, entry[0], i, j, False, True))
             char = chars[i]
             if _no_word(char):
                 relax(i + 1, 0, None)
                 continue
+            if in_sentence and starts_word and HIRAGANA_RE.match(char):
+                continue  # SudachiPy's rule: hiragana is an unknown word only where no known word starts
             j = run_end.get(i) or _kana_run_end(chars, i)
             relax(j, UNKNOWN_RUN_COST if j - i > 1 else UNKNOWN_CHAR_COST, self._unknown(chars, i, j))
             if j - i > 1 and i not in run_end:

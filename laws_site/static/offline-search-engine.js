@@ -95,6 +95,7 @@
       const best = new Array(n + 1).fill(null);
       best[0] = { cost: 0, prev: -1, token: null };
       const lexicon = this.lexicon, maxLen = this.maxSurface;
+      const inSentence = !K.words.reading.test(s.join("")); // a query wholly in hiragana is a reading (words.READING_RE)
       for (let i = 0; i < n; i++) {
         if (!best[i]) continue;
         const base = best[i].cost;
@@ -102,14 +103,24 @@
           if (!best[j] || best[j].cost > base + cost) best[j] = { cost: base + cost, prev: i, token };
         };
         let surface = "";
+        let startsWord = false;
         for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
           surface += s[j - 1];
           if (runEnd[j - 1] !== undefined && runEnd[j - 1] !== j) continue; // it would end inside a Latin or digit run
           const entry = lexicon[surface];
-          if (entry) relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j });
+          if (entry) { startsWord = true; relax(j, entry[2], { surface, norm: entry[0], dropped: entry[1], begin: i, end: j }); }
+          else if (inSentence && j - i > 1 && K.words.hiragana_word.test(surface)) {
+            // a word printed in katakana typed in hiragana (りーど): words.Lexicon.cut
+            const printed = lexicon[toKatakana(surface)];
+            if (printed && !printed[1]) {
+              startsWord = true;
+              relax(j, printed[2] + K.words.katakana_typed, { surface, norm: printed[0], dropped: 0, begin: i, end: j });
+            }
+          }
         }
         const c = s[i];
         if (/[\s\p{P}\p{S}]/u.test(c) && c !== "ー") { relax(i + 1, 0, null); continue; }
+        if (inSentence && startsWord && K.words.hiragana.test(c)) continue; // SudachiPy's rule: hiragana is unknown only where no known word starts
         let j = i + 1;
         if (runEnd[i] !== undefined) {
           j = runEnd[i];
