@@ -68,7 +68,7 @@ def test_the_cut_is_the_path_of_least_cost_and_an_unknown_character_is_a_word(da
         ("莊家碰了明手的牌", "触れる"),  # 碰: touch, one character (traditional 莊 read as 庄)
         ("明手看了防家的牌", "見る"),  # 看: its second entry's first gloss, see
         ("同伴忘了提醒", "忘れる"),  # 忘: forget
-        ("藏牌 已经打了下一墩", "トリック"),  # 墩: the glossary's trick before the dictionary's block
+        ("刚才那墩是谁赢的", "トリック"),  # 墩: the glossary's trick before the dictionary's block
     ],
 )
 def test_everyday_chinese_words_reach_the_words_the_laws_print(data, query, japanese):
