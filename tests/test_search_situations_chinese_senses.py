@@ -1,9 +1,9 @@
 """A Chinese word the 1997 Laws print reads in the sense they print it in (issue 36, item 2).
 
 CC-CEDICT's first senses are not the Laws': 成绩 "achievement" read as 達成, 这副牌's 副 "assistant" as
-アシスタント, 叫品's 品 "article" as 条項; 下一墩 (the next trick) read as 墩 alone, 叫牌不足 (the bid was
-insufficient) as コール and 不足. The glossary and the director vocabulary pair each with the 2017 term the
-1997 text stands for (corpus/glossary.yml, corpus/vocabulary.yml quote both texts).
+アシスタント, 叫品's 品 "article" as 条項, and 下一墩 (the next trick) as 墩 alone. The glossary and the
+director vocabulary pair each with the 2017 term the 1997 text stands for (corpus/glossary.yml,
+corpus/vocabulary.yml quote both texts).
 """
 
 from __future__ import annotations
@@ -29,12 +29,7 @@ def readings(conn, query: str) -> dict[str, list[str]]:
             "ボード",
         ),  # 1997 13A 「该副牌照常进行比赛」 = 2017 13A1 「ボードを普通にプレイさせる」
         ("他取消了那个叫品", "叫品", "コール"),  # 1997 21B2 「他取消的叫品」
-        ("谁引下一墩", "下一墩", "次のトリック"),
-        (
-            "他的叫牌不足怎么办",
-            "叫牌不足",
-            "不十分なビッド",
-        ),  # 1997 27 不足叫牌, the words in a sentence's order  # 1997 44G 「对下一墩进行引牌」 = 2017 44G 「次のトリックへのリード」
+        ("谁引下一墩", "下一墩", "次のトリック"),  # 1997 44G 「对下一墩进行引牌」 = 2017 44G 「次のトリックへのリード」
     ],
 )
 def test_a_word_of_the_chinese_laws_reads_as_the_term_it_stands_for(search_conn, query, word, japanese):
