@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from urllib.parse import quote
 
+import brotli
 import pytest
 from click.testing import CliRunner
 
@@ -225,9 +226,13 @@ def test_a_static_file_server_serves_every_kind_of_page(static_host, path, title
 @pytest.mark.slow
 def test_the_packs_and_the_worker_are_served_as_the_worker_reads_them(static_host, exported):
     site, figures = exported
-    status, headers, body = fetch(f"{static_host}/-/offline/{figures['build']}/search.json.gz")
-    assert status == 200 and body[:2] == b"\x1f\x8b" and "Content-Encoding" not in headers  # the worker inflates it
-    assert json.loads(gzip.decompress(body))["build"] == figures["build"]
+    status, headers, body = fetch(f"{static_host}/-/offline/{figures['build']}/search.json.br")
+    assert status == 200 and "Content-Encoding" not in headers  # the worker inflates it (brotli-decode.js)
+    assert json.loads(brotli.decompress(body))["build"] == figures["build"]
+    status, headers, gzipped = fetch(f"{static_host}/-/offline/{figures['build']}/search.json.gz")
+    assert status == 200 and gzip.decompress(gzipped) == brotli.decompress(body)  # for a client of gzip alone
+    status, headers, decoder = fetch(static_host + "/-/static-plugins/bridge-laws/brotli-decode.js")
+    assert status == 200 and b"var BrotliDecode=" in decoder
     status, headers, body = fetch(static_host + "/sw.js")
     assert status == 200 and "javascript" in headers["Content-Type"]
     status, headers, body = fetch(static_host + "/-/offline/manifest.webmanifest")

@@ -15,6 +15,7 @@ import gzip
 import json
 import shutil
 
+import brotli
 import pytest
 
 from ingest.build.identity import read_build_id
@@ -40,6 +41,7 @@ def served_pack(laws_db_path, tmp_path_factory):
     page = {"path": "/laws-2017-ja/61B", "html": "<p>リボークの成立</p>" * 40}
     text = json.dumps({"build": build, "pages": [page] * (PACK_BYTES // len(json.dumps(page)))}).encode()
     pack.write_bytes(gzip.compress(text, compresslevel=1))
+    pack_file(db, build, "pages-ja", "br").write_bytes(brotli.compress(text, quality=1))  # a pack is stored in both
     with serving(db, log=directory / "server.log") as (base, process):
         yield base, process.pid, f"/-/offline/pages.json?build={build}&lang=ja", len(text)
 

@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 
+import brotli
 import pytest
 
 from laws_site.http.responses import PAGE_TEMPLATE as PAGE_TEMPLATE_KEY
@@ -274,21 +275,26 @@ def vary_names(response) -> set[str]:
 def test_the_packs_are_sent_as_stored_or_decompressed_and_cached_for_good(
     datasette, build_id, laws_db_path, packs_made
 ):
-    stored = offline_pack_files.pack_file(laws_db_path, build_id, "search").read_bytes()
+    stored = offline_pack_files.stored_forms(laws_db_path, build_id, "search")
+    gzipped, smaller = stored["gzip"].read_bytes(), stored["br"].read_bytes()
+    assert brotli.decompress(smaller) == gzip.decompress(gzipped) and len(smaller) < len(gzipped)
     for path in (f"/-/offline/{build_id}/search.json.gz", f"/-/offline/search.json?build={build_id}"):
-        response, body = asyncio.run(raw(datasette, path, **{"accept-encoding": "gzip, br"}))
-        assert response.headers["content-encoding"] == "gzip" and "immutable" in response.headers["cache-control"]
-        assert body == stored and response.headers["content-length"] == str(len(stored)), path
-        assert "Accept-Encoding" in vary_names(response), path
+        # a browser over HTTPS: the brotli file as stored; a client of gzip alone: the gzip file
+        for accept, coding, body_stored in (("gzip, deflate, br", "br", smaller), ("gzip, br;q=0", "gzip", gzipped)):
+            response, body = asyncio.run(raw(datasette, path, **{"accept-encoding": accept}))
+            assert response.headers["content-encoding"] == coding and "immutable" in response.headers["cache-control"]
+            assert body == body_stored and response.headers["content-length"] == str(len(body_stored)), path
+            assert "Accept-Encoding" in vary_names(response), path
+            assert response.headers["etag"] == f'"{build_id}-search-{coding}"'
+            again, nothing = asyncio.run(
+                raw(datasette, path, **{"accept-encoding": accept, "if-none-match": response.headers["etag"]})
+            )
+            assert again.status_code == 304 and nothing == b"", path
         plain, text = asyncio.run(raw(datasette, path, **{"accept-encoding": "identity"}))
         assert "content-encoding" not in plain.headers and "content-length" not in plain.headers  # chunked
         # Vary names the encoding (and Cookie, Authorization, as Datasette marks every anonymous answer)
-        assert text == gzip.decompress(stored) and "Accept-Encoding" in vary_names(plain), path
-        assert response.headers["etag"] == f'"{build_id}-search-gzip"' != plain.headers["etag"]
-        again, nothing = asyncio.run(
-            raw(datasette, path, **{"accept-encoding": "gzip", "if-none-match": response.headers["etag"]})
-        )
-        assert again.status_code == 304 and nothing == b"", path
+        assert text == gzip.decompress(gzipped) and "Accept-Encoding" in vary_names(plain), path
+        assert plain.headers["etag"] == f'"{build_id}-search-identity"'
     response, body = asyncio.run(
         raw(datasette, f"/-/offline/search.json?build={build_id}", **{"accept-encoding": "gzip"})
     )
@@ -545,3 +551,16 @@ def test_the_crawl_reads_on_the_event_loops_thread(laws_db_path):
     """No read thread for the crawl (Datasette's non-threaded mode): one hand-off less per read."""
     datasette = offline_make.build_datasette(laws_db_path, **offline_make.CRAWL_SETTINGS)
     assert datasette.executor is None and datasette.setting("sql_time_limit_ms") == offline_make.BUILD_TIME_LIMIT_MS
+
+
+# issue 26's budget: what a reader in one interface language downloads, its pages pack and the search pack
+READER_BUDGET_BYTES = 3_000_000
+
+
+@pytest.mark.slow
+def test_a_reader_downloads_at_most_three_megabytes(build_id, laws_db_path, packs_made):
+    def sent(name: str) -> int:  # what the server sends a browser (it accepts brotli)
+        return offline_pack_files.pack_file(laws_db_path, build_id, name, "br").stat().st_size
+
+    for lang in ("ja", "zh", "en"):
+        assert sent(f"pages-{lang}") + sent("search") <= READER_BUDGET_BYTES, lang

@@ -96,9 +96,10 @@ def test_a_read_only_copy_serves_the_whole_site_and_the_offline_app(served_as_no
             assert client.get(path).status_code == 200, path
         for name in offline_pack_files.NAMES:
             stored = offline_pack_files.pack_file(read_only_outputs / "laws.db", build, name).read_bytes()
-            packed = client.get(f"/-/offline/{build}/{name}.json.gz", headers={"accept-encoding": "gzip"})
-            assert packed.status_code == 200 and packed.headers["content-encoding"] == "gzip", name
-            assert packed.content == gzip.decompress(stored), name  # httpx decodes it
+            for coding in ("gzip", "br"):
+                packed = client.get(f"/-/offline/{build}/{name}.json.gz", headers={"accept-encoding": coding})
+                assert packed.status_code == 200 and packed.headers["content-encoding"] == coding, name
+                assert packed.content == gzip.decompress(stored), name  # httpx decodes it
     assert tree(read_only_outputs) == before  # nothing written, nothing touched
     text = log.read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in text and "Permission denied" not in text and "Read-only" not in text, text[-2000:]
@@ -106,5 +107,6 @@ def test_a_read_only_copy_serves_the_whole_site_and_the_offline_app(served_as_no
 
 def test_the_read_only_tree_is_what_the_build_wrote(read_only_outputs):
     names = sorted(str(p.relative_to(read_only_outputs)) for p in read_only_outputs.rglob("*") if p.is_file())
-    assert names[0] == "laws.db" and len(names) == 1 + len(offline_pack_files.NAMES)
+    packs = len(offline_pack_files.NAMES) * len(offline_pack_files.SUFFIXES)  # each pack gzip and brotli
+    assert names[0] == "laws.db" and len(names) == 1 + packs
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o444 for p in read_only_outputs.rglob("*") if p.is_file())

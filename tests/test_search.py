@@ -198,7 +198,8 @@ def marked(conn, text, query, lang):
     from ingest.text import tokenize
 
     tokens, offsets = tokenize.index_tokens_and_offsets(text, lang)
-    wanted = plan.make_branch(searching.search_data(conn), query, lang).highlight_terms()
+    data = searching.search_data(conn)
+    wanted = presentation.marked_words(plan.make_branch(data, query, lang), data.lexicon.light)
     spans = snippets.snippet(text, snippets.match_spans(tokens, tokenize.unpack_offsets(offsets), wanted))
     return snippets.snippet_text(spans, "【", "】")
 
@@ -209,6 +210,16 @@ def test_snippet_marks_the_printed_variant_spelling(conn):
 
 def test_snippet_marks_simplified_text_for_a_traditional_query(conn):
     assert marked(conn, "两张或更多的罚张", "罰張", "zh") == "两张或更多的【罚张】"
+
+
+def test_snippet_marks_the_situations_words_not_its_light_ones(conn):
+    # ダミーが止めようとした: ダミー and 止める are marked; よう and する, which carry no situation (and which
+    # the result's why does not name), are not
+    text = "ディクレアラーは「勝つ」ようダミーに指定したとき、ダミーはプレイを止める。"
+    assert marked(conn, text, "ダミーが止めようとした", "ja") == (
+        "ディクレアラーは「勝つ」よう【ダミー】に指定したとき、【ダミー】はプレイを【止める】。"
+    )
+    assert marked(conn, "そのようにする。", "ようにする", "ja") == "その【よう】に【する】。"  # nothing else asked
 
 
 def test_snippet_is_data_not_markup():

@@ -299,3 +299,28 @@ async def test_the_citation_answer_matches_the_documented_schema(datasette):
         answer = (await datasette.client.get("/-/search.json?q=" + quote(query))).json()
         errors = [e.message for e in Draft202012Validator(SCHEMAS["search"]).iter_errors(answer)]
         assert errors == [], (query, errors)
+
+
+CITABLE_KINDS = ("article", "paragraph", "item", "appendix", "table")
+
+
+def regulation_labels(conn) -> list[tuple[str, str]]:
+    """(label, unit id) of every citable regulation unit, as its label reads in each interface language."""
+    rows = conn.execute(
+        "select s.id, l.labels from sections s join search_labels l on l.id = s.id "
+        f"where s.doc = 'jcbl-regs-ja' and s.kind in ({', '.join('?' * len(CITABLE_KINDS))})",
+        CITABLE_KINDS,
+    )
+    return [(label, unit) for unit, labels in rows for label in json.loads(labels).values() if label]
+
+
+def test_every_label_a_regulation_prints_reads_back_as_its_citation(conn):
+    # what a director sees on a page (付表7-4(a)(ii), 附表5-2(1), Article 25(4)(1)①(a), 付表1 表1), typed
+    labels = regulation_labels(conn)
+    assert len(labels) > 900
+    unread = [
+        (label, unit)
+        for label, unit in labels
+        if unit not in ((searching.search_page(conn, label, limit=1).get("citation") or {}).get("units") or [])
+    ]
+    assert not unread, unread[:20]

@@ -1,6 +1,6 @@
 """Offline search answers as the server does (issue 33, item 2): the same top-5 results, each found
-for the same reason (issue 36 item 3: the words it holds, through which expansion), or the same
-refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
+for the same reason (issue 36 item 3: the words it holds, through which expansion), with the same
+words marked in its snippet, or the same refusal, for every query of benchmarks/qrels.yml and benchmarks/situations.yml and every query the
 forgiving and citation tests type. The offline engine (static/offline-search*.js) runs in Node on
 the search pack of this session's build (laws_site/offline/search_data.py), one Node process for
 the module, the queries sent in batches; the server's answers come from search_page itself.
@@ -135,10 +135,14 @@ def offline(search_pack_file):
 
 
 def top_results(answer: dict) -> list[tuple] | str:
-    """The top results' ids and why each was found (laws_site/search/why.py), or the refusal's message."""
+    """The top results' ids, why each was found (laws_site/search/why.py) and the words its snippet
+    marks, or the refusal's message."""
     if "error" in answer:
         return "refused: " + answer["error"]
-    return [(result["id"], result["why"]) for result in answer["results"]]
+    return [
+        (result["id"], result["why"], [part["text"] for part in result["snippet"] if part["mark"]])
+        for result in answer["results"]
+    ]
 
 
 def server_answer(conn, query: str, options: dict) -> dict:
@@ -157,7 +161,7 @@ def server_answer(conn, query: str, options: dict) -> dict:
 
 def test_the_compared_queries_are_all_there():
     """Every judged query, and the queries of every test that types into search."""
-    assert len(judged_queries()) == 265 + 254
+    assert len(judged_queries()) == 265 + 260
     for name in TYPING_TESTS:
         assert len(typed_queries(ROOT / "tests" / name)) > 5, name
     assert "夢家的權利" in {q for q, _ in QUERIES} and "第 16 条 B 項 1" in {q for q, _ in QUERIES}
@@ -169,3 +173,18 @@ def test_offline_top_results_and_their_reasons_are_the_servers(conn, offline, ba
     phone = [top_results(answer) for answer in offline(batch)]
     differing = [(query, s, p) for (query, _), s, p in zip(batch, server, phone) if s != p]
     assert not differing, "\n".join(f"{q}\n  server:  {s}\n  offline: {p}" for q, s, p in differing)
+
+
+def test_every_label_a_regulation_prints_is_read_alike_offline(conn, offline):
+    """The regulations' labels typed as citations (tests/test_search_citations.py): the same units offline."""
+    from tests.test_search_citations import regulation_labels
+
+    labels = [label for label, _unit in regulation_labels(conn)]
+    differing = []
+    for start in range(0, len(labels), BATCH):
+        batch = [(label, {}) for label in labels[start : start + BATCH]]
+        for (label, _), phone in zip(batch, offline(batch)):
+            server = (server_answer(conn, label, {}).get("citation") or {}).get("units")
+            if server != (phone.get("citation") or {}).get("units"):
+                differing.append((label, server, phone.get("citation")))
+    assert not differing, differing[:10]

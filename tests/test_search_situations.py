@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 254 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 260 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -38,10 +38,11 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # nouns; 51 queries): en 0.627 / 0.745; six unseen English situations added (57 queries): en 0.579 / 0.684; "wrong" read as the Laws' 間違った: en 0.596 / 0.737;
 # the vocabulary's spoken words read in a sentence as the Laws' terms, a duty and the next table in the Laws'
 # words (134 ja queries): ja 0.649 / 0.836; 57 zh queries (6 new, 0.596 / 0.737), slow play, a concession
-# and a psych in Chinese words, a late spoken sense of a dictionary word no longer read (说: 論評): zh 0.632 / 0.772
-# 63 zh queries (6 new, 0.500 / 0.500): zh 0.651 / 0.762; 1997 words in their Laws' sense (成绩, 副牌, 叫品, 下一墩), a
-# term said with 了 inside (抽错了叫牌卡): zh 0.667 / 0.778
-FLOORS = {"ja": (0.62, 0.81), "zh": (0.60, 0.74), "en": (0.57, 0.70)}  # recall@1, recall@3
+# and a psych in Chinese words, a late spoken sense of a dictionary word no longer read (说: 論評): zh 0.632 / 0.772;
+# six unseen English situations (63 en queries): en 0.603 / 0.730; ended and late in the Laws' words, disputed facts
+# and a defective trick as directors say them: en 0.635 / 0.762; 63 zh queries (6 new, 0.500 / 0.500): zh 0.651 / 0.762;
+# 1997 words in their Laws' sense (成绩, 副牌, 叫品, 下一墩), a term said with 了 inside (抽错了叫牌卡): zh 0.667 / 0.778
+FLOORS = {"ja": (0.62, 0.81), "zh": (0.60, 0.74), "en": (0.62, 0.75)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -61,9 +62,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 254
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 134, "zh": 63, "en": 57}
-    assert sum(s.held_out for s in SITUATIONS) == 44 + 21 + 19
+    assert len(SITUATIONS) == 260
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 134, "zh": 63, "en": 63}
+    assert sum(s.held_out for s in SITUATIONS) == 44 + 21 + 21
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

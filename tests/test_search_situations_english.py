@@ -147,3 +147,25 @@ def test_wrong_reads_as_the_laws_mistaken(search_conn):
         assert "間違った" in translation.japanese_words(data.translations, sentence, data.chinese), sentence
     found = [r["id"] for r in engine.search(search_conn, "as director I gave a wrong ruling", limit=3, interface="en")]
     assert found[0] == "laws-2017-ja:82C", found
+
+
+def test_ended_reads_as_the_laws_concluded_not_before(search_conn):
+    """ "ended", "finished" are the Laws' 終了 (22 オークションの終了, 17D1 オークションが終了した後, 66D プレイ終了後):
+    JMdict's first word for "end" is 前 ("before"), the opposite of what the director said (the glossary's
+    Ended / Finished). A call after the auction ended is Law 39's (最後のパスの後のコール): in the first ten."""
+    data = search_data(search_conn)
+    for sentence in ("the auction had already ended", "the play is finished"):
+        read = translation.japanese_words(data.translations, sentence, data.chinese)
+        assert "終了" in read and "前" not in read, (sentence, read)
+    query = "he made a bid after the auction had already ended"
+    found = [r["id"] for r in engine.search(search_conn, query, limit=10, interface="en")]
+    assert any(unit.startswith("laws-2017-ja:39") for unit in found), found
+
+
+def test_late_reads_as_the_lateness_the_laws_index_files(search_conn):
+    """ "late" is 遅刻 (the Laws' 索引 files 90B1 指定開始時間後の競技者の到着 under 手順上のペナルティ/遅刻; the
+    JCBL regulations' 第45条 遅刻や遅いプレイ), not JMdict's 遅く, which no unit about arriving prints."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "they came late", data.chinese)[-1:] == ["遅刻"]
+    found = [r["id"] for r in engine.search(search_conn, "the team arrived late", limit=5, interface="en")]
+    assert "laws-2017-ja:90B1" in found, found

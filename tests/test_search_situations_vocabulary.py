@@ -79,6 +79,9 @@ def test_card_in_english_is_the_laws_card(search_conn):
         ("opponent was rude to me", "74A"),  # rude: against 74A1 礼儀正しい態度
         ("declarer said small from dummy", "46B"),  # small: 46B1(c) 「低い」、またはこれと同じ意味の言葉
         ("they argued over how many tricks were won", "79"),  # 79A1 取ったトリックの数は ... 合意される
+        # different versions of what happened: 85 「事実が合意されていない場合」 (Rulings on Disputed Facts)
+        ("the players give different versions of the auction", "85"),
+        ("I found five cards in one trick", "67"),  # 67A 2枚以上のカードをプレイしたとき (Defective Trick)
     ],
 )
 def test_an_english_players_words_reach_the_current_law(search_conn, sentence, law):

@@ -159,7 +159,7 @@ def test_every_dictionary_word_is_one_word_of_the_lexicon(laws_db_path, data):
     """A Japanese word the lexicon would cut into pieces would search for its pieces: none is read."""
     pairs = translation.dictionary_pairs(sqlite3.connect(laws_db_path))
     assert len(pairs) > 5000
-    from_dictionary = {japanese for _, japanese, _ in pairs}
+    from_dictionary = {japanese for _, japanese, *_ in pairs}
     named = {word for found in data.translations.values() for word in found}
     read = from_dictionary & named
     assert read and all(word in data.lexicon.words for word in read)
@@ -202,3 +202,36 @@ def test_a_phrase_naming_one_suit_reads_the_same_for_any_suit(data):
     spades = words(data, "the defender has no spades")
     assert "リボークに関する質問" in spades
     assert words(data, "the defender has no hearts") == spades
+
+
+def test_a_verb_form_of_a_noun_term_reads_the_verb_not_the_noun(data):
+    """turned, turning are the verb turn's (JMdict "to turn": 変える), not the glossary's Turn, 順番 ("his
+    turn"), which dropping the ending read: "a pair turned up late" was read as a turn to call. The noun
+    stays the noun, and a term that is the word's own loanword keeps its verb forms (passed: パス)."""
+    assert data.translations["turned"] == data.translations["turning"] == ["変える"]
+    assert "順番" not in words(data, "he turned the card face up")
+    assert "順番" in words(data, "it was his turn")
+    assert "パス" in words(data, "partner passed") and "ダブル" in words(data, "he doubled")
+    assert "取りの宣言" in words(data, "declarer claimed")
+
+
+@pytest.mark.parametrize(
+    "query, verb",
+    [
+        ("the north pair showed up after the start", "見え"),
+        ("they sorted out the boards", "比"),
+        ("he turned up", "変える"),
+    ],
+)
+def test_a_verb_before_its_particle_naming_no_term_reads_nothing(data, query, verb):
+    """ "showed up", "sorted out", "turned up" mean other than show, sort, turn: no term names the phrasal
+    verb, and the verb alone read a wrong sense (turned: 変える, sorted: 比, "a sort")."""
+    assert verb not in words(data, query), words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query, japanese",
+    [("he picked up his cards", "取る"), ("declarer gave up a trick", "諦める"), ("declarer played on", "プレイ")],
+)
+def test_a_phrasal_verb_a_term_names_still_reads_and_on_begins_a_phrase(data, query, japanese):
+    assert japanese in words(data, query), words(data, query)

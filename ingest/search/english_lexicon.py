@@ -105,6 +105,12 @@ NUMBERS = {
 # the adverb particles of English phrasal verbs (take back, point out, put down)
 PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
 
+# the particles that, right after a verb's past or participle, make a phrasal verb ("turned up": arrived, "gave
+# up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those
+# verb endings ("put up" may be a present, a past or a noun)
+ADVERB_PARTICLES = frozenset("back out up down off away".split())
+VERB_ENDINGS = ("ed", "ing")
+
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))

@@ -25,8 +25,22 @@ JA_LAW_WORDS = [
     (re.compile(rf"([0-9]+){ITEM_MARK}"), r"\1"),
 ]
 LOOSE_LAW_REF = re.compile(rf"^([0-9]+)([a-z])?([0-9]+)?([a-z])?({ROMAN}|[0-9]+)?$", re.IGNORECASE)
-REG_NUMBERS = re.compile(r"^第?([0-9]+)条?(?:[-.・ ]?第?([0-9]+)項?)?(?:[-.・ ]?第?([0-9]+)号?)?$")
-APPENDIX = re.compile(r"^(?:付表|appendix-?)([0-9]+)$", re.IGNORECASE)
+# a regulation as its label prints it in each interface language, loosened: 第24条5項1号 (项 in
+# Chinese), Article 24(5)(1), 24-5-1, 24.5.1; a fourth level is an item's circled number (第27条2項3号①:
+# NFKC reads ① as 1), a fifth its lettered sub-item (第25条4項1号①(a))
+REG_NUMBERS = re.compile(
+    r"^(?:第|article)?([0-9]+)条?(?:[-.・(]?第?([0-9]+)[項项]?\)?)?(?:[-.・(]?第?([0-9]+)号?\)?)?"
+    r"(?:[-.・(]?([0-9]+)\)?)?(?:[-.・(]?([a-z])\)?)?$",
+    re.IGNORECASE,
+)
+# an appendix as printed (付表7-4(a)(ii), 附表7-4, Appendix 7-4(a), 付表1 表1, Appendix 1, table 1) or as
+# its ref (appendix-7-4-a-ii): (appendix, table | paragraph, item (a letter, or a number: 付表5-2(1)),
+# sub-item)
+APPENDIX = re.compile(
+    rf"^(?:付表|附表|appendix)-?([0-9]+)(?:,?(?:表|table)-?([0-9]+)"
+    rf"|[-(]?([0-9]+)\)?(?:[-(]?([a-z]|[0-9]+)\)?(?:[-(]?({ROMAN})\)?)?)?)?$",
+    re.IGNORECASE,
+)
 NOTE_LABEL = re.compile(r"^L(?=[0-9])", re.IGNORECASE)
 LAW_WORD = re.compile(r"^(?:laws?|規則|规则)", re.IGNORECASE)
 # two numbers side by side with only a separator between them (24-5-1, 6.1), or a numbered 項 right
@@ -72,11 +86,19 @@ def law_spelling(typed: str) -> str | None:
 
 
 def regulation_spelling(typed: str) -> str | None:
-    """`第24条5項1号`, `24.5.1`, `24_5_1` -> `24-5-1`; `付表5` -> `appendix-5`."""
+    """`第24条5項1号`, `Article 24(5)(1)`, `24.5.1`, `24_5_1` -> `24-5-1`; `付表5` -> `appendix-5`,
+    `付表7-4(a)(ii)` -> `appendix-7-4-a-ii`, `付表1 表1` -> `appendix-1-table-1`: every label the site
+    prints for a regulation reads back as its ref."""
     text = squeeze(typed)
     appendix = APPENDIX.match(text)
     if appendix:
-        return f"appendix-{int(appendix.group(1))}"
+        number, table, paragraph, item, sub = appendix.groups()
+        if table:
+            return f"appendix-{int(number)}-table-{int(table)}"
+        levels = (
+            [str(int(number))] + ([str(int(paragraph))] if paragraph else []) + [p.lower() for p in (item, sub) if p]
+        )
+        return "appendix-" + "-".join(levels)
     match = REG_NUMBERS.match(text.replace("_", "-"))
     if not match:
         return None

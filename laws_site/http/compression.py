@@ -2,8 +2,8 @@
 its own): the 索引 page travels in ~32 KB instead of 264 KB to a phone on a poor signal.
 
 asgi-gzip compresses a streamed answer chunk by chunk (it never holds the whole body) and passes on
-an answer that already has a Content-Encoding untouched: the offline packs, stored gzipped, go out
-as stored. The database download (`/laws.db`) is sent as it is: compressing 20 MB per request
+an answer that already has a Content-Encoding untouched: the offline packs, stored compressed, go
+out as stored. The database download (`/laws.db`) is sent as it is: compressing 20 MB per request
 would let a few clients take the CPU. A compressed answer's ETag becomes weak (W/"..."), as
 nginx's gzip makes it: the tag names the uncompressed bytes, and a strong tag must differ per
 encoding (RFC 9110 8.8.1); weak tags still revalidate (If-None-Match compares weakly).
@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 from asgi_gzip import GZipMiddleware
+
+from laws_site.http.stored import accepts
 
 MINIMUM_SIZE = 1024  # bytes: below this, gzip's header and the CPU cost more than they save
 LEVEL = 6  # zlib's default: within 2 % of level 9's size on the pages, at about half the CPU
@@ -48,7 +50,8 @@ def wrap(app):
 
 
 def accepts_gzip(scope) -> bool:
-    return any(name == b"accept-encoding" and b"gzip" in value.lower() for name, value in scope["headers"])
+    value = next((v for name, v in scope["headers"] if name == b"accept-encoding"), b"")
+    return accepts(value.decode("latin-1"), "gzip")
 
 
 def weak_etag_if_gzipped(headers: list) -> list:

@@ -1,8 +1,9 @@
 """A large stored file sent as it is stored, in chunks: memory per download stays a chunk or two.
 
-Gzip files (the offline packs, laws_site/offline/make.py) go out as stored, with `Content-Encoding:
-gzip`, to a client that accepts it, and decompressed chunk by chunk to one that does not; a file is
-never read or expanded whole per request. A slow reader holds one chunk: the server's transport
+The offline packs are stored twice, brotli and gzip (laws_site/offline/make.py): a client that
+accepts brotli (every browser over HTTPS) gets the brotli file, one that accepts gzip the gzip file,
+each as stored with its `Content-Encoding`, and any other the gzip file decompressed chunk by chunk;
+a file is never read or expanded whole per request. A slow reader holds one chunk: the server's transport
 makes `send` wait while its buffer is full. The answer carries its own ETag, so no layer holds it to
 hash it (laws_site/http/asgi.py tags only what has none).
 """
@@ -14,14 +15,15 @@ import gzip
 from pathlib import Path
 
 CHUNK_BYTES = 64 * 1024
+PREFERRED = ("br", "gzip")  # the smaller first
 
 
-def accepts_gzip(request) -> bool:
-    """Whether Accept-Encoding lists gzip (or *) without q=0."""
-    for part in (request.headers.get("accept-encoding") or "").lower().split(","):
-        coding, _, parameters = part.strip().partition(";")
+def accepts(accept_encoding: str | None, coding: str) -> bool:
+    """Whether an Accept-Encoding header lists ``coding`` (or *) without q=0 (RFC 9110 12.5.3)."""
+    for part in (accept_encoding or "").lower().split(","):
+        name, _, parameters = part.strip().partition(";")
         quality = parameters.strip().removeprefix("q=") if parameters.strip().startswith("q=") else "1"
-        if coding.strip() in ("gzip", "*"):
+        if name.strip() in (coding, "*"):
             try:
                 return float(quality) > 0
             except ValueError:
@@ -59,18 +61,21 @@ class StoredFile:
             handle.close()
 
 
-def gzip_answer(request, path: Path, content_type: str, version: str, headers: dict | None = None):
-    """A stored gzip file as ``content_type``: as stored when the client accepts gzip, else decompressed.
-    ``version`` names the file's content (it never changes under that name): the strong ETag of each
-    encoding, so that no layer holds the answer to hash it, and a 304 for a client that has it."""
-    gzipped = accepts_gzip(request)
-    etag = f'"{version}-{"gzip" if gzipped else "identity"}"'
+def encoded_answer(request, stored: dict[str, Path], content_type: str, version: str, headers: dict | None = None):
+    """A file stored compressed, as ``content_type``: {coding: path} names its stored forms (``gzip``
+    always; ``br`` preferred: a third smaller); the first the client accepts goes out as stored, else
+    the gzip file decompressed. ``version`` names the content (it never changes under that name): the
+    strong ETag of each encoding, so that no layer holds the answer to hash it, and a 304 for a client
+    that has it."""
+    accept_encoding = request.headers.get("accept-encoding")
+    coding = next((c for c in PREFERRED if c in stored and accepts(accept_encoding, c)), "identity")
+    etag = f'"{version}-{coding}"'
     headers = {**(headers or {}), "Vary": "Accept-Encoding", "ETag": etag}
     if etag in [tag.strip() for tag in (request.headers.get("if-none-match") or "").split(",")]:
         return NotModified(headers)
-    if gzipped:
-        return StoredFile(path, content_type, {**headers, "Content-Encoding": "gzip"})
-    return StoredFile(path, content_type, headers, gunzip=True)
+    if coding == "identity":
+        return StoredFile(stored["gzip"], content_type, headers, gunzip=True)
+    return StoredFile(stored[coding], content_type, {**headers, "Content-Encoding": coding})
 
 
 class NotModified:

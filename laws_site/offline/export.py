@@ -38,7 +38,7 @@ from ingest.build.identity import read_build_id
 from laws_site.i18n import catalog as i18n
 from laws_site.offline.make import build_datasette
 from laws_site.offline.pack import SHELL_PATH, unpack_page
-from laws_site.offline.pack_files import NAMES, file_name, missing, pack_file
+from laws_site.offline.pack_files import NAMES, SUFFIXES, file_name, missing, pack_file
 
 MARKER = ".bridge-laws-export"
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
@@ -192,8 +192,9 @@ def write_site_files(db_path: Path, build: str, root: Path, base_url: str) -> No
     )
     packs = root / "-" / "offline" / build
     packs.mkdir(parents=True)
-    for name in NAMES:
-        shutil.copyfile(pack_file(db_path, build, name), packs / file_name(name))
+    for name in NAMES:  # the worker fetches the brotli files; the gzip files for clients of gzip alone
+        for coding in SUFFIXES:
+            shutil.copyfile(pack_file(db_path, build, name, coding), packs / file_name(name, coding))
 
 
 def copy_tree(source: Path, target: Path) -> None:

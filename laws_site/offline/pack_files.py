@@ -13,18 +13,27 @@ from ingest.build.outputs import packs_directory
 from laws_site.i18n import catalog as i18n
 
 NAMES = ("search",) + tuple(f"pages-{lang}" for lang in i18n.LANGUAGES)  # the order they are made in
+# each pack is stored in both: gzip for every client (and the static export, whose host sends files as
+# they are), brotli for a browser that accepts it from the server (laws_site/http/stored.py)
+SUFFIXES = {"gzip": ".json.gz", "br": ".json.br"}
 
 
-def pack_file(db_path: Path, build: str, name: str) -> Path:
-    return packs_directory(Path(db_path), build) / file_name(name)
+def pack_file(db_path: Path, build: str, name: str, coding: str = "gzip") -> Path:
+    return packs_directory(Path(db_path), build) / file_name(name, coding)
 
 
-def file_name(name: str) -> str:
-    return f"{name}.json.gz"
+def file_name(name: str, coding: str = "gzip") -> str:
+    return name + SUFFIXES[coding]
+
+
+def stored_forms(db_path: Path, build: str, name: str) -> dict[str, Path]:
+    """{coding: path} of one pack's stored files."""
+    return {coding: pack_file(db_path, build, name, coding) for coding in SUFFIXES}
 
 
 def missing(db_path: Path, build: str) -> list[str]:
-    return [name for name in NAMES if not pack_file(db_path, build, name).is_file()]
+    """The packs of a build not (wholly) made: a name whose files are not all there."""
+    return [name for name in NAMES if not all(path.is_file() for path in stored_forms(db_path, build, name).values())]
 
 
 def current_build_id(conn) -> str:

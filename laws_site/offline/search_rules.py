@@ -165,6 +165,8 @@ def rules() -> dict:
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
+            "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
+            "verb_endings": list(english_lexicon.VERB_ENDINGS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),

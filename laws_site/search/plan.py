@@ -63,9 +63,6 @@ class Branch:
             return self.title_needs <= title_words
         return title_carries(title_words, self.clauses)
 
-    def highlight_terms(self) -> frozenset[str]:
-        return self.highlighted
-
 
 def make_branch(data: SearchData, text: str, lang: str, via: str | None = None, weight: float = 1.0) -> Branch:
     terms, clauses = query_tokens(data, text, lang)

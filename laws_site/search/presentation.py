@@ -23,7 +23,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
         else:
-            spans = _shown_spans(shown, hit.branch.highlighted if hit.branch else frozenset())
+            spans = _shown_spans(shown, marked_words(hit.branch, lexicon.light))
         result = as_dict(data, hit, snippet(shown.text, spans))
         result["why"] = why(query, hit, shown, title_words.get(rowids.get(hit.id)), lexicon)
         result.update(labels.get(hit.id, ()))
@@ -36,6 +36,14 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
 def linked_units(data: SearchData, hit: Hit) -> list[str]:
     """The other units a result links to: its reprints, what it reprints, its earlier editions' units."""
     return hit.reprints + ([hit.reprint_of] if hit.reprint_of else []) + list(data.paired.get(hit.id, ()))
+
+
+def marked_words(branch, light: frozenset[str]) -> frozenset[str]:
+    """The words a result marks in its text: its branch's, less the light words (する, よう carry no
+    situation, and its why does not name them), unless the query has no other."""
+    if branch is None:
+        return frozenset()
+    return frozenset(word for word in branch.highlighted if word not in light) or branch.highlighted
 
 
 def _shown_spans(shown: ShownText, wanted: frozenset[str]) -> list[tuple[int, int]]:

@@ -28,16 +28,19 @@ import unicodedata
 
 from ingest.search import glossary
 from ingest.search.english_lexicon import (
+    ADVERB_PARTICLES,
     ARTICLES,
     FUNCTION_WORDS,
+    MIN_STEM,
     NUMBERS,
     PHRASAL_PARTICLES,
     SUPPORT_VERBS,
+    VERB_ENDINGS,
     nouns_of,
     other_suits,
     stems,
 )
-from ingest.text import tokenize
+from ingest.text import forgiving, tokenize
 from laws_site.search.chinese import MAX_WORD_CHARS, ChineseWords, term_key
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
@@ -51,9 +54,9 @@ HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): t
 ASPECT_PARTICLES = frozenset("了过着")
 
 
-def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str, list[str]]:
+def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
     """{key: the Japanese words of the entries whose Chinese or English word it is}, then of the
-    dictionary's (english, japanese, the word it inflects) for the words neither names: an inflection
+    dictionary's (english, japanese, the word it inflects, its gloss) for the words neither names: an inflection
     of a word they name reads as that word (led: the glossary's lead), others as the dictionary's
     Japanese word where the lexicon cuts it whole. An abbreviation that the glossary's and the
     vocabulary's own English prints as an everyday word (TO: "Failure to Alert"), or a function word
@@ -84,7 +87,9 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             if term_key(variant) not in table:
                 add(variant, list(entry.ja))
     named = dict(table)
-    for english, japanese, word in dictionary:
+    for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
+        table[form] = japanese
+    for english, japanese, word, _ in dictionary:
         if any(key in named for key in stems(term_key(english))):
             continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
         if term_key(word) in named:
@@ -93,6 +98,31 @@ def translations(data, dictionary: list[tuple[str, str, str]] = ()) -> dict[str,
             add(english, [japanese])
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[str, list[str]]:
+    """{a regular verb form (turned, turning) of a one-word term the glossary or the vocabulary names for
+    a noun of the Laws: the dictionary's verb for the word}: a director's "turned the card", "turned up"
+    is no 順番 (the glossary's Turn, "his turn"), which an ending folded back would read. Only where JMdict
+    glosses the word as a verb ("to turn") by another word than the term's, and the term is not the
+    word's own loanword: passed, doubled, revoked are the Laws' パス, ダブル, リボーク (the same action)."""
+    verbs = {english: japanese for english, japanese, _, gloss in dictionary if gloss.startswith("to ")}
+    found: dict[str, list[str]] = {}
+    for key, japanese in named.items():
+        verb = verbs.get(key)
+        if verb not in data.lexicon.words or not key.isalpha() or verb in japanese:
+            continue
+        if any(loanword_of(key, word) for word in japanese):
+            continue
+        base = key[:-1] if key.endswith("e") else key
+        found.update({form: [verb] for form in (base + "ed", base + "ing") if form not in named})
+    return found
+
+
+def loanword_of(english: str, japanese: str) -> bool:
+    """Whether the Japanese word is the English word's loanword (pass, パス: one consonant skeleton)."""
+    key = forgiving.sound_key(english, japanese=False)
+    return bool(key) and key == forgiving.sound_key(japanese, japanese=True)
 
 
 def forms_without_extra_words(data, forms: list[str]) -> list[str]:
@@ -109,9 +139,9 @@ def forms_without_extra_words(data, forms: list[str]) -> list[str]:
     return [form for form, own in zip(forms, words) if not any(other and other < own for other in words)]
 
 
-def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
-    """(english, japanese, word) of table search_english (ingest/search/english_lexicon.py)."""
-    return list(conn.execute("select english, japanese, word from search_english order by english"))
+def dictionary_pairs(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
+    """(english, japanese, word, gloss) of table search_english (ingest/search/english_lexicon.py)."""
+    return list(conn.execute("select english, japanese, word, gloss from search_english order by english"))
 
 
 def english_words(data) -> frozenset[str]:
@@ -199,6 +229,7 @@ def read_terms(
         for word, following in zip(words, words[1:])
         if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
     }
+    carried |= unknown_phrasal_verbs(table, words)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []
     ordered = [(start, end, key, None) for start, end, key in found] + list(particles)
@@ -235,6 +266,22 @@ def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int,
                 break
             if skipped and key in table:
                 found.append((first_start, end, key))
+    return found
+
+
+def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
+    """(start, end) of each verb's past or participle directly followed by its particle where the two name no
+    term ("turned up": arrived, not 変える; "sorted out"): a phrasal verb means other than its verb, so the
+    verb reads nothing alone rather than a wrong sense. "out of" is a preposition's; a term holding the
+    verb still reads ("turned up late")."""
+    found = set()
+    for verb, particle, following in zip(words, words[1:], [*words[2:], None]):
+        if particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
+            continue
+        if not any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS):
+            continue
+        if not any(key in table for key in span_keys([verb.group(), particle.group()])):
+            found.add((verb.start(), verb.end()))
     return found
 
 

@@ -299,6 +299,14 @@
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
+      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, the two naming
+      // no term (turned up), reads nothing alone
+      for (let i = 0; i + 1 < words.length; i++) {
+        const verb = words[i][0], particle = words[i + 1][0], following = words[i + 2];
+        if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
+        if (!T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        if (!this.spanKeys([verb, particle]).some((c) => table[c])) carried.add(words[i].index + ":" + (words[i].index + verb.length));
+      }
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
       const ordered = found.map((f) => [...f, null]);
       for (let i = 0; i < words.length; i++) {
@@ -764,9 +772,16 @@
         const [text, tokens, packed] = stored;
         let spans;
         if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
-        else spans = matchSpans(tokens, packed, hit.branch ? hit.branch.highlighted : new Set());
+        else spans = matchSpans(tokens, packed, this.markedWords(hit.branch));
         return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, text, tokens, packed) };
       });
+    }
+
+    /** presentation.marked_words: a branch's words less the light ones, unless it has no other. */
+    markedWords(branch) {
+      if (!branch) return new Set();
+      const content = new Set([...branch.highlighted].filter((word) => !this.situations.light.has(word)));
+      return content.size ? content : branch.highlighted;
     }
 
     /** search/why.py: the query's words a result holds, and through which expansion. */

@@ -163,7 +163,12 @@
   function regulationSpelling(typed) {
     const text = squeeze(typed);
     const appendix = K.spelling.appendix.exec(text);
-    if (appendix) return "appendix-" + parseInt(appendix[1], 10);
+    if (appendix) {
+      const [, number, table, paragraph, item, sub] = appendix;
+      if (table) return `appendix-${parseInt(number, 10)}-table-${parseInt(table, 10)}`;
+      const levels = [parseInt(number, 10)].concat(paragraph ? [parseInt(paragraph, 10)] : [], [item, sub].filter(Boolean).map((p) => p.toLowerCase()));
+      return "appendix-" + levels.join("-");
+    }
     const m = K.spelling.reg_numbers.exec(text.replace(/_/g, "-"));
     return m ? m.slice(1).filter(Boolean).join("-") : null;
   }

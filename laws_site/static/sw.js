@@ -49,6 +49,8 @@ const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 // the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
 const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-ranking.js", "offline-search.js"]
   .map((name) => "/-/static-plugins/bridge-laws/" + name);
+// google/brotli's decoder (vendored, static/brotli-decode.js)
+const BROTLI_DECODER = "/-/static-plugins/bridge-laws/brotli-decode.js";
 const EXTRA_ASSETS = [...SEARCH_SCRIPTS,
   "/-/offline/manifest.webmanifest",
   "/-/static-plugins/bridge-laws/offline.css",
@@ -89,6 +91,8 @@ function rebased(text) { return BASE === "/" ? text : text.replace(ROOT_LINK, "$
 // the offline search engine (the same file the offline page runs): the worker answers a search
 // page whole, and keeps the engine loaded between searches
 importScripts(...SEARCH_SCRIPTS.map(at));
+// a static export's packs are brotli files the worker inflates itself (fetchPack)
+if (STATIC_SITE) importScripts(at(BROTLI_DECODER));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));
@@ -143,16 +147,22 @@ function json(data) {
   return new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json; charset=utf-8" } });
 }
 
-/** The JSON text of one of this build's packs (search, pages-ja...): the server sends it with
- * Content-Encoding gzip (the browser inflates it); a static host sends the stored .gz file as it is
- * (inflated here: gzip's first two bytes say which). One try: a failure fails the install. */
+/** The JSON text of one of this build's packs (search, pages-ja...). From the server: `.json.gz`,
+ * which it sends brotli- or gzip-encoded as the browser accepts (the browser inflates it), or as
+ * stored (inflated here: gzip's first two bytes say which). From a static host (STATIC_SITE): the
+ * brotli file, half the gzip file's size, which the host sends as stored and BrotliDecode inflates
+ * (a host that sends it with `Content-Encoding: br` gives the JSON itself: it starts with "{", which
+ * no brotli stream of the packs does). One try: a failure fails the install. */
 async function fetchPack(name) {
-  const response = await fetch(at("/-/offline/" + BUILD + "/" + name + ".json.gz"), { cache: "no-cache" });
+  const suffix = STATIC_SITE ? ".json.br" : ".json.gz";
+  const response = await fetch(at("/-/offline/" + BUILD + "/" + name + suffix), { cache: "no-cache" });
   if (!response.ok) {
     await response.text().catch(() => ""); // read it: an unread body keeps the connection busy
     throw new Error("the offline pack " + name + " answered " + response.status);
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] === 0x7b) return new TextDecoder().decode(bytes);
+  if (STATIC_SITE) return new TextDecoder().decode(BrotliDecode(new Int8Array(bytes.buffer)));
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return new TextDecoder().decode(bytes);
   const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(inflated).text();
