@@ -68,7 +68,7 @@ def test_the_cut_is_the_path_of_least_cost_and_an_unknown_character_is_a_word(da
         ("莊家碰了明手的牌", "触れる"),  # 碰: touch, one character (traditional 莊 read as 庄)
         ("明手看了防家的牌", "見る"),  # 看: its second entry's first gloss, see
         ("同伴忘了提醒", "忘れる"),  # 忘: forget
-        ("藏牌 已经打了下一墩", "トリック"),  # 墩: the glossary's trick before the dictionary's block
+        ("刚才那墩是谁赢的", "トリック"),  # 墩: the glossary's trick before the dictionary's block
     ],
 )
 def test_everyday_chinese_words_reach_the_words_the_laws_print(data, query, japanese):
@@ -153,3 +153,33 @@ def test_a_letter_is_no_honour_outside_a_chinese_sentence(data):
     """In English "a" is the article and "k" nothing: only a Chinese sentence reads a card's letter."""
     assert "アナー" not in words(data, "a defender showed a card")
     assert "アナー" not in words(data, "打了10墩")
+
+
+READ_IN_NODE = CUT_IN_NODE.replace("engine.chineseWords(run)", "engine.readTerms(run)")
+SAID_WITH_A_PARTICLE = [
+    ("墩牌放错了方向", "放错了方向", "トリックの並べ方"),  # the vocabulary's 放错方向 (65B)
+    ("对方打错了牌号", "打错了牌号", "間違ったボード"),  # 打错牌号 (15)
+    ("他拿错了叫牌卡", "拿错了叫牌卡", "意図と異なるコール"),  # 拿错叫牌卡 (25A)
+]
+
+
+@pytest.mark.parametrize("query, said, japanese", SAID_WITH_A_PARTICLE)
+def test_a_term_said_with_an_aspect_particle_inside_reads_as_the_term(data, query, said, japanese):
+    """A sentence puts 了 (or 过, 着) after the verb of a term the vocabulary lists without it: 放错了方向
+    is 放错方向. Before, the term was missed and its words read one by one (放: 位置, 错: 間違った)."""
+    assert japanese in dict(translation.read_terms(data.translations, query, data.chinese)).get(said, []), said
+
+
+def test_the_offline_engine_reads_a_term_across_a_particle_as_the_server_does(data, search_pack_file):
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    queries = [query for query, _, _ in SAID_WITH_A_PARTICLE] + ["同伴看过了我的牌", "了了"]
+    answer = subprocess.run(
+        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "RUNS": json.dumps(queries, ensure_ascii=False)},
+        capture_output=True,
+        check=True,
+    )
+    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
+    assert json.loads(answer.stdout) == server

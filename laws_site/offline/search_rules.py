@@ -175,6 +175,7 @@ def rules() -> dict:
             "articles": sorted(english_lexicon.ARTICLES),
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
+            "aspect_particles": sorted(translation.ASPECT_PARTICLES),
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },

@@ -41,7 +41,7 @@ from ingest.search.english_lexicon import (
     stems,
 )
 from ingest.text import forgiving, tokenize
-from laws_site.search.chinese import ChineseWords, term_key
+from laws_site.search.chinese import MAX_WORD_CHARS, ChineseWords, term_key
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -50,6 +50,8 @@ LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # 10 is left out, in a Chinese sentence it is more often a count (10墩) than a card
 HONOUR_LETTERS = frozenset("akqj")
 HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
+# aspect particles a Chinese sentence puts after a verb (抽错了叫牌卡, 放错了方向): a term read across them
+ASPECT_PARTICLES = frozenset("了过着")
 
 
 def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
@@ -213,9 +215,14 @@ def read_terms(
     if tokenize.HAN_RE.search(text) and HONOUR_TERM in table:
         found += [(w.start(), w.end(), HONOUR_TERM) for w in words if set(w.group()) <= HONOUR_LETTERS]
     for run in tokenize.HAN_RUN_RE.finditer(text):
-        for start, end in (chinese_words or ChineseWords()).cut(run.group()):
+        cut = (chinese_words or ChineseWords()).cut(run.group())
+        for start, end in cut:
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
+        found += [
+            (run.start() + start, run.start() + end, key)
+            for start, end, key in across_particles(table, run.group(), cut)
+        ]
     # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
     carried = {
         (word.start(), word.end())
@@ -238,6 +245,28 @@ def read_terms(
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(start, end, key) of each term of several words that the run says with an aspect particle inside
+    (抽错了叫牌卡: the vocabulary's 抽错叫牌卡; 放错了方向: 放错方向): the words from a word to a later one,
+    the particles between them left out; the longest is kept by read_terms as any longer term is."""
+    found = []
+    for i, (first_start, _) in enumerate(cut):
+        if run[cut[i][0] : cut[i][1]] in ASPECT_PARTICLES:
+            continue
+        key, skipped = run[cut[i][0] : cut[i][1]], False
+        for start, end in cut[i + 1 :]:
+            word = run[start:end]
+            if word in ASPECT_PARTICLES:
+                skipped = True
+                continue
+            key += word
+            if len(key) > MAX_WORD_CHARS:
+                break
+            if skipped and key in table:
+                found.append((first_start, end, key))
+    return found
 
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:

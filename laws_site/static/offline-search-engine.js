@@ -298,10 +298,12 @@
         for (const w of words) if ([...w[0]].every((c) => T.honour_letters.includes(c))) found.push([w.index, w.index + w[0].length, T.honour_term]);
       }
       for (const run of text.matchAll(T.han_run)) {
-        for (const [start, end] of this.chineseWords(run[0])) {
+        const cut = this.chineseWords(run[0]);
+        for (const [start, end] of cut) {
           const word = run[0].slice(start, end);
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
+        for (const [start, end, key] of this.acrossParticles(run[0], cut)) found.push([run.index + start, run.index + end, key]);
       }
       // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
       const carried = new Set();
@@ -340,6 +342,28 @@
       }
       kept = kept.filter((k) => k[2]);
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
+    }
+
+    /** translation.across_particles: [start, end, key] of each term of several words said with an aspect
+     * particle inside (抽错了叫牌卡: 抽错叫牌卡), the particles between its words left out. */
+    acrossParticles(run, cut) {
+      const table = this.pack.translations, T = K.translation;
+      const found = [];
+      for (let i = 0; i < cut.length; i++) {
+        if (T.aspect_particles.includes(run.slice(cut[i][0], cut[i][1]))) continue;
+        let key = run.slice(cut[i][0], cut[i][1]), skipped = false;
+        for (const [start, end] of cut.slice(i + 1)) {
+          const word = run.slice(start, end);
+          if (T.aspect_particles.includes(word)) {
+            skipped = true;
+            continue;
+          }
+          key += word;
+          if ([...key].length > T.max_chars) break;
+          if (skipped && table[key]) found.push([cut[i][0], end, key]);
+        }
+      }
+      return found;
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;

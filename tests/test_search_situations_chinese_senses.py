@@ -1,0 +1,43 @@
+"""A Chinese word the 1997 Laws print reads in the sense they print it in (issue 36, item 2).
+
+CC-CEDICT's first senses are not the Laws': 成绩 "achievement" read as 達成, 这副牌's 副 "assistant" as
+アシスタント, 叫品's 品 "article" as 条項, and 下一墩 (the next trick) as 墩 alone. The glossary and the
+director vocabulary pair each with the 2017 term the 1997 text stands for (corpus/glossary.yml,
+corpus/vocabulary.yml quote both texts).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from laws_site.search import translation
+from laws_site.search.data import search_data
+
+
+def readings(conn, query: str) -> dict[str, list[str]]:
+    data = search_data(conn)
+    return dict(translation.read_terms(data.translations, query, data.chinese))
+
+
+@pytest.mark.parametrize(
+    "query, word, japanese",
+    [
+        ("成绩算错了", "成绩", "スコア"),  # def:比赛分 「参赛者的成绩」 = def:マッチポイント 「スコア」
+        (
+            "这副牌要重打吗",
+            "副牌",
+            "ボード",
+        ),  # 1997 13A 「该副牌照常进行比赛」 = 2017 13A1 「ボードを普通にプレイさせる」
+        ("他取消了那个叫品", "叫品", "コール"),  # 1997 21B2 「他取消的叫品」
+        ("谁引下一墩", "下一墩", "次のトリック"),  # 1997 44G 「对下一墩进行引牌」 = 2017 44G 「次のトリックへのリード」
+    ],
+)
+def test_a_word_of_the_chinese_laws_reads_as_the_term_it_stands_for(search_conn, query, word, japanese):
+    found = readings(search_conn, query)
+    assert japanese in found.get(word, []), found
+
+
+def test_the_dictionarys_other_senses_are_not_read(search_conn):
+    found = readings(search_conn, "成绩算错了 这副牌要重打吗 他取消了那个叫品")
+    read = [w for words in found.values() for w in words]
+    assert not {"達成", "アシスタント", "条項"} & set(read), found
