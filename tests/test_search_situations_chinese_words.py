@@ -120,3 +120,15 @@ def test_the_rest_are_yours_is_a_concession(search_conn):
     「取られの宣言」」. Read word by word (剩下 remain: 留まる), it named no law of claims."""
     found = [r["id"] for r in engine.search(search_conn, "防守方说剩下的都给你", limit=3, interface="zh")]
     assert {"laws-2017-ja:68", "laws-2017-ja:68B", "laws-2017-ja:68B1"} & set(found), found
+
+
+def test_a_term_said_head_first_reads_as_the_term(search_conn):
+    """「上家叫牌不足」 says the glossary's 不足叫牌 (Insufficient Bid) head first, its quality after as a predicate:
+    cut 叫牌 | 不足 it read as コール and the cognate 不足 (printed for 過不足, a trick or hand with too many or too
+    few cards), never as 不十分なビッド (Law 27). A lone character is not moved (家上 is no 上家)."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, "上家叫牌不足 我没注意就叫了", data.chinese))
+    assert read["叫牌不足"] == data.translations["不足叫牌"] == ["不十分なビッド"]
+    assert "上家" not in dict(translation.read_terms(data.translations, "家上", data.chinese))
+    found = [r["id"] for r in engine.search(search_conn, "上家叫牌不足 我没注意就叫了", limit=5, interface="zh")]
+    assert any(unit.startswith("laws-2017-ja:27") for unit in found), found

@@ -176,6 +176,7 @@ def rules() -> dict:
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
             "aspect_particles": sorted(translation.ASPECT_PARTICLES),
+            "min_term_chars": chinese.MIN_TERM_CHARS,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),
         },

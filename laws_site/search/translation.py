@@ -41,7 +41,7 @@ from ingest.search.english_lexicon import (
     stems,
 )
 from ingest.text import forgiving, tokenize
-from laws_site.search.chinese import MAX_WORD_CHARS, ChineseWords, term_key
+from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, term_key
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -221,7 +221,7 @@ def read_terms(
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
         found += [
             (run.start() + start, run.start() + end, key)
-            for start, end, key in across_particles(table, run.group(), cut)
+            for start, end, key in across_particles(table, run.group(), cut) + swapped_terms(table, run.group(), cut)
         ]
     # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
     carried = {
@@ -266,6 +266,18 @@ def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int,
                 break
             if skipped and key in table:
                 found.append((first_start, end, key))
+    return found
+
+
+def swapped_terms(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(start, end, key) of each term of two words that the run says the other way round, its head first and
+    what qualifies it after as a predicate (叫牌不足, "the bid is insufficient": the glossary's 不足叫牌,
+    Insufficient Bid); each word of two characters or more, so that no lone character is moved."""
+    found = []
+    for (start, middle), (_, end) in zip(cut, cut[1:]):
+        head, quality = run[start:middle], run[middle:end]
+        if min(len(head), len(quality)) >= MIN_TERM_CHARS and quality + head in table:
+            found.append((start, end, quality + head))
     return found
 
 

@@ -303,7 +303,7 @@
           const word = run[0].slice(start, end);
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
-        for (const [start, end, key] of this.acrossParticles(run[0], cut)) found.push([run.index + start, run.index + end, key]);
+        for (const [start, end, key] of this.acrossParticles(run[0], cut).concat(this.swappedTerms(run[0], cut))) found.push([run.index + start, run.index + end, key]);
       }
       // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
       const carried = new Set();
@@ -362,6 +362,18 @@
           if ([...key].length > T.max_chars) break;
           if (skipped && table[key]) found.push([cut[i][0], end, key]);
         }
+      }
+      return found;
+    }
+
+    /** translation.swapped_terms: [start, end, key] of each term of two words said the other way round
+     * (叫牌不足: 不足叫牌), each word of two characters or more. */
+    swappedTerms(run, cut) {
+      const table = this.pack.translations, T = K.translation;
+      const found = [];
+      for (let i = 0; i + 1 < cut.length; i++) {
+        const head = run.slice(cut[i][0], cut[i][1]), quality = run.slice(cut[i + 1][0], cut[i + 1][1]);
+        if (Math.min([...head].length, [...quality].length) >= T.min_term_chars && table[quality + head]) found.push([cut[i][0], cut[i + 1][1], quality + head]);
       }
       return found;
     }
