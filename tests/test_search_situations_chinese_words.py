@@ -132,3 +132,12 @@ def test_a_term_said_head_first_reads_as_the_term(search_conn):
     assert "上家" not in dict(translation.read_terms(data.translations, "家上", data.chinese))
     found = [r["id"] for r in engine.search(search_conn, "上家叫牌不足 我没注意就叫了", limit=5, interface="zh")]
     assert any(unit.startswith("laws-2017-ja:27") for unit in found), found
+
+
+def test_a_card_played_is_said_with_chu(search_conn):
+    """出 (出黑桃, 出大的) is how a Chinese player says a card is played, the verb of the 1997 text's 出牌:
+    read through CC-CEDICT's "go out, come out" it was 出る, a word of no play (corpus/vocabulary.yml, Play)."""
+    data = search_data(search_conn)
+    for query in ("庄家要我出黑桃 可是我手里没有黑桃了", "庄家叫明手出大的"):
+        read = dict(translation.read_terms(data.translations, query, data.chinese))
+        assert read["出"] == ["プレイ"], (query, read)
