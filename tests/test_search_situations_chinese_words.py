@@ -141,3 +141,13 @@ def test_a_card_played_is_said_with_chu(search_conn):
     for query in ("庄家要我出黑桃 可是我手里没有黑桃了", "庄家叫明手出大的"):
         read = dict(translation.read_terms(data.translations, query, data.chinese))
         assert read["出"] == ["プレイ"], (query, read)
+
+
+def test_asking_is_the_laws_question(search_conn):
+    """问 (ask) read through CC-CEDICT's "ask" was 尋ねる, which one unit of the Laws prints; they print asking as
+    質問 (61B3 「ディフェンダーは互いに質問することができる」, 20C1), and their 索引 files 質問 under 20 and 61B."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, "防家问同伴是不是没有这门花色了", data.chinese))
+    assert read["问"] == ["質問"]
+    found = [r["id"] for r in engine.search(search_conn, "防家问同伴是不是没有这门花色了", limit=3, interface="zh")]
+    assert any(unit.startswith("laws-2017-ja:61B") for unit in found), found
