@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 266 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 272 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -44,8 +44,8 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # run cut where a known word starts, a kana stem a word, a formal noun in kana light, three spoken forms of the
 # vocabulary (言い分が食い違う, プレイを教える, 止める): ja 0.657 / 0.850; 63 zh queries (6 new, 0.500 / 0.500): zh
 # 0.651 / 0.762; 1997 words in their Laws' sense (成绩, 副牌, 叫品, 下一墩), a term said with 了 inside (抽错了叫牌卡):
-# zh 0.667 / 0.778
-FLOORS = {"ja": (0.63, 0.83), "zh": (0.60, 0.74), "en": (0.62, 0.75)}  # recall@1, recall@3
+# zh 0.667 / 0.778; six unseen English situations (69 en queries; 6 new: 0.500 / 0.500): en 0.623 / 0.739
+FLOORS = {"ja": (0.63, 0.83), "zh": (0.60, 0.74), "en": (0.61, 0.72)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -65,9 +65,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 266
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 140, "zh": 63, "en": 63}
-    assert sum(s.held_out for s in SITUATIONS) == 46 + 21 + 21
+    assert len(SITUATIONS) == 272
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 140, "zh": 63, "en": 69}
+    assert sum(s.held_out for s in SITUATIONS) == 46 + 21 + 23
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
