@@ -169,3 +169,14 @@ def test_late_reads_as_the_lateness_the_laws_index_files(search_conn):
     assert translation.japanese_words(data.translations, "they came late", data.chinese)[-1:] == ["遅刻"]
     found = [r["id"] for r in engine.search(search_conn, "the team arrived late", limit=5, interface="en")]
     assert "laws-2017-ja:90B1" in found, found
+
+
+def test_a_d_ending_is_a_past_only_after_an_e(search_conn):
+    """ "find" is no past of "fin" (whose noun, "finance", read as 金融); "decided" still reads as "decide"."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "his partner would find the lead", data.chinese) == [
+        "パートナー",
+        "リード",
+    ]
+    assert translation.stems("decided") == ["decided", "decid", "decide"]
+    assert translation.stems("find") == ["find"]

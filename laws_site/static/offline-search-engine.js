@@ -371,7 +371,9 @@
     spanKeys(words) {
       const T = K.translation;
       if (words.every((w) => T.function_words.includes(w))) return [];
-      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
+      // english_lexicon.stems: an ending of AFTER_E_ENDINGS only after an e (decided: decide; find is no fin)
+      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem
+        && (!T.after_e_endings.includes(e) || key[key.length - e.length - 1] === "e")).map((e) => key.slice(0, -e.length)));
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
         if (run.length > 1) for (const first of stems(run[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
