@@ -79,7 +79,9 @@ class Covered:
         }
 
 
-def covered_words(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | None) -> Covered:
+def covered_words(
+    fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | None, shares: dict[str, float] | None = None
+) -> Covered:
     """The credits each unit of the language (and document) earns for each content word (clause_credits)."""
     covered = Covered()
     wanted = content_clauses(data, clauses)
@@ -103,7 +105,7 @@ def covered_words(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str
                 covered.weights.append(idf(0, len(searchable)))
             continue
         place = len(covered.weights)
-        covered.weights.append(idf(len(own) or len(named), len(searchable)))
+        covered.weights.append(idf(len(own) or len(named), len(searchable)) * (shares or {}).get(clause[0], 1.0))
         credits = clause_credits(data, rows, own, frozenset(clause[0].split()))
         for rowid in named:
             credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
@@ -119,7 +121,7 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     the unit's kind and its document's role (situation_weights); a part that covers more than the unit it
     belongs to takes its place (parts_first)."""
     clauses = branch.coverage_clauses or branch.clauses
-    covered = covered_words(fts, data, clauses, branch.lang, doc)
+    covered = covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares)
     shares = covered.shares()
     if not shares:
         return {}

@@ -165,7 +165,7 @@
     /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25; parts first. */
     sentenceHits(branch, doc) {
       const clauses = branch.coverageClauses && branch.coverageClauses.length ? branch.coverageClauses : branch.clauses;
-      const covered = this.coveredWords(clauses, branch.lang, doc);
+      const covered = this.coveredWords(clauses, branch.lang, doc, branch.termShares);
       const shares = this.shares(covered);
       if (!shares.size) return new Map();
       const rows = this.fts(ftsExpression(clauses, "OR"), branch.lang, doc);
@@ -232,7 +232,7 @@
     },
 
     /** search.coverage.covered_words: {credits: rowid -> (clause's place -> credit), weights: each clause's idf}. */
-    coveredWords(clauses, lang, doc) {
+    coveredWords(clauses, lang, doc, shares) {
       const s = this.situations, w = this.w;
       const wanted = this.contentClauses(clauses);
       const covered = { credits: new Map(), weights: [] };
@@ -253,7 +253,9 @@
         }
         const matching = own.length || named.length;
         const place = covered.weights.length;
-        covered.weights.push(Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF));
+        // search.plan.term_shares: a typed term read as several words counts once
+        const share = shares && shares.has(clause[0]) ? shares.get(clause[0]) : 1.0;
+        covered.weights.push(Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF) * share);
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = wordsOf(clause[0]);
