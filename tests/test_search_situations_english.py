@@ -195,3 +195,10 @@ def test_dummy_drawing_attention_reaches_dummys_limits(search_conn):
     """43A1(b) dummy may not draw attention to an irregularity during play; it was tenth, under Law 9's units."""
     found = [r["id"] for r in engine.search(search_conn, "dummy pointed out that a defender had revoked", limit=3)]
     assert any(unit.startswith("laws-2017-ja:43") for unit in found), found
+
+
+def test_a_card_the_wrong_way_is_the_arrangement_of_tricks(search_conn):
+    """ "wrong way" is 65B3's 間違った向きに置かれたカード (corpus/vocabulary.yml, Arrangement of Tricks); "way"
+    alone read as 方法, and 45D1, which holds 置く, カード, 間違い, came first."""
+    found = [r for r in engine.search(search_conn, "a card pointed the wrong way", limit=1, interface="en")]
+    assert found and found[0]["law"] == "65", found[0]["id"]
