@@ -130,3 +130,19 @@ def test_a_score_entered_wrongly_reaches_the_law_on_errors_in_score(search_conn)
     """It was ninth, under 87A and the regulations' score sheets, which print 記入."""
     found = [r["id"] for r in engine.search(search_conn, "スコアの記入を間違えた", limit=1)]
     assert found and found[0].startswith("laws-2017-ja:79C"), found
+
+
+def test_a_compound_verbs_noun_reads_as_the_verb_the_corpus_prints():
+    """言い直し is 言い直す's continuative form (SudachiDict reads it both ways): the noun reads as the verb.
+    Not a verb as its noun (受け入れる is no 受け入れ: the 索引's wording kept its place), nor a noun of
+    one kanji (取り of 取りの宣言 is no 取る), nor another verb's kanji (周り is no 回る)."""
+    printed = {"言い直し", "言い直す", "受け入れ", "受け入れる", "取り", "取る", "周り", "回る", "見直し"}
+    assert neighbours.continuative_pairs(printed) == [("受け入れ", "受け入れる"), ("言い直し", "言い直す")]
+
+
+def test_change_of_call_reaches_the_law_printing_the_verb(search_conn):
+    """ "change my call" reads as the vocabulary's 言い直し; 21B1(a) prints 「そのコールを言い直すことができる」."""
+    data = search_data(search_conn)
+    assert ("言い直し", "言い直す") in data.lexicon.query_clauses("コールの言い直し 対戦相手")
+    found = [r["id"] for r in engine.search(search_conn, "opponents explained wrongly, can I change my call", limit=5)]
+    assert "laws-2017-ja:21B1(a)" in found, found

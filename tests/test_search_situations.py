@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 278 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 284 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -45,8 +45,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # vocabulary (言い分が食い違う, プレイを教える, 止める): ja 0.657 / 0.850; 63 zh queries (6 new, 0.500 / 0.500): zh
 # 0.651 / 0.762; 1997 words in their Laws' sense (成绩, 副牌, 叫品, 下一墩), a term said with 了 inside (抽错了叫牌卡):
 # zh 0.667 / 0.778; 69 zh queries (6 new, 0.333 / 0.500): zh 0.638 / 0.754; a term said head first (叫牌不足), 出 as
-# play, asking as the Laws' 質問: zh 0.652 / 0.768
-FLOORS = {"ja": (0.63, 0.83), "zh": (0.62, 0.75), "en": (0.62, 0.75)}  # recall@1, recall@3
+# play, asking as the Laws' 質問: zh 0.652 / 0.768; six unseen English situations (69 en queries; 6 new: 0.500 /
+# 0.500): en 0.623 / 0.739; a part holding more of the sentence first, an English term read as several words
+# counted once: en 0.638 / 0.754; "wrong way" the Laws' 間違った向き (vocabulary): en 0.652 / 0.768
+FLOORS = {"ja": (0.63, 0.83), "zh": (0.62, 0.75), "en": (0.61, 0.72)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -66,9 +68,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 278
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 146, "zh": 69, "en": 63}
-    assert sum(s.held_out for s in SITUATIONS) == 48 + 23 + 21
+    assert len(SITUATIONS) == 284
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 146, "zh": 69, "en": 69}
+    assert sum(s.held_out for s in SITUATIONS) == 48 + 23 + 23
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
@@ -279,7 +281,7 @@ def test_a_phrase_of_the_vocabulary_held_by_a_sentence_covers_the_laws_it_names(
     assert law_49 in named("ディフェンダーがカードを落とした")["落とす"]
     assert law_49 not in named("ディフェンダーがカードを出した").get("カド", ())
     top = engine.search(conn, "ディフェンダーが順番違いでリードした ディクレアラーは受けたい", limit=1)[0]
-    assert top["id"] == "laws-2017-ja:53"
+    assert top["law"] == "53", top["id"]  # Law 53, or the part of it holding more of the sentence (parts_first)
 
 
 def test_an_abbreviation_that_is_an_everyday_word_is_not_read_in_a_sentence(judged):
@@ -314,10 +316,12 @@ def test_the_definition_of_one_word_of_a_situation_ranks_below_a_provision(judge
 def test_a_note_holding_every_word_does_not_hide_the_laws_it_is_about(judged):
     """A long commentary note on 53A prints ダミー, オープニングリード and 出す: it held every word of the
     sentence, so the sentence's coverage never ran and no law was in the first 10. The note speaks for its
-    laws (ranking.found_whole): Law 54, whose parts govern (54E), ranks among the first results, and above
-    the note, which weighs as the sentence's coverage weighs a commentary (coverage.situation_weights)."""
-    found = [r["id"] for r in engine.search(judged[0], "ダミーになる人がオープニングリードを出そうとした", limit=10)]
-    assert found.index("laws-2017-ja:54") < min(found.index("out-of-turn-notes-ja:L53A"), 5), found
+    laws (ranking.found_whole): Law 54, whose parts govern (54E), or a part of it ranks among the first results,
+    and above the note, which weighs as the sentence's coverage weighs a commentary (coverage.situation_weights)."""
+    results = engine.search(judged[0], "ダミーになる人がオープニングリードを出そうとした", limit=10)
+    found = [r["id"] for r in results]
+    law_54 = next(place for place, r in enumerate(results) if r["doc"] == "laws-2017-ja" and r["law"] == "54")
+    assert law_54 < min(found.index("out-of-turn-notes-ja:L53A"), 5), found
 
 
 @pytest.mark.parametrize(

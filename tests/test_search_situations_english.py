@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.search.english_lexicon import FUNCTION_WORDS
-from laws_site.search import engine, translation
+from laws_site.search import engine, plan, translation
 from laws_site.search.data import search_data
 
 
@@ -169,3 +169,36 @@ def test_late_reads_as_the_lateness_the_laws_index_files(search_conn):
     assert translation.japanese_words(data.translations, "they came late", data.chinese)[-1:] == ["遅刻"]
     found = [r["id"] for r in engine.search(search_conn, "the team arrived late", limit=5, interface="en")]
     assert "laws-2017-ja:90B1" in found, found
+
+
+def test_a_d_ending_is_a_past_only_after_an_e(search_conn):
+    """ "find" is no past of "fin" (whose noun, "finance", read as 金融); "decided" still reads as "decide"."""
+    data = search_data(search_conn)
+    assert translation.japanese_words(data.translations, "his partner would find the lead", data.chinese) == [
+        "パートナー",
+        "リード",
+    ]
+    assert translation.stems("decided") == ["decided", "decid", "decide"]
+    assert translation.stems("find") == ["find"]
+
+
+def test_a_term_read_as_several_words_counts_once():
+    """ "pointed out" is read as 違反行為の指摘 and 違反行為があったときの手順: six words, each of which counted as
+    much as "dummy" or "revoked"; each now counts its share of the one term the director typed."""
+    clauses = [("違反 行為",), ("指摘",), ("手順",), ("ダミ",), ("リボク",)]
+    sources = (("pointed out", frozenset({"違反", "行為", "指摘", "手順"})), ("dummy", frozenset({"ダミ"})))
+    shares = plan.term_shares(clauses, sources)
+    assert shares == {"違反 行為": 1 / 3, "指摘": 1 / 3, "手順": 1 / 3, "ダミ": 1.0}
+
+
+def test_dummy_drawing_attention_reaches_dummys_limits(search_conn):
+    """43A1(b) dummy may not draw attention to an irregularity during play; it was tenth, under Law 9's units."""
+    found = [r["id"] for r in engine.search(search_conn, "dummy pointed out that a defender had revoked", limit=3)]
+    assert any(unit.startswith("laws-2017-ja:43") for unit in found), found
+
+
+def test_a_card_the_wrong_way_is_the_arrangement_of_tricks(search_conn):
+    """ "wrong way" is 65B3's 間違った向きに置かれたカード (corpus/vocabulary.yml, Arrangement of Tricks); "way"
+    alone read as 方法, and 45D1, which holds 置く, カード, 間違い, came first."""
+    found = [r for r in engine.search(search_conn, "a card pointed the wrong way", limit=1, interface="en")]
+    assert found and found[0]["law"] == "65", found[0]["id"]

@@ -30,11 +30,18 @@ ENGLISH_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 # order, the first that leaves a known word wins
 ENDINGS = ("ing", "ed", "es", "s", "d", "ly")
 MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
+# endings that follow an e only (decided: decide): find, kind, round end in a d of their own ("find" read as
+# "fin", whose noun is "finance": 金融)
+AFTER_E_ENDINGS = ("d",)
 
 
 def stems(key: str) -> list[str]:
     """The key, then the key without each ending it may have, in ENDINGS' order (passed: passed, pass)."""
-    return [key] + [key[: -len(e)] for e in ENDINGS if key.endswith(e) and len(key) - len(e) >= MIN_STEM]
+    return [key] + [
+        key[: -len(e)]
+        for e in ENDINGS
+        if key.endswith(e) and len(key) - len(e) >= MIN_STEM and (e not in AFTER_E_ENDINGS or key[-len(e) - 1] == "e")
+    ]
 
 
 FUNCTION_WORDS = frozenset(

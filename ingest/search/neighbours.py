@@ -5,7 +5,9 @@ prints, so that a situation told in everyday words reaches the Laws' words (issu
   search_expansions): ジャッジ -> 裁定;
 - source `form`: for a word the corpus prints, the other forms of the same word in its SudachiDict synonym
   group that it prints too, spelt with the same kanji (間違える -> 間違い, 間違う; 答える -> 答え): a
-  situation told with 間違えた reaches the Laws' スコアの間違い; read in a sentence only (words.py);
+  situation told with 間違えた reaches the Laws' スコアの間違い; read in a sentence only (words.py); and a
+  noun that is a verb's continuative form reads as that verb where the corpus prints both (言い直し: 言い直す;
+  continuative_pairs);
 - source `vocabulary`: a Japanese word of the director vocabulary's `spoken` forms that the corpus never
   prints, one word as a query is cut into it, reads as the entry's own terms of the Laws (corpus/vocabulary.yml,
   judged by reading the Laws): コンシード -> 取られの宣言, ヘジテーション -> 躊躇; first, as hand-judged;
@@ -128,6 +130,34 @@ def word_form_pairs(groups: dict[str, list[tuple[str, str, str]]]) -> list[tuple
             for form in tokens:
                 if stem and form != word and (LEADING_KANJI_RE.match(form) or [None])[0] == stem[0]:
                     pairs.append((word, form))
+    return pairs
+
+
+def continuative_pairs(printed: set[str]) -> list[tuple[str, str]]:
+    """(noun, verb) of each noun the corpus prints that SudachiDict also reads as the
+    continuative form (連用形) of a verb the corpus prints, written alike, kanji then kana, the verb's leading
+    kanji its own (言い直し and 言い直す; 申し立て and 申し立てる; not 周り and 回る): "change my call", read as
+    コールの言い直し, reaches 21B1(a) 「そのコールを言い直すことができる」. A compound verb's only (two kanji
+    or more): a noun of one kanji has a sense of its own (取り of 取りの宣言, a claim, is no 取る, to win)."""
+    dictionary = tokenize.sudachi_dictionary()
+    pairs = []
+    for word in sorted(printed):
+        stem = LEADING_KANJI_RE.match(word)
+        if not stem or not tokenize.KANA_RE.search(word[-1]) or len(tokenize.HAN_RE.findall(word)) < 2:
+            continue
+        readings = list(dictionary.lookup(word))
+        if not any(m.part_of_speech()[0] == "名詞" and search_form(tokenize.normalised(m)) == word for m in readings):
+            continue
+        if any(m.part_of_speech()[0] == "形容詞" for m in readings):
+            continue
+        verbs = {
+            search_form(tokenize.normalised(m))
+            for m in readings
+            if m.part_of_speech()[0] == "動詞" and m.part_of_speech()[5].startswith("連用形")
+        }
+        for verb in sorted(verbs):
+            if verb != word and verb in printed and (LEADING_KANJI_RE.match(verb) or [None])[0] == stem[0]:
+                pairs.append((word, verb))
     return pairs
 
 

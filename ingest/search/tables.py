@@ -31,6 +31,7 @@ from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
 from ingest.search.lexicon import function_words, lexicon_rows
 from ingest.search.neighbours import (
     NEIGHBOURS_FILE,
+    continuative_pairs,
     inflected_surfaces,
     neighbour_rows,
     read_neighbours,
@@ -127,7 +128,7 @@ def search_tables_awaiting_tokens(
             synonyms,
             synonym_tokens(expansions.synonym_groups),
             set(printed),
-            word_form_pairs(expansions.synonym_groups),
+            word_form_pairs(expansions.synonym_groups) + continuative_pairs(set(printed)),
             spoken_pairs(vocabulary_terms(vocabulary)),
         )
         # words the corpus never prints that a query may inflect: the vectors' keys, the vocabulary's verbs

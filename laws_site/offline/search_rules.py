@@ -165,6 +165,7 @@ def rules() -> dict:
             "max_chars": chinese.MAX_WORD_CHARS,
             "unknown_cost": chinese.UNKNOWN_COST,
             "endings": list(english_lexicon.ENDINGS),
+            "after_e_endings": list(english_lexicon.AFTER_E_ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),

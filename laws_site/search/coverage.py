@@ -15,7 +15,9 @@ unit covers a word:
   VOCABULARY_CREDIT, whether or not the text prints the word elsewhere (a note printing a word as
   something else must not take the credit from the law the vocabulary names).
 A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
-covers little of a sentence; the provision that governs covers most of it.
+covers little of a sentence; the provision that governs covers most of it. A part covering a word better
+than the unit it belongs to takes that unit's place (parts_first): a title names the subject, the part
+holding the sentence's words decides it.
 A Chinese sentence counts its words as the dictionary cuts it (Branch.coverage_clauses), not the bigrams
 across two of them; a word of it the Chinese text never prints counts uncovered (COVERAGE_UNPRINTED_CHARS).
 """
@@ -56,15 +58,39 @@ def idf(matching: int, total: int) -> float:
 def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | None) -> dict[int, float]:
     """{rowid: the share of the clauses' idf the unit covers}, for the units of the language (and
     document) covering any content word; {} when fewer than two content words remain."""
+    return covered_words(fts, data, clauses, lang, doc).shares()
+
+
+class Covered:
+    """What each unit covers of a sentence: {rowid: {clause's place: credit}} and each clause's idf."""
+
+    def __init__(self):
+        self.credits: dict[int, dict[int, float]] = {}
+        self.weights: list[float] = []
+
+    def shares(self) -> dict[int, float]:
+        total = sum(self.weights)
+        if not total:
+            return {}
+        weights = self.weights
+        return {
+            rowid: sum(weights[place] * credit for place, credit in credits.items()) / total
+            for rowid, credits in self.credits.items()
+        }
+
+
+def covered_words(
+    fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | None, shares: dict[str, float] | None = None
+) -> Covered:
+    """The credits each unit of the language (and document) earns for each content word (clause_credits)."""
+    covered = Covered()
     wanted = content_clauses(data, clauses)
     if len(wanted) < 2:
-        return {}
+        return covered
     searchable = data.searchable.get(lang, frozenset())
     # a note or ruling speaks for the units it is about: only the others are ranked
     ranked = data.situation_units.get(lang, frozenset())
     units = data.units
-    scores: dict[int, float] = {}
-    total = 0.0
     named_for = vocabulary_named(data) if lang == "ja" else {}
     in_phrases = phrase_units(data, wanted) if lang == "ja" else {}
     for clause in wanted:
@@ -76,40 +102,70 @@ def coverage(fts: OneSearch, data: SearchData, clauses, lang: str, doc: str | No
         named = tuple(dict.fromkeys(named_for.get(clause[0], ()) + in_phrases.get(clause[0], ())))
         if not own and not named:
             if lang == "zh" and len(clause[0]) >= COVERAGE_UNPRINTED_CHARS:
-                total += idf(0, len(searchable))
+                covered.weights.append(idf(0, len(searchable)))
             continue
-        weight = idf(len(own) or len(named), len(searchable))
-        total += weight
+        place = len(covered.weights)
+        covered.weights.append(idf(len(own) or len(named), len(searchable)) * (shares or {}).get(clause[0], 1.0))
         credits = clause_credits(data, rows, own, frozenset(clause[0].split()))
         for rowid in named:
             credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
         for rowid, credit in credits.items():
             if rowid in ranked and (doc is None or units[rowid][1] == doc):
-                scores[rowid] = scores.get(rowid, 0.0) + weight * credit
-    return {rowid: score / total for rowid, score in scores.items()} if total else {}
+                covered.credits.setdefault(rowid, {})[place] = credit
+    return covered
 
 
 def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> dict[int, list]:
     """{rowid: [score, branch, "any", None]}: the share of the sentence each unit covers, and a little of
     its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
-    the unit's kind and its document's role (situation_weights)."""
+    the unit's kind and its document's role (situation_weights); a part that covers more than the unit it
+    belongs to takes its place (parts_first)."""
     clauses = branch.coverage_clauses or branch.clauses
-    covered = coverage(fts, data, clauses, branch.lang, doc)
-    if not covered:
+    covered = covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares)
+    shares = covered.shares()
+    if not shares:
         return {}
     rows = fts_rows(fts, data, tokenize.fts_match(clauses, "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
     weight = situation_weights(data)
-    return {
-        rowid: [
-            weight[rowid] * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0)),
-            branch,
-            "any",
-            None,
-        ]
-        for rowid, share in covered.items()
+    scores = {
+        rowid: weight[rowid] * (COVERAGE_WEIGHT * share + COVERAGE_BM25 * bm25.get(rowid, 0.0))
+        for rowid, share in shares.items()
     }
+    parts_first(data, scores, covered)
+    return {rowid: [score, branch, "any", None] for rowid, score in scores.items()}
+
+
+def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) -> None:
+    """A unit whose part covers some word of the sentence better than the unit does (its own text prints
+    it, where the unit has it only under a title or not at all: 21B 「対戦相手の間違った情報に基づくコール」
+    and 21B1(a), which says what the player may do) gives that part its place, and takes the part's: the
+    part is read under the unit's title, so it covers all the unit covers and more. Of several such parts,
+    the one covering most (each word counted at the better of its credit and the unit's). Only places are
+    exchanged: what ranked between them keeps its place."""
+    below, credits, weights = data.context_below, covered.credits, covered.weights
+    moved: set[int] = set()
+    for rowid in sorted(scores, key=lambda r: -scores[r]):
+        parts = below.get(rowid)
+        if not parts or rowid in moved:
+            continue
+        own = credits.get(rowid, {})
+        chosen, chosen_key = None, None
+        for part in parts:
+            if part in moved or part not in scores or scores[part] >= scores[rowid]:
+                continue
+            mine = credits.get(part, {})
+            # a word the part prints (or the 索引 files under it), not one a commentary note mentions
+            if not any(TEXT_CREDIT <= credit > own.get(place, 0.0) for place, credit in mine.items()):
+                continue
+            places = sorted(own.keys() | mine.keys())
+            key = (sum(weights[p] * max(mine.get(p, 0.0), own.get(p, 0.0)) for p in places), scores[part])
+            if chosen_key is None or key > chosen_key:
+                chosen, chosen_key = part, key
+        if chosen is not None:
+            scores[rowid], scores[chosen] = scores[chosen], scores[rowid]
+            moved.update((rowid, chosen))
 
 
 def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:

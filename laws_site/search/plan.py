@@ -48,6 +48,8 @@ class Branch:
     # of such a sentence: (a term as the query writes it, the words its Japanese words are searched by),
     # so that a result names the director's own words it holds (why.py)
     sources: tuple[tuple[str, frozenset[str]], ...] = ()
+    # {a clause's first word: its share of the typed term it reads}: a term read as several words counts once
+    term_shares: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self):
         # when every clause is one word, a title carries them all if it holds this set (fast path)
@@ -165,6 +167,8 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
             )
             branch.sources = term_sources(data, terms_read)
             if not tokenize.HAN_RE.search(query):
+                # English: a term read as several words counts once (a Chinese word's forms are chinese.py's to weigh)
+                branch.term_shares = term_shares(branch.clauses, branch.sources)
                 # an English sentence read in the Laws' words is not also searched as typed: its leftover
                 # words (the, from, tried) read as katakana or sub-item letters and cover alone
                 branches = [b for b in branches if b.via is not None]
@@ -181,6 +185,23 @@ def term_sources(data: SearchData, terms_read: list[tuple[str, list[str]]]) -> t
         (typed, frozenset(term for word in japanese for term in query_tokens(data, word, "ja")[0]))
         for typed, japanese in terms_read
     )
+
+
+def term_shares(clauses: list[tuple[str, ...]], sources) -> dict[str, float]:
+    """{a clause's first word: 1 / the number of clauses the typed term it reads was read as}: a term read
+    as several words counts once in the situation, as one typed word does ("pointed out", read as
+    違反行為の指摘 and 違反行為があったときの手順, counted six words and outweighed dummy, defender, revoke)."""
+    counts = [sum(reads(clause, words) for clause in clauses) for _, words in sources]
+    found = {}
+    for clause in clauses:
+        shares = [1.0 / n for (_, words), n in zip(sources, counts) if n and reads(clause, words)]
+        if shares:
+            found[clause[0]] = max(shares)
+    return found
+
+
+def reads(clause: tuple[str, ...], words: frozenset[str]) -> bool:
+    return any(word in words for alternative in clause for word in alternative.split())
 
 
 def compound_clauses(data: SearchData, terms: list[str], clauses: list[tuple[str, ...]]) -> list[tuple[str, ...]]:

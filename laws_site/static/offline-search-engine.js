@@ -383,7 +383,9 @@
     spanKeys(words) {
       const T = K.translation;
       if (words.every((w) => T.function_words.includes(w))) return [];
-      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem).map((e) => key.slice(0, -e.length)));
+      // english_lexicon.stems: an ending of AFTER_E_ENDINGS only after an e (decided: decide; find is no fin)
+      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem
+        && (!T.after_e_endings.includes(e) || key[key.length - e.length - 1] === "e")).map((e) => key.slice(0, -e.length)));
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
         if (run.length > 1) for (const first of stems(run[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
@@ -773,6 +775,8 @@
           branch.translated = true;
           // search.plan.term_sources: the query's own terms, for why a result was found
           branch.sources = termsRead.map(([typed, japanese]) => [typed, new Set(japanese.flatMap((word) => this.queryTokens(word, "ja")[0]))]);
+          // search.plan.term_shares: an English term read as several words counts once (a Chinese word's are chinese.py's)
+          if (!K.scripts.han.test(query)) branch.termShares = this.termShares(branch.clauses, branch.sources);
           add(branch);
         }
       }
@@ -783,6 +787,18 @@
       const ja = branches.find((b) => b.via === null && b.lang === "ja");
       const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
       return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
+    }
+
+    /** search.plan.term_shares: {a clause's first word: 1 / the number of clauses its typed term was read as}. */
+    termShares(clauses, sources) {
+      const reads = (clause, words) => clause.some((alternative) => alternative.split(" ").some((x) => words.has(x)));
+      const counts = sources.map(([, words]) => clauses.filter((clause) => reads(clause, words)).length);
+      const found = new Map();
+      for (const clause of clauses) {
+        const shares = sources.map(([, words], i) => (counts[i] && reads(clause, words) ? 1.0 / counts[i] : 0)).filter((x) => x > 0);
+        if (shares.length) found.set(clause[0], Math.max(...shares));
+      }
+      return found;
     }
 
     readsAsJapanese(text) { return K.scripts.kana.test(text) || [...text].every((c) => !K.scripts.han.test(c) || this.han.has(c)); }

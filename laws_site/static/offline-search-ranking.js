@@ -162,16 +162,51 @@
       return hits;
     },
 
-    /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25. */
+    /** search.coverage.sentence_hits: coverage, and a little of the content words' bm25; parts first. */
     sentenceHits(branch, doc) {
       const clauses = branch.coverageClauses && branch.coverageClauses.length ? branch.coverageClauses : branch.clauses;
-      const covered = this.coverage(clauses, branch.lang, doc);
-      if (!covered.size) return new Map();
+      const covered = this.coveredWords(clauses, branch.lang, doc, branch.termShares);
+      const shares = this.shares(covered);
+      if (!shares.size) return new Map();
       const rows = this.fts(ftsExpression(clauses, "OR"), branch.lang, doc);
       const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
-      return new Map([...covered].map(([rowid, share]) =>
-        [rowid, [this.situationWeight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0)), branch, "any", null]]));
+      const scores = new Map([...shares].map(([rowid, share]) =>
+        [rowid, this.situationWeight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0))]));
+      this.partsFirst(scores, covered);
+      return new Map([...scores].map(([rowid, score]) => [rowid, [score, branch, "any", null]]));
+    },
+
+    /** search.coverage.parts_first: a part covering a word better than its unit takes the unit's place. */
+    partsFirst(scores, covered) {
+      const below = this.situations.below, { credits, weights } = covered;
+      const moved = new Set();
+      const order = [...scores.keys()].sort((a, b) => scores.get(b) - scores.get(a));
+      for (const rowid of order) {
+        const parts = below.get(rowid);
+        if (!parts || !parts.length || moved.has(rowid)) continue;
+        const own = credits.get(rowid) || new Map();
+        let chosen = null, chosenCover = 0.0, chosenScore = 0.0;
+        for (const part of parts) {
+          if (moved.has(part) || !scores.has(part) || scores.get(part) >= scores.get(rowid)) continue;
+          const mine = credits.get(part) || new Map();
+          // a word the part prints (or the 索引 files under it), not one a commentary note mentions
+          if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))) continue;
+          const places = [...new Set([...own.keys(), ...mine.keys()])].sort((a, b) => a - b);
+          let cover = 0;
+          for (const p of places) cover += weights[p] * Math.max(mine.get(p) || 0.0, own.get(p) || 0.0);
+          const score = scores.get(part);
+          if (chosen === null || cover > chosenCover || (cover === chosenCover && score > chosenScore)) {
+            chosen = part; chosenCover = cover; chosenScore = score;
+          }
+        }
+        if (chosen !== null) {
+          const mine = scores.get(chosen);
+          scores.set(chosen, scores.get(rowid));
+          scores.set(rowid, mine);
+          moved.add(rowid); moved.add(chosen);
+        }
+      }
     },
 
     situationWeight(unit) {  // search.coverage.situation_weights
@@ -182,14 +217,27 @@
       return clauses.filter((clause) => !wordsOf(clause[0]).every((x) => this.situations.light.has(x)));
     },
 
-    /** search.coverage.coverage: {rowid: the share of the sentence's idf the unit covers}. */
-    coverage(clauses, lang, doc) {
+    /** search.coverage.Covered.shares: {rowid: the share of the sentence's idf the unit covers}. */
+    shares(covered) {
+      let total = 0.0;
+      for (const weight of covered.weights) total += weight;
+      const found = new Map();
+      if (!total) return found;
+      for (const [rowid, credits] of covered.credits) {
+        let score = 0.0;
+        for (const [place, credit] of credits) score += covered.weights[place] * credit;
+        found.set(rowid, score / total);
+      }
+      return found;
+    },
+
+    /** search.coverage.covered_words: {credits: rowid -> (clause's place -> credit), weights: each clause's idf}. */
+    coveredWords(clauses, lang, doc, shares) {
       const s = this.situations, w = this.w;
       const wanted = this.contentClauses(clauses);
-      const scores = new Map();
-      if (wanted.length < 2) return scores;
+      const covered = { credits: new Map(), weights: [] };
+      if (wanted.length < 2) return covered;
       const searchable = this.searchable[lang] || new Set();
-      let total = 0.0;
       // coverage.phrase_units: the laws a phrase of the vocabulary names, for each of its words the sentence holds
       const held = new Set(wanted.map((c) => c[0]));
       const inPhrases = new Map();
@@ -200,12 +248,14 @@
         // coverage.vocabulary_named: a word covers the laws the vocabulary names for it, printed elsewhere or not
         const named = [...new Set((lang === "ja" ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
         if (!own.length && !named.length) {  // a Chinese word no unit prints counts, uncovered (weights.py)
-          if (lang === "zh" && clause[0].length >= w.COVERAGE_UNPRINTED_CHARS) total += Math.log((searchable.size + 0.5) / 0.5);
+          if (lang === "zh" && clause[0].length >= w.COVERAGE_UNPRINTED_CHARS) covered.weights.push(Math.log((searchable.size + 0.5) / 0.5));
           continue;
         }
         const matching = own.length || named.length;
-        const weight = Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF);
-        total += weight;
+        const place = covered.weights.length;
+        // search.plan.term_shares: a typed term read as several words counts once
+        const share = shares && shares.has(clause[0]) ? shares.get(clause[0]) : 1.0;
+        covered.weights.push(Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF) * share);
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = wordsOf(clause[0]);
@@ -219,13 +269,12 @@
         for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
         for (const [rowid, credit] of credits) {
           if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
-            scores.set(rowid, (scores.get(rowid) || 0.0) + weight * credit);
+            if (!covered.credits.has(rowid)) covered.credits.set(rowid, new Map());
+            covered.credits.get(rowid).set(place, credit);
           }
         }
       }
-      if (!total) return new Map();
-      for (const [rowid, score] of scores) scores.set(rowid, score / total);
-      return scores;
+      return covered;
     },
 
     // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances

@@ -1,0 +1,58 @@
+"""A situation's governing provision before the unit it belongs to (issue 36): a part whose own text
+holds a word of the sentence that its unit has only in its title, or not at all, takes the unit's place
+(coverage.parts_first), in every language's sentences."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from laws_site.search import engine
+from laws_site.search.coverage import Covered, parts_first
+
+
+def covered(weights: list[float], credits: dict[int, dict[int, float]]) -> Covered:
+    found = Covered()
+    found.weights, found.credits = weights, credits
+    return found
+
+
+def test_the_part_covering_more_takes_its_units_place_and_only_that():
+    """1 (a title: words 0 and 1) has parts 2 (under the title, and its own text prints word 2) and 3 (under
+    the title only); 4 ranks between them and keeps its score."""
+    data = SimpleNamespace(context_below={1: (2, 3)})
+    scores = {1: 0.9, 4: 0.7, 2: 0.6, 3: 0.5}
+    words = covered(
+        [1.0, 1.0, 2.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8, 2: 0.6}, 3: {0: 0.8, 1: 0.8}, 4: {2: 1.0}}
+    )
+    parts_first(data, scores, words)
+    assert scores == {1: 0.6, 4: 0.7, 2: 0.9, 3: 0.5}
+
+
+def test_of_several_parts_the_one_covering_most_and_a_part_adding_nothing_stays():
+    data = SimpleNamespace(context_below={1: (2, 3)})
+    words = covered([1.0, 1.0, 3.0], {1: {0: 1.0}, 2: {0: 0.8, 1: 0.6}, 3: {0: 0.8, 2: 0.6}})
+    scores = {1: 0.9, 2: 0.6, 3: 0.5}
+    parts_first(data, scores, words)
+    assert scores == {1: 0.5, 2: 0.6, 3: 0.9}
+    alone = {1: 0.9, 2: 0.6}
+    parts_first(data, alone, covered([1.0], {1: {0: 1.0}, 2: {0: 0.8}}))
+    assert alone == {1: 0.9, 2: 0.6}
+
+
+@pytest.mark.parametrize(
+    "query, interface, part, unit",
+    [
+        # 61B 「リボークの可能性について質問する権利」: 61B3's text says ディフェンダーは互いに質問することができる
+        ("can a defender ask his partner if he has no hearts", "en", "61B3", "61B"),
+        # 92D 「上告者の同意」 does not print パートナー; 92D1 does: パートナーの双方が上告することに同意していること
+        ("上告するのにパートナーの同意はいる", "ja", "92D1", "92D"),
+        # 21B 「対戦相手の間違った情報に基づくコール」: 21B1(a) prints the call changed (言い直す) and the alert
+        ("对方没有提醒 我被误导了想改叫", "zh", "21B1(a)", "21B"),
+    ],
+)
+def test_the_governing_part_is_first_and_its_unit_still_found(search_conn, query, interface, part, unit):
+    results = [r["id"] for r in engine.search(search_conn, query, limit=20, interface=interface)]
+    assert results[0] == f"laws-2017-ja:{part}", results[:5]
+    assert f"laws-2017-ja:{unit}" in results, results
