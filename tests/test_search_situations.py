@@ -149,6 +149,12 @@ def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, 
     assert cut[-len(words) :] == words
 
 
+def assert_known(judged, typed: str, expected: list[str], field: str) -> None:
+    """Each expected word is a known word of the lexicon's cut of ``typed`` (its surface or its norm)."""
+    cut = [getattr(word, field) for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
+    assert all(word in cut for word in expected), cut
+
+
 @pytest.mark.parametrize(
     ("typed", "known"),
     [
@@ -159,8 +165,7 @@ def test_the_dictionarys_particles_and_auxiliaries_are_words_of_the_cut(judged, 
     ],
 )
 def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
-    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
-    assert all(word in cut for word in known), cut
+    assert_known(judged, typed, known, "surface")
 
 
 @pytest.mark.parametrize(
@@ -174,8 +179,7 @@ def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed,
     ],
 )
 def test_a_katakana_word_typed_in_hiragana_is_that_word(judged, typed, forms):
-    cut = [word.norm for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
-    assert all(form in cut for form in forms), cut
+    assert_known(judged, typed, forms, "norm")
 
 
 @pytest.mark.parametrize(
@@ -187,8 +191,7 @@ def test_a_katakana_word_typed_in_hiragana_is_that_word(judged, typed, forms):
     ],
 )
 def test_a_verb_typed_in_kana_is_cut_at_its_stem(judged, typed, words):
-    cut = [word.surface for word in search_data(judged[0]).lexicon.cut(typed) if word.known]
-    assert all(word in cut for word in words), cut
+    assert_known(judged, typed, words, "surface")
 
 
 @pytest.mark.parametrize("typed", ["りぼーく", "じゅんばんがいのりーど"])
