@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, compiled, applySteps, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, termsKey, wordsOf, sameList, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, applySteps, replaceAll, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, termsKey, wordsOf, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -62,7 +62,7 @@
     foldKatakana(word) {
       if (!K.scripts.katakana.test(word)) return word;
       let folded = generalKatakanaFold(word);
-      if (Object.prototype.hasOwnProperty.call(this.variants, folded)) return this.variants[folded];
+      if (owns(this.variants, folded)) return this.variants[folded];
       if (this.variantPrefix) folded = folded.replace(this.variantPrefix, (m, p) => this.variants[p]);
       return folded;
     }
@@ -79,14 +79,7 @@
      * digits, is one word, as SudachiPy keeps it (misinformation, not m + i + s + information; l54d
      * is l + 54 + d): the lexicon names it only if it holds the whole run. Cut once per text: a query
      * is cut for its terms, clauses, glossary key and unknown words (the callers only read the tokens). */
-    japaneseTokens(text) {
-      let found = this.cutCache.get(text);
-      if (!found) {
-        if (this.cutCache.size > 200) this.cutCache.clear();
-        this.cutCache.set(text, (found = this.cutJapanese(text)));
-      }
-      return found;
-    }
+    japaneseTokens(text) { return remembered(this.cutCache, text, 200, () => this.cutJapanese(text)); }
 
     cutJapanese(text) {
       const s = [...text.normalize("NFKC")];
@@ -197,12 +190,7 @@
         clauses.push([...new Set([joined, run.map((t) => t.norm).join(" "), ...(table[joined] || [])])]);
       }
       for (const t of single) clauses.push([t.norm, ...(table[t.norm] || [])]);
-      const unique = [];
-      const seen = new Set();
-      for (const clause of clauses) {
-        const key = clause.join("\u0001");
-        if (!seen.has(key)) { seen.add(key); unique.push(clause); }
-      }
+      const unique = uniqueBy(clauses, (clause) => clause.join("\u0001"));
       return unique.length ? unique : terms.map((t) => [t]);
     }
 
@@ -271,7 +259,7 @@
         if (!best[start]) continue;
         for (let end = start + 1; end <= Math.min(run.length, start + T.max_chars); end++) {
           const word = run.slice(start, end);
-          const cost = Object.prototype.hasOwnProperty.call(costs, word) ? costs[word] : end === start + 1 ? T.unknown_cost : null;
+          const cost = owns(costs, word) ? costs[word] : end === start + 1 ? T.unknown_cost : null;
           if (cost !== null && (!best[end] || best[start][0] + cost < best[end][0])) best[end] = [best[start][0] + cost, start];
         }
       }
@@ -435,15 +423,11 @@
       }
       if (K.scripts.han.test(text)) {
         const simplified = this.toSimplified(text);
-        let replaced = simplified;
-        for (const variant of Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length)) if (replaced.includes(variant)) replaced = replaced.split(variant).join(e.zh[variant]);
+        const replaced = replaceAll(simplified, Object.keys(e.zh).sort((a, b) => [...b].length - [...a].length).map((variant) => [variant, e.zh[variant]]));
         if (replaced !== simplified) found.push({ kind: "zh", text: replaced, lang: "zh" });
       }
-      const kept = [], seen = new Set([query]);
-      for (const alt of found) {
-        if (alt.text && !seen.has(alt.text) && (lang === null || alt.lang === null || alt.lang === lang)) { seen.add(alt.text); kept.push(alt); }
-      }
-      return kept.slice(0, K.expansions.max_alternatives);
+      const wanted = found.filter((alt) => alt.text && alt.text !== query && (lang === null || alt.lang === null || alt.lang === lang));
+      return uniqueBy(wanted, (alt) => alt.text).slice(0, K.expansions.max_alternatives);
     }
 
     segment(key) {
@@ -491,23 +475,20 @@
       const e = this.pack.expansions;
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
-      const nearestOf = (close) => Math.min(...close.map((c) => c[1]));
+      // the choices nearest the key (one edit away for four characters or fewer, else two), the key itself not
+      const nearest = (key, choices, swaps) => {
+        const close = closest(key, choices, swaps, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const least = Math.min(...close.map((c) => c[1]));
+        return close.filter((c) => c[1] === least).map((c) => c[0]);
+      };
       if (/^[\x00-\x7f]*$/.test(text) && K.forgiving.ascii_words.test(text)) {
-        const lowered = text.toLowerCase();
-        const close = closest(lowered, e.english, true, [...lowered].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
-        const nearest = nearestOf(close);
-        for (const [term, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: term, lang: null });
+        for (const term of nearest(text.toLowerCase(), e.english, true)) found.push({ kind: "typo", text: term, lang: null });
       }
       const kana = isKana(text) ? text : romajiToKana(e.romaji, text);
       if (kana && (lang === null || lang === "ja")) {
-        const key = kanaKey(kana);
-        const close = closest(key, e.kana_words, false, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
-        const nearest = nearestOf(close);
-        for (const [candidate, distance] of close) if (distance === nearest) found.push({ kind: "typo", text: e.kana_word_of[candidate], lang: "ja" });
+        for (const candidate of nearest(kanaKey(kana), e.kana_words, false)) found.push({ kind: "typo", text: e.kana_word_of[candidate], lang: "ja" });
       }
-      const seen = new Set(), kept = [];
-      for (const alt of found) if (!seen.has(alt.text) && alt.text !== query) { seen.add(alt.text); kept.push(alt); }
-      return kept.slice(0, K.expansions.max_each);
+      return uniqueBy(found.filter((alt) => alt.text !== query), (alt) => alt.text).slice(0, K.expansions.max_each);
     }
 
     alternativePlan(alt, lang) {
@@ -627,7 +608,7 @@
       const prefix = ref.startsWith("L") ? "L" : "";
       const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, 6)
-        .map((x) => ({ id: place + ":" + x, doc: place, ref: x, url: permalink(place, x) }));
+        .map((x) => unitLink(place + ":" + x));
     }
 
     hit(rowid, fields) {
@@ -682,13 +663,13 @@
         }
       }
       for (const token of this.chineseTokens(text)) if (token.pos === "word") found.push([token.norm]);
-      return [...new Map(found.map((c) => [c[0], c])).values()];
+      return uniqueBy(found, (c) => c[0]);
     }
 
     /** search.plan.with_neighbours: a translated word the Laws never print matches their words for it, even alone. */
     withNeighbours(clauses) {
       const table = this.neighbours.sentence;
-      return clauses.map((c) => (c.length === 1 && Object.prototype.hasOwnProperty.call(table, c[0]) ? [c[0], ...table[c[0]]] : c));
+      return clauses.map((c) => (c.length === 1 && owns(table, c[0]) ? [c[0], ...table[c[0]]] : c));
     }
 
     /** search.plan.compound_clauses: a translated term's words printed together (対戦相手) are one phrase. */
@@ -705,7 +686,7 @@
         }
       }
       const kept = clauses.filter((c) => !(c.length === 1 && pieces.has(c[0]) && !alone.has(c[0])));
-      return [...new Map(phrases.concat(kept).map((c) => [c.join("\u0001"), c])).values()];
+      return uniqueBy(phrases.concat(kept), (c) => c.join("\u0001"));
     }
 
     /** search.title_key: a title or a query compared as written (NAMED_BOOST). */
@@ -810,7 +791,7 @@
         const stored = this.pack.snippets[hit.id] || ["", "", []];
         const [text, tokens, packed] = stored;
         let spans;
-        if (hit.marks !== null) spans = mergeSpans(hit.marks.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+        if (hit.marks !== null) spans = mergeSpans(hit.marks);
         else spans = matchSpans(tokens, packed, this.markedWords(hit.branch));
         return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, text, tokens, packed) };
       });
@@ -876,15 +857,14 @@
     }
 
     asDict(hit, spans) {
-      const link = (unit) => { const [doc, ...ref] = unit.split(":"); return { id: unit, doc, ref: ref.join(":"), url: permalink(doc, ref.join(":")) }; };
       const role = (this.documents.get(hit.doc) || {}).role;
       let law = null;
       if (role === "laws" || role === "commentary") law = lawOf(hit.ref);
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
         score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
         via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
-        reprints: hit.reprints.map(link), reprint_of: hit.reprint_of ? link(hit.reprint_of) : null,
-        paired: (this.paired.get(hit.id) || []).map(link) };
+        reprints: hit.reprints.map(unitLink), reprint_of: hit.reprint_of ? unitLink(hit.reprint_of) : null,
+        paired: (this.paired.get(hit.id) || []).map(unitLink) };
     }
   }
 
@@ -897,7 +877,7 @@
     }
     has(word) {
       if (this.more.has(word)) return true;
-      if (this.less.has(word) || !Object.prototype.hasOwnProperty.call(this.postings, word)) return false;
+      if (this.less.has(word) || !owns(this.postings, word)) return false;
       let found = this.known.get(word);
       if (found === undefined) {
         const list = this.postings[word];

@@ -3,7 +3,10 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, lawAncestors, termsKey, ftsExpression, unicode61, wordsOf } = S;
+  const { K, lawAncestors, termsKey, ftsExpression, unicode61, wordsOf, remembered } = S;
+
+  /** The best score of [rowid, score] rows, or 1.0 when none (or it is 0): what scores are divided by. */
+  function bestScore(rows) { return (rows.length ? Math.max(...rows.map((r) => r[1])) : 0.0) || 1.0; }
 
   Object.assign(S.Engine.prototype, {
     strictHits(branches, doc, indexBoost, relaxed) {
@@ -86,17 +89,15 @@
       }
       const indexWeight = branch.via === null ? w.INDEX_WEIGHT : w.TRANSLATED_INDEX_WEIGHT;
       const pointed = new Map();
+      const point = (unit, least, more) => {
+        const [boost, entries] = pointed.get(unit) || [0.0, []];
+        pointed.set(unit, [Math.max(boost, least), entries.concat(more)]);
+      };
       if (indexBoost && branch.lang === "ja") {
         for (const [unit, [boost, entries]] of this.indexBoosts(branch.terms, relaxed)) pointed.set(unit, [indexWeight * boost, entries]);
-        for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) {
-          const [boost, entries] = pointed.get(unit) || [0.0, []];
-          pointed.set(unit, [Math.max(boost, indexWeight), entries.concat([entry])]);
-        }
+        for (const [unit, entry] of this.seeAlsoBoosts(branch, hits)) point(unit, indexWeight, [entry]);
       }
-      for (const unit of branch.pointed) {
-        const [boost, entries] = pointed.get(unit) || [0.0, []];
-        pointed.set(unit, [Math.max(boost, w.DEFINITION_WEIGHT), entries]);
-      }
+      for (const unit of branch.pointed) point(unit, w.DEFINITION_WEIGHT, []);
       for (const [unit, [boost, entries]] of pointed) {
         const rowid = this.rowids.get(unit);
         if (rowid === undefined) continue;
@@ -129,7 +130,7 @@
       const rows = this.fts(ftsExpression(branch.clauses, "AND"), branch.lang, doc);
       const hits = new Map();
       if (!rows.length) return hits;
-      const scale = 1.0 / (Math.max(...rows.map((r) => r[1])) || 1.0);
+      const scale = 1.0 / bestScore(rows);
       for (const [rowid, raw] of rows) {
         let score = raw * scale;
         if (this.titleCarriedBy(branch, this.titleWords.get(rowid))) {
@@ -151,7 +152,7 @@
       const without = (i) => clauses.slice(0, i).concat(clauses.slice(i + 1));
       const expression = { op: "OR", children: clauses.map((_, i) => ftsExpression(without(i), "AND")).filter(Boolean) };
       const rows = this.fts(expression, branch.lang, doc).filter((r) => !found.has(r[0]));
-      const scale = this.w.RELAXED_WEIGHT / (rows.length ? Math.max(...rows.map((r) => r[1])) || 1.0 : 1.0);
+      const scale = this.w.RELAXED_WEIGHT / bestScore(rows);
       const hits = new Map();
       for (const [rowid, raw] of rows) {
         let score = raw * scale;
@@ -169,7 +170,7 @@
       const shares = this.shares(covered);
       if (!shares.size) return new Map();
       const rows = this.fts(ftsExpression(clauses, "OR"), branch.lang, doc);
-      const best = rows.reduce((m, r) => Math.max(m, r[1]), 0.0) || 1.0;
+      const best = bestScore(rows);
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
       const scores = new Map([...shares].map(([rowid, share]) =>
         [rowid, this.situationWeight(this.units.get(rowid)) * (this.w.COVERAGE_WEIGHT * share + this.w.COVERAGE_BM25 * (bm25.get(rowid) || 0.0))]));
@@ -279,9 +280,9 @@
 
     // --------------------------------------------- FTS5 MATCH and bm25, from the index's term instances
 
-    phrase(text) {
-      let found = this.phraseCache.get(text);
-      if (found) return found;
+    phrase(text) { return remembered(this.phraseCache, text, 2000, () => this.findPhrase(text)); },
+
+    findPhrase(text) {
       const terms = unicode61(text);
       const instances = []; // [rowid, column, offset] of the phrase's first token
       if (terms.length) {
@@ -299,10 +300,7 @@
       }
       const rows = new Set();
       for (let i = 0; i < instances.length; i += 3) rows.add(instances[i]);
-      found = { instances, rows };
-      if (this.phraseCache.size > 2000) this.phraseCache.clear();
-      this.phraseCache.set(text, found);
-      return found;
+      return { instances, rows };
     },
 
     /** The rowids matching an expression (every row: any language, navigation rows too). */
@@ -371,9 +369,7 @@
 
     indexBoosts(terms, whole) {
       const query = new Set(terms);
-      const entries = [];
-      const seen = new Set();
-      for (const term of terms) for (const e of this.indexByTerm.get(term) || []) if (!seen.has(e)) { seen.add(e); entries.push(e); }
+      const entries = [...new Set(terms.flatMap((term) => this.indexByTerm.get(term) || []))];
       const boosts = new Map();
       for (const entry of entries) {
         let common = 0;

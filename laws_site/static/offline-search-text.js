@@ -23,6 +23,8 @@
     }
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, compiled(inner)]));
   }
+  /** str.replace of each (text, replacement) in turn. */
+  function replaceAll(text, pairs) { for (const [from, to] of pairs) text = text.split(from).join(to); return text; }
   /** re.sub of each (pattern, replacement) in turn, as the Python's substitution lists read. */
   function applySteps(list, text) { return list.reduce((out, [pattern, to]) => out.replace(pattern, to), text); }
 
@@ -33,11 +35,7 @@
     Object.assign(K, compiled(rules));
   }
 
-  function fill(template, values) {
-    let text = template || "";
-    for (const [key, value] of Object.entries(values)) text = text.split("{" + key + "}").join(value);
-    return text;
-  }
+  function fill(template, values) { return replaceAll(template || "", Object.entries(values).map(([key, value]) => ["{" + key + "}", value])); }
   function message(name, values = {}) { return fill(K.search.messages[name], values); }
 
   // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)
@@ -78,7 +76,6 @@
     return out.join("");
   }
 
-  function replaceAll(text, pairs) { for (const [from, to] of pairs) text = text.split(from).join(to); return text; }
   function alphabetToKana(tables, text) {   // jaconv.alphabet2kana, its tables from the pack
     text = text.toLowerCase();
     if (text.endsWith("h") && text.length >= 2) text = text.slice(0, -1) + "う";
@@ -251,11 +248,37 @@
     }
     return "/" + doc + "/" + out;
   }
+  /** A unit's id ("doc:ref") as a link: {id, doc, ref, url}. */
+  function unitLink(unit) {
+    const [doc, ...rest] = unit.split(":");
+    const ref = rest.join(":");
+    return { id: unit, doc, ref, url: permalink(doc, ref) };
+  }
 
   function wordsOf(alternative) { return alternative.split(" ").filter(Boolean); }
   function termsKey(terms) { return [...new Set(terms)].sort().join("\u0001"); }
 
   function sameList(a, b) { return a.length === b.length && a.every((x, i) => x === b[i]); }
+  /** The items in order, each first one of its key only (dict.fromkeys). */
+  function uniqueBy(items, key) {
+    const seen = new Set();
+    return items.filter((item) => {
+      const found = key(item);
+      if (seen.has(found)) return false;
+      seen.add(found);
+      return true;
+    });
+  }
+  function owns(table, key) { return Object.prototype.hasOwnProperty.call(table, key); }
+  /** The value cached under key, made and kept (the cache emptied past `most` entries) when missing. */
+  function remembered(cache, key, most, make) {
+    let found = cache.get(key);
+    if (found === undefined) {
+      if (cache.size > most) cache.clear();
+      cache.set(key, (found = make()));
+    }
+    return found;
+  }
 
   function englishKey(term) { return applySteps(K.keys.english_key, term.toLowerCase()); }
 
@@ -305,14 +328,13 @@
       begin += packed[2 * i];
       if (wanted.has(words[i])) spans.push([begin, begin + packed[2 * i + 1]]);
     }
-    spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const unique = spans.filter((s, i) => i === 0 || s[0] !== spans[i - 1][0] || s[1] !== spans[i - 1][1]);
-    return mergeSpans(unique);
+    return mergeSpans(spans);
   }
 
+  /** The spans in order, overlapping ones (and repeats) merged. */
   function mergeSpans(spans) {
     const merged = [];
-    for (const [begin, end] of spans) {
+    for (const [begin, end] of spans.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1])) {
       const last = merged[merged.length - 1];
       if (last && begin <= last[1]) last[1] = Math.max(end, last[1]);
       else merged.push([begin, end]);
@@ -340,6 +362,6 @@
   }
 
   S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
-  Object.assign(S, { K, QueryError, useRules, compiled, applySteps, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, wordsOf, termsKey, sameList, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  Object.assign(S, { K, QueryError, useRules, compiled, applySteps, replaceAll, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, levenshtein, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, wordsOf, termsKey, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
   if (typeof module !== "undefined" && module.exports) module.exports = S;
 })(typeof self !== "undefined" ? self : globalThis);

@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, fill, permalink, Engine } = S;
+  const { K, QueryError, fill, unitLink, Engine } = S;
 
 
   function esc(text) {
@@ -194,8 +194,7 @@
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
-      const [doc, ...ref] = citation.units[0].split(":");
-      return { redirect: permalink(doc, ref.join(":")) + "?from_search=" + encodeURIComponent(answer.query) };
+      return { redirect: unitLink(citation.units[0]).url + "?from_search=" + encodeURIComponent(answer.query) };
     }
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
