@@ -767,7 +767,7 @@
       // dictionary - the server's SudachiPy - may cut otherwise)
       const ja = branches.find((b) => b.via === null && b.lang === "ja");
       const unknown = ja ? this.japaneseTokens(query).filter((t) => t.unknown && /[\u3040-\u30ff\u3400-\u9fff]/.test(t.surface)).map((t) => t.surface) : [];
-      return { branches, targets, alsoSearched: also, relaxed: true, split: ja ? { words: ja.terms, unknown } : null };
+      return { branches, targets, alsoSearched: also, split: ja ? { words: ja.terms, unknown } : null };
     }
 
     /** search.plan.term_shares: {a clause's first word: 1 / the number of clauses its typed term was read as}. */

@@ -38,7 +38,7 @@
 
     /** search.ranked_hits: the query's own hits (tier 0), then units only an alternative finds
      * (tier 1), corrections among them when tier 0 has fewer than FEW units; relaxed hits last. */
-    rankedHits(plan, doc, lang, indexBoost, corrected = false, currentFirst = false) {
+    rankedHits(plan, doc, lang, indexBoost, corrected, currentFirst) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
       // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
