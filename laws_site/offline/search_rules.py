@@ -19,8 +19,9 @@ from jaconv import conv_table
 
 from ingest.search import english_lexicon, glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
+from laws_site.pages import search as search_page
 from laws_site.read import units
-from laws_site.search import chinese, expansions, plan, query, translation, weights, why, words
+from laws_site.search import chinese, citations, expansions, plan, presentation, query, translation, weights, why, words
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -77,7 +78,7 @@ def rules() -> dict:
             "hiragana_word": whole(words.HIRAGANA_WORD_RE),
             "katakana_typed": words.KATAKANA_TYPED_COST,
             "reading": whole(words.READING_RE),
-            "bid": js_pattern(words.BID_RE),
+            "bid": js_pattern(words.BID_RE, every=True),
             "bid_word": words.BID_WORD,
             "strains": [list(names) for names in words.STRAINS],
             "insufficient_word": words.INSUFFICIENT_WORD,
@@ -123,6 +124,9 @@ def rules() -> dict:
             "max_alternatives": expansions.MAX_ALTERNATIVES,
             "max_each": expansions.MAX_EACH,
             "particles": expansions.PARTICLES,
+            "short_chars": expansions.SHORT_CHARS,
+            "short_edits": expansions.SHORT_EDITS,
+            "edits": expansions.EDITS,
         },
         "spelling": {
             "ja_law_words": substitutions((p, r) for p, r in spelling.JA_LAW_WORDS),
@@ -156,6 +160,11 @@ def rules() -> dict:
             "max_limit": query.MAX_LIMIT,
             "max_offset": query.MAX_OFFSET,
             "shown_chars": query.SHOWN_CHARS,
+            "count": whole(query.COUNT_RE),
+            "page_limit": search_page.PAGE_LIMIT,
+            "page_max_limit": search_page.MAX_LIMIT,
+            "index_shown": presentation.INDEX_SHOWN,
+            "nearest_shown": citations.NEAREST_SHOWN,
             "messages": query.MESSAGES,
             "current_first_interfaces": list(weights.CURRENT_FIRST_INTERFACES),
         },

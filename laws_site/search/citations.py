@@ -22,6 +22,8 @@ from laws_site.search.presentation import link_labels
 from laws_site.search.query import message
 from laws_site.search.weights import CITED_SCORE, CITING_SCORE
 
+NEAREST_SHOWN = 6  # the units a citation that names none offers instead
+
 
 def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str | None) -> dict | None:
     """None if the query is not written as citations; else {"query", "found", "units" (ids, most
@@ -114,7 +116,7 @@ def nearest_units(conn, data: SearchData, typed: str, doc: str | None) -> list[d
         refs += [prefix + ancestor for ancestor in law_ancestors(ref.removeprefix("L"))]
     refs += nearest_refs(conn, place, ref)
     found = existing_units(conn, [f"{place}:{r}" for r in refs])
-    units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:6]
+    units = [r for r in dict.fromkeys(refs) if f"{place}:{r}" in found][:NEAREST_SHOWN]
     labels = link_labels(conn, [f"{place}:{r}" for r in units], data)
     return [
         {

@@ -44,6 +44,9 @@ MAX_KEY_CHARS = 40  # longer kana queries are not segmented
 MIN_SOUND_KEY = 3  # consonants; shorter skeletons match too many English words
 MAX_ALTERNATIVES = 4
 MAX_EACH = 2  # sounds, synonyms, corrections: the first two of each
+# a correction is a word of the corpus at most SHORT_EDITS edits from a typed word of SHORT_CHARS
+# characters or fewer, at most EDITS from a longer one
+SHORT_CHARS, SHORT_EDITS, EDITS = 4, 1, 2
 PARTICLES = {
     "ノ": "の",
     "オ": "を",
@@ -195,13 +198,18 @@ def zh_variant(data: ExpansionData, text: str) -> str:
     return replaced if replaced != simplified else ""
 
 
+def most_edits(typed: str) -> int:
+    """How many edits a correction may be from the typed word (or its kana key)."""
+    return SHORT_EDITS if len(typed) <= SHORT_CHARS else EDITS
+
+
 def corrections(data: ExpansionData, query: str, lang: str | None) -> list[Alternative]:
     """Step 6: the closest words of the corpus to a query that finds little."""
     text = unicodedata.normalize("NFKC", query).strip()
     found = []
     if text.isascii() and forgiving.ASCII_WORDS_RE.match(text):
         lowered = text.lower()
-        limit = 1 if len(lowered) <= 4 else 2
+        limit = most_edits(lowered)
         close = [
             (distance, term)
             for term, distance, _ in process.extract(
@@ -214,7 +222,7 @@ def corrections(data: ExpansionData, query: str, lang: str | None) -> list[Alter
     kana = text if forgiving.is_kana(text) else forgiving.romaji_to_kana(text)
     if kana and lang in (None, "ja"):
         key = forgiving.kana_key(kana)
-        limit = 1 if len(key) <= 4 else 2
+        limit = most_edits(key)
         close = [
             (distance, data.kana_word_of[candidate])
             for candidate, distance, _ in process.extract(

@@ -71,6 +71,7 @@ def unit_labels(conn, ids: list[str], data: SearchData) -> dict[str, dict]:
 
 
 NOTHING_SHOWN = ShownText("", "  ", None)
+INDEX_SHOWN = 5  # the 索引 entries a result names
 
 
 def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
@@ -90,7 +91,7 @@ def as_dict(data: SearchData, hit: Hit, spans: list[dict]) -> dict:
         "via": branch.via if branch else None,
         "expansion": branch.expansion if branch else None,
         "match": hit.match,
-        "index": hit.index_entries[:5],
+        "index": hit.index_entries[:INDEX_SHOWN],
         "reprints": [unit_link(data, unit) for unit in hit.reprints],
         "reprint_of": unit_link(data, hit.reprint_of) if hit.reprint_of else None,
         # the 1997 Chinese units the concordance pairs a 2017 unit with (provision_pairs)

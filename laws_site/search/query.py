@@ -16,6 +16,7 @@ MAX_LIMIT = 500
 MAX_OFFSET = 100_000
 FTS_OPERATORS = {"AND", "OR", "NOT", "NEAR"}
 SHOWN_CHARS = 40  # of a query a refusal quotes
+COUNT_RE = re.compile(r"[0-9]{1,7}")  # a limit or offset typed into a URL, whole: ASCII digits only
 EMPTY_QUERY = "Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73)."
 # what search says to the person who typed the query, by name; the offline search says the same
 # (laws_site/offline/search_rules.py). {name} is filled in; the interface languages translate the text
@@ -105,7 +106,7 @@ def parse_count(value: str | None, name: str, default: int, lowest: int, highest
     """A `limit` or `offset` typed into a URL: ASCII digits only (not ², not a 5,000-digit number)."""
     if value is None or value == "":
         return default
-    if not re.fullmatch(r"[0-9]{1,7}", value) or not lowest <= int(value) <= highest:
+    if not COUNT_RE.fullmatch(value) or not lowest <= int(value) <= highest:
         raise QueryError(count_message(name, lowest, highest, value))
     return int(value)
 

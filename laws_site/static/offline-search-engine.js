@@ -45,7 +45,6 @@
       this.lexicon = pack.lexicon;
       this.neighbours = pack.neighbours;
       this.maxSurface = pack.lexicon_longest;
-      this.everyBid = new RegExp(K.words.bid.source, K.words.bid.flags.replace("g", "") + "g");   // withBidWord's
       this.han = new Set(Object.keys(pack.lexicon).flatMap((word) => [...word].filter((c) => K.scripts.han.test(c))));
       this.t2s = pack.t2s;
       this.docOrder = new Map(pack.documents.map((d) => [d.id, d.rank]));
@@ -204,7 +203,7 @@
         return parseInt(bid.trimStart()[0], 10) * W.strains.length + strain;
       };
       const normal = text.normalize("NFKC");
-      const bids = [...normal.matchAll(this.everyBid)].map((m) => rank(m[0]));
+      const bids = [...normal.matchAll(W.bid)].map((m) => rank(m[0]));
       const beyond = W.beyond_seven.test(normal);
       if (!bids.length && !beyond) return text;
       const insufficient = bids.slice(1).some((later, i) => later <= bids[i]);
@@ -475,9 +474,10 @@
       const e = this.pack.expansions;
       const text = pyStrip(query.normalize("NFKC"));
       const found = [];
-      // the choices nearest the key (one edit away for four characters or fewer, else two), the key itself not
+      // the choices nearest the key, the key itself not (expansions.most_edits: how near they must be)
       const nearest = (key, choices, swaps) => {
-        const close = closest(key, choices, swaps, [...key].length <= 4 ? 1 : 2).filter((c) => c[1] > 0);
+        const most = [...key].length <= K.expansions.short_chars ? K.expansions.short_edits : K.expansions.edits;
+        const close = closest(key, choices, swaps, most).filter((c) => c[1] > 0);
         const least = Math.min(...close.map((c) => c[1]));
         return close.filter((c) => c[1] === least).map((c) => c[0]);
       };
@@ -607,7 +607,7 @@
       else return [];
       const prefix = ref.startsWith("L") ? "L" : "";
       const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
-      return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, 6)
+      return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, K.search.nearest_shown)
         .map((x) => unitLink(place + ":" + x));
     }
 
@@ -862,7 +862,7 @@
       if (role === "laws" || role === "commentary") law = lawOf(hit.ref);
       return { doc: hit.doc, ref: hit.ref, id: hit.id, kind: hit.kind, title: hit.title, snippet: spans,
         score: Math.round(hit.score * 10000) / 10000, law, lang: hit.lang, url: permalink(hit.doc, hit.ref),
-        via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, 5),
+        via: hit.branch ? hit.branch.via : null, match: hit.match, index: hit.index_entries.slice(0, K.search.index_shown),
         reprints: hit.reprints.map(unitLink), reprint_of: hit.reprint_of ? unitLink(hit.reprint_of) : null,
         paired: (this.paired.get(hit.id) || []).map(unitLink) };
     }

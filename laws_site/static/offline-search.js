@@ -78,7 +78,7 @@
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
   function whyPart(parts, why) {
-    const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === "≈" ? "why-same" : "why-arrow";
+    const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === K.why.same_word_sign ? "why-same" : "why-arrow";
     return part(parts, name, { from: why.from || "", words: why.words.join(" · ") });
   }
 
@@ -160,7 +160,7 @@
   function countParam(params, name, fallback, low, high) {
     const value = params.get(name);
     if (value === null || value === "") return fallback;
-    if (!/^[0-9]{1,7}$/.test(value) || +value < low || +value > high) {
+    if (!K.search.count.test(value) || +value < low || +value > high) {
       throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
     }
     return +value;
@@ -186,7 +186,7 @@
     let answer;
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
-        limit: countParam(params, "limit", 20, 1, 200), offset: countParam(params, "offset", 0, 0, K.search.max_offset),
+        limit: countParam(params, "limit", K.search.page_limit, 1, K.search.page_max_limit), offset: countParam(params, "offset", 0, 0, K.search.max_offset),
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
