@@ -8,6 +8,9 @@
 
   // ---------------------------------------------------------------- the engine
 
+  /** A pack's object keyed by rowid (JSON's keys are strings) as a Map keyed by the number. */
+  function byRowid(object) { return new Map(Object.entries(object).map(([rowid, value]) => [+rowid, value])); }
+
   class Engine {
     constructor(pack) {
       this.pack = pack;
@@ -23,7 +26,7 @@
       this.documents = new Map(pack.documents.map((d) => [d.id, d]));
       this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
-      this.reprinted = new Map(Object.entries(pack.reprinted).map(([r, u]) => [+r, u]));
+      this.reprinted = byRowid(pack.reprinted);
       this.paired = new Map(Object.entries(pack.paired));
       this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it
       for (const [current, earlier] of this.paired) for (const e of earlier) this.currentOf.set(e, (this.currentOf.get(e) || []).concat([current]));
@@ -40,7 +43,7 @@
       const fts = pack.fts;
       this.ftsRows = fts.rows;
       this.avgdl = fts.tokens / fts.rows;
-      this.sizes = new Map(Object.entries(fts.sizes).map(([r, n]) => [+r, n]));
+      this.sizes = byRowid(fts.sizes);
       this.postings = fts.postings;
       this.lexicon = pack.lexicon;
       this.neighbours = pack.neighbours;
@@ -52,8 +55,8 @@
       this.cutCache = new Map();
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
-      this.situations = { light: new Set(s.light), below: new Map(Object.entries(s.below).map(([r, b]) => [+r, b])),
-        evidence: new Map(Object.entries(s.evidence).map(([r, e]) => [+r, e])), named: new Map(Object.entries(s.named)), phrases: s.phrases };
+      this.situations = { light: new Set(s.light), below: byRowid(s.below), evidence: byRowid(s.evidence),
+        named: new Map(Object.entries(s.named)), phrases: s.phrases };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
@@ -878,14 +881,11 @@
     has(word) {
       if (this.more.has(word)) return true;
       if (this.less.has(word) || !owns(this.postings, word)) return false;
-      let found = this.known.get(word);
-      if (found === undefined) {
+      return remembered(this.known, word, Infinity, () => {
         const list = this.postings[word];
-        found = false;
-        for (let i = 0; i < list.length && !found; i += 3) found = this.units.get(list[i])[5] === this.lang;
-        this.known.set(word, found);
-      }
-      return found;
+        for (let i = 0; i < list.length; i += 3) if (this.units.get(list[i])[5] === this.lang) return true;
+        return false;
+      });
     }
   }
 
@@ -893,13 +893,8 @@
   class LazySets {
     constructor(source) { this.source = source; this.made = new Map(); }
     get(rowid) {
-      let found = this.made.get(rowid);
-      if (found === undefined) {
-        const words = this.source[rowid];
-        found = words ? new Set(words.split(" ")) : null;
-        this.made.set(rowid, found);
-      }
-      return found || undefined;
+      const words = remembered(this.made, rowid, Infinity, () => (this.source[rowid] ? new Set(this.source[rowid].split(" ")) : null));
+      return words || undefined;
     }
   }
 

@@ -218,6 +218,9 @@
       return clauses.filter((clause) => !wordsOf(clause[0]).every((x) => this.situations.light.has(x)));
     },
 
+    /** search.coverage.idf: how telling a word is that `matching` of `total` units hold (bm25's idf, floored). */
+    idf(matching, total) { return Math.max(Math.log((total - matching + 0.5) / (matching + 0.5)), this.w.COVERAGE_MIN_IDF); },
+
     /** search.coverage.Covered.shares: {rowid: the share of the sentence's idf the unit covers}. */
     shares(covered) {
       let total = 0.0;
@@ -249,14 +252,13 @@
         // coverage.vocabulary_named: a word covers the laws the vocabulary names for it, printed elsewhere or not
         const named = [...new Set((lang === "ja" ? s.named.get(clause[0]) || [] : []).concat(inPhrases.get(clause[0]) || []))];
         if (!own.length && !named.length) {  // a Chinese word no unit prints counts, uncovered (weights.py)
-          if (lang === "zh" && clause[0].length >= w.COVERAGE_UNPRINTED_CHARS) covered.weights.push(Math.log((searchable.size + 0.5) / 0.5));
+          if (lang === "zh" && clause[0].length >= w.COVERAGE_UNPRINTED_CHARS) covered.weights.push(this.idf(0, searchable.size));
           continue;
         }
-        const matching = own.length || named.length;
         const place = covered.weights.length;
         // search.plan.term_shares: a typed term read as several words counts once
         const share = shares && shares.has(clause[0]) ? shares.get(clause[0]) : 1.0;
-        covered.weights.push(Math.max(Math.log((searchable.size - matching + 0.5) / (matching + 0.5)), w.COVERAGE_MIN_IDF) * share);
+        covered.weights.push(this.idf(own.length || named.length, searchable.size) * share);
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = wordsOf(clause[0]);
