@@ -10,6 +10,8 @@
 
   /** A pack's object keyed by rowid (JSON's keys are strings) as a Map keyed by the number. */
   function byRowid(object) { return new Map(Object.entries(object).map(([rowid, value]) => [+rowid, value])); }
+  /** The query's words are all FTS5 operators (AND, OR, ...): nothing is left to search for. */
+  function onlyOperators(query) { return query.split(" ").every((word) => K.search.fts_operators.includes(word)); }
 
   class Engine {
     constructor(pack) {
@@ -513,7 +515,7 @@
       }
       if (!(Number.isInteger(limit) && limit >= 1 && limit <= K.search.max_limit)) throw new QueryError(message("limit", { highest: K.search.max_limit }));
       if (!(Number.isInteger(offset) && offset >= 0 && offset <= K.search.max_offset)) throw new QueryError(message("offset", { highest: K.search.max_offset.toLocaleString("en") }));
-      if (query.split(" ").every((w) => K.search.fts_operators.includes(w))) throw new QueryError(this.nothingToSearch(query));
+      if (onlyOperators(query)) throw new QueryError(this.nothingToSearch(query));
       const citation = this.citedUnits(query, doc, lang);
       const expand = options.expand !== false;
       let alsoSearched = [], total, page, split = null, expansions = [];
@@ -562,7 +564,7 @@
     nothingToSearch(query) {
       const chars = [...query], most = K.search.shown_chars;
       const shown = chars.length <= most ? query : chars.slice(0, most).join("") + "…";
-      return message(query.split(" ").every((w) => K.search.fts_operators.includes(w)) ? "only_operators" : "nothing", { shown });
+      return message(onlyOperators(query) ? "only_operators" : "nothing", { shown });
     }
 
     inFilters(unitDoc, doc, lang) {
@@ -811,9 +813,10 @@
     why(query, hit, text, tokens, packed) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
       if (!branch || (branch.via === null && !partial)) return null;
-      const held = partial || branch.translated ? this.heldClauses(branch, hit.id, tokens) : branch.clauses;
+      const inText = new Set(tokens.split(" "));
+      const held = partial || branch.translated ? this.heldClauses(branch, hit.id, inText) : branch.clauses;
       // a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う)
-      const printed = partial || branch.translated ? this.heldWords(held, text, tokens, packed) : [];
+      const printed = partial || branch.translated ? this.heldWords(held, text, tokens, packed, inText) : [];
       const words = printed.length ? printed : partial ? [] : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
@@ -828,13 +831,12 @@
       return [...new Set(typed)].join(" · ") || null;
     }
 
-    heldClauses(branch, id, tokens) {
-      const inText = new Set(tokens.split(" ")), inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
+    heldClauses(branch, id, inText) {
+      const inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
       return this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
     }
 
-    heldWords(held, text, tokens, packed) {
-      const inText = new Set(tokens.split(" "));
+    heldWords(held, text, tokens, packed, inText) {
       const [grammatical, printed] = this.shownForms();
       const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
       const chars = [...text];
