@@ -38,6 +38,7 @@ LANGUAGES = ("ja", "zh")
 GLOSSARY_KEYS = "glossary-ja"  # kind of the term_tokens rows holding ja_keys()
 # units whose title may name where a curated term comes from
 TITLE_KINDS = ("law", "section", "item", "subitem")
+LATIN_LETTER_RE = re.compile(r"[A-Za-z]")  # a query with one, and no Chinese or Japanese, is an English term
 
 
 # ---------------------------------------------------------------- English keys
@@ -315,7 +316,7 @@ class Glossary:
         # an English term has no Chinese or Japanese characters: 「四家都pass了 要重新发牌吗」 is a sentence,
         # not the term "pass" (english_key keeps the Latin letters only)
         english = (
-            re.search(r"[A-Za-z]", query) and not tokenize.HAN_RE.search(query) and not tokenize.KANA_RE.search(query)
+            LATIN_LETTER_RE.search(query) and not tokenize.HAN_RE.search(query) and not tokenize.KANA_RE.search(query)
         )
         found += self._by_en.get(english_key(query), []) if english else []
         found += self._by_ja.get(self.ja_key(query), [])

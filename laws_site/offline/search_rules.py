@@ -151,6 +151,7 @@ def rules() -> dict:
         },
         "keys": {
             "english_key": substitutions(glossary.ENGLISH_KEY_STEPS),
+            "latin_letter": js_pattern(glossary.LATIN_LETTER_RE),
             "inner_hyphen": js_pattern(vocabulary.INNER_HYPHEN_RE, every=True),
             "footnote_mark": js_pattern(plan.FOOTNOTE_MARK_RE),
             "non_word": js_pattern(plan.NON_WORD_RE, every=True),

@@ -231,7 +231,7 @@
       const g = this.pack.glossary;
       const found = [];
       // an English term has no Chinese or Japanese characters (glossary.Glossary.lookup)
-      if (/[A-Za-z]/.test(query) && !K.scripts.han.test(query) && !K.scripts.kana.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
+      if (K.keys.latin_letter.test(query) && !K.scripts.han.test(query) && !K.scripts.kana.test(query)) found.push(...(g.by_en[englishKey(query)] || []));
       const jaKey = this.japaneseTokens(query).map((t) => t.norm).join(" ");
       found.push(...(g.by_ja[jaKey] || []));
       found.push(...(g.by_zh[this.toSimplified(query)] || []));
