@@ -139,6 +139,7 @@ def rules() -> dict:
             "doc_id": js_pattern(spelling.DOC_ID),
             "citation_separators": js_pattern(spelling.CITATION_SEPARATORS),
             "law_separators": js_pattern(spelling.LAW_SEPARATORS, every=True),
+            "spaces": js_pattern(spelling.SPACES, every=True),
             "max_citation_chars": spelling.MAX_CITATION_CHARS,
             "name_joiners": spelling.NAME_JOINERS,
             "citation_starts": spelling.CITATION_STARTS,

@@ -462,7 +462,7 @@
       const terms = this.queryTerms(text, "ja");
       // the server cuts with SudachiPy, which knows words the corpus lacks (罰金, 質疑): a query that is
       // one word there is one key here, tried whole (katakana by its kana key, as Sudachi's norm ミステク)
-      const squeezed = text.normalize("NFKC").replace(/\s+/g, "");
+      const squeezed = squeeze(text);
       const whole = e.synonyms[terms.join(" ")] || e.synonyms[squeezed]
         || (K.forgiving.katakana_only.test(squeezed) ? e.synonyms[kanaKey(squeezed)] : undefined);
       if (whole) return whole.slice(0, K.expansions.max_each);

@@ -141,7 +141,7 @@
 
   // ---------------------------------------------------------------- citations (ingest/text/spelling.py, refs.py)
 
-  function squeeze(typed) { return typed.normalize("NFKC").replace(/\s+/g, ""); }
+  function squeeze(typed) { return typed.normalize("NFKC").replace(K.spelling.spaces, ""); }
   function formatLawRef(...parts) {
     let out = "";
     for (let i = 0; i < parts.length && parts[i] !== null && parts[i] !== undefined; i++) out += K.refs.level_formats[i].replace("{}", parts[i]);
