@@ -342,8 +342,8 @@
       const table = this.pack.translations, T = K.translation;
       const found = [];
       for (let i = 0; i < cut.length; i++) {
-        if (T.aspect_particles.includes(run.slice(cut[i][0], cut[i][1]))) continue;
         let key = run.slice(cut[i][0], cut[i][1]), skipped = false;
+        if (T.aspect_particles.includes(key)) continue;
         for (const [start, end] of cut.slice(i + 1)) {
           const word = run.slice(start, end);
           if (T.aspect_particles.includes(word)) {

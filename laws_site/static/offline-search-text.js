@@ -147,6 +147,9 @@
     for (let i = 0; i < parts.length && parts[i] !== null && parts[i] !== undefined; i++) out += K.refs.level_formats[i].replace("{}", parts[i]);
     return out;
   }
+  /** [law, section, item, sub, subsub] with a level below one that is missing (40B2(ii): its (ii) hangs
+   * from no sub-item), which names no unit (refs.parse_law_ref, spelling.law_spelling). */
+  function skipsALevel(levels) { return levels.some((level, i) => i > 1 && level && !levels[i - 1]); }
   function lawSpelling(typed) {
     if (K.spelling.separated_numbers.test(pyStrip(pyStrip(typed.normalize("NFKC")).replace(K.spelling.law_word, "")))) return null;
     let text = squeeze(typed).replace(K.spelling.law_word, "");
@@ -154,7 +157,7 @@
     const m = K.spelling.loose_law_ref.exec(text.replace(K.spelling.law_separators, ""));
     if (!m) return null;
     const [, law, section, item, sub, subsub] = m;
-    if ((item && !section) || (sub && !item) || (subsub && !sub)) return null;
+    if (skipsALevel(m.slice(1))) return null;
     return formatLawRef(law, section ? section.toUpperCase() : null, item || null, sub ? sub.toLowerCase() : null, subsub ? subsub.toLowerCase() : null);
   }
   function regulationSpelling(typed) {
@@ -213,7 +216,7 @@
   }
   function lawAncestors(ref) {
     const m = K.refs.wbf_ref.exec(ref);
-    if (!m || (m[3] && !m[2]) || (m[4] && !m[3]) || (m[5] && !m[4])) return [];
+    if (!m || skipsALevel(m.slice(1))) return [];
     const parts = m.slice(1).map((p) => (p === undefined ? null : p));
     const out = [];
     for (let n = parts.filter((p) => p !== null).length - 1; n > 0; n--) out.push(formatLawRef(...parts.slice(0, n)));
