@@ -35,6 +35,11 @@ MIN_STEM = 3  # letters a word keeps without its ending (led is not l + ed)
 AFTER_E_ENDINGS = ("d",)
 
 
+def is_verb(gloss: str) -> bool:
+    """Whether a JMdict gloss is a verb's ("to take back (words, etc.)"): table search_english keeps the gloss."""
+    return gloss.startswith("to ")
+
+
 def stems(key: str) -> list[str]:
     """The key, then the key without each ending it may have, in ENDINGS' order (passed: passed, pass)."""
     return [key] + [

@@ -28,7 +28,7 @@ from typing import Iterable
 import jaconv
 from sudachipy import SplitMode
 
-from ingest.text import tokenize
+from ingest.text import forgiving, tokenize
 
 COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": int}
 # parts of speech that carry no situation of their own: a whole category; and, written in kana only, the
@@ -59,7 +59,7 @@ INFLECTING_POS = {"動詞", "形容詞"}
 # of those, the stems a report of what happened types before た, て, ない, ます, たい (あげ-ます, わかっ-た,
 # そろわ-ない, ほしかっ-た): not the imperative, volitional or conditional stems (あげろ, あげよ, あげれ-ば)
 REPORTED_STEM_ENDINGS = ("", *"いきぎしちにびみりっかがさたなばまらわく", "かっ")
-HIRAGANA_WORD_RE = re.compile("[\u3041-\u3096]+")
+HIRAGANA_WORD_RE = re.compile(f"(?:{forgiving.HIRAGANA_RE.pattern})+")  # a word written in hiragana only
 
 
 def lexicon_rows(

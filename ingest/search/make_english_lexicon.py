@@ -39,7 +39,7 @@ from pathlib import Path
 import jamdict_data
 import lemminflect
 
-from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, stems
+from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, is_verb, stems
 from ingest.text.forgiving import sound_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,11 +132,6 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                         japanese,
                     )
                     yield key, japanese, gloss, rank
-
-
-def is_verb(gloss: str) -> bool:
-    """Whether JMdict's gloss is a verb's ("to take back (words, etc.)")."""
-    return gloss.startswith("to ")
 
 
 def is_phrasal_verb(gloss: str) -> bool:

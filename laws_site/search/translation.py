@@ -36,6 +36,7 @@ from ingest.search.english_lexicon import (
     PHRASAL_PARTICLES,
     SUPPORT_VERBS,
     VERB_ENDINGS,
+    is_verb,
     nouns_of,
     other_suits,
     stems,
@@ -106,7 +107,7 @@ def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[s
     is no 順番 (the glossary's Turn, "his turn"), which an ending folded back would read. Only where JMdict
     glosses the word as a verb ("to turn") by another word than the term's, and the term is not the
     word's own loanword: passed, doubled, revoked are the Laws' パス, ダブル, リボーク (the same action)."""
-    verbs = {english: japanese for english, japanese, _, gloss in dictionary if gloss.startswith("to ")}
+    verbs = {english: japanese for english, japanese, _, gloss in dictionary if is_verb(gloss)}
     found: dict[str, list[str]] = {}
     for key, japanese in named.items():
         verb = verbs.get(key)
