@@ -95,6 +95,44 @@ def test_a_term_is_named_by_its_words_not_by_what_stands_between_them(conn, quer
     assert "dropped a card" in why["from"] and "<>" not in why["from"]
 
 
+@pytest.mark.parametrize(
+    "query, interface, unit, unnamed",
+    [
+        # "wrong way" reads トリックの並べ方 · 縦向き · 横向き: 65B3 holds none of them whole, so its 向き is no
+        # word of the director's situation
+        ("he put his card down the wrong way", "en", "laws-2017-ja:65B3", "向き"),
+        ("墩牌放错方向 已经出了下一墩", "zh", "laws-2017-ja:65B3", "向き"),
+        ("叫牌过程中亮出了一张A", "zh", "laws-2017-ja:24", "オークション"),
+    ],
+)
+def test_a_snippet_marks_only_the_words_its_why_names(conn, query, interface, unit, unnamed):
+    """A result found for some of the words, or through a translation, marks the words of the clauses it
+    holds - what its why names - not each word of a clause it holds in part; and so for every such result
+    of every judged situation (another surface of a named word, 呼ぶ for 呼ん, counts as named)."""
+    results = {r["id"]: r for r in searching.search_page(conn, query, limit=10, interface=interface)["results"]}
+    assert unit in results, f"{unit} is not in the first 10 results of {query}"
+    marks = [span["text"] for span in results[unit]["snippet"] if span["mark"]]
+    assert marks and unnamed not in marks, (marks, results[unit]["why"])
+
+
+def test_every_situations_snippet_marks_what_its_why_names(conn):
+    from benchmarks.situations import load
+    from laws_site.search.why import MAX_WORDS
+
+    norm = dict(conn.execute("select surface, norm from search_lexicon"))
+    unnamed = []
+    for situation in load():
+        for result in searching.search_page(conn, situation.query, limit=5, interface=situation.lang)["results"]:
+            why = result["why"]
+            # a why names at most MAX_WORDS words; an expansion the unit holds whole is named whole
+            if not why or len(why["words"]) >= MAX_WORDS or why["words"] == [result["via"]]:
+                continue
+            named = {norm.get(word, word) for word in why["words"]} | set(why["words"])
+            marks = {span["text"] for span in result["snippet"] if span["mark"]}
+            unnamed += [(situation.query, result["id"], m) for m in marks if norm.get(m, m) not in named]
+    assert not unnamed, unnamed[:10]
+
+
 def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(conn, laws_db_path):
     """The words as 54A prints them, in its order: not the light words (した, ようと) of the sentence."""
     sentence = "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした"

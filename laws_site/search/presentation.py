@@ -9,7 +9,7 @@ from laws_site.search.data import SearchData
 from laws_site.search.hits import Hit
 from laws_site.search.shown import ShownText
 from laws_site.search.snippets import merge_spans, padded_spans, snippet
-from laws_site.search.why import why
+from laws_site.search.why import held_clauses, held_in_text, names_held, why
 
 
 def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[dict]:
@@ -20,12 +20,19 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
     results = []
     for hit in page:
         shown = texts.get(hit.id, NOTHING_SHOWN)
+        held = (
+            held_clauses(hit.branch, shown, title_words.get(rowids.get(hit.id)), lexicon.light)
+            if names_held(hit)
+            else None
+        )
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
+        elif held is not None:  # only what its why names
+            spans = _shown_spans(shown, held_in_text(held, shown, lexicon.shown_forms[0]))
         else:
             spans = _shown_spans(shown, marked_words(hit.branch, lexicon.light))
         result = as_dict(data, hit, snippet(shown.text, spans))
-        result["why"] = why(query, hit, shown, title_words.get(rowids.get(hit.id)), lexicon)
+        result["why"] = why(query, hit, shown, held, lexicon)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})

@@ -13,6 +13,8 @@ expansion, so that a director sees at once whether the hit is about their situat
   writes them (lower case, simplified), " · " between them ("partner · hesitated → パートナー · 躊躇").
 Each word is shown as the unit prints it (its first place in the unit's text, from the stored token
 offsets), else as searched (a word of the title only). offline-search-engine.js computes the same.
+A result found for some words or through a translation marks in its snippet only the words its why names
+(presentation.py): not every word of a clause it holds only in part (向き of "wrong way").
 """
 
 from __future__ import annotations
@@ -25,23 +27,28 @@ SAME_WORD_KINDS = ("zh", "typo")  # expansions that spell the same word otherwis
 SAME_WORD_SIGN, EXPANSION_SIGN = "≈", "→"
 
 
-def why(query: str, hit, shown, title_words, lexicon) -> dict | None:
-    """For a hit (laws_site/search/hits.py), its shown text (laws_site/search/shown.py), its title's
-    tokens and the lexicon (laws_site/search/words.py: its light words, する, しまう, carry no situation;
-    its shown_forms name words as printed)."""
-    light = lexicon.light
+def names_held(hit) -> bool:
+    """Whether a hit is explained by the clauses it holds (found for some words, or through a translation),
+    not by its branch as a whole."""
+    return hit.branch is not None and (hit.match in ("any", "most") or hit.branch.translated)
+
+
+def why(query: str, hit, shown, held, lexicon) -> dict | None:
+    """For a hit (laws_site/search/hits.py), its shown text (laws_site/search/shown.py), the clauses it holds
+    (`held_clauses`, when `names_held`) and the lexicon (laws_site/search/words.py: its shown_forms name
+    words as printed)."""
     branch, partial = hit.branch, hit.match in ("any", "most")
     if branch is None or (branch.via is None and not partial):
         return None
-    held = held_clauses(branch, shown, title_words, light) if partial or branch.translated else list(branch.clauses)
     # a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う, which no unit prints)
-    printed = held_words(held, shown, *lexicon.shown_forms) if partial or branch.translated else []
+    printed = held_words(held, shown, *lexicon.shown_forms) if names_held(hit) else []
     words = printed or ([] if partial else [branch.via])
     if not words:
         return None
     if branch.via is None:
         return {"from": None, "sign": None, "words": words}
     sign = SAME_WORD_SIGN if branch.expansion in SAME_WORD_KINDS else EXPANSION_SIGN
+    held = held if names_held(hit) else list(branch.clauses)
     return {"from": typed_terms(branch, held) if branch.sentence else query, "sign": sign, "words": words}
 
 
@@ -64,11 +71,20 @@ def held_clauses(branch: Branch, shown, title_words, light: frozenset[str]) -> l
     ]
 
 
-def held_words(held: list[tuple[str, ...]], shown, grammatical=frozenset(), printed=None) -> list[str]:
-    """The held clauses' words as the unit prints them, in the order its text prints them (not a particle
-    inside a phrase: `grammatical`), then those of its title only, as the corpus prints them (`printed`)."""
+def held_in_text(held: list[tuple[str, ...]], shown, grammatical=frozenset()) -> frozenset[str]:
+    """The held clauses' words the unit's text prints (not a particle inside a phrase: `grammatical`): what
+    its why names and its snippet marks."""
     in_text = set(shown.padded.split())
-    wanted = {w for clause in held for alt in clause for w in alt.split() if w in in_text and w not in grammatical}
+    return frozenset(
+        w for clause in held for alt in clause for w in alt.split() if w in in_text and w not in grammatical
+    )
+
+
+def held_words(held: list[tuple[str, ...]], shown, grammatical=frozenset(), printed=None) -> list[str]:
+    """The held clauses' words as the unit prints them, in the order its text prints them, then those of its
+    title only, as the corpus prints them (`printed`)."""
+    in_text = set(shown.padded.split())
+    wanted = held_in_text(held, shown, grammatical)
     spans = padded_spans(shown.padded, shown.offsets, wanted) if shown.offsets else []
     words = [shown.text[begin:end].replace("\n", " ") for begin, end in spans]
     printed = printed or {}

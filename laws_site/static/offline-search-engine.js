@@ -795,12 +795,18 @@
       return page.map((hit) => {
         const stored = this.pack.snippets[hit.id] || ["", "", []];
         const [text, tokens, packed] = stored;
+        const inText = new Set(tokens.split(" "));
+        const held = this.namesHeld(hit) ? this.heldClauses(hit.branch, hit.id, inText) : null;
         let spans;
         if (hit.marks !== null) spans = mergeSpans(hit.marks);
+        else if (held) spans = matchSpans(tokens, packed, this.heldInText(held, inText));   // only what its why names
         else spans = matchSpans(tokens, packed, this.markedWords(hit.branch));
-        return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, text, tokens, packed) };
+        return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, held, text, tokens, packed, inText) };
       });
     }
+
+    /** why.names_held: a hit explained by the clauses it holds (found for some words, or through a translation). */
+    namesHeld(hit) { return Boolean(hit.branch) && (hit.match === "any" || hit.match === "most" || Boolean(hit.branch.translated)); }
 
     /** presentation.marked_words: a branch's words less the light ones, unless it has no other. */
     markedWords(branch) {
@@ -810,18 +816,16 @@
     }
 
     /** search/why.py: the query's words a result holds, and through which expansion. */
-    why(query, hit, text, tokens, packed) {
+    why(query, hit, held, text, tokens, packed, inText) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
       if (!branch || (branch.via === null && !partial)) return null;
-      const inText = new Set(tokens.split(" "));
-      const held = partial || branch.translated ? this.heldClauses(branch, hit.id, inText) : branch.clauses;
       // a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う)
-      const printed = partial || branch.translated ? this.heldWords(held, text, tokens, packed, inText) : [];
+      const printed = held ? this.heldWords(held, text, tokens, packed, inText) : [];
       const words = printed.length ? printed : partial ? [] : [branch.via];
       if (!words.length) return null;
       if (branch.via === null) return { from: null, sign: null, words };
       const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;
-      return { from: branch.sentence ? this.typedTerms(branch, held) : query, sign, words };
+      return { from: branch.sentence ? this.typedTerms(branch, held || branch.clauses) : query, sign, words };
     }
 
     /** why.typed_terms: the sentence's terms, as the query writes them, whose words the unit holds. */
@@ -836,9 +840,15 @@
       return this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
     }
 
+    /** why.held_in_text: the held clauses' words the text prints, less particles inside a phrase. */
+    heldInText(held, inText) {
+      const grammatical = this.shownForms()[0];
+      return new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
+    }
+
     heldWords(held, text, tokens, packed, inText) {
-      const [grammatical, printed] = this.shownForms();
-      const wanted = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
+      const printed = this.shownForms()[1];
+      const wanted = this.heldInText(held, inText);
       const chars = [...text];
       const found = matchSpans(tokens, packed, wanted).map(([b, e]) => chars.slice(b, e).join("").replace(/\n/g, " "));
       for (const clause of held) {
