@@ -41,3 +41,18 @@ def test_the_dictionarys_other_senses_are_not_read(search_conn):
     found = readings(search_conn, "成绩算错了 这副牌要重打吗 他取消了那个叫品")
     read = [w for words in found.values() for w in words]
     assert not {"達成", "アシスタント", "条項"} & set(read), found
+
+
+@pytest.mark.parametrize(
+    "query, word, noun_sense",
+    [
+        # CC-CEDICT "to put; to place": the verb, not English place's noun 位置; 置く, the verb, is printed in too
+        # many units to be telling (chinese.TELLING_SHARE), so 放 reads nothing rather than a wrong word
+        ("明手把庄家没叫的牌放出去了", "放", "位置"),
+        ("防家往一墩里多出了一张", "往", "囲碁"),  # "to go (in a direction)": no 囲碁, the board game go
+        ("我们在比赛前遇见了", "遇见", "大会"),  # "to meet": no 大会, a meeting (the tournament)
+    ],
+)
+def test_a_verbs_gloss_reads_the_english_verb_not_its_noun(search_conn, query, word, noun_sense):
+    found = readings(search_conn, query)
+    assert noun_sense not in found.get(word, []), found

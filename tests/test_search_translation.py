@@ -86,6 +86,25 @@ def test_a_verbs_past_reads_only_the_verbs_senses(data):
     assert "平均" not in words(data, "declarer said king but meant the queen")
 
 
+@pytest.mark.parametrize(
+    "query, japanese, not_read",
+    [
+        # stop is a later gloss of 限り ("end; finish; stop"), an entry read きり that the Laws never print
+        # (their 〜限り is かぎり); the infinitive reads the verb
+        ("dummy tried to stop declarer leading from the wrong hand", "止める", "限り"),
+        ("insufficient bid corrected to the lowest sufficient bid", "直す", "正しい"),  # a regular past: the verb
+        ("declarer took the trick", "取る", "持つ"),  # take is 取る's first gloss, 持つ's second
+        ("nobody noticed until the end", "気づく", "認める"),  # notice: 気づく's first gloss, 認める's fourth
+        ("they sorted it out and only called me at the end", "終了", "前"),  # end: 終了's first, 前's third
+        # the Laws print フォローする: follow's verb forms keep the Laws' word, not 従う (obey)
+        ("the next player followed to the lead out of turn", "フォロー", "従う"),
+    ],
+)
+def test_a_word_reads_its_first_sense_as_the_laws_read_it(data, query, japanese, not_read):
+    found = words(data, query)
+    assert japanese in found and not_read not in found, found
+
+
 def test_the_glossary_wins_over_the_dictionary_and_so_do_its_words_inflected(data):
     """lead is the glossary's リード, not JMdict's 率いる (to lead a group); leading and led too."""
     for query in ("lead", "declarer leading from the wrong hand", "a defender led out of turn"):

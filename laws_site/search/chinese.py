@@ -149,20 +149,25 @@ def reading(
     English (`laws_terms`: the glossary's, a vocabulary entry's en) anywhere: 说 "speak, talk, say,
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
     laws_terms = domain if laws_terms is None else laws_terms
-    named = [
-        [next((k for k in stems(gloss_key(gloss)) if k in table), None) for gloss in glosses] for glosses in entries
-    ]
+    named = [[next((k for k in stems(gloss_key(bare(gloss))) if k in table), None) for gloss in g] for g in entries]
     for keys in named:
         for position, key in enumerate(keys):
             if domain.get(key) and (position < SPOKEN_GLOSSES or laws_terms.get(key)):
                 return list(domain[key])
     japanese: list[str] = []
     if one_character:  # a character of several readings means its common one (the lexicon's first entry)
-        named = named[:1]
-    for keys in named:
-        for key in keys[:FIRST_GLOSSES]:
+        entries, named = entries[:1], named[:1]
+    for glosses, keys in zip(entries, named):
+        for gloss, key in list(zip(glosses, keys))[:FIRST_GLOSSES]:
+            # a verb's gloss reads the English verb where its word alone reads a noun (放 "to place": 置く, no 位置)
+            key = gloss_key(gloss) if gloss_key(gloss) in table else key
             japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
     return japanese
+
+
+def bare(gloss: str) -> str:
+    """A gloss without the "to" CC-CEDICT marks a verb with ("to place": place)."""
+    return gloss.removeprefix("to ")
 
 
 def cognate(word: str, data, telling) -> list[str]:

@@ -110,7 +110,7 @@ def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[s
     verbs = {english: japanese for english, japanese, _, gloss in dictionary if is_verb(gloss)}
     found: dict[str, list[str]] = {}
     for key, japanese in named.items():
-        verb = verbs.get(key)
+        verb = verbs.get(f"to {key}", verbs.get(key))  # the infinitive's row where the word itself reads a noun
         if verb not in data.lexicon.words or not key.isalpha() or verb in japanese:
             continue
         if any(loanword_of(key, word) for word in japanese):
