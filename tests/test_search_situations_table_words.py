@@ -102,3 +102,39 @@ def test_changing_a_pass_into_a_bid_reaches_the_law_on_changes_of_call(search_co
     the sentence's パス and ビッド alone found 38C and Law 27's passes, and Law 25 was not in the first ten."""
     found = [r["id"] for r in engine.search(search_conn, "パスと言ってから考え直してビッドに変えたい", limit=3)]
     assert any(unit.startswith("laws-2017-ja:25") for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("ハートがリードされた", "スートがリードされた"),
+        ("スペードを持っていない", "スートのカードがない"),
+        ("ダイヤモンドを持ってなかった", "スートのカードがない"),
+        ("ダミーにハートないの", "ダミーにスートないの"),
+        ("♣をリードした", "スートをリードした"),
+        ("1ハートの後にクラブを出した", "1ハートの後にスートを出した"),
+    ],
+)
+def test_a_named_suit_in_a_sentence_is_the_laws_suit(typed, read):
+    """The Laws rule a suit, never a named one (44C 「リードされたスート」, 59 「スートのカードがない」), and print the
+    four names only where suits are ranked (1A, 18E): a sentence's ハート counted as the rarest, most telling word."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    # a suit searched for by itself, a bid, a katakana word holding a suit's name, a card held
+    ["ハート", "スペード", "1ハートの後に1ダイヤと言った", "2 スペード", "ブリッジクラブの会員", "カードを持っている"],
+)
+def test_a_suit_alone_or_in_a_bid_is_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_suit_not_held_reaches_the_laws_on_a_suit_one_cannot_follow_or_lead(search_conn):
+    """「クラブを持っていない」 is 59's and 61B1's 「スートのカードがない」: read as typed, クラブ was the rarest word and the
+    units ranking suits (1A, 18E) or printing 持っている (57A) came first."""
+    found = [
+        r["id"]
+        for r in engine.search(search_conn, "クラブをリードするように言われたがクラブを持っていなかった", limit=3)
+    ]
+    assert any(unit.startswith(("laws-2017-ja:59", "laws-2017-ja:61B", "laws-2017-ja:44")) for unit in found), found

@@ -71,9 +71,21 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # 番 only in an ordinal, 2番目, 2番手); the next table (隣のテーブル) is the Laws' 他のテーブル (16D1; 隣 is
 # printed nowhere); a duty told as at the table (パスしないといけない, フォローしなきゃ) is
 # the Laws' 「…する義務」 (37 パスする義務, 44C スートにフォローする義務, 62A リボークを訂正する義務; the Laws
-# print none of the colloquial forms, and their own しなければならない is left as it is). Applied in turn to a
-# Japanese query before it is cut.
+# print none of the colloquial forms, and their own しなければならない is left as it is); a suit the sentence
+# names (ハートがリードされた, スペードを持っていない) is the Laws' スート: they rule a suit, never a named one
+# (44C 「リードされたスートにフォローしなければならない」, 59 「リードを要求されたスートのカードがない」), and
+# print the four names only where suits are ranked (1A, 18E); a named suit alone (ハート), or in a bid (1ハート:
+# with_bid_word), stays as typed; a suit one does not hold (持っていない) is the Laws' 「スートのカードがない」
+# (59; 61B1 「リードされたスートのカードがないか」; 67B1(b)), which print 持っている only of cards one does hold
+# (57A1). Applied in turn to a Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
+# a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
+# (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード)
+NAMED_SUIT = (
+    "(?<![0-9０-９ァ-ヺー])(?<![0-9０-９] )(?:ハート|スペード|ダイヤモンド|ダイヤ|クラブ|[♠♥♦♣♤♡♢♧])"
+    "(?![ァ-ヺー])(?=[がをはにのもでとやな、])"
+)
+SUIT_WORD = "スート"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
@@ -83,6 +95,8 @@ TABLE_WORDS = (
         r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
         "する義務",
     ),
+    (NAMED_SUIT, SUIT_WORD),
+    (r"を?持って(?:い)?な(?:い|かった)", "のカードがない"),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
@@ -99,7 +113,8 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
-    左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務)."""
+    左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
+    named suit (スート), a suit not held (スートのカードがない)."""
     for pattern, word in TABLE_WORD_RES:
         text = pattern.sub(word, text)
     return text
