@@ -15,7 +15,7 @@ from laws_site.search.words import with_bid_word, with_table_words
 @pytest.mark.parametrize(
     ("typed", "read"),
     [
-        ("右の人の番に1NTと言ってしまった", "RHOの順番に1NTと言ってしまった"),
+        ("右の人の番に1NTを出してしまった", "RHOの順番に1NTを出してしまった"),
         ("左隣がパスした", "LHOがパスした"),
         ("左隣の人が気付かずにビッドした", "LHOが気付かずにビッドした"),
         ("右の相手より先に出した", "RHOより先に出した"),
@@ -124,7 +124,7 @@ def test_a_named_suit_in_a_sentence_is_the_laws_suit(typed, read):
 @pytest.mark.parametrize(
     "typed",
     # a suit searched for by itself, a bid, a katakana word holding a suit's name, a card held
-    ["ハート", "スペード", "1ハートの後に1ダイヤと言った", "2 スペード", "ブリッジクラブの会員", "カードを持っている"],
+    ["ハート", "スペード", "1ハートの後に1ダイヤ", "2 スペード", "ブリッジクラブの会員", "カードを持っている"],
 )
 def test_a_suit_alone_or_in_a_bid_is_left_as_typed(typed):
     assert with_table_words(typed) == typed
@@ -138,3 +138,33 @@ def test_a_suit_not_held_reaches_the_laws_on_a_suit_one_cannot_follow_or_lead(se
         for r in engine.search(search_conn, "クラブをリードするように言われたがクラブを持っていなかった", limit=3)
     ]
     assert any(unit.startswith(("laws-2017-ja:59", "laws-2017-ja:61B", "laws-2017-ja:44")) for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("ダブルと言った", "ダブルとコールした"),
+        ("右の人の番に1NTと言ってしまった", "RHOの順番に1NTとコールしてしまった"),
+        ("パスと言う", "パスとコールする"),
+        ("3♠と言わなかった", "3♠とコールしなかった"),
+        ("リダブルと言いかけた", "リダブルとコールしかけた"),
+    ],
+)
+def test_a_call_said_is_a_call_made(typed, read):
+    """The Laws make a call (31A 「RHOの順番にコールしたとき」; def:コール: a bid, double, redouble or pass) and print
+    言う of speech (74C1 「違った言い方」): 「ダブルと言った」 counted 言う as a word of the situation, and units
+    printing 言った (19A3, 19B3) outranked the law on the call."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["ダブルと言われた", "ローとだけ言った", "あげますと言った", "12NTと言った"])
+def test_other_things_said_are_left_as_typed(typed):
+    """What another said (passive), and what is no call (ロー, a card; a level above seven is Law 38's word)."""
+    assert with_table_words(typed) == typed
+
+
+def test_a_call_said_after_the_auction_reaches_law_39(search_conn):
+    """「…と言った」 after the last pass is Law 39's 「最後のパスの後のコール」: read as typed, 20C2 (a review after the
+    last pass) came first."""
+    found = [r["id"] for r in engine.search(search_conn, "最後のパスが終わってから2NTと言った", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:39"), found

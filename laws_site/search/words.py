@@ -77,7 +77,9 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # print the four names only where suits are ranked (1A, 18E); a named suit alone (ハート), or in a bid (1ハート:
 # with_bid_word), stays as typed; a suit one does not hold (持っていない) is the Laws' 「スートのカードがない」
 # (59; 61B1 「リードされたスートのカードがないか」; 67B1(b)), which print 持っている only of cards one does hold
-# (57A1). Applied in turn to a Japanese query before it is cut.
+# (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
+# リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
+# に違った言い方をすること」). Applied in turn to a Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
 # (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード)
@@ -86,6 +88,9 @@ NAMED_SUIT = (
     "(?![ァ-ヺー])(?=[がをはにのもでとやな、])"
 )
 SUIT_WORD = "スート"
+# a call (the four calls, or a bid written as BID_RE reads it) followed by と言う in any form but the passive
+# (ダブルと言われた: what another said); \1 keeps the call, the verb becomes コールする
+CALL_SAID = rf"((?:パス|ダブル|リダブル|ビッド|{BID_RE.pattern}) ?)と言"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
@@ -95,6 +100,8 @@ TABLE_WORDS = (
         r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
         "する義務",
     ),
+    (rf"{CALL_SAID}(?:っ|い|わ(?!れ))", r"\1とコールし"),
+    (rf"{CALL_SAID}う", r"\1とコールする"),
     (NAMED_SUIT, SUIT_WORD),
     (r"を?持って(?:い)?な(?:い|かった)", "のカードがない"),
 )
