@@ -206,10 +206,13 @@ def test_a_query_wholly_in_hiragana_is_a_reading(judged, typed):
 
 
 def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):
-    """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32)."""
+    """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32). Read
+    as a call made (ダブルとコールした: words.TABLE_WORDS), Law 32's sections on whose turn it was (32A-C, titled
+    「…のコールの順番」) may come before the law itself: the first screen is Law 32's."""
     conn = judged[0]
     results = engine.search(conn, "順番じゃないのにダブルと言った", limit=3)
-    assert results[0]["id"] == "laws-2017-ja:32"
+    assert all(r["id"].startswith("laws-2017-ja:32") for r in results), [r["id"] for r in results]
+    assert "laws-2017-ja:def:パス" not in [r["id"] for r in results]
     assert "laws-2017-ja:def:パス" not in [r["id"] for r in results]
 
 
