@@ -166,3 +166,22 @@ def test_play_not_finished_at_the_next_round_reaches_the_law_on_the_end_of_a_rou
     and the definition of the play period came first, 8B1 fifth."""
     found = [r["id"] for r in engine.search(search_conn, "まだプレイが終わっていないのにラウンドが変わった", limit=2)]
     assert any(unit.startswith("laws-2017-ja:8B") for unit in found), found
+
+
+def test_a_word_the_vocabulary_reads_takes_no_vector_guesses():
+    """The vocabulary's reading was judged by reading the Laws; a vector's nearest word may be another sense."""
+    rows = neighbours.neighbour_rows(
+        [("態と", "人為的", 0.7), ("躊躇い", "躊躇", 0.9)], [], {}, {"人為的", "故意", "躊躇"}, (), [("態と", "故意")]
+    )
+    assert [(row["word"], row["neighbour"], row["source"]) for row in rows] == [
+        ("態と", "故意", "vocabulary"),
+        ("躊躇い", "躊躇", "vector"),
+    ]
+
+
+def test_deliberately_reads_as_the_laws_word_for_it_not_as_an_artificial_score(search_conn):
+    """わざと is the Laws' 故意 (72B1 「故意に違反してはならない」, corpus/vocabulary.yml); chiVe's nearest printed word,
+    人為的, made every first result an artificial adjusted score (人為的調整スコア: 12C, the regulations' tables)."""
+    results = engine.search(search_conn, "わざと", limit=10)
+    assert results[0]["id"] == "laws-2017-ja:72B1", [r["id"] for r in results]
+    assert not [r["id"] for r in results if "人為的" in str(r["why"])]

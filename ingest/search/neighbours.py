@@ -68,15 +68,20 @@ def neighbour_rows(
     vocabulary_pairs: list[tuple[str, str]] = (),
 ) -> list[dict]:
     """The table's rows: for each one-token word, the vocabulary's, its synonyms' then its vectors'
-    neighbours that the Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`:
+    neighbours that the Japanese units print (all their tokens), at most MAX_NEIGHBOURS; the vectors' for a
+    word the vocabulary reads, none. `synonym_tokens`:
     each synonym word's search tokens (corpus/synonyms.csv); `vocabulary_pairs`: `spoken_pairs`."""
     pairs: list[tuple[str, str, str]] = [(word, terms, "vocabulary") for word, terms in vocabulary_pairs]
     for row in synonym_rows:
         target = synonym_tokens.get(row["term"], "")
         pairs.append((row["key"], target, "synonym"))
     pairs += [(word, form, "form") for word, form in form_pairs]
+    # a word the vocabulary reads (judged by reading the Laws) takes no vector guesses: わざと is the Laws' 故意,
+    # and chiVe's nearest printed word, 人為的, is the Laws' artificial score (人為的調整スコア), another sense
+    reviewed = {word for word, _ in vocabulary_pairs}
     for word, neighbour, _ in vector_pairs:
-        pairs.append((search_form(word), search_form(neighbour), "vector"))
+        if search_form(word) not in reviewed:
+            pairs.append((search_form(word), search_form(neighbour), "vector"))
     rows: dict[str, list[dict]] = {}
     for word, neighbour, source in pairs:
         if " " in word or not neighbour or not set(neighbour.split()) <= printed:
