@@ -36,6 +36,7 @@ TYPING_TESTS = (
     "test_search_why.py",
     "test_search_situations_english.py",
     "test_search_translation.py",
+    "test_search_situations_table_words.py",  # what is told as at the table, full width included (１ＮＴと言った)
 )
 # calls whose first string argument is a query typed into a search box
 TYPED_BY = {"search_page", "search", "split_citations", "citation_candidates", "quote"}

@@ -168,3 +168,11 @@ def test_a_call_said_after_the_auction_reaches_law_39(search_conn):
     last pass) came first."""
     found = [r["id"] for r in engine.search(search_conn, "最後のパスが終わってから2NTと言った", limit=1)]
     assert found and found[0].startswith("laws-2017-ja:39"), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"), [("１ＮＴと言った", "1NTとコールした"), ("ﾊｰﾄを持っていない", "スートのカードがない")]
+)
+def test_full_width_is_read_as_the_cut_reads_it(typed, read):
+    """A phone's kana keyboard types a bid in full width: the rules read the text after NFKC, as the cut does."""
+    assert with_table_words(typed) == read

@@ -121,7 +121,9 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
-    named suit (スート), a suit not held (スートのカードがない)."""
+    named suit (スート), a suit not held (スートのカードがない), a call said (コールする). Read after NFKC, as the cut
+    reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
+    text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
         text = pattern.sub(word, text)
     return text
