@@ -176,3 +176,23 @@ def test_a_call_said_after_the_auction_reaches_law_39(search_conn):
 def test_full_width_is_read_as_the_cut_reads_it(typed, read):
     """A phone's kana keyboard types a bid in full width: the rules read the text after NFKC, as the cut does."""
     assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("もう一度見せてと言われた", "もう一度見せてと要求された"),
+        ("スペードをリードしろと言われた", "スートをリードしろと要求された"),
+        ("クラブを出すようにと言った", "スートを出すようにと要求した"),
+    ],
+)
+def test_a_request_said_is_the_laws_request(typed, read):
+    """The Laws print a player's request as 要求 (66A 「表向きにするよう要求できる」, 59 「リードを要求された」)."""
+    assert with_table_words(typed) == read
+
+
+def test_a_request_to_see_the_trick_again_reaches_law_66a(search_conn):
+    """「見せてと言われた」 is 66A's request to face the cards of the current trick: read as typed, 言う counted and
+    45G (cards turned before the trick is complete), 45D1 and 65A came first, 66A not in the first six."""
+    found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてと言われた", limit=3)]
+    assert "laws-2017-ja:66A" in found, found

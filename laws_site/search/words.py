@@ -79,7 +79,8 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # (59; 61B1 「リードされたスートのカードがないか」; 67B1(b)), which print 持っている only of cards one does hold
 # (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
 # リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
-# に違った言い方をすること」). Applied in turn to a Japanese query before it is cut.
+# に違った言い方をすること」); a request said (見せてと言われた, リードしろと言われた) is the Laws' 要求 (66A 「表向きにするよう
+# 要求できる」, 59 「リードを要求された」). Applied in turn to a Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
 # (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード)
@@ -102,6 +103,9 @@ TABLE_WORDS = (
     ),
     (rf"{CALL_SAID}(?:っ|い|わ(?!れ))", r"\1とコールし"),
     (rf"{CALL_SAID}う", r"\1とコールする"),
+    # a request (て, an imperative ろ, ように) said or heard
+    (r"(て|ろ|ように)と言われ", r"\1と要求され"),
+    (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
     (NAMED_SUIT, SUIT_WORD),
     (r"を?持って(?:い)?な(?:い|かった)", "のカードがない"),
 )
@@ -121,7 +125,7 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
-    named suit (スート), a suit not held (スートのカードがない), a call said (コールする). Read after NFKC, as the cut
+    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する). Read after NFKC, as the cut
     reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
     text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
