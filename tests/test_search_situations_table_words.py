@@ -124,7 +124,16 @@ def test_a_named_suit_in_a_sentence_is_the_laws_suit(typed, read):
 @pytest.mark.parametrize(
     "typed",
     # a suit searched for by itself, a bid, a katakana word holding a suit's name, a card held
-    ["ハート", "スペード", "1ハートの後に1ダイヤ", "2 スペード", "ブリッジクラブの会員", "カードを持っている"],
+    [
+        "ハート",
+        "スペード",
+        "1ハートの後に1ダイヤ",
+        "2 スペード",
+        "ブリッジクラブの会員",
+        "カードを持っている",
+        "クラブの大会でディレクターを呼んだ",
+        "ハートのエースが見えた",
+    ],
 )
 def test_a_suit_alone_or_in_a_bid_is_left_as_typed(typed):
     assert with_table_words(typed) == typed

@@ -83,10 +83,11 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # 要求できる」, 59 「リードを要求された」). Applied in turn to a Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
-# (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード)
+# (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード); not before の, に or で, where クラブ is as often a
+# club (クラブの大会, クラブで) and a named suit a card's (ハートのエース)
 NAMED_SUIT = (
     "(?<![0-9０-９ァ-ヺー])(?<![0-9０-９] )(?:ハート|スペード|ダイヤモンド|ダイヤ|クラブ|[♠♥♦♣♤♡♢♧])"
-    "(?![ァ-ヺー])(?=[がをはにのもでとやな、])"
+    "(?![ァ-ヺー])(?=[がをはもとやな、])"
 )
 SUIT_WORD = "スート"
 # a call (the four calls, or a bid written as BID_RE reads it) followed by と言う in any form but the passive
