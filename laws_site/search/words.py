@@ -108,7 +108,10 @@ TABLE_WORDS = (
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
     (NAMED_SUIT, SUIT_WORD),
-    (r"を?持って(?:い)?な(?:い|かった)", "のカードがない"),
+    # a suit not held: named (スートを持っていない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
+    # not what another object names (システムカードを持っていない)
+    (rf"{SUIT_WORD}を持って(?:い)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
+    (r"(?<![をがは])持って(?:い)?な(?:い|かった)", "カードがない"),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
