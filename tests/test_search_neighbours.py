@@ -146,3 +146,42 @@ def test_change_of_call_reaches_the_law_printing_the_verb(search_conn):
     assert ("言い直し", "言い直す") in data.lexicon.query_clauses("コールの言い直し 対戦相手")
     found = [r["id"] for r in engine.search(search_conn, "opponents explained wrongly, can I change my call", limit=5)]
     assert "laws-2017-ja:21B1(a)" in found, found
+
+
+def test_a_native_word_reads_as_the_sino_japanese_noun_the_laws_print_for_it():
+    """終わる and 終了 are one SudachiDict group (013412) and share 終: the Laws print 終了 (オークション終了後,
+    ラウンドの終了) where a director says 終わった. Only where the noun outnumbers the word NOUN_OUTNUMBERS
+    times (変える, printed nearly as often as 変更, keeps its own), and only a noun beginning with the word's kanji
+    (済む is no 終了)."""
+    groups = {
+        "013412": [("0", w, w) for w in ("終了", "終わる", "終える", "済む")],
+        "000001": [("0", w, w) for w in ("変更", "変える")],
+    }
+    printed = {"終了": 132, "終わる": 4, "終える": 1, "済む": 0, "変更": 35, "変える": 20}
+    assert neighbours.sino_japanese_pairs(groups, printed) == [("終わる", "終了"), ("終える", "終了")]
+
+
+def test_play_not_finished_at_the_next_round_reaches_the_law_on_the_end_of_a_round(search_conn):
+    """「プレイが終わっていない」 is 8B1's 「プレイが終了していないテーブル」: read as typed, 7A (the board's cards)
+    and the definition of the play period came first, 8B1 fifth."""
+    found = [r["id"] for r in engine.search(search_conn, "まだプレイが終わっていないのにラウンドが変わった", limit=2)]
+    assert any(unit.startswith("laws-2017-ja:8B") for unit in found), found
+
+
+def test_a_word_the_vocabulary_reads_takes_no_vector_guesses():
+    """The vocabulary's reading was judged by reading the Laws; a vector's nearest word may be another sense."""
+    rows = neighbours.neighbour_rows(
+        [("態と", "人為的", 0.7), ("躊躇い", "躊躇", 0.9)], [], {}, {"人為的", "故意", "躊躇"}, (), [("態と", "故意")]
+    )
+    assert [(row["word"], row["neighbour"], row["source"]) for row in rows] == [
+        ("態と", "故意", "vocabulary"),
+        ("躊躇い", "躊躇", "vector"),
+    ]
+
+
+def test_deliberately_reads_as_the_laws_word_for_it_not_as_an_artificial_score(search_conn):
+    """わざと is the Laws' 故意 (72B1 「故意に違反してはならない」, corpus/vocabulary.yml); chiVe's nearest printed word,
+    人為的, made every first result an artificial adjusted score (人為的調整スコア: 12C, the regulations' tables)."""
+    results = engine.search(search_conn, "わざと", limit=10)
+    assert results[0]["id"] == "laws-2017-ja:72B1", [r["id"] for r in results]
+    assert not [r["id"] for r in results if "人為的" in str(r["why"])]

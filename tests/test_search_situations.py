@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 296 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 302 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -74,9 +74,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 296
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 146, "zh": 75, "en": 75}
-    assert sum(s.held_out for s in SITUATIONS) == 48 + 25 + 25
+    assert len(SITUATIONS) == 302
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 152, "zh": 75, "en": 75}
+    assert sum(s.held_out for s in SITUATIONS) == 50 + 25 + 25
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
@@ -212,10 +212,13 @@ def test_a_query_wholly_in_hiragana_is_a_reading(judged, typed):
 
 
 def test_a_unit_holding_every_word_of_a_situation_does_not_answer_it_by_that_alone(judged):
-    """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32)."""
+    """The definition of パス prints 順番, ダブル and 言う; the situation is a double out of rotation (Law 32). Read
+    as a call made (ダブルとコールした: words.TABLE_WORDS), Law 32's sections on whose turn it was (32A-C, titled
+    「…のコールの順番」) may come before the law itself: the first screen is Law 32's."""
     conn = judged[0]
     results = engine.search(conn, "順番じゃないのにダブルと言った", limit=3)
-    assert results[0]["id"] == "laws-2017-ja:32"
+    assert all(r["id"].startswith("laws-2017-ja:32") for r in results), [r["id"] for r in results]
+    assert "laws-2017-ja:def:パス" not in [r["id"] for r in results]
     assert "laws-2017-ja:def:パス" not in [r["id"] for r in results]
 
 

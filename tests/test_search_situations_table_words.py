@@ -15,7 +15,7 @@ from laws_site.search.words import with_bid_word, with_table_words
 @pytest.mark.parametrize(
     ("typed", "read"),
     [
-        ("右の人の番に1NTと言ってしまった", "RHOの順番に1NTと言ってしまった"),
+        ("右の人の番に1NTを出してしまった", "RHOの順番に1NTを出してしまった"),
         ("左隣がパスした", "LHOがパスした"),
         ("左隣の人が気付かずにビッドした", "LHOが気付かずにビッドした"),
         ("右の相手より先に出した", "RHOより先に出した"),
@@ -102,3 +102,108 @@ def test_changing_a_pass_into_a_bid_reaches_the_law_on_changes_of_call(search_co
     the sentence's パス and ビッド alone found 38C and Law 27's passes, and Law 25 was not in the first ten."""
     found = [r["id"] for r in engine.search(search_conn, "パスと言ってから考え直してビッドに変えたい", limit=3)]
     assert any(unit.startswith("laws-2017-ja:25") for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("ハートがリードされた", "スートがリードされた"),
+        ("スペードを持っていない", "スートのカードがない"),
+        ("ダイヤモンドを持ってなかった", "スートのカードがない"),
+        ("ハートがリードされたけど持っていなかった", "スートがリードされたけどカードがない"),
+        ("ダミーにハートないの", "ダミーにスートないの"),
+        ("♣をリードした", "スートをリードした"),
+        ("1ハートの後にクラブを出した", "1ハートの後にスートを出した"),
+    ],
+)
+def test_a_named_suit_in_a_sentence_is_the_laws_suit(typed, read):
+    """The Laws rule a suit, never a named one (44C 「リードされたスート」, 59 「スートのカードがない」), and print the
+    four names only where suits are ranked (1A, 18E): a sentence's ハート counted as the rarest, most telling word."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    # a suit searched for by itself, a bid, a katakana word holding a suit's name, a card held
+    [
+        "ハート",
+        "スペード",
+        "1ハートの後に1ダイヤ",
+        "2 スペード",
+        "ブリッジクラブの会員",
+        "カードを持っている",
+        "クラブの大会でディレクターを呼んだ",
+        "システムカードを持っていない",
+        "ハートのエースが見えた",
+    ],
+)
+def test_a_suit_alone_or_in_a_bid_is_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_suit_not_held_reaches_the_laws_on_a_suit_one_cannot_follow_or_lead(search_conn):
+    """「クラブを持っていない」 is 59's and 61B1's 「スートのカードがない」: read as typed, クラブ was the rarest word and the
+    units ranking suits (1A, 18E) or printing 持っている (57A) came first."""
+    found = [
+        r["id"]
+        for r in engine.search(search_conn, "クラブをリードするように言われたがクラブを持っていなかった", limit=3)
+    ]
+    assert any(unit.startswith(("laws-2017-ja:59", "laws-2017-ja:61B", "laws-2017-ja:44")) for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("ダブルと言った", "ダブルとコールした"),
+        ("右の人の番に1NTと言ってしまった", "RHOの順番に1NTとコールしてしまった"),
+        ("パスと言う", "パスとコールする"),
+        ("3♠と言わなかった", "3♠とコールしなかった"),
+        ("リダブルと言いかけた", "リダブルとコールしかけた"),
+    ],
+)
+def test_a_call_said_is_a_call_made(typed, read):
+    """The Laws make a call (31A 「RHOの順番にコールしたとき」; def:コール: a bid, double, redouble or pass) and print
+    言う of speech (74C1 「違った言い方」): 「ダブルと言った」 counted 言う as a word of the situation, and units
+    printing 言った (19A3, 19B3) outranked the law on the call."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["ダブルと言われた", "ローとだけ言った", "あげますと言った", "12NTと言った"])
+def test_other_things_said_are_left_as_typed(typed):
+    """What another said (passive), and what is no call (ロー, a card; a level above seven is Law 38's word)."""
+    assert with_table_words(typed) == typed
+
+
+def test_a_call_said_after_the_auction_reaches_law_39(search_conn):
+    """「…と言った」 after the last pass is Law 39's 「最後のパスの後のコール」: read as typed, 20C2 (a review after the
+    last pass) came first."""
+    found = [r["id"] for r in engine.search(search_conn, "最後のパスが終わってから2NTと言った", limit=1)]
+    assert found and found[0].startswith("laws-2017-ja:39"), found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"), [("１ＮＴと言った", "1NTとコールした"), ("ﾊｰﾄを持っていない", "スートのカードがない")]
+)
+def test_full_width_is_read_as_the_cut_reads_it(typed, read):
+    """A phone's kana keyboard types a bid in full width: the rules read the text after NFKC, as the cut does."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("もう一度見せてと言われた", "もう一度見せてと要求された"),
+        ("スペードをリードしろと言われた", "スートをリードしろと要求された"),
+        ("クラブを出すようにと言った", "スートを出すようにと要求した"),
+    ],
+)
+def test_a_request_said_is_the_laws_request(typed, read):
+    """The Laws print a player's request as 要求 (66A 「表向きにするよう要求できる」, 59 「リードを要求された」)."""
+    assert with_table_words(typed) == read
+
+
+def test_a_request_to_see_the_trick_again_reaches_law_66a(search_conn):
+    """「見せてと言われた」 is 66A's request to face the cards of the current trick: read as typed, 言う counted and
+    45G (cards turned before the trick is complete), 45D1 and 65A came first, 66A not in the first six."""
+    found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてと言われた", limit=3)]
+    assert "laws-2017-ja:66A" in found, found

@@ -7,7 +7,8 @@ prints, so that a situation told in everyday words reaches the Laws' words (issu
   group that it prints too, spelt with the same kanji (間違える -> 間違い, 間違う; 答える -> 答え): a
   situation told with 間違えた reaches the Laws' スコアの間違い; read in a sentence only (words.py); and a
   noun that is a verb's continuative form reads as that verb where the corpus prints both (言い直し: 言い直す;
-  continuative_pairs);
+  continuative_pairs); and a native word reads as the Sino-Japanese noun of its group that begins with its kanji
+  and that the Laws print far more often (終わる -> 終了; sino_japanese_pairs);
 - source `vocabulary`: a Japanese word of the director vocabulary's `spoken` forms that the corpus never
   prints, one word as a query is cut into it, reads as the entry's own terms of the Laws (corpus/vocabulary.yml,
   judged by reading the Laws): コンシード -> 取られの宣言, ヘジテーション -> 躊躇; first, as hand-judged;
@@ -36,6 +37,11 @@ SCHEMA = (COLUMNS, {"pk": ("word", "neighbour")})
 NEIGHBOURS_FILE = "neighbours.tsv"
 MAX_NEIGHBOURS = 3  # per word: more would make the word as common as its commonest neighbour
 LEADING_KANJI_RE = re.compile(r"[\u3400-\u9fff々]+")  # a word's kanji before its okurigana
+KANJI_NOUN_RE = re.compile(r"[\u3400-\u9fff々]{2,}")  # a word of kanji only, two or more (終了, 選択)
+# how many times as often the Laws print the noun as the native word for it to be their way of saying it
+# (終了 132 times, 終わる 4; not 変更 35 and 変える 20: the Laws say both, and a Chinese sentence read as 変える
+# reached 変更's units first)
+NOUN_OUTNUMBERS = 5
 
 
 def read_neighbours(path: Path) -> list[tuple[str, str, float]]:
@@ -62,15 +68,20 @@ def neighbour_rows(
     vocabulary_pairs: list[tuple[str, str]] = (),
 ) -> list[dict]:
     """The table's rows: for each one-token word, the vocabulary's, its synonyms' then its vectors'
-    neighbours that the Japanese units print (all their tokens), at most MAX_NEIGHBOURS. `synonym_tokens`:
+    neighbours that the Japanese units print (all their tokens), at most MAX_NEIGHBOURS; the vectors' for a
+    word the vocabulary reads, none. `synonym_tokens`:
     each synonym word's search tokens (corpus/synonyms.csv); `vocabulary_pairs`: `spoken_pairs`."""
     pairs: list[tuple[str, str, str]] = [(word, terms, "vocabulary") for word, terms in vocabulary_pairs]
     for row in synonym_rows:
         target = synonym_tokens.get(row["term"], "")
         pairs.append((row["key"], target, "synonym"))
     pairs += [(word, form, "form") for word, form in form_pairs]
+    # a word the vocabulary reads (judged by reading the Laws) takes no vector guesses: わざと is the Laws' 故意,
+    # and chiVe's nearest printed word, 人為的, is the Laws' artificial score (人為的調整スコア), another sense
+    reviewed = {word for word, _ in vocabulary_pairs}
     for word, neighbour, _ in vector_pairs:
-        pairs.append((search_form(word), search_form(neighbour), "vector"))
+        if search_form(word) not in reviewed:
+            pairs.append((search_form(word), search_form(neighbour), "vector"))
     rows: dict[str, list[dict]] = {}
     for word, neighbour, source in pairs:
         if " " in word or not neighbour or not set(neighbour.split()) <= printed:
@@ -130,6 +141,32 @@ def word_form_pairs(groups: dict[str, list[tuple[str, str, str]]]) -> list[tuple
             for form in tokens:
                 if stem and form != word and (LEADING_KANJI_RE.match(form) or [None])[0] == stem[0]:
                     pairs.append((word, form))
+    return pairs
+
+
+def sino_japanese_pairs(
+    groups: dict[str, list[tuple[str, str, str]]], printed: dict[str, int]
+) -> list[tuple[str, str]]:
+    """(native word, Sino-Japanese noun) of each SudachiDict synonym group (corpus/synonyms.csv): a one-token
+    word written kanji then kana (終わる, 拒む) and a one-token noun of kanji only that begins with the word's
+    kanji (終了, 拒否), which the Laws print at least NOUN_OUTNUMBERS times as often (`printed`: the index's
+    token counts): a director says 「オークションが終わった後で」 where the Laws print 「オークション終了後」 (the
+    索引's entry for Law 39) and 「ラウンドが終了する前に」 (74C8). Read in a sentence only, as `word_form_pairs`."""
+    pairs = []
+    for members in groups.values():
+        tokens = list(dict.fromkeys(key for _, _, key in members if key and " " not in key))
+        for word in tokens:
+            stem = LEADING_KANJI_RE.match(word)
+            if not stem or stem[0] == word:
+                continue
+            for noun in tokens:
+                if (
+                    KANJI_NOUN_RE.fullmatch(noun)
+                    and noun.startswith(stem[0])
+                    and noun != stem[0]
+                    and printed.get(noun, 0) >= NOUN_OUTNUMBERS * max(printed.get(word, 0), 1)
+                ):
+                    pairs.append((word, noun))
     return pairs
 
 

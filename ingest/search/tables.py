@@ -35,6 +35,7 @@ from ingest.search.neighbours import (
     inflected_surfaces,
     neighbour_rows,
     read_neighbours,
+    sino_japanese_pairs,
     spoken_pairs,
     word_form_pairs,
 )
@@ -128,7 +129,9 @@ def search_tables_awaiting_tokens(
             synonyms,
             synonym_tokens(expansions.synonym_groups),
             set(printed),
-            word_form_pairs(expansions.synonym_groups) + continuative_pairs(set(printed)),
+            word_form_pairs(expansions.synonym_groups)
+            + continuative_pairs(set(printed))
+            + sino_japanese_pairs(expansions.synonym_groups, printed),
             spoken_pairs(vocabulary_terms(vocabulary)),
         )
         # words the corpus never prints that a query may inflect: the vectors' keys, the vocabulary's verbs

@@ -71,9 +71,28 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # 番 only in an ordinal, 2番目, 2番手); the next table (隣のテーブル) is the Laws' 他のテーブル (16D1; 隣 is
 # printed nowhere); a duty told as at the table (パスしないといけない, フォローしなきゃ) is
 # the Laws' 「…する義務」 (37 パスする義務, 44C スートにフォローする義務, 62A リボークを訂正する義務; the Laws
-# print none of the colloquial forms, and their own しなければならない is left as it is). Applied in turn to a
-# Japanese query before it is cut.
+# print none of the colloquial forms, and their own しなければならない is left as it is); a suit the sentence
+# names (ハートがリードされた, スペードを持っていない) is the Laws' スート: they rule a suit, never a named one
+# (44C 「リードされたスートにフォローしなければならない」, 59 「リードを要求されたスートのカードがない」), and
+# print the four names only where suits are ranked (1A, 18E); a named suit alone (ハート), or in a bid (1ハート:
+# with_bid_word), stays as typed; a suit one does not hold (持っていない) is the Laws' 「スートのカードがない」
+# (59; 61B1 「リードされたスートのカードがないか」; 67B1(b)), which print 持っている only of cards one does hold
+# (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
+# リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
+# に違った言い方をすること」); a request said (見せてと言われた, リードしろと言われた) is the Laws' 要求 (66A 「表向きにするよう
+# 要求できる」, 59 「リードを要求された」). Applied in turn to a Japanese query before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
+# a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
+# (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード); not before の, に or で, where クラブ is as often a
+# club (クラブの大会, クラブで) and a named suit a card's (ハートのエース)
+NAMED_SUIT = (
+    "(?<![0-9０-９ァ-ヺー])(?<![0-9０-９] )(?:ハート|スペード|ダイヤモンド|ダイヤ|クラブ|[♠♥♦♣♤♡♢♧])"
+    "(?![ァ-ヺー])(?=[がをはもとやな、])"
+)
+SUIT_WORD = "スート"
+# a call (the four calls, or a bid written as BID_RE reads it) followed by と言う in any form but the passive
+# (ダブルと言われた: what another said); \1 keeps the call, the verb becomes コールする
+CALL_SAID = rf"((?:パス|ダブル|リダブル|ビッド|{BID_RE.pattern}) ?)と言"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
@@ -83,6 +102,16 @@ TABLE_WORDS = (
         r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
         "する義務",
     ),
+    (rf"{CALL_SAID}(?:っ|い|わ(?!れ))", r"\1とコールし"),
+    (rf"{CALL_SAID}う", r"\1とコールする"),
+    # a request (て, an imperative ろ, ように) said or heard
+    (r"(て|ろ|ように)と言われ", r"\1と要求され"),
+    (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
+    (NAMED_SUIT, SUIT_WORD),
+    # a suit not held: named (スートを持っていない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
+    # not what another object names (システムカードを持っていない)
+    (rf"{SUIT_WORD}を持って(?:い)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
+    (r"(?<![をがは])持って(?:い)?な(?:い|かった)", "カードがない"),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
@@ -99,7 +128,10 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
-    左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務)."""
+    左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
+    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する). Read after NFKC, as the cut
+    reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
+    text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
         text = pattern.sub(word, text)
     return text

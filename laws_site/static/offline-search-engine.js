@@ -217,7 +217,7 @@
 
     /** (terms, clauses) of a text in a language, cut as the server cuts it (the same lexicon and rules). */
     queryTokens(text, lang) {
-      if (lang === "ja") text = this.withBidWord(applySteps(K.words.table_words, text));   // words.with_table_words
+      if (lang === "ja") text = this.withBidWord(applySteps(K.words.table_words, text.normalize("NFKC")));   // words.with_table_words
       const terms = this.queryTerms(text, lang).filter((t) => K.scripts.word.test(t)).slice(0, this.w.MAX_TERMS);
       const clauses = this.queryClauses(text, lang).filter((c) => K.scripts.word.test(c.join(" ")));
       return [terms, terms.length ? clauses.slice(0, this.w.MAX_TERMS) : []];
