@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -22,6 +23,8 @@ import yaml
 
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine as searching
+from laws_site.search.citations import cited_units
+from laws_site.search.data import search_data
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "node" / "offline_search.js"
@@ -187,4 +190,70 @@ def test_every_label_a_regulation_prints_is_read_alike_offline(conn, offline):
             server = (server_answer(conn, label, {}).get("citation") or {}).get("units")
             if server != (phone.get("citation") or {}).get("units"):
                 differing.append((label, server, phone.get("citation")))
+    assert not differing, differing[:10]
+
+
+# the units typed as citations: their labels in every interface language, and their refs as written
+ISSUES_EXAMPLES = ("61Z", "第99条", "24-9", "付表9", "L99Z", "第61条Z項", "Law 61Z")
+PER_DOCUMENT = 40  # spellings tried per document (fast tier)
+CITED_KINDS = ("law", "section", "item", "subitem", "subsubitem", "article", "paragraph", "appendix", "note")
+LAST_NUMBER = re.compile(r"[0-9]+(?=[^0-9]*$)")
+LAST_LETTER = re.compile(r"[A-Z](?=[^A-Z]*$)")
+
+
+def citations_naming_nothing(conn) -> list[tuple[str, dict]]:
+    """Units' labels (第61条B項, Law 61B, 付表1, 注釈 L61A) and refs, with the last number made 99 or the
+    last capital letter Z (第61条B項99, Law 61Z, 付表99, L99A), searched in all documents and in the
+    unit's own: those the server reads as a citation no unit holds. Spread over each document's units,
+    at most PER_DOCUMENT spellings of each tried (all of them: ~7,200 citations, 10 s)."""
+    rows = conn.execute(
+        f"select s.doc, s.ref, l.labels from sections s join search_labels l on l.id = s.id "
+        f"where s.kind in ({', '.join('?' * len(CITED_KINDS))}) order by s.rowid",
+        CITED_KINDS,
+    )
+    typed: dict[str, dict[str, None]] = {}
+    for doc, ref, labels in rows:
+        for spelling in [ref, *json.loads(labels).values()]:
+            for changed in (LAST_NUMBER.sub("99", spelling), LAST_LETTER.sub("Z", spelling)):
+                typed.setdefault(doc, {})[changed] = None
+    tried = [(typed, {}) for typed in ISSUES_EXAMPLES] + [
+        (changed, options)
+        for doc, spellings in typed.items()
+        for changed in list(spellings)[:: max(1, len(spellings) // PER_DOCUMENT)]
+        for options in ({}, {"doc": doc})
+    ]
+    data = search_data(conn)
+    return [
+        (query, options)
+        for query, options in tried
+        if (cited_units(conn, data, query, options.get("doc"), None) or {"found": True})["found"] is False
+    ]
+
+
+@pytest.fixture(scope="module")
+def unheld(conn):
+    return citations_naming_nothing(conn)
+
+
+def nearest_offered(citation: dict | None) -> list[str] | None:
+    return [unit["id"] for unit in citation["nearest"]] if citation else None
+
+
+def test_a_citation_no_unit_holds_is_offered_the_same_units_offline(conn, offline, unheld):
+    """issue 33: 61Z, 第99条, 24-9, 付表9, L99Z offline offer the units the server offers, in its order."""
+    assert len(unheld) > 150
+    assert {options["doc"] for _, options in unheld if options} == {
+        "laws-2017-ja",
+        "laws-1997-zh",
+        "jcbl-regs-ja",
+        "revoke-notes-ja",
+        "out-of-turn-notes-ja",
+    }
+    differing = []
+    for start in range(0, len(unheld), BATCH * 4):
+        batch = unheld[start : start + BATCH * 4]
+        for (query, options), phone in zip(batch, offline(batch)):
+            server = nearest_offered(server_answer(conn, query, options)["citation"])
+            if server != nearest_offered(phone.get("citation")):
+                differing.append((query, options, server, nearest_offered(phone.get("citation"))))
     assert not differing, differing[:10]

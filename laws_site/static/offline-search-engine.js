@@ -21,6 +21,7 @@
       this.w = w;
       this.units = new Map();      // rowid -> [id, doc, ref, kind, title, lang, position]
       this.rowids = new Map();     // id -> rowid
+      this.docRefs = new Map();    // doc -> its refs, the last unit first (refsOf)
       for (const [rowid, ...unit] of pack.units) {
         this.units.set(rowid, unit);
         this.rowids.set(unit[0], rowid);
@@ -611,9 +612,16 @@
       else if (regulation && r.regulations) [place, ref] = [doc || r.regulations, regulation];
       else return [];
       const prefix = ref.startsWith("L") ? "L" : "";
-      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
+      // read.units.nearest_refs: the closest spellings, the later units first among equally close ones
+      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a)
+        .concat(closest(ref, this.refsOf(place), true, Infinity, K.search.nearest_refs).map(([choice]) => choice));
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, K.search.nearest_shown)
         .map((x) => unitLink(place + ":" + x));
+    }
+
+    /** A document's refs, the last unit first. */
+    refsOf(doc) {
+      return remembered(this.docRefs, doc, Infinity, () => [...this.units.values()].filter((u) => u[1] === doc).map((u) => u[2]).reverse());
     }
 
     hit(rowid, fields) {

@@ -128,15 +128,15 @@
     }
     return d[a.length][b.length];
   }
-  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5). */
-  function closest(query, choices, swaps, limit) {
+  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=count). */
+  function closest(query, choices, swaps, limit, count = 5) {
     const found = [];
     choices.forEach((choice, i) => {
       if (Math.abs([...choice].length - [...query].length) > limit) return;
       const distance = levenshtein(query, choice, swaps);
       if (distance <= limit) found.push([distance, i, choice]);
     });
-    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, 5).map(([distance, , choice]) => [choice, distance]);
+    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, count).map(([distance, , choice]) => [choice, distance]);
   }
 
   // ---------------------------------------------------------------- citations (ingest/text/spelling.py, refs.py)

@@ -198,7 +198,6 @@
     }
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
-    if (citation && !citation.found) note += " " + words.nearest;
     return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names, engine.pack) };
   }
 
