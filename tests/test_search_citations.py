@@ -169,7 +169,11 @@ async def test_json_never_redirects(datasette):
 async def test_unknown_citation_page_names_the_nearest_units(datasette):
     response = await datasette.client.get("/-/search?q=61Z")
     assert response.status_code == 200
-    assert "No such unit: 61Z." in response.text and 'href="/laws-2017-ja/61C"' in response.text
+    assert "「61Z」という条項はありません。" in response.text and 'href="/laws-2017-ja/61C"' in response.text
+    # in the interface's language (it was English in every one); JSON keeps the English
+    assert "没有“61Z”这一条款。" in (await datasette.client.get("/zh/-/search?q=61Z")).text
+    assert "No such unit: 61Z." in (await datasette.client.get("/en/-/search?q=61Z")).text
+    assert (await datasette.client.get("/-/search.json?q=61Z")).json()["citation"]["message"] == "No such unit: 61Z."
 
 
 def test_cli_lists_the_cited_unit_first(laws_db_path):

@@ -5,6 +5,7 @@ the same: laws_site/offline/search_rules.py)."""
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 from ingest.text import tokenize
 from laws_site.i18n.message import Message
@@ -31,8 +32,8 @@ MESSAGES = {
     "only_operators": "「{shown}」 has only search operators, and there are none here: every word you type is "
     "searched for as written. " + EMPTY_QUERY,
     "nothing": "「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY,
-    "no_such_unit": "No such unit{where}: {query}.",
-    "in_filters": " in the document or language chosen",
+    "no_such_unit": "No such unit: {query}.",
+    "no_such_unit_in_filters": "No such unit in the document or language chosen: {query}.",
     "elsewhere": "No such unit in {title}: {query}. The same number exists elsewhere:",
 }
 
@@ -60,6 +61,9 @@ PAGE_MESSAGES = {
         "revoke) or a citation (64A1, 第16条B項1, Law 73).",
         {"query": "shown"},
     ),
+    "no_such_unit": ("No such unit: %(query)s.", {}),
+    "no_such_unit_in_filters": ("No such unit in the document or language chosen: %(query)s.", {}),
+    "elsewhere": ("No such unit in %(title)s: %(query)s. The same number exists elsewhere:", {}),
 }
 FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offset", "low": "0"}}
 
@@ -69,6 +73,26 @@ def refusal(name: str, **values) -> Message:
     msgid, renamed = PAGE_MESSAGES[name]
     page_values = {**values, **FIXED_VALUES.get(name, {}), **{new: values[old] for new, old in renamed.items()}}
     return Message(msgid, message(name, **values).replace("%", "%%"), page_values)
+
+
+class Said(str):
+    """What search says to a citation, in English (JSON, the command line), knowing its page sentence:
+    `said.page`, the Message by its catalogue id."""
+
+    page: Message
+
+
+def said(name: str, **values) -> Said:
+    text = Said(message(name, **values))
+    text.page = refusal(name, **values)
+    return text
+
+
+def page_sentences() -> dict[str, str]:
+    """Every message of PAGE_MESSAGES as a page shows it in the interface language, its values left as
+    {slots} named as in MESSAGES: what the offline page fills in (static/offline-search.js)."""
+    slots = {name: [field for _, field, _, _ in Formatter().parse(MESSAGES[name]) if field] for name in PAGE_MESSAGES}
+    return {name: refusal(name, **{slot: "{" + slot + "}" for slot in slots[name]}).shown() for name in PAGE_MESSAGES}
 
 
 class QueryError(ValueError):

@@ -593,7 +593,7 @@
       const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
       const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
       if (!units.length) {
-        result.message = message("no_such_unit", { where: doc || lang ? message("in_filters") : "", query });
+        result.message = message(doc || lang ? "no_such_unit_in_filters" : "no_such_unit", { query });
         result.nearest = this.nearestUnits(typed[0], doc || scoped);
       } else if (!opens) {
         const wantedDoc = primary.length ? primary[0].split(":")[0] : null;

@@ -5,7 +5,8 @@
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
 
-  class QueryError extends Error {}
+  /** A query search refuses: its English (what search.json says), `said` its message by name for the page. */
+  class QueryError extends Error { constructor(said) { super(said.text); this.said = said; } }
 
   // ---------------------------------------------------------------- the rules, from the pack
 
@@ -36,7 +37,8 @@
   }
 
   function fill(template, values) { return replaceAll(template || "", Object.entries(values).map(([key, value]) => ["{" + key + "}", value])); }
-  function message(name, values = {}) { return fill(K.search.messages[name], values); }
+  /** What search says, by name (query.MESSAGES): the page shows its own sentence for the name (query.page_sentences). */
+  function message(name, values = {}) { return { name, values, text: fill(K.search.messages[name], values) }; }
 
   // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)
 
