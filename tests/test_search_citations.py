@@ -9,6 +9,7 @@ on the whole-corpus session build (tests/conftest.py).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from urllib.parse import quote, unquote
 
@@ -104,9 +105,20 @@ def test_an_unknown_citation_says_so_with_the_nearest_units(conn):
         "laws-2017-ja:61C",
         "laws-2017-ja:61B",
         "laws-2017-ja:61A",
-        "laws-2017-ja:91B",
     ]
     assert page["results"] == []  # 61Z is not searched word by word (61 alone would match noise)
+
+
+@pytest.mark.parametrize(
+    "typed, doc, kind, number",
+    [("第99条", "laws-2017-ja", "law", r"[0-9]+"), ("付表9", "jcbl-regs-ja", "appendix", r"appendix-[0-9]+")],
+)
+def test_a_citation_past_the_end_is_offered_the_last_units_before_it(conn, typed, doc, kind, number):
+    """Law 99 of 93 laws, Appendix 9 of 7: the last ones first (the closest spellings were 9, 9C, 9B)."""
+    refs = [ref for (ref,) in conn.execute("select ref from sections where doc = ? and kind = ?", (doc, kind))]
+    last = max((ref for ref in refs if re.fullmatch(number, ref)), key=lambda ref: int(re.sub(r"[^0-9]", "", ref)))
+    citation = searching.search_page(conn, typed)["citation"]
+    assert not citation["found"] and citation["nearest"][0]["id"] == f"{doc}:{last}"
 
 
 def test_a_number_no_unit_has_is_still_searched_as_text(conn):

@@ -612,9 +612,9 @@
       else if (regulation && r.regulations) [place, ref] = [doc || r.regulations, regulation];
       else return [];
       const prefix = ref.startsWith("L") ? "L" : "";
-      // read.units.nearest_refs: the closest spellings, the later units first among equally close ones
+      // read.units.nearest_refs: the closest spellings (the nearest only), the later units first
       const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a)
-        .concat(closest(ref, this.refsOf(place), true, Infinity, K.search.nearest_refs).map(([choice]) => choice));
+        .concat(closest(ref, this.refsOf(place), true, Infinity, K.search.nearest_refs).filter((c, _, all) => c[1] === all[0][1]).map((c) => c[0]));
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, K.search.nearest_shown)
         .map((x) => unitLink(place + ":" + x));
     }
