@@ -21,7 +21,6 @@
       this.w = w;
       this.units = new Map();      // rowid -> [id, doc, ref, kind, title, lang, position]
       this.rowids = new Map();     // id -> rowid
-      this.docRefs = new Map();    // doc -> its refs, the last unit first (refsOf)
       for (const [rowid, ...unit] of pack.units) {
         this.units.set(rowid, unit);
         this.rowids.set(unit[0], rowid);
@@ -613,15 +612,11 @@
       else return [];
       const prefix = ref.startsWith("L") ? "L" : "";
       // read.units.nearest_refs: the closest spellings (the nearest only), the later units first
-      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a)
-        .concat(closest(ref, this.refsOf(place), true, Infinity, K.search.nearest_refs).filter((c, _, all) => c[1] === all[0][1]).map((c) => c[0]));
+      const later = [...this.units.values()].filter((u) => u[1] === place).map((u) => u[2]).reverse();
+      const close = closest(ref, later, true, Infinity, K.search.nearest_refs).filter((c, _, all) => c[1] === all[0][1]);
+      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a).concat(close.map((c) => c[0]));
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, K.search.nearest_shown)
         .map((x) => unitLink(place + ":" + x));
-    }
-
-    /** A document's refs, the last unit first. */
-    refsOf(doc) {
-      return remembered(this.docRefs, doc, Infinity, () => [...this.units.values()].filter((u) => u[1] === doc).map((u) => u[2]).reverse());
     }
 
     hit(rowid, fields) {

@@ -5,8 +5,7 @@
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
 
-  /** A query search refuses: its English (what search.json says), `said` its message by name for the page. */
-  class QueryError extends Error { constructor(said) { super(said.text); this.said = said; } }
+  class QueryError extends Error { constructor(said) { super(said.text); this.said = said; } } // said: message()
 
   // ---------------------------------------------------------------- the rules, from the pack
 
@@ -37,7 +36,7 @@
   }
 
   function fill(template, values) { return replaceAll(template || "", Object.entries(values).map(([key, value]) => ["{" + key + "}", value])); }
-  /** What search says, by name (query.MESSAGES): the page shows its own sentence for the name (query.page_sentences). */
+  // what search says, by name (query.MESSAGES; the page shows its own sentence for it: query.page_sentences)
   function message(name, values = {}) { return { name, values, text: fill(K.search.messages[name], values) }; }
 
   // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)

@@ -74,9 +74,7 @@
     }));
   }
 
-  /** What search says (a message by name), in the page's sentence for it. */
-  const said = (parts, m) => part(parts, "said-" + m.name, m.values);
-
+  const said = (parts, m) => part(parts, "said-" + m.name, m.values); // what search says, in the page's sentence
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
