@@ -15,6 +15,7 @@ from ingest.text.spelling import (
     split_citations,
     squeeze,
 )
+from laws_site.i18n.message import Doc
 from laws_site.read.units import nearest_refs, permalink
 from laws_site.search.data import NAVIGATION_KINDS, SearchData
 from laws_site.search.hits import HIT_COLUMNS, Hit, load_hits
@@ -68,7 +69,8 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
     elif not opens:
         wanted_doc = primary[0].split(":", 1)[0] if primary else None
         title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
-        result["message"] = said("elsewhere", title=title, query=query)
+        # JSON names the document by its title; a page by its short title in the interface language
+        result["message"] = said("elsewhere", title=title, query=query, doc=Doc(wanted_doc or ""))
     return result
 
 

@@ -63,7 +63,7 @@ PAGE_MESSAGES = {
     ),
     "no_such_unit": ("No such unit: %(query)s.", {}),
     "no_such_unit_in_filters": ("No such unit in the document or language chosen: %(query)s.", {}),
-    "elsewhere": ("No such unit in %(title)s: %(query)s. The same number exists elsewhere:", {}),
+    "elsewhere": ("No such unit in %(title)s: %(query)s. The same number exists elsewhere:", {"title": "doc"}),
 }
 FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offset", "low": "0"}}
 
@@ -91,7 +91,10 @@ def said(name: str, **values) -> Said:
 def page_sentences() -> dict[str, str]:
     """Every message of PAGE_MESSAGES as a page shows it in the interface language, its values left as
     {slots} named as in MESSAGES: what the offline page fills in (static/offline-search.js)."""
-    slots = {name: [field for _, field, _, _ in Formatter().parse(MESSAGES[name]) if field] for name in PAGE_MESSAGES}
+    slots = {
+        name: {field for _, field, _, _ in Formatter().parse(MESSAGES[name]) if field} | set(renamed.values())
+        for name, (_msgid, renamed) in PAGE_MESSAGES.items()
+    }
     return {name: refusal(name, **{slot: "{" + slot + "}" for slot in slots[name]}).shown() for name in PAGE_MESSAGES}
 
 

@@ -597,7 +597,7 @@
       } else if (!opens) {
         const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
         const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
-        result.message = message("elsewhere", { title, query });
+        result.message = message("elsewhere", { title, query, doc: wantedDoc });
       }
       return result;
     }

@@ -74,7 +74,8 @@
     }));
   }
 
-  const said = (parts, m) => part(parts, "said-" + m.name, m.values); // what search says, in the page's sentence
+  // what search says, in the page's sentence; a document (doc) by its title in the interface language
+  const said = (parts, m, titles = {}) => part(parts, "said-" + m.name, { ...m.values, doc: titles[m.values.doc] || m.values.doc });
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
@@ -131,7 +132,7 @@
     const citation = answer.citation;
     if (citation && citation.message) {
       const links = joined(citation.nearest.map((u) => part(p, "listed-link", { url: u.url, text: names.fullLabel(u) })));
-      out.push(part(p, "citation-note", { message: said(p, citation.message), nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
+      out.push(part(p, "citation-note", { message: said(p, citation.message, titles), nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
     }
     const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query });
     const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind })), ", ");
