@@ -42,8 +42,9 @@ def message(name: str, **values) -> str:
     return MESSAGES[name].format(**values)
 
 
-# The page's sentence for each refusal above: a catalogue id (laws_site/locale), filled with the same
-# values under the names the id uses; the JSON `error` stays the English of MESSAGES.
+# The page's sentence for each message above (a refusal, a citation's note): a catalogue id
+# (laws_site/locale), filled with the same values under the names the id uses; JSON stays the English
+# of MESSAGES. The offline page holds every one (page_sentences): a message missing here is English there.
 PAGE_MESSAGES = {
     "empty": (EMPTY_QUERY, {}),
     "too_long": ("The query is %(size)s characters long; search takes up to %(limit)s.", {"size": "length"}),
@@ -69,7 +70,8 @@ FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offs
 
 
 def refusal(name: str, **values) -> Message:
-    """A refusal by name: its catalogue id for the page, MESSAGES' English for JSON."""
+    """A refusal (or any message of PAGE_MESSAGES) by name: its catalogue id for the page, MESSAGES'
+    English for JSON."""
     msgid, renamed = PAGE_MESSAGES[name]
     page_values = {**values, **FIXED_VALUES.get(name, {}), **{new: values[old] for new, old in renamed.items()}}
     return Message(msgid, message(name, **values).replace("%", "%%"), page_values)
