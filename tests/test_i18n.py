@@ -279,24 +279,24 @@ async def test_an_editors_note_shared_by_a_split_is_printed_once_in_the_interfac
 @pytest.mark.parametrize(
     "prefix, document, suggestion",
     [
-        ("", "規則 2017", "第9条"),
-        ("/zh", "规则 2017", "第9条"),
-        ("/en", "Laws 2017", "Law 9"),
+        ("", "規則 2017", "第93条C項"),
+        ("/zh", "规则 2017", "第93条C款"),
+        ("/en", "Laws 2017", "Law 93C"),
     ],
 )
 async def test_a_missing_unit_names_the_document_and_the_suggestions_as_people_read_them(
     datasette, prefix, document, suggestion
 ):
-    """/laws-2017-ja/99Z: the suggestion was the bare ref '9', the document its Japanese full title on every
-    page, and the browser tab 'laws-2017-ja 99Z'."""
+    """/laws-2017-ja/99Z: the suggestion was the bare ref (then '9', now the last unit before it, '93C'), the
+    document its Japanese full title on every page, and the browser tab 'laws-2017-ja 99Z'."""
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
     assert response.status_code == 404
     html = response.text
     assert f'<a href="{prefix}/laws-2017-ja">{document}</a>' in html
-    assert f'<ul class="suggestions">\n    <li><a href="{prefix}/laws-2017-ja/9">{suggestion}</a></li>' in html
+    assert f'<ul class="suggestions">\n    <li><a href="{prefix}/laws-2017-ja/93C">{suggestion}</a></li>' in html
     assert "laws-2017-ja" not in re.search(r"<title>(.*?)</title>", html, re.S).group(1)
     data = (await datasette.client.get("/laws-2017-ja/99Z.json")).json()
-    assert data["suggestions"][0]["label"] == "9"  # the JSON keeps the ref
+    assert data["suggestions"][0]["label"] == "93C"  # the JSON keeps the ref
 
 
 @pytest.mark.parametrize(

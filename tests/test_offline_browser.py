@@ -352,7 +352,7 @@ def test_offline_search_reads_as_the_servers(phone, served, lang):
             typed = query.split("&")[0]
             assert page.title() == f"{typed} – " + {"ja": "検索", "zh": "搜索", "en": "Search"}[lang]
         assert page.locator(".no-results").count() and not page.locator(".did-you-mean").count()  # the last: exact
-        # a citation nobody holds: offline lists only the units enclosing it (the page says so), named alike
+        # a citation nobody holds: offline offers the server's nearest units, named alike
         page.goto(served + f"{prefix}/-/search?q=61Z")
         page.wait_for_selector("#offline-search[data-rendered]")
         assert page.locator(".citation-note li a").first.inner_text() == nearest_online

@@ -16,9 +16,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from markupsafe import escape
 
+from laws_site.i18n import catalog
 from laws_site.offline.pack import result_labels
 from laws_site.offline.search_scripts import script_paths
+from laws_site.search.query import page_sentences
 
 RUNNER = Path(__file__).resolve().parent / "node" / "offline_page.js"
 QUERIES = [
@@ -27,7 +30,8 @@ QUERIES = [
     "revoek",
     "ribooku",
     "夢家",
-    "61B、64A1",  # a citation nobody holds (61Z) differs, as the offline page says: no close spellings
+    "61B、64A1",
+    "61Z",  # a citation nobody holds: the same nearest units
     "罚牌",
     "insufficient bid",  # Law 27 and the 1997 Law 27 the concordance pairs it with (zh, en: tests/test_search_paired.py)
     "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした",
@@ -93,3 +97,64 @@ async def test_offline_results_have_the_search_pages_markup(datasette, labels, o
     assert (
         unprefixed(between(offline, '<div id="offline-results">', '</div>\n<p class="offline-status'), prefix) == online
     )
+
+
+# a search that makes search say each of its messages (laws_site/search/query.py PAGE_MESSAGES), as typed
+SAYING = {
+    "empty": "q=&doc=laws-2017-ja",
+    "too_long": "q=" + "あ" * 501,
+    "unknown_language": "q=revoke&lang=xx",
+    "unknown_document": "q=revoke&doc=no-such-document",
+    "limit": "q=revoke&limit=0",
+    "offset": "q=revoke&offset=100001",
+    "only_operators": "q=OR",
+    "nothing": "q=" + quote("！？"),
+    "no_such_unit": "q=61Z",
+    "no_such_unit_in_filters": "q=61Z&doc=laws-2017-ja",
+    "elsewhere": "q=" + quote("L60A1,2") + "&list=1",
+}
+OFFLINE_SCRIPTS = Path(__file__).resolve().parents[1] / "laws_site" / "static"
+
+
+def test_every_message_the_offline_search_can_say_is_in_the_catalogues():
+    """issue 33 item 4: what the offline engine and page say (message("name") in offline-search*.js) is a
+    catalogue entry, translated in ja and zh, and a search above makes each one said."""
+    from babel.messages.pofile import read_po
+
+    from laws_site.search.query import MESSAGES, PAGE_MESSAGES
+
+    named = set()
+    for script in OFFLINE_SCRIPTS.glob("offline-search*.js"):
+        source = script.read_text(encoding="utf-8")
+        # the names in message()'s first argument (a name, or a choice of two), and the page's counts
+        for argument in re.findall(r"\bmessage\(([^,{)]*)", source):
+            named |= set(re.findall(r'"([a-z_]+)"', argument))
+        named |= set(re.findall(r'countParam\(params, "([a-z_]+)"', source))
+    assert {"too_long", "no_such_unit", "no_such_unit_in_filters", "elsewhere"} <= named
+    assert named <= set(PAGE_MESSAGES) == set(MESSAGES) == set(SAYING)
+    for lang in ("ja", "zh", "en"):
+        with (OFFLINE_SCRIPTS.parent / "locale" / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
+            catalog = read_po(po)
+        for name, (msgid, _renamed) in PAGE_MESSAGES.items():
+            assert catalog.get(msgid) is not None, (lang, name)
+            assert lang == "en" or catalog.get(msgid).string, (lang, name, "untranslated")
+
+
+@pytest.mark.parametrize("name", sorted(SAYING))
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_what_search_says_offline_is_the_servers_sentence(datasette, labels, offline_page, prefix, name):
+    """A refusal (a query too long, a limit out of range, the engine's own) and a citation's note read
+    offline as the server's page reads them, in the interface's language (they were English offline)."""
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    url = f"{prefix}/-/search?{SAYING[name]}"
+    online = online_results((await datasette.client.get(url)).text, prefix)
+    offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
+    shown = unprefixed(between(offline, '<div id="offline-results">', '</div>\n<p class="offline-status'), prefix)
+    assert shown == online
+    # the catalogue's sentence for the message, in the interface's language (slots filled by the search)
+    token = catalog.current.set(prefix.strip("/") or "ja")
+    try:
+        sentence = page_sentences()[name]
+    finally:
+        catalog.current.reset(token)
+    assert all(str(escape(piece)) in shown for piece in re.split(r"\{[a-z]+\}", sentence)), (sentence, shown)

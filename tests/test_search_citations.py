@@ -9,6 +9,7 @@ on the whole-corpus session build (tests/conftest.py).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from urllib.parse import quote, unquote
 
@@ -98,14 +99,26 @@ def test_an_unknown_citation_says_so_with_the_nearest_units(conn):
     page = searching.search_page(conn, "61Z")
     citation = page["citation"]
     assert not citation["found"] and citation["message"] == "No such unit: 61Z."
+    # the enclosing law, then the closest spellings, the later units first (6E1 and 6D1 were offered before)
     assert [unit["id"] for unit in citation["nearest"]] == [
         "laws-2017-ja:61",
-        "laws-2017-ja:6E1",
-        "laws-2017-ja:6D1",
         "laws-2017-ja:61C",
         "laws-2017-ja:61B",
+        "laws-2017-ja:61A",
     ]
     assert page["results"] == []  # 61Z is not searched word by word (61 alone would match noise)
+
+
+@pytest.mark.parametrize(
+    "typed, doc, kind, number",
+    [("第99条", "laws-2017-ja", "law", r"[0-9]+"), ("付表9", "jcbl-regs-ja", "appendix", r"appendix-[0-9]+")],
+)
+def test_a_citation_past_the_end_is_offered_the_last_units_before_it(conn, typed, doc, kind, number):
+    """Law 99 of 93 laws, Appendix 9 of 7: the last ones first (the closest spellings were 9, 9C, 9B)."""
+    refs = [ref for (ref,) in conn.execute("select ref from sections where doc = ? and kind = ?", (doc, kind))]
+    last = max((ref for ref in refs if re.fullmatch(number, ref)), key=lambda ref: int(re.sub(r"[^0-9]", "", ref)))
+    citation = searching.search_page(conn, typed)["citation"]
+    assert not citation["found"] and citation["nearest"][0]["id"] == f"{doc}:{last}"
 
 
 def test_a_number_no_unit_has_is_still_searched_as_text(conn):
@@ -168,7 +181,11 @@ async def test_json_never_redirects(datasette):
 async def test_unknown_citation_page_names_the_nearest_units(datasette):
     response = await datasette.client.get("/-/search?q=61Z")
     assert response.status_code == 200
-    assert "No such unit: 61Z." in response.text and 'href="/laws-2017-ja/61C"' in response.text
+    assert "「61Z」という条項はありません。" in response.text and 'href="/laws-2017-ja/61C"' in response.text
+    # in the interface's language (it was English in every one); JSON keeps the English
+    assert "没有“61Z”这一条款。" in (await datasette.client.get("/zh/-/search?q=61Z")).text
+    assert "No such unit: 61Z." in (await datasette.client.get("/en/-/search?q=61Z")).text
+    assert (await datasette.client.get("/-/search.json?q=61Z")).json()["citation"]["message"] == "No such unit: 61Z."
 
 
 def test_cli_lists_the_cited_unit_first(laws_db_path):

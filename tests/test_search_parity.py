@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -22,6 +23,8 @@ import yaml
 
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine as searching
+from laws_site.search.citations import cited_units
+from laws_site.search.data import search_data
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "tests" / "node" / "offline_search.js"
@@ -188,4 +191,75 @@ def test_every_label_a_regulation_prints_is_read_alike_offline(conn, offline):
             server = (server_answer(conn, label, {}).get("citation") or {}).get("units")
             if server != (phone.get("citation") or {}).get("units"):
                 differing.append((label, server, phone.get("citation")))
+    assert not differing, differing[:10]
+
+
+# the units typed as citations: their labels in every interface language, and their refs as written
+ISSUES_EXAMPLES = ("61Z", "第99条", "24-9", "付表9", "L99Z", "第61条Z項", "Law 61Z")
+PER_DOCUMENT = 25  # spellings tried per document (fast tier)
+CITED_KINDS = ("law", "section", "item", "subitem", "subsubitem", "article", "paragraph", "appendix", "note")
+LAST_NUMBER = re.compile(r"[0-9]+(?=[^0-9]*$)")
+LAST_LETTER = re.compile(r"[A-Z](?=[^A-Z]*$)")
+FULL_WIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}  # what a Japanese keyboard types: ６１Ｚ
+
+
+def citations_naming_nothing(conn) -> list[tuple[str, dict]]:
+    """Units' labels (第61条B項, Law 61B, 付表1, 注釈 L61A) and refs, with the last number made 99 or the
+    last capital letter Z (第61条B項99, Law 61Z, 付表99, L99A), as typed, in full width and in lower case,
+    searched in all documents (and as typed, in the unit's own): those the server reads as a citation no
+    unit holds. Spread over each document's units, PER_DOCUMENT spellings of each (all of them: ~7,200
+    citations as typed, 10 s)."""
+    rows = conn.execute(
+        f"select s.doc, s.ref, l.labels from sections s join search_labels l on l.id = s.id "
+        f"where s.kind in ({', '.join('?' * len(CITED_KINDS))}) order by s.rowid",
+        CITED_KINDS,
+    )
+    typed: dict[str, dict[str, None]] = {}
+    for doc, ref, labels in rows:
+        for spelling in [ref, *json.loads(labels).values()]:
+            for changed in (LAST_NUMBER.sub("99", spelling), LAST_LETTER.sub("Z", spelling)):
+                typed.setdefault(doc, {})[changed] = None
+    tried = [(typed, {}) for typed in ISSUES_EXAMPLES]
+    for doc, spellings in typed.items():
+        for changed in list(spellings)[:: max(1, len(spellings) // PER_DOCUMENT)]:
+            tried += [(changed, {"doc": doc})] + [
+                (form, {}) for form in {changed, changed.translate(FULL_WIDTH), changed.lower()}
+            ]
+    data = search_data(conn)
+    return [(query, options) for query, options in tried if said_to(conn, data, query, options) is not None]
+
+
+def said_to(conn, data, query: str, options: dict) -> tuple[list[str], str] | None:
+    """For a citation no unit holds, the server's nearest units and what it says; else None."""
+    citation = cited_units(conn, data, query, options.get("doc"), None)
+    return None if not citation or citation["found"] else ([u["id"] for u in citation["nearest"]], citation["message"])
+
+
+@pytest.fixture(scope="module")
+def unheld(conn):
+    return citations_naming_nothing(conn)
+
+
+def test_a_citation_no_unit_holds_is_offered_the_same_units_offline(conn, offline, unheld):
+    """issue 33: 61Z, 第99条, 24-9, 付表9, L99Z offline offer the units the server offers, in its order,
+    and say the same."""
+    assert len(unheld) > 300
+    assert {options["doc"] for _, options in unheld if options} == {
+        "laws-2017-ja",
+        "laws-1997-zh",
+        "jcbl-regs-ja",
+        "revoke-notes-ja",
+        "out-of-turn-notes-ja",
+    }
+    queries = {query for query, _ in unheld}
+    assert any(any("\uff01" <= c <= "\uff5e" for c in q) for q in queries) and any(q.islower() for q in queries)
+    data = search_data(conn)
+    differing = []
+    for start in range(0, len(unheld), BATCH * 4):
+        batch = unheld[start : start + BATCH * 4]
+        for (query, options), phone in zip(batch, offline(batch)):
+            citation = phone.get("citation") or {}
+            offline_said = ([u["id"] for u in citation.get("nearest", [])], (citation.get("message") or {}).get("text"))
+            if said_to(conn, data, query, options) != offline_said:
+                differing.append((query, options, said_to(conn, data, query, options), offline_said))
     assert not differing, differing[:10]

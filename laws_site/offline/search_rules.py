@@ -167,6 +167,7 @@ def rules() -> dict:
             "page_max_limit": search_page.MAX_LIMIT,
             "index_shown": presentation.INDEX_SHOWN,
             "nearest_shown": citations.NEAREST_SHOWN,
+            "nearest_refs": units.NEAREST_REFS,
             "messages": query.MESSAGES,
             "current_first_interfaces": list(weights.CURRENT_FIRST_INTERFACES),
         },

@@ -35,6 +35,7 @@ from laws_site.http.static_files import asset_version
 from laws_site.http.stored import encoded_answer
 from laws_site.i18n import catalog as i18n
 from laws_site.offline.pack_files import NAMES, current_build_id, missing, stored_forms
+from laws_site.search.query import page_sentences
 
 STATIC = resources.files("laws_site") / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -147,9 +148,9 @@ async def _pack(datasette, request, asked: str, name: str):
 async def shell(datasette, request):
     """The offline page (see the module docstring); online, it describes the offline copy."""
     info = await read(datasette, build_info)
-    return await html_page(
-        datasette, request, "offline.html", {"build_id": info.get("build_id", ""), "built_at": info.get("built_at", "")}
-    )
+    # what the offline search can say, in the page's language (static/offline-search.js fills the {slots})
+    context = {"build_id": info.get("build_id", ""), "built_at": info.get("built_at", ""), "said": page_sentences()}
+    return await html_page(datasette, request, "offline.html", context)
 
 
 async def not_found(datasette, request):

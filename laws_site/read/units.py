@@ -10,9 +10,13 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from ingest.build.read_only import connect_readonly
 from ingest.references.labels import printed_marker
 
+NEAREST_REFS = 5  # the close spellings offered for a ref no unit has
 PERMALINK_SAFE = "()-,:~"  # kept as typed in a unit's address, besides letters, digits and _.-~
 
 
@@ -50,14 +54,17 @@ def load_unit(conn: sqlite3.Connection, doc: str, ref: str) -> dict | None:
     }
 
 
-def nearest_refs(conn: sqlite3.Connection, doc: str, ref: str, n: int = 5) -> list[str]:
-    refs = [r[0] for r in conn.execute("select ref from sections where doc = ?", (doc,))]
+def nearest_refs(conn: sqlite3.Connection, doc: str, ref: str, n: int = NEAREST_REFS) -> list[str]:
+    """The document's refs closest to `ref` in spelling (OSA: a swap of neighbours is one edit; the
+    nearest only, as search's corrections), the later units first, so that a ref past the end of its
+    level (`99`, `24-9`, `appendix-9`) is offered the last units before it. The offline search offers
+    the same, from the pack's units (static/offline-search-engine.js nearestUnits)."""
+    refs = [r[0] for r in conn.execute("select ref from sections where doc = ? order by rowid desc", (doc,))]
     if not refs:
         docs = [r[0] for r in conn.execute("select id from documents")]
         return [f"document {d}" for d in difflib.get_close_matches(doc, docs, n=3, cutoff=0.3)]
-    prefix = [r for r in refs if r.startswith(ref[: max(1, len(ref) - 1)])]
-    close = difflib.get_close_matches(ref, refs, n=n, cutoff=0.5)
-    return list(dict.fromkeys(close + prefix))[:n]
+    close = process.extract(ref, refs, scorer=OSA.distance, limit=n)
+    return [choice for choice, distance, _index in close if distance == close[0][1]]  # the nearest only
 
 
 OUTGOING_SQL = """

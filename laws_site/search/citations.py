@@ -15,11 +15,12 @@ from ingest.text.spelling import (
     split_citations,
     squeeze,
 )
+from laws_site.i18n.message import Doc
 from laws_site.read.units import nearest_refs, permalink
 from laws_site.search.data import NAVIGATION_KINDS, SearchData
 from laws_site.search.hits import HIT_COLUMNS, Hit, load_hits
 from laws_site.search.presentation import link_labels
-from laws_site.search.query import message
+from laws_site.search.query import said
 from laws_site.search.weights import CITED_SCORE, CITING_SCORE
 
 NEAREST_SHOWN = 6  # the units a citation that names none offers instead
@@ -63,12 +64,13 @@ def cited_units(conn, data: SearchData, query: str, doc: str | None, lang: str |
         "citations": len(typed),
     }
     if not units:
-        result["message"] = message("no_such_unit", where=message("in_filters") if doc or lang else "", query=query)
+        result["message"] = said("no_such_unit_in_filters" if doc or lang else "no_such_unit", query=query)
         result["nearest"] = nearest_units(conn, data, typed[0], doc if doc else scoped)
     elif not opens:
         wanted_doc = primary[0].split(":", 1)[0] if primary else None
         title = data.documents[wanted_doc].title if wanted_doc in data.documents else wanted_doc
-        result["message"] = message("elsewhere", title=title, query=query)
+        # JSON names the document by its title; a page by its short title in the interface language
+        result["message"] = said("elsewhere", title=title, query=query, doc=Doc(wanted_doc or ""))
     return result
 
 

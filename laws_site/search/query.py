@@ -5,6 +5,7 @@ the same: laws_site/offline/search_rules.py)."""
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 from ingest.text import tokenize
 from laws_site.i18n.message import Message
@@ -31,8 +32,8 @@ MESSAGES = {
     "only_operators": "「{shown}」 has only search operators, and there are none here: every word you type is "
     "searched for as written. " + EMPTY_QUERY,
     "nothing": "「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY,
-    "no_such_unit": "No such unit{where}: {query}.",
-    "in_filters": " in the document or language chosen",
+    "no_such_unit": "No such unit: {query}.",
+    "no_such_unit_in_filters": "No such unit in the document or language chosen: {query}.",
     "elsewhere": "No such unit in {title}: {query}. The same number exists elsewhere:",
 }
 
@@ -41,8 +42,9 @@ def message(name: str, **values) -> str:
     return MESSAGES[name].format(**values)
 
 
-# The page's sentence for each refusal above: a catalogue id (laws_site/locale), filled with the same
-# values under the names the id uses; the JSON `error` stays the English of MESSAGES.
+# The page's sentence for each message above (a refusal, a citation's note): a catalogue id
+# (laws_site/locale), filled with the same values under the names the id uses; JSON stays the English
+# of MESSAGES. The offline page holds every one (page_sentences): a message missing here is English there.
 PAGE_MESSAGES = {
     "empty": (EMPTY_QUERY, {}),
     "too_long": ("The query is %(size)s characters long; search takes up to %(limit)s.", {"size": "length"}),
@@ -60,15 +62,42 @@ PAGE_MESSAGES = {
         "revoke) or a citation (64A1, 第16条B項1, Law 73).",
         {"query": "shown"},
     ),
+    "no_such_unit": ("No such unit: %(query)s.", {}),
+    "no_such_unit_in_filters": ("No such unit in the document or language chosen: %(query)s.", {}),
+    "elsewhere": ("No such unit in %(title)s: %(query)s. The same number exists elsewhere:", {"title": "doc"}),
 }
 FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offset", "low": "0"}}
 
 
 def refusal(name: str, **values) -> Message:
-    """A refusal by name: its catalogue id for the page, MESSAGES' English for JSON."""
+    """A refusal (or any message of PAGE_MESSAGES) by name: its catalogue id for the page, MESSAGES'
+    English for JSON."""
     msgid, renamed = PAGE_MESSAGES[name]
     page_values = {**values, **FIXED_VALUES.get(name, {}), **{new: values[old] for new, old in renamed.items()}}
     return Message(msgid, message(name, **values).replace("%", "%%"), page_values)
+
+
+class Said(str):
+    """What search says to a citation, in English (JSON, the command line), knowing its page sentence:
+    `said.page`, the Message by its catalogue id."""
+
+    page: Message
+
+
+def said(name: str, **values) -> Said:
+    text = Said(message(name, **values))
+    text.page = refusal(name, **values)
+    return text
+
+
+def page_sentences() -> dict[str, str]:
+    """Every message of PAGE_MESSAGES as a page shows it in the interface language, its values left as
+    {slots} named as in MESSAGES: what the offline page fills in (static/offline-search.js)."""
+    slots = {
+        name: {field for _, field, _, _ in Formatter().parse(MESSAGES[name]) if field} | set(renamed.values())
+        for name, (_msgid, renamed) in PAGE_MESSAGES.items()
+    }
+    return {name: refusal(name, **{slot: "{" + slot + "}" for slot in slots[name]}).shown() for name in PAGE_MESSAGES}
 
 
 class QueryError(ValueError):

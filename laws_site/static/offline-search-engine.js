@@ -592,12 +592,12 @@
       const opens = units.length > 0 && (doc !== null || lang !== null || primary.includes(units[0]));
       const result = { query, found: units.length > 0, units, opens, message: null, nearest: [], citations: typed.length };
       if (!units.length) {
-        result.message = message("no_such_unit", { where: doc || lang ? message("in_filters") : "", query });
+        result.message = message(doc || lang ? "no_such_unit_in_filters" : "no_such_unit", { query });
         result.nearest = this.nearestUnits(typed[0], doc || scoped);
       } else if (!opens) {
         const wantedDoc = primary.length ? primary[0].split(":")[0] : null;
         const title = this.documents.has(wantedDoc) ? this.documents.get(wantedDoc).title : wantedDoc;
-        result.message = message("elsewhere", { title, query });
+        result.message = message("elsewhere", { title, query, doc: wantedDoc });
       }
       return result;
     }
@@ -611,7 +611,10 @@
       else if (regulation && r.regulations) [place, ref] = [doc || r.regulations, regulation];
       else return [];
       const prefix = ref.startsWith("L") ? "L" : "";
-      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a);
+      // read.units.nearest_refs: the closest spellings (the nearest only), the later units first
+      const later = [...this.units.values()].filter((u) => u[1] === place).map((u) => u[2]).reverse();
+      const close = closest(ref, later, true, Infinity, K.search.nearest_refs).filter((c, _, all) => c[1] === all[0][1]);
+      const refs = lawAncestors(ref.replace(/^L/, "")).map((a) => prefix + a).concat(close.map((c) => c[0]));
       return [...new Set(refs)].filter((x) => this.rowids.has(place + ":" + x)).slice(0, K.search.nearest_shown)
         .map((x) => unitLink(place + ":" + x));
     }

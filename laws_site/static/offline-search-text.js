@@ -5,7 +5,7 @@
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
 
-  class QueryError extends Error {}
+  class QueryError extends Error { constructor(said) { super(said.text); this.said = said; } } // said: message()
 
   // ---------------------------------------------------------------- the rules, from the pack
 
@@ -36,7 +36,8 @@
   }
 
   function fill(template, values) { return replaceAll(template || "", Object.entries(values).map(([key, value]) => ["{" + key + "}", value])); }
-  function message(name, values = {}) { return fill(K.search.messages[name], values); }
+  // what search says, by name (query.MESSAGES; the page shows its own sentence for it: query.page_sentences)
+  function message(name, values = {}) { return { name, values, text: fill(K.search.messages[name], values) }; }
 
   // ---------------------------------------------------------------- text (ingest/text/tokenize.py, kana.py)
 
@@ -128,15 +129,15 @@
     }
     return d[a.length][b.length];
   }
-  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=5). */
-  function closest(query, choices, swaps, limit) {
+  /** rapidfuzz.process.extract(query, choices, scorer, score_cutoff=limit, limit=count). */
+  function closest(query, choices, swaps, limit, count = 5) {
     const found = [];
     choices.forEach((choice, i) => {
       if (Math.abs([...choice].length - [...query].length) > limit) return;
       const distance = levenshtein(query, choice, swaps);
       if (distance <= limit) found.push([distance, i, choice]);
     });
-    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, 5).map(([distance, , choice]) => [choice, distance]);
+    return found.sort((x, y) => x[0] - y[0] || x[1] - y[1]).slice(0, count).map(([distance, , choice]) => [choice, distance]);
   }
 
   // ---------------------------------------------------------------- citations (ingest/text/spelling.py, refs.py)

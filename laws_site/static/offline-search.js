@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, fill, unitLink, Engine } = S;
+  const { K, QueryError, fill, message, unitLink, Engine } = S;
 
 
   function esc(text) {
@@ -55,7 +55,7 @@
     const words = { parts: {} };
     const box = /<div id="offline-search"[^>]*>/.exec(html)[0];
     for (const m of box.matchAll(/data-([a-z-]+)="([^"]*)"/g)) words[m[1].replace(/-([a-z])/g, (_, c) => c.toUpperCase())] = unescapeAttribute(m[2]);
-    for (const m of html.matchAll(/<template data-part="([a-z-]+)">([\s\S]*?)<\/template>/g)) words.parts[m[1]] = m[2];
+    for (const m of html.matchAll(/<template data-part="([\w-]+)">([\s\S]*?)<\/template>/g)) words.parts[m[1]] = m[2];
     return words;
   }
 
@@ -74,6 +74,8 @@
     }));
   }
 
+  // what search says, in the page's sentence; a document (doc) by its title in the interface language
+  const said = (parts, m, titles = {}) => part(parts, "said-" + m.name, { ...m.values, doc: titles[m.values.doc] || m.values.doc });
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
@@ -130,7 +132,7 @@
     const citation = answer.citation;
     if (citation && citation.message) {
       const links = joined(citation.nearest.map((u) => part(p, "listed-link", { url: u.url, text: names.fullLabel(u) })));
-      out.push(part(p, "citation-note", { message: citation.message, nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
+      out.push(part(p, "citation-note", { message: said(p, citation.message, titles), nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
     }
     const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query });
     const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind })), ", ");
@@ -161,7 +163,7 @@
     const value = params.get(name);
     if (value === null || value === "") return fallback;
     if (!K.search.count.test(value) || +value < low || +value > high) {
-      throw new QueryError(`${name} must be a whole number from ${low} to ${high.toLocaleString("en")}; got '${value.slice(0, 20)}'.`);
+      throw new QueryError(message(name, { highest: high.toLocaleString("en") })); // limit, offset: low is the name's
     }
     return +value;
   }
@@ -190,7 +192,7 @@
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      return { ...shown, results: `<p class="search-error" role="alert">${esc(error.message)}</p>` };
+      return { ...shown, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
@@ -198,7 +200,6 @@
     }
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
-    if (citation && !citation.found) note += " " + words.nearest;
     return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names, engine.pack) };
   }
 
