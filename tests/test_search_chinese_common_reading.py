@@ -38,3 +38,14 @@ def test_a_sense_of_another_time_or_place_is_not_read(search_conn):
     data = search_data(search_conn)
     assert data.translations["北"] == ["ノース"]
     assert all("defeated" not in entry for entry in entries(search_conn, "北"))
+
+
+def test_of_a_words_senses_the_one_written_in_its_own_kanji_is_read(search_conn):
+    """记 is "to record, to note": read through both glosses it said 記録 and ノート (a notebook); 記録
+    writes its own character, the sense Chinese and Japanese share. 超 is "to exceed ... to pass": its late
+    "pass" read the call パス (「超一墩」, an overtrick) where its first gloss reads 超える. 墩 "block ...
+    trick" still reads the Laws' trick: no common sense of it is written 墩."""
+    data = search_data(search_conn)
+    assert data.translations["记"] == ["記録"]
+    assert data.translations["超"] == ["超える"]
+    assert data.translations["墩"] == ["トリック"]

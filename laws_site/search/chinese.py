@@ -125,7 +125,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         japanese = cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
-            japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1)
+            japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
         if japanese:
             readings[word] = japanese
     table.update(readings)
@@ -139,6 +139,7 @@ def reading(
     telling,
     laws_terms: dict[str, list[str]] | None = None,
     one_character: bool = False,
+    word: str = "",
 ) -> list[str]:
     """The Japanese words of a word's dictionary entries: of the first gloss the glossary or the
     vocabulary names (墩: trick), else of each entry's first glosses (its commonest senses: 掉 "fall",
@@ -150,19 +151,36 @@ def reading(
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
     laws_terms = domain if laws_terms is None else laws_terms
     named = [[next((k for k in stems(gloss_key(bare(gloss))) if k in table), None) for gloss in g] for g in entries]
+    if one_character:  # a character of several readings means its common one (the lexicon's first entry)
+        common = common_reading(entries[:1], named[:1], table, telling)
+    else:
+        common = common_reading(entries, named, table, telling)
+    # of the commonest senses' words, those written with the word's own kanji are the sense Chinese and
+    # Japanese share (记 "to record, to note": 記録, not ノート)
+    own = [japanese for japanese in common if shares_kanji(word, japanese)]
     for keys in named:
         for position, key in enumerate(keys):
-            if domain.get(key) and (position < SPOKEN_GLOSSES or laws_terms.get(key)):
+            # a late sense is the Laws' term unless a common one is the word's own (超 "to exceed ... to pass":
+            # 超える, no call; 墩 "block ... trick": a trick)
+            if domain.get(key) and (position < SPOKEN_GLOSSES or (laws_terms.get(key) and not own)):
                 return list(domain[key])
+    return own or common
+
+
+def common_reading(entries: list[list[str]], named: list[list[str | None]], table, telling) -> list[str]:
+    """The telling Japanese words of each entry's first FIRST_GLOSSES glosses (its commonest senses)."""
     japanese: list[str] = []
-    if one_character:  # a character of several readings means its common one (the lexicon's first entry)
-        entries, named = entries[:1], named[:1]
     for glosses, keys in zip(entries, named):
         for gloss, key in list(zip(glosses, keys))[:FIRST_GLOSSES]:
             # a verb's gloss reads the English verb where its word alone reads a noun (放 "to place": 置く, no 位置)
             key = gloss_key(gloss) if gloss_key(gloss) in table else key
             japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
     return japanese
+
+
+def shares_kanji(chinese: str, japanese: str) -> bool:
+    """Whether a Japanese word writes one of a Chinese word's characters (simplified, or as Japanese writes it)."""
+    return bool(chinese) and bool(set(japanese) & (set(chinese) | set(japanese_kanji(chinese))) - {" "})
 
 
 def bare(gloss: str) -> str:
