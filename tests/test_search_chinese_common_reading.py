@@ -49,3 +49,15 @@ def test_of_a_words_senses_the_one_written_in_its_own_kanji_is_read(search_conn)
     assert data.translations["记"] == ["記録"]
     assert data.translations["超"] == ["超える"]
     assert data.translations["墩"] == ["トリック"]
+
+
+def test_a_verbs_sense_reads_no_noun_the_laws_never_say_as_an_action(search_conn):
+    """声明 "to state", 敲 "to hit", 回 "to circle, to go back": JMdict's sense of the English word kept in
+    table search_english is the noun's (state 状態, hit 当たり, circle 世界), which the Laws never say with
+    する; a verb's gloss reads no such noun. The verb's own reading stays (回: 戻る), and so does a noun the
+    Laws say with する or one in the word's own kanji (停 "to stop": 停止)."""
+    data = search_data(search_conn)
+    assert "状態" not in data.translations.get("声明", [])
+    assert "当たり" not in data.translations.get("敲", [])
+    assert data.translations["回"] == ["戻る"]
+    assert "停止" in data.translations["停"]

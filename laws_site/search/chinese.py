@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
-from ingest.search.english_lexicon import stems
+from ingest.search.english_lexicon import is_verb, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize
 
@@ -38,6 +38,7 @@ MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to e
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
 TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
 SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses only (说's fifth: "comment")
+SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
 
@@ -152,9 +153,9 @@ def reading(
     laws_terms = domain if laws_terms is None else laws_terms
     named = [[next((k for k in stems(gloss_key(bare(gloss))) if k in table), None) for gloss in g] for g in entries]
     if one_character:  # a character of several readings means its common one (the lexicon's first entry)
-        common = common_reading(entries[:1], named[:1], table, telling)
+        common = common_reading(entries[:1], named[:1], table, telling, word)
     else:
-        common = common_reading(entries, named, table, telling)
+        common = common_reading(entries, named, table, telling, word)
     # of the commonest senses' words, those written with the word's own kanji are the sense Chinese and
     # Japanese share (记 "to record, to note": 記録, not ノート)
     own = [japanese for japanese in common if shares_kanji(word, japanese)]
@@ -167,15 +168,36 @@ def reading(
     return own or common
 
 
-def common_reading(entries: list[list[str]], named: list[list[str | None]], table, telling) -> list[str]:
+def common_reading(entries: list[list[str]], named: list[list[str | None]], table, telling, chinese="") -> list[str]:
     """The telling Japanese words of each entry's first FIRST_GLOSSES glosses (its commonest senses)."""
     japanese: list[str] = []
     for glosses, keys in zip(entries, named):
         for gloss, key in list(zip(glosses, keys))[:FIRST_GLOSSES]:
             # a verb's gloss reads the English verb where its word alone reads a noun (放 "to place": 置く, no 位置)
-            key = gloss_key(gloss) if gloss_key(gloss) in table else key
-            japanese += [word for word in table.get(key) or () if telling(word) and word not in japanese]
+            verb = gloss_key(gloss) in table
+            key = gloss_key(gloss) if verb else key
+            japanese += [
+                word
+                for word in table.get(key) or ()
+                if telling(word)
+                and word not in japanese
+                and (verb or shares_kanji(chinese, word) or not noun_for_verb(gloss, key, word, telling))
+            ]
     return japanese
+
+
+def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
+    """Whether a verb's gloss ("to hit") would read the dictionary's noun of the English word (hit: 当たり, a
+    hit): a noun the Laws never say with する is no action (声明 "to state": no 状態; 敲 "to hit": no 当たり;
+    回 "to circle": no 世界). A noun the Laws use as a verb (記録する), or one in the word's own kanji (停 "to
+    stop": 停止), still reads."""
+    return gloss.startswith("to ") and telling.noun_senses.get(key) == word and not telling.as_verb(word)
+
+
+def noun_senses(conn: sqlite3.Connection) -> dict[str, str]:
+    """{an English word: its Japanese word} where JMdict's sense table search_english keeps is a noun's."""
+    rows = conn.execute("select english, japanese, gloss from search_english")
+    return {gloss_key(english): japanese for english, japanese, gloss in rows if not is_verb(gloss)}
 
 
 def shares_kanji(chinese: str, japanese: str) -> bool:
@@ -232,21 +254,30 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
 
 def telling_words(conn: sqlite3.Connection, data):
     """Whether a Japanese word is telling: each of its words is printed in at least one and at most
-    TELLING_SHARE of the current Laws' units."""
-    if not data.registry.current_laws:
-        return lambda word: False
+    TELLING_SHARE of the current Laws' units; with it, whether the Laws say a word with する (`as_verb`) and
+    the English words whose dictionary sense is a noun's (`noun_senses`)."""
     printed: Counter = Counter()
+    with_suru: set[str] = set()  # the words the Laws print before する (記録 為る: a noun said as a verb)
     units = 0
+    current = [data.registry.current_laws.id] if data.registry.current_laws else []
     for (text,) in conn.execute(
         "select coalesce(search_title, '') || ' ' || coalesce(search_text, '') from sections where doc = ?",
-        [data.registry.current_laws.id],
+        current or [""],
     ):
-        printed.update(set(text.split()))
+        words = text.split()
+        printed.update(set(words))
+        with_suru.update(word for word, following in zip(words, words[1:]) if following == SURU)
         units += 1
 
     @lru_cache(maxsize=None)
     def telling(word: str) -> bool:
-        terms = data.lexicon.query_terms(word)
+        terms = data.lexicon.query_terms(word) if units else []
         return bool(terms) and all(0 < printed[term] <= TELLING_SHARE * units for term in terms)
 
+    def as_verb(word: str) -> bool:
+        terms = data.lexicon.query_terms(word) if units else []
+        return bool(terms) and terms[-1] in with_suru
+
+    telling.as_verb = as_verb  # read beside telling wherever a sense is weighed (noun_for_verb)
+    telling.noun_senses = noun_senses(conn)
     return telling
