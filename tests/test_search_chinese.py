@@ -183,3 +183,24 @@ def test_the_offline_engine_reads_a_term_across_a_particle_as_the_server_does(da
     )
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
     assert json.loads(answer.stdout) == server
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("这墩有五张牌", "五张", "5枚"),  # 45E 「5枚目のカード」
+        ("四家都pass了", "四家", "4人"),  # 22B 「4人のプレイヤ全員がパスしたとき」
+        ("观众看了兩家的牌", "两家", "2人"),  # traditional 兩 read as 两
+        ("他们拿了十二墩", "十二墩", "12トリック"),
+    ],
+)
+def test_a_count_is_read_as_the_laws_print_a_count(data, query, said, japanese):
+    """A number said with its measure word reads in digits with the Laws' counter: the number alone ("5")
+    would match every 第5条; the count is a word of the situation, and the cut keeps it whole."""
+    assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
+
+
+def test_one_with_a_measure_word_is_an_article_not_a_count(data):
+    """一张 in 「防家掉了一张牌」 is "a card": no 1枚."""
+    assert "1枚" not in words(data, "防家掉了一张牌")
+    assert "一张" not in data.translations

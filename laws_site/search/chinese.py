@@ -80,6 +80,23 @@ class ChineseWords:
         return list(dict.fromkeys(found))
 
 
+# a count a director says, its number and measure word (五张, 四家), read as the Laws print a count: in digits
+# with the counter (45E 「5枚目のカード」, 22B 「4人のプレイヤ全員」, 62D 「12トリック目」). From two: 一张 is "a
+# card" (掉了一张牌), no count; up to fourteen, a hand's thirteen cards and one more (13B 「13枚より多く」)
+COUNTED_NUMBERS = "两 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四".split()
+COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "墩": "トリック"}  # cards, players (四家: the four hands), tricks
+
+
+def chinese_counts() -> dict[str, str]:
+    """{a count as a director says it (五张): as the Laws print it (5枚)}."""
+    return {
+        number + measure: f"{count}{counter}"
+        for number, count in zip(COUNTED_NUMBERS, COUNTS)
+        for measure, counter in MEASURE_WORDS.items()
+    }
+
+
 def term_key(word: str) -> str:
     """A word as the table of readings keys it (translation.py's table: width, case, spaces, simplified)."""
     return search_key(tokenize.to_simplified(unicodedata.normalize("NFKC", word)))

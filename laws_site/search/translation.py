@@ -42,7 +42,7 @@ from ingest.search.english_lexicon import (
     stems,
 )
 from ingest.text import forgiving, tokenize
-from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, term_key
+from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, chinese_counts, term_key
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -83,6 +83,8 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
             add(word, list(entry.ja))
     for word, digits in NUMBERS.items():
         add(word, [digits])
+    for said, count in chinese_counts().items():
+        add(said, [count])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
         for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
             if term_key(variant) not in table:
