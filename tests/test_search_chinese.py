@@ -22,6 +22,7 @@ from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine, translation
 from laws_site.search.chinese import UNKNOWN_COST, ChineseWords
 from laws_site.search.data import search_data
+from laws_site.search.plan import make_plan, query_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -204,3 +205,27 @@ def test_one_with_a_measure_word_is_an_article_not_a_count(data):
     """一张 in 「防家掉了一张牌」 is "a card": no 1枚."""
     assert "1枚" not in words(data, "防家掉了一张牌")
     assert "一张" not in data.translations
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("我叫了三无将", "三无将", "3ノートランプ"),  # a bid: the Japanese reading gains ビッド (words.with_bid_word)
+        ("又改成四黑桃", "四黑桃", "4スペード"),
+        ("可是我手里没有黑桃了", "没有黑桃", "スートのカードがない"),  # 59 「スートのカードがない」
+        ("防家没紅心了", "没红心", "スートのカードがない"),
+    ],
+)
+def test_a_bid_and_a_suit_not_held_read_as_the_laws_say_them(data, query, said, japanese):
+    """A level and a strain said together are a bid, read as a Japanese query writes one; a suit said not held
+    is the Laws' 「スートのカードがない」, as 「スペードを持っていない」 reads in Japanese (words.TABLE_WORDS)."""
+    assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
+
+
+def test_a_chinese_bid_is_searched_as_a_bid(data):
+    """The Japanese reading of 「三无将」 writes a bid (3ノートランプ), which gains the Laws' ビッド as a Japanese
+    query's 「3ノートランプ」 does."""
+    plan = make_plan(data, "我叫了三无将 想了一下又改成四黑桃", None)
+    translated = next(branch for branch in plan.branches if branch.translated)
+    (bid,) = query_tokens(data, "ビッド", "ja")[0]
+    assert (bid,) in translated.clauses

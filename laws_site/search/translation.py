@@ -43,6 +43,7 @@ from ingest.search.english_lexicon import (
 )
 from ingest.text import forgiving, tokenize
 from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, chinese_counts, term_key
+from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -53,6 +54,11 @@ HONOUR_LETTERS = frozenset("akqj")
 HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
 # aspect particles a Chinese sentence puts after a verb (抽错了叫牌卡, 放错了方向): a term read across them
 ASPECT_PARTICLES = frozenset("了过着")
+# a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
+# 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
+NOT_HELD = ("没有", "没")
+SUIT_NOT_HELD = f"{SUIT_WORD}のカードがない"
+BID_LEVELS = "一二三四五六七"  # a bid's level said in Chinese (四黑桃, 三无将)
 
 
 def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
@@ -85,6 +91,11 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         add(word, [digits])
     for said, count in chinese_counts().items():
         add(said, [count])
+    for said in chinese_suits_not_held(data):
+        add(said, [SUIT_NOT_HELD])
+    for said, japanese in [*chinese_suits(data).items(), *chinese_notrump(data).items()]:
+        for level, digit in zip(BID_LEVELS, "1234567"):
+            add(level + said, [digit + japanese])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
         for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
             if term_key(variant) not in table:
@@ -101,6 +112,28 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
             add(english, [japanese])
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def chinese_suits(data) -> dict[str, str]:
+    """{a suit's Chinese name: its Japanese name} (the glossary's suits: 黑桃 スペード)."""
+    return {
+        said: japanese
+        for entry in data.glossary.entries
+        for japanese in glossary.term_forms(entry.ja)
+        if any(japanese.startswith(strain[0]) for strain in STRAINS)
+        for said in glossary.term_forms(entry.zh)
+    }
+
+
+def chinese_notrump(data) -> dict[str, str]:
+    """{notrump's Chinese name: its Japanese name} (the vocabulary's: 无将 ノートランプ)."""
+    return {said: entry.ja[0] for entry in data.vocabulary.entries if entry.en == "Notrump" for said in entry.zh}
+
+
+def chinese_suits_not_held(data) -> list[str]:
+    """A suit said not held in Chinese (没有黑桃, 没红心: the glossary's suits after NOT_HELD), which the Laws
+    say as 「スートのカードがない」, as a Japanese sentence's 「スペードを持っていない」 reads (words.TABLE_WORDS)."""
+    return [no + suit for suit in chinese_suits(data) for no in NOT_HELD]
 
 
 def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[str, list[str]]:
