@@ -229,3 +229,10 @@ def test_a_chinese_bid_is_searched_as_a_bid(data):
     translated = next(branch for branch in plan.branches if branch.translated)
     (bid,) = query_tokens(data, "ビッド", "ja")[0]
     assert (bid,) in translated.clauses
+
+
+def test_a_verb_said_with_its_direction_reads_as_the_verb(data):
+    """「明手把庄家没叫的牌放出去了」: 出去 is 出 (the vocabulary's spoken word for a card played, プレイ) said with
+    its direction 去, not the dictionary's "to go out" (出る)."""
+    found = dict(translation.read_terms(data.translations, "明手把庄家没叫的牌放出去了", data.chinese))
+    assert found["出去"] == data.translations["出"] == ["プレイ"]

@@ -38,6 +38,10 @@ MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to e
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
 TELLING_SHARE = 0.01  # a dictionary reading counts if its words are in at most this share of the Laws' units
 SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses only (说's fifth: "comment")
+# the directions a verb of motion takes after it (出去, 出来: out, going or coming): the verb a director says
+# with one (把牌放出去: put the card out, played) is the verb the vocabulary lists (出: プレイ), not the
+# dictionary's "to go out" (出る)
+DIRECTIONS = ("去", "来")
 SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -147,6 +151,10 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         if japanese:
             readings[word] = japanese
     table.update(readings)
+    for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
+        for direction in DIRECTIONS:
+            if verb + direction in table or verb + direction in costs:
+                table[verb + direction] = list(table[verb])
     return ChineseWords(costs)
 
 
