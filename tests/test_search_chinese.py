@@ -236,3 +236,42 @@ def test_a_verb_said_with_its_direction_reads_as_the_verb(data):
     its direction 去, not the dictionary's "to go out" (出る)."""
     found = dict(translation.read_terms(data.translations, "明手把庄家没叫的牌放出去了", data.chinese))
     assert found["出去"] == data.translations["出"] == ["プレイ"]
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("莊家只說了黑桃 沒說出哪一張", "黑桃", "スート"),  # 46B2 「スイートだけでランクを指定しなかった場合」
+        ("庄家要我出红心", "红心", "スート"),
+        ("對手叫了8黑桃", "8黑桃", "8スペード"),  # a bid in digits: as typed (Law 38's 7を超えるビッド)
+        ("又改成四黑桃", "四黑桃", "4スペード"),
+    ],
+)
+def test_a_suit_named_in_a_sentence_is_the_laws_suit_but_a_bids_is_as_typed(data, query, said, japanese):
+    """The Laws rule a suit, never a named one, and print the four names only where suits are ranked (1A,
+    18E): a suit a Chinese sentence names reads スート, as a Japanese sentence's does (words.TABLE_WORDS); a
+    bid (a level in words or digits, then the strain) keeps its strain."""
+    assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
+
+
+def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data, search_pack_file):
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    queries = [
+        "對手叫了8黑桃 這個叫品有效嗎",
+        "莊家只說了黑桃",
+        "可是我手里没有黑桃了",
+        "这墩有五张牌",
+        "pass了",
+        "9黑桃",
+    ]
+    answer = subprocess.run(
+        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "RUNS": json.dumps(queries, ensure_ascii=False)},
+        capture_output=True,
+        check=True,
+    )
+    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
+    assert json.loads(answer.stdout) == server
+    assert ["8黑桃", ["8スペード"]] in server[0]

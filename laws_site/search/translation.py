@@ -93,9 +93,14 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         add(said, [count])
     for said in chinese_suits_not_held(data):
         add(said, [SUIT_NOT_HELD])
-    for said, japanese in [*chinese_suits(data).items(), *chinese_notrump(data).items()]:
+    suits = chinese_suits(data)
+    for said in suits:  # a suit named in a sentence is the Laws' スート: they rule a suit, never a named one
+        table[term_key(said)] = [SUIT_WORD]
+    for said, japanese in [*suits.items(), *chinese_notrump(data).items()]:  # ... but a bid's is as typed
         for level, digit in zip(BID_LEVELS, "1234567"):
             add(level + said, [digit + japanese])
+        for digit in "123456789":  # 8黑桃: a level in digits
+            add(digit + said, [digit + japanese])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
         for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
             if term_key(variant) not in table:
@@ -252,6 +257,10 @@ def read_terms(
         found += [(w.start(), w.end(), HONOUR_TERM) for w in words if set(w.group()) <= HONOUR_LETTERS]
     for run in tokenize.HAN_RUN_RE.finditer(text):
         cut = (chinese_words or ChineseWords()).cut(run.group())
+        # a Latin word right before the run's first word, the two a term (8黑桃: a bid)
+        before = next((w for w in words if w.end() == run.start()), None)
+        if before and cut and before.group() + run.group()[: cut[0][1]] in table:
+            found.append((before.start(), run.start() + cut[0][1], before.group() + run.group()[: cut[0][1]]))
         for start, end in cut:
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))
@@ -356,5 +365,7 @@ def span_length(span: tuple[int, int] | None) -> int:
 
 def written(span: str) -> str:
     """A term as the query writes it: an English term its words (what stands between them is no part of
-    it: "dropped <> a card" names "dropped a card"), a Chinese one as it is."""
+    it: "dropped <> a card" names "dropped a card"), a Chinese one as it is (8黑桃 too)."""
+    if tokenize.HAN_RE.search(span):
+        return span
     return " ".join(ENGLISH_WORD_RE.findall(span)) or span

@@ -291,6 +291,9 @@
       }
       for (const run of text.matchAll(T.han_run)) {
         const cut = this.chineseWords(run[0]);
+        // translation.read_terms: a Latin word right before the run's first word, the two a term (8黑桃: a bid)
+        const before = words.find((w) => w.index + w[0].length === run.index);
+        if (before && cut.length && table[before[0] + run[0].slice(0, cut[0][1])]) found.push([before.index, run.index + cut[0][1], before[0] + run[0].slice(0, cut[0][1])]);
         for (const [start, end] of cut) {
           const word = run[0].slice(start, end);
           if (table[word]) found.push([run.index + start, run.index + end, word]);
@@ -333,7 +336,7 @@
         if (f[3]) kept.push([f[3][0], f[3][1], ""]);
       }
       kept = kept.filter((k) => k[2]);
-      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
+      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
     }
 
     /** translation.across_particles: [start, end, key] of each term of several words said with an aspect
