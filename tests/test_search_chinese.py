@@ -254,6 +254,12 @@ def test_a_suit_named_in_a_sentence_is_the_laws_suit_but_a_bids_is_as_typed(data
     assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
 
 
+def test_a_cards_suit_is_as_typed(data):
+    """「黑桃A」 is a card, its suit as typed, as a Japanese query's 「スペードのエース」 (words.NAMED_SUIT)."""
+    found = dict(translation.read_terms(data.translations, "他打出了黑桃A", data.chinese))
+    assert found["黑桃a"][0] == "スペード" and "アナー" in found["黑桃a"]
+
+
 def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data, search_pack_file):
     node = shutil.which("node")
     assert node, "node is not installed (the offline engine runs in Node)"
@@ -264,6 +270,9 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         "这墩有五张牌",
         "pass了",
         "9黑桃",
+        "他打出了黑桃A",
+        "黑桃K是谁的",
+        "红心pass",
     ]
     answer = subprocess.run(
         [node, "-e", READ_IN_NODE, *map(str, script_paths())],

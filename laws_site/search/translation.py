@@ -101,6 +101,10 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
             add(level + said, [digit + japanese])
         for digit in "123456789":  # 8黑桃: a level in digits
             add(digit + said, [digit + japanese])
+    honour = table.get(term_key(HONOUR_TERM), [])
+    for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
+        for letter in HONOUR_LETTERS:
+            add(said + letter, [japanese, *honour])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
         for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
             if term_key(variant) not in table:
@@ -257,10 +261,14 @@ def read_terms(
         found += [(w.start(), w.end(), HONOUR_TERM) for w in words if set(w.group()) <= HONOUR_LETTERS]
     for run in tokenize.HAN_RUN_RE.finditer(text):
         cut = (chinese_words or ChineseWords()).cut(run.group())
-        # a Latin word right before the run's first word, the two a term (8黑桃: a bid)
+        # a Latin word right before the run's first word, the two a term (8黑桃: a bid) ...
         before = next((w for w in words if w.end() == run.start()), None)
         if before and cut and before.group() + run.group()[: cut[0][1]] in table:
             found.append((before.start(), run.start() + cut[0][1], before.group() + run.group()[: cut[0][1]]))
+        # ... and the run's last word with a Latin word right after it (黑桃A: a card)
+        after = next((w for w in words if w.start() == run.end()), None)
+        if after and cut and run.group()[cut[-1][0] :] + after.group() in table:
+            found.append((run.start() + cut[-1][0], after.end(), run.group()[cut[-1][0] :] + after.group()))
         for start, end in cut:
             if run.group()[start:end] in table:
                 found.append((run.start() + start, run.start() + end, run.group()[start:end]))

@@ -294,6 +294,9 @@
         // translation.read_terms: a Latin word right before the run's first word, the two a term (8黑桃: a bid)
         const before = words.find((w) => w.index + w[0].length === run.index);
         if (before && cut.length && table[before[0] + run[0].slice(0, cut[0][1])]) found.push([before.index, run.index + cut[0][1], before[0] + run[0].slice(0, cut[0][1])]);
+        // ... and the run's last word with a Latin word right after it (黑桃A: a card)
+        const after = words.find((w) => w.index === run.index + run[0].length);
+        if (after && cut.length && table[run[0].slice(cut[cut.length - 1][0]) + after[0]]) found.push([run.index + cut[cut.length - 1][0], after.index + after[0].length, run[0].slice(cut[cut.length - 1][0]) + after[0]]);
         for (const [start, end] of cut) {
           const word = run[0].slice(start, end);
           if (table[word]) found.push([run.index + start, run.index + end, word]);
