@@ -80,7 +80,11 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
 # リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
 # に違った言い方をすること」); a request said (見せてと言われた, リードしろと言われた) is the Laws' 要求 (66A 「表向きにするよう
-# 要求できる」, 59 「リードを要求された」). Applied in turn to a Japanese query before it is cut.
+# 要求できる」, 59 「リードを要求された」); a question said (ハートないのと聞いた, リボークじゃないかと聞いた: a question
+# ending in か or の, then と聞く) is the Laws' 質問 (61B 「リボークの可能性について質問する権利」, 61B3 「ディフェンダーは
+# 互いに質問することができる」, 20C1 「オープニングリードかを質問する権利」), which print 聞く of what one hears or is
+# told; a suit not held said as 「スペードはない」 is 「スートのカードがない」 too. Applied in turn to a Japanese query
+# before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
 # (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード); not before の, に or で, where クラブ is as often a
@@ -107,10 +111,14 @@ TABLE_WORDS = (
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
+    # a question (ending in か or の) asked or heard
+    (r"([かの?])と聞かれ", r"\1と質問され"),
+    (r"([かの?])と聞(?:い|き)", r"\1と質問し"),
+    (r"([かの?])と聞く", r"\1と質問する"),
     (NAMED_SUIT, SUIT_WORD),
-    # a suit not held: named (スートを持っていない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
+    # a suit not held: named (スートを持っていない, スートはない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
     # not what another object names (システムカードを持っていない)
-    (rf"{SUIT_WORD}を持って(?:い)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
+    (rf"{SUIT_WORD}(?:を持って(?:い)?|は|が)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
     (r"(?<![をがは])持って(?:い)?な(?:い|かった)", "カードがない"),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
@@ -129,7 +137,8 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
-    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する). Read after NFKC, as the cut
+    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する), a
+    question (質問する). Read after NFKC, as the cut
     reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
     text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
