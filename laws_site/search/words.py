@@ -210,7 +210,11 @@ class Lexicon:
         if not queries.table_exists(conn, "search_lexicon"):
             return cls({})
         rows = conn.execute("select surface, norm, dropped, light, count from search_lexicon").fetchall()
-        words = {surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, _, count in rows}
+        light = light_words(rows)
+        words = {
+            surface: (norm, bool(dropped) or lone_kana_stem(surface, norm, bool(is_light), light), word_cost(count))
+            for surface, norm, dropped, is_light, count in rows
+        }
         neighbours: dict[str, tuple[str, ...]] = {}
         with_synonyms: set[str] = set()
         if queries.table_exists(conn, "search_neighbours"):
@@ -221,7 +225,7 @@ class Lexicon:
                 if source in ALONE_EXPANDED:
                     with_synonyms.add(word)
         alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
-        return cls(words, light_words(rows), neighbours, alone)
+        return cls(words, light, neighbours, alone)
 
     def cut(self, text: str) -> list[Word]:
         """The query's words, cheapest cut first: fewest words, then the most frequent."""
@@ -305,13 +309,17 @@ class Lexicon:
 
     def lone_word(self, text: str) -> str | None:
         """The one content word of a query that adds only light or grammatical words to it, as typed
-        (クレームした -> クレーム); None for any other query, and for a word typed in hiragana (じゅんばんがい:
+        (クレームした -> クレーム, アベレージプラスはどんな時 -> アベレージプラス); None for any other query, and for a word typed in hiragana (じゅんばんがい:
         a reading, which the reading expansions answer)."""
         words = self.cut(tokenize.clean_query(text))
         content = [w for w in words if not w.dropped and w.norm not in self.light]
-        if len(content) != 1 or len(words) < 2:
+        # a katakana compound is one word (アベレージプラスはどんな時: アベレージ + プラス), as in query_clauses
+        runs = _katakana_runs(content)
+        in_runs = {id(w) for run in runs for w in run}
+        pieces = [[w] for w in content if id(w) not in in_runs] + runs
+        if len(pieces) != 1 or len(words) < 2:
             return None
-        surface = content[0].surface
+        surface = "".join(w.surface for w in pieces[0])
         return surface if tokenize.KATAKANA_RE.search(surface) or tokenize.HAN_RE.search(surface) else None
 
     def reads_as_japanese(self, text: str) -> bool:
@@ -355,6 +363,14 @@ def light_words(rows) -> frozenset[str]:
     return frozenset(
         norm for norm, times in light.items() if not content.get(norm) or content[norm] < LIGHT_OUTNUMBERED * times
     )
+
+
+def lone_kana_stem(surface: str, norm: str, surface_light: bool, light: frozenset[str]) -> bool:
+    """Whether a query drops a word written as one kana that the dictionary reads as a stem or an affix (a
+    light surface: え and う of 得る, く of 来る, み of 見る) of a word the corpus prints as content: in a
+    sentence such a kana is a piece of a word the lexicon lacks (もらえる cut も + ら + え + る, あなた), never the
+    word itself, and read as 得る it covered 86B2's 得られた. A light word's kana (し, い: する, いる) is left as it is."""
+    return surface_light and len(surface) == 1 and bool(HIRAGANA_RE.match(surface)) and norm not in light
 
 
 def _katakana_runs(words: list[Word]) -> list[list[Word]]:

@@ -78,6 +78,8 @@
     },
 
     runBranch(branch, doc, indexBoost, relaxed) {
+      const lone = relaxed ? this.loneContentBranch(branch) : null;
+      if (lone) { branch = lone; relaxed = false; }
       if (branch.sentence && !relaxed) return new Map();
       const w = this.w;
       const indexed = this.vocabularyOf[branch.lang];
@@ -110,6 +112,20 @@
       }
       if (branch.weight !== 1.0) for (const candidate of hits.values()) candidate[0] *= branch.weight;
       return hits;
+    },
+
+    /** search.ranking.lone_content_branch: one content word among light ones, searched as that word. */
+    loneContentBranch(branch) {
+      if (branch.lang !== "ja" || branch.clauses.length < 2) return null;
+      const wanted = this.contentClauses(branch.clauses);
+      if (wanted.length !== 1) return null;
+      const words = new Set(wanted[0].flatMap((alt) => alt.split(" ")));
+      const terms = branch.terms.filter((term) => words.has(term));
+      const simple = wanted[0].length === 1 && !wanted[0][0].includes(" ");
+      const highlighted = new Set(terms.concat(wanted[0].filter((alt) => !alt.includes(" "))));
+      return terms.length
+        ? { ...branch, terms, clauses: wanted, sentence: false, titleNeeds: simple ? new Set([wanted[0][0]]) : null, highlighted }
+        : null;
     },
 
     titleBoost(kind) { return this.w.TITLE_BOOST + (this.w.HEADING_KINDS.includes(kind) ? this.w.HEADING_BOOST : 0.0); },
