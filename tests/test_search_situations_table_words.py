@@ -239,3 +239,28 @@ def test_defenders_asking_each_other_about_a_revoke_reach_law_61b3(search_conn):
         r["id"] for r in engine.search(search_conn, "ディフェンダーがパートナーにスペードはないのと聞いた", limit=3)
     ]
     assert "laws-2017-ja:61B3" in found, found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("あなたのリードですよと言われた", "あなたのリードですよと教えられた"),
+        ("もう終わっただと言われて", "もう終わっただと教えられて"),
+        ("リボークですかと言われた", "リボークですかと質問された"),
+    ],
+)
+def test_a_statement_heard_is_being_told(typed, read):
+    """「…ですよと言われた」 is what the Laws call being told (47E1 「…の順番であるとプレイヤに間違って教えた」): read as
+    言う it matched the Laws' quotative という (「…をいう」 of the definitions) everywhere."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ダミーが言われていないカードを出した"])
+def test_what_was_said_without_a_quoted_statement_stays_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_player_told_it_was_his_lead_reaches_law_47e1(search_conn):
+    """Read as typed, 言う and 違う found 41A and 54 (opening leads) first, and 47E1 was not in the first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "相手にあなたのリードですよと言われて出したら違った", limit=3)]
+    assert "laws-2017-ja:47E1" in found, found

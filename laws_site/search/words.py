@@ -83,7 +83,8 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # 要求できる」, 59 「リードを要求された」); a question said (ハートないのと聞いた, リボークじゃないかと聞いた: a question
 # ending in か or の, then と聞く) is the Laws' 質問 (61B 「リボークの可能性について質問する権利」, 61B3 「ディフェンダーは
 # 互いに質問することができる」, 20C1 「オープニングリードかを質問する権利」), which print 聞く of what one hears or is
-# told; a suit not held said as 「スペードはない」 is 「スートのカードがない」 too. Applied in turn to a Japanese query
+# told, and a statement heard (あなたのリードですよと言われた) is what the Laws call being told (47E1 「リードまたはプレイの
+# 順番であるとプレイヤに間違って教えた」), not their quotative という; a suit not held said as 「スペードはない」 is 「スートのカードがない」 too. Applied in turn to a Japanese query
 # before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
@@ -112,9 +113,11 @@ TABLE_WORDS = (
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
     # a question (ending in か or の) asked or heard
-    (r"([かの?])と聞かれ", r"\1と質問され"),
+    (r"([かの?])と(?:聞かれ|言われ)", r"\1と質問され"),
     (r"([かの?])と聞(?:い|き)", r"\1と質問し"),
     (r"([かの?])と聞く", r"\1と質問する"),
+    # a statement heard (…ですよと言われた, …だと言われた): what another told the player
+    (r"([よだすねた])と言われ", r"\1と教えられ"),
     (NAMED_SUIT, SUIT_WORD),
     # a suit not held: named (スートを持っていない, スートはない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
     # not what another object names (システムカードを持っていない)
@@ -138,7 +141,7 @@ def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
     named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する), a
-    question (質問する). Read after NFKC, as the cut
+    question (質問する), a statement heard (教えられる). Read after NFKC, as the cut
     reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
     text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
