@@ -194,6 +194,12 @@
       return new Map([...scores].map(([rowid, score]) => [rowid, [score, branch, "any", null]]));
     },
 
+    /** search.coverage.covers_all: a part covers, at least under its unit's lead-in, every word its unit covers. */
+    coversAll(part, unit) {
+      const least = this.w.CONTEXT_TEXT_CREDIT;
+      return [...unit].every(([place, credit]) => credit < least || (part.get(place) || 0.0) >= least);
+    },
+
     /** search.coverage.parts_first: a part covering a word better than its unit takes the unit's place. */
     partsFirst(scores, covered) {
       const below = this.situations.below, { credits, weights } = covered;
@@ -203,12 +209,14 @@
         const parts = below.get(rowid);
         if (!parts || !parts.length || moved.has(rowid)) continue;
         const own = credits.get(rowid) || new Map();
+        const heading = this.situations.headings.has(rowid);   // a title and no text: its parts decide
         let chosen = null, chosenCover = 0.0, chosenScore = 0.0;
         for (const part of parts) {
           if (moved.has(part) || !scores.has(part) || scores.get(part) >= scores.get(rowid)) continue;
           const mine = credits.get(part) || new Map();
           // a word the part prints (or the 索引 files under it), not one a commentary note mentions
-          if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))) continue;
+          if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))
+            && !(heading && this.coversAll(mine, own))) continue;
           const places = [...new Set([...own.keys(), ...mine.keys()])].sort((a, b) => a - b);
           let cover = 0;
           for (const p of places) cover += weights[p] * Math.max(mine.get(p) || 0.0, own.get(p) || 0.0);
