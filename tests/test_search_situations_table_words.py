@@ -195,6 +195,8 @@ def test_full_width_is_read_as_the_cut_reads_it(typed, read):
         ("もう一度見せてと言われた", "もう一度見せてと要求された"),
         ("スペードをリードしろと言われた", "スートをリードしろと要求された"),
         ("クラブを出すようにと言った", "スートを出すようにと要求した"),
+        ("全部もう一度言ってほしい", "全部もう一度言ってと要求する"),  # wished for
+        ("カードを見せて欲しかった", "カードを見せてと要求する"),
     ],
 )
 def test_a_request_said_is_the_laws_request(typed, read):
@@ -264,3 +266,9 @@ def test_a_player_told_it_was_his_lead_reaches_law_47e1(search_conn):
     """Read as typed, 言う and 違う found 41A and 54 (opening leads) first, and 47E1 was not in the first ten."""
     found = [r["id"] for r in engine.search(search_conn, "相手にあなたのリードですよと言われて出したら違った", limit=3)]
     assert "laws-2017-ja:47E1" in found, found
+
+
+def test_a_request_wished_for_reaches_law_66a(search_conn):
+    """「見せてほしい」 asks for the cards of the trick as 66A's 要求: read as typed, 45G, 45D1 and 65A came first."""
+    found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてほしい", limit=2)]
+    assert "laws-2017-ja:66A" in found, found

@@ -80,7 +80,7 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
 # リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
 # に違った言い方をすること」); a request said (見せてと言われた, リードしろと言われた) is the Laws' 要求 (66A 「表向きにするよう
-# 要求できる」, 59 「リードを要求された」); a question said (ハートないのと聞いた, リボークじゃないかと聞いた: a question
+# 要求できる」, 59 「リードを要求された」), and so is one wished for (もう一度言ってほしい, 見せてほしい); a question said (ハートないのと聞いた, リボークじゃないかと聞いた: a question
 # ending in か or の, then と聞く) is the Laws' 質問 (61B 「リボークの可能性について質問する権利」, 61B3 「ディフェンダーは
 # 互いに質問することができる」, 20C1 「オープニングリードかを質問する権利」), which print 聞く of what one hears or is
 # told, and a statement heard (あなたのリードですよと言われた) is what the Laws call being told (47E1 「リードまたはプレイの
@@ -112,6 +112,8 @@ TABLE_WORDS = (
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
+    # a request wished for (言ってほしい, 見せてほしい)
+    (r"(て|で)(?:ほし|欲し)(?:い|かった)", r"\1と要求する"),
     # a question (ending in か or の) asked or heard
     (r"([かの?])と(?:聞かれ|言われ)", r"\1と質問され"),
     (r"([かの?])と聞(?:い|き)", r"\1と質問し"),
