@@ -21,7 +21,7 @@ def covered(weights: list[float], credits: dict[int, dict[int, float]]) -> Cover
 def test_the_part_covering_more_takes_its_units_place_and_only_that():
     """1 (a title: words 0 and 1) has parts 2 (under the title, and its own text prints word 2) and 3 (under
     the title only); 4 ranks between them and keeps its score."""
-    data = SimpleNamespace(context_below={1: (2, 3)})
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset())
     scores = {1: 0.9, 4: 0.7, 2: 0.6, 3: 0.5}
     words = covered(
         [1.0, 1.0, 2.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8, 2: 0.6}, 3: {0: 0.8, 1: 0.8}, 4: {2: 1.0}}
@@ -31,7 +31,7 @@ def test_the_part_covering_more_takes_its_units_place_and_only_that():
 
 
 def test_of_several_parts_the_one_covering_most_and_a_part_adding_nothing_stays():
-    data = SimpleNamespace(context_below={1: (2, 3)})
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset())
     words = covered([1.0, 1.0, 3.0], {1: {0: 1.0}, 2: {0: 0.8, 1: 0.6}, 3: {0: 0.8, 2: 0.6}})
     scores = {1: 0.9, 2: 0.6, 3: 0.5}
     parts_first(data, scores, words)
@@ -56,3 +56,40 @@ def test_the_governing_part_is_first_and_its_unit_still_found(search_conn, query
     results = [r["id"] for r in engine.search(search_conn, query, limit=20, interface=interface)]
     assert results[0] == f"laws-2017-ja:{part}", results[:5]
     assert f"laws-2017-ja:{unit}" in results, results
+
+
+def test_a_headings_part_takes_its_place_though_it_covers_no_word_better():
+    """1 is a heading (a title, no text): its part 2 covers its words only under its title, yet takes its place;
+    the same unit with text of its own keeps it."""
+    words = covered([1.0, 1.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8}})
+    scores = {1: 0.9, 2: 0.6}
+    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1})), scores, words)
+    assert scores == {1: 0.6, 2: 0.9}
+    scores = {1: 0.9, 2: 0.6}
+    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset()), scores, words)
+    assert scores == {1: 0.9, 2: 0.6}
+
+
+def test_the_headings_are_the_units_with_parts_and_no_text(search_conn):
+    from laws_site.search.data import search_data
+
+    data = search_data(search_conn)
+    refs = {data.units[rowid][0] for rowid in data.headings}
+    assert {"laws-2017-ja:30B", "laws-2017-ja:62C", "laws-2017-ja:79C"} <= refs
+    assert not {"laws-2017-ja:30B1", "laws-2017-ja:24", "laws-2017-ja:68D"} & refs  # a part; units with text
+
+
+def test_passing_in_partners_turn_reaches_30b1_before_its_heading(search_conn):
+    """30B 「パートナーまたはLHOのコールの順番」 is a title over 30B1 (the offender passed in partner's turn) and 30B2:
+    it came first, 30B1 second."""
+    found = [r["id"] for r in engine.search(search_conn, "パートナーの番なのに間違えてパスした", limit=2)]
+    assert found[0] == "laws-2017-ja:30B1", found
+
+
+def test_a_headings_part_covering_less_than_the_heading_stays_below():
+    """47 (a heading) covers 引っ込める through the vocabulary and カード under its title; 47B covers カード only:
+    「出したカードを引っ込めたい」 names Law 47 whole, which stays first."""
+    words = covered([3.0, 1.0, 7.0], {1: {1: 1.0, 2: 0.8}, 2: {0: 0.1, 1: 0.8}})
+    scores = {1: 0.9, 2: 0.6}
+    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1})), scores, words)
+    assert scores == {1: 0.9, 2: 0.6}

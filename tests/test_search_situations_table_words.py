@@ -111,7 +111,7 @@ def test_changing_a_pass_into_a_bid_reaches_the_law_on_changes_of_call(search_co
         ("スペードを持っていない", "スートのカードがない"),
         ("ダイヤモンドを持ってなかった", "スートのカードがない"),
         ("ハートがリードされたけど持っていなかった", "スートがリードされたけどカードがない"),
-        ("ダミーにハートないの", "ダミーにスートないの"),
+        ("ダミーにハートないの", "ダミーにスートのカードがないの"),  # not held, said without を持って
         ("♣をリードした", "スートをリードした"),
         ("1ハートの後にクラブを出した", "1ハートの後にスートを出した"),
     ],
@@ -195,6 +195,8 @@ def test_full_width_is_read_as_the_cut_reads_it(typed, read):
         ("もう一度見せてと言われた", "もう一度見せてと要求された"),
         ("スペードをリードしろと言われた", "スートをリードしろと要求された"),
         ("クラブを出すようにと言った", "スートを出すようにと要求した"),
+        ("全部もう一度言ってほしい", "全部もう一度言ってと要求する"),  # wished for
+        ("カードを見せて欲しかった", "カードを見せてと要求する"),
     ],
 )
 def test_a_request_said_is_the_laws_request(typed, read):
@@ -206,4 +208,67 @@ def test_a_request_to_see_the_trick_again_reaches_law_66a(search_conn):
     """「見せてと言われた」 is 66A's request to face the cards of the current trick: read as typed, 言う counted and
     45G (cards turned before the trick is complete), 45D1 and 65A came first, 66A not in the first six."""
     found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてと言われた", limit=3)]
+    assert "laws-2017-ja:66A" in found, found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("ハートないのと聞いた", "スートのカードがないのと質問した"),
+        ("リボークじゃないかと聞いた", "リボークじゃないかと質問した"),
+        ("リボークですかと聞かれた", "リボークですかと質問された"),
+        ("スペードはないのと聞きたい", "スートのカードがないのと質問したい"),
+    ],
+)
+def test_a_question_said_is_the_laws_question(typed, read):
+    """The Laws print a player's question as 質問 (61B 「リボークの可能性について質問する権利」) and 聞く of what one
+    hears: a question ending in か or の, then と聞く, reads as 質問; a suit said not held (はない) as 「スートのカードがない」."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed", ["ビッドの意味を聞きたい", "結果が聞こえてしまった", "説明を聞いた", "ハートではない"]
+)
+def test_what_is_heard_or_asked_about_stays_as_typed(typed):
+    """聞く without a question before と (the meaning asked about, what is heard) is left to the sentence's words."""
+    assert with_table_words(typed) == typed
+
+
+def test_defenders_asking_each_other_about_a_revoke_reach_law_61b3(search_conn):
+    """「スペードはないのと聞いた」 between defenders is 61B3 「ディフェンダーは互いに質問することができる」: read as typed,
+    聞く and スート matched nothing of 61B and 61B3 was not in the first ten (42B1, dummy's question, came first)."""
+    found = [
+        r["id"] for r in engine.search(search_conn, "ディフェンダーがパートナーにスペードはないのと聞いた", limit=3)
+    ]
+    assert "laws-2017-ja:61B3" in found, found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("あなたのリードですよと言われた", "あなたのリードですよと教えられた"),
+        ("もう終わっただと言われて", "もう終わっただと教えられて"),
+        ("リボークですかと言われた", "リボークですかと質問された"),
+    ],
+)
+def test_a_statement_heard_is_being_told(typed, read):
+    """「…ですよと言われた」 is what the Laws call being told (47E1 「…の順番であるとプレイヤに間違って教えた」): read as
+    言う it matched the Laws' quotative という (「…をいう」 of the definitions) everywhere."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ダミーが言われていないカードを出した"])
+def test_what_was_said_without_a_quoted_statement_stays_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_player_told_it_was_his_lead_reaches_law_47e1(search_conn):
+    """Read as typed, 言う and 違う found 41A and 54 (opening leads) first, and 47E1 was not in the first ten."""
+    found = [r["id"] for r in engine.search(search_conn, "相手にあなたのリードですよと言われて出したら違った", limit=3)]
+    assert "laws-2017-ja:47E1" in found, found
+
+
+def test_a_request_wished_for_reaches_law_66a(search_conn):
+    """「見せてほしい」 asks for the cards of the trick as 66A's 要求: read as typed, 45G, 45D1 and 65A came first."""
+    found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてほしい", limit=2)]
     assert "laws-2017-ja:66A" in found, found

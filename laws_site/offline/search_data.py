@@ -129,6 +129,7 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "situations": {
             "light": sorted(data.lexicon.light),
             "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
+            "headings": sorted(data.headings),  # a title and no text: its parts decide (coverage.parts_first)
             "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
             # the laws the director vocabulary names for a word (printed elsewhere or not), and for its phrases
             # (coverage.vocabulary_named, vocabulary_phrases)

@@ -142,7 +142,10 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
     it, where the unit has it only under a title or not at all: 21B 「対戦相手の間違った情報に基づくコール」
     and 21B1(a), which says what the player may do) gives that part its place, and takes the part's: the
     part is read under the unit's title, so it covers all the unit covers and more. Of several such parts,
-    the one covering most (each word counted at the better of its credit and the unit's). Only places are
+    the one covering most (each word counted at the better of its credit and the unit's). A heading (a title
+    and no text: 30B 「パートナーまたはLHOのコールの順番」, data.headings) decides nothing its parts do not: a part
+    covering every word it covers may take its place (30B1, the offender passing in partner's turn), but not one
+    covering less (47B under 47 for 「出したカードを引っ込めたい」, which 47 names whole). Only places are
     exchanged: what ranked between them keeps its place."""
     below, credits, weights = data.context_below, covered.credits, covered.weights
     moved: set[int] = set()
@@ -151,13 +154,17 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
         if not parts or rowid in moved:
             continue
         own = credits.get(rowid, {})
+        heading = rowid in data.headings
         chosen, chosen_key = None, None
         for part in parts:
             if part in moved or part not in scores or scores[part] >= scores[rowid]:
                 continue
             mine = credits.get(part, {})
-            # a word the part prints (or the 索引 files under it), not one a commentary note mentions
-            if not any(TEXT_CREDIT <= credit > own.get(place, 0.0) for place, credit in mine.items()):
+            # a word the part prints (or the 索引 files under it), not one a commentary note mentions; under a
+            # heading (a title, no text), a part covering every word the heading covers: it decides nothing they do not
+            if not any(TEXT_CREDIT <= credit > own.get(place, 0.0) for place, credit in mine.items()) and not (
+                heading and covers_all(mine, own)
+            ):
                 continue
             places = sorted(own.keys() | mine.keys())
             key = (sum(weights[p] * max(mine.get(p, 0.0), own.get(p, 0.0)) for p in places), scores[part])
@@ -166,6 +173,13 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
         if chosen is not None:
             scores[rowid], scores[chosen] = scores[chosen], scores[rowid]
             moved.update((rowid, chosen))
+
+
+def covers_all(part: dict[int, float], unit: dict[int, float]) -> bool:
+    """Whether a part covers, at least under its unit's lead-in, every word its unit covers (not by a note alone)."""
+    return all(
+        part.get(place, 0.0) >= CONTEXT_TEXT_CREDIT for place, credit in unit.items() if credit >= CONTEXT_TEXT_CREDIT
+    )
 
 
 def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:

@@ -82,6 +82,9 @@ class SearchData:
     lexicon: Lexicon = field(default_factory=lambda: Lexicon({}))
     # rowid -> the rowids of the parts below it in its law or article (they read under its title and text)
     context_below: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # the rowids of the units with parts that print no text of their own, only a title (30B 「パートナーまたはLHOの
+    # コールの順番」 over 30B1 and 30B2): headings, which decide nothing a part does not (coverage.parts_first)
+    headings: frozenset[int] = frozenset()
     # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
     # credit a word of it gives them: laws_site/search/coverage.py)
     evidence: dict[int, tuple[tuple[int, ...], float]] = field(default_factory=dict)
@@ -234,6 +237,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
+    data.headings = _headings(conn, data)
     data.translations = translation.translations(data, translation.dictionary_pairs(conn))
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
     if registry.current_laws:
@@ -277,6 +281,17 @@ def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tupl
     for rowid in children:
         walk(rowid)
     return below
+
+
+def _headings(conn: sqlite3.Connection, data: SearchData) -> frozenset[int]:
+    """The units with parts below them (context_below) and a title but no text of their own."""
+    return frozenset(
+        rowid
+        for (rowid,) in conn.execute(
+            "select rowid from sections where coalesce(trim(text), '') = '' and coalesce(title, '') != ''"
+        )
+        if data.context_below.get(rowid)
+    )
 
 
 def _evidence(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[tuple[int, ...], float]]:

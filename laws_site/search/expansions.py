@@ -184,7 +184,9 @@ def synonyms(data: ExpansionData, text: str, ja_terms=None) -> list[str]:
         return whole[:MAX_EACH]
     found = []
     for i, term in enumerate(terms):
-        for target in data.synonyms.get(term, [])[:MAX_EACH]:
+        # a target that is the term itself (＋ and プラス share a SudachiDict group) would only re-spell the query,
+        # offered as its search forms joined (アベレジプラスどんな時)
+        for target in [t for t in data.synonyms.get(term, []) if t != term][:MAX_EACH]:
             found.append("".join(terms[:i] + [target] + terms[i + 1 :]) if len(terms) > 1 else target)
     return found[:MAX_EACH]
 

@@ -5,6 +5,7 @@ words, where the 索引 or the glossary points, where the vocabulary names the u
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
@@ -233,6 +234,9 @@ def run_branch(
 ) -> dict[int, list]:
     """Text hits (with every token, or with any when `relaxed`), plus boosts for the units the 索引
     and the glossary point to: {rowid: [score, branch, match, 索引 entries]}."""
+    lone = lone_content_branch(data, branch) if relaxed else None
+    if lone is not None:
+        branch, relaxed = lone, False
     if branch.sentence and not relaxed:
         return {}
     indexed = data.vocabulary_of.get(branch.lang)
@@ -271,6 +275,20 @@ def run_branch(
         for candidate in hits.values():
             candidate[0] *= weight
     return hits
+
+
+def lone_content_branch(data: SearchData, branch: Branch) -> Branch | None:
+    """A Japanese query of one content word among light ones that no unit holds whole (アベレージプラスがもらえるの
+    はどんな時: no unit prints どんな時 beside it) searched as that word, 索引 included; a sentence's coverage needs
+    two content words, and found nothing. None for any other branch."""
+    if branch.lang != "ja" or len(branch.clauses) < 2:
+        return None
+    wanted = content_clauses(data, branch.clauses)
+    if len(wanted) != 1:
+        return None
+    words = {word for alternative in wanted[0] for word in alternative.split()}
+    terms = [term for term in branch.terms if term in words]
+    return replace(branch, terms=terms, clauses=wanted, sentence=False) if terms else None
 
 
 def see_also_boosts(data: SearchData, branch: Branch, hits: dict[int, list]) -> dict[str, str]:

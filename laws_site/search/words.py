@@ -80,7 +80,12 @@ BEYOND_SEVEN_WORD = "7を超えるビッド"
 # (57A1); a call said (ダブルと言った, 1NTと言って) is a call made, the Laws' 「コールする」 (def:コール 「ビッド、ダブル、
 # リダブルまたはパスのいずれか」; 31A 「反則者がRHOの順番にコールしたとき」; they print 言う of speech, 74C1 「同じコール
 # に違った言い方をすること」); a request said (見せてと言われた, リードしろと言われた) is the Laws' 要求 (66A 「表向きにするよう
-# 要求できる」, 59 「リードを要求された」). Applied in turn to a Japanese query before it is cut.
+# 要求できる」, 59 「リードを要求された」), and so is one wished for (もう一度言ってほしい, 見せてほしい); a question said (ハートないのと聞いた, リボークじゃないかと聞いた: a question
+# ending in か or の, then と聞く) is the Laws' 質問 (61B 「リボークの可能性について質問する権利」, 61B3 「ディフェンダーは
+# 互いに質問することができる」, 20C1 「オープニングリードかを質問する権利」), which print 聞く of what one hears or is
+# told, and a statement heard (あなたのリードですよと言われた) is what the Laws call being told (47E1 「リードまたはプレイの
+# 順番であるとプレイヤに間違って教えた」), not their quotative という; a suit not held said as 「スペードはない」 is 「スートのカードがない」 too. Applied in turn to a Japanese query
+# before it is cut.
 SEAT_PERSON = "(?:人|プレーヤー|プレイヤー|プレイヤ|相手|対戦相手)"
 # a suit named inside a sentence: followed by a particle (or ない: ハートないの), not inside a katakana word
 # (ブリッジクラブ) nor after a bid's level (1ハート, 2 スペード); not before の, に or で, where クラブ is as often a
@@ -107,10 +112,18 @@ TABLE_WORDS = (
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
+    # a request wished for (言ってほしい, 見せてほしい)
+    (r"(て|で)(?:ほし|欲し)(?:い|かった)", r"\1と要求する"),
+    # a question (ending in か or の) asked or heard
+    (r"([かの?])と(?:聞かれ|言われ)", r"\1と質問され"),
+    (r"([かの?])と聞(?:い|き)", r"\1と質問し"),
+    (r"([かの?])と聞く", r"\1と質問する"),
+    # a statement heard (…ですよと言われた, …だと言われた): what another told the player
+    (r"([よだすねた])と言われ", r"\1と教えられ"),
     (NAMED_SUIT, SUIT_WORD),
-    # a suit not held: named (スートを持っていない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
+    # a suit not held: named (スートを持っていない, スートはない, after NAMED_SUIT) or understood (リードされたけど持っていなかった);
     # not what another object names (システムカードを持っていない)
-    (rf"{SUIT_WORD}を持って(?:い)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
+    (rf"{SUIT_WORD}(?:を持って(?:い)?|は|が)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
     (r"(?<![をがは])持って(?:い)?な(?:い|かった)", "カードがない"),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
@@ -129,7 +142,8 @@ ALONE_EXPANDED = ("synonym", "form", "vocabulary")
 def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
-    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する). Read after NFKC, as the cut
+    named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する), a
+    question (質問する), a statement heard (教えられる). Read after NFKC, as the cut
     reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
     text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
@@ -201,7 +215,11 @@ class Lexicon:
         if not queries.table_exists(conn, "search_lexicon"):
             return cls({})
         rows = conn.execute("select surface, norm, dropped, light, count from search_lexicon").fetchall()
-        words = {surface: (norm, bool(dropped), word_cost(count)) for surface, norm, dropped, _, count in rows}
+        light = light_words(rows)
+        words = {
+            surface: (norm, bool(dropped) or lone_kana_stem(surface, norm, bool(is_light), light), word_cost(count))
+            for surface, norm, dropped, is_light, count in rows
+        }
         neighbours: dict[str, tuple[str, ...]] = {}
         with_synonyms: set[str] = set()
         if queries.table_exists(conn, "search_neighbours"):
@@ -212,7 +230,7 @@ class Lexicon:
                 if source in ALONE_EXPANDED:
                     with_synonyms.add(word)
         alone = {word: found for word, found in neighbours.items() if word not in with_synonyms}
-        return cls(words, light_words(rows), neighbours, alone)
+        return cls(words, light, neighbours, alone)
 
     def cut(self, text: str) -> list[Word]:
         """The query's words, cheapest cut first: fewest words, then the most frequent."""
@@ -296,13 +314,17 @@ class Lexicon:
 
     def lone_word(self, text: str) -> str | None:
         """The one content word of a query that adds only light or grammatical words to it, as typed
-        (クレームした -> クレーム); None for any other query, and for a word typed in hiragana (じゅんばんがい:
+        (クレームした -> クレーム, アベレージプラスはどんな時 -> アベレージプラス); None for any other query, and for a word typed in hiragana (じゅんばんがい:
         a reading, which the reading expansions answer)."""
         words = self.cut(tokenize.clean_query(text))
         content = [w for w in words if not w.dropped and w.norm not in self.light]
-        if len(content) != 1 or len(words) < 2:
+        # a katakana compound is one word (アベレージプラスはどんな時: アベレージ + プラス), as in query_clauses
+        runs = _katakana_runs(content)
+        in_runs = {id(w) for run in runs for w in run}
+        pieces = [[w] for w in content if id(w) not in in_runs] + runs
+        if len(pieces) != 1 or len(words) < 2:
             return None
-        surface = content[0].surface
+        surface = "".join(w.surface for w in pieces[0])
         return surface if tokenize.KATAKANA_RE.search(surface) or tokenize.HAN_RE.search(surface) else None
 
     def reads_as_japanese(self, text: str) -> bool:
@@ -346,6 +368,14 @@ def light_words(rows) -> frozenset[str]:
     return frozenset(
         norm for norm, times in light.items() if not content.get(norm) or content[norm] < LIGHT_OUTNUMBERED * times
     )
+
+
+def lone_kana_stem(surface: str, norm: str, surface_light: bool, light: frozenset[str]) -> bool:
+    """Whether a query drops a word written as one kana that the dictionary reads as a stem or an affix (a
+    light surface: え and う of 得る, く of 来る, み of 見る) of a word the corpus prints as content: in a
+    sentence such a kana is a piece of a word the lexicon lacks (もらえる cut も + ら + え + る, あなた), never the
+    word itself, and read as 得る it covered 86B2's 得られた. A light word's kana (し, い: する, いる) is left as it is."""
+    return surface_light and len(surface) == 1 and bool(HIRAGANA_RE.match(surface)) and norm not in light
 
 
 def _katakana_runs(words: list[Word]) -> list[list[Word]]:

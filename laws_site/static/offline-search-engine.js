@@ -57,7 +57,7 @@
       this.cutCache = new Map();
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
-      this.situations = { light: new Set(s.light), below: byRowid(s.below), evidence: byRowid(s.evidence),
+      this.situations = { light: new Set(s.light), below: byRowid(s.below), headings: new Set(s.headings), evidence: byRowid(s.evidence),
         named: new Map(Object.entries(s.named)), phrases: s.phrases };
     }
 
@@ -243,8 +243,10 @@
       if (this.glossaryLookup(query).length || this.vocabularyMatches(query).length || !K.scripts.kana.test(query)) return query;
       const words = this.japaneseTokens(cleanQuery(query));
       const content = words.filter((t) => !t.dropped && !this.situations.light.has(t.norm));
-      if (content.length !== 1 || words.length < 2) return query;
-      const surface = content[0].surface;  // not a word typed in hiragana: a reading (words.Lexicon.lone_word)
+      const runs = katakanaRuns(content), inRuns = new Set(runs.flat());   // a katakana compound is one word
+      const pieces = content.filter((t) => !inRuns.has(t)).map((t) => [t]).concat(runs);
+      if (pieces.length !== 1 || words.length < 2) return query;
+      const surface = pieces[0].map((t) => t.surface).join("");  // not a word typed in hiragana: a reading (words.Lexicon.lone_word)
       return K.scripts.katakana.test(surface) || K.scripts.han.test(surface) ? surface : query;
     }
 
@@ -474,7 +476,8 @@
       if (whole) return whole.slice(0, K.expansions.max_each);
       const found = [];
       terms.forEach((term, i) => {
-        for (const target of (e.synonyms[term] || []).slice(0, K.expansions.max_each)) {
+        // expansions.synonyms: a target that is the term itself re-spells the query (＋ and プラス share a group)
+        for (const target of (e.synonyms[term] || []).filter((t) => t !== term).slice(0, K.expansions.max_each)) {
           found.push(terms.length > 1 ? terms.slice(0, i).concat([target], terms.slice(i + 1)).join("") : target);
         }
       });

@@ -78,6 +78,8 @@
     },
 
     runBranch(branch, doc, indexBoost, relaxed) {
+      const lone = relaxed ? this.loneContentBranch(branch) : null;
+      if (lone) { branch = lone; relaxed = false; }
       if (branch.sentence && !relaxed) return new Map();
       const w = this.w;
       const indexed = this.vocabularyOf[branch.lang];
@@ -110,6 +112,20 @@
       }
       if (branch.weight !== 1.0) for (const candidate of hits.values()) candidate[0] *= branch.weight;
       return hits;
+    },
+
+    /** search.ranking.lone_content_branch: one content word among light ones, searched as that word. */
+    loneContentBranch(branch) {
+      if (branch.lang !== "ja" || branch.clauses.length < 2) return null;
+      const wanted = this.contentClauses(branch.clauses);
+      if (wanted.length !== 1) return null;
+      const words = new Set(wanted[0].flatMap((alt) => alt.split(" ")));
+      const terms = branch.terms.filter((term) => words.has(term));
+      const simple = wanted[0].length === 1 && !wanted[0][0].includes(" ");
+      const highlighted = new Set(terms.concat(wanted[0].filter((alt) => !alt.includes(" "))));
+      return terms.length
+        ? { ...branch, terms, clauses: wanted, sentence: false, titleNeeds: simple ? new Set([wanted[0][0]]) : null, highlighted }
+        : null;
     },
 
     titleBoost(kind) { return this.w.TITLE_BOOST + (this.w.HEADING_KINDS.includes(kind) ? this.w.HEADING_BOOST : 0.0); },
@@ -178,6 +194,12 @@
       return new Map([...scores].map(([rowid, score]) => [rowid, [score, branch, "any", null]]));
     },
 
+    /** search.coverage.covers_all: a part covers, at least under its unit's lead-in, every word its unit covers. */
+    coversAll(part, unit) {
+      const least = this.w.CONTEXT_TEXT_CREDIT;
+      return [...unit].every(([place, credit]) => credit < least || (part.get(place) || 0.0) >= least);
+    },
+
     /** search.coverage.parts_first: a part covering a word better than its unit takes the unit's place. */
     partsFirst(scores, covered) {
       const below = this.situations.below, { credits, weights } = covered;
@@ -187,12 +209,14 @@
         const parts = below.get(rowid);
         if (!parts || !parts.length || moved.has(rowid)) continue;
         const own = credits.get(rowid) || new Map();
+        const heading = this.situations.headings.has(rowid);   // a title and no text: its parts decide
         let chosen = null, chosenCover = 0.0, chosenScore = 0.0;
         for (const part of parts) {
           if (moved.has(part) || !scores.has(part) || scores.get(part) >= scores.get(rowid)) continue;
           const mine = credits.get(part) || new Map();
           // a word the part prints (or the 索引 files under it), not one a commentary note mentions
-          if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))) continue;
+          if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))
+            && !(heading && this.coversAll(mine, own))) continue;
           const places = [...new Set([...own.keys(), ...mine.keys()])].sort((a, b) => a - b);
           let cover = 0;
           for (const p of places) cover += weights[p] * Math.max(mine.get(p) || 0.0, own.get(p) || 0.0);
