@@ -13,6 +13,12 @@ def read(search_conn, query: str) -> list[str]:
     return translation.japanese_words(data.translations, query, data.chinese)
 
 
+def test_during_reads_nothing_not_inside(search_conn):
+    """The Laws print "during play" as the suffix 中 (プレイ中, 43A1(b)); JMdict's first senses read
+    "during" as 内, "inside", which the director never said."""
+    assert read(search_conn, "dummy called the director during play") == ["ダミー", "ディレクターを呼ぶ", "プレイ"]
+
+
 def test_the_director_called_me_is_the_director_summoned(search_conn):
     """A director telling what happened says "called me": the Laws' ディレクターを呼ぶ (9B1(a), 11A), not
     コール, a call of the auction."""

@@ -59,9 +59,10 @@ FUNCTION_WORDS = frozenset(
     # auxiliaries and the copula
     "is am are was were be been being do does did done have has had having will would shall should can could "
     "may might must "
-    # prepositions and conjunctions that only join words (after, before, during tell a situation's order: kept)
+    # prepositions and conjunctions that only join words (after, before tell a situation's order: kept; during
+    # is the Laws' suffix 中, プレイ中, which no first sense of JMdict's reaches: it read 内, "inside")
     "to of in on at by for from with into onto as than then so and or but if when while because though "
-    "about over up down off through across "
+    "about over up down off through across during "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
     "want wants wanted try tries tried seem seems seemed".split()
