@@ -4,6 +4,12 @@ between the verb and its particle."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+
+from laws_site.offline.search_scripts import script_paths
 from laws_site.search import translation
 from laws_site.search.data import search_data
 
@@ -24,3 +30,34 @@ def test_the_director_called_me_is_the_director_summoned(search_conn):
     コール, a call of the auction."""
     words = read(search_conn, "the next player followed before anyone called me")
     assert "ディレクターを呼ぶ" in words and "コール" not in words, words
+
+
+READ_IN_NODE = """
+let search;
+for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
+const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify(JSON.parse(process.env.QUERIES).map((query) => engine.readTerms(query))));
+"""
+READ_ALIKE = [
+    "they sorted it out themselves and only called me at the end of the hand",
+    "sort it out",
+    "he took it back",
+    "dummy called the director during play",
+    "they sorted out the boards",
+]
+
+
+def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search_pack_file):
+    """offline-search-engine.js `readTerms` on the pack reads each sentence as translation.read_terms does."""
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    data = search_data(search_conn)
+    answer = subprocess.run(
+        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "QUERIES": json.dumps(READ_ALIKE)},
+        capture_output=True,
+        check=True,
+    )
+    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in READ_ALIKE]
+    assert json.loads(answer.stdout) == server

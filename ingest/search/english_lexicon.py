@@ -122,6 +122,9 @@ PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those
 # verb endings ("put up" may be a present, a past or a noun)
 ADVERB_PARTICLES = frozenset("back out up down off away".split())
+# the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
+# before one of them and a particle is a verb, whatever its form
+OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
 VERB_ENDINGS = ("ed", "ing")
 
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that

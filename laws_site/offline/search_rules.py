@@ -183,6 +183,7 @@ def rules() -> dict:
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
+            "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
             "verb_endings": list(english_lexicon.VERB_ENDINGS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),

@@ -33,6 +33,7 @@ from ingest.search.english_lexicon import (
     FUNCTION_WORDS,
     MIN_STEM,
     NUMBERS,
+    OBJECT_PRONOUNS,
     PHRASAL_PARTICLES,
     SUPPORT_VERBS,
     VERB_ENDINGS,
@@ -284,14 +285,22 @@ def swapped_terms(table: dict[str, list[str]], run: str, cut: list[tuple[int, in
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
     """(start, end) of each verb's past or participle directly followed by its particle where the two name no
-    term ("turned up": arrived, not 変える; "sorted out"): a phrasal verb means other than its verb, so the
-    verb reads nothing alone rather than a wrong sense. "out of" is a preposition's; a term holding the
+    term ("turned up": arrived, not 変える; "sorted out"), or any form of a verb with an object pronoun
+    before its particle ("sorted it out"): a phrasal verb means other than its verb, so the verb reads nothing
+    alone rather than a wrong sense. "out of" is a preposition's; a term holding the
     verb still reads ("turned up late")."""
     found = set()
-    for verb, particle, following in zip(words, words[1:], [*words[2:], None]):
-        if particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
+    for i, verb in enumerate(words):
+        # the particle right after a past or participle, or after an object pronoun, which only a verb takes
+        # there, whatever its form ("sorted it out", "sort it out": no 比, "a sort")
+        pronoun = i + 2 < len(words) and words[i + 1].group() in OBJECT_PRONOUNS
+        particle = words[i + 1 + pronoun] if i + 1 + pronoun < len(words) else None
+        following = words[i + 2 + pronoun] if i + 2 + pronoun < len(words) else None
+        if particle is None or particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
             continue
-        if not any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS):
+        if not pronoun and not any(
+            verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS
+        ):
             continue
         if not any(key in table for key in span_keys([verb.group(), particle.group()])):
             found.add((verb.start(), verb.end()))

@@ -302,12 +302,13 @@
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
-      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, the two naming
-      // no term (turned up), reads nothing alone
+      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
+      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone
       for (let i = 0; i + 1 < words.length; i++) {
-        const verb = words[i][0], particle = words[i + 1][0], following = words[i + 2];
+        const pronoun = i + 2 < words.length && T.object_pronouns.includes(words[i + 1][0]) ? 1 : 0;
+        const verb = words[i][0], particle = words[i + 1 + pronoun][0], following = words[i + 2 + pronoun];
         if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
-        if (!T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        if (!pronoun && !T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
         if (!this.spanKeys([verb, particle]).some((c) => table[c])) carried.add(words[i].index + ":" + (words[i].index + verb.length));
       }
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
