@@ -8,10 +8,14 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
+from ingest.search.english_lexicon import LEXICON_FILE, read_lexicon
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import translation
 from laws_site.search.data import search_data
+
+LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
 
 
 def read(search_conn, query: str) -> list[str]:
@@ -61,3 +65,12 @@ def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search
     )
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in READ_ALIKE]
     assert json.loads(answer.stdout) == server
+
+
+def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
+    """JMdict glosses シャッフル "shuffle (of playing cards, etc.)": a parenthesis narrowing a gloss to
+    playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"), and
+    the Laws print the word シャフル (6A, 6D2; corpus/variants.yml)."""
+    assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
+    rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
+    assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first

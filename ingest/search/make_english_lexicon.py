@@ -57,6 +57,9 @@ from ingest.text.forgiving import sound_key, to_katakana
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
+# a parenthesis narrowing a gloss to playing cards first: "(playing cards)", "(of playing cards, etc.)", "(a card,
+# mahjong tile, etc.)", "(card suit)", "(in a card game, etc.)"; not "(tennis, cards, dice, etc.)", "(credit card)"
+PLAYING_CARDS_RE = re.compile(r"\((?:of |in |when )?(?:playing cards?|cards|a card|card (?:game|suit)|a card game)\b")
 KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
 HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
 # a run of kanji or katakana with する's forms after it (要求する, フォローした, リードされた): printed as a verb
@@ -171,7 +174,7 @@ def candidates(
         for sense_rank, sense in enumerate(senses[:max_sense]):
             for gloss_rank, gloss in enumerate(glosses[sense][:max_gloss]):
                 key = english_key(gloss)
-                if key is None or len(key.split()) > max_words or ("(" in gloss and not is_phrasal_verb(gloss)):
+                if key is None or len(key.split()) > max_words or ("(" in gloss and not kept_use(gloss)):
                     # "card (information, filing, etc.)", "to assume (a position)": one use of the word, not the
                     # word; a phrasal verb's "(words, etc.)" names what it takes ("to take back": 取り消す)
                     continue
@@ -196,6 +199,13 @@ def candidates(
                         japanese,
                     )
                     yield key, japanese, gloss, rank
+
+
+def kept_use(gloss: str) -> bool:
+    """Whether a gloss a parenthesis narrows is still the Laws' word: a phrasal verb's, whose parenthesis names
+    what it takes, or one narrowed to playing cards, the Laws' own use ("shuffle (of playing cards, etc.)":
+    シャッフル; "suit (playing cards)"; not "limit (e.g. on credit card)")."""
+    return is_phrasal_verb(gloss) or any(PLAYING_CARDS_RE.match(use) for use in PARENTHESIS_RE.findall(gloss))
 
 
 def is_phrasal_verb(gloss: str) -> bool:
