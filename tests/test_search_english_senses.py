@@ -74,3 +74,10 @@ def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
     assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
     rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
     assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first
+
+
+def test_not_following_suit_is_a_revoke(search_conn):
+    """61A: スートにフォローしないこと ... はリボークになる; "did not follow suit" read フォロー, the Laws' word
+    for following, the opposite of what happened."""
+    words = read(search_conn, "dummy did not follow suit and nobody noticed")
+    assert "リボーク" in words and "フォロー" not in words, words
