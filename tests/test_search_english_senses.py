@@ -69,8 +69,8 @@ def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search
 
 def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
     """JMdict glosses シャッフル "shuffle (of playing cards, etc.)": a parenthesis narrowing a gloss to
-    playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"), and
-    the Laws print the word シャフル (6A, 6D2; corpus/variants.yml)."""
+    playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"); its
+    forms (shuffling) then read as the vocabulary's shuffle, the Laws' シャフル (6A, 6D2)."""
     assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
     rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
     assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first
