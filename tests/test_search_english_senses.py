@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ingest.search.english_lexicon import LEXICON_FILE, read_lexicon
+from ingest.search.english_lexicon import CONJUNCTIONS, FUNCTION_WORDS, LEXICON_FILE, read_lexicon
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import translation
 from laws_site.search.data import search_data
@@ -48,6 +48,8 @@ READ_ALIKE = [
     "he took it back",
     "dummy called the director during play",
     "they sorted out the boards",
+    "there were three passes but one was out of turn",
+    "he changed his mind",
 ]
 
 
@@ -81,3 +83,12 @@ def test_not_following_suit_is_a_revoke(search_conn):
     for following, the opposite of what happened."""
     words = read(search_conn, "dummy did not follow suit and nobody noticed")
     assert "リボーク" in words and "フォロー" not in words, words
+
+
+def test_no_term_is_read_across_a_conjunction(search_conn):
+    """ "three passes but one was out of turn": its words without the function words (passes ... out) read as
+    "pass out", the vocabulary's 全員がパス (a hand passed out), over two clauses; the term is out of turn."""
+    words = read(search_conn, "there were three passes but one was out of turn")
+    assert "全員がパス" not in words and "順番外" in words, words
+    assert "意図したコール" in read(search_conn, "he changed his mind")  # a possessive inside a term is still left out
+    assert CONJUNCTIONS <= FUNCTION_WORDS

@@ -68,6 +68,11 @@ FUNCTION_WORDS = frozenset(
     "want wants wanted try tries tried seem seems seemed".split()
 )
 
+# the conjunctions among them: a run of words across one joins two clauses or two things ("three passes but one
+# was out of turn"), so no term is read from it with its function words left out (span_keys: passes ... out is
+# no "pass out", 全員がパス)
+CONJUNCTIONS = frozenset("and or but so because though if when while then than as".split())
+
 # a verb's noun, as English makes it (explain: explanation, hesitate: hesitation, object: objection): the Laws'
 # Japanese says 説明する, 異議を唱える with the noun, which the dictionary glosses by the English noun only.
 # (verb ending, noun ending), tried in this order on a word no key names as it is

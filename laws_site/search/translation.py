@@ -30,6 +30,7 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
     ARTICLES,
+    CONJUNCTIONS,
     FUNCTION_WORDS,
     MIN_STEM,
     NUMBERS,
@@ -158,14 +159,16 @@ def english_words(data) -> frozenset[str]:
 def span_keys(words: list[str]) -> list[str]:
     """The keys a run of words may be looked up by: as typed, the last word without an ending, then the
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
-    without the function words inside ("changed his mind": change mind, as "change of mind" is kept).
+    without the function words inside ("changed his mind": change mind, as "change of mind" is kept), unless
+    one is a conjunction ("passes but one was out" is no "pass out").
     Function words alone have none: no ending or noun made of them names a word ("tried" is no trial, 予選;
     "not" no notion, 考え)."""
     if all(word in FUNCTION_WORDS for word in words):
         return []
     keys = inflected_keys(words)
     content = [word for word in words if word not in FUNCTION_WORDS]
-    if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:
+    across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
+    if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1] and not across:
         keys += [k for k in inflected_keys(content) if k not in keys]
     if len(words) == 1:  # last: a verb the table does not name reads as its noun (explained: explanation)
         for key in list(keys):

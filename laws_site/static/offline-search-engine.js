@@ -372,7 +372,8 @@
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
-     * then the same without the function words inside (changed his mind: change mind); none of function words alone. */
+     * then the same without the function words inside (changed his mind: change mind), unless one is a conjunction;
+     * none of function words alone. */
     spanKeys(words) {
       const T = K.translation;
       if (words.every((w) => T.function_words.includes(w))) return [];
@@ -386,7 +387,8 @@
       };
       const keys = inflected(words);
       const content = words.filter((w) => !T.function_words.includes(w));
-      if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1]) {
+      const across = words.some((w) => T.conjunctions.includes(w));  // two clauses, not one term's words
+      if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1] && !across) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
       }
       if (words.length === 1) {  // english_lexicon.nouns_of: a verb the table does not name reads as its noun
