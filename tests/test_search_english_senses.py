@@ -92,3 +92,15 @@ def test_no_term_is_read_across_a_conjunction(search_conn):
     assert "全員がパス" not in words and "順番外" in words, words
     assert "意図したコール" in read(search_conn, "he changed his mind")  # a possessive inside a term is still left out
     assert CONJUNCTIONS <= FUNCTION_WORDS
+
+
+def test_a_word_reads_only_what_search_can_find(search_conn):
+    """A one-word English row reads a word the corpus prints in some form, or one with printed neighbours:
+    "rest" read 休み, which nothing prints, and was only shown as what it was searched as."""
+    printed = {norm for norm, count in search_conn.execute("select norm, count from search_lexicon") if count}
+    norms = dict(search_conn.execute("select surface, norm from search_lexicon"))
+    near = {word for (word,) in search_conn.execute("select distinct word from search_neighbours")}
+    rows = read_lexicon(LEXICON)
+    unfound = [(e, j) for e, j, _, _ in rows if " " not in e and norms.get(j) not in printed and j not in near]
+    assert not unfound, unfound[:10]
+    assert dict((e, j) for e, j, _, _ in rows)["rest"] != "休み"
