@@ -10,6 +10,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ingest.search.english_lexicon import CONJUNCTIONS, FUNCTION_WORDS, LEXICON_FILE, read_lexicon
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import translation
@@ -50,6 +52,11 @@ READ_ALIKE = [
     "they sorted out the boards",
     "there were three passes but one was out of turn",
     "he changed his mind",
+    "every card he had left was a winner",
+    "he left the table",
+    "the player on his left",
+    "he asked so that his partner would find the right lead",
+    "he had the right to ask",
 ]
 
 
@@ -104,3 +111,20 @@ def test_a_word_reads_only_what_search_can_find(search_conn):
     unfound = [(e, j) for e, j, _, _ in rows if " " not in e and norms.get(j) not in printed and j not in near]
     assert not unfound, unfound[:10]
     assert dict((e, j) for e, j, _, _ in rows)["rest"] != "休み"
+
+
+@pytest.mark.parametrize(
+    "query, word, laws_word",
+    [
+        ("every card he had left was a winner", "left", "残り"),  # 71B 残りのカード: nothing taken after it
+        ("he left the table", "left", "離れる"),  # an object after it: leave
+        ("the player on his left", "left", "左手の対戦相手"),  # a possessive's side: the seat
+        ("on my right", "right", "右手の対戦相手"),
+        ("so that his partner would find the right lead", "right", "正しい"),  # qualifies lead: correct
+        ("he had the right to ask", "right", "権利"),  # its own reading
+    ],
+)
+def test_left_and_right_read_by_their_place(search_conn, query, word, laws_word):
+    """ "left" read 離れる (leave) and "right" 権利 (a right) wherever they stood, shown as also searched."""
+    data = search_data(search_conn)
+    assert laws_word in dict(translation.read_terms(data.translations, query, data.chinese))[word]

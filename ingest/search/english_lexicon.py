@@ -132,6 +132,19 @@ ADVERB_PARTICLES = frozenset("back out up down off away".split())
 OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
 VERB_ENDINGS = ("ed", "ing")
 
+# words whose sense their place tells: (the word read before a content word it qualifies, the word read where
+# nothing it could take follows, the word read after a possessive where nothing follows: a seat's side), None to
+# keep its own reading. "the right lead" is correct (正しい), not a right (権利, "the right to"); "every card he
+# had left was a winner" is what remains (残り, 71B), not leave's 離れる ("left the table", an object after it);
+# "the player on his left" is his left-hand opponent (LHO)
+SENSES_BY_PLACE = {
+    "right": ("correct", None, "right hand opponent"),
+    "left": (None, "remaining", "left hand opponent"),
+}
+POSSESSIVES = frozenset("his her my your our their".split())
+# the words an object begins with: a word before one of them takes it (left the table, left his seat)
+OBJECT_WORDS = frozenset("a an the this that these those his her my your our their its every each".split())
+
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))

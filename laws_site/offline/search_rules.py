@@ -185,6 +185,12 @@ def rules() -> dict:
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
             "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
+            "senses_by_place": {
+                word: [translation.term_key(key) if key else None for key in senses]
+                for word, senses in english_lexicon.SENSES_BY_PLACE.items()
+            },
+            "possessives": sorted(english_lexicon.POSSESSIVES),
+            "object_words": sorted(english_lexicon.OBJECT_WORDS),
             "verb_endings": list(english_lexicon.VERB_ENDINGS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),

@@ -35,7 +35,10 @@ from ingest.search.english_lexicon import (
     MIN_STEM,
     NUMBERS,
     OBJECT_PRONOUNS,
+    OBJECT_WORDS,
     PHRASAL_PARTICLES,
+    POSSESSIVES,
+    SENSES_BY_PLACE,
     SUPPORT_VERBS,
     VERB_ENDINGS,
     is_verb,
@@ -212,8 +215,9 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
+        by_next = sense_by_place(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            for candidate in span_keys([w.group() for w in words[i:j]]):
+            for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
@@ -250,6 +254,20 @@ def read_terms(
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key the i-th word reads by its place (SENSES_BY_PLACE: "the right lead" reads correct, "the cards he
+    had left were winners" remaining, "on his left" left hand opponent), or None to read it as any word."""
+    senses = SENSES_BY_PLACE.get(words[i].group())
+    if not senses:
+        return None
+    following = words[i + 1].group() if i + 1 < len(words) else None
+    qualifies = following is not None and following not in FUNCTION_WORDS
+    takes_nothing = following is None or (following in FUNCTION_WORDS and following not in OBJECT_WORDS)
+    seat = takes_nothing and i > 0 and words[i - 1].group() in POSSESSIVES
+    key = senses[2] if seat else senses[0] if qualifies else senses[1] if takes_nothing else None
+    return term_key(key) if key and term_key(key) in table else None
 
 
 def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:

@@ -280,8 +280,9 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
+        const byNext = this.senseByPlace(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
-          const hit = this.spanKeys(words.slice(i, j).map((m) => m[0])).find((c) => table[c]);
+          const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c]);
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -335,6 +336,19 @@
       }
       kept = kept.filter((k) => k[2]);
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(text.slice(start, end).match(T.english_word) || []).join(" ") || text.slice(start, end), table[key]]);   // translation.written
+    }
+
+    /** translation.sense_by_place: the key the i-th word reads by its place (the right lead: correct; cards he had
+     * left: remaining; on his left: left hand opponent), or null to read it as any word. */
+    senseByPlace(words, i) {
+      const T = K.translation, senses = owns(T.senses_by_place, words[i][0]) ? T.senses_by_place[words[i][0]] : null;
+      if (!senses) return null;
+      const following = i + 1 < words.length ? words[i + 1][0] : null;
+      const qualifies = following !== null && !T.function_words.includes(following);
+      const takesNothing = following === null || (T.function_words.includes(following) && !T.object_words.includes(following));
+      const seat = takesNothing && i > 0 && T.possessives.includes(words[i - 1][0]);
+      const key = seat ? senses[2] : qualifies ? senses[0] : takesNothing ? senses[1] : null;
+      return key && owns(this.pack.translations, key) ? key : null;
     }
 
     /** translation.across_particles: [start, end, key] of each term of several words said with an aspect
