@@ -57,6 +57,8 @@ READ_ALIKE = [
     "the player on his left",
     "he asked so that his partner would find the right lead",
     "he had the right to ask",
+    "an opponent kept looking at his own convention card",
+    "he kept the card",
 ]
 
 
@@ -128,3 +130,10 @@ def test_left_and_right_read_by_their_place(search_conn, query, word, laws_word)
     """ "left" read 離れる (leave) and "right" 権利 (a right) wherever they stood, shown as also searched."""
     data = search_data(search_conn)
     assert laws_word in dict(translation.read_terms(data.translations, query, data.chinese))[word]
+
+
+def test_an_aspect_verb_before_an_ing_form_reads_nothing(search_conn):
+    """ "kept looking", "keeps pulling": keep tells how long, not 保つ ("to preserve"); "kept the card" keeps it."""
+    assert "保つ" not in read(search_conn, "an opponent kept looking at his own convention card")
+    assert "保つ" not in read(search_conn, "he keeps pulling a card out of his hand")
+    assert "保つ" in read(search_conn, "he kept the card")

@@ -166,6 +166,12 @@ def other_suits(phrase: str) -> list[str]:
 
 # verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
 # a look); "made the contract", "took the trick" keep their own sense
+# verbs that only tell how long or how often the verb after them went on ("kept looking", "keeps pulling", "started
+# arguing"): before an -ing form they read nothing (kept is no 保つ, "to preserve"), as want and try (FUNCTION_WORDS)
+ASPECT_VERBS = frozenset(
+    "keep keeps kept keeping start starts started starting begin begins began begun continue continues continued "
+    "stop stops stopped".split()
+)
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

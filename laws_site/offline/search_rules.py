@@ -182,6 +182,7 @@ def rules() -> dict:
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
             "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),

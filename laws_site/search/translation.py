@@ -30,6 +30,7 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
     ARTICLES,
+    ASPECT_VERBS,
     CONJUNCTIONS,
     FUNCTION_WORDS,
     MIN_STEM,
@@ -237,6 +238,12 @@ def read_terms(
         (word.start(), word.end())
         for word, following in zip(words, words[1:])
         if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
+    }
+    # an aspect verb before an -ing form reads nothing ("kept looking": no 保つ); the -ing form tells what happened
+    carried |= {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() in ASPECT_VERBS and following.group().endswith("ing")
     }
     carried |= unknown_phrasal_verbs(table, words)
     particles = phrasal_verbs(table, words)
