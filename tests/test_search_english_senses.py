@@ -137,3 +137,9 @@ def test_an_aspect_verb_before_an_ing_form_reads_nothing(search_conn):
     assert "保つ" not in read(search_conn, "an opponent kept looking at his own convention card")
     assert "保つ" not in read(search_conn, "he keeps pulling a card out of his hand")
     assert "保つ" in read(search_conn, "he kept the card")
+
+
+def test_stopping_to_think_is_a_hesitation(search_conn):
+    """73D2 躊躇したり（シングルトンをプレイする前に躊躇するなど）: "stopped to think" read 止める, to stop a thing."""
+    words = read(search_conn, "the defender stopped to think before playing his singleton")
+    assert "躊躇" in words and "止める" not in words, words
