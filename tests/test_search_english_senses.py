@@ -143,3 +143,9 @@ def test_stopping_to_think_is_a_hesitation(search_conn):
     """73D2 躊躇したり（シングルトンをプレイする前に躊躇するなど）: "stopped to think" read 止める, to stop a thing."""
     words = read(search_conn, "the defender stopped to think before playing his singleton")
     assert "躊躇" in words and "止める" not in words, words
+
+
+def test_calling_for_a_card_is_designating_one(search_conn):
+    """46A ダミーからプレイするカードを指定する: "declarer called for a card" read コール, a call of the auction."""
+    words = read(search_conn, "declarer called for a card that is not in dummy")
+    assert "ダミーのカードを指定する" in words and "コール" not in words, words
