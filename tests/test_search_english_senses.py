@@ -59,6 +59,7 @@ READ_ALIKE = [
     "he had the right to ask",
     "an opponent kept looking at his own convention card",
     "he kept the card",
+    "he had to pass for the rest of the auction",
 ]
 
 
@@ -124,6 +125,7 @@ def test_a_word_reads_only_what_search_can_find(search_conn):
         ("on my right", "right", "右手の対戦相手"),
         ("so that his partner would find the right lead", "right", "正しい"),  # qualifies lead: correct
         ("he had the right to ask", "right", "権利"),  # its own reading
+        ("he had to pass for the rest of the auction", "rest", "残り"),  # 37A オークションの残りの期間中
     ],
 )
 def test_left_and_right_read_by_their_place(search_conn, query, word, laws_word):

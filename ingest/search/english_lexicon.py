@@ -136,10 +136,12 @@ VERB_ENDINGS = ("ed", "ing")
 # nothing it could take follows, the word read after a possessive where nothing follows: a seat's side), None to
 # keep its own reading. "the right lead" is correct (正しい), not a right (権利, "the right to"); "every card he
 # had left was a winner" is what remains (残り, 71B), not leave's 離れる ("left the table", an object after it);
-# "the player on his left" is his left-hand opponent (LHO)
+# "the player on his left" is his left-hand opponent (LHO); "the rest of the auction", "claimed the rest" is what
+# remains (37A オークションの残りの期間中), not a break (休み) or a surplus (余り)
 SENSES_BY_PLACE = {
     "right": ("correct", None, "right hand opponent"),
     "left": (None, "remaining", "left hand opponent"),
+    "rest": (None, "remaining", None),
 }
 POSSESSIVES = frozenset("his her my your our their".split())
 # the words an object begins with: a word before one of them takes it (left the table, left his seat)
