@@ -55,8 +55,8 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # as the English verb (放 no 位置, 往 no 囲碁: two wrong senses that had helped): zh 0.638 / 0.739;
 # both: zh 0.613 / 0.693 (75 queries); six unseen English situations (81 en queries; 6 new: 0.167 / 0.500): en 0.605 /
 # 0.741; during, sorted it out, called me, not follow suit, shuffling, conjunctions, findable readings, left and right
-# by their place: en 0.605 / 0.778
-FLOORS = {"ja": (0.63, 0.83), "zh": (0.60, 0.68), "en": (0.60, 0.77)}  # recall@1, recall@3
+# by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815
+FLOORS = {"ja": (0.63, 0.83), "zh": (0.60, 0.68), "en": (0.62, 0.80)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
