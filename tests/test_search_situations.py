@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 314 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 320 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -62,7 +62,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # 158 ja queries (6 new: 0.500 / 0.667), a question, a statement heard and a
 # request wished for in the Laws' words (質問, 教える, 要求), one kana no word of a query, a heading's part first:
 # ja 0.684 / 0.886
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.57, 0.71), "en": (0.62, 0.74)}  # recall@1, recall@3
+# six unseen English situations (81 en queries; 6 new: 0.167 / 0.500): en 0.605 /
+# 0.741; during, sorted it out, called me, not follow suit, shuffling, conjunctions, findable readings, left and right
+# by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815
+FLOORS = {"ja": (0.66, 0.86), "zh": (0.57, 0.71), "en": (0.62, 0.80)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -82,9 +85,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 314
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 158, "zh": 81, "en": 75}
-    assert sum(s.held_out for s in SITUATIONS) == 52 + 27 + 25
+    assert len(SITUATIONS) == 320
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 158, "zh": 81, "en": 81}
+    assert sum(s.held_out for s in SITUATIONS) == 52 + 27 + 27
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -240,6 +240,8 @@ def test_a_verb_form_of_a_noun_term_reads_the_verb_not_the_noun(data):
         ("the north pair showed up after the start", "見え"),
         ("they sorted out the boards", "比"),
         ("he turned up", "変える"),
+        ("they sorted it out themselves", "比"),
+        ("can they sort it out", "比"),
     ],
 )
 def test_a_verb_before_its_particle_naming_no_term_reads_nothing(data, query, verb):

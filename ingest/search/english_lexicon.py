@@ -59,13 +59,19 @@ FUNCTION_WORDS = frozenset(
     # auxiliaries and the copula
     "is am are was were be been being do does did done have has had having will would shall should can could "
     "may might must "
-    # prepositions and conjunctions that only join words (after, before, during tell a situation's order: kept)
+    # prepositions and conjunctions that only join words (after, before tell a situation's order: kept; during
+    # is the Laws' suffix 中, プレイ中, which no first sense of JMdict's reaches: it read 内, "inside")
     "to of in on at by for from with into onto as than then so and or but if when while because though "
-    "about over up down off through across "
+    "about over up down off through across during "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
     "want wants wanted try tries tried seem seems seemed".split()
 )
+
+# the conjunctions among them: a run of words across one joins two clauses or two things ("three passes but one
+# was out of turn"), so no term is read from it with its function words left out (span_keys: passes ... out is
+# no "pass out", 全員がパス)
+CONJUNCTIONS = frozenset("and or but so because though if when while then than as".split())
 
 # a verb's noun, as English makes it (explain: explanation, hesitate: hesitation, object: objection): the Laws'
 # Japanese says 説明する, 異議を唱える with the noun, which the dictionary glosses by the English noun only.
@@ -121,7 +127,25 @@ PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those
 # verb endings ("put up" may be a present, a past or a noun)
 ADVERB_PARTICLES = frozenset("back out up down off away".split())
+# the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
+# before one of them and a particle is a verb, whatever its form
+OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
 VERB_ENDINGS = ("ed", "ing")
+
+# words whose sense their place tells: (the word read before a content word it qualifies, the word read where
+# nothing it could take follows, the word read after a possessive where nothing follows: a seat's side), None to
+# keep its own reading. "the right lead" is correct (正しい), not a right (権利, "the right to"); "every card he
+# had left was a winner" is what remains (残り, 71B), not leave's 離れる ("left the table", an object after it);
+# "the player on his left" is his left-hand opponent (LHO); "the rest of the auction", "claimed the rest" is what
+# remains (37A オークションの残りの期間中), not a break (休み) or a surplus (余り)
+SENSES_BY_PLACE = {
+    "right": ("correct", None, "right hand opponent"),
+    "left": (None, "remaining", "left hand opponent"),
+    "rest": (None, "remaining", None),
+}
+POSSESSIVES = frozenset("his her my your our their".split())
+# the words an object begins with: a word before one of them takes it (left the table, left his seat)
+OBJECT_WORDS = frozenset("a an the this that these those his her my your our their its every each".split())
 
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
@@ -144,6 +168,12 @@ def other_suits(phrase: str) -> list[str]:
 
 # verbs that only carry the noun after them when an article follows ("made a bid" is a bid, "took a look"
 # a look); "made the contract", "took the trick" keep their own sense
+# verbs that only tell how long or how often the verb after them went on ("kept looking", "keeps pulling", "started
+# arguing"): before an -ing form they read nothing (kept is no 保つ, "to preserve"), as want and try (FUNCTION_WORDS)
+ASPECT_VERBS = frozenset(
+    "keep keeps kept keeping start starts started starting begin begins began begun continue continues continued "
+    "stop stops stopped".split()
+)
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

@@ -57,6 +57,9 @@ from ingest.text.forgiving import sound_key, to_katakana
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
+# a parenthesis narrowing a gloss to playing cards first: "(playing cards)", "(of playing cards, etc.)", "(a card,
+# mahjong tile, etc.)", "(card suit)", "(in a card game, etc.)"; not "(tennis, cards, dice, etc.)", "(credit card)"
+PLAYING_CARDS_RE = re.compile(r"\((?:of |in |when )?(?:playing cards?|cards|a card|card (?:game|suit)|a card game)\b")
 KATAKANA_RE = re.compile(r"[\u30a0-\u30ffー]+")
 HIRAGANA_RE = re.compile(r"[\u3041-\u309fー]+")
 # a run of kanji or katakana with する's forms after it (要求する, フォローした, リードされた): printed as a verb
@@ -85,6 +88,17 @@ def corpus_words(conn: sqlite3.Connection) -> dict[str, int]:
         )
         if not dropped and not light and (surface == norm or not HIRAGANA_RE.fullmatch(surface))
     }
+
+
+def searchable(conn: sqlite3.Connection) -> frozenset[str]:
+    """The corpus words a search can find by: printed in some form (their normalised form is printed under
+    any spelling), or with neighbours the corpus prints (躊躇う: 躊躇). A word neither (休み for "rest", 悲しみ)
+    finds nothing and would only be shown as what an English word was read as."""
+    printed = {norm for norm, count in conn.execute("select norm, count from search_lexicon") if count}
+    near = {word for (word,) in conn.execute("select distinct word from search_neighbours")}
+    return frozenset(
+        surface for surface, norm in conn.execute("select surface, norm from search_lexicon") if norm in printed
+    ) | frozenset(near)
 
 
 def printed_readings(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
@@ -136,9 +150,13 @@ def candidates(
     max_gloss: int,
     max_words: int,
     readings: dict[str, frozenset[str]] | None = None,
+    found: frozenset[str] | None = None,
 ):
     """(english, japanese, gloss, rank) for each kept gloss of each entry naming a corpus word; an entry
-    whose kanji spelling the corpus prints with another reading (`readings`) ranks as a word it never prints."""
+    whose kanji spelling the corpus prints with another reading (`readings`) ranks as a word it never prints.
+    An English word of one word is read only as a word search can find by (`found`: searchable), so that it
+    reads another or nothing; a phrase keeps its reading, which keeps its words from reading one by one
+    ("went up": 上がる, not go's 動く)."""
     spellings: dict[int, list[str]] = {}
     for idseq, text in dictionary.execute("select idseq, text from Kanji order by ID"):
         spellings.setdefault(idseq, []).append(text)
@@ -171,11 +189,13 @@ def candidates(
         for sense_rank, sense in enumerate(senses[:max_sense]):
             for gloss_rank, gloss in enumerate(glosses[sense][:max_gloss]):
                 key = english_key(gloss)
-                if key is None or len(key.split()) > max_words or ("(" in gloss and not is_phrasal_verb(gloss)):
+                if key is None or len(key.split()) > max_words or ("(" in gloss and not kept_use(gloss)):
                     # "card (information, filing, etc.)", "to assume (a position)": one use of the word, not the
                     # word; a phrasal verb's "(words, etc.)" names what it takes ("to take back": 取り消す)
                     continue
                 for japanese in named[idseq]:
+                    if found is not None and " " not in key and japanese not in found:
+                        continue
                     # only a neighbour of the Laws' words (建て前 for face), or a word they print read otherwise:
                     # a later choice, taken where no word they print has the gloss (来る read きたる: come)
                     unprinted = not words[japanese] or not read_alike(idseq, japanese)
@@ -196,6 +216,13 @@ def candidates(
                         japanese,
                     )
                     yield key, japanese, gloss, rank
+
+
+def kept_use(gloss: str) -> bool:
+    """Whether a gloss a parenthesis narrows is still the Laws' word: a phrasal verb's, whose parenthesis names
+    what it takes, or one narrowed to playing cards, the Laws' own use ("shuffle (of playing cards, etc.)":
+    シャッフル; "suit (playing cards)"; not "limit (e.g. on credit card)")."""
+    return is_phrasal_verb(gloss) or any(PLAYING_CARDS_RE.match(use) for use in PARENTHESIS_RE.findall(gloss))
 
 
 def is_phrasal_verb(gloss: str) -> bool:
@@ -283,7 +310,9 @@ def main() -> None:
     words, laws_verbs = corpus_words(corpus), printed_as_verbs(corpus)
     dictionary = sqlite3.connect(f"file:{jamdict_data.JAMDICT_DB_PATH}?mode=ro", uri=True)
     readings = printed_readings(corpus)
-    found = list(candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words, readings))
+    found = list(
+        candidates(dictionary, words, args.max_sense, args.max_gloss, args.max_words, readings, searchable(corpus))
+    )
     pairs = best_pairs(found)
     verbs = best_pairs(item for item in found if is_verb(item[2]))
     rows = {**pairs, **inflected_rows(pairs, verbs, laws_verbs), **infinitive_rows(pairs, verbs, laws_verbs)}

@@ -180,9 +180,18 @@ def rules() -> dict:
             "after_e_endings": list(english_lexicon.AFTER_E_ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
+            "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
+            "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
+            "senses_by_place": {
+                word: [translation.term_key(key) if key else None for key in senses]
+                for word, senses in english_lexicon.SENSES_BY_PLACE.items()
+            },
+            "possessives": sorted(english_lexicon.POSSESSIVES),
+            "object_words": sorted(english_lexicon.OBJECT_WORDS),
             "verb_endings": list(english_lexicon.VERB_ENDINGS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],
             "articles": sorted(english_lexicon.ARTICLES),

@@ -30,10 +30,16 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
     ARTICLES,
+    ASPECT_VERBS,
+    CONJUNCTIONS,
     FUNCTION_WORDS,
     MIN_STEM,
     NUMBERS,
+    OBJECT_PRONOUNS,
+    OBJECT_WORDS,
     PHRASAL_PARTICLES,
+    POSSESSIVES,
+    SENSES_BY_PLACE,
     SUPPORT_VERBS,
     VERB_ENDINGS,
     is_verb,
@@ -201,14 +207,16 @@ def english_words(data) -> frozenset[str]:
 def span_keys(words: list[str]) -> list[str]:
     """The keys a run of words may be looked up by: as typed, the last word without an ending, then the
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
-    without the function words inside ("changed his mind": change mind, as "change of mind" is kept).
+    without the function words inside ("changed his mind": change mind, as "change of mind" is kept), unless
+    one is a conjunction ("passes but one was out" is no "pass out").
     Function words alone have none: no ending or noun made of them names a word ("tried" is no trial, 予選;
     "not" no notion, 考え)."""
     if all(word in FUNCTION_WORDS for word in words):
         return []
     keys = inflected_keys(words)
     content = [word for word in words if word not in FUNCTION_WORDS]
-    if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1]:
+    across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
+    if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1] and not across:
         keys += [k for k in inflected_keys(content) if k not in keys]
     if len(words) == 1:  # last: a verb the table does not name reads as its noun (explained: explanation)
         for key in list(keys):
@@ -252,8 +260,9 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
+        by_next = sense_by_place(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            for candidate in span_keys([w.group() for w in words[i:j]]):
+            for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
                 if candidate in table:
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
@@ -282,6 +291,12 @@ def read_terms(
         for word, following in zip(words, words[1:])
         if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
     }
+    # an aspect verb before an -ing form reads nothing ("kept looking": no 保つ); the -ing form tells what happened
+    carried |= {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() in ASPECT_VERBS and following.group().endswith("ing")
+    }
     carried |= unknown_phrasal_verbs(table, words)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []
@@ -298,6 +313,20 @@ def read_terms(
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key the i-th word reads by its place (SENSES_BY_PLACE: "the right lead" reads correct, "the cards he
+    had left were winners" remaining, "on his left" left hand opponent), or None to read it as any word."""
+    senses = SENSES_BY_PLACE.get(words[i].group())
+    if not senses:
+        return None
+    following = words[i + 1].group() if i + 1 < len(words) else None
+    qualifies = following is not None and following not in FUNCTION_WORDS
+    takes_nothing = following is None or (following in FUNCTION_WORDS and following not in OBJECT_WORDS)
+    seat = takes_nothing and i > 0 and words[i - 1].group() in POSSESSIVES
+    key = senses[2] if seat else senses[0] if qualifies else senses[1] if takes_nothing else None
+    return term_key(key) if key and term_key(key) in table else None
 
 
 def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
@@ -336,14 +365,22 @@ def swapped_terms(table: dict[str, list[str]], run: str, cut: list[tuple[int, in
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
     """(start, end) of each verb's past or participle directly followed by its particle where the two name no
-    term ("turned up": arrived, not 変える; "sorted out"): a phrasal verb means other than its verb, so the
-    verb reads nothing alone rather than a wrong sense. "out of" is a preposition's; a term holding the
+    term ("turned up": arrived, not 変える; "sorted out"), or any form of a verb with an object pronoun
+    before its particle ("sorted it out"): a phrasal verb means other than its verb, so the verb reads nothing
+    alone rather than a wrong sense. "out of" is a preposition's; a term holding the
     verb still reads ("turned up late")."""
     found = set()
-    for verb, particle, following in zip(words, words[1:], [*words[2:], None]):
-        if particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
+    for i, verb in enumerate(words):
+        # the particle right after a past or participle, or after an object pronoun, which only a verb takes
+        # there, whatever its form ("sorted it out", "sort it out": no 比, "a sort")
+        pronoun = i + 2 < len(words) and words[i + 1].group() in OBJECT_PRONOUNS
+        particle = words[i + 1 + pronoun] if i + 1 + pronoun < len(words) else None
+        following = words[i + 2 + pronoun] if i + 2 + pronoun < len(words) else None
+        if particle is None or particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
             continue
-        if not any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS):
+        if not pronoun and not any(
+            verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS
+        ):
             continue
         if not any(key in table for key in span_keys([verb.group(), particle.group()])):
             found.add((verb.start(), verb.end()))

@@ -282,8 +282,9 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
+        const byNext = this.senseByPlace(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
-          const hit = this.spanKeys(words.slice(i, j).map((m) => m[0])).find((c) => table[c]);
+          const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c]);
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -309,13 +310,16 @@
       const carried = new Set();
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+        // translation.ASPECT_VERBS: an aspect verb before an -ing form reads nothing (kept looking: no 保つ)
+        if (T.aspect_verbs.includes(words[i][0]) && words[i + 1][0].endsWith("ing")) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
-      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, the two naming
-      // no term (turned up), reads nothing alone
+      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
+      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone
       for (let i = 0; i + 1 < words.length; i++) {
-        const verb = words[i][0], particle = words[i + 1][0], following = words[i + 2];
+        const pronoun = i + 2 < words.length && T.object_pronouns.includes(words[i + 1][0]) ? 1 : 0;
+        const verb = words[i][0], particle = words[i + 1 + pronoun][0], following = words[i + 2 + pronoun];
         if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
-        if (!T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        if (!pronoun && !T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
         if (!this.spanKeys([verb, particle]).some((c) => table[c])) carried.add(words[i].index + ":" + (words[i].index + verb.length));
       }
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
@@ -342,6 +346,19 @@
       }
       kept = kept.filter((k) => k[2]);
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
+    }
+
+    /** translation.sense_by_place: the key the i-th word reads by its place (the right lead: correct; cards he had
+     * left: remaining; on his left: left hand opponent), or null to read it as any word. */
+    senseByPlace(words, i) {
+      const T = K.translation, senses = owns(T.senses_by_place, words[i][0]) ? T.senses_by_place[words[i][0]] : null;
+      if (!senses) return null;
+      const following = i + 1 < words.length ? words[i + 1][0] : null;
+      const qualifies = following !== null && !T.function_words.includes(following);
+      const takesNothing = following === null || (T.function_words.includes(following) && !T.object_words.includes(following));
+      const seat = takesNothing && i > 0 && T.possessives.includes(words[i - 1][0]);
+      const key = seat ? senses[2] : qualifies ? senses[0] : takesNothing ? senses[1] : null;
+      return key && owns(this.pack.translations, key) ? key : null;
     }
 
     /** translation.across_particles: [start, end, key] of each term of several words said with an aspect
@@ -379,7 +396,8 @@
     }
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
-     * then the same without the function words inside (changed his mind: change mind); none of function words alone. */
+     * then the same without the function words inside (changed his mind: change mind), unless one is a conjunction;
+     * none of function words alone. */
     spanKeys(words) {
       const T = K.translation;
       if (words.every((w) => T.function_words.includes(w))) return [];
@@ -393,7 +411,8 @@
       };
       const keys = inflected(words);
       const content = words.filter((w) => !T.function_words.includes(w));
-      if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1]) {
+      const across = words.some((w) => T.conjunctions.includes(w));  // two clauses, not one term's words
+      if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1] && !across) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
       }
       if (words.length === 1) {  // english_lexicon.nouns_of: a verb the table does not name reads as its noun

@@ -1,0 +1,153 @@
+"""An English word read in the sense the director's sentence gives it (issue 36, situations-en13): a
+preposition the Laws print as a suffix, the director's own "me", a phrasal verb whose object stands
+between the verb and its particle."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ingest.search.english_lexicon import CONJUNCTIONS, FUNCTION_WORDS, LEXICON_FILE, read_lexicon
+from laws_site.offline.search_scripts import script_paths
+from laws_site.search import translation
+from laws_site.search.data import search_data
+
+LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
+
+
+def read(search_conn, query: str) -> list[str]:
+    data = search_data(search_conn)
+    return translation.japanese_words(data.translations, query, data.chinese)
+
+
+def test_during_reads_nothing_not_inside(search_conn):
+    """The Laws print "during play" as the suffix 中 (プレイ中, 43A1(b)); JMdict's first senses read
+    "during" as 内, "inside", which the director never said."""
+    assert read(search_conn, "dummy called the director during play") == ["ダミー", "ディレクターを呼ぶ", "プレイ"]
+
+
+def test_the_director_called_me_is_the_director_summoned(search_conn):
+    """A director telling what happened says "called me": the Laws' ディレクターを呼ぶ (9B1(a), 11A), not
+    コール, a call of the auction."""
+    words = read(search_conn, "the next player followed before anyone called me")
+    assert "ディレクターを呼ぶ" in words and "コール" not in words, words
+
+
+READ_IN_NODE = """
+let search;
+for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
+const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify(JSON.parse(process.env.QUERIES).map((query) => engine.readTerms(query))));
+"""
+READ_ALIKE = [
+    "they sorted it out themselves and only called me at the end of the hand",
+    "sort it out",
+    "he took it back",
+    "dummy called the director during play",
+    "they sorted out the boards",
+    "there were three passes but one was out of turn",
+    "he changed his mind",
+    "every card he had left was a winner",
+    "he left the table",
+    "the player on his left",
+    "he asked so that his partner would find the right lead",
+    "he had the right to ask",
+    "an opponent kept looking at his own convention card",
+    "he kept the card",
+    "he had to pass for the rest of the auction",
+]
+
+
+def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search_pack_file):
+    """offline-search-engine.js `readTerms` on the pack reads each sentence as translation.read_terms does."""
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    data = search_data(search_conn)
+    answer = subprocess.run(
+        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "QUERIES": json.dumps(READ_ALIKE)},
+        capture_output=True,
+        check=True,
+    )
+    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in READ_ALIKE]
+    assert json.loads(answer.stdout) == server
+
+
+def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
+    """JMdict glosses シャッフル "shuffle (of playing cards, etc.)": a parenthesis narrowing a gloss to
+    playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"); its
+    forms (shuffling) then read as the vocabulary's shuffle, the Laws' シャフル (6A, 6D2)."""
+    assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
+    rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
+    assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first
+
+
+def test_not_following_suit_is_a_revoke(search_conn):
+    """61A: スートにフォローしないこと ... はリボークになる; "did not follow suit" read フォロー, the Laws' word
+    for following, the opposite of what happened."""
+    words = read(search_conn, "dummy did not follow suit and nobody noticed")
+    assert "リボーク" in words and "フォロー" not in words, words
+
+
+def test_no_term_is_read_across_a_conjunction(search_conn):
+    """ "three passes but one was out of turn": its words without the function words (passes ... out) read as
+    "pass out", the vocabulary's 全員がパス (a hand passed out), over two clauses; the term is out of turn."""
+    words = read(search_conn, "there were three passes but one was out of turn")
+    assert "全員がパス" not in words and "順番外" in words, words
+    assert "意図したコール" in read(search_conn, "he changed his mind")  # a possessive inside a term is still left out
+    assert CONJUNCTIONS <= FUNCTION_WORDS
+
+
+def test_a_word_reads_only_what_search_can_find(search_conn):
+    """A one-word English row reads a word the corpus prints in some form, or one with printed neighbours:
+    "rest" read 休み, which nothing prints, and was only shown as what it was searched as."""
+    printed = {norm for norm, count in search_conn.execute("select norm, count from search_lexicon") if count}
+    norms = dict(search_conn.execute("select surface, norm from search_lexicon"))
+    near = {word for (word,) in search_conn.execute("select distinct word from search_neighbours")}
+    rows = read_lexicon(LEXICON)
+    unfound = [(e, j) for e, j, _, _ in rows if " " not in e and norms.get(j) not in printed and j not in near]
+    assert not unfound, unfound[:10]
+    assert dict((e, j) for e, j, _, _ in rows)["rest"] != "休み"
+
+
+@pytest.mark.parametrize(
+    "query, word, laws_word",
+    [
+        ("every card he had left was a winner", "left", "残り"),  # 71B 残りのカード: nothing taken after it
+        ("he left the table", "left", "離れる"),  # an object after it: leave
+        ("the player on his left", "left", "左手の対戦相手"),  # a possessive's side: the seat
+        ("on my right", "right", "右手の対戦相手"),
+        ("so that his partner would find the right lead", "right", "正しい"),  # qualifies lead: correct
+        ("he had the right to ask", "right", "権利"),  # its own reading
+        ("he had to pass for the rest of the auction", "rest", "残り"),  # 37A オークションの残りの期間中
+    ],
+)
+def test_left_and_right_read_by_their_place(search_conn, query, word, laws_word):
+    """ "left" read 離れる (leave) and "right" 権利 (a right) wherever they stood, shown as also searched."""
+    data = search_data(search_conn)
+    assert laws_word in dict(translation.read_terms(data.translations, query, data.chinese))[word]
+
+
+def test_an_aspect_verb_before_an_ing_form_reads_nothing(search_conn):
+    """ "kept looking", "keeps pulling": keep tells how long, not 保つ ("to preserve"); "kept the card" keeps it."""
+    assert "保つ" not in read(search_conn, "an opponent kept looking at his own convention card")
+    assert "保つ" not in read(search_conn, "he keeps pulling a card out of his hand")
+    assert "保つ" in read(search_conn, "he kept the card")
+
+
+def test_stopping_to_think_is_a_hesitation(search_conn):
+    """73D2 躊躇したり（シングルトンをプレイする前に躊躇するなど）: "stopped to think" read 止める, to stop a thing."""
+    words = read(search_conn, "the defender stopped to think before playing his singleton")
+    assert "躊躇" in words and "止める" not in words, words
+
+
+def test_calling_for_a_card_is_designating_one(search_conn):
+    """46A ダミーからプレイするカードを指定する: "declarer called for a card" read コール, a call of the auction."""
+    words = read(search_conn, "declarer called for a card that is not in dummy")
+    assert "ダミーのカードを指定する" in words and "コール" not in words, words
