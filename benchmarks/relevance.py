@@ -227,6 +227,8 @@ def main(argv=None) -> int:
     parser.add_argument("--ranks", type=Path, help="write each query's rank to this JSON file")
     parser.add_argument("--against", type=Path, help="list the queries ranked worse than in this --ranks file")
     args = parser.parse_args(argv)
+    if args.against and not args.against.is_file():  # found out before the queries run, not after
+        parser.error(f"--against {args.against}: no such file (write one first with --ranks)")
     db_path = args.db
     if args.zh_segmenter != tokenize.ZH_SEGMENTER:
         db_path = retokenized_copy(db_path, args.zh_segmenter)

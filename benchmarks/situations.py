@@ -167,6 +167,8 @@ def main(argv=None) -> int:
     parser.add_argument("--ranks", type=Path, help="write each query's rank to this JSON file")
     parser.add_argument("--against", type=Path, help="list the queries ranked worse and better than in this file")
     args = parser.parse_args(argv)
+    if args.against and not args.against.is_file():  # found out before the queries run, not after
+        parser.error(f"--against {args.against}: no such file (write one first with --ranks)")
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     ancestry = Ancestry(conn)
     situations = [s for s in load(args.situations) if args.lang in (None, s.lang) and in_part(s, args.part)]
