@@ -1,0 +1,45 @@
+"""Small things every page shows, found by using the site as a director does (qa13): the footer's
+software version, the tab's icon (which the offline copy and a static export must be able to
+answer), and the search summary naming the query as typed in each interface language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from datasette.version import __version__ as datasette_version
+
+PAGES = ["/", "/laws-2017-ja/61B", "/-/search?q=revoke", "/-/glossary", "/-/guides/revoke", "/-/history/61"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+async def test_the_footer_names_the_datasette_version(datasette, path):
+    html = (await datasette.client.get(path)).text
+    assert f'title="Datasette v{datasette_version}"' in html  # was "Datasette v" on the site's own pages
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
+@pytest.mark.parametrize("path", PAGES)
+async def test_every_page_names_its_icon_so_no_browser_asks_for_favicon_ico(datasette, prefix, path):
+    """Without a rel=icon the browser asks for /favicon.ico: Datasette's logo online, a 503 offline
+    (the worker has no copy) and a 404 from a static export (it writes none)."""
+    html = (await datasette.client.get(prefix + path)).text
+    icon = re.search(r'<link rel="icon" type="image/png" sizes="192x192" href="([^"]+)">', html)
+    assert icon, "no rel=icon in the head"
+    assert icon.group(1).startswith("/-/static-plugins/bridge-laws/icon-192.png?v=")
+    served = await datasette.client.get(icon.group(1))
+    assert served.status_code == 200 and served.headers["content-type"] == "image/png"
+
+
+@pytest.mark.parametrize(
+    "prefix, summary",
+    [
+        ("", r"「declarer claimed」の検索結果 [\d,]+ 件中 1–20 件"),
+        ("/zh", r"“declarer claimed”的搜索结果：共 [\d,]+ 条"),
+        ("/en", r"1–20 of [\d,]+ for “declarer claimed”"),  # a sentence typed reads as one, set off by quotes
+    ],
+)
+async def test_the_search_summary_quotes_the_query_in_every_language(datasette, prefix, summary):
+    html = (await datasette.client.get(prefix + "/-/search?q=declarer%20claimed")).text
+    shown = re.search(r'<p class="search-summary">(.*?)</p>', html, re.S).group(1)
+    assert re.search(summary, shown), shown
