@@ -1,6 +1,7 @@
-"""Small things every page shows, found by using the site as a director does (qa13): the footer's
+"""Small things the pages show, found by using the site as a director does (qa13): the footer's
 software version, the tab's icon (which the offline copy and a static export must be able to
-answer), and the search summary naming the query as typed in each interface language."""
+answer), the search summary naming the query as typed in each interface language, and no link to
+a law the Laws lack."""
 
 from __future__ import annotations
 
@@ -43,3 +44,13 @@ async def test_the_search_summary_quotes_the_query_in_every_language(datasette, 
     html = (await datasette.client.get(prefix + "/-/search?q=declarer%20claimed")).text
     shown = re.search(r'<p class="search-summary">(.*?)</p>', html, re.S).group(1)
     assert re.search(summary, shown), shown
+
+
+async def test_a_pair_with_a_law_the_laws_lack_selects_nothing(datasette):
+    """/-/citations?from=61&to=999 once showed '第61条 → <a href="/laws-2017-ja/999"></a>' (an empty link
+    to a missing page) and 'Law 61 does not cite Law 999'; a pair of real laws still shows."""
+    html = (await datasette.client.get("/-/citations?from=61&to=999")).text
+    assert 'class="selected-pair"' not in html and "/laws-2017-ja/999" not in html
+    assert (await datasette.client.get("/-/citations.json?from=999&to=61")).json()["selected"] is None
+    real = (await datasette.client.get("/-/citations.json?from=61&to=44")).json()["selected"]
+    assert real["to_title"] and [u["ref"] for u in real["units"]] == ["61A"]
