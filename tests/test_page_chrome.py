@@ -54,3 +54,29 @@ async def test_a_pair_with_a_law_the_laws_lack_selects_nothing(datasette):
     assert (await datasette.client.get("/-/citations.json?from=999&to=61")).json()["selected"] is None
     real = (await datasette.client.get("/-/citations.json?from=61&to=44")).json()["selected"]
     assert real["to_title"] and [u["ref"] for u in real["units"]] == ["61A"]
+
+
+@pytest.mark.parametrize(
+    "prefix, name",
+    [("", "規則 2017: 第61条B項"), ("/zh", "规则 2017: 第61条B款"), ("/en", "Laws 2017: Law 61B")],
+)
+async def test_a_provision_past_the_end_of_the_1997_text_offers_the_current_laws_first(datasette, prefix, name):
+    """The corpus's 1997 text stops inside Law 52A: /laws-1997-zh/61B offered only 51B2, 51B1, 41...,
+    though 規則 2017 has 61B; now that comes first, named with its document. In any spelling."""
+    for typed in ("61B", "%E7%AC%AC61%E6%9D%A1B%E9%A0%85"):  # 第61条B項
+        response = await datasette.client.get(f"{prefix}/laws-1997-zh/{typed}")
+        assert response.status_code == 404
+        first = re.search(r'<ul class="suggestions">\s*<li><a href="([^"]+)">([^<]+)</a>', response.text)
+        assert first.groups() == (f"{prefix}/laws-2017-ja/61B", name)
+    data = (await datasette.client.get("/laws-1997-zh/61B.json")).json()
+    assert data["suggestions"][0] == {
+        "label": "61B",
+        "url": "/laws-2017-ja/61B",
+        "name": "規則 2017: 第61条B項",
+        "doc": "laws-2017-ja",
+    }
+    assert data["suggestions"][1]["url"].startswith("/laws-1997-zh/")  # the 1997 text's own nearest follow
+    # the current Laws' own missing units, and refs no edition has, offer no other document
+    for path in ("/laws-2017-ja/99Z.json", "/laws-1997-zh/999.json", "/revoke-notes-ja/999.json"):
+        suggestions = (await datasette.client.get(path)).json()["suggestions"]
+        assert all(s["url"].startswith(path.rsplit("/", 1)[0] + "/") for s in suggestions), path
