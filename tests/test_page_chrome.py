@@ -80,3 +80,17 @@ async def test_a_provision_past_the_end_of_the_1997_text_offers_the_current_laws
     for path in ("/laws-2017-ja/99Z.json", "/laws-1997-zh/999.json", "/revoke-notes-ja/999.json"):
         suggestions = (await datasette.client.get(path)).json()["suggestions"]
         assert all(s["url"].startswith(path.rsplit("/", 1)[0] + "/") for s in suggestions), path
+
+
+@pytest.mark.parametrize(
+    "typed, shown", [("%20%20", ""), ("%00", ""), ("%01%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF%00", "リボーク")]
+)
+async def test_the_search_page_shows_the_query_as_searched(datasette, typed, shown):
+    """Blank or control characters only: the empty form, as /-/search.json's 400 'Give a query' (it
+    said 「  」に一致する結果はありません); control characters never stand raw in the title or the boxes."""
+    html = (await datasette.client.get("/-/search?q=" + typed)).text
+    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    assert title == (f"{shown} – 検索" if shown else "検索")
+    assert set(re.findall(r'name="q" value="([^"]*)"', html)) <= {shown}
+    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", html)
+    assert ('class="no-results"' in html) is False
