@@ -94,3 +94,41 @@ async def test_the_search_page_shows_the_query_as_searched(datasette, typed, sho
     assert set(re.findall(r'name="q" value="([^"]*)"', html)) <= {shown}
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", html)
     assert ('class="no-results"' in html) is False
+
+
+@pytest.mark.parametrize(
+    "prefix, header, home",
+    [
+        ("", "リボーク · 藏牌 · 61B2(a)", "リボーク · 藏牌 · 64A1 · 第16条B項1"),
+        ("/zh", "藏牌 · 罚牌 · 61B2(a)", "藏牌 · 罚牌 · 64A1 · 第16条B款1"),
+        ("/en", "revoke · penalty card · 61B2(a)", "revoke · penalty card · 64A1 · Law 16B1"),
+    ],
+)
+async def test_the_search_boxes_suggest_what_a_reader_of_the_interface_types(datasette, prefix, header, home):
+    """The English interface showed only Japanese and Chinese examples, though English words and
+    sentences find the Laws; each example is one the search answers (test below)."""
+    html = (await datasette.client.get(prefix + "/")).text
+    assert f'id="site-search-q" name="q" value="" placeholder="{header}"' in html
+    assert f'placeholder="{home}" autofocus' in html
+
+
+@pytest.mark.parametrize(
+    "typed, found",
+    [("第16条B款1", "/laws-2017-ja/16B1"), ("Law 16B1", "/laws-2017-ja/16B1"), ("64A1", "/laws-2017-ja/64A1")],
+)
+async def test_the_example_citations_open_their_units(datasette, typed, found):
+    response = await datasette.client.get("/-/search", params={"q": typed})
+    assert response.status_code == 302 and response.headers["location"].startswith(found + "?")
+
+
+REVOKE_LAWS, PENALTY_CARD_LAWS = {"61", "62", "63", "64"}, {"50", "51", "52"}
+
+
+@pytest.mark.parametrize(
+    "typed, laws",
+    [("penalty card", PENALTY_CARD_LAWS), ("罚牌", PENALTY_CARD_LAWS), ("revoke", REVOKE_LAWS), ("藏牌", REVOKE_LAWS)],
+)
+async def test_the_example_words_find_their_laws(datasette, typed, laws):
+    results = (await datasette.client.get("/-/search.json", params={"q": typed})).json()["results"]
+    top = [str(r["law"]) for r in results[:5]]  # in either edition: 罚牌 finds the 1997 text's 50-52 first
+    assert laws & set(top), top
