@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, fill, message, unitLink, Engine } = S;
+  const { K, QueryError, cleanQuery, fill, message, unitLink, Engine } = S;
 
 
   function esc(text) {
@@ -173,7 +173,7 @@
   const namesOf = new WeakMap(); // the saved labels -> their Names (the worker keeps one labels object per language)
 
   function answerSearch(engine, words, pathname, params, labels) {
-    const query = params.get("q") || "";
+    const query = cleanQuery(params.get("q") || ""); // as the server's page shows it (pages/search.py)
     let names = labels && namesOf.get(labels);
     if (!names) {
       names = new Names(labels, engine);
@@ -184,7 +184,7 @@
     const chosen = params.get("doc") || "";
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
-    if (!query.trim() && !params.get("doc") && !params.get("lang")) return shown;
+    if (!query && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
