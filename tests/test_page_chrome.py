@@ -132,3 +132,11 @@ async def test_the_example_words_find_their_laws(datasette, typed, laws):
     results = (await datasette.client.get("/-/search.json", params={"q": typed})).json()["results"]
     top = [str(r["law"]) for r in results[:5]]  # in either edition: 罚牌 finds the 1997 text's 50-52 first
     assert laws & set(top), top
+
+
+@pytest.mark.parametrize("prefix, index", [("", "索引"), ("/zh", "索引"), ("/en", "Index")])
+async def test_the_offline_not_available_page_links_in_the_interface_language(datasette, prefix, index):
+    """The offline page's 'Not available offline' links said 索引 in the English interface too."""
+    html = (await datasette.client.get(prefix + "/-/offline/page")).text
+    block = re.search(r'<div id="offline-unavailable" hidden>(.*?)</div>', html, re.S).group(1)
+    assert f'<a href="{prefix}/laws-2017-ja/-/index">{index}</a>' in block
