@@ -107,14 +107,14 @@
     const label = names.label(r);
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
-    const notes = [context ? part(p, "context", { title: context }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
+    const notes = [context ? part(p, "context", { title: context, lang: r.lang }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
       r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
       r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
       r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
-    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
+    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet, lang: r.lang });
   }
 
   /** The guides the pack says cover the first results (laws_site/read/guides.py offered_guides): the
