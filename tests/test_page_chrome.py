@@ -154,3 +154,18 @@ async def test_search_results_mark_the_documents_words_with_their_language(datas
     assert set(items) == set(snippets) == {"ja", "zh"}  # 藏牌's definition in the 1997 text among them
     chinese = re.search(r'href="[^"]*/laws-1997-zh/def:%E8%97%8F%E7%89%8C">.*?</li>', html, re.S).group(0)
     assert '</span><span lang="zh">' in chinese and '<div class="snippet" lang="zh">' in chinese
+
+
+@pytest.mark.parametrize(
+    "path, english, japanese",
+    [
+        ("/-/glossary/zzz", "“zzz” is not in the glossary", "「zzz」は用語集にも"),
+        ("/laws-2017-ja/-/index?row=x", "“x” is not a kana", "「x」はかなではありません"),
+    ],
+)
+async def test_english_messages_quote_with_english_marks(datasette, path, english, japanese):
+    """English sentences quoted the reader's word in Japanese brackets (「zzz」 is not in the glossary)."""
+    assert english in (await datasette.client.get("/en" + path)).text
+    assert japanese in (await datasette.client.get(path)).text
+    if path.startswith("/-/glossary/"):
+        assert (await datasette.client.get(path + ".json")).json()["error"].startswith(english)

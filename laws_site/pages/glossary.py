@@ -142,7 +142,7 @@ async def term_view(datasette, request):
     usage = await read(datasette, lambda conn: labelled(conn, term_usage(conn, term), lang))
     if usage is None:
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
-        unknown = message("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.", term=term)
+        unknown = message("“%(term)s” is not in the glossary, the definitions or the director vocabulary.", term=term)
         if as_json:
             return json_response(
                 {
