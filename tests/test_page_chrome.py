@@ -169,3 +169,12 @@ async def test_english_messages_quote_with_english_marks(datasette, path, englis
     assert japanese in (await datasette.client.get(path)).text
     if path.startswith("/-/glossary/"):
         assert (await datasette.client.get(path + ".json")).json()["error"].startswith(english)
+
+
+@pytest.mark.parametrize("typed, shown", [("%F0%9F%98%80", "😀"), ("%E7%AC%AC61%E6%9D%A1%E3%81%AE", "第61条の")])
+async def test_the_history_error_names_what_was_typed(datasette, typed, shown):
+    """/-/history/😀 said 「%F0%9F%98%80」は 16 や 72 のような条番号ではありません: the address's encoding."""
+    page = await datasette.client.get(f"/-/history/{typed}")
+    assert page.status_code == 404 and f"「{shown}」は 16 や 72 のような条番号ではありません" in page.text
+    data = (await datasette.client.get(f"/-/history/{typed}.json")).json()
+    assert data["error"] == f"'{shown}' is not a law number like 16 or 72"

@@ -64,7 +64,8 @@ async def view(datasette, request):
 def law_typed(typed: str) -> str:
     """The law number of a law typed in any spelling the search box takes (第61条, Law 61, ６１ -> 61);
     anything else (16x names a section) as typed, for the error to name. The path comes percent-encoded."""
-    ref = typed_law_ref(unquote(typed))
+    typed = unquote(typed)  # the error names what was typed (😀), not its encoding (%F0%9F%98%80)
+    ref = typed_law_ref(typed)
     return ref if ref and ref.isdigit() else typed
 
 
