@@ -178,3 +178,24 @@ async def test_the_history_error_names_what_was_typed(datasette, typed, shown):
     assert page.status_code == 404 and f"「{shown}」は 16 や 72 のような条番号ではありません" in page.text
     data = (await datasette.client.get(f"/-/history/{typed}.json")).json()
     assert data["error"] == f"'{shown}' is not a law number like 16 or 72"
+
+
+@pytest.mark.parametrize(
+    "prefix, none, search",
+    [
+        ("", "「ためらい」を含む用語は用語集にありません。", "規則から「ためらい」を検索 →"),
+        ("/zh", "术语表中没有包含“ためらい”的术语。", "在规则中搜索“ためらい” →"),
+        ("/en", "No term in the glossary contains “ためらい”.", "Search the Laws for “ためらい” →"),
+    ],
+)
+async def test_a_glossary_filter_nothing_matches_offers_the_search(datasette, prefix, none, search):
+    """'0 terms' over an empty table was all a director got for a word no term holds; the Laws may
+    still hold it (ためらい finds 16B1's 躊躇 through the vocabulary)."""
+    html = (await datasette.client.get(prefix + "/-/glossary?q=%E3%81%9F%E3%82%81%E3%82%89%E3%81%84")).text
+    assert none in html and '<table class="glossary"' not in html
+    link = f'<a href="{prefix}/-/search?q=%E3%81%9F%E3%82%81%E3%82%89%E3%81%84">{search}</a>'
+    assert link in html
+    found = (await datasette.client.get("/-/search.json?q=%E3%81%9F%E3%82%81%E3%82%89%E3%81%84")).json()
+    assert found["total"] > 0
+    matched = (await datasette.client.get(prefix + "/-/glossary?q=dummy")).text  # a match keeps its table
+    assert '<table class="glossary"' in matched and "glossary-none" not in matched
