@@ -248,6 +248,20 @@
     return enginePromise;
   }
 
+  /** /<doc>/<ref> with no saved page (no such unit: every unit's page is saved): a search for the ref,
+   * which opens the unit of that citation (the current Laws' 61 for /laws-1997-zh/61) or names the nearest. */
+  function offerUnitSearch(unavailable, path) {
+    const unit = /^\/[a-z0-9]+(?:-[a-z0-9]+)+\/(?!-\/)([^/].*)$/.exec(path);
+    const offer = unavailable.querySelector(".offline-unit-search");
+    if (!unit || !offer) return;
+    let ref = unit[1];
+    try { ref = decodeURIComponent(ref); } catch (e) { /* kept as typed */ }
+    const link = offer.querySelector("a");
+    link.href = link.getAttribute("href") + "?q=" + encodeURIComponent(ref);
+    link.textContent = fill(link.getAttribute("data-text"), { query: ref });
+    offer.hidden = false;
+  }
+
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
@@ -259,6 +273,7 @@
     if (!/^\/-\/search\/?$/.test(path)) {
       unavailable.hidden = false;
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
+      offerUnitSearch(unavailable, path);
       return;
     }
     searchBox.hidden = false;
