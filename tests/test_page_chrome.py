@@ -199,3 +199,15 @@ async def test_a_glossary_filter_nothing_matches_offers_the_search(datasette, pr
     assert found["total"] > 0
     matched = (await datasette.client.get(prefix + "/-/glossary?q=dummy")).text  # a match keeps its table
     assert '<table class="glossary"' in matched and "glossary-none" not in matched
+
+
+async def test_an_index_row_that_is_no_kana_is_a_400_in_json(datasette):
+    """/laws-2017-ja/-/index.json?row=zzz answered 200 with every row (and "row": null), silently; the
+    page says “zzz” is not a kana beside every row, and keeps doing so."""
+    response = await datasette.client.get("/laws-2017-ja/-/index.json?row=zzz")
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("row='zzz' is not a kana")
+    page = await datasette.client.get("/en/laws-2017-ja/-/index?row=zzz")
+    assert page.status_code == 200 and "“zzz” is not a kana" in page.text
+    row = (await datasette.client.get("/laws-2017-ja/-/index.json?row=%E3%82%8A")).json()  # り: the ら row
+    assert [r["row"] for r in row["rows"]] == ["ら"]
