@@ -211,3 +211,29 @@ async def test_an_index_row_that_is_no_kana_is_a_400_in_json(datasette):
     assert page.status_code == 200 and "“zzz” is not a kana" in page.text
     row = (await datasette.client.get("/laws-2017-ja/-/index.json?row=%E3%82%8A")).json()  # り: the ら row
     assert [r["row"] for r in row["rows"]] == ["ら"]
+
+
+@pytest.mark.parametrize(
+    "typed, target",
+    [
+        ("61A", "/-/history/61#h-61A"),
+        ("%E7%AC%AC61%E6%9D%A1B%E9%A0%852", "/-/history/61#h-61B2"),  # 第61条B項2
+        ("61B2(a)", "/-/history/61#h-61B2(a)"),
+        ("61A.json", "/-/history/61.json"),
+    ],
+)
+async def test_a_section_typed_for_a_history_opens_its_laws_history_at_its_row(datasette, typed, target):
+    """/-/history/61A answered 404 '61A is not a law number', though the search box opens 61A."""
+    response = await datasette.client.get("/-/history/" + typed)
+    assert response.status_code == 302 and response.headers["location"] == target
+    row = target.split("#h-")[-1] if "#" in target else None
+    if row:
+        assert f'id="h-{row}"' in (await datasette.client.get(target.split("#")[0])).text
+    english = await datasette.client.get("/en/-/history/" + typed)
+    assert english.headers["location"] == ("" if typed.endswith(".json") else "/en") + target  # JSON has no prefix
+
+
+@pytest.mark.parametrize("typed", ["16x", "99Z", "61Z"])
+async def test_a_section_no_edition_has_is_still_named_in_the_history_error(datasette, typed):
+    response = await datasette.client.get(f"/-/history/{typed}.json")
+    assert response.status_code == 404 and response.json()["error"] == f"'{typed}' is not a law number like 16 or 72"
