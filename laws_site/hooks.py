@@ -48,6 +48,9 @@ def register_routes(datasette):
 def extra_template_vars(datasette, request):
     """What every page's chrome needs, on the plugin's own pages and its database's (`laws_chrome`
     chooses the site's layout in base.html): the site title, the top links, the query searched."""
+    from datasette.version import __version__ as datasette_version
+
+    from ingest.text.tokenize import clean_query
     from laws_site import compat
     from laws_site.http import plugin_paths
     from laws_site.http.responses import read_fixed
@@ -68,7 +71,9 @@ def extra_template_vars(datasette, request):
             "document_names": titles,  # doc id -> short title in the interface language (messages.py)
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
-            "site_query": request.args.get("q", ""),
+            "site_query": clean_query(request.args.get("q", "")),
+            # the footer's "Datasette v..." (laws_footer.html): Datasette gives it only to its own views
+            "datasette_version": datasette_version,
             **chrome.language_vars(request),
         }
 

@@ -167,3 +167,22 @@ async def test_the_whole_glossary_page_can_be_filtered_in_place_offline(datasett
     assert 'data-filtered="共 {total} 个术语，显示 {shown} 个"' in html
     filtered = (await get(datasette, "/-/glossary?q=dummy")).text
     assert "data-complete" not in filtered  # a filtered page holds some rows only
+
+
+async def test_a_term_in_context_pages_as_the_api_documents(datasette):
+    """docs/api.md pages the term's JSON with limit and offset; they were once ignored (every
+    usage, whatever was asked) and a bad value answered 200."""
+    path = "/-/glossary/" + quote("ダミー") + ".json"
+    whole = (await get(datasette, path)).json()
+    first = (await get(datasette, path + "?limit=2")).json()
+    assert (first["count"], first["offset"], first["limit"]) == (2, 0, 2)
+    assert first["usages"] == whole["usages"][:2] and first["total"] == whole["total"] > 2
+    assert first["next_url"].endswith("?limit=2&offset=2") and first["previous_url"] is None
+    second = (await get(datasette, first["next_url"])).json()
+    assert second["usages"] == whole["usages"][2:4] and second["previous_url"].endswith("?limit=2")
+    last = (await get(datasette, path + f"?offset={whole['total'] - 1}")).json()
+    assert last["usages"] == whole["usages"][-1:] and last["next_url"] is None and last["limit"] is None
+    for bad in ("limit=abc", "limit=0", "limit=-1", "offset=abc", "limit=501"):
+        response = await get(datasette, path + "?" + bad)
+        assert response.status_code == 400, bad
+        assert response.json()["error"].startswith(bad.split("=")[0] + " must be a whole number"), bad

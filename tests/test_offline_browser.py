@@ -375,8 +375,31 @@ def test_what_cannot_work_offline_says_so(phone, served):
         assert page.locator("#offline-unavailable").is_visible()
         assert not page.locator("#offline-about").is_visible() and not page.locator("#offline-search").is_visible()
         assert "/laws?sql=select+1" in page.inner_text("#offline-unavailable .offline-url")
+        assert not page.locator(".offline-unit-search").is_visible()  # no unit's address: nothing to search
         response = page.goto(served + "/laws/sections")
         assert response.status == 503 and page.locator("#offline-unavailable").is_visible()
+    finally:
+        context.set_offline(False)
+
+
+def test_a_unit_no_document_has_offers_its_search_offline(phone, served):
+    """/laws-1997-zh/61 (the corpus's 1997 text stops inside 52A) said only that the page is not in the
+    offline copy and that SQL and JSON need the server; now it offers the ref's search, which opens the
+    current Laws' Law 61 (online, the 404 offers it: laws_site/read/missing.py)."""
+    context, page = phone
+    context.set_offline(True)
+    try:
+        assert page.goto(served + "/laws-1997-zh/61").status == 503
+        offer = page.locator(".offline-unit-search a")
+        assert offer.is_visible() and offer.inner_text() == "「61」を検索"
+        offer.click()
+        page.wait_for_url("**/laws-2017-ja/61?from_search=61")
+        assert "61条" in page.inner_text("h1")
+        assert page.goto(served + "/en/laws-2017-ja/99Z").status == 503
+        assert page.locator(".offline-unit-search a").inner_text() == "Search for “99Z”"
+        page.locator(".offline-unit-search a").click()
+        page.wait_for_selector(".citation-note")  # no such unit: the nearest, as the server says it
+        assert page.locator(".citation-note .suggestions a").count() > 0
     finally:
         context.set_offline(False)
 

@@ -158,3 +158,26 @@ async def test_what_search_says_offline_is_the_servers_sentence(datasette, label
     finally:
         catalog.current.reset(token)
     assert all(str(escape(piece)) in shown for piece in re.split(r"\{[a-z]+\}", sentence)), (sentence, shown)
+
+
+@pytest.mark.parametrize("typed", ["%20%20", "%00", "%01" + quote("リボーク") + "%00"])
+@pytest.mark.parametrize("prefix", ["", "/en"], ids=["ja", "en"])
+async def test_a_blank_or_control_character_query_shows_as_the_server_shows_it(
+    datasette, labels, offline_page, prefix, typed
+):
+    """Offline, "  " was titled '   – 検索' with the filters folded and nothing to say; the server's
+    page shows the empty form. The title, the boxes and the filters' state are the server's."""
+    url = f"{prefix}/-/search?q={typed}"
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    online = (await datasette.client.get(url)).text
+    offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
+
+    def shown(html: str) -> tuple:
+        return (
+            re.search(r"<title>(.*?)</title>", html, re.S).group(1),
+            re.search(r'id="site-search-q" name="q" value="([^"]*)"', html).group(1),
+            re.search(r'<input type="hidden" name="q" value="([^"]*)"', html).group(1),
+            bool(re.search(r'<details class="search-filters"[^>]*\bopen\b', html)),
+        )
+
+    assert shown(offline) == shown(online)

@@ -194,7 +194,7 @@ async def test_results_show_labels_not_ids(datasette):
     html = (await datasette.client.get("/-/search?q=" + quote("不十分なビッド"))).text
     assert '<span class="label">第27条B項4</span>' in html
     # 27B4 has no title of its own: its parent's tells what it is about
-    assert '<span class="context">不十分なビッドが受け入れられなかった場合</span>' in html
+    assert '<span class="context" lang="ja">不十分なビッドが受け入れられなかった場合</span>' in html
     html = (await datasette.client.get("/-/search?q=" + quote("同等なコール"))).text
     assert "quote:" not in html.split('<section class="content">', 1)[-1].replace("quote%3A", "").replace("/quote:", "")
 

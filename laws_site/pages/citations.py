@@ -210,7 +210,7 @@ def query_part(value: str) -> str:
 
 
 def selected_pair(doc: str, pairs: list[dict], citing: int | None, cited: int | None, titles) -> dict | None:
-    if citing is None or cited is None:
+    if citing not in titles or cited not in titles:  # not a law of these Laws (to=999): no empty, dead link
         return None
     pair = next((p for p in pairs if (p["from_law"], p["to_law"]) == (citing, cited)), None)
     return {

@@ -131,11 +131,18 @@ async def term_view(datasette, request):
             limit=MAX_TERM_CHARS,
         )
         return await answer_error(datasette, request, as_json, refusal, 400, term=term[:MAX_TERM_CHARS])
+    limit, offset = None, 0  # the JSON pages like the glossary's (docs/api.md); no `limit`: every usage
+    if as_json:
+        try:
+            limit = parse_count(request.args.get("limit"), "limit", 0, 1, MAX_LIMIT) or None
+            offset = parse_count(request.args.get("offset"), "offset", 0, 0, 100_000)
+        except QueryError as error:
+            return await answer_error(datasette, request, as_json, message_of(error), 400, term=term)
     lang = i18n.lang()
     usage = await read(datasette, lambda conn: labelled(conn, term_usage(conn, term), lang))
     if usage is None:
         suggestions = await read(datasette, lambda conn: nearest_terms(conn, term))
-        unknown = message("「%(term)s」 is not in the glossary, the definitions or the director vocabulary.", term=term)
+        unknown = message("“%(term)s” is not in the glossary, the definitions or the director vocabulary.", term=term)
         if as_json:
             return json_response(
                 {
@@ -157,6 +164,8 @@ async def term_view(datasette, request):
     if as_json:
         flat = [usage_json(u) for group in usage["groups"] for u in group["usages"]]
         groups = [{k: group[k] for k in ("doc", "lang", "document", "count")} for group in usage["groups"]]
+        page = flat[offset : offset + limit] if limit else flat[offset:]
+        following = offset + limit if limit and offset + limit < len(flat) else None
         return json_response(
             {
                 "ok": True,
@@ -164,8 +173,15 @@ async def term_view(datasette, request):
                 "entry": usage["entry"],
                 "forms": usage["forms"],
                 "total": usage["total"],
+                "count": len(page),
+                "offset": offset,
+                "limit": limit,
+                "next_url": page_url(datasette, request, following, True),
+                "previous_url": page_url(
+                    datasette, request, max(0, offset - (limit or offset)) if offset else None, True
+                ),
                 "groups": groups,
-                "usages": flat,
+                "usages": page,
             }
         )
     return await html_page(datasette, request, "glossary_term.html", usage)

@@ -8,17 +8,24 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+from ingest.text.refs import law_number
 from ingest.text.spelling import typed_law_ref
+from laws_site.http.locations import redirect
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n.catalog import N_, gettext
-from laws_site.read import editions, reasons
+from laws_site.read import editions, queries, reasons
 from laws_site.read.diffs import side_pieces_of
 
 
 async def view(datasette, request):
     law = law_typed(request.url_vars["law"])
     as_json = bool(request.url_vars.get("as_json"))
+    within = section_typed(law)
+    if within and await read(datasette, lambda conn: is_law_unit(conn, within[1])):
+        # 61A, 第61条B項2: that law's history, at the section's row (it said: not a law number)
+        number, ref = within
+        return redirect(f"/-/history/{number}" + (".json" if as_json else f"#h-{ref}"))
     try:
         history = await read(datasette, lambda conn: editions.law_history(conn, law))
     except editions.HistoryError as error:
@@ -64,8 +71,22 @@ async def view(datasette, request):
 def law_typed(typed: str) -> str:
     """The law number of a law typed in any spelling the search box takes (第61条, Law 61, ６１ -> 61);
     anything else (16x names a section) as typed, for the error to name. The path comes percent-encoded."""
-    ref = typed_law_ref(unquote(typed))
+    typed = unquote(typed)  # the error names what was typed (😀), not its encoding (%F0%9F%98%80)
+    ref = typed_law_ref(typed)
     return ref if ref and ref.isdigit() else typed
+
+
+def section_typed(typed: str) -> tuple[int, str] | None:
+    """(law number, ref) of a part of a law typed in any spelling the search box takes (61A, 第61条A項)."""
+    ref = None if typed.isdigit() else typed_law_ref(typed)
+    number = law_number(ref) if ref else None
+    return (number, ref) if number else None
+
+
+def is_law_unit(conn, ref: str) -> bool:
+    """A unit of some edition of the Laws (16X is none: still the error that names it)."""
+    laws = [document.id for document in queries.registry(conn).laws]
+    return any(conn.execute("select 1 from sections where doc = ? and ref = ?", (doc, ref)).fetchone() for doc in laws)
 
 
 def readable(message: str, law: str) -> str:

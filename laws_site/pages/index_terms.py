@@ -133,5 +133,8 @@ async def view(datasette, request):
             datasette, request, 404, message, as_json=as_json, extra={"suggestions": suggestions}
         )
     if request.url_vars.get("as_json"):
+        if context["not_a_row"]:  # the page says so beside every row; JSON says it as every API does, a 400
+            error = f"row={asked[:20]!r} is not a kana: one of あ か さ た な は ま や ら わ, or any kana of a row (り)"
+            return await error_response(datasette, request, 400, error, as_json=True, title="Bad Request")
         return json_response(index_json(context))
     return await html_page(datasette, request, "index_terms.html", {**context, "document_title": titles.get(doc)})

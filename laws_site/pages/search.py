@@ -41,13 +41,15 @@ async def view(datasette, request):
     documents = {} if as_json else await document_choices(database)  # the form's choices (search_page checks doc)
     args = request.args  # parsed from the query string on each reading: read once
     form = {
-        "query": args.get("q", ""),
+        # as searched: control characters out, spaces collapsed (a NUL once stood raw in the title and
+        # the box, and "  " answered 「  」に一致する結果はありません instead of the empty form)
+        "query": clean_query(args.get("q", "")),
         "doc": args.get("doc") or None,
         "lang": args.get("lang") or None,
         "exact": bool(args.get("exact")),
     }
     context = {**form, "documents": documents}
-    if not clean_query(form["query"]):
+    if not form["query"]:
         if as_json:
             return await respond(datasette, request, True, {**context, "error": EMPTY_JSON_QUERY}, 400)
         if not form["doc"] and not form["lang"]:

@@ -13,18 +13,18 @@ from urllib.parse import unquote, urlencode
 from ingest.references.labels import law_citation, printed_marker
 from ingest.sources.registry import Registry
 from ingest.text.refs import law_number, parse_law_ref
-from ingest.text.spelling import candidate_refs, canonical_ref
+from ingest.text.spelling import canonical_ref
 from laws_site.http.locations import redirect
 from laws_site.http.responses import error_response, html_page, json_response, read, read_fixed
 from laws_site.i18n import catalog as i18n
 from laws_site.i18n import chrome
 from laws_site.i18n.catalog import N_
-from laws_site.read import editions, queries
+from laws_site.read import editions, missing, queries
 from laws_site.read.footnotes import page_footnotes
 from laws_site.read.guides import guide_links
 from laws_site.read.linkify import blocks, mark_terms, segments
 from laws_site.read.source_notes import source_notes
-from laws_site.read.units import composed_text, labels_by_language, load_unit, nearest_refs, permalink
+from laws_site.read.units import composed_text, labels_by_language, load_unit, permalink
 from laws_site.read.units import labels as unit_labels
 from laws_site.search import alternatives as citation_alternatives
 
@@ -562,11 +562,8 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
         canonical = (
             queries.aliased_ref(conn, doc, ref) or canonical_ref(document["kind"], ref, refs) if document else None
         )
-        suggestions = [] if canonical else suggest(conn, doc, ref, refs)
-        if document:  # what people read: 「第9条」 / "Law 9", the document's short title in their language
-            names = unit_labels(conn, [f"{doc}:{s['label']}" for s in suggestions], lang)
-            for s in suggestions:
-                s["name"] = names.get(f"{doc}:{s['label']}")
+        suggestions = [] if canonical else missing.offered(conn, doc, ref, refs, lang)
+        if document:  # what people read: the document's short title in their language
             document = {**document, "name": short_titles(conn, lang).get(doc)}
         return document, canonical, suggestions
 
@@ -584,16 +581,3 @@ async def missing_unit(datasette, request, doc: str, ref: str, as_json: bool):
         template="unit_not_found.html",
         context={"doc": doc, "ref": ref, "document": document},
     )
-
-
-def suggest(conn, doc: str, ref: str, refs: list[str]) -> list[dict]:
-    """Nearest existing refs: close spellings, then the enclosing law of a too-deep ref."""
-    existing = set(refs)
-    role = (queries.document(conn, doc) or {}).get("kind", "")
-    near = [c for c in candidate_refs(role, ref) if c in existing] + nearest_refs(conn, doc, ref)
-    law = law_number(ref)
-    if law is not None and str(law) in existing:
-        near.append(str(law))
-    if not refs:  # unknown document: nearest_refs names documents instead
-        return [{"label": s, "url": f"/{s.removeprefix('document ')}"} for s in near]
-    return [{"label": r, "url": permalink(doc, r)} for r in dict.fromkeys(near) if r in existing][:8]

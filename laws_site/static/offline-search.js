@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, fill, message, unitLink, Engine } = S;
+  const { K, QueryError, cleanQuery, fill, message, unitLink, Engine } = S;
 
 
   function esc(text) {
@@ -107,14 +107,14 @@
     const label = names.label(r);
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
-    const notes = [context ? part(p, "context", { title: context }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
+    const notes = [context ? part(p, "context", { title: context, lang: r.lang }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
       r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
       r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
       r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
-    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet });
+    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet, lang: r.lang });
   }
 
   /** The guides the pack says cover the first results (laws_site/read/guides.py offered_guides): the
@@ -173,7 +173,7 @@
   const namesOf = new WeakMap(); // the saved labels -> their Names (the worker keeps one labels object per language)
 
   function answerSearch(engine, words, pathname, params, labels) {
-    const query = params.get("q") || "";
+    const query = cleanQuery(params.get("q") || ""); // as the server's page shows it (pages/search.py)
     let names = labels && namesOf.get(labels);
     if (!names) {
       names = new Names(labels, engine);
@@ -184,7 +184,7 @@
     const chosen = params.get("doc") || "";
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
-    if (!query.trim() && !params.get("doc") && !params.get("lang")) return shown;
+    if (!query && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
       answer = engine.search(query, { doc: params.get("doc") || null, lang: params.get("lang") || null,
@@ -248,6 +248,20 @@
     return enginePromise;
   }
 
+  /** /<doc>/<ref> with no saved page (no such unit: every unit's page is saved): a search for the ref,
+   * which opens the unit of that citation (the current Laws' 61 for /laws-1997-zh/61) or names the nearest. */
+  function offerUnitSearch(unavailable, path) {
+    const unit = /^\/[a-z0-9]+(?:-[a-z0-9]+)+\/(?!-\/)([^/].*)$/.exec(path);
+    const offer = unavailable.querySelector(".offline-unit-search");
+    if (!unit || !offer) return;
+    let ref = unit[1];
+    try { ref = decodeURIComponent(ref); } catch (e) { /* kept as typed */ }
+    const link = offer.querySelector("a");
+    link.href = link.getAttribute("href") + "?q=" + encodeURIComponent(ref);
+    link.textContent = fill(link.getAttribute("data-text"), { query: ref });
+    offer.hidden = false;
+  }
+
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
@@ -259,6 +273,7 @@
     if (!/^\/-\/search\/?$/.test(path)) {
       unavailable.hidden = false;
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
+      offerUnitSearch(unavailable, path);
       return;
     }
     searchBox.hidden = false;
