@@ -272,3 +272,28 @@ def test_a_request_wished_for_reaches_law_66a(search_conn):
     """「見せてほしい」 asks for the cards of the trick as 66A's 要求: read as typed, 45G, 45D1 and 65A came first."""
     found = [r["id"] for r in engine.search(search_conn, "伏せる前にトリックのカードを見せてほしい", limit=2)]
     assert "laws-2017-ja:66A" in found, found
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("フォローできたのにしなかった", "リボークした"),
+        ("フォローできるのにフォローしていない", "リボークした"),
+        ("ハートを持っていたのにフォローしなかった", "リボークした"),
+    ],
+)
+def test_a_follow_not_made_when_it_could_be_is_a_revoke(typed, read):
+    assert with_table_words(typed) == read
+
+
+# a player who may be void (61B1 「ディフェンダーがフォローしなかったとき」), one who could not follow (44D), a duty
+@pytest.mark.parametrize("typed", ["フォローしなかった", "フォローできなかった", "フォローしないときは"])
+def test_a_follow_not_made_without_saying_it_could_be_stays_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_follow_not_made_when_it_could_be_reaches_the_revoke_laws(search_conn):
+    """Read as typed, ない dropped, 「フォローできたのにしなかった」 was the duty to follow: def:スートにフォローする,
+    44C and 44 first, no law on the revoke (61-64) in the first three."""
+    found = [r for r in engine.search(search_conn, "フォローできたのにしなかった", limit=3)]
+    assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] in {"61", "62", "63", "64"}, [r["id"] for r in found]

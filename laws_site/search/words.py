@@ -125,6 +125,15 @@ TABLE_WORDS = (
     # not what another object names (システムカードを持っていない)
     (rf"{SUIT_WORD}(?:を持って(?:い)?|は|が)?な(?:い|かった)", f"{SUIT_WORD}のカードがない"),
     (r"(?<![をがは])持って(?:い)?な(?:い|かった)", "カードがない"),
+    # a follow not made when it could be (フォローできたのにしなかった, スートを持っていたのにフォローしなかった) is a
+    # revoke (61A 「スートにフォローしないこと、または ... できるのにしないこと ... はリボークになる」): the cut drops
+    # ない, which left フォロー, the duty (44C). A bare フォローしなかった stays: the Laws print it of a player who
+    # may be void (61B1 「ディフェンダーがフォローしなかったとき、リードされたスートのカードがないか質問する」)
+    (
+        rf"(?:フォロー(?:が|は)?でき(?:る|た)のに(?:フォロー)?|(?:{SUIT_WORD}を)?持って(?:い)?(?:る|た)のにフォロー)"
+        r"し(?:てい|て)?な(?:かった|い(?![とでけ]))",
+        "リボークした",
+    ),
 )
 TABLE_WORD_RES = tuple((re.compile(pattern), word) for pattern, word in TABLE_WORDS)
 # a word with a light surface is light unless its content surfaces are printed this many times as often
@@ -143,7 +152,7 @@ def with_table_words(text: str) -> str:
     """The query with what is told as at the table in the Laws' words (TABLE_WORDS): a seat or a turn (右の人,
     左隣, パートナーの番: RHO, LHO, パートナーの順番), the next table (他のテーブル), a duty (パスする義務), a
     named suit (スート), a suit not held (スートのカードがない), a call said (コールする), a request (要求する), a
-    question (質問する), a statement heard (教えられる). Read after NFKC, as the cut
+    question (質問する), a statement heard (教えられる), a follow not made when it could be (リボーク). Read after NFKC, as the cut
     reads it: a phone's kana keyboard types a bid in full width (１ＮＴと言った)."""
     text = unicodedata.normalize("NFKC", text)
     for pattern, word in TABLE_WORD_RES:
