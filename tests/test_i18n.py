@@ -359,3 +359,10 @@ async def test_the_history_dates_its_versions_in_the_interface_language(datasett
     """/zh/-/history/16 printed each version's date as 2013-02-28."""
     html = (await datasette.client.get(f"{prefix}/-/history/16")).text
     assert f'<small><time datetime="2013-02-28">{date}</time></small>' in html
+
+
+@pytest.mark.parametrize("prefix, quoted", [("", "「OR」"), ("/zh", "“OR”"), ("/en", "“OR”")], ids=["ja", "zh", "en"])
+async def test_search_quotes_what_was_typed_as_the_interface_language_quotes(datasette, prefix, quoted):
+    """The English page said 「😀」 has no word...: Japanese brackets in an English sentence."""
+    response = await datasette.client.get(f"{prefix}/-/search?q=OR")
+    assert response.status_code == 400 and quoted in response.text

@@ -5,7 +5,6 @@ each step; /-/history lists the laws. JSON at the same URLs with .json. Made at 
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote
 
 from ingest.text.refs import law_number
@@ -13,7 +12,7 @@ from ingest.text.spelling import typed_law_ref
 from laws_site.http.locations import redirect
 from laws_site.http.responses import error_response, html_page, json_response, read
 from laws_site.i18n import catalog as i18n
-from laws_site.i18n.catalog import N_, gettext
+from laws_site.i18n.catalog import N_
 from laws_site.read import editions, queries, reasons
 from laws_site.read.diffs import side_pieces_of
 
@@ -33,7 +32,7 @@ async def view(datasette, request):
             datasette,
             request,
             404,
-            str(error) if as_json else readable(str(error), law),
+            error.args[0],
             as_json=as_json,
             title="No such law",
         )
@@ -89,23 +88,7 @@ def is_law_unit(conn, ref: str) -> bool:
     return any(conn.execute("select 1 from sections where doc = ? and ref = ?", (doc, ref)).fetchone() for doc in laws)
 
 
-def readable(message: str, law: str) -> str:
-    """The error in the interface language (the JSON keeps the English message)."""
-    found = re.fullmatch(r"no Law (\d+) in any edition in the corpus \(laws (\S+)\)", message)
-    if found:
-        return gettext(
-            "There is no Law %(law)s in any edition in the corpus (laws %(span)s).",
-            law=found.group(1),
-            span=found.group(2),
-        )
-    return gettext("%(text)s is not a law number like 16 or 72.", text=law[:20])
-
-
-MESSAGES = [
-    N_("No such law"),
-    N_("There is no Law %(law)s in any edition in the corpus (laws %(span)s)."),
-    N_("%(text)s is not a law number like 16 or 72."),
-]
+MESSAGES = [N_("No such law")]  # the error page's title
 
 
 async def index(datasette, request):

@@ -16,6 +16,7 @@ from ingest.editions.relations import relation_words
 from ingest.references.labels import law_citation
 from ingest.text.refs import law_number
 from laws_site.i18n.catalog import N_
+from laws_site.i18n.message import message as by_id
 from laws_site.read import queries, reasons
 from laws_site.read.units import labels as people_labels
 from laws_site.read.units import permalink
@@ -294,14 +295,22 @@ def history_sides(history: dict) -> list[tuple[str, str]]:
 
 
 class HistoryError(ValueError):
-    """A law the history cannot show (not a number, no such law)."""
+    """A law the history cannot show (not a number, no such law): its one argument is the Message (a page
+    shows it by its catalogue id, JSON its English)."""
 
 
 def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
     """One law through every version in the corpus (the stored JSON), with links added."""
     text = (law_text or "").strip()
     if not text.isascii() or not text.isdigit() or len(text) > 3:
-        raise HistoryError(f"{law_text[:20]!r} is not a law number like 16 or 72")
+        raise HistoryError(
+            by_id(
+                "%(typed)s is not a law number like 16 or 72.",
+                "%(quoted)s is not a law number like 16 or 72",
+                typed=law_text[:20],
+                quoted=repr(law_text[:20]),
+            )
+        )
     try:
         row = conn.execute("select history from law_history where law = ?", (int(text),)).fetchone()
         known = [r[0] for r in conn.execute("select law from law_history order by law")]
@@ -309,7 +318,14 @@ def law_history(conn: sqlite3.Connection, law_text: str) -> dict:
         row, known = None, []
     if row is None:
         span = f"{known[0]}-{known[-1]}" if known else "none"
-        raise HistoryError(f"no Law {int(text)} in any edition in the corpus (laws {span})")
+        raise HistoryError(
+            by_id(
+                "There is no Law %(law)s in any edition in the corpus (laws %(span)s).",
+                "no Law %(law)s in any edition in the corpus (laws %(span)s)",
+                law=int(text),
+                span=span,
+            )
+        )
     history = json.loads(row[0])
     cells = [c for entry in history["rows"] for c in (entry["old"], entry["new"], *entry["reprints"]) if c]
     ids = list({c["id"] for c in cells})

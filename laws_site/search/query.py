@@ -29,9 +29,9 @@ MESSAGES = {
     "unknown_document": "Unknown document '{doc}'; choose one of: {documents}.",
     "limit": "limit must be a whole number from 1 to {highest}.",
     "offset": "offset must be a whole number from 0 to {highest}.",
-    "only_operators": "「{shown}」 has only search operators, and there are none here: every word you type is "
+    "only_operators": "“{shown}” has only search operators, and there are none here: every word you type is "
     "searched for as written. " + EMPTY_QUERY,
-    "nothing": "「{shown}」 has no word, number or character to search for. " + EMPTY_QUERY,
+    "nothing": "“{shown}” has no word, number or character to search for. " + EMPTY_QUERY,
     "no_such_unit": "No such unit: {query}.",
     "no_such_unit_in_filters": "No such unit in the document or language chosen: {query}.",
     "elsewhere": "No such unit in {title}: {query}. The same number exists elsewhere:",
@@ -53,12 +53,12 @@ PAGE_MESSAGES = {
     "limit": ("%(name)s must be a whole number from %(low)s to %(high)s.", {"high": "highest"}),
     "offset": ("%(name)s must be a whole number from %(low)s to %(high)s.", {"high": "highest"}),
     "only_operators": (
-        "「%(query)s」 has only search operators, and there are none here: every word you type is searched for as "
+        "“%(query)s” has only search operators, and there are none here: every word you type is searched for as "
         "written. Type a word to search for (リボーク, 藏牌, revoke) or a citation (64A1, 第16条B項1, Law 73).",
         {"query": "shown"},
     ),
     "nothing": (
-        "「%(query)s」 has no word, number or character to search for. Type a word to search for (リボーク, 藏牌, "
+        "“%(query)s” has no word, number or character to search for. Type a word to search for (リボーク, 藏牌, "
         "revoke) or a citation (64A1, 第16条B項1, Law 73).",
         {"query": "shown"},
     ),
