@@ -262,6 +262,10 @@ async def test_etags_are_per_answer(datasette):
         ("/-/citations.json?law=" + "9" * 5000, ["law="]),
         ("/-/glossary.json?lang=xx", ["lang='xx'", "ja, en, zh"]),
         ("/-/diff.json?ref=61&from=laws-1997-zh&to=laws-2017-ja&whitespace=maybe", ["whitespace='maybe'"]),
+        # search read exact=0 and list=zzz as on, silently (docs/api.md: a bad value is a 400)
+        ("/-/search.json?q=revoke&exact=maybe", ["exact='maybe'", "one of 1"]),
+        ("/-/search.json?q=revoke&exact=0", ["exact='0'"]),
+        ("/-/search.json?q=61&list=zzz", ["list='zzz'"]),
     ],
 )
 async def test_a_bad_value_of_a_known_parameter_is_a_400(datasette, path, words):
@@ -276,6 +280,9 @@ async def test_a_bad_value_of_a_known_parameter_is_a_400(datasette, path, words)
         "/-/glossary.json?lang=zh",
         "/-/search.json?q=revoke&lang=zh",
         "/-/citations?law=61",
+        "/-/search.json?q=revoke&exact=1",
+        "/-/search.json?q=revoke&exact=",
+        "/-/search.json?q=61&list=1",
     ],
 )
 async def test_good_values_still_answer(datasette, path):

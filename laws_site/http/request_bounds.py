@@ -92,6 +92,9 @@ PARAMETERS: list[tuple[str, str, Callable[[str], Message | None]]] = [
     (r"/-/citations(\.json)?", "law", law_number),
     (r"/-/glossary(\.json)?", "lang", one_of("ja", "en", "zh")),
     (r"/-/diff(\.json)?", "whitespace", flag),
+    # search (and its offline twin) reads any value as on: only the one its own links send is taken
+    (r"/-/search(\.json)?", "exact", one_of("1")),
+    (r"/-/search(\.json)?", "list", one_of("1")),
     (r"/-/auth-token", "token", ascii_token),
     (r"/-/allow-debug", "actor", json_object),
     (r"/-/allow-debug", "allow", json_object),
