@@ -284,3 +284,35 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
     assert json.loads(answer.stdout) == server
     assert ["8黑桃", ["8スペード"]] in server[0]
+
+
+@pytest.mark.parametrize(
+    "query, said, not_read",
+    [
+        ("還沒放到桌上", "放到", "着く"),  # 到 is where the card was put, no "arrive"
+        ("打到一半发现这副牌这一轮不该打", "打到", "着く"),
+        ("按花色排好的就发了", "排好", "良い"),  # 好: put in order, no "good"
+    ],
+)
+def test_a_verbs_result_reads_nothing_of_its_own(data, query, said, not_read):
+    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert not_read not in words(data, query) and found.get(said, []) == data.translations.get(said[0], []), found
+
+
+def test_a_causative_reads_nothing(data):
+    """让 in 「牌面先讓同伴看到了」 says who saw (let partner see): no 生じる ("to yield"), no 許可 ("to permit")."""
+    assert not {"生じる", "許可"} & set(words(data, "防家出牌時牌面先讓同伴看到了"))
+
+
+@pytest.mark.parametrize(
+    "query, japanese, wrong",
+    [
+        ("我不小心加倍了同伴的叫品", "偶然", "慎む"),  # 不小心 "not careful": accidentally (16D1 偶然得た)
+        ("庄家不小心掉了一张牌", "偶然", "慎む"),  # 48A 偶然落としたカード
+        ("这副牌没洗", "シャフル", None),  # 6D2 シャフルしないで配ったディール
+    ],
+)
+def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
+    read = words(data, query)
+    assert japanese in read and wrong not in read, read
