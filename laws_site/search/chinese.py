@@ -48,6 +48,8 @@ RESULTS = ("到", "好")
 # a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike): the verb after it tells what
 # happened; its own glosses are another sense ("to yield": 生じる, "to permit": 許可)
 CAUSATIVES = ("让", "使", "令")
+# a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike) reads nothing: no "to make" (メイク)
+CARRYING_VERBS = ("做", "弄", "搞")
 SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -154,7 +156,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     telling = telling_words(conn, data)
     readings = {}
     for word, _, english in rows:
-        if word in table or word in CAUSATIVES:
+        if word in table or word in CAUSATIVES + CARRYING_VERBS:
             continue
         japanese = cognate(word, data, telling)
         if not japanese and english:
