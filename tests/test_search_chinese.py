@@ -318,3 +318,15 @@ def test_a_causative_reads_nothing(data):
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
     read = words(data, query)
     assert japanese in read and wrong not in read, read
+
+
+@pytest.mark.parametrize(
+    "query, said, term",
+    [
+        ("罰牌已經拿回手裡了", "罚牌", "罚张"),  # the everyday form of the 1997 罚张 (corpus/zh_variants.yml)
+        ("夢家看了我的牌", "梦家", "明手"),  # Taiwan's dummy
+    ],
+)
+def test_a_chinese_variant_reads_as_the_1997_term(data, query, said, term):
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == data.translations[term] != [], found

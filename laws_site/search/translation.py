@@ -93,6 +93,11 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
     for entry in data.vocabulary.entries:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
+    # a regional or later Chinese form of a 1997 term (corpus/zh_variants.yml: 罚牌 for 罚张, 夢家 for 明手) reads as
+    # the term does
+    for variant, term in sorted(data.expansions.zh.items()):
+        if term_key(variant) not in table:
+            add(variant, list(table.get(term_key(term), [])))
     for word, digits in NUMBERS.items():
         add(word, [digits])
     for said, count in chinese_counts().items():
