@@ -325,6 +325,7 @@ def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wron
     [
         ("罰牌已經拿回手裡了", "罚牌", "罚张"),  # the everyday form of the 1997 罚张 (corpus/zh_variants.yml)
         ("夢家看了我的牌", "梦家", "明手"),  # Taiwan's dummy
+        ("防家有大罚张", "大罚张", "重罚张"),  # 大罚牌 written with the 1997 罚张: a major penalty card, no 大きい
     ],
 )
 def test_a_chinese_variant_reads_as_the_1997_term(data, query, said, term):
