@@ -331,3 +331,13 @@ def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wron
 def test_a_chinese_variant_reads_as_the_1997_term(data, query, said, term):
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert found.get(said) == data.translations[term] != [], found
+
+
+@pytest.mark.parametrize(
+    "query, demanded",
+    [("庄家要我出黑桃", True), ("他要同伴先出那张", True), ("这样要罚吗", False), ("我要改叫", False)],
+)
+def test_yao_before_a_player_is_a_demand(data, query, demanded):
+    """要 right before a player (要我出黑桃) is the Laws' 要求 (59 「要求されたとおりに」); before a verb (要罚吗) or
+    after the one who wants (我要改叫) it demands nothing."""
+    assert ("要求" in words(data, query)) == demanded, words(data, query)

@@ -50,6 +50,27 @@ RESULTS = ("到", "好")
 CAUSATIVES = ("让", "使", "令")
 # a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike) reads nothing: no "to make" (メイク)
 CARRYING_VERBS = ("做", "弄", "搞")
+# 要 right before a player is a demand (庄家要我出黑桃: declarer required me to play a spade), read as the Laws'
+# 要求 (59 「要求されたとおりに」), not its common yào "want"; before a verb it is "need to" (要罚吗) and reads nothing
+DEMAND = "要"
+DEMANDED = "要求"
+PLAYER_WORDS = (
+    "我",
+    "你",
+    "他",
+    "她",
+    "我们",
+    "你们",
+    "他们",
+    "明手",
+    "庄家",
+    "防家",
+    "同伴",
+    "对手",
+    "对方",
+    "上家",
+    "下家",
+)
 SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -173,6 +194,11 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                     costs[verb + result] = joined
                     if verb in table:
                         table[verb + result] = list(table[verb])
+    for player in PLAYER_WORDS:  # 要我 is one word, as costly as the two
+        joined = costs.get(DEMAND, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
+        if DEMAND + player not in costs and joined < UNKNOWN_COST:
+            costs[DEMAND + player] = joined
+            table[DEMAND + player] = [DEMANDED, *table.get(player, [])]
     for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
         for direction in DIRECTIONS:
             if verb + direction in table or verb + direction in costs:
