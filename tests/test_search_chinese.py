@@ -317,6 +317,8 @@ def test_a_causative_reads_nothing(data):
         ("明手在打牌过程中主动叫裁判", "プレイ期間", "過程"),  # during the play, no 過程 "process"
         ("庄家叫明手出大的", "ダミーのカードを指定する", "コール"),  # 1997 46A 庄家指示明手打牌时
         ("有局四黑桃加倍超一墩", "バルネラブル", None),  # CC-CEDICT 有局 "vulnerable (in bridge)"
+        ("裁判应该给两边什么分", "スコア", "割る"),  # 1997 12C3 得分, 调整分: a score, not "to divide"
+        ("有一對選手遲到了二十分鐘才來", "競技者", "スコア"),  # 分钟 stays minutes
     ],
 )
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
