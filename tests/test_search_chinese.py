@@ -313,6 +313,7 @@ def test_a_causative_reads_nothing(data):
         ("这副牌没洗", "シャフル", None),  # 6D2 シャフルしないで配ったディール
         ("防守方在同伴出牌前搶先引下一墩", "リード", "書く"),  # 1997 50D2 引出该罚张花色: lead, not "to draw"
         ("我做庄家", "ディクレアラー", "メイク"),  # 做 carries 庄家: being declarer, no "to make"
+        ("罰牌已經拿回手裡了", "ペナルティカード", "含む"),  # 拿 "to hold": took back, nothing "contained"
         ("明手在打牌过程中主动叫裁判", "ディレクターを呼ぶ", "コール"),  # summoning (1997 9B1(a) 召请裁判), no call
         ("明手在打牌过程中主动叫裁判", "プレイ期間", "過程"),  # during the play, no 過程 "process"
         ("庄家叫明手出大的", "ダミーのカードを指定する", "コール"),  # 1997 46A 庄家指示明手打牌时

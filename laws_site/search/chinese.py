@@ -48,8 +48,9 @@ RESULTS = ("到", "好")
 # a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike): the verb after it tells what
 # happened; its own glosses are another sense ("to yield": 生じる, "to permit": 許可)
 CAUSATIVES = ("让", "使", "令")
-# a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike) reads nothing: no "to make" (メイク)
-CARRYING_VERBS = ("做", "弄", "搞")
+# a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike; 拿回手里: took back into the hand)
+# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain")
+CARRYING_VERBS = ("做", "弄", "搞", "拿")
 # 要 right before a player is a demand (庄家要我出黑桃: declarer required me to play a spade), read as the Laws'
 # 要求 (59 「要求されたとおりに」), not its common yào "want"; before a verb it is "need to" (要罚吗) and reads nothing
 DEMAND = "要"
