@@ -284,3 +284,68 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
     assert json.loads(answer.stdout) == server
     assert ["8黑桃", ["8スペード"]] in server[0]
+
+
+@pytest.mark.parametrize(
+    "query, said, not_read",
+    [
+        ("還沒放到桌上", "放到", "着く"),  # 到 is where the card was put, no "arrive"
+        ("打到一半发现这副牌这一轮不该打", "打到", "着く"),
+        ("按花色排好的就发了", "排好", "良い"),  # 好: put in order, no "good"
+    ],
+)
+def test_a_verbs_result_reads_nothing_of_its_own(data, query, said, not_read):
+    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert not_read not in words(data, query) and found.get(said, []) == data.translations.get(said[0], []), found
+
+
+def test_a_causative_reads_nothing(data):
+    """让 in 「牌面先讓同伴看到了」 says who saw (let partner see): no 生じる ("to yield"), no 許可 ("to permit")."""
+    assert not {"生じる", "許可"} & set(words(data, "防家出牌時牌面先讓同伴看到了"))
+
+
+@pytest.mark.parametrize(
+    "query, japanese, wrong",
+    [
+        ("我不小心加倍了同伴的叫品", "偶然", "慎む"),  # 不小心 "not careful": accidentally (16D1 偶然得た)
+        ("庄家不小心掉了一张牌", "偶然", "慎む"),  # 48A 偶然落としたカード
+        ("这副牌没洗", "シャフル", None),  # 6D2 シャフルしないで配ったディール
+        ("防守方在同伴出牌前搶先引下一墩", "リード", "書く"),  # 1997 50D2 引出该罚张花色: lead, not "to draw"
+        ("我做庄家", "ディクレアラー", "メイク"),  # 做 carries 庄家: being declarer, no "to make"
+        ("罰牌已經拿回手裡了", "ペナルティカード", "含む"),  # 拿 "to hold": took back, nothing "contained"
+        ("明手在打牌过程中主动叫裁判", "ディレクターを呼ぶ", "コール"),  # summoning (1997 9B1(a) 召请裁判), no call
+        ("明手在打牌过程中主动叫裁判", "プレイ期間", "過程"),  # during the play, no 過程 "process"
+        ("庄家叫明手出大的", "ダミーのカードを指定する", "コール"),  # 1997 46A 庄家指示明手打牌时
+        ("庄家叫明手出大的", "同じ意味の言葉で指定", "大きい"),  # 46B1(a) 「高い」、またはこれと同じ意味の言葉
+        ("有局四黑桃加倍超一墩", "バルネラブル", None),  # CC-CEDICT 有局 "vulnerable (in bridge)"
+        ("裁判应该给两边什么分", "スコア", "割る"),  # 1997 12C3 得分, 调整分: a score, not "to divide"
+        ("有一對選手遲到了二十分鐘才來", "競技者", "スコア"),  # 分钟 stays minutes
+    ],
+)
+def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
+    read = words(data, query)
+    assert japanese in read and wrong not in read, read
+
+
+@pytest.mark.parametrize(
+    "query, said, term",
+    [
+        ("罰牌已經拿回手裡了", "罚牌", "罚张"),  # the everyday form of the 1997 罚张 (corpus/zh_variants.yml)
+        ("夢家看了我的牌", "梦家", "明手"),  # Taiwan's dummy
+        ("防家有大罚张", "大罚张", "重罚张"),  # 大罚牌 written with the 1997 罚张: a major penalty card, no 大きい
+    ],
+)
+def test_a_chinese_variant_reads_as_the_1997_term(data, query, said, term):
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == data.translations[term] != [], found
+
+
+@pytest.mark.parametrize(
+    "query, demanded",
+    [("庄家要我出黑桃", True), ("他要同伴先出那张", True), ("这样要罚吗", False), ("我要改叫", False)],
+)
+def test_yao_before_a_player_is_a_demand(data, query, demanded):
+    """要 right before a player (要我出黑桃) is the Laws' 要求 (59 「要求されたとおりに」); before a verb (要罚吗) or
+    after the one who wants (我要改叫) it demands nothing."""
+    assert ("要求" in words(data, query)) == demanded, words(data, query)

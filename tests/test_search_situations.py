@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 323 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 326 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -58,14 +58,16 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # one (五张 5枚, 四家 4人): zh 0.580 / 0.691; a Chinese bid read as a bid (三无将 3ノートランプ: ビッド), a suit
 # said not held (没有黑桃) as the Laws' スートのカードがない: zh 0.580 / 0.704; 出去 read as 出 said with its
 # direction (プレイ, not 出る): zh 0.580 / 0.716; a suit named in a Chinese sentence is the Laws' スート, a bid's
-# (四黑桃, 8黑桃) as typed: zh 0.580 / 0.728
+# (四黑桃, 8黑桃) as typed: zh 0.580 / 0.728; 84 zh queries (3 new, 0.333 / 0.667): zh 0.571 / 0.726; a verb's result,
+# a causative, a carrying verb read nothing (放到, 让, 做), variants read as their 1997 term (罚牌, 大罚张), 要 before a
+# player a demand (要求), table words in the Laws' (不小心 偶然, 洗, 引, 叫明手, 叫裁判, 有局, 分, 出大的): zh 0.607 / 0.762
 # 158 ja queries (6 new: 0.500 / 0.667), a question, a statement heard and a
 # request wished for in the Laws' words (質問, 教える, 要求), one kana no word of a query, a heading's part first:
 # ja 0.684 / 0.886
 # six unseen English situations (81 en queries; 6 new: 0.167 / 0.500): en 0.605 /
 # 0.741; during, sorted it out, called me, not follow suit, shuffling, conjunctions, findable readings, left and right
 # by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.57, 0.71), "en": (0.62, 0.80)}  # recall@1, recall@3
+FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.75), "en": (0.62, 0.80)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -85,9 +87,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 323
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 161, "zh": 81, "en": 81}
-    assert sum(s.held_out for s in SITUATIONS) == 53 + 27 + 27
+    assert len(SITUATIONS) == 326
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 161, "zh": 84, "en": 81}
+    assert sum(s.held_out for s in SITUATIONS) == 53 + 28 + 27
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -138,9 +138,12 @@ def test_a_card_played_is_said_with_chu(search_conn):
     """出 (出黑桃, 出大的) is how a Chinese player says a card is played, the verb of the 1997 text's 出牌:
     read through CC-CEDICT's "go out, come out" it was 出る, a word of no play (corpus/vocabulary.yml, Play)."""
     data = search_data(search_conn)
-    for query in ("庄家要我出黑桃 可是我手里没有黑桃了", "庄家叫明手出大的"):
+    for query in ("庄家要我出黑桃 可是我手里没有黑桃了", "他出了一张小的"):
         read = dict(translation.read_terms(data.translations, query, data.chinese))
         assert read["出"] == ["プレイ"], (query, read)
+    # what declarer tells dummy (出大的) is 46B1's words of like meaning for high, one term (corpus/vocabulary.yml)
+    read = dict(translation.read_terms(data.translations, "庄家叫明手出大的", data.chinese))
+    assert read["出大的"] == ["同じ意味の言葉で指定"], read
 
 
 def test_asking_is_the_laws_question(search_conn):

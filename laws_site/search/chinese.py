@@ -42,6 +42,36 @@ SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses onl
 # with one (把牌放出去: put the card out, played) is the verb the vocabulary lists (出: プレイ), not the
 # dictionary's "to go out" (出る)
 DIRECTIONS = ("去", "来")
+# a verb's result said right after it (放到桌上: put onto the table; 打到一半: played up to half; 排好: put in
+# order): the verb tells what was done, the result reads nothing of its own (到 is no 着く "arrive", 好 no 良い)
+RESULTS = ("到", "好")
+# a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike): the verb after it tells what
+# happened; its own glosses are another sense ("to yield": 生じる, "to permit": 許可)
+CAUSATIVES = ("让", "使", "令")
+# a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike; 拿回手里: took back into the hand)
+# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain")
+CARRYING_VERBS = ("做", "弄", "搞", "拿")
+# 要 right before a player is a demand (庄家要我出黑桃: declarer required me to play a spade), read as the Laws'
+# 要求 (59 「要求されたとおりに」), not its common yào "want"; before a verb it is "need to" (要罚吗) and reads nothing
+DEMAND = "要"
+DEMANDED = "要求"
+PLAYER_WORDS = (
+    "我",
+    "你",
+    "他",
+    "她",
+    "我们",
+    "你们",
+    "他们",
+    "明手",
+    "庄家",
+    "防家",
+    "同伴",
+    "对手",
+    "对方",
+    "上家",
+    "下家",
+)
 SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -90,6 +120,12 @@ class ChineseWords:
 COUNTED_NUMBERS = "两 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四".split()
 COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "墩": "トリック"}  # cards, players (四家: the four hands), tricks
+
+
+def is_chinese_verb(english: str) -> bool:
+    """Whether a word's common reading (its first entry) has a verb's sense: a gloss CC-CEDICT marks with "to"
+    (排 "row, line, to set in order")."""
+    return any(gloss.startswith("to ") for gloss in english.split(ENTRY_SEPARATOR)[0].split(GLOSS_SEPARATOR))
 
 
 def chinese_counts() -> dict[str, str]:
@@ -142,7 +178,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     telling = telling_words(conn, data)
     readings = {}
     for word, _, english in rows:
-        if word in table:
+        if word in table or word in CAUSATIVES + CARRYING_VERBS:
             continue
         japanese = cognate(word, data, telling)
         if not japanese and english:
@@ -151,6 +187,19 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         if japanese:
             readings[word] = japanese
     table.update(readings)
+    for verb, _, english in rows:  # 放到 is 放 said with its result: one word, as costly as the two
+        if len(verb) == 1 and is_chinese_verb(english):
+            for result in RESULTS:
+                joined = costs[verb] + costs.get(result, UNKNOWN_COST)
+                if verb + result not in costs and joined < UNKNOWN_COST:  # a rare verb's stays two words
+                    costs[verb + result] = joined
+                    if verb in table:
+                        table[verb + result] = list(table[verb])
+    for player in PLAYER_WORDS:  # 要我 is one word, as costly as the two
+        joined = costs.get(DEMAND, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
+        if DEMAND + player not in costs and joined < UNKNOWN_COST:
+            costs[DEMAND + player] = joined
+            table[DEMAND + player] = [DEMANDED, *table.get(player, [])]
     for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
         for direction in DIRECTIONS:
             if verb + direction in table or verb + direction in costs:

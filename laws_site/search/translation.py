@@ -93,6 +93,17 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
     for entry in data.vocabulary.entries:
         for word in (entry.en, *entry.zh, *entry.spoken):
             add(word, list(entry.ja))
+    # a regional or later Chinese form of a 1997 term (corpus/zh_variants.yml: 罚牌 for 罚张, 夢家 for 明手) reads as
+    # the term does; so does one written with another's 1997 term inside it (大罚张: 大罚牌 with 罚张 for 罚牌)
+    for variant, term in sorted(data.expansions.zh.items()):
+        forms = [variant] + [
+            variant.replace(inner, of)
+            for inner, of in data.expansions.zh.items()
+            if inner != variant and inner in variant
+        ]
+        for form in forms:
+            if term_key(form) not in table:
+                add(form, list(table.get(term_key(term), [])))
     for word, digits in NUMBERS.items():
         add(word, [digits])
     for said, count in chinese_counts().items():
