@@ -125,22 +125,29 @@ process.stdout.write(JSON.stringify(runs.map((run) => engine.chineseWords(run)))
 """
 
 
-def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
-    """offline-search-engine.js `chineseWords` on the pack's costs gives the server's cut, for every
-    Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
+def in_node(script: str, runs: list[str], search_pack_file) -> list:
+    """What offline-search-engine.js answers for each of `runs` (`script` reads RUNS), on the built pack."""
     node = shutil.which("node")
     assert node, "node is not installed (the offline engine runs in Node)"
-    situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
-    queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]
-    runs = [run.group() for q in queries for run in tokenize.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
     answer = subprocess.run(
-        [node, "-e", CUT_IN_NODE, *map(str, script_paths())],
+        [node, "-e", script, *map(str, script_paths())],
         input=search_pack_file.read_bytes(),
         env={**os.environ, "RUNS": json.dumps(runs, ensure_ascii=False)},
         capture_output=True,
         check=True,
     )
-    assert json.loads(answer.stdout) == [[list(word) for word in data.chinese.cut(run)] for run in runs]
+    return json.loads(answer.stdout)
+
+
+def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
+    """offline-search-engine.js `chineseWords` on the pack's costs gives the server's cut, for every
+    Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
+    situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
+    queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]
+    runs = [run.group() for q in queries for run in tokenize.HAN_RUN_RE.finditer(tokenize.to_simplified(q))]
+    assert in_node(CUT_IN_NODE, runs, search_pack_file) == [
+        [list(word) for word in data.chinese.cut(run)] for run in runs
+    ]
 
 
 @pytest.mark.parametrize("query", ["叫牌时他亮出了一张K", "防家的AK被明手看到了", "一张q掉在桌上"])
@@ -172,18 +179,9 @@ def test_a_term_said_with_an_aspect_particle_inside_reads_as_the_term(data, quer
 
 
 def test_the_offline_engine_reads_a_term_across_a_particle_as_the_server_does(data, search_pack_file):
-    node = shutil.which("node")
-    assert node, "node is not installed (the offline engine runs in Node)"
     queries = [query for query, _, _ in SAID_WITH_A_PARTICLE] + ["同伴看过了我的牌", "了了"]
-    answer = subprocess.run(
-        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
-        input=search_pack_file.read_bytes(),
-        env={**os.environ, "RUNS": json.dumps(queries, ensure_ascii=False)},
-        capture_output=True,
-        check=True,
-    )
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
-    assert json.loads(answer.stdout) == server
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
 
 
 @pytest.mark.parametrize(
@@ -261,8 +259,6 @@ def test_a_cards_suit_is_as_typed(data):
 
 
 def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data, search_pack_file):
-    node = shutil.which("node")
-    assert node, "node is not installed (the offline engine runs in Node)"
     queries = [
         "對手叫了8黑桃 這個叫品有效嗎",
         "莊家只說了黑桃",
@@ -274,15 +270,8 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         "黑桃K是谁的",
         "红心pass",
     ]
-    answer = subprocess.run(
-        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
-        input=search_pack_file.read_bytes(),
-        env={**os.environ, "RUNS": json.dumps(queries, ensure_ascii=False)},
-        capture_output=True,
-        check=True,
-    )
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
-    assert json.loads(answer.stdout) == server
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
     assert ["8黑桃", ["8スペード"]] in server[0]
 
 
