@@ -120,7 +120,7 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
             add(digit + said, [digit + japanese])
     honour = table.get(term_key(HONOUR_TERM), [])
     for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
-        for letter in HONOUR_LETTERS:
+        for letter in sorted(HONOUR_LETTERS):  # a set: sorted, so the pack is the same bytes every build
             add(said + letter, [japanese, *honour])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
         for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
