@@ -175,7 +175,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
-    telling = telling_words(conn, data)
+    telling = TellingWords(conn, data)
     readings = {}
     for word, _, english in rows:
         if word in table or word in CAUSATIVES + CARRYING_VERBS:
@@ -326,32 +326,37 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
     return found
 
 
-def telling_words(conn: sqlite3.Connection, data):
-    """Whether a Japanese word is telling: each of its words is printed in at least one and at most
-    TELLING_SHARE of the current Laws' units; with it, whether the Laws say a word with する (`as_verb`) and
-    the English words whose dictionary sense is a noun's (`noun_senses`)."""
-    printed: Counter = Counter()
-    with_suru: set[str] = set()  # the words the Laws print before する (記録 為る: a noun said as a verb)
-    units = 0
-    current = [data.registry.current_laws.id] if data.registry.current_laws else []
-    for (text,) in conn.execute(
-        "select coalesce(search_title, '') || ' ' || coalesce(search_text, '') from sections where doc = ?",
-        current or [""],
-    ):
-        words = text.split()
-        printed.update(set(words))
-        with_suru.update(word for word, following in zip(words, words[1:]) if following == SURU)
-        units += 1
+class TellingWords:
+    """Whether a Japanese word is telling (called with the word): each of its words is printed in at least one
+    and at most TELLING_SHARE of the current Laws' units; with it, whether the Laws say a word with する
+    (`as_verb`) and the English words whose dictionary sense is a noun's (`noun_senses`)."""
 
-    @lru_cache(maxsize=None)
-    def telling(word: str) -> bool:
-        terms = data.lexicon.query_terms(word) if units else []
-        return bool(terms) and all(0 < printed[term] <= TELLING_SHARE * units for term in terms)
+    def __init__(self, conn: sqlite3.Connection, data):
+        self.printed: Counter = Counter()
+        self.with_suru: set[str] = set()  # the words the Laws print before する (記録 為る: a noun said as a verb)
+        self.units = 0
+        current = [data.registry.current_laws.id] if data.registry.current_laws else []
+        for (text,) in conn.execute(
+            "select coalesce(search_title, '') || ' ' || coalesce(search_text, '') from sections where doc = ?",
+            current or [""],
+        ):
+            words = text.split()
+            self.printed.update(set(words))
+            self.with_suru.update(word for word, following in zip(words, words[1:]) if following == SURU)
+            self.units += 1
+        self.lexicon = data.lexicon
+        self.noun_senses = noun_senses(conn)
+        self.terms_of: dict[str, list[str]] = {}  # each word's terms, cut once for both questions
 
-    def as_verb(word: str) -> bool:
-        terms = data.lexicon.query_terms(word) if units else []
-        return bool(terms) and terms[-1] in with_suru
+    def terms(self, word: str) -> list[str]:
+        if word not in self.terms_of:
+            self.terms_of[word] = self.lexicon.query_terms(word) if self.units else []
+        return self.terms_of[word]
 
-    telling.as_verb = as_verb  # read beside telling wherever a sense is weighed (noun_for_verb)
-    telling.noun_senses = noun_senses(conn)
-    return telling
+    def __call__(self, word: str) -> bool:
+        terms = self.terms(word)
+        return bool(terms) and all(0 < self.printed[term] <= TELLING_SHARE * self.units for term in terms)
+
+    def as_verb(self, word: str) -> bool:
+        terms = self.terms(word)
+        return bool(terms) and terms[-1] in self.with_suru

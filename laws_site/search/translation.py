@@ -108,9 +108,9 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         add(word, [digits])
     for said, count in chinese_counts().items():
         add(said, [count])
-    for said in chinese_suits_not_held(data):
-        add(said, [SUIT_NOT_HELD])
     suits = chinese_suits(data)
+    for said in chinese_suits_not_held(suits):
+        add(said, [SUIT_NOT_HELD])
     for said in suits:  # a suit named in a sentence is the Laws' スート: they rule a suit, never a named one
         table[term_key(said)] = [SUIT_WORD]
     for said, japanese in [*suits.items(), *chinese_notrump(data).items()]:  # ... but a bid's is as typed
@@ -156,10 +156,10 @@ def chinese_notrump(data) -> dict[str, str]:
     return {said: entry.ja[0] for entry in data.vocabulary.entries if entry.en == "Notrump" for said in entry.zh}
 
 
-def chinese_suits_not_held(data) -> list[str]:
+def chinese_suits_not_held(suits: dict[str, str]) -> list[str]:
     """A suit said not held in Chinese (没有黑桃, 没红心: the glossary's suits after NOT_HELD), which the Laws
     say as 「スートのカードがない」, as a Japanese sentence's 「スペードを持っていない」 reads (words.TABLE_WORDS)."""
-    return [no + suit for suit in chinese_suits(data) for no in NOT_HELD]
+    return [no + suit for suit in suits for no in NOT_HELD]
 
 
 def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[str, list[str]]:
