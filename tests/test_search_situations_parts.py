@@ -76,7 +76,33 @@ def test_the_headings_are_the_units_with_parts_and_no_text(search_conn):
     data = search_data(search_conn)
     refs = {data.units[rowid][0] for rowid in data.headings}
     assert {"laws-2017-ja:30B", "laws-2017-ja:62C", "laws-2017-ja:79C"} <= refs
-    assert not {"laws-2017-ja:30B1", "laws-2017-ja:24", "laws-2017-ja:68D"} & refs  # a part; units with text
+    assert not {"laws-2017-ja:24", "laws-2017-ja:68D"} & refs  # units with text (30B1's leads in: below)
+
+
+def test_a_lead_in_announcing_its_parts_is_a_heading(search_conn):
+    """85 「…以下のように裁定する」, 50D 「…それぞれ制限を受ける」, 22 「次のときオークションは終了する*：」, 30B1 「…パスした
+    場合：」 only lead in to their parts; 16B1 (what unauthorised information is) and 68D (play ceases) decide on their own."""
+    from laws_site.search.data import search_data
+
+    data = search_data(search_conn)
+    refs = {data.units[rowid][0] for rowid in data.headings}
+    assert {"laws-2017-ja:85", "laws-2017-ja:50D", "laws-2017-ja:22", "laws-2017-ja:30B1"} <= refs
+    assert not {"laws-2017-ja:16B1", "laws-2017-ja:68D", "laws-2017-ja:41A"} & refs
+
+
+@pytest.mark.parametrize(
+    "query, interface, first, lead_in",
+    [
+        # 50D's lead-in: 反則者のパートナーはリードするとき…制限を受ける; 50D2 is the partner's lead
+        ("防家有罚张 同伴怎么引牌", "zh", "50D2", "50D"),
+        # 85 「…事実が合意されていない場合、以下のように裁定する」 announces 85A (the weight of the evidence) and 85B
+        ("両方の言い分が食い違っていて何があったのかわからない", "ja", "85A", "85"),
+    ],
+)
+def test_a_part_comes_before_the_lead_in_announcing_it(search_conn, query, interface, first, lead_in):
+    results = [r["id"] for r in engine.search(search_conn, query, limit=20, interface=interface)]
+    assert results[0].startswith(f"laws-2017-ja:{first}"), results[:5]
+    assert f"laws-2017-ja:{lead_in}" in results[1:], results[:5]
 
 
 def test_passing_in_partners_turn_reaches_30b1_before_its_heading(search_conn):

@@ -7,6 +7,7 @@ the database's katakana variants in the tokenizer, so a query folds exactly as t
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -82,8 +83,9 @@ class SearchData:
     lexicon: Lexicon = field(default_factory=lambda: Lexicon({}))
     # rowid -> the rowids of the parts below it in its law or article (they read under its title and text)
     context_below: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    # the rowids of the units with parts that print no text of their own, only a title (30B 「パートナーまたはLHOの
-    # コールの順番」 over 30B1 and 30B2): headings, which decide nothing a part does not (coverage.parts_first)
+    # the rowids of the units with parts whose own text decides nothing: a title alone (30B 「パートナーまたはLHOの
+    # コールの順番」 over 30B1 and 30B2) or a lead-in announcing the parts (85 「…以下のように裁定する」):
+    # headings, which decide nothing a part does not (coverage.parts_first)
     headings: frozenset[int] = frozenset()
     # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
     # credit a word of it gives them: laws_site/search/coverage.py)
@@ -283,14 +285,20 @@ def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tupl
     return below
 
 
+# how a lead-in announces its parts: it ends on a colon or a comma (22 「次のときオークションは終了する*：」), or
+# says that they follow (以下, 次の, 次から) or that each applies in turn (50D 「…それぞれ制限を受ける」); 下列, 如下
+# in the Chinese text
+LEAD_IN = re.compile(r"(?:[：:、，,]\s*$)|以下|次の|次から|それぞれ|下列|如下")
+
+
 def _headings(conn: sqlite3.Connection, data: SearchData) -> frozenset[int]:
-    """The units with parts below them (context_below) and a title but no text of their own."""
+    """The units with parts below them (context_below) and a title but no text of their own, or a text that
+    only leads in to the parts (LEAD_IN)."""
     return frozenset(
         rowid
-        for (rowid,) in conn.execute(
-            "select rowid from sections where coalesce(trim(text), '') = '' and coalesce(title, '') != ''"
-        )
+        for rowid, title, text in conn.execute("select rowid, title, text from sections")
         if data.context_below.get(rowid)
+        and ((title or "").strip() and not (text or "").strip() or LEAD_IN.search((text or "").strip()))
     )
 
 
