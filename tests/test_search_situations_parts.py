@@ -10,6 +10,7 @@ import pytest
 
 from laws_site.search import engine
 from laws_site.search.coverage import Covered, parts_first
+from laws_site.search.ranking import part_in_place
 
 
 def covered(weights: list[float], credits: dict[int, dict[int, float]]) -> Covered:
@@ -119,3 +120,22 @@ def test_a_headings_part_covering_less_than_the_heading_stays_below():
     scores = {1: 0.9, 2: 0.6}
     parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1})), scores, words)
     assert scores == {1: 0.9, 2: 0.6}
+
+
+def test_a_boost_for_a_law_goes_to_the_part_that_took_its_place():
+    """1 has parts 2 and 3; among a sentence's hits 3 ranks above 1 (it took its place): the 索引's or the
+    vocabulary's boost for 1 goes to 3; with no part above it, to 1 itself."""
+    data = SimpleNamespace(context_below={1: (2, 3)})
+    assert part_in_place(data, {1: [0.5], 2: [0.4], 3: [0.9]}, 1) == 3
+    assert part_in_place(data, {1: [0.9], 2: [0.4], 3: [0.5]}, 1) == 1
+    assert part_in_place(data, {2: [0.4]}, 1) == 1
+
+
+def test_premature_play_told_in_english_reaches_57a_before_57(search_conn):
+    """57 「早まったリードやプレイ」 is what the 索引 files the words under; coverage puts 57A (パートナーがプレイする前
+    に順番外にプレイした) in its place, and the 索引's boost must not take 57 back above it."""
+    results = [
+        r["id"] for r in engine.search(search_conn, "defender played before his partner", limit=5, interface="en")
+    ]
+    assert results[0] == "laws-2017-ja:57A", results
+    assert "laws-2017-ja:57" in results, results

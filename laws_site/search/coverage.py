@@ -143,7 +143,8 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
     and 21B1(a), which says what the player may do) gives that part its place, and takes the part's: the
     part is read under the unit's title, so it covers all the unit covers and more. Of several such parts,
     the one covering most (each word counted at the better of its credit and the unit's). A heading (a title
-    and no text: 30B 「パートナーまたはLHOのコールの順番」, data.headings) decides nothing its parts do not: a part
+    and no text: 30B 「パートナーまたはLHOのコールの順番」, or a lead-in announcing its parts: 50D, 85 「…以下のように裁定
+    する」; data.headings) decides nothing its parts do not: a part
     covering every word it covers may take its place (30B1, the offender passing in partner's turn), but not one
     covering less (47B under 47 for 「出したカードを引っ込めたい」, which 47 names whole). Only places are
     exchanged: what ranked between them keeps its place."""

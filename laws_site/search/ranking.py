@@ -127,7 +127,7 @@ def ranked_hits(
             0,
         )
         _merge(merged, relaxed, 0)
-        _add_targets(merged, data, plan.targets, doc, lang, 0)
+        _add_targets(merged, data, follow_parts(data, merged, plan.targets), doc, lang, 0)
     if current_first:
         lift_current(data, merged, doc, lang)
     ranking = fold_reprints(data, merged)
@@ -217,6 +217,30 @@ def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
             merged[rowid] = candidate[:4] + [tier]
 
 
+def follow_parts(data: SearchData, merged: dict[int, list], targets: dict[str, float]) -> dict[str, float]:
+    """A sentence's targets, each moved to where coverage put its law (part_in_place)."""
+    moved: dict[str, float] = {}
+    for unit, boost in targets.items():
+        rowid = data.rowids.get(unit)
+        if rowid is not None:
+            unit = data.units[part_in_place(data, merged, rowid)][0]
+        moved[unit] = moved.get(unit, 0.0) + boost
+    return moved
+
+
+def part_in_place(data: SearchData, hits: dict[int, list], rowid: int) -> int:
+    """The part of a law unit that ranks above it among a sentence's hits (the part that took its place,
+    coverage.parts_first), or the unit itself: a boost the 索引 or the vocabulary gives the law for the
+    sentence's words goes to that part (57A 「パートナーがプレイする前に…プレイした」 for "defender played before
+    his partner", which both file under 57 早まったプレイ): they name the law, the sentence's coverage says which
+    of its parts the situation is."""
+    kept = hits.get(rowid)
+    if kept is None:
+        return rowid
+    parts = [part for part in data.context_below.get(rowid, ()) if part in hits and hits[part][0] > kept[0]]
+    return max(parts, key=lambda part: hits[part][0], default=rowid)
+
+
 def _add_targets(merged: dict[int, list], data: SearchData, targets: dict[str, float], doc, lang, tier: int) -> None:
     for unit, boost in targets.items():
         rowid = data.rowids.get(unit)
@@ -267,6 +291,8 @@ def run_branch(
         info = data.units[rowid]
         if (doc is not None and info[1] != doc) or info[5] != branch.lang:
             continue
+        if relaxed:  # a sentence: the boost goes where coverage put the law (follow_parts)
+            rowid = part_in_place(data, hits, rowid)
         candidate = hits.setdefault(rowid, [0.0, branch, "index", None])
         candidate[0] += boost
         candidate[3] = entries

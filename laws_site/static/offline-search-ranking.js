@@ -69,12 +69,35 @@
         merged = new Map();
         this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index").map(([r, c]) => [r, [this.situationWeight(this.units.get(r)) * c[0], ...c.slice(1)]])), 0);
         this.mergeTier(merged, relaxed, 0);
-        this.addTargets(merged, plan.targets, doc, lang, 0);
+        this.addTargets(merged, this.followParts(merged, plan.targets), doc, lang, 0);
       }
       if (currentFirst) this.liftCurrent(merged, doc, lang);
       const ranking = this.foldReprints(merged);
       ranking.foundBy = foundBy;
       return ranking;
+    },
+
+    /** search.ranking.follow_parts: a sentence's targets, each moved to where coverage put its law. */
+    followParts(merged, targets) {
+      const moved = new Map();
+      for (const [unit, boost] of targets) {
+        const rowid = this.rowids.get(unit);
+        const to = rowid === undefined ? unit : this.units.get(this.partInPlace(merged, rowid))[0];
+        moved.set(to, (moved.get(to) || 0.0) + boost);
+      }
+      return moved;
+    },
+
+    /** search.ranking.part_in_place: the part of a law unit ranking above it among a sentence's hits, or the unit. */
+    partInPlace(hits, rowid) {
+      const kept = hits.get(rowid);
+      if (kept === undefined) return rowid;
+      let best = rowid, bestScore = kept[0];
+      for (const part of this.situations.below.get(rowid) || []) {
+        const found = hits.get(part);
+        if (found !== undefined && found[0] > bestScore) { best = part; bestScore = found[0]; }
+      }
+      return best;
     },
 
     runBranch(branch, doc, indexBoost, relaxed) {
@@ -101,10 +124,11 @@
       }
       for (const unit of branch.pointed) point(unit, w.DEFINITION_WEIGHT, []);
       for (const [unit, [boost, entries]] of pointed) {
-        const rowid = this.rowids.get(unit);
+        let rowid = this.rowids.get(unit);
         if (rowid === undefined) continue;
         const info = this.units.get(rowid);
         if ((doc !== null && info[1] !== doc) || info[5] !== branch.lang) continue;
+        if (relaxed) rowid = this.partInPlace(hits, rowid);   // a sentence: the boost goes where coverage put the law
         if (!hits.has(rowid)) hits.set(rowid, [0.0, branch, "index", null]);
         const candidate = hits.get(rowid);
         candidate[0] += boost;
