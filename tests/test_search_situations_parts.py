@@ -139,3 +139,43 @@ def test_premature_play_told_in_english_reaches_57a_before_57(search_conn):
     ]
     assert results[0] == "laws-2017-ja:57A", results
     assert "laws-2017-ja:57" in results, results
+
+
+def paragraphs(*refs: str) -> dict[int, tuple]:
+    return {rowid: (f"d:{ref}", "d", ref, "item") for rowid, ref in enumerate(refs, start=1)}
+
+
+def test_of_sibling_paragraphs_covering_alike_the_one_printed_first_takes_the_place():
+    """79C (a heading) over 79C1 and 79C2, both covering the sentence under its title alone: 79C1, the rule, takes
+    its place though 79C2 (the exception, shorter) scored higher; a part that prints a word itself goes first."""
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset({1}), units=paragraphs("79C", "79C1", "79C2"))
+    words = covered([1.0, 1.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8}, 3: {0: 0.8, 1: 0.8}})
+    scores = {1: 0.9, 2: 0.5, 3: 0.6}
+    parts_first(data, scores, words)
+    assert scores == {1: 0.5, 2: 0.9, 3: 0.6}
+    words.printed = {3: [1]}  # 79C2's own text prints word 1 (its title-level credit is no higher)
+    scores = {1: 0.9, 2: 0.5, 3: 0.6}
+    parts_first(data, scores, words)
+    assert scores == {1: 0.6, 2: 0.5, 3: 0.9}
+
+
+def test_parts_of_different_sections_are_no_siblings():
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset({1}), units=paragraphs("76", "76A1", "76B4"))
+    words = covered([1.0], {1: {0: 1.0}, 2: {0: 0.8}, 3: {0: 0.8}})
+    scores = {1: 0.9, 2: 0.5, 3: 0.6}
+    parts_first(data, scores, words)
+    assert scores == {1: 0.6, 2: 0.5, 3: 0.9}
+
+
+@pytest.mark.parametrize(
+    "query, interface, rule",
+    [
+        # 79C1: a score's error may be corrected until the correction period ends; 79C2: after it, only if ...
+        ("スコアの記入を間違えた", "ja", "79C1"),
+        # 39A: every call after the final pass is cancelled; 39B: when no further rectification follows (LHO called...)
+        ("三家都pass了叫牌已经结束 他又叫了一个", "zh", "39A"),
+    ],
+)
+def test_the_rule_before_its_exception(search_conn, query, interface, rule):
+    results = [r["id"] for r in engine.search(search_conn, query, limit=5, interface=interface)]
+    assert results[0] == f"laws-2017-ja:{rule}", results

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 
 from ingest.text import tokenize
+from ingest.text.refs import law_ancestors
 from laws_site.search.data import SearchData
 from laws_site.search.fts import OneSearch, fts_rows
 from laws_site.search.weights import (
@@ -67,6 +68,9 @@ class Covered:
     def __init__(self):
         self.credits: dict[int, dict[int, float]] = {}
         self.weights: list[float] = []
+        # {rowid: the clauses' places its own title or text prints}: a part printing the sentence's words itself
+        # tells more than one reading them under its law's title (parts_first)
+        self.printed: dict[int, list[int]] = {}
 
     def shares(self) -> dict[int, float]:
         total = sum(self.weights)
@@ -107,6 +111,8 @@ def covered_words(
         place = len(covered.weights)
         covered.weights.append(idf(len(own) or len(named), len(searchable)) * (shares or {}).get(clause[0], 1.0))
         credits = clause_credits(data, rows, own, frozenset(clause[0].split()))
+        for rowid in own:
+            covered.printed.setdefault(rowid, []).append(place)
         for rowid in named:
             credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
         for rowid, credit in credits.items():
@@ -156,7 +162,7 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
             continue
         own = credits.get(rowid, {})
         heading = rowid in data.headings
-        chosen, chosen_key = None, None
+        chosen, chosen_key, alike = None, None, []
         for part in parts:
             if part in moved or part not in scores or scores[part] >= scores[rowid]:
                 continue
@@ -168,12 +174,41 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
             ):
                 continue
             places = sorted(own.keys() | mine.keys())
-            key = (sum(weights[p] * max(mine.get(p, 0.0), own.get(p, 0.0)) for p in places), scores[part])
+            cover = 0.0
+            for place in places:  # added in order, as the offline engine adds them
+                cover += weights[place] * max(mine.get(place, 0.0), own.get(place, 0.0))
+            printed = 0.0
+            for place in covered.printed.get(part, ()):
+                printed += weights[place]
+            key = (cover, printed, scores[part])
+            alike.append((part, (round(cover, 9), round(printed, 9))))
             if chosen_key is None or key > chosen_key:
                 chosen, chosen_key = part, key
         if chosen is not None:
+            chosen = rule_first(data, chosen, (round(chosen_key[0], 9), round(chosen_key[1], 9)), alike)
             scores[rowid], scores[chosen] = scores[chosen], scores[rowid]
             moved.update((rowid, chosen))
+
+
+def rule_first(data: SearchData, chosen: int, key: tuple, alike: list[tuple[int, tuple]]) -> int:
+    """Of sibling paragraphs covering the sentence alike (the same words, the same printed by each), the one
+    printed first: a law states its rule first and the exceptions and special cases after it (79C1 the
+    correction period, 79C2 a correction after it; 62C1 the non-offending side's cards, 62C3 a revoke by both
+    sides); bm25 prefers whichever is shorter. `alike`: the parts in the law's order, with their keys."""
+    for part, part_key in alike:
+        if part == chosen:
+            return chosen
+        if part_key == key and siblings(data, part, chosen):
+            return part
+    return chosen
+
+
+def siblings(data: SearchData, one: int, other: int) -> bool:
+    """Whether two law units are paragraphs of the same law part (61B1 and 61B3, not 76A1 and 76B4)."""
+    above = law_ancestors(data.units[one][2])[:1]
+    return (
+        bool(above) and data.units[one][1] == data.units[other][1] and above == law_ancestors(data.units[other][2])[:1]
+    )
 
 
 def covers_all(part: dict[int, float], unit: dict[int, float]) -> bool:

@@ -6,6 +6,9 @@
   const { K, lawAncestors, termsKey, ftsExpression, unicode61, wordsOf, remembered } = S;
 
   /** The best score of [rowid, score] rows, or 1.0 when none (or it is 0): what scores are divided by. */
+  /** A key compared for equality, as search.coverage rounds it (round(x, 9)): sums added alike may differ in the last bit. */
+  function roundKey(x) { return Math.round(x * 1e9) / 1e9; }
+
   function bestScore(rows) { return (rows.length ? Math.max(...rows.map((r) => r[1])) : 0.0) || 1.0; }
 
   Object.assign(S.Engine.prototype, {
@@ -234,7 +237,8 @@
         if (!parts || !parts.length || moved.has(rowid)) continue;
         const own = credits.get(rowid) || new Map();
         const heading = this.situations.headings.has(rowid);   // a title and no text: its parts decide
-        let chosen = null, chosenCover = 0.0, chosenScore = 0.0;
+        let chosen = null, chosenCover = 0.0, chosenPrinted = 0.0, chosenScore = 0.0;
+        const alike = [];
         for (const part of parts) {
           if (moved.has(part) || !scores.has(part) || scores.get(part) >= scores.get(rowid)) continue;
           const mine = credits.get(part) || new Map();
@@ -244,18 +248,37 @@
           const places = [...new Set([...own.keys(), ...mine.keys()])].sort((a, b) => a - b);
           let cover = 0;
           for (const p of places) cover += weights[p] * Math.max(mine.get(p) || 0.0, own.get(p) || 0.0);
+          // a part printing the sentence's words itself, before one reading them under its law's title
+          let printed = 0.0;
+          for (const p of covered.printed.get(part) || []) printed += weights[p];
           const score = scores.get(part);
-          if (chosen === null || cover > chosenCover || (cover === chosenCover && score > chosenScore)) {
-            chosen = part; chosenCover = cover; chosenScore = score;
+          alike.push([part, roundKey(cover), roundKey(printed)]);
+          if (chosen === null || cover > chosenCover || (cover === chosenCover
+            && (printed > chosenPrinted || (printed === chosenPrinted && score > chosenScore)))) {
+            chosen = part; chosenCover = cover; chosenPrinted = printed; chosenScore = score;
           }
         }
         if (chosen !== null) {
+          chosen = this.ruleFirst(chosen, roundKey(chosenCover), roundKey(chosenPrinted), alike);
           const mine = scores.get(chosen);
           scores.set(chosen, scores.get(rowid));
           scores.set(rowid, mine);
           moved.add(rowid); moved.add(chosen);
         }
       }
+    },
+
+    /** search.coverage.rule_first: of sibling paragraphs covering the sentence alike, the one printed first. */
+    ruleFirst(chosen, cover, printed, alike) {
+      const [, doc, ref] = this.units.get(chosen);
+      const parent = lawAncestors(ref)[0];
+      for (const [part, partCover, partPrinted] of alike) {
+        if (part === chosen) return chosen;
+        if (partCover !== cover || partPrinted !== printed || parent === undefined) continue;
+        const unit = this.units.get(part);
+        if (unit[1] === doc && lawAncestors(unit[2])[0] === parent) return part;
+      }
+      return chosen;
     },
 
     situationWeight(unit) {  // search.coverage.situation_weights
@@ -287,7 +310,7 @@
     coveredWords(clauses, lang, doc, shares) {
       const s = this.situations, w = this.w;
       const wanted = this.contentClauses(clauses);
-      const covered = { credits: new Map(), weights: [] };
+      const covered = { credits: new Map(), weights: [], printed: new Map() };
       if (wanted.length < 2) return covered;
       const searchable = this.searchable[lang] || new Set();
       // coverage.phrase_units: the laws a phrase of the vocabulary names, for each of its words the sentence holds
@@ -311,6 +334,8 @@
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = wordsOf(clause[0]);
         for (const rowid of own) {
+          if (!covered.printed.has(rowid)) covered.printed.set(rowid, []);
+          covered.printed.get(rowid).push(place);
           const title = this.titleWords.get(rowid);
           const inTitle = !!title && words.every((x) => title.has(x));
           give(rowid, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
