@@ -22,7 +22,7 @@ def covered(weights: list[float], credits: dict[int, dict[int, float]]) -> Cover
 def test_the_part_covering_more_takes_its_units_place_and_only_that():
     """1 (a title: words 0 and 1) has parts 2 (under the title, and its own text prints word 2) and 3 (under
     the title only); 4 ranks between them and keeps its score."""
-    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset())
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset(), titles_only=frozenset())
     scores = {1: 0.9, 4: 0.7, 2: 0.6, 3: 0.5}
     words = covered(
         [1.0, 1.0, 2.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8, 2: 0.6}, 3: {0: 0.8, 1: 0.8}, 4: {2: 1.0}}
@@ -32,7 +32,7 @@ def test_the_part_covering_more_takes_its_units_place_and_only_that():
 
 
 def test_of_several_parts_the_one_covering_most_and_a_part_adding_nothing_stays():
-    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset())
+    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset(), titles_only=frozenset())
     words = covered([1.0, 1.0, 3.0], {1: {0: 1.0}, 2: {0: 0.8, 1: 0.6}, 3: {0: 0.8, 2: 0.6}})
     scores = {1: 0.9, 2: 0.6, 3: 0.5}
     parts_first(data, scores, words)
@@ -64,10 +64,12 @@ def test_a_headings_part_takes_its_place_though_it_covers_no_word_better():
     the same unit with text of its own keeps it."""
     words = covered([1.0, 1.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8}})
     scores = {1: 0.9, 2: 0.6}
-    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1})), scores, words)
+    parts_first(
+        SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1}), titles_only=frozenset({1})), scores, words
+    )
     assert scores == {1: 0.6, 2: 0.9}
     scores = {1: 0.9, 2: 0.6}
-    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset()), scores, words)
+    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset(), titles_only=frozenset()), scores, words)
     assert scores == {1: 0.9, 2: 0.6}
 
 
@@ -89,6 +91,8 @@ def test_a_lead_in_announcing_its_parts_is_a_heading(search_conn):
     refs = {data.units[rowid][0] for rowid in data.headings}
     assert {"laws-2017-ja:85", "laws-2017-ja:50D", "laws-2017-ja:22", "laws-2017-ja:30B1"} <= refs
     assert not {"laws-2017-ja:16B1", "laws-2017-ja:68D", "laws-2017-ja:41A"} & refs
+    titles_only = {data.units[rowid][0] for rowid in data.titles_only}
+    assert "laws-2017-ja:27A" in titles_only and not {"laws-2017-ja:85", "laws-2017-ja:50D"} & titles_only
 
 
 @pytest.mark.parametrize(
@@ -118,7 +122,9 @@ def test_a_headings_part_covering_less_than_the_heading_stays_below():
     「出したカードを引っ込めたい」 names Law 47 whole, which stays first."""
     words = covered([3.0, 1.0, 7.0], {1: {1: 1.0, 2: 0.8}, 2: {0: 0.1, 1: 0.8}})
     scores = {1: 0.9, 2: 0.6}
-    parts_first(SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1})), scores, words)
+    parts_first(
+        SimpleNamespace(context_below={1: (2,)}, headings=frozenset({1}), titles_only=frozenset({1})), scores, words
+    )
     assert scores == {1: 0.9, 2: 0.6}
 
 
@@ -148,7 +154,12 @@ def paragraphs(*refs: str) -> dict[int, tuple]:
 def test_of_sibling_paragraphs_covering_alike_the_one_printed_first_takes_the_place():
     """79C (a heading) over 79C1 and 79C2, both covering the sentence under its title alone: 79C1, the rule, takes
     its place though 79C2 (the exception, shorter) scored higher; a part that prints a word itself goes first."""
-    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset({1}), units=paragraphs("79C", "79C1", "79C2"))
+    data = SimpleNamespace(
+        context_below={1: (2, 3)},
+        headings=frozenset({1}),
+        titles_only=frozenset({1}),
+        units=paragraphs("79C", "79C1", "79C2"),
+    )
     words = covered([1.0, 1.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 0.8, 1: 0.8}, 3: {0: 0.8, 1: 0.8}})
     scores = {1: 0.9, 2: 0.5, 3: 0.6}
     parts_first(data, scores, words)
@@ -160,7 +171,12 @@ def test_of_sibling_paragraphs_covering_alike_the_one_printed_first_takes_the_pl
 
 
 def test_parts_of_different_sections_are_no_siblings():
-    data = SimpleNamespace(context_below={1: (2, 3)}, headings=frozenset({1}), units=paragraphs("76", "76A1", "76B4"))
+    data = SimpleNamespace(
+        context_below={1: (2, 3)},
+        headings=frozenset({1}),
+        titles_only=frozenset({1}),
+        units=paragraphs("76", "76A1", "76B4"),
+    )
     words = covered([1.0], {1: {0: 1.0}, 2: {0: 0.8}, 3: {0: 0.8}})
     scores = {1: 0.9, 2: 0.5, 3: 0.6}
     parts_first(data, scores, words)
@@ -179,3 +195,26 @@ def test_parts_of_different_sections_are_no_siblings():
 def test_the_rule_before_its_exception(search_conn, query, interface, rule):
     results = [r["id"] for r in engine.search(search_conn, query, limit=5, interface=interface)]
     assert results[0] == f"laws-2017-ja:{rule}", results
+
+
+def test_a_headings_part_that_is_a_title_alone_gives_its_place_on():
+    """27 (a heading) gives its place to 27A (a title alone too), which gives it on to 27A1 (what LHO's call does);
+    a lead-in (57A 「…以下から1つを選ぶ」) keeps the place it was given: its options are not the situation."""
+    units = paragraphs("27", "27A", "27A1")
+    words = covered([1.0, 1.0], {1: {0: 1.0, 1: 1.0}, 2: {0: 1.0, 1: 1.0}, 3: {0: 0.8, 1: 0.8}})
+    data = SimpleNamespace(
+        context_below={1: (2, 3), 2: (3,)}, headings=frozenset({1, 2}), titles_only=frozenset({1, 2}), units=units
+    )
+    scores = {1: 0.9, 2: 0.8, 3: 0.5}
+    parts_first(data, scores, words)
+    assert max(scores, key=scores.get) == 3, scores
+    data.titles_only = frozenset({1})
+    scores = {1: 0.9, 2: 0.8, 3: 0.5}
+    parts_first(data, scores, words)
+    assert max(scores, key=scores.get) == 2, scores
+
+
+def test_lho_calling_over_an_insufficient_bid_reaches_27a1(search_conn):
+    query = "LHO bid over the insufficient bid without noticing"
+    results = [r["id"] for r in engine.search(search_conn, query, limit=5, interface="en")]
+    assert results[0] == "laws-2017-ja:27A1", results

@@ -129,7 +129,9 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "situations": {
             "light": sorted(data.lexicon.light),
             "below": {rowid: list(below) for rowid, below in data.context_below.items() if below},
-            "headings": sorted(data.headings),  # a title and no text: its parts decide (coverage.parts_first)
+            # a title and no text, or a lead-in: its parts decide; a title alone may give its place on (coverage.parts_first)
+            "headings": sorted(data.headings),
+            "titles_only": sorted(data.titles_only),
             "evidence": {rowid: [list(targets), credit] for rowid, (targets, credit) in data.evidence.items()},
             # the laws the director vocabulary names for a word (printed elsewhere or not), and for its phrases
             # (coverage.vocabulary_named, vocabulary_phrases)

@@ -187,7 +187,8 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
         if chosen is not None:
             chosen = rule_first(data, chosen, (round(chosen_key[0], 9), round(chosen_key[1], 9)), alike)
             scores[rowid], scores[chosen] = scores[chosen], scores[rowid]
-            moved.update((rowid, chosen))
+            # a heading's part that is a title alone (27A under 27) may still give its place to its own part (27A1)
+            moved.update((rowid,) if chosen in data.titles_only else (rowid, chosen))
 
 
 def rule_first(data: SearchData, chosen: int, key: tuple, alike: list[tuple[int, tuple]]) -> int:

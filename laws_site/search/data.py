@@ -87,6 +87,9 @@ class SearchData:
     # コールの順番」 over 30B1 and 30B2) or a lead-in announcing the parts (85 「…以下のように裁定する」):
     # headings, which decide nothing a part does not (coverage.parts_first)
     headings: frozenset[int] = frozenset()
+    # ... of them, those printing a title and no text (30B, 27A 「不十分なビッドの受け入れ」): a part of another heading
+    # that may give its place on to a part of its own (coverage.parts_first)
+    titles_only: frozenset[int] = frozenset()
     # rowid of a 索引 entry, commentary note or ruling -> (the rowids of the units it is about, the
     # credit a word of it gives them: laws_site/search/coverage.py)
     evidence: dict[int, tuple[tuple[int, ...], float]] = field(default_factory=dict)
@@ -239,7 +242,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if kind == "quote" and ref.startswith("quote:") and document and document.comments_on:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
-    data.headings = _headings(conn, data)
+    data.headings, data.titles_only = _headings(conn, data)
     data.translations = translation.translations(data, translation.dictionary_pairs(conn))
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
     if registry.current_laws:
@@ -291,15 +294,21 @@ def _context_below(conn: sqlite3.Connection, data: SearchData) -> dict[int, tupl
 LEAD_IN = re.compile(r"(?:[：:、，,]\s*$)|以下|次の|次から|それぞれ|下列|如下")
 
 
-def _headings(conn: sqlite3.Connection, data: SearchData) -> frozenset[int]:
+def _headings(conn: sqlite3.Connection, data: SearchData) -> tuple[frozenset[int], frozenset[int]]:
     """The units with parts below them (context_below) and a title but no text of their own, or a text that
-    only leads in to the parts (LEAD_IN)."""
-    return frozenset(
-        rowid
-        for rowid, title, text in conn.execute("select rowid, title, text from sections")
-        if data.context_below.get(rowid)
-        and ((title or "").strip() and not (text or "").strip() or LEAD_IN.search((text or "").strip()))
-    )
+    only leads in to the parts (LEAD_IN); and those of them with no text."""
+    headings: set[int] = set()
+    titles_only: set[int] = set()
+    for rowid, title, text in conn.execute("select rowid, title, text from sections"):
+        text = (text or "").strip()
+        if not data.context_below.get(rowid):
+            continue
+        if (title or "").strip() and not text:
+            titles_only.add(rowid)
+            headings.add(rowid)
+        elif LEAD_IN.search(text):
+            headings.add(rowid)
+    return frozenset(headings), frozenset(titles_only)
 
 
 def _evidence(conn: sqlite3.Connection, data: SearchData) -> dict[int, tuple[tuple[int, ...], float]]:

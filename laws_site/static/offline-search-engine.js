@@ -57,7 +57,7 @@
       this.cutCache = new Map();
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
-      this.situations = { light: new Set(s.light), below: byRowid(s.below), headings: new Set(s.headings), evidence: byRowid(s.evidence),
+      this.situations = { light: new Set(s.light), below: byRowid(s.below), headings: new Set(s.headings), titlesOnly: new Set(s.titles_only), evidence: byRowid(s.evidence),
         named: new Map(Object.entries(s.named)), phrases: s.phrases };
     }
 

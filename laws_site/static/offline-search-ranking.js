@@ -236,7 +236,7 @@
         const parts = below.get(rowid);
         if (!parts || !parts.length || moved.has(rowid)) continue;
         const own = credits.get(rowid) || new Map();
-        const heading = this.situations.headings.has(rowid);   // a title and no text: its parts decide
+        const heading = this.situations.headings.has(rowid);   // a title and no text, or a lead-in: its parts decide
         let chosen = null, chosenCover = 0.0, chosenPrinted = 0.0, chosenScore = 0.0;
         const alike = [];
         for (const part of parts) {
@@ -263,7 +263,9 @@
           const mine = scores.get(chosen);
           scores.set(chosen, scores.get(rowid));
           scores.set(rowid, mine);
-          moved.add(rowid); moved.add(chosen);
+          moved.add(rowid);
+          // a heading's part that is a title alone (27A under 27) may still give its place to its own part (27A1)
+          if (!this.situations.titlesOnly.has(chosen)) moved.add(chosen);
         }
       }
     },
