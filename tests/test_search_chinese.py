@@ -338,3 +338,26 @@ def test_yao_before_a_player_is_a_demand(data, query, demanded):
     """要 right before a player (要我出黑桃) is the Laws' 要求 (59 「要求されたとおりに」); before a verb (要罚吗) or
     after the one who wants (我要改叫) it demands nothing."""
     assert ("要求" in words(data, query)) == demanded, words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("庄家摊牌后防家不同意 四个人都同意接着打下去", "四个人", ["4人"]),  # 68D2(b)(i) 「4人のプレイヤ全員が同意」
+        ("同一个人同一门花色第二次藏牌", "同一个人", None),  # 64B2 「同じプレイヤー」: a person, no 個人
+        ("有一个人迟到了", "一个人", None),
+    ],
+)
+def test_a_person_counted_with_the_classifier_is_no_individual(data, query, said, japanese):
+    """After a number or a demonstrative, 个人 is the classifier 个 and 人 (a person), cut with them: a count
+    reads as the Laws print one (4人), the rest nothing; never the word 个人 "individual" (個人)."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert cut(data, query.split()[-1]).count(said) == 1
+    assert found.get(said) == japanese and "個人" not in words(data, query), found
+
+
+def test_what_a_call_means_is_asked_as_an_explanation(data):
+    """「那个叫品是什么意思」 asks what a call means: the vocabulary's Explanation of Calls (20F1 説明を要求できる), not
+    the Japanese 意思 'intention' that Chinese 意思 'meaning' is written like."""
+    found = dict(translation.read_terms(data.translations, "可以問對方那個叫品是什麼意思嗎", data.chinese))
+    assert found.get("什么意思") == ["コールの説明"] and "意思" not in words(data, "那個叫品是什麼意思")

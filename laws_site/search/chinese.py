@@ -119,7 +119,13 @@ class ChineseWords:
 # card" (掉了一张牌), no count; up to fourteen, a hand's thirteen cards and one more (13B 「13枚より多く」)
 COUNTED_NUMBERS = "两 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四".split()
 COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
-MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "墩": "トリック"}  # cards, players (四家: the four hands), tricks
+# cards, players (四家: the four hands; 四个人: four people, the classifier 个 with 人), tricks
+MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "个人": "人", "墩": "トリック"}
+# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person; 一个人:
+# one person), not the word 个人 "individual" (個人): one word with them, reading nothing, as costly as the cut
+# it replaces (a count from two reads as a count: 四个人 4人)
+PERSON_CLASSIFIED = "个人"
+DETERMINERS = ("一", "同一", "这", "那", "每", "哪", "几", "某")
 
 
 def is_chinese_verb(english: str) -> bool:
@@ -195,6 +201,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                     costs[verb + result] = joined
                     if verb in table:
                         table[verb + result] = list(table[verb])
+    for determiner in DETERMINERS:  # 同一个人 is one word, as costly as 同一 + 个人
+        if determiner + PERSON_CLASSIFIED not in costs and {determiner, PERSON_CLASSIFIED} <= costs.keys():
+            costs[determiner + PERSON_CLASSIFIED] = costs[determiner] + costs[PERSON_CLASSIFIED]
     for player in PLAYER_WORDS:  # 要我 is one word, as costly as the two
         joined = costs.get(DEMAND, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
         if DEMAND + player not in costs and joined < UNKNOWN_COST:
