@@ -361,3 +361,18 @@ def test_what_a_call_means_is_asked_as_an_explanation(data):
     the Japanese 意思 'intention' that Chinese 意思 'meaning' is written like."""
     found = dict(translation.read_terms(data.translations, "可以問對方那個叫品是什麼意思嗎", data.chinese))
     assert found.get("什么意思") == ["コールの説明"] and "意思" not in words(data, "那個叫品是什麼意思")
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("庄家手里的牌已经正面朝上碰到桌子了", "正面朝上", "表向き"),  # 1997 45C2 牌面向上: 2017 45C2(a) 表向きに
+        ("防家出牌時牌面先讓同伴看到了", "牌面", "表向き"),  # a card's face (1997 45C1), no 面 'side' (側)
+        ("庄家手里的牌已经正面朝上碰到桌子了", "碰到", "触れる"),  # 1997 45C2 碰到: 2017 テーブルに触れる
+    ],
+)
+def test_a_cards_face_and_its_touching_the_table_read_as_45c2(data, query, said, japanese):
+    """The 1997 Laws' words for a card held face up touching the table (45C2 「牌面向上碰到…桌面」) read as the
+    2017 Laws print them, not as the dictionary's first senses (正面 'front': 先; 碰到 'to come across': 見つける)."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == [japanese], found
