@@ -376,3 +376,15 @@ def test_a_cards_face_and_its_touching_the_table_read_as_45c2(data, query, said,
     2017 Laws print them, not as the dictionary's first senses (正面 'front': 先; 碰到 'to come across': 見つける)."""
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert found.get(said) == [japanese], found
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("团体赛裁判给了我们平均分加", "团体赛", "チーム戦"),  # a team competition, not 团体 + 赛 'to compete' (比べる)
+        ("是加几个IMP", "imp", "IMP"),  # the abbreviation as typed, as its plural imps reads (12C2(b) 3IMP)
+    ],
+)
+def test_a_team_match_and_its_imps_read_in_a_chinese_sentence(data, query, said, japanese):
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert japanese in found.get(said, []), found
