@@ -45,7 +45,7 @@ def cut(data, run: str) -> list[str]:
     "run, expected",
     [
         # raw substrings found 手提 ("portable") inside 明手提醒 and 家的 inside 防家的牌
-        ("明手提醒庄家", ["明手", "提醒", "庄家"]),
+        ("明手提醒了庄家", ["明手", "提醒", "了", "庄家"]),
         ("明手看了防家的牌", ["明手", "看", "了", "防家", "的", "牌"]),
         # a glossary term is cut whole, however rare its characters together
         ("防家有罚张", ["防家", "有", "罚张"]),
@@ -77,8 +77,9 @@ def test_everyday_chinese_words_reach_the_words_the_laws_print(data, query, japa
 
 
 def test_nothing_is_read_from_inside_another_word(data):
-    """明手提醒 holds 手提 (portable) but is 明手 + 提醒: the reading is dummy and alert only."""
-    assert words(data, "明手提醒庄家") == ["ダミー", "アラート", "ディクレアラー"]
+    """明手提醒 holds 手提 (portable) but is 明手 + 提醒: the reading is dummy and a warning to declarer only
+    (提醒庄家: 43B2(a) 注意)."""
+    assert words(data, "明手提醒庄家") == ["ダミー", "注意", "ディクレアラー"]
 
 
 def test_function_words_and_one_character_terms_name_nothing_in_a_sentence(data):
@@ -388,3 +389,19 @@ def test_a_cards_face_and_its_touching_the_table_read_as_45c2(data, query, said,
 def test_a_team_match_and_its_imps_read_in_a_chinese_sentence(data, query, said, japanese):
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert japanese in found.get(said, []), found
+
+
+@pytest.mark.parametrize(
+    "query, warned",
+    [
+        ("明手提醒庄家不要从错误的一手出牌", True),
+        ("明手提示庄家", True),
+        ("同伴忘了提醒", False),
+        ("对方没有提醒我被误导了", False),
+    ],
+)
+def test_tixing_before_a_player_named_by_role_is_a_warning(data, query, warned):
+    """提醒 before a player named by role warns him (1997 43B2(a) 明手提示庄家不要…: 2017 注意した場合), the Laws' 注意,
+    no アラート; said alone, or to the one speaking (an opponent), it is still the alert."""
+    found = words(data, query)
+    assert ("注意" in found and "アラート" not in found) == warned, found
