@@ -405,3 +405,9 @@ def test_tixing_before_a_player_named_by_role_is_a_warning(data, query, warned):
     no アラート; said alone, or to the one speaking (an opponent), it is still the alert."""
     found = words(data, query)
     assert ("注意" in found and "アラート" not in found) == warned, found
+
+
+@pytest.mark.parametrize("query", ["能不能请对方把前面的叫牌重复一遍", "请再说一遍叫牌"])
+def test_asking_for_the_calls_again_is_a_review_of_the_auction(data, query):
+    """重复一遍, 再说一遍 (repeat it, say it again) ask for what the 1997 20B calls 复述: the 2017 復唱 (20B, 20C2)."""
+    assert "オークションの復唱" in words(data, query), words(data, query)
