@@ -411,3 +411,10 @@ def test_tixing_before_a_player_named_by_role_is_a_warning(data, query, warned):
 def test_asking_for_the_calls_again_is_a_review_of_the_auction(data, query):
     """重复一遍, 再说一遍 (repeat it, say it again) ask for what the 1997 20B calls 复述: the 2017 復唱 (20B, 20C2)."""
     assert "オークションの復唱" in words(data, query), words(data, query)
+
+
+def test_a_card_put_in_the_wrong_hand_is_misboarded(data):
+    """放错 (put in the wrong place) of a board's card is 87A's 入れ間違え; 放错方向, a trick's card turned the wrong
+    way, stays the longer term (65B3)."""
+    assert "入れ間違え" in words(data, "這副牌有張牌放錯了家")
+    assert "入れ間違え" not in words(data, "墩牌放错方向")

@@ -63,14 +63,15 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # player a demand (要求), table words in the Laws' (不小心 偶然, 洗, 引, 叫明手, 叫裁判, 有局, 分, 出大的): zh 0.607 / 0.762
 # 88 zh queries (4 new, 0.000 / 0.000): zh 0.580 / 0.727; 个人 after a number or a demonstrative a person (四个人 4人),
 # 什么意思 an explanation asked for: zh 0.591 / 0.750; 1997 45C2's 牌面向上 and 碰到 (表向き, 触れる): zh 0.602 / 0.750; 团体赛, IMP as printed: zh 0.602 / 0.761;
-# 提醒 before a player named by role a warning (注意): zh 0.602 / 0.773; 重复一遍 a review (復唱): zh 0.614 / 0.784
+# 提醒 before a player named by role a warning (注意): zh 0.602 / 0.773; 重复一遍 a review (復唱): zh 0.614 / 0.784;
+# 放错 a misboarded card (入れ間違え): zh 0.625 / 0.795
 # 158 ja queries (6 new: 0.500 / 0.667), a question, a statement heard and a
 # request wished for in the Laws' words (質問, 教える, 要求), one kana no word of a query, a heading's part first:
 # ja 0.684 / 0.886
 # six unseen English situations (81 en queries; 6 new: 0.167 / 0.500): en 0.605 /
 # 0.741; during, sorted it out, called me, not follow suit, shuffling, conjunctions, findable readings, left and right
 # by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.58, 0.74), "en": (0.62, 0.80)}  # recall@1, recall@3
+FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.77), "en": (0.62, 0.80)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
