@@ -45,7 +45,7 @@ def cut(data, run: str) -> list[str]:
     "run, expected",
     [
         # raw substrings found 手提 ("portable") inside 明手提醒 and 家的 inside 防家的牌
-        ("明手提醒庄家", ["明手", "提醒", "庄家"]),
+        ("明手提醒了庄家", ["明手", "提醒", "了", "庄家"]),
         ("明手看了防家的牌", ["明手", "看", "了", "防家", "的", "牌"]),
         # a glossary term is cut whole, however rare its characters together
         ("防家有罚张", ["防家", "有", "罚张"]),
@@ -77,8 +77,9 @@ def test_everyday_chinese_words_reach_the_words_the_laws_print(data, query, japa
 
 
 def test_nothing_is_read_from_inside_another_word(data):
-    """明手提醒 holds 手提 (portable) but is 明手 + 提醒: the reading is dummy and alert only."""
-    assert words(data, "明手提醒庄家") == ["ダミー", "アラート", "ディクレアラー"]
+    """明手提醒 holds 手提 (portable) but is 明手 + 提醒: the reading is dummy and a warning to declarer only
+    (提醒庄家: 43B2(a) 注意)."""
+    assert words(data, "明手提醒庄家") == ["ダミー", "注意", "ディクレアラー"]
 
 
 def test_function_words_and_one_character_terms_name_nothing_in_a_sentence(data):
@@ -338,3 +339,82 @@ def test_yao_before_a_player_is_a_demand(data, query, demanded):
     """要 right before a player (要我出黑桃) is the Laws' 要求 (59 「要求されたとおりに」); before a verb (要罚吗) or
     after the one who wants (我要改叫) it demands nothing."""
     assert ("要求" in words(data, query)) == demanded, words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("庄家摊牌后防家不同意 四个人都同意接着打下去", "四个人", ["4人"]),  # 68D2(b)(i) 「4人のプレイヤ全員が同意」
+        ("同一个人同一门花色第二次藏牌", "同一个人", None),  # 64B2 「同じプレイヤー」: a person, no 個人
+        ("有一个人迟到了", "一个人", None),
+    ],
+)
+def test_a_person_counted_with_the_classifier_is_no_individual(data, query, said, japanese):
+    """After a number or a demonstrative, 个人 is the classifier 个 and 人 (a person), cut with them: a count
+    reads as the Laws print one (4人), the rest nothing; never the word 个人 "individual" (個人)."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert cut(data, query.split()[-1]).count(said) == 1
+    assert found.get(said) == japanese and "個人" not in words(data, query), found
+
+
+def test_what_a_call_means_is_asked_as_an_explanation(data):
+    """「那个叫品是什么意思」 asks what a call means: the vocabulary's Explanation of Calls (20F1 説明を要求できる), not
+    the Japanese 意思 'intention' that Chinese 意思 'meaning' is written like."""
+    found = dict(translation.read_terms(data.translations, "可以問對方那個叫品是什麼意思嗎", data.chinese))
+    assert found.get("什么意思") == ["コールの説明"] and "意思" not in words(data, "那個叫品是什麼意思")
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("庄家手里的牌已经正面朝上碰到桌子了", "正面朝上", "表向き"),  # 1997 45C2 牌面向上: 2017 45C2(a) 表向きに
+        ("防家出牌時牌面先讓同伴看到了", "牌面", "表向き"),  # a card's face (1997 45C1), no 面 'side' (側)
+        ("庄家手里的牌已经正面朝上碰到桌子了", "碰到", "触れる"),  # 1997 45C2 碰到: 2017 テーブルに触れる
+    ],
+)
+def test_a_cards_face_and_its_touching_the_table_read_as_45c2(data, query, said, japanese):
+    """The 1997 Laws' words for a card held face up touching the table (45C2 「牌面向上碰到…桌面」) read as the
+    2017 Laws print them, not as the dictionary's first senses (正面 'front': 先; 碰到 'to come across': 見つける)."""
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == [japanese], found
+
+
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("团体赛裁判给了我们平均分加", "团体赛", "チーム戦"),  # a team competition, not 团体 + 赛 'to compete' (比べる)
+        ("是加几个IMP", "imp", "IMP"),  # the abbreviation as typed, as its plural imps reads (12C2(b) 3IMP)
+    ],
+)
+def test_a_team_match_and_its_imps_read_in_a_chinese_sentence(data, query, said, japanese):
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert japanese in found.get(said, []), found
+
+
+@pytest.mark.parametrize(
+    "query, warned",
+    [
+        ("明手提醒庄家不要从错误的一手出牌", True),
+        ("明手提示庄家", True),
+        ("同伴忘了提醒", False),
+        ("对方没有提醒我被误导了", False),
+    ],
+)
+def test_tixing_before_a_player_named_by_role_is_a_warning(data, query, warned):
+    """提醒 before a player named by role warns him (1997 43B2(a) 明手提示庄家不要…: 2017 注意した場合), the Laws' 注意,
+    no アラート; said alone, or to the one speaking (an opponent), it is still the alert."""
+    found = words(data, query)
+    assert ("注意" in found and "アラート" not in found) == warned, found
+
+
+@pytest.mark.parametrize("query", ["能不能请对方把前面的叫牌重复一遍", "请再说一遍叫牌"])
+def test_asking_for_the_calls_again_is_a_review_of_the_auction(data, query):
+    """重复一遍, 再说一遍 (repeat it, say it again) ask for what the 1997 20B calls 复述: the 2017 復唱 (20B, 20C2)."""
+    assert "オークションの復唱" in words(data, query), words(data, query)
+
+
+def test_a_card_put_in_the_wrong_hand_is_misboarded(data):
+    """放错 (put in the wrong place) of a board's card is 87A's 入れ間違え; 放错方向, a trick's card turned the wrong
+    way, stays the longer term (65B3)."""
+    assert "入れ間違え" in words(data, "這副牌有張牌放錯了家")
+    assert "入れ間違え" not in words(data, "墩牌放错方向")

@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 330 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 334 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -61,13 +61,17 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # (四黑桃, 8黑桃) as typed: zh 0.580 / 0.728; 84 zh queries (3 new, 0.333 / 0.667): zh 0.571 / 0.726; a verb's result,
 # a causative, a carrying verb read nothing (放到, 让, 做), variants read as their 1997 term (罚牌, 大罚张), 要 before a
 # player a demand (要求), table words in the Laws' (不小心 偶然, 洗, 引, 叫明手, 叫裁判, 有局, 分, 出大的): zh 0.607 / 0.762
+# 88 zh queries (4 new, 0.000 / 0.000): zh 0.580 / 0.727; 个人 after a number or a demonstrative a person (四个人 4人),
+# 什么意思 an explanation asked for: zh 0.591 / 0.750; 1997 45C2's 牌面向上 and 碰到 (表向き, 触れる): zh 0.602 / 0.750; 团体赛, IMP as printed: zh 0.602 / 0.761;
+# 提醒 before a player named by role a warning (注意): zh 0.602 / 0.773; 重复一遍 a review (復唱): zh 0.614 / 0.784;
+# 放错 a misboarded card (入れ間違え): zh 0.625 / 0.795
 # 158 ja queries (6 new: 0.500 / 0.667), a question, a statement heard and a
 # request wished for in the Laws' words (質問, 教える, 要求), one kana no word of a query, a heading's part first:
 # ja 0.684 / 0.886
 # six unseen English situations (81 en queries; 6 new: 0.167 / 0.500): en 0.605 /
 # 0.741; during, sorted it out, called me, not follow suit, shuffling, conjunctions, findable readings, left and right
 # by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.75), "en": (0.62, 0.80)}  # recall@1, recall@3
+FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.77), "en": (0.62, 0.80)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -87,9 +91,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 330
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 163, "zh": 85, "en": 82}
-    assert sum(s.held_out for s in SITUATIONS) == 54 + 28 + 27
+    assert len(SITUATIONS) == 334
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 163, "zh": 89, "en": 82}
+    assert sum(s.held_out for s in SITUATIONS) == 54 + 29 + 27
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

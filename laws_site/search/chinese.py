@@ -72,6 +72,13 @@ PLAYER_WORDS = (
     "上家",
     "下家",
 )
+# 提醒 (the 1997 Laws' alert) or 提示 right before a player named by role warns that player (明手提醒庄家不要…:
+# 1997 43B2(a) 「明手提示庄家不要从错误方位引牌」 is 2017 「ディクレアラーに…リードしないよう注意した場合」): the Laws'
+# 注意, no アラート. An alert is made to the opponents (提醒对手, 没有提醒我: the one who speaks) or said alone
+# (同伴忘了提醒): those keep アラート
+WARNINGS = ("提醒", "提示")
+WARNED = "注意"
+WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
 SURU = "為る"  # する as the index normalises it
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -119,7 +126,13 @@ class ChineseWords:
 # card" (掉了一张牌), no count; up to fourteen, a hand's thirteen cards and one more (13B 「13枚より多く」)
 COUNTED_NUMBERS = "两 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四".split()
 COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
-MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "墩": "トリック"}  # cards, players (四家: the four hands), tricks
+# cards, players (四家: the four hands; 四个人: four people, the classifier 个 with 人), tricks
+MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "个人": "人", "墩": "トリック"}
+# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person; 一个人:
+# one person), not the word 个人 "individual" (個人): one word with them, reading nothing, as costly as the cut
+# it replaces (a count from two reads as a count: 四个人 4人)
+PERSON_CLASSIFIED = "个人"
+DETERMINERS = ("一", "同一", "这", "那", "每", "哪", "几", "某")
 
 
 def is_chinese_verb(english: str) -> bool:
@@ -195,11 +208,16 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                     costs[verb + result] = joined
                     if verb in table:
                         table[verb + result] = list(table[verb])
-    for player in PLAYER_WORDS:  # 要我 is one word, as costly as the two
-        joined = costs.get(DEMAND, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
-        if DEMAND + player not in costs and joined < UNKNOWN_COST:
-            costs[DEMAND + player] = joined
-            table[DEMAND + player] = [DEMANDED, *table.get(player, [])]
+    for determiner in DETERMINERS:  # 同一个人 is one word, as costly as 同一 + 个人
+        if determiner + PERSON_CLASSIFIED not in costs and {determiner, PERSON_CLASSIFIED} <= costs.keys():
+            costs[determiner + PERSON_CLASSIFIED] = costs[determiner] + costs[PERSON_CLASSIFIED]
+    for player in PLAYER_WORDS:  # 要我, 提醒庄家: one word, as costly as the two
+        said_to = [(DEMAND, DEMANDED)] + [(w, WARNED) for w in WARNINGS if player in WARNED_ROLES]
+        for verb, japanese in said_to:
+            joined = costs.get(verb, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
+            if verb + player not in costs and joined < UNKNOWN_COST:
+                costs[verb + player] = joined
+                table[verb + player] = [japanese, *table.get(player, [])]
     for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
         for direction in DIRECTIONS:
             if verb + direction in table or verb + direction in costs:

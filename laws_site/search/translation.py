@@ -91,7 +91,9 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         for form in glossary.term_forms(entry.zh) + glossary.english_keys(entry.en):
             add(form, japanese)
     for entry in data.vocabulary.entries:
-        for word in (entry.en, *entry.zh, *entry.spoken):
+        # a term the Laws print in Latin letters (IMP, LHO) is typed as printed in a sentence of any language
+        printed_latin = [word for word in entry.ja if word.isascii()]
+        for word in (entry.en, *entry.zh, *entry.spoken, *printed_latin):
             add(word, list(entry.ja))
     # a regional or later Chinese form of a 1997 term (corpus/zh_variants.yml: 罚牌 for 罚张, 夢家 for 明手) reads as
     # the term does; so does one written with another's 1997 term inside it (大罚张: 大罚牌 with 罚张 for 罚牌)
