@@ -202,3 +202,36 @@ def test_a_card_the_wrong_way_is_the_arrangement_of_tricks(search_conn):
     alone read as 方法, and 45D1, which holds 置く, カード, 間違い, came first."""
     found = [r for r in engine.search(search_conn, "a card pointed the wrong way", limit=1, interface="en")]
     assert found and found[0]["law"] == "65", found[0]["id"]
+
+
+def test_a_suit_named_reads_as_the_laws_suit_and_a_bid_as_typed(search_conn):
+    """A suit in an English sentence is the Laws' スート, as a Chinese one is (they rule a suit, never a named one:
+    59 リードを要求されたスートのカードがない); "has no spades" is that suit not held, as 没有黑桃 reads; a bid
+    ("one spade", "eight hearts") keeps its suit; "no spades" alone is still the question of 61B."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, "declarer demanded a spade lead but he has no spades"))
+    assert read["spade"] == ["スート"] and read["has no spades"] == ["スートのカードがない"], read
+    read = dict(translation.read_terms(data.translations, "he opened one spade and partner bid eight hearts"))
+    assert read["one spade"] == ["1スペード"] and read["eight hearts"] == ["8ハート"], read
+    assert (
+        dict(translation.read_terms(data.translations, "declarer asked no spades"))["no spades"][0]
+        == "リボークに関する質問"
+    )
+
+
+def test_calling_a_person_summons_the_director(search_conn):
+    """ "call me" is the vocabulary's Summoning the Director (ディレクターを呼ぶ); "calling you", "called him" say
+    the same of another person, not a call of the auction (コール)."""
+    data = search_data(search_conn)
+    for query, said in [("instead of calling you", "calling you"), ("they called him at the end", "called him")]:
+        assert dict(translation.read_terms(data.translations, query)).get(said) == ["ディレクターを呼ぶ"], query
+    assert dict(translation.read_terms(data.translations, "my turn to call")).get("call") == ["コール"]
+
+
+def test_asking_is_the_laws_question(search_conn):
+    """The Laws print asking as 質問 (20C1, 61B3 and 14 units more), 尋ねる only once (20F3): ask, asked, asking
+    read 質問, which 20G1 (パートナーの利益のためだけに質問) and 61B print."""
+    data = search_data(search_conn)
+    for query in ("he asked about our bids", "can a defender ask his partner", "asking about the auction"):
+        assert "質問" in translation.japanese_words(data.translations, query), query
+        assert "尋ねる" not in translation.japanese_words(data.translations, query), query

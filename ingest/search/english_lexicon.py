@@ -130,6 +130,9 @@ ADVERB_PARTICLES = frozenset("back out up down off away".split())
 # the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
 # before one of them and a particle is a verb, whatever its form
 OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
+# the persons among them: a term said with one ("call me", the director summoned) says the same with any ("instead
+# of calling you", "called him"); "call it" names no person
+PERSON_PRONOUNS = ("me", "you", "him", "her", "us", "them")
 VERB_ENDINGS = ("ed", "ing")
 
 # words whose sense their place tells: (the word read before a content word it qualifies, the word read where
@@ -150,6 +153,20 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
+
+
+# the verbs that say a hand holds (or lacks) a suit: "the defender has no spades" tells a suit not held, the
+# Laws' 「スートのカードがない」 (59, 61B1), where "no spades?" alone is the question asked (61B)
+HOLDING_VERBS = ("has", "had", "have", "having")
+
+
+def other_persons(phrase: str) -> list[str]:
+    """The phrase of several words ending in a person pronoun with it put as each other one ("call me": call you,
+    call him, ...); [] for a phrase ending in none."""
+    words = phrase.lower().split()
+    if len(words) < 2 or words[-1] not in PERSON_PRONOUNS:
+        return []
+    return [" ".join(words[:-1] + [other]) for other in PERSON_PRONOUNS if other != words[-1]]
 
 
 def other_suits(phrase: str) -> list[str]:

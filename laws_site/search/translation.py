@@ -33,6 +33,7 @@ from ingest.search.english_lexicon import (
     ASPECT_VERBS,
     CONJUNCTIONS,
     FUNCTION_WORDS,
+    HOLDING_VERBS,
     MIN_STEM,
     NUMBERS,
     OBJECT_PRONOUNS,
@@ -40,10 +41,12 @@ from ingest.search.english_lexicon import (
     PHRASAL_PARTICLES,
     POSSESSIVES,
     SENSES_BY_PLACE,
+    SUITS,
     SUPPORT_VERBS,
     VERB_ENDINGS,
     is_verb,
     nouns_of,
+    other_persons,
     other_suits,
     stems,
 )
@@ -65,6 +68,12 @@ ASPECT_PARTICLES = frozenset("了过着")
 NOT_HELD = ("没有", "没")
 SUIT_NOT_HELD = f"{SUIT_WORD}のカードがない"
 BID_LEVELS = "一二三四五六七"  # a bid's level said in Chinese (四黑桃, 三无将)
+# a bid's level said in English (one spade, 4 hearts), and eight, nine, which no bid has but a director may be told of
+# ("he bid eight hearts", as 8黑桃 in Chinese)
+ENGLISH_BID_LEVELS = {
+    **dict(zip("one two three four five six seven eight nine".split(), "123456789")),
+    **{digit: digit for digit in "123456789"},
+}
 
 
 def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
@@ -122,10 +131,19 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
     for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
         for letter in sorted(HONOUR_LETTERS):  # a set: sorted, so the pack is the same bytes every build
             add(said + letter, [japanese, *honour])
-    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
-        for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
-            if term_key(variant) not in table:
-                add(variant, list(entry.ja))
+    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own;
+        # "call me" (the director summoned) is also "calling you"
+        for word in (w for w in (entry.en, *entry.spoken) if w):
+            for variant in other_suits(word) + other_persons(word):
+                if term_key(variant) not in table:
+                    add(variant, list(entry.ja))
+    english = english_suits(data)
+    for said, japanese in english.items():  # as in Chinese: a suit named is the Laws' スート, a bid's as typed
+        table[term_key(said)] = [SUIT_WORD]
+        for level, digit in ENGLISH_BID_LEVELS.items():
+            add(f"{level} {said}", [digit + japanese])
+        for holder in HOLDING_VERBS:  # "has no spades": a suit not held, as 没有黑桃 reads
+            add(f"{holder} no {said}", [SUIT_NOT_HELD])
     named = dict(table)
     for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
         table[form] = japanese
@@ -149,6 +167,12 @@ def chinese_suits(data) -> dict[str, str]:
         if any(japanese.startswith(strain[0]) for strain in STRAINS)
         for said in glossary.term_forms(entry.zh)
     }
+
+
+def english_suits(data) -> dict[str, str]:
+    """{a suit's English name, singular and plural: its Japanese name} (the glossary's Spade: スペード)."""
+    japanese = {term_key(entry.en): glossary.term_forms(entry.ja)[0] for entry in data.glossary.entries if entry.en}
+    return {form: japanese[forms[0]] for forms in SUITS if forms[0] in japanese for form in forms}
 
 
 def chinese_notrump(data) -> dict[str, str]:
