@@ -235,3 +235,22 @@ def test_asking_is_the_laws_question(search_conn):
     for query in ("he asked about our bids", "can a defender ask his partner", "asking about the auction"):
         assert "質問" in translation.japanese_words(data.translations, query), query
         assert "尋ねる" not in translation.japanese_words(data.translations, query), query
+
+
+@pytest.mark.parametrize(
+    "query, said, laws_word, wrong",
+    [
+        ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),  # 71A トリックを対戦相手に譲った
+        ("his partner objected", "objected", "反対", "的"),  # 68B2 パートナーが直ちに反対した
+        ("he held the card face up", "held", "持つ", "含む"),  # 45C1 表が見えるように持っていた
+        ("declarer asked for the king", "king", "アナー", None),  # Definitions: アナー A、K、Q、J、10のいずれか
+    ],
+)
+def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, query, said, laws_word, wrong):
+    """What a user sees as "also searched" is the Laws' word for what the director said, not JMdict's first
+    sense of it (gave up: 諦める 'to abandon hope'; objected: the noun object's 的 'a target'; held: 含む 'to
+    contain'); an honour named in English is アナー, as a letter in a Chinese sentence is."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, query))
+    assert laws_word in read.get(said, []), read
+    assert wrong not in read.get(said, []), read

@@ -155,6 +155,10 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
 
 
+# the honours by name (Definitions, Honor: 「A、K、Q、J、10のいずれか」; ten is left out, in a sentence more often a count):
+# a card named in a sentence is the Laws' アナー, as a letter is in Chinese (一张A)
+HONOUR_NAMES = ("ace", "aces", "king", "kings", "queen", "queens", "jack", "jacks")
+
 # the verbs that say a hand holds (or lacks) a suit: "the defender has no spades" tells a suit not held, the
 # Laws' 「スートのカードがない」 (59, 61B1), where "no spades?" alone is the question asked (61B)
 HOLDING_VERBS = ("has", "had", "have", "having")

@@ -34,6 +34,7 @@ from ingest.search.english_lexicon import (
     CONJUNCTIONS,
     FUNCTION_WORDS,
     HOLDING_VERBS,
+    HONOUR_NAMES,
     MIN_STEM,
     NUMBERS,
     OBJECT_PRONOUNS,
@@ -128,6 +129,8 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         for digit in "123456789":  # 8黑桃: a level in digits
             add(digit + said, [digit + japanese])
     honour = table.get(term_key(HONOUR_TERM), [])
+    for name in HONOUR_NAMES:  # an honour named in English (the king, an ace) is the Laws' アナー, as a letter in Chinese
+        add(name, honour)
     for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
         for letter in sorted(HONOUR_LETTERS):  # a set: sorted, so the pack is the same bytes every build
             add(said + letter, [japanese, *honour])
