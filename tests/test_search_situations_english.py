@@ -243,7 +243,7 @@ def test_asking_is_the_laws_question(search_conn):
         ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),  # 71A トリックを対戦相手に譲った
         ("his partner objected", "objected", "反対", "的"),  # 68B2 パートナーが直ちに反対した
         ("he held the card face up", "held", "持つ", "含む"),  # 45C1 表が見えるように持っていた
-        ("declarer asked for the king", "king", "アナー", None),  # Definitions: アナー A、K、Q、J、10のいずれか
+        ("declarer showed the king", "king", "アナー", None),  # Definitions: アナー A、K、Q、J、10のいずれか
     ],
 )
 def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, query, said, laws_word, wrong):
@@ -254,3 +254,13 @@ def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, 
     read = dict(translation.read_terms(data.translations, query))
     assert laws_word in read.get(said, []), read
     assert wrong not in read.get(said, []), read
+
+
+def test_asking_for_a_card_or_an_honour_is_designating_dummys_card(search_conn):
+    """ "asked for the king" (from dummy) is declarer designating dummy's card (46A 指定する, 45D1 名指していない
+    カード), as "called for a card" is: an honour named reads as the card it is; not 求める, "to request"."""
+    data = search_data(search_conn)
+    for query, said in [("declarer asked for the king", "asked for the king"), ("he called for a queen", None)]:
+        read = dict(translation.read_terms(data.translations, query))
+        found = read.get(said) if said else next((w for w in read.values() if "ダミーのカードを指定する" in w), None)
+        assert found and "ダミーのカードを指定する" in found, read

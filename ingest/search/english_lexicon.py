@@ -173,6 +173,16 @@ def other_persons(phrase: str) -> list[str]:
     return [" ".join(words[:-1] + [other]) for other in PERSON_PRONOUNS if other != words[-1]]
 
 
+def other_cards(phrase: str) -> list[str]:
+    """The phrase of several words naming "card" with it put as each honour ("call for a card": call for a king,
+    call for a queen, ...): declarer naming dummy's king is naming a card (46A); [] for a phrase naming none."""
+    words = phrase.lower().split()
+    if len(words) < 2 or "card" not in words:
+        return []
+    at = words.index("card")
+    return [" ".join(words[:at] + [name] + words[at + 1 :]) for name in HONOUR_NAMES[::2]]
+
+
 def other_suits(phrase: str) -> list[str]:
     """The phrase of several words with its suit word put as each other suit ("no spades": no hearts, no
     diamonds, no clubs); [] for a phrase naming no suit, or a suit word alone."""

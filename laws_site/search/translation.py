@@ -47,6 +47,7 @@ from ingest.search.english_lexicon import (
     VERB_ENDINGS,
     is_verb,
     nouns_of,
+    other_cards,
     other_persons,
     other_suits,
     stems,
@@ -129,15 +130,17 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         for digit in "123456789":  # 8黑桃: a level in digits
             add(digit + said, [digit + japanese])
     honour = table.get(term_key(HONOUR_TERM), [])
-    for name in HONOUR_NAMES:  # an honour named in English (the king, an ace) is the Laws' アナー, as a letter in Chinese
+    for (
+        name
+    ) in HONOUR_NAMES:  # an honour named in English (the king, an ace) is the Laws' アナー, as a letter in Chinese
         add(name, honour)
     for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
         for letter in sorted(HONOUR_LETTERS):  # a set: sorted, so the pack is the same bytes every build
             add(said + letter, [japanese, *honour])
     for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own;
-        # "call me" (the director summoned) is also "calling you"
+        # "call me" (the director summoned) is also "calling you", "call for a card" also "call for the king"
         for word in (w for w in (entry.en, *entry.spoken) if w):
-            for variant in other_suits(word) + other_persons(word):
+            for variant in other_suits(word) + other_persons(word) + other_cards(word):
                 if term_key(variant) not in table:
                     add(variant, list(entry.ja))
     english = english_suits(data)
