@@ -8,6 +8,7 @@ import pytest
 from ingest.search.english_lexicon import FUNCTION_WORDS
 from laws_site.search import engine, plan, translation
 from laws_site.search.data import search_data
+from tests.test_search_chinese import READ_IN_NODE, in_node
 
 
 def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_conn):
@@ -264,3 +265,29 @@ def test_asking_for_a_card_or_an_honour_is_designating_dummys_card(search_conn):
         read = dict(translation.read_terms(data.translations, query))
         found = read.get(said) if said else next((w for w in read.values() if "ダミーのカードを指定する" in w), None)
         assert found and "ダミーのカードを指定する" in found, read
+
+
+VERBS_BY_PLACE = [
+    ("it only works if the finesse succeeds", "works", "動く", "作業"),  # the verb, not the noun work
+    ("then he goes to the next table", "goes", "動く", "囲碁"),  # not the game of go
+    ("can he show his cards", "show", "見せる", "見え"),
+    ("must I correct it", "correct", "訂正", "正しい"),  # 75B2 説明を訂正しなければならない
+]
+
+
+@pytest.mark.parametrize("query, said, verb, noun", VERBS_BY_PLACE)
+def test_a_word_after_a_subject_or_an_auxiliary_reads_as_its_verb(search_conn, query, said, verb, noun):
+    """After a subject pronoun or an auxiliary (adverbs between) a word is a verb: it reads as the table's verb
+    ("to work": 動く), not as the noun JMdict reads the word by (work: 作業, go: 囲碁); elsewhere it keeps its
+    reading ("the correct card": 正しい)."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, query))
+    assert read.get(said) == [verb], read
+    assert dict(translation.read_terms(data.translations, "he played the correct card"))["correct"] == ["正しい"]
+
+
+def test_the_offline_engine_reads_a_verb_by_its_place_as_the_server_does(search_conn, search_pack_file):
+    data = search_data(search_conn)
+    queries = [query for query, *_ in VERBS_BY_PLACE] + ["the work", "he did not stop", "go"]
+    server = [[list(term) for term in translation.read_terms(data.translations, q)] for q in queries]
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server

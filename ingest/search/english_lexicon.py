@@ -155,6 +155,14 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
 
 
+# the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the
+# auxiliaries, with adverbs that may stand between; there a word read as a noun (work: 作業, go: 囲碁) reads as its
+# verb ("to work": 動く), where the table has one
+VERB_SUBJECTS = frozenset(
+    "i you he she it we they can could will would shall should may might must do does did".split()
+)
+VERB_ADVERBS = frozenset("only just never always still also really even not".split())
+
 # the honours by name (Definitions, Honor: 「A、K、Q、J、10のいずれか」; ten is left out, in a sentence more often a count):
 # a card named in a sentence is the Laws' アナー, as a letter is in Chinese (一张A)
 HONOUR_NAMES = ("ace", "aces", "king", "kings", "queen", "queens", "jack", "jacks")

@@ -44,7 +44,9 @@ from ingest.search.english_lexicon import (
     SENSES_BY_PLACE,
     SUITS,
     SUPPORT_VERBS,
+    VERB_ADVERBS,
     VERB_ENDINGS,
+    VERB_SUBJECTS,
     is_verb,
     nouns_of,
     other_cards,
@@ -160,6 +162,10 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
+    for english, _, word, _ in dictionary:  # an irregular form's verb ("goes": to go, 動く), for verb_by_place
+        verb, form = term_key(f"to {word}"), term_key(f"to {english}")
+        if english != word and verb in table and form not in table:
+            table[form] = table[verb]
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
 
@@ -301,7 +307,7 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
-        by_next = sense_by_place(table, words, i)
+        by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
                 if candidate in table:
@@ -368,6 +374,18 @@ def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -
     seat = takes_nothing and i > 0 and words[i - 1].group() in POSSESSIVES
     key = senses[2] if seat else senses[0] if qualifies else senses[1] if takes_nothing else None
     return term_key(key) if key and term_key(key) in table else None
+
+
+def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of the i-th word's verb ("to work") where its place makes it a verb, after a subject pronoun or an
+    auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "it only works", "he goes"), or None to read it as any word:
+    there "works" is no 作業 (the noun work), "goes" no 囲碁 (the game of go)."""
+    before = i - 1
+    while before >= 0 and words[before].group() in VERB_ADVERBS:
+        before -= 1
+    if before < 0 or words[before].group() not in VERB_SUBJECTS:
+        return None
+    return next((f"to{stem}" for stem in stems(words[i].group()) if f"to{stem}" in table), None)
 
 
 def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
