@@ -244,7 +244,13 @@ def test_asking_is_the_laws_question(search_conn):
         ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),  # 71A トリックを対戦相手に譲った
         ("his partner objected", "objected", "反対", "的"),  # 68B2 パートナーが直ちに反対した
         ("he held the card face up", "held", "持つ", "含む"),  # 45C1 表が見えるように持っていた
-        ("declarer showed the king", "king", "アナー", None),  # Definitions: アナー A、K、Q、J、10のいずれか
+        ("declarer showed the king", "king", "アナー", None),
+        (
+            "declarer played too early",
+            "too early",
+            "早まったプレイ",
+            "早く",
+        ),  # 57C3 早まってプレイ  # Definitions: アナー A、K、Q、J、10のいずれか
     ],
 )
 def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, query, said, laws_word, wrong):
