@@ -238,21 +238,22 @@ def test_asking_is_the_laws_question(search_conn):
         assert "尋ねる" not in translation.japanese_words(data.translations, query), query
 
 
-@pytest.mark.parametrize(
-    "query, said, laws_word, wrong",
-    [
-        ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),  # 71A トリックを対戦相手に譲った
-        ("his partner objected", "objected", "反対", "的"),  # 68B2 パートナーが直ちに反対した
-        ("he held the card face up", "held", "持つ", "含む"),  # 45C1 表が見えるように持っていた
-        ("declarer showed the king", "king", "アナー", None),
-        (
-            "declarer played too early",
-            "too early",
-            "早まったプレイ",
-            "早く",
-        ),  # 57C3 早まってプレイ  # Definitions: アナー A、K、Q、J、10のいずれか
-    ],
-)
+# (query, what was said, the Laws' word it reads, the sense it read before); the Laws' words: 71A トリックを対戦相手に
+# 譲った, 68B2 パートナーが直ちに反対した, 45C1 表が見えるように持っていた, Definitions アナー「A、K、Q、J、10のいずれか」,
+# 57C3 早まってプレイ, 70E1 プレイの成功には特定のカードを持っている対戦相手を見つける, 68C カードをプレイする順序
+LAWS_WORDS = [
+    ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),
+    ("his partner objected", "objected", "反対", "的"),
+    ("he held the card face up", "held", "持つ", "含む"),
+    ("declarer showed the king", "king", "アナー", None),
+    ("declarer played too early", "too early", "早まったプレイ", "早く"),
+    ("if the finesse works", "finesse", "特定のカードを持っている対戦相手を見つける", "技巧"),
+    ("if it succeeds", "succeeds", "成功", "受け継ぐ"),
+    ("the order of the cards", "order", "順序", "順位"),
+]
+
+
+@pytest.mark.parametrize("query, said, laws_word, wrong", LAWS_WORDS)
 def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, query, said, laws_word, wrong):
     """What a user sees as "also searched" is the Laws' word for what the director said, not JMdict's first
     sense of it (gave up: 諦める 'to abandon hope'; objected: the noun object's 的 'a target'; held: 含む 'to
