@@ -167,10 +167,6 @@ VERB_ADVERBS = frozenset("only just never always still also really even not".spl
 # a card named in a sentence is the Laws' アナー, as a letter is in Chinese (一张A)
 HONOUR_NAMES = ("ace", "aces", "king", "kings", "queen", "queens", "jack", "jacks")
 
-# the verbs that say a hand holds (or lacks) a suit: "the defender has no spades" tells a suit not held, the
-# Laws' 「スートのカードがない」 (59, 61B1), where "no spades?" alone is the question asked (61B)
-HOLDING_VERBS = ("has", "had", "have", "having")
-
 
 def other_persons(phrase: str) -> list[str]:
     """The phrase of several words ending in a person pronoun with it put as each other one ("call me": call you,

@@ -33,7 +33,6 @@ from ingest.search.english_lexicon import (
     ASPECT_VERBS,
     CONJUNCTIONS,
     FUNCTION_WORDS,
-    HOLDING_VERBS,
     HONOUR_NAMES,
     MIN_STEM,
     NUMBERS,
@@ -150,15 +149,14 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         table[term_key(said)] = [SUIT_WORD]
         for level, digit in ENGLISH_BID_LEVELS.items():
             add(f"{level} {said}", [digit + japanese])
-        for holder in HOLDING_VERBS:  # "has no spades": a suit not held, as 没有黑桃 reads
-            add(f"{holder} no {said}", [SUIT_NOT_HELD])
     named = dict(table)
     for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
         table[form] = japanese
     for english, japanese, word, _ in dictionary:
         if any(key in named for key in stems(term_key(english))):
             continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
-        if term_key(word) in named:
+        # an infinitive's row is the verb's sense ("to turn": 変える), never the noun a term names (Turn: 順番)
+        if term_key(word) in named and not english.startswith("to "):
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
