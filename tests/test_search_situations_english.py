@@ -246,6 +246,8 @@ LAWS_WORDS = [
     ("if the finesse works", "finesse", "特定のカードを持っている対戦相手を見つける", "技巧"),
     ("if it succeeds", "succeeds", "成功", "受け継ぐ"),
     ("the order of the cards", "order", "順序", "順位"),
+    ("the score was entered wrong", "entered", "記録", "立ち入る"),  # 79C1 スコアの記録や計算の間違い
+    ("without naming a card", "naming a card", "ダミーのカードを指定する", "指名"),  # 46A カードを指定する
 ]
 
 
