@@ -247,6 +247,7 @@ LAWS_WORDS = [
     ("if it succeeds", "succeeds", "成功", "受け継ぐ"),
     ("the order of the cards", "order", "順序", "順位"),
     ("the score was entered wrong", "entered", "記録", "立ち入る"),  # 79C1 スコアの記録や計算の間違い
+    ("he keeps pulling a card", "pulling", "抜き出す", "牽引"),  # 74B3 プレイする順番の前にカードを抜き出すこと
     ("without naming a card", "naming a card", "ダミーのカードを指定する", "指名"),  # 46A カードを指定する
 ]
 
