@@ -8,6 +8,7 @@ import pytest
 from ingest.search.english_lexicon import FUNCTION_WORDS
 from laws_site.search import engine, plan, translation
 from laws_site.search.data import search_data
+from tests.test_search_chinese import READ_IN_NODE, in_node
 
 
 def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_conn):
@@ -202,3 +203,97 @@ def test_a_card_the_wrong_way_is_the_arrangement_of_tricks(search_conn):
     alone read as 方法, and 45D1, which holds 置く, カード, 間違い, came first."""
     found = [r for r in engine.search(search_conn, "a card pointed the wrong way", limit=1, interface="en")]
     assert found and found[0]["law"] == "65", found[0]["id"]
+
+
+def test_a_suit_named_reads_as_the_laws_suit_and_a_bid_as_typed(search_conn):
+    """A suit in an English sentence is the Laws' スート, as a Chinese one is (they rule a suit, never a named one:
+    59 リードを要求されたスートのカードがない); a bid ("one spade", "eight hearts") keeps its suit; "no spades" is
+    still the question of 61B."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, "declarer demanded a spade lead but he has no spades"))
+    assert read["spade"] == ["スート"] and read["no spades"][0] == "リボークに関する質問", read
+    read = dict(translation.read_terms(data.translations, "he opened one spade and partner bid eight hearts"))
+    assert read["one spade"] == ["1スペード"] and read["eight hearts"] == ["8ハート"], read
+
+
+def test_calling_a_person_summons_the_director(search_conn):
+    """ "call me" is the vocabulary's Summoning the Director (ディレクターを呼ぶ); "calling you", "called him" say
+    the same of another person, not a call of the auction (コール)."""
+    data = search_data(search_conn)
+    for query, said in [("instead of calling you", "calling you"), ("they called him at the end", "called him")]:
+        assert dict(translation.read_terms(data.translations, query)).get(said) == ["ディレクターを呼ぶ"], query
+    assert dict(translation.read_terms(data.translations, "my turn to call")).get("call") == ["コール"]
+
+
+def test_asking_is_the_laws_question(search_conn):
+    """The Laws print asking as 質問 (20C1, 61B3 and 14 units more), 尋ねる only once (20F3): ask, asked, asking
+    read 質問, which 20G1 (パートナーの利益のためだけに質問) and 61B print."""
+    data = search_data(search_conn)
+    for query in ("he asked about our bids", "can a defender ask his partner", "asking about the auction"):
+        assert "質問" in translation.japanese_words(data.translations, query), query
+        assert "尋ねる" not in translation.japanese_words(data.translations, query), query
+
+
+# (query, what was said, the Laws' word it reads, the sense it read before); the Laws' words: 71A トリックを対戦相手に
+# 譲った, 68B2 パートナーが直ちに反対した, 45C1 表が見えるように持っていた, Definitions アナー「A、K、Q、J、10のいずれか」,
+# 57C3 早まってプレイ, 70E1 プレイの成功には特定のカードを持っている対戦相手を見つける, 68C カードをプレイする順序
+LAWS_WORDS = [
+    ("declarer gave up a trick", "gave up", "取られの宣言", "諦める"),
+    ("his partner objected", "objected", "反対", "的"),
+    ("he held the card face up", "held", "持つ", "含む"),
+    ("declarer showed the king", "king", "アナー", None),
+    ("declarer played too early", "too early", "早まったプレイ", "早く"),
+    ("if the finesse works", "finesse", "特定のカードを持っている対戦相手を見つける", "技巧"),
+    ("if it succeeds", "succeeds", "成功", "受け継ぐ"),
+    ("the order of the cards", "order", "順序", "順位"),
+    ("the score was entered wrong", "entered", "記録", "立ち入る"),  # 79C1 スコアの記録や計算の間違い
+    ("he keeps pulling a card", "pulling", "抜き出す", "牽引"),  # 74B3 プレイする順番の前にカードを抜き出すこと
+    ("without naming a card", "naming a card", "ダミーのカードを指定する", "指名"),  # 46A カードを指定する
+]
+
+
+@pytest.mark.parametrize("query, said, laws_word, wrong", LAWS_WORDS)
+def test_an_everyday_word_reads_as_the_laws_word_not_another_sense(search_conn, query, said, laws_word, wrong):
+    """What a user sees as "also searched" is the Laws' word for what the director said, not JMdict's first
+    sense of it (gave up: 諦める 'to abandon hope'; objected: the noun object's 的 'a target'; held: 含む 'to
+    contain'); an honour named in English is アナー, as a letter in a Chinese sentence is."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, query))
+    assert laws_word in read.get(said, []), read
+    assert wrong not in read.get(said, []), read
+
+
+def test_asking_for_a_card_or_an_honour_is_designating_dummys_card(search_conn):
+    """ "asked for the king" (from dummy) is declarer designating dummy's card (46A 指定する, 45D1 名指していない
+    カード), as "called for a card" is: an honour named reads as the card it is; not 求める, "to request"."""
+    data = search_data(search_conn)
+    for query, said in [("declarer asked for the king", "asked for the king"), ("he called for a queen", None)]:
+        read = dict(translation.read_terms(data.translations, query))
+        found = read.get(said) if said else next((w for w in read.values() if "ダミーのカードを指定する" in w), None)
+        assert found and "ダミーのカードを指定する" in found, read
+
+
+VERBS_BY_PLACE = [
+    ("it only works if the finesse succeeds", "works", "動く", "作業"),  # the verb, not the noun work
+    ("then he goes to the next table", "goes", "動く", "囲碁"),  # not the game of go
+    ("can he show his cards", "show", "見せる", "見え"),
+    ("must I correct it", "correct", "訂正", "正しい"),  # 75B2 説明を訂正しなければならない
+]
+
+
+@pytest.mark.parametrize("query, said, verb, noun", VERBS_BY_PLACE)
+def test_a_word_after_a_subject_or_an_auxiliary_reads_as_its_verb(search_conn, query, said, verb, noun):
+    """After a subject pronoun or an auxiliary (adverbs between) a word is a verb: it reads as the table's verb
+    ("to work": 動く), not as the noun JMdict reads the word by (work: 作業, go: 囲碁); elsewhere it keeps its
+    reading ("the correct card": 正しい)."""
+    data = search_data(search_conn)
+    read = dict(translation.read_terms(data.translations, query))
+    assert read.get(said) == [verb], read
+    assert dict(translation.read_terms(data.translations, "he played the correct card"))["correct"] == ["正しい"]
+
+
+def test_the_offline_engine_reads_a_verb_by_its_place_as_the_server_does(search_conn, search_pack_file):
+    data = search_data(search_conn)
+    queries = [query for query, *_ in VERBS_BY_PLACE] + ["the work", "he did not stop", "go"]
+    server = [[list(term) for term in translation.read_terms(data.translations, q)] for q in queries]
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server

@@ -130,6 +130,9 @@ ADVERB_PARTICLES = frozenset("back out up down off away".split())
 # the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
 # before one of them and a particle is a verb, whatever its form
 OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
+# the persons among them: a term said with one ("call me", the director summoned) says the same with any ("instead
+# of calling you", "called him"); "call it" names no person
+PERSON_PRONOUNS = ("me", "you", "him", "her", "us", "them")
 VERB_ENDINGS = ("ed", "ing")
 
 # words whose sense their place tells: (the word read before a content word it qualifies, the word read where
@@ -150,6 +153,38 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
+
+
+# the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the
+# auxiliaries, with adverbs that may stand between; there a word read as a noun (work: 作業, go: 囲碁) reads as its
+# verb ("to work": 動く), where the table has one
+VERB_SUBJECTS = frozenset(
+    "i you he she it we they can could will would shall should may might must do does did".split()
+)
+VERB_ADVERBS = frozenset("only just never always still also really even not".split())
+
+# the honours by name (Definitions, Honor: 「A、K、Q、J、10のいずれか」; ten is left out, in a sentence more often a count):
+# a card named in a sentence is the Laws' アナー, as a letter is in Chinese (一张A)
+HONOUR_NAMES = ("ace", "aces", "king", "kings", "queen", "queens", "jack", "jacks")
+
+
+def other_persons(phrase: str) -> list[str]:
+    """The phrase of several words ending in a person pronoun with it put as each other one ("call me": call you,
+    call him, ...); [] for a phrase ending in none."""
+    words = phrase.lower().split()
+    if len(words) < 2 or words[-1] not in PERSON_PRONOUNS:
+        return []
+    return [" ".join(words[:-1] + [other]) for other in PERSON_PRONOUNS if other != words[-1]]
+
+
+def other_cards(phrase: str) -> list[str]:
+    """The phrase of several words naming "card" with it put as each honour ("call for a card": call for a king,
+    call for a queen, ...): declarer naming dummy's king is naming a card (46A); [] for a phrase naming none."""
+    words = phrase.lower().split()
+    if len(words) < 2 or "card" not in words:
+        return []
+    at = words.index("card")
+    return [" ".join(words[:at] + [name] + words[at + 1 :]) for name in HONOUR_NAMES[::2]]
 
 
 def other_suits(phrase: str) -> list[str]:

@@ -186,6 +186,8 @@ def rules() -> dict:
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
             "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
+            "verb_subjects": sorted(english_lexicon.VERB_SUBJECTS),
+            "verb_adverbs": sorted(english_lexicon.VERB_ADVERBS),
             "senses_by_place": {
                 word: [translation.term_key(key) if key else None for key in senses]
                 for word, senses in english_lexicon.SENSES_BY_PLACE.items()

@@ -33,6 +33,7 @@ from ingest.search.english_lexicon import (
     ASPECT_VERBS,
     CONJUNCTIONS,
     FUNCTION_WORDS,
+    HONOUR_NAMES,
     MIN_STEM,
     NUMBERS,
     OBJECT_PRONOUNS,
@@ -40,10 +41,15 @@ from ingest.search.english_lexicon import (
     PHRASAL_PARTICLES,
     POSSESSIVES,
     SENSES_BY_PLACE,
+    SUITS,
     SUPPORT_VERBS,
+    VERB_ADVERBS,
     VERB_ENDINGS,
+    VERB_SUBJECTS,
     is_verb,
     nouns_of,
+    other_cards,
+    other_persons,
     other_suits,
     stems,
 )
@@ -65,6 +71,12 @@ ASPECT_PARTICLES = frozenset("了过着")
 NOT_HELD = ("没有", "没")
 SUIT_NOT_HELD = f"{SUIT_WORD}のカードがない"
 BID_LEVELS = "一二三四五六七"  # a bid's level said in Chinese (四黑桃, 三无将)
+# a bid's level said in English (one spade, 4 hearts), and eight, nine, which no bid has but a director may be told of
+# ("he bid eight hearts", as 8黑桃 in Chinese)
+ENGLISH_BID_LEVELS = {
+    **dict(zip("one two three four five six seven eight nine".split(), "123456789")),
+    **{digit: digit for digit in "123456789"},
+}
 
 
 def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
@@ -121,23 +133,39 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         for digit in "123456789":  # 8黑桃: a level in digits
             add(digit + said, [digit + japanese])
     honour = table.get(term_key(HONOUR_TERM), [])
+    for (
+        name
+    ) in HONOUR_NAMES:  # an honour named in English (the king, an ace) is the Laws' アナー, as a letter in Chinese
+        add(name, honour)
     for said, japanese in suits.items():  # ... and a card's as typed (黑桃A: as 「スペードのエース」 reads)
         for letter in sorted(HONOUR_LETTERS):  # a set: sorted, so the pack is the same bytes every build
             add(said + letter, [japanese, *honour])
-    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own
-        for variant in (v for word in (entry.en, *entry.spoken) if word for v in other_suits(word)):
-            if term_key(variant) not in table:
-                add(variant, list(entry.ja))
+    for entry in data.vocabulary.entries:  # "no spades" of Law 61B is also "no hearts", unless a term of its own;
+        # "call me" (the director summoned) is also "calling you", "call for a card" also "call for the king"
+        for word in (w for w in (entry.en, *entry.spoken) if w):
+            for variant in other_suits(word) + other_persons(word) + other_cards(word):
+                if term_key(variant) not in table:
+                    add(variant, list(entry.ja))
+    english = english_suits(data)
+    for said, japanese in english.items():  # as in Chinese: a suit named is the Laws' スート, a bid's as typed
+        table[term_key(said)] = [SUIT_WORD]
+        for level, digit in ENGLISH_BID_LEVELS.items():
+            add(f"{level} {said}", [digit + japanese])
     named = dict(table)
     for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
         table[form] = japanese
     for english, japanese, word, _ in dictionary:
         if any(key in named for key in stems(term_key(english))):
             continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
-        if term_key(word) in named:
+        # an infinitive's row is the verb's sense ("to turn": 変える), never the noun a term names (Turn: 順番)
+        if term_key(word) in named and not english.startswith("to "):
             add(english, named[term_key(word)])
         elif japanese in data.lexicon.words:
             add(english, [japanese])
+    for english, _, word, _ in dictionary:  # an irregular form's verb ("goes": to go, 動く), for verb_by_place
+        verb, form = term_key(f"to {word}"), term_key(f"to {english}")
+        if english != word and verb in table and form not in table:
+            table[form] = table[verb]
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
 
@@ -151,6 +179,12 @@ def chinese_suits(data) -> dict[str, str]:
         if any(japanese.startswith(strain[0]) for strain in STRAINS)
         for said in glossary.term_forms(entry.zh)
     }
+
+
+def english_suits(data) -> dict[str, str]:
+    """{a suit's English name, singular and plural: its Japanese name} (the glossary's Spade: スペード)."""
+    japanese = {term_key(entry.en): glossary.term_forms(entry.ja)[0] for entry in data.glossary.entries if entry.en}
+    return {form: japanese[forms[0]] for forms in SUITS if forms[0] in japanese for form in forms}
 
 
 def chinese_notrump(data) -> dict[str, str]:
@@ -273,7 +307,7 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
-        by_next = sense_by_place(table, words, i)
+        by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
                 if candidate in table:
@@ -340,6 +374,18 @@ def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -
     seat = takes_nothing and i > 0 and words[i - 1].group() in POSSESSIVES
     key = senses[2] if seat else senses[0] if qualifies else senses[1] if takes_nothing else None
     return term_key(key) if key and term_key(key) in table else None
+
+
+def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of the i-th word's verb ("to work") where its place makes it a verb, after a subject pronoun or an
+    auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "it only works", "he goes"), or None to read it as any word:
+    there "works" is no 作業 (the noun work), "goes" no 囲碁 (the game of go)."""
+    before = i - 1
+    while before >= 0 and words[before].group() in VERB_ADVERBS:
+        before -= 1
+    if before < 0 or words[before].group() not in VERB_SUBJECTS:
+        return None
+    return next((f"to{stem}" for stem in stems(words[i].group()) if f"to{stem}" in table), None)
 
 
 def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:

@@ -282,7 +282,7 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
-        const byNext = this.senseByPlace(words, i);
+        const byNext = this.senseByPlace(words, i) || this.verbByPlace(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c]);
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
@@ -348,6 +348,24 @@
       return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
     }
 
+    /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
+     * adverbs between (it only works: 動く, no 作業), or null to read it as any word. */
+    verbByPlace(words, i) {
+      const T = K.translation;
+      let before = i - 1;
+      while (before >= 0 && T.verb_adverbs.includes(words[before][0])) before--;
+      if (before < 0 || !T.verb_subjects.includes(words[before][0])) return null;
+      return this.stems(words[i][0]).map((stem) => "to" + stem).find((key) => owns(this.pack.translations, key)) || null;
+    }
+
+    /** english_lexicon.stems: the key, then without each ending it may have; an ending of AFTER_E_ENDINGS only
+     * after an e (decided: decide; find is no fin). */
+    stems(key) {
+      const T = K.translation;
+      return [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem
+        && (!T.after_e_endings.includes(e) || key[key.length - e.length - 1] === "e")).map((e) => key.slice(0, -e.length)));
+    }
+
     /** translation.sense_by_place: the key the i-th word reads by its place (the right lead: correct; cards he had
      * left: remaining; on his left: left hand opponent), or null to read it as any word. */
     senseByPlace(words, i) {
@@ -401,9 +419,7 @@
     spanKeys(words) {
       const T = K.translation;
       if (words.every((w) => T.function_words.includes(w))) return [];
-      // english_lexicon.stems: an ending of AFTER_E_ENDINGS only after an e (decided: decide; find is no fin)
-      const stems = (key) => [key].concat(T.endings.filter((e) => key.endsWith(e) && key.length - e.length >= T.min_stem
-        && (!T.after_e_endings.includes(e) || key[key.length - e.length - 1] === "e")).map((e) => key.slice(0, -e.length)));
+      const stems = (key) => this.stems(key);
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
         if (run.length > 1) for (const first of stems(run[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
