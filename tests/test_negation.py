@@ -47,6 +47,8 @@ def test_a_follow_not_made_reads_the_revoke_not_the_duty_to_follow(search_conn):
     assert found[0] == "laws-2017-ja:61", found
     assert "laws-2017-ja:61B1" in found and "laws-2017-ja:44C" not in found
     assert "スートにフォローする義務" not in page["also_searched"]
+    # the snippet marks the negation whole, as the unit prints it
+    assert [part["text"] for part in page["results"][0]["snippet"] if part["mark"]] == ["フォローしない"]
 
 
 @pytest.mark.parametrize("typed", ["フォローせずに", "フォローしていなかった", "フォローしてない"])

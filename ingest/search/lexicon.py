@@ -75,8 +75,7 @@ def lexicon_rows(
     negated: dict[str, str] = {}
     for text, (tokens, offsets) in texts_and_tokens:
         for surface, norm in corpus_words(text, tokens, offsets):
-            if not word_forms.NEGATION_END_RE.fullmatch(surface):  # the auxiliary read as the negated noun
-                counts[(surface, norm)] += 1
+            counts[(surface, norm)] += 1
         negated.update(negated_words(text, tokens, offsets))
     for text in other_texts:
         for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
@@ -128,6 +127,8 @@ def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]
     the index adds after the words)."""
     words, end = [], 0
     for norm, (begin, finish) in zip(tokens.split(), tokenize.unpack_offsets(offsets)):
+        if begin < end and word_forms.is_negated_form(norm):
+            continue  # a negated noun + する, spanning the words before it (ingest/text/word_forms.py)
         if begin < end:
             break
         words.append((_nfkc(text[begin:finish]), norm))
@@ -137,15 +138,15 @@ def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]
 
 def negated_words(text: str, tokens: str, offsets: bytes) -> dict[str, str]:
     """{surface a query types: negated form} of each noun + する a text negates (the index reads its auxiliary
-    as the negated noun, ingest/text/word_forms.py: フォロー 為る フオロない): フォローしなかっ, フォローせず,
-    フォローしていない ... as フオロない."""
+    as the negated noun, spanning the three: ingest/text/word_forms.py, フォロー 為る フオロない): フォローしなかっ,
+    フォローせず, フォローしていない ... as フオロない."""
     spans = list(zip(tokens.split(), tokenize.unpack_offsets(offsets)))
     found = {}
-    for place, (norm, (_, end)) in enumerate(spans):
+    for place, (norm, (begin, end)) in enumerate(spans):
         if place < 2 or not word_forms.is_negated_form(norm):
             continue
-        noun, (begin, _) = spans[place - 2]
-        if noun + word_forms.NEGATED_SUFFIX == norm:
+        noun, (noun_begin, _) = spans[place - 2]
+        if noun + word_forms.NEGATED_SUFFIX == norm and noun_begin == begin:
             for surface in word_forms.typed_surfaces(_nfkc(text[begin:end])):
                 found.setdefault(surface, norm)
     return found

@@ -399,10 +399,10 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
                         part_norm = normalised(part.normalized_form())
                         if part_norm:
                             pieces.append((part_norm, offset + part.begin(), offset + part.end()))
-    # a noun + する negated (フォローしない) reads as one word in the auxiliary's place: no token more (a longer
-    # unit would rank lower for every other query)
+    # a noun + する negated (フォローしない) reads as one word in the auxiliary's place, spanning the three (what
+    # a snippet marks): no token more (a longer unit would rank lower for every other query)
     for place, negated in word_forms.negated_places(tagged, text):
-        word_spans[place] = (negated, *word_spans[place][1:])
+        word_spans[place] = (negated, word_spans[place - 2][1], word_spans[place][2])
     if "*" in text:
         word_spans = _outside_footnote_markers(text, word_spans)
     known = {span[0] for span in word_spans}
