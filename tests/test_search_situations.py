@@ -181,6 +181,10 @@ def assert_known(judged, typed: str, expected: list[str], field: str) -> None:
         # the lexicon lacks (のぞき込む) no longer swallows the particle and the word before it
         ("相手の手札をじっとのぞき込んでいる", ["を", "じっと"]),
         ("パスのじゅんばんがちがった", ["じゅんばん", "が", "ちがっ"]),
+        # ... nor one after it: an unknown run ends where a word of the lexicon starts (つ + きそうなところまで was
+        # one unknown word; わ + か + ったことはこっちは another)
+        ("テーブルにつきそうなところまで出して", ["つき", "そう", "まで", "出し"]),
+        ("取り消したビッドでわかったことはこっちは使っていいの", ["わかっ", "た", "こと", "は", "使っ"]),
     ],
 )
 def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
