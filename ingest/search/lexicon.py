@@ -28,7 +28,7 @@ from typing import Iterable
 import jaconv
 from sudachipy import SplitMode
 
-from ingest.text import forgiving, tokenize
+from ingest.text import forgiving, tokenize, word_forms
 
 COLUMNS = {"surface": str, "norm": str, "dropped": int, "light": int, "count": int}
 # parts of speech that carry no situation of their own: a whole category; and, written in kana only, the
@@ -72,9 +72,11 @@ def lexicon_rows(
     `other_words`, {surface: normalised form} of words the corpus never prints that lead to words it
     does (ingest/search/neighbours.py), where no other reading of the surface is known."""
     counts: Counter = Counter()
+    negated: dict[str, str] = {}
     for text, (tokens, offsets) in texts_and_tokens:
         for surface, norm in corpus_words(text, tokens, offsets):
             counts[(surface, norm)] += 1
+        negated.update(negated_words(text, tokens, offsets))
     for text in other_texts:
         for token in tokenize.japanese_tokens(tokenize.clean_query(text)):
             counts[(_nfkc(token.surface), token.norm)] += 1
@@ -90,6 +92,8 @@ def lexicon_rows(
         surface = _nfkc(surface)
         if surface not in words:
             words[surface] = [norm, int(dropped(surface, norm)), int(light(surface, norm)), 0]
+    for surface, norm in sorted(negated.items()):
+        words.setdefault(surface, [norm, 0, 0, 0])
     words.update(kana_spellings(words))
     words.update(kana_inflections(words))
     return [
@@ -123,11 +127,40 @@ def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]
     the index adds after the words)."""
     words, end = [], 0
     for norm, (begin, finish) in zip(tokens.split(), tokenize.unpack_offsets(offsets)):
+        if begin < end and word_forms.is_negated_form(norm):
+            continue  # a negated noun + する, spanning the words before it (ingest/text/word_forms.py)
         if begin < end:
             break
         words.append((_nfkc(text[begin:finish]), norm))
         end = finish
     return words
+
+
+def negated_words(text: str, tokens: str, offsets: bytes) -> dict[str, str]:
+    """{surface a query types: negated form} of each noun + する a text negates (the index reads its auxiliary
+    as the negated noun, spanning the three: ingest/text/word_forms.py, フォロー 為る フオロない): フォローしなかっ,
+    フォローせず, フォローしていない ... as フオロない."""
+    spans = list(zip(tokens.split(), tokenize.unpack_offsets(offsets)))
+    found = {}
+    for place, (norm, (begin, end)) in enumerate(spans):
+        if place < 2 or not word_forms.is_negated_form(norm):
+            continue
+        noun, (noun_begin, _) = spans[place - 2]
+        if noun + word_forms.NEGATED_SUFFIX == norm and noun_begin == begin:
+            for surface in word_forms.typed_surfaces(_nfkc(text[begin:end])):
+                found.setdefault(surface, norm)
+    return found
+
+
+def negation_pairs(texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]]) -> list[tuple[str, str]]:
+    """(negated form, the word negated) of each verb the texts negate (フオロない, フオロ): a query's negated
+    word reads its word as another form (table search_neighbours, source form), so a sentence saying a
+    thing was not done still covers a unit that prints the thing (数えないで: 数える), and ranks the unit that
+    prints it not done above it; a query of that one word reads the negation alone (words.ALONE_EXPANDED)."""
+    negated = set()
+    for text, (tokens, offsets) in texts_and_tokens:
+        negated.update(negated_words(text, tokens, offsets).values())
+    return [(norm, norm[: -len(word_forms.NEGATED_SUFFIX)]) for norm in sorted(negated)]
 
 
 def dropped(surface: str, norm: str) -> bool:

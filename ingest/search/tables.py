@@ -28,7 +28,7 @@ from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
-from ingest.search.lexicon import function_words, lexicon_rows
+from ingest.search.lexicon import function_words, lexicon_rows, negation_pairs
 from ingest.search.neighbours import (
     NEIGHBOURS_FILE,
     continuative_pairs,
@@ -130,6 +130,7 @@ def search_tables_awaiting_tokens(
             synonym_tokens(expansions.synonym_groups),
             set(printed),
             word_form_pairs(expansions.synonym_groups)
+            + negation_pairs(japanese_texts_and_tokens(units, languages, tokens))
             + continuative_pairs(set(printed))
             + sino_japanese_pairs(expansions.synonym_groups, printed),
             spoken_pairs(vocabulary_terms(vocabulary)),

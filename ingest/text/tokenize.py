@@ -36,7 +36,7 @@ from typing import NamedTuple
 from sudachipy import Dictionary, SplitMode
 
 from ingest.sources.corpus import read_yaml
-from ingest.text import kana
+from ingest.text import kana, word_forms
 
 # Sudachi rejects input over 49,149 UTF-8 bytes: tokenize paragraph by paragraph, and cut
 # anything longer into chunks well under the limit.
@@ -375,7 +375,7 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
     # The loop is _token inlined (tens of thousands of morphemes per build: calls are its cost): no
     # Token objects, no surfaces (a surface is the text between its offsets), the lists Sudachi
     # writes into reused (`out=`), what a dictionary word indexes as looked up by its id.
-    word_spans, pieces = [], []
+    word_spans, pieces, tagged = [], [], []
     tokenizer, normalised, mode_a, mode_c = _tokenizer(), _normalised, SplitMode.A, SplitMode.C
     categories, category = _POS_CATEGORIES, pos_category
     words, index_word = _INDEX_WORDS, _index_word
@@ -388,6 +388,8 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
                 continue
             begin, end = morpheme.begin(), morpheme.end()
             word_spans.append((norm, offset + begin, offset + end))
+            part_id = morpheme.part_of_speech_id()
+            tagged.append((norm, offset + begin, offset + end, categories.get(part_id) or category(part_id)))
             # one character is one mode A unit: no split to ask for. A word that is not split indexes
             # no piece of its own (its norm is a word's: the filter below would drop it)
             if splits and end - begin > 1 and len(morpheme.split(mode_a, parts)) > 1:
@@ -397,6 +399,10 @@ def index_token_spans(text: str | None, lang: str) -> list[tuple[str, int, int]]
                         part_norm = normalised(part.normalized_form())
                         if part_norm:
                             pieces.append((part_norm, offset + part.begin(), offset + part.end()))
+    # a noun + する negated (フォローしない) reads as one word in the auxiliary's place, spanning the three (what
+    # a snippet marks): no token more (a longer unit would rank lower for every other query)
+    for place, negated in word_forms.negated_places(tagged, text):
+        word_spans[place] = (negated, word_spans[place - 2][1], word_spans[place][2])
     if "*" in text:
         word_spans = _outside_footnote_markers(text, word_spans)
     known = {span[0] for span in word_spans}

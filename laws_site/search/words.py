@@ -249,6 +249,9 @@ class Lexicon:
         best: list[tuple | None] = [None] * (size + 1)  # (cost, previous position, word)
         best[0] = (0, -1, None)
         in_sentence = READING_RE.fullmatch(chars) is None
+        # in a sentence an unknown run of hiragana ends where a word of the lexicon starts (テーブルにつきそうな
+        # ところまで: つき + そう + な ..., not つ + one unknown word きそうなところまで)
+        stops = self._word_starts(chars) if in_sentence else frozenset()
         for i in range(size):
             if best[i] is None:
                 continue
@@ -278,7 +281,7 @@ class Lexicon:
                 continue
             if in_sentence and starts_word and HIRAGANA_RE.match(char):
                 continue  # SudachiPy's rule: hiragana is an unknown word only where no known word starts
-            j = run_end.get(i) or _kana_run_end(chars, i)
+            j = run_end.get(i) or _kana_run_end(chars, i, stops)
             relax(j, UNKNOWN_RUN_COST if j - i > 1 else UNKNOWN_CHAR_COST, self._unknown(chars, i, j))
             if j - i > 1 and i not in run_end:
                 relax(i + 1, UNKNOWN_CHAR_COST, self._unknown(chars, i, i + 1))
@@ -290,6 +293,14 @@ class Lexicon:
                 words.append(word)
             at = previous
         return [word for word in reversed(words) if word.norm]
+
+    def _word_starts(self, chars: str) -> frozenset[int]:
+        """The places of a text where a word of the lexicon starts."""
+        return frozenset(
+            i
+            for i in range(len(chars))
+            if any(chars[i:j] in self.words for j in range(i + 1, min(len(chars), i + self.longest) + 1))
+        )
 
     def _unknown(self, chars: str, begin: int, end: int) -> Word:
         surface = chars[begin:end]
@@ -398,11 +409,13 @@ def _no_word(char: str) -> bool:
     return char != "ー" and (char.isspace() or unicodedata.category(char)[0] in "PS")
 
 
-def _kana_run_end(chars: str, i: int) -> int:
-    """Where the run of kana of one script starting at i ends (i + 1 for any other character)."""
+def _kana_run_end(chars: str, i: int, stops: frozenset[int] = frozenset()) -> int:
+    """Where the run of kana of one script starting at i ends (i + 1 for any other character); a run of
+    hiragana ends before any of `stops`."""
     script = next((run for run in KANA_RUN_RES if run.match(chars[i])), None)
+    hiragana = script is KANA_RUN_RES[1]
     j = i + 1
-    while script is not None and j < len(chars) and script.match(chars[j]):
+    while script is not None and j < len(chars) and script.match(chars[j]) and not (hiragana and j in stops):
         j += 1
     return j
 

@@ -93,6 +93,17 @@
       best[0] = { cost: 0, prev: -1, token: null };
       const lexicon = this.lexicon, maxLen = this.maxSurface;
       const inSentence = !K.words.reading.test(s.join("")); // a query wholly in hiragana is a reading (words.READING_RE)
+      // words.Lexicon.cut: in a sentence an unknown run of hiragana ends where a word of the lexicon starts
+      const stops = new Set();
+      if (inSentence) {
+        for (let i = 0; i < n; i++) {
+          let surface = "";
+          for (let j = i + 1; j <= Math.min(n, i + maxLen); j++) {
+            surface += s[j - 1];
+            if (lexicon[surface]) { stops.add(i); break; }
+          }
+        }
+      }
       for (let i = 0; i < n; i++) {
         if (!best[i]) continue;
         const base = best[i].cost;
@@ -123,7 +134,8 @@
           j = runEnd[i];
         } else {
           const script = K.words.kana_runs.find((run) => run.test(c));
-          while (script && j < n && script.test(s[j])) j++;
+          const hiragana = script === K.words.kana_runs[1];
+          while (script && j < n && script.test(s[j]) && !(hiragana && stops.has(j))) j++;
         }
         const run = s.slice(i, j).join("");
         const costs = K.words;
