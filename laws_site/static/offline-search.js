@@ -79,9 +79,9 @@
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
-  function whyPart(parts, why) {
+  function whyPart(parts, why, lang) {
     const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === K.why.same_word_sign ? "why-same" : "why-arrow";
-    return part(parts, name, { from: why.from || "", words: why.words.join(" · ") });
+    return part(parts, name, { from: why.from || "", words: why.words.join(" · "), lang });
   }
 
   function pageUrl(pathname, params, offset) {
@@ -108,8 +108,8 @@
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
     const notes = [context ? part(p, "context", { title: context, lang: r.lang }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
-      r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
-      r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
+      r.why ? whyPart(p, r.why, r.lang) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
+      r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / "), lang: r.lang }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
       r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
