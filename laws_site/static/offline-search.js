@@ -262,6 +262,25 @@
     offer.hidden = false;
   }
 
+  /** /-/diff?ref=16b1&from=…&to=… that the copy lacks (it holds the comparisons the pages link to, as they
+   * link them: not a ref typed otherwise, nor with its spacing shown): said so instead of "needs the server",
+   * with the law's comparison offered. */
+  function sayDiffNotSaved(unavailable, path) {
+    const params = new URLSearchParams(location.search);
+    const note = unavailable.querySelector(".offline-diff");
+    if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
+    unavailable.querySelector(".error-message").hidden = true;
+    note.hidden = false;
+    const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
+    if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
+    const link = note.querySelector("a");
+    params.set("ref", law);
+    params.delete("whitespace");
+    link.href = link.getAttribute("href") + "?" + params.toString();
+    link.textContent = fill(link.getAttribute("data-text"), { law });
+    link.hidden = false;
+  }
+
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
@@ -274,6 +293,7 @@
       unavailable.hidden = false;
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
       offerUnitSearch(unavailable, path);
+      sayDiffNotSaved(unavailable, path);
       return;
     }
     searchBox.hidden = false;
