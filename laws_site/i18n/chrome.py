@@ -13,6 +13,7 @@ def language_vars(request) -> dict:
     path = request.path if request is not None else "/"
     query = request.query_string if request is not None else ""
     query = query if request_bounds.linkable(query) else ""
+    path = path if request_bounds.linkable_path(path) else "/"  # a path no page has: the languages' homes
     return {"ui_lang": lang, "ui_tag": i18n.TAGS[lang], "ui_languages": i18n.switcher(path, query, lang)}
 
 
