@@ -47,8 +47,8 @@ def kana_outside_japanese(html: str, classes: set[str]) -> list:
 
 PAGES = [
     # an index heading ("Index: ダミー") and a translation ("ダミー → 明手": 明手 is the 1997 Laws' Chinese)
-    ("/en/-/search?q=%E3%83%80%E3%83%9F%E3%83%BC&limit=100", {"via"}),
-    ("/zh/-/search?q=revoke&limit=100", {"via"}),
+    ("/en/-/search?q=%E3%83%80%E3%83%9F%E3%83%BC&limit=100", {"via", "label"}),
+    ("/zh/-/search?q=revoke&limit=100", {"via", "label"}),  # 定义: 見せたカード names a Japanese definition
     ("/en/laws-2017-ja/61", {"backlinks"}),
     ("/zh/laws-2017-ja/61", {"backlinks"}),
     ("/en/laws-2017-ja/-/index", {"kana-rows"}),
