@@ -115,7 +115,7 @@
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
     // search.html: a label naming the unit by its title (定义: 見せたカード) holds the document's words, in its language
-    const at = r.title && r.lang !== interfaceOf(pathname) ? label.indexOf(r.title) : -1;
+    const at = r.title && /[^\x00-\x7f]/.test(r.title) && r.lang !== interfaceOf(pathname) ? label.indexOf(r.title) : -1;
     const shownLabel = at < 0 ? label
       : new Html(esc(label.slice(0, at)) + `<span lang="${esc(r.lang)}">` + esc(r.title) + "</span>" + esc(label.slice(at + r.title.length)));
     return part(p, "result", { url: r.url, label: shownLabel, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet, lang: r.lang });
