@@ -52,7 +52,7 @@ def extra_template_vars(datasette, request):
 
     from ingest.text.tokenize import clean_query
     from laws_site import compat
-    from laws_site.http import plugin_paths
+    from laws_site.http import plugin_paths, request_bounds
     from laws_site.http.responses import read_fixed
     from laws_site.i18n import chrome
     from laws_site.read import queries
@@ -71,7 +71,7 @@ def extra_template_vars(datasette, request):
             "document_names": titles,  # doc id -> short title in the interface language (messages.py)
             "current_laws": registry.current_laws,
             # keep the typed query in the box on the search page (and harmlessly elsewhere)
-            "site_query": clean_query(request.args.get("q", "")),
+            "site_query": request_bounds.echoed(clean_query(request.args.get("q", ""))),
             # the footer's "Datasette v..." (laws_footer.html): Datasette gives it only to its own views
             "datasette_version": datasette_version,
             **chrome.language_vars(request),

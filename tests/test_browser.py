@@ -337,6 +337,20 @@ def test_the_condition_is_on_a_phone_s_first_screen_and_stays_while_a_reference_
     assert lead_in.is_visible() and page.locator(".xref-preview").count() == 0
 
 
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
+def test_a_law_s_text_starts_on_a_phone_s_first_screen_past_its_siblings(pages, served, prefix):
+    """Law 61's 31 sibling laws in rows put its text 589 px down a 844 px screen: on a phone they are one
+    row that scrolls sideways, the current one in view."""
+    page = fresh(pages, "phone")
+    page.goto(served + f"{prefix}/laws-2017-ja/61")
+    row = page.locator("nav.siblings").bounding_box()
+    current = page.locator("nav.siblings .current").bounding_box()
+    assert row["height"] < 2 * current["height"], (row, current)
+    assert row["x"] <= current["x"] and current["x"] + current["width"] <= row["x"] + row["width"]
+    assert page.locator(".unit-body").bounding_box()["y"] < 0.55 * VIEWPORTS["phone"]["viewport"]["height"]
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") == 0
+
+
 def test_the_context_reads_the_same_on_a_desktop(pages, served):
     page = fresh(pages, "desktop")
     page.goto(served + "/laws-2017-ja/27B1(b)")

@@ -33,6 +33,18 @@ async def test_page_extends_the_site_layout(datasette):
     assert "<footer" in response.text or "</nav>" in response.text or "<header" in response.text
 
 
+@pytest.mark.parametrize(
+    "prefix, heading",
+    [("", "第61条B項2(a)の比較"), ("/zh", "比较第61条B款2(a)"), ("/en", "Compare Law 61B2(a)")],
+    ids=["ja", "zh", "en"],
+)
+async def test_a_provision_s_comparison_names_it_as_its_language_cites_it(datasette, prefix, heading):
+    """「第61B2(a)条の比較」 put the whole ref inside 第…条: a provision is 第61条B項2(a)."""
+    response = await datasette.client.get(prefix + DIFF_61.replace("ref=61", "ref=61B2(a)"))
+    assert response.status_code == 200
+    assert f"<h1>{heading}</h1>" in response.text and f"<title>{heading}: " in response.text
+
+
 async def test_json_has_the_same_rows(datasette):
     response = await datasette.client.get(DIFF_61.replace("/-/diff?", "/-/diff.json?"))
     assert response.status_code == 200

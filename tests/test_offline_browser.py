@@ -404,6 +404,26 @@ def test_a_unit_no_document_has_offers_its_search_offline(phone, served):
         context.set_offline(False)
 
 
+@pytest.mark.parametrize("prefix, offered", [("", "第16条を比較"), ("/en", "Compare Law 16")], ids=["ja", "en"])
+def test_a_comparison_the_copy_lacks_says_so_and_offers_the_law_s(phone, served, prefix, offered):
+    """The copy holds the comparisons the pages link to, as they link them: 16b1 typed into the form said
+    that "SQL queries, Datasette's table pages and JSON need the server", which is not why."""
+    context, page = phone
+    open_online_until_saved(page, served + f"{prefix}/laws-2017-ja/16", prefix.strip("/") or "ja")
+    context.set_offline(True)
+    try:
+        assert page.goto(served + f"{prefix}/-/diff?ref=16b1&from=laws-1997-zh&to=laws-2017-ja").status == 503
+        assert page.locator(".offline-diff").is_visible()
+        assert not page.locator("#offline-unavailable .error-message").is_visible()
+        offer = page.locator(".offline-diff a")
+        assert offer.inner_text() == offered
+        offer.click()
+        page.wait_for_selector(".diff-row")  # the law's own comparison, saved
+        assert "ref=16&" in page.url and page.url.startswith(served + prefix + "/-/diff")
+    finally:
+        context.set_offline(False)
+
+
 # The query groups of qrels.yml whose search features offline-search.js does not have: none since
 # issue 24's expansions (readings, romaji, loanwords by sound, synonyms, Chinese variants, spelling
 # corrections, their ranking tiers) were ported. A group added here is still measured and reported

@@ -146,14 +146,18 @@ async def test_the_offline_not_available_page_links_in_the_interface_language(da
 async def test_search_results_mark_the_documents_words_with_their_language(datasette, prefix):
     """A result's title, context and snippet are the document's words: lang="ja" or "zh" as on the unit
     pages (site.css picks the font by [lang]: Japanese showed in the Chinese font under /zh/, Chinese in
-    the Japanese one at the root); the label ("Law 61B") stays in the interface's language."""
+    the Japanese one at the root); the label ("Law 61B") stays in the interface's language, but for the
+    document's words it names a unit by (定義: <span lang="zh">藏牌</span>)."""
     html = (await datasette.client.get(prefix + "/-/search?q=revoke")).text
-    items = re.findall(r'<li><a href="[^"]+"><span class="label">[^<]*</span><span lang="(\w+)">.*?</li>', html, re.S)
+    label = r'<span class="label">(?:[^<]|<span lang="\w+">[^<]*</span>)*</span>'
+    items = re.findall(r'<li><a href="[^"]+">' + label + r'<span lang="(\w+)">.*?</li>', html, re.S)
     snippets = re.findall(r'<div class="snippet" lang="(\w+)">', html)
     assert len(items) == len(snippets) == html.count('<div class="snippet"') > 5
     assert set(items) == set(snippets) == {"ja", "zh"}  # 藏牌's definition in the 1997 text among them
     chinese = re.search(r'href="[^"]*/laws-1997-zh/def:%E8%97%8F%E7%89%8C">.*?</li>', html, re.S).group(0)
     assert '</span><span lang="zh">' in chinese and '<div class="snippet" lang="zh">' in chinese
+    if not prefix:
+        assert '<span class="label">定義: <span lang="zh">藏牌</span></span>' in chinese
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ CITED = [
     ("25B", ["laws-2017-ja:25B", "laws-1997-zh:25B"]),
     ("Law 73", ["laws-2017-ja:73"]),
     ("ＬＡＷ　７３", ["laws-2017-ja:73"]),
+    ("Law-73", ["laws-2017-ja:73"]),  # the dash goes with the word
     ("L62C3", ["revoke-notes-ja:L62C3", "laws-2017-ja:62C3", "revoke-notes-ja:quote:62C3"]),
     ("l61a", ["revoke-notes-ja:L61A", "laws-2017-ja:61A", "revoke-notes-ja:quote:61A"]),
     ("第24条5項1号", ["jcbl-regs-ja:24-5-1"]),
@@ -128,9 +129,20 @@ def test_a_number_no_unit_has_is_still_searched_as_text(conn):
     assert "laws-2017-ja:front-matter" in [r["id"] for r in page["results"][:3]]
 
 
-@pytest.mark.parametrize("typed", ["リボーク", "BIT", "IMP", "5枚目のカード", "12トリック目のリボーク", "revoke"])
+@pytest.mark.parametrize(
+    "typed",
+    # a separator with no level on one side is a minus or a dash, not Law 1's: `-1` is not a citation
+    ["リボーク", "BIT", "IMP", "5枚目のカード", "12トリック目のリボーク", "revoke", "-1", "1-", "(1)", "1.", "-64A1"],
+)
 def test_words_are_not_citations(typed):
     assert ref_spelling.split_citations(typed) is None
+
+
+@pytest.mark.parametrize("typed", ["-1", "1-"])
+def test_a_lone_number_with_a_dash_does_not_open_law_1(conn, typed):
+    page = searching.search_page(conn, typed)
+    assert page["citation"] is None
+    assert "laws-2017-ja:1" not in [r["id"] for r in page["results"][:1]]
 
 
 @pytest.mark.parametrize(

@@ -248,6 +248,21 @@ async def test_too_long_query_says_how_long(datasette):
     assert data["error"].startswith("q is 10,001 characters long; the limit is 10,000.")
 
 
+@pytest.mark.parametrize("prefix", ["", "/en", "/zh"])
+@pytest.mark.parametrize("typed", ["あ" * 5000, "<b>" * 1700])
+async def test_a_refused_long_query_is_echoed_once_bounded_and_escaped(datasette, prefix, typed):
+    """A 5,000-character query's 400 page weighed 277 KB: it sent the query back in the title, both
+    search boxes, three alternate links and the language switcher. Now: a bounded prefix, escaped."""
+    response = await datasette.client.get(f"{prefix}/-/search?q={quote(typed, safe='')}")
+    assert response.status_code == 400 and 'class="search-error" role="alert"' in response.text
+    assert len(response.content) < 20_000
+    assert "<b>" not in response.text.split("<body", 1)[1]
+    assert typed[:100].replace("<", "&lt;").replace(">", "&gt;") in response.text  # the box keeps its start
+    # a search the site takes keeps its query in the language switcher's links
+    kept = await datasette.client.get(f"{prefix}/-/search?q={quote('リボーク' * 100, safe='')}")
+    assert kept.text.count(quote("リボーク" * 100)) >= 3
+
+
 # ---------------------------------------------------------------- the read side reads laws.db only
 
 

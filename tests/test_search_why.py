@@ -148,18 +148,23 @@ def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(
 
 @pytest.mark.parametrize(
     ("prefix", "shown"),
-    [("", "「revoek」≈「リボーク」"), ("/zh", "“revoek”≈“リボーク”"), ("/en", "revoek ≈ リボーク")],
+    # the words found in the unit's language (lang="ja" inside a Chinese or English sentence)
+    [
+        ("", '「revoek」≈「<span lang="ja">リボーク</span>」'),
+        ("/zh", '“revoek”≈“<span lang="ja">リボーク</span>”'),
+        ("/en", 'revoek ≈ <span lang="ja">リボーク</span>'),
+    ],
     ids=["ja", "zh", "en"],
 )
 async def test_the_page_shows_why_in_the_interface_language(datasette, prefix, shown):
     html = (await datasette.client.get(f"{prefix}/-/search?q=revoek")).text
-    whys = re.findall(r'<span class="why" title="[^"]+">([^<]*)</span>', html)
+    whys = re.findall(r'<span class="why" title="[^"]+">((?:[^<]|<span lang="[a-z]+">[^<]*</span>)*)</span>', html)
     assert whys and whys[0] == shown.replace("&", "&amp;")
     coverage = (
         await datasette.client.get(f"{prefix}/-/search?q=" + quote("パートナーが長考した後にパス、そのあとのビッド"))
     ).text
     matched = {"": "一致: ", "/zh": "匹配：", "/en": "Matched: "}[prefix]
-    assert re.search(r'<span class="why" title="[^"]+">' + matched + r"[^<]*パス", coverage)
+    assert re.search(r'<span class="why" title="[^"]+">' + matched + r'<span lang="ja">[^<]*パス', coverage)
 
 
 async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
@@ -168,10 +173,10 @@ async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
     parts = dict(re.findall(r'<template data-part="(why-[a-z]+)">(.*?)</template>', html))
     title = ' title="Why this result was found"'
     assert parts == {
-        "why-matched": f' <span class="why"{title}>Matched: {{words}}</span>',
-        "why-sentence": f' <span class="why"{title}>→ {{words}}</span>',
-        "why-same": f' <span class="why"{title}>{{from}} ≈ {{words}}</span>',
-        "why-arrow": f' <span class="why"{title}>{{from}} → {{words}}</span>',
+        "why-matched": f' <span class="why"{title}>Matched: <span lang="{{lang}}">{{words}}</span></span>',
+        "why-sentence": f' <span class="why"{title}>→ <span lang="{{lang}}">{{words}}</span></span>',
+        "why-same": f' <span class="why"{title}>{{from}} ≈ <span lang="{{lang}}">{{words}}</span></span>',
+        "why-arrow": f' <span class="why"{title}>{{from}} → <span lang="{{lang}}">{{words}}</span></span>',
     }
 
 

@@ -390,3 +390,17 @@ async def test_the_download_is_the_served_file_with_its_hash_as_etag(datasette, 
     assert response.status_code == 200 and hashlib.sha256(response.content).hexdigest() == digest
     assert response.headers["etag"] == f'"{digest}"'
     assert (await datasette.client.get("/laws.db", headers={"if-none-match": f'"{digest}"'})).status_code == 304
+
+
+@pytest.mark.parametrize("prefix", ["", "/en", "/zh"])
+@pytest.mark.parametrize("path", ["/laws-2017-ja/", "/-/glossary/", "/-/history/"])
+async def test_a_long_path_s_error_page_is_small_and_links_the_languages_homes(datasette, prefix, path):
+    """A 3,000-character path's 404 weighed 140 KB: the language switcher and the alternate links each
+    carried the whole path (27 KB percent-encoded) to pages no language has."""
+    response = await datasette.client.get(prefix + path + quote("あ" * 3000))
+    assert response.status_code in (400, 404)
+    assert len(response.content) < 20_000
+    assert '<link rel="alternate" hreflang="en" href="/en/">' in response.text
+    # a page's own path stays in its links
+    kept = await datasette.client.get(prefix + "/laws-2017-ja/" + quote("index:リボーク/定義"))
+    assert kept.status_code == 200 and f'hreflang="en" href="/en/laws-2017-ja/{quote("index:リボーク")}' in kept.text

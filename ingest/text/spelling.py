@@ -42,14 +42,16 @@ APPENDIX = re.compile(
     re.IGNORECASE,
 )
 NOTE_LABEL = re.compile(r"^L(?=[0-9])", re.IGNORECASE)
-LAW_WORD = re.compile(r"^(?:laws?|規則|规则)", re.IGNORECASE)
+LAW_WORD = re.compile(r"^(?:laws?|規則|规则)[-_.]?", re.IGNORECASE)  # `Law-73`: its dash goes with the word
 # two numbers side by side with only a separator between them (24-5-1, 6.1), or a numbered 項 right
 # after the article (第24条5項): a regulation, not a Law (whose 項 are lettered: 第16条B項)
 SEPARATED_NUMBERS = re.compile(r"[0-9][-_.・/\s]+[0-9]|条\s*[0-9]+\s*項")
 DOC_ID = re.compile(r"^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$")
 CITATION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
 MAX_CITATION_CHARS = 40
-LAW_SEPARATORS = re.compile(r"[-_.()（）/]")  # between a law ref's levels, as typed: none in the ref
+# between a law ref's levels, as typed: none in the ref. Only between levels: a separator with nothing
+# on one side (`-1`, `1-`, `(1)`) is not a citation's (a minus, a dash), and stays to fail the match
+LAW_SEPARATORS = re.compile(r"(?<=[0-9A-Za-z)])[-_./(](?=[0-9A-Za-z(])|(?<=[0-9A-Za-z])\)")
 SPACES = re.compile(r"\s+")
 NAME_JOINERS = "の:："  # between a document's name and the citation after it (運営規則の27条)
 CITATION_STARTS = "第0123456789付"  # how a citation after a document's name begins

@@ -20,7 +20,7 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Callable
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 from laws_site.i18n.message import Message, message
 
@@ -169,6 +169,24 @@ def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
 
 def shown(value: str, limit: int = 40) -> str:
     return repr(value if len(value) <= limit else value[:limit] + "…")
+
+
+def echoed(typed: str) -> str:
+    """What a page shows back of a typed text (title, search box): at most as much as a search takes,
+    so a refused 10,000-character query is not sent back whole in every place that shows it."""
+    return typed if len(typed) <= MAX_SEARCH_CHARS else typed[:MAX_SEARCH_CHARS] + "…"
+
+
+def linkable(query_string: str) -> bool:
+    """Whether links to the same page (the language switcher) may carry this query string: not when a
+    value is longer than any page takes (such a page is a refusal; linking it again only repeats it)."""
+    return all(len(value) <= MAX_SEARCH_CHARS for _, value in parse_qsl(query_string, keep_blank_values=True))
+
+
+def linkable_path(path: str) -> bool:
+    """Whether links to the same page in another language may carry this path: no page's path is longer
+    than a search (a 3,000-character one is a 404 that would link itself five times, 140 KB)."""
+    return len(unquote(path)) <= MAX_SEARCH_CHARS
 
 
 # ---------------------------------------------------------------- the raw query string

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from laws_site.http import request_bounds
 from laws_site.i18n import catalog as i18n
 
 
@@ -11,6 +12,8 @@ def language_vars(request) -> dict:
     lang = i18n.current.get()
     path = request.path if request is not None else "/"
     query = request.query_string if request is not None else ""
+    query = query if request_bounds.linkable(query) else ""
+    path = path if request_bounds.linkable_path(path) else "/"  # a path no page has: the languages' homes
     return {"ui_lang": lang, "ui_tag": i18n.TAGS[lang], "ui_languages": i18n.switcher(path, query, lang)}
 
 

@@ -315,6 +315,7 @@ async def view(datasette, request):
     if as_json:
         return json_response(citation_json(context))
     context.update(await page_parts(datasette, request, context, lang))
+    context["asked_law"] = law  # ?law=999: the page says there is none, rather than open nothing silently
     return await html_page(datasette, request, "citation_map.html", context)
 
 

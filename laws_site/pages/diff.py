@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datasette.utils.asgi import Response
 
+from ingest.references.labels import law_citation
 from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_error, json_response, read, read_fixed
 from laws_site.i18n import catalog as i18n
@@ -73,6 +74,8 @@ async def diff_view(datasette, request):
         "diff.html",
         {
             "diff": result,
+            # 「第16条B項1」 / 第16条B款1 / Law 16B1: the unit as the reader's language cites it ("第16B1条" read wrong)
+            "compared": law_citation(str(result["ref"]), i18n.lang()) or result["ref"],
             "choices": await choices(datasette),
             "request_args": {"ref": ref, "from": from_doc, "to": to_doc, "whitespace": show_whitespace},
         },

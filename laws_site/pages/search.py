@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from datasette.utils.asgi import Response
 
 from ingest.text.tokenize import clean_query
+from laws_site.http import request_bounds
 from laws_site.http.locations import redirect
 from laws_site.http.responses import html_page, json_response, laws_database, page_url, read_here
 from laws_site.i18n import catalog as i18n
@@ -75,7 +76,8 @@ async def view(datasette, request):
             prepare=searching.prepare,
         )
     except searching.QueryError as error:
-        return await respond(datasette, request, as_json, {**context, "error": message_of(error)}, 400)
+        shown = {**context, "query": request_bounds.echoed(form["query"]), "error": message_of(error)}
+        return await respond(datasette, request, as_json, shown, 400)
     target = opened_unit(page, request)
     if target and not as_json:
         return redirect(target)

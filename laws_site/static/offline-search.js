@@ -79,9 +79,9 @@
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
-  function whyPart(parts, why) {
+  function whyPart(parts, why, lang) {
     const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === K.why.same_word_sign ? "why-same" : "why-arrow";
-    return part(parts, name, { from: why.from || "", words: why.words.join(" · ") });
+    return part(parts, name, { from: why.from || "", words: why.words.join(" · "), lang });
   }
 
   function pageUrl(pathname, params, offset) {
@@ -108,13 +108,17 @@
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
     const notes = [context ? part(p, "context", { title: context, lang: r.lang }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
-      r.why ? whyPart(p, r.why) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
-      r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / ") }) : null,
+      r.why ? whyPart(p, r.why, r.lang) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
+      r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / "), lang: r.lang }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
       r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
       r.reprint_of ? part(p, "reprint-of", { link: link(r.reprint_of) }) : null];
     const snippet = joined(r.snippet.map((s) => (s.mark ? part(p, "mark", { text: s.text }) : new Html(esc(s.text)))));
-    return part(p, "result", { url: r.url, label, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet, lang: r.lang });
+    // search.html: a label naming the unit by its title (定义: 見せたカード) holds the document's words, in its language
+    const at = r.title && /[^\x00-\x7f]/.test(r.title) && r.lang !== interfaceOf(pathname) ? label.indexOf(r.title) : -1;
+    const shownLabel = at < 0 ? label
+      : new Html(esc(label.slice(0, at)) + `<span lang="${esc(r.lang)}">` + esc(r.title) + "</span>" + esc(label.slice(at + r.title.length)));
+    return part(p, "result", { url: r.url, label: shownLabel, title: r.title && !label.includes(r.title) ? r.title : "", notes: joined(notes.filter(Boolean)), snippet, lang: r.lang });
   }
 
   /** The guides the pack says cover the first results (laws_site/read/guides.py offered_guides): the
@@ -262,6 +266,25 @@
     offer.hidden = false;
   }
 
+  /** /-/diff?ref=16b1&from=…&to=… that the copy lacks (it holds the comparisons the pages link to, as they
+   * link them: not a ref typed otherwise, nor with its spacing shown): said so instead of "needs the server",
+   * with the law's comparison offered. */
+  function sayDiffNotSaved(unavailable, path) {
+    const params = new URLSearchParams(location.search);
+    const note = unavailable.querySelector(".offline-diff");
+    if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
+    unavailable.querySelector(".error-message").hidden = true;
+    note.hidden = false;
+    const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
+    if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
+    const link = note.querySelector("a");
+    params.set("ref", law);
+    params.delete("whitespace");
+    link.href = link.getAttribute("href") + "?" + params.toString();
+    link.textContent = fill(link.getAttribute("data-text"), { law });
+    link.hidden = false;
+  }
+
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
@@ -274,6 +297,7 @@
       unavailable.hidden = false;
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
       offerUnitSearch(unavailable, path);
+      sayDiffNotSaved(unavailable, path);
       return;
     }
     searchBox.hidden = false;

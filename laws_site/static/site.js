@@ -143,11 +143,18 @@
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") close(); });
 })();
 
-// The breadcrumb bar scrolls to its end, so the current unit is what a phone shows.
+// The breadcrumb bar scrolls to its end, and the siblings row to the current one, so the current unit is what a phone shows.
 (function () {
   // read in the first frame (its layout is made then anyway), not forced while the page is still loading
   requestAnimationFrame(function () {
     document.querySelectorAll(".crumbs-bar .crumbs").forEach(function (c) { c.scrollLeft = c.scrollWidth; });
+    // the siblings' row, one line on a phone: the current one in its middle
+    document.querySelectorAll(".siblings").forEach(function (row) {
+      var current = row.querySelector(".current");
+      if (current && row.scrollWidth > row.clientWidth) {
+        row.scrollLeft = current.offsetLeft - (row.clientWidth - current.offsetWidth) / 2;
+      }
+    });
   });
 })();
 

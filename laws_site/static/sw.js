@@ -45,6 +45,7 @@ const SAVED = "/-/offline/saved/";
 const STATE_URL = SAVED + "state";
 const SEARCH_URL = SAVED + "search";
 const SHELL_KEY = "/-/offline/page";
+const DIFF_PAGE = /^\/-\/diff\/?$/;
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 // the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
 const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-ranking.js", "offline-search.js"]
@@ -358,6 +359,8 @@ async function page(request, url) {
   if (STATIC_SITE && (await languagesSaved())[languageOf(sitePath(url.pathname))]) {
     const copy = await fromCopy(url); // this language saved: its pages as the host would send them
     if (copy) return copy;
+    // a comparison the copy lacks: the host would send the bare form, its query unseen; say so instead
+    if (DIFF_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, "")) && url.search) return offlinePage(url);
   }
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business

@@ -1,0 +1,70 @@
+"""Japanese words inside a Chinese or English page carry lang="ja": a screen reader reads them in a
+Japanese voice and the browser picks a Japanese font (under /zh/ a Chinese font draws 索引 headings'
+kanji in Chinese forms). The 索引's headings in result lists and backlinks, the words a result was found
+by, the kana rows of the index page."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+KANA = re.compile(r"[\u3041-\u309f\u30a1-\u30fa\u30fc]")  # kana: Japanese, whatever the page's language
+VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr"}
+
+
+class KanaOutsideJapanese(HTMLParser):
+    """Kana text inside an element of one of `classes` whose nearest lang is not ja."""
+
+    def __init__(self, classes: set[str]):
+        super().__init__()
+        self.classes, self.open, self.found = classes, [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            found = dict(attrs)
+            self.open.append((tag, found.get("lang"), set((found.get("class") or "").split())))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == tag:
+                del self.open[i:]
+                return
+
+    def handle_data(self, data):
+        watched = any(classes & self.classes for _, _, classes in self.open)
+        lang = next((lang for _, lang, _ in reversed(self.open) if lang is not None), None)
+        if watched and lang != "ja" and KANA.search(data):
+            self.found.append((data.strip(), [sorted(c) for _, _, c in self.open[-3:]]))
+
+
+def kana_outside_japanese(html: str, classes: set[str]) -> list:
+    parser = KanaOutsideJapanese(classes)
+    parser.feed(html)
+    return parser.found
+
+
+PAGES = [
+    # an index heading ("Index: ダミー") and a translation ("ダミー → 明手": 明手 is the 1997 Laws' Chinese)
+    ("/en/-/search?q=%E3%83%80%E3%83%9F%E3%83%BC&limit=100", {"via", "label"}),
+    ("/zh/-/search?q=revoke&limit=100", {"via", "label"}),  # 定义: 見せたカード names a Japanese definition
+    ("/en/laws-2017-ja/61", {"backlinks"}),
+    ("/zh/laws-2017-ja/61", {"backlinks"}),
+    ("/en/laws-2017-ja/-/index", {"kana-rows"}),
+]
+
+
+@pytest.mark.parametrize("path, classes", PAGES, ids=[p for p, _ in PAGES])
+async def test_japanese_inside_a_chinese_or_english_page_is_marked(datasette, path, classes):
+    response = await datasette.client.get(path)
+    assert response.status_code == 200
+    assert any(f'class="{c}' in response.text for c in classes), "the page no longer shows what is checked"
+    assert kana_outside_japanese(response.text, classes) == []
+
+
+@pytest.mark.parametrize("prefix", ["/en", "/zh"])
+async def test_the_words_a_result_was_found_by_are_in_the_result_s_language(datasette, prefix):
+    html = (await datasette.client.get(f"{prefix}/-/search?q=revoke&limit=20")).text
+    whys = re.findall(r'<span class="why"[^>]*>(.*?)</span>\s*(?=<|$)', html)
+    assert whys and all('<span lang="ja">' in why or '<span lang="zh">' in why for why in whys), whys[:3]
