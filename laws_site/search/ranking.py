@@ -89,7 +89,8 @@ def ranked_hits(
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
-    if plan.relaxed and (is_sentence(data, plan) or not found_whole(data, strict)):
+    sentence = plan.relaxed and is_sentence(data, plan)
+    if plan.relaxed and (sentence or not found_whole(data, strict)):
         # a reviewed Chinese variant is the query's own word (罚牌 is 罚张): its words count in the sentence too
         own = [
             b
@@ -109,15 +110,20 @@ def ranked_hits(
             if alt.text not in known
         ]
     found_by: dict[str, int] = {}
+    tiers: dict[str, int] = {}
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
         tier = alternative_tier(alternative)
+        tiers[alternative.text] = tier
         _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
         _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
-    if relaxed and any(found_by.values()):
+    if relaxed and any(found_by.values()) and not sentence:
         _merge(merged, relaxed, 2)
     elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
+        # a situation is ranked by its coverage: an alternative re-spelling one of its words (間違う -> 間違える,
+        # the sentence's search forms joined) is no reading of it to rank above it, nor to say was searched
+        found_by = {text: count if tiers[text] == 0 else 0 for text, count in found_by.items()}
         merged = {}
         # a sentence's units weigh as its coverage weighs them (a note holding every word below a law)
         weight = situation_weights(data)

@@ -44,8 +44,9 @@
     rankedHits(plan, doc, lang, indexBoost, corrected, currentFirst) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
+      const sentence = plan.relaxed && this.isSentence(plan);
       // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
-      if (plan.relaxed && (this.isSentence(plan) || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
+      if (plan.relaxed && (sentence || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
         // search.ranked_hits: a reviewed Chinese variant's words count in the sentence too (罚牌 is 罚张)
         const own = (plan.alternatives || []).filter(([alt]) => alt.kind === "zh").flatMap(([, altPlan]) => altPlan.branches);
         relaxed = this.strictHits(plan.branches.concat(own), doc, indexBoost, true);
@@ -59,16 +60,20 @@
         for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
       }
       const foundBy = new Map();
+      const tiers = new Map();
       for (const [alt, altPlan] of alternatives) {
         const before = merged.size;
         // search.alternative_tier: a reviewed Chinese variant ranks with the query's own units
         const tier = alt.kind === "zh" ? 0 : 1;
+        tiers.set(alt.text, tier);
         this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), tier);
         this.addTargets(merged, altPlan.targets, doc, lang, tier);
         foundBy.set(alt.text, merged.size - before);
       }
-      if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
+      if (relaxed.size && [...foundBy.values()].some(Boolean) && !sentence) this.mergeTier(merged, relaxed, 2);
       else if (relaxed.size) {
+        // search.ranked_hits: a situation ranks by its coverage; an alternative re-spelling one word is not said searched
+        for (const [text, count] of foundBy) foundBy.set(text, tiers.get(text) === 0 ? count : 0);
         merged = new Map();
         this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index").map(([r, c]) => [r, [this.situationWeight(this.units.get(r)) * c[0], ...c.slice(1)]])), 0);
         this.mergeTier(merged, relaxed, 0);
