@@ -232,8 +232,8 @@ def cited_rule_first(conn, fts: OneSearch, data: SearchData, merged: dict[int, l
     which 27A1 rules; 20F2 「説明は本条F項1と同様の原則で」 for asking what an alerted bid means. bm25 put the
     applying one first for printing the words again. Only places are exchanged."""
     listing = data.listing_rank
-    keys = sorted((c[4], -c[0], listing[rowid], place, rowid) for place, (rowid, c) in enumerate(merged.items()))
-    first = [key[4] for key in keys[:CITED_RULE_DEPTH]]
+    keys = ((c[4], -c[0], listing[rowid], place, rowid) for place, (rowid, c) in enumerate(merged.items()))
+    first = [key[4] for key in heapq.nsmallest(CITED_RULE_DEPTH, keys)]
     rules = applied_rules(conn, data)
     shares: dict[int, dict[int, float]] = {}  # per branch (by id): its shares, worked out once
     done: set[int] = set()
