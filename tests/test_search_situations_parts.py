@@ -217,7 +217,7 @@ def test_a_headings_part_that_is_a_title_alone_gives_its_place_on():
 def test_lho_calling_over_an_insufficient_bid_reaches_27a1(search_conn):
     query = "LHO bid over the insufficient bid without noticing"
     results = [r["id"] for r in engine.search(search_conn, query, limit=5, interface="en")]
-    # 27A1 takes the place of its heading (27) and of 27A, a title alone; 27B4 may come first since LHO is read as
-    # printed (it prints LHO and 不十分なビッド twice): which of two laws' paragraphs is meant is not this rule's
+    # 27A1 takes the place of its heading (27) and of 27A, a title alone; that it also comes before 27B4, which
+    # applies its rule, is ranking.cited_rule_first's (tests/test_search_situations_applied_rules.py), not this rule's
     assert "laws-2017-ja:27A1" in results[:2], results
     assert not {"laws-2017-ja:27", "laws-2017-ja:27A"} & set(results[: results.index("laws-2017-ja:27A1")]), results

@@ -33,7 +33,7 @@ from ingest.text import spelling, tokenize
 from laws_site.offline import expansions as offline_expansions
 from laws_site.offline import search_rules
 from laws_site.read import guides
-from laws_site.search import citations, coverage, plan, query, snippets, weights
+from laws_site.search import citations, coverage, plan, query, ranking, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
 FORMAT = 6  # bump when the shape changes (the service worker keys its caches on build and format)
@@ -137,6 +137,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             # (coverage.vocabulary_named, vocabulary_phrases)
             "named": {word: list(rowids) for word, rowids in coverage.vocabulary_named(data).items()},
             "phrases": coverage.vocabulary_phrases(data),
+            # unit id -> the units whose rule its own sentences apply (ranking.cited_rule_first)
+            "applied_rules": {unit: list(rules) for unit, rules in ranking.applied_rules(conn, data).items()},
         },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),

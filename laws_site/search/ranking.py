@@ -9,13 +9,14 @@ from dataclasses import replace
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import content_clauses, sentence_hits, situation_weights
-from laws_site.search.data import SearchData
+from laws_site.search.coverage import content_clauses, covered_words, sentence_hits, situation_weights
+from laws_site.search.data import NAVIGATION_KINDS, SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
 from laws_site.search.hits import Hit
 from laws_site.search.plan import Branch, Plan, alternative_plan, title_carries, title_key, words_of
 from laws_site.search.weights import (
+    CITED_RULE_DEPTH,
     DEFINITION_WEIGHT,
     HEADING_BOOST,
     HEADING_KINDS,
@@ -89,7 +90,8 @@ def ranked_hits(
     fts = OneSearch(conn)
     strict = _strict_hits(fts, data, plan.branches, doc, index_boost, False)
     relaxed = {}
-    if plan.relaxed and (is_sentence(data, plan) or not found_whole(data, strict)):
+    sentence = plan.relaxed and is_sentence(data, plan)
+    if plan.relaxed and (sentence or not found_whole(data, strict)):
         # a reviewed Chinese variant is the query's own word (罚牌 is 罚张): its words count in the sentence too
         own = [
             b
@@ -109,15 +111,20 @@ def ranked_hits(
             if alt.text not in known
         ]
     found_by: dict[str, int] = {}
+    tiers: dict[str, int] = {}
     for alternative, alt_plan in plan.alternatives:
         before = len(merged)
         tier = alternative_tier(alternative)
+        tiers[alternative.text] = tier
         _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
         _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
-    if relaxed and any(found_by.values()):
+    if relaxed and any(found_by.values()) and not sentence:
         _merge(merged, relaxed, 2)
     elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
+        # a situation is ranked by its coverage: an alternative re-spelling one of its words (間違う -> 間違える,
+        # the sentence's search forms joined) is no reading of it to rank above it, nor to say was searched
+        found_by = {text: count if tiers[text] == 0 else 0 for text, count in found_by.items()}
         merged = {}
         # a sentence's units weigh as its coverage weighs them (a note holding every word below a law)
         weight = situation_weights(data)
@@ -127,6 +134,7 @@ def ranked_hits(
             0,
         )
         _merge(merged, relaxed, 0)
+        cited_rule_first(conn, fts, data, merged, doc)
         _add_targets(merged, data, follow_parts(data, merged, plan.targets), doc, lang, 0)
     if current_first:
         lift_current(data, merged, doc, lang)
@@ -215,6 +223,65 @@ def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
             merged[rowid] = candidate[:4] + [tier]
         elif kept[4] == tier and candidate[0] > kept[0]:
             merged[rowid] = candidate[:4] + [tier]
+
+
+def cited_rule_first(conn, fts: OneSearch, data: SearchData, merged: dict[int, list], doc: str | None) -> None:
+    """Of two units among a sentence's first CITED_RULE_DEPTH that cover it exactly alike (the same share of its
+    words, read by the same branch, neither boosted by the 索引), the one whose rule the other applies (applied_rules) takes the place of the
+    one applying it: 27B4 「…本条A項1が認めるとおり受け入れなければ」 for LHO calling over an insufficient bid,
+    which 27A1 rules; 20F2 「説明は本条F項1と同様の原則で」 for asking what an alerted bid means. bm25 put the
+    applying one first for printing the words again. Only places are exchanged."""
+    listing = data.listing_rank
+    keys = ((c[4], -c[0], listing[rowid], place, rowid) for place, (rowid, c) in enumerate(merged.items()))
+    first = [key[4] for key in heapq.nsmallest(CITED_RULE_DEPTH, keys)]
+    rules = applied_rules(conn, data)
+    shares: dict[int, dict[int, float]] = {}  # per branch (by id): its shares, worked out once
+    done: set[int] = set()
+    for place, applying in enumerate(first):
+        applied = rules.get(data.units[applying][0])
+        if not applied or applying in done:
+            continue
+        for rule in first[place + 1 :]:
+            one, other = merged[applying], merged[rule]
+            if rule in done or data.units[rule][0] not in applied or one[4] != other[4] or one[1] is not other[1]:
+                continue
+            branch = one[1]
+            # ranked by coverage alone: a unit the 索引 or the glossary points to keeps its place (and its boost)
+            if branch is None or one[2:4] != ["any", None] or other[2:4] != ["any", None]:
+                continue
+            if id(branch) not in shares:
+                clauses = branch.coverage_clauses or branch.clauses
+                shares[id(branch)] = covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares).shares()
+            found = shares[id(branch)]
+            if round(found.get(applying, 0.0), 9) == round(found.get(rule, 0.0), 9) > 0.0:
+                one[0], other[0] = other[0], one[0]
+                done.update((applying, rule))
+                break
+
+
+def applied_rules(conn, data: SearchData) -> dict[str, tuple[str, ...]]:
+    """{unit id: the units whose rule its text applies}: the references in its own sentences (本条A項1が認めるとおり,
+    本条F項1と同様の原則で), not those in parentheses, which point to a provision to read beside it (10A 「（または
+    免除する：第81条C項5参照）」, 40A3 「(本条C項1参照)」) without saying its rule is the one applied. Made once per
+    database; exported to the offline pack."""
+    return data.memo(("applied_rules",), lambda: _applied_rules(conn))
+
+
+def _applied_rules(conn) -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    marks = ",".join("?" * len(NAVIGATION_KINDS))
+    rows = conn.execute(
+        f"""select s.id, s.text, x.target_id, x.start from xrefs x join sections s on s.id = x.source_id
+            where x.target_id is not null and x.field = 'text' and s.kind not in ({marks})
+            order by s.id, x.start""",
+        NAVIGATION_KINDS,
+    )
+    for source, text, target, start in rows:
+        before = (text or "")[: start or 0]
+        depth = sum(before.count(mark) for mark in "（(") - sum(before.count(mark) for mark in "）)")
+        if depth <= 0 and target != source and target not in found.get(source, ()):
+            found.setdefault(source, []).append(target)
+    return {source: tuple(targets) for source, targets in found.items()}
 
 
 def follow_parts(data: SearchData, merged: dict[int, list], targets: dict[str, float]) -> dict[str, float]:

@@ -47,5 +47,8 @@ COVERAGE_BM25 = 0.3
 SITUATION_ROLE_WEIGHT = {"laws": 1.0, "commentary": 0.7, "regulations": 0.7}
 SITUATION_DEFINITION_WEIGHT = 0.7
 SENTENCE_WORDS = 3  # content words from which a query is a situation, ranked by coverage even where a unit holds them all  # ... and the definition of one of its words below a provision
+# of two units among a sentence's first this many covering it exactly alike, the one the other cites ranks first
+# (ranking.cited_rule_first: 27B4 「本条A項1が認めるとおり」 applies 27A1's rule)
+CITED_RULE_DEPTH = 10
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

@@ -44,8 +44,9 @@
     rankedHits(plan, doc, lang, indexBoost, corrected, currentFirst) {
       const strict = this.strictHits(plan.branches, doc, indexBoost, false);
       let relaxed = new Map();
+      const sentence = plan.relaxed && this.isSentence(plan);
       // ranking.found_whole: a note or 索引 entry holding every word speaks for its laws, ranked by coverage
-      if (plan.relaxed && (this.isSentence(plan) || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
+      if (plan.relaxed && (sentence || ![...strict].some(([r, c]) => (c[2] === "all" || c[2] === "most") && !this.situations.evidence.has(r)))) {
         // search.ranked_hits: a reviewed Chinese variant's words count in the sentence too (罚牌 is 罚张)
         const own = (plan.alternatives || []).filter(([alt]) => alt.kind === "zh").flatMap(([, altPlan]) => altPlan.branches);
         relaxed = this.strictHits(plan.branches.concat(own), doc, indexBoost, true);
@@ -59,25 +60,60 @@
         for (const alt of this.corrections(plan.query, lang)) if (!known.has(alt.text)) alternatives.push([alt, this.alternativePlan(alt, lang)]);
       }
       const foundBy = new Map();
+      const tiers = new Map();
       for (const [alt, altPlan] of alternatives) {
         const before = merged.size;
         // search.alternative_tier: a reviewed Chinese variant ranks with the query's own units
         const tier = alt.kind === "zh" ? 0 : 1;
+        tiers.set(alt.text, tier);
         this.mergeTier(merged, this.strictHits(altPlan.branches, doc, indexBoost, false), tier);
         this.addTargets(merged, altPlan.targets, doc, lang, tier);
         foundBy.set(alt.text, merged.size - before);
       }
-      if (relaxed.size && [...foundBy.values()].some(Boolean)) this.mergeTier(merged, relaxed, 2);
+      if (relaxed.size && [...foundBy.values()].some(Boolean) && !sentence) this.mergeTier(merged, relaxed, 2);
       else if (relaxed.size) {
+        // search.ranked_hits: a situation ranks by its coverage; an alternative re-spelling one word is not said searched
+        for (const [text, count] of foundBy) foundBy.set(text, tiers.get(text) === 0 ? count : 0);
         merged = new Map();
         this.mergeTier(merged, new Map([...strict].filter(([, c]) => c[2] !== "index").map(([r, c]) => [r, [this.situationWeight(this.units.get(r)) * c[0], ...c.slice(1)]])), 0);
         this.mergeTier(merged, relaxed, 0);
+        this.citedRuleFirst(merged, doc);
         this.addTargets(merged, this.followParts(merged, plan.targets), doc, lang, 0);
       }
       if (currentFirst) this.liftCurrent(merged, doc, lang);
       const ranking = this.foldReprints(merged);
       ranking.foundBy = foundBy;
       return ranking;
+    },
+
+    /** search.ranking.cited_rule_first: of two units among a sentence's first covering it exactly alike, the one
+     * whose rule the other applies (the pack's situations.applied_rules) takes the place of the one applying it. */
+    citedRuleFirst(merged, doc) {
+      const listing = this.listingRank();
+      const keys = [...merged].map(([rowid, c], place) => [c[4] || 0, -c[0], listing.get(rowid), place, rowid])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
+      const first = keys.slice(0, this.w.CITED_RULE_DEPTH).map((key) => key[4]);
+      const rules = this.situations.appliedRules, shares = new Map(), done = new Set();
+      first.forEach((applying, place) => {
+        const applied = rules.get(this.units.get(applying)[0]);
+        if (!applied || done.has(applying)) return;
+        for (const rule of first.slice(place + 1)) {
+          const one = merged.get(applying), other = merged.get(rule), branch = one[1];
+          if (done.has(rule) || !applied.includes(this.units.get(rule)[0]) || (one[4] || 0) !== (other[4] || 0) || branch !== other[1]) continue;
+          // ranked by coverage alone: a unit the 索引 or the glossary points to keeps its place (and its boost)
+          if (!branch || one[2] !== "any" || other[2] !== "any" || one[3] != null || other[3] != null) continue;
+          if (!shares.has(branch)) {
+            const clauses = branch.coverageClauses && branch.coverageClauses.length ? branch.coverageClauses : branch.clauses;
+            shares.set(branch, this.shares(this.coveredWords(clauses, branch.lang, doc, branch.termShares)));
+          }
+          const found = shares.get(branch), share = roundKey(found.get(applying) || 0.0);
+          if (share === roundKey(found.get(rule) || 0.0) && share > 0.0) {
+            [one[0], other[0]] = [other[0], one[0]];
+            done.add(applying).add(rule);
+            break;
+          }
+        }
+      });
     },
 
     /** search.ranking.follow_parts: a sentence's targets, each moved to where coverage put its law. */
