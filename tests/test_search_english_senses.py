@@ -151,3 +151,12 @@ def test_calling_for_a_card_is_designating_one(search_conn):
     """46A ダミーからプレイするカードを指定する: "declarer called for a card" read コール, a call of the auction."""
     words = read(search_conn, "declarer called for a card that is not in dummy")
     assert "ダミーのカードを指定する" in words and "コール" not in words, words
+
+
+def test_get_and_instead_read_nothing(search_conn):
+    """ "what score do we get", "got to call": get is the light verb of having, not 受ける 'to receive' (shown as
+    also searched); "instead of calling you" read 寧ろ, 'rather'. Both are function words now (FUNCTION_WORDS)."""
+    words = read(search_conn, "the board could not be played, what score do we get")
+    assert "受ける" not in words and "スコア" in words, words
+    assert "受ける" not in read(search_conn, "my partner never got to call")
+    assert "寧ろ" not in read(search_conn, "all four of us agreed to play it out instead of calling you")

@@ -65,7 +65,10 @@ FUNCTION_WORDS = frozenset(
     "about over up down off through across during "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
-    "want wants wanted try tries tried seem seems seemed".split()
+    "want wants wanted try tries tried seem seems seemed "
+    # get, the light verb of having (what score do we get, got to call): what is got tells the situation, not 受ける
+    # 'to receive'; instead only says one thing was done in another's place (寧ろ 'rather' read it)
+    "get gets got gotten getting instead".split()
 )
 
 # the conjunctions among them: a run of words across one joins two clauses or two things ("three passes but one
