@@ -60,6 +60,9 @@ READ_ALIKE = [
     "an opponent kept looking at his own convention card",
     "he kept the card",
     "he had to pass for the rest of the auction",
+    "declarer failed to follow suit and noticed it himself",
+    "someone dealt the board without shuffling the cards",
+    "he didn't alert and never explained",
 ]
 
 
@@ -83,7 +86,8 @@ def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
     """JMdict glosses シャッフル "shuffle (of playing cards, etc.)": a parenthesis narrowing a gloss to
     playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"); its
     forms (shuffling) then read as the vocabulary's shuffle, the Laws' シャフル (6A, 6D2)."""
-    assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
+    assert "シャフル" in read(search_conn, "he dealt the board after shuffling the cards")
+    assert "シャフルしない" in read(search_conn, "someone dealt the board without shuffling the cards")  # 6D2
     rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
     assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first
 
@@ -160,3 +164,21 @@ def test_get_and_instead_read_nothing(search_conn):
     assert "受ける" not in words and "スコア" in words, words
     assert "受ける" not in read(search_conn, "my partner never got to call")
     assert "寧ろ" not in read(search_conn, "all four of us agreed to play it out instead of calling you")
+
+
+@pytest.mark.parametrize(
+    "query, typed, laws_words",
+    [
+        # 61A スートにフォローしないこと ... はリボークになる: "failed to" says what "not" says (the vocabulary's not follow suit)
+        ("declarer failed to follow suit and noticed it himself", "failed to follow suit", ["リボーク"]),
+        ("someone dealt the board without shuffling the cards", "without shuffling", ["シャフルしない"]),  # 6D2
+        ("he never alerted my double", "never alerted", ["アラートしない"]),
+        ("he didn't alert", "didn t alert", ["アラートしない"]),
+    ],
+)
+def test_a_thing_said_not_done_reads_the_laws_negation(search_conn, query, typed, laws_words):
+    """ "failed to follow suit" read フォロー, "without shuffling" シャフル: the thing done, the opposite of what
+    happened; a negating opener reads as "not", and "not" + a noun + する the Laws' negated word (フォローしない,
+    one word in index and query: ingest/text/word_forms.py)."""
+    data = search_data(search_conn)
+    assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words

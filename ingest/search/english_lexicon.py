@@ -212,6 +212,21 @@ ASPECT_VERBS = frozenset(
     "keep keeps kept keeping start starts started starting begin begins began begun continue continues continued "
     "stop stops stopped".split()
 )
+# the words that say a thing was not done ("failed to follow suit", "without shuffling", "never alerted", "didn't
+# alert"): a run they begin reads as "not" and the rest (span_keys), the way "not follow suit" (リボーク) is named, or
+# the Laws' negated noun + する (シャフルしない, 6D2 シャフルしないで配った; translation.negated_terms)
+NEGATION = "not"
+NEGATING_OPENERS = (
+    ("failed", "to"),
+    ("fails", "to"),
+    ("fail", "to"),
+    ("failing", "to"),
+    ("without",),
+    ("never",),
+    ("didn", "t"),
+    ("doesn", "t"),
+    ("don", "t"),
+)
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

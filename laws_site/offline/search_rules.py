@@ -180,6 +180,8 @@ def rules() -> dict:
             "after_e_endings": list(english_lexicon.AFTER_E_ENDINGS),
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
+            "negation": english_lexicon.NEGATION,
+            "negating_openers": [list(opener) for opener in english_lexicon.NEGATING_OPENERS],
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),

@@ -35,6 +35,8 @@ from ingest.search.english_lexicon import (
     FUNCTION_WORDS,
     HONOUR_NAMES,
     MIN_STEM,
+    NEGATING_OPENERS,
+    NEGATION,
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
@@ -58,6 +60,7 @@ from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWord
 from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+NEGATED_DO = "しない"  # a noun + する said not done, as the Laws print it (ingest/text/word_forms.py: one word)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
@@ -166,8 +169,24 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         verb, form = term_key(f"to {word}"), term_key(f"to {english}")
         if english != word and verb in table and form not in table:
             table[form] = table[verb]
+    table.update(negated_terms(data, table))
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
+    """{"not" + an English key: the Laws' negated noun + する of its reading} where the lexicon holds one (shuffle:
+    シャフル -> notshuffle: シャフルしない, 6D2 シャフルしないで配った; alert: アラートしない): "without shuffling", "never
+    alerted" say the thing was not done, which the noun alone reads as done. A key that names its own "not" term
+    (not follow suit: リボーク) keeps it. Read through NEGATING_OPENERS (span_keys)."""
+    found = {}
+    for key, japanese in table.items():
+        if not key.isascii() or key.startswith(NEGATION) or NEGATION + key in table:
+            continue
+        negated = [word + NEGATED_DO for word in japanese if word + NEGATED_DO in data.lexicon.words]
+        if negated:
+            found[NEGATION + key] = negated
+    return found
 
 
 def chinese_suits(data) -> dict[str, str]:
@@ -260,7 +279,10 @@ def span_keys(words: list[str]) -> list[str]:
     "not" no notion, 考え)."""
     if all(word in FUNCTION_WORDS for word in words):
         return []
-    keys = inflected_keys(words)
+    # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
+    opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
+    negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []
+    keys = negated + [k for k in inflected_keys(words) if k not in negated]
     content = [word for word in words if word not in FUNCTION_WORDS]
     across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1] and not across:
