@@ -63,6 +63,8 @@ READ_ALIKE = [
     "declarer failed to follow suit and noticed it himself",
     "someone dealt the board without shuffling the cards",
     "he didn't alert and never explained",
+    "he asked only so that his partner would lead a spade",
+    "he deliberately played slowly in order to confuse us",
 ]
 
 
@@ -190,3 +192,20 @@ def test_agreeing_is_the_laws_consent(search_conn):
     words = read(search_conn, "all four of us agreed to play it out")
     assert "同意" in words and "受け入れる" not in words, words
     assert "同意" in read(search_conn, "we agree to his claim")
+
+
+@pytest.mark.parametrize(
+    "query, typed, laws_words",
+    [
+        ("he asked only so that his partner would find the right lead", "so that", ["目的"]),  # 20G1
+        ("he played slowly in order to confuse us", "in order to", ["目的"]),  # 74C7 混乱させる目的で; not 合法的
+        ("he did it on purpose", "on purpose", ["故意"]),  # 72B1 故意に; not 態と
+        ("he deliberately played slowly", "deliberately", ["故意"]),  # not 改めて 'anew'
+    ],
+)
+def test_a_purpose_said_is_the_laws_purpose(search_conn, query, typed, laws_words):
+    """The Laws print what an act was for as 目的 (20G1 パートナーの利益だけを目的とする質問) and an act done on
+    purpose as 故意: "so that", made of function words, read nothing, "in order to" read 合法的 (in order: legal)."""
+    data = search_data(search_conn)
+    assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
+    assert translation.span_keys(["so"]) == [] and translation.span_keys(["that"]) == []

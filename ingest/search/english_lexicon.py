@@ -71,6 +71,12 @@ FUNCTION_WORDS = frozenset(
     "get gets got gotten getting instead".split()
 )
 
+# function words that together say what an act was for ("he asked only so that his partner would find the lead"): the
+# Laws print a purpose as 目的 (20G1 パートナーの利益だけを目的とする質問, 20G2, 43A2(b) 観察する目的で, 45C3, 74B4, 74C7);
+# read so, though function words alone name nothing else ("in order" alone is JMdict's 合法的, in order to is no law)
+PURPOSE = "目的"
+PURPOSE_PHRASES = ("so that", "so as to", "in order to", "in order that")
+
 # the conjunctions among them: a run of words across one joins two clauses or two things ("three passes but one
 # was out of turn"), so no term is read from it with its function words left out (span_keys: passes ... out is
 # no "pass out", 全員がパス)

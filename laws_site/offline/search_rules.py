@@ -181,6 +181,7 @@ def rules() -> dict:
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "negation": english_lexicon.NEGATION,
+            "purpose_phrases": list(english_lexicon.PURPOSE_PHRASES),
             "negating_openers": [list(opener) for opener in english_lexicon.NEGATING_OPENERS],
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),

@@ -42,6 +42,8 @@ from ingest.search.english_lexicon import (
     OBJECT_WORDS,
     PHRASAL_PARTICLES,
     POSSESSIVES,
+    PURPOSE,
+    PURPOSE_PHRASES,
     SENSES_BY_PLACE,
     SUITS,
     SUPPORT_VERBS,
@@ -170,6 +172,8 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         if english != word and verb in table and form not in table:
             table[form] = table[verb]
     table.update(negated_terms(data, table))
+    for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
+        table[term_key(phrase)] = [PURPOSE]
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
 
@@ -275,10 +279,10 @@ def span_keys(words: list[str]) -> list[str]:
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
     without the function words inside ("changed his mind": change mind, as "change of mind" is kept), unless
     one is a conjunction ("passes but one was out" is no "pass out").
-    Function words alone have none: no ending or noun made of them names a word ("tried" is no trial, 予選;
+    Function words alone have none but a purpose said (so that: 目的, PURPOSE_PHRASES): no ending or noun made of them names a word ("tried" is no trial, 予選;
     "not" no notion, 考え)."""
     if all(word in FUNCTION_WORDS for word in words):
-        return []
+        return [term_key(" ".join(words))] if " ".join(words) in PURPOSE_PHRASES else []
     # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
     opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
     negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []
