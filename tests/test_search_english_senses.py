@@ -209,3 +209,10 @@ def test_a_purpose_said_is_the_laws_purpose(search_conn, query, typed, laws_word
     data = search_data(search_conn)
     assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
     assert translation.span_keys(["so"]) == [] and translation.span_keys(["that"]) == []
+
+
+def test_opening_the_bidding_is_a_bid(search_conn):
+    """ "he opened one spade" tells the auction's first bid (def:ビッド); open read 広げる, the Laws' word for
+    declarer spreading his hand (54A), which was shown as also searched."""
+    words = read(search_conn, "he opened one spade before the dealer had called")
+    assert "ビッド" in words and "広げる" not in words, words
