@@ -216,3 +216,11 @@ def test_opening_the_bidding_is_a_bid(search_conn):
     declarer spreading his hand (54A), which was shown as also searched."""
     words = read(search_conn, "he opened one spade before the dealer had called")
     assert "ビッド" in words and "広げる" not in words, words
+
+
+def test_without_alone_reads_nothing(search_conn):
+    """ "without noticing", "without being told": without read 無し (the なし of 62B2 調整なしで) wherever it stood,
+    shown as also searched; what it negates still reads the Laws' negation (without shuffling: シャフルしない)."""
+    assert "無し" not in read(search_conn, "LHO bid over the insufficient bid without noticing")
+    assert "無し" not in read(search_conn, "dummy pushed a card forward without being told")
+    assert "シャフルしない" in read(search_conn, "someone dealt the board without shuffling the cards")

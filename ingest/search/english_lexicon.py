@@ -63,6 +63,8 @@ FUNCTION_WORDS = frozenset(
     # is the Laws' suffix 中, プレイ中, which no first sense of JMdict's reaches: it read 内, "inside")
     "to of in on at by for from with into onto as than then so and or but if when while because though "
     "about over up down off through across during "
+    # without: alone no 無し ("without noticing", "without being told"); what it negates reads (NEGATING_OPENERS)
+    "without "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
     "want wants wanted try tries tried seem seems seemed "
