@@ -186,14 +186,6 @@ def test_a_thing_said_not_done_reads_the_laws_negation(search_conn, query, typed
     assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
 
 
-def test_agreeing_is_the_laws_consent(search_conn):
-    """68D2(b)(i) 4人のプレイヤ全員が同意しなければならない, 69A 「取りの宣言」に同意し: "agreed" read 受け入れる, the
-    Laws' word for accepting a lead or a call out of turn (53A), and was shown as also searched."""
-    words = read(search_conn, "all four of us agreed to play it out")
-    assert "同意" in words and "受け入れる" not in words, words
-    assert "同意" in read(search_conn, "we agree to his claim")
-
-
 @pytest.mark.parametrize(
     "query, typed, laws_words",
     [
