@@ -216,3 +216,10 @@ def test_without_alone_reads_nothing(search_conn):
     assert "無し" not in read(search_conn, "LHO bid over the insufficient bid without noticing")
     assert "無し" not in read(search_conn, "dummy pushed a card forward without being told")
     assert "シャフルしない" in read(search_conn, "someone dealt the board without shuffling the cards")
+
+
+def test_taking_advantage_is_using_information(search_conn):
+    """16A1 情報を利用できる, 73C1 不当な情報を利用しないよう: "took advantage of knowing it" read 取る 'to take' and
+    利益 'profit' (12B1's gain from an infraction), both shown as also searched."""
+    words = read(search_conn, "after his bid was cancelled his partner took advantage of knowing it")
+    assert "情報を利用" in words and "取る" not in words and "利益" not in words, words
