@@ -60,6 +60,11 @@ READ_ALIKE = [
     "an opponent kept looking at his own convention card",
     "he kept the card",
     "he had to pass for the rest of the auction",
+    "declarer failed to follow suit and noticed it himself",
+    "someone dealt the board without shuffling the cards",
+    "he didn't alert and never explained",
+    "he asked only so that his partner would lead a spade",
+    "he deliberately played slowly in order to confuse us",
 ]
 
 
@@ -83,7 +88,8 @@ def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):
     """JMdict glosses シャッフル "shuffle (of playing cards, etc.)": a parenthesis narrowing a gloss to
     playing cards is the Laws' own use, not one the lexicon leaves out ("card (information, filing)"); its
     forms (shuffling) then read as the vocabulary's shuffle, the Laws' シャフル (6A, 6D2)."""
-    assert "シャフル" in read(search_conn, "someone dealt the board without shuffling the cards")
+    assert "シャフル" in read(search_conn, "he dealt the board after shuffling the cards")
+    assert "シャフルしない" in read(search_conn, "someone dealt the board without shuffling the cards")  # 6D2
     rows = {english: japanese for english, japanese, _, _ in read_lexicon(LEXICON)}
     assert rows["shuffle"] == "シャッフル" and "deuce" not in rows  # "deuce (tennis, cards, dice, etc.)": tennis first
 
@@ -151,3 +157,69 @@ def test_calling_for_a_card_is_designating_one(search_conn):
     """46A ダミーからプレイするカードを指定する: "declarer called for a card" read コール, a call of the auction."""
     words = read(search_conn, "declarer called for a card that is not in dummy")
     assert "ダミーのカードを指定する" in words and "コール" not in words, words
+
+
+def test_get_and_instead_read_nothing(search_conn):
+    """ "what score do we get", "got to call": get is the light verb of having, not 受ける 'to receive' (shown as
+    also searched); "instead of calling you" read 寧ろ, 'rather'. Both are function words now (FUNCTION_WORDS)."""
+    words = read(search_conn, "the board could not be played, what score do we get")
+    assert "受ける" not in words and "スコア" in words, words
+    assert "受ける" not in read(search_conn, "my partner never got to call")
+    assert "寧ろ" not in read(search_conn, "all four of us agreed to play it out instead of calling you")
+
+
+@pytest.mark.parametrize(
+    "query, typed, laws_words",
+    [
+        # 61A スートにフォローしないこと ... はリボークになる: "failed to" says what "not" says (the vocabulary's not follow suit)
+        ("declarer failed to follow suit and noticed it himself", "failed to follow suit", ["リボーク"]),
+        ("someone dealt the board without shuffling the cards", "without shuffling", ["シャフルしない"]),  # 6D2
+        ("he never alerted my double", "never alerted", ["アラートしない"]),
+        ("he didn't alert", "didn t alert", ["アラートしない"]),
+    ],
+)
+def test_a_thing_said_not_done_reads_the_laws_negation(search_conn, query, typed, laws_words):
+    """ "failed to follow suit" read フォロー, "without shuffling" シャフル: the thing done, the opposite of what
+    happened; a negating opener reads as "not", and "not" + a noun + する the Laws' negated word (フォローしない,
+    one word in index and query: ingest/text/word_forms.py)."""
+    data = search_data(search_conn)
+    assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
+
+
+@pytest.mark.parametrize(
+    "query, typed, laws_words",
+    [
+        ("he asked only so that his partner would find the right lead", "so that", ["目的"]),  # 20G1
+        ("he played slowly in order to confuse us", "in order to", ["目的"]),  # 74C7 混乱させる目的で; not 合法的
+        ("he did it on purpose", "on purpose", ["故意"]),  # 72B1 故意に; not 態と
+        ("he deliberately played slowly", "deliberately", ["故意"]),  # not 改めて 'anew'
+    ],
+)
+def test_a_purpose_said_is_the_laws_purpose(search_conn, query, typed, laws_words):
+    """The Laws print what an act was for as 目的 (20G1 パートナーの利益だけを目的とする質問) and an act done on
+    purpose as 故意: "so that", made of function words, read nothing, "in order to" read 合法的 (in order: legal)."""
+    data = search_data(search_conn)
+    assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
+    assert translation.span_keys(["so"]) == [] and translation.span_keys(["that"]) == []
+
+
+def test_opening_the_bidding_is_a_bid(search_conn):
+    """ "he opened one spade" tells the auction's first bid (def:ビッド); open read 広げる, the Laws' word for
+    declarer spreading his hand (54A), which was shown as also searched."""
+    words = read(search_conn, "he opened one spade before the dealer had called")
+    assert "ビッド" in words and "広げる" not in words, words
+
+
+def test_without_alone_reads_nothing(search_conn):
+    """ "without noticing", "without being told": without read 無し (the なし of 62B2 調整なしで) wherever it stood,
+    shown as also searched; what it negates still reads the Laws' negation (without shuffling: シャフルしない)."""
+    assert "無し" not in read(search_conn, "LHO bid over the insufficient bid without noticing")
+    assert "無し" not in read(search_conn, "dummy pushed a card forward without being told")
+    assert "シャフルしない" in read(search_conn, "someone dealt the board without shuffling the cards")
+
+
+def test_taking_advantage_is_using_information(search_conn):
+    """16A1 情報を利用できる, 73C1 不当な情報を利用しないよう: "took advantage of knowing it" read 取る 'to take' and
+    利益 'profit' (12B1's gain from an infraction), both shown as also searched."""
+    words = read(search_conn, "after his bid was cancelled his partner took advantage of knowing it")
+    assert "情報を利用" in words and "取る" not in words and "利益" not in words, words

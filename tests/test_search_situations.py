@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 345 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 348 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -73,7 +73,9 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # by their place: en 0.605 / 0.778; aspect verbs, stopped to think, called for a card, the rest: en 0.630 / 0.815;
 # four unseen English situations (85 en queries; 4 new: 0.500 / 1.000): en 0.624 / 0.824; suits as スート, a verb by
 # its place, asking 質問, asked for the king, too early, finesse, succeed, order, entered, gave up, held: en 0.659 / 0.847
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.77), "en": (0.64, 0.83)}  # recall@1, recall@3
+# three unseen English situations (89 en queries; 3 new: 0.333 / 0.333): en 0.652 / 0.831; get, instead, without
+# read nothing, a negation (failed to, never: 'not'), a purpose (so that: 目的), opened, took advantage: en 0.674 / 0.843
+FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.77), "en": (0.66, 0.83)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -93,9 +95,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 345
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 168, "zh": 90, "en": 87}
-    assert sum(s.held_out for s in SITUATIONS) == 56 + 30 + 29
+    assert len(SITUATIONS) == 348
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 168, "zh": 90, "en": 90}
+    assert sum(s.held_out for s in SITUATIONS) == 56 + 30 + 30
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -63,10 +63,21 @@ FUNCTION_WORDS = frozenset(
     # is the Laws' suffix 中, プレイ中, which no first sense of JMdict's reaches: it read 内, "inside")
     "to of in on at by for from with into onto as than then so and or but if when while because though "
     "about over up down off through across during "
+    # without: alone no 無し ("without noticing", "without being told"); what it negates reads (NEGATING_OPENERS)
+    "without "
     "not no nor also just very too "
     # verbs that only frame another verb (wants to accept, tried to stop): the other verb tells the situation
-    "want wants wanted try tries tried seem seems seemed".split()
+    "want wants wanted try tries tried seem seems seemed "
+    # get, the light verb of having (what score do we get, got to call): what is got tells the situation, not 受ける
+    # 'to receive'; instead only says one thing was done in another's place (寧ろ 'rather' read it)
+    "get gets got gotten getting instead".split()
 )
+
+# function words that together say what an act was for ("he asked only so that his partner would find the lead"): the
+# Laws print a purpose as 目的 (20G1 パートナーの利益だけを目的とする質問, 20G2, 43A2(b) 観察する目的で, 45C3, 74B4, 74C7);
+# read so, though function words alone name nothing else ("in order" alone is JMdict's 合法的, in order to is no law)
+PURPOSE = "目的"
+PURPOSE_PHRASES = ("so that", "so as to", "in order to", "in order that")
 
 # the conjunctions among them: a run of words across one joins two clauses or two things ("three passes but one
 # was out of turn"), so no term is read from it with its function words left out (span_keys: passes ... out is
@@ -208,6 +219,21 @@ def other_suits(phrase: str) -> list[str]:
 ASPECT_VERBS = frozenset(
     "keep keeps kept keeping start starts started starting begin begins began begun continue continues continued "
     "stop stops stopped".split()
+)
+# the words that say a thing was not done ("failed to follow suit", "without shuffling", "never alerted", "didn't
+# alert"): a run they begin reads as "not" and the rest (span_keys), the way "not follow suit" (リボーク) is named, or
+# the Laws' negated noun + する (シャフルしない, 6D2 シャフルしないで配った; translation.negated_terms)
+NEGATION = "not"
+NEGATING_OPENERS = (
+    ("failed", "to"),
+    ("fails", "to"),
+    ("fail", "to"),
+    ("failing", "to"),
+    ("without",),
+    ("never",),
+    ("didn", "t"),
+    ("doesn", "t"),
+    ("don", "t"),
 )
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())

@@ -35,11 +35,15 @@ from ingest.search.english_lexicon import (
     FUNCTION_WORDS,
     HONOUR_NAMES,
     MIN_STEM,
+    NEGATING_OPENERS,
+    NEGATION,
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
     PHRASAL_PARTICLES,
     POSSESSIVES,
+    PURPOSE,
+    PURPOSE_PHRASES,
     SENSES_BY_PLACE,
     SUITS,
     SUPPORT_VERBS,
@@ -58,6 +62,7 @@ from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWord
 from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+NEGATED_DO = "しない"  # a noun + する said not done, as the Laws print it (ingest/text/word_forms.py: one word)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
@@ -166,8 +171,26 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
         verb, form = term_key(f"to {word}"), term_key(f"to {english}")
         if english != word and verb in table and form not in table:
             table[form] = table[verb]
+    table.update(negated_terms(data, table))
+    for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
+        table[term_key(phrase)] = [PURPOSE]
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
+    """{"not" + an English key: the Laws' negated noun + する of its reading} where the lexicon holds one (shuffle:
+    シャフル -> notshuffle: シャフルしない, 6D2 シャフルしないで配った; alert: アラートしない): "without shuffling", "never
+    alerted" say the thing was not done, which the noun alone reads as done. A key that names its own "not" term
+    (not follow suit: リボーク) keeps it. Read through NEGATING_OPENERS (span_keys)."""
+    found = {}
+    for key, japanese in table.items():
+        if not key.isascii() or key.startswith(NEGATION) or NEGATION + key in table:
+            continue
+        negated = [word + NEGATED_DO for word in japanese if word + NEGATED_DO in data.lexicon.words]
+        if negated:
+            found[NEGATION + key] = negated
+    return found
 
 
 def chinese_suits(data) -> dict[str, str]:
@@ -256,11 +279,14 @@ def span_keys(words: list[str]) -> list[str]:
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
     without the function words inside ("changed his mind": change mind, as "change of mind" is kept), unless
     one is a conjunction ("passes but one was out" is no "pass out").
-    Function words alone have none: no ending or noun made of them names a word ("tried" is no trial, 予選;
+    Function words alone have none but a purpose said (so that: 目的, PURPOSE_PHRASES): no ending or noun made of them names a word ("tried" is no trial, 予選;
     "not" no notion, 考え)."""
     if all(word in FUNCTION_WORDS for word in words):
-        return []
-    keys = inflected_keys(words)
+        return [term_key(" ".join(words))] if " ".join(words) in PURPOSE_PHRASES else []
+    # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
+    opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
+    negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []
+    keys = negated + [k for k in inflected_keys(words) if k not in negated]
     content = [word for word in words if word not in FUNCTION_WORDS]
     across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1] and not across:

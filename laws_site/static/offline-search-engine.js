@@ -430,14 +430,18 @@
      * none of function words alone. */
     spanKeys(words) {
       const T = K.translation;
-      if (words.every((w) => T.function_words.includes(w))) return [];
+      // none of function words alone, but a purpose said (english_lexicon.PURPOSE_PHRASES: so that, 目的)
+      if (words.every((w) => T.function_words.includes(w))) return T.purpose_phrases.includes(words.join(" ")) ? [words.join("")] : [];
+      // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
+      const opener = T.negating_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
+      const negated = opener ? this.spanKeys([T.negation, ...words.slice(opener.length)]) : [];
       const stems = (key) => this.stems(key);
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
         if (run.length > 1) for (const first of stems(run[0]).slice(1)) for (const k of stems(first + rest)) if (!keys.includes(k)) keys.push(k);
         return keys;
       };
-      const keys = inflected(words);
+      const keys = negated.concat(inflected(words).filter((k) => !negated.includes(k)));
       const content = words.filter((w) => !T.function_words.includes(w));
       const across = words.some((w) => T.conjunctions.includes(w));  // two clauses, not one term's words
       if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1] && !across) {
