@@ -300,7 +300,7 @@ def test_a_causative_reads_nothing(data):
     [
         ("我不小心加倍了同伴的叫品", "偶然", "慎む"),  # 不小心 "not careful": accidentally (16D1 偶然得た)
         ("庄家不小心掉了一张牌", "偶然", "慎む"),  # 48A 偶然落としたカード
-        ("这副牌没洗", "シャフル", None),  # 6D2 シャフルしないで配ったディール
+        ("这副牌没洗", "シャフルしない", None),  # 6D2 シャフルしないで配ったディール (negated: chinese.NOT_DONE)
         ("防守方在同伴出牌前搶先引下一墩", "リード", "書く"),  # 1997 50D2 引出该罚张花色: lead, not "to draw"
         ("我做庄家", "ディクレアラー", "メイク"),  # 做 carries 庄家: being declarer, no "to make"
         ("罰牌已經拿回手裡了", "ペナルティカード", "含む"),  # 拿 "to hold": took back, nothing "contained"
