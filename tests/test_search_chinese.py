@@ -311,6 +311,9 @@ def test_a_causative_reads_nothing(data):
         ("有局四黑桃加倍超一墩", "バルネラブル", None),  # CC-CEDICT 有局 "vulnerable (in bridge)"
         ("裁判应该给两边什么分", "スコア", "割る"),  # 1997 12C3 得分, 调整分: a score, not "to divide"
         ("有一對選手遲到了二十分鐘才來", "競技者", "スコア"),  # 分钟 stays minutes
+        ("能不能请对方把前面的叫牌重复一遍", "復唱", "質問"),  # 请 asks someone to act (20B 復唱を求める), no question
+        ("我现在该怎么办", "現在", "扱う"),  # 办 "to do": what to do, nothing handled
+        ("请裁判来", "ディレクターを呼ぶ", "質問"),  # 1997 9B1(a) 召请裁判, said short
     ],
 )
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):

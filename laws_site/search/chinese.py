@@ -45,12 +45,14 @@ DIRECTIONS = ("去", "来")
 # a verb's result said right after it (放到桌上: put onto the table; 打到一半: played up to half; 排好: put in
 # order): the verb tells what was done, the result reads nothing of its own (到 is no 着く "arrive", 好 no 良い)
 RESULTS = ("到", "好")
-# a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike): the verb after it tells what
-# happened; its own glosses are another sense ("to yield": 生じる, "to permit": 許可)
-CAUSATIVES = ("让", "使", "令")
+# a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike; 请对方重复: asked the opponent to
+# repeat): the verb after it tells what happened; its own glosses are another sense ("to yield": 生じる, "to
+# permit": 許可; 请's "to ask" is no question, 質問)
+CAUSATIVES = ("让", "使", "令", "请")
 # a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike; 拿回手里: took back into the hand)
-# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain")
-CARRYING_VERBS = ("做", "弄", "搞", "拿")
+# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain"); nor does 办, "to do" (怎么办: what
+# to do, no 扱う "to handle")
+CARRYING_VERBS = ("做", "弄", "搞", "拿", "办")
 # 要 right before a player is a demand (庄家要我出黑桃: declarer required me to play a spade), read as the Laws'
 # 要求 (59 「要求されたとおりに」), not its common yào "want"; before a verb it is "need to" (要罚吗) and reads nothing
 DEMAND = "要"
