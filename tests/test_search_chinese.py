@@ -314,6 +314,8 @@ def test_a_causative_reads_nothing(data):
         ("能不能请对方把前面的叫牌重复一遍", "復唱", "質問"),  # 请 asks someone to act (20B 復唱を求める), no question
         ("我现在该怎么办", "現在", "扱う"),  # 办 "to do": what to do, nothing handled
         ("请裁判来", "ディレクターを呼ぶ", "質問"),  # 1997 9B1(a) 召请裁判, said short
+        ("同伴叫牌时说了句你确定吗", "論評", None),  # said a word: 16B1 論評 (了 read across)
+        ("首攻前庄家想再听一遍叫牌", "オークションの復唱", "聞く"),  # hear it once more: 41B 復唱を求める
     ],
 )
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
