@@ -316,6 +316,7 @@ def test_a_causative_reads_nothing(data):
         ("请裁判来", "ディレクターを呼ぶ", "質問"),  # 1997 9B1(a) 召请裁判, said short
         ("同伴叫牌时说了句你确定吗", "論評", None),  # said a word: 16B1 論評 (了 read across)
         ("首攻前庄家想再听一遍叫牌", "オークションの復唱", "聞く"),  # hear it once more: 41B 復唱を求める
+        ("有一對選手遲到了", "指定開始時間後の競技者の到着", None),  # arrived late: 90B1
     ],
 )
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):
