@@ -1,4 +1,5 @@
-"""A Chinese verb said not done reads as the Laws' noun + する not done (issue 36, item 2).
+"""A Chinese verb said not done reads as the Laws' noun + する not done, and a manner after 得 reads nothing of its
+own (issue 36, item 2).
 
 The Japanese side makes 「フォローしない」 one word in index and query (ingest/text/word_forms.py: 61A
 「スートにフォローしないこと」, 70C1 「説明せず」). A Chinese sentence saying the same thing (没有跟出: did not
@@ -81,5 +82,32 @@ def test_with_is_no_follow(data):
 
 def test_the_offline_engine_reads_a_negation_as_the_server_does(data, search_pack_file):
     queries = ["防家没有跟出", "下家还没叫", "这副牌没洗就发了", "没跟同伴说", "对方没有提醒 我被误导了"]
+    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+
+
+@pytest.mark.parametrize(
+    "query, manner, wrong",
+    [
+        ("同伴出牌时故意把牌摔得很重", "重", "重大"),  # slammed down hard: no 重大 "serious"
+        ("挖苦我们打得差", "差", "間違った"),  # played badly: no 間違った "wrong"
+        ("他打得很好", "好", "良い"),
+    ],
+)
+def test_a_manner_after_de_reads_nothing_of_its_own(data, query, manner, wrong):
+    """得 after a verb says how it was done; the one-character word after it (and a degree adverb) is that manner,
+    which its dictionary senses misread (translation.manner_words)."""
+    found = readings(data, query)
+    assert manner not in found and wrong not in [w for words in found.values() for w in words], found
+
+
+def test_a_term_after_de_still_reads(data):
+    """打得慢 is the vocabulary's slow play, 大声 a word of two characters: both still read."""
+    assert "遅いプレイ" in readings(data, "他打得慢")["打得慢"]
+    assert "大声" in readings(data, "说得很大声")
+
+
+def test_the_offline_engine_reads_a_manner_as_the_server_does(data, search_pack_file):
+    queries = ["同伴出牌时故意把牌摔得很重", "挖苦我们打得差", "他打得很好", "说得很大声", "得", "很得"]
     server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
     assert in_node(READ_IN_NODE, queries, search_pack_file) == server
