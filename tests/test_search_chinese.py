@@ -300,7 +300,7 @@ def test_a_causative_reads_nothing(data):
     [
         ("我不小心加倍了同伴的叫品", "偶然", "慎む"),  # 不小心 "not careful": accidentally (16D1 偶然得た)
         ("庄家不小心掉了一张牌", "偶然", "慎む"),  # 48A 偶然落としたカード
-        ("这副牌没洗", "シャフル", None),  # 6D2 シャフルしないで配ったディール
+        ("这副牌没洗", "シャフルしない", None),  # 6D2 シャフルしないで配ったディール (negated: chinese.NOT_DONE)
         ("防守方在同伴出牌前搶先引下一墩", "リード", "書く"),  # 1997 50D2 引出该罚张花色: lead, not "to draw"
         ("我做庄家", "ディクレアラー", "メイク"),  # 做 carries 庄家: being declarer, no "to make"
         ("罰牌已經拿回手裡了", "ペナルティカード", "含む"),  # 拿 "to hold": took back, nothing "contained"
@@ -311,6 +311,12 @@ def test_a_causative_reads_nothing(data):
         ("有局四黑桃加倍超一墩", "バルネラブル", None),  # CC-CEDICT 有局 "vulnerable (in bridge)"
         ("裁判应该给两边什么分", "スコア", "割る"),  # 1997 12C3 得分, 调整分: a score, not "to divide"
         ("有一對選手遲到了二十分鐘才來", "競技者", "スコア"),  # 分钟 stays minutes
+        ("能不能请对方把前面的叫牌重复一遍", "復唱", "質問"),  # 请 asks someone to act (20B 復唱を求める), no question
+        ("我现在该怎么办", "現在", "扱う"),  # 办 "to do": what to do, nothing handled
+        ("请裁判来", "ディレクターを呼ぶ", "質問"),  # 1997 9B1(a) 召请裁判, said short
+        ("同伴叫牌时说了句你确定吗", "論評", None),  # said a word: 16B1 論評 (了 read across)
+        ("首攻前庄家想再听一遍叫牌", "オークションの復唱", "聞く"),  # hear it once more: 41B 復唱を求める
+        ("有一對選手遲到了", "指定開始時間後の競技者の到着", None),  # arrived late: 90B1
     ],
 )
 def test_what_a_director_says_reads_as_the_laws_word(data, query, japanese, wrong):

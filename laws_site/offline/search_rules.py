@@ -203,6 +203,8 @@ def rules() -> dict:
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
             "aspect_particles": sorted(translation.ASPECT_PARTICLES),
+            "manner_mark": translation.MANNER_MARK,
+            "degree_adverbs": sorted(translation.DEGREE_ADVERBS),
             "min_term_chars": chinese.MIN_TERM_CHARS,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),

@@ -29,7 +29,7 @@ from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import is_verb, stems
 from ingest.search.vocabulary import search_key
-from ingest.text import tokenize
+from ingest.text import tokenize, word_forms
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
 UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
@@ -45,12 +45,14 @@ DIRECTIONS = ("去", "来")
 # a verb's result said right after it (放到桌上: put onto the table; 打到一半: played up to half; 排好: put in
 # order): the verb tells what was done, the result reads nothing of its own (到 is no 着く "arrive", 好 no 良い)
 RESULTS = ("到", "好")
-# a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike): the verb after it tells what
-# happened; its own glosses are another sense ("to yield": 生じる, "to permit": 許可)
-CAUSATIVES = ("让", "使", "令")
+# a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike; 请对方重复: asked the opponent to
+# repeat): the verb after it tells what happened; its own glosses are another sense ("to yield": 生じる, "to
+# permit": 許可; 请's "to ask" is no question, 質問)
+CAUSATIVES = ("让", "使", "令", "请")
 # a verb that carries the word after it (做庄家: being declarer; 弄, 搞 alike; 拿回手里: took back into the hand)
-# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain")
-CARRYING_VERBS = ("做", "弄", "搞", "拿")
+# reads nothing: no "to make" (メイク), no "to hold" (含む, JMdict's "contain"); nor does 办, "to do" (怎么办: what
+# to do, no 扱う "to handle")
+CARRYING_VERBS = ("做", "弄", "搞", "拿", "办")
 # 要 right before a player is a demand (庄家要我出黑桃: declarer required me to play a spade), read as the Laws'
 # 要求 (59 「要求されたとおりに」), not its common yào "want"; before a verb it is "need to" (要罚吗) and reads nothing
 DEMAND = "要"
@@ -80,6 +82,11 @@ WARNINGS = ("提醒", "提示")
 WARNED = "注意"
 WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
 SURU = "為る"  # する as the index normalises it
+# a verb said not done (没跟出: did not follow; 没提醒: did not alert) is what the Laws print as a noun + する not
+# done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
+# negation and the verb are one word reading that noun + しない before the verb's own words
+NOT_DONE = ("没", "没有", "未")
+NOT_DONE_SUFFIX = "しない"
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
 
@@ -218,11 +225,41 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             if verb + player not in costs and joined < UNKNOWN_COST:
                 costs[verb + player] = joined
                 table[verb + player] = [japanese, *table.get(player, [])]
+    negated_readings(costs, table, telling)
     for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
         for direction in DIRECTIONS:
             if verb + direction in table or verb + direction in costs:
                 table[verb + direction] = list(table[verb])
     return ChineseWords(costs)
+
+
+def negated_readings(costs: dict[str, int], table: dict[str, list[str]], telling) -> None:
+    """没 + a word one of whose readings the Laws print negated (跟牌: スートにフォローする, printed
+    スートにフォローしないこと; 洗: シャフル, printed シャフルしないで): one word, as costly as the two, reading the
+    negated form first."""
+    for word in [key for key in table if key in costs and tokenize.HAN_RE.search(key)]:
+        # a word (プレイ) or a verb (スートにフォローする), never a phrase (スクリーン付のプレイ: no スクリーン付のプレイしない)
+        actions = [
+            japanese for japanese in table[word] if japanese.endswith("する") or len(telling.terms(japanese)) == 1
+        ]
+        negated = next(
+            (
+                (japanese, japanese.removesuffix("する") + NOT_DONE_SUFFIX)
+                for japanese in actions
+                if telling.prints_negated(japanese.removesuffix("する") + NOT_DONE_SUFFIX)
+            ),
+            None,
+        )
+        if negated is None:
+            continue
+        # the negated form takes the place of the reading it negates (没叫: コールしない, no コール), the others stay
+        # (没洗: シャフルしない and Law 6's シャフルとディール)
+        kept = [japanese for japanese in table[word] if japanese != negated[0]]
+        for negation in NOT_DONE:
+            joined = costs.get(negation, UNKNOWN_COST) + costs[word]
+            if negation + word not in costs and joined < UNKNOWN_COST:  # a rare verb's stays two words
+                costs[negation + word] = joined
+                table[negation + word] = [negated[1], *kept]
 
 
 def reading(
@@ -374,6 +411,11 @@ class TellingWords:
     def __call__(self, word: str) -> bool:
         terms = self.terms(word)
         return bool(terms) and all(0 < self.printed[term] <= TELLING_SHARE * self.units for term in terms)
+
+    def prints_negated(self, word: str) -> bool:
+        """Whether a noun + しない is the one negated word the Laws print (フォローしない: フオロない)."""
+        terms = self.terms(word)
+        return bool(terms) and word_forms.is_negated_form(terms[-1]) and self.printed[terms[-1]] > 0
 
     def as_verb(self, word: str) -> bool:
         terms = self.terms(word)

@@ -71,6 +71,11 @@ HONOUR_LETTERS = frozenset("akqj")
 HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
 # aspect particles a Chinese sentence puts after a verb (抽错了叫牌卡, 放错了方向): a term read across them
 ASPECT_PARTICLES = frozenset("了过着")
+# 得 after a verb says how it was done (摔得很重: slammed down hard; 打得差: played badly), a degree adverb maybe between:
+# a one-character word after it is that manner, read in no sense of its own (重 is no 重大 "serious", 差 no 間違った
+# "wrong", 好 no 良い); a term of two or more (打得慢 is one, 大声) still reads
+MANNER_MARK = "得"
+DEGREE_ADVERBS = frozenset(["很", "太", "真", "挺", "非常", "特别", "这么", "那么", "有点"])
 # a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
 # 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
 NOT_HELD = ("没有", "没")
@@ -341,6 +346,7 @@ def read_terms(
                     break
     if tokenize.HAN_RE.search(text) and HONOUR_TERM in table:
         found += [(w.start(), w.end(), HONOUR_TERM) for w in words if set(w.group()) <= HONOUR_LETTERS]
+    manner: list[tuple[int, int]] = []
     for run in tokenize.HAN_RUN_RE.finditer(text):
         cut = (chinese_words or ChineseWords()).cut(run.group())
         # a Latin word right before the run's first word, the two a term (8黑桃: a bid) ...
@@ -358,6 +364,7 @@ def read_terms(
             (run.start() + start, run.start() + end, key)
             for start, end, key in across_particles(table, run.group(), cut) + swapped_terms(table, run.group(), cut)
         ]
+        manner += [(run.start() + start, run.start() + end) for start, end in manner_words(run.group(), cut)]
     # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
     carried = {
         (word.start(), word.end())
@@ -371,6 +378,7 @@ def read_terms(
         if word.group() in ASPECT_VERBS and following.group().endswith("ing")
     }
     carried |= unknown_phrasal_verbs(table, words)
+    carried |= set(manner)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []
     ordered = [(start, end, key, None) for start, end, key in found] + list(particles)
@@ -386,6 +394,20 @@ def read_terms(
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+
+
+def manner_words(run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of each one-character word after 得 (and a degree adverb) in a run's cut: a manner."""
+    found = []
+    for i, (start, end) in enumerate(cut):
+        if run[start:end] != MANNER_MARK:
+            continue
+        following = cut[i + 1 : i + 3]
+        if following and run[slice(*following[0])] in DEGREE_ADVERBS:
+            following = following[1:]
+        if following and following[0][1] - following[0][0] == 1:
+            found.append(following[0])
+    return found
 
 
 def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:

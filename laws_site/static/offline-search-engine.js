@@ -304,6 +304,7 @@
       if (K.scripts.han.test(text) && table[T.honour_term]) {
         for (const w of words) if ([...w[0]].every((c) => T.honour_letters.includes(c))) found.push([w.index, w.index + w[0].length, T.honour_term]);
       }
+      const manner = [];
       for (const run of text.matchAll(T.han_run)) {
         const cut = this.chineseWords(run[0]);
         // translation.read_terms: a Latin word right before the run's first word, the two a term (8黑桃: a bid)
@@ -317,9 +318,16 @@
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
         for (const [start, end, key] of this.acrossParticles(run[0], cut).concat(this.swappedTerms(run[0], cut))) found.push([run.index + start, run.index + end, key]);
+        // translation.manner_words: a one-character word after 得 (and a degree adverb) is a manner, read alone in no sense
+        cut.forEach(([start, end], i) => {
+          if (run[0].slice(start, end) !== T.manner_mark) return;
+          let following = cut.slice(i + 1, i + 3);
+          if (following.length && T.degree_adverbs.includes(run[0].slice(...following[0]))) following = following.slice(1);
+          if (following.length && following[0][1] - following[0][0] === 1) manner.push((run.index + following[0][0]) + ":" + (run.index + following[0][1]));
+        });
       }
       // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
-      const carried = new Set();
+      const carried = new Set(manner);
       for (let i = 0; i + 1 < words.length; i++) {
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
         // translation.ASPECT_VERBS: an aspect verb before an -ing form reads nothing (kept looking: no 保つ)
