@@ -198,6 +198,23 @@ def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed,
 
 
 @pytest.mark.parametrize(
+    ("typed", "word", "form"),
+    [
+        # a pronoun or formal noun of three kana the corpus does not print so is one light word, not fragments
+        # that counted as words of the situation (こっ + ち, と + ころ)
+        ("取り消したビッドでわかったことはこっちは使っていいの", "こっち", "此方"),
+        ("ダミーからリードすべきところを手からリードした", "ところ", "所"),
+        ("そっちのカード", "そっち", "其方"),
+    ],
+)
+def test_a_pronoun_or_formal_noun_in_kana_is_one_light_word(judged, typed, word, form):
+    data = search_data(judged[0])
+    cut = [(found.surface, found.norm) for found in data.lexicon.cut(typed)]
+    assert (word, form) in cut, cut
+    assert form in data.lexicon.light
+
+
+@pytest.mark.parametrize(
     ("typed", "forms"),
     [
         # a word the Laws print in katakana, typed in hiragana in a sentence (a phone's keyboard before conversion)

@@ -30,7 +30,7 @@ from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
-from ingest.search.lexicon import function_words, lexicon_rows, negation_pairs
+from ingest.search.lexicon import function_words, lexicon_rows, negation_pairs, serving_kana_words
 from ingest.search.neighbours import (
     NEIGHBOURS_FILE,
     continuative_pairs,
@@ -146,6 +146,7 @@ def search_tables_awaiting_tokens(
                 japanese_texts_and_tokens(units, languages, tokens),
                 words,
                 function_words() | inflected_surfaces(inflecting),
+                serving_kana_words(),
             ),
             "search_neighbours": neighbours,
         }
