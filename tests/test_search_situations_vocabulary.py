@@ -104,6 +104,8 @@ def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
         ("ディレクターを呼ばずに自分たちでペナルティを決めてしまった", "10A"),  # 自らの意思で調整を決める権利はない
         # a finesse (フィネス, the Laws print none) is 70E1's 特定のカードを持っている対戦相手を見つけること
         ("クレームしたけどフィネスが当たらないと取れないトリックがあった", "70E1"),
+        # プレイの途中 is the Laws' プレイ期間 (20F2 プレイ期間中), in which 41C lets declarer and defenders learn the contract
+        ("プレイの途中でコントラクトを確認したい", "41C"),
     ],
 )
 def test_a_japanese_directors_phrase_reaches_the_law(search_conn, sentence, law):
