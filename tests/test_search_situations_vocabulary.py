@@ -106,6 +106,8 @@ def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
         ("クレームしたけどフィネスが当たらないと取れないトリックがあった", "70E1"),
         # プレイの途中 is the Laws' プレイ期間 (20F2 プレイ期間中), in which 41C lets declarer and defenders learn the contract
         ("プレイの途中でコントラクトを確認したい", "41C"),
+        # 点差 is 78B's 得失点の差, which the IMP table converts
+        ("チーム戦で点差が1000点あったらIMPはいくつ", "78B"),
     ],
 )
 def test_a_japanese_directors_phrase_reaches_the_law(search_conn, sentence, law):
