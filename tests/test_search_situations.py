@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 351 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 354 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -75,7 +75,9 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # its place, asking 質問, asked for the king, too early, finesse, succeed, order, entered, gave up, held: en 0.659 / 0.847
 # three unseen English situations (89 en queries; 3 new: 0.333 / 0.333): en 0.652 / 0.831; get, instead, without
 # read nothing, a negation (failed to, never: 'not'), a purpose (so that: 目的), opened, took advantage: en 0.674 / 0.843
-FLOORS = {"ja": (0.66, 0.86), "zh": (0.60, 0.77), "en": (0.66, 0.83)}  # recall@1, recall@3
+# 170 ja queries (3 new, judged first: 0.667 / 1.000), a word held only inside another counted less (出す of 取り出す,
+# 目 of 12トリック目), こっち and ところ one light word, フィネス, プレイの途中, 手から: ja 0.682 / 0.900; 点差: ja 0.688 / 0.906
+FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.66, 0.83)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -95,9 +97,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 351
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 168, "zh": 93, "en": 90}
-    assert sum(s.held_out for s in SITUATIONS) == 56 + 31 + 30
+    assert len(SITUATIONS) == 354
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 93, "en": 90}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 31 + 30
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
@@ -197,6 +199,23 @@ def assert_known(judged, typed: str, expected: list[str], field: str) -> None:
 )
 def test_an_unknown_run_of_hiragana_does_not_swallow_a_known_word(judged, typed, known):
     assert_known(judged, typed, known, "surface")
+
+
+@pytest.mark.parametrize(
+    ("typed", "word", "form"),
+    [
+        # a pronoun or formal noun of three kana the corpus does not print so is one light word, not fragments
+        # that counted as words of the situation (こっ + ち, と + ころ)
+        ("取り消したビッドでわかったことはこっちは使っていいの", "こっち", "此方"),
+        ("ダミーからリードすべきところを手からリードした", "ところ", "所"),
+        ("そっちのカード", "そっち", "其方"),
+    ],
+)
+def test_a_pronoun_or_formal_noun_in_kana_is_one_light_word(judged, typed, word, form):
+    data = search_data(judged[0])
+    cut = [(found.surface, found.norm) for found in data.lexicon.cut(typed)]
+    assert (word, form) in cut, cut
+    assert form in data.lexicon.light
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,9 @@ from laws_site.search.words import with_bid_word, with_table_words
         ("フォローしなきゃいけない", "フォローする義務"),
         ("アラートしないといけなかったのに", "アラートする義務のに"),
         ("システムを公開しないとだめ", "システムを公開する義務"),
+        # a card from one's 手 is from his hand (55B2 間違ったハンドからリードし)
+        ("ダミーからリードすべきところを手からリードした", "ダミーからリードすべきところをハンドからリードした"),
+        ("自分の手札からカードを出した", "自分のハンドからカードを出した"),
     ],
 )
 def test_a_seat_or_a_turn_is_read_in_the_laws_words(typed, read):
@@ -38,6 +41,10 @@ def test_a_seat_or_a_turn_is_read_in_the_laws_words(typed, read):
     [
         "順番外のコール",
         "2番目のカード",
+        # 手 inside a word, or of the body (45C3 カードに手を伸ばす)
+        "相手からアラートされた",
+        "2番手から出した",
+        "カードに手を伸ばした",
         "ボードの番号",
         "右手の対戦相手",
         "右手でカードを出した",

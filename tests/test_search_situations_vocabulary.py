@@ -102,6 +102,12 @@ def test_a_vocabulary_word_covers_its_law_though_a_note_prints_it(search_conn):
         ("ビッドボックスから違うカードを出してしまった", "25A"),  # 25A1 機械的失敗
         ("ディクレアラーが言い間違えてダミーのカードを指定した", "45C4(b)"),  # 口が滑ったことによるもの
         ("ディレクターを呼ばずに自分たちでペナルティを決めてしまった", "10A"),  # 自らの意思で調整を決める権利はない
+        # a finesse (フィネス, the Laws print none) is 70E1's 特定のカードを持っている対戦相手を見つけること
+        ("クレームしたけどフィネスが当たらないと取れないトリックがあった", "70E1"),
+        # プレイの途中 is the Laws' プレイ期間 (20F2 プレイ期間中), in which 41C lets declarer and defenders learn the contract
+        ("プレイの途中でコントラクトを確認したい", "41C"),
+        # 点差 is 78B's 得失点の差, which the IMP table converts
+        ("チーム戦で点差が1000点あったらIMPはいくつ", "78B"),
     ],
 )
 def test_a_japanese_directors_phrase_reaches_the_law(search_conn, sentence, law):

@@ -40,6 +40,11 @@ DEPENDENT = "非自立可能"
 # まま, したとき, 見たところ, そのあと); in kanji (前, 後, 時) the word itself
 ADVERBIAL_NOUN = "副詞可能"
 PARTICLE = "助詞"
+PRONOUN = "代名詞"
+NOUN = "名詞"
+# the hiragana a pronoun or formal noun a director types is written in (no small vowels, no ゔ, no long mark)
+SERVING_KANA_LENGTH = 3  # two kana are mostly a kana spelling or a stem of a word the corpus prints (あと, まえ, こっ)
+SERVING_KANA = [chr(code) for code in range(0x3041, 0x3094) if chr(code) not in "ぁぃぅぇぉゎゐゑ"]
 # the dictionary's particles and auxiliaries of two kana the corpus may not print (けど, のに, じゃ, よね):
 # known to the cut, a colloquial ending no longer turns its whole run of kana into one unknown word
 # (コンシードしたけど: し + た + けど, not したけど; ですよと: です + よ + と)
@@ -66,11 +71,13 @@ def lexicon_rows(
     texts_and_tokens: Iterable[tuple[str, tuple[str, bytes]]],
     other_texts: Iterable[str],
     other_words: dict[str, str] | None = None,
+    serving_kana: dict[str, str] | None = None,
 ) -> list[dict]:
     """The table's rows: the words of the Japanese texts, given with their (search tokens, offsets) as
     the build made them, and of `other_texts` (glossary, vocabulary, 索引 words), cut here; and
     `other_words`, {surface: normalised form} of words the corpus never prints that lead to words it
-    does (ingest/search/neighbours.py), where no other reading of the surface is known."""
+    does (ingest/search/neighbours.py), where no other reading of the surface is known; and
+    `serving_kana` (`serving_kana_words`), light, where no word above nor a kana spelling has the surface."""
     counts: Counter = Counter()
     negated: dict[str, str] = {}
     for text, (tokens, offsets) in texts_and_tokens:
@@ -96,6 +103,8 @@ def lexicon_rows(
         words.setdefault(surface, [norm, 0, 0, 0])
     words.update(kana_spellings(words))
     words.update(kana_inflections(words))
+    for surface, norm in (serving_kana or {}).items():
+        words.setdefault(_nfkc(surface), [norm, 0, 1, 0])
     return [
         {"surface": surface, "norm": norm, "dropped": drop, "light": is_light, "count": count}
         for surface, (norm, drop, is_light, count) in sorted(words.items())
@@ -119,6 +128,29 @@ def function_words() -> dict[str, str]:
             if morpheme.part_of_speech()[0] in tokenize.QUERY_DROPPED_POS:
                 found.setdefault(surface, tokenize.normalised(morpheme))
     return found
+
+
+def serving_kana_words() -> dict[str, str]:
+    """{surface: normalised form} of the dictionary's pronouns and formal nouns of three hiragana
+    (こっち, そっち, ところ, あいだ) that the corpus does not print so: a director's sentence says them
+    (こっちは使っていいの, リードすべきところを), and the cut, not knowing them, chopped them into kana words it
+    knew (と + ころ, こっ + ち), fragments that counted as words of the situation and showed. A word of the
+    corpus or a kana spelling of one (けっか for 結果) keeps its own reading (lexicon_rows)."""
+    dictionary, tokenizer = tokenize.sudachi_dictionary(), tokenize.sudachi_tokenizer()
+    found: dict[str, str] = {}
+    for letters in itertools.product(SERVING_KANA, repeat=SERVING_KANA_LENGTH):
+        surface = "".join(letters)
+        if any(_serving(morpheme) for morpheme in dictionary.lookup(surface)):
+            # ... and read so when typed alone (いない is 居る + ない, not 以内)
+            read = tokenizer.tokenize(surface, SplitMode.C)
+            if len(read) == 1 and _serving(read[0]):
+                found[surface] = tokenize.normalised(read[0])
+    return found
+
+
+def _serving(morpheme) -> bool:
+    pos = morpheme.part_of_speech()
+    return pos[0] == PRONOUN or (pos[0] == NOUN and (pos[1] == DEPENDENT or pos[2] == ADVERBIAL_NOUN))
 
 
 def corpus_words(text: str, tokens: str, offsets: bytes) -> list[tuple[str, str]]:

@@ -4,9 +4,11 @@
   (ingest/text/tokenize.py installs them with `use_variants`, at build from the file, when serving
   from this table);
 - `vocabulary(...)`: the director vocabulary of corpus/vocabulary.yml (ingest/search/vocabulary.py);
-- `search_offsets(id, title, text)`: for each unit, where each token of its `search_title` /
+- `search_offsets(id, title, text, bound)`: for each unit, where each token of its `search_title` /
   `search_text` column lies in the title / text (packed (begin, end) pairs, ingest/text/tokenize.py
-  `pack_offsets`): snippets and the term-in-context pages place their highlights from these;
+  `pack_offsets`): snippets and the term-in-context pages place their highlights from these; and, of a
+  Japanese unit, the words it holds only bound inside another word (ingest/text/bound_words.py, space-joined):
+  a sentence's coverage counts them less;
 - `term_tokens(kind, text, tokens)`: the tokens of the texts search compares a whole query with,
   the glossary's Japanese terms and the 索引 headings, so that serving never tokenizes them (doing
   it at the first query touched some 60 MB more of the Sudachi dictionary and took ~0.1 s).
@@ -28,7 +30,7 @@ from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
 from ingest.search.expansions import Expansions
 from ingest.search.glossary import GLOSSARY_KEYS, ja_keys
 from ingest.search.lexicon import SCHEMA as LEXICON_SCHEMA
-from ingest.search.lexicon import function_words, lexicon_rows, negation_pairs
+from ingest.search.lexicon import function_words, lexicon_rows, negation_pairs, serving_kana_words
 from ingest.search.neighbours import (
     NEIGHBOURS_FILE,
     continuative_pairs,
@@ -43,9 +45,10 @@ from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.text import tokenize
+from ingest.text.bound_words import bound_words
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
-OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes}
+OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes, "bound": str}
 TERM_TOKEN_COLUMNS = {"kind": str, "text": str, "tokens": str}
 INFLECTING_POS = {"動詞", "形容詞"}
 INDEX_TERMS = "index-ja"  # kind of the term_tokens rows holding index_entry_words() -> query terms
@@ -143,6 +146,7 @@ def search_tables_awaiting_tokens(
                 japanese_texts_and_tokens(units, languages, tokens),
                 words,
                 function_words() | inflected_surfaces(inflecting),
+                serving_kana_words(),
             ),
             "search_neighbours": neighbours,
         }
@@ -154,7 +158,15 @@ def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> l
     offsets = []
     for unit in units:
         lang = languages[unit.doc]
-        offsets.append({"id": unit.id, "title": tokens[(unit.title, lang)][1], "text": tokens[(unit.text, lang)][1]})
+        bound = " ".join(sorted(bound_words(unit.title, unit.text))) if lang == "ja" else ""
+        offsets.append(
+            {
+                "id": unit.id,
+                "title": tokens[(unit.title, lang)][1],
+                "text": tokens[(unit.text, lang)][1],
+                "bound": bound or None,
+            }
+        )
     return offsets
 
 

@@ -90,6 +90,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "searchable": {lang: sorted(rowids) for lang, rowids in sorted(data.searchable.items())},
         # every token of the search columns, per language (a query word not among them cannot match)
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
+        # the words a Japanese unit holds only bound inside another word (coverage counts them less)
+        "bound_words": {rowid: " ".join(sorted(words)) for rowid, words in data.bound_words.items()},
         "reprinted": data.reprinted,
         # a current unit -> the earlier units the concordance pairs it with (laws_site/search/data.py)
         "paired": {unit: list(earlier) for unit, earlier in data.paired.items()},

@@ -14,6 +14,8 @@ unit covers a word:
   (クレーム for 取りの宣言, コンシード for 取られの宣言) covers the laws the vocabulary names for it,
   VOCABULARY_CREDIT, whether or not the text prints the word elsewhere (a note printing a word as
   something else must not take the credit from the law the vocabulary names).
+A word the unit holds only bound inside another word (出す of 取り出す, 目 of 12トリック目: ingest/text/bound_words.py)
+earns BOUND_SHARE of its credit: 15A 「取り出したカード」 plays no card, 62D2 「12トリック目」 is no eye.
 A unit's score is the share of the query's idf it covers (0 to 1): a definition of one common word
 covers little of a sentence; the provision that governs covers most of it. A part covering a word better
 than the unit it belongs to takes that unit's place (parts_first): a title names the subject, the part
@@ -31,6 +33,7 @@ from ingest.text.refs import law_ancestors
 from laws_site.search.data import SearchData
 from laws_site.search.fts import OneSearch, fts_rows
 from laws_site.search.weights import (
+    BOUND_SHARE,
     CONTEXT_TEXT_CREDIT,
     CONTEXT_TITLE_CREDIT,
     COVERAGE_BM25,
@@ -280,19 +283,22 @@ def clause_credits(data: SearchData, rows: list[int], own: list[int], words: fro
     credits: dict[int, float] = {}
     best = credits.get
     titles, below_of, evidence, empty = data.title_words, data.context_below, data.evidence, frozenset()
+    bound_in = data.bound_words
     for rowid in own:
         in_title = words <= titles.get(rowid, empty)
-        credit = TITLE_CREDIT if in_title else TEXT_CREDIT
+        # a word held only inside another word (出す of 取り出す) says less than one printed whole
+        share = BOUND_SHARE if words <= bound_in.get(rowid, empty) else 1.0
+        credit = (TITLE_CREDIT if in_title else TEXT_CREDIT) * share
         if credit > best(rowid, 0.0):
             credits[rowid] = credit
-        inherited = CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT
+        inherited = (CONTEXT_TITLE_CREDIT if in_title else CONTEXT_TEXT_CREDIT) * share
         for below in below_of.get(rowid, ()):
             if inherited > best(below, 0.0):
                 credits[below] = inherited
     for rowid in rows:
         found = evidence.get(rowid)
         if found:
-            credit = found[1]
+            credit = found[1] * (BOUND_SHARE if words <= bound_in.get(rowid, empty) else 1.0)
             for target in found[0]:
                 if credit > best(target, 0.0):
                     credits[target] = credit

@@ -65,6 +65,8 @@ class SearchData:
     searchable: dict[str, frozenset[int]] = field(default_factory=dict)
     # each unit's title tokens, to tell a unit whose title carries the query from a passing mention
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # {rowid: the words a Japanese unit holds only bound inside another word} (ingest/text/bound_words.py)
+    bound_words: dict[int, frozenset[str]] = field(default_factory=dict)
     # the same the other way: a title token -> the rowids whose title holds it (titles_holding)
     titled: dict[str, frozenset[int]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
@@ -234,6 +236,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         if row[4] not in NAVIGATION_KINDS:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
+    data.bound_words = _bound_words(conn, data)
     data.titled = _titled(data.title_words)
     data.listing_rank = _listing_ranks(data)
     data.shown = ShownUnits.load(conn)
@@ -256,6 +259,16 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         data.current_of = current_of(data.paired)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
+
+
+def _bound_words(conn: sqlite3.Connection, data: SearchData) -> dict[int, frozenset[str]]:
+    """{rowid: the words it holds only bound inside another word}, from search_offsets.bound (a database
+    built before it has none: every word counts whole)."""
+    columns = {row[1] for row in conn.execute("pragma table_info(search_offsets)")}
+    if "bound" not in columns:
+        return {}
+    rows = conn.execute("select id, bound from search_offsets where bound is not null and bound != ''")
+    return {data.rowids[unit]: frozenset(bound.split()) for unit, bound in rows if unit in data.rowids}
 
 
 def _titled(title_words: dict[int, frozenset[str]]) -> dict[str, frozenset[int]]:

@@ -33,6 +33,9 @@ CONTEXT_TITLE_CREDIT = 0.8
 CONTEXT_TEXT_CREDIT = 0.4
 INDEX_CREDIT = 0.8
 VOCABULARY_CREDIT = 0.8  # a word the director vocabulary names laws for: as the 索引 filing it there
+# a word the unit holds only bound inside another (出す of 取り出す, 目 of 12トリック目: ingest/text/bound_words.py)
+# earns this share of the credit it would earn printed whole
+BOUND_SHARE = 0.3
 NOTE_CREDIT = 0.1  # ... each of a much-commented law's many notes mentions some word: one note's word says little
 COVERAGE_MIN_IDF = 0.05  # a word in nearly every unit still counts a little
 # a Chinese word of this many characters or more that no unit prints (长考: the 1997 text prints 迟疑) still

@@ -103,6 +103,10 @@ TABLE_WORDS = (
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
     (r"の番(?![目手号])", "の順番"),
     (r"(?:隣|となり)の(?=テーブル)", "他の"),
+    # a card led or played from one's 手 is from his hand, the Laws' ハンド (55B2 「間違ったハンドからリードし」, 57C3
+    # 「ハンドまたはダミーから早まってプレイ」): they print 手 only of the body (45C3 「カードに手を伸ばす」)
+    # (手 as a word of its own: not the end of a kanji word, 相手から, 2番手から)
+    (r"(?<![\u3400-\u9fff])手(?:札)?(?=から)", "ハンド"),
     (
         r"し(?:ないと|なければ|なくては|なくちゃ|なきゃ)(?:いけない|いけなかった|いけません|だめ|ダメ)|しなきゃ",
         "する義務",

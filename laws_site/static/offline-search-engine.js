@@ -28,6 +28,7 @@
       this.documents = new Map(pack.documents.map((d) => [d.id, d]));
       this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
+      this.boundWords = new LazySets(pack.bound_words);  // data.bound_words: held only inside another word
       this.reprinted = byRowid(pack.reprinted);
       this.paired = new Map(Object.entries(pack.paired));
       this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it

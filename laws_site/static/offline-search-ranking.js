@@ -371,15 +371,18 @@
         const credits = new Map();
         const give = (rowid, credit) => { if (credit > (credits.get(rowid) || 0.0)) credits.set(rowid, credit); };
         const words = wordsOf(clause[0]);
+        // coverage.clause_credits: a word held only inside another word (出す of 取り出す) earns BOUND_SHARE of its credit
+        const boundShare = (rowid) => { const bound = this.boundWords.get(rowid); return bound && words.every((x) => bound.has(x)) ? w.BOUND_SHARE : 1.0; };
         for (const rowid of own) {
           if (!covered.printed.has(rowid)) covered.printed.set(rowid, []);
           covered.printed.get(rowid).push(place);
           const title = this.titleWords.get(rowid);
           const inTitle = !!title && words.every((x) => title.has(x));
-          give(rowid, inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT);
-          for (const below of s.below.get(rowid) || []) give(below, inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT);
+          const share = boundShare(rowid);
+          give(rowid, (inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT) * share);
+          for (const below of s.below.get(rowid) || []) give(below, (inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT) * share);
         }
-        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) for (const t of found[0]) give(t, found[1]); }
+        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) { const credit = found[1] * boundShare(rowid); for (const t of found[0]) give(t, credit); } }
         for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
         for (const [rowid, credit] of credits) {
           if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {

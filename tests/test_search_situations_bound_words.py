@@ -1,0 +1,68 @@
+"""A word a unit holds only bound inside another word (a compound's piece: 出す of 取り出す; an ordinal's suffix:
+目 of 12トリック目) counts less in a sentence's coverage than one it prints whole (ingest/text/bound_words.py,
+coverage.clause_credits, BOUND_SHARE), on the server and offline alike (tests/test_search_parity.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.text.bound_words import bound_words
+from laws_site.search import coverage, engine
+from laws_site.search.data import search_data
+from laws_site.search.fts import OneSearch
+from laws_site.search.plan import make_plan
+from laws_site.search.weights import BOUND_SHARE, TEXT_CREDIT
+
+
+@pytest.mark.parametrize(
+    "texts, bound",
+    [
+        # 62D2: the 12th trick; 目 is its order, not an eye
+        (("12トリック目にディフェンダーが",), {"目"}),
+        (("1枚目のカード",), {"目"}),
+        # 15A1: a card taken out of a board, not played; its pieces 取る, 出す, and 取り消す's, 引き続く's
+        (
+            ("間違ったボードから取り出したカードで行ったコール（それに引き続く全てのコールも）は取り消す。",),
+            {"取る", "出す", "引く", "続く", "消す"},
+        ),
+        # a counter means what a query's counter means, and 外, 後, 中 what the word alone means
+        (("4枚のカードと4人",), set()),
+        (("順番外のリード、指摘後、プレイ中",), set()),
+        # printed whole anywhere in the unit (its title or its text), a word is not bound
+        (("間違ったボードから取り出したカード", "カードを出す"), {"取る"}),
+        (("目で合図",), set()),
+        ((None, ""), set()),
+    ],
+)
+def test_the_words_a_text_holds_only_inside_another(texts, bound):
+    assert bound_words(*texts) == bound
+
+
+def credits_of(conn, query: str) -> tuple[list[str], dict[str, dict[str, float]]]:
+    """The content words of the query's sentence and, per unit id, the credit each word earns it."""
+    data = search_data(conn)
+    branch = make_plan(data, query, None).branches[0]
+    found = coverage.covered_words(OneSearch(conn), data, branch.clauses, "ja", None)
+    words = [clause[0] for clause in coverage.content_clauses(data, branch.clauses)]
+    units = {rowid: unit for unit, rowid in data.rowids.items()}
+    return words, {units[rowid]: credits for rowid, credits in found.credits.items()}
+
+
+def test_a_word_held_only_inside_a_compound_counts_less(search_conn):
+    words, credits = credits_of(search_conn, "間違った説明のせいで出したカードを取り消したい")
+    played = words.index("出す")
+    # 15A1 「取り出したカード」 under 15A 「間違ったボードから取り出したカード」: taken out of a board, not played
+    assert credits["laws-2017-ja:15A1"][played] < TEXT_CREDIT
+    # 47E2(a) decides it: a card played because of a wrong explanation may be retracted
+    found = [
+        result["id"] for result in engine.search(search_conn, "間違った説明のせいで出したカードを取り消したい", limit=3)
+    ]
+    assert "laws-2017-ja:47E2(a)" in found, found
+
+
+def test_an_ordinal_is_not_the_word_it_ends_in(search_conn):
+    words, credits = credits_of(search_conn, "パートナーに目で合図を送った")
+    # 62D2 「12トリック目に」, and the 索引's entry filing it under 12トリック目: no eye
+    assert credits["laws-2017-ja:62D2"][words.index("目")] == pytest.approx(0.8 * BOUND_SHARE)
+    first = engine.search(search_conn, "パートナーに目で合図を送った", limit=1)[0]["id"]
+    assert first != "laws-2017-ja:62D2"
