@@ -37,6 +37,7 @@ import sqlite3
 
 from ingest.text import tokenize
 from laws_site.search import alternatives as citation_alternatives
+from laws_site.search import coverage
 from laws_site.search.citations import citation_hits, cited_units
 from laws_site.search.data import search_data
 from laws_site.search.expansions import alternatives, corrections
@@ -163,6 +164,11 @@ def prepare(conn: sqlite3.Connection) -> None:
     """What every search reads besides its query's rows, read now if not yet: the build's search
     data (once per database file, ~0.12 s) and the dictionaries. Bounded by the data, not by the
     query, so the server runs it outside the query's time limit (responses.read_here): on a busy
-    machine the first search after a rebuild was cut short by it."""
-    search_data(conn)
+    machine the first search after a rebuild was cut short by it. So are the tables a sentence search
+    makes from that data (the vocabulary's words as a query is cut: ~1.5 s on a busy machine): made
+    inside the limit, the first Chinese or sentence search of a server, and the first after the memo
+    was emptied (data.MAX_CACHED queries later), was a 400 "took too long"."""
+    data = search_data(conn)
+    coverage.vocabulary_named(data)
+    coverage.situation_weights(data)
     tokenize.warm()
