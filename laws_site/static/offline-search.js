@@ -275,6 +275,13 @@
     if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
     unavailable.querySelector(".error-message").hidden = true;
     note.hidden = false;
+    if (navigator.onLine) {
+      // a static host online: the worker answers what the host cannot, and the reader is not offline
+      for (const said of [unavailable.querySelector("h1"), note.querySelector("span")]) {
+        if (said && said.dataset.online) said.textContent = said.dataset.online;
+      }
+      document.title = unavailable.querySelector("h1").textContent;
+    }
     const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
     if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
     const link = note.querySelector("a");
