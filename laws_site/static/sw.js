@@ -48,6 +48,7 @@ const STATE_URL = SAVED + "state";
 const SEARCH_URL = SAVED + "search";
 const SHELL_KEY = "/-/offline/page";
 const DIFF_PAGE = /^\/-\/diff\/?$/;
+const SEARCH_PAGE = /^\/-\/search\/?$/;
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 // the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
 const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-ranking.js", "offline-search.js"]
@@ -393,7 +394,8 @@ async function savedWithQuery(url) {
   const lang = languageOf(sitePath(url.pathname));
   const saved = await languagesSaved();
   if (saved[lang]) return "saved";
-  if (!Object.keys(saved).length) return null;
+  // the host's search page runs the search itself (from the search pack, saved with the first language)
+  if (!Object.keys(saved).length || SEARCH_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, ""))) return null;
   try {
     await withTimeout(saveLanguage(lang), LANGUAGE_WAIT_MS);
     return "saved";
