@@ -433,6 +433,7 @@ def search_json(page: dict, doc: str | None, lang: str | None) -> dict:
         "next": str(following) if following is not None else None,
         "also_searched": page["also_searched"],
         "did_you_mean": page["did_you_mean"],
+        "word_langs": page["word_langs"],
         "expansions": page["expansions"],
         "exact": page["exact"],
         "citation": page["citation"],

@@ -61,6 +61,23 @@ def test_a_page_with_a_query_is_right_once_the_copy_is_saved(phone, static_host)
     assert "ら" in page.url or quote("ら") in page.url
 
 
+def test_a_comparison_the_copy_lacks_is_said_truly_online_and_in_a_language_not_saved_yet(phone, static_host):
+    """Online on a static host, a comparison the copy lacks was headed "Not available offline"; and in a
+    language not saved yet (English here: only Japanese pages were opened) the host sent its bare form, the
+    query dropped unseen. The worker saves the language first and the copy says what it holds."""
+    context, page = phone
+    page.goto(static_host + "/laws-2017-ja/16")
+    page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(static_host + "/-/diff?ref=16b1&from=laws-1997-zh&to=laws-2017-ja")
+    assert page.inner_text("#offline-unavailable h1") == page.title() == "このサイトの写しにはありません"
+    assert "オフライン" not in page.inner_text(".offline-diff")
+    page.goto(static_host + "/en/-/diff?ref=61&from=laws-1997-zh&to=laws-2017-ja&whitespace=1")
+    assert page.get_attribute("html", "lang").startswith("en")
+    assert page.inner_text("#offline-unavailable h1") == "Not in this copy of the site"
+    assert page.inner_text(".offline-diff a") == "Compare Law 61"
+
+
 def test_units_references_glossary_and_languages_from_the_static_host(phone, static_host):
     context, page = phone
     page.goto(static_host + "/laws-2017-ja/61B2(a)")

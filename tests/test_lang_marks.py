@@ -47,11 +47,15 @@ def kana_outside_japanese(html: str, classes: set[str]) -> list:
 
 PAGES = [
     # an index heading ("Index: ダミー") and a translation ("ダミー → 明手": 明手 is the 1997 Laws' Chinese)
-    ("/en/-/search?q=%E3%83%80%E3%83%9F%E3%83%BC&limit=100", {"via", "label"}),
+    ("/en/-/search?q=%E3%83%80%E3%83%9F%E3%83%BC&limit=100", {"via", "label", "why"}),
+    ("/zh/-/search?q=revoke", {"also-searched"}),  # 也搜索了: リボーク, 藏牌
+    ("/zh/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%B0", {"did-you-mean"}),  # リボーグ: did you mean リボーク
     ("/zh/-/search?q=revoke&limit=100", {"via", "label"}),  # 定义: 見せたカード names a Japanese definition
     ("/en/laws-2017-ja/61", {"backlinks"}),
     ("/zh/laws-2017-ja/61", {"backlinks"}),
     ("/en/laws-2017-ja/-/index", {"kana-rows"}),
+    ("/en/-/citations", {"citation-matrix"}),  # the picture's tooltips: Part 3 ボードの準備とプレーの進行 → ...
+    ("/zh/-/citations", {"citation-matrix"}),
 ]
 
 
@@ -68,3 +72,21 @@ async def test_the_words_a_result_was_found_by_are_in_the_result_s_language(data
     html = (await datasette.client.get(f"{prefix}/-/search?q=revoke&limit=20")).text
     whys = re.findall(r'<span class="why"[^>]*>(.*?)</span>\s*(?=<|$)', html)
     assert whys and all('<span lang="ja">' in why or '<span lang="zh">' in why for why in whys), whys[:3]
+
+
+@pytest.mark.parametrize(
+    "query, languages",
+    [
+        ("ダミー", {"ダミー": "ja", "明手": "zh"}),  # 明手: the 1997 Laws' Chinese for dummy
+        ("revoke", {"revoke": "en", "リボーク": "ja", "藏牌": "zh"}),
+        ("罚牌", {"罚牌": "zh", "罚张": "zh"}),
+    ],
+)
+async def test_the_search_answer_says_which_language_each_word_it_shows_is_in(datasette, query, languages):
+    """The words beside the results (also searched, did you mean) and the query: data, so that a page or a
+    client marks them; the page's links carry it."""
+    answer = (await datasette.client.get("/-/search.json", params={"q": query})).json()
+    assert {word: answer["word_langs"].get(word) for word in languages} == languages
+    html = (await datasette.client.get("/en/-/search", params={"q": query})).text
+    for word in set(answer["also_searched"]) & set(languages) - {query}:
+        assert re.search(rf'<a class="also" href="[^"]+" lang="{languages[word]}">{word}</a>', html), word

@@ -35,9 +35,10 @@ async def test_every_page_names_its_icon_so_no_browser_asks_for_favicon_ico(data
 @pytest.mark.parametrize(
     "prefix, summary",
     [
-        ("", r"「declarer claimed」の検索結果 [\d,]+ 件中 1–20 件"),
-        ("/zh", r"“declarer claimed”的搜索结果：共 [\d,]+ 条"),
-        ("/en", r"1–20 of [\d,]+ for “declarer claimed”"),  # a sentence typed reads as one, set off by quotes
+        # the query in its own language (lang="en" inside a Japanese or Chinese sentence)
+        ("", r'「<span lang="en">declarer claimed</span>」の検索結果 [\d,]+ 件中 1–20 件'),
+        ("/zh", r'“<span lang="en">declarer claimed</span>”的搜索结果：共 [\d,]+ 条'),
+        ("/en", r'1–20 of [\d,]+ for “<span lang="en">declarer claimed</span>”'),  # a sentence typed reads as one
     ],
 )
 async def test_the_search_summary_quotes_the_query_in_every_language(datasette, prefix, summary):

@@ -79,7 +79,7 @@ async def test_also_searched_on_the_page_and_in_json(datasette):
     data = (await datasette.client.get("/-/search.json?q=BIT")).json()
     assert data["also_searched"][0] == "躊躇" and data["results"][0]["id"] == "laws-2017-ja:16B1"
     page = (await datasette.client.get("/-/search?q=BIT")).text
-    assert '次も検索しました: <a class="also" href="/-/search?q=%E8%BA%8A%E8%BA%87">躊躇</a>' in page
+    assert '次も検索しました: <a class="also" href="/-/search?q=%E8%BA%8A%E8%BA%87" lang="ja">躊躇</a>' in page
 
 
 # ---------------------------------------------------------------- 3. ranking
@@ -176,12 +176,12 @@ async def test_json_next_url_walks_every_page_once(datasette):
 async def test_html_shows_the_range_and_previous_next(datasette):
     first = (await datasette.client.get("/-/search?q=" + quote("リボーク"))).text
     total = (await datasette.client.get("/-/search.json?q=" + quote("リボーク"))).json()["total"]
-    assert f"「リボーク」の検索結果 {total} 件中 1–20 件" in first
+    assert f'「<span lang="ja">リボーク</span>」の検索結果 {total} 件中 1–20 件' in first
     assert '<a rel="next" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF&amp;offset=20">' in first
     assert 'rel="prev"' not in first
     second = (await datasette.client.get("/-/search?q=" + quote("リボーク") + "&offset=20")).text
     assert (
-        f"「リボーク」の検索結果 {total} 件中 21–40 件" in second
+        f'「<span lang="ja">リボーク</span>」の検索結果 {total} 件中 21–40 件' in second
         and 'rel="prev" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF"' in second
     )
 

@@ -181,7 +181,8 @@ def test_a_correct_query_is_untouched(conn):
 async def test_the_page_offers_the_exact_search(datasette):
     html = (await datasette.client.get("/-/search?q=" + quote("りぼーく"))).text
     assert (
-        '次も検索しました: <a class="also" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF">リボーク</a>' in html
+        '次も検索しました: <a class="also" href="/-/search?q=%E3%83%AA%E3%83%9C%E3%83%BC%E3%82%AF" lang="ja">リボーク</a>'
+        in html
     )
     assert '<a class="exact" href="/-/search?q=%E3%82%8A%E3%81%BC%E3%83%BC%E3%81%8F&amp;exact=1">' in html
     data = (await datasette.client.get("/-/search.json?q=revoek&limit=1")).json()

@@ -148,11 +148,11 @@ def test_a_sentence_matched_by_coverage_lists_the_content_words_each_unit_holds(
 
 @pytest.mark.parametrize(
     ("prefix", "shown"),
-    # the words found in the unit's language (lang="ja" inside a Chinese or English sentence)
+    # the words found in the unit's language (lang="ja" inside a Chinese or English sentence), the typed ones in theirs
     [
-        ("", '「revoek」≈「<span lang="ja">リボーク</span>」'),
-        ("/zh", '“revoek”≈“<span lang="ja">リボーク</span>”'),
-        ("/en", 'revoek ≈ <span lang="ja">リボーク</span>'),
+        ("", '「<span lang="en">revoek</span>」≈「<span lang="ja">リボーク</span>」'),
+        ("/zh", '“<span lang="en">revoek</span>”≈“<span lang="ja">リボーク</span>”'),
+        ("/en", '<span lang="en">revoek</span> ≈ <span lang="ja">リボーク</span>'),
     ],
     ids=["ja", "zh", "en"],
 )
@@ -175,8 +175,8 @@ async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
     assert parts == {
         "why-matched": f' <span class="why"{title}>Matched: <span lang="{{lang}}">{{words}}</span></span>',
         "why-sentence": f' <span class="why"{title}>→ <span lang="{{lang}}">{{words}}</span></span>',
-        "why-same": f' <span class="why"{title}>{{from}} ≈ <span lang="{{lang}}">{{words}}</span></span>',
-        "why-arrow": f' <span class="why"{title}>{{from}} → <span lang="{{lang}}">{{words}}</span></span>',
+        "why-same": f' <span class="why"{title}><span lang="{{typedlang}}">{{from}}</span> ≈ <span lang="{{lang}}">{{words}}</span></span>',
+        "why-arrow": f' <span class="why"{title}><span lang="{{typedlang}}">{{from}}</span> → <span lang="{{lang}}">{{words}}</span></span>',
     }
 
 

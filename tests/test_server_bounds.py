@@ -289,6 +289,40 @@ async def test_good_values_still_answer(datasette, path):
     assert (await datasette.client.get(path)).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        # the first q was answered and the second dropped unseen, in HTML and JSON alike
+        ("/-/search.json?q=revoke&q=claim", ["q is given 2 times", "'revoke', 'claim'", "give q once"]),
+        ("/-/search.json?q=revoke&limit=5&limit=6", ["limit is given 2 times"]),
+        ("/-/glossary.json?q=revoke&q=claim", ["q is given 2 times"]),
+        ("/-/diff.json?ref=61&ref=62", ["ref is given 2 times"]),
+    ],
+)
+async def test_a_parameter_a_page_reads_once_given_twice_is_a_400_naming_it(datasette, path, words):
+    assert_error(await datasette.client.get(path), 400, *words)
+
+
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        ("/-/search?q=revoke&q=claim", ["q が 2 回", "revoke", "claim"]),
+        ("/zh/-/search?q=%E7%BD%9A%E7%89%8C&q=y", ["q 给了 2 次", "罚牌"]),
+        ("/en/-/search?q=revoke&q=claim", ["q is given 2 times", "Give q once"]),
+    ],
+)
+async def test_the_search_page_says_so_too(datasette, path, words):
+    response = await datasette.client.get(path)
+    assert response.status_code == 400
+    for word in words:
+        assert word in response.text
+
+
+async def test_the_same_value_twice_is_read_as_once(datasette):
+    response = await datasette.client.get("/-/search.json?q=revoke&q=revoke&limit=1")
+    assert response.status_code == 200 and response.json()["query"] == "revoke"
+
+
 def test_a_new_parameter_is_one_row(monkeypatch):
     rows = request_bounds._PARAMETERS + [(__import__("re").compile(r"/-/x"), "ui", request_bounds.one_of("ja", "en"))]
     monkeypatch.setattr(request_bounds, "_PARAMETERS", rows)

@@ -11,7 +11,9 @@ repeated `_facet` runs one facet query per repetition (600 x `_facet=kind`: 124 
 - `_search` and `_search_<column>` at most as long as /-/search takes (search.MAX_QUERY_CHARS),
   other text a page shows back bounded too (LENGTHS);
 - a known parameter with a value its page cannot use is a 400 (PARAMETERS: one row per route and
-  parameter, so a new parameter is one more row).
+  parameter, so a new parameter is one more row);
+- a parameter a page reads once (READ_ONCE) given twice with different values is a 400 naming it: the
+  page would answer the first and drop the second unseen (`q=x&q=y`); the same value twice is one.
 """
 
 from __future__ import annotations
@@ -101,6 +103,15 @@ PARAMETERS: list[tuple[str, str, Callable[[str], Message | None]]] = [
 ]
 _PARAMETERS = [(re.compile(pattern), name, check) for pattern, name, check in PARAMETERS]
 
+# (path pattern, the parameters its page reads one value of): the project's pages and their JSON.
+READ_ONCE = [
+    (r"/-/search(\.json)?", ("q", "doc", "lang", "exact", "list", "limit", "offset")),
+    (r"/-/glossary(\.json)?", ("q", "lang", "limit", "offset")),
+    (r"/-/diff(\.json)?", ("ref", "from", "to", "whitespace")),
+    (r"/-/citations(\.json)?", ("from", "to", "law", "from_part", "to_part")),
+]
+_READ_ONCE = [(re.compile(pattern), frozenset(names)) for pattern, names in READ_ONCE]
+
 
 # (path pattern, parameter pattern, most characters, "refuse" or "drop"): text a page tokenizes on
 # the event loop or shows back to the reader. Search answers a query up to 10,000 characters with its
@@ -164,6 +175,31 @@ def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
                             expected=expected,
                         ),
                     )
+    return None
+
+
+def repeated(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
+    """A refusal for a parameter its page reads once, given with two different values."""
+    for pattern, names in _READ_ONCE:
+        if not pattern.fullmatch(path):
+            continue
+        values: dict[str, list[str]] = {}
+        for key, value in pairs:
+            if key in names and value not in values.setdefault(key, []):
+                values[key].append(value)
+        for name, given in values.items():
+            if len(given) > 1:
+                return Refusal(
+                    400,
+                    message(
+                        "%(name)s is given %(count)s times (%(values)s): this page reads one. Give %(name)s once.",
+                        "%(name)s is given %(count)s times with different values (%(values)s); this address reads "
+                        "one: give %(name)s once",
+                        name=name,
+                        count=len(given),
+                        values=", ".join(shown(value) for value in given[:3]),
+                    ),
+                )
     return None
 
 
@@ -251,7 +287,7 @@ def check_query(path: str, query_string: bytes) -> tuple[Refusal | None, bytes]:
                 limit=MAX_FACETS,
             ),
         ), b""
-    refused = bad_value(path, pairs)
+    refused = repeated(path, pairs) or bad_value(path, pairs)
     if refused:
         return refused, b""
     if len(kept_pieces) == len(pieces):

@@ -91,6 +91,7 @@ def rules() -> dict:
             "katakana": js_pattern(tokenize.KATAKANA_RE),
             "han": js_pattern(tokenize.HAN_RE),
             "katakana_word": whole(tokenize.KATAKANA_WORD_RE),
+            "latin_word": whole(presentation.LATIN_WORD),
             "word": js_pattern(plan.WORD_RE),
             "token_clean": js_pattern(tokenize.TOKEN_CLEAN_RE, every=True),
             "latin_or_han_run": js_pattern(tokenize.LATIN_OR_HAN_RUN_RE, every=True),

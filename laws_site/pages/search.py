@@ -6,7 +6,7 @@
   one citation of an existing unit (`64A1`, `第16条B項1`, `Law 73`) opens that unit
   (/<doc>/<ref>?from_search=<query>, which says so); `&list=1` shows the list instead.
 - /-/search.json?q=... : {"ok", "query", "doc", "lang", "total", "count", "offset", "limit",
-  "next", "next_url", "previous_url", "also_searched", "citation", "results": [...]}, Datasette's
+  "next", "next_url", "previous_url", "also_searched", "did_you_mean", "word_langs", "citation", "results": [...]}, Datasette's
   paging convention (`next_url` is the next, disjoint page; null on the last).
 
 Bad input is a 400 with a message (an empty query, nothing searchable, a query too long, an unknown
@@ -116,6 +116,7 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         "first": offset + 1 if results else 0,
         "last": offset + len(results),
         "did_you_mean": page["did_you_mean"],
+        "word_langs": page["word_langs"],
         "expansions": page["expansions"],
         "exact": page["exact"],
     }
@@ -199,6 +200,7 @@ async def respond(datasette, request, as_json: bool, context: dict, status: int)
             "previous_url",
             "also_searched",
             "did_you_mean",
+            "word_langs",
             "expansions",
             "exact",
             "citation",
@@ -206,5 +208,6 @@ async def respond(datasette, request, as_json: bool, context: dict, status: int)
         )
         return json_response({"ok": True, **{key: context.get(key) for key in keys}})
     documents = context.get("documents", {})
-    context = {"languages": LANGUAGES, "groups": group_results(context.get("results", []), documents), **context}
+    groups = group_results(context.get("results", []), documents)
+    context = {"languages": LANGUAGES, "groups": groups, "word_langs": {}, **context}
     return await html_page(datasette, request, "search.html", context, status=status)

@@ -37,11 +37,12 @@ import sqlite3
 
 from ingest.text import tokenize
 from laws_site.search import alternatives as citation_alternatives
+from laws_site.search import coverage
 from laws_site.search.citations import citation_hits, cited_units
 from laws_site.search.data import search_data
 from laws_site.search.expansions import alternatives, corrections
 from laws_site.search.plan import alternative_plan, make_plan
-from laws_site.search.presentation import present
+from laws_site.search.presentation import present, word_languages
 from laws_site.search.query import FTS_OPERATORS, QueryError, check_filters, check_query, nothing_to_search
 from laws_site.search.ranking import ranked_hits
 from laws_site.search.weights import CURRENT_FIRST_INTERFACES
@@ -76,7 +77,7 @@ def search_page(
     expand: bool = True,
     interface: str = "ja",
 ) -> dict:
-    """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean",
+    """{"query", "total", "offset", "limit", "results", "also_searched", "did_you_mean", "word_langs",
     "expansions", "exact", "citation"}; results are [{"doc","ref","id","kind","title","snippet",
     "score","law","lang","url","via","match","index","reprints","expansion","why"}]. `expand=False`
     searches exactly what was typed (no readings, romaji, sound, synonyms, variants or
@@ -92,6 +93,7 @@ def search_page(
         citation["alternatives"] = citation_alternatives.offered(conn, data, citation)
     also_searched: list[str] = []
     expansions: list[dict] = []
+    plan = None
     if citation and citation["found"]:
         hits = citation_hits(conn, data, citation["units"], doc, lang)
     else:
@@ -129,14 +131,17 @@ def search_page(
     else:
         total, page = len(ranking), ranking.hits(offset, limit)
     also = [e["text"] for e in expansions if e["kind"] != "typo" and e["found"]]
+    also_searched = list(dict.fromkeys(also_searched + also))
+    did_you_mean = [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]]
     return {
         "query": query,
         "total": total,
         "offset": offset,
         "limit": limit,
         "results": present(conn, data, page, query),
-        "also_searched": list(dict.fromkeys(also_searched + also)),
-        "did_you_mean": [e["text"] for e in expansions if e["kind"] == "typo" and e["found"]],
+        "also_searched": also_searched,
+        "did_you_mean": did_you_mean,
+        "word_langs": word_languages(data, query, plan, also_searched + did_you_mean),
         "expansions": [e for e in expansions if e["found"]],
         "exact": not expand,
         "citation": citation,
@@ -163,6 +168,11 @@ def prepare(conn: sqlite3.Connection) -> None:
     """What every search reads besides its query's rows, read now if not yet: the build's search
     data (once per database file, ~0.12 s) and the dictionaries. Bounded by the data, not by the
     query, so the server runs it outside the query's time limit (responses.read_here): on a busy
-    machine the first search after a rebuild was cut short by it."""
-    search_data(conn)
+    machine the first search after a rebuild was cut short by it. So are the tables a sentence search
+    makes from that data (the vocabulary's words as a query is cut: ~1.5 s on a busy machine): made
+    inside the limit, the first Chinese or sentence search of a server, and the first after the memo
+    was emptied (data.MAX_CACHED queries later), was a 400 "took too long"."""
+    data = search_data(conn)
+    coverage.vocabulary_named(data)
+    coverage.situation_weights(data)
     tokenize.warm()

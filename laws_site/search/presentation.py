@@ -3,6 +3,9 @@ to, the reprints folded into it. Nothing here is markup (templates and the CLI r
 
 from __future__ import annotations
 
+import re
+
+from ingest.text import tokenize
 from ingest.text.refs import law_number
 from laws_site.read.units import permalink
 from laws_site.search.data import SearchData
@@ -131,3 +134,31 @@ def law_of(ref: str, role: str | None) -> str | None:
         return None
     number = law_number(ref)
     return None if number is None else str(number)
+
+
+LATIN_WORD = re.compile(r"[\x00-\x7f]*[A-Za-z][\x00-\x7f]*")
+
+
+def word_languages(data: SearchData, query: str, plan=None, words: list[str] = ()) -> dict[str, str]:
+    """{the query, and each word the page shows beside the results (also searched, did you mean): the
+    language it is written in}, so that a page marks it (lang=) in an interface of another language. Kana
+    is Japanese and plain Latin letters English; kanji alone are read as search read them: a word searched
+    instead of the query in the language of its branch, the query as Chinese when no Japanese word holds
+    one of its kanji (words.Lexicon.reads_as_japanese). offline-search-engine.js wordLanguages is the same."""
+    read_as: dict[str, str] = {}
+    for branch in plan.branches if plan else ():
+        if branch.via:
+            read_as.setdefault(branch.via, branch.lang)
+    for alternative, alternative_plan in plan.alternatives if plan else ():
+        if alternative_plan.branches:
+            read_as.setdefault(alternative.text, alternative_plan.branches[0].lang)
+    read_as[query] = "ja" if data.lexicon.reads_as_japanese(query) else "zh"
+    return {word: written_in(word, read_as.get(word)) for word in dict.fromkeys([query, *words])}
+
+
+def written_in(word: str, read_as: str | None) -> str | None:
+    if tokenize.KANA_RE.search(word):
+        return "ja"
+    if LATIN_WORD.fullmatch(word):
+        return "en"
+    return read_as

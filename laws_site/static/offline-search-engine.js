@@ -587,13 +587,13 @@
       if (onlyOperators(query)) throw new QueryError(this.nothingToSearch(query));
       const citation = this.citedUnits(query, doc, lang);
       const expand = options.expand !== false;
-      let alsoSearched = [], total, page, split = null, expansions = [];
+      let alsoSearched = [], total, page, split = null, expansions = [], plan = null;
       if (citation && citation.found) {
         const hits = this.citationHits(citation.units, doc, lang);
         total = hits.length;
         page = hits.slice(offset, offset + limit);
       } else {
-        const plan = this.makePlan(query, lang);
+        plan = this.makePlan(query, lang);
         // engine.query_alternatives: no Japanese synonyms for a query that reads as Chinese
         const chinese = !lang && !this.readsAsJapanese(query);
         plan.alternatives = expand && !citation ? this.alternatives(query, lang).filter((alt) => !(chinese && alt.kind === "synonym"))
@@ -614,10 +614,24 @@
       // search_page: what else was searched and found, apart from the spelling corrections
       const found = expansions.filter((e) => e.found);
       const also = found.filter((e) => e.kind !== "typo").map((e) => e.text);
+      const alsoSearchedAll = [...new Set(alsoSearched.concat(also))];
+      const didYouMean = found.filter((e) => e.kind === "typo").map((e) => e.text);
       return { query, total, offset, limit, results: this.present(page, query),
-        also_searched: [...new Set(alsoSearched.concat(also))],
-        did_you_mean: found.filter((e) => e.kind === "typo").map((e) => e.text),
+        also_searched: alsoSearchedAll, did_you_mean: didYouMean,
+        word_langs: this.wordLanguages(query, plan, alsoSearchedAll.concat(didYouMean)),
         expansions: found, exact: !expand, citation, split };
+    }
+
+    /** presentation.word_languages: the language the query and each word shown beside the results is written in. */
+    wordLanguages(query, plan, words) {
+      const readAs = new Map();
+      for (const branch of plan ? plan.branches : []) if (branch.via && !readAs.has(branch.via)) readAs.set(branch.via, branch.lang);
+      for (const [alt, altPlan] of plan ? plan.alternatives : []) {
+        if (altPlan.branches.length && !readAs.has(alt.text)) readAs.set(alt.text, altPlan.branches[0].lang);
+      }
+      readAs.set(query, this.readsAsJapanese(query) ? "ja" : "zh");
+      const writtenIn = (word) => K.scripts.kana.test(word) ? "ja" : K.scripts.latin_word.test(word) ? "en" : readAs.get(word) ?? null;
+      return Object.fromEntries([query, ...words].map((word) => [word, writtenIn(word)]));
     }
 
     checkQuery(query) {

@@ -79,9 +79,9 @@
   const joined = (list, separator = "") => new Html(list.map((x) => x.html).join(separator));
 
   /** _search_results.html why(): the part chosen as the macro chooses it. */
-  function whyPart(parts, why, lang) {
+  function whyPart(parts, why, lang, typedlang) {
     const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === K.why.same_word_sign ? "why-same" : "why-arrow";
-    return part(parts, name, { from: why.from || "", words: why.words.join(" · "), lang });
+    return part(parts, name, { from: why.from || "", words: why.words.join(" · "), lang, typedlang });
   }
 
   function pageUrl(pathname, params, offset) {
@@ -103,12 +103,12 @@
   function interfaceOf(pathname) { return (/^\/(en|zh)(?=\/)/.exec(pathname) || [null, "ja"])[1]; }
 
   /** templates/search.html result_item. */
-  function resultPart(p, r, group, names, titles, pathname) {
+  function resultPart(p, r, group, names, titles, pathname, answer) {
     const label = names.label(r);
     const link = (u) => part(p, "link", { url: u.url, text: names.fullLabel(u) });
     const context = r.title ? null : names.context(r.id);
     const notes = [context ? part(p, "context", { title: context, lang: r.lang }) : null, group.doc ? null : part(p, "document", { title: titles[r.doc] }),
-      r.why ? whyPart(p, r.why, r.lang) : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
+      r.why ? whyPart(p, r.why, r.lang, answer.word_langs[r.why.from] || answer.word_langs[answer.query] || "") : r.match === "any" || r.match === "most" ? part(p, "relaxed") : null,
       r.index.length ? part(p, "index", { heading: r.index[0].replace(/^index:/, "").split("/").join(" / "), lang: r.lang }) : null,
       r.reprints.length ? part(p, "reprints", { links: joined(r.reprints.map(link), ", ") }) : null,
       r.paired.length && interfaceOf(pathname) !== "ja" ? part(p, "paired", { links: joined(r.paired.map(link), ", ") }) : null,
@@ -138,23 +138,24 @@
       const links = joined(citation.nearest.map((u) => part(p, "listed-link", { url: u.url, text: names.fullLabel(u) })));
       out.push(part(p, "citation-note", { message: said(p, citation.message, titles), nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
     }
-    const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query });
-    const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind })), ", ");
+    const typedLang = answer.word_langs[answer.query] || "";
+    const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query, lang: typedLang });
+    const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind, lang: answer.word_langs[word] || "" })), ", ");
     if (answer.did_you_mean.length) out.push(part(p, "did-you-mean", { links: wordLinks(answer.did_you_mean, "suggested"), exact }));
     if (answer.also_searched.length) {
       out.push(part(p, "also-searched", { links: wordLinks(answer.also_searched, "also"), exact: answer.expansions.length && !answer.did_you_mean.length ? exact : "" }));
     }
     const groups = groupResults(answer.results);
-    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: answer.query }));
+    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: answer.query, lang: typedLang }));
     if (!groups.length) return joined(out, "\n").html;
     const offer = answer.offset ? [] : offeredGuides(pack.guides, answer.results, pathname);
     if (offer.length) out.push(part(p, "guide-offer", { links: joined(offer.map((g) => part(p, "guide-link", g)), " · ") }));
     const last = answer.offset + answer.results.length;
-    out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: answer.query }));
+    out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: answer.query, lang: typedLang }));
     for (const group of groups) {
       out.push(part(p, "group", { heading: part(p, "heading-" + group.kind, { law: group.law }),
         document: group.doc ? part(p, "group-document", { title: titles[group.doc] }) : "",
-        items: joined(group.results.map((r) => resultPart(p, r, group, names, titles, pathname))) }));
+        items: joined(group.results.map((r) => resultPart(p, r, group, names, titles, pathname, answer))) }));
     }
     const previous = answer.offset > 0 ? part(p, "previous", { url: pageUrl(pathname, params, Math.max(0, answer.offset - answer.limit)), n: answer.limit }) : null;
     const next = answer.offset + answer.limit;
@@ -275,6 +276,13 @@
     if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
     unavailable.querySelector(".error-message").hidden = true;
     note.hidden = false;
+    if (navigator.onLine) {
+      // a static host online: the worker answers what the host cannot, and the reader is not offline
+      for (const said of [unavailable.querySelector("h1"), note.querySelector("span")]) {
+        if (said && said.dataset.online) said.textContent = said.dataset.online;
+      }
+      document.title = unavailable.querySelector("h1").textContent;
+    }
     const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
     if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
     const link = note.querySelector("a");

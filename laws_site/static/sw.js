@@ -38,6 +38,8 @@ const LAYOUT = 4; // how this worker stores the packs (3: per interface language
 const PREFIX = "bridge-laws-offline-";
 const CACHE = PREFIX + FORMAT + "." + LAYOUT + "-" + BUILD;
 const NETWORK_TIMEOUT_MS = 4000;
+// a page with a query on a static host, in a language not saved yet: how long its saving is waited for
+const LANGUAGE_WAIT_MS = 20000;
 const LANGUAGES = ["ja", "zh", "en"];
 const DEFAULT_LANGUAGE = "ja";
 // keys of what is saved, not addresses on the site: offline.js and offline-search.js read them
@@ -46,6 +48,7 @@ const STATE_URL = SAVED + "state";
 const SEARCH_URL = SAVED + "search";
 const SHELL_KEY = "/-/offline/page";
 const DIFF_PAGE = /^\/-\/diff\/?$/;
+const SEARCH_PAGE = /^\/-\/search\/?$/;
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 // the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
 const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-ranking.js", "offline-search.js"]
@@ -356,11 +359,15 @@ function knownOffline() { return self.navigator && self.navigator.onLine === fal
 
 async function page(request, url) {
   if (knownOffline()) return offlinePage(url);
-  if (STATIC_SITE && (await languagesSaved())[languageOf(sitePath(url.pathname))]) {
+  const asked = STATIC_SITE && url.search && (await savedWithQuery(url));
+  if (asked === "saved") {
     const copy = await fromCopy(url); // this language saved: its pages as the host would send them
     if (copy) return copy;
     // a comparison the copy lacks: the host would send the bare form, its query unseen; say so instead
-    if (DIFF_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, "")) && url.search) return offlinePage(url);
+    if (DIFF_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, ""))) return offlinePage(url);
+  } else if (asked === "other") {
+    // this language is still being saved: a saved language's copy answers the query (the host would drop it)
+    return (await fromCopy(url)) || offlinePage(url);
   }
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
@@ -376,6 +383,24 @@ async function page(request, url) {
     } catch (failed) {
       return offlinePage(url);
     }
+  }
+}
+
+/** A static host answers every address without its query (the comparison's bare form, the 索引 without its
+ * row): only the copy answers the page asked. "saved" when the page's language is saved; else, once a
+ * language is, that one is saved first (waited for at most LANGUAGE_WAIT_MS: "saved"), or "other" while it
+ * still downloads; null before the first visit has saved anything (the page reloads once it has). */
+async function savedWithQuery(url) {
+  const lang = languageOf(sitePath(url.pathname));
+  const saved = await languagesSaved();
+  if (saved[lang]) return "saved";
+  // the host's search page runs the search itself (from the search pack, saved with the first language)
+  if (!Object.keys(saved).length || SEARCH_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, ""))) return null;
+  try {
+    await withTimeout(saveLanguage(lang), LANGUAGE_WAIT_MS);
+    return "saved";
+  } catch (error) {
+    return "other";
   }
 }
 
