@@ -56,3 +56,19 @@ def test_the_dictionarys_other_senses_are_not_read(search_conn):
 def test_a_verbs_gloss_reads_the_english_verb_not_its_noun(search_conn, query, word, noun_sense):
     found = readings(search_conn, query)
     assert noun_sense not in found.get(word, []), found
+
+
+@pytest.mark.parametrize(
+    "query, word, japanese, gloss_sense",
+    [
+        # 25A2 「そのコールが成立する」, 63A; printed in too many units to be telling, it read its gloss "to establish"
+        ("防家藏牌成立了", "成立", "成立", "設ける"),
+        ("可以要求调整吗", "要求", "要求", "求める"),  # 41C 「前に行われたコールの復唱を要求する」, 50D2(a)
+    ],
+)
+def test_a_word_the_laws_print_in_its_own_kanji_reads_as_that_word(search_conn, query, word, japanese, gloss_sense):
+    """A word Japanese writes in the same kanji and the Laws print reads as that word though it is common,
+    never as a dictionary gloss written in other kanji."""
+    found = readings(search_conn, query)
+    assert found.get(word) == [japanese], found
+    assert gloss_sense not in found.get(word, [])

@@ -200,7 +200,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for word, _, english in rows:
         if word in table or word in CAUSATIVES + CARRYING_VERBS:
             continue
-        japanese = cognate(word, data, telling)
+        japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
             japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
@@ -346,6 +346,19 @@ def cognate(word: str, data, telling) -> list[str]:
         return []
     japanese = japanese_kanji(word)
     return [japanese] if japanese in data.lexicon.words and telling(japanese) else []
+
+
+def printed_cognate(word: str, data, telling) -> list[str]:
+    """The Japanese word of the same kanji where the Laws print it as one word, telling or not (成立: 63A
+    「リボークが成立する」, 29 units; 取消, 要求): the sense the two languages share, which no dictionary gloss
+    in other kanji replaces (成立 "to establish" is no 設ける, 要求 "to request" no 求める); [] for one
+    character and for words the Laws do not print."""
+    if len(word) < MIN_TERM_CHARS:
+        return []
+    japanese = japanese_kanji(word)
+    terms = telling.terms(japanese)
+    printed = japanese in data.lexicon.words and len(terms) == 1 and telling.printed[terms[0]] > 0
+    return [japanese] if printed else []
 
 
 @lru_cache(maxsize=1)
