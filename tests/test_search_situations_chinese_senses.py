@@ -72,3 +72,22 @@ def test_a_word_the_laws_print_in_its_own_kanji_reads_as_that_word(search_conn, 
     found = readings(search_conn, query)
     assert found.get(word) == [japanese], found
     assert gloss_sense not in found.get(word, [])
+
+
+@pytest.mark.parametrize(
+    "query, word, noun_term",
+    [
+        ("要转几墩给庄家", "转", "順番"),  # "to turn": no 順番, one's turn to call (64A moves tricks: 移す)
+        ("裁判责令他离开", "责令", "順序"),  # "to order": no 順序, an order of things (it reads 命じる)
+    ],
+)
+def test_a_verbs_gloss_reads_no_kanji_noun_of_the_laws_they_never_say_as_a_verb(search_conn, query, word, noun_term):
+    found = readings(search_conn, query)
+    assert noun_term not in found.get(word, []), found
+
+
+def test_a_verbs_gloss_still_reads_the_laws_action_words(search_conn):
+    """A loanword the Laws use for the action (弃 "to discard": ディスカード) and a noun in the word's own kanji
+    (损 "to damage": 損害) still read."""
+    found = readings(search_conn, "弃了一张 损坏")
+    assert "ディスカード" in found.get("弃", []) and "損害" in found.get("损坏", []), found

@@ -288,12 +288,13 @@ def reading(
     # of the commonest senses' words, those written with the word's own kanji are the sense Chinese and
     # Japanese share (记 "to record, to note": 記録, not ノート)
     own = [japanese for japanese in common if shares_kanji(word, japanese)]
-    for keys in named:
-        for position, key in enumerate(keys):
+    for glosses, keys in zip(entries, named):
+        for position, (gloss, key) in enumerate(zip(glosses, keys)):
             # a late sense is the Laws' term unless a common one is the word's own (超 "to exceed ... to pass":
             # 超える, no call; 墩 "block ... trick": a trick)
             if domain.get(key) and (position < SPOKEN_GLOSSES or (laws_terms.get(key) and not own)):
-                return list(domain[key])
+                if shares_kanji(word, "".join(domain[key])) or not noun_term_for_verb(gloss, domain[key], telling):
+                    return list(domain[key])
     return own or common
 
 
@@ -321,6 +322,20 @@ def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
     回 "to circle": no 世界). A noun the Laws use as a verb (記録する), or one in the word's own kanji (停 "to
     stop": 停止), still reads."""
     return gloss.startswith("to ") and telling.noun_senses.get(key) == word and not telling.as_verb(word)
+
+
+def noun_term_for_verb(gloss: str, terms: list[str], telling) -> bool:
+    """Whether a verb's gloss names only terms of the Laws that are kanji nouns they never say with する (转 "to
+    turn" is no 順番, one's turn to call; 扎 "to tie" no 同着, a tie). A verb (告げる), a noun said with する
+    (記録), a loanword (ディスカード, the English verb borrowed) may be the action."""
+    return gloss.startswith("to ") and not any(is_action(term, telling) for term in terms)
+
+
+def is_action(term: str, telling) -> bool:
+    """A term that may say what was done: a noun the Laws say with する, a loanword, a verb ending in kana."""
+    if telling.as_verb(term) or tokenize.KATAKANA_RE.search(term):
+        return True
+    return unicodedata.name(term[-1], "").startswith("HIRAGANA")
 
 
 def noun_senses(conn: sqlite3.Connection) -> dict[str, str]:
