@@ -91,3 +91,9 @@ def test_a_verbs_gloss_still_reads_the_laws_action_words(search_conn):
     (损 "to damage": 損害) still read."""
     found = readings(search_conn, "弃了一张 损坏")
     assert "ディスカード" in found.get("弃", []) and "損害" in found.get("损坏", []), found
+
+
+def test_the_scores_made_public_are_the_official_score_not_an_announcement(search_conn):
+    """成绩公布 (the scores posted) is 92B's 公式スコアが掲示されて: the vocabulary's Official Score, no アナウンス."""
+    found = readings(search_conn, "成绩公布一个小时后对手才来申诉")
+    assert found.get("成绩公布") == ["公式スコア"] and "アナウンス" not in str(found), found
