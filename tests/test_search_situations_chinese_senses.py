@@ -97,3 +97,10 @@ def test_the_scores_made_public_are_the_official_score_not_an_announcement(searc
     """成绩公布 (the scores posted) is 92B's 公式スコアが掲示されて: the vocabulary's Official Score, no アナウンス."""
     found = readings(search_conn, "成绩公布一个小时后对手才来申诉")
     assert found.get("成绩公布") == ["公式スコア"] and "アナウンス" not in str(found), found
+
+
+def test_acting_before_ones_turn_is_out_of_rotation(search_conn):
+    """没轮到 (before it came to one's turn) is the vocabulary's Out of Rotation, 順番外 (29A 順番外のコール), not
+    轮到's 順番 alone."""
+    found = readings(search_conn, "上家没轮到就叫了一红心")
+    assert found.get("没轮到") == ["順番外"], found
