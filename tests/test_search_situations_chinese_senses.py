@@ -56,3 +56,51 @@ def test_the_dictionarys_other_senses_are_not_read(search_conn):
 def test_a_verbs_gloss_reads_the_english_verb_not_its_noun(search_conn, query, word, noun_sense):
     found = readings(search_conn, query)
     assert noun_sense not in found.get(word, []), found
+
+
+@pytest.mark.parametrize(
+    "query, word, japanese, gloss_sense",
+    [
+        # 25A2 「そのコールが成立する」, 63A; printed in too many units to be telling, it read its gloss "to establish"
+        ("防家藏牌成立了", "成立", "成立", "設ける"),
+        ("可以要求调整吗", "要求", "要求", "求める"),  # 41C 「前に行われたコールの復唱を要求する」, 50D2(a)
+    ],
+)
+def test_a_word_the_laws_print_in_its_own_kanji_reads_as_that_word(search_conn, query, word, japanese, gloss_sense):
+    """A word Japanese writes in the same kanji and the Laws print reads as that word though it is common,
+    never as a dictionary gloss written in other kanji."""
+    found = readings(search_conn, query)
+    assert found.get(word) == [japanese], found
+    assert gloss_sense not in found.get(word, [])
+
+
+@pytest.mark.parametrize(
+    "query, word, noun_term",
+    [
+        ("要转几墩给庄家", "转", "順番"),  # "to turn": no 順番, one's turn to call (64A moves tricks: 移す)
+        ("裁判责令他离开", "责令", "順序"),  # "to order": no 順序, an order of things (it reads 命じる)
+    ],
+)
+def test_a_verbs_gloss_reads_no_kanji_noun_of_the_laws_they_never_say_as_a_verb(search_conn, query, word, noun_term):
+    found = readings(search_conn, query)
+    assert noun_term not in found.get(word, []), found
+
+
+def test_a_verbs_gloss_still_reads_the_laws_action_words(search_conn):
+    """A loanword the Laws use for the action (弃 "to discard": ディスカード) and a noun in the word's own kanji
+    (损 "to damage": 損害) still read."""
+    found = readings(search_conn, "弃了一张 损坏")
+    assert "ディスカード" in found.get("弃", []) and "損害" in found.get("损坏", []), found
+
+
+def test_the_scores_made_public_are_the_official_score_not_an_announcement(search_conn):
+    """成绩公布 (the scores posted) is 92B's 公式スコアが掲示されて: the vocabulary's Official Score, no アナウンス."""
+    found = readings(search_conn, "成绩公布一个小时后对手才来申诉")
+    assert found.get("成绩公布") == ["公式スコア"] and "アナウンス" not in str(found), found
+
+
+def test_acting_before_ones_turn_is_out_of_rotation(search_conn):
+    """没轮到 (before it came to one's turn) is the vocabulary's Out of Rotation, 順番外 (29A 順番外のコール), not
+    轮到's 順番 alone."""
+    found = readings(search_conn, "上家没轮到就叫了一红心")
+    assert found.get("没轮到") == ["順番外"], found

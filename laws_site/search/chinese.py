@@ -200,7 +200,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for word, _, english in rows:
         if word in table or word in CAUSATIVES + CARRYING_VERBS:
             continue
-        japanese = cognate(word, data, telling)
+        japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
             japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
@@ -288,12 +288,13 @@ def reading(
     # of the commonest senses' words, those written with the word's own kanji are the sense Chinese and
     # Japanese share (记 "to record, to note": 記録, not ノート)
     own = [japanese for japanese in common if shares_kanji(word, japanese)]
-    for keys in named:
-        for position, key in enumerate(keys):
+    for glosses, keys in zip(entries, named):
+        for position, (gloss, key) in enumerate(zip(glosses, keys)):
             # a late sense is the Laws' term unless a common one is the word's own (超 "to exceed ... to pass":
             # 超える, no call; 墩 "block ... trick": a trick)
             if domain.get(key) and (position < SPOKEN_GLOSSES or (laws_terms.get(key) and not own)):
-                return list(domain[key])
+                if shares_kanji(word, "".join(domain[key])) or not noun_term_for_verb(gloss, domain[key], telling):
+                    return list(domain[key])
     return own or common
 
 
@@ -323,6 +324,20 @@ def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
     return gloss.startswith("to ") and telling.noun_senses.get(key) == word and not telling.as_verb(word)
 
 
+def noun_term_for_verb(gloss: str, terms: list[str], telling) -> bool:
+    """Whether a verb's gloss names only terms of the Laws that are kanji nouns they never say with する (转 "to
+    turn" is no 順番, one's turn to call; 扎 "to tie" no 同着, a tie). A verb (告げる), a noun said with する
+    (記録), a loanword (ディスカード, the English verb borrowed) may be the action."""
+    return gloss.startswith("to ") and not any(is_action(term, telling) for term in terms)
+
+
+def is_action(term: str, telling) -> bool:
+    """A term that may say what was done: a noun the Laws say with する, a loanword, a verb ending in kana."""
+    if telling.as_verb(term) or tokenize.KATAKANA_RE.search(term):
+        return True
+    return unicodedata.name(term[-1], "").startswith("HIRAGANA")
+
+
 def noun_senses(conn: sqlite3.Connection) -> dict[str, str]:
     """{an English word: its Japanese word} where JMdict's sense table search_english keeps is a noun's."""
     rows = conn.execute("select english, japanese, gloss from search_english")
@@ -346,6 +361,19 @@ def cognate(word: str, data, telling) -> list[str]:
         return []
     japanese = japanese_kanji(word)
     return [japanese] if japanese in data.lexicon.words and telling(japanese) else []
+
+
+def printed_cognate(word: str, data, telling) -> list[str]:
+    """The Japanese word of the same kanji where the Laws print it as one word, telling or not (成立: 63A
+    「リボークが成立する」, 29 units; 取消, 要求): the sense the two languages share, which no dictionary gloss
+    in other kanji replaces (成立 "to establish" is no 設ける, 要求 "to request" no 求める); [] for one
+    character and for words the Laws do not print."""
+    if len(word) < MIN_TERM_CHARS:
+        return []
+    japanese = japanese_kanji(word)
+    terms = telling.terms(japanese)
+    printed = japanese in data.lexicon.words and len(terms) == 1 and telling.printed[terms[0]] > 0
+    return [japanese] if printed else []
 
 
 @lru_cache(maxsize=1)
