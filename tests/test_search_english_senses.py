@@ -38,6 +38,20 @@ def test_the_director_called_me_is_the_director_summoned(search_conn):
     assert "ディレクターを呼ぶ" in words and "コール" not in words, words
 
 
+def test_out_of_after_the_object_is_the_verbs_particle(search_conn):
+    """ "took his cards out of the board" is take out, the Laws' 取り出す (7C ボードからハンドを取り出す, 15A1),
+    not took alone (取る); right after the verb "out of" stays a preposition's, and a term holding it (out of
+    turn) still wins over the verb."""
+    words = read(search_conn, "after the round a player took his cards out of the board again to show a friend")
+    assert "取り出す" in words and "取る" not in words, words
+    assert "抜き出す" in read(search_conn, "he keeps pulling a card out of his hand")  # 74B3 カードを抜き出す
+    words = read(search_conn, "he led a card out of turn")
+    assert "順番外" in words and "引き出す" not in words, words
+    # a friend is no 味方 (the Laws' own side, 'ally'); lead out is JMdict's leading a horse out (引き出す)
+    assert "味方" not in read(search_conn, "to show a friend")
+    assert "引き出す" not in read(search_conn, "declarer led the ace out of the wrong hand")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -65,6 +79,10 @@ READ_ALIKE = [
     "he didn't alert and never explained",
     "he asked only so that his partner would lead a spade",
     "he deliberately played slowly in order to confuse us",
+    "after the round a player took his cards out of the board again",
+    "he keeps pulling a card out of his hand",
+    "he led a card out of turn",
+    "the card in the back of the board",
 ]
 
 

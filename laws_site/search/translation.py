@@ -40,6 +40,7 @@ from ingest.search.english_lexicon import (
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
+    PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PHRASAL_PARTICLES,
     POSSESSIVES,
     PURPOSE,
@@ -502,8 +503,11 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
     found = []
     for i, verb in enumerate(words):
         for particle, following in zip(words[i + 2 : i + MAX_WORDS], words[i + 3 : i + MAX_WORDS + 1] + [None]):
-            if particle.group() not in PHRASAL_PARTICLES or (following and following.group() == "of"):
-                continue  # "out of the box" is a preposition's, no particle's
+            before_of = following is not None and following.group() == "of"
+            if particle.group() not in PHRASAL_PARTICLES or (
+                before_of and particle.group() != PARTICLE_AFTER_OBJECT_BEFORE_OF
+            ):
+                continue  # "in the back of the board" is a preposition's, no particle's
             key = next((k for k in span_keys([verb.group(), particle.group()]) if k in table), None)
             if key:
                 found.append((verb.start(), verb.end(), key, (particle.start(), particle.end())))

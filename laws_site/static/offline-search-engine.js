@@ -348,7 +348,9 @@
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 2; j < Math.min(i + T.max_words, words.length); j++) {
           const particle = words[j], following = words[j + 1];
-          if (!T.phrasal_particles.includes(particle[0]) || (following && following[0] === "of")) continue;
+          // "out of" after the object stays the verb's (took his cards out of the board: take out)
+          const beforeOf = following && following[0] === "of";
+          if (!T.phrasal_particles.includes(particle[0]) || (beforeOf && particle[0] !== T.particle_after_object_before_of)) continue;
           const hit = this.spanKeys([words[i][0], particle[0]]).find((c) => table[c]);
           if (hit) {
             ordered.push([words[i].index, words[i].index + words[i][0].length, hit, [particle.index, particle.index + particle[0].length]]);
