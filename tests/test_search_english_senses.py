@@ -22,7 +22,7 @@ LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
 
 def read(search_conn, query: str) -> list[str]:
     data = search_data(search_conn)
-    return translation.japanese_words(data.translations, query, data.chinese)
+    return translation.japanese_words(data.translations, query, data.chinese, data.joined_words)
 
 
 def test_during_reads_nothing_not_inside(search_conn):
@@ -50,6 +50,17 @@ def test_out_of_after_the_object_is_the_verbs_particle(search_conn):
     # a friend is no 味方 (the Laws' own side, 'ally'); lead out is JMdict's leading a horse out (引き出す)
     assert "味方" not in read(search_conn, "to show a friend")
     assert "引き出す" not in read(search_conn, "declarer led the ace out of the wrong hand")
+
+
+def test_two_typed_words_never_read_one_written_word(search_conn):
+    """ "before the hands" lost its "the" as a term's function word and joined into beforehand, JMdict's 予め,
+    shown as also searched (62D1's query: before the hands went back); a key only ever written as one word
+    is read from one typed word, and a term printed as several (face up, face-down lead) still reads."""
+    words = read(search_conn, "it was noticed before the hands went back")
+    assert "予め" not in words and "ハンド" in words, words
+    assert "予め" in read(search_conn, "we agreed it beforehand")
+    assert "伏せて出したリード" in read(search_conn, "a face down lead")
+    assert "全員" not in read(search_conn, "every one of his cards")  # everyone
 
 
 READ_IN_NODE = """
@@ -83,6 +94,8 @@ READ_ALIKE = [
     "he keeps pulling a card out of his hand",
     "he led a card out of turn",
     "the card in the back of the board",
+    "it was noticed before the hands went back",
+    "we agreed it beforehand",
 ]
 
 
@@ -98,7 +111,10 @@ def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search
         capture_output=True,
         check=True,
     )
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in READ_ALIKE]
+    server = [
+        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
+        for q in READ_ALIKE
+    ]
     assert json.loads(answer.stdout) == server
 
 
