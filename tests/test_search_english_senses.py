@@ -63,6 +63,14 @@ def test_two_typed_words_never_read_one_written_word(search_conn):
     assert "全員" not in read(search_conn, "every one of his cards")  # everyone
 
 
+def test_same_and_winner_read_no_word_the_laws_never_use_so(search_conn):
+    """same is the Laws' 同じ (27B1(a) 同じデノミネーション, 64B2 同じスート; 同様 'similar' was JMdict's); a winner
+    (a card that wins a trick) is no 勝者, a person who wins, which the Laws never print: it reads nothing."""
+    words = read(search_conn, "insufficient bid corrected to the lowest sufficient bid in the same suit")
+    assert "同じ" in words and "同様" not in words, words
+    assert "勝者" not in read(search_conn, "every card he had left was a winner")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
