@@ -71,6 +71,11 @@ def test_same_and_winner_read_no_word_the_laws_never_use_so(search_conn):
     assert "勝者" not in read(search_conn, "every card he had left was a winner")
 
 
+def test_a_misunderstanding_said_as_a_verb_is_21a(search_conn):
+    """21A 自分の誤解に基づいてコール: "I misunderstood" read nothing (JMdict names the noun only)."""
+    assert "自分の誤解" in read(search_conn, "I misunderstood what my partner's bid meant")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
