@@ -76,6 +76,13 @@ def test_a_misunderstanding_said_as_a_verb_is_21a(search_conn):
     assert "自分の誤解" in read(search_conn, "I misunderstood what my partner's bid meant")
 
 
+def test_agreeing_is_the_laws_consent_in_english_only(search_conn):
+    """68D2(b)(i) 4人のプレイヤ全員が同意しなければならない: agreed read 受け入れる, 53A's word for accepting a lead
+    out of turn. An English lexicon row, not a vocabulary term, so that no Japanese query reads 同意 anew."""
+    words = read(search_conn, "all four of us agreed to play it out")
+    assert "同意" in words and "受け入れる" not in words, words
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
