@@ -181,7 +181,10 @@ def test_a_term_said_with_an_aspect_particle_inside_reads_as_the_term(data, quer
 
 def test_the_offline_engine_reads_a_term_across_a_particle_as_the_server_does(data, search_pack_file):
     queries = [query for query, _, _ in SAID_WITH_A_PARTICLE] + ["同伴看过了我的牌", "了了"]
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
+    server = [
+        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
+        for q in queries
+    ]
     assert in_node(READ_IN_NODE, queries, search_pack_file) == server
 
 
@@ -271,7 +274,10 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         "黑桃K是谁的",
         "红心pass",
     ]
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
+    server = [
+        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
+        for q in queries
+    ]
     assert in_node(READ_IN_NODE, queries, search_pack_file) == server
     assert ["8黑桃", ["8スペード"]] in server[0]
 

@@ -22,7 +22,7 @@ LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
 
 def read(search_conn, query: str) -> list[str]:
     data = search_data(search_conn)
-    return translation.japanese_words(data.translations, query, data.chinese)
+    return translation.japanese_words(data.translations, query, data.chinese, data.joined_words)
 
 
 def test_during_reads_nothing_not_inside(search_conn):
@@ -36,6 +36,51 @@ def test_the_director_called_me_is_the_director_summoned(search_conn):
     コール, a call of the auction."""
     words = read(search_conn, "the next player followed before anyone called me")
     assert "ディレクターを呼ぶ" in words and "コール" not in words, words
+
+
+def test_out_of_after_the_object_is_the_verbs_particle(search_conn):
+    """ "took his cards out of the board" is take out, the Laws' 取り出す (7C ボードからハンドを取り出す, 15A1),
+    not took alone (取る); right after the verb "out of" stays a preposition's, and a term holding it (out of
+    turn) still wins over the verb."""
+    words = read(search_conn, "after the round a player took his cards out of the board again to show a friend")
+    assert "取り出す" in words and "取る" not in words, words
+    assert "抜き出す" in read(search_conn, "he keeps pulling a card out of his hand")  # 74B3 カードを抜き出す
+    words = read(search_conn, "he led a card out of turn")
+    assert "順番外" in words and "引き出す" not in words, words
+    # a friend is no 味方 (the Laws' own side, 'ally'); lead out is JMdict's leading a horse out (引き出す)
+    assert "味方" not in read(search_conn, "to show a friend")
+    assert "引き出す" not in read(search_conn, "declarer led the ace out of the wrong hand")
+
+
+def test_two_typed_words_never_read_one_written_word(search_conn):
+    """ "before the hands" lost its "the" as a term's function word and joined into beforehand, JMdict's 予め,
+    shown as also searched (62D1's query: before the hands went back); a key only ever written as one word
+    is read from one typed word, and a term printed as several (face up, face-down lead) still reads."""
+    words = read(search_conn, "it was noticed before the hands went back")
+    assert "予め" not in words and "ハンド" in words, words
+    assert "予め" in read(search_conn, "we agreed it beforehand")
+    assert "伏せて出したリード" in read(search_conn, "a face down lead")
+    assert "全員" not in read(search_conn, "every one of his cards")  # everyone
+
+
+def test_same_and_winner_read_no_word_the_laws_never_use_so(search_conn):
+    """same is the Laws' 同じ (27B1(a) 同じデノミネーション, 64B2 同じスート; 同様 'similar' was JMdict's); a winner
+    (a card that wins a trick) is no 勝者, a person who wins, which the Laws never print: it reads nothing."""
+    words = read(search_conn, "insufficient bid corrected to the lowest sufficient bid in the same suit")
+    assert "同じ" in words and "同様" not in words, words
+    assert "勝者" not in read(search_conn, "every card he had left was a winner")
+
+
+def test_a_misunderstanding_said_as_a_verb_is_21a(search_conn):
+    """21A 自分の誤解に基づいてコール: "I misunderstood" read nothing (JMdict names the noun only)."""
+    assert "自分の誤解" in read(search_conn, "I misunderstood what my partner's bid meant")
+
+
+def test_agreeing_is_the_laws_consent_in_english_only(search_conn):
+    """68D2(b)(i) 4人のプレイヤ全員が同意しなければならない: agreed read 受け入れる, 53A's word for accepting a lead
+    out of turn. An English lexicon row, not a vocabulary term, so that no Japanese query reads 同意 anew."""
+    words = read(search_conn, "all four of us agreed to play it out")
+    assert "同意" in words and "受け入れる" not in words, words
 
 
 READ_IN_NODE = """
@@ -65,6 +110,12 @@ READ_ALIKE = [
     "he didn't alert and never explained",
     "he asked only so that his partner would lead a spade",
     "he deliberately played slowly in order to confuse us",
+    "after the round a player took his cards out of the board again",
+    "he keeps pulling a card out of his hand",
+    "he led a card out of turn",
+    "the card in the back of the board",
+    "it was noticed before the hands went back",
+    "we agreed it beforehand",
 ]
 
 
@@ -80,7 +131,10 @@ def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search
         capture_output=True,
         check=True,
     )
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in READ_ALIKE]
+    server = [
+        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
+        for q in READ_ALIKE
+    ]
     assert json.loads(answer.stdout) == server
 
 

@@ -71,6 +71,9 @@ def test_card_in_english_is_the_laws_card(search_conn):
     # face up is the Laws' 表向き (41, 49, 50A), not JMdict's フェイス (a face) + 上 (above)
     read = translation.japanese_words(data.translations, "defender dropped a card face up", data.chinese)
     assert "表向き" in read and "フェイス" not in read, read
+    # face down is the Laws' 伏せる (41A 伏せて出す, 65A, 66A テーブル上に伏せるまでは), not フェイス
+    read = translation.japanese_words(data.translations, "declarer turned his card face down", data.chinese)
+    assert "伏せる" in read and "フェイス" not in read, read
 
 
 @pytest.mark.parametrize(

@@ -133,6 +133,11 @@ NUMBERS = {
 
 # the adverb particles of English phrasal verbs (take back, point out, put down)
 PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
+# the particle that, after the verb's object, stays the verb's though "of" follows: "took his cards out of the
+# board" is take out (7C ボードからハンドを取り出す), "pulled a card out of his hand" pull out (74B3 抜き出す); right
+# after the verb "out of" is a preposition's ("ran out of time"), and so is any other particle before "of" ("in
+# the back of the board"); a term holding "out of" (out of turn) is longer and still wins
+PARTICLE_AFTER_OBJECT_BEFORE_OF = "out"
 
 # the particles that, right after a verb's past or participle, make a phrasal verb ("turned up": arrived, "gave
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those

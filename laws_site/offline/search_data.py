@@ -124,6 +124,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         },
         # a Chinese or English term -> the current Laws' Japanese words (laws_site/search/translation.py)
         "translations": data.translations,
+        # the keys of one written word a run of typed words also spells joined (beforehand): read from one word only
+        "joined_words": sorted(data.joined_words),
         # a Chinese word -> what cutting a sentence at it costs (laws_site/search/chinese.py)
         "chinese": data.chinese.costs,
         # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each

@@ -99,6 +99,7 @@ class SearchData:
     situation_units: dict[str, frozenset[int]] = field(default_factory=dict)
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
+    joined_words: frozenset[str] = frozenset()  # keys read from one typed word only (translation.joined_words)
     # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
     chinese: ChineseWords = field(default_factory=ChineseWords)
     # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with
@@ -246,7 +247,9 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             data.reprinted[rowid] = f"{document.comments_on}:{ref.removeprefix('quote:')}"
     data.context_below = _context_below(conn, data)
     data.headings, data.titles_only = _headings(conn, data)
-    data.translations = translation.translations(data, translation.dictionary_pairs(conn))
+    written_whole: set[str] = set()
+    data.translations = translation.translations(data, translation.dictionary_pairs(conn), written_whole)
+    data.joined_words = translation.joined_words(data.translations, written_whole)
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))

@@ -40,6 +40,7 @@ from ingest.search.english_lexicon import (
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
+    PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PHRASAL_PARTICLES,
     POSSESSIVES,
     PURPOSE,
@@ -64,6 +65,7 @@ from laws_site.search.words import STRAINS, SUIT_WORD
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 NEGATED_DO = "しない"  # a noun + する said not done, as the Laws print it (ingest/text/word_forms.py: one word)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
+WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
 # 10 is left out, in a Chinese sentence it is more often a count (10墩) than a card
@@ -89,29 +91,38 @@ ENGLISH_BID_LEVELS = {
 }
 
 
-def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict[str, list[str]]:
+def translations(
+    data, dictionary: list[tuple[str, str, str, str]] = (), written_whole: set[str] | None = None
+) -> dict[str, list[str]]:
     """{key: the Japanese words of the entries whose Chinese or English word it is}, then of the
     dictionary's (english, japanese, the word it inflects, its gloss) for the words neither names: an inflection
     of a word they name reads as that word (led: the glossary's lead), others as the dictionary's
     Japanese word where the lexicon cuts it whole. An abbreviation that the glossary's and the
     vocabulary's own English prints as an everyday word (TO: "Failure to Alert"), or a function word
-    (ME: "rude to me"), is not read inside a sentence ("tried to stop" is no Tournament Organizer)."""
+    (ME: "rude to me"), is not read inside a sentence ("tried to stop" is no Tournament Organizer).
+    written_whole, if given, receives the English keys only ever written as one word (beforehand), never
+    as a term of several (face up, face-down lead): joined_words."""
     table: dict[str, list[str]] = {}
     everyday = english_words(data) | FUNCTION_WORDS
+    whole, several = set(), set()
 
-    def add(word: str | None, japanese) -> None:
+    def add(word: str | None, japanese, printed: str | None = None) -> None:
+        """printed: the term as printed where word is its key already (the glossary's Face Down: facedown)."""
         key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
         if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
+            (several if WORD_SEPARATOR_RE.search((printed or word).strip()) else whole).add(key)
             for found in dict.fromkeys([key, content_key(word) or key]):
                 table.setdefault(found, [])
                 table[found] += [w for w in japanese if w not in table[found]]
 
     for entry in data.glossary.entries:
         japanese = glossary.term_forms(entry.ja)
-        for form in glossary.term_forms(entry.zh) + glossary.english_keys(entry.en):
+        for form in glossary.term_forms(entry.zh):
             add(form, japanese)
+        for form in glossary.english_keys(entry.en):
+            add(form, japanese, entry.en)
     for entry in data.vocabulary.entries:
         # a term the Laws print in Latin letters (IMP, LHO) is typed as printed in a sentence of any language
         printed_latin = [word for word in entry.ja if word.isascii()]
@@ -179,8 +190,25 @@ def translations(data, dictionary: list[tuple[str, str, str, str]] = ()) -> dict
     table.update(negated_terms(data, table))
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
+    if written_whole is not None:
+        written_whole |= {key for key in whole - several if key.isascii()}
     # an English term only: a Chinese word's forms are chinese.py's to weigh (for Chinese this measured +1 at 1, -1 at 3)
     return {key: forms_without_extra_words(data, words) if key.isascii() else words for key, words in table.items()}
+
+
+def joined_words(table: dict[str, list[str]], written_whole: set[str]) -> frozenset[str]:
+    """The keys of one written word that two typed words also spell joined (beforehand: "before the hands",
+    its "the" dropped as a term's function word; everyone: "every one"): read_terms reads them from one
+    typed word only. A key is one if it splits into two words the table or the function words hold."""
+
+    def a_word(part: str) -> bool:
+        return part in FUNCTION_WORDS or any(stem in table for stem in stems(part))
+
+    return frozenset(
+        key
+        for key in written_whole
+        if key in table and any(a_word(key[:cut]) and a_word(key[cut:]) for cut in range(2, len(key) - 1))
+    )
 
 
 def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -319,21 +347,30 @@ def content_key(term: str) -> str | None:
     return term_key(" ".join(content)) if 1 < len(content) < len(words) else None
 
 
-def japanese_words(table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None) -> list[str]:
+def japanese_words(
+    table: dict[str, list[str]],
+    query: str,
+    chinese_words: ChineseWords | None = None,
+    joined: frozenset[str] = frozenset(),
+) -> list[str]:
     """The Japanese words of the terms the query holds (read_terms), each once, in the order the query
     names them; [] if it names none."""
     japanese: list[str] = []
-    for _, words in read_terms(table, query, chinese_words):
+    for _, words in read_terms(table, query, chinese_words, joined):
         japanese += [word for word in words if word not in japanese]
     return japanese
 
 
 def read_terms(
-    table: dict[str, list[str]], query: str, chinese_words: ChineseWords | None = None
+    table: dict[str, list[str]],
+    query: str,
+    chinese_words: ChineseWords | None = None,
+    joined: frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
     """(the term as the query writes it, read: lower case, simplified, an English term's words one space
     apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
-    order the query names them. Chinese is cut into words first (chinese.py)."""
+    order the query names them. Chinese is cut into words first (chinese.py). A key of joined (joined_words)
+    is read from one typed word only: "before the hands" is no beforehand, 予め."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
@@ -341,7 +378,7 @@ def read_terms(
         by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
-                if candidate in table:
+                if candidate in table and (j == i + 1 or candidate not in joined):
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
     if tokenize.HAN_RE.search(text) and HONOUR_TERM in table:
@@ -502,8 +539,11 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
     found = []
     for i, verb in enumerate(words):
         for particle, following in zip(words[i + 2 : i + MAX_WORDS], words[i + 3 : i + MAX_WORDS + 1] + [None]):
-            if particle.group() not in PHRASAL_PARTICLES or (following and following.group() == "of"):
-                continue  # "out of the box" is a preposition's, no particle's
+            before_of = following is not None and following.group() == "of"
+            if particle.group() not in PHRASAL_PARTICLES or (
+                before_of and particle.group() != PARTICLE_AFTER_OBJECT_BEFORE_OF
+            ):
+                continue  # "in the back of the board" is a preposition's, no particle's
             key = next((k for k in span_keys([verb.group(), particle.group()]) if k in table), None)
             if key:
                 found.append((verb.start(), verb.end(), key, (particle.start(), particle.end())))

@@ -291,13 +291,15 @@
      * term a Chinese or English query names. */
     readTerms(query) {
       const table = this.pack.translations, T = K.translation;
+      const joined = this.joinedWords || (this.joinedWords = new Set(this.pack.joined_words || []));
       const text = this.toSimplified(query.normalize("NFKC").toLowerCase());
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
         const byNext = this.senseByPlace(words, i) || this.verbByPlace(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
-          const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c]);
+          // translation.joined_words: a key of one written word is read from one typed word only (before the hands: no 予め)
+          const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -348,7 +350,9 @@
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 2; j < Math.min(i + T.max_words, words.length); j++) {
           const particle = words[j], following = words[j + 1];
-          if (!T.phrasal_particles.includes(particle[0]) || (following && following[0] === "of")) continue;
+          // "out of" after the object stays the verb's (took his cards out of the board: take out)
+          const beforeOf = following && following[0] === "of";
+          if (!T.phrasal_particles.includes(particle[0]) || (beforeOf && particle[0] !== T.particle_after_object_before_of)) continue;
           const hit = this.spanKeys([words[i][0], particle[0]]).find((c) => table[c]);
           if (hit) {
             ordered.push([words[i].index, words[i].index + words[i][0].length, hit, [particle.index, particle.index + particle[0].length]]);
