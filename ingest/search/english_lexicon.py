@@ -25,6 +25,8 @@ from ingest.sources.corpus import tab_separated_lines
 COLUMNS = {"english": str, "japanese": str, "gloss": str, "word": str}
 SCHEMA = (COLUMNS, {"pk": "english"})
 LEXICON_FILE = "english_lexicon.tsv"
+CORRECTIONS_FILE = "english_lexicon_corrections.tsv"  # applied by make_english_lexicon.py
+JAPANESE_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 ENGLISH_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 # a word's endings a term need not share (led is its own word; slowly reads as slow): tried in this
 # order, the first that leaves a known word wins
@@ -261,6 +263,28 @@ def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:
                 f"expected `english<TAB>japanese<TAB>gloss<TAB>word` (english and word in lower case), got {line!r}",
             )
         found.append((fields[0], fields[1], fields[2], fields[3]))
+    return found
+
+
+def read_corrections(path: Path) -> dict[str, str]:
+    """corpus/english_lexicon_corrections.tsv: {the dictionary's English word: the reading its rows take,
+    "" for none}; a bad line (no reason quoting the Laws' Japanese, a word twice) is a ParseError."""
+    found: dict[str, str] = {}
+    for number, line, fields in tab_separated_lines(path):
+        if (
+            len(fields) != 3
+            or not ENGLISH_RE.fullmatch(fields[0])
+            or fields[1] != fields[1].strip()
+            or not JAPANESE_RE.search(fields[2])
+        ):
+            raise ParseError(
+                str(path),
+                number,
+                f"expected `word<TAB>reading (empty: none)<TAB>reason quoting the Laws` (word in lower case), got {line!r}",
+            )
+        if fields[0] in found:
+            raise ParseError(str(path), number, f"{fields[0]!r} is corrected twice")
+        found[fields[0]] = fields[1]
     return found
 
 

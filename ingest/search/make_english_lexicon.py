@@ -38,9 +38,11 @@ The same dictionary, corpus and options give the same file.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sqlite3
 import unicodedata
+from collections import Counter
 from importlib.metadata import version
 from pathlib import Path
 
@@ -48,12 +50,23 @@ import jamdict_data
 import lemminflect
 from sudachipy import SplitMode
 
-from ingest.search.english_lexicon import ENGLISH_RE, FUNCTION_WORDS, PHRASAL_PARTICLES, is_verb, stems
+from ingest.parsers.records import ParseError
+from ingest.search.english_lexicon import (
+    CORRECTIONS_FILE,
+    ENGLISH_RE,
+    FUNCTION_WORDS,
+    PHRASAL_PARTICLES,
+    is_verb,
+    read_corrections,
+    stems,
+)
 from ingest.search.glossary import documents
 from ingest.sources.registry import Registry
 from ingest.text import tokenize
 from ingest.text.forgiving import sound_key, to_katakana
 
+HAN_RE = re.compile(r"[\u3400-\u9fff]+")  # a spoken form in hanzi only: Chinese or a Japanese compound
+PROPER_NOUN = "固有名詞"
 ROOT = Path(__file__).resolve().parents[2]
 VERB_TENSES = {"VBD", "VBN"}  # LemmInflect's (Penn) tags of a verb's past and past participle
 PARENTHESIS_RE = re.compile(r"\([^()]*\)")
@@ -80,21 +93,57 @@ HEADER = """# Everyday English words -> the Japanese word the Laws print for the
 def corpus_words(conn: sqlite3.Connection) -> dict[str, int]:
     """{word as written: how often the corpus prints it} of the lexicon's content words (the written
     word, not its search form: カード is searched as カド, and JMdict writes カード); a kanji word's
-    kana spelling (いけん for 意見) is no word of its own here: JMdict's kana words are other words."""
+    kana spelling (いけん for 意見) is no word of its own here: JMdict's kana words are other words; nor is a
+    word counted only in the vocabulary's Chinese spoken forms (`chinese_spoken_counts`)."""
+    chinese = chinese_spoken_counts(conn)
     return {
         surface: count or 0
         for surface, norm, dropped, light, count in conn.execute(
             "select surface, norm, dropped, light, count from search_lexicon"
         )
-        if not dropped and not light and (surface == norm or not HIRAGANA_RE.fullmatch(surface))
+        if not dropped
+        and not light
+        and (surface == norm or not HIRAGANA_RE.fullmatch(surface))
+        and not (count and count <= chinese[surface])
     }
+
+
+def chinese_spoken_counts(conn: sqlite3.Connection) -> Counter:
+    """{surface: how often the director vocabulary's Chinese spoken forms hold it}, cut as
+    ingest/search/lexicon.py cuts every spoken form into table search_lexicon's counts: the lexicon counts
+    a Chinese phrase's pieces as words (有局 'vulnerable': 有 + 局; 不小心: 不 + 小心), which no English word
+    should read (bureau: 局, prudence: 小心)."""
+    found: Counter = Counter()
+    for (spoken,) in conn.execute("select coalesce(spoken, '[]') from vocabulary"):
+        for form in json.loads(spoken):
+            if is_chinese(form):
+                for token in tokenize.japanese_tokens(tokenize.clean_query(form)):
+                    found[unicodedata.normalize("NFKC", token.surface)] += 1
+    return found
+
+
+def is_chinese(spoken: str) -> bool:
+    """Whether a spoken form is Chinese: written in hanzi only, and SudachiPy cuts it into a piece of one
+    character, a word it does not know or a proper noun (有 + 局, 正面 + 朝上 'a place name'), where a
+    Japanese compound falls into common words (大会 + 要項, 誘導 + 質問; 推測, 長考 whole)."""
+    if not HAN_RE.fullmatch(spoken):
+        return False
+    return any(
+        len(morpheme.surface()) == 1 or morpheme.is_oov() or morpheme.part_of_speech()[1] == PROPER_NOUN
+        for morpheme in tokenize.sudachi_tokenizer().tokenize(spoken, SplitMode.C)
+    )
 
 
 def searchable(conn: sqlite3.Connection) -> frozenset[str]:
     """The corpus words a search can find by: printed in some form (their normalised form is printed under
     any spelling), or with neighbours the corpus prints (躊躇う: 躊躇). A word neither (休み for "rest", 悲しみ)
     finds nothing and would only be shown as what an English word was read as."""
-    printed = {norm for norm, count in conn.execute("select norm, count from search_lexicon") if count}
+    chinese = chinese_spoken_counts(conn)
+    printed = {
+        norm
+        for surface, norm, count in conn.execute("select surface, norm, count from search_lexicon")
+        if (count or 0) > chinese[surface]
+    }
     near = {word for (word,) in conn.execute("select distinct word from search_neighbours")}
     return frozenset(
         surface for surface, norm in conn.execute("select surface, norm from search_lexicon") if norm in printed
@@ -298,10 +347,25 @@ def infinitive_rows(
     return {f"to {word}": verbs[word] for word in sorted(verbs) if read_as_noun(word, pairs, verbs, laws_verbs)}
 
 
+def corrected(rows: dict[str, tuple[str, str, str]], corrections: dict[str, str], source: Path):
+    """The rows with corpus/english_lexicon_corrections.tsv applied: every row of a corrected dictionary word
+    (its inflections too: take out, took out) takes the reading, or is dropped where the reading is empty.
+    A correction that meets no row is stale: a ParseError, so that the file stays what the output needs."""
+    stale = sorted(set(corrections) - {word for _, _, word in rows.values()})
+    if stale:
+        raise ParseError(str(source), None, f"corrections of words the dictionary gives no row: {', '.join(stale)}")
+    return {
+        english: (corrections.get(word, japanese), gloss, word)
+        for english, (japanese, gloss, word) in rows.items()
+        if corrections.get(word, japanese)
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
     parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "english_lexicon.tsv")
+    parser.add_argument("--corrections", type=Path, default=ROOT / "corpus" / CORRECTIONS_FILE)
     parser.add_argument("--max-sense", type=int, default=2, help="an entry's first senses only")
     parser.add_argument("--max-gloss", type=int, default=6, help="a sense's first glosses only")
     parser.add_argument("--max-words", type=int, default=2, help="an English gloss of at most this many words")
@@ -316,6 +380,7 @@ def main() -> None:
     pairs = best_pairs(found)
     verbs = best_pairs(item for item in found if is_verb(item[2]))
     rows = {**pairs, **inflected_rows(pairs, verbs, laws_verbs), **infinitive_rows(pairs, verbs, laws_verbs)}
+    rows = corrected(rows, read_corrections(args.corrections), args.corrections)
     with args.out.open("w", encoding="utf-8") as out:
         out.write(
             HEADER.format(
