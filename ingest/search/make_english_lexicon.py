@@ -380,7 +380,10 @@ def main() -> None:
     pairs = best_pairs(found)
     verbs = best_pairs(item for item in found if is_verb(item[2]))
     rows = {**pairs, **inflected_rows(pairs, verbs, laws_verbs), **infinitive_rows(pairs, verbs, laws_verbs)}
-    rows = corrected(rows, read_corrections(args.corrections), args.corrections)
+    try:
+        rows = corrected(rows, read_corrections(args.corrections), args.corrections)
+    except ParseError as error:
+        raise SystemExit(f"make_english_lexicon: {error}") from None
     with args.out.open("w", encoding="utf-8") as out:
         out.write(
             HEADER.format(
