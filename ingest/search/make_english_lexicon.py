@@ -32,7 +32,10 @@ forgot, making, took back) are rows of their own; a verb's past reads its verb s
 平均, the noun mean), and so do a regular past and the infinitive ("to stop") of a word read as a noun or an
 adjective (corrected: 直す, not correct's 正しい; "tried to stop": 止める, not stop's ストップ), unless the
 Laws print that reading as a verb (フォローする, 要求する).
-The same dictionary, corpus and options give the same file.
+Then corpus/english_lexicon_corrections.tsv is applied: a word the ranking reads wrongly takes the Laws' word
+(agree: 同意, not 受け入れる) or none, each with the Laws' words that justify it; a correction no row meets fails.
+The lexicon's words counted only in the vocabulary's Chinese spoken forms (有局: 有 + 局) are no words of the corpus.
+The same dictionary, corpus, corrections and options give the same file.
 """
 
 from __future__ import annotations
@@ -85,7 +88,8 @@ HEADER = """# Everyday English words -> the Japanese word the Laws print for the
 # as shipped in jamdict-data {jamdict_data} (https://pypi.org/project/jamdict-data/, compiled 2021-04-17),
 # inflections from LemmInflect {lemminflect} (MIT), the corpus's readings from SudachiPy {sudachipy}.
 # This file is under CC BY-SA like the dictionary.
-# Options: --max-sense {max_sense} --max-gloss {max_gloss} --max-words {max_words}. Do not edit by hand.
+# Options: --max-sense {max_sense} --max-gloss {max_gloss} --max-words {max_words}. Do not edit by hand: a wrong
+# reading is corrected in corpus/english_lexicon_corrections.tsv, with the Laws' words, and the file made again.
 # english\tjapanese\tgloss\tword (the dictionary's word that english inflects)
 """
 
