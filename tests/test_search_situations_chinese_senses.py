@@ -104,3 +104,23 @@ def test_acting_before_ones_turn_is_out_of_rotation(search_conn):
     轮到's 順番 alone."""
     found = readings(search_conn, "上家没轮到就叫了一红心")
     assert found.get("没轮到") == ["順番外"], found
+
+
+@pytest.mark.parametrize(
+    "query, word, synonym_sense",
+    [
+        ("和规定的不一样 叫品不同", "不同", "明確"),  # "different, distinct": 別 is everyday; 明確 is 68C's "clear"
+        ("他送了一个礼物", "礼物", "現行"),  # "gift, present": no 現行, the current trick's "present"
+    ],
+)
+def test_a_later_synonym_of_an_everyday_first_sense_reads_nothing(search_conn, query, word, synonym_sense):
+    """A word whose first sense is a word the Laws print everywhere (不同 "different": 別) says that sense; a later
+    gloss's rarer word is another sense of the English (distinct: 明確) shown as also searched."""
+    found = readings(search_conn, query)
+    assert synonym_sense not in found.get(word, []), found
+
+
+def test_a_later_gloss_in_the_words_own_kanji_still_reads(search_conn):
+    """手续 "procedure, formalities" keeps 手続き (47A 手続き), written with its own 手."""
+    found = readings(search_conn, "手续不对")
+    assert "手続き" in found.get("手续", []), found

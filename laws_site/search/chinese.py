@@ -302,7 +302,10 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
     """The telling Japanese words of each entry's first FIRST_GLOSSES glosses (its commonest senses)."""
     japanese: list[str] = []
     for glosses, keys in zip(entries, named):
-        for gloss, key in list(zip(glosses, keys))[:FIRST_GLOSSES]:
+        for position, (gloss, key) in enumerate(list(zip(glosses, keys))[:FIRST_GLOSSES]):
+            # the first sense is an everyday word of the Laws (不同 "different": 別): a later synonym's rarer word is
+            # another sense (distinct: 明確; 礼物 "gift, present": 現行), unless written in the word's own kanji
+            everyday = position and telling.everyday(table.get(gloss_key(glosses[0])) or table.get(keys[0]) or ())
             # a verb's gloss reads the English verb where its word alone reads a noun (放 "to place": 置く, no 位置)
             verb = gloss_key(gloss) in table
             key = gloss_key(gloss) if verb else key
@@ -312,6 +315,7 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
                 if telling(word)
                 and word not in japanese
                 and (verb or shares_kanji(chinese, word) or not noun_for_verb(gloss, key, word, telling))
+                and not (everyday and not shares_kanji(chinese, word))
             ]
     return japanese
 
@@ -439,6 +443,12 @@ class TellingWords:
     def __call__(self, word: str) -> bool:
         terms = self.terms(word)
         return bool(terms) and all(0 < self.printed[term] <= TELLING_SHARE * self.units for term in terms)
+
+    def everyday(self, words) -> bool:
+        """Whether the Laws print a word among `words` in more than TELLING_SHARE of their units (別, 変更): a
+        sense so common that a later synonym's rarer word (distinct: 明確) is not what the word says."""
+        limit = TELLING_SHARE * self.units
+        return any(self.terms(word) and all(self.printed[term] > limit for term in self.terms(word)) for word in words)
 
     def prints_negated(self, word: str) -> bool:
         """Whether a noun + しない is the one negated word the Laws print (フォローしない: フオロない)."""
