@@ -124,3 +124,10 @@ def test_a_later_gloss_in_the_words_own_kanji_still_reads(search_conn):
     """手续 "procedure, formalities" keeps 手続き (47A 手続き), written with its own 手."""
     found = readings(search_conn, "手续不对")
     assert "手続き" in found.get("手续", []), found
+
+
+def test_a_term_said_as_the_head_of_the_laws_phrase_reads_the_head_too(search_conn):
+    """说明 is the vocabulary's コールの説明 and 説明 of anything else (68C's 明確な説明 of a line of play): 没说明 is the
+    Laws' 説明しない (70C1 説明せず), as 没跟出 is フォローしない."""
+    found = readings(search_conn, "庄家摊牌了 但是没说明打算怎么打")
+    assert found.get("没说明", [None])[0] == "説明しない", found
