@@ -131,3 +131,9 @@ def test_a_term_said_as_the_head_of_the_laws_phrase_reads_the_head_too(search_co
     Laws' 説明しない (70C1 説明せず), as 没跟出 is フォローしない."""
     found = readings(search_conn, "庄家摊牌了 但是没说明打算怎么打")
     assert found.get("没说明", [None])[0] == "説明しない", found
+
+
+def test_dummys_spreading_is_no_claim(search_conn):
+    """明手摊牌 (1997 45F 「明手摊牌后」: dummy's hand spread) is 41D's ダミーのハンド, not 摊牌's claim (取りの宣言)."""
+    found = readings(search_conn, "明手摊牌的时候把将牌放在了左边")
+    assert found.get("明手摊牌") == ["ダミーのハンド"] and "取りの宣言" not in str(found), found
