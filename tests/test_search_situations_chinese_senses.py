@@ -137,3 +137,17 @@ def test_dummys_spreading_is_no_claim(search_conn):
     """明手摊牌 (1997 45F 「明手摊牌后」: dummy's hand spread) is 41D's ダミーのハンド, not 摊牌's claim (取りの宣言)."""
     found = readings(search_conn, "明手摊牌的时候把将牌放在了左边")
     assert found.get("明手摊牌") == ["ダミーのハンド"] and "取りの宣言" not in str(found), found
+
+
+@pytest.mark.parametrize(
+    "query, word, japanese",
+    [
+        ("庄家声明剩下的墩都是他的", "声明", "申し立て"),  # "to state ... statement": 68A 申し立て
+        ("明手建议庄家先打方块", "建议", "示唆"),  # "to propose, to suggest ... suggestion": 16B1 示唆
+    ],
+)
+def test_a_later_noun_of_a_first_verb_sense_reads(search_conn, query, word, japanese):
+    """CC-CEDICT lists a word's verbs, then the same sense as nouns (声明 "to state, to declare, statement"): the
+    noun of a first verb is a first sense too."""
+    found = readings(search_conn, query)
+    assert japanese in found.get(word, []), found

@@ -310,7 +310,7 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
     """The telling Japanese words of each entry's first FIRST_GLOSSES glosses (its commonest senses)."""
     japanese: list[str] = []
     for glosses, keys in zip(entries, named):
-        for position, (gloss, key) in enumerate(list(zip(glosses, keys))[:FIRST_GLOSSES]):
+        for position, (gloss, key) in enumerate(first_senses(list(zip(glosses, keys)))):
             # the first sense is an everyday word of the Laws (不同 "different": 別): a later synonym's rarer word is
             # another sense (distinct: 明確; 礼物 "gift, present": 現行), unless written in the word's own kanji
             everyday = position and telling.everyday(table.get(gloss_key(glosses[0])) or table.get(keys[0]) or ())
@@ -326,6 +326,19 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
                 and not (everyday and not shares_kanji(chinese, word))
             ]
     return japanese
+
+
+def first_senses(glossed: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """An entry's first FIRST_GLOSSES glosses, and a later one that is the noun of a first verb (声明 "to state, to
+    declare, statement": CC-CEDICT lists a word's verbs, then the same sense as nouns; statement is 68A's 申し立て)."""
+    first = glossed[:FIRST_GLOSSES]
+    verbs = [bare(gloss).removesuffix("e") for gloss, _ in first if gloss.startswith("to ") and " " not in bare(gloss)]
+    nouns = [
+        (gloss, key)
+        for gloss, key in glossed[FIRST_GLOSSES:]
+        if not gloss.startswith("to ") and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
+    ]
+    return first + nouns
 
 
 def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
