@@ -194,8 +194,8 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for key in terms:
         if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]
-        else:  # 说明 is 説明 of anything (68C's 明確な説明 of a line of play), not only コールの説明, its term's phrase
-            head = japanese_kanji(key)
+        elif len(key) >= MIN_TERM_CHARS:  # 说明 is 説明 of anything (68C's 明確な説明 of a line of play), not only
+            head = japanese_kanji(key)  # コールの説明, its term's phrase (one character: 问 is 質問, no 問 alone)
             if (
                 head not in table[key]
                 and any(head in japanese for japanese in table[key])
