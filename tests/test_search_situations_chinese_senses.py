@@ -104,3 +104,50 @@ def test_acting_before_ones_turn_is_out_of_rotation(search_conn):
     轮到's 順番 alone."""
     found = readings(search_conn, "上家没轮到就叫了一红心")
     assert found.get("没轮到") == ["順番外"], found
+
+
+@pytest.mark.parametrize(
+    "query, word, synonym_sense",
+    [
+        ("和规定的不一样 叫品不同", "不同", "明確"),  # "different, distinct": 別 is everyday; 明確 is 68C's "clear"
+        ("他送了一个礼物", "礼物", "現行"),  # "gift, present": no 現行, the current trick's "present"
+    ],
+)
+def test_a_later_synonym_of_an_everyday_first_sense_reads_nothing(search_conn, query, word, synonym_sense):
+    """A word whose first sense is a word the Laws print everywhere (不同 "different": 別) says that sense; a later
+    gloss's rarer word is another sense of the English (distinct: 明確) shown as also searched."""
+    found = readings(search_conn, query)
+    assert synonym_sense not in found.get(word, []), found
+
+
+def test_a_later_gloss_in_the_words_own_kanji_still_reads(search_conn):
+    """手续 "procedure, formalities" keeps 手続き (47A 手続き), written with its own 手."""
+    found = readings(search_conn, "手续不对")
+    assert "手続き" in found.get("手续", []), found
+
+
+def test_a_term_said_as_the_head_of_the_laws_phrase_reads_the_head_too(search_conn):
+    """说明 is the vocabulary's コールの説明 and 説明 of anything else (68C's 明確な説明 of a line of play): 没说明 is the
+    Laws' 説明しない (70C1 説明せず), as 没跟出 is フォローしない."""
+    found = readings(search_conn, "庄家摊牌了 但是没说明打算怎么打")
+    assert found.get("没说明", [None])[0] == "説明しない", found
+
+
+def test_dummys_spreading_is_no_claim(search_conn):
+    """明手摊牌 (1997 45F 「明手摊牌后」: dummy's hand spread) is 41D's ダミーのハンド, not 摊牌's claim (取りの宣言)."""
+    found = readings(search_conn, "明手摊牌的时候把将牌放在了左边")
+    assert found.get("明手摊牌") == ["ダミーのハンド"] and "取りの宣言" not in str(found), found
+
+
+@pytest.mark.parametrize(
+    "query, word, japanese",
+    [
+        ("庄家声明剩下的墩都是他的", "声明", "申し立て"),  # "to state ... statement": 68A 申し立て
+        ("明手建议庄家先打方块", "建议", "示唆"),  # "to propose, to suggest ... suggestion": 16B1 示唆
+    ],
+)
+def test_a_later_noun_of_a_first_verb_sense_reads(search_conn, query, word, japanese):
+    """CC-CEDICT lists a word's verbs, then the same sense as nouns (声明 "to state, to declare, statement"): the
+    noun of a first verb is a first sense too."""
+    found = readings(search_conn, query)
+    assert japanese in found.get(word, []), found

@@ -194,6 +194,14 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for key in terms:
         if len(key) < MIN_TERM_CHARS and key not in said:
             del table[key]
+        elif len(key) >= MIN_TERM_CHARS:  # 说明 is 説明 of anything (68C's 明確な説明 of a line of play), not only
+            head = japanese_kanji(key)  # コールの説明, its term's phrase (one character: 问 is 質問, no 問 alone)
+            if (
+                head not in table[key]
+                and any(head in japanese for japanese in table[key])
+                and head in data.lexicon.words
+            ):
+                table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
     telling = TellingWords(conn, data)
     readings = {}
@@ -302,7 +310,10 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
     """The telling Japanese words of each entry's first FIRST_GLOSSES glosses (its commonest senses)."""
     japanese: list[str] = []
     for glosses, keys in zip(entries, named):
-        for gloss, key in list(zip(glosses, keys))[:FIRST_GLOSSES]:
+        for position, (gloss, key) in enumerate(first_senses(list(zip(glosses, keys)))):
+            # the first sense is an everyday word of the Laws (不同 "different": 別): a later synonym's rarer word is
+            # another sense (distinct: 明確; 礼物 "gift, present": 現行), unless written in the word's own kanji
+            everyday = position and telling.everyday(table.get(gloss_key(glosses[0])) or table.get(keys[0]) or ())
             # a verb's gloss reads the English verb where its word alone reads a noun (放 "to place": 置く, no 位置)
             verb = gloss_key(gloss) in table
             key = gloss_key(gloss) if verb else key
@@ -312,8 +323,22 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
                 if telling(word)
                 and word not in japanese
                 and (verb or shares_kanji(chinese, word) or not noun_for_verb(gloss, key, word, telling))
+                and not (everyday and not shares_kanji(chinese, word))
             ]
     return japanese
+
+
+def first_senses(glossed: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """An entry's first FIRST_GLOSSES glosses, and a later one that is the noun of a first verb (声明 "to state, to
+    declare, statement": CC-CEDICT lists a word's verbs, then the same sense as nouns; statement is 68A's 申し立て)."""
+    first = glossed[:FIRST_GLOSSES]
+    verbs = [bare(gloss).removesuffix("e") for gloss, _ in first if gloss.startswith("to ") and " " not in bare(gloss)]
+    nouns = [
+        (gloss, key)
+        for gloss, key in glossed[FIRST_GLOSSES:]
+        if not gloss.startswith("to ") and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
+    ]
+    return first + nouns
 
 
 def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
@@ -439,6 +464,12 @@ class TellingWords:
     def __call__(self, word: str) -> bool:
         terms = self.terms(word)
         return bool(terms) and all(0 < self.printed[term] <= TELLING_SHARE * self.units for term in terms)
+
+    def everyday(self, words) -> bool:
+        """Whether the Laws print a word among `words` in more than TELLING_SHARE of their units (別, 変更): a
+        sense so common that a later synonym's rarer word (distinct: 明確) is not what the word says."""
+        limit = TELLING_SHARE * self.units
+        return any(self.terms(word) and all(self.printed[term] > limit for term in self.terms(word)) for word in words)
 
     def prints_negated(self, word: str) -> bool:
         """Whether a noun + しない is the one negated word the Laws print (フォローしない: フオロない)."""
