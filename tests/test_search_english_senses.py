@@ -52,6 +52,18 @@ def test_out_of_after_the_object_is_the_verbs_particle(search_conn):
     assert "引き出す" not in read(search_conn, "declarer led the ace out of the wrong hand")
 
 
+def test_a_particle_before_its_own_object_is_a_preposition(search_conn):
+    """ "put his cards on the table" (68A: a hand shown) is put, 置く, not put on, JMdict's 掛ける (to wear), shown
+    as also searched; "took the card off the table" is took, not take off (外す); "in" before its object says
+    into, the phrasal verb's sense: "put the card in the wrong pocket" is 90B6's ポケットに入れる."""
+    words = read(search_conn, "declarer just put his cards on the table and said the rest are mine")
+    assert "置く" in words and "掛ける" not in words, words
+    assert "掛ける" not in read(search_conn, "declarer put the card down on the table")
+    assert "外す" not in read(search_conn, "he took the card off the table")
+    assert "入れる" in read(search_conn, "he put the card in the wrong pocket")
+    assert "戻す" in read(search_conn, "he put the cards back in the board")  # the particle before "in" still reads
+
+
 def test_two_typed_words_never_read_one_written_word(search_conn):
     """ "before the hands" lost its "the" as a term's function word and joined into beforehand, JMdict's 予め,
     shown as also searched (62D1's query: before the hands went back); a key only ever written as one word
@@ -116,6 +128,10 @@ READ_ALIKE = [
     "the card in the back of the board",
     "it was noticed before the hands went back",
     "we agreed it beforehand",
+    "declarer just put his cards on the table and said the rest are mine",
+    "he took the card off the table",
+    "he put the card in the wrong pocket",
+    "he put the cards back in the board",
 ]
 
 

@@ -140,6 +140,10 @@ PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
 # after the verb "out of" is a preposition's ("ran out of time"), and so is any other particle before "of" ("in
 # the back of the board"); a term holding "out of" (out of turn) is longer and still wins
 PARTICLE_AFTER_OBJECT_BEFORE_OF = "out"
+# before the words an object begins with (OBJECT_WORDS) a particle is a preposition heading a phrase of its own:
+# "put his cards on the table" is put (置く), not put on (掛ける, to wear); but "in" there says where the object goes
+# into, the phrasal verb's own sense: "put the card in the wrong pocket" is put in, 入れる (90B6 ポケットに入れる)
+PARTICLE_INTO_AN_OBJECT = "in"
 
 # the particles that, right after a verb's past or participle, make a phrasal verb ("turned up": arrived, "gave
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those

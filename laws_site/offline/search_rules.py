@@ -190,6 +190,7 @@ def rules() -> dict:
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),
             "particle_after_object_before_of": english_lexicon.PARTICLE_AFTER_OBJECT_BEFORE_OF,
+            "particle_into_an_object": english_lexicon.PARTICLE_INTO_AN_OBJECT,
             "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
             "verb_subjects": sorted(english_lexicon.VERB_SUBJECTS),
             "verb_adverbs": sorted(english_lexicon.VERB_ADVERBS),

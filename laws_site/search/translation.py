@@ -41,6 +41,7 @@ from ingest.search.english_lexicon import (
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
     PARTICLE_AFTER_OBJECT_BEFORE_OF,
+    PARTICLE_INTO_AN_OBJECT,
     PHRASAL_PARTICLES,
     POSSESSIVES,
     PURPOSE,
@@ -535,7 +536,9 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
     """(start, end of the verb, the phrasal verb's key, the particle's (start, end)) of each verb whose
     particle comes after its object ("put the card back": put back, 戻す; "turned the card over": turn
     over): the verb reads the phrasal verb, the words between their own, the particle nothing. The first
-    particle up to MAX_WORDS words on that names a phrasal verb with it, not one of a preposition (out of)."""
+    particle up to MAX_WORDS words on that names a phrasal verb with it, not one of a preposition (out of); a
+    particle before the words an object begins with heads a phrase of its own ("put his cards on the table"), but for
+    "in" (PARTICLE_INTO_AN_OBJECT: "put the card in the wrong pocket" is put in, 入れる)."""
     found = []
     for i, verb in enumerate(words):
         for particle, following in zip(words[i + 2 : i + MAX_WORDS], words[i + 3 : i + MAX_WORDS + 1] + [None]):
@@ -544,6 +547,12 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
                 before_of and particle.group() != PARTICLE_AFTER_OBJECT_BEFORE_OF
             ):
                 continue  # "in the back of the board" is a preposition's, no particle's
+            if (
+                following is not None
+                and following.group() in OBJECT_WORDS
+                and particle.group() != PARTICLE_INTO_AN_OBJECT
+            ):
+                break  # "put his cards on the table": a preposition with its own object, not put on (掛ける)
             key = next((k for k in span_keys([verb.group(), particle.group()]) if k in table), None)
             if key:
                 found.append((verb.start(), verb.end(), key, (particle.start(), particle.end())))

@@ -353,6 +353,8 @@
           // "out of" after the object stays the verb's (took his cards out of the board: take out)
           const beforeOf = following && following[0] === "of";
           if (!T.phrasal_particles.includes(particle[0]) || (beforeOf && particle[0] !== T.particle_after_object_before_of)) continue;
+          // a particle before the words an object begins with heads a phrase of its own (put his cards on the table), but "in" (put the card in the wrong pocket: put in)
+          if (following && T.object_words.includes(following[0]) && particle[0] !== T.particle_into_an_object) break;
           const hit = this.spanKeys([words[i][0], particle[0]]).find((c) => table[c]);
           if (hit) {
             ordered.push([words[i].index, words[i].index + words[i][0].length, hit, [particle.index, particle.index + particle[0].length]]);
