@@ -203,6 +203,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             ):
                 table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
+    modifiers = clipped_modifiers(data)
+    domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
+    glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
     readings = {}
     for word, _, english in rows:
@@ -211,7 +214,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
         japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
-            japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
+            japanese = reading(entries, glossed, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
         if japanese:
             readings[word] = japanese
     table.update(readings)
@@ -432,6 +435,22 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
             found.setdefault(key, [])
             found[key] += [word for word in japanese if word not in found[key]]
     return found
+
+
+def clipped_modifiers(data) -> frozenset[str]:
+    """The English words the vocabulary lists as a term said clipped to its modifier (insufficient: Insufficient
+    Bid; clarification: Clarification Period). An English director saying one means the term, but a Chinese word
+    glossed so says only the modifier, of anything: 不够 "not enough, insufficient" (牌不够: too few cards) and 不到
+    "not reaching, insufficient" are no 不十分なビッド, a bid."""
+    found = set()
+    for entry in data.vocabulary.entries:
+        words = [search_key(word) for word in (entry.en or "").split()]
+        for said in (search_key(word) for word in entry.spoken if word.isascii()):
+            # the word right before the term's last word modifies that head (Team Captain's captain is the head;
+            # Options after an Irregularity's options is one too)
+            if len(words) > 1 and said in words[:-1] and words.index(said) == len(words) - 2:
+                found.add(said)
+    return frozenset(found)
 
 
 class TellingWords:
