@@ -76,3 +76,13 @@ def test_a_term_said_clipped_to_its_modifier_is_no_chinese_words_sense(search_co
         "ビッド",
         "不十分なビッド",
     ]
+
+
+def test_a_negated_verb_the_dictionary_glosses_as_an_adverb_reads_nothing(search_conn):
+    """不想 is 不 + 想 "to want" and CC-CEDICT's one word "unexpectedly": 「我不想让他取消」 (I don't want him to
+    cancel, the 29A query) read 偶然, the Laws' inadvertent (25A), shown as also searched. A word the dictionary
+    glosses with a negation (不够 "not enough") keeps its reading."""
+    data = search_data(search_conn)
+    assert "偶然" not in translation.japanese_words(data.translations, "我不想让他取消", data.chinese)
+    assert "不想" not in data.translations
+    assert "不小心" in data.translations  # the vocabulary's inadvertently, 偶然, is unchanged

@@ -86,6 +86,7 @@ SURU = "為る"  # する as the index normalises it
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
 NOT_DONE = ("没", "没有", "未")
+NEGATIONS = ("不", "没")  # a word opening with one may be a verb said not done (不想: does not want)
 NOT_DONE_SUFFIX = "しない"
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -208,8 +209,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
     readings = {}
+    rows_english = {word: english for word, _, english in rows}
     for word, _, english in rows:
-        if word in table or word in CAUSATIVES + CARRYING_VERBS:
+        if word in table or word in CAUSATIVES + CARRYING_VERBS or negated_verb_as_adverb(word, english, rows_english):
             continue
         japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
@@ -435,6 +437,19 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
             found.setdefault(key, [])
             found[key] += [word for word in japanese if word not in found[key]]
     return found
+
+
+def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) -> bool:
+    """Whether a word is a negation and a verb (不想: 不 + 想 "to want") that the dictionary glosses only as an
+    adverb (不想 "unexpectedly"): at the table it is the verb negated (我不想让他取消: I don't want him to cancel),
+    so it reads nothing, not the adverb's word (偶然, the Laws' inadvertent)."""
+    glosses = (english or "").split(ENTRY_SEPARATOR)[0].split(GLOSS_SEPARATOR)
+    return (
+        len(word) == 2
+        and word[0] in NEGATIONS
+        and is_chinese_verb(glosses_of.get(word[1]) or "")
+        and all(gloss.endswith("ly") for gloss in glosses)
+    )
 
 
 def clipped_modifiers(data) -> frozenset[str]:
