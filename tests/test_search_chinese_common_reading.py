@@ -61,3 +61,28 @@ def test_a_verbs_sense_reads_no_noun_the_laws_never_say_as_an_action(search_conn
     assert "当たり" not in data.translations.get("敲", [])
     assert data.translations["回"] == ["戻る"]
     assert "停止" in data.translations["停"]
+
+
+def test_a_term_said_clipped_to_its_modifier_is_no_chinese_words_sense(search_conn):
+    """insufficient is what an English director says for an Insufficient Bid (the vocabulary's spoken form), but
+    不够 "not enough, insufficient" and 不到 "not reaching, insufficient" say only the modifier, of anything
+    (「我的牌不够十三张」: too few cards, Law 13): they read no 不十分なビッド; 个别 "individual" reads no 個人戦
+    (Rectification in Individual Events). English keeps the clipped term."""
+    data = search_data(search_conn)
+    for query in ("我的牌不够十三张", "叫牌不到", "个别情况"):
+        read = translation.japanese_words(data.translations, query, data.chinese)
+        assert not {"不十分なビッド", "個人戦"} & set(read), (query, read)
+    assert translation.japanese_words(data.translations, "the bid was insufficient", data.chinese) == [
+        "ビッド",
+        "不十分なビッド",
+    ]
+
+
+def test_a_negated_verb_the_dictionary_glosses_as_an_adverb_reads_nothing(search_conn):
+    """不想 is 不 + 想 "to want" and CC-CEDICT's one word "unexpectedly": 「我不想让他取消」 (I don't want him to
+    cancel, the 29A query) read 偶然, the Laws' inadvertent (25A), shown as also searched. A word the dictionary
+    glosses with a negation (不够 "not enough") keeps its reading."""
+    data = search_data(search_conn)
+    assert "偶然" not in translation.japanese_words(data.translations, "我不想让他取消", data.chinese)
+    assert "不想" not in data.translations
+    assert "不小心" in data.translations  # the vocabulary's inadvertently, 偶然, is unchanged

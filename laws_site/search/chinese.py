@@ -86,6 +86,7 @@ SURU = "為る"  # する as the index normalises it
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
 NOT_DONE = ("没", "没有", "未")
+NEGATIONS = ("不", "没")  # a word opening with one may be a verb said not done (不想: does not want)
 NOT_DONE_SUFFIX = "しない"
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -203,15 +204,19 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             ):
                 table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
+    modifiers = clipped_modifiers(data)
+    domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
+    glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
     readings = {}
+    rows_english = {word: english for word, _, english in rows}
     for word, _, english in rows:
-        if word in table or word in CAUSATIVES + CARRYING_VERBS:
+        if word in table or word in CAUSATIVES + CARRYING_VERBS or negated_verb_as_adverb(word, english, rows_english):
             continue
         japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
             entries = [entry.split(GLOSS_SEPARATOR) for entry in english.split(ENTRY_SEPARATOR)]
-            japanese = reading(entries, table, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
+            japanese = reading(entries, glossed, domain, telling, laws_terms, one_character=len(word) == 1, word=word)
         if japanese:
             readings[word] = japanese
     table.update(readings)
@@ -432,6 +437,35 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
             found.setdefault(key, [])
             found[key] += [word for word in japanese if word not in found[key]]
     return found
+
+
+def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) -> bool:
+    """Whether a word is a negation and a verb (不想: 不 + 想 "to want") that the dictionary glosses only as an
+    adverb (不想 "unexpectedly"): at the table it is the verb negated (我不想让他取消: I don't want him to cancel),
+    so it reads nothing, not the adverb's word (偶然, the Laws' inadvertent)."""
+    glosses = (english or "").split(ENTRY_SEPARATOR)[0].split(GLOSS_SEPARATOR)
+    return (
+        len(word) == 2
+        and word[0] in NEGATIONS
+        and is_chinese_verb(glosses_of.get(word[1]) or "")
+        and all(gloss.endswith("ly") for gloss in glosses)
+    )
+
+
+def clipped_modifiers(data) -> frozenset[str]:
+    """The English words the vocabulary lists as a term said clipped to its modifier (insufficient: Insufficient
+    Bid; clarification: Clarification Period). An English director saying one means the term, but a Chinese word
+    glossed so says only the modifier, of anything: 不够 "not enough, insufficient" (牌不够: too few cards) and 不到
+    "not reaching, insufficient" are no 不十分なビッド, a bid."""
+    found = set()
+    for entry in data.vocabulary.entries:
+        words = [search_key(word) for word in (entry.en or "").split()]
+        for said in (search_key(word) for word in entry.spoken if word.isascii()):
+            # the word right before the term's last word modifies that head (Team Captain's captain is the head;
+            # Options after an Irregularity's options is one too)
+            if len(words) > 1 and said in words[:-1] and words.index(said) == len(words) - 2:
+                found.add(said)
+    return frozenset(found)
 
 
 class TellingWords:
