@@ -129,11 +129,11 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     its bm25 over the words (scaled so the best is 1), which tells apart units covering alike; weighed by
     the unit's kind and its document's role (situation_weights); a part that covers more than the unit it
     belongs to takes its place (parts_first)."""
-    clauses = branch.coverage_clauses or branch.clauses
-    covered = covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares)
+    covered = branch_coverage(fts, data, branch, doc)
     shares = covered.shares()
     if not shares:
         return {}
+    clauses = branch.coverage_clauses or branch.clauses
     rows = fts_rows(fts, data, tokenize.fts_match(clauses, "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
@@ -144,6 +144,17 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     }
     parts_first(data, scores, covered)
     return {rowid: [score, branch, "any", None] for rowid, score in scores.items()}
+
+
+def branch_coverage(fts: OneSearch, data: SearchData, branch, doc: str | None) -> Covered:
+    """covered_words of a sentence branch, worked out once per search (OneSearch.covered: sentence_hits ranks by
+    it, ranking.cited_rule_first compares two units by it). Keyed by the branch itself, kept alive beside it."""
+    key = (id(branch), doc)
+    found = fts.covered.get(key)
+    if found is None:
+        clauses = branch.coverage_clauses or branch.clauses
+        found = fts.covered[key] = (branch, covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares))
+    return found[1]
 
 
 def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) -> None:

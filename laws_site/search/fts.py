@@ -27,6 +27,8 @@ class OneSearch:
         self.conn = conn
         self.read: dict[str, list[tuple]] = {}
         self.matched: dict[str, list[int]] = {}
+        # a sentence branch's coverage (coverage.branch_coverage), read by its hits and again by ranking
+        self.covered: dict[tuple[int, str | None], tuple] = {}
 
     def rows(self, match: str) -> list[tuple]:
         found = self.read.get(match)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import content_clauses, covered_words, sentence_hits, situation_weights
+from laws_site.search.coverage import branch_coverage, content_clauses, sentence_hits, situation_weights
 from laws_site.search.data import NAVIGATION_KINDS, SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -249,9 +249,8 @@ def cited_rule_first(conn, fts: OneSearch, data: SearchData, merged: dict[int, l
             # ranked by coverage alone: a unit the 索引 or the glossary points to keeps its place (and its boost)
             if branch is None or one[2:4] != ["any", None] or other[2:4] != ["any", None]:
                 continue
-            if id(branch) not in shares:
-                clauses = branch.coverage_clauses or branch.clauses
-                shares[id(branch)] = covered_words(fts, data, clauses, branch.lang, doc, branch.term_shares).shares()
+            if id(branch) not in shares:  # the coverage sentence_hits ranked the branch by
+                shares[id(branch)] = branch_coverage(fts, data, branch, doc).shares()
             found = shares[id(branch)]
             if round(found.get(applying, 0.0), 9) == round(found.get(rule, 0.0), 9) > 0.0:
                 one[0], other[0] = other[0], one[0]
