@@ -28,8 +28,10 @@ DUTY_NEXT = {"なく": {"て", "ては", "ちゃ", "っちゃ"}, "ない": {"と
 NEGATED_SUFFIX = "ない"
 # a negated する as printed (フォローしない, フォローせず): its negating ending, then する's stem (し, せ)
 NEGATION_END_RE = re.compile("(?:な(?:い|かっ|く)|ず|ぬ)$")
+# a noun + する said not done as the Laws write it (フォローしない), the one word index and query share
+DONE_NOT = "しない"
 # the forms of a negated する a report types (after the noun)
-DO_TYPED = ("しない", "しなかっ", "しなく", "せず", "していない", "していなかっ", "してない", "してなかっ")
+DO_TYPED = (DONE_NOT, "しなかっ", "しなく", "せず", "していない", "していなかっ", "してない", "してなかっ")
 
 
 def negated_places(words: list[tuple[str, int, int, str]], text: str) -> list[tuple[int, str]]:

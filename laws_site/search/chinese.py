@@ -81,13 +81,11 @@ PLAYER_WORDS = (
 WARNINGS = ("提醒", "提示")
 WARNED = "注意"
 WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
-SURU = "為る"  # する as the index normalises it
 # a verb said not done (没跟出: did not follow; 没提醒: did not alert) is what the Laws print as a noun + する not
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
 NOT_DONE = ("没", "没有", "未")
 NEGATIONS = ("不", "没")  # a word opening with one may be a verb said not done (不想: does not want)
-NOT_DONE_SUFFIX = "しない"
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
 
@@ -257,9 +255,9 @@ def negated_readings(costs: dict[str, int], table: dict[str, list[str]], telling
         ]
         negated = next(
             (
-                (japanese, japanese.removesuffix("する") + NOT_DONE_SUFFIX)
+                (japanese, japanese.removesuffix("する") + word_forms.DONE_NOT)
                 for japanese in actions
-                if telling.prints_negated(japanese.removesuffix("する") + NOT_DONE_SUFFIX)
+                if telling.prints_negated(japanese.removesuffix("する") + word_forms.DONE_NOT)
             ),
             None,
         )
@@ -484,7 +482,7 @@ class TellingWords:
         ):
             words = text.split()
             self.printed.update(set(words))
-            self.with_suru.update(word for word, following in zip(words, words[1:]) if following == SURU)
+            self.with_suru.update(word for word, following in zip(words, words[1:]) if following == word_forms.DO)
             self.units += 1
         self.lexicon = data.lexicon
         self.noun_senses = noun_senses(conn)

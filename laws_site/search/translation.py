@@ -59,12 +59,11 @@ from ingest.search.english_lexicon import (
     other_suits,
     stems,
 )
-from ingest.text import forgiving, tokenize
+from ingest.text import forgiving, tokenize, word_forms
 from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, chinese_counts, term_key
 from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
-NEGATED_DO = "しない"  # a noun + する said not done, as the Laws print it (ingest/text/word_forms.py: one word)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
@@ -221,7 +220,7 @@ def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
     for key, japanese in table.items():
         if not key.isascii() or key.startswith(NEGATION) or NEGATION + key in table:
             continue
-        negated = [word + NEGATED_DO for word in japanese if word + NEGATED_DO in data.lexicon.words]
+        negated = [word + word_forms.DONE_NOT for word in japanese if word + word_forms.DONE_NOT in data.lexicon.words]
         if negated:
             found[NEGATION + key] = negated
     return found
