@@ -1,5 +1,6 @@
 """corpus/english_lexicon_corrections.tsv: well formed, and every correction present in the shipped
-corpus/english_lexicon.tsv (a regeneration that skips them, or a hand edit of a corrected row, fails here)."""
+corpus/english_lexicon.tsv (a regeneration that skips them, or a hand edit of a corrected row, fails here and
+stops the build at the correction's line)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers.records import ParseError
-from ingest.search.english_lexicon import CORRECTIONS_FILE, LEXICON_FILE, read_corrections, read_lexicon
+from ingest.search.english_lexicon import (
+    CORRECTIONS_FILE,
+    LEXICON_FILE,
+    check_corrections_applied,
+    correction_lines,
+    read_corrections,
+    read_lexicon,
+)
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -46,3 +54,17 @@ def test_a_bad_correction_names_its_line(tmp_path, line, problem):
     with pytest.raises(ParseError, match=problem) as raised:
         read_corrections(path)
     assert raised.value.line in (2, 3)
+
+
+def test_the_shipped_lexicon_passes_the_builds_check():
+    check_corrections_applied(read_lexicon(CORPUS / LEXICON_FILE), CORPUS / CORRECTIONS_FILE)
+
+
+@pytest.mark.parametrize("word", ["agree", "winner"])
+def test_a_lexicon_edited_by_hand_stops_the_build_at_the_correction(tmp_path, word):
+    """agree is corrected to 同意: a row of agree read otherwise fails; winner reads nothing: a row of it fails."""
+    pairs = read_lexicon(CORPUS / LEXICON_FILE) + [(word, "勝者", "to win", word)]
+    line = next(number for number, corrected, _ in correction_lines(CORPUS / CORRECTIONS_FILE) if corrected == word)
+    with pytest.raises(ParseError, match="make the lexicon again") as raised:
+        check_corrections_applied(pairs, CORPUS / CORRECTIONS_FILE)
+    assert raised.value.line == line and repr(word) in str(raised.value)

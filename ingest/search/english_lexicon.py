@@ -25,7 +25,7 @@ from ingest.sources.corpus import tab_separated_lines
 COLUMNS = {"english": str, "japanese": str, "gloss": str, "word": str}
 SCHEMA = (COLUMNS, {"pk": "english"})
 LEXICON_FILE = "english_lexicon.tsv"
-CORRECTIONS_FILE = "english_lexicon_corrections.tsv"  # applied by make_english_lexicon.py
+CORRECTIONS_FILE = "english_lexicon_corrections.tsv"  # applied by make_english_lexicon.py, checked by the build
 JAPANESE_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 ENGLISH_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 # a word's endings a term need not share (led is its own word; slowly reads as slow): tried in this
@@ -270,10 +270,10 @@ def read_lexicon(path: Path) -> list[tuple[str, str, str, str]]:
     return found
 
 
-def read_corrections(path: Path) -> dict[str, str]:
-    """corpus/english_lexicon_corrections.tsv: {the dictionary's English word: the reading its rows take,
-    "" for none}; a bad line (no reason quoting the Laws' Japanese, a word twice) is a ParseError."""
-    found: dict[str, str] = {}
+def correction_lines(path: Path) -> list[tuple[int, str, str]]:
+    """corpus/english_lexicon_corrections.tsv: (line, the dictionary's English word, the reading its rows take,
+    "" for none); a bad line (no reason quoting the Laws' Japanese, a word twice) is a ParseError."""
+    found: list[tuple[int, str, str]] = []
     for number, line, fields in tab_separated_lines(path):
         if (
             len(fields) != 3
@@ -286,10 +286,34 @@ def read_corrections(path: Path) -> dict[str, str]:
                 number,
                 f"expected `word<TAB>reading (empty: none)<TAB>reason quoting the Laws` (word in lower case), got {line!r}",
             )
-        if fields[0] in found:
+        if fields[0] in {word for _, word, _ in found}:
             raise ParseError(str(path), number, f"{fields[0]!r} is corrected twice")
-        found[fields[0]] = fields[1]
+        found.append((number, fields[0], fields[1]))
     return found
+
+
+def read_corrections(path: Path) -> dict[str, str]:
+    """{the dictionary's English word: the reading its rows take, "" for none}, as `correction_lines` reads them."""
+    return {word: reading for _, word, reading in correction_lines(path)}
+
+
+def check_corrections_applied(pairs: list[tuple[str, str, str, str]], path: Path) -> None:
+    """The build's check that the lexicon is the maker's, corrections applied: a correction whose word still
+    reads otherwise (the lexicon edited by hand, or made again without the file) is a ParseError at its line."""
+    readings: dict[str, set[str]] = {}
+    for english, japanese, _, word in pairs:
+        readings.setdefault(word, set()).add(japanese)
+    spelled = {english for english, *_ in pairs}
+    for number, word, reading in correction_lines(path):
+        wanted = {reading} if reading else set()
+        if readings.get(word, set()) != wanted or (word in spelled) != bool(reading):
+            found = ", ".join(sorted(readings.get(word, ()))) or "nothing"
+            raise ParseError(
+                str(path),
+                number,
+                f"{word!r} should read {reading or 'nothing'} but {LEXICON_FILE} has {found}: "
+                "make the lexicon again (python -m ingest.search.make_english_lexicon), never edit it by hand",
+            )
 
 
 def lexicon_rows(pairs: list[tuple[str, str, str, str]]) -> list[dict]:

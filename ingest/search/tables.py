@@ -23,7 +23,7 @@ from typing import Callable
 
 from ingest.parsers.records import Unit
 from ingest.search import chinese_lexicon
-from ingest.search.english_lexicon import LEXICON_FILE, read_lexicon
+from ingest.search.english_lexicon import CORRECTIONS_FILE, LEXICON_FILE, check_corrections_applied, read_lexicon
 from ingest.search.english_lexicon import SCHEMA as ENGLISH_SCHEMA
 from ingest.search.english_lexicon import lexicon_rows as english_rows
 from ingest.search.expansions import SCHEMA as EXPANSION_SCHEMA
@@ -109,11 +109,13 @@ def search_tables_awaiting_tokens(
     English terms' sound keys: half the work) now, the others in the function returned, of the tokens."""
     if vocabulary is None:
         vocabulary = vocabulary_rows(Path(corpus_dir) / "vocabulary.yml")
+    english_pairs = read_lexicon(Path(corpus_dir) / LEXICON_FILE)
+    check_corrections_applied(english_pairs, Path(corpus_dir) / CORRECTIONS_FILE)
     now = {
         "variants": [{"variant": v, "canonical": c} for v, c in sorted(variants.items())],
         "vocabulary": vocabulary,
         "term_tokens": term_token_rows(units, languages, glossary),
-        "search_english": english_rows(read_lexicon(Path(corpus_dir) / LEXICON_FILE)),
+        "search_english": english_rows(english_pairs),
         "search_chinese": chinese_lexicon.lexicon_rows(
             chinese_lexicon.read_lexicon(Path(corpus_dir) / chinese_lexicon.LEXICON_FILE)
         ),
