@@ -74,6 +74,9 @@ class Covered:
         # {rowid: the clauses' places its own title or text prints}: a part printing the sentence's words itself
         # tells more than one reading them under its law's title (parts_first)
         self.printed: dict[int, list[int]] = {}
+        # {rowid: the places it covers only as a part of a heading the vocabulary names for them}: they raise the
+        # part, but do not make it cover all its heading covers (47 カードを引っ込める stays before 47B)
+        self.named_below: dict[int, set[int]] = {}
 
     def shares(self) -> dict[int, float]:
         total = sum(self.weights)
@@ -118,6 +121,13 @@ def covered_words(
             covered.printed.setdefault(rowid, []).append(place)
         for rowid in named:
             credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
+        # a named heading's parts read under it, as under its text (66C 終了したトリック under 66 トリックの検査,
+        # named for 前のトリックを見る): they decide what it names
+        for rowid in (rowid for rowid in named if rowid in data.headings):
+            for below in data.context_below.get(rowid, ()):
+                if credits.get(below, 0.0) < CONTEXT_TEXT_CREDIT:
+                    credits[below] = CONTEXT_TEXT_CREDIT
+                    covered.named_below.setdefault(below, set()).add(place)
         for rowid, credit in credits.items():
             if rowid in ranked and (doc is None or units[rowid][1] == doc):
                 covered.credits.setdefault(rowid, {})[place] = credit
@@ -184,7 +194,7 @@ def parts_first(data: SearchData, scores: dict[int, float], covered: Covered) ->
             # a word the part prints (or the 索引 files under it), not one a commentary note mentions; under a
             # heading (a title, no text), a part covering every word the heading covers: it decides nothing they do not
             if not any(TEXT_CREDIT <= credit > own.get(place, 0.0) for place, credit in mine.items()) and not (
-                heading and covers_all(mine, own)
+                heading and covers_all(mine, own, covered.named_below.get(part, ()))
             ):
                 continue
             places = sorted(own.keys() | mine.keys())
@@ -226,10 +236,13 @@ def siblings(data: SearchData, one: int, other: int) -> bool:
     )
 
 
-def covers_all(part: dict[int, float], unit: dict[int, float]) -> bool:
-    """Whether a part covers, at least under its unit's lead-in, every word its unit covers (not by a note alone)."""
+def covers_all(part: dict[int, float], unit: dict[int, float], named=()) -> bool:
+    """Whether a part covers, at least under its unit's lead-in, every word its unit covers (not by a note alone,
+    nor `named`: the places it covers only as a part of a heading the vocabulary names for them)."""
     return all(
-        part.get(place, 0.0) >= CONTEXT_TEXT_CREDIT for place, credit in unit.items() if credit >= CONTEXT_TEXT_CREDIT
+        part.get(place, 0.0) >= CONTEXT_TEXT_CREDIT and place not in named
+        for place, credit in unit.items()
+        if credit >= CONTEXT_TEXT_CREDIT
     )
 
 

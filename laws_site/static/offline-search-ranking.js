@@ -258,9 +258,9 @@
     },
 
     /** search.coverage.covers_all: a part covers, at least under its unit's lead-in, every word its unit covers. */
-    coversAll(part, unit) {
+    coversAll(part, unit, named) {
       const least = this.w.CONTEXT_TEXT_CREDIT;
-      return [...unit].every(([place, credit]) => credit < least || (part.get(place) || 0.0) >= least);
+      return [...unit].every(([place, credit]) => credit < least || ((part.get(place) || 0.0) >= least && !(named && named.has(place))));
     },
 
     /** search.coverage.parts_first: a part covering a word better than its unit takes the unit's place. */
@@ -280,7 +280,7 @@
           const mine = credits.get(part) || new Map();
           // a word the part prints (or the 索引 files under it), not one a commentary note mentions
           if (![...mine].some(([place, credit]) => credit >= this.w.TEXT_CREDIT && credit > (own.get(place) || 0.0))
-            && !(heading && this.coversAll(mine, own))) continue;
+            && !(heading && this.coversAll(mine, own, covered.namedBelow.get(part)))) continue;
           const places = [...new Set([...own.keys(), ...mine.keys()])].sort((a, b) => a - b);
           let cover = 0;
           for (const p of places) cover += weights[p] * Math.max(mine.get(p) || 0.0, own.get(p) || 0.0);
@@ -348,7 +348,7 @@
     coveredWords(clauses, lang, doc, shares) {
       const s = this.situations, w = this.w;
       const wanted = this.contentClauses(clauses);
-      const covered = { credits: new Map(), weights: [], printed: new Map() };
+      const covered = { credits: new Map(), weights: [], printed: new Map(), namedBelow: new Map() };
       if (wanted.length < 2) return covered;
       const searchable = this.searchable[lang] || new Set();
       // coverage.phrase_units: the laws a phrase of the vocabulary names, for each of its words the sentence holds
@@ -384,6 +384,15 @@
         }
         for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) { const credit = found[1] * boundShare(rowid); for (const t of found[0]) give(t, credit); } }
         for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
+        // coverage.covered_words: a named heading's parts read under it, as under its text
+        for (const rowid of named) {
+          if (s.headings.has(rowid)) for (const below of s.below.get(rowid) || []) {
+            if ((credits.get(below) || 0.0) >= w.CONTEXT_TEXT_CREDIT) continue;
+            credits.set(below, w.CONTEXT_TEXT_CREDIT);
+            if (!covered.namedBelow.has(below)) covered.namedBelow.set(below, new Set());
+            covered.namedBelow.get(below).add(place);
+          }
+        }
         for (const [rowid, credit] of credits) {
           if (searchable.has(rowid) && !s.evidence.has(rowid) && (doc === null || this.units.get(rowid)[1] === doc)) {
             if (!covered.credits.has(rowid)) covered.credits.set(rowid, new Map());

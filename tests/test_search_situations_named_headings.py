@@ -1,0 +1,51 @@
+"""A heading the director vocabulary names for a sentence's words (66 トリックの検査, named for 前のトリックを見る)
+passes those words on to its parts, as its text would (coverage.covered_words, CONTEXT_TEXT_CREDIT): the part
+that decides the situation ranks with the heading, not far below it (issue 36); but not as covering all the
+heading covers (coverage.covers_all): on the server and offline alike (tests/test_search_parity.py)."""
+
+from __future__ import annotations
+
+from laws_site.search import coverage, engine
+from laws_site.search.data import search_data
+from laws_site.search.fts import OneSearch
+from laws_site.search.plan import make_plan
+from laws_site.search.weights import CONTEXT_TEXT_CREDIT, VOCABULARY_CREDIT
+
+
+def credits_of(conn, query: str) -> tuple[list[str], dict[str, dict[int, float]]]:
+    """The content words of the query's sentence and, per unit id, the credit each word earns it."""
+    data = search_data(conn)
+    branch = make_plan(data, query, None).branches[0]
+    found = coverage.covered_words(OneSearch(conn), data, branch.clauses, "ja", None)
+    words = [clause[0] for clause in coverage.content_clauses(data, branch.clauses)]
+    units = {rowid: unit for unit, rowid in data.rowids.items()}
+    return words, {units[rowid]: credits for rowid, credits in found.credits.items()}
+
+
+def test_a_named_headings_parts_cover_its_words_as_under_its_text(search_conn):
+    words, credits = credits_of(search_conn, "前のトリックを見たい")
+    seen = words.index("見る")
+    data = search_data(search_conn)
+    assert data.rowids["laws-2017-ja:66"] in data.headings  # トリックの検査: a title, no text
+    assert credits["laws-2017-ja:66"][seen] == VOCABULARY_CREDIT
+    # 66C 終了したトリック prints 検査, not 見る: it reads 見る under 66, as every part of 66 does
+    for part in ("66A", "66B", "66C", "66D"):
+        assert credits[f"laws-2017-ja:{part}"][seen] == CONTEXT_TEXT_CREDIT, part
+
+
+def test_a_named_law_with_a_text_of_its_own_keeps_the_word(search_conn):
+    """50 ペナルティカード, named for ラフ, has a text of its own: its parts (50A-50E) say nothing of ruffing."""
+    words, credits = credits_of(search_conn, "ディフェンダーがラフしたカードを見せた")
+    ruffed = words.index("ラフ")
+    assert credits["laws-2017-ja:50"][ruffed] == VOCABULARY_CREDIT
+    for part in ("50A", "50B", "50C", "50D", "50D1", "50E"):
+        assert ruffed not in credits[f"laws-2017-ja:{part}"], part
+
+
+def test_the_parts_rise_and_the_heading_named_whole_keeps_its_place(search_conn):
+    """66's parts now rank among the first (before, none in the top 10); but words a part covers only as the named
+    heading's part do not make it cover all the heading covers: 47 カードを引っ込める stays first, before 47B."""
+    found = [result["id"] for result in engine.search(search_conn, "前のトリックを見たい", limit=10)]
+    assert found[0] == "laws-2017-ja:66" and "laws-2017-ja:66C" in found, found
+    found = [result["id"] for result in engine.search(search_conn, "出したカードを引っ込めたい", limit=3)]
+    assert found[0] == "laws-2017-ja:47", found
