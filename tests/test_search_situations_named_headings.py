@@ -1,4 +1,4 @@
-"""A heading the director vocabulary names for a sentence's words (66 トリックの検査, named for 前のトリックを見る)
+"""A heading the director vocabulary or a 索引 entry names for a sentence's words (66 トリックの検査, named for 前のトリックを見る)
 passes those words on to its parts, as its text would (coverage.covered_words, CONTEXT_TEXT_CREDIT): the part
 that decides the situation ranks with the heading, not far below it (issue 36); but not as covering all the
 heading covers (coverage.covers_all): on the server and offline alike (tests/test_search_parity.py)."""
@@ -9,7 +9,7 @@ from laws_site.search import coverage, engine
 from laws_site.search.data import search_data
 from laws_site.search.fts import OneSearch
 from laws_site.search.plan import make_plan
-from laws_site.search.weights import CONTEXT_TEXT_CREDIT, VOCABULARY_CREDIT
+from laws_site.search.weights import CONTEXT_TEXT_CREDIT, INDEX_CREDIT, VOCABULARY_CREDIT
 
 
 def credits_of(conn, query: str) -> tuple[list[str], dict[str, dict[int, float]]]:
@@ -31,6 +31,16 @@ def test_a_named_headings_parts_cover_its_words_as_under_its_text(search_conn):
     # 66C 終了したトリック prints 検査, not 見る: it reads 見る under 66, as every part of 66 does
     for part in ("66A", "66B", "66C", "66D"):
         assert credits[f"laws-2017-ja:{part}"][seen] == CONTEXT_TEXT_CREDIT, part
+
+
+def test_a_heading_the_index_files_a_word_under_passes_it_to_its_parts(search_conn):
+    """The 索引 files 91 (ペナルティか出場停止か: a title, no text) under セッション/別の意味: 91A and 91B, which print
+    neither 別 nor 意味, read them under it."""
+    words, credits = credits_of(search_conn, "セッションを別の意味で中断した")
+    meaning = words.index("意味")
+    assert credits["laws-2017-ja:91"][meaning] == INDEX_CREDIT
+    for part in ("91A", "91B"):
+        assert credits[f"laws-2017-ja:{part}"][meaning] == CONTEXT_TEXT_CREDIT, part
 
 
 def test_a_named_law_with_a_text_of_its_own_keeps_the_word(search_conn):

@@ -40,6 +40,7 @@ from laws_site.search.weights import (
     COVERAGE_MIN_IDF,
     COVERAGE_UNPRINTED_CHARS,
     COVERAGE_WEIGHT,
+    INDEX_CREDIT,
     SITUATION_DEFINITION_WEIGHT,
     SITUATION_ROLE_WEIGHT,
     TEXT_CREDIT,
@@ -74,7 +75,7 @@ class Covered:
         # {rowid: the clauses' places its own title or text prints}: a part printing the sentence's words itself
         # tells more than one reading them under its law's title (parts_first)
         self.printed: dict[int, list[int]] = {}
-        # {rowid: the places it covers only as a part of a heading the vocabulary names for them}: they raise the
+        # {rowid: the places it covers only as a part of a heading named for them (vocabulary, 索引)}: they raise the
         # part, but do not make it cover all its heading covers (47 カードを引っ込める stays before 47B)
         self.named_below: dict[int, set[int]] = {}
 
@@ -102,6 +103,7 @@ def covered_words(
     ranked = data.situation_units.get(lang, frozenset())
     units = data.units
     named_for = vocabulary_named(data) if lang == "ja" else {}
+    evidence = data.evidence
     in_phrases = phrase_units(data, wanted) if lang == "ja" else {}
     for clause in wanted:
         rows = fts.rowids(tokenize.fts_match([clause], "AND"))
@@ -121,9 +123,12 @@ def covered_words(
             covered.printed.setdefault(rowid, []).append(place)
         for rowid in named:
             credits[rowid] = max(credits.get(rowid, 0.0), VOCABULARY_CREDIT)
-        # a named heading's parts read under it, as under its text (66C 終了したトリック under 66 トリックの検査,
-        # named for 前のトリックを見る): they decide what it names
-        for rowid in (rowid for rowid in named if rowid in data.headings):
+        # a heading the vocabulary or a 索引 entry names for the word passes it to its parts, as its text would (66C
+        # 終了したトリック under 66 トリックの検査, named for 前のトリックを見る): they decide what it names
+        indexed = [
+            target for row in rows if (found := evidence.get(row)) and found[1] >= INDEX_CREDIT for target in found[0]
+        ]
+        for rowid in dict.fromkeys(rowid for rowid in (*named, *indexed) if rowid in data.headings):
             for below in data.context_below.get(rowid, ()):
                 if credits.get(below, 0.0) < CONTEXT_TEXT_CREDIT:
                     credits[below] = CONTEXT_TEXT_CREDIT

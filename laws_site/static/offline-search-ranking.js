@@ -384,8 +384,10 @@
         }
         for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) { const credit = found[1] * boundShare(rowid); for (const t of found[0]) give(t, credit); } }
         for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
-        // coverage.covered_words: a named heading's parts read under it, as under its text
-        for (const rowid of named) {
+        // coverage.covered_words: a heading the vocabulary or a 索引 entry names for the word passes it to its parts
+        const indexed = [];
+        for (const row of rows) { const found = s.evidence.get(row); if (found && found[1] >= w.INDEX_CREDIT) indexed.push(...found[0]); }
+        for (const rowid of new Set([...named, ...indexed])) {
           if (s.headings.has(rowid)) for (const below of s.below.get(rowid) || []) {
             if ((credits.get(below) || 0.0) >= w.CONTEXT_TEXT_CREDIT) continue;
             credits.set(below, w.CONTEXT_TEXT_CREDIT);
