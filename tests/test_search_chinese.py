@@ -209,6 +209,46 @@ def test_one_with_a_measure_word_is_an_article_not_a_count(data):
     assert "一张" not in data.translations
 
 
+def test_more_cards_than_a_hand_holds_is_an_incorrect_number_of_cards(data):
+    """十四张: no hand or suit holds more than thirteen cards, so the count is Law 13's カードの過不足 as well (13B
+    「ハンドのカードが最初から13枚より多く」); a count a hand can hold (十二张) is the count alone."""
+    found = dict(translation.read_terms(data.translations, "叫完牌才发现北家有十四张 南家只有十二张", data.chinese))
+    assert found["十四张"] == ["14枚", "カードの過不足"] and found["十二张"] == ["12枚"], found
+
+
+HELD_SUIT_QUERIES = ["防家有这门花色却垫了别的 马上发现了", "手里还有红心 可以垫别的花色吗", "他没有这门花色 垫了一张"]
+
+
+def test_a_suit_said_held_is_one_the_player_could_follow(data):
+    """有这门花色 (had the suit) is the duty to follow (44C 「可能ならスートにフォローしなければならない」), and the discard
+    beside it no inability to follow (44D 「スートにフォローできない場合」): 垫 reads ディスカード alone there."""
+    for query in HELD_SUIT_QUERIES[:2]:
+        found = dict(translation.read_terms(data.translations, query, data.chinese, suits_held=data.suits_held))
+        assert found["垫"] == ["ディスカード"] and "スートにフォローする" in words(data, query), found
+    assert "スートにフォローできない場合" in words(data, "庄家垫了一张")
+
+
+def test_a_suit_said_not_held_is_no_failure_to_follow(data):
+    """没有这门花色 (has none of the suit) is the Laws' 「スートのカードがない」 (61B), never 没 + 有这门花色 read as a
+    thing not done (スートにフォローしない: a revoke), and its discard may be an inability to follow."""
+    found = dict(
+        translation.read_terms(data.translations, HELD_SUIT_QUERIES[2], data.chinese, suits_held=data.suits_held)
+    )
+    assert found["没有这门花色"] == ["スートのカードがない"] and "スートにフォローできない場合" in found["垫"], found
+
+
+def test_the_offline_engine_reads_a_suit_held_and_too_many_cards_as_the_server_does(data, search_pack_file):
+    queries = [*HELD_SUIT_QUERIES, "叫完牌才发现北家有十四张 南家只有十二张"]
+    server = [
+        [
+            list(term)
+            for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words, data.suits_held)
+        ]
+        for q in queries
+    ]
+    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+
+
 @pytest.mark.parametrize(
     "query, said, japanese",
     [

@@ -21,7 +21,19 @@ from ingest.search import english_lexicon, glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
 from laws_site.pages import search as search_page
 from laws_site.read import units
-from laws_site.search import chinese, citations, expansions, plan, presentation, query, translation, weights, why, words
+from laws_site.search import (
+    chinese,
+    citations,
+    expansions,
+    plan,
+    presentation,
+    query,
+    suits_said,
+    translation,
+    weights,
+    why,
+    words,
+)
 
 # Python's spelling of a class -> JavaScript's (with the `u` flag): the word characters' classes
 CLASS_SPELLINGS = {
@@ -205,6 +217,7 @@ def rules() -> dict:
             "articles": sorted(english_lexicon.ARTICLES),
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
+            "inability_to_follow": suits_said.INABILITY_TO_FOLLOW,
             "aspect_particles": sorted(translation.ASPECT_PARTICLES),
             "manner_mark": translation.MANNER_MARK,
             "degree_adverbs": sorted(translation.DEGREE_ADVERBS),

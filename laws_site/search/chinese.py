@@ -134,6 +134,8 @@ COUNTED_NUMBERS = "两 二 三 四 五 六 七 八 九 十 十一 十二 十三 
 COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 # cards, players (四家: the four hands; 四个人: four people, the classifier 个 with 人), tricks
 MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "个人": "人", "墩": "トリック"}
+CARD_COUNTER = "枚"
+HAND_CARDS = 13
 # after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person; 一个人:
 # one person), not the word 个人 "individual" (個人): one word with them, reading nothing, as costly as the cut
 # it replaces (a count from two reads as a count: 四个人 4人)
@@ -154,6 +156,17 @@ def chinese_counts() -> dict[str, str]:
         for number, count in zip(COUNTED_NUMBERS, COUNTS)
         for measure, counter in MEASURE_WORDS.items()
     }
+
+
+def too_many_cards() -> list[str]:
+    """The counts of cards no hand or suit can hold, more than a hand's thirteen (十四张): said of a hand, they
+    are Law 13's incorrect number of cards (13B 「ハンドのカードが最初から13枚より多く」)."""
+    return [
+        number + measure
+        for number, count in zip(COUNTED_NUMBERS, COUNTS)
+        for measure, counter in MEASURE_WORDS.items()
+        if counter == CARD_COUNTER and count > HAND_CARDS
+    ]
 
 
 def term_key(word: str) -> str:

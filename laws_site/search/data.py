@@ -21,7 +21,7 @@ from ingest.text import tokenize
 from ingest.text.spelling import document_names
 from laws_site.read import queries
 from laws_site.read.units import permalink
-from laws_site.search import chinese, translation
+from laws_site.search import chinese, suits_said, translation
 from laws_site.search.chinese import ChineseWords
 from laws_site.search.expansions import ExpansionData
 from laws_site.search.shown import ShownUnits
@@ -100,6 +100,7 @@ class SearchData:
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
     joined_words: frozenset[str] = frozenset()  # keys read from one typed word only (translation.joined_words)
+    suits_held: frozenset[str] = frozenset()  # keys of a suit said held (suits_said.suits_held): no inability to follow
     # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
     chinese: ChineseWords = field(default_factory=ChineseWords)
     # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with
@@ -250,6 +251,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     written_whole: set[str] = set()
     data.translations = translation.translations(data, translation.dictionary_pairs(conn), written_whole)
     data.joined_words = translation.joined_words(data.translations, written_whole)
+    data.suits_held = suits_said.suits_held(data)
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
     if registry.current_laws:
         data.index_entries = list(_index_entries(conn, registry.current_laws.id, data))

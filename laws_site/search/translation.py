@@ -60,8 +60,26 @@ from ingest.search.english_lexicon import (
     stems,
 )
 from ingest.text import forgiving, tokenize, word_forms
-from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, chinese_counts, term_key
-from laws_site.search.words import STRAINS, SUIT_WORD
+from laws_site.search.chinese import (
+    MAX_WORD_CHARS,
+    MIN_TERM_CHARS,
+    ChineseWords,
+    chinese_counts,
+    term_key,
+    too_many_cards,
+)
+from laws_site.search.suits_said import (
+    FOLLOW_SUIT_TERM,
+    SUIT_NOT_HELD,
+    SUIT_SAID,
+    able_to_follow,
+    chinese_suits,
+    chinese_suits_held,
+    chinese_suits_not_held,
+    chinese_suits_not_held_named,
+    incorrect_number_of_cards,
+)
+from laws_site.search.words import SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
@@ -78,10 +96,6 @@ ASPECT_PARTICLES = frozenset("了过着")
 # "wrong", 好 no 良い); a term of two or more (打得慢 is one, 大声) still reads
 MANNER_MARK = "得"
 DEGREE_ADVERBS = frozenset(["很", "太", "真", "挺", "非常", "特别", "这么", "那么", "有点"])
-# a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
-# 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
-NOT_HELD = ("没有", "没")
-SUIT_NOT_HELD = f"{SUIT_WORD}のカードがない"
 BID_LEVELS = "一二三四五六七"  # a bid's level said in Chinese (四黑桃, 三无将)
 # a bid's level said in English (one spade, 4 hearts), and eight, nine, which no bid has but a director may be told of
 # ("he bid eight hearts", as 8黑桃 in Chinese)
@@ -143,9 +157,17 @@ def translations(
         add(word, [digits])
     for said, count in chinese_counts().items():
         add(said, [count])
+    incorrect_number = incorrect_number_of_cards(data)
+    for said in too_many_cards():  # 十四张: the count, and Law 13's term for a hand that holds it
+        add(said, incorrect_number)
     suits = chinese_suits(data)
     for said in chinese_suits_not_held(suits):
         add(said, [SUIT_NOT_HELD])
+    for said in chinese_suits_not_held_named([*suits, SUIT_SAID]):
+        add(said, [SUIT_NOT_HELD])
+    follow_suit = table.get(term_key(FOLLOW_SUIT_TERM), [])
+    for said in chinese_suits_held([*suits, SUIT_SAID]):  # 有这门花色: a player able to follow (44C, 61A)
+        add(said, follow_suit)
     for said in suits:  # a suit named in a sentence is the Laws' スート: they rule a suit, never a named one
         table[term_key(said)] = [SUIT_WORD]
     for said, japanese in [*suits.items(), *chinese_notrump(data).items()]:  # ... but a bid's is as typed
@@ -226,17 +248,6 @@ def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
     return found
 
 
-def chinese_suits(data) -> dict[str, str]:
-    """{a suit's Chinese name: its Japanese name} (the glossary's suits: 黑桃 スペード)."""
-    return {
-        said: japanese
-        for entry in data.glossary.entries
-        for japanese in glossary.term_forms(entry.ja)
-        if any(japanese.startswith(strain[0]) for strain in STRAINS)
-        for said in glossary.term_forms(entry.zh)
-    }
-
-
 def english_suits(data) -> dict[str, str]:
     """{a suit's English name, singular and plural: its Japanese name} (the glossary's Spade: スペード)."""
     japanese = {term_key(entry.en): glossary.term_forms(entry.ja)[0] for entry in data.glossary.entries if entry.en}
@@ -246,12 +257,6 @@ def english_suits(data) -> dict[str, str]:
 def chinese_notrump(data) -> dict[str, str]:
     """{notrump's Chinese name: its Japanese name} (the vocabulary's: 无将 ノートランプ)."""
     return {said: entry.ja[0] for entry in data.vocabulary.entries if entry.en == "Notrump" for said in entry.zh}
-
-
-def chinese_suits_not_held(suits: dict[str, str]) -> list[str]:
-    """A suit said not held in Chinese (没有黑桃, 没红心: the glossary's suits after NOT_HELD), which the Laws
-    say as 「スートのカードがない」, as a Japanese sentence's 「スペードを持っていない」 reads (words.TABLE_WORDS)."""
-    return [no + suit for suit in suits for no in NOT_HELD]
 
 
 def verb_forms_of_nouns(data, named: dict[str, list[str]], dictionary) -> dict[str, list[str]]:
@@ -352,11 +357,12 @@ def japanese_words(
     query: str,
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
+    suits_held: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The Japanese words of the terms the query holds (read_terms), each once, in the order the query
     names them; [] if it names none."""
     japanese: list[str] = []
-    for _, words in read_terms(table, query, chinese_words, joined):
+    for _, words in read_terms(table, query, chinese_words, joined, suits_held):
         japanese += [word for word in words if word not in japanese]
     return japanese
 
@@ -366,6 +372,7 @@ def read_terms(
     query: str,
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
+    suits_held: frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
     """(the term as the query writes it, read: lower case, simplified, an English term's words one space
     apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
@@ -430,7 +437,8 @@ def read_terms(
         if particle:  # the particle is the phrasal verb's: it reads nothing of its own ("back": no 後)
             kept.append((*particle, ""))
     kept = [k for k in kept if k[2]]
-    return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+    read = [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
+    return able_to_follow(read, suits_held)
 
 
 def manner_words(run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int]]:

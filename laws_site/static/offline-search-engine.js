@@ -372,7 +372,11 @@
         if (f[3]) kept.push([f[3][0], f[3][1], ""]);
       }
       kept = kept.filter((k) => k[2]);
-      return kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
+      const read = kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
+      // suits_said.able_to_follow: a suit said held (有这门花色) says no inability to follow (a discard is ディスカード only)
+      const held = this.suitsHeld || (this.suitsHeld = new Set(this.pack.suits_held || []));
+      if (!read.some(([said]) => held.has(said))) return read;
+      return read.map(([said, japanese]) => [said, japanese.filter((word) => word !== T.inability_to_follow)]);
     }
 
     /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,

@@ -1,0 +1,70 @@
+"""Suits and hands as a Chinese sentence says them (issue 36): a suit not held (没有黑桃, 没有这门花色), a suit held
+(有这门花色) and what it unsays, more cards than a hand holds; read as the 2017 Laws print them, for translation.py's
+table and read_terms.
+"""
+
+from __future__ import annotations
+
+from ingest.search import glossary
+from laws_site.search.chinese import term_key
+from laws_site.search.words import STRAINS, SUIT_WORD
+
+# a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
+# 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
+NOT_HELD = ("没有", "没")
+SUIT_NOT_HELD = f"{SUIT_WORD}のカードがない"
+HELD = ("有", "还有")
+SUIT_DETERMINERS = ("这门", "那门", "这个", "那个", "同一门")  # 有这门花色: which suit, said with its measure word
+SUIT_SAID = "花色"  # a suit said without its name (the glossary's スート)
+FOLLOW_SUIT_TERM = "跟牌"  # the vocabulary's Follow Suit (スートにフォローする)
+INABILITY_TO_FOLLOW = "スートにフォローできない場合"  # 44D's title, a reading of the vocabulary's Discard (垫)
+
+
+def suits_held(data) -> frozenset[str]:
+    """The keys of a suit said held (chinese_suits_held), for read_terms."""
+    return frozenset(term_key(said) for said in chinese_suits_held([*chinese_suits(data), SUIT_SAID]))
+
+
+def chinese_suits_held(suits: list[str]) -> list[str]:
+    """A suit said held in Chinese (有红心, 还有这门花色): whoever holds the suit led can follow it, the duty the
+    Laws rule (44C 「可能ならスートにフォローしなければならない」) and a revoke breaks (61A 「スートにフォローしないこと
+    ... はリボークになる」); said beside a discard (有这门花色却垫了别的), the discard is no inability to follow."""
+    return [have + which + suit for suit in suits for have in HELD for which in ("", *SUIT_DETERMINERS)]
+
+
+def incorrect_number_of_cards(data) -> list[str]:
+    """The vocabulary's Japanese for Law 13's incorrect number of cards (カードの過不足)."""
+    return [word for entry in data.vocabulary.entries if entry.en == "Incorrect Number of Cards" for word in entry.ja]
+
+
+def chinese_suits(data) -> dict[str, str]:
+    """{a suit's Chinese name: its Japanese name} (the glossary's suits: 黑桃 スペード)."""
+    return {
+        said: japanese
+        for entry in data.glossary.entries
+        for japanese in glossary.term_forms(entry.ja)
+        if any(japanese.startswith(strain[0]) for strain in STRAINS)
+        for said in glossary.term_forms(entry.zh)
+    }
+
+
+def chinese_suits_not_held(suits: dict[str, str]) -> list[str]:
+    """A suit said not held in Chinese (没有黑桃, 没红心: the glossary's suits after NOT_HELD), which the Laws
+    say as 「スートのカードがない」, as a Japanese sentence's 「スペードを持っていない」 reads (words.TABLE_WORDS)."""
+    return [no + suit for suit in suits for no in NOT_HELD]
+
+
+def chinese_suits_not_held_named(suits: list[str]) -> list[str]:
+    """A suit said not held with which one it is (没有这门花色, 没有这个黑桃): as 没有黑桃, never 没 + a suit held
+    (有这门花色) read as a thing not done: not holding a suit is no failure to follow it."""
+    return [no + which + suit for suit in suits for no in NOT_HELD for which in SUIT_DETERMINERS] + [
+        no + SUIT_SAID for no in NOT_HELD
+    ]
+
+
+def able_to_follow(read: list[tuple[str, list[str]]], suits_held: frozenset[str]) -> list[tuple[str, list[str]]]:
+    """A sentence that says the suit held (有这门花色却垫了别的: had the suit, yet discarded) says no inability to
+    follow: a discard there reads ディスカード, not 44D's 「スートにフォローできない場合」."""
+    if not any(said in suits_held for said, _ in read):
+        return read
+    return [(said, [word for word in words if word != INABILITY_TO_FOLLOW]) for said, words in read]
