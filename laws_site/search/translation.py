@@ -64,6 +64,7 @@ from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWord
 from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+ING = "ing"  # a verb's -ing form begins a spoken term (arriving late): the term is keyed by the verb's stem too
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
@@ -106,14 +107,16 @@ def translations(
     everyday = english_words(data) | FUNCTION_WORDS
     whole, several = set(), set()
 
-    def add(word: str | None, japanese, printed: str | None = None) -> None:
-        """printed: the term as printed where word is its key already (the glossary's Face Down: facedown)."""
+    def add(word: str | None, japanese, printed: str | None = None, termed: bool = False) -> None:
+        """printed: the term as printed where word is its key already (the glossary's Face Down: facedown);
+        termed: a glossary or vocabulary term, keyed by its verb's stem too (verb_keys; the dictionary lists
+        its own forms)."""
         key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
         if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
             (several if WORD_SEPARATOR_RE.search((printed or word).strip()) else whole).add(key)
-            for found in dict.fromkeys([key, content_key(word) or key]):
+            for found in dict.fromkeys([key, content_key(word) or key, *(verb_keys(word) if termed else [])]):
                 table.setdefault(found, [])
                 table[found] += [w for w in japanese if w not in table[found]]
 
@@ -122,12 +125,12 @@ def translations(
         for form in glossary.term_forms(entry.zh):
             add(form, japanese)
         for form in glossary.english_keys(entry.en):
-            add(form, japanese, entry.en)
+            add(form, japanese, entry.en, termed=True)
     for entry in data.vocabulary.entries:
         # a term the Laws print in Latin letters (IMP, LHO) is typed as printed in a sentence of any language
         printed_latin = [word for word in entry.ja if word.isascii()]
         for word in (entry.en, *entry.zh, *entry.spoken, *printed_latin):
-            add(word, list(entry.ja))
+            add(word, list(entry.ja), termed=True)
     # a regional or later Chinese form of a 1997 term (corpus/zh_variants.yml: 罚牌 for 罚张, 夢家 for 明手) reads as
     # the term does; so does one written with another's 1997 term inside it (大罚张: 大罚牌 with 罚张 for 罚牌)
     for variant, term in sorted(data.expansions.zh.items()):
@@ -345,6 +348,21 @@ def content_key(term: str) -> str | None:
     words = ENGLISH_WORD_RE.findall(term.lower())
     content = [word for word in words if word not in FUNCTION_WORDS]
     return term_key(" ".join(content)) if 1 < len(content) < len(words) else None
+
+
+def verb_keys(term: str) -> list[str]:
+    """The keys of an English term of several words that begins with a verb's -ing form (arriving late, naming a
+    card) by the verb's stem, so that the verb said in any form reaches it as inflected_keys reads a query ("arrived
+    late", "he names a card": stems arriv, nam); [] for any other term."""
+    words = ENGLISH_WORD_RE.findall(term.lower())
+    if len(words) < 2 or not words[0].endswith(ING) or words[0] in FUNCTION_WORDS:
+        return []
+    stem = words[0][: -len(ING)]
+    if len(stem) < MIN_STEM:
+        return []
+    keys = [term_key(" ".join([stem, *words[1:]]))]
+    content = content_key(" ".join([stem, *words[1:]]))
+    return keys + [content] if content else keys
 
 
 def japanese_words(
