@@ -47,6 +47,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     SENSES_BY_PLACE,
+    STRANDED_PREPOSITIONS,
     SUITS,
     SUPPORT_VERBS,
     VERB_ADVERBS,
@@ -60,7 +61,14 @@ from ingest.search.english_lexicon import (
     stems,
 )
 from ingest.text import forgiving, tokenize, word_forms
-from laws_site.search.chinese import MAX_WORD_CHARS, MIN_TERM_CHARS, ChineseWords, chinese_counts, term_key
+from laws_site.search.chinese import (
+    ChineseWords,
+    across_particles,
+    chinese_counts,
+    manner_words,
+    swapped_terms,
+    term_key,
+)
 from laws_site.search.words import STRAINS, SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
@@ -72,13 +80,6 @@ LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # 10 is left out, in a Chinese sentence it is more often a count (10墩) than a card
 HONOUR_LETTERS = frozenset("akqj")
 HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
-# aspect particles a Chinese sentence puts after a verb (抽错了叫牌卡, 放错了方向): a term read across them
-ASPECT_PARTICLES = frozenset("了过着")
-# 得 after a verb says how it was done (摔得很重: slammed down hard; 打得差: played badly), a degree adverb maybe between:
-# a one-character word after it is that manner, read in no sense of its own (重 is no 重大 "serious", 差 no 間違った
-# "wrong", 好 no 良い); a term of two or more (打得慢 is one, 大声) still reads
-MANNER_MARK = "得"
-DEGREE_ADVERBS = frozenset(["很", "太", "真", "挺", "非常", "特别", "这么", "那么", "有点"])
 # a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
 # 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
 NOT_HELD = ("没有", "没")
@@ -394,8 +395,12 @@ def read_terms(
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
         by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
+        fronted = fronted_object(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
+            said = span_keys([w.group() for w in words[i:j]])
+            for candidate in (
+                [by_next] if by_next and j == i + 1 else [fronted, *said] if fronted and j == i + 2 else said
+            ):
                 if candidate in table and (j == i + 1 or candidate not in joined):
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
@@ -451,20 +456,6 @@ def read_terms(
     return [(written(text[start:end]), table[key]) for start, end, key in sorted(kept)]
 
 
-def manner_words(run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(start, end) of each one-character word after 得 (and a degree adverb) in a run's cut: a manner."""
-    found = []
-    for i, (start, end) in enumerate(cut):
-        if run[start:end] != MANNER_MARK:
-            continue
-        following = cut[i + 1 : i + 3]
-        if following and run[slice(*following[0])] in DEGREE_ADVERBS:
-            following = following[1:]
-        if following and following[0][1] - following[0][0] == 1:
-            found.append(following[0])
-    return found
-
-
 def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key the i-th word reads by its place (SENSES_BY_PLACE: "the right lead" reads correct, "the cards he
     had left were winners" remaining, "on his left" left hand opponent), or None to read it as any word."""
@@ -479,6 +470,23 @@ def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -
     return term_key(key) if key and term_key(key) in table else None
 
 
+def fronted_object(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of the i-th word, its preposition and an object said before them where the preposition ends the
+    clause (STRANDED_PREPOSITIONS: "the card declarer asked for" reads ask for a card, declarer naming dummy's
+    card, not ask for, 求める): the nearest earlier word with which the three name a term; None otherwise."""
+    if i + 1 >= len(words) or words[i + 1].group() not in STRANDED_PREPOSITIONS:
+        return None
+    if i + 2 < len(words) and words[i + 2].group() not in CONJUNCTIONS:
+        return None  # the preposition has its object after it: "asked for the king"
+    verb, preposition = words[i].group(), words[i + 1].group()
+    for noun in reversed(words[:i]):
+        said = [verb, preposition, "a", noun.group()]  # the object as a term says it: ask for a card
+        key = next((k for k in span_keys(said) if k in table), None) if noun.group() not in FUNCTION_WORDS else None
+        if key:
+            return key
+    return None
+
+
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key of the i-th word's verb ("to work") where its place makes it a verb, after a subject pronoun or an
     auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "it only works", "he goes"), or None to read it as any word:
@@ -489,40 +497,6 @@ def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) ->
     if before < 0 or words[before].group() not in VERB_SUBJECTS:
         return None
     return next((f"to{stem}" for stem in stems(words[i].group()) if f"to{stem}" in table), None)
-
-
-def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """(start, end, key) of each term of several words that the run says with an aspect particle inside
-    (抽错了叫牌卡: the vocabulary's 抽错叫牌卡; 放错了方向: 放错方向): the words from a word to a later one,
-    the particles between them left out; the longest is kept by read_terms as any longer term is."""
-    found = []
-    for i, (first_start, _) in enumerate(cut):
-        if run[cut[i][0] : cut[i][1]] in ASPECT_PARTICLES:
-            continue
-        key, skipped = run[cut[i][0] : cut[i][1]], False
-        for start, end in cut[i + 1 :]:
-            word = run[start:end]
-            if word in ASPECT_PARTICLES:
-                skipped = True
-                continue
-            key += word
-            if len(key) > MAX_WORD_CHARS:
-                break
-            if skipped and key in table:
-                found.append((first_start, end, key))
-    return found
-
-
-def swapped_terms(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """(start, end, key) of each term of two words that the run says the other way round, its head first and
-    what qualifies it after as a predicate (叫牌不足, "the bid is insufficient": the glossary's 不足叫牌,
-    Insufficient Bid); each word of two characters or more, so that no lone character is moved."""
-    found = []
-    for (start, middle), (_, end) in zip(cut, cut[1:]):
-        head, quality = run[start:middle], run[middle:end]
-        if min(len(head), len(quality)) >= MIN_TERM_CHARS and quality + head in table:
-            found.append((start, end, quality + head))
-    return found
 
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
