@@ -95,6 +95,25 @@ def test_agreeing_is_the_laws_consent_in_english_only(search_conn):
     assert "同意" in words and "受け入れる" not in words, words
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "dummy put out a different card from the one declarer asked for",
+        "the card declarer asked for and the one he got",  # the preposition ends its clause before "and"
+    ],
+)
+def test_a_preposition_ending_its_clause_reads_with_the_object_said_before_it(search_conn, query):
+    """45D1 ディクレアラーが名指していないカード: "the one declarer asked for" is declarer naming dummy's card (the
+    vocabulary's "ask for a card", 46A 指定), its object said before the verb; it read ask for alone, 求める."""
+    words = read(search_conn, query)
+    assert "ダミーのカードを指定する" in words and "求める" not in words, words
+
+
+def test_a_preposition_with_no_object_to_make_a_term_reads_as_before(search_conn):
+    assert read(search_conn, "he asked for") == ["求める"]
+    assert "ダミーのカードを指定する" in read(search_conn, "declarer asked for the king")  # its object after it
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -132,6 +151,10 @@ READ_ALIKE = [
     "he took the card off the table",
     "he put the card in the wrong pocket",
     "he put the cards back in the board",
+    "dummy put out a different card from the one declarer asked for",
+    "the card declarer asked for and the one he got",
+    "he asked for",
+    "a pair arrived late and turned up late again",
 ]
 
 

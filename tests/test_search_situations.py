@@ -77,7 +77,9 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # read nothing, a negation (failed to, never: 'not'), a purpose (so that: 目的), opened, took advantage: en 0.674 / 0.843
 # 170 ja queries (3 new, judged first: 0.667 / 1.000), a word held only inside another counted less (出す of 取り出す,
 # 目 of 12トリック目), こっち and ところ one light word, フィネス, プレイの途中, 手から: ja 0.682 / 0.900; 点差: ja 0.688 / 0.906
-FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.66, 0.83)}  # recall@1, recall@3
+# two unseen English situations (97 en queries; 2 new, judged first: 0.500 / 0.500): en 0.680 / 0.825; a term
+# beginning with a verb's -ing form read in any form of the verb (turned up late: Late Arrival): en 0.691 / 0.835
+FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.68, 0.83)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -98,8 +100,8 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 def test_the_set_is_the_judged_one():
     assert len(SITUATIONS) == 369
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 103, "en": 95}
-    assert sum(s.held_out for s in SITUATIONS) == 57 + 34 + 31
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 103, "en": 97}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 34 + 32
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -260,3 +260,27 @@ def test_a_verb_before_its_particle_naming_no_term_reads_nothing(data, query, ve
 )
 def test_a_phrasal_verb_a_term_names_still_reads_and_on_begins_a_phrase(data, query, japanese):
     assert japanese in words(data, query), words(data, query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "a pair arrived late for the first round",  # the vocabulary's "arriving late" said in the past
+        "he always arrives late",
+        "a pair turned up late for the first round",  # its "turning up late": a phrasal verb's past
+        "they showed up late",
+    ],
+)
+def test_a_term_beginning_with_a_verbs_ing_form_reads_in_any_form_of_the_verb(data, query):
+    """Late Arrival is spoken "arriving late", "turning up late": a director says the verb in the past, and
+    the term read nothing of it (arrived: 来る; turned up: nothing, a phrasal verb no term names)."""
+    assert "指定開始時間後の競技者の到着" in words(data, query), words(data, query)
+
+
+def test_a_dictionary_phrase_is_keyed_by_the_forms_the_dictionary_lists_only(data):
+    """JMdict's "asking for" (指名, 'nomination') gives "asked for" no 指名: only a glossary or vocabulary
+    term is keyed by its verb's stem (the dictionary lists the forms it has: ask for, 求める)."""
+    assert words(data, "he asked for help") == words(data, "he asked for") + words(data, "help")
+    assert "指名" not in words(data, "he asked for help")
+    assert translation.verb_keys("arriving late") == ["arrivlate"]
+    assert translation.verb_keys("opening") == [] and translation.verb_keys("having none") == []

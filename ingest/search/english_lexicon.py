@@ -135,6 +135,10 @@ NUMBERS = {
 
 # the adverb particles of English phrasal verbs (take back, point out, put down)
 PHRASAL_PARTICLES = frozenset("back out up down off over away on in".split())
+# the prepositions a relative clause leaves at its end, its object said before it ("the card declarer asked for",
+# "the bid he asked about"): the verb and its preposition read as a term of the verb, the preposition and that
+# object (ask for a card: the vocabulary's naming of dummy's card, 46A 指定), not as the verb alone (求める)
+STRANDED_PREPOSITIONS = frozenset("for about at with".split())
 # the particle that, after the verb's object, stays the verb's though "of" follows: "took his cards out of the
 # board" is take out (7C ボードからハンドを取り出す), "pulled a card out of his hand" pull out (74B3 抜き出す); right
 # after the verb "out of" is a preposition's ("ran out of time"), and so is any other particle before "of" ("in

@@ -47,6 +47,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     SENSES_BY_PLACE,
+    STRANDED_PREPOSITIONS,
     SUITS,
     SUPPORT_VERBS,
     VERB_ADVERBS,
@@ -61,10 +62,11 @@ from ingest.search.english_lexicon import (
 )
 from ingest.text import forgiving, tokenize, word_forms
 from laws_site.search.chinese import (
-    MAX_WORD_CHARS,
-    MIN_TERM_CHARS,
     ChineseWords,
+    across_particles,
     chinese_counts,
+    manner_words,
+    swapped_terms,
     term_key,
     too_many_cards,
 )
@@ -82,6 +84,7 @@ from laws_site.search.suits_said import (
 from laws_site.search.words import SUIT_WORD
 
 MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+ING = "ing"  # a verb's -ing form begins a spoken term (arriving late): the term is keyed by the verb's stem too
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
 WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
@@ -89,13 +92,6 @@ LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # 10 is left out, in a Chinese sentence it is more often a count (10墩) than a card
 HONOUR_LETTERS = frozenset("akqj")
 HONOUR_TERM = "大牌"  # the vocabulary's Chinese word for Honor (アナー): the letters read as it does
-# aspect particles a Chinese sentence puts after a verb (抽错了叫牌卡, 放错了方向): a term read across them
-ASPECT_PARTICLES = frozenset("了过着")
-# 得 after a verb says how it was done (摔得很重: slammed down hard; 打得差: played badly), a degree adverb maybe between:
-# a one-character word after it is that manner, read in no sense of its own (重 is no 重大 "serious", 差 no 間違った
-# "wrong", 好 no 良い); a term of two or more (打得慢 is one, 大声) still reads
-MANNER_MARK = "得"
-DEGREE_ADVERBS = frozenset(["很", "太", "真", "挺", "非常", "特别", "这么", "那么", "有点"])
 BID_LEVELS = "一二三四五六七"  # a bid's level said in Chinese (四黑桃, 三无将)
 # a bid's level said in English (one spade, 4 hearts), and eight, nine, which no bid has but a director may be told of
 # ("he bid eight hearts", as 8黑桃 in Chinese)
@@ -120,14 +116,16 @@ def translations(
     everyday = english_words(data) | FUNCTION_WORDS
     whole, several = set(), set()
 
-    def add(word: str | None, japanese, printed: str | None = None) -> None:
-        """printed: the term as printed where word is its key already (the glossary's Face Down: facedown)."""
+    def add(word: str | None, japanese, printed: str | None = None, termed: bool = False) -> None:
+        """printed: the term as printed where word is its key already (the glossary's Face Down: facedown);
+        termed: a glossary or vocabulary term, keyed by its verb's stem too (verb_keys; the dictionary lists
+        its own forms)."""
         key = term_key(word) if word and not tokenize.KANA_RE.search(word) else ""
         if key and key in everyday and (word.isupper() or key in FUNCTION_WORDS):
             return
         if key and japanese:
             (several if WORD_SEPARATOR_RE.search((printed or word).strip()) else whole).add(key)
-            for found in dict.fromkeys([key, content_key(word) or key]):
+            for found in dict.fromkeys([key, content_key(word) or key, *(verb_keys(word) if termed else [])]):
                 table.setdefault(found, [])
                 table[found] += [w for w in japanese if w not in table[found]]
 
@@ -136,12 +134,12 @@ def translations(
         for form in glossary.term_forms(entry.zh):
             add(form, japanese)
         for form in glossary.english_keys(entry.en):
-            add(form, japanese, entry.en)
+            add(form, japanese, entry.en, termed=True)
     for entry in data.vocabulary.entries:
         # a term the Laws print in Latin letters (IMP, LHO) is typed as printed in a sentence of any language
         printed_latin = [word for word in entry.ja if word.isascii()]
         for word in (entry.en, *entry.zh, *entry.spoken, *printed_latin):
-            add(word, list(entry.ja))
+            add(word, list(entry.ja), termed=True)
     # a regional or later Chinese form of a 1997 term (corpus/zh_variants.yml: 罚牌 for 罚张, 夢家 for 明手) reads as
     # the term does; so does one written with another's 1997 term inside it (大罚张: 大罚牌 with 罚张 for 罚牌)
     for variant, term in sorted(data.expansions.zh.items()):
@@ -352,6 +350,21 @@ def content_key(term: str) -> str | None:
     return term_key(" ".join(content)) if 1 < len(content) < len(words) else None
 
 
+def verb_keys(term: str) -> list[str]:
+    """The keys of an English term of several words that begins with a verb's -ing form (arriving late, naming a
+    card) by the verb's stem, so that the verb said in any form reaches it as inflected_keys reads a query ("arrived
+    late", "he names a card": stems arriv, nam); [] for any other term."""
+    words = ENGLISH_WORD_RE.findall(term.lower())
+    if len(words) < 2 or not words[0].endswith(ING) or words[0] in FUNCTION_WORDS:
+        return []
+    stem = words[0][: -len(ING)]
+    if len(stem) < MIN_STEM:
+        return []
+    keys = [term_key(" ".join([stem, *words[1:]]))]
+    content = content_key(" ".join([stem, *words[1:]]))
+    return keys + [content] if content else keys
+
+
 def japanese_words(
     table: dict[str, list[str]],
     query: str,
@@ -383,8 +396,12 @@ def read_terms(
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
         by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
+        fronted = fronted_object(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            for candidate in [by_next] if by_next and j == i + 1 else span_keys([w.group() for w in words[i:j]]):
+            said = span_keys([w.group() for w in words[i:j]])
+            for candidate in (
+                [by_next] if by_next and j == i + 1 else [fronted, *said] if fronted and j == i + 2 else said
+            ):
                 if candidate in table and (j == i + 1 or candidate not in joined):
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break
@@ -441,20 +458,6 @@ def read_terms(
     return able_to_follow(read, suits_held)
 
 
-def manner_words(run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(start, end) of each one-character word after 得 (and a degree adverb) in a run's cut: a manner."""
-    found = []
-    for i, (start, end) in enumerate(cut):
-        if run[start:end] != MANNER_MARK:
-            continue
-        following = cut[i + 1 : i + 3]
-        if following and run[slice(*following[0])] in DEGREE_ADVERBS:
-            following = following[1:]
-        if following and following[0][1] - following[0][0] == 1:
-            found.append(following[0])
-    return found
-
-
 def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key the i-th word reads by its place (SENSES_BY_PLACE: "the right lead" reads correct, "the cards he
     had left were winners" remaining, "on his left" left hand opponent), or None to read it as any word."""
@@ -469,6 +472,23 @@ def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -
     return term_key(key) if key and term_key(key) in table else None
 
 
+def fronted_object(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of the i-th word, its preposition and an object said before them where the preposition ends the
+    clause (STRANDED_PREPOSITIONS: "the card declarer asked for" reads ask for a card, declarer naming dummy's
+    card, not ask for, 求める): the nearest earlier word with which the three name a term; None otherwise."""
+    if i + 1 >= len(words) or words[i + 1].group() not in STRANDED_PREPOSITIONS:
+        return None
+    if i + 2 < len(words) and words[i + 2].group() not in CONJUNCTIONS:
+        return None  # the preposition has its object after it: "asked for the king"
+    verb, preposition = words[i].group(), words[i + 1].group()
+    for noun in reversed(words[:i]):
+        said = [verb, preposition, "a", noun.group()]  # the object as a term says it: ask for a card
+        key = next((k for k in span_keys(said) if k in table), None) if noun.group() not in FUNCTION_WORDS else None
+        if key:
+            return key
+    return None
+
+
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key of the i-th word's verb ("to work") where its place makes it a verb, after a subject pronoun or an
     auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "it only works", "he goes"), or None to read it as any word:
@@ -479,40 +499,6 @@ def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) ->
     if before < 0 or words[before].group() not in VERB_SUBJECTS:
         return None
     return next((f"to{stem}" for stem in stems(words[i].group()) if f"to{stem}" in table), None)
-
-
-def across_particles(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """(start, end, key) of each term of several words that the run says with an aspect particle inside
-    (抽错了叫牌卡: the vocabulary's 抽错叫牌卡; 放错了方向: 放错方向): the words from a word to a later one,
-    the particles between them left out; the longest is kept by read_terms as any longer term is."""
-    found = []
-    for i, (first_start, _) in enumerate(cut):
-        if run[cut[i][0] : cut[i][1]] in ASPECT_PARTICLES:
-            continue
-        key, skipped = run[cut[i][0] : cut[i][1]], False
-        for start, end in cut[i + 1 :]:
-            word = run[start:end]
-            if word in ASPECT_PARTICLES:
-                skipped = True
-                continue
-            key += word
-            if len(key) > MAX_WORD_CHARS:
-                break
-            if skipped and key in table:
-                found.append((first_start, end, key))
-    return found
-
-
-def swapped_terms(table: dict[str, list[str]], run: str, cut: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """(start, end, key) of each term of two words that the run says the other way round, its head first and
-    what qualifies it after as a predicate (叫牌不足, "the bid is insufficient": the glossary's 不足叫牌,
-    Insufficient Bid); each word of two characters or more, so that no lone character is moved."""
-    found = []
-    for (start, middle), (_, end) in zip(cut, cut[1:]):
-        head, quality = run[start:middle], run[middle:end]
-        if min(len(head), len(quality)) >= MIN_TERM_CHARS and quality + head in table:
-            found.append((start, end, quality + head))
-    return found
 
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:

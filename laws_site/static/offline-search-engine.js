@@ -297,9 +297,11 @@
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
         const byNext = this.senseByPlace(words, i) || this.verbByPlace(words, i);
+        const fronted = this.frontedObject(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           // translation.joined_words: a key of one written word is read from one typed word only (before the hands: no 予め)
-          const hit = (byNext && j === i + 1 ? [byNext] : this.spanKeys(words.slice(i, j).map((m) => m[0]))).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
+          const said = this.spanKeys(words.slice(i, j).map((m) => m[0]));
+          const hit = (byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -321,7 +323,7 @@
           if (table[word]) found.push([run.index + start, run.index + end, word]);
         }
         for (const [start, end, key] of this.acrossParticles(run[0], cut).concat(this.swappedTerms(run[0], cut))) found.push([run.index + start, run.index + end, key]);
-        // translation.manner_words: a one-character word after 得 (and a degree adverb) is a manner, read alone in no sense
+        // chinese.manner_words: a one-character word after 得 (and a degree adverb) is a manner, read alone in no sense
         cut.forEach(([start, end], i) => {
           if (run[0].slice(start, end) !== T.manner_mark) return;
           let following = cut.slice(i + 1, i + 3);
@@ -379,6 +381,21 @@
       return read.map(([said, japanese]) => [said, japanese.filter((word) => word !== T.inability_to_follow)]);
     }
 
+    /** translation.fronted_object: the key of the i-th word, its preposition ending the clause and an object said
+     * before them (the card declarer asked for: ask for a card, no 求める), the nearest earlier word that makes a
+     * term so; or null. */
+    frontedObject(words, i) {
+      const table = this.pack.translations, T = K.translation;
+      if (i + 1 >= words.length || !T.stranded_prepositions.includes(words[i + 1][0])) return null;
+      if (i + 2 < words.length && !T.conjunctions.includes(words[i + 2][0])) return null;
+      for (let n = i - 1; n >= 0; n--) {
+        if (T.function_words.includes(words[n][0])) continue;
+        const key = this.spanKeys([words[i][0], words[i + 1][0], "a", words[n][0]]).find((k) => table[k]);
+        if (key) return key;
+      }
+      return null;
+    }
+
     /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
      * adverbs between (it only works: 動く, no 作業), or null to read it as any word. */
     verbByPlace(words, i) {
@@ -410,7 +427,7 @@
       return key && owns(this.pack.translations, key) ? key : null;
     }
 
-    /** translation.across_particles: [start, end, key] of each term of several words said with an aspect
+    /** chinese.across_particles: [start, end, key] of each term of several words said with an aspect
      * particle inside (抽错了叫牌卡: 抽错叫牌卡), the particles between its words left out. */
     acrossParticles(run, cut) {
       const table = this.pack.translations, T = K.translation;
@@ -432,7 +449,7 @@
       return found;
     }
 
-    /** translation.swapped_terms: [start, end, key] of each term of two words said the other way round
+    /** chinese.swapped_terms: [start, end, key] of each term of two words said the other way round
      * (叫牌不足: 不足叫牌), each word of two characters or more. */
     swappedTerms(run, cut) {
       const table = this.pack.translations, T = K.translation;
