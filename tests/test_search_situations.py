@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 367 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 369 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -77,7 +77,8 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # read nothing, a negation (failed to, never: 'not'), a purpose (so that: 目的), opened, took advantage: en 0.674 / 0.843
 # 170 ja queries (3 new, judged first: 0.667 / 1.000), a word held only inside another counted less (出す of 取り出す,
 # 目 of 12トリック目), こっち and ところ one light word, フィネス, プレイの途中, 手から: ja 0.682 / 0.900; 点差: ja 0.688 / 0.906
-FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.66, 0.83)}  # recall@1, recall@3
+# two unseen English situations, judged first (97 en queries; 2 new: 0.000 / 0.000): en 0.670 / 0.814
+FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.66, 0.81)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -97,9 +98,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 367
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 101, "en": 95}
-    assert sum(s.held_out for s in SITUATIONS) == 57 + 33 + 31
+    assert len(SITUATIONS) == 369
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 101, "en": 97}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 33 + 32
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])
