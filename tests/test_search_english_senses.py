@@ -95,6 +95,25 @@ def test_agreeing_is_the_laws_consent_in_english_only(search_conn):
     assert "同意" in words and "受け入れる" not in words, words
 
 
+def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
+    """ "walked round behind declarer" (43A2(b)'s dummy leaving his seat) read round as ラウンド, the Laws' round
+    of boards (8B1), shown as also searched; "looked around" read 比. Right after a verb's past or participle
+    the particle is the verb's, and reads nothing of its own; round as a noun still reads."""
+    words = read(search_conn, "dummy got up and walked round behind declarer to watch how he was playing the hand")
+    assert "ラウンド" not in words and "ダミー" in words, words
+    assert "比" not in read(search_conn, "he looked around the table")
+    assert "ラウンド" in read(search_conn, "we already played this board in the last round")
+    assert "ラウンド" in read(search_conn, "a pair turned up late for the first round")
+
+
+def test_disagreeing_is_not_differing(search_conn):
+    """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
+    intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; it reads nothing now
+    (corpus/english_lexicon_corrections.tsv)."""
+    words = read(search_conn, "after the claim the defenders disagreed and wanted to play on")
+    assert "異なる" not in words and "取りの宣言" in words, words
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -132,6 +151,9 @@ READ_ALIKE = [
     "he took the card off the table",
     "he put the card in the wrong pocket",
     "he put the cards back in the board",
+    "dummy got up and walked round behind declarer to watch",
+    "he looked around the table",
+    "a pair turned up late for the first round",
 ]
 
 
