@@ -108,10 +108,12 @@ def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
 
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
-    intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; it reads nothing now
+    intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
+    discrepancy of cards, which a verb left unread falls back to. Both read nothing now
     (corpus/english_lexicon_corrections.tsv)."""
     words = read(search_conn, "after the claim the defenders disagreed and wanted to play on")
-    assert "異なる" not in words and "取りの宣言" in words, words
+    assert "異なる" not in words and "不一致" not in words and "取りの宣言" in words, words
+    assert "不一致" not in read(search_conn, "there was a disagreement about the claim")
 
 
 READ_IN_NODE = """
