@@ -112,6 +112,25 @@ def test_a_preposition_ending_its_clause_reads_with_the_object_said_before_it(se
 def test_a_preposition_with_no_object_to_make_a_term_reads_as_before(search_conn):
     assert read(search_conn, "he asked for") == ["求める"]
     assert "ダミーのカードを指定する" in read(search_conn, "declarer asked for the king")  # its object after it
+def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
+    """ "walked round behind declarer" (43A2(b)'s dummy leaving his seat) read round as ラウンド, the Laws' round
+    of boards (8B1), shown as also searched; "looked around" read 比. Right after a verb's past or participle
+    the particle is the verb's, and reads nothing of its own; round as a noun still reads."""
+    words = read(search_conn, "dummy got up and walked round behind declarer to watch how he was playing the hand")
+    assert "ラウンド" not in words and "ダミー" in words, words
+    assert "比" not in read(search_conn, "he looked around the table")
+    assert "ラウンド" in read(search_conn, "we already played this board in the last round")
+    assert "ラウンド" in read(search_conn, "a pair turned up late for the first round")
+
+
+def test_disagreeing_is_not_differing(search_conn):
+    """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
+    intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
+    discrepancy of cards, which a verb left unread falls back to. Both read nothing now
+    (corpus/english_lexicon_corrections.tsv)."""
+    words = read(search_conn, "after the claim the defenders disagreed and wanted to play on")
+    assert "異なる" not in words and "不一致" not in words and "取りの宣言" in words, words
+    assert "不一致" not in read(search_conn, "there was a disagreement about the claim")
 
 
 READ_IN_NODE = """
@@ -155,6 +174,9 @@ READ_ALIKE = [
     "the card declarer asked for and the one he got",
     "he asked for",
     "a pair arrived late and turned up late again",
+    "dummy got up and walked round behind declarer to watch",
+    "he looked around the table",
+    "a pair turned up late for the first round",
 ]
 
 

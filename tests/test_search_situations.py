@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 371 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 373 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -79,7 +79,8 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # 目 of 12トリック目), こっち and ところ one light word, フィネス, プレイの途中, 手から: ja 0.682 / 0.900; 点差: ja 0.688 / 0.906
 # two unseen English situations (97 en queries; 2 new, judged first: 0.500 / 0.500): en 0.680 / 0.825; a term
 # beginning with a verb's -ing form read in any form of the verb (turned up late: Late Arrival): en 0.691 / 0.835
-FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.68, 0.83)}  # recall@1, recall@3
+# two unseen English situations, judged first (97 en queries; 2 new: 0.000 / 0.000): en 0.670 / 0.814
+FLOORS = {"ja": (0.67, 0.88), "zh": (0.60, 0.77), "en": (0.66, 0.81)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -99,9 +100,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 371
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 103, "en": 97}
-    assert sum(s.held_out for s in SITUATIONS) == 57 + 34 + 32
+    assert len(SITUATIONS) == 373
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 103, "en": 99}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 34 + 33
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

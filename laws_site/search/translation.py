@@ -504,8 +504,8 @@ def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) ->
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
     """(start, end) of each verb's past or participle directly followed by its particle where the two name no
     term ("turned up": arrived, not 変える; "sorted out"), or any form of a verb with an object pronoun
-    before its particle ("sorted it out"): a phrasal verb means other than its verb, so the verb reads nothing
-    alone rather than a wrong sense. "out of" is a preposition's; a term holding the
+    before its particle ("sorted it out"), and of that particle: a phrasal verb means other than its verb, so
+    neither reads alone rather than a wrong sense ("walked round": no ラウンド, the Laws' round of boards). "out of" is a preposition's; a term holding the
     verb still reads ("turned up late")."""
     found = set()
     for i, verb in enumerate(words):
@@ -521,7 +521,7 @@ def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) ->
         ):
             continue
         if not any(key in table for key in span_keys([verb.group(), particle.group()])):
-            found.add((verb.start(), verb.end()))
+            found |= {(verb.start(), verb.end()), (particle.start(), particle.end())}
     return found
 
 

@@ -339,13 +339,18 @@
         if (T.aspect_verbs.includes(words[i][0]) && words[i + 1][0].endsWith("ing")) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
       // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
-      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone
+      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
+      // nor does the particle
       for (let i = 0; i + 1 < words.length; i++) {
         const pronoun = i + 2 < words.length && T.object_pronouns.includes(words[i + 1][0]) ? 1 : 0;
         const verb = words[i][0], particle = words[i + 1 + pronoun][0], following = words[i + 2 + pronoun];
         if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
         if (!pronoun && !T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
-        if (!this.spanKeys([verb, particle]).some((c) => table[c])) carried.add(words[i].index + ":" + (words[i].index + verb.length));
+        if (!this.spanKeys([verb, particle]).some((c) => table[c])) {
+          carried.add(words[i].index + ":" + (words[i].index + verb.length));
+          const own = words[i + 1 + pronoun];  // the particle is the verb's: no noun of its own (walked round: no ラウンド)
+          carried.add(own.index + ":" + (own.index + particle.length));
+        }
       }
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
       const ordered = found.map((f) => [...f, null]);
