@@ -151,3 +151,21 @@ def test_a_later_noun_of_a_first_verb_sense_reads(search_conn, query, word, japa
     noun of a first verb is a first sense too."""
     found = readings(search_conn, query)
     assert japanese in found.get(word, []), found
+
+
+@pytest.mark.parametrize(
+    "query, wrong",
+    [
+        # 标的 "target" (対象) is 标 + 的 here: the vulnerability marked on the board
+        ("牌套上标的局况和规定的不一样", "対象"),
+        # 较 "to compare ... comparatively": an adverb is no noun of compare, no 割合 (a proportion)
+        ("他的牌较好", "割合"),
+    ],
+)
+def test_a_dictionary_words_other_sense_is_not_read(search_conn, query, wrong):
+    found = readings(search_conn, query)
+    assert wrong not in [word for words in found.values() for word in words], found
+
+
+def test_a_noun_and_the_particle_the_laws_print_stays_a_word(search_conn):
+    assert "目的" in readings(search_conn, "他叫牌的目的是什么").get("目的", []), "20G1 目的"

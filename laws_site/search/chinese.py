@@ -85,6 +85,9 @@ WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
 NOT_DONE = ("没", "没有", "未")
+# 的 after a verb joins it to the noun it describes (牌套上标的局况: the vulnerability marked on the board), as a
+# director says it: the dictionary's word of the two (标的 "target": 対象; 端的 "really": 全く) is another word
+MODIFIER_PARTICLE = "的"
 NEGATIONS = ("不", "没")  # a word opening with one may be a verb said not done (不想: does not want)
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -183,6 +186,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     rows = list(conn.execute("select chinese, frequency, english from search_chinese order by chinese"))
     total = sum(frequency for _, frequency, _ in rows) or 1
     costs = {word: word_cost(frequency, total) for word, frequency, _ in rows}
+    rows_english = {word: english for word, _, english in rows}
     terms = [key for key in table if tokenize.HAN_RE.search(key)]
     for key in terms:
         costs[key] = min(costs.get(key, TERM_COST), TERM_COST)
@@ -206,10 +210,17 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
     glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
+    for word in [word for word in costs if verb_and_particle(word, rows_english) and word not in table]:
+        if not printed_cognate(word, data, telling):  # 目的 is 20G1's 目的 (目 "to regard")
+            del costs[word]  # 标的 is 标 + 的, cut as the two
     readings = {}
-    rows_english = {word: english for word, _, english in rows}
     for word, _, english in rows:
-        if word in table or word in CAUSATIVES + CARRYING_VERBS or negated_verb_as_adverb(word, english, rows_english):
+        if (
+            word not in costs
+            or word in table
+            or word in CAUSATIVES + CARRYING_VERBS
+            or negated_verb_as_adverb(word, english, rows_english)
+        ):
             continue
         japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
@@ -339,9 +350,15 @@ def first_senses(glossed: list[tuple[str, str | None]]) -> list[tuple[str, str |
     nouns = [
         (gloss, key)
         for gloss, key in glossed[FIRST_GLOSSES:]
-        if not gloss.startswith("to ") and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
+        if is_noun_gloss(gloss) and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
     ]
     return first + nouns
+
+
+def is_noun_gloss(gloss: str) -> bool:
+    """Whether a gloss may be a noun: one word, neither a verb ("to ...") nor an adverb (较 "to compare ...
+    comparatively" is no noun of compare: no 割合, a proportion)."""
+    return not gloss.startswith("to ") and " " not in gloss and not gloss.endswith("ly")
 
 
 def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
@@ -435,6 +452,12 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
             found.setdefault(key, [])
             found[key] += [word for word in japanese if word not in found[key]]
     return found
+
+
+def verb_and_particle(word: str, glosses_of: dict[str, str]) -> bool:
+    """Whether a dictionary word is a verb and the particle 的 (标的: 标 "to mark" + 的), which a director says as the
+    two; a noun and 的 (目的 "purpose": 目 "eye") stays a word."""
+    return len(word) == 2 and word[1] == MODIFIER_PARTICLE and is_chinese_verb(glosses_of.get(word[0]) or "")
 
 
 def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) -> bool:
