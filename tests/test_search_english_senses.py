@@ -223,6 +223,13 @@ def test_stopping_to_think_is_a_hesitation(search_conn):
     assert "躊躇" in words and "止める" not in words, words
 
 
+def test_now_reads_nothing(search_conn):
+    """ "only noticed it now": now says when, as then does (FUNCTION_WORDS), not 今 'the present', which the Laws print
+    in 20B's 今までのコール (the calls so far)."""
+    assert "今" not in read(search_conn, "he put his card down the wrong way and only noticed it now")
+    assert "今" not in read(search_conn, "what do I do now")
+
+
 def test_calling_for_a_card_is_designating_one(search_conn):
     """46A ダミーからプレイするカードを指定する: "declarer called for a card" read コール, a call of the auction."""
     words = read(search_conn, "declarer called for a card that is not in dummy")

@@ -160,6 +160,8 @@ def test_a_later_noun_of_a_first_verb_sense_reads(search_conn, query, word, japa
         ("牌套上标的局况和规定的不一样", "対象"),
         # 较 "to compare ... comparatively": an adverb is no noun of compare, no 割合 (a proportion)
         ("他的牌较好", "割合"),
+        # 刚才 "just now" (a moment ago): now says when, as then does, no 今 (20B's 今までのコール, the calls so far)
+        ("同伴刚才给对手的解释不对", "今"),
     ],
 )
 def test_a_dictionary_words_other_sense_is_not_read(search_conn, query, wrong):
