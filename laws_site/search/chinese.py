@@ -30,6 +30,7 @@ from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import is_verb, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
+from laws_site.search.words import STRAINS
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
 UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
@@ -206,7 +207,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             ):
                 table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
-    modifiers = clipped_modifiers(data)
+    # a suit's English name is the suit only in the suit's Chinese name (红心); 心 "heart", 钻石 "diamond", 棒 "club"
+    # and 铲 "spade" say their everyday sense, no suit
+    modifiers = clipped_modifiers(data) | strain_names(data)
     domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
     glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
@@ -470,6 +473,16 @@ def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) 
         and word[0] in NEGATIONS
         and is_chinese_verb(glosses_of.get(word[1]) or "")
         and all(gloss.endswith("ly") for gloss in glosses)
+    )
+
+
+def strain_names(data) -> frozenset[str]:
+    """The English keys of the glossary's suits and notrump (heart, hearts, spade ...)."""
+    return frozenset(
+        key
+        for entry in data.glossary.entries
+        if entry.en and any(ja.startswith(strain[0]) for ja in glossary.term_forms(entry.ja) for strain in STRAINS)
+        for key in glossary.english_keys(entry.en)
     )
 
 
