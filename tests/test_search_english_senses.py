@@ -112,6 +112,8 @@ def test_a_preposition_ending_its_clause_reads_with_the_object_said_before_it(se
 def test_a_preposition_with_no_object_to_make_a_term_reads_as_before(search_conn):
     assert read(search_conn, "he asked for") == ["求める"]
     assert "ダミーのカードを指定する" in read(search_conn, "declarer asked for the king")  # its object after it
+
+
 def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
     """ "walked round behind declarer" (43A2(b)'s dummy leaving his seat) read round as ラウンド, the Laws' round
     of boards (8B1), shown as also searched; "looked around" read 比. Right after a verb's past or participle
@@ -266,6 +268,13 @@ def test_stopping_to_think_is_a_hesitation(search_conn):
     """73D2 躊躇したり（シングルトンをプレイする前に躊躇するなど）: "stopped to think" read 止める, to stop a thing."""
     words = read(search_conn, "the defender stopped to think before playing his singleton")
     assert "躊躇" in words and "止める" not in words, words
+
+
+def test_now_reads_nothing(search_conn):
+    """ "only noticed it now": now says when, as then does (FUNCTION_WORDS), not 今 'the present', which the Laws print
+    in 20B's 今までのコール (the calls so far)."""
+    assert "今" not in read(search_conn, "he put his card down the wrong way and only noticed it now")
+    assert "今" not in read(search_conn, "what do I do now")
 
 
 def test_calling_for_a_card_is_designating_one(search_conn):

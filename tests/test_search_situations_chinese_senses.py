@@ -151,3 +151,39 @@ def test_a_later_noun_of_a_first_verb_sense_reads(search_conn, query, word, japa
     noun of a first verb is a first sense too."""
     found = readings(search_conn, query)
     assert japanese in found.get(word, []), found
+
+
+@pytest.mark.parametrize(
+    "query, wrong",
+    [
+        # 标的 "target" (対象) is 标 + 的 here: the vulnerability marked on the board
+        ("牌套上标的局况和规定的不一样", "対象"),
+        # 较 "to compare ... comparatively": an adverb is no noun of compare, no 割合 (a proportion)
+        ("他的牌较好", "割合"),
+        # 刚才 "just now" (a moment ago): now says when, as then does, no 今 (20B's 今までのコール, the calls so far)
+        ("同伴刚才给对手的解释不对", "今"),
+    ],
+)
+def test_a_dictionary_words_other_sense_is_not_read(search_conn, query, wrong):
+    found = readings(search_conn, query)
+    assert wrong not in [word for words in found.values() for word in words], found
+
+
+def test_a_noun_and_the_particle_the_laws_print_stays_a_word(search_conn):
+    assert "目的" in readings(search_conn, "他叫牌的目的是什么").get("目的", []), "20G1 目的"
+
+
+@pytest.mark.parametrize(
+    "query, word, suit",
+    [
+        ("我心里觉得他是故意的", "心里", "ハート"),  # "in one's heart": no suit
+        ("他戴着钻石戒指打牌", "钻石", "ダイヤモンド"),  # a diamond, the stone
+        ("俱乐部的比赛", "俱乐部", "クラブ"),  # a club, where people play
+    ],
+)
+def test_a_suits_english_gloss_is_no_suit_outside_its_chinese_name(search_conn, query, word, suit):
+    """A suit's English name on a Chinese word (心 "heart", 钻石 "diamond", 俱乐部 "club") is its everyday sense; the
+    suit is said by its Chinese name (红心), which still reads as the Laws' スート."""
+    found = readings(search_conn, query)
+    assert suit not in found.get(word, []), found
+    assert readings(search_conn, "我还有红心").get("红心") == ["スート"]

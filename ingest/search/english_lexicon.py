@@ -64,6 +64,9 @@ FUNCTION_WORDS = frozenset(
     # prepositions and conjunctions that only join words (after, before tell a situation's order: kept; during
     # is the Laws' suffix 中, プレイ中, which no first sense of JMdict's reaches: it read 内, "inside")
     "to of in on at by for from with into onto as than then so and or but if when while because though "
+    # now says when, as then does: no 今 'the present' (just now, CC-CEDICT's 刚才 'a moment ago', read 20B's
+    # 今までのコール, the calls so far)
+    "now "
     "about over up down off through across during "
     # without: alone no 無し ("without noticing", "without being told"); what it negates reads (NEGATING_OPENERS)
     "without "

@@ -30,6 +30,7 @@ from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import is_verb, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
+from laws_site.search.words import STRAINS
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
 UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
@@ -92,6 +93,9 @@ WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
 NOT_DONE = ("没", "没有", "未")
+# 的 after a verb joins it to the noun it describes (牌套上标的局况: the vulnerability marked on the board), as a
+# director says it: the dictionary's word of the two (标的 "target": 対象; 端的 "really": 全く) is another word
+MODIFIER_PARTICLE = "的"
 NEGATIONS = ("不", "没")  # a word opening with one may be a verb said not done (不想: does not want)
 FIRST_GLOSSES = 2  # beyond the domain glosses, each entry reads as its first two glosses (掉: fall, drop)
 
@@ -203,6 +207,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     rows = list(conn.execute("select chinese, frequency, english from search_chinese order by chinese"))
     total = sum(frequency for _, frequency, _ in rows) or 1
     costs = {word: word_cost(frequency, total) for word, frequency, _ in rows}
+    rows_english = {word: english for word, _, english in rows}
     terms = [key for key in table if tokenize.HAN_RE.search(key)]
     for key in terms:
         costs[key] = min(costs.get(key, TERM_COST), TERM_COST)
@@ -222,14 +227,23 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             ):
                 table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
-    modifiers = clipped_modifiers(data)
+    # a suit's English name is the suit only in the suit's Chinese name (红心); 心 "heart", 钻石 "diamond", 棒 "club"
+    # and 铲 "spade" say their everyday sense, no suit
+    modifiers = clipped_modifiers(data) | strain_names(data)
     domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
     glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
+    for word in [word for word in costs if verb_and_particle(word, rows_english) and word not in table]:
+        if not printed_cognate(word, data, telling):  # 目的 is 20G1's 目的 (目 "to regard")
+            del costs[word]  # 标的 is 标 + 的, cut as the two
     readings = {}
-    rows_english = {word: english for word, _, english in rows}
     for word, _, english in rows:
-        if word in table or word in CAUSATIVES + CARRYING_VERBS or negated_verb_as_adverb(word, english, rows_english):
+        if (
+            word not in costs
+            or word in table
+            or word in CAUSATIVES + CARRYING_VERBS
+            or negated_verb_as_adverb(word, english, rows_english)
+        ):
             continue
         japanese = cognate(word, data, telling) or printed_cognate(word, data, telling)
         if not japanese and english:
@@ -359,9 +373,15 @@ def first_senses(glossed: list[tuple[str, str | None]]) -> list[tuple[str, str |
     nouns = [
         (gloss, key)
         for gloss, key in glossed[FIRST_GLOSSES:]
-        if not gloss.startswith("to ") and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
+        if is_noun_gloss(gloss) and any(gloss.startswith(verb) and len(gloss) > len(verb) + 2 for verb in verbs)
     ]
     return first + nouns
+
+
+def is_noun_gloss(gloss: str) -> bool:
+    """Whether a gloss may be a noun: one word, neither a verb ("to ...") nor an adverb (较 "to compare ...
+    comparatively" is no noun of compare: no 割合, a proportion)."""
+    return not gloss.startswith("to ") and " " not in gloss and not gloss.endswith("ly")
 
 
 def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
@@ -457,6 +477,12 @@ def domain_english(data, spoken: bool = True) -> dict[str, list[str]]:
     return found
 
 
+def verb_and_particle(word: str, glosses_of: dict[str, str]) -> bool:
+    """Whether a dictionary word is a verb and the particle 的 (标的: 标 "to mark" + 的), which a director says as the
+    two; a noun and 的 (目的 "purpose": 目 "eye") stays a word."""
+    return len(word) == 2 and word[1] == MODIFIER_PARTICLE and is_chinese_verb(glosses_of.get(word[0]) or "")
+
+
 def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) -> bool:
     """Whether a word is a negation and a verb (不想: 不 + 想 "to want") that the dictionary glosses only as an
     adverb (不想 "unexpectedly"): at the table it is the verb negated (我不想让他取消: I don't want him to cancel),
@@ -467,6 +493,16 @@ def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) 
         and word[0] in NEGATIONS
         and is_chinese_verb(glosses_of.get(word[1]) or "")
         and all(gloss.endswith("ly") for gloss in glosses)
+    )
+
+
+def strain_names(data) -> frozenset[str]:
+    """The English keys of the glossary's suits and notrump (heart, hearts, spade ...)."""
+    return frozenset(
+        key
+        for entry in data.glossary.entries
+        if entry.en and any(ja.startswith(strain[0]) for ja in glossary.term_forms(entry.ja) for strain in STRAINS)
+        for key in glossary.english_keys(entry.en)
     )
 
 
