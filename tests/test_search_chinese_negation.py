@@ -96,7 +96,7 @@ def test_the_offline_engine_reads_a_negation_as_the_server_does(data, search_pac
 )
 def test_a_manner_after_de_reads_nothing_of_its_own(data, query, manner, wrong):
     """得 after a verb says how it was done; the one-character word after it (and a degree adverb) is that manner,
-    which its dictionary senses misread (chinese.manner_words)."""
+    which its dictionary senses misread (chinese_runs.manner_words)."""
     found = readings(data, query)
     assert manner not in found and wrong not in [w for words in found.values() for w in words], found
 

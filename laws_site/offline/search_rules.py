@@ -23,6 +23,7 @@ from laws_site.pages import search as search_page
 from laws_site.read import units
 from laws_site.search import (
     chinese,
+    chinese_runs,
     citations,
     expansions,
     plan,
@@ -219,9 +220,9 @@ def rules() -> dict:
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
             "inability_to_follow": suits_said.INABILITY_TO_FOLLOW,
-            "aspect_particles": sorted(chinese.ASPECT_PARTICLES),
-            "manner_mark": chinese.MANNER_MARK,
-            "degree_adverbs": sorted(chinese.DEGREE_ADVERBS),
+            "aspect_particles": sorted(chinese_runs.ASPECT_PARTICLES),
+            "manner_mark": chinese_runs.MANNER_MARK,
+            "degree_adverbs": sorted(chinese_runs.DEGREE_ADVERBS),
             "min_term_chars": chinese.MIN_TERM_CHARS,
             "english_word": js_pattern(translation.ENGLISH_WORD_RE, every=True),
             "han_run": js_pattern(tokenize.HAN_RUN_RE, every=True),

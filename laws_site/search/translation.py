@@ -63,13 +63,11 @@ from ingest.search.english_lexicon import (
 from ingest.text import forgiving, tokenize, word_forms
 from laws_site.search.chinese import (
     ChineseWords,
-    across_particles,
     chinese_counts,
-    manner_words,
-    swapped_terms,
     term_key,
     too_many_cards,
 )
+from laws_site.search.chinese_runs import across_particles, manner_words, swapped_terms
 from laws_site.search.suits_said import (
     FOLLOW_SUIT_TERM,
     SUIT_NOT_HELD,
