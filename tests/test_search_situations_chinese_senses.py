@@ -186,4 +186,4 @@ def test_a_suits_english_gloss_is_no_suit_outside_its_chinese_name(search_conn, 
     suit is said by its Chinese name (红心), which still reads as the Laws' スート."""
     found = readings(search_conn, query)
     assert suit not in found.get(word, []), found
-    assert readings(search_conn, "我还有红心").get("红心") == ["スート"]
+    assert readings(search_conn, "他首攻了红心").get("红心") == ["スート"]  # 还有红心 is a suit held (suits_said.py)
