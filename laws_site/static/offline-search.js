@@ -173,8 +173,35 @@
     return +value;
   }
 
+  /** A value as the server's refusal quotes it (request_bounds.shown: Python's repr, cut). */
+  function quoted(value) {
+    const chars = [...value]; // code points, as Python counts
+    const cut = chars.length <= K.search.shown_value_chars ? value : chars.slice(0, K.search.shown_value_chars).join("") + "…";
+    const mark = cut.includes("'") && !cut.includes('"') ? '"' : "'";
+    const escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")
+      .replace(/[\x00-\x1f\x7f]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+    return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
+  }
+
+  /** request_bounds.repeated: a parameter the page reads once, given with different values (q=x&q=y),
+   * is refused as the server refuses it, never answered with the first value. */
+  function repeatedParameter(params) {
+    const values = new Map();
+    for (const [key, value] of params) {
+      if (!(K.search.read_once || []).includes(key)) continue;
+      if (!values.has(key)) values.set(key, []);
+      if (!values.get(key).includes(value)) values.get(key).push(value);
+    }
+    for (const [parameter, given] of values) {
+      if (given.length > 1) {
+        return message("repeated", { parameter, count: String(given.length), values: given.slice(0, 3).map(quoted).join(", ") });
+      }
+    }
+    return null;
+  }
+
   /** One search as the offline page shows it: {redirect} for a single citation, else {query,
-   * results (HTML), note, documents (HTML options)}. */
+   * results (HTML), note, documents (HTML options)}; refused: true when the server answers 400. */
   const namesOf = new WeakMap(); // the saved labels -> their Names (the worker keeps one labels object per language)
 
   function answerSearch(engine, words, pathname, params, labels) {
@@ -189,6 +216,8 @@
     const chosen = params.get("doc") || "";
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
+    const twice = repeatedParameter(params);
+    if (twice) return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, twice) }).html };
     if (!query && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
@@ -197,7 +226,7 @@
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      return { ...shown, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
+      return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
@@ -231,7 +260,7 @@
       .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}${esc(words.title)}</title>`);
     const lang = url.searchParams.get("lang");
     if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
-    return { html };
+    return shown.refused ? { html, status: 400 } : { html }; // the server refuses it with a 400 too
   }
 
   let enginePromise = null;

@@ -575,7 +575,7 @@ async function fromCopy(url) {
     if (answered && answered.redirect) {
       return Response.redirect(new URL(at(localized(answered.redirect, lang)), url).href, 302);
     }
-    if (answered) return html(localizeLinks(answered.html, lang));
+    if (answered) return html(localizeLinks(answered.html, lang), answered.status);
   } catch (error) {
     // the page runs the search itself (and says so if the search data is missing)
   }
