@@ -296,6 +296,13 @@
     offer.hidden = false;
   }
 
+  /** A static host (the export) has no such page (the worker's 404, the host's 404.html): "offline" would be
+   * untrue, online or not - the copy is the site. Its own words replace the offline ones. */
+  function sayNotInCopy(unavailable) {
+    for (const said of unavailable.querySelectorAll("[data-online]")) said.textContent = said.dataset.online;
+    document.title = unavailable.querySelector("h1").textContent;
+  }
+
   /** /-/diff?ref=16b1&from=…&to=… that the copy lacks (it holds the comparisons the pages link to, as they
    * link them: not a ref typed otherwise, nor with its spacing shown): said so instead of "needs the server",
    * with the law's comparison offered. */
@@ -305,13 +312,6 @@
     if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
     unavailable.querySelector(".error-message").hidden = true;
     note.hidden = false;
-    if (navigator.onLine) {
-      // a static host online: the worker answers what the host cannot, and the reader is not offline
-      for (const said of [unavailable.querySelector("h1"), note.querySelector("span")]) {
-        if (said && said.dataset.online) said.textContent = said.dataset.online;
-      }
-      document.title = unavailable.querySelector("h1").textContent;
-    }
     const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
     if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
     const link = note.querySelector("a");
@@ -332,6 +332,7 @@
     about.hidden = true;
     if (!/^\/-\/search\/?$/.test(path)) {
       unavailable.hidden = false;
+      if (unavailable.hasAttribute("data-not-in-copy")) sayNotInCopy(unavailable);
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
       offerUnitSearch(unavailable, path);
       sayDiffNotSaved(unavailable, path);
