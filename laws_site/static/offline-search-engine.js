@@ -636,7 +636,9 @@
         if (altPlan.branches.length && !readAs.has(alt.text)) readAs.set(alt.text, altPlan.branches[0].lang);
       }
       readAs.set(query, this.readsAsJapanese(query) ? "ja" : "zh");
-      const writtenIn = (word) => K.scripts.kana.test(word) ? "ja" : K.scripts.latin_word.test(word) ? "en" : readAs.get(word) ?? null;
+      const listed = this.pack.vocabulary.spoken_langs || {}; // the vocabulary's language for its spoken forms
+      const guessed = (word) => K.scripts.kana.test(word) ? "ja" : K.scripts.latin_word.test(word) ? "en" : readAs.get(word) ?? null;
+      const writtenIn = (word) => listed[this.searchKey(word)] || guessed(word);
       const languages = Object.fromEntries([query, ...words].map((word) => [word, writtenIn(word)]));
       if (cited) languages[query] = null; // a citation (64A1) is in no language
       return languages;
