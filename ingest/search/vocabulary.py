@@ -118,8 +118,11 @@ class Vocabulary:
     def from_conn(cls, conn: sqlite3.Connection) -> "Vocabulary":
         if not conn.execute("select 1 from sqlite_master where type = 'table' and name = 'vocabulary'").fetchone():
             return cls([])
-        cursor = conn.execute(f"select {', '.join(COLUMNS)} from vocabulary order by id")
-        return cls([dict(zip(COLUMNS, row)) for row in cursor])
+        # a database built before a column was added (spoken_langs) reads without it
+        present = {row[1] for row in conn.execute("pragma table_info(vocabulary)")}
+        columns = [column for column in COLUMNS if column in present]
+        cursor = conn.execute(f"select {', '.join(columns)} from vocabulary order by id")
+        return cls([dict(zip(columns, row)) for row in cursor])
 
     def spoken_language(self, word: str) -> str | None:
         """The language the vocabulary lists `word` in as a spoken form (search_key folding), else None."""
