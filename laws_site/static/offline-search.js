@@ -66,12 +66,14 @@
   /** Markup for a part's slot: inserted as it is (text is escaped). */
   class Html { constructor(html) { this.html = html; } }
 
-  /** A part with its slots filled. */
+  /** A part with its slots filled. A word in no language (a citation: lang "") is not marked, as the
+   * server's macros leave it (typed, word_link: {% if lang %}). */
   function part(parts, name, values = {}) {
-    return new Html((parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
+    const filled = (parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
       const value = values[key];
       return value === undefined ? slot : value instanceof Html ? value.html : esc(value);
-    }));
+    });
+    return new Html(filled.replace(/<span lang="">([^<]*)<\/span>/g, "$1").replace(/ lang=""/g, ""));
   }
 
   // what search says, in the page's sentence; a document (doc) by its title in the interface language
