@@ -22,8 +22,7 @@
  * worker's scope; the packs are made at the root, so their pages' links get BASE in front here.
  * Search offline answers with /-/offline/page, where offline-search*.js run the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
- * offline" part, status 503 - never the browser's error page; from a static host, where the copy is
- * the site, its "not in this copy of the site" words, status 404.
+ * offline" part, status 503 - never the browser's error page (a static host: "not in this copy", 404).
  * Speed offline: the packs are stored regrouped (GROUP_PAGES below): opening a page inflates one
  * small group; a language's index and the site's chrome lines, the last groups and the static files
  * stay in the worker's memory.
@@ -373,10 +372,8 @@ async function page(request, url) {
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
-    const answer = await withTimeout(network, NETWORK_TIMEOUT_MS);
-    // a static host has one 404.html, in Japanese: the copy says "not in this copy" in the reader's language
-    if (STATIC_SITE && answer.status === 404 && (await answeringLanguage(url))) return offlinePage(url);
-    return answer;
+    const answer = await withTimeout(network, NETWORK_TIMEOUT_MS); // a static host's one 404.html is Japanese: the copy answers in the reader's language
+    return STATIC_SITE && answer.status === 404 && (await answeringLanguage(url)) ? offlinePage(url) : answer;
   } catch (error) {
     // slow or failed: the saved copy of this page if there is one; else a slow server is still
     // better than a "not available offline" page, so keep waiting for it
@@ -586,18 +583,15 @@ async function fromCopy(url) {
   return html(shell);
 }
 
-// the offline page's "unavailable" part, marked: the site itself has no such page (export.py marks its 404.html so)
-const UNAVAILABLE = '<div id="offline-unavailable" hidden>';
-const NOT_IN_COPY = '<div id="offline-unavailable" hidden data-not-in-copy>';
-
 async function offlinePage(url) {
   const answered = await fromCopy(url);
   if (answered) return answered;
   const lang = await answeringLanguage(url);
   const shell = lang ? await packedPage(lang, SHELL_KEY) : null;
-  // a static host serves what the copy holds (every language's pack holds the same pages): a page the
-  // saved copy lacks is on no page of the site - not found (404), not a passing outage (503)
-  if (shell && STATIC_SITE) return html(shell.replace(UNAVAILABLE, NOT_IN_COPY), 404);
+  // a static host serves what the copy holds (each language's pack the same pages): a page the copy lacks is
+  // not on the site - 404, not a passing outage (503); marked so for its words (export.py marks 404.html so)
+  const missing = '<div id="offline-unavailable" hidden data-not-in-copy>';
+  if (shell && STATIC_SITE) return html(shell.replace('<div id="offline-unavailable" hidden>', missing), 404);
   if (shell) return html(shell, 503);
   return html("<!DOCTYPE html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
     "<title>Offline</title><h1>Offline</h1><p>There is no connection, and the offline copy of this site " +
