@@ -595,6 +595,21 @@ WRONG_SHAPES = {
         "- first",
         "'terms' must be a list of mappings: this item is not",
     ),
+    # a spoken form's language is data (the site marks it lang=): a language no page has, or none given
+    "vocabulary spoken language unknown": (
+        "vocabulary.yml",
+        "spoken: {ja: [点差]}",
+        "spoken: {jp: [点差]}",
+        "spoken: {jp:",
+        "spoken: unknown language 'jp'; use ja, zh, en",
+    ),
+    "vocabulary spoken forms without a language": (
+        "vocabulary.yml",
+        "spoken: {ja: [点差]}",
+        "spoken: [点差]",
+        "spoken: [点差]",
+        "'spoken' must list the forms under their language",
+    ),
 }
 
 

@@ -242,6 +242,18 @@ def test_the_packs_and_the_worker_are_served_as_the_worker_reads_them(static_hos
 
 
 @pytest.mark.slow
+def test_the_hosts_404_page_says_not_in_this_copy(exported):
+    """What static hosts answer for a path they lack (GitHub Pages, Netlify: 404.html) is the offline page;
+    unmarked, its script said "Not available offline ... You are offline" to a reader online. Marked, the
+    page says the copy's words (offline-search.js)."""
+    site, _ = exported
+    page = (site / "404.html").read_text(encoding="utf-8")
+    assert page.count(static_export.NOT_IN_COPY) == 1
+    assert 'data-online="このアドレスはこのサイトの写しにありません。' in page
+    assert 'data-online="このサイトの写しにはありません"' in page
+
+
+@pytest.mark.slow
 def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_path):
     site = tmp_path / "site"
     static_export.export(laws_db_path, site, base_url="bridge", log=lambda line: None)

@@ -69,7 +69,8 @@ def test_a_comparison_the_copy_lacks_is_said_truly_online_and_in_a_language_not_
     page.goto(static_host + "/laws-2017-ja/16")
     page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.goto(static_host + "/-/diff?ref=16b1&from=laws-1997-zh&to=laws-2017-ja")
+    response = page.goto(static_host + "/-/diff?ref=16b1&from=laws-1997-zh&to=laws-2017-ja")
+    assert response.status == 404  # the site has no such page; 503 said the host was down
     assert page.inner_text("#offline-unavailable h1") == page.title() == "このサイトの写しにはありません"
     assert "オフライン" not in page.inner_text(".offline-diff")
     page.goto(static_host + "/en/-/diff?ref=61&from=laws-1997-zh&to=laws-2017-ja&whitespace=1")
@@ -92,8 +93,15 @@ def test_units_references_glossary_and_languages_from_the_static_host(phone, sta
     for lang, word in (("en", "Law 61"), ("zh", "第61条")):
         page.goto(f"{static_host}/{lang}/laws-2017-ja/61")
         assert word in page.inner_text("h1") and page.get_attribute("html", "lang").startswith(lang)
+    # the host's 404 (python's own page here), then the worker's: the copy is the site, so not found, said so
+    response = page.goto(static_host + "/laws-2017-ja/99Z")
+    assert response.status == 404 and page.inner_text("#offline-unavailable h1") == "このサイトの写しにはありません"
+    assert "オフライン" not in page.inner_text("#offline-unavailable .error-message")
     context.set_offline(True)
     try:
+        response = page.goto(static_host + "/laws-2017-ja/99Z")  # offline: the copy is the site, still not found
+        assert response.status == 404 and page.inner_text("#offline-unavailable h1") == "このサイトの写しにはありません"
+        assert "オフライン" not in page.inner_text("#offline-unavailable .error-message")
         page.goto(static_host + "/laws-2017-ja/62")
         assert "62" in page.inner_text("h1")
         page.goto(static_host + "/-/diff?ref=61&from=revoke-notes-ja&to=laws-2017-ja")

@@ -80,6 +80,12 @@ async def test_the_words_a_result_was_found_by_are_in_the_result_s_language(data
         ("ダミー", {"ダミー": "ja", "明手": "zh"}),  # 明手: the 1997 Laws' Chinese for dummy
         ("revoke", {"revoke": "en", "リボーク": "ja", "藏牌": "zh"}),
         ("罚牌", {"罚牌": "zh", "罚张": "zh"}),
+        ("犹豫", {"犹豫": "zh"}),  # the vocabulary lists it as Chinese (it was marked ja, a guess from its kanji)
+        ("有局", {"有局": "zh"}),
+        ("点差", {"点差": "ja"}),
+        ("64A1", {"64A1": None}),  # a citation is in no language: read in the page's, not in English
+        ("L61A", {"L61A": None}),
+        ("61Z", {"61Z": None}),  # a citation nobody holds, searched as text too
     ],
 )
 async def test_the_search_answer_says_which_language_each_word_it_shows_is_in(datasette, query, languages):
@@ -90,3 +96,13 @@ async def test_the_search_answer_says_which_language_each_word_it_shows_is_in(da
     html = (await datasette.client.get("/en/-/search", params={"q": query})).text
     for word in set(answer["also_searched"]) & set(languages) - {query}:
         assert re.search(rf'<a class="also" href="[^"]+" lang="{languages[word]}">{word}</a>', html), word
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh"])
+@pytest.mark.parametrize("query", ["64A1", "L61A"])
+async def test_a_citation_typed_is_not_marked_english(datasette, prefix, query):
+    """A screen reader reads a lang="en" span with an English voice: 64A1 in a Japanese sentence is the
+    page's language, not English."""
+    html = (await datasette.client.get(f"{prefix}/-/search", params={"q": query, "list": "1"})).text
+    assert "search-summary" in html and query in html
+    assert f'<span lang="en">{query}</span>' not in html

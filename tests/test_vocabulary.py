@@ -45,7 +45,12 @@ def vocabulary() -> dict:
 
 @pytest.fixture(scope="module")
 def entries(vocabulary) -> list[dict]:
-    return vocabulary["entries"]
+    """The entries, each one's spoken forms as one list (the file lists them under their language)."""
+    return [{**e, "spoken": spoken_forms(e)} if "spoken" in e else e for e in vocabulary["entries"]]
+
+
+def spoken_forms(entry: dict) -> list[str]:
+    return [form for forms in (entry.get("spoken") or {}).values() for form in forms]
 
 
 @pytest.fixture(scope="module")
@@ -207,6 +212,23 @@ def test_issue_examples_resolve_to_one_entry(entries, word, ja, targets):
     # the lookup search runs (ingest/search/vocabulary.py, from the rows the build stores) agrees
     stored = Vocabulary(vocabulary_rows(VOCABULARY)).lookup(word)
     assert [entry.en for entry in stored] == [found[0]["en"]]
+
+
+def test_each_spoken_form_is_in_the_language_the_file_lists_it_in(vocabulary, laws_db_path):
+    """The site marks a spoken form (lang=, the search answer's word_langs) in the language the file lists it
+    in: 犹豫, 有局, 迟到 were marked Japanese, guessed from kanji a Japanese word holds."""
+    from laws_site.search.data import search_data
+    from laws_site.search.presentation import word_languages
+
+    conn = sqlite3.connect(f"file:{laws_db_path}?mode=ro", uri=True)
+    data = search_data(conn)
+    listed = {
+        form: lang for e in vocabulary["entries"] for lang, forms in (e.get("spoken") or {}).items() for form in forms
+    }
+    assert len(listed) == 690 and {"ja", "zh", "en"} == set(listed.values())
+    marked = {form: word_languages(data, form)[form] for form in listed}
+    conn.close()
+    assert {form: lang for form, lang in marked.items() if lang != listed[form]} == {}
 
 
 def test_the_build_stores_the_vocabulary(laws_db_path):

@@ -35,6 +35,7 @@ COLUMNS = {
     "laws": str,
     "regs": str,
     "source": str,
+    "spoken_langs": str,  # {spoken form: ja, zh or en}, as the file lists them (ingest/sources/shapes.py checks)
 }
 INNER_HYPHEN_RE = re.compile(r"(?<=\w)[-‐](?=\w)")
 
@@ -62,8 +63,11 @@ def vocabulary_rows(path: Path | str = VOCABULARY_FILE) -> list[dict]:
         if not isinstance(entry, dict) or not entry.get("en") or not entry.get("laws"):
             raise ParseError(str(path), None, f"entry {number} needs at least en and laws")
         row = {"id": number, "en": entry["en"], "source": entry.get("source")}
+        spoken = entry.get("spoken") or {}  # {language: [forms]}: one list, each form's language beside it
         for field in TERM_FIELDS + TARGET_FIELDS:
-            row[field] = json_text(list(entry.get(field) or []))
+            listed = [form for forms in spoken.values() for form in forms] if field == "spoken" else entry.get(field)
+            row[field] = json_text(list(listed or []))
+        row["spoken_langs"] = json_text({form: lang for lang, forms in spoken.items() for form in forms})
         rows.append(row)
     return rows
 
@@ -78,6 +82,7 @@ class Entry:
     spoken: tuple[str, ...]
     laws: tuple[str, ...]
     regs: tuple[str, ...]
+    spoken_langs: tuple[tuple[str, str], ...] = ()  # (spoken form, the language it is in)
 
     @classmethod
     def from_row(cls, row: dict) -> "Entry":
@@ -85,7 +90,10 @@ class Entry:
             value = row.get(field) or "[]"
             return tuple(json.loads(value) if isinstance(value, str) else value)
 
-        return cls(int(row["id"]), row["en"], *(items(f) for f in TERM_FIELDS + TARGET_FIELDS))
+        langs = row.get("spoken_langs") or "{}"
+        langs = json.loads(langs) if isinstance(langs, str) else langs
+        terms = (items(f) for f in TERM_FIELDS + TARGET_FIELDS)
+        return cls(int(row["id"]), row["en"], *terms, spoken_langs=tuple(langs.items()))
 
     def words(self) -> list[tuple[str, str]]:
         """(field, word) for every word that names the entry."""
@@ -110,8 +118,23 @@ class Vocabulary:
     def from_conn(cls, conn: sqlite3.Connection) -> "Vocabulary":
         if not conn.execute("select 1 from sqlite_master where type = 'table' and name = 'vocabulary'").fetchone():
             return cls([])
-        cursor = conn.execute(f"select {', '.join(COLUMNS)} from vocabulary order by id")
-        return cls([dict(zip(COLUMNS, row)) for row in cursor])
+        # a database built before a column was added (spoken_langs) reads without it
+        present = {row[1] for row in conn.execute("pragma table_info(vocabulary)")}
+        columns = [column for column in COLUMNS if column in present]
+        cursor = conn.execute(f"select {', '.join(columns)} from vocabulary order by id")
+        return cls([dict(zip(columns, row)) for row in cursor])
+
+    def spoken_language(self, word: str) -> str | None:
+        """The language the vocabulary lists `word` in as a spoken form (search_key folding), else None."""
+        return self.spoken_languages().get(search_key(word))
+
+    def spoken_languages(self) -> dict[str, str]:
+        """{search_key of a spoken form: the language the file lists it in}."""
+        if not hasattr(self, "_spoken_languages"):
+            self._spoken_languages = {
+                search_key(form): lang for entry in self.entries for form, lang in entry.spoken_langs
+            }
+        return self._spoken_languages
 
     def lookup(self, query: str) -> list[Entry]:
         """The entries one of whose words the whole query is."""

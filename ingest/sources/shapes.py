@@ -18,10 +18,45 @@ MAPPING_OF_LISTS = "a mapping of lists"
 
 
 class Shape:
-    """Top-level keys of one file: which must be there, what each holds, whether others may be."""
+    """Top-level keys of one file: which must be there, what each holds, whether others may be; `then`
+    checks further what the keys hold (source, {key: node})."""
 
-    def __init__(self, keys: dict[str, str], required: tuple[str, ...] = (), closed: bool = False):
-        self.keys, self.required, self.closed = keys, required, closed
+    def __init__(self, keys: dict[str, str], required: tuple[str, ...] = (), closed: bool = False, then=None):
+        self.keys, self.required, self.closed, self.then = keys, required, closed, then
+
+
+# the languages a spoken form of the director vocabulary is in (vocabulary.yml: spoken: {ja: [...], en: [...]})
+SPOKEN_LANGUAGES = ("ja", "zh", "en")
+
+
+def check_spoken_languages(source: str, present: dict) -> None:
+    """vocabulary.yml: each entry's spoken forms listed under the language they are in, so the site marks
+    them (lang=) from the data, never by guessing from the script (点差 is Japanese, 有局 Chinese)."""
+    entries = present.get("entries")
+    for entry in entries.value if isinstance(entries, yaml.SequenceNode) else ():
+        for key, value in entry.value:
+            if not (isinstance(key, yaml.ScalarNode) and key.value == "spoken") or is_null(value):
+                continue
+            if not isinstance(value, yaml.MappingNode):
+                raise ParseError(
+                    source,
+                    value.start_mark.line + 1,
+                    "'spoken' must list the forms under their language: spoken: {ja: [ペナカ], zh: [罚张], en: [LOOT]}",
+                )
+            for language, forms in value.value:
+                if not (isinstance(language, yaml.ScalarNode) and language.value in SPOKEN_LANGUAGES):
+                    name = language.value if isinstance(language, yaml.ScalarNode) else "?"
+                    raise ParseError(
+                        source,
+                        language.start_mark.line + 1,
+                        f"spoken: unknown language {name!r}; use {', '.join(SPOKEN_LANGUAGES)}",
+                    )
+                if not isinstance(forms, yaml.SequenceNode) or not all(
+                    isinstance(form, yaml.ScalarNode) and form.value for form in forms.value
+                ):
+                    raise ParseError(
+                        source, forms.start_mark.line + 1, f"spoken {language.value}: must be a list of words"
+                    )
 
 
 ERRATA = Shape(
@@ -34,7 +69,7 @@ SHAPES = {
     "sources.yml": Shape({"documents": LIST_OF_MAPPINGS}, required=("documents",), closed=True),
     "glossary.yml": Shape({"terms": LIST_OF_MAPPINGS}),
     "variants.yml": Shape({"variants": MAPPING_OF_LISTS}),
-    "vocabulary.yml": Shape({"sources": MAPPING, "entries": LIST_OF_MAPPINGS}),
+    "vocabulary.yml": Shape({"sources": MAPPING, "entries": LIST_OF_MAPPINGS}, then=check_spoken_languages),
     "concordance.yml": Shape({"in_force": MAPPING_OF_MAPPINGS, "moves": LIST_OF_MAPPINGS}),
 }
 
@@ -58,6 +93,8 @@ def check_shape(source: str, node, shape: Shape | None) -> None:
             continue
         present[name] = value
         check_value(source, name, value, shape.keys[name])
+    if shape.then:
+        shape.then(source, present)
     for name in shape.required:
         if name not in present:
             raise ParseError(

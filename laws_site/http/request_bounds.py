@@ -178,6 +178,19 @@ def bad_value(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
     return None
 
 
+# what a refusal of a parameter given twice says: the page's sentence (its catalogue id) and the JSON's
+# English; the offline search page says the same (laws_site/search/query.py "repeated")
+REPEATED_PAGE = "%(name)s is given %(count)s times (%(values)s): this page reads one. Give %(name)s once."
+REPEATED_JSON = (
+    "%(name)s is given %(count)s times with different values (%(values)s); this address reads one: give %(name)s once"
+)
+
+
+def read_once(path: str) -> frozenset[str]:
+    """The parameters the page at `path` reads one value of (READ_ONCE)."""
+    return next((names for pattern, names in _READ_ONCE if pattern.fullmatch(path)), frozenset())
+
+
 def repeated(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
     """A refusal for a parameter its page reads once, given with two different values."""
     for pattern, names in _READ_ONCE:
@@ -192,9 +205,8 @@ def repeated(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
                 return Refusal(
                     400,
                     message(
-                        "%(name)s is given %(count)s times (%(values)s): this page reads one. Give %(name)s once.",
-                        "%(name)s is given %(count)s times with different values (%(values)s); this address reads "
-                        "one: give %(name)s once",
+                        REPEATED_PAGE,
+                        REPEATED_JSON,
                         name=name,
                         count=len(given),
                         values=", ".join(shown(value) for value in given[:3]),
@@ -203,7 +215,10 @@ def repeated(path: str, pairs: list[tuple[str, str]]) -> Refusal | None:
     return None
 
 
-def shown(value: str, limit: int = 40) -> str:
+SHOWN_VALUE_CHARS = 40  # of a value a refusal quotes (offline-search.js quotes the same)
+
+
+def shown(value: str, limit: int = SHOWN_VALUE_CHARS) -> str:
     return repr(value if len(value) <= limit else value[:limit] + "…")
 
 

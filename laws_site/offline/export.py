@@ -41,6 +41,9 @@ from laws_site.offline.pack import SHELL_PATH, unpack_page
 from laws_site.offline.pack_files import NAMES, SUFFIXES, file_name, missing, pack_file
 
 MARKER = ".bridge-laws-export"
+# the offline page's "unavailable" part, and marked: this site has no such page (sw.js marks its 404s alike)
+UNAVAILABLE = '<div id="offline-unavailable" hidden>'
+NOT_IN_COPY = '<div id="offline-unavailable" hidden data-not-in-copy>'
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
 ANCHOR = re.compile(r'<a\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
 # the rule of sw.js's rebased(): links, and the site's root that offline.js registers the worker at
@@ -119,8 +122,9 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
             written += 1
         search = static_page(shell, base_url, server, note, ready=True)
         write_page(root, i18n.localized("/-/search", lang), search)
-        if lang == i18n.DEFAULT:  # what static hosts answer for a path they do not have
-            (root / "404.html").write_text(static_page(shell, base_url, server, note), encoding="utf-8")
+        if lang == i18n.DEFAULT:  # what static hosts answer for a path they do not have: not in this copy
+            missing = static_page(shell, base_url, server, note).replace(UNAVAILABLE, NOT_IN_COPY, 1)
+            (root / "404.html").write_text(missing, encoding="utf-8")
         written += 1
     return written
 

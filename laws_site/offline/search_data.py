@@ -270,6 +270,8 @@ def vocabulary_export(data) -> dict:
             key: [[index[entry], sorted(fields)] for entry, fields in found.items()]
             for key, found in vocabulary._by_key.items()
         },
+        # {search key of a spoken form: its language} (presentation.word_languages)
+        "spoken_langs": vocabulary.spoken_languages(),
     }
 
 

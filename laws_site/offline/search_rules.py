@@ -19,6 +19,7 @@ from jaconv import conv_table
 
 from ingest.search import english_lexicon, glossary, vocabulary
 from ingest.text import forgiving, kana, refs, spelling, tokenize
+from laws_site.http import request_bounds
 from laws_site.pages import search as search_page
 from laws_site.read import units
 from laws_site.search import (
@@ -183,6 +184,9 @@ def rules() -> dict:
             "nearest_shown": citations.NEAREST_SHOWN,
             "nearest_refs": units.NEAREST_REFS,
             "messages": query.MESSAGES,
+            # the parameters the search page reads once: two different values are refused, as the server does
+            "read_once": sorted(request_bounds.read_once("/-/search")),
+            "shown_value_chars": request_bounds.SHOWN_VALUE_CHARS,
             "current_first_interfaces": list(weights.CURRENT_FIRST_INTERFACES),
         },
         "translation": {

@@ -141,7 +141,7 @@ def search_page(
         "results": present(conn, data, page, query),
         "also_searched": also_searched,
         "did_you_mean": did_you_mean,
-        "word_langs": word_languages(data, query, plan, also_searched + did_you_mean),
+        "word_langs": word_languages(data, query, plan, also_searched + did_you_mean, cited=citation is not None),
         "expansions": [e for e in expansions if e["found"]],
         "exact": not expand,
         "citation": citation,

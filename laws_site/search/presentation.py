@@ -139,12 +139,17 @@ def law_of(ref: str, role: str | None) -> str | None:
 LATIN_WORD = re.compile(r"[\x00-\x7f]*[A-Za-z][\x00-\x7f]*")
 
 
-def word_languages(data: SearchData, query: str, plan=None, words: list[str] = ()) -> dict[str, str]:
+def word_languages(
+    data: SearchData, query: str, plan=None, words: list[str] = (), cited: bool = False
+) -> dict[str, str | None]:
     """{the query, and each word the page shows beside the results (also searched, did you mean): the
     language it is written in}, so that a page marks it (lang=) in an interface of another language. Kana
     is Japanese and plain Latin letters English; kanji alone are read as search read them: a word searched
     instead of the query in the language of its branch, the query as Chinese when no Japanese word holds
-    one of its kanji (words.Lexicon.reads_as_japanese). offline-search-engine.js wordLanguages is the same."""
+    one of its kanji (words.Lexicon.reads_as_japanese). A spoken form of the director vocabulary is in the
+    language the vocabulary lists it in (点差 ja, 有局 zh: data, not a guess). A query written as citations
+    (`cited`: 64A1, L61A) is in no language (None): a screen reader reads it in the page's, not in English.
+    offline-search-engine.js wordLanguages is the same."""
     read_as: dict[str, str] = {}
     for branch in plan.branches if plan else ():
         if branch.via:
@@ -153,7 +158,11 @@ def word_languages(data: SearchData, query: str, plan=None, words: list[str] = (
         if alternative_plan.branches:
             read_as.setdefault(alternative.text, alternative_plan.branches[0].lang)
     read_as[query] = "ja" if data.lexicon.reads_as_japanese(query) else "zh"
-    return {word: written_in(word, read_as.get(word)) for word in dict.fromkeys([query, *words])}
+    listed = data.vocabulary.spoken_language
+    languages = {word: listed(word) or written_in(word, read_as.get(word)) for word in dict.fromkeys([query, *words])}
+    if cited:
+        languages[query] = None
+    return languages
 
 
 def written_in(word: str, read_as: str | None) -> str | None:

@@ -8,6 +8,7 @@ import re
 from string import Formatter
 
 from ingest.text import tokenize
+from laws_site.http.request_bounds import REPEATED_JSON, REPEATED_PAGE
 from laws_site.i18n.message import Message
 from laws_site.i18n.message import message as message_by_id
 from laws_site.search.data import SearchData
@@ -35,6 +36,9 @@ MESSAGES = {
     "no_such_unit": "No such unit: {query}.",
     "no_such_unit_in_filters": "No such unit in the document or language chosen: {query}.",
     "elsewhere": "No such unit in {title}: {query}. The same number exists elsewhere:",
+    # a parameter the page reads once given twice (q=x&q=y): the server's refusal (http/request_bounds.py),
+    # which offline the search page makes itself ({parameter}: the refusal's %(name)s)
+    "repeated": REPEATED_JSON.replace("%(name)s", "{parameter}").replace("%(", "{").replace(")s", "}"),
 }
 
 
@@ -65,6 +69,7 @@ PAGE_MESSAGES = {
     "no_such_unit": ("No such unit: %(query)s.", {}),
     "no_such_unit_in_filters": ("No such unit in the document or language chosen: %(query)s.", {}),
     "elsewhere": ("No such unit in %(title)s: %(query)s. The same number exists elsewhere:", {"title": "doc"}),
+    "repeated": (REPEATED_PAGE, {"name": "parameter"}),
 }
 FIXED_VALUES = {"limit": {"name": "limit", "low": "1"}, "offset": {"name": "offset", "low": "0"}}
 

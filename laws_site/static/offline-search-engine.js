@@ -650,20 +650,24 @@
       const didYouMean = found.filter((e) => e.kind === "typo").map((e) => e.text);
       return { query, total, offset, limit, results: this.present(page, query),
         also_searched: alsoSearchedAll, did_you_mean: didYouMean,
-        word_langs: this.wordLanguages(query, plan, alsoSearchedAll.concat(didYouMean)),
+        word_langs: this.wordLanguages(query, plan, alsoSearchedAll.concat(didYouMean), citation !== null),
         expansions: found, exact: !expand, citation, split };
     }
 
     /** presentation.word_languages: the language the query and each word shown beside the results is written in. */
-    wordLanguages(query, plan, words) {
+    wordLanguages(query, plan, words, cited) {
       const readAs = new Map();
       for (const branch of plan ? plan.branches : []) if (branch.via && !readAs.has(branch.via)) readAs.set(branch.via, branch.lang);
       for (const [alt, altPlan] of plan ? plan.alternatives : []) {
         if (altPlan.branches.length && !readAs.has(alt.text)) readAs.set(alt.text, altPlan.branches[0].lang);
       }
       readAs.set(query, this.readsAsJapanese(query) ? "ja" : "zh");
-      const writtenIn = (word) => K.scripts.kana.test(word) ? "ja" : K.scripts.latin_word.test(word) ? "en" : readAs.get(word) ?? null;
-      return Object.fromEntries([query, ...words].map((word) => [word, writtenIn(word)]));
+      const listed = this.pack.vocabulary.spoken_langs || {}; // the vocabulary's language for its spoken forms
+      const guessed = (word) => K.scripts.kana.test(word) ? "ja" : K.scripts.latin_word.test(word) ? "en" : readAs.get(word) ?? null;
+      const writtenIn = (word) => listed[this.searchKey(word)] || guessed(word);
+      const languages = Object.fromEntries([query, ...words].map((word) => [word, writtenIn(word)]));
+      if (cited) languages[query] = null; // a citation (64A1) is in no language
+      return languages;
     }
 
     checkQuery(query) {

@@ -66,12 +66,14 @@
   /** Markup for a part's slot: inserted as it is (text is escaped). */
   class Html { constructor(html) { this.html = html; } }
 
-  /** A part with its slots filled. */
+  /** A part with its slots filled. A word in no language (a citation: lang "") is not marked, as the
+   * server's macros leave it (typed, word_link: {% if lang %}). */
   function part(parts, name, values = {}) {
-    return new Html((parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
+    const filled = (parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
       const value = values[key];
       return value === undefined ? slot : value instanceof Html ? value.html : esc(value);
-    }));
+    });
+    return new Html(filled.replace(/<span lang="">([^<]*)<\/span>/g, "$1").replace(/ lang=""/g, ""));
   }
 
   // what search says, in the page's sentence; a document (doc) by its title in the interface language
@@ -173,8 +175,35 @@
     return +value;
   }
 
+  /** A value as the server's refusal quotes it (request_bounds.shown: Python's repr, cut). */
+  function quoted(value) {
+    const chars = [...value]; // code points, as Python counts
+    const cut = chars.length <= K.search.shown_value_chars ? value : chars.slice(0, K.search.shown_value_chars).join("") + "…";
+    const mark = cut.includes("'") && !cut.includes('"') ? '"' : "'";
+    const escaped = cut.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")
+      .replace(/[\x00-\x1f\x7f]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0"));
+    return mark + (mark === "'" ? escaped.replace(/'/g, "\\'") : escaped) + mark;
+  }
+
+  /** request_bounds.repeated: a parameter the page reads once, given with different values (q=x&q=y),
+   * is refused as the server refuses it, never answered with the first value. */
+  function repeatedParameter(params) {
+    const values = new Map();
+    for (const [key, value] of params) {
+      if (!(K.search.read_once || []).includes(key)) continue;
+      if (!values.has(key)) values.set(key, []);
+      if (!values.get(key).includes(value)) values.get(key).push(value);
+    }
+    for (const [parameter, given] of values) {
+      if (given.length > 1) {
+        return message("repeated", { parameter, count: String(given.length), values: given.slice(0, 3).map(quoted).join(", ") });
+      }
+    }
+    return null;
+  }
+
   /** One search as the offline page shows it: {redirect} for a single citation, else {query,
-   * results (HTML), note, documents (HTML options)}. */
+   * results (HTML), note, documents (HTML options)}; refused: true when the server answers 400. */
   const namesOf = new WeakMap(); // the saved labels -> their Names (the worker keeps one labels object per language)
 
   function answerSearch(engine, words, pathname, params, labels) {
@@ -189,6 +218,8 @@
     const chosen = params.get("doc") || "";
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
+    const twice = repeatedParameter(params);
+    if (twice) return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, twice) }).html };
     if (!query && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
@@ -197,7 +228,7 @@
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      return { ...shown, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
+      return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
@@ -231,7 +262,7 @@
       .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}${esc(words.title)}</title>`);
     const lang = url.searchParams.get("lang");
     if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
-    return { html };
+    return shown.refused ? { html, status: 400 } : { html }; // the server refuses it with a 400 too
   }
 
   let enginePromise = null;
@@ -267,6 +298,13 @@
     offer.hidden = false;
   }
 
+  /** A static host (the export) has no such page (the worker's 404, the host's 404.html): "offline" would be
+   * untrue, online or not - the copy is the site. Its own words replace the offline ones. */
+  function sayNotInCopy(unavailable) {
+    for (const said of unavailable.querySelectorAll("[data-online]")) said.textContent = said.dataset.online;
+    document.title = unavailable.querySelector("h1").textContent;
+  }
+
   /** /-/diff?ref=16b1&from=…&to=… that the copy lacks (it holds the comparisons the pages link to, as they
    * link them: not a ref typed otherwise, nor with its spacing shown): said so instead of "needs the server",
    * with the law's comparison offered. */
@@ -276,13 +314,6 @@
     if (!/^\/-\/diff\/?$/.test(path) || !params.get("ref") || !note) return;
     unavailable.querySelector(".error-message").hidden = true;
     note.hidden = false;
-    if (navigator.onLine) {
-      // a static host online: the worker answers what the host cannot, and the reader is not offline
-      for (const said of [unavailable.querySelector("h1"), note.querySelector("span")]) {
-        if (said && said.dataset.online) said.textContent = said.dataset.online;
-      }
-      document.title = unavailable.querySelector("h1").textContent;
-    }
     const law = (/^(?:quote:|L)?(\d+)/.exec(params.get("ref")) || [])[1];
     if (!law || (law === params.get("ref") && !params.has("whitespace"))) return;
     const link = note.querySelector("a");
@@ -303,6 +334,7 @@
     about.hidden = true;
     if (!/^\/-\/search\/?$/.test(path)) {
       unavailable.hidden = false;
+      if (unavailable.hasAttribute("data-not-in-copy")) sayNotInCopy(unavailable);
       unavailable.querySelector(".offline-url").textContent = location.pathname + location.search;
       offerUnitSearch(unavailable, path);
       sayDiffNotSaved(unavailable, path);

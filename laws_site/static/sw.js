@@ -22,7 +22,7 @@
  * worker's scope; the packs are made at the root, so their pages' links get BASE in front here.
  * Search offline answers with /-/offline/page, where offline-search*.js run the query; any other
  * page the copy does not hold (SQL, Datasette's tables) answers with that page's "not available
- * offline" part, status 503 - never the browser's error page.
+ * offline" part, status 503 - never the browser's error page (a static host: "not in this copy", 404).
  * Speed offline: the packs are stored regrouped (GROUP_PAGES below): opening a page inflates one
  * small group; a language's index and the site's chrome lines, the last groups and the static files
  * stay in the worker's memory.
@@ -372,7 +372,8 @@ async function page(request, url) {
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
-    return await withTimeout(network, NETWORK_TIMEOUT_MS);
+    const answer = await withTimeout(network, NETWORK_TIMEOUT_MS); // a static host's one 404.html is Japanese: the copy answers in the reader's language
+    return STATIC_SITE && answer.status === 404 && (await answeringLanguage(url)) ? offlinePage(url) : answer;
   } catch (error) {
     // slow or failed: the saved copy of this page if there is one; else a slow server is still
     // better than a "not available offline" page, so keep waiting for it
@@ -575,7 +576,7 @@ async function fromCopy(url) {
     if (answered && answered.redirect) {
       return Response.redirect(new URL(at(localized(answered.redirect, lang)), url).href, 302);
     }
-    if (answered) return html(localizeLinks(answered.html, lang));
+    if (answered) return html(localizeLinks(answered.html, lang), answered.status);
   } catch (error) {
     // the page runs the search itself (and says so if the search data is missing)
   }
@@ -587,6 +588,10 @@ async function offlinePage(url) {
   if (answered) return answered;
   const lang = await answeringLanguage(url);
   const shell = lang ? await packedPage(lang, SHELL_KEY) : null;
+  // a static host serves what the copy holds (each language's pack the same pages): a page the copy lacks is
+  // not on the site - 404, not a passing outage (503); marked so for its words (export.py marks 404.html so)
+  const missing = '<div id="offline-unavailable" hidden data-not-in-copy>';
+  if (shell && STATIC_SITE) return html(shell.replace('<div id="offline-unavailable" hidden>', missing), 404);
   if (shell) return html(shell, 503);
   return html("<!DOCTYPE html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
     "<title>Offline</title><h1>Offline</h1><p>There is no connection, and the offline copy of this site " +
