@@ -187,3 +187,42 @@ def test_a_suits_english_gloss_is_no_suit_outside_its_chinese_name(search_conn, 
     found = readings(search_conn, query)
     assert suit not in found.get(word, []), found
     assert readings(search_conn, "他首攻了红心").get("红心") == ["スート"]  # 还有红心 is a suit held (suits_said.py)
+
+
+@pytest.mark.parametrize(
+    "query, word, wrong",
+    [
+        ("他拿着一根棒敲桌子", "棒", "付ける"),  # 棒 "stick, club": a thing, no 付ける (JMdict's verb "to stick")
+        ("他用杆子指了指那张牌", "杆子", "付ける"),  # 杆子 "pole, stick"
+        ("他拿笔在记分表上写了分数", "笔", "書く"),  # 笔 "pen": the thing written with, no 書く ("to pen")
+    ],
+)
+def test_a_things_gloss_reads_no_japanese_verb_of_the_english_verb(search_conn, query, word, wrong):
+    found = readings(search_conn, query)
+    assert wrong not in found.get(word, []), found
+    assert readings(search_conn, "他在记分表上写了分数").get("写") == ["書く"]  # 写 "to write" is the verb
+
+
+def test_an_infinitive_gloss_is_no_other_verbs_past(search_conn):
+    """钻 "to drill, to bore": the English reading keeps bore as bear's past (負う, to bear a burden); an infinitive
+    gloss says the verb itself."""
+    found = readings(search_conn, "他想钻规则的空子")
+    assert "負う" not in found.get("钻", []), found
+
+
+@pytest.mark.parametrize(
+    "query, word, call",
+    [
+        ("我们度过了难关", "度过", "パス"),  # 度过 "to pass (time), to get through": no call
+        ("这一关过关了", "过关", "パス"),  # 过关 "to get through, to pass"
+        ("他兼着记分", "兼", "ダブル"),  # 兼 "double, twice": doing two jobs at once, no call
+        ("这副牌他复了一遍", "复", "ダブル"),  # 复 "to repeat, to double"
+    ],
+)
+def test_a_calls_english_gloss_is_no_call_outside_its_chinese_name(search_conn, query, word, call):
+    """Pass, double, redouble (def:コール 「ビッド、ダブル、リダブル、パスのいずれか」) are calls in the Chinese names the
+    Laws give them (不叫, 加倍, 再加倍), as a suit is a suit only in its Chinese name."""
+    found = readings(search_conn, query)
+    assert call not in found.get(word, []), found
+    assert readings(search_conn, "上家不叫 我加倍").get("不叫") == ["パス"]
+    assert "ダブル" in readings(search_conn, "上家不叫 我加倍").get("加倍", [])

@@ -30,7 +30,7 @@ from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import is_verb, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
-from laws_site.search.words import STRAINS
+from laws_site.search.words import CALL_KINDS, STRAINS
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
 UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
@@ -220,9 +220,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             ):
                 table[key] = [*table[key], head]
     domain, laws_terms = domain_english(data), domain_english(data, spoken=False)
-    # a suit's English name is the suit only in the suit's Chinese name (红心); 心 "heart", 钻石 "diamond", 棒 "club"
-    # and 铲 "spade" say their everyday sense, no suit
-    modifiers = clipped_modifiers(data) | strain_names(data)
+    # a suit's or a call's English name is the suit or the call only in its Chinese name (红心, 不叫); 心 "heart", 钻石
+    # "diamond", 棒 "club", 铲 "spade", 度过 "to pass", 关口 "pass" (a mountain pass), 双 "double" say their everyday sense
+    modifiers = clipped_modifiers(data) | strain_and_call_names(data)
     domain = {key: japanese for key, japanese in domain.items() if key not in modifiers}
     glossed = {key: japanese for key, japanese in table.items() if key not in modifiers}
     telling = TellingWords(conn, data)
@@ -318,7 +318,13 @@ def reading(
     English (`laws_terms`: the glossary's, a vocabulary entry's en) anywhere: 说 "speak, talk, say,
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
     laws_terms = domain if laws_terms is None else laws_terms
-    named = [[next((k for k in stems(gloss_key(bare(gloss))) if k in table), None) for gloss in g] for g in entries]
+    named = [
+        [
+            next((k for k in stems(gloss_key(bare(gloss))) if k in table and not telling.other_verbs(gloss, k)), None)
+            for gloss in g
+        ]
+        for g in entries
+    ]
     if one_character:  # a character of several readings means its common one (the lexicon's first entry)
         common = common_reading(entries[:1], named[:1], table, telling, word)
     else:
@@ -353,6 +359,7 @@ def common_reading(entries: list[list[str]], named: list[list[str | None]], tabl
                 if telling(word)
                 and word not in japanese
                 and (verb or shares_kanji(chinese, word) or not noun_for_verb(gloss, key, word, telling))
+                and (shares_kanji(chinese, word) or not verb_for_noun(gloss, key, word, telling))
                 and not (everyday and not shares_kanji(chinese, word))
             ]
     return japanese
@@ -385,6 +392,16 @@ def noun_for_verb(gloss: str, key: str | None, word: str, telling) -> bool:
     return gloss.startswith("to ") and telling.noun_senses.get(key) == word and not telling.as_verb(word)
 
 
+def verb_for_noun(gloss: str, key: str | None, word: str, telling) -> bool:
+    """Whether a gloss CC-CEDICT gives as no verb ("stick", a thing) would read the Japanese verb JMdict gives the
+    English verb (stick: 付ける, to attach): 棒 "stick, club" is no 付ける, 杆子 "pole, stick" neither."""
+    return (
+        not gloss.startswith("to ")
+        and telling.verb_senses.get(key) == word
+        and unicodedata.name(word[-1], "").startswith("HIRAGANA")
+    )
+
+
 def noun_term_for_verb(gloss: str, terms: list[str], telling) -> bool:
     """Whether a verb's gloss names only terms of the Laws that are kanji nouns they never say with する (转 "to
     turn" is no 順番, one's turn to call; 扎 "to tie" no 同着, a tie). A verb (告げる), a noun said with する
@@ -403,6 +420,15 @@ def noun_senses(conn: sqlite3.Connection) -> dict[str, str]:
     """{an English word: its Japanese word} where JMdict's sense table search_english keeps is a noun's."""
     rows = conn.execute("select english, japanese, gloss from search_english")
     return {gloss_key(english): japanese for english, japanese, gloss in rows if not is_verb(gloss)}
+
+
+def verb_senses(conn: sqlite3.Connection) -> tuple[dict[str, str], frozenset[str]]:
+    """{an English word: its Japanese word} where the sense search_english keeps is a verb's, and the English
+    words it reads as another verb's form (bore: bear's past, 負う)."""
+    rows = list(conn.execute("select english, japanese, gloss, word from search_english"))
+    verbs = {gloss_key(english): japanese for english, japanese, gloss, _ in rows if is_verb(gloss)}
+    forms = {gloss_key(english) for english, _, gloss, word in rows if is_verb(gloss) and word != english}
+    return verbs, frozenset(forms)
 
 
 def shares_kanji(chinese: str, japanese: str) -> bool:
@@ -489,12 +515,16 @@ def negated_verb_as_adverb(word: str, english: str, glosses_of: dict[str, str]) 
     )
 
 
-def strain_names(data) -> frozenset[str]:
-    """The English keys of the glossary's suits and notrump (heart, hearts, spade ...)."""
+def strain_and_call_names(data) -> frozenset[str]:
+    """The English keys of the glossary's suits, notrump (heart, spade ...) and kinds of call (pass, double)."""
+
+    def named(ja: str) -> bool:
+        return ja in CALL_KINDS or any(ja.startswith(strain[0]) for strain in STRAINS)
+
     return frozenset(
         key
         for entry in data.glossary.entries
-        if entry.en and any(ja.startswith(strain[0]) for ja in glossary.term_forms(entry.ja) for strain in STRAINS)
+        if entry.en and any(named(ja) for ja in glossary.term_forms(entry.ja))
         for key in glossary.english_keys(entry.en)
     )
 
@@ -535,6 +565,7 @@ class TellingWords:
             self.units += 1
         self.lexicon = data.lexicon
         self.noun_senses = noun_senses(conn)
+        self.verb_senses, self.verb_forms = verb_senses(conn)
         self.terms_of: dict[str, list[str]] = {}  # each word's terms, cut once for both questions
 
     def terms(self, word: str) -> list[str]:
@@ -556,6 +587,11 @@ class TellingWords:
         """Whether a noun + しない is the one negated word the Laws print (フォローしない: フオロない)."""
         terms = self.terms(word)
         return bool(terms) and word_forms.is_negated_form(terms[-1]) and self.printed[terms[-1]] > 0
+
+    def other_verbs(self, gloss: str, key: str) -> bool:
+        """Whether a verb's gloss ("to bore", an infinitive) names a word the English reading keeps as another verb's
+        form (bore: bear's past, 負う): 钻 "to drill, to bore" is no 負う."""
+        return gloss.startswith("to ") and key in self.verb_forms
 
     def as_verb(self, word: str) -> bool:
         terms = self.terms(word)

@@ -58,6 +58,8 @@ STRAINS = (
     ("スペード", "♠", "♤", "S"),
     ("ノー", "NT", "nt"),
 )
+# the kinds of call (def:コール 「ビッド、ダブル、リダブル、パスのいずれか」)
+CALL_KINDS = ("ビッド", "ダブル", "リダブル", "パス")
 INSUFFICIENT_WORD = "不十分なビッド"
 # a bid of a level no auction has (8レベル, 8ハート, 9NT) is what the Laws call 7を超えるビッド (Law 38's title)
 BEYOND_SEVEN_RE = re.compile(
