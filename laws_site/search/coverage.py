@@ -118,7 +118,7 @@ def covered_words(
             continue
         place = len(covered.weights)
         covered.weights.append(idf(len(own) or len(named), len(searchable)) * (shares or {}).get(clause[0], 1.0))
-        credits = clause_credits(data, rows, own, frozenset(clause[0].split()))
+        credits = clause_credits(data, rows, own, clause)
         for rowid in own:
             covered.printed.setdefault(rowid, []).append(place)
         for rowid in named:
@@ -126,7 +126,10 @@ def covered_words(
         # a heading the vocabulary or a 索引 entry names for the word passes it to its parts, as its text would (66C
         # 終了したトリック under 66 トリックの検査, named for 前のトリックを見る): they decide what it names
         indexed = [
-            target for row in rows if (found := evidence.get(row)) and found[1] >= INDEX_CREDIT for target in found[0]
+            target
+            for row in rows
+            if (found := evidence.get(row)) and found[1] >= INDEX_CREDIT and speaks_of(data, row, found, clause)
+            for target in found[0]
         ]
         for rowid in dict.fromkeys(rowid for rowid in (*named, *indexed) if rowid in data.headings):
             for below in data.context_below.get(rowid, ()):
@@ -251,6 +254,16 @@ def covers_all(part: dict[int, float], unit: dict[int, float], named=()) -> bool
     )
 
 
+def speaks_of(data: SearchData, rowid: int, found: tuple, clause: tuple[str, ...]) -> bool:
+    """Whether evidence row `rowid` (`found`: its (targets, credit)) says the words about the units it is about: a
+    note or ruling by its text; a 索引 entry by its heading only, for its text is its locators (紛失したカード 「14」,
+    カード/発見できない 「14A2」: 14, a, 2) and 定義, no words of a situation (「14 cards」 is no Law 14)."""
+    if found[1] < INDEX_CREDIT:
+        return True
+    title = data.title_words.get(rowid, frozenset())
+    return any(frozenset(alternative.split()) <= title for alternative in clause)
+
+
 def vocabulary_named(data: SearchData) -> dict[str, tuple[int, ...]]:
     """{a Japanese word of the director vocabulary that is one content word, as a query is cut into it:
     the rowids of the current laws the vocabulary names for it}; exported to the offline pack."""
@@ -305,10 +318,11 @@ def situation_weights(data: SearchData) -> dict[int, float]:
     return data.memo(("situation_weights",), compute)
 
 
-def clause_credits(data: SearchData, rows: list[int], own: list[int], words: frozenset[str]) -> dict[int, float]:
-    """{rowid: the best way the unit covers the clause's words}: in its title or text (`own`: the
+def clause_credits(data: SearchData, rows: list[int], own: list[int], clause: tuple[str, ...]) -> dict[int, float]:
+    """{rowid: the best way the unit covers the clause's words (its first reading; a 索引 entry any reading)}: in its title or text (`own`: the
     units of the language holding them), under its law part's, or through a 索引 entry or note
     (any of `rows`). Comparisons written out: this runs for every unit holding a word of a sentence."""
+    words = frozenset(clause[0].split())
     credits: dict[int, float] = {}
     best = credits.get
     titles, below_of, evidence, empty = data.title_words, data.context_below, data.evidence, frozenset()
@@ -326,7 +340,7 @@ def clause_credits(data: SearchData, rows: list[int], own: list[int], words: fro
                 credits[below] = inherited
     for rowid in rows:
         found = evidence.get(rowid)
-        if found:
+        if found and speaks_of(data, rowid, found, clause):
             credit = found[1] * (BOUND_SHARE if words <= bound_in.get(rowid, empty) else 1.0)
             for target in found[0]:
                 if credit > best(target, 0.0):

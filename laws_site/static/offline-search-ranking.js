@@ -382,11 +382,13 @@
           give(rowid, (inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT) * share);
           for (const below of s.below.get(rowid) || []) give(below, (inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT) * share);
         }
-        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found) { const credit = found[1] * boundShare(rowid); for (const t of found[0]) give(t, credit); } }
+        // coverage.speaks_of: a 索引 entry speaks by its heading, never by its locators (14A2: 14, a, 2)
+        const speaksOf = (rowid, found) => { if (found[1] < w.INDEX_CREDIT) return true; const title = this.titleWords.get(rowid); return !!title && clause.some((alternative) => wordsOf(alternative).every((x) => title.has(x))); };
+        for (const rowid of rows) { const found = s.evidence.get(rowid); if (found && speaksOf(rowid, found)) { const credit = found[1] * boundShare(rowid); for (const t of found[0]) give(t, credit); } }
         for (const rowid of named) give(rowid, w.VOCABULARY_CREDIT);
         // coverage.covered_words: a heading the vocabulary or a 索引 entry names for the word passes it to its parts
         const indexed = [];
-        for (const row of rows) { const found = s.evidence.get(row); if (found && found[1] >= w.INDEX_CREDIT) indexed.push(...found[0]); }
+        for (const row of rows) { const found = s.evidence.get(row); if (found && found[1] >= w.INDEX_CREDIT && speaksOf(row, found)) indexed.push(...found[0]); }
         for (const rowid of new Set([...named, ...indexed])) {
           if (s.headings.has(rowid)) for (const below of s.below.get(rowid) || []) {
             if ((credits.get(below) || 0.0) >= w.CONTEXT_TEXT_CREDIT) continue;
