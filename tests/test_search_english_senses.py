@@ -125,6 +125,17 @@ def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
     assert "ラウンド" in read(search_conn, "a pair turned up late for the first round")
 
 
+def test_a_suit_name_after_this_or_our_is_a_place(search_conn):
+    """ "this club has no appeals committee" (93A: the organizer's) read club as スート, every suit name's reading,
+    shown as also searched: after this or our a suit's singular name is a body or a place and reads nothing; a card
+    or a suit said with an article or a plural still reads スート."""
+    words = read(search_conn, "we want to appeal the ruling but this club has no appeals committee, who decides")
+    assert "スート" not in words and "上告委員会" in words, words
+    assert "スート" not in read(search_conn, "the director of our club")
+    assert "スート" in read(search_conn, "he led a club")
+    assert "スート" in read(search_conn, "this trick he discarded clubs")
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -179,6 +190,8 @@ READ_ALIKE = [
     "dummy got up and walked round behind declarer to watch",
     "he looked around the table",
     "a pair turned up late for the first round",
+    "but this club has no appeals committee",
+    "the director of our club said he led a club",
 ]
 
 

@@ -183,6 +183,10 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
+# the words before a suit's singular name that make it a body or a place, not a suit: "this club has no appeals
+# committee", "our club's director" (93A: the organizer's), where a card is said "the club", "a club", "his club";
+# there the name reads nothing (not the Laws' スート, which a suit named in a sentence reads: translation.py)
+PLACE_DETERMINERS = frozenset("this our".split())
 
 
 # the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the

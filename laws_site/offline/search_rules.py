@@ -213,6 +213,8 @@ def rules() -> dict:
                 for word, senses in english_lexicon.SENSES_BY_PLACE.items()
             },
             "possessives": sorted(english_lexicon.POSSESSIVES),
+            "place_determiners": sorted(english_lexicon.PLACE_DETERMINERS),
+            "singular_suits": [forms[0] for forms in english_lexicon.SUITS],
             "object_words": sorted(english_lexicon.OBJECT_WORDS),
             "verb_endings": list(english_lexicon.VERB_ENDINGS),
             "noun_endings": [list(pair) for pair in english_lexicon.NOUN_ENDINGS],

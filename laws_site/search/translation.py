@@ -43,6 +43,7 @@ from ingest.search.english_lexicon import (
     PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PARTICLE_INTO_AN_OBJECT,
     PHRASAL_PARTICLES,
+    PLACE_DETERMINERS,
     POSSESSIVES,
     PURPOSE,
     PURPOSE_PHRASES,
@@ -435,6 +436,12 @@ def read_terms(
         (word.start(), word.end())
         for word, following in zip(words, words[1:])
         if word.group() in ASPECT_VERBS and following.group().endswith("ing")
+    }
+    # a suit's singular name after PLACE_DETERMINERS names a body or a place ("this club"): no suit, スート
+    carried |= {
+        (word.start(), word.end())
+        for before, word in zip(words, words[1:])
+        if before.group() in PLACE_DETERMINERS and any(word.group() == forms[0] for forms in SUITS)
     }
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)

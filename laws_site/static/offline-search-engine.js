@@ -337,6 +337,8 @@
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
         // translation.ASPECT_VERBS: an aspect verb before an -ing form reads nothing (kept looking: no 保つ)
         if (T.aspect_verbs.includes(words[i][0]) && words[i + 1][0].endsWith("ing")) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+        // translation.PLACE_DETERMINERS: a suit's singular name after one names a body or a place (this club: no スート)
+        if (T.place_determiners.includes(words[i][0]) && T.singular_suits.includes(words[i + 1][0])) carried.add(words[i + 1].index + ":" + (words[i + 1].index + words[i + 1][0].length));
       }
       // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
       // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
