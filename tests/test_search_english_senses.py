@@ -136,6 +136,16 @@ def test_a_suit_name_after_this_or_our_is_a_place(search_conn):
     assert "スート" in read(search_conn, "this trick he discarded clubs")
 
 
+def test_could_not_follow_suit_is_an_inability_not_a_revoke(search_conn):
+    """ "he could not follow suit" read "not follow suit", the vocabulary's revoke (リボーク, 61A); said with could,
+    can or unable it is 44D's 'Inability to Follow Suit' (スートにフォローできない場合, a discard), in any spelling;
+    "did not follow suit" stays a revoke."""
+    for said in ("he could not follow suit", "he couldn't follow suit", "he cannot follow suit", "he was unable to"):
+        words = read(search_conn, said + (" follow suit" if said.endswith("to") else ""))
+        assert "スートにフォローできない場合" in words and "リボーク" not in words, (said, words)
+    assert "リボーク" in read(search_conn, "dummy did not follow suit")
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -192,6 +202,8 @@ READ_ALIKE = [
     "a pair turned up late for the first round",
     "but this club has no appeals committee",
     "the director of our club said he led a club",
+    "he could not follow suit but his partner didn't follow suit",
+    "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
 ]
 
 

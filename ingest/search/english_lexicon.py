@@ -258,6 +258,20 @@ NEGATING_OPENERS = (
     ("doesn", "t"),
     ("don", "t"),
 )
+# the words that say a thing could not be done ("could not follow suit", "couldn't", "cannot", "was unable to"): no
+# failure ("did not follow suit", a revoke: リボーク) but an inability, as the Laws title 44D's "Inability to Follow
+# Suit" (スートにフォローできない場合): a run they begin reads first as "unable" and the rest (span_keys), the way the
+# vocabulary names an inability ("unable to follow suit"); the longer run wins over "not follow suit" inside it
+INABILITY = "unable"
+INABILITY_OPENERS = (
+    ("could", "not"),
+    ("can", "not"),
+    ("cannot",),
+    ("couldn", "t"),
+    ("can", "t"),
+    ("unable", "to"),
+    ("not", "able", "to"),
+)
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

@@ -197,6 +197,8 @@ def rules() -> dict:
             "negation": english_lexicon.NEGATION,
             "purpose_phrases": list(english_lexicon.PURPOSE_PHRASES),
             "negating_openers": [list(opener) for opener in english_lexicon.NEGATING_OPENERS],
+            "inability": english_lexicon.INABILITY,
+            "inability_openers": [list(opener) for opener in english_lexicon.INABILITY_OPENERS],
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),

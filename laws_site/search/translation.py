@@ -34,6 +34,8 @@ from ingest.search.english_lexicon import (
     CONJUNCTIONS,
     FUNCTION_WORDS,
     HONOUR_NAMES,
+    INABILITY,
+    INABILITY_OPENERS,
     MIN_STEM,
     NEGATING_OPENERS,
     NEGATION,
@@ -321,6 +323,9 @@ def span_keys(words: list[str]) -> list[str]:
     # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
     opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
     negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []
+    # ... and one an inability opener begins ("could not follow suit") as "unable" + the rest
+    unable = next((o for o in INABILITY_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
+    negated += [k for k in (span_keys([INABILITY, *words[len(unable) :]]) if unable else []) if k not in negated]
     keys = negated + [k for k in inflected_keys(words) if k not in negated]
     content = [word for word in words if word not in FUNCTION_WORDS]
     across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words

@@ -478,6 +478,9 @@
       // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
       const opener = T.negating_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
       const negated = opener ? this.spanKeys([T.negation, ...words.slice(opener.length)]) : [];
+      // english_lexicon.INABILITY_OPENERS: ... and one an inability opener begins (could not follow suit) as "unable" + the rest
+      const unable = T.inability_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
+      if (unable) for (const k of this.spanKeys([T.inability, ...words.slice(unable.length)])) if (!negated.includes(k)) negated.push(k);
       const stems = (key) => this.stems(key);
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
