@@ -146,6 +146,16 @@ def test_could_not_follow_suit_is_an_inability_not_a_revoke(search_conn):
     assert "リボーク" in read(search_conn, "dummy did not follow suit")
 
 
+def test_the_last_round_is_no_latest_call(search_conn):
+    """ "we already played this board in the last round" (15B1) read last as 最後, the Laws' latest call (18C 最後の
+    ビッド), shown as also searched: before a period it names the round before, or the final one (8C 最終ラウンド);
+    it reads nothing there, and a last bid is still 最後."""
+    words = read(search_conn, "we already played this board in the last round")
+    assert "最後" not in words and "ラウンド" in words, words
+    assert "最後" not in read(search_conn, "in the last session")
+    assert "最後" in read(search_conn, "he doubled the last bid")
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -204,6 +214,7 @@ READ_ALIKE = [
     "the director of our club said he led a club",
     "he could not follow suit but his partner didn't follow suit",
     "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
+    "we played this board in the last round and he doubled the last bid",
 ]
 
 

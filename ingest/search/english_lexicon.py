@@ -187,6 +187,11 @@ SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("cl
 # committee", "our club's director" (93A: the organizer's), where a card is said "the club", "a club", "his club";
 # there the name reads nothing (not the Laws' スート, which a suit named in a sentence reads: translation.py)
 PLACE_DETERMINERS = frozenset("this our".split())
+# "last" before one of the periods a session is played in says the one before this ("we played this board in the
+# last round", as JMdict's last time 前回, last week 先週) or the final one, which the Laws print 最終ラウンド (8C),
+# never 最後 (18C 最後のビッド: the latest call): there it reads nothing; "last bid", "last trick" keep their readings
+LAST = "last"
+PERIODS = frozenset("round rounds session sessions board boards deal deals match week time".split())
 
 
 # the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the

@@ -216,6 +216,8 @@ def rules() -> dict:
             },
             "possessives": sorted(english_lexicon.POSSESSIVES),
             "place_determiners": sorted(english_lexicon.PLACE_DETERMINERS),
+            "last": english_lexicon.LAST,
+            "periods": sorted(english_lexicon.PERIODS),
             "singular_suits": [forms[0] for forms in english_lexicon.SUITS],
             "object_words": sorted(english_lexicon.OBJECT_WORDS),
             "verb_endings": list(english_lexicon.VERB_ENDINGS),

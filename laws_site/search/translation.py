@@ -36,6 +36,7 @@ from ingest.search.english_lexicon import (
     HONOUR_NAMES,
     INABILITY,
     INABILITY_OPENERS,
+    LAST,
     MIN_STEM,
     NEGATING_OPENERS,
     NEGATION,
@@ -44,6 +45,7 @@ from ingest.search.english_lexicon import (
     OBJECT_WORDS,
     PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PARTICLE_INTO_AN_OBJECT,
+    PERIODS,
     PHRASAL_PARTICLES,
     PLACE_DETERMINERS,
     POSSESSIVES,
@@ -447,6 +449,12 @@ def read_terms(
         (word.start(), word.end())
         for before, word in zip(words, words[1:])
         if before.group() in PLACE_DETERMINERS and any(word.group() == forms[0] for forms in SUITS)
+    }
+    # last before a period (the last round) names the round before, or the final one: no 最後
+    carried |= {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() == LAST and following.group() in PERIODS
     }
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)
