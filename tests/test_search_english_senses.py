@@ -125,6 +125,37 @@ def test_a_particle_right_after_its_verb_reads_no_noun(search_conn):
     assert "ラウンド" in read(search_conn, "a pair turned up late for the first round")
 
 
+def test_a_suit_name_after_this_or_our_is_a_place(search_conn):
+    """ "this club has no appeals committee" (93A: the organizer's) read club as スート, every suit name's reading,
+    shown as also searched: after this or our a suit's singular name is a body or a place and reads nothing; a card
+    or a suit said with an article or a plural still reads スート."""
+    words = read(search_conn, "we want to appeal the ruling but this club has no appeals committee, who decides")
+    assert "スート" not in words and "上告委員会" in words, words
+    assert "スート" not in read(search_conn, "the director of our club")
+    assert "スート" in read(search_conn, "he led a club")
+    assert "スート" in read(search_conn, "this trick he discarded clubs")
+
+
+def test_could_not_follow_suit_is_an_inability_not_a_revoke(search_conn):
+    """ "he could not follow suit" read "not follow suit", the vocabulary's revoke (リボーク, 61A); said with could,
+    can or unable it is 44D's 'Inability to Follow Suit' (スートにフォローできない場合, a discard), in any spelling;
+    "did not follow suit" stays a revoke."""
+    for said in ("he could not follow suit", "he couldn't follow suit", "he cannot follow suit", "he was unable to"):
+        words = read(search_conn, said + (" follow suit" if said.endswith("to") else ""))
+        assert "スートにフォローできない場合" in words and "リボーク" not in words, (said, words)
+    assert "リボーク" in read(search_conn, "dummy did not follow suit")
+
+
+def test_the_last_round_is_no_latest_call(search_conn):
+    """ "we already played this board in the last round" (15B1) read last as 最後, the Laws' latest call (18C 最後の
+    ビッド), shown as also searched: before a period it names the round before, or the final one (8C 最終ラウンド);
+    it reads nothing there, and a last bid is still 最後."""
+    words = read(search_conn, "we already played this board in the last round")
+    assert "最後" not in words and "ラウンド" in words, words
+    assert "最後" not in read(search_conn, "in the last session")
+    assert "最後" in read(search_conn, "he doubled the last bid")
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -179,6 +210,11 @@ READ_ALIKE = [
     "dummy got up and walked round behind declarer to watch",
     "he looked around the table",
     "a pair turned up late for the first round",
+    "but this club has no appeals committee",
+    "the director of our club said he led a club",
+    "he could not follow suit but his partner didn't follow suit",
+    "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
+    "we played this board in the last round and he doubled the last bid",
 ]
 
 

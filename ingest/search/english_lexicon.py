@@ -183,6 +183,15 @@ OBJECT_WORDS = frozenset("a an the this that these those his her my your our the
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
 SUITS = (("spade", "spades"), ("heart", "hearts"), ("diamond", "diamonds"), ("club", "clubs"))
+# the words before a suit's singular name that make it a body or a place, not a suit: "this club has no appeals
+# committee", "our club's director" (93A: the organizer's), where a card is said "the club", "a club", "his club";
+# there the name reads nothing (not the Laws' スート, which a suit named in a sentence reads: translation.py)
+PLACE_DETERMINERS = frozenset("this our".split())
+# "last" before one of the periods a session is played in says the one before this ("we played this board in the
+# last round", as JMdict's last time 前回, last week 先週) or the final one, which the Laws print 最終ラウンド (8C),
+# never 最後 (18C 最後のビッド: the latest call): there it reads nothing; "last bid", "last trick" keep their readings
+LAST = "last"
+PERIODS = frozenset("round rounds session sessions board boards deal deals match week time".split())
 
 
 # the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the
@@ -253,6 +262,20 @@ NEGATING_OPENERS = (
     ("didn", "t"),
     ("doesn", "t"),
     ("don", "t"),
+)
+# the words that say a thing could not be done ("could not follow suit", "couldn't", "cannot", "was unable to"): no
+# failure ("did not follow suit", a revoke: リボーク) but an inability, as the Laws title 44D's "Inability to Follow
+# Suit" (スートにフォローできない場合): a run they begin reads first as "unable" and the rest (span_keys), the way the
+# vocabulary names an inability ("unable to follow suit"); the longer run wins over "not follow suit" inside it
+INABILITY = "unable"
+INABILITY_OPENERS = (
+    ("could", "not"),
+    ("can", "not"),
+    ("cannot",),
+    ("couldn", "t"),
+    ("can", "t"),
+    ("unable", "to"),
+    ("not", "able", "to"),
 )
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())

@@ -34,6 +34,9 @@ from ingest.search.english_lexicon import (
     CONJUNCTIONS,
     FUNCTION_WORDS,
     HONOUR_NAMES,
+    INABILITY,
+    INABILITY_OPENERS,
+    LAST,
     MIN_STEM,
     NEGATING_OPENERS,
     NEGATION,
@@ -42,7 +45,9 @@ from ingest.search.english_lexicon import (
     OBJECT_WORDS,
     PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PARTICLE_INTO_AN_OBJECT,
+    PERIODS,
     PHRASAL_PARTICLES,
+    PLACE_DETERMINERS,
     POSSESSIVES,
     PURPOSE,
     PURPOSE_PHRASES,
@@ -320,6 +325,9 @@ def span_keys(words: list[str]) -> list[str]:
     # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
     opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
     negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []
+    # ... and one an inability opener begins ("could not follow suit") as "unable" + the rest
+    unable = next((o for o in INABILITY_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
+    negated += [k for k in (span_keys([INABILITY, *words[len(unable) :]]) if unable else []) if k not in negated]
     keys = negated + [k for k in inflected_keys(words) if k not in negated]
     content = [word for word in words if word not in FUNCTION_WORDS]
     across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
@@ -435,6 +443,18 @@ def read_terms(
         (word.start(), word.end())
         for word, following in zip(words, words[1:])
         if word.group() in ASPECT_VERBS and following.group().endswith("ing")
+    }
+    # a suit's singular name after PLACE_DETERMINERS names a body or a place ("this club"): no suit, スート
+    carried |= {
+        (word.start(), word.end())
+        for before, word in zip(words, words[1:])
+        if before.group() in PLACE_DETERMINERS and any(word.group() == forms[0] for forms in SUITS)
+    }
+    # last before a period (the last round) names the round before, or the final one: no 最後
+    carried |= {
+        (word.start(), word.end())
+        for word, following in zip(words, words[1:])
+        if word.group() == LAST and following.group() in PERIODS
     }
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)

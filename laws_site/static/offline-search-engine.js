@@ -337,6 +337,10 @@
         if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
         // translation.ASPECT_VERBS: an aspect verb before an -ing form reads nothing (kept looking: no 保つ)
         if (T.aspect_verbs.includes(words[i][0]) && words[i + 1][0].endsWith("ing")) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+        // english_lexicon.PERIODS: last before one names the round before or the final one (the last round: no 最後)
+        if (words[i][0] === T.last && T.periods.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+        // translation.PLACE_DETERMINERS: a suit's singular name after one names a body or a place (this club: no スート)
+        if (T.place_determiners.includes(words[i][0]) && T.singular_suits.includes(words[i + 1][0])) carried.add(words[i + 1].index + ":" + (words[i + 1].index + words[i + 1][0].length));
       }
       // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
       // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
@@ -476,6 +480,9 @@
       // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
       const opener = T.negating_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
       const negated = opener ? this.spanKeys([T.negation, ...words.slice(opener.length)]) : [];
+      // english_lexicon.INABILITY_OPENERS: ... and one an inability opener begins (could not follow suit) as "unable" + the rest
+      const unable = T.inability_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
+      if (unable) for (const k of this.spanKeys([T.inability, ...words.slice(unable.length)])) if (!negated.includes(k)) negated.push(k);
       const stems = (key) => this.stems(key);
       const inflected = (run) => {
         const keys = stems(run.join("")), rest = run.slice(1).join("");
