@@ -33,7 +33,7 @@ from ingest.text import tokenize, word_forms
 from laws_site.search.words import STRAINS
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
-UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
+UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (the rarest, counted once: 178)
 TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so it is cut whole
 MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
