@@ -117,6 +117,14 @@ def test_a_word_a_director_says_is_cut_whole_though_written_chinese_seldom_print
     assert not_read is None or not_read not in words(data, run)
 
 
+def test_a_verb_the_english_reading_lacks_reads_as_its_noun(data):
+    """讨论 "to discuss": the English lexicon has no discuss (JMdict's 議論 is glossed "discussion", a noun), so
+    the Chinese verb read nothing; read as its noun, as an English query's verb is (translation.span_keys), it is
+    90B3's 議論 (ボードの結果についての議論), not consulting partner (10C2 相談: corrected in the English lexicon)."""
+    said = words(data, "他们还在大声讨论")
+    assert "議論" in said and "相談" not in said
+
+
 def test_the_lexicon_file_reads_and_keeps_the_first_line_of_a_word():
     entries = read_lexicon(CORPUS / LEXICON_FILE)
     assert len(entries) > 10_000 and all(frequency >= 0 for _, frequency, _ in entries)

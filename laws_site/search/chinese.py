@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
-from ingest.search.english_lexicon import is_verb, stems
+from ingest.search.english_lexicon import is_verb, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
 from laws_site.search.words import STRAINS
@@ -318,7 +318,7 @@ def reading(
     English (`laws_terms`: the glossary's, a vocabulary entry's en) anywhere: 说 "speak, talk, say,
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
     laws_terms = domain if laws_terms is None else laws_terms
-    named = [[next((k for k in stems(gloss_key(bare(gloss))) if k in table), None) for gloss in g] for g in entries]
+    named = [[next((k for k in gloss_keys(gloss) if k in table), None) for gloss in g] for g in entries]
     if one_character:  # a character of several readings means its common one (the lexicon's first entry)
         common = common_reading(entries[:1], named[:1], table, telling, word)
     else:
@@ -334,6 +334,15 @@ def reading(
                 if shares_kanji(word, "".join(domain[key])) or not noun_term_for_verb(gloss, domain[key], telling):
                     return list(domain[key])
     return own or common
+
+
+def gloss_keys(gloss: str) -> list[str]:
+    """The keys a gloss is looked up by: its stems, then for a verb ("to discuss") the nouns English makes of it
+    (discussion), as an English query's verb the table does not name reads as its noun (translation.span_keys)."""
+    keys = stems(gloss_key(bare(gloss)))
+    if gloss.startswith("to ") and " " not in bare(gloss):
+        keys += [noun for key in list(keys) for noun in nouns_of(key) if noun not in keys]
+    return keys
 
 
 def common_reading(entries: list[list[str]], named: list[list[str | None]], table, telling, chinese="") -> list[str]:
