@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from ingest.parsers.records import ParseError
-from ingest.search.chinese_lexicon import LEXICON_FILE, lexicon_rows, read_lexicon
+from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR, LEXICON_FILE, lexicon_rows, read_lexicon
 from ingest.text import tokenize
 from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine, translation
@@ -101,9 +101,38 @@ def test_a_chinese_situation_reaches_the_governing_law_first(laws_db_path):
     assert "laws-2017-ja:45C3" in [r["id"] for r in results[:2]]
 
 
+@pytest.mark.parametrize(
+    "run, word, not_read",
+    [
+        ("对手一直说风凉话", "风凉话", "言葉"),  # 风 + 凉 + 话 read 话 "words": 言葉
+        ("同伴的解释没错", "没错", "間違った"),  # "that's right": the explanation was not wrong
+        ("给同伴打暗号", "暗号", None),  # "secret signal", not 暗 + 号
+    ],
+)
+def test_a_word_a_director_says_is_cut_whole_though_written_chinese_seldom_prints_it(data, run, word, not_read):
+    """jieba's counts come from written Chinese, where a director's everyday words are rare (风凉话 38, 没错 70,
+    暗号 115): the lexicon keeps words counted 20 times (corpus/chinese_lexicon.tsv, make_chinese_lexicon.py), so a
+    sentence is no longer cut into their characters and read as one of them."""
+    assert word in cut(data, run)
+    assert not_read is None or not_read not in words(data, run)
+
+
+def test_a_verb_the_english_reading_lacks_reads_as_its_noun(data):
+    """讨论 "to discuss": the English lexicon has no discuss (JMdict's 議論 is glossed "discussion", a noun), so
+    the Chinese verb read nothing; read as its noun, as an English query's verb is (translation.span_keys), it is
+    90B3's 議論 (ボードの結果についての議論), not consulting partner (10C2 相談: corrected in the English lexicon)."""
+    said = words(data, "他们还在大声讨论")
+    assert "議論" in said and "相談" not in said
+
+
 def test_the_lexicon_file_reads_and_keeps_the_first_line_of_a_word():
     entries = read_lexicon(CORPUS / LEXICON_FILE)
     assert len(entries) > 10_000 and all(frequency >= 0 for _, frequency, _ in entries)
+    # CC-CEDICT's note of another pronunciation ("also pr. [wa1 ku5]") is no sense of the word
+    glosses = [
+        (word, english.replace(ENTRY_SEPARATOR, GLOSS_SEPARATOR).split(GLOSS_SEPARATOR)) for word, _, english in entries
+    ]
+    assert not [word for word, said in glosses if "also pr." in said]
     rows = lexicon_rows([("碰", 1888, "touch"), ("碰", 1, "bump")])
     assert rows == [{"chinese": "碰", "frequency": 1888, "english": "touch"}]
 

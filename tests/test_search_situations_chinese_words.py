@@ -87,9 +87,9 @@ def test_a_traditional_character_is_simplified_offline_as_on_the_server(search_c
     offline as 詐叫 and 騙 (no word), online as 诈叫 (a psychic) and 骗 (deceive). Every word of the Chinese
     lexicon typed in traditional characters is simplified offline as the server simplifies it."""
     from ingest.text import tokenize
-    from laws_site.search.chinese import _to_japanese
+    from laws_site.search.chinese_kanji import to_japanese_converters
 
-    to_traditional = _to_japanese()[0]
+    to_traditional = to_japanese_converters()[0]
     t2s = search_pack["t2s"]
     words = [word for (word,) in search_conn.execute("select chinese from search_chinese")]
     # the words the server reads back from their traditional spelling (a rare character may not round-trip)

@@ -14,7 +14,10 @@ of its own, build laws.db, then run
     .venv-zh/bin/python -m ingest.search.make_chinese_lexicon --db laws.db
 
 Kept: the simplified headwords of up to --max-chars characters that jieba counts at least
---min-frequency times, or that the Chinese texts of laws.db print (simplified or traditional); each with each entry's first --max-gloss
+--min-frequency times (20: jieba counts written Chinese, where a director's everyday words are rare: 风凉话
+"sneering remarks" 38, 挖苦 120, 暗号 "secret signal" 115, 没错 "that's right" 70; below the count a sentence is cut
+into single characters and read wrong, 风凉话 as 话 "words": 言葉), or that the Chinese texts of laws.db print
+(simplified or traditional); each with each entry's first --max-gloss
 glosses (lower case, without an article or a parenthesis, a verb's with its "to": "to place"; not a
 cross-reference such as "variant of", "CL:" or "surname"; not a sense CC-CEDICT labels as of another time
 or place: 北 "(classical) to be defeated"). A character of several readings lists the entry of its common reading
@@ -48,7 +51,18 @@ PARENTHESIS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 LEADING_RE = re.compile(r"^(?:a|an|the) ")  # a verb keeps its "to" (to place: the verb, not the noun place)
 # CC-CEDICT's labels of a sense a director at the table does not mean: of another time or place
 NOT_SAID_LABEL_RE = re.compile(r"^\s*\((?:literary|classical|archaic|arch\.|old|dialect|Cantonese)\)")
-NOT_A_GLOSS = ("cl:", "variant of", "old variant", "surname", "see ", "used in", "abbr. for", "also written")
+# not a sense: a measure word, a cross-reference, another spelling or pronunciation (挖苦 "also pr. [wa1 ku5]")
+NOT_A_GLOSS = (
+    "cl:",
+    "variant of",
+    "old variant",
+    "surname",
+    "see ",
+    "used in",
+    "abbr. for",
+    "also written",
+    "also pr.",
+)
 HEADER = """# Chinese words -> how common each is and its English glosses, for search (issue 36, item 2): a Chinese
 # sentence is cut into these words and each read as the 2017 Laws' Japanese words (laws_site/search/chinese.py).
 # Made by python -m ingest.search.make_chinese_lexicon from CC-CEDICT (MDBG, CC BY-SA 4.0,
@@ -133,7 +147,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=ROOT / "laws.db")
     parser.add_argument("--out", type=Path, default=ROOT / "corpus" / "chinese_lexicon.tsv")
     parser.add_argument("--max-chars", type=int, default=4, help="a word of at most this many characters")
-    parser.add_argument("--min-frequency", type=int, default=200, help="jieba's count a word not in the corpus needs")
+    parser.add_argument("--min-frequency", type=int, default=20, help="jieba's count a word not in the corpus needs")
     parser.add_argument("--max-gloss", type=int, default=6, help="an entry's first glosses only")
     args = parser.parse_args()
     text = corpus_text(sqlite3.connect(f"file:{args.db}?mode=ro", uri=True))

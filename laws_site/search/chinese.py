@@ -27,13 +27,14 @@ from functools import lru_cache
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
-from ingest.search.english_lexicon import is_verb, stems
+from ingest.search.english_lexicon import is_verb, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
+from laws_site.search.chinese_kanji import japanese_kanji, shares_kanji
 from laws_site.search.words import CALL_KINDS, STRAINS
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
-UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (jieba's count >= 200)
+UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (the rarest, counted once: 178)
 TERM_COST = 50  # a glossary or vocabulary term: as cheap as a common word, so it is cut whole
 MAX_WORD_CHARS = 8  # the longest word the cut tries (a glossary term of up to eight characters)
 MIN_TERM_CHARS = 2  # a glossary or vocabulary term read inside a sentence has two characters or more
@@ -319,10 +320,7 @@ def reading(
     explain, comment" is no 論評 (Remark, spoken "comment"); 墩's late "trick" is the Laws' Trick."""
     laws_terms = domain if laws_terms is None else laws_terms
     named = [
-        [
-            next((k for k in stems(gloss_key(bare(gloss))) if k in table and not telling.other_verbs(gloss, k)), None)
-            for gloss in g
-        ]
+        [next((k for k in gloss_keys(gloss) if k in table and not telling.other_verbs(gloss, k)), None) for gloss in g]
         for g in entries
     ]
     if one_character:  # a character of several readings means its common one (the lexicon's first entry)
@@ -340,6 +338,15 @@ def reading(
                 if shares_kanji(word, "".join(domain[key])) or not noun_term_for_verb(gloss, domain[key], telling):
                     return list(domain[key])
     return own or common
+
+
+def gloss_keys(gloss: str) -> list[str]:
+    """The keys a gloss is looked up by: its stems, then for a verb ("to discuss") the nouns English makes of it
+    (discussion), as an English query's verb the table does not name reads as its noun (translation.span_keys)."""
+    keys = stems(gloss_key(bare(gloss)))
+    if gloss.startswith("to ") and " " not in bare(gloss):
+        keys += [noun for key in list(keys) for noun in nouns_of(key) if noun not in keys]
+    return keys
 
 
 def common_reading(entries: list[list[str]], named: list[list[str | None]], table, telling, chinese="") -> list[str]:
@@ -431,11 +438,6 @@ def verb_senses(conn: sqlite3.Connection) -> tuple[dict[str, str], frozenset[str
     return verbs, frozenset(forms)
 
 
-def shares_kanji(chinese: str, japanese: str) -> bool:
-    """Whether a Japanese word writes one of a Chinese word's characters (simplified, or as Japanese writes it)."""
-    return bool(chinese) and bool(set(japanese) & (set(chinese) | set(japanese_kanji(chinese))) - {" "})
-
-
 def bare(gloss: str) -> str:
     """A gloss without the "to" CC-CEDICT marks a verb with ("to place": place)."""
     return gloss.removeprefix("to ")
@@ -461,20 +463,6 @@ def printed_cognate(word: str, data, telling) -> list[str]:
     terms = telling.terms(japanese)
     printed = japanese in data.lexicon.words and len(terms) == 1 and telling.printed[terms[0]] > 0
     return [japanese] if printed else []
-
-
-@lru_cache(maxsize=1)
-def _to_japanese():
-    import opencc
-
-    return opencc.OpenCC("s2t"), opencc.OpenCC("t2jp")
-
-
-def japanese_kanji(word: str) -> str:
-    """A Chinese word in the kanji Japanese writes it with (OpenCC s2t, then t2jp: 同时 -> 同時, 解释 ->
-    解釈); the same word where Japanese writes no other form."""
-    to_traditional, to_japanese = _to_japanese()
-    return to_japanese.convert(to_traditional.convert(word))
 
 
 @lru_cache(maxsize=None)
