@@ -117,6 +117,14 @@ def test_a_word_a_director_says_is_cut_whole_though_written_chinese_seldom_print
     assert not_read is None or not_read not in words(data, run)
 
 
+def test_a_gloss_cedict_explains_as_another_thing_is_no_sense_of_the_word(data):
+    """算数 "to hold (i.e. to remain valid)", "to count (i.e. to be taken into account)": the words' own sense is
+    not the word's; make_chinese_lexicon.py drops such glosses (IN_ANOTHER_SENSE), so "does this card count?"
+    shows no 持つ as also searched."""
+    assert "算数" in cut(data, "这张牌就算数了吗")
+    assert "持つ" not in words(data, "这张牌就算数了吗")
+
+
 def test_a_verb_the_english_reading_lacks_reads_as_its_noun(data):
     """讨论 "to discuss": the English lexicon has no discuss (JMdict's 議論 is glossed "discussion", a noun), so
     the Chinese verb read nothing; read as its noun, as an English query's verb is (translation.span_keys), it is

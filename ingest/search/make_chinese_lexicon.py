@@ -51,6 +51,9 @@ PARENTHESIS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 LEADING_RE = re.compile(r"^(?:a|an|the) ")  # a verb keeps its "to" (to place: the verb, not the noun place)
 # CC-CEDICT's labels of a sense a director at the table does not mean: of another time or place
 NOT_SAID_LABEL_RE = re.compile(r"^\s*\((?:literary|classical|archaic|arch\.|old|dialect|Cantonese)\)")
+# a gloss whose words CC-CEDICT explains as meaning another thing (算数 "to hold (i.e. to remain valid)"): its
+# words' own sense is not the word's (算数 is no 持つ "to hold" in 这张牌就算数了吗, "does this card count?")
+IN_ANOTHER_SENSE = "(i.e. "
 # not a sense: a measure word, a cross-reference, another spelling or pronunciation (挖苦 "also pr. [wa1 ku5]")
 NOT_A_GLOSS = (
     "cl:",
@@ -95,7 +98,7 @@ def glosses(definitions: list[str], max_gloss: int) -> list[str]:
     """An entry's first English glosses, as search compares them."""
     found = []
     for gloss in definitions[:max_gloss]:
-        if NOT_SAID_LABEL_RE.match(gloss):
+        if NOT_SAID_LABEL_RE.match(gloss) or IN_ANOTHER_SENSE in gloss:
             continue
         gloss = LEADING_RE.sub("", PARENTHESIS_RE.sub("", gloss).strip().lower()).strip()
         gloss = gloss.rsplit(": ", 1)[-1]  # "classifier for rounds in a card game: trick"
