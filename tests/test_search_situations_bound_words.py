@@ -17,9 +17,12 @@ from laws_site.search.weights import BOUND_SHARE, TEXT_CREDIT
 @pytest.mark.parametrize(
     "texts, bound",
     [
-        # 62D2: the 12th trick; 目 is its order, not an eye
-        (("12トリック目にディフェンダーが",), {"目"}),
-        (("1枚目のカード",), {"目"}),
+        # 62D2: the 12th trick; 目 is its order, not an eye, and 12 the order, no count (not twelve cards)
+        (("12トリック目にディフェンダーが",), {"12", "目"}),
+        (("1枚目のカード",), {"1", "目"}),
+        # a number printed as a count too stays whole; one after an ordinal is a count again
+        (("12トリック目に12枚",), {"目"}),
+        (("5枚目のカード、4枚のカード",), {"5", "目"}),
         # 15A1: a card taken out of a board, not played; its pieces 取る, 出す, and 取り消す's, 引き続く's
         (
             ("間違ったボードから取り出したカードで行ったコール（それに引き続く全てのコールも）は取り消す。",),
@@ -66,3 +69,14 @@ def test_an_ordinal_is_not_the_word_it_ends_in(search_conn):
     assert credits["laws-2017-ja:62D2"][words.index("目")] == pytest.approx(0.8 * BOUND_SHARE)
     first = engine.search(search_conn, "パートナーに目で合図を送った", limit=1)[0]["id"]
     assert first != "laws-2017-ja:62D2"
+
+
+def test_an_ordinals_number_counts_no_cards(search_conn):
+    words, credits = credits_of(search_conn, "手札が12枚しかない")
+    twelve = words.index("12")
+    # 62D1 「12トリック目のリボーク」 is the twelfth trick, no hand of twelve cards
+    assert credits["laws-2017-ja:62D1"][twelve] < TEXT_CREDIT
+    found = [result["id"] for result in engine.search(search_conn, "手札が12枚しかない", limit=10)]
+    assert not {"laws-2017-ja:62D", "laws-2017-ja:62D1"} & set(found), found
+    # 14 紛失したカード governs (14A 「あるハンドに13枚より少ないカードしかない」): 14A1 second, where it stood fourth
+    assert "laws-2017-ja:14A1" in found[:3], found

@@ -1,8 +1,8 @@
 """The words a Japanese text holds only inside another word: a compound's pieces (出す of 取り出す, 消す of
 取り消す, indexed so that a query of either granularity matches: ingest/text/tokenize.py) and the suffix of
-an ordinal (目 of 12トリック目, 1枚目). A sentence's coverage (laws_site/search/coverage.py)
+an ordinal and its number (目 and 12 of 12トリック目, 1枚目). A sentence's coverage (laws_site/search/coverage.py)
 counts such a word less than one the unit prints whole: 15A's 「間違ったボードから取り出したカード」 does not say
-a card was played (出した), nor 62D2's 「12トリック目」 an eye (目で合図). Indexing no pieces made queries worse
+a card was played (出した), nor 62D2's 「12トリック目」 an eye (目で合図) or twelve cards (手札が12枚). Indexing no pieces made queries worse
 (取って finds 取り出した), and a light 目 or 外 everywhere broke the words they suffix (順番外): so the index keeps
 them, and the unit says which of its words are bound. Only an ordinal's suffix is bound: 外 of 順番外, 後 of 指摘後,
 中 of プレイ中 mean what the word alone means, and a counter (4枚, 4人) what a query's counter means."""
@@ -35,25 +35,35 @@ def _read(text: str, whole: set[str], bound: set[str]) -> None:
     tokenizer = tokenize.sudachi_tokenizer()
     for _, chunk in tokenize.text_chunks(text):
         after_number = None  # how many nouns or suffixes, written on, follow the last number (None: no number)
+        number = None  # the last number's index word, whole unless an ordinal's suffix follows it
         previous_end = -1
         for morpheme in tokenizer.tokenize(chunk, SplitMode.C):
             pos = morpheme.part_of_speech()
             written_on = morpheme.begin() == previous_end
             previous_end = morpheme.end()
             if pos[:2] == NUMBER:
-                after_number = 0
+                whole.update((number,) if number else ())
+                after_number, number = 0, tokenize.normalised(morpheme)
+                continue
             elif (
                 written_on and after_number is not None and after_number < NUMERAL_REACH and pos[0] in (SUFFIX, "名詞")
             ):
                 after_number += 1
             else:
-                after_number = None
+                whole.update((number,) if number else ())
+                after_number, number = None, None
             norm = tokenize.normalised(morpheme)
             if pos[0] in tokenize.SKIPPED_POS or not norm:
                 continue
-            (bound if pos[0] == SUFFIX and after_number == ORDINAL_PLACE else whole).add(norm)
+            ordinal = pos[0] == SUFFIX and after_number == ORDINAL_PLACE
+            (bound if ordinal else whole).add(norm)
+            if ordinal and number:
+                # an ordinal's number is an order, no count: 12 of 12トリック目 is the twelfth trick, no twelve cards
+                bound.add(number)
+                number = None
             pieces = morpheme.split(SplitMode.A) if morpheme.end() - morpheme.begin() > 1 else ()
             for piece in pieces if len(pieces) > 1 else ():
                 piece_norm = tokenize.normalised(piece)
                 if piece_norm and tokenize.pos_category(piece.part_of_speech_id()) not in tokenize.SKIPPED_POS:
                     bound.add(piece_norm)
+        whole.update((number,) if number else ())
