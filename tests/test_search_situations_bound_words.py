@@ -7,11 +7,9 @@ from __future__ import annotations
 import pytest
 
 from ingest.text.bound_words import bound_words
-from laws_site.search import coverage, engine
-from laws_site.search.data import search_data
-from laws_site.search.fts import OneSearch
-from laws_site.search.plan import make_plan
+from laws_site.search import engine
 from laws_site.search.weights import BOUND_SHARE, TEXT_CREDIT
+from tests.coverage_credits import credits_of
 
 
 @pytest.mark.parametrize(
@@ -39,16 +37,6 @@ from laws_site.search.weights import BOUND_SHARE, TEXT_CREDIT
 )
 def test_the_words_a_text_holds_only_inside_another(texts, bound):
     assert bound_words(*texts) == bound
-
-
-def credits_of(conn, query: str) -> tuple[list[str], dict[str, dict[str, float]]]:
-    """The content words of the query's sentence and, per unit id, the credit each word earns it."""
-    data = search_data(conn)
-    branch = make_plan(data, query, None).branches[0]
-    found = coverage.covered_words(OneSearch(conn), data, branch.clauses, "ja", None)
-    words = [clause[0] for clause in coverage.content_clauses(data, branch.clauses)]
-    units = {rowid: unit for unit, rowid in data.rowids.items()}
-    return words, {units[rowid]: credits for rowid, credits in found.credits.items()}
 
 
 def test_a_word_held_only_inside_a_compound_counts_less(search_conn):

@@ -5,21 +5,10 @@ heading covers (coverage.covers_all): on the server and offline alike (tests/tes
 
 from __future__ import annotations
 
-from laws_site.search import coverage, engine
+from laws_site.search import engine
 from laws_site.search.data import search_data
-from laws_site.search.fts import OneSearch
-from laws_site.search.plan import make_plan
 from laws_site.search.weights import CONTEXT_TEXT_CREDIT, INDEX_CREDIT, VOCABULARY_CREDIT
-
-
-def credits_of(conn, query: str) -> tuple[list[str], dict[str, dict[int, float]]]:
-    """The content words of the query's sentence and, per unit id, the credit each word earns it."""
-    data = search_data(conn)
-    branch = make_plan(data, query, None).branches[0]
-    found = coverage.covered_words(OneSearch(conn), data, branch.clauses, "ja", None)
-    words = [clause[0] for clause in coverage.content_clauses(data, branch.clauses)]
-    units = {rowid: unit for unit, rowid in data.rowids.items()}
-    return words, {units[rowid]: credits for rowid, credits in found.credits.items()}
+from tests.coverage_credits import credits_of
 
 
 def test_a_named_headings_parts_cover_its_words_as_under_its_text(search_conn):
