@@ -226,3 +226,41 @@ def test_a_calls_english_gloss_is_no_call_outside_its_chinese_name(search_conn, 
     assert call not in found.get(word, []), found
     assert readings(search_conn, "上家不叫 我加倍").get("不叫") == ["パス"]
     assert "ダブル" in readings(search_conn, "上家不叫 我加倍").get("加倍", [])
+
+
+def test_declarers_hand_spread_is_also_a_claim(search_conn):
+    """庄家摊牌 (1997 48B's title) is 48B's ハンドを広げ and, by 48B2 (ハンドを広げたときは ... 宣言をしたとみなし) and 68A
+    (自分のハンドを見せたときも、「取りの宣言」になる), the claim a Chinese director means by it."""
+    found = readings(search_conn, "庄家摊牌时没提将牌 防家手里还有一张将牌")
+    assert found.get("庄家摊牌") == ["ハンドを広げ", "取りの宣言"], found
+
+
+@pytest.mark.parametrize(
+    "query, word",
+    [
+        ("首攻的牌已经扣着放在桌上了 还没翻开 我想换一张", "扣着"),  # 41A オープニングリードを伏せて出す
+        ("我那张牌已经扣下了 下一墩还没出", "扣下"),  # 65A 自分のカードを…伏せる
+    ],
+)
+def test_a_card_turned_face_down_is_the_laws_face_down(search_conn, query, word):
+    """扣 is glossed fasten, button, arrest: 扣着, 扣下 read nothing; at the table they are face down (伏せる)."""
+    found = readings(search_conn, query)
+    assert found.get(word) == ["伏せる"], found
+
+
+@pytest.mark.parametrize("query, word", [("对方说该我首攻 其实不该我", "该我"), ("不该他出牌的防家先出了一张", "该他")])
+def test_whose_turn_it_is_said_with_gai_is_the_laws_turn(search_conn, query, word):
+    """该我 ('it is my turn to'), as 轮到, is 順番 (47E1 リードまたはプレイの順番であると ... 間違って教えた)."""
+    found = readings(search_conn, query)
+    assert found.get(word) == ["順番"], found
+
+
+def test_a_chinese_spoken_form_makes_no_kanji_japanese(search_conn):
+    """The vocabulary's Chinese spoken forms (该我) are no words of a Japanese query: 我 in one made a Chinese sentence
+    of 我 and kanji Japanese prints (上家叫牌不足 我没注意就叫了) read as Japanese, its 注意, 不足 matched alone."""
+    from laws_site.search.presentation import word_languages
+
+    data = search_data(search_conn)
+    query = "上家叫牌不足 我没注意就叫了"
+    assert not data.lexicon.reads_as_japanese(query)
+    assert word_languages(data, query)[query] == "zh"
