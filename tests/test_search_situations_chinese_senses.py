@@ -248,19 +248,12 @@ def test_a_card_turned_face_down_is_the_laws_face_down(search_conn, query, word)
     assert found.get(word) == ["伏せる"], found
 
 
-@pytest.mark.parametrize("query, word", [("对方说该我首攻 其实不该我", "该我"), ("不该他出牌的防家先出了一张", "该他")])
-def test_whose_turn_it_is_said_with_gai_is_the_laws_turn(search_conn, query, word):
-    """该我 ('it is my turn to'), as 轮到, is 順番 (47E1 リードまたはプレイの順番であると ... 間違って教えた)."""
-    found = readings(search_conn, query)
-    assert found.get(word) == ["順番"], found
-
-
 def test_a_chinese_spoken_form_makes_no_kanji_japanese(search_conn):
-    """The vocabulary's Chinese spoken forms (该我) are no words of a Japanese query: 我 in one made a Chinese sentence
-    of 我 and kanji Japanese prints (上家叫牌不足 我没注意就叫了) read as Japanese, its 注意, 不足 matched alone."""
+    """The vocabulary's Chinese spoken forms (没轮到, 牌面) are no words of a Japanese query: a kanji only they held (牌)
+    made a Chinese sentence of it and kanji Japanese prints (叫牌不足 没注意) read as Japanese, 注意, 不足 matched alone."""
     from laws_site.search.presentation import word_languages
 
     data = search_data(search_conn)
-    query = "上家叫牌不足 我没注意就叫了"
+    query = "叫牌不足 没注意"
     assert not data.lexicon.reads_as_japanese(query)
     assert word_languages(data, query)[query] == "zh"
