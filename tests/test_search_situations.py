@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 381 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 383 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -85,7 +85,11 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # two unseen Chinese situations, judged first (107 zh queries; 2 new: 0.000 / 1.000): zh 0.626 / 0.841; words written
 # Chinese seldom prints kept (jieba's count >= 20), a Chinese verb the English reading lacks read as its noun
 # (讨论: discussion, 議論): zh 0.636 / 0.850
-FLOORS = {"ja": (0.69, 0.90), "zh": (0.62, 0.82), "en": (0.66, 0.81)}  # recall@1, recall@3
+# two unseen Chinese situations judged first (109 zh queries): zh 0.615 / 0.826; 庄家摊牌 also a claim, 扣着/扣下 face
+# down, a Chinese spoken form no Japanese kanji: zh 0.642 / 0.862
+# merged (383 queries: en 101 with four unseen ones judged first, zh 111): ja 0.708 / 0.912, zh 0.640 / 0.874,
+# en 0.663 / 0.822
+FLOORS = {"ja": (0.69, 0.90), "zh": (0.62, 0.85), "en": (0.65, 0.81)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -105,9 +109,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 381
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 109, "en": 101}
-    assert sum(s.held_out for s in SITUATIONS) == 57 + 36 + 33
+    assert len(SITUATIONS) == 383
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 111, "en": 101}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 37 + 33
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

@@ -226,3 +226,34 @@ def test_a_calls_english_gloss_is_no_call_outside_its_chinese_name(search_conn, 
     assert call not in found.get(word, []), found
     assert readings(search_conn, "上家不叫 我加倍").get("不叫") == ["パス"]
     assert "ダブル" in readings(search_conn, "上家不叫 我加倍").get("加倍", [])
+
+
+def test_declarers_hand_spread_is_also_a_claim(search_conn):
+    """庄家摊牌 (1997 48B's title) is 48B's ハンドを広げ and, by 48B2 (ハンドを広げたときは ... 宣言をしたとみなし) and 68A
+    (自分のハンドを見せたときも、「取りの宣言」になる), the claim a Chinese director means by it."""
+    found = readings(search_conn, "庄家摊牌时没提将牌 防家手里还有一张将牌")
+    assert found.get("庄家摊牌") == ["ハンドを広げ", "取りの宣言"], found
+
+
+@pytest.mark.parametrize(
+    "query, word",
+    [
+        ("首攻的牌已经扣着放在桌上了 还没翻开 我想换一张", "扣着"),  # 41A オープニングリードを伏せて出す
+        ("我那张牌已经扣下了 下一墩还没出", "扣下"),  # 65A 自分のカードを…伏せる
+    ],
+)
+def test_a_card_turned_face_down_is_the_laws_face_down(search_conn, query, word):
+    """扣 is glossed fasten, button, arrest: 扣着, 扣下 read nothing; at the table they are face down (伏せる)."""
+    found = readings(search_conn, query)
+    assert found.get(word) == ["伏せる"], found
+
+
+def test_a_chinese_spoken_form_makes_no_kanji_japanese(search_conn):
+    """The vocabulary's Chinese spoken forms (没轮到, 牌面) are no words of a Japanese query: a kanji only they held (牌)
+    made a Chinese sentence of it and kanji Japanese prints (叫牌不足 没注意) read as Japanese, 注意, 不足 matched alone."""
+    from laws_site.search.presentation import word_languages
+
+    data = search_data(search_conn)
+    query = "叫牌不足 没注意"
+    assert not data.lexicon.reads_as_japanese(query)
+    assert word_languages(data, query)[query] == "zh"

@@ -182,12 +182,15 @@ def japanese_texts_and_tokens(units: list[Unit], languages: dict[str, str], toke
 
 
 def vocabulary_words(vocabulary: list[dict]) -> list[str]:
-    """The director vocabulary's words in every language: what a director may type."""
+    """The director vocabulary's words a Japanese query may hold: what a director may type, but the Chinese
+    (the zh terms and the spoken forms listed under zh), which are no Japanese words: 该我 'my turn' made 我 a
+    kanji of Japanese, and a Chinese query of 我 and Japanese kanji alone (我没注意就叫了) was read as Japanese."""
     words = []
     for row in vocabulary:
         words.append(row["en"])
+        chinese = {form for form, lang in _listed_langs(row.get("spoken_langs")).items() if lang == "zh"}
         for column in ("ja", "ja_regs", "spoken"):
-            words += _listed(row.get(column))
+            words += [word for word in _listed(row.get(column)) if word not in chinese]
     return words
 
 
@@ -198,6 +201,10 @@ def vocabulary_terms(vocabulary: list[dict]) -> list[tuple[list[str], list[str]]
 
 def _listed(value) -> list[str]:
     return json.loads(value) if isinstance(value, str) else list(value or [])
+
+
+def _listed_langs(value) -> dict[str, str]:
+    return json.loads(value) if isinstance(value, str) else dict(value or {})
 
 
 def vocabulary_verbs(vocabulary: list[dict]) -> set[str]:
