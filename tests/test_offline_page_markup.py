@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 from html import unescape
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
 import pytest
 from markupsafe import escape
@@ -40,6 +40,7 @@ QUERIES = [
     "叫牌不足",  # the 1997 text's words: in /zh/ and /en/ the current Law 27B first, in the Japanese interface 1997 27B
     "「ダミーがカードを見せた」",  # typed in brackets: the sentences quote it once (test_a_query_in_quotation_marks...)
     "“罚牌”",
+    "partner hesitated",  # read as パートナー 躊躇う: one search of two words, one link (test_a_reading_of_several...)
 ]
 
 
@@ -261,3 +262,24 @@ async def test_a_blank_or_control_character_query_shows_as_the_server_shows_it(
         )
 
     assert shown(offline) == shown(online)
+
+
+@pytest.mark.parametrize("query", ["罚牌", "partner hesitated"])
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_a_reading_of_several_words_is_one_link_with_each_word_marked(
+    datasette, labels, offline_page, prefix, query
+):
+    """「ペナルティカード ペナルティカードの処置」 showed as one term: it is one search (the link's q holds both
+    words), so it stays one link, its words marked apart and joined by a sign."""
+    url = f"{prefix}/-/search?q={quote(query)}&list=1"
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    answer = (await datasette.client.get(f"{prefix}/-/search.json?q={quote(query)}")).json()
+    (reading,) = [word for word in answer["also_searched"] if " " in word and answer["word_langs"][word] == "ja"]
+    online = (await datasette.client.get(url)).text
+    for html in (online, offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]):
+        link = re.search(
+            r'<a class="also" href="[^"]*\?q=' + re.escape(quote_plus(reading)) + r'"[^>]*>(.*?)</a>', html
+        )
+        marks = re.findall(r'<span class="searched-word">([^<]*)</span>', link.group(1))
+        assert marks == reading.split(" "), link.group(1)
+        assert re.sub(r"<[^>]+>", "", link.group(1)) == " + ".join(marks)

@@ -133,6 +133,12 @@
     return ids.slice(0, offers.offered).map((id) => ({ url: offers.guides[id].url, title: offers.guides[id].title[lang] }));
   }
 
+  /** _search_results.html searched_words: a Japanese reading of several words, each word marked apart. */
+  function searchedWords(p, word, lang) {
+    const words = lang === "ja" ? word.split(" ") : [word];
+    return words.length > 1 ? joined(words.map((each) => part(p, "searched-word", { word: each })), part(p, "word-joiner").html) : word;
+  }
+
   /** presentation.quoted_inside: the query without one pair of quotation marks that holds all of it. */
   function quotedInside(query) {
     const chars = [...query];
@@ -155,7 +161,10 @@
     const typedLang = answer.word_langs[answer.query] || "";
     const quotedQuery = quotedInside(answer.query); // the sentences quote it themselves
     const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: quotedQuery, lang: typedLang });
-    const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind, lang: answer.word_langs[word] || "" })), ", ");
+    const wordLinks = (list, kind) => joined(list.map((word) => {
+      const lang = answer.word_langs[word] || "";
+      return part(p, "word-link", { url: searchUrl(word, params, false), word: searchedWords(p, word, lang), kind, lang });
+    }), ", ");
     if (answer.did_you_mean.length) out.push(part(p, "did-you-mean", { links: wordLinks(answer.did_you_mean, "suggested"), exact }));
     if (answer.also_searched.length) {
       out.push(part(p, "also-searched", { links: wordLinks(answer.also_searched, "also"), exact: answer.expansions.length && !answer.did_you_mean.length ? exact : "" }));
