@@ -143,7 +143,7 @@
   function quotedInside(query) {
     const chars = [...query];
     const inside = chars.slice(1, -1).join("").trim();
-    for (const [opening, closing] of K.search.quote_pairs.map((pair) => [...pair])) {
+    for (const [opening, closing] of (K.search.quote_pairs || []).map((pair) => [...pair])) {
       const wrapped = chars.length > 2 && chars[0] === opening && chars[chars.length - 1] === closing;
       if (wrapped && inside && !inside.includes(opening) && !inside.includes(closing)) return inside;
     }
