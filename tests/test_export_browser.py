@@ -110,6 +110,23 @@ def test_units_references_glossary_and_languages_from_the_static_host(phone, sta
         context.set_offline(False)
 
 
+def test_a_page_the_copy_lacks_is_said_in_the_addresss_language_before_it_is_saved(phone, static_host):
+    """A reader whose copy holds only Japanese asked /zh/.../99Z: the host's 404 was answered by the copy in
+    Japanese, the language saved before. The worker saves the address's language first, as for a query."""
+    context = phone[0].browser.new_context(**VIEWPORTS["phone"])
+    try:
+        page = context.new_page()
+        page.goto(static_host + "/laws-2017-ja/16")
+        page.wait_for_selector(READY, timeout=SAVE_TIMEOUT_MS)
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        for prefix, heading in (("/zh", "本站副本中没有"), ("/en", "Not in this copy of the site")):
+            response = page.goto(static_host + prefix + "/laws-2017-ja/99Z")
+            assert response.status == 404 and page.get_attribute("html", "lang").startswith(prefix[1:])
+            assert page.inner_text("#offline-unavailable h1") == heading
+    finally:
+        context.close()
+
+
 async def server_top(datasette, query: str) -> str | None:
     answer = (await datasette.client.get("/-/search.json", params={"q": query})).json()
     return answer["results"][0]["url"] if answer.get("results") else None

@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 from html import unescape
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
 import pytest
 from markupsafe import escape
@@ -38,6 +38,9 @@ QUERIES = [
     "insufficient bid",  # Law 27 and the 1997 Law 27 the concordance pairs it with (zh, en: tests/test_search_paired.py)
     "ダミーがディクレアラーの間違ったハンドからのリードを止めようとした",
     "叫牌不足",  # the 1997 text's words: in /zh/ and /en/ the current Law 27B first, in the Japanese interface 1997 27B
+    "「ダミーがカードを見せた」",  # typed in brackets: the sentences quote it once (test_a_query_in_quotation_marks...)
+    "“罚牌”",
+    "partner hesitated",  # read as パートナー 躊躇う: one search of two words, one link (test_a_reading_of_several...)
 ]
 
 
@@ -185,6 +188,57 @@ async def test_a_parameter_given_twice_is_refused_offline_as_online(datasette, l
     assert offline.get("status") == 400
     said_offline = re.search(r'<p class="search-error" role="alert">(.*?)</p>', offline["html"], re.S).group(1)
     assert unescape(said_offline) == unescape(refusal)
+    # nothing was searched and no query read: the box is empty (as on the server's page), no "searched on
+    # this device" note under the refusal
+    assert re.search(r'id="site-search-q" name="q" value=""', offline["html"])
+    assert '<p class="offline-status offline-note" role="status"></p>' in offline["html"]
+
+
+@pytest.mark.parametrize("given", [SAYING["limit"], SAYING["too_long"], SAYING["only_operators"]])
+async def test_a_refused_search_offline_says_nothing_was_searched_on_this_device(
+    datasette, labels, offline_page, given
+):
+    """A refusal offline said "searched on this device (build ...)" under the error: nothing was."""
+    shell = (await datasette.client.get("/-/offline/page")).text
+    offline = offline_page(shell, labels["ja"], f"/-/search?{given}")
+    assert offline.get("status") == 400
+    assert '<p class="offline-status offline-note" role="status"></p>' in offline["html"]
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [("「ダミーがカードを見せた」", "ダミーがカードを見せた"), ("“罚牌”", "罚牌"), ("「A」「B」", "「A」「B」")],
+)
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_a_query_in_quotation_marks_is_quoted_once(datasette, labels, offline_page, prefix, query, shown):
+    """「ダミーがカードを見せた」 read 「「ダミーがカードを見せた」」の検索結果: the sentences quote the query
+    themselves, so the reader's pair that holds all of it is left out there (not in the box, the link, the JSON)."""
+    url = f"{prefix}/-/search?q={quote(query)}&list=1"
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    for html in (
+        (await datasette.client.get(url)).text,
+        offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"],
+    ):
+        sentences = re.findall(r'<p class="(?:search-summary|no-results)">(.*?)</p>', html, re.S)
+        sentences = [sentence for sentence in sentences if "{query}" not in sentence]  # not the offline parts
+        assert len(sentences) == 1
+        words = re.sub(r"<[^>]+>", "", sentences[0])
+        assert re.search("(?<![「“])[「“]" + re.escape(shown) + "[」”](?![」”])", words), words  # one pair
+        assert f'name="q" value="{escape(query)}"' in html
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_a_result_without_a_title_has_no_empty_title_mark(datasette, labels, offline_page, prefix):
+    """注釈 L61B (a commentary note: no title) was rendered with an empty <span lang="ja"></span>."""
+    url = f"{prefix}/-/search?q={quote('61B、64A1')}&list=1"
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    for html in (
+        (await datasette.client.get(url)).text,
+        offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"],
+    ):
+        results = between(html, '<ul class="search-results">', "</main>")
+        assert "L61B" in results
+        assert not re.search(r'<span lang="[^"]*"></span>', results)
 
 
 @pytest.mark.parametrize("typed", ["%20%20", "%00", "%01" + quote("リボーク") + "%00"])
@@ -208,3 +262,24 @@ async def test_a_blank_or_control_character_query_shows_as_the_server_shows_it(
         )
 
     assert shown(offline) == shown(online)
+
+
+@pytest.mark.parametrize("query", ["罚牌", "partner hesitated"])
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"], ids=["ja", "zh", "en"])
+async def test_a_reading_of_several_words_is_one_link_with_each_word_marked(
+    datasette, labels, offline_page, prefix, query
+):
+    """「ペナルティカード ペナルティカードの処置」 showed as one term: it is one search (the link's q holds both
+    words), so it stays one link, its words marked apart and joined by a sign."""
+    url = f"{prefix}/-/search?q={quote(query)}&list=1"
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    answer = (await datasette.client.get(f"{prefix}/-/search.json?q={quote(query)}")).json()
+    (reading,) = [word for word in answer["also_searched"] if " " in word and answer["word_langs"][word] == "ja"]
+    online = (await datasette.client.get(url)).text
+    for html in (online, offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]):
+        link = re.search(
+            r'<a class="also" href="[^"]*\?q=' + re.escape(quote_plus(reading)) + r'"[^>]*>(.*?)</a>', html
+        )
+        marks = re.findall(r'<span class="searched-word">([^<]*)</span>', link.group(1))
+        assert marks == reading.split(" "), link.group(1)
+        assert re.sub(r"<[^>]+>", "", link.group(1)) == " + ".join(marks)

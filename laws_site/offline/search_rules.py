@@ -181,6 +181,7 @@ def rules() -> dict:
             "page_limit": search_page.PAGE_LIMIT,
             "page_max_limit": search_page.MAX_LIMIT,
             "index_shown": presentation.INDEX_SHOWN,
+            "quote_pairs": list(presentation.QUOTE_PAIRS),
             "nearest_shown": citations.NEAREST_SHOWN,
             "nearest_refs": units.NEAREST_REFS,
             "messages": query.MESSAGES,

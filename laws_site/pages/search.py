@@ -28,6 +28,7 @@ from laws_site.i18n.message import of as message_of
 from laws_site.read import guides
 from laws_site.read.units import permalink
 from laws_site.search import engine as searching
+from laws_site.search.presentation import quoted_inside
 from laws_site.search.query import MAX_OFFSET, parse_count
 
 PAGE_LIMIT = 20
@@ -128,6 +129,7 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         word: "/-/search?" + urlencode({"q": word, **form}) for word in page["also_searched"] + page["did_you_mean"]
     }
     context["exact_url"] = "/-/search?" + urlencode({"q": page["query"], **form, "exact": "1"})
+    context["quoted_query"] = quoted_inside(page["query"])  # the sentences' own quotation marks hold it
     context["guides"] = offered_guides(datasette, results if offset == 0 else [])
     return context
 

@@ -171,3 +171,18 @@ def written_in(word: str, read_as: str | None) -> str | None:
     if LATIN_WORD.fullmatch(word):
         return "en"
     return read_as
+
+
+# the quotation marks a reader may wrap a whole query in (「ダミーがカードを見せた」, “dummy”): the page's
+# sentences quote the query themselves (「%(query)s」の検索結果), so the reader's own pair is left out there
+QUOTE_PAIRS = ("「」", "『』", "“”", '""', "‘’", "''", "《》")
+
+
+def quoted_inside(query: str) -> str:
+    """The query as a sentence quotes it: without one pair of quotation marks that holds all of it."""
+    inside = query[1:-1].strip()
+    for opening, closing in QUOTE_PAIRS:
+        wrapped = len(query) > 2 and query[0] == opening and query[-1] == closing
+        if wrapped and inside and opening not in inside and closing not in inside:
+            return inside
+    return query

@@ -66,14 +66,15 @@
   /** Markup for a part's slot: inserted as it is (text is escaped). */
   class Html { constructor(html) { this.html = html; } }
 
-  /** A part with its slots filled. A word in no language (a citation: lang "") is not marked, as the
-   * server's macros leave it (typed, word_link: {% if lang %}). */
+  /** A part with its slots filled. A word in no language (a citation: lang "") is not marked, and an empty
+   * title (a note's) leaves no empty span, as the server's macros leave them (typed, word_link: {% if lang %};
+   * result: {% if title %}). */
   function part(parts, name, values = {}) {
     const filled = (parts[name] || "").replace(/\{([a-z]+)\}/g, (slot, key) => {
       const value = values[key];
       return value === undefined ? slot : value instanceof Html ? value.html : esc(value);
     });
-    return new Html(filled.replace(/<span lang="">([^<]*)<\/span>/g, "$1").replace(/ lang=""/g, ""));
+    return new Html(filled.replace(/<span lang="">([^<]*)<\/span>/g, "$1").replace(/<span lang="[^"]*"><\/span>/g, "").replace(/ lang=""/g, ""));
   }
 
   // what search says, in the page's sentence; a document (doc) by its title in the interface language
@@ -132,6 +133,23 @@
     return ids.slice(0, offers.offered).map((id) => ({ url: offers.guides[id].url, title: offers.guides[id].title[lang] }));
   }
 
+  /** _search_results.html searched_words: a Japanese reading of several words, each word marked apart. */
+  function searchedWords(p, word, lang) {
+    const words = lang === "ja" ? word.split(" ") : [word];
+    return words.length > 1 ? joined(words.map((each) => part(p, "searched-word", { word: each })), part(p, "word-joiner").html) : word;
+  }
+
+  /** presentation.quoted_inside: the query without one pair of quotation marks that holds all of it. */
+  function quotedInside(query) {
+    const chars = [...query];
+    const inside = chars.slice(1, -1).join("").trim();
+    for (const [opening, closing] of (K.search.quote_pairs || []).map((pair) => [...pair])) {
+      const wrapped = chars.length > 2 && chars[0] === opening && chars[chars.length - 1] === closing;
+      if (wrapped && inside && !inside.includes(opening) && !inside.includes(closing)) return inside;
+    }
+    return query;
+  }
+
   /** The results part of templates/search.html, from the parts. */
   function resultsHTML(p, answer, titles, params, pathname, names, pack) {
     const out = [];
@@ -141,19 +159,23 @@
       out.push(part(p, "citation-note", { message: said(p, citation.message, titles), nearest: citation.nearest.length ? part(p, "nearest", { links }) : "" }));
     }
     const typedLang = answer.word_langs[answer.query] || "";
-    const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: answer.query, lang: typedLang });
-    const wordLinks = (list, kind) => joined(list.map((word) => part(p, "word-link", { url: searchUrl(word, params, false), word, kind, lang: answer.word_langs[word] || "" })), ", ");
+    const quotedQuery = quotedInside(answer.query); // the sentences quote it themselves
+    const exact = part(p, "exact", { url: searchUrl(answer.query, params, true), query: quotedQuery, lang: typedLang });
+    const wordLinks = (list, kind) => joined(list.map((word) => {
+      const lang = answer.word_langs[word] || "";
+      return part(p, "word-link", { url: searchUrl(word, params, false), word: searchedWords(p, word, lang), kind, lang });
+    }), ", ");
     if (answer.did_you_mean.length) out.push(part(p, "did-you-mean", { links: wordLinks(answer.did_you_mean, "suggested"), exact }));
     if (answer.also_searched.length) {
       out.push(part(p, "also-searched", { links: wordLinks(answer.also_searched, "also"), exact: answer.expansions.length && !answer.did_you_mean.length ? exact : "" }));
     }
     const groups = groupResults(answer.results);
-    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: answer.query, lang: typedLang }));
+    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: quotedQuery, lang: typedLang }));
     if (!groups.length) return joined(out, "\n").html;
     const offer = answer.offset ? [] : offeredGuides(pack.guides, answer.results, pathname);
     if (offer.length) out.push(part(p, "guide-offer", { links: joined(offer.map((g) => part(p, "guide-link", g)), " · ") }));
     const last = answer.offset + answer.results.length;
-    out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: answer.query, lang: typedLang }));
+    out.push(part(p, "summary", { first: answer.offset + 1, last, total: answer.total, query: quotedQuery, lang: typedLang }));
     for (const group of groups) {
       out.push(part(p, "group", { heading: part(p, "heading-" + group.kind, { law: group.law }),
         document: group.doc ? part(p, "group-document", { title: titles[group.doc] }) : "",
@@ -219,7 +241,9 @@
     const documents = engine.pack.documents.map((d) => `<option value="${esc(d.id)}"${d.id === chosen ? " selected" : ""}>${esc(titles[d.id])}</option>`).join("");
     const shown = { query, documents, results: "", note: fill(words.note, { build: engine.pack.build.slice(0, 8) }) };
     const twice = repeatedParameter(params);
-    if (twice) return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, twice) }).html };
+    // refused: nothing was searched, so no "searched on this device" note; a parameter given twice is not
+    // read at all (the server's refusal shows no query either)
+    if (twice) return { ...shown, query: "", note: "", refused: true, results: part(words.parts, "search-error", { message: said(words.parts, twice) }).html };
     if (!query && !params.get("doc") && !params.get("lang")) return shown;
     let answer;
     try {
@@ -228,7 +252,7 @@
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      return { ...shown, refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
+      return { ...shown, note: "", refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {

@@ -372,8 +372,10 @@ async function page(request, url) {
   const network = fetch(request);
   network.catch(() => {}); // a late failure after the copy answered is nobody's business
   try {
-    const answer = await withTimeout(network, NETWORK_TIMEOUT_MS); // a static host's one 404.html is Japanese: the copy answers in the reader's language
-    return STATIC_SITE && answer.status === 404 && (await answeringLanguage(url)) ? offlinePage(url) : answer;
+    const answer = await withTimeout(network, NETWORK_TIMEOUT_MS);
+    if (!STATIC_SITE || answer.status !== 404 || !(await answeringLanguage(url))) return answer;
+    await savedSoon(languageOf(sitePath(url.pathname))); // the host's one 404.html is Japanese: the copy answers, in the address's language
+    return offlinePage(url);
   } catch (error) {
     // slow or failed: the saved copy of this page if there is one; else a slow server is still
     // better than a "not available offline" page, so keep waiting for it
@@ -397,13 +399,11 @@ async function savedWithQuery(url) {
   if (saved[lang]) return "saved";
   // the host's search page runs the search itself (from the search pack, saved with the first language)
   if (!Object.keys(saved).length || SEARCH_PAGE.test(sitePath(url.pathname).replace(/^\/(en|zh|ja)(?=\/)/, ""))) return null;
-  try {
-    await withTimeout(saveLanguage(lang), LANGUAGE_WAIT_MS);
-    return "saved";
-  } catch (error) {
-    return "other";
-  }
+  return (await savedSoon(lang)) ? "saved" : "other";
 }
+
+/** A language saved, waited for at most LANGUAGE_WAIT_MS: whether it is. */
+const savedSoon = (lang) => withTimeout(saveLanguage(lang), LANGUAGE_WAIT_MS).then(() => true, () => false);
 
 async function other(request, url) {
   if (knownOffline()) return (await savedAsset(request, url)) || unavailable(url);
