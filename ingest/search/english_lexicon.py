@@ -156,7 +156,7 @@ PARTICLE_INTO_AN_OBJECT = "in"
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those
 # verb endings ("put up" may be a present, a past or a noun). There the particle is the verb's too and reads no
 # noun of its own: "walked round" is no ラウンド (the Laws' round of boards, 8B1), "went back" no 裏, "looked around" no 比
-ADVERB_PARTICLES = frozenset("back out up down off away round around".split())
+ADVERB_PARTICLES = frozenset("back out up down off over away round around".split())
 # the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
 # before one of them and a particle is a verb, whatever its form
 OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
