@@ -387,9 +387,10 @@ def test_taking_advantage_is_using_information(search_conn):
 
 def test_a_head_shaken_or_a_reach_across_reads_no_chief_or_arrival(search_conn):
     """ "shook his head" (73B1: a mannerism) read head as 主任, which the Laws print only in 主任ディレクター (93A, the
-    chief director), and "reached across" read 着く, which they print only for a seat taken (5B 正しい席に着く): both
+    chief director), shook read 動く (8A2: boards moved to the next table), and "reached across" read 着く, which they print only for a seat taken (5B 正しい席に着く): both
     showed as also searched; neither reads now (corpus/english_lexicon_corrections.tsv), the head director still does."""
-    assert "主任" not in read(search_conn, "my opponent shook his head when his partner led")
+    words = read(search_conn, "my opponent shook his head when his partner led")
+    assert "主任" not in words and "動く" not in words, words  # shake: 動く, 8A2's boards moved (動かす)
     assert "着く" not in read(search_conn, "the defender reached across the table")
     assert "主任ディレクター" in read(search_conn, "we asked the head director")
 
