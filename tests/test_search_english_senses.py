@@ -403,3 +403,13 @@ def test_turned_over_says_no_way_up(search_conn):
     words = read(search_conn, "the defender reached across and turned over declarer's cards to see what he had")
     assert "伏せる" not in words and "変える" not in words and "カード" in words, words
     assert "伏せる" in read(search_conn, "he turned his card face down")
+
+
+def test_has_no_spades_states_a_void_no_question_asked(search_conn):
+    """ "the defender has no spades" read the vocabulary's spoken "no spades", the question about a possible revoke
+    (61B リボークの可能性について質問する権利), shown as also searched: after a verb of having it states a void (59
+    スートのカードがない), and reads the suit alone; "no spades, partner?" asked, or asking if he has no hearts, is still 61B's question."""
+    words = read(search_conn, "declarer demanded a spade lead but the defender has no spades")
+    assert "リボークに関する質問" not in words and "スート" in words, words
+    assert "リボークに関する質問" in read(search_conn, "no spades, partner?")
+    assert "リボークに関する質問" in read(search_conn, "can a defender ask his partner if he has no hearts")

@@ -192,6 +192,12 @@ PLACE_DETERMINERS = frozenset("this our".split())
 # never 最後 (18C 最後のビッド: the latest call): there it reads nothing; "last bid", "last trick" keep their readings
 LAST = "last"
 PERIODS = frozenset("round rounds session sessions board boards deal deals match week time".split())
+# "no spades?" asked is 61B's question about a possible revoke (the vocabulary's spoken "no spades"); after a verb of
+# having it states a void (has no spades: 59, unable to play as required), so a term beginning NO reads nothing there,
+# but in a question reported (ask him if he has no hearts: 61B3) up to two words after one of QUESTION_OPENERS
+HAVING = frozenset("has had have having".split())
+QUESTION_OPENERS = frozenset("if whether".split())
+NO = "no"
 
 
 # the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the
