@@ -383,3 +383,33 @@ def test_taking_advantage_is_using_information(search_conn):
     利益 'profit' (12B1's gain from an infraction), both shown as also searched."""
     words = read(search_conn, "after his bid was cancelled his partner took advantage of knowing it")
     assert "情報を利用" in words and "取る" not in words and "利益" not in words, words
+
+
+def test_a_head_shaken_or_a_reach_across_reads_no_chief_or_arrival(search_conn):
+    """ "shook his head" (73B1: a mannerism) read head as 主任, which the Laws print only in 主任ディレクター (93A, the
+    chief director), shook read 動く (8A2: boards moved to the next table), and "reached across" read 着く, which they print only for a seat taken (5B 正しい席に着く): both
+    showed as also searched; neither reads now (corpus/english_lexicon_corrections.tsv), the head director still does."""
+    words = read(search_conn, "my opponent shook his head when his partner led")
+    assert "主任" not in words and "動く" not in words, words  # shake: 動く, 8A2's boards moved (動かす)
+    assert "着く" not in read(search_conn, "the defender reached across the table")
+    assert "主任ディレクター" in read(search_conn, "we asked the head director")
+
+
+def test_turned_over_says_no_way_up(search_conn):
+    """ "turned over declarer's cards" (7B3, 90B5: cards looked at after the hand) read 伏せる, JMdict's 'to turn over
+    (face down)', the Laws' turning face down (66A); the Laws say the way a card turns (41C 表向きにして), turn over
+    does not: turned over reads nothing, neither its verb alone (変える, a call changed) nor its particle ("over" right
+    after a verb's past is a phrasal verb's particle); turned face down still reads 伏せる."""
+    words = read(search_conn, "the defender reached across and turned over declarer's cards to see what he had")
+    assert "伏せる" not in words and "変える" not in words and "カード" in words, words
+    assert "伏せる" in read(search_conn, "he turned his card face down")
+
+
+def test_has_no_spades_states_a_void_no_question_asked(search_conn):
+    """ "the defender has no spades" read the vocabulary's spoken "no spades", the question about a possible revoke
+    (61B リボークの可能性について質問する権利), shown as also searched: after a verb of having it states a void (59
+    スートのカードがない), and reads the suit alone; "no spades, partner?" asked, or asking if he has no hearts, is still 61B's question."""
+    words = read(search_conn, "declarer demanded a spade lead but the defender has no spades")
+    assert "リボークに関する質問" not in words and "スート" in words, words
+    assert "リボークに関する質問" in read(search_conn, "no spades, partner?")
+    assert "リボークに関する質問" in read(search_conn, "can a defender ask his partner if he has no hearts")

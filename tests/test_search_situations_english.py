@@ -207,11 +207,13 @@ def test_a_card_the_wrong_way_is_the_arrangement_of_tricks(search_conn):
 
 def test_a_suit_named_reads_as_the_laws_suit_and_a_bid_as_typed(search_conn):
     """A suit in an English sentence is the Laws' スート, as a Chinese one is (they rule a suit, never a named one:
-    59 リードを要求されたスートのカードがない); a bid ("one spade", "eight hearts") keeps its suit; "no spades" is
-    still the question of 61B."""
+    59 リードを要求されたスートのカードがない); a bid ("one spade", "eight hearts") keeps its suit; "has no spades"
+    states 59's void, the suit, and "no spades?" asked is still the question of 61B (since situations-en23)."""
     data = search_data(search_conn)
     read = dict(translation.read_terms(data.translations, "declarer demanded a spade lead but he has no spades"))
-    assert read["spade"] == ["スート"] and read["no spades"][0] == "リボークに関する質問", read
+    assert read["spade"] == read["spades"] == ["スート"] and "no spades" not in read, read
+    read = dict(translation.read_terms(data.translations, "no spades, partner?"))
+    assert read["no spades"][0] == "リボークに関する質問", read
     read = dict(translation.read_terms(data.translations, "he opened one spade and partner bid eight hearts"))
     assert read["one spade"] == ["1スペード"] and read["eight hearts"] == ["8ハート"], read
 

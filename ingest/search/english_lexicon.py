@@ -156,7 +156,7 @@ PARTICLE_INTO_AN_OBJECT = "in"
 # up": conceded) rather than begin a phrase of their own, as on, in, over do ("played on trick three"); and those
 # verb endings ("put up" may be a present, a past or a noun). There the particle is the verb's too and reads no
 # noun of its own: "walked round" is no ラウンド (the Laws' round of boards, 8B1), "went back" no 裏, "looked around" no 比
-ADVERB_PARTICLES = frozenset("back out up down off away round around".split())
+ADVERB_PARTICLES = frozenset("back out up down off over away round around".split())
 # the pronouns a phrasal verb takes between itself and its particle ("sorted it out", "gave them back"): a word
 # before one of them and a particle is a verb, whatever its form
 OBJECT_PRONOUNS = frozenset("it them him her me us you".split())
@@ -192,6 +192,12 @@ PLACE_DETERMINERS = frozenset("this our".split())
 # never 最後 (18C 最後のビッド: the latest call): there it reads nothing; "last bid", "last trick" keep their readings
 LAST = "last"
 PERIODS = frozenset("round rounds session sessions board boards deal deals match week time".split())
+# "no spades?" asked is 61B's question about a possible revoke (the vocabulary's spoken "no spades"); after a verb of
+# having it states a void (has no spades: 59, unable to play as required), so a term beginning NO reads nothing there,
+# but in a question reported (ask him if he has no hearts: 61B3) up to two words after one of QUESTION_OPENERS
+HAVING = frozenset("has had have having".split())
+QUESTION_OPENERS = frozenset("if whether".split())
+NO = "no"
 
 
 # the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the

@@ -33,6 +33,7 @@ from ingest.search.english_lexicon import (
     ASPECT_VERBS,
     CONJUNCTIONS,
     FUNCTION_WORDS,
+    HAVING,
     HONOUR_NAMES,
     INABILITY,
     INABILITY_OPENERS,
@@ -40,6 +41,7 @@ from ingest.search.english_lexicon import (
     MIN_STEM,
     NEGATING_OPENERS,
     NEGATION,
+    NO,
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
@@ -51,6 +53,7 @@ from ingest.search.english_lexicon import (
     POSSESSIVES,
     PURPOSE,
     PURPOSE_PHRASES,
+    QUESTION_OPENERS,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
     SUITS,
@@ -455,6 +458,16 @@ def read_terms(
         (word.start(), word.end())
         for word, following in zip(words, words[1:])
         if word.group() == LAST and following.group() in PERIODS
+    }
+    # a term beginning no after a verb of having states a void, no question asked (has no spades: no 61B)
+    carried |= {
+        (start, end)
+        for i, (before, word) in enumerate(zip(words, words[1:]))
+        if before.group() in HAVING
+        and word.group() == NO
+        and not any(w.group() in QUESTION_OPENERS for w in words[max(0, i - 2) : i])
+        for start, end, key in found
+        if start == word.start() and end > word.end()
     }
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)

@@ -342,6 +342,12 @@
         // translation.PLACE_DETERMINERS: a suit's singular name after one names a body or a place (this club: no スート)
         if (T.place_determiners.includes(words[i][0]) && T.singular_suits.includes(words[i + 1][0])) carried.add(words[i + 1].index + ":" + (words[i + 1].index + words[i + 1][0].length));
       }
+      // english_lexicon.HAVING: a term beginning no after a verb of having states a void (has no spades: no 61B)
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (!T.having.includes(words[i][0]) || words[i + 1][0] !== T.no) continue;
+        if (words.slice(Math.max(0, i - 2), i).some((w) => T.question_openers.includes(w[0]))) continue; // ask if he has no hearts: 61B3
+        for (const [start, end] of found) if (start === words[i + 1].index && end > words[i + 1].index + words[i + 1][0].length) carried.add(start + ":" + end);
+      }
       // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
       // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
       // nor does the particle
