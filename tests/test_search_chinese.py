@@ -258,10 +258,11 @@ HELD_SUIT_QUERIES = ["防家有这门花色却垫了别的 马上发现了", "�
 
 def test_a_suit_said_held_is_one_the_player_could_follow(data):
     """有这门花色 (had the suit) is the duty to follow (44C 「可能ならスートにフォローしなければならない」), and the discard
-    beside it no inability to follow (44D 「スートにフォローできない場合」): 垫 reads ディスカード alone there."""
+    beside it no inability to follow (44D 「スートにフォローできない場合」) but the revoke it makes (61A 「スートにフォローしない
+    こと…はリボークになる」): 垫 reads ディスカード and リボーク there."""
     for query in HELD_SUIT_QUERIES[:2]:
         found = dict(translation.read_terms(data.translations, query, data.chinese, suits_held=data.suits_held))
-        assert found["垫"] == ["ディスカード"] and "スートにフォローする" in words(data, query), found
+        assert found["垫"] == ["ディスカード", "リボーク"] and "スートにフォローする" in words(data, query), found
     assert "スートにフォローできない場合" in words(data, "庄家垫了一张")
 
 
@@ -272,6 +273,7 @@ def test_a_suit_said_not_held_is_no_failure_to_follow(data):
         translation.read_terms(data.translations, HELD_SUIT_QUERIES[2], data.chinese, suits_held=data.suits_held)
     )
     assert found["没有这门花色"] == ["スートのカードがない"] and "スートにフォローできない場合" in found["垫"], found
+    assert "リボーク" not in found["垫"], found
 
 
 def test_the_offline_engine_reads_a_suit_held_and_too_many_cards_as_the_server_does(data, search_pack_file):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from laws_site.search import translation
+from laws_site.search import engine, translation
 from laws_site.search.data import search_data
 
 
@@ -257,3 +257,24 @@ def test_a_chinese_spoken_form_makes_no_kanji_japanese(search_conn):
     query = "叫牌不足 没注意"
     assert not data.lexicon.reads_as_japanese(query)
     assert word_languages(data, query)[query] == "zh"
+
+
+@pytest.mark.parametrize("query, word", [("明手告诉庄家应该先打方块", "打方块"), ("他先打这门花色", "打这门花色")])
+def test_a_suit_played_with_da_reads_play(search_conn, query, word):
+    """打 before a suit is the play of a card of it, as the 1997 Laws print 打 for play (43A1(c) 「参与打牌」, def:藏牌
+    「打出另外花色的牌」); 打 alone (打暗号: give a signal) reads nothing."""
+    assert readings(search_conn, query).get(word) == ["プレイ", "スート"]
+    assert "プレイ" not in str(readings(search_conn, "对方给同伴打暗号"))
+
+
+def test_telling_a_player_of_ones_side_is_information_conveyed(search_conn):
+    """告诉庄家 (telling declarer) is 43A1(c)'s 「ディクレアラーに…情報を伝えて」, no 46A's 告げる (naming a card);
+    telling the opponents (告诉对手) keeps its own reading."""
+    found = readings(search_conn, "明手告诉庄家应该先打方块")
+    assert found.get("告诉庄家") == ["伝える", "ディクレアラー"], found
+    assert "伝える" not in str(readings(search_conn, "要告诉对手吗"))
+
+
+def test_dummy_suggesting_a_play_finds_43A1c_first(search_conn):
+    results = engine.search(search_conn, "明手告诉庄家应该先打方块", limit=3, interface="zh")
+    assert results[0]["ref"] == "43A1(c)", [r["ref"] for r in results]

@@ -234,6 +234,8 @@ def rules() -> dict:
             "honour_letters": "".join(sorted(translation.HONOUR_LETTERS)),
             "honour_term": translation.HONOUR_TERM,
             "inability_to_follow": suits_said.INABILITY_TO_FOLLOW,
+            "discard_word": suits_said.DISCARD_WORD,
+            "revoke_word": suits_said.REVOKE_WORD,
             "aspect_particles": sorted(chinese_runs.ASPECT_PARTICLES),
             "manner_mark": chinese_runs.MANNER_MARK,
             "degree_adverbs": sorted(chinese_runs.DEGREE_ADVERBS),

@@ -83,6 +83,12 @@ PLAYER_WORDS = (
 WARNINGS = ("提醒", "提示")
 WARNED = "注意"
 WARNED_ROLES = ("庄家", "明手", "防家", "同伴")
+# 告诉 right before a player named by role (WARNED_ROLES) tells that player something (明手告诉庄家应该先打方块):
+# information conveyed within a side, the Laws' 伝える (43A1(c) 「ディクレアラーにプレイについて一切情報を伝えてはならない」,
+# 40A2 「パートナーに伝える情報」), no 告げる "state", which they print only for naming a card (46A 「スイートとランクの
+# 両方をはっきり告げる」). Telling the opponents (告诉对手) is a disclosure, and keeps its reading
+TELLINGS = ("告诉",)
+CONVEYED = "伝える"
 # a verb said not done (没跟出: did not follow; 没提醒: did not alert) is what the Laws print as a noun + する not
 # done, one word in the index (ingest/text/word_forms.py: 61A 「スートにフォローしないこと」, 70C1 「説明せず」): the
 # negation and the verb are one word reading that noun + しない before the verb's own words
@@ -257,8 +263,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
     for determiner in DETERMINERS:  # 同一个人 is one word, as costly as 同一 + 个人
         if determiner + PERSON_CLASSIFIED not in costs and {determiner, PERSON_CLASSIFIED} <= costs.keys():
             costs[determiner + PERSON_CLASSIFIED] = costs[determiner] + costs[PERSON_CLASSIFIED]
-    for player in PLAYER_WORDS:  # 要我, 提醒庄家: one word, as costly as the two
+    for player in PLAYER_WORDS:  # 要我, 提醒庄家, 告诉庄家: one word, as costly as the two
         said_to = [(DEMAND, DEMANDED)] + [(w, WARNED) for w in WARNINGS if player in WARNED_ROLES]
+        said_to += [(w, CONVEYED) for w in TELLINGS if player in WARNED_ROLES]
         for verb, japanese in said_to:
             joined = costs.get(verb, UNKNOWN_COST) + costs.get(player, UNKNOWN_COST)
             if verb + player not in costs and joined < UNKNOWN_COST:

@@ -18,6 +18,14 @@ SUIT_DETERMINERS = ("这门", "那门", "这个", "那个", "同一门")  # 有�
 SUIT_SAID = "花色"  # a suit said without its name (the glossary's スート)
 FOLLOW_SUIT_TERM = "跟牌"  # the vocabulary's Follow Suit (スートにフォローする)
 INABILITY_TO_FOLLOW = "スートにフォローできない場合"  # 44D's title, a reading of the vocabulary's Discard (垫)
+DISCARD_WORD = "ディスカード"  # the vocabulary's Discard (垫), as a discard reads beside a suit held
+# a discard beside a suit said held is what 61A names: 「スートにフォローしないこと…はリボークになる」
+REVOKE_WORD = "リボーク"
+# 打 with a suit after it (先打方块: play a diamond first) is the play of a card of it, as the 1997 Laws print 打
+# for play (43A1(c) 「参与打牌」 is 2017 「プレイに…参加して」; def:藏牌 「打出另外花色的牌」); 打 alone says many
+# things (打暗号: give a signal; 打电话: phone) and reads nothing
+PLAYING_VERBS = ("打",)
+PLAY_TERM = "打牌"  # the vocabulary's Play (プレイ)
 
 
 def suits_held(data) -> frozenset[str]:
@@ -30,6 +38,11 @@ def chinese_suits_held(suits: list[str]) -> list[str]:
     Laws rule (44C 「可能ならスートにフォローしなければならない」) and a revoke breaks (61A 「スートにフォローしないこと
     ... はリボークになる」); said beside a discard (有这门花色却垫了别的), the discard is no inability to follow."""
     return [have + which + suit for suit in suits for have in HELD for which in ("", *SUIT_DETERMINERS)]
+
+
+def chinese_suits_played(suits: list[str]) -> list[str]:
+    """A suit said played (打方块, 打这门花色): PLAYING_VERBS before a suit's name or a suit said without it."""
+    return [verb + which + suit for suit in suits for verb in PLAYING_VERBS for which in ("", *SUIT_DETERMINERS)]
 
 
 def incorrect_number_of_cards(data) -> list[str]:
@@ -64,7 +77,13 @@ def chinese_suits_not_held_named(suits: list[str]) -> list[str]:
 
 def able_to_follow(read: list[tuple[str, list[str]]], suits_held: frozenset[str]) -> list[tuple[str, list[str]]]:
     """A sentence that says the suit held (有这门花色却垫了别的: had the suit, yet discarded) says no inability to
-    follow: a discard there reads ディスカード, not 44D's 「スートにフォローできない場合」."""
+    follow: a discard there reads ディスカード and the revoke it makes (61A), not 44D's 「スートにフォローできない場合」."""
     if not any(said in suits_held for said, _ in read):
         return read
-    return [(said, [word for word in words if word != INABILITY_TO_FOLLOW]) for said, words in read]
+    return [
+        (
+            said,
+            [word for word in words if word != INABILITY_TO_FOLLOW] + ([REVOKE_WORD] if DISCARD_WORD in words else []),
+        )
+        for said, words in read
+    ]

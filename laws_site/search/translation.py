@@ -78,6 +78,7 @@ from laws_site.search.chinese import (
 from laws_site.search.chinese_runs import across_particles, manner_words, swapped_terms
 from laws_site.search.suits_said import (
     FOLLOW_SUIT_TERM,
+    PLAY_TERM,
     SUIT_NOT_HELD,
     SUIT_SAID,
     able_to_follow,
@@ -85,6 +86,7 @@ from laws_site.search.suits_said import (
     chinese_suits_held,
     chinese_suits_not_held,
     chinese_suits_not_held_named,
+    chinese_suits_played,
     incorrect_number_of_cards,
 )
 from laws_site.search.words import SUIT_WORD
@@ -172,6 +174,8 @@ def translations(
     follow_suit = table.get(term_key(FOLLOW_SUIT_TERM), [])
     for said in chinese_suits_held([*suits, SUIT_SAID]):  # 有这门花色: a player able to follow (44C, 61A)
         add(said, follow_suit)
+    for said in chinese_suits_played([*suits, SUIT_SAID]):  # 打方块: a card of the suit played (PLAYING_VERBS)
+        add(said, [*table.get(term_key(PLAY_TERM), []), SUIT_WORD])
     for said in suits:  # a suit named in a sentence is the Laws' スート: they rule a suit, never a named one
         table[term_key(said)] = [SUIT_WORD]
     for said, japanese in [*suits.items(), *chinese_notrump(data).items()]:  # ... but a bid's is as typed

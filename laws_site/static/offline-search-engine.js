@@ -390,10 +390,12 @@
       }
       kept = kept.filter((k) => k[2]);
       const read = kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
-      // suits_said.able_to_follow: a suit said held (有这门花色) says no inability to follow (a discard is ディスカード only)
+      // suits_said.able_to_follow: a suit said held (有这门花色) says no inability to follow (a discard is ディスカード
+      // and the revoke it makes)
       const held = this.suitsHeld || (this.suitsHeld = new Set(this.pack.suits_held || []));
       if (!read.some(([said]) => held.has(said))) return read;
-      return read.map(([said, japanese]) => [said, japanese.filter((word) => word !== T.inability_to_follow)]);
+      return read.map(([said, japanese]) => [said, japanese.filter((word) => word !== T.inability_to_follow)
+        .concat(japanese.includes(T.discard_word) ? [T.revoke_word] : [])]);
     }
 
     /** translation.fronted_object: the key of the i-th word, its preposition ending the clause and an object said
