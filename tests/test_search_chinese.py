@@ -255,6 +255,15 @@ def test_an_ordinal_is_read_as_the_laws_print_an_ordinal(data, query, said, japa
     assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
 
 
+def test_a_verb_said_not_done_reads_as_before_it_where_the_laws_print_that(data):
+    """没叫裁判 (did not call the director) in 「我们没叫裁判自己就接着打下去了」 is acting before calling, which 11A rules
+    (「ディレクターを呼ぶ前に非反則側のどちらかが何か行動を起こした場合」): ディレクターを呼ぶ前 first, the verb after; a
+    word the Laws never print before 前 (a noun: 犯规 違反行為) gets no such reading."""
+    found = dict(translation.read_terms(data.translations, "我们没叫裁判自己就接着打下去了", data.chinese))
+    assert found["没叫裁判"] == ["ディレクターを呼ぶ前", "ディレクターを呼ぶ"], found
+    assert "没犯规" not in data.translations
+
+
 def test_one_with_a_measure_word_is_an_article_not_a_count(data):
     """一张 in 「防家掉了一张牌」 is "a card": no 1枚."""
     assert "1枚" not in words(data, "防家掉了一张牌")
