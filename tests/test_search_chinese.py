@@ -240,6 +240,30 @@ def test_a_count_is_read_as_the_laws_print_a_count(data, query, said, japanese):
     assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
 
 
+@pytest.mark.parametrize(
+    "query, said, japanese",
+    [
+        ("同一个人同一门花色第二次藏牌", "第二次", "2回目"),  # 64B2 「2回目以降のリボーク」
+        ("第五张牌打出去了", "第五张", "5枚目"),  # 45E1 「5枚目のカードは」
+        ("第一张牌是他出的", "第一张", "1枚目"),  # 45D2 「トリックの1枚目のカード」
+        ("第十二墩藏牌", "第十二墩", "12トリック目"),  # 62D 「12トリック目のリボーク」
+    ],
+)
+def test_an_ordinal_is_read_as_the_laws_print_an_ordinal(data, query, said, japanese):
+    """第 + a number + its measure word is an order, read in digits with the counter and 目 as the Laws print it:
+    第五张 is the fifth card (5枚目), never five cards (5枚); 第二次 (the second time) read nothing before."""
+    assert (said, [japanese]) in translation.read_terms(data.translations, query, data.chinese)
+
+
+def test_a_verb_said_not_done_reads_as_before_it_where_the_laws_print_that(data):
+    """没叫裁判 (did not call the director) in 「我们没叫裁判自己就接着打下去了」 is acting before calling, which 11A rules
+    (「ディレクターを呼ぶ前に非反則側のどちらかが何か行動を起こした場合」): ディレクターを呼ぶ前 first, the verb after; a
+    word the Laws never print before 前 (a noun: 犯规 違反行為) gets no such reading."""
+    found = dict(translation.read_terms(data.translations, "我们没叫裁判自己就接着打下去了", data.chinese))
+    assert found["没叫裁判"] == ["ディレクターを呼ぶ前", "ディレクターを呼ぶ"], found
+    assert "没犯规" not in data.translations
+
+
 def test_one_with_a_measure_word_is_an_article_not_a_count(data):
     """一张 in 「防家掉了一张牌」 is "a card": no 1枚."""
     assert "1枚" not in words(data, "防家掉了一张牌")

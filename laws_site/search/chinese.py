@@ -30,6 +30,7 @@ from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
 from ingest.search.english_lexicon import is_verb, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
+from laws_site.search.chinese_before import before_readings
 from laws_site.search.chinese_kanji import japanese_kanji, shares_kanji
 from laws_site.search.words import CALL_KINDS, STRAINS
 
@@ -272,6 +273,8 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                 costs[verb + player] = joined
                 table[verb + player] = [japanese, *table.get(player, [])]
     negated_readings(costs, table, telling)
+    if data.registry.current_laws:  # 没叫裁判: ディレクターを呼ぶ前 (11A), after the negated readings, which win
+        before_readings(conn, data.registry.current_laws.id, costs, table, telling, UNKNOWN_COST)
     for verb in (key for key in said if len(key) == 1 and key in table):  # 出去 is 出 said with its direction
         for direction in DIRECTIONS:
             if verb + direction in table or verb + direction in costs:

@@ -75,6 +75,7 @@ from laws_site.search.chinese import (
     term_key,
     too_many_cards,
 )
+from laws_site.search.chinese_ordinals import chinese_ordinals
 from laws_site.search.chinese_runs import across_particles, manner_words, swapped_terms
 from laws_site.search.suits_said import (
     FOLLOW_SUIT_TERM,
@@ -161,7 +162,7 @@ def translations(
                 add(form, list(table.get(term_key(term), [])))
     for word, digits in NUMBERS.items():
         add(word, [digits])
-    for said, count in chinese_counts().items():
+    for said, count in [*chinese_counts().items(), *chinese_ordinals().items()]:  # 五张 5枚, 第五张 5枚目
         add(said, [count])
     incorrect_number = incorrect_number_of_cards(data)
     for said in too_many_cards():  # 十四张: the count, and Law 13's term for a hand that holds it
