@@ -127,7 +127,7 @@ def test_a_gloss_cedict_explains_as_another_thing_is_no_sense_of_the_word(data):
 
 def test_a_verb_the_english_reading_lacks_reads_as_its_noun(data):
     """讨论 "to discuss": the English lexicon has no discuss (JMdict's 議論 is glossed "discussion", a noun), so
-    the Chinese verb read nothing; read as its noun, as an English query's verb is (translation.span_keys), it is
+    the Chinese verb read nothing; read as its noun, as an English query's verb is (english_keys.span_keys), it is
     90B3's 議論 (ボードの結果についての議論), not consulting partner (10C2 相談: corrected in the English lexicon)."""
     said = words(data, "他们还在大声讨论")
     assert "議論" in said and "相談" not in said

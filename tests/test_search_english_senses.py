@@ -14,7 +14,7 @@ import pytest
 
 from ingest.search.english_lexicon import CONJUNCTIONS, FUNCTION_WORDS, LEXICON_FILE, read_lexicon
 from laws_site.offline.search_scripts import script_paths
-from laws_site.search import translation
+from laws_site.search import english_keys, translation
 from laws_site.search.data import search_data
 
 LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
@@ -360,7 +360,7 @@ def test_a_purpose_said_is_the_laws_purpose(search_conn, query, typed, laws_word
     purpose as 故意: "so that", made of function words, read nothing, "in order to" read 合法的 (in order: legal)."""
     data = search_data(search_conn)
     assert dict(translation.read_terms(data.translations, query, data.chinese)).get(typed) == laws_words
-    assert translation.span_keys(["so"]) == [] and translation.span_keys(["that"]) == []
+    assert english_keys.span_keys(["so"]) == [] and english_keys.span_keys(["that"]) == []
 
 
 def test_opening_the_bidding_is_a_bid(search_conn):

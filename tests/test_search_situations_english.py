@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.search.english_lexicon import FUNCTION_WORDS
-from laws_site.search import engine, plan, translation
+from laws_site.search import engine, english_keys, plan, translation
 from laws_site.search.data import search_data
 from tests.test_search_chinese import READ_IN_NODE, in_node
 
@@ -137,7 +137,7 @@ def test_a_function_word_reads_no_noun_made_of_it(search_conn):
     # ... and nor does a result say it holds one (the parity test runs this query offline too)
     for result in engine.search(search_conn, "dummy tried to stop it", limit=5, interface="en"):
         assert "tried" not in result["why"]["from"].split(" · "), result["why"]
-    assert translation.span_keys(["tried"]) == [] and translation.span_keys(["not"]) == []
+    assert english_keys.span_keys(["tried"]) == [] and english_keys.span_keys(["not"]) == []
 
 
 def test_wrong_reads_as_the_laws_mistaken(search_conn):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.search.tables import vocabulary_verbs
-from laws_site.search import engine, translation
+from laws_site.search import engine, english_keys, translation
 from laws_site.search.data import search_data
 
 
@@ -50,10 +50,10 @@ def test_a_chinese_players_words_reach_the_current_law(search_conn, sentence, la
 def test_a_phrase_is_read_with_its_first_word_inflected(search_conn):
     """「pointed out」 is the vocabulary's "point out" (9A 違反行為の指摘): a phrase's first word inflects as
     its last does; and "slow pass", as English appeal write-ups name a call after a hesitation, is one."""
-    keys = translation.span_keys(["pointed", "out"])
+    keys = english_keys.span_keys(["pointed", "out"])
     assert keys[0] == "pointedout" and "pointout" in keys
     # one word: its stems, as before, then the nouns English makes of them (english_lexicon.nouns_of)
-    assert translation.span_keys(["passed"])[:3] == ["passed", "pass", "passe"]
+    assert english_keys.span_keys(["passed"])[:3] == ["passed", "pass", "passe"]
     data = search_data(search_conn)
     read = translation.japanese_words(data.translations, "dummy pointed out that a defender had revoked", data.chinese)
     assert "違反行為の指摘" in read, read
@@ -128,9 +128,9 @@ def test_a_kanji_words_kana_spelling_is_not_cut_out_of_an_inflection(search_conn
 def test_a_phrase_is_read_with_other_function_words_inside(search_conn):
     """ "changed his mind" is the vocabulary's "change of mind" (25B 意図したコール): its function words (of,
     his) do not count in the phrase; before, it read 変更 + 気 and 47C came first."""
-    assert translation.content_key("change of mind") == "changemind"
-    assert "changemind" in translation.span_keys(["changed", "his", "mind"])
-    assert translation.span_keys(["the", "mind"]) == translation.inflected_keys(["the", "mind"])  # ends kept
+    assert english_keys.content_key("change of mind") == "changemind"
+    assert "changemind" in english_keys.span_keys(["changed", "his", "mind"])
+    assert english_keys.span_keys(["the", "mind"]) == english_keys.inflected_keys(["the", "mind"])  # ends kept
     found = [
         r["id"] for r in engine.search(search_conn, "he changed his mind after making a call", limit=3, interface="en")
     ]

@@ -11,7 +11,7 @@ import pytest
 
 from ingest.parsers.records import ParseError
 from ingest.search.english_lexicon import FUNCTION_WORDS, LEXICON_FILE, read_lexicon
-from laws_site.search import engine, translation
+from laws_site.search import engine, english_keys, translation
 from laws_site.search.data import search_data
 from laws_site.search.plan import make_plan
 
@@ -283,5 +283,5 @@ def test_a_dictionary_phrase_is_keyed_by_the_forms_the_dictionary_lists_only(dat
     term is keyed by its verb's stem (the dictionary lists the forms it has: ask for, 求める)."""
     assert words(data, "he asked for help") == words(data, "he asked for") + words(data, "help")
     assert "指名" not in words(data, "he asked for help")
-    assert translation.verb_keys("arriving late") == ["arrivlate"]
-    assert translation.verb_keys("opening") == [] and translation.verb_keys("having none") == []
+    assert english_keys.verb_keys("arriving late") == ["arrivlate"]
+    assert english_keys.verb_keys("opening") == [] and english_keys.verb_keys("having none") == []

@@ -352,7 +352,7 @@ def reading(
 
 def gloss_keys(gloss: str) -> list[str]:
     """The keys a gloss is looked up by: its stems, then for a verb ("to discuss") the nouns English makes of it
-    (discussion), as an English query's verb the table does not name reads as its noun (translation.span_keys)."""
+    (discussion), as an English query's verb the table does not name reads as its noun (english_keys.span_keys)."""
     keys = stems(gloss_key(bare(gloss)))
     if gloss.startswith("to ") and " " not in bare(gloss):
         keys += [noun for key in list(keys) for noun in nouns_of(key) if noun not in keys]
