@@ -5,11 +5,13 @@ read as the Laws print an ordinal: in digits with the counter and 目 (64B2 「2
 
 from __future__ import annotations
 
+from laws_site.search.chinese import COUNTED_NUMBERS, COUNTS
+
 ORDINAL_MARK = "第"
 ORDINAL_SUFFIX = "目"
-# from one (第一张 is the first card, 45D2), up to fourteen as chinese.py's counts
-ORDINAL_NUMBERS = "一 二 两 三 四 五 六 七 八 九 十 十一 十二 十三 十四".split()
-ORDINAL_VALUES = (1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+# from one (第一张 is the first card, 45D2), then chinese.py's counts (two to fourteen)
+ORDINAL_NUMBERS = ("一", *COUNTED_NUMBERS)
+ORDINAL_VALUES = (1, *COUNTS)
 # the counters the Laws print an ordinal with: cards (枚目), tricks (トリック目), times (回目: 次 "time")
 ORDINAL_COUNTERS = {"张": "枚", "墩": "トリック", "次": "回"}
 
