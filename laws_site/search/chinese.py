@@ -32,7 +32,7 @@ from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
 from laws_site.search.chinese_before import before_readings
 from laws_site.search.chinese_kanji import japanese_kanji, shares_kanji
-from laws_site.search.words import CALL_KINDS, STRAINS
+from laws_site.search.words import CALL_KINDS, names_a_strain
 
 COST_SCALE = 10  # costs are whole numbers (tenths of a natural log) so Python and JavaScript add them alike
 UNKNOWN_COST = 200  # a character no word holds: dearer than any word kept (the rarest, counted once: 178)
@@ -517,7 +517,7 @@ def strain_and_call_names(data) -> frozenset[str]:
     """The English keys of the glossary's suits, notrump (heart, spade ...) and kinds of call (pass, double)."""
 
     def named(ja: str) -> bool:
-        return ja in CALL_KINDS or any(ja.startswith(strain[0]) for strain in STRAINS)
+        return ja in CALL_KINDS or names_a_strain(ja)
 
     return frozenset(
         key

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ingest.search import glossary
 from laws_site.search.chinese import term_key
-from laws_site.search.words import STRAINS, SUIT_WORD
+from laws_site.search.words import SUIT_WORD, names_a_strain
 
 # a suit said not held (手里没有黑桃了): the Laws' 「スートのカードがない」 (59 「リードを要求されたスートのカードがない」,
 # 61B1, 67B1(b)); they print the suits' names only where suits are ranked (1A, 18E)
@@ -56,7 +56,7 @@ def chinese_suits(data) -> dict[str, str]:
         said: japanese
         for entry in data.glossary.entries
         for japanese in glossary.term_forms(entry.ja)
-        if any(japanese.startswith(strain[0]) for strain in STRAINS)
+        if names_a_strain(japanese)
         for said in glossary.term_forms(entry.zh)
     }
 

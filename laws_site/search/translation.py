@@ -349,10 +349,12 @@ def read_terms(
         by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
         fronted = fronted_object(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            said = span_keys([w.group() for w in words[i:j]])
-            for candidate in (
-                [by_next] if by_next and j == i + 1 else [fronted, *said] if fronted and j == i + 2 else said
-            ):
+            if by_next and j == i + 1:
+                candidates = [by_next]
+            else:  # the run's keys are worked out only where its place names no sense
+                said = span_keys([w.group() for w in words[i:j]])
+                candidates = [fronted, *said] if fronted and j == i + 2 else said
+            for candidate in candidates:
                 if candidate in table and (j == i + 1 or candidate not in joined):
                     found.append((words[i].start(), words[j - 1].end(), candidate))
                     break

@@ -58,6 +58,13 @@ STRAINS = (
     ("スペード", "♠", "♤", "S"),
     ("ノー", "NT", "nt"),
 )
+
+
+def names_a_strain(japanese: str) -> bool:
+    """Whether a Japanese word names a strain (ハート, スペードのスート, ノートランプ): it begins with one's name."""
+    return any(japanese.startswith(strain[0]) for strain in STRAINS)
+
+
 # the kinds of call (def:コール 「ビッド、ダブル、リダブル、パスのいずれか」)
 CALL_KINDS = ("ビッド", "ダブル", "リダブル", "パス")
 INSUFFICIENT_WORD = "不十分なビッド"
