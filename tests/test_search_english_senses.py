@@ -215,6 +215,9 @@ READ_ALIKE = [
     "he could not follow suit but his partner didn't follow suit",
     "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
     "we played this board in the last round and he doubled the last bid",
+    "my opponent shook his head when his partner made the opening lead",
+    "declarer says he made ten tricks, he made the doubled contract, it was made",
+    "declarer turned his card face down before I could see it",
 ]
 
 
@@ -413,3 +416,15 @@ def test_has_no_spades_states_a_void_no_question_asked(search_conn):
     assert "リボークに関する質問" not in words and "スート" in words, words
     assert "リボークに関する質問" in read(search_conn, "no spades, partner?")
     assert "リボークに関する質問" in read(search_conn, "can a defender ask his partner if he has no hearts")
+
+
+def test_a_verb_reads_its_sense_only_with_an_object_the_laws_give_it(search_conn):
+    """ "made the opening lead" read メイク, the Laws' making of a contract (77 コントラクトをメイクしたとき), and "turned
+    his card face down" 変える, to change: there the object says the verb only carries the act (SENSES_BY_OBJECT)."""
+    words = read(search_conn, "my opponent shook his head when his partner made the opening lead")
+    assert "メイク" not in words and "オープニングリード" in words, words
+    assert "メイク" in read(search_conn, "declarer says he made ten tricks")  # a count of tricks made: 77
+    assert "メイク" in read(search_conn, "he made the doubled contract")
+    assert "メイク" in read(search_conn, "the contract was made")  # no object after it
+    words = read(search_conn, "declarer turned his card face down before I could see it")
+    assert "変える" not in words and "伏せる" in words, words

@@ -176,6 +176,16 @@ SENSES_BY_PLACE = {
     "left": (None, "remaining", "left hand opponent"),
     "rest": (None, "remaining", None),
 }
+# verbs whose sense the Laws print with certain objects only: {a form of the verb: the objects it reads its sense
+# with}. "made the contract", "made ten tricks" is the Laws' メイク (77 「コントラクトをメイクしたとき」), but "made the
+# opening lead", "made his claim" only carries the act its object names, as a support verb before an article does;
+# "turned his card face down" turns a card over, which face down or face up says (65A 「自分のカードを…伏せる」), no
+# 変える 'to change'. Followed by any other object (its words after determiners and numbers, up to a function
+# word) the verb reads nothing; with no object after it, as ever
+SENSES_BY_OBJECT = {
+    **dict.fromkeys(("make", "makes", "made", "making"), ("contract", "contracts", "trick", "tricks")),
+    **dict.fromkeys(("turned", "turning"), ()),
+}
 POSSESSIVES = frozenset("his her my your our their".split())
 # the words an object begins with: a word before one of them takes it (left the table, left his seat)
 OBJECT_WORDS = frozenset("a an the this that these those his her my your our their its every each".split())

@@ -219,6 +219,10 @@ def rules() -> dict:
                 word: [translation.term_key(key) if key else None for key in senses]
                 for word, senses in english_lexicon.SENSES_BY_PLACE.items()
             },
+            "senses_by_object": {
+                form: list(objects) for form, objects in sorted(english_lexicon.SENSES_BY_OBJECT.items())
+            },
+            "number_words": sorted(english_lexicon.NUMBERS),
             "possessives": sorted(english_lexicon.POSSESSIVES),
             "place_determiners": sorted(english_lexicon.PLACE_DETERMINERS),
             "last": english_lexicon.LAST,

@@ -22,6 +22,7 @@ reading run offline (the pack's `translations`).
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 import unicodedata
@@ -51,6 +52,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    SENSES_BY_OBJECT,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
     SUITS,
@@ -413,6 +415,7 @@ def read_terms(
         for start, end, key in found
         if start == word.start() and end > word.end()
     }
+    carried |= verbs_of_other_objects(words)
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)
     particles = phrasal_verbs(table, words)
@@ -474,6 +477,24 @@ def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) ->
     if before < 0 or words[before].group() not in VERB_SUBJECTS:
         return None
     return next((f"to{stem}" for stem in stems(words[i].group()) if f"to{stem}" in table), None)
+
+
+def verbs_of_other_objects(words: list[re.Match]) -> set[tuple[int, int]]:
+    """(start, end) of each verb of SENSES_BY_OBJECT followed by an object its sense does not take ("made the opening
+    lead": no メイク; "turned his card": no 変える): the object's words after determiners and numbers, up to a function
+    word; a verb with none after it keeps its reading ("made ten tricks", "the contract was made")."""
+    found = set()
+    for i, verb in enumerate(words):
+        objects = SENSES_BY_OBJECT.get(verb.group())
+        if objects is None:
+            continue
+        rest = [word.group() for word in words[i + 1 :]]
+        while rest and (rest[0] in OBJECT_WORDS or rest[0] in NUMBERS):
+            rest.pop(0)
+        said = list(itertools.takewhile(lambda word: word not in FUNCTION_WORDS, rest))
+        if said and not any(word in objects for word in said):
+            found.add((verb.start(), verb.end()))
+    return found
 
 
 def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:

@@ -342,6 +342,16 @@
         // translation.PLACE_DETERMINERS: a suit's singular name after one names a body or a place (this club: no スート)
         if (T.place_determiners.includes(words[i][0]) && T.singular_suits.includes(words[i + 1][0])) carried.add(words[i + 1].index + ":" + (words[i + 1].index + words[i + 1][0].length));
       }
+      // translation.verbs_of_other_objects: a verb whose sense takes certain objects reads nothing before another
+      // (made the opening lead: no メイク; turned his card: no 変える); its object after determiners and numbers
+      for (let i = 0; i < words.length; i++) {
+        if (!owns(T.senses_by_object, words[i][0])) continue;
+        let rest = words.slice(i + 1).map((w) => w[0]);
+        while (rest.length && (T.object_words.includes(rest[0]) || T.number_words.includes(rest[0]))) rest = rest.slice(1);
+        const stop = rest.findIndex((w) => T.function_words.includes(w));
+        const said = stop < 0 ? rest : rest.slice(0, stop);
+        if (said.length && !said.some((w) => T.senses_by_object[words[i][0]].includes(w))) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+      }
       // english_lexicon.HAVING: a term beginning no after a verb of having states a void (has no spades: no 61B)
       for (let i = 0; i + 1 < words.length; i++) {
         if (!T.having.includes(words[i][0]) || words[i + 1][0] !== T.no) continue;
