@@ -98,7 +98,7 @@ def test_agreeing_is_the_laws_consent_in_english_only(search_conn):
 @pytest.mark.parametrize(
     "query",
     [
-        "dummy put out a different card from the one declarer asked for",
+        "dummy put out the card declarer asked for",
         "the card declarer asked for and the one he got",  # the preposition ends its clause before "and"
     ],
 )
@@ -218,6 +218,9 @@ READ_ALIKE = [
     "my opponent shook his head when his partner made the opening lead",
     "declarer says he made ten tricks, he made the doubled contract, it was made",
     "declarer turned his card face down before I could see it",
+    "dummy put out a different card from the one declarer asked for",
+    "dummy played a card other than the one declarer named, and declarer asked for the king",
+    "the call was not clearly heard, facts not agreed, follow suit",
 ]
 
 
@@ -428,3 +431,25 @@ def test_a_verb_reads_its_sense_only_with_an_object_the_laws_give_it(search_conn
     assert "メイク" in read(search_conn, "the contract was made")  # no object after it
     words = read(search_conn, "declarer turned his card face down before I could see it")
     assert "変える" not in words and "伏せる" in words, words
+
+
+def test_a_thing_set_apart_from_what_a_clause_names_is_one_it_was_not_done_to(search_conn):
+    """ "a different card from the one declarer asked for" read 46A's designation (ダミーのカードを指定する), the card
+    asked for; 45D1 rules the other one: ディクレアラーが名指していないカード (45D 指定されていないカード)."""
+    missed = "ダミーが指定されていないカードを取り上げたとき"
+    words = read(search_conn, "dummy put out a different card from the one declarer asked for")
+    assert missed in words and "ダミーのカードを指定する" not in words and "求める" not in words, words
+    assert missed in read(search_conn, "dummy played a card other than the one declarer named")
+    words = read(search_conn, "the card declarer asked for")  # no contrast: the designation
+    assert "ダミーのカードを指定する" in words and missed not in words, words
+    assert missed not in read(search_conn, "a different card from the one declarer asked for was led")  # clause goes on
+
+
+def test_a_term_keeps_its_negation_among_its_content_words(search_conn):
+    """A term's key without its function words dropped "not" too: "follow suit" also read リボーク (the vocabulary's
+    "not follow suit"), "facts agreed" 85's disputed facts; a sentence saying the negation still reads them."""
+    assert read(search_conn, "follow suit") == ["フォロー"]
+    assert "争われている事実に関する裁定" not in read(search_conn, "the facts agreed")
+    assert "争われている事実に関する裁定" in read(search_conn, "the facts not agreed")
+    assert "はっきり認識できないコール" in read(search_conn, "the call was not clearly heard")
+    assert "リボーク" in read(search_conn, "dummy did not follow suit")

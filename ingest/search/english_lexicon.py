@@ -279,6 +279,15 @@ NEGATING_OPENERS = (
     ("doesn", "t"),
     ("don", "t"),
 )
+# the function words that say a thing is not, or was not done: a term keeps them among its content words ("facts not
+# agreed" is no "facts agreed", "not follow suit", a revoke, no "follow suit"), though the others are left out
+NEGATING_WORDS = frozenset("not no never without nor".split())
+# the words that set a thing apart from another a clause names ("a different card from the one declarer asked for", "a
+# card other than the one he named"), right before or after the thing, and the words linking it to that clause: the
+# thing is one the clause's verb was not done to (45D1 「ディクレアラーが名指していないカード」), so the clause reads
+# "<thing> not <verb>" ("card not asked for"), never the verb done (46A's designation, 指定する)
+CONTRASTS = frozenset("different other".split())
+CONTRAST_LINKS = frozenset("from than to".split())
 # the words that say a thing could not be done ("could not follow suit", "couldn't", "cannot", "was unable to"): no
 # failure ("did not follow suit", a revoke: リボーク) but an inability, as the Laws title 44D's "Inability to Follow
 # Suit" (スートにフォローできない場合): a run they begin reads first as "unable" and the rest (span_keys), the way the

@@ -223,6 +223,9 @@ def rules() -> dict:
                 form: list(objects) for form, objects in sorted(english_lexicon.SENSES_BY_OBJECT.items())
             },
             "number_words": sorted(english_lexicon.NUMBERS),
+            "negating_words": sorted(english_lexicon.NEGATING_WORDS),
+            "contrasts": sorted(english_lexicon.CONTRASTS),
+            "contrast_links": sorted(english_lexicon.CONTRAST_LINKS),
             "possessives": sorted(english_lexicon.POSSESSIVES),
             "place_determiners": sorted(english_lexicon.PLACE_DETERMINERS),
             "last": english_lexicon.LAST,

@@ -15,6 +15,7 @@ from ingest.search.english_lexicon import (
     INABILITY_OPENERS,
     MIN_STEM,
     NEGATING_OPENERS,
+    NEGATING_WORDS,
     NEGATION,
     PURPOSE_PHRASES,
     nouns_of,
@@ -42,7 +43,7 @@ def span_keys(words: list[str]) -> list[str]:
     unable = next((o for o in INABILITY_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
     negated += [k for k in (span_keys([INABILITY, *words[len(unable) :]]) if unable else []) if k not in negated]
     keys = negated + [k for k in inflected_keys(words) if k not in negated]
-    content = [word for word in words if word not in FUNCTION_WORDS]
+    content = content_words(words)
     across = any(word in CONJUNCTIONS for word in words)  # two clauses, not one term's words
     if 1 < len(content) < len(words) and content[0] == words[0] and content[-1] == words[-1] and not across:
         keys += [k for k in inflected_keys(content) if k not in keys]
@@ -65,8 +66,14 @@ def content_key(term: str) -> str | None:
     key span_keys looks a phrase up by when the query puts other function words inside (his, the); None
     for a term with none to drop."""
     words = ENGLISH_WORD_RE.findall(term.lower())
-    content = [word for word in words if word not in FUNCTION_WORDS]
+    content = content_words(words)
     return term_key(" ".join(content)) if 1 < len(content) < len(words) else None
+
+
+def content_words(words: list[str]) -> list[str]:
+    """The words of a run but its function words, a negation kept (NEGATING_WORDS: "facts not agreed" is no "facts
+    agreed")."""
+    return [word for word in words if word not in FUNCTION_WORDS or word in NEGATING_WORDS]
 
 
 def verb_keys(term: str) -> list[str]:

@@ -33,6 +33,8 @@ from ingest.search.english_lexicon import (
     ARTICLES,
     ASPECT_VERBS,
     CONJUNCTIONS,
+    CONTRAST_LINKS,
+    CONTRASTS,
     FUNCTION_WORDS,
     HAVING,
     HONOUR_NAMES,
@@ -350,8 +352,11 @@ def read_terms(
     for i in range(len(words)):
         by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
         fronted = fronted_object(table, words, i)
+        contrast, contrast_end = contrasted_object(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
-            if by_next and j == i + 1:
+            if contrast and j == contrast_end:
+                candidates = [contrast]
+            elif by_next and j == i + 1:
                 candidates = [by_next]
             else:  # the run's keys are worked out only where its place names no sense
                 said = span_keys([w.group() for w in words[i:j]])
@@ -465,6 +470,25 @@ def fronted_object(table: dict[str, list[str]], words: list[re.Match], i: int) -
         if key:
             return key
     return None
+
+
+def contrasted_object(table: dict[str, list[str]], words: list[re.Match], i: int) -> tuple[str | None, int]:
+    """(the key of "<thing> not <verb> [preposition]", the index of the word after the verb's clause) for the i-th word, a
+    verb ending a clause a thing is set apart from (CONTRASTS, CONTRAST_LINKS: "a different card from the one declarer
+    asked for" is a card not asked for, 45D 指定されていないカード, no 46A designation; "a card other than the one he
+    named"); (None, 0) where the words say no such thing or the table names no such term."""
+    end = i + 1 + (i + 1 < len(words) and words[i + 1].group() in STRANDED_PREPOSITIONS)
+    if end < len(words) and words[end].group() not in CONJUNCTIONS:
+        return None, 0  # the clause goes on: "asked for the king"
+    link = next((k for k in range(i - 1, max(i - MAX_WORDS, 1) - 1, -1) if words[k].group() in CONTRAST_LINKS), None)
+    if link is None or link < 2:
+        return None, 0
+    before, last = words[link - 2].group(), words[link - 1].group()
+    thing = last if before in CONTRASTS else before if last in CONTRASTS else None
+    if thing is None or thing in FUNCTION_WORDS:
+        return None, 0
+    said = [thing, NEGATION, *(word.group() for word in words[i:end])]
+    return next((key for key in span_keys(said) if key in table), None), end
 
 
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:

@@ -298,10 +298,11 @@
       for (let i = 0; i < words.length; i++) {
         const byNext = this.senseByPlace(words, i) || this.verbByPlace(words, i);
         const fronted = this.frontedObject(words, i);
+        const [contrast, contrastEnd] = this.contrastedObject(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           // translation.joined_words: a key of one written word is read from one typed word only (before the hands: no 予め)
           const said = this.spanKeys(words.slice(i, j).map((m) => m[0]));
-          const hit = (byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
+          const hit = (contrast && j === contrastEnd ? [contrast] : byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -423,6 +424,23 @@
       return null;
     }
 
+    /** translation.contrasted_object: [the key of "<thing> not <verb> [preposition]", the index after the verb's clause]
+     * for a verb ending a clause a thing is set apart from (a different card from the one declarer asked for: card not
+     * asked for), or [null, 0]. */
+    contrastedObject(words, i) {
+      const table = this.pack.translations, T = K.translation;
+      const end = i + 1 + (i + 1 < words.length && T.stranded_prepositions.includes(words[i + 1][0]) ? 1 : 0);
+      if (end < words.length && !T.conjunctions.includes(words[end][0])) return [null, 0];
+      let link = null;
+      for (let k = i - 1; k >= Math.max(i - T.max_words, 1); k--) if (T.contrast_links.includes(words[k][0])) { link = k; break; }
+      if (link === null || link < 2) return [null, 0];
+      const before = words[link - 2][0], last = words[link - 1][0];
+      const thing = T.contrasts.includes(before) ? last : T.contrasts.includes(last) ? before : null;
+      if (thing === null || T.function_words.includes(thing)) return [null, 0];
+      const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
+      return [key || null, end];
+    }
+
     /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
      * adverbs between (it only works: 動く, no 作業), or null to read it as any word. */
     verbByPlace(words, i) {
@@ -508,7 +526,8 @@
         return keys;
       };
       const keys = negated.concat(inflected(words).filter((k) => !negated.includes(k)));
-      const content = words.filter((w) => !T.function_words.includes(w));
+      // english_keys.content_words: a negation stays (facts not agreed is no "facts agreed")
+      const content = words.filter((w) => !T.function_words.includes(w) || T.negating_words.includes(w));
       const across = words.some((w) => T.conjunctions.includes(w));  // two clauses, not one term's words
       if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1] && !across) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
