@@ -221,6 +221,7 @@ READ_ALIKE = [
     "dummy put out a different card from the one declarer asked for",
     "dummy played a card other than the one declarer named, and declarer asked for the king",
     "the call was not clearly heard, facts not agreed, follow suit",
+    "my partner never got to call and the board could not be played",
 ]
 
 
@@ -453,3 +454,5 @@ def test_a_term_keeps_its_negation_among_its_content_words(search_conn):
     assert "争われている事実に関する裁定" in read(search_conn, "the facts not agreed")
     assert "はっきり認識できないコール" in read(search_conn, "the call was not clearly heard")
     assert "リボーク" in read(search_conn, "dummy did not follow suit")
+    # a negation before a function word goes with it: "never got to call" says a chance not given, no call not made
+    assert "コールしない" not in read(search_conn, "my partner never got to call")

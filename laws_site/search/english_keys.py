@@ -71,9 +71,15 @@ def content_key(term: str) -> str | None:
 
 
 def content_words(words: list[str]) -> list[str]:
-    """The words of a run but its function words, a negation kept (NEGATING_WORDS: "facts not agreed" is no "facts
-    agreed")."""
-    return [word for word in words if word not in FUNCTION_WORDS or word in NEGATING_WORDS]
+    """The words of a run but its function words, a negation before a content word kept (NEGATING_WORDS: "facts not
+    agreed" is no "facts agreed"); one before a function word goes with the word it negates ("never got to call": a
+    chance not given, no call not made)."""
+    return [
+        word
+        for word, following in zip(words, [*words[1:], None])
+        if word not in FUNCTION_WORDS
+        or (word in NEGATING_WORDS and following is not None and following not in FUNCTION_WORDS)
+    ]
 
 
 def verb_keys(term: str) -> list[str]:

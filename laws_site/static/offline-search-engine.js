@@ -526,8 +526,8 @@
         return keys;
       };
       const keys = negated.concat(inflected(words).filter((k) => !negated.includes(k)));
-      // english_keys.content_words: a negation stays (facts not agreed is no "facts agreed")
-      const content = words.filter((w) => !T.function_words.includes(w) || T.negating_words.includes(w));
+      // english_keys.content_words: a negation before a content word stays (facts not agreed is no "facts agreed")
+      const content = words.filter((w, k) => !T.function_words.includes(w) || (T.negating_words.includes(w) && k + 1 < words.length && !T.function_words.includes(words[k + 1])));
       const across = words.some((w) => T.conjunctions.includes(w));  // two clauses, not one term's words
       if (content.length > 1 && content.length < words.length && content[0] === words[0] && content[content.length - 1] === words[words.length - 1] && !across) {
         for (const k of inflected(content)) if (!keys.includes(k)) keys.push(k);
