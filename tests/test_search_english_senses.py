@@ -413,3 +413,13 @@ def test_has_no_spades_states_a_void_no_question_asked(search_conn):
     assert "リボークに関する質問" not in words and "スート" in words, words
     assert "リボークに関する質問" in read(search_conn, "no spades, partner?")
     assert "リボークに関する質問" in read(search_conn, "can a defender ask his partner if he has no hearts")
+
+
+def test_watching_declarer_from_behind_is_observing_no_after(search_conn):
+    """ "walked round behind declarer to watch" (43A2(b) ディクレアラーのプレイを観察する目的で席を離れてはならない) read
+    behind as 後, which the Laws print only for after in time (41D 表向きにされた後), and watch as 見る while watching read
+    観察; observe read 認める, the Laws' allowing (13A2 スコアすることを認める). corpus/english_lexicon_corrections.tsv."""
+    words = read(search_conn, "dummy walked round behind declarer to watch his play")
+    assert "観察" in words and "後" not in words and "見る" not in words, words
+    assert "認める" not in read(search_conn, "he wanted to observe the play"), "observe"
+    assert "後" in read(search_conn, "after the auction")
