@@ -215,6 +215,9 @@ READ_ALIKE = [
     "he could not follow suit but his partner didn't follow suit",
     "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
     "we played this board in the last round and he doubled the last bid",
+    "after the hand the defender turned over declarer's cards",
+    "during this hand and at the start of the hand he looked at his hand",
+    "the rest of the hand, before the hands went back, after the hand",
 ]
 
 
@@ -423,3 +426,16 @@ def test_watching_declarer_from_behind_is_observing_no_after(search_conn):
     assert "観察" in words and "後" not in words and "見る" not in words, words
     assert "認める" not in read(search_conn, "he wanted to observe the play"), "observe"
     assert "後" in read(search_conn, "after the auction")
+
+
+def test_the_hand_said_as_a_time_is_the_play(search_conn):
+    """ "after the hand", "at the end of the hand" say when: the deal being played, which the Laws print as プレイ
+    (7B3 プレイ中もプレイ後も他のプレイヤのカードに一切触れるべきではない, 66D プレイ終了後), not ハンド, a player's cards
+    (7B1 ハンドを取り出す), which both showed as also searched. A hand held, and hands put back, stay ハンド."""
+    words = read(search_conn, "after the hand the defender turned over declarer's cards")
+    assert "プレイ" in words and "ハンド" not in words, words
+    assert "引き継ぐ" not in words, words  # hand over: a word after "the" is a noun (NOUN_MARKERS), no verb
+    words = read(search_conn, "they only called me at the end of the hand")
+    assert "プレイ" in words and "ハンド" not in words, words
+    assert "ハンド" in read(search_conn, "he looked at the hand he held")
+    assert "ハンド" in read(search_conn, "it was noticed before the hands went back")
