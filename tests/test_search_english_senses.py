@@ -439,3 +439,11 @@ def test_the_hand_said_as_a_time_is_the_play(search_conn):
     assert "プレイ" in words and "ハンド" not in words, words
     assert "ハンド" in read(search_conn, "he looked at the hand he held")
     assert "ハンド" in read(search_conn, "it was noticed before the hands went back")
+
+
+def test_played_cards_gathered_up_are_their_order_disturbed(search_conn):
+    """ "gathered up his played cards" (65D プレイしたカードの順序を乱さないようにする, 66D カードを混ぜている) read nothing of
+    gather up, which JMdict gives no word the Laws print: the vocabulary names it (Disturbing the Order of Played Cards)."""
+    words = read(search_conn, "the defender has already gathered up his played cards")
+    assert "順序を乱さない" in words and "カードを混ぜる" in words, words
+    assert "順序を乱さない" not in read(search_conn, "the defender played a card"), "played alone"
