@@ -222,6 +222,9 @@ READ_ALIKE = [
     "dummy played a card other than the one declarer named, and declarer asked for the king",
     "the call was not clearly heard, facts not agreed, follow suit",
     "my partner never got to call and the board could not be played",
+    "after the hand the defender turned over declarer's cards",
+    "during this hand and at the start of the hand he looked at his hand",
+    "the rest of the hand, before the hands went back, after the hand",
 ]
 
 
@@ -456,3 +459,32 @@ def test_a_term_keeps_its_negation_among_its_content_words(search_conn):
     assert "リボーク" in read(search_conn, "dummy did not follow suit")
     # a negation before a function word goes with it: "never got to call" says a chance not given, no call not made
     assert "コールしない" not in read(search_conn, "my partner never got to call")
+def test_watching_declarer_from_behind_is_observing_no_after(search_conn):
+    """ "walked round behind declarer to watch" (43A2(b) ディクレアラーのプレイを観察する目的で席を離れてはならない) read
+    behind as 後, which the Laws print only for after in time (41D 表向きにされた後), and watch as 見る while watching read
+    観察; observe read 認める, the Laws' allowing (13A2 スコアすることを認める). corpus/english_lexicon_corrections.tsv."""
+    words = read(search_conn, "dummy walked round behind declarer to watch his play")
+    assert "観察" in words and "後" not in words and "見る" not in words, words
+    assert "認める" not in read(search_conn, "he wanted to observe the play"), "observe"
+    assert "後" in read(search_conn, "after the auction")
+
+
+def test_the_hand_said_as_a_time_is_the_play(search_conn):
+    """ "after the hand", "at the end of the hand" say when: the deal being played, which the Laws print as プレイ
+    (7B3 プレイ中もプレイ後も他のプレイヤのカードに一切触れるべきではない, 66D プレイ終了後), not ハンド, a player's cards
+    (7B1 ハンドを取り出す), which both showed as also searched. A hand held, and hands put back, stay ハンド."""
+    words = read(search_conn, "after the hand the defender turned over declarer's cards")
+    assert "プレイ" in words and "ハンド" not in words, words
+    assert "引き継ぐ" not in words, words  # hand over: a word after "the" is a noun (NOUN_MARKERS), no verb
+    words = read(search_conn, "they only called me at the end of the hand")
+    assert "プレイ" in words and "ハンド" not in words, words
+    assert "ハンド" in read(search_conn, "he looked at the hand he held")
+    assert "ハンド" in read(search_conn, "it was noticed before the hands went back")
+
+
+def test_played_cards_gathered_up_are_their_order_disturbed(search_conn):
+    """ "gathered up his played cards" (65D プレイしたカードの順序を乱さないようにする, 66D カードを混ぜている) read nothing of
+    gather up, which JMdict gives no word the Laws print: the vocabulary names it (Disturbing the Order of Played Cards)."""
+    words = read(search_conn, "the defender has already gathered up his played cards")
+    assert "順序を乱さない" in words and "カードを混ぜる" in words, words
+    assert "順序を乱さない" not in read(search_conn, "the defender played a card"), "played alone"

@@ -187,8 +187,20 @@ SENSES_BY_OBJECT = {
     **dict.fromkeys(("turned", "turning"), ()),
 }
 POSSESSIVES = frozenset("his her my your our their".split())
+# "the hand" said as a time ("after the hand", "during this hand", "at the end of the hand") is the deal being played,
+# which the Laws say as プレイ (7B3 プレイ中もプレイ後も, 13D プレイ終了後, 66D プレイ終了後); their ハンド is a player's
+# cards (7B1 ハンドを取り出す, 41D ダミーのハンド). There the hand reads the play: after a word of time and a
+# determiner, or after one of the parts of a time and "of" ("the hands went back" is cards, plural: kept)
+HAND_AS_A_TIME = "hand"
+HAND_TIME_READING = "play"
+TIME_PREPOSITIONS = frozenset("after during before throughout until till".split())
+PARTS_OF_A_TIME = frozenset("end start beginning middle rest".split())
+HAND_DETERMINERS = frozenset("the this that".split())
 # the words an object begins with: a word before one of them takes it (left the table, left his seat)
 OBJECT_WORDS = frozenset("a an the this that these those his her my your our their its every each".split())
+# the words after which a word is a noun, never a verb ("after the hand the defender turned over": no hand over,
+# 引き継ぐ): an article or a possessive no object pronoun spells ("that" and "her" may stand before a verb)
+NOUN_MARKERS = frozenset("a an the his my your our their its".split())
 
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")

@@ -36,17 +36,22 @@ from ingest.search.english_lexicon import (
     CONTRAST_LINKS,
     CONTRASTS,
     FUNCTION_WORDS,
+    HAND_AS_A_TIME,
+    HAND_DETERMINERS,
+    HAND_TIME_READING,
     HAVING,
     HONOUR_NAMES,
     LAST,
     MIN_STEM,
     NEGATION,
     NO,
+    NOUN_MARKERS,
     NUMBERS,
     OBJECT_PRONOUNS,
     OBJECT_WORDS,
     PARTICLE_AFTER_OBJECT_BEFORE_OF,
     PARTICLE_INTO_AN_OBJECT,
+    PARTS_OF_A_TIME,
     PERIODS,
     PHRASAL_PARTICLES,
     PLACE_DETERMINERS,
@@ -59,6 +64,7 @@ from ingest.search.english_lexicon import (
     STRANDED_PREPOSITIONS,
     SUITS,
     SUPPORT_VERBS,
+    TIME_PREPOSITIONS,
     VERB_ADVERBS,
     VERB_ENDINGS,
     VERB_SUBJECTS,
@@ -350,7 +356,7 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
-        by_next = sense_by_place(table, words, i) or verb_by_place(table, words, i)
+        by_next = sense_by_place(table, words, i) or hand_as_a_time(table, words, i) or verb_by_place(table, words, i)
         fronted = fronted_object(table, words, i)
         contrast, contrast_end = contrasted_object(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
@@ -455,6 +461,17 @@ def sense_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -
     return term_key(key) if key and term_key(key) in table else None
 
 
+def hand_as_a_time(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of the play where the i-th word is "hand" said as a time (HAND_AS_A_TIME: "after the hand", "at the end
+    of the hand": the deal being played, プレイ, not a player's cards, ハンド), or None to read it as any word."""
+    if words[i].group() != HAND_AS_A_TIME or i < 2 or words[i - 1].group() not in HAND_DETERMINERS:
+        return None
+    before = words[i - 2].group()
+    of_a_part = before == "of" and i >= 3 and words[i - 3].group() in PARTS_OF_A_TIME
+    key = term_key(HAND_TIME_READING)
+    return key if (before in TIME_PREPOSITIONS or of_a_part) and key in table else None
+
+
 def fronted_object(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key of the i-th word, its preposition and an object said before them where the preposition ends the
     clause (STRANDED_PREPOSITIONS: "the card declarer asked for" reads ask for a card, declarer naming dummy's
@@ -551,9 +568,12 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
     over): the verb reads the phrasal verb, the words between their own, the particle nothing. The first
     particle up to MAX_WORDS words on that names a phrasal verb with it, not one of a preposition (out of); a
     particle before the words an object begins with heads a phrase of its own ("put his cards on the table"), but for
-    "in" (PARTICLE_INTO_AN_OBJECT: "put the card in the wrong pocket" is put in, 入れる)."""
+    "in" (PARTICLE_INTO_AN_OBJECT: "put the card in the wrong pocket" is put in, 入れる). A word after NOUN_MARKERS is
+    no verb."""
     found = []
     for i, verb in enumerate(words):
+        if i > 0 and words[i - 1].group() in NOUN_MARKERS:
+            continue  # a noun: "after the hand the defender turned over" is no hand over
         for particle, following in zip(words[i + 2 : i + MAX_WORDS], words[i + 3 : i + MAX_WORDS + 1] + [None]):
             before_of = following is not None and following.group() == "of"
             if particle.group() not in PHRASAL_PARTICLES or (

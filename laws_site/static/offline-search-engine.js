@@ -296,7 +296,7 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
-        const byNext = this.senseByPlace(words, i) || this.verbByPlace(words, i);
+        const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.verbByPlace(words, i);
         const fronted = this.frontedObject(words, i);
         const [contrast, contrastEnd] = this.contrastedObject(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
@@ -376,6 +376,7 @@
       // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
       const ordered = found.map((f) => [...f, null]);
       for (let i = 0; i < words.length; i++) {
+        if (i > 0 && T.noun_markers.includes(words[i - 1][0])) continue;  // a noun (the hand ... over: no hand over)
         for (let j = i + 2; j < Math.min(i + T.max_words, words.length); j++) {
           const particle = words[j], following = words[j + 1];
           // "out of" after the object stays the verb's (took his cards out of the board: take out)
@@ -439,6 +440,14 @@
       if (thing === null || T.function_words.includes(thing)) return [null, 0];
       const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
       return [key || null, end];
+    /** translation.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
+     * end of the hand: プレイ, the deal being played, no ハンド), or null to read it as any word. */
+    handAsATime(words, i) {
+      const T = K.translation;
+      if (words[i][0] !== T.hand_as_a_time || i < 2 || !T.hand_determiners.includes(words[i - 1][0])) return null;
+      const before = words[i - 2][0];
+      const ofAPart = before === "of" && i >= 3 && T.parts_of_a_time.includes(words[i - 3][0]);
+      return (T.time_prepositions.includes(before) || ofAPart) && owns(this.pack.translations, T.hand_time_reading) ? T.hand_time_reading : null;
     }
 
     /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
