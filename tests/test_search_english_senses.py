@@ -459,6 +459,8 @@ def test_a_term_keeps_its_negation_among_its_content_words(search_conn):
     assert "リボーク" in read(search_conn, "dummy did not follow suit")
     # a negation before a function word goes with it: "never got to call" says a chance not given, no call not made
     assert "コールしない" not in read(search_conn, "my partner never got to call")
+
+
 def test_watching_declarer_from_behind_is_observing_no_after(search_conn):
     """ "walked round behind declarer to watch" (43A2(b) ディクレアラーのプレイを観察する目的で席を離れてはならない) read
     behind as 後, which the Laws print only for after in time (41D 表向きにされた後), and watch as 見る while watching read

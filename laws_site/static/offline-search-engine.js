@@ -440,6 +440,8 @@
       if (thing === null || T.function_words.includes(thing)) return [null, 0];
       const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
       return [key || null, end];
+    }
+
     /** translation.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
      * end of the hand: プレイ, the deal being played, no ハンド), or null to read it as any word. */
     handAsATime(words, i) {
