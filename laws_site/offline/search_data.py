@@ -145,6 +145,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             "phrases": coverage.vocabulary_phrases(data),
             # unit id -> the units whose rule its own sentences apply (ranking.cited_rule_first)
             "applied_rules": {unit: list(rules) for unit, rules in ranking.applied_rules(conn, data).items()},
+            # ... and of them, those it follows as they provide (ranking.provided_rules: 「第53条に定めるとおり」)
+            "provided_rules": {unit: list(rules) for unit, rules in ranking.provided_rules(conn, data).items()},
         },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),

@@ -59,7 +59,8 @@
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
       this.situations = { light: new Set(s.light), below: byRowid(s.below), headings: new Set(s.headings), titlesOnly: new Set(s.titles_only), evidence: byRowid(s.evidence),
-        named: new Map(Object.entries(s.named)), phrases: s.phrases, appliedRules: new Map(Object.entries(s.applied_rules || {})) };
+        named: new Map(Object.entries(s.named)), phrases: s.phrases, appliedRules: new Map(Object.entries(s.applied_rules || {})),
+        providedRules: new Map(Object.entries(s.provided_rules || {})) };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)
