@@ -29,6 +29,7 @@
       this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
       this.boundWords = new LazySets(pack.bound_words);  // data.bound_words: held only inside another word
+      this.titleBound = new LazySets(pack.title_bound || {});  // data.title_bound: ... by the title, which does not name it
       this.reprinted = byRowid(pack.reprinted);
       this.paired = new Map(Object.entries(pack.paired));
       this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it

@@ -385,8 +385,8 @@
         for (const rowid of own) {
           if (!covered.printed.has(rowid)) covered.printed.set(rowid, []);
           covered.printed.get(rowid).push(place);
-          const title = this.titleWords.get(rowid);
-          const inTitle = !!title && words.every((x) => title.has(x));
+          const title = this.titleWords.get(rowid), titleBound = this.titleBound.get(rowid);
+          const inTitle = !!title && words.every((x) => title.has(x)) && !(titleBound && words.every((x) => titleBound.has(x)));
           const share = boundShare(rowid);
           give(rowid, (inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT) * share);
           for (const below of s.below.get(rowid) || []) give(below, (inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT) * share);
