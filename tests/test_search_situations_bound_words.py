@@ -8,7 +8,7 @@ import pytest
 
 from ingest.text.bound_words import bound_words
 from laws_site.search import engine
-from laws_site.search.weights import BOUND_SHARE, TEXT_CREDIT
+from laws_site.search.weights import BOUND_SHARE, CONTEXT_TEXT_CREDIT, TEXT_CREDIT, TITLE_CREDIT
 from tests.coverage_credits import credits_of
 
 
@@ -33,6 +33,11 @@ from tests.coverage_credits import credits_of
         (("間違ったボードから取り出したカード", "カードを出す"), {"取る"}),
         (("目で合図",), set()),
         ((None, ""), set()),
+        # a katakana term written together: 41D's opening lead is no lead in the middle of play, 50's penalty card
+        # no card in play; each word of the term printed alone elsewhere in the unit is whole
+        (("オープニングリードが表向きにされた後、ダミーは",), {"オプニング", "リド"}),
+        (("ペナルティカードの処置", "ディフェンダーが早まって見せたカード"), {"ペナルテ"}),
+        (("ペナルティカード、メジャーペナルティカード",), {"ペナルテ", "カド", "メジヤ"}),
     ],
 )
 def test_the_words_a_text_holds_only_inside_another(texts, bound):
@@ -68,3 +73,30 @@ def test_an_ordinals_number_counts_no_cards(search_conn):
     assert not {"laws-2017-ja:62D", "laws-2017-ja:62D1"} & set(found), found
     # 14 紛失したカード governs (14A 「あるハンドに13枚より少ないカードしかない」): 14A1 second, where it stood fourth
     assert "laws-2017-ja:14A1" in found[:3], found
+
+
+@pytest.mark.parametrize(
+    "query, interface",
+    [
+        ("declarer led from his own hand when the lead was in dummy", "en"),
+        ("ダミーからリードする番なのにディクレアラーが手からリードした", "ja"),
+    ],
+)
+def test_a_lead_from_the_wrong_hand_reaches_55a_before_the_dummy_spread_after_the_opening_lead(
+    search_conn, query, interface
+):
+    """41D (dummy's hand spread 「オープニングリードが表向きにされた後」) holds リード only inside the opening lead's
+    term: it no longer covers a lead in the middle of play as 55A (declarer's lead out of turn) prints it."""
+    results = [r["id"] for r in engine.search(search_conn, query, limit=10, interface=interface)]
+    assert results.index("laws-2017-ja:55A") < results.index("laws-2017-ja:41D"), results
+
+
+def test_a_title_holding_a_word_only_inside_a_katakana_term_does_not_name_it(search_conn):
+    """54 「表向きに出した順番外のオープニングリード」 is titled for the opening lead: for a sentence's リード it earns the
+    credit of its text (「伏せて出したリード」), and its parts read リード under its lead-in, no longer under a title
+    naming it (54A's own text holds it only inside オープニングリード); 55A 「ディクレアラーのリードが受け入れられた場合」 names it."""
+    words, credits = credits_of(search_conn, "ディクレアラーがダミーからリードすべきところを手からリードした")
+    lead = words.index("リド")
+    assert credits["laws-2017-ja:54"][lead] == TEXT_CREDIT
+    assert credits["laws-2017-ja:54A"][lead] == CONTEXT_TEXT_CREDIT
+    assert credits["laws-2017-ja:55A"][lead] == TITLE_CREDIT

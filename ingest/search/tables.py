@@ -4,11 +4,12 @@
   (ingest/text/tokenize.py installs them with `use_variants`, at build from the file, when serving
   from this table);
 - `vocabulary(...)`: the director vocabulary of corpus/vocabulary.yml (ingest/search/vocabulary.py);
-- `search_offsets(id, title, text, bound)`: for each unit, where each token of its `search_title` /
+- `search_offsets(id, title, text, bound, title_bound)`: for each unit, where each token of its `search_title` /
   `search_text` column lies in the title / text (packed (begin, end) pairs, ingest/text/tokenize.py
   `pack_offsets`): snippets and the term-in-context pages place their highlights from these; and, of a
   Japanese unit, the words it holds only bound inside another word (ingest/text/bound_words.py, space-joined):
-  a sentence's coverage counts them less;
+  a sentence's coverage counts them less; and those its title holds only so (カード of 「ペナルティカードの処置」): the
+  title does not name them;
 - `term_tokens(kind, text, tokens)`: the tokens of the texts search compares a whole query with,
   the glossary's Japanese terms and the 索引 headings, so that serving never tokenizes them (doing
   it at the first query touched some 60 MB more of the Sudachi dictionary and took ~0.1 s).
@@ -48,7 +49,7 @@ from ingest.text import tokenize
 from ingest.text.bound_words import bound_words
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
-OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes, "bound": str}
+OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes, "bound": str, "title_bound": str}
 TERM_TOKEN_COLUMNS = {"kind": str, "text": str, "tokens": str}
 INFLECTING_POS = {"動詞", "形容詞"}
 INDEX_TERMS = "index-ja"  # kind of the term_tokens rows holding index_entry_words() -> query terms
@@ -161,12 +162,14 @@ def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> l
     for unit in units:
         lang = languages[unit.doc]
         bound = " ".join(sorted(bound_words(unit.title, unit.text))) if lang == "ja" else ""
+        title_bound = " ".join(sorted(bound_words(unit.title))) if lang == "ja" else ""
         offsets.append(
             {
                 "id": unit.id,
                 "title": tokens[(unit.title, lang)][1],
                 "text": tokens[(unit.text, lang)][1],
                 "bound": bound or None,
+                "title_bound": title_bound or None,
             }
         )
     return offsets

@@ -92,6 +92,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "title_words": {rowid: " ".join(sorted(words)) for rowid, words in data.title_words.items()},
         # the words a Japanese unit holds only bound inside another word (coverage counts them less)
         "bound_words": {rowid: " ".join(sorted(words)) for rowid, words in data.bound_words.items()},
+        # ... and those its title holds only so: the title does not name them (coverage.clause_credits)
+        "title_bound": {rowid: " ".join(sorted(words)) for rowid, words in data.title_bound.items()},
         "reprinted": data.reprinted,
         # a current unit -> the earlier units the concordance pairs it with (laws_site/search/data.py)
         "paired": {unit: list(earlier) for unit, earlier in data.paired.items()},
@@ -145,6 +147,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
             "phrases": coverage.vocabulary_phrases(data),
             # unit id -> the units whose rule its own sentences apply (ranking.cited_rule_first)
             "applied_rules": {unit: list(rules) for unit, rules in ranking.applied_rules(conn, data).items()},
+            # ... and of them, those it follows as they provide (ranking.provided_rules: 「第53条に定めるとおり」)
+            "provided_rules": {unit: list(rules) for unit, rules in ranking.provided_rules(conn, data).items()},
         },
         "rules": search_rules.rules(),
         "t2s": traditional_to_simplified(conn),

@@ -326,9 +326,10 @@ def clause_credits(data: SearchData, rows: list[int], own: list[int], clause: tu
     credits: dict[int, float] = {}
     best = credits.get
     titles, below_of, evidence, empty = data.title_words, data.context_below, data.evidence, frozenset()
-    bound_in = data.bound_words
+    bound_in, title_bound = data.bound_words, data.title_bound
     for rowid in own:
-        in_title = words <= titles.get(rowid, empty)
+        # a title holding the word only inside another (リード of 「…順番外のオープニングリード」) does not name it
+        in_title = words <= titles.get(rowid, empty) and not words <= title_bound.get(rowid, empty)
         # a word held only inside another word (出す of 取り出す) says less than one printed whole
         share = BOUND_SHARE if words <= bound_in.get(rowid, empty) else 1.0
         credit = (TITLE_CREDIT if in_title else TEXT_CREDIT) * share

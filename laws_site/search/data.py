@@ -67,6 +67,8 @@ class SearchData:
     title_words: dict[int, frozenset[str]] = field(default_factory=dict)
     # {rowid: the words a Japanese unit holds only bound inside another word} (ingest/text/bound_words.py)
     bound_words: dict[int, frozenset[str]] = field(default_factory=dict)
+    # ... and those its title holds only so (カード of 「ペナルティカードの処置」): the title does not name them
+    title_bound: dict[int, frozenset[str]] = field(default_factory=dict)
     # the same the other way: a title token -> the rowids whose title holds it (titles_holding)
     titled: dict[str, frozenset[int]] = field(default_factory=dict)
     # a commentary's reprints of law units (quote:61B): rowid -> the id of the unit it reprints
@@ -239,6 +241,7 @@ def _load(conn: sqlite3.Connection) -> SearchData:
             searchable.setdefault(row[6], set()).add(row[0])
     data.searchable = {lang: frozenset(rowids) for lang, rowids in searchable.items()}
     data.bound_words = _bound_words(conn, data)
+    data.title_bound = _bound_words(conn, data, "title_bound")
     data.titled = _titled(data.title_words)
     data.listing_rank = _listing_ranks(data)
     data.shown = ShownUnits.load(conn)
@@ -266,13 +269,13 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     return data
 
 
-def _bound_words(conn: sqlite3.Connection, data: SearchData) -> dict[int, frozenset[str]]:
-    """{rowid: the words it holds only bound inside another word}, from search_offsets.bound (a database
-    built before it has none: every word counts whole)."""
+def _bound_words(conn: sqlite3.Connection, data: SearchData, column: str = "bound") -> dict[int, frozenset[str]]:
+    """{rowid: the words it holds only bound inside another word}, from search_offsets.bound (`column` title_bound:
+    those its title holds only so); a database built before it has none: every word counts whole."""
     columns = {row[1] for row in conn.execute("pragma table_info(search_offsets)")}
-    if "bound" not in columns:
+    if column not in columns:
         return {}
-    rows = conn.execute("select id, bound from search_offsets where bound is not null and bound != ''")
+    rows = conn.execute(f"select id, {column} from search_offsets where {column} is not null and {column} != ''")
     return {data.rowids[unit]: frozenset(bound.split()) for unit, bound in rows if unit in data.rowids}
 
 

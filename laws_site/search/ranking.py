@@ -5,11 +5,12 @@ words, where the 索引 or the glossary points, where the vocabulary names the u
 from __future__ import annotations
 
 import heapq
+import re
 from dataclasses import replace
 
 from ingest.text import tokenize
 from ingest.text.refs import law_ancestors
-from laws_site.search.coverage import branch_coverage, content_clauses, sentence_hits, situation_weights
+from laws_site.search.coverage import branch_coverage, content_clauses, covers_all, sentence_hits, situation_weights
 from laws_site.search.data import NAVIGATION_KINDS, SearchData
 from laws_site.search.expansions import FEW, Alternative, corrections
 from laws_site.search.fts import OneSearch, fts_rows
@@ -226,16 +227,18 @@ def _merge(merged: dict[int, list], found: dict[int, list], tier: int) -> None:
 
 
 def cited_rule_first(conn, fts: OneSearch, data: SearchData, merged: dict[int, list], doc: str | None) -> None:
-    """Of two units among a sentence's first CITED_RULE_DEPTH that cover it exactly alike (the same share of its
-    words, read by the same branch, neither boosted by the 索引), the one whose rule the other applies (applied_rules) takes the place of the
-    one applying it: 27B4 「…本条A項1が認めるとおり受け入れなければ」 for LHO calling over an insufficient bid,
-    which 27A1 rules; 20F2 「説明は本条F項1と同様の原則で」 for asking what an alerted bid means. bm25 put the
-    applying one first for printing the words again. Only places are exchanged."""
+    """Of two units among a sentence's first CITED_RULE_DEPTH, read by the same branch, neither boosted by the 索引, the
+    one whose rule the other applies (applied_rules) takes the place of the one applying it where they cover the
+    sentence exactly alike (the same share of its words): 27B4 「…本条A項1が認めるとおり受け入れなければ」 for LHO calling
+    over an insufficient bid, which 27A1 rules; 20F2 「説明は本条F項1と同様の原則で」 for asking what an alerted bid means.
+    A rule the other says it follows as that rule provides (provided_rules: 56A 「第53条に定めるとおり、この違法なリード
+    を受け入れることができる」, 54B, 55A likewise) takes its place where it covers every word of the sentence the other
+    covers, at any credit: the rule states what accepting a lead out of turn is, the others apply it to one case (54B an
+    opening lead), and bm25 put them first for printing the words again. Only places are exchanged."""
     listing = data.listing_rank
     keys = ((c[4], -c[0], listing[rowid], place, rowid) for place, (rowid, c) in enumerate(merged.items()))
     first = [key[4] for key in heapq.nsmallest(CITED_RULE_DEPTH, keys)]
-    rules = applied_rules(conn, data)
-    shares: dict[int, dict[int, float]] = {}  # per branch (by id): its shares, worked out once
+    rules, provided = applied_rules(conn, data), provided_rules(conn, data)
     done: set[int] = set()
     for place, applying in enumerate(first):
         applied = rules.get(data.units[applying][0])
@@ -249,13 +252,23 @@ def cited_rule_first(conn, fts: OneSearch, data: SearchData, merged: dict[int, l
             # ranked by coverage alone: a unit the 索引 or the glossary points to keeps its place (and its boost)
             if branch is None or one[2:4] != ["any", None] or other[2:4] != ["any", None]:
                 continue
-            if id(branch) not in shares:  # the coverage sentence_hits ranked the branch by
-                shares[id(branch)] = branch_coverage(fts, data, branch, doc).shares()
-            found = shares[id(branch)]
-            if round(found.get(applying, 0.0), 9) == round(found.get(rule, 0.0), 9) > 0.0:
+            # the coverage sentence_hits ranked the branch by (worked out once per search)
+            covered = branch_coverage(fts, data, branch, doc)
+            if rule_in_place(covered, applying, rule, data.units[rule][0] in provided.get(data.units[applying][0], ())):
                 one[0], other[0] = other[0], one[0]
                 done.update((applying, rule))
                 break
+
+
+def rule_in_place(covered, applying: int, rule: int, as_provided: bool) -> bool:
+    """Whether `rule` takes the place of `applying` (cited_rule_first): they cover the sentence exactly alike, or the
+    applying unit follows the rule as it provides and the rule covers every word the applying unit covers."""
+    found = covered.shares()
+    share = round(found.get(applying, 0.0), 9)
+    if share == round(found.get(rule, 0.0), 9) > 0.0:
+        return True
+    words = covered.credits.get(applying, {})
+    return as_provided and share > 0.0 and covers_all(covered.credits.get(rule, {}), words)
 
 
 def applied_rules(conn, data: SearchData) -> dict[str, tuple[str, ...]]:
@@ -263,24 +276,43 @@ def applied_rules(conn, data: SearchData) -> dict[str, tuple[str, ...]]:
     本条F項1と同様の原則で), not those in parentheses, which point to a provision to read beside it (10A 「（または
     免除する：第81条C項5参照）」, 40A3 「(本条C項1参照)」) without saying its rule is the one applied. Made once per
     database; exported to the offline pack."""
-    return data.memo(("applied_rules",), lambda: _applied_rules(conn))
+    return data.memo(("applied_rules",), lambda: _applied_rules(conn))[0]
 
 
-def _applied_rules(conn) -> dict[str, tuple[str, ...]]:
+def provided_rules(conn, data: SearchData) -> dict[str, tuple[str, ...]]:
+    """{unit id: the applied rules (applied_rules) it follows as they provide}: the reference is followed by とおり or
+    同様 (AS_PROVIDED: 56A 「第53条に定めるとおり」, 54B 「第53条で定めたとおり」, 20F2 「本条F項1と同様の原則で」), not a
+    referral (48B2 「第68条を適用する」: the consequence is the other law's) nor an exception (50D1(a) 「本条B項に定める
+    場合を除き」, 25B1 「A項で認められない」). Made once per database; exported to the offline pack."""
+    return data.memo(("applied_rules",), lambda: _applied_rules(conn))[1]
+
+
+# what follows a reference to a rule a unit follows as that rule provides: 「…に定めるとおり」「…で定めたとおり」
+# 「…が認めるとおり」「…のとおり」「…と同様の」, a few characters on at most (「で定められたとおりに」)
+AS_PROVIDED = re.compile(r"^[^、。，（）()]{0,8}?(?:とおり|通り)|^と同様")
+
+
+def _applied_rules(conn) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     found: dict[str, list[str]] = {}
+    provided: dict[str, list[str]] = {}
     marks = ",".join("?" * len(NAVIGATION_KINDS))
     rows = conn.execute(
-        f"""select s.id, s.text, x.target_id, x.start from xrefs x join sections s on s.id = x.source_id
+        f"""select s.id, s.text, x.target_id, x.start, x.end from xrefs x join sections s on s.id = x.source_id
             where x.target_id is not null and x.field = 'text' and s.kind not in ({marks})
             order by s.id, x.start""",
         NAVIGATION_KINDS,
     )
-    for source, text, target, start in rows:
+    for source, text, target, start, end in rows:
         before = (text or "")[: start or 0]
         depth = sum(before.count(mark) for mark in "（(") - sum(before.count(mark) for mark in "）)")
         if depth <= 0 and target != source and target not in found.get(source, ()):
             found.setdefault(source, []).append(target)
-    return {source: tuple(targets) for source, targets in found.items()}
+            if end is not None and AS_PROVIDED.match((text or "")[end:]):
+                provided.setdefault(source, []).append(target)
+    return (
+        {source: tuple(targets) for source, targets in found.items()},
+        {source: tuple(targets) for source, targets in provided.items()},
+    )
 
 
 def follow_parts(data: SearchData, merged: dict[int, list], targets: dict[str, float]) -> dict[str, float]:

@@ -29,6 +29,7 @@
       this.searchable = Object.fromEntries(Object.entries(pack.searchable).map(([lang, rowids]) => [lang, new Set(rowids)]));
       this.titleWords = new LazySets(pack.title_words);
       this.boundWords = new LazySets(pack.bound_words);  // data.bound_words: held only inside another word
+      this.titleBound = new LazySets(pack.title_bound || {});  // data.title_bound: ... by the title, which does not name it
       this.reprinted = byRowid(pack.reprinted);
       this.paired = new Map(Object.entries(pack.paired));
       this.currentOf = new Map(); // data.current_of: an earlier unit -> the current units paired with it
@@ -59,7 +60,8 @@
       // a sentence's coverage (search/coverage.py): light words, the parts below each unit, the evidence
       const s = pack.situations;
       this.situations = { light: new Set(s.light), below: byRowid(s.below), headings: new Set(s.headings), titlesOnly: new Set(s.titles_only), evidence: byRowid(s.evidence),
-        named: new Map(Object.entries(s.named)), phrases: s.phrases, appliedRules: new Map(Object.entries(s.applied_rules || {})) };
+        named: new Map(Object.entries(s.named)), phrases: s.phrases, appliedRules: new Map(Object.entries(s.applied_rules || {})),
+        providedRules: new Map(Object.entries(s.provided_rules || {})) };
     }
 
     // --------------------------------------------- tokens (ingest/text/tokenize.py)

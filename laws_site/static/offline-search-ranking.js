@@ -86,14 +86,15 @@
       return ranking;
     },
 
-    /** search.ranking.cited_rule_first: of two units among a sentence's first covering it exactly alike, the one
-     * whose rule the other applies (the pack's situations.applied_rules) takes the place of the one applying it. */
+    /** search.ranking.cited_rule_first: of two units among a sentence's first, the one whose rule the other applies
+     * (the pack's situations.applied_rules) takes the place of the one applying it where they cover it exactly alike,
+     * or where the other follows it as it provides (situations.provided_rules) and it covers every word the other does. */
     citedRuleFirst(merged, doc) {
       const listing = this.listingRank();
       const keys = [...merged].map(([rowid, c], place) => [c[4] || 0, -c[0], listing.get(rowid), place, rowid])
         .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
       const first = keys.slice(0, this.w.CITED_RULE_DEPTH).map((key) => key[4]);
-      const rules = this.situations.appliedRules, shares = new Map(), done = new Set();
+      const rules = this.situations.appliedRules, provided = this.situations.providedRules, covers = new Map(), done = new Set();
       first.forEach((applying, place) => {
         const applied = rules.get(this.units.get(applying)[0]);
         if (!applied || done.has(applying)) return;
@@ -102,18 +103,26 @@
           if (done.has(rule) || !applied.includes(this.units.get(rule)[0]) || (one[4] || 0) !== (other[4] || 0) || branch !== other[1]) continue;
           // ranked by coverage alone: a unit the 索引 or the glossary points to keeps its place (and its boost)
           if (!branch || one[2] !== "any" || other[2] !== "any" || one[3] != null || other[3] != null) continue;
-          if (!shares.has(branch)) {
+          if (!covers.has(branch)) {
             const clauses = branch.coverageClauses && branch.coverageClauses.length ? branch.coverageClauses : branch.clauses;
-            shares.set(branch, this.shares(this.coveredWords(clauses, branch.lang, doc, branch.termShares)));
+            const covered = this.coveredWords(clauses, branch.lang, doc, branch.termShares);
+            covers.set(branch, [covered, this.shares(covered)]);
           }
-          const found = shares.get(branch), share = roundKey(found.get(applying) || 0.0);
-          if (share === roundKey(found.get(rule) || 0.0) && share > 0.0) {
+          const asProvided = (provided.get(this.units.get(applying)[0]) || []).includes(this.units.get(rule)[0]);
+          if (this.ruleInPlace(...covers.get(branch), applying, rule, asProvided)) {
             [one[0], other[0]] = [other[0], one[0]];
             done.add(applying).add(rule);
             break;
           }
         }
       });
+    },
+
+    /** search.ranking.rule_in_place: alike, or followed as the rule provides and the rule covers every word the other does. */
+    ruleInPlace(covered, found, applying, rule, asProvided) {
+      const share = roundKey(found.get(applying) || 0.0);
+      if (share === roundKey(found.get(rule) || 0.0) && share > 0.0) return true;
+      return asProvided && share > 0.0 && this.coversAll(covered.credits.get(rule) || new Map(), covered.credits.get(applying) || new Map());
     },
 
     /** search.ranking.follow_parts: a sentence's targets, each moved to where coverage put its law. */
@@ -376,8 +385,8 @@
         for (const rowid of own) {
           if (!covered.printed.has(rowid)) covered.printed.set(rowid, []);
           covered.printed.get(rowid).push(place);
-          const title = this.titleWords.get(rowid);
-          const inTitle = !!title && words.every((x) => title.has(x));
+          const title = this.titleWords.get(rowid), titleBound = this.titleBound.get(rowid);
+          const inTitle = !!title && words.every((x) => title.has(x)) && !(titleBound && words.every((x) => titleBound.has(x)));
           const share = boundShare(rowid);
           give(rowid, (inTitle ? w.TITLE_CREDIT : w.TEXT_CREDIT) * share);
           for (const below of s.below.get(rowid) || []) give(below, (inTitle ? w.CONTEXT_TITLE_CREDIT : w.CONTEXT_TEXT_CREDIT) * share);
