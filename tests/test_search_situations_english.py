@@ -63,6 +63,35 @@ def test_a_support_verb_before_an_article_reads_nothing(search_conn):
     assert "メイク" in translation.japanese_words(data.translations, "declarer made the contract", data.chinese)
 
 
+def test_make_before_any_determiner_carries_the_noun_after_it(search_conn):
+    """ "made the opening lead", "made his claim" are a lead, a claim: no メイク, 77's contract made (RESULT_VERBS);
+    "made his contract" and "made the contract" name that term and keep it. Take keeps its sense after "the"."""
+    data = search_data(search_conn)
+    lead = translation.japanese_words(data.translations, "his partner made the opening lead", data.chinese)
+    assert lead == ["パートナー", "オープニングリード"], lead
+    assert "メイク" not in translation.japanese_words(data.translations, "declarer made his claim", data.chinese)
+    assert "メイク" in translation.japanese_words(data.translations, "he made his contract", data.chinese)
+    assert "取る" in translation.japanese_words(data.translations, "declarer took the trick", data.chinese)
+
+
+@pytest.mark.parametrize(
+    "query, law",
+    [
+        ("my opponent shook his head when his partner made the opening lead", "73B1"),
+        ("she nodded when her partner bid", "73B1"),
+        ("the defender showed his disgust at his partner's play", "74C2"),
+    ],
+)
+def test_a_gesture_or_disapproval_shown_reads_as_the_laws_say_it(search_conn, query, law):
+    """A head shaken, a nod, a shrug are the Laws' gesture (身振り: 73B1 余計な論評または身振り); disgust shown at a
+    call or play is 74C2's disapproval (コールやプレイに同意や不満を表すこと). Both read nothing, or made read メイク."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, query, data.chinese)
+    assert ("不満" if law == "74C2" else "身振り") in read, read
+    found = [result["id"] for result in engine.search(search_conn, query, limit=10, interface="en")]
+    assert any(unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
+
+
 @pytest.mark.parametrize("query", ["he made a bid", "making a call", "declarer made the contract"])
 def test_a_sentence_with_a_support_verb_finds_its_noun(search_conn, query):
     """Searched alike online and offline (tests/test_search_parity.py compares this file's queries)."""

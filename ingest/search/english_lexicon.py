@@ -284,6 +284,11 @@ INABILITY_OPENERS = (
     ("not", "able", "to"),
 )
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
+# the support verbs whose own reading is a result, the vocabulary's Made Contract (メイク: 77 コントラクトをメイクしたとき):
+# before any determiner, not only an article, they carry the noun after it ("made the opening lead", "made his
+# claim" are a lead, a claim; no メイク); "made the contract" is that term and still reads it. take and give keep
+# their sense after "the" ("took the trick": 取る, the Laws' トリックを取る)
+RESULT_VERBS = frozenset("make makes made making".split())
 ARTICLES = frozenset("a an".split())
 
 

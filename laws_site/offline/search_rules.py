@@ -206,6 +206,7 @@ def rules() -> dict:
             "inability_openers": [list(opener) for opener in english_lexicon.INABILITY_OPENERS],
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
+            "result_verbs": sorted(english_lexicon.RESULT_VERBS),
             "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "stranded_prepositions": sorted(english_lexicon.STRANDED_PREPOSITIONS),

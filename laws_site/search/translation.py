@@ -51,6 +51,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    RESULT_VERBS,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
     SUITS,
@@ -379,11 +380,13 @@ def read_terms(
             for start, end, key in across_particles(table, run.group(), cut) + swapped_terms(table, run.group(), cut)
         ]
         manner += [(run.start() + start, run.start() + end) for start, end in manner_words(run.group(), cut)]
-    # a support verb before an article reads nothing alone ("made a bid": no メイク); a term holding it still reads
+    # a support verb before an article reads nothing alone ("made a bid": no メイク), nor make before any determiner
+    # ("made the opening lead", RESULT_VERBS); a term holding it still reads ("made the contract")
     carried = {
         (word.start(), word.end())
         for word, following in zip(words, words[1:])
-        if word.group() in SUPPORT_VERBS and following.group() in ARTICLES
+        if (word.group() in SUPPORT_VERBS and following.group() in ARTICLES)
+        or (word.group() in RESULT_VERBS and following.group() in OBJECT_WORDS)
     }
     # an aspect verb before an -ing form reads nothing ("kept looking": no 保つ); the -ing form tells what happened
     carried |= {

@@ -331,10 +331,12 @@
           if (following.length && following[0][1] - following[0][0] === 1) manner.push((run.index + following[0][0]) + ":" + (run.index + following[0][1]));
         });
       }
-      // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク)
+      // translation.japanese_words: a support verb before an article reads nothing alone (made a bid: no メイク),
+      // nor a result verb before any determiner (made the opening lead: english_lexicon.RESULT_VERBS)
       const carried = new Set(manner);
       for (let i = 0; i + 1 < words.length; i++) {
-        if (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+        const carries = (T.support_verbs.includes(words[i][0]) && T.articles.includes(words[i + 1][0])) || (T.result_verbs.includes(words[i][0]) && T.object_words.includes(words[i + 1][0]));
+        if (carries) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
         // translation.ASPECT_VERBS: an aspect verb before an -ing form reads nothing (kept looking: no 保つ)
         if (T.aspect_verbs.includes(words[i][0]) && words[i + 1][0].endsWith("ing")) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
         // english_lexicon.PERIODS: last before one names the round before or the final one (the last round: no 最後)
