@@ -328,3 +328,14 @@ def test_the_offline_engine_reads_a_verb_by_its_place_as_the_server_does(search_
     queries = [query for query, *_ in VERBS_BY_PLACE] + ["the work", "he did not stop", "go"]
     server = [[list(term) for term in translation.read_terms(data.translations, q)] for q in queries]
     assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+
+
+@pytest.mark.parametrize("query", ["they sorted it out themselves", "the players settled it themselves at the table"])
+def test_players_settling_it_themselves_is_rectification_without_the_director(search_conn, query):
+    """Players who "sorted it out themselves" assessed or waived a rectification, which 10A denies them
+    (プレイヤーには自らの意思で調整を決める（または免除する）権利はない): the vocabulary's Waiver of Rectification.
+    Before, the idiom read nothing (sorted ... out a phrasal verb no term names)."""
+    data = search_data(search_conn)
+    assert "免除" in translation.japanese_words(data.translations, query, data.chinese)
+    found = [result["id"] for result in engine.search(search_conn, query, limit=3, interface="en")]
+    assert any(unit.startswith("laws-2017-ja:10") for unit in found), found
