@@ -305,7 +305,6 @@ def test_asking_for_a_card_or_an_honour_is_designating_dummys_card(search_conn):
 
 
 VERBS_BY_PLACE = [
-    ("it only works if the finesse succeeds", "works", "動く", "作業"),  # the verb, not the noun work
     ("then he goes to the next table", "goes", "動く", "囲碁"),  # not the game of go
     ("can he show his cards", "show", "見せる", "見え"),
     ("must I correct it", "correct", "訂正", "正しい"),  # 75B2 説明を訂正しなければならない
@@ -315,7 +314,7 @@ VERBS_BY_PLACE = [
 @pytest.mark.parametrize("query, said, verb, noun", VERBS_BY_PLACE)
 def test_a_word_after_a_subject_or_an_auxiliary_reads_as_its_verb(search_conn, query, said, verb, noun):
     """After a subject pronoun or an auxiliary (adverbs between) a word is a verb: it reads as the table's verb
-    ("to work": 動く), not as the noun JMdict reads the word by (work: 作業, go: 囲碁); elsewhere it keeps its
+    ("to go": 動く), not as the noun JMdict reads the word by (go: 囲碁); elsewhere it keeps its
     reading ("the correct card": 正しい)."""
     data = search_data(search_conn)
     read = dict(translation.read_terms(data.translations, query))
@@ -339,3 +338,12 @@ def test_players_settling_it_themselves_is_rectification_without_the_director(se
     assert "免除" in translation.japanese_words(data.translations, query, data.chinese)
     found = [result["id"] for result in engine.search(search_conn, query, limit=3, interface="en")]
     assert any(unit.startswith("laws-2017-ja:10") for unit in found), found
+
+
+def test_a_line_of_play_that_works_reads_nothing(search_conn):
+    """ "it only works if the finesse succeeds" (70E1): work read 動く, which the Laws print only for boards moved
+    (8A2 ボードを次のラウンドのテーブルに動かす), or 作業, printed only in the prefaces (the translators' work); now
+    nothing (corpus/english_lexicon_corrections.tsv)."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "it only works if the finesse succeeds", data.chinese)
+    assert "動く" not in read and "作業" not in read and "成功" in read, read
