@@ -490,3 +490,22 @@ def test_played_cards_gathered_up_are_their_order_disturbed(search_conn):
     words = read(search_conn, "the defender has already gathered up his played cards")
     assert "順序を乱さない" in words and "カードを混ぜる" in words, words
     assert "順序を乱さない" not in read(search_conn, "the defender played a card"), "played alone"
+
+
+@pytest.mark.parametrize(
+    "query, laws_word, wrong",
+    [
+        ("the director gave us an adjusted score", "与える", "取る"),  # 12C2(a) 人為的調整スコアを与える
+        ("which side was at fault", "責任", "非"),  # 12C2(a) 直接責任のある競技者
+        ("we had written down one trick too many", "記録", "書き記す"),  # 79B3 記録されたスコア
+        ("he was writing down the score", "記録", "書記"),
+        ("the other side was at fault", "側", "裏"),  # 11A 他方の側
+    ],
+)
+def test_a_score_given_written_down_or_a_side_at_fault_reads_the_laws_word(search_conn, query, laws_word, wrong):
+    """JMdict's first senses read give as 取る (to take), fault as 非 (printed only as the prefix of 非反則側),
+    write down as 書き記す (no unit prints it), other side as 裏 (the back of a card): the Laws give a score
+    (与える), name a side at fault by its responsibility (責任), record a score (記録) and say 他方の側
+    (corpus/english_lexicon_corrections.tsv)."""
+    words = read(search_conn, query)
+    assert laws_word in words and wrong not in words, words

@@ -63,6 +63,35 @@ def test_a_support_verb_before_an_article_reads_nothing(search_conn):
     assert "メイク" in translation.japanese_words(data.translations, "declarer made the contract", data.chinese)
 
 
+def test_make_before_any_determiner_carries_the_noun_after_it(search_conn):
+    """ "made the opening lead", "made his claim" are a lead, a claim: no メイク, 77's contract made (SENSES_BY_OBJECT);
+    "made his contract" and "made the contract" name that term and keep it. Take keeps its sense after "the"."""
+    data = search_data(search_conn)
+    lead = translation.japanese_words(data.translations, "his partner made the opening lead", data.chinese)
+    assert lead == ["パートナー", "オープニングリード"], lead
+    assert "メイク" not in translation.japanese_words(data.translations, "declarer made his claim", data.chinese)
+    assert "メイク" in translation.japanese_words(data.translations, "he made his contract", data.chinese)
+    assert "取る" in translation.japanese_words(data.translations, "declarer took the trick", data.chinese)
+
+
+@pytest.mark.parametrize(
+    "query, law",
+    [
+        ("my opponent shook his head when his partner made the opening lead", "73B1"),
+        ("she nodded when her partner bid", "73B1"),
+        ("the defender showed his disgust at his partner's play", "74C2"),
+    ],
+)
+def test_a_gesture_or_disapproval_shown_reads_as_the_laws_say_it(search_conn, query, law):
+    """A head shaken, a nod, a shrug are the Laws' gesture (身振り: 73B1 余計な論評または身振り); disgust shown at a
+    call or play is 74C2's disapproval (コールやプレイに同意や不満を表すこと). Both read nothing, or made read メイク."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, query, data.chinese)
+    assert ("不満" if law == "74C2" else "身振り") in read, read
+    found = [result["id"] for result in engine.search(search_conn, query, limit=10, interface="en")]
+    assert any(unit.startswith(f"laws-2017-ja:{law}") for unit in found), found
+
+
 @pytest.mark.parametrize("query", ["he made a bid", "making a call", "declarer made the contract"])
 def test_a_sentence_with_a_support_verb_finds_its_noun(search_conn, query):
     """Searched alike online and offline (tests/test_search_parity.py compares this file's queries)."""
@@ -276,7 +305,6 @@ def test_asking_for_a_card_or_an_honour_is_designating_dummys_card(search_conn):
 
 
 VERBS_BY_PLACE = [
-    ("it only works if the finesse succeeds", "works", "動く", "作業"),  # the verb, not the noun work
     ("then he goes to the next table", "goes", "動く", "囲碁"),  # not the game of go
     ("can he show his cards", "show", "見せる", "見え"),
     ("must I correct it", "correct", "訂正", "正しい"),  # 75B2 説明を訂正しなければならない
@@ -286,7 +314,7 @@ VERBS_BY_PLACE = [
 @pytest.mark.parametrize("query, said, verb, noun", VERBS_BY_PLACE)
 def test_a_word_after_a_subject_or_an_auxiliary_reads_as_its_verb(search_conn, query, said, verb, noun):
     """After a subject pronoun or an auxiliary (adverbs between) a word is a verb: it reads as the table's verb
-    ("to work": 動く), not as the noun JMdict reads the word by (work: 作業, go: 囲碁); elsewhere it keeps its
+    ("to go": 動く), not as the noun JMdict reads the word by (go: 囲碁); elsewhere it keeps its
     reading ("the correct card": 正しい)."""
     data = search_data(search_conn)
     read = dict(translation.read_terms(data.translations, query))
@@ -299,3 +327,23 @@ def test_the_offline_engine_reads_a_verb_by_its_place_as_the_server_does(search_
     queries = [query for query, *_ in VERBS_BY_PLACE] + ["the work", "he did not stop", "go"]
     server = [[list(term) for term in translation.read_terms(data.translations, q)] for q in queries]
     assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+
+
+@pytest.mark.parametrize("query", ["they sorted it out themselves", "the players settled it themselves at the table"])
+def test_players_settling_it_themselves_is_rectification_without_the_director(search_conn, query):
+    """Players who "sorted it out themselves" assessed or waived a rectification, which 10A denies them
+    (プレイヤーには自らの意思で調整を決める（または免除する）権利はない): the vocabulary's Waiver of Rectification.
+    Before, the idiom read nothing (sorted ... out a phrasal verb no term names)."""
+    data = search_data(search_conn)
+    assert "免除" in translation.japanese_words(data.translations, query, data.chinese)
+    found = [result["id"] for result in engine.search(search_conn, query, limit=3, interface="en")]
+    assert any(unit.startswith("laws-2017-ja:10") for unit in found), found
+
+
+def test_a_line_of_play_that_works_reads_nothing(search_conn):
+    """ "it only works if the finesse succeeds" (70E1): work read 動く, which the Laws print only for boards moved
+    (8A2 ボードを次のラウンドのテーブルに動かす), or 作業, printed only in the prefaces (the translators' work); now
+    nothing (corpus/english_lexicon_corrections.tsv)."""
+    data = search_data(search_conn)
+    read = translation.japanese_words(data.translations, "it only works if the finesse succeeds", data.chinese)
+    assert "動く" not in read and "作業" not in read and "成功" in read, read

@@ -222,9 +222,9 @@ QUESTION_OPENERS = frozenset("if whether".split())
 NO = "no"
 
 
-# the words after which a word is a verb ("it only works", "he goes", "can he show"): the subject pronouns and the
-# auxiliaries, with adverbs that may stand between; there a word read as a noun (work: 作業, go: 囲碁) reads as its
-# verb ("to work": 動く), where the table has one
+# the words after which a word is a verb ("he goes", "he only goes", "can he show"): the subject pronouns and the
+# auxiliaries, with adverbs that may stand between; there a word read as a noun (go: 囲碁) reads as its verb ("to
+# go": 動く), where the table has one
 VERB_SUBJECTS = frozenset(
     "i you he she it we they can could will would shall should may might must do does did".split()
 )

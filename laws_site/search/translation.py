@@ -509,9 +509,9 @@ def contrasted_object(table: dict[str, list[str]], words: list[re.Match], i: int
 
 
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
-    """The key of the i-th word's verb ("to work") where its place makes it a verb, after a subject pronoun or an
-    auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "it only works", "he goes"), or None to read it as any word:
-    there "works" is no 作業 (the noun work), "goes" no 囲碁 (the game of go)."""
+    """The key of the i-th word's verb ("to go") where its place makes it a verb, after a subject pronoun or an
+    auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "he only goes", "can he show"), or None to read it as any word:
+    there "goes" is no 囲碁 (the game of go)."""
     before = i - 1
     while before >= 0 and words[before].group() in VERB_ADVERBS:
         before -= 1
