@@ -156,6 +156,17 @@ def test_the_last_round_is_no_latest_call(search_conn):
     assert "最後" in read(search_conn, "he doubled the last bid")
 
 
+def test_the_same_moment_is_simultaneous_and_a_call_that_stands_holds(search_conn):
+    """ "bid at the same moment as I did" read 同じ + 時 (JMdict's same time, 同時, only with time): the same moment or
+    instant is the Laws' 同時 (33 同時にしたコール), where Law 33 governs; "which call stands" read スタンド (a
+    grandstand), the Laws' word being 成立 (25A2 そのコールが成立する)."""
+    words = read(search_conn, "my left hand opponent bid at the same moment as I did, which call stands")
+    assert "同時" in words and "時" not in words and "同じ" not in words, words
+    assert "成立" in words and "スタンド" not in words, words
+    assert "同時" in read(search_conn, "they led at the same instant")
+    assert "同時" not in read(search_conn, "at that moment he led")  # a moment alone is no simultaneity
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -215,6 +226,7 @@ READ_ALIKE = [
     "he could not follow suit but his partner didn't follow suit",
     "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
     "we played this board in the last round and he doubled the last bid",
+    "he bid at the same moment as I did, which call stands, and they led at the same instant",
 ]
 
 

@@ -37,6 +37,7 @@ from ingest.search.english_lexicon import (
     HONOUR_NAMES,
     LAST,
     MIN_STEM,
+    MOMENTS,
     NEGATION,
     NO,
     NUMBERS,
@@ -51,6 +52,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    SAME_TIME,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
     SUITS,
@@ -213,6 +215,10 @@ def translations(
         verb, form = term_key(f"to {word}"), term_key(f"to {english}")
         if english != word and verb in table and form not in table:
             table[form] = table[verb]
+    same_time = table.get(term_key(SAME_TIME))
+    for moment in MOMENTS:  # the same moment: JMdict's same time, 同時
+        if same_time and term_key(f"same {moment}") not in table:
+            table[term_key(f"same {moment}")] = same_time
     table.update(negated_terms(data, table))
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
