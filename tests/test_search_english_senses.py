@@ -167,6 +167,16 @@ def test_the_same_moment_is_simultaneous_and_a_call_that_stands_holds(search_con
     assert "同時" not in read(search_conn, "at that moment he led")  # a moment alone is no simultaneity
 
 
+def test_doubling_ones_own_partners_bid_is_an_inadmissible_double(search_conn):
+    """19A1 対戦相手がしたビッド ... だけをダブルすることができる: a double of partner's bid is 36's
+    認められないダブルやリダブル (the vocabulary's spoken "doubling his partner's bid"); "doubled his own partner's
+    bid" is six words to the reader (partner's: partner + s), one more than a run of five held, and read ダブル
+    パートナー ビッド, a double of any bid."""
+    assert read(search_conn, "he doubled his own partner's bid") == ["認められないダブルやリダブル"]
+    assert "認められないダブルやリダブル" in read(search_conn, "she redoubled her partner's double")
+    assert "認められないダブルやリダブル" not in read(search_conn, "he doubled his opponent's bid")
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -227,6 +237,7 @@ READ_ALIKE = [
     "she couldn't follow suit, he cannot follow suit, they were not able to follow suit",
     "we played this board in the last round and he doubled the last bid",
     "he bid at the same moment as I did, which call stands, and they led at the same instant",
+    "he doubled his own partner's bid and she redoubled her partner's double",
 ]
 
 

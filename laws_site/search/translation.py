@@ -91,7 +91,8 @@ from laws_site.search.suits_said import (
 )
 from laws_site.search.words import SUIT_WORD
 
-MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+# a run of up to six words names a term: five (lead out of turn), and a possessive's s (his partner's bid)
+MAX_WORDS = 6
 WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
