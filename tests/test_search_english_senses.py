@@ -177,6 +177,16 @@ def test_doubling_ones_own_partners_bid_is_an_inadmissible_double(search_conn):
     assert "認められないダブルやリダブル" not in read(search_conn, "he doubled his opponent's bid")
 
 
+def test_a_call_not_allowed_is_no_grant_and_what_it_cost_is_damage(search_conn):
+    """ "a convention that is not allowed ... and it cost us" (40B4 細則で許可されていない ... 損害を受けた場合) read
+    allowed as its noun allowance, JMdict's 付与 (a grant: 12C1(b) 調整スコアの付与), and cost as 値, a price:
+    allowed reads nothing now and cost the Laws' 損害 (corpus/english_lexicon_corrections.tsv)."""
+    words = read(
+        search_conn, "the opponents used a bidding convention that is not allowed in this event and it cost us"
+    )
+    assert "付与" not in words and "値" not in words and "損害" in words, words
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
