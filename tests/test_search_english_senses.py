@@ -187,6 +187,15 @@ def test_a_call_not_allowed_is_no_grant_and_what_it_cost_is_damage(search_conn):
     assert "付与" not in words and "値" not in words and "損害" in words, words
 
 
+def test_what_a_call_means_is_its_meaning(search_conn):
+    """ "what does his bid mean" read 平均 (the mean, an average: 12C4), "what my double means" 方法 (a means, a method),
+    both shown as also searched: a call's meaning is the Laws' 意味 (40B5(a) コールやプレイの意味についての対戦相手の質問)."""
+    words = read(search_conn, "what does his bid mean")
+    assert "意味" in words and "平均" not in words, words
+    words = read(search_conn, "he asked what my double means")
+    assert "意味" in words and "方法" not in words, words
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
