@@ -156,6 +156,46 @@ def test_the_last_round_is_no_latest_call(search_conn):
     assert "最後" in read(search_conn, "he doubled the last bid")
 
 
+def test_the_same_moment_is_simultaneous_and_a_call_that_stands_holds(search_conn):
+    """ "bid at the same moment as I did" read 同じ + 時 (JMdict's same time, 同時, only with time): the same moment or
+    instant is the Laws' 同時 (33 同時にしたコール), where Law 33 governs; "which call stands" read スタンド (a
+    grandstand), the Laws' word being 成立 (25A2 そのコールが成立する)."""
+    words = read(search_conn, "my left hand opponent bid at the same moment as I did, which call stands")
+    assert "同時" in words and "時" not in words and "同じ" not in words, words
+    assert "成立" in words and "スタンド" not in words, words
+    assert "同時" in read(search_conn, "they led at the same instant")
+    assert "同時" not in read(search_conn, "at that moment he led")  # a moment alone is no simultaneity
+
+
+def test_doubling_ones_own_partners_bid_is_an_inadmissible_double(search_conn):
+    """19A1 対戦相手がしたビッド ... だけをダブルすることができる: a double of partner's bid is 36's
+    認められないダブルやリダブル (the vocabulary's spoken "doubling his partner's bid"); "doubled his own partner's
+    bid" is six words to the reader (partner's: partner + s), one more than a run of five held, and read ダブル
+    パートナー ビッド, a double of any bid."""
+    assert read(search_conn, "he doubled his own partner's bid") == ["認められないダブルやリダブル"]
+    assert "認められないダブルやリダブル" in read(search_conn, "she redoubled her partner's double")
+    assert "認められないダブルやリダブル" not in read(search_conn, "he doubled his opponent's bid")
+
+
+def test_a_call_not_allowed_is_no_grant_and_what_it_cost_is_damage(search_conn):
+    """ "a convention that is not allowed ... and it cost us" (40B4 細則で許可されていない ... 損害を受けた場合) read
+    allowed as its noun allowance, JMdict's 付与 (a grant: 12C1(b) 調整スコアの付与), and cost as 値, a price:
+    allowed reads nothing now and cost the Laws' 損害 (corpus/english_lexicon_corrections.tsv)."""
+    words = read(
+        search_conn, "the opponents used a bidding convention that is not allowed in this event and it cost us"
+    )
+    assert "付与" not in words and "値" not in words and "損害" in words, words
+
+
+def test_what_a_call_means_is_its_meaning(search_conn):
+    """ "what does his bid mean" read 平均 (the mean, an average: 12C4), "what my double means" 方法 (a means, a method),
+    both shown as also searched: a call's meaning is the Laws' 意味 (40B5(a) コールやプレイの意味についての対戦相手の質問)."""
+    words = read(search_conn, "what does his bid mean")
+    assert "意味" in words and "平均" not in words, words
+    words = read(search_conn, "he asked what my double means")
+    assert "意味" in words and "方法" not in words, words
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -225,6 +265,8 @@ READ_ALIKE = [
     "after the hand the defender turned over declarer's cards",
     "during this hand and at the start of the hand he looked at his hand",
     "the rest of the hand, before the hands went back, after the hand",
+    "he bid at the same moment as I did, which call stands, and they led at the same instant",
+    "he doubled his own partner's bid and she redoubled her partner's double",
 ]
 
 

@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 386 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 387 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -95,6 +95,9 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # one declarer asked for: 45D), a term's negation kept: en 0.676 / 0.833
 # one unseen English situation judged first (102 en queries; new: 1.000 / 1.000): en 0.667 / 0.824; make before a
 # determiner no メイク, gestures 身振り, disgust 不満, written down 記録, sorted it out themselves 免除: en 0.667 / 0.833
+# one unseen English situation judged first (102 en queries; 40B4 at 3): en 0.657 / 0.824; the same moment 同時, a call
+# that stands 成立, a double of partner's bid 36's, a run of six words (a possessive's s), allowed no 付与, cost
+# 損害: en 0.667 / 0.843
 FLOORS = {"ja": (0.69, 0.90), "zh": (0.64, 0.88), "en": (0.65, 0.81)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
@@ -115,9 +118,9 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 386
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 111, "en": 104}
-    assert sum(s.held_out for s in SITUATIONS) == 57 + 37 + 34
+    assert len(SITUATIONS) == 387
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 171, "zh": 111, "en": 105}
+    assert sum(s.held_out for s in SITUATIONS) == 57 + 37 + 35
 
 
 @pytest.mark.parametrize("chunk", range(len(CHUNKS)), ids=[f"{i * CHUNK + 1}-" for i in range(len(CHUNKS))])

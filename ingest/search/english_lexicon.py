@@ -214,6 +214,10 @@ PLACE_DETERMINERS = frozenset("this our".split())
 # never 最後 (18C 最後のビッド: the latest call): there it reads nothing; "last bid", "last trick" keep their readings
 LAST = "last"
 PERIODS = frozenset("round rounds session sessions board boards deal deals match week time".split())
+# "at the same moment", "the same instant" say JMdict's "same time" (同時: 33 同時にしたコール, 58 同時に行われたリード),
+# which JMdict glosses with time only: a word of MOMENTS after "same" reads as SAME_TIME does
+SAME_TIME = "same time"
+MOMENTS = ("moment", "instant", "moments", "instants")
 # "no spades?" asked is 61B's question about a possible revoke (the vocabulary's spoken "no spades"); after a verb of
 # having it states a void (has no spades: 59, unable to play as required), so a term beginning NO reads nothing there,
 # but in a question reported (ask him if he has no hearts: 61B3) up to two words after one of QUESTION_OPENERS

@@ -43,6 +43,7 @@ from ingest.search.english_lexicon import (
     HONOUR_NAMES,
     LAST,
     MIN_STEM,
+    MOMENTS,
     NEGATION,
     NO,
     NOUN_MARKERS,
@@ -59,6 +60,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    SAME_TIME,
     SENSES_BY_OBJECT,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
@@ -99,7 +101,8 @@ from laws_site.search.suits_said import (
 )
 from laws_site.search.words import SUIT_WORD
 
-MAX_WORDS = 5  # an English term of up to five words (lead out of turn)
+# a run of up to six words names a term: five (lead out of turn), and a possessive's s (his partner's bid)
+MAX_WORDS = 6
 WORD_SEPARATOR_RE = re.compile(r"[a-zA-Z0-9][\s\-]+[a-zA-Z0-9]")  # a term of several words: face up, face-down
 LOWER_CASE_WORD_RE = re.compile(r"\b[a-z]+\b")
 # a card's letter in a Chinese sentence (一张A, 亮出了一张K, AK) is an honour: def:アナー 「A、K、Q、J、10のいずれか」;
@@ -223,6 +226,10 @@ def translations(
         verb, form = term_key(f"to {word}"), term_key(f"to {english}")
         if english != word and verb in table and form not in table:
             table[form] = table[verb]
+    same_time = table.get(term_key(SAME_TIME))
+    for moment in MOMENTS:  # the same moment: JMdict's same time, 同時
+        if same_time and term_key(f"same {moment}") not in table:
+            table[term_key(f"same {moment}")] = same_time
     table.update(negated_terms(data, table))
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
