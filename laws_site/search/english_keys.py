@@ -25,6 +25,8 @@ from laws_site.search.chinese import term_key
 
 ING = "ing"  # a verb's -ing form begins a spoken term (arriving late): the term is keyed by the verb's stem too
 ENGLISH_WORD_RE = re.compile(r"[a-z0-9]+")
+# a run of up to six words names a term: five (lead out of turn), and a possessive's s (his partner's bid)
+MAX_WORDS = 6
 
 
 def span_keys(words: list[str]) -> list[str]:

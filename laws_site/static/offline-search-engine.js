@@ -345,7 +345,7 @@
         // translation.PLACE_DETERMINERS: a suit's singular name after one names a body or a place (this club: no スート)
         if (T.place_determiners.includes(words[i][0]) && T.singular_suits.includes(words[i + 1][0])) carried.add(words[i + 1].index + ":" + (words[i + 1].index + words[i + 1][0].length));
       }
-      // translation.verbs_of_other_objects: a verb whose sense takes certain objects reads nothing before another
+      // english_places.verbs_of_other_objects: a verb whose sense takes certain objects reads nothing before another
       // (made the opening lead: no メイク; turned his card: no 変える); its object after determiners and numbers
       for (let i = 0; i < words.length; i++) {
         if (!owns(T.senses_by_object, words[i][0])) continue;
@@ -361,7 +361,7 @@
         if (words.slice(Math.max(0, i - 2), i).some((w) => T.question_openers.includes(w[0]))) continue; // ask if he has no hearts: 61B3
         for (const [start, end] of found) if (start === words[i + 1].index && end > words[i + 1].index + words[i + 1][0].length) carried.add(start + ":" + end);
       }
-      // translation.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
+      // english_places.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
       // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
       // nor does the particle
       for (let i = 0; i + 1 < words.length; i++) {
@@ -375,7 +375,7 @@
           carried.add(own.index + ":" + (own.index + particle.length));
         }
       }
-      // translation.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
+      // english_places.phrasal_verbs: a verb whose particle follows its object (put the card back: put back)
       const ordered = found.map((f) => [...f, null]);
       for (let i = 0; i < words.length; i++) {
         if (i > 0 && T.noun_markers.includes(words[i - 1][0])) continue;  // a noun (the hand ... over: no hand over)
@@ -412,7 +412,7 @@
         .concat(japanese.includes(T.discard_word) ? [T.revoke_word] : [])]);
     }
 
-    /** translation.fronted_object: the key of the i-th word, its preposition ending the clause and an object said
+    /** english_places.fronted_object: the key of the i-th word, its preposition ending the clause and an object said
      * before them (the card declarer asked for: ask for a card, no 求める), the nearest earlier word that makes a
      * term so; or null. */
     frontedObject(words, i) {
@@ -427,7 +427,7 @@
       return null;
     }
 
-    /** translation.contrasted_object: [the key of "<thing> not <verb> [preposition]", the index after the verb's clause]
+    /** english_places.contrasted_object: [the key of "<thing> not <verb> [preposition]", the index after the verb's clause]
      * for a verb ending a clause a thing is set apart from (a different card from the one declarer asked for: card not
      * asked for), or [null, 0]. */
     contrastedObject(words, i) {
@@ -444,7 +444,7 @@
       return [key || null, end];
     }
 
-    /** translation.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
+    /** english_places.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
      * end of the hand: プレイ, the deal being played, no ハンド), or null to read it as any word. */
     handAsATime(words, i) {
       const T = K.translation;
@@ -454,7 +454,7 @@
       return (T.time_prepositions.includes(before) || ofAPart) && owns(this.pack.translations, T.hand_time_reading) ? T.hand_time_reading : null;
     }
 
-    /** translation.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
+    /** english_places.verb_by_place: the key of the i-th word's verb (to work) after a subject pronoun or an auxiliary,
      * adverbs between (it only works: 動く, no 作業), or null to read it as any word. */
     verbByPlace(words, i) {
       const T = K.translation;
@@ -472,7 +472,7 @@
         && (!T.after_e_endings.includes(e) || key[key.length - e.length - 1] === "e")).map((e) => key.slice(0, -e.length)));
     }
 
-    /** translation.sense_by_place: the key the i-th word reads by its place (the right lead: correct; cards he had
+    /** english_places.sense_by_place: the key the i-th word reads by its place (the right lead: correct; cards he had
      * left: remaining; on his left: left hand opponent), or null to read it as any word. */
     senseByPlace(words, i) {
       const T = K.translation, senses = owns(T.senses_by_place, words[i][0]) ? T.senses_by_place[words[i][0]] : null;
