@@ -139,13 +139,28 @@ async def test_a_redirect_inside_a_language_stays_in_it(datasette):
     [
         ("", "見つかりません", "に <code>99Z</code> はありません。"),
         ("/zh", "未找到", "中没有 <code>99Z</code>。"),
-        ("/en", "Not Found", "There is no unit <code>99Z</code> in"),
+        ("/en", "Not found", "There is no unit <code>99Z</code> in"),
     ],
 )
 async def test_error_pages_are_translated(datasette, prefix, title, message):
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
     assert response.status_code == 404
     assert f"<h1>{title}</h1>" in response.text and message in response.text
+    # the page's title says what its heading says (it said "Not found: …" over "Not Found")
+    assert f"<title>{title}: " in response.text
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
+@pytest.mark.parametrize(
+    "path", ["/nothing-here", "/laws-2017-ja/99Z", "/-/guides/nope", "/-/history/999", "/laws/nope"]
+)
+async def test_an_error_pages_title_begins_with_its_heading(datasette, prefix, path):
+    """404 pages of every kind, in the address's language: the <title> a tab shows and the <h1> agree."""
+    page = (await datasette.client.get(prefix + path)).text
+    heading = re.search(r"<h1>([^<]*)</h1>", page).group(1)
+    title = re.search(r"<title>([^<]*)</title>", page).group(1)
+    assert title.startswith(heading), (heading, title)
+    assert (prefix == "/en") == bool(re.fullmatch(r"[ -~]+", heading)), heading
 
 
 @pytest.mark.parametrize(
@@ -206,7 +221,7 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
     assert {
         "Search",
         "Glossary",
-        "Not Found",
+        "Not found",
         "Interface language",
         "Every addressable unit in reading order; the permalink of a unit is /<doc>/<ref>.",
     } <= msgids
