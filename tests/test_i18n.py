@@ -152,7 +152,8 @@ async def test_error_pages_are_translated(datasette, prefix, title, message):
 
 @pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
 @pytest.mark.parametrize(
-    "path", ["/nothing-here", "/laws-2017-ja/99Z", "/-/guides/nope", "/-/history/999", "/laws/nope"]
+    "path",
+    ["/nothing-here", "/laws-2017-ja/99Z", "/-/guides/nope", "/-/history/999", "/laws/nope", "/nothing"],
 )
 async def test_an_error_pages_title_begins_with_its_heading(datasette, prefix, path):
     """404 pages of every kind, in the address's language: the <title> a tab shows and the <h1> agree."""
@@ -161,6 +162,8 @@ async def test_an_error_pages_title_begins_with_its_heading(datasette, prefix, p
     title = re.search(r"<title>([^<]*)</title>", page).group(1)
     assert title.startswith(heading), (heading, title)
     assert (prefix == "/en") == bool(re.fullmatch(r"[ -~]+", heading)), heading
+    assert "Database not found" not in page  # Datasette's own English page, outside the site (/nothing)
+    assert html_lang(page) == {"": "ja", "/zh": "zh-Hans", "/en": "en"}[prefix]
 
 
 @pytest.mark.parametrize(

@@ -69,6 +69,7 @@ def shorten(message: str) -> str:
 # Datasette's own messages have no ids: its wording (datasette/views/*.py) for the few a reader of
 # this site meets, each once to the site's catalogue entry; any other is shown as Datasette wrote it.
 DATASETTE_MESSAGES = [
+    (re.compile(r"Database not found", re.S), N_("There is no page at this address.")),
     (re.compile(r"Table not found(?:: .+)?", re.S), N_("There is no such table.")),
     (re.compile(r"(?:Record|Row) not found(?:: .+)?", re.S), N_("There is no such row.")),  # 0.65, 1.0
     (re.compile(r"Database not found(?:: .+)?", re.S), N_("There is no such database.")),
