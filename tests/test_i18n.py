@@ -384,3 +384,18 @@ async def test_search_quotes_what_was_typed_as_the_interface_language_quotes(dat
     """The English page said 「😀」 has no word...: Japanese brackets in an English sentence."""
     response = await datasette.client.get(f"{prefix}/-/search?q=OR")
     assert response.status_code == 400 and quoted in response.text
+
+
+@pytest.mark.parametrize(
+    "prefix, refused", [("", "リクエストが正しくありません"), ("/zh", "请求有误"), ("/en", "Bad request")]
+)
+@pytest.mark.parametrize(
+    "path",
+    ["/-/diff?ref=16", "/-/diff/overview?from=zz", "/-/citations?from=zzz", "/-/glossary?lang=xx", "/-/search?q=OR"],
+)
+async def test_a_400_pages_title_says_the_request_was_refused(datasette, prefix, refused, path):
+    """A refused request's tab says so first, in the address's language: the diff form said only "Compare a law"."""
+    response = await datasette.client.get(prefix + path)
+    assert response.status_code == 400
+    title = re.search(r"<title>([^<]*)</title>", response.text).group(1)
+    assert title.startswith(refused), title
