@@ -139,13 +139,31 @@ async def test_a_redirect_inside_a_language_stays_in_it(datasette):
     [
         ("", "見つかりません", "に <code>99Z</code> はありません。"),
         ("/zh", "未找到", "中没有 <code>99Z</code>。"),
-        ("/en", "Not Found", "There is no unit <code>99Z</code> in"),
+        ("/en", "Not found", "There is no unit <code>99Z</code> in"),
     ],
 )
 async def test_error_pages_are_translated(datasette, prefix, title, message):
     response = await datasette.client.get(f"{prefix}/laws-2017-ja/99Z")
     assert response.status_code == 404
     assert f"<h1>{title}</h1>" in response.text and message in response.text
+    # the page's title says what its heading says (it said "Not found: …" over "Not Found")
+    assert f"<title>{title}: " in response.text
+
+
+@pytest.mark.parametrize("prefix", ["", "/zh", "/en"])
+@pytest.mark.parametrize(
+    "path",
+    ["/nothing-here", "/laws-2017-ja/99Z", "/-/guides/nope", "/-/history/999", "/laws/nope", "/nothing"],
+)
+async def test_an_error_pages_title_begins_with_its_heading(datasette, prefix, path):
+    """404 pages of every kind, in the address's language: the <title> a tab shows and the <h1> agree."""
+    page = (await datasette.client.get(prefix + path)).text
+    heading = re.search(r"<h1>([^<]*)</h1>", page).group(1)
+    title = re.search(r"<title>([^<]*)</title>", page).group(1)
+    assert title.startswith(heading), (heading, title)
+    assert (prefix == "/en") == bool(re.fullmatch(r"[ -~]+", heading)), heading
+    assert "Database not found" not in page  # Datasette's own English page, outside the site (/nothing)
+    assert html_lang(page) == {"": "ja", "/zh": "zh-Hans", "/en": "en"}[prefix]
 
 
 @pytest.mark.parametrize(
@@ -206,7 +224,7 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
     assert {
         "Search",
         "Glossary",
-        "Not Found",
+        "Not found",
         "Interface language",
         "Every addressable unit in reading order; the permalink of a unit is /<doc>/<ref>.",
     } <= msgids
@@ -366,3 +384,18 @@ async def test_search_quotes_what_was_typed_as_the_interface_language_quotes(dat
     """The English page said 「😀」 has no word...: Japanese brackets in an English sentence."""
     response = await datasette.client.get(f"{prefix}/-/search?q=OR")
     assert response.status_code == 400 and quoted in response.text
+
+
+@pytest.mark.parametrize(
+    "prefix, refused", [("", "リクエストが正しくありません"), ("/zh", "请求有误"), ("/en", "Bad request")]
+)
+@pytest.mark.parametrize(
+    "path",
+    ["/-/diff?ref=16", "/-/diff/overview?from=zz", "/-/citations?from=zzz", "/-/glossary?lang=xx", "/-/search?q=OR"],
+)
+async def test_a_400_pages_title_says_the_request_was_refused(datasette, prefix, refused, path):
+    """A refused request's tab says so first, in the address's language: the diff form said only "Compare a law"."""
+    response = await datasette.client.get(prefix + path)
+    assert response.status_code == 400
+    title = re.search(r"<title>([^<]*)</title>", response.text).group(1)
+    assert title.startswith(refused), title

@@ -119,6 +119,13 @@ SAYING = {
     "elsewhere": "q=" + quote("L60A1,2") + "&list=1",
     "repeated": "q=revoke&q=" + quote("リボーク") + "&q=" + quote("it's"),  # the server's 400, not its search page
 }
+REFUSED = {"": "リクエストが正しくありません", "/zh": "请求有误", "/en": "Bad request"}  # a 400's title, first
+
+
+def page_title(html: str) -> str:
+    return unescape(re.search(r"<title>([^<]*)</title>", html).group(1))
+
+
 OFFLINE_SCRIPTS = Path(__file__).resolve().parents[1] / "laws_site" / "static"
 
 
@@ -153,10 +160,14 @@ async def test_what_search_says_offline_is_the_servers_sentence(datasette, label
     offline as the server's page reads them, in the interface's language (they were English offline)."""
     shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
     url = f"{prefix}/-/search?{SAYING[name]}"
-    online = online_results((await datasette.client.get(url)).text, prefix)
+    page = await datasette.client.get(url)
+    online = online_results(page.text, prefix)
     offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
     shown = unprefixed(between(offline, '<div id="offline-results">', '</div>\n<p class="offline-status'), prefix)
     assert shown == online
+    # the tab's title as the server's: a refused search says so first (offline it said only "Search")
+    assert page_title(offline) == page_title(page.text)
+    assert (page.status_code == 400) == page_title(page.text).startswith(REFUSED[prefix] + ": "), page_title(page.text)
     # the catalogue's sentence for the message, in the interface's language (slots filled by the search)
     token = catalog.current.set(prefix.strip("/") or "ja")
     try:

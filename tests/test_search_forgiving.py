@@ -415,3 +415,28 @@ def test_one_english_word_is_searched_as_the_laws_word(conn, query, law):
     sentence is ranked by its coverage, which needs two words), or a spelling correction (spade: 側)."""
     found = [r["id"] for r in searching.search(conn, query, limit=3, interface="en")]
     assert any(unit.startswith(law) for unit in found), found
+
+
+# ---------------------------------------------------------------- kana read as almost nothing typed
+
+
+@pytest.mark.parametrize(
+    "query, results",
+    [
+        ("うずすね", 0),  # す read as する between particles: 899 units
+        ("さもが", 0),  # さ read as する: 899
+        ("けむた", 0),  # two auxiliaries, matched any: 793
+        ("なはれ", 0),  # だ and はる, auxiliaries: 594
+        ("ごてお", 0),  # ご and お read as 御: 4 (a preface's 御)
+        ("ほげほげ", 0),  # a kana word no unit prints: nothing, as before
+        ("りぼーく", None),  # a reading, as typed before conversion: リボーク
+        ("じゅんばんがいのりーど", None),  # 順番外のリード
+        ("パスしないといけないのにビッドしてしまった", None),
+    ],
+)
+def test_kana_read_as_grammar_and_single_letters_finds_nothing(conn, query, results):
+    """A query typed in kana that holds no word of two letters but particles, auxiliaries and light words is
+    not searched as those words (laws_site/search/words.py reads_kana_as_words): it found hundreds of units
+    that print する or た. A kana query with a word in it is read as before."""
+    total = searching.search_page(conn, query, limit=5)["total"]
+    assert total == results if results is not None else total > 0, total

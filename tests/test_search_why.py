@@ -206,3 +206,33 @@ def test_every_word_a_why_names_is_printed_in_the_unit(conn, query, interface):
     # in the unit's text, or (a word of its title only: 75's 間違い named 間違っ) a word as the corpus prints it
     assert all(word in printed[unit] or word in corpus for unit, word in named), named
     assert not [word for _, word in named if corpus.get(word)], named  # no particle or auxiliary
+
+
+@pytest.mark.parametrize(
+    "query, interface, term",
+    [
+        ("penalty cards returned to hand", "en", "penalty cards"),  # it said "returned · hand → ペナルティカード · …"
+        ("庄家禁止首攻罚牌的花色", "zh", "罚牌"),
+    ],
+)
+def test_a_sentence_names_the_term_it_read_as_a_compound(conn, query, interface, term):
+    """ペナルティカード is one clause (its key the compound, spelt ペナルティ カード too): a term read as it is named
+    among the director's words when the unit holds it, as the words it holds name ペナルティカード (51B1(b))."""
+    why = why_of(conn, query, "laws-2017-ja:51B1(b)", interface=interface)
+    assert "ペナルティカード" in why["words"] and term in why["from"].split(" · "), why
+
+
+@pytest.mark.parametrize(
+    "query, interface",
+    [
+        ("ディクレアラーがペナルティカードのスートのリードを禁止した", "ja"),
+        ("defender has two penalty cards in one suit and declarer forbids that suit", "en"),
+    ],
+)
+def test_a_compound_is_named_once_not_also_by_its_part(conn, query, interface):
+    """51B1(b) prints ペナルティカード and, elsewhere, カード: the query said ペナルティカード, and its why named カード
+    too, as if the director had said it (the compound's split spelling, ペナルティ カード, counted apart)."""
+    results = {r["id"]: r for r in searching.search_page(conn, query, limit=10, interface=interface)["results"]}
+    result = results["laws-2017-ja:51B1(b)"]
+    assert "ペナルティカード" in result["why"]["words"] and "カード" not in result["why"]["words"], result["why"]
+    assert "カード" not in [part["text"] for part in result["snippet"] if part["mark"]]

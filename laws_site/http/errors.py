@@ -46,6 +46,22 @@ def title_for(status: int) -> str:
         return "Error"
 
 
+# An error page's heading: HTTP's phrase as the site writes English (sentence case, as the page's <title>
+# "Not found: Laws 2017 99Z" says it); a catalogue msgid (i18n.STATUS_TITLES). JSON keeps HTTP's own phrase
+# in `title` (Datasette's error shape, docs/api.md).
+PAGE_HEADINGS = {
+    "Bad Request": N_("Bad request"),
+    "Not Found": N_("Not found"),
+    "Method Not Allowed": N_("Method not allowed"),
+    "Request-URI Too Long": N_("Address too long"),
+    "Internal Server Error": N_("Internal server error"),
+}
+
+
+def page_heading(title: str) -> str:
+    return PAGE_HEADINGS.get(title, title)
+
+
 def shorten(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "…"
 
@@ -53,6 +69,7 @@ def shorten(message: str) -> str:
 # Datasette's own messages have no ids: its wording (datasette/views/*.py) for the few a reader of
 # this site meets, each once to the site's catalogue entry; any other is shown as Datasette wrote it.
 DATASETTE_MESSAGES = [
+    (re.compile(r"Database not found", re.S), N_("There is no page at this address.")),
     (re.compile(r"Table not found(?:: .+)?", re.S), N_("There is no such table.")),
     (re.compile(r"(?:Record|Row) not found(?:: .+)?", re.S), N_("There is no such row.")),  # 0.65, 1.0
     (re.compile(r"Database not found(?:: .+)?", re.S), N_("There is no such database.")),

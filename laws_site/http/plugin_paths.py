@@ -24,7 +24,10 @@ def owns_path(datasette, path: str) -> bool:
     first = path.lstrip("/").split("/", 1)[0]
     for suffix in (".json", ".csv", ".db"):
         first = first.removesuffix(suffix)
-    return first == route
+    # on the public site an address no database answers (/nothing, /zh/nothing) is the site's: its 404 page in
+    # the address's language, not Datasette's bare English "Database not found" (Datasette's own /-/ stays its)
+    nobodys = public_site_on(datasette) and first != "-" and first not in datasette.databases
+    return first == route or nobodys
 
 
 def is_public_site_path(path: str) -> bool:

@@ -19,7 +19,7 @@ from datasette.utils.asgi import Response
 from markupsafe import Markup, escape
 
 from laws_site import compat
-from laws_site.http.errors import shorten, title_for
+from laws_site.http.errors import page_heading, shorten, title_for
 from laws_site.i18n.message import Message
 from laws_site.sql import limits
 
@@ -279,6 +279,7 @@ async def error_response(
     shown = Markup(message) if message_is_html else message
     # a Message stays one on the page: the template shows it by its id, in the interface language
     page = {**(context or {}), **error_data(status, shown, title, **extra)}
+    page["title"] = page_heading(page["title"])  # Not found, not HTTP's Not Found (JSON keeps that)
     if isinstance(message, Message):
         page["error"] = message
     try:
@@ -289,7 +290,7 @@ async def error_response(
 
 
 def plain_error_page(status: int, message: str, title: str | None = None) -> Response:
-    heading = escape(title or title_for(status))
+    heading = escape(page_heading(title or title_for(status)))
     return Response.html(
         f"<!DOCTYPE html><title>{heading}</title><h1>{heading}</h1><p>{escape(message)}</p>"
         '<p><a href="/">All documents</a></p>',

@@ -190,13 +190,12 @@ def switcher(path: str, query_string: str, lang: str) -> list[dict]:
     ]
 
 
-# The titles of the error pages (errors.title_for gives HTTP's phrases): catalogue msgids.
+# The titles of the error pages (HTTP's phrases in sentence case, errors.page_heading): catalogue msgids.
 STATUS_TITLES = [
-    N_("Bad Request"),
-    N_("Not Found"),
-    N_("Method Not Allowed"),
-    N_("Request-URI Too Long"),
-    N_("Internal Server Error"),
+    N_("Not found"),
+    N_("Method not allowed"),
+    N_("Address too long"),
+    N_("Internal server error"),
     N_("Forbidden"),
     N_("Internal error"),
     N_("Bad request"),

@@ -36,7 +36,7 @@ from laws_site.read import guides
 from laws_site.search import citations, coverage, plan, query, ranking, snippets, weights
 from laws_site.search.data import NAVIGATION_KINDS, search_data
 
-FORMAT = 6  # bump when the shape changes (the service worker keys its caches on build and format)
+FORMAT = 7  # bump when the shape changes (the service worker keys its caches on build and format)
 
 
 def ranking_weights() -> dict:
@@ -101,7 +101,9 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "guides": guide_offers(conn),
         "fts": fts,
         "indexed_words": indexed_words(data, fts),
-        "snippets": snippet_rows(conn),
+        "snippets": (shown := snippet_rows(conn)),
+        # a unit without text of its own -> the start of its sub-units' text, its snippet (search/shown.py)
+        "leads": {unit: lead for unit, lead in data.shown.leads.items() if unit in shown},
         "cited_by": cited_by(conn),
         "index_entries": [[e.ref, sorted(e.terms), list(e.targets)] for e in data.index_entries],
         # a word -> the index_entries holding it, in their order (SearchData.index_by_term)

@@ -125,6 +125,8 @@ def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     if not lang and not data.lexicon.reads_as_japanese(query):
         direct = ["zh"]  # ... and a kanji no Japanese word holds means Chinese: not read as Japanese too
     for language in direct:
+        if language == "ja" and data.lexicon.words and not data.lexicon.reads_kana_as_words(query):
+            continue  # kana read as almost nothing it typed: not searched as those words (expansions still are)
         add_branch(branches, make_branch(data, query, language))
     looked_up = lookup_text(data, query)
     for entry in data.glossary_lookup(looked_up):

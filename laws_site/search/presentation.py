@@ -28,19 +28,42 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
             if names_held(hit)
             else None
         )
+        wanted = frozenset()
         if hit.marks is not None:
             spans = merge_spans(sorted(hit.marks))
-        elif held is not None:  # only what its why names
-            spans = _shown_spans(shown, held_in_text(held, shown, lexicon.shown_forms[0]))
-        else:
-            spans = _shown_spans(shown, marked_words(hit.branch, lexicon.light))
-        result = as_dict(data, hit, snippet(shown.text, spans))
+        else:  # only what its why names, when it names the clauses held
+            wanted = (
+                held_in_text(held, shown, lexicon.shown_forms[0])
+                if held is not None
+                else marked_words(hit.branch, lexicon.light)
+            )
+            spans = _shown_spans(shown, wanted)
+        lead = data.shown.leads.get(hit.id)  # a heading: its sub-units' text, not its title twice
+        if lead is not None:  # the words a why names are its title's: its sub-units' text marks none of them
+            spans = lead_snippet(texts, lead, wanted if held is None else frozenset())
+        result = as_dict(data, hit, snippet(shown.text, spans) if lead is None else spans)
         result["why"] = why(query, hit, shown, held, lexicon)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})
         results.append(result)
     return results
+
+
+def lead_snippet(texts: dict[str, ShownText], lead, wanted: frozenset[str]) -> list[dict]:
+    """The snippet of a unit without text of its own (shown.sub_unit_leads): its sub-units' numbers, titles and
+    texts one after the other, the wanted words marked in the texts, cut as any text is."""
+    text, spans = "", []
+    for head, unit in lead:
+        shown = texts[unit] if unit else None
+        for piece, offsets in ((head, None), (shown.text if shown else "", shown)):
+            if not piece:
+                continue
+            text += " " if text else ""
+            if offsets is not None:
+                spans += [(begin + len(text), end + len(text)) for begin, end in _shown_spans(offsets, wanted)]
+            text += piece
+    return snippet(text, spans)
 
 
 def linked_units(data: SearchData, hit: Hit) -> list[str]:

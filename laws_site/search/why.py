@@ -53,8 +53,10 @@ def why(query: str, hit, shown, held, lexicon) -> dict | None:
 
 
 def typed_terms(branch: Branch, held) -> str | None:
-    """The sentence's terms, as the query writes them, whose Japanese words are among the held clauses."""
-    words = {word for clause in held for word in clause[0].split()}
+    """The sentence's terms, as the query writes them, whose Japanese words are among the held clauses: any
+    spelling of a clause (ペナルティカード is one clause, its key ペナルテカド, spelt ペナルテ カド too; "penalty cards"
+    searched ペナルテ and カド, and the why of a unit holding it named the word but not the term)."""
+    words = {word for clause in held for alt in clause for word in alt.split()}
     typed = [term for term, searched in branch.sources if searched & words]
     return " · ".join(dict.fromkeys(typed)) or None
 
@@ -76,8 +78,20 @@ def held_in_text(held: list[tuple[str, ...]], shown, grammatical=frozenset()) ->
     its why names and its snippet marks."""
     in_text = set(shown.padded.split())
     return frozenset(
-        w for clause in held for alt in clause for w in alt.split() if w in in_text and w not in grammatical
+        w
+        for clause in held
+        for alt in printed_spellings(clause, in_text)
+        for w in alt.split()
+        if w in in_text and w not in grammatical
     )
+
+
+def printed_spellings(clause: tuple[str, ...], in_text: set[str]) -> tuple[str, ...]:
+    """The spellings of a clause its text is named by: those of one word it prints (ペナルティカード), else those
+    it prints every word of (ペナルテ カド), else all. Not カード beside ペナルティカード: a query of ペナルティカード
+    did not say カード, and the why named it as a word it held (51B1(b): "… ペナルティカード · … · カード")."""
+    whole = tuple(alt for alt in clause if " " not in alt and alt in in_text)
+    return whole or tuple(alt for alt in clause if all(w in in_text for w in alt.split())) or clause
 
 
 def held_words(held: list[tuple[str, ...]], shown, grammatical=frozenset(), printed=None) -> list[str]:

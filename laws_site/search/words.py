@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
-from ingest.text import kana, tokenize
+from ingest.text import forgiving, kana, tokenize
 from laws_site.read import queries
 
 # what a word costs in a cut (the cheapest cut wins): a known word 100,000 less up to 1,000 for how
@@ -344,6 +344,18 @@ class Lexicon:
             clauses.append(tuple(dict.fromkeys((joined, " ".join(w.norm for w in run), *table.get(joined, ())))))
         clauses += [(w.norm, *table.get(w.norm, ())) for w in single]
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
+
+    def reads_kana_as_words(self, text: str) -> bool:
+        """Whether a query typed in kana only holds a word to search for: a content word (not a particle or an
+        auxiliary, not a light word) of two letters or more. A nonsense query read as single letters and
+        grammar (うずすね, さもが: す and さ read as する between particles; けむた, なはれ: auxiliaries only;
+        ごてお: ご, お read as 御) found hundreds of units by those words, as if they were what it said. A query
+        with kanji, Latin letters or digits is read as before, and a kana word the lexicon does not know
+        (ほげほげ) is a word as typed."""
+        cleaned = unicodedata.normalize("NFKC", tokenize.clean_query(text))
+        return not forgiving.is_kana(cleaned) or any(
+            not w.dropped and w.norm not in self.light and w.end - w.begin > 1 for w in self.cut(cleaned)
+        )
 
     def lone_word(self, text: str) -> str | None:
         """The one content word of a query that adds only light or grammatical words to it, as typed

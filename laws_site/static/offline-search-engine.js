@@ -253,6 +253,13 @@
       return [...new Set(found)].map((i) => g.entries[i]);
     }
 
+    /** words.Lexicon.reads_kana_as_words: a kana-only query holds a content word (not dropped, not light) of two
+     * letters or more; any other query reads as words. */
+    readsKanaAsWords(query) {
+      const cleaned = cleanQuery(query).normalize("NFKC");
+      return !isKana(cleaned) || this.japaneseTokens(cleaned).some((t) => !t.dropped && !this.situations.light.has(t.norm) && t.end - t.begin > 1);
+    }
+
     /** search.plan.lookup_text: the query, or its one content word when the rest are light (クレームした). */
     lookupText(query) {
       if (this.glossaryLookup(query).length || this.vocabularyMatches(query).length || !K.scripts.kana.test(query)) return query;
@@ -895,7 +902,10 @@
       };
       let direct = !lang && K.scripts.kana.test(query) ? ["ja"] : languages;
       if (!lang && !this.readsAsJapanese(query)) direct = ["zh"];   // words.Lexicon.reads_as_japanese
-      for (const language of direct) add(this.makeBranch(query, language));
+      for (const language of direct) {
+        if (language === "ja" && !this.readsKanaAsWords(query)) continue;   // plan.make_plan: kana read as almost nothing typed
+        add(this.makeBranch(query, language));
+      }
       const lookedUp = this.lookupText(query);
       for (const entry of this.glossaryLookup(lookedUp)) {
         for (const language of languages) {
@@ -976,12 +986,35 @@
         const [text, tokens, packed] = stored;
         const inText = new Set(tokens.split(" "));
         const held = this.namesHeld(hit) ? this.heldClauses(hit.branch, hit.id, inText) : null;
-        let spans;
+        let spans, wanted = new Set();
         if (hit.marks !== null) spans = mergeSpans(hit.marks);
-        else if (held) spans = matchSpans(tokens, packed, this.heldInText(held, inText));   // only what its why names
-        else spans = matchSpans(tokens, packed, this.markedWords(hit.branch));
-        return { ...this.asDict(hit, snippet(text, spans, this.w.SNIPPET_CHARS)), why: this.why(query, hit, held, text, tokens, packed, inText) };
+        else {
+          wanted = held ? this.heldInText(held, inText) : this.markedWords(hit.branch);   // only what its why names
+          spans = matchSpans(tokens, packed, wanted);
+        }
+        // a heading (no text of its own): its sub-units' text, not its title twice (presentation.lead_snippet)
+        const lead = this.pack.leads[hit.id];
+        // the words a why names are its title's: its sub-units' text marks none of them
+        const shown = lead === undefined ? snippet(text, spans, this.w.SNIPPET_CHARS) : this.leadSnippet(lead, held ? new Set() : wanted);
+        return { ...this.asDict(hit, shown), why: this.why(query, hit, held, text, tokens, packed, inText) };
       });
+    }
+
+    /** presentation.lead_snippet: the sub-units' numbers, titles and texts in a row, the wanted words marked. */
+    leadSnippet(lead, wanted) {
+      let text = "", length = 0;
+      const spans = [];
+      for (const [head, unit] of lead) {
+        const [own, tokens, packed] = (unit && this.pack.snippets[unit]) || ["", "", []];
+        for (const [piece, marked] of [[head, false], [own, true]]) {
+          if (!piece) continue;
+          if (text) { text += " "; length += 1; }
+          if (marked) for (const [b, e] of matchSpans(tokens, packed, wanted)) spans.push([b + length, e + length]);
+          text += piece;
+          length += [...piece].length;   // code points, as Python counts
+        }
+      }
+      return snippet(text, spans, this.w.SNIPPET_CHARS);
     }
 
     /** why.names_held: a hit explained by the clauses it holds (found for some words, or through a translation). */
@@ -1007,9 +1040,9 @@
       return { from: branch.sentence ? this.typedTerms(branch, held || branch.clauses) : query, sign, words };
     }
 
-    /** why.typed_terms: the sentence's terms, as the query writes them, whose words the unit holds. */
+    /** why.typed_terms: the sentence's terms, as the query writes them, whose words (any spelling) the unit holds. */
     typedTerms(branch, held) {
-      const words = new Set(held.flatMap((clause) => wordsOf(clause[0])));
+      const words = new Set(held.flatMap((clause) => clause.flatMap(wordsOf)));
       const typed = (branch.sources || []).filter(([, searched]) => [...searched].some((w) => words.has(w))).map(([term]) => term);
       return [...new Set(typed)].join(" · ") || null;
     }
@@ -1022,7 +1055,15 @@
     /** why.held_in_text: the held clauses' words the text prints, less particles inside a phrase. */
     heldInText(held, inText) {
       const grammatical = this.shownForms()[0];
-      return new Set(held.flatMap((clause) => clause.flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
+      return new Set(held.flatMap((clause) => this.printedSpellings(clause, inText).flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
+    }
+
+    /** why.printed_spellings: a clause's one-word spellings the text prints, else those it prints every word of, else all. */
+    printedSpellings(clause, inText) {
+      const whole = clause.filter((alt) => !alt.includes(" ") && inText.has(alt));
+      if (whole.length) return whole;
+      const spelt = clause.filter((alt) => wordsOf(alt).every((w) => inText.has(w)));
+      return spelt.length ? spelt : clause;
     }
 
     heldWords(held, text, tokens, packed, inText) {

@@ -252,7 +252,10 @@
         expand: !params.get("exact"), interface: interfaceOf(pathname) });
     } catch (error) {
       if (!(error instanceof QueryError)) throw error;
-      return { ...shown, note: "", refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
+      // the query shown back as the server's refusal shows it (request_bounds.echoed: cut at what a search takes)
+      const chars = [...query], most = engine.w.MAX_QUERY_CHARS;
+      const echoed = chars.length <= most ? query : chars.slice(0, most).join("") + "…";
+      return { ...shown, query: echoed, note: "", refused: true, results: part(words.parts, "search-error", { message: said(words.parts, error.said) }).html };
     }
     const citation = answer.citation;
     if (citation && citation.opens && citation.citations === 1 && !params.get("list") && !answer.offset) {
@@ -261,6 +264,11 @@
     let note = shown.note;
     if (answer.split && answer.split.unknown.length) note += " " + fill(words.differs, { words: answer.split.words.join(" · ") });
     return { ...shown, query: answer.query, note, results: resultsHTML(words.parts, answer, titles, params, pathname, names, engine.pack) };
+  }
+
+  /** templates/search.html's title: a refused search says so first (the server's page answers it with a 400). */
+  function pageTitle(words, shown) {
+    return (shown.refused ? words.refused + ": " : "") + (shown.query ? shown.query + " – " : "") + words.title;
   }
 
   /** The filters unfold, as on the search page, while nothing is searched or a filter is set. */
@@ -283,7 +291,7 @@
       .replace(/(<input type="search" id="site-search-q" name="q" value=")"/, `$1${value}"`)
       .replace(/(<input type="hidden" name="q" value=")"/, `$1${value}"`)
       .replace(/(<select name="doc"><option value="">[^<]*<\/option>)/, `$1${shown.documents}`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${value ? value + " – " : ""}${esc(words.title)}</title>`);
+      .replace(/<title>[^<]*<\/title>/, `<title>${esc(pageTitle(words, shown))}</title>`);
     const lang = url.searchParams.get("lang");
     if (lang === "ja" || lang === "zh") html = html.replace(`<option value="${lang}">`, `<option value="${lang}" selected>`);
     return shown.refused ? { html, status: 400 } : { html }; // the server refuses it with a 400 too
@@ -381,7 +389,7 @@
       form.elements.doc.insertAdjacentHTML("beforeend", shown.documents);
       form.elements.lang.value = params.get("lang") || "";
       searchBox.querySelector("details.search-filters").open = filtersOpen(shown, params);
-      document.title = (shown.query ? shown.query + " – " : "") + words.title;
+      document.title = pageTitle(words, shown);
       document.getElementById("offline-results").innerHTML = shown.results;
       searchBox.querySelector(".offline-note").textContent = shown.note;
       mark();
