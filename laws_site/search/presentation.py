@@ -29,12 +29,12 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
             else None
         )
         if hit.marks is not None:
-            spans = merge_spans(sorted(hit.marks))
+            spans = snippet(shown.text, merge_spans(sorted(hit.marks)))
         elif held is not None:  # only what its why names
-            spans = _shown_spans(shown, held_in_text(held, shown, lexicon.shown_forms[0]))
+            spans = snippet(shown.text, _shown_spans(shown, held_in_text(held, shown, lexicon.shown_forms[0])))
         else:
-            spans = _shown_spans(shown, marked_words(hit.branch, lexicon.light))
-        result = as_dict(data, hit, snippet(shown.text, spans))
+            spans = branch_snippet(data, hit.id, shown, marked_words(hit.branch, lexicon.light))
+        result = as_dict(data, hit, spans)
         result["why"] = why(query, hit, shown, held, lexicon)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
@@ -54,6 +54,11 @@ def marked_words(branch, light: frozenset[str]) -> frozenset[str]:
     if branch is None:
         return frozenset()
     return frozenset(word for word in branch.highlighted if word not in light) or branch.highlighted
+
+
+def branch_snippet(data: SearchData, unit: str, shown: ShownText, wanted: frozenset[str]) -> list[dict]:
+    """A unit's snippet marking the words of its branch, made once per unit and words (data.snippet_memo)."""
+    return data.snippet_memo((unit, wanted), lambda: snippet(shown.text, _shown_spans(shown, wanted)))
 
 
 def _shown_spans(shown: ShownText, wanted: frozenset[str]) -> list[tuple[int, int]]:
@@ -158,11 +163,19 @@ def word_languages(
         if alternative_plan.branches:
             read_as.setdefault(alternative.text, alternative_plan.branches[0].lang)
     read_as[query] = "ja" if data.lexicon.reads_as_japanese(query) else "zh"
-    listed = data.vocabulary.spoken_language
-    languages = {word: listed(word) or written_in(word, read_as.get(word)) for word in dict.fromkeys([query, *words])}
+    languages = {
+        word: spoken_language(data, word) or written_in(word, read_as.get(word))
+        for word in dict.fromkeys([query, *words])
+    }
     if cited:
         languages[query] = None
     return languages
+
+
+def spoken_language(data: SearchData, word: str) -> str | None:
+    """The language the vocabulary lists `word` in as a spoken form, once per word for this database (the
+    bounded memo): folding the word (vocabulary.search_key) was most of what word_languages took."""
+    return data.memo(("spoken language", word), lambda: (data.vocabulary.spoken_language(word),))[0]
 
 
 def written_in(word: str, read_as: str | None) -> str | None:
