@@ -11,6 +11,7 @@ import pytest
 
 from laws_site.search import data as search_data_module
 from laws_site.search import engine, plan
+from laws_site.search.expansions import Alternative
 from laws_site.search.ranking import _title_carriers
 
 # the load's kinds of query: words, a katakana compound, kana and romaji readings, a typo, Chinese,
@@ -71,11 +72,13 @@ def test_what_is_kept_between_searches_answers_as_when_worked_out_afresh(conn, m
     with monkeypatch.context() as afresh_only:
         afresh_only.setattr(search_data_module.SearchData, "memo", lambda self, key, compute: compute())
         afresh_only.setattr(search_data_module.SearchData, "memo_large", lambda self, key, compute: compute())
+        afresh_only.setattr(search_data_module.SearchData, "snippet_memo", lambda self, key, compute: compute())
         afresh_only.setattr(data, "presented", {})
         afresh_only.setattr(data, "links", {})
         afresh = answer(conn, query, interface)
     data._lookups.clear()
     data._large_lookups.clear()
+    data._snippets.clear()
     data.presented.clear()
     data.links.clear()
     first = answer(conn, query, interface)
@@ -94,6 +97,27 @@ def test_every_kind_of_memo_is_kept_by_the_queries_above(conn):
     assert data.presented and data.links
     assert any(key[0] == "alternatives" for key in data._lookups)
     assert any(key[0] == "index_boosts" for key in data._large_lookups)
+    assert any(key[0] == "plan" for key in data._lookups)
+    assert any(key[0] == "alternative plan" for key in data._lookups)
+    assert any(key[0] == "spoken language" for key in data._lookups)
+    assert data._snippets
+
+
+def test_a_query_is_planned_once_and_each_search_has_a_plan_of_its_own(conn):
+    """make_plan plans a query once per database (the memo) and gives each search its own Plan over the
+    same branches: what a search adds to its plan (alternatives, corrections) stays its own; an
+    alternative's branches, which say which alternative they search for, are not the query's."""
+    data = engine.search_data(conn)
+    data._lookups.clear()
+    first = plan.make_plan(data, "リボーク", None)
+    first.alternatives.append(("added by a search", None))
+    first.relaxed = False
+    second = plan.make_plan(data, "リボーク", None)
+    assert second is not first and second.alternatives == [] and second.relaxed
+    assert [id(branch) for branch in second.branches] == [id(branch) for branch in first.branches]
+    reading = Alternative("reading", "リボーク", "ja")
+    assert all(branch.expansion == "reading" for branch in plan.alternative_plan(data, reading, None).branches)
+    assert all(branch.expansion is None for branch in plan.make_plan(data, "リボーク", None).branches)
 
 
 def test_what_is_kept_is_bounded(conn, monkeypatch):
@@ -102,9 +126,17 @@ def test_what_is_kept_is_bounded(conn, monkeypatch):
     data = engine.search_data(conn)
     monkeypatch.setattr(search_data_module, "MAX_CACHED", 15)
     monkeypatch.setattr(search_data_module, "MAX_LARGE_CACHED", 6)
+    monkeypatch.setattr(search_data_module, "MAX_SNIPPETS", 30)
+    for store in (data._lookups, data._large_lookups, data._snippets):
+        store.clear()
     for number in range(12):  # 5 keys and 2 large ones a search: each memo empties more than once
         engine.search_page(conn, f"ダミー {number} カード")
         assert len(data._lookups) <= 16 and len(data._large_lookups) <= 7
+    kept = []
+    for query in ("ダミー", "リボーク", "クレーム", "プレイヤー", "明手"):  # 20 snippets each
+        engine.search_page(conn, query)
+        kept.append(len(data._snippets))
+    assert max(kept) <= 31 and kept != sorted(kept)  # bounded, and emptied on the way
     assert set(data.presented) <= set(data.rowids)
     assert set(data.links) <= set(data.rowids)
 

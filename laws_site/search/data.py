@@ -32,6 +32,8 @@ MAX_CACHED = 10_000  # per database: query words looked up in the glossary and v
 # per database: answers of up to ~30 KB each (a query's 索引 boosts: up to 65 units and their entries),
 # so that distinct queries cannot hold more than ~15 MB
 MAX_LARGE_CACHED = 500
+# per database: snippets (a unit's window of text around the words a branch marks, ~1 KB each), ~5 MB at most
+MAX_SNIPPETS = 5_000
 
 # Navigation rows repeat titles found elsewhere; they point to units rather than answer a query.
 NAVIGATION_KINDS = ("toc", "toc_entry", "index", "index_row", "index_entry")
@@ -114,6 +116,7 @@ class SearchData:
     def __post_init__(self):
         self._lookups: dict = {}
         self._large_lookups: dict = {}
+        self._snippets: dict = {}
         self._urls: dict[str, str] = {}
         # per unit, what presenting it as a result or a link always gives (laws_site/search/presentation.py):
         # at most one entry per unit of this database
@@ -176,6 +179,11 @@ class SearchData:
     def memo_large(self, key, compute):
         """`memo` for answers that may be large, emptied past MAX_LARGE_CACHED keys."""
         return _bounded(self._large_lookups, MAX_LARGE_CACHED, key, compute)
+
+    def snippet_memo(self, key, compute):
+        """`memo` for snippets (presentation.present: the same unit and marked words give the same snippet,
+        a quarter of presenting a page), emptied past MAX_SNIPPETS keys; a snippet is only read."""
+        return _bounded(self._snippets, MAX_SNIPPETS, key, compute)
 
     def index_entries_with(self, terms) -> list[IndexEntry]:
         found = {id(e): e for term in terms for e in self.index_by_term.get(term, [])}

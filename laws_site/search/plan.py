@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ingest.search import glossary
@@ -115,9 +115,26 @@ class Plan:
     # below everything the query itself finds
     alternatives: list[tuple[Alternative, "Plan"]] = field(default_factory=list)
 
+    def own_copy(self) -> "Plan":
+        """A plan of its own over the same branches: a search adds its alternatives and corrections to its
+        plan (engine.search_page, ranking.ranked_hits); nothing changes a branch once it is planned."""
+        return replace(
+            self,
+            branches=list(self.branches),
+            targets=dict(self.targets),
+            also_searched=list(self.also_searched),
+            alternatives=list(self.alternatives),
+        )
+
 
 def make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
-    """The query in each language, its glossary translations and its director vocabulary, without repeats."""
+    """The query in each language, its glossary translations and its director vocabulary, without repeats:
+    planned once per query and language for this database (the bounded memo, like the query's words and
+    alternatives: a sixth of a search's CPU was planning the same query again), a copy for each search."""
+    return data.memo(("plan", query, lang), lambda: _make_plan(data, query, lang)).own_copy()
+
+
+def _make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
     languages = [lang] if lang else ["ja", "zh"]
     branches: list[Branch] = []
     # kana means Japanese: its kanji alone, read as Chinese, would match noise (取り消した -> 取, 消)
@@ -252,8 +269,14 @@ def add_branch(branches: list[Branch], branch: Branch) -> Branch | None:
 
 def alternative_plan(data: SearchData, alternative: Alternative, lang: str | None) -> "Plan":
     """An alternative planned like a query of its own (its glossary and vocabulary included); its
-    branches say which alternative they search for."""
-    plan = make_plan(data, alternative.text, lang or alternative.lang)
+    branches say which alternative they search for. Planned once per alternative and language (make_plan)."""
+    key = ("alternative plan", alternative.kind, alternative.text, alternative.lang, lang)
+    return data.memo(key, lambda: _alternative_plan(data, alternative, lang)).own_copy()
+
+
+def _alternative_plan(data: SearchData, alternative: Alternative, lang: str | None) -> "Plan":
+    # branches of their own (not make_plan's, which the query typed as this text shares): they are marked below
+    plan = _make_plan(data, alternative.text, lang or alternative.lang)
     for branch in plan.branches:
         branch.via = branch.via or alternative.text
         branch.expansion = alternative.kind

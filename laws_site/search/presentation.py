@@ -37,11 +37,14 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
                 if held is not None
                 else marked_words(hit.branch, lexicon.light)
             )
-            spans = _shown_spans(shown, wanted)
+            spans = _shown_spans(shown, wanted) if held is not None else None
         lead = data.shown.leads.get(hit.id)  # a heading: its sub-units' text, not its title twice
         if lead is not None:  # the words a why names are its title's: its sub-units' text marks none of them
-            spans = lead_snippet(texts, lead, wanted if held is None else frozenset())
-        result = as_dict(data, hit, snippet(shown.text, spans) if lead is None else spans)
+            result = as_dict(data, hit, lead_snippet(texts, lead, wanted if held is None else frozenset()))
+        elif spans is None:  # the branch's words: the same for every search that marks them (data.snippet_memo)
+            result = as_dict(data, hit, branch_snippet(data, hit.id, shown, wanted))
+        else:
+            result = as_dict(data, hit, snippet(shown.text, spans))
         result["why"] = why(query, hit, shown, held, lexicon)
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
@@ -77,6 +80,11 @@ def marked_words(branch, light: frozenset[str]) -> frozenset[str]:
     if branch is None:
         return frozenset()
     return frozenset(word for word in branch.highlighted if word not in light) or branch.highlighted
+
+
+def branch_snippet(data: SearchData, unit: str, shown: ShownText, wanted: frozenset[str]) -> list[dict]:
+    """A unit's snippet marking the words of its branch, made once per unit and words (data.snippet_memo)."""
+    return data.snippet_memo((unit, wanted), lambda: snippet(shown.text, _shown_spans(shown, wanted)))
 
 
 def _shown_spans(shown: ShownText, wanted: frozenset[str]) -> list[tuple[int, int]]:
@@ -181,11 +189,19 @@ def word_languages(
         if alternative_plan.branches:
             read_as.setdefault(alternative.text, alternative_plan.branches[0].lang)
     read_as[query] = "ja" if data.lexicon.reads_as_japanese(query) else "zh"
-    listed = data.vocabulary.spoken_language
-    languages = {word: listed(word) or written_in(word, read_as.get(word)) for word in dict.fromkeys([query, *words])}
+    languages = {
+        word: spoken_language(data, word) or written_in(word, read_as.get(word))
+        for word in dict.fromkeys([query, *words])
+    }
     if cited:
         languages[query] = None
     return languages
+
+
+def spoken_language(data: SearchData, word: str) -> str | None:
+    """The language the vocabulary lists `word` in as a spoken form, once per word for this database (the
+    bounded memo): folding the word (vocabulary.search_key) was most of what word_languages took."""
+    return data.memo(("spoken language", word), lambda: (data.vocabulary.spoken_language(word),))[0]
 
 
 def written_in(word: str, read_as: str | None) -> str | None:
