@@ -1,7 +1,7 @@
-"""A sentence's bm25 (what tells apart units covering it alike, coverage.sentence_hits) counts a compound once: its
-clause searches the word whole or as the phrase of its pieces (オープニングリード, 「オープニング リード」), and FTS5 adds
-both phrases' scores, so a unit printing the compound often earned it twice and outranked one covering more of the
-sentence. On the server and offline alike (tests/test_search_parity.py)."""
+"""A sentence's bm25 (what tells apart units covering it alike, coverage.sentence_hits) counts a compound once, as
+the phrase of its pieces, which every printing of it matches. Its clause searches the word whole or as that phrase
+(オープニングリード, 「オープニング リード」), and FTS5 adds both phrases' scores: a unit printing the compound often
+earned it twice and outranked one covering more of the sentence. On the server and offline alike (tests/test_search_parity.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def test_a_compound_is_counted_once_not_again_as_its_pieces():
         ("終了", "終わる"),
         ("システムカド", "システム カド"),
     ]
-    assert bm25_clauses(clauses) == [("オプニングリド",), ("対戦 相手",), ("終了", "終わる"), ("システムカド",)]
+    assert bm25_clauses(clauses) == [("オプニング リド",), ("対戦 相手",), ("終了", "終わる"), ("システム カド",)]
 
 
 def test_a_gesture_at_the_opening_lead_is_no_lead_out_of_turn(search_conn):

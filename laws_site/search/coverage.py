@@ -165,10 +165,13 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
 
 
 def bm25_clauses(clauses) -> list[tuple[str, ...]]:
-    """The clauses as a sentence's bm25 counts them: a compound once, not again as the phrase of its pieces
-    (オープニングリード and 「オープニング リード」 are the one word the sentence says; both counted, a unit printing it
-    often outweighed one covering more of the sentence)."""
-    return [tuple(alt for alt in clause if alt == clause[0] or alt.replace(" ", "") != clause[0]) for clause in clauses]
+    """The clauses as a sentence's bm25 counts them: a compound once, as the phrase of its pieces (「オープニング リード」,
+    which every printing of the word matches), not again as the whole word (オープニングリード): FTS5 adds both phrases'
+    scores, and a unit printing the word often outweighed one covering more of the sentence."""
+    return [
+        tuple(alt for alt in clause if alt != clause[0] or not any(a.replace(" ", "") == alt for a in clause[1:]))
+        for clause in clauses
+    ]
 
 
 def branch_coverage(fts: OneSearch, data: SearchData, branch, doc: str | None) -> Covered:

@@ -11,9 +11,10 @@
 
   function bestScore(rows) { return (rows.length ? Math.max(...rows.map((r) => r[1])) : 0.0) || 1.0; }
 
-  /** search.coverage.bm25_clauses: a compound counted once in a sentence's bm25, not again as the phrase of its pieces. */
+  /** search.coverage.bm25_clauses: a compound counted once in a sentence's bm25, as the phrase of its pieces, not again whole. */
   function bm25Clauses(clauses) {
-    return clauses.map((clause) => clause.filter((alt, i) => i === 0 || alt.replace(/ /g, "") !== clause[0]));
+    return clauses.map((clause) =>
+      clause.filter((alt, i) => i !== 0 || !clause.slice(1).some((other) => other.replace(/ /g, "") === alt)));
   }
 
   Object.assign(S.Engine.prototype, {
