@@ -152,7 +152,7 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     if not shares:
         return {}
     clauses = branch.coverage_clauses or branch.clauses
-    rows = fts_rows(fts, data, tokenize.fts_match(clauses, "OR"), branch.lang, doc)
+    rows = fts_rows(fts, data, tokenize.fts_match(bm25_clauses(clauses), "OR"), branch.lang, doc)
     best = max((score for _, score in rows), default=0.0) or 1.0
     bm25 = {rowid: score / best for rowid, score in rows}
     weight = situation_weights(data)
@@ -162,6 +162,16 @@ def sentence_hits(fts: OneSearch, data: SearchData, branch, doc: str | None) -> 
     }
     parts_first(data, scores, covered)
     return {rowid: [score, branch, "any", None] for rowid, score in scores.items()}
+
+
+def bm25_clauses(clauses) -> list[tuple[str, ...]]:
+    """The clauses as a sentence's bm25 counts them: a compound once, as the phrase of its pieces (「オープニング リード」,
+    which every printing of the word matches), not again as the whole word (オープニングリード): FTS5 adds both phrases'
+    scores, and a unit printing the word often outweighed one covering more of the sentence."""
+    return [
+        tuple(alt for alt in clause if alt != clause[0] or not any(a.replace(" ", "") == alt for a in clause[1:]))
+        for clause in clauses
+    ]
 
 
 def branch_coverage(fts: OneSearch, data: SearchData, branch, doc: str | None) -> Covered:

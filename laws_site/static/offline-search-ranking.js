@@ -11,6 +11,12 @@
 
   function bestScore(rows) { return (rows.length ? Math.max(...rows.map((r) => r[1])) : 0.0) || 1.0; }
 
+  /** search.coverage.bm25_clauses: a compound counted once in a sentence's bm25, as the phrase of its pieces, not again whole. */
+  function bm25Clauses(clauses) {
+    return clauses.map((clause) =>
+      clause.filter((alt, i) => i !== 0 || !clause.slice(1).some((other) => other.replace(/ /g, "") === alt)));
+  }
+
   Object.assign(S.Engine.prototype, {
     strictHits(branches, doc, indexBoost, relaxed) {
       const found = new Map();
@@ -257,7 +263,7 @@
       const covered = this.coveredWords(clauses, branch.lang, doc, branch.termShares);
       const shares = this.shares(covered);
       if (!shares.size) return new Map();
-      const rows = this.fts(ftsExpression(clauses, "OR"), branch.lang, doc);
+      const rows = this.fts(ftsExpression(bm25Clauses(clauses), "OR"), branch.lang, doc);
       const best = bestScore(rows);
       const bm25 = new Map(rows.map(([rowid, score]) => [rowid, score / best]));
       const scores = new Map([...shares].map(([rowid, share]) =>
