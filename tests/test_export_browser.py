@@ -127,6 +127,38 @@ def test_a_page_the_copy_lacks_is_said_in_the_addresss_language_before_it_is_sav
         context.close()
 
 
+# every text the search page's note shows, kept across the reload that follows the saving
+RECORD_NOTES = """
+new MutationObserver(() => {
+  const note = document.querySelector("#offline-search .offline-note");
+  const said = JSON.parse(sessionStorage.getItem("notes") || "[]");
+  if (note && note.textContent && said[said.length - 1] !== note.textContent) {
+    said.push(note.textContent);
+    sessionStorage.setItem("notes", JSON.stringify(said));
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def test_search_on_the_first_visit_says_it_is_loading_not_that_nothing_is_saved(phone, static_host):
+    """The first visit to the static copy is a search: online, while the worker saves the search data, the page
+    said 'The offline search data is not saved yet: go online once' for seconds before the results came.
+    It says the data is loading (offline-search.js savingNow), then shows the results."""
+    context = phone[0].browser.new_context(**VIEWPORTS["phone"])
+    try:
+        context.add_init_script(RECORD_NOTES)
+        page = context.new_page()
+        page.goto(static_host + "/-/search?q=" + quote("リボーク"))
+        box = page.locator("#offline-search")
+        not_saved, loading = box.get_attribute("data-not-saved"), box.get_attribute("data-loading")
+        page.wait_for_selector("#offline-results .search-results a", timeout=SAVE_TIMEOUT_MS)
+        said = page.evaluate("JSON.parse(sessionStorage.getItem('notes') || '[]')")
+        assert not_saved not in said, said
+        assert loading == "検索データを読み込んでいます…" and loading in said, said
+    finally:
+        context.close()
+
+
 async def server_top(datasette, query: str) -> str | None:
     answer = (await datasette.client.get("/-/search.json", params={"q": query})).json()
     return answer["results"][0]["url"] if answer.get("results") else None

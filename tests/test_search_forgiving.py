@@ -10,6 +10,7 @@ import pytest
 
 from ingest.text import forgiving
 from laws_site.search import engine as searching
+from laws_site.search import expansions as expansions_module
 from laws_site.search import plan
 
 
@@ -440,3 +441,47 @@ def test_kana_read_as_grammar_and_single_letters_finds_nothing(conn, query, resu
     that print する or た. A kana query with a word in it is read as before."""
     total = searching.search_page(conn, query, limit=5)["total"]
     assert total == results if results is not None else total > 0, total
+
+
+# ---------------------------------------------------------------- far-fetched readings of nonsense
+
+
+@pytest.mark.parametrize(
+    "query, results",
+    [
+        ("ゼヤキヤセ", 0),  # consonants s-k-s only: success (4 units)
+        ("やぢぼぷ", 0),  # j-b-p: give up (27)
+        ("ベプシ", 0),  # b-p-s: vps, an abbreviation said letter by letter (32)
+        ("えどかり", 0),  # d-k-r: declarer (187)
+        ("あいうえお", 0),  # 上 of うえ, 2 of 5 letters (54)
+        ("せるえうえ", 0),  # 上 again, after an auxiliary and a stem (54)
+        ("アジャスティッドスコア", None),  # adjusted score, as before
+        ("デクレアラー", None),  # declarer, as before
+        ("まちがったじょうほう", None),  # 間違った情報: words make up the query
+        ("うえ", None),  # 上, the whole query
+    ],
+)
+def test_nonsense_read_by_consonants_or_one_word_inside_finds_nothing(conn, query, results):
+    """A kana query is read as an English loanword only when its sound, vowels where they fall, is close to the
+    word's (expansions.sounds_close), and as its Japanese words only when they make up half its letters
+    (words.Lexicon.reads_kana_as_words): a mistyped query found 187 units through declarer, 54 through 上."""
+    page = searching.search_page(conn, query, limit=5)
+    assert page["total"] == results if results is not None else page["total"] > 0, page["total"]
+    if results == 0:
+        assert not page.get("also_searched"), page.get("also_searched")
+
+
+@pytest.mark.parametrize(
+    "kana, term, close",
+    [
+        ("デクレアラー", "declarer", True),
+        ("スクリーン", "screens", True),
+        ("アジャスティッドスコア", "adjusted score", True),
+        ("えどかり", "declarer", False),
+        ("ゼヤキヤセ", "success", False),
+        ("ベプシ", "vps", False),  # no vowel: an abbreviation is no sound
+    ],
+)
+def test_a_sound_is_close_only_with_its_vowels_where_they_fall(kana, term, close):
+    heard = forgiving.sound_pattern(kana, japanese=True)
+    assert expansions_module.sounds_close(heard, term) is close

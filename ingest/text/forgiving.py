@@ -132,32 +132,56 @@ SHARED_RULES = [
 ]
 
 
+# the vowels katakana adds after a consonant that English writes with none: u or o before another
+# consonant or at the end (スクリーン, カード), i or u at the end (ブリッジ, ダブル)
+ADDED_VOWEL_RULES = [(r"(?<=[^aeiou])[uo](?=[^aeiou]|$)", ""), (r"(?<=[^aeiou])[iu]$", "")]
+# SHARED_RULES with each run of vowels kept as V, not dropped (sound_pattern)
+VOWEL_RUN = "V"
+PATTERN_RULES = [(r"[aeiou]+", VOWEL_RUN) if p == r"[aeiou]" else (p, r) for p, r in SHARED_RULES]
+
 _ENGLISH = [(re.compile(p), r) for p, r in ENGLISH_RULES]
 _ROMAJI = [(re.compile(p), r) for p, r in ROMAJI_RULES]
 _SHARED = [(re.compile(p), r) for p, r in SHARED_RULES]
+_ADDED_VOWELS = [(re.compile(p), r) for p, r in ADDED_VOWEL_RULES]
+_PATTERN = [(re.compile(p), r) for p, r in PATTERN_RULES]
 ENGLISH_WORDS_RE = re.compile(r"[a-z]+")
 
 
 def sound_key(text: str, japanese: bool) -> str:
     """The consonant skeleton of an English term (japanese=False) or of a loanword's romaji /
     katakana (japanese=True); '' when there is nothing to compare."""
+    return _applied(_SHARED, _spelled(text, japanese))
+
+
+def sound_pattern(text: str, japanese: bool) -> str:
+    """The skeleton with each run of vowels kept as V where it falls (declarer and デクレアラー: dVkrVrV),
+    after the vowels katakana adds to a consonant (ク of デクレアラー, ド of カード, the last ブ of ダブル), for how
+    close two sounds are, not only whether their consonants agree (えどかり: VdkVr); '' when there is nothing
+    to compare."""
+    spelled = _spelled(text, japanese)
+    if spelled and japanese:
+        spelled = _applied(_ADDED_VOWELS, spelled)
+    return _applied(_PATTERN, spelled)
+
+
+def _spelled(text: str, japanese: bool) -> str:
+    """The katakana's romaji (japanese=True) or the English words through ENGLISH_RULES, joined; ''
+    when the text is neither."""
     if japanese:
         kana = to_katakana(text)
         if not KATAKANA_ONLY_RE.match(kana):
             return ""
-        spelled = jaconv.kata2alphabet(kana.replace("・", "")).replace("-", "")
-        for pattern, replacement in _ROMAJI:
-            spelled = pattern.sub(replacement, spelled)
-        words = [spelled]
-    else:
-        spelled = unicodedata.normalize("NFKC", text).lower()
-        if not ASCII_WORDS_RE.match(spelled.strip()):
-            return ""
-        words = [english_sound(word) for word in ENGLISH_WORDS_RE.findall(spelled)]
-    joined = "".join(words)
-    for pattern, replacement in _SHARED:
-        joined = pattern.sub(replacement, joined)
-    return joined
+        return _applied(_ROMAJI, jaconv.kata2alphabet(kana.replace("・", "")).replace("-", ""))
+    spelled = unicodedata.normalize("NFKC", text).lower()
+    if not ASCII_WORDS_RE.match(spelled.strip()):
+        return ""
+    return "".join(english_sound(word) for word in ENGLISH_WORDS_RE.findall(spelled))
+
+
+def _applied(rules, text: str) -> str:
+    for pattern, replacement in rules:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 @lru_cache(maxsize=4096)

@@ -86,6 +86,7 @@ def rules() -> dict:
     return {
         "words": {
             "unknown_run": words.UNKNOWN_RUN_COST,
+            "kana_words_share": words.KANA_WORDS_SHARE,
             "unknown_char": words.UNKNOWN_CHAR_COST,
             "kana_runs": [js_pattern(run) for run in words.KANA_RUN_RES],
             "hiragana": js_pattern(words.HIRAGANA_RE),
@@ -131,11 +132,15 @@ def rules() -> dict:
             "english": substitutions(forgiving.ENGLISH_RULES),
             "romaji_rules": substitutions(forgiving.ROMAJI_RULES),
             "shared": substitutions(forgiving.SHARED_RULES),
+            "added_vowels": substitutions(forgiving.ADDED_VOWEL_RULES),
+            "pattern": substitutions(forgiving.PATTERN_RULES),
+            "vowel_run": forgiving.VOWEL_RUN,
         },
         "expansions": {
             "few": expansions.FEW,
             "max_key_chars": expansions.MAX_KEY_CHARS,
             "min_sound_key": expansions.MIN_SOUND_KEY,
+            "min_sound_likeness": expansions.MIN_SOUND_LIKENESS,
             "max_alternatives": expansions.MAX_ALTERNATIVES,
             "max_each": expansions.MAX_EACH,
             "particles": expansions.PARTICLES,

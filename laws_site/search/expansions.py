@@ -11,7 +11,8 @@ offline app repeats it):
    (じゅんばんがいのりーど -> 順番外のリード); if none fits, the query in katakana. Kind "reading".
 2. romaji query (syllables only: ribooku): kana = romaji_to_kana(q), then as 1. Kind "romaji".
 3. katakana query (or the kana of 1-2): s = sound_key(kana, japanese=True); the English terms whose
-   `sound` key equals s (keys of 3 consonants or more) -> each English term, searched with its
+   `sound` key equals s (keys of 3 consonants or more) and whose sound pattern, vowels kept, is close to the
+   kana's (sounds_close) -> each English term, searched with its
    glossary and vocabulary translations (アジャスティッドスコア -> adjusted score -> 調整スコア).
 4. Japanese query: its tokens joined (query_terms) as a `synonym` key, else each token the index
    does not hold replaced by its synonym -> the corpus words (one alternative per target).
@@ -42,6 +43,7 @@ from laws_site.read import queries
 FEW = 3  # fewer units than this from the query itself: offer corrections
 MAX_KEY_CHARS = 40  # longer kana queries are not segmented
 MIN_SOUND_KEY = 3  # consonants; shorter skeletons match too many English words
+MIN_SOUND_LIKENESS = 0.7  # sounds_close: the share of places two sound patterns agree in
 MAX_ALTERNATIVES = 4
 MAX_EACH = 2  # sounds, synonyms, corrections: the first two of each
 # a correction is a word of the corpus at most SHORT_EDITS edits from a typed word of SHORT_CHARS
@@ -174,7 +176,17 @@ def sounds_like(data: ExpansionData, kana: str) -> list[str]:
     key = forgiving.sound_key(forgiving.to_katakana(kana), japanese=True)
     if len(key) < MIN_SOUND_KEY:
         return []
-    return data.sounds.get(key, [])[:MAX_EACH]
+    heard = forgiving.sound_pattern(forgiving.to_katakana(kana), japanese=True)
+    return [term for term in data.sounds.get(key, []) if sounds_close(heard, term)][:MAX_EACH]
+
+
+def sounds_close(heard: str, term: str) -> bool:
+    """Whether the English term sounds like the kana whose sound_pattern is `heard`: its own pattern has a
+    vowel (an abbreviation, vps, dbl, is said letter by letter: ベプシ is no vps) and agrees with it in at
+    least MIN_SOUND_LIKENESS of its places, consonants and vowels (えどかり VdkVr against declarer's dVkrVrV:
+    0.43; デクレアラー 1.0; スクリーン against screens 0.83). Consonants alone matched nonsense (ゼヤキヤセ: success)."""
+    said = forgiving.sound_pattern(term, japanese=False)
+    return forgiving.VOWEL_RUN in said and Levenshtein.normalized_similarity(heard, said) >= MIN_SOUND_LIKENESS
 
 
 def synonyms(data: ExpansionData, text: str, ja_terms=None) -> list[str]:

@@ -31,6 +31,9 @@ UNKNOWN_CHAR_COST = 2_000_000
 # know (りぼーく, ためらい) is one unknown word, not single kana that happen to be words of the corpus
 KANA_RUN_RES = (re.compile("[\u30a0-\u30ff]"), re.compile("[\u3041-\u309fー]"))
 HIRAGANA_RE = re.compile("[\u3041-\u309f]")
+# a kana query is read as its words when they account for at least this share of its letters; less is a word
+# found inside letters that say nothing (せるえうえ: 上 of うえ), not what the query says
+KANA_WORDS_SHARE = 0.5
 # a word the Laws print in katakana typed in hiragana inside a sentence (ダミーがかーどを: a phone's kana keyboard
 # before conversion) is that word, at the cost of two words: a cut into words the lexicon knows wins over it
 # (あげますと is あげ + ます + と, not あげ + マスト)
@@ -346,16 +349,30 @@ class Lexicon:
         return list(dict.fromkeys(clauses)) or [(term,) for term in terms]
 
     def reads_kana_as_words(self, text: str) -> bool:
-        """Whether a query typed in kana only holds a word to search for: a content word (not a particle or an
-        auxiliary, not a light word) of two letters or more. A nonsense query read as single letters and
-        grammar (うずすね, さもが: す and さ read as する between particles; けむた, なはれ: auxiliaries only;
-        ごてお: ご, お read as 御) found hundreds of units by those words, as if they were what it said. A query
-        with kanji, Latin letters or digits is read as before, and a kana word the lexicon does not know
-        (ほげほげ) is a word as typed."""
+        """Whether a query typed in kana only holds words to search for: a content word (not a particle or an
+        auxiliary, not a light word) of two letters or more, and words that account for at least KANA_WORDS_SHARE
+        of its letters: words of two letters or more, and the grammar after a word (パスしないといけないのにビッド
+        してしまった: all but the two し). A nonsense query read as single letters and grammar (うずすね, さもが: す and
+        さ read as する between particles; けむた, なはれ: auxiliaries only; ごてお: ご, お read as 御) found hundreds
+        of units by those words, as if they were what it said; one read as a word found inside letters that say
+        nothing (the five vowels typed in order: あ, い, お alone; せるえうえ: an auxiliary and a stem before any word; 上 of うえ, 2 of 5
+        letters) found 54. A query with kanji, Latin letters or digits is read as before, and a kana word the
+        lexicon does not know (ほげほげ) is a word as typed."""
         cleaned = unicodedata.normalize("NFKC", tokenize.clean_query(text))
-        return not forgiving.is_kana(cleaned) or any(
-            not w.dropped and w.norm not in self.light and w.end - w.begin > 1 for w in self.cut(cleaned)
-        )
+        if not forgiving.is_kana(cleaned):
+            return True
+        words = self.cut(cleaned)
+        if not any(not w.dropped and w.norm not in self.light and w.end - w.begin > 1 for w in words):
+            return False
+        accounted, after_a_word = 0, False
+        for word in words:
+            size = word.end - word.begin
+            if word.dropped:
+                accounted += size if after_a_word else 0  # grammar before any word says nothing
+            else:
+                after_a_word = True
+                accounted += size if size > 1 else 0  # a letter read alone as a word (あ, い, お) says nothing
+        return accounted >= KANA_WORDS_SHARE * len(cleaned.replace(" ", ""))
 
     def lone_word(self, text: str) -> str | None:
         """The one content word of a query that adds only light or grammatical words to it, as typed

@@ -4,7 +4,7 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, QueryError, useRules, compiled, applySteps, replaceAll, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, termsKey, wordsOf, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
+  const { K, QueryError, useRules, compiled, applySteps, replaceAll, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, soundPattern, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, termsKey, wordsOf, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, matchSpans, mergeSpans, snippet } = S;
 
   // ---------------------------------------------------------------- the engine
 
@@ -254,10 +254,20 @@
     }
 
     /** words.Lexicon.reads_kana_as_words: a kana-only query holds a content word (not dropped, not light) of two
-     * letters or more; any other query reads as words. */
+     * letters or more, and its words of two letters or more and the grammar after a word account for at least
+     * kana_words_share of its letters; any other query reads as words. */
     readsKanaAsWords(query) {
       const cleaned = cleanQuery(query).normalize("NFKC");
-      return !isKana(cleaned) || this.japaneseTokens(cleaned).some((t) => !t.dropped && !this.situations.light.has(t.norm) && t.end - t.begin > 1);
+      if (!isKana(cleaned)) return true;
+      const words = this.japaneseTokens(cleaned);
+      if (!words.some((t) => !t.dropped && !this.situations.light.has(t.norm) && t.end - t.begin > 1)) return false;
+      let accounted = 0, afterAWord = false;
+      for (const t of words) {
+        const size = t.end - t.begin;
+        if (t.dropped) accounted += afterAWord ? size : 0;
+        else { afterAWord = true; accounted += size > 1 ? size : 0; }
+      }
+      return accounted >= K.words.kana_words_share * [...cleaned.replace(/ /g, "")].length;
     }
 
     /** search.plan.lookup_text: the query, or its one content word when the rest are light (クレームした). */
@@ -570,6 +580,14 @@
 
     // --------------------------------------------- issue 24's expansions (laws_site/search/expansions.py)
 
+    /** expansions.sounds_close: the term's sound pattern has a vowel and agrees with the kana's in min_sound_likeness of its places. */
+    soundsClose(heard, term) {
+      const said = soundPattern(this.pack.expansions.romaji, term, false);
+      const longest = Math.max([...heard].length, [...said].length);
+      const likeness = longest ? 1 - S.forgiving.levenshtein(heard, said, false) / longest : 1;
+      return said.includes(K.forgiving.vowel_run) && likeness >= K.expansions.min_sound_likeness;
+    }
+
     alternatives(query, lang) {
       const e = this.pack.expansions;
       const found = [];
@@ -584,7 +602,11 @@
       }
       if (kana) {
         const key = soundKey(e.romaji, toKatakana(kana), true);
-        if (key.length >= K.expansions.min_sound_key) for (const term of (e.sounds[key] || []).slice(0, K.expansions.max_each)) found.push({ kind: "sound", text: term, lang: null });
+        if (key.length >= K.expansions.min_sound_key) {
+          const heard = soundPattern(e.romaji, toKatakana(kana), true);
+          const close = (e.sounds[key] || []).filter((term) => this.soundsClose(heard, term));
+          for (const term of close.slice(0, K.expansions.max_each)) found.push({ kind: "sound", text: term, lang: null });
+        }
       }
       if (K.scripts.han.test(text) || isKana(text)) {
         for (const t of this.synonymsOf(text)) found.push({ kind: "synonym", text: t, lang: "ja" });

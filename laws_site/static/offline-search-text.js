@@ -100,20 +100,23 @@
     const kana = text.replace(/-/g, "ー").replace(/'/g, "").split(/\s+/).filter(Boolean).map((w) => alphabetToKana(tables, w)).join("").replace(/n/g, "ん");
     return isKana(kana) ? kana : null;
   }
-  function soundKey(tables, text, japanese) {
-    let words;
+  function soundSpelled(tables, text, japanese) {   // forgiving._spelled
     if (japanese) {
       const kana = toKatakana(text);
       if (!K.forgiving.katakana_only.test(kana)) return "";
-      let spelled = kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, "");
-      spelled = applySteps(K.forgiving.romaji_rules, spelled);
-      words = [spelled];
-    } else {
-      const spelled = text.normalize("NFKC").toLowerCase();
-      if (!K.forgiving.ascii_words.test(pyStrip(spelled))) return "";
-      words = (spelled.match(K.forgiving.english_words) || []).map((w) => applySteps(K.forgiving.english, w));
+      return applySteps(K.forgiving.romaji_rules, kanaToAlphabet(tables, toHiragana(kana.replace(/・/g, ""))).replace(/-/g, ""));
     }
-    return applySteps(K.forgiving.shared, words.join(""));
+    const spelled = text.normalize("NFKC").toLowerCase();
+    if (!K.forgiving.ascii_words.test(pyStrip(spelled))) return "";
+    return (spelled.match(K.forgiving.english_words) || []).map((w) => applySteps(K.forgiving.english, w)).join("");
+  }
+  function soundKey(tables, text, japanese) {
+    return applySteps(K.forgiving.shared, soundSpelled(tables, text, japanese));
+  }
+  function soundPattern(tables, text, japanese) {   // forgiving.sound_pattern: vowels kept as V where they fall
+    let spelled = soundSpelled(tables, text, japanese);
+    if (spelled && japanese) spelled = applySteps(K.forgiving.added_vowels, spelled);
+    return applySteps(K.forgiving.pattern, spelled);
   }
 
   function levenshtein(a, b, swaps) {   // OSA when swaps (a swap of neighbours counts one edit), as rapidfuzz
@@ -365,7 +368,7 @@
     return parts;
   }
 
-  S.forgiving = { kanaKey, romajiToKana, soundKey, levenshtein };
-  Object.assign(S, { K, QueryError, useRules, compiled, applySteps, replaceAll, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, wordsOf, termsKey, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
+  S.forgiving = { kanaKey, romajiToKana, soundKey, soundPattern, levenshtein };
+  Object.assign(S, { K, QueryError, useRules, compiled, applySteps, replaceAll, fill, message, pyStrip, generalKatakanaFold, fold, cleanQuery, toKatakana, isKana, kanaKey, romajiToKana, soundKey, soundPattern, closest, squeeze, lawSpelling, regulationSpelling, noteSpelling, citationCandidates, candidateRefs, namedDocument, splitCitations, lawAncestors, lawOf, latinRuns, permalink, unitLink, wordsOf, termsKey, sameList, uniqueBy, owns, remembered, englishKey, katakanaRuns, ftsExpression, unicode61, matchSpans, mergeSpans, snippet });
   if (typeof module !== "undefined" && module.exports) module.exports = S;
 })(typeof self !== "undefined" ? self : globalThis);

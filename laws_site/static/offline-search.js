@@ -356,6 +356,13 @@
     link.hidden = false;
   }
 
+  /** Whether the search data is being saved as the page shows: online, with a service worker that controls no
+   * page yet - a static copy's first visit (export.py READY_SCRIPT reloads the page once the worker answers).
+   * "Not saved yet: go online once" was untrue there for the seconds the saving takes. */
+  function savingNow() {
+    return navigator.onLine && !!navigator.serviceWorker && !navigator.serviceWorker.controller;
+  }
+
   function offlinePage() {
     const about = document.getElementById("offline-about");
     const unavailable = document.getElementById("offline-unavailable");
@@ -394,7 +401,7 @@
       searchBox.querySelector(".offline-note").textContent = shown.note;
       mark();
     }).catch((error) => {
-      searchBox.querySelector(".offline-note").textContent = words.notSaved;
+      searchBox.querySelector(".offline-note").textContent = savingNow() ? words.loading : words.notSaved;
       document.documentElement.setAttribute("data-offline-search-error", String(error && error.message || error));
     });
   }
