@@ -62,6 +62,23 @@ def test_a_particle_before_its_own_object_is_a_preposition(search_conn):
     assert "外す" not in read(search_conn, "he took the card off the table")
     assert "入れる" in read(search_conn, "he put the card in the wrong pocket")
     assert "戻す" in read(search_conn, "he put the cards back in the board")  # the particle before "in" still reads
+    # before an object pronoun too: "put another card on it" (45E2, a fifth card) is put, no put on
+    words = read(search_conn, "declarer put another card on it from dummy")
+    assert "置く" in words and "掛ける" not in words, words
+
+
+def test_a_verb_of_saying_before_a_clause_reads_nothing(search_conn):
+    """ "said we had written down one trick too many" (79B3), "says he made ten tricks" (65D), "said the rest are
+    mine" (68A) only report what the clause tells: no 言う (19A2 デノミネーションを言わないようにする, a call's own
+    words) shown as also searched; "said small from dummy" (46B1(c)) is the designation's own words and keeps it."""
+    for query in (
+        "they came back and said we had written down one trick too many",
+        "declarer says he made ten tricks",
+        "declarer put his cards on the table and said the rest are mine",
+        "he said that the lead was out of turn",
+    ):
+        assert "言う" not in read(search_conn, query), query
+    assert "言う" in read(search_conn, "declarer said small from dummy")
 
 
 def test_two_typed_words_never_read_one_written_word(search_conn):
@@ -267,6 +284,8 @@ READ_ALIKE = [
     "the rest of the hand, before the hands went back, after the hand",
     "he bid at the same moment as I did, which call stands, and they led at the same instant",
     "he doubled his own partner's bid and she redoubled her partner's double",
+    "all four had played to the trick and then declarer put another card on it from dummy",
+    "they said we had written down one trick too many, he said the rest are mine and declarer said small",
 ]
 
 

@@ -67,6 +67,7 @@ from laws_site.search.english_places import (
     fronted_object,
     hand_as_a_time,
     phrasal_verbs,
+    reported_speech,
     sense_by_place,
     unknown_phrasal_verbs,
     verb_by_place,
@@ -418,6 +419,7 @@ def read_terms(
         if start == word.start() and end > word.end()
     }
     carried |= verbs_of_other_objects(words)
+    carried |= reported_speech(words)
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)
     particles = phrasal_verbs(table, words)
