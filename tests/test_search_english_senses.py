@@ -81,6 +81,15 @@ def test_a_verb_of_saying_before_a_clause_reads_nothing(search_conn):
     assert "言う" in read(search_conn, "declarer said small from dummy")
 
 
+def test_function_words_together_read_only_a_term_so_named(search_conn):
+    """ "dummy got up" (43A2(b) 席を離れてはならない) read nothing: got and up are each function words, and a run of
+    them named no term; it reads the vocabulary's Leaving the Seat, 席を離れ, and a purpose said (so that) 目的, while
+    runs no glossary or vocabulary term names ("got to", "out of") still read nothing."""
+    assert "席を離れ" in read(search_conn, "dummy got up and walked round behind declarer")
+    assert "目的" in read(search_conn, "he asked only so that his partner would lead a spade")
+    assert read(search_conn, "got to") == [] and read(search_conn, "out of") == []
+
+
 def test_two_typed_words_never_read_one_written_word(search_conn):
     """ "before the hands" lost its "the" as a term's function word and joined into beforehand, JMdict's 予め,
     shown as also searched (62D1's query: before the hands went back); a key only ever written as one word
@@ -286,6 +295,7 @@ READ_ALIKE = [
     "he doubled his own partner's bid and she redoubled her partner's double",
     "all four had played to the trick and then declarer put another card on it from dummy",
     "they said we had written down one trick too many, he said the rest are mine and declarer said small",
+    "dummy got up, he gets up and left his seat, he got to call, out of it so that",
 ]
 
 

@@ -200,7 +200,6 @@ def rules() -> dict:
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "negation": english_lexicon.NEGATION,
-            "purpose_phrases": list(english_lexicon.PURPOSE_PHRASES),
             "negating_openers": [list(opener) for opener in english_lexicon.NEGATING_OPENERS],
             "inability": english_lexicon.INABILITY,
             "inability_openers": [list(opener) for opener in english_lexicon.INABILITY_OPENERS],

@@ -200,6 +200,8 @@ def translations(
     for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
         table[form] = japanese
     for english, japanese, word, _ in dictionary:
+        if all(part in FUNCTION_WORDS for part in english.split()):
+            continue  # function words alone name only a term of the glossary or the vocabulary (span_keys)
         if any(key in named for key in stems(term_key(english))):
             continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
         # an infinitive's row is the verb's sense ("to turn": 変える), never the noun a term names (Turn: 順番)

@@ -539,7 +539,8 @@
     spanKeys(words) {
       const T = K.translation;
       // none of function words alone, but a purpose said (english_lexicon.PURPOSE_PHRASES: so that, 目的)
-      if (words.every((w) => T.function_words.includes(w))) return T.purpose_phrases.includes(words.join(" ")) ? [words.join("")] : [];
+      // english_keys.span_keys: several function words key as typed (a purpose said, a glossary or vocabulary term: got up)
+      if (words.every((w) => T.function_words.includes(w))) return words.length > 1 ? [words.join("")] : [];
       // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
       const opener = T.negating_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
       const negated = opener ? this.spanKeys([T.negation, ...words.slice(opener.length)]) : [];
