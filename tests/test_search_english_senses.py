@@ -222,6 +222,13 @@ def test_what_a_call_means_is_its_meaning(search_conn):
     assert "意味" in words and "方法" not in words, words
 
 
+def test_seats_swapped_are_seats_changed(search_conn):
+    """ "north and south swapped seats" (5A 席（NSEW）をセッション中に変えるにはディレクターの指示または許可を必要とする)
+    read JMdict's 移す, which the Laws print only for tricks transferred (64A1 トリックを移す): swap reads 変える."""
+    words = read(search_conn, "north and south swapped seats halfway through the session")
+    assert "変える" in words and "移す" not in words, words
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
