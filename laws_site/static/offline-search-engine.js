@@ -535,10 +535,9 @@
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
      * then the same without the function words inside (changed his mind: change mind), unless one is a conjunction;
-     * none of function words alone. */
+     * a single function word none (several: as typed). */
     spanKeys(words) {
       const T = K.translation;
-      // none of function words alone, but a purpose said (english_lexicon.PURPOSE_PHRASES: so that, 目的)
       // english_keys.span_keys: several function words key as typed (a purpose said, a glossary or vocabulary term: got up)
       if (words.every((w) => T.function_words.includes(w))) return words.length > 1 ? [words.join("")] : [];
       // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
