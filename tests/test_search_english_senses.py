@@ -62,6 +62,32 @@ def test_a_particle_before_its_own_object_is_a_preposition(search_conn):
     assert "外す" not in read(search_conn, "he took the card off the table")
     assert "入れる" in read(search_conn, "he put the card in the wrong pocket")
     assert "戻す" in read(search_conn, "he put the cards back in the board")  # the particle before "in" still reads
+    # before an object pronoun too: "put another card on it" (45E2, a fifth card) is put, no put on
+    words = read(search_conn, "declarer put another card on it from dummy")
+    assert "置く" in words and "掛ける" not in words, words
+
+
+def test_a_verb_of_saying_before_a_clause_reads_nothing(search_conn):
+    """ "said we had written down one trick too many" (79B3), "says he made ten tricks" (65D), "said the rest are
+    mine" (68A) only report what the clause tells: no 言う (19A2 デノミネーションを言わないようにする, a call's own
+    words) shown as also searched; "said small from dummy" (46B1(c)) is the designation's own words and keeps it."""
+    for query in (
+        "they came back and said we had written down one trick too many",
+        "declarer says he made ten tricks",
+        "declarer put his cards on the table and said the rest are mine",
+        "he said that the lead was out of turn",
+    ):
+        assert "言う" not in read(search_conn, query), query
+    assert "言う" in read(search_conn, "declarer said small from dummy")
+
+
+def test_function_words_together_read_only_a_term_so_named(search_conn):
+    """ "dummy got up" (43A2(b) 席を離れてはならない) read nothing: got and up are each function words, and a run of
+    them named no term; it reads the vocabulary's Leaving the Seat, 席を離れ, and a purpose said (so that) 目的, while
+    runs no glossary or vocabulary term names ("got to", "out of") still read nothing."""
+    assert "席を離れ" in read(search_conn, "dummy got up and walked round behind declarer")
+    assert "目的" in read(search_conn, "he asked only so that his partner would lead a spade")
+    assert read(search_conn, "got to") == [] and read(search_conn, "out of") == []
 
 
 def test_two_typed_words_never_read_one_written_word(search_conn):
@@ -196,6 +222,13 @@ def test_what_a_call_means_is_its_meaning(search_conn):
     assert "意味" in words and "方法" not in words, words
 
 
+def test_seats_swapped_are_seats_changed(search_conn):
+    """ "north and south swapped seats" (5A 席（NSEW）をセッション中に変えるにはディレクターの指示または許可を必要とする)
+    read JMdict's 移す, which the Laws print only for tricks transferred (64A1 トリックを移す): swap reads 変える."""
+    words = read(search_conn, "north and south swapped seats halfway through the session")
+    assert "変える" in words and "移す" not in words, words
+
+
 def test_disagreeing_is_not_differing(search_conn):
     """disagree read JMdict's 異なる ("to differ; to vary; to disagree"), the Laws' word for a call other than
     intended (25A1 意図と異なるコール), shown as also searched for a claim disputed; disagreement read 不一致, 13A1's
@@ -267,6 +300,9 @@ READ_ALIKE = [
     "the rest of the hand, before the hands went back, after the hand",
     "he bid at the same moment as I did, which call stands, and they led at the same instant",
     "he doubled his own partner's bid and she redoubled her partner's double",
+    "all four had played to the trick and then declarer put another card on it from dummy",
+    "they said we had written down one trick too many, he said the rest are mine and declarer said small",
+    "dummy got up, he gets up and left his seat, he got to call, out of it so that",
 ]
 
 

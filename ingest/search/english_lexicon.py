@@ -147,7 +147,8 @@ STRANDED_PREPOSITIONS = frozenset("for about at with".split())
 # after the verb "out of" is a preposition's ("ran out of time"), and so is any other particle before "of" ("in
 # the back of the board"); a term holding "out of" (out of turn) is longer and still wins
 PARTICLE_AFTER_OBJECT_BEFORE_OF = "out"
-# before the words an object begins with (OBJECT_WORDS) a particle is a preposition heading a phrase of its own:
+# before the words an object begins with (OBJECT_WORDS), or an object pronoun (OBJECT_PRONOUNS: "put another card on
+# it"), a particle is a preposition heading a phrase of its own:
 # "put his cards on the table" is put (置く), not put on (掛ける, to wear); but "in" there says where the object goes
 # into, the phrasal verb's own sense: "put the card in the wrong pocket" is put in, 入れる (90B6 ポケットに入れる)
 PARTICLE_INTO_AN_OBJECT = "in"
@@ -280,6 +281,14 @@ ASPECT_VERBS = frozenset(
     "keep keeps kept keeping start starts started starting begin begins began begun continue continues continued "
     "stop stops stopped".split()
 )
+# the verbs that report what someone said ("said we had written down one trick too many", "says he made ten tricks",
+# "said the rest are mine"): before a clause the saying only reports the situation the clause tells, and reads nothing;
+# the Laws' 言う is a call's or a card's own words (19A2 デノミネーションを言わないようにする, 46B 同じ意味の言葉で指定),
+# which "said small from dummy" keeps. A clause begins with a subject (CLAUSE_SUBJECTS) or with a determiner and a
+# noun of a word or two before its verb (CLAUSE_VERBS)
+SAYING_VERBS = frozenset("say says said saying".split())
+CLAUSE_SUBJECTS = frozenset("i you he she we they that".split())
+CLAUSE_VERBS = frozenset("is are was were has have had will would can could".split())
 # the words that say a thing was not done ("failed to follow suit", "without shuffling", "never alerted", "didn't
 # alert"): a run they begin reads as "not" and the rest (span_keys), the way "not follow suit" (リボーク) is named, or
 # the Laws' negated noun + する (シャフルしない, 6D2 シャフルしないで配った; translation.negated_terms)

@@ -205,7 +205,6 @@ def rules() -> dict:
             "min_stem": english_lexicon.MIN_STEM,
             "function_words": sorted(english_lexicon.FUNCTION_WORDS),
             "negation": english_lexicon.NEGATION,
-            "purpose_phrases": list(english_lexicon.PURPOSE_PHRASES),
             "negating_openers": [list(opener) for opener in english_lexicon.NEGATING_OPENERS],
             "inability": english_lexicon.INABILITY,
             "inability_openers": [list(opener) for opener in english_lexicon.INABILITY_OPENERS],
@@ -219,6 +218,9 @@ def rules() -> dict:
             "particle_into_an_object": english_lexicon.PARTICLE_INTO_AN_OBJECT,
             "object_pronouns": sorted(english_lexicon.OBJECT_PRONOUNS),
             "verb_subjects": sorted(english_lexicon.VERB_SUBJECTS),
+            "saying_verbs": sorted(english_lexicon.SAYING_VERBS),
+            "clause_subjects": sorted(english_lexicon.CLAUSE_SUBJECTS),
+            "clause_verbs": sorted(english_lexicon.CLAUSE_VERBS),
             "verb_adverbs": sorted(english_lexicon.VERB_ADVERBS),
             "senses_by_place": {
                 word: [translation.term_key(key) if key else None for key in senses]

@@ -17,7 +17,6 @@ from ingest.search.english_lexicon import (
     NEGATING_OPENERS,
     NEGATING_WORDS,
     NEGATION,
-    PURPOSE_PHRASES,
     nouns_of,
     stems,
 )
@@ -34,10 +33,11 @@ def span_keys(words: list[str]) -> list[str]:
     first word without one too ("pointed out": point out; "changed seats": change seat); then the same
     without the function words inside ("changed his mind": change mind, as "change of mind" is kept), unless
     one is a conjunction ("passes but one was out" is no "pass out").
-    Function words alone have none but a purpose said (so that: 目的, PURPOSE_PHRASES): no ending or noun made of them names a word ("tried" is no trial, 予選;
-    "not" no notion, 考え)."""
+    Function words alone have no ending or noun made of them ("tried" is no trial, 予選; "not" no notion, 考え); a run
+    of several keys as typed, which only a purpose said (so that: 目的, PURPOSE_PHRASES) or a glossary or vocabulary
+    term names (got up: 席を離れる, 43A2(b)): translation.translations keeps no dictionary row made of them."""
     if all(word in FUNCTION_WORDS for word in words):
-        return [term_key(" ".join(words))] if " ".join(words) in PURPOSE_PHRASES else []
+        return [term_key(" ".join(words))] if len(words) > 1 else []
     # a run a negating opener begins ("failed to follow suit", "without shuffling") reads first as "not" + the rest
     opener = next((o for o in NEGATING_OPENERS if tuple(words[: len(o)]) == o and len(words) > len(o)), None)
     negated = span_keys([NEGATION, *words[len(opener) :]]) if opener else []

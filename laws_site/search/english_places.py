@@ -12,6 +12,8 @@ import re
 
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
+    CLAUSE_SUBJECTS,
+    CLAUSE_VERBS,
     CONJUNCTIONS,
     CONTRAST_LINKS,
     CONTRASTS,
@@ -30,6 +32,7 @@ from ingest.search.english_lexicon import (
     PARTS_OF_A_TIME,
     PHRASAL_PARTICLES,
     POSSESSIVES,
+    SAYING_VERBS,
     SENSES_BY_OBJECT,
     SENSES_BY_PLACE,
     STRANDED_PREPOSITIONS,
@@ -163,7 +166,8 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
     particle comes after its object ("put the card back": put back, 戻す; "turned the card over": turn
     over): the verb reads the phrasal verb, the words between their own, the particle nothing. The first
     particle up to MAX_WORDS words on that names a phrasal verb with it, not one of a preposition (out of); a
-    particle before the words an object begins with heads a phrase of its own ("put his cards on the table"), but for
+    particle before the words an object begins with or an object pronoun heads a phrase of its own ("put his cards on the
+    table", "put another card on it"), but for
     "in" (PARTICLE_INTO_AN_OBJECT: "put the card in the wrong pocket" is put in, 入れる). A word after NOUN_MARKERS is
     no verb."""
     found = []
@@ -178,12 +182,28 @@ def phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> list[tu
                 continue  # "in the back of the board" is a preposition's, no particle's
             if (
                 following is not None
-                and following.group() in OBJECT_WORDS
+                and (following.group() in OBJECT_WORDS or following.group() in OBJECT_PRONOUNS)
                 and particle.group() != PARTICLE_INTO_AN_OBJECT
             ):
-                break  # "put his cards on the table": a preposition with its own object, not put on (掛ける)
+                break  # "put his cards on the table", "put a card on it": a preposition with its own object, no put on (掛ける)
             key = next((k for k in span_keys([verb.group(), particle.group()]) if k in table), None)
             if key:
                 found.append((verb.start(), verb.end(), key, (particle.start(), particle.end())))
                 break
+    return found
+
+
+def reported_speech(words: list[re.Match]) -> set[tuple[int, int]]:
+    """(start, end) of each verb of saying before a clause (SAYING_VERBS: "said we had written down one trick too many",
+    "said the rest are mine"): it only reports what the clause tells, and reads nothing (no 言う, a call's own words);
+    "said small from dummy" keeps it."""
+    found = set()
+    for i, verb in enumerate(words[:-1]):
+        if verb.group() not in SAYING_VERBS:
+            continue
+        after = [word.group() for word in words[i + 1 : i + 5]]
+        by_subject = after[0] in CLAUSE_SUBJECTS
+        by_noun = after[0] in OBJECT_WORDS and any(word in CLAUSE_VERBS for word in after[2:4])
+        if by_subject or by_noun:
+            found.add((verb.start(), verb.end()))
     return found

@@ -67,6 +67,7 @@ from laws_site.search.english_places import (
     fronted_object,
     hand_as_a_time,
     phrasal_verbs,
+    reported_speech,
     sense_by_place,
     unknown_phrasal_verbs,
     verb_by_place,
@@ -199,6 +200,8 @@ def translations(
     for form, japanese in verb_forms_of_nouns(data, named, dictionary).items():
         table[form] = japanese
     for english, japanese, word, _ in dictionary:
+        if all(part in FUNCTION_WORDS for part in english.split()):
+            continue  # function words alone name only a term of the glossary or the vocabulary (span_keys)
         if any(key in named for key in stems(term_key(english))):
             continue  # the glossary's or the vocabulary's word, maybe inflected (leading: lead)
         # an infinitive's row is the verb's sense ("to turn": 変える), never the noun a term names (Turn: 順番)
@@ -418,6 +421,7 @@ def read_terms(
         if start == word.start() and end > word.end()
     }
     carried |= verbs_of_other_objects(words)
+    carried |= reported_speech(words)
     carried |= unknown_phrasal_verbs(table, words)
     carried |= set(manner)
     particles = phrasal_verbs(table, words)

@@ -372,6 +372,13 @@
         const said = stop < 0 ? rest : rest.slice(0, stop);
         if (said.length && !said.some((w) => T.senses_by_object[words[i][0]].includes(w))) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
       }
+      // english_places.reported_speech: a verb of saying before a clause reads nothing (said we had written down: no 言う)
+      for (let i = 0; i + 1 < words.length; i++) {
+        if (!T.saying_verbs.includes(words[i][0])) continue;
+        const after = words.slice(i + 1, i + 5).map((w) => w[0]);
+        const byNoun = T.object_words.includes(after[0]) && after.slice(2, 4).some((w) => T.clause_verbs.includes(w));
+        if (T.clause_subjects.includes(after[0]) || byNoun) carried.add(words[i].index + ":" + (words[i].index + words[i][0].length));
+      }
       // english_lexicon.HAVING: a term beginning no after a verb of having states a void (has no spades: no 61B)
       for (let i = 0; i + 1 < words.length; i++) {
         if (!T.having.includes(words[i][0]) || words[i + 1][0] !== T.no) continue;
@@ -401,8 +408,8 @@
           // "out of" after the object stays the verb's (took his cards out of the board: take out)
           const beforeOf = following && following[0] === "of";
           if (!T.phrasal_particles.includes(particle[0]) || (beforeOf && particle[0] !== T.particle_after_object_before_of)) continue;
-          // a particle before the words an object begins with heads a phrase of its own (put his cards on the table), but "in" (put the card in the wrong pocket: put in)
-          if (following && T.object_words.includes(following[0]) && particle[0] !== T.particle_into_an_object) break;
+          // a particle before the words an object begins with or an object pronoun heads a phrase of its own (put his cards on the table, put a card on it), but "in" (put the card in the wrong pocket: put in)
+          if (following && (T.object_words.includes(following[0]) || T.object_pronouns.includes(following[0])) && particle[0] !== T.particle_into_an_object) break;
           const hit = this.spanKeys([words[i][0], particle[0]]).find((c) => table[c]);
           if (hit) {
             ordered.push([words[i].index, words[i].index + words[i][0].length, hit, [particle.index, particle.index + particle[0].length]]);
@@ -538,11 +545,11 @@
 
     /** translation.span_keys: as typed, the last word without an ending, then the first word without one too;
      * then the same without the function words inside (changed his mind: change mind), unless one is a conjunction;
-     * none of function words alone. */
+     * a single function word none (several: as typed). */
     spanKeys(words) {
       const T = K.translation;
-      // none of function words alone, but a purpose said (english_lexicon.PURPOSE_PHRASES: so that, 目的)
-      if (words.every((w) => T.function_words.includes(w))) return T.purpose_phrases.includes(words.join(" ")) ? [words.join("")] : [];
+      // english_keys.span_keys: several function words key as typed (a purpose said, a glossary or vocabulary term: got up)
+      if (words.every((w) => T.function_words.includes(w))) return words.length > 1 ? [words.join("")] : [];
       // english_lexicon.NEGATING_OPENERS: a run one begins (failed to follow suit, without shuffling) reads first as "not" + the rest
       const opener = T.negating_openers.find((o) => words.length > o.length && o.every((w, k) => words[k] === w));
       const negated = opener ? this.spanKeys([T.negation, ...words.slice(opener.length)]) : [];
