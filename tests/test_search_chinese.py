@@ -164,7 +164,7 @@ process.stdout.write(JSON.stringify(runs.map((run) => engine.chineseWords(run)))
 
 
 def in_node(script: str, runs: list[str], search_pack_file) -> list:
-    """What offline-search-engine.js answers for each of `runs` (`script` reads RUNS), on the built pack."""
+    """What the offline engine answers for each of `runs` (`script` reads RUNS), on the built pack."""
     node = shutil.which("node")
     assert node, "node is not installed (the offline engine runs in Node)"
     answer = subprocess.run(
@@ -178,7 +178,7 @@ def in_node(script: str, runs: list[str], search_pack_file) -> list:
 
 
 def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
-    """offline-search-engine.js `chineseWords` on the pack's costs gives the server's cut, for every
+    """offline-search-reading.js `chineseWords` on the pack's costs gives the server's cut, for every
     Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
     situations = yaml.safe_load((ROOT / "benchmarks" / "situations.yml").read_text(encoding="utf-8"))
     queries = [s["query"] for s in situations["situations"]["zh"]] + ["明手提醒庄家", "防守方越序首攻", "罚牌怎么处理"]

@@ -307,7 +307,7 @@ READ_ALIKE = [
 
 
 def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search_pack_file):
-    """offline-search-engine.js `readTerms` on the pack reads each sentence as translation.read_terms does."""
+    """offline-search-reading.js `readTerms` on the pack reads each sentence as translation.read_terms does."""
     node = shutil.which("node")
     assert node, "node is not installed (the offline engine runs in Node)"
     data = search_data(search_conn)

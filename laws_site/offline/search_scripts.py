@@ -11,6 +11,7 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 OFFLINE_SEARCH_SCRIPTS = (
     "offline-search-text.js",  # the text core: rules, folding, forgiving keys, citations, snippets
     "offline-search-engine.js",  # a search, planned and presented
+    "offline-search-reading.js",  # a Chinese or English query read in the Laws' words
     "offline-search-ranking.js",  # the ranking
     "offline-search.js",  # the offline page
 )

@@ -13,7 +13,7 @@ first (墩: trick -> トリック before block), then each entry's first two glo
 Laws' units. A function word (了, 的, 一) has no glosses.
 
 The offline engine cuts with the same costs (the search pack's `chinese`, laws_site/offline/search_data.py)
-and the same path (offline-search-engine.js `chineseWords`).
+and the same path (offline-search-reading.js `chineseWords`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 word's sense ("the right lead", "after the hand"), a verb known by its subject, an object said before its verb or set
 apart from another ("the card declarer asked for", "a different card from the one declarer asked for"), a verb whose
 sense takes certain objects, and phrasal verbs whose particle stands apart. laws_site/search/translation.py reads a
-sentence through them; the offline engine (static/offline-search-engine.js) has the same rules.
+sentence through them; the offline engine (static/offline-search-reading.js) has the same rules.
 """
 
 from __future__ import annotations
