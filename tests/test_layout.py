@@ -249,6 +249,19 @@ def test_no_module_over_600_lines_but_a_document_parser():
     assert not too_long, too_long
 
 
+def test_no_script_of_the_site_over_600_lines():
+    """The site's scripts (the offline search and app, the service worker) are read like its Python: each in
+    one sitting (offline-search-engine.js had grown to 1,164 lines)."""
+    scripts = sorted((ROOT / "laws_site" / "static").glob("*.js"))
+    assert scripts, "no scripts found"
+    too_long = {
+        path.name: lines
+        for path in scripts
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not too_long, too_long
+
+
 def reads_from(target: str) -> bool:
     return any(target == allowed or target.startswith(allowed + ".") for allowed in SITE_READS)
 

@@ -12,6 +12,9 @@ OFFLINE_SEARCH_SCRIPTS = (
     "offline-search-text.js",  # the text core: rules, folding, forgiving keys, citations, snippets
     "offline-search-engine.js",  # a search, planned and presented
     "offline-search-reading.js",  # a Chinese or English query read in the Laws' words
+    "offline-search-expansions.js",  # readings, romaji, sounds, synonyms, corrections
+    "offline-search-citations.js",  # the units a query cites
+    "offline-search-presentation.js",  # a page's snippets, whys and links
     "offline-search-ranking.js",  # the ranking
     "offline-search.js",  # the offline page
 )

@@ -58,7 +58,7 @@ def nearest_refs(conn: sqlite3.Connection, doc: str, ref: str, n: int = NEAREST_
     """The document's refs closest to `ref` in spelling (OSA: a swap of neighbours is one edit; the
     nearest only, as search's corrections), the later units first, so that a ref past the end of its
     level (`99`, `24-9`, `appendix-9`) is offered the last units before it. The offline search offers
-    the same, from the pack's units (static/offline-search-engine.js nearestUnits)."""
+    the same, from the pack's units (static/offline-search-citations.js nearestUnits)."""
     refs = [r[0] for r in conn.execute("select ref from sections where doc = ? order by rowid desc", (doc,))]
     if not refs:
         docs = [r[0] for r in conn.execute("select id from documents")]

@@ -12,7 +12,7 @@ expansion, so that a director sees at once whether the hit is about their situat
   words shows as `from` the terms of the query whose Japanese words the unit holds, as the query
   writes them (lower case, simplified), " · " between them ("partner · hesitated → パートナー · 躊躇").
 Each word is shown as the unit prints it (its first place in the unit's text, from the stored token
-offsets), else as searched (a word of the title only). offline-search-engine.js computes the same.
+offsets), else as searched (a word of the title only). offline-search-presentation.js computes the same.
 A result found for some words or through a translation marks in its snippet only the words its why names
 (presentation.py): not every word of a clause it holds only in part (向き of "wrong way").
 """

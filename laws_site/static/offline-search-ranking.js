@@ -5,10 +5,9 @@
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
   const { K, lawAncestors, termsKey, ftsExpression, unicode61, wordsOf, remembered } = S;
 
-  /** The best score of [rowid, score] rows, or 1.0 when none (or it is 0): what scores are divided by. */
   /** A key compared for equality, as search.coverage rounds it (round(x, 9)): sums added alike may differ in the last bit. */
   function roundKey(x) { return Math.round(x * 1e9) / 1e9; }
-
+  /** The best score of [rowid, score] rows, or 1.0 when none (or it is 0): what scores are divided by. */
   function bestScore(rows) { return (rows.length ? Math.max(...rows.map((r) => r[1])) : 0.0) || 1.0; }
 
   /** search.coverage.bm25_clauses: a compound counted once in a sentence's bm25, as the phrase of its pieces, not again whole. */

@@ -1,6 +1,6 @@
 // Offline search, the page (templates/offline.html): the service worker answers /-/search offline
 // with the offline page's HTML and the results in it; the page runs the search itself only if the
-// worker did not. The engine is offline-search-text.js, -engine.js, -reading.js and -ranking.js, loaded before.
+// worker did not. The engine is offline-search-text.js, -engine.js, -reading.js, -expansions.js, -citations.js, -presentation.js and -ranking.js, loaded before.
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
