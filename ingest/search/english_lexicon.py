@@ -201,7 +201,7 @@ HAND_DETERMINERS = frozenset("the this that".split())
 OBJECT_WORDS = frozenset("a an the this that these those his her my your our their its every each".split())
 # the words after which a word is a noun, never a verb ("after the hand the defender turned over": no hand over,
 # 引き継ぐ): an article or a possessive no object pronoun spells ("that" and "her" may stand before a verb)
-NOUN_MARKERS = frozenset("a an the his my your our their its".split())
+NOUN_MARKERS = frozenset({"a", "an", "the", "its"} | POSSESSIVES) - OBJECT_PRONOUNS
 
 # the four suits (Definitions, "Suit": spades, hearts, diamonds, clubs), singular and plural: a phrase that
 # names one suit ("no spades", the question of Law 61B) says the same of any ("no hearts")
