@@ -104,9 +104,14 @@ def law_of(unit_id: str) -> tuple[str, str] | None:
     return (doc, number.group(1)) if number else None
 
 
-def first_in_laws(result_ids: list[str], units: frozenset[str]) -> int | None:
+def first_in_laws(lineages: list[set[str]], units: frozenset[str]) -> int | None:
+    """The first result in the Law of one of `units`: a result counts if it, or a unit it lies in, is of that Law (a
+    footnote printed in Law 13 is part of Law 13; a footnote merely numbered 13 is not)."""
     laws = {law_of(unit) for unit in units} - {None}
-    return next((rank for rank, unit in enumerate(result_ids, start=1) if law_of(unit) in laws), None)
+    return next(
+        (rank for rank, lineage in enumerate(lineages, start=1) if any(law_of(unit) in laws for unit in lineage)),
+        None,
+    )
 
 
 def evaluate(conn: sqlite3.Connection, situation: Situation, ancestry: Ancestry) -> Outcome:
@@ -119,7 +124,7 @@ def evaluate(conn: sqlite3.Connection, situation: Situation, ancestry: Ancestry)
         situation,
         first_rank(lineages, situation.governing | situation.acceptable),
         first_rank(lineages, situation.governing),
-        first_in_laws([result["id"] for result in results], situation.governing),
+        first_in_laws(lineages, situation.governing),
         results[0]["id"] if results else "(no results)",
     )
 
@@ -163,16 +168,18 @@ def print_report(outcomes: list[Outcome], misses_only: bool) -> None:
         )
     print()
     print(
-        f"rank = first result in a governing or acceptable unit; gov = first in a governing unit; '-' = not in the top {CUTOFF}"
+        f"rank = first result in a governing or acceptable unit; gov = first in a governing unit; law = first in a governing"
+        f" unit's Law; '-' = not in the top {CUTOFF}"
     )
-    print(f"{'lang':<5} {'rank':>4} {'gov':>4}  {'governing':<28} {'first result':<34} query")
+    print(f"{'lang':<5} {'rank':>4} {'gov':>4} {'law':>4}  {'governing':<28} {'first result':<34} query")
     for o in outcomes:
         if misses_only and o.rank == 1:
             continue
         rank = str(o.rank) if o.rank else "-"
         gov = str(o.governing_rank) if o.governing_rank else "-"
+        law = str(o.law_rank) if o.law_rank else "-"
         print(
-            f"{o.situation.lang:<5} {rank:>4} {gov:>4}  {short(o.situation.governing):<28} "
+            f"{o.situation.lang:<5} {rank:>4} {gov:>4} {law:>4}  {short(o.situation.governing):<28} "
             f"{padded(short([o.top]), 34)} {o.situation.query}"
         )
 

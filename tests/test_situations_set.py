@@ -222,13 +222,17 @@ def test_the_benchmark_names_each_query_ranked_worse_or_better(tmp_path, capsys)
 
 def test_the_governing_law_is_the_law_a_governing_unit_belongs_to():
     """benchmarks/situations.py's "governing law" figure: a result counts when it lies in the Law of a governing
-    unit, any part of it (61 or 61A for 61B2), never another Law's unit judged acceptable, nor a footnote or
-    another document's unit of the same number."""
+    unit, any part of it (61 or 61A for 61B2; a footnote printed in the Law), never another Law's unit judged
+    acceptable, nor a footnote merely numbered like the Law, nor another document's unit of the same number."""
     from benchmarks.situations import first_in_laws, law_of
 
     assert law_of("laws-2017-ja:61B2(a)") == ("laws-2017-ja", "61")
     assert law_of("jcbl-regs-ja:24-5-1") == ("jcbl-regs-ja", "24")
     assert law_of("laws-2017-ja:fn:2") is None and law_of("laws-2017-ja:def:ダミー") is None
     governing = frozenset({"laws-2017-ja:61B2"})
-    assert first_in_laws(["laws-2017-ja:62A", "laws-2017-ja:61", "laws-2017-ja:61A"], governing) == 2
-    assert first_in_laws(["laws-1997-zh:61B", "laws-2017-ja:6", "laws-2017-ja:fn:61"], governing) is None
+    lineages = [{"laws-2017-ja:62A", "laws-2017-ja:62"}, {"laws-2017-ja:61"}, {"laws-2017-ja:61A", "laws-2017-ja:61"}]
+    assert first_in_laws(lineages, governing) == 2
+    footnote_of_law_13 = {"laws-2017-ja:fn:2", "laws-2017-ja:13"}
+    assert first_in_laws([footnote_of_law_13], frozenset({"laws-2017-ja:13"})) == 1
+    others = [{"laws-1997-zh:61B", "laws-1997-zh:61"}, {"laws-2017-ja:6"}, {"laws-2017-ja:fn:61", "laws-2017-ja:16"}]
+    assert first_in_laws(others, governing) is None
