@@ -5,6 +5,7 @@ and the offline engine cuts the same way (tests/test_search_parity.py runs the C
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -17,9 +18,10 @@ import yaml
 
 from ingest.parsers.records import ParseError
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR, LEXICON_FILE, lexicon_rows, read_lexicon
+from ingest.search.vocabulary import Vocabulary
 from ingest.text import tokenize
 from laws_site.offline.search_scripts import script_paths
-from laws_site.search import engine, translation
+from laws_site.search import engine, suits_said, translation
 from laws_site.search.chinese import UNKNOWN_COST, ChineseWords
 from laws_site.search.data import search_data
 from laws_site.search.plan import make_plan, query_tokens
@@ -298,6 +300,31 @@ def test_a_suit_said_not_held_is_no_failure_to_follow(data):
     )
     assert found["没有这门花色"] == ["スートのカードがない"] and "スートにフォローできない場合" in found["垫"], found
     assert "リボーク" not in found["垫"], found
+
+
+def test_a_discard_beside_a_suit_held_reads_the_vocabularys_words(data):
+    """suits_said spells none of the Japanese it reads a discard beside a suit held in: the vocabulary's Discard and
+    Revoke terms, and as the inability to follow the Discard's Japanese the Laws print as a title of the units it
+    names (44D 「スートにフォローできない場合」). A vocabulary that words them otherwise is followed."""
+    held = data.suits_held
+    assert (held.discard, held.revoke, held.inability) == ("ディスカード", "リボーク", {"スートにフォローできない場合"})
+
+    def entry(number, english, japanese, laws):
+        return {"id": number, "en": english, "ja": json.dumps(japanese), "laws": json.dumps(laws)}
+
+    reworded = dataclasses.replace(
+        data,
+        vocabulary=Vocabulary(
+            [
+                entry(1, "Discard", ["捨て札", "スートにフォローできない場合"], ["44D"]),
+                entry(2, "Revoke", ["反則"], ["61A"]),
+            ]
+        ),
+    )
+    held = suits_said.suits_held(reworded)
+    assert (held.discard, held.revoke, held.inability) == ("捨て札", "反則", {"スートにフォローできない場合"})
+    read = [("有这门花色", ["スートにフォローする"]), ("垫", ["捨て札", "スートにフォローできない場合"])]
+    assert suits_said.able_to_follow(read, held)[1] == ("垫", ["捨て札", "反則"])
 
 
 def test_the_offline_engine_reads_a_suit_held_and_too_many_cards_as_the_server_does(data, search_pack_file):

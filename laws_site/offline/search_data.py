@@ -130,8 +130,14 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "translations": data.translations,
         # the keys of one written word a run of typed words also spells joined (beforehand): read from one word only
         "joined_words": sorted(data.joined_words),
-        # the keys of a suit said held (有这门花色): the sentence reads no inability to follow (suits_said.able_to_follow)
-        "suits_held": sorted(data.suits_held),
+        # the keys of a suit said held (有这门花色): the sentence reads no inability to follow (suits_said.able_to_follow),
+        # and the vocabulary's words a discard beside it reads (suits_said.SuitsHeld)
+        "suits_held": {
+            "keys": sorted(data.suits_held.keys),
+            "inability": sorted(data.suits_held.inability),
+            "discard": data.suits_held.discard,
+            "revoke": data.suits_held.revoke,
+        },
         # a Chinese word -> what cutting a sentence at it costs (laws_site/search/chinese.py)
         "chinese": data.chinese.costs,
         # a sentence's coverage (laws_site/search/coverage.py): the light words, the parts below each

@@ -104,7 +104,8 @@ class SearchData:
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
     joined_words: frozenset[str] = frozenset()  # keys read from one typed word only (translation.joined_words)
-    suits_held: frozenset[str] = frozenset()  # keys of a suit said held (suits_said.suits_held): no inability to follow
+    # a suit said held and the vocabulary's words it reads a discard beside it in (suits_said.suits_held)
+    suits_held: suits_said.SuitsHeld = field(default_factory=suits_said.SuitsHeld)
     # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
     chinese: ChineseWords = field(default_factory=ChineseWords)
     # a unit of the current Laws -> the earlier editions' units the provision concordance pairs it with

@@ -5,6 +5,8 @@ table and read_terms.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ingest.search import glossary
 from laws_site.search.chinese import term_key
 from laws_site.search.words import SUIT_WORD, names_a_strain
@@ -17,10 +19,11 @@ HELD = ("有", "还有")
 SUIT_DETERMINERS = ("这门", "那门", "这个", "那个", "同一门")  # 有这门花色: which suit, said with its measure word
 SUIT_SAID = "花色"  # a suit said without its name (the glossary's スート)
 FOLLOW_SUIT_TERM = "跟牌"  # the vocabulary's Follow Suit (スートにフォローする)
-INABILITY_TO_FOLLOW = "スートにフォローできない場合"  # 44D's title, a reading of the vocabulary's Discard (垫)
-DISCARD_WORD = "ディスカード"  # the vocabulary's Discard (垫), as a discard reads beside a suit held
-# a discard beside a suit said held is what 61A names: 「スートにフォローしないこと…はリボークになる」
-REVOKE_WORD = "リボーク"
+# the vocabulary's entries a discard beside a suit said held reads through (able_to_follow): its Discard (垫), whose
+# Japanese also holds 44D's title 「スートにフォローできない場合」, and the Revoke it makes instead, as 61A names it:
+# 「スートにフォローしないこと…はリボークになる」
+DISCARD_ENTRY = "Discard"
+REVOKE_ENTRY = "Revoke"
 # 打 with a suit after it (先打方块: play a diamond first) is the play of a card of it, as the 1997 Laws print 打
 # for play (43A1(c) 「参与打牌」 is 2017 「プレイに…参加して」; def:藏牌 「打出另外花色的牌」); 打 alone says many
 # things (打暗号: give a signal; 打电话: phone) and reads nothing
@@ -28,9 +31,39 @@ PLAYING_VERBS = ("打",)
 PLAY_TERM = "打牌"  # the vocabulary's Play (プレイ)
 
 
-def suits_held(data) -> frozenset[str]:
-    """The keys of a suit said held (chinese_suits_held), for read_terms."""
-    return frozenset(term_key(said) for said in chinese_suits_held([*chinese_suits(data), SUIT_SAID]))
+@dataclass(frozen=True)
+class SuitsHeld:
+    """A suit said held and what it changes in a sentence's reading (able_to_follow), for read_terms: the keys that
+    say it (chinese_suits_held) and the vocabulary's words a discard beside it reads - the Discard's term, not its
+    inability to follow (the Discard's Japanese printed as a title of the Laws it names: 44D's), and the Revoke's
+    term added. Empty: a database without the vocabulary reads every discard as it is."""
+
+    keys: frozenset[str] = frozenset()
+    inability: frozenset[str] = frozenset()
+    discard: str = ""
+    revoke: str = ""
+
+
+def suits_held(data) -> SuitsHeld:
+    """A suit said held as this database's vocabulary and Laws say it (SuitsHeld)."""
+    keys = frozenset(term_key(said) for said in chinese_suits_held([*chinese_suits(data), SUIT_SAID]))
+    discard, revoke = vocabulary_entry(data, DISCARD_ENTRY), vocabulary_entry(data, REVOKE_ENTRY)
+    if not discard or not revoke:
+        return SuitsHeld(keys)
+    titles = _titles_of(data, discard.laws)
+    return SuitsHeld(keys, frozenset(word for word in discard.ja if word in titles), discard.ja[0], revoke.ja[0])
+
+
+def vocabulary_entry(data, english: str):
+    """The director vocabulary's entry named `english` (its en), or None."""
+    return next((entry for entry in data.vocabulary.entries if entry.en == english and entry.ja), None)
+
+
+def _titles_of(data, refs) -> set[str]:
+    """The titles the current Laws print for these refs (44D -> スートにフォローできない場合)."""
+    laws = data.registry.current_laws
+    rowids = (data.rowids.get(f"{laws.id}:{ref}") for ref in refs) if laws else ()
+    return {data.units[rowid][4] for rowid in rowids if rowid is not None and data.units[rowid][4]}
 
 
 def chinese_suits_held(suits: list[str]) -> list[str]:
@@ -47,7 +80,8 @@ def chinese_suits_played(suits: list[str]) -> list[str]:
 
 def incorrect_number_of_cards(data) -> list[str]:
     """The vocabulary's Japanese for Law 13's incorrect number of cards (カードの過不足)."""
-    return [word for entry in data.vocabulary.entries if entry.en == "Incorrect Number of Cards" for word in entry.ja]
+    entry = vocabulary_entry(data, "Incorrect Number of Cards")
+    return list(entry.ja) if entry else []
 
 
 def chinese_suits(data) -> dict[str, str]:
@@ -75,15 +109,15 @@ def chinese_suits_not_held_named(suits: list[str]) -> list[str]:
     ]
 
 
-def able_to_follow(read: list[tuple[str, list[str]]], suits_held: frozenset[str]) -> list[tuple[str, list[str]]]:
+def able_to_follow(read: list[tuple[str, list[str]]], held: SuitsHeld) -> list[tuple[str, list[str]]]:
     """A sentence that says the suit held (有这门花色却垫了别的: had the suit, yet discarded) says no inability to
     follow: a discard there reads ディスカード and the revoke it makes (61A), not 44D's 「スートにフォローできない場合」."""
-    if not any(said in suits_held for said, _ in read):
+    if not any(said in held.keys for said, _ in read):
         return read
     return [
         (
             said,
-            [word for word in words if word != INABILITY_TO_FOLLOW] + ([REVOKE_WORD] if DISCARD_WORD in words else []),
+            [word for word in words if word not in held.inability] + ([held.revoke] if held.discard in words else []),
         )
         for said, words in read
     ]

@@ -78,6 +78,7 @@ from laws_site.search.suits_said import (
     PLAY_TERM,
     SUIT_NOT_HELD,
     SUIT_SAID,
+    SuitsHeld,
     able_to_follow,
     chinese_suits,
     chinese_suits_held,
@@ -325,7 +326,7 @@ def japanese_words(
     query: str,
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
-    suits_held: frozenset[str] = frozenset(),
+    suits_held: SuitsHeld = SuitsHeld(),
 ) -> list[str]:
     """The Japanese words of the terms the query holds (read_terms), each once, in the order the query
     names them; [] if it names none."""
@@ -340,7 +341,7 @@ def read_terms(
     query: str,
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
-    suits_held: frozenset[str] = frozenset(),
+    suits_held: SuitsHeld = SuitsHeld(),
 ) -> list[tuple[str, list[str]]]:
     """(the term as the query writes it, read: lower case, simplified, an English term's words one space
     apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the

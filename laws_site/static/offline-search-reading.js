@@ -150,10 +150,11 @@
       const read = kept.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([start, end, key]) => [(!K.scripts.han.test(text.slice(start, end)) && (text.slice(start, end).match(T.english_word) || []).join(" ")) || text.slice(start, end), table[key]]);   // translation.written
       // suits_said.able_to_follow: a suit said held (有这门花色) says no inability to follow (a discard is ディスカード
       // and the revoke it makes)
-      const held = this.suitsHeld || (this.suitsHeld = new Set(this.pack.suits_held || []));
+      const H = this.pack.suits_held || {keys: [], inability: []};
+      const held = this.suitsHeld || (this.suitsHeld = new Set(H.keys));
       if (!read.some(([said]) => held.has(said))) return read;
-      return read.map(([said, japanese]) => [said, japanese.filter((word) => word !== T.inability_to_follow)
-        .concat(japanese.includes(T.discard_word) ? [T.revoke_word] : [])]);
+      return read.map(([said, japanese]) => [said, japanese.filter((word) => !H.inability.includes(word))
+        .concat(H.discard && japanese.includes(H.discard) ? [H.revoke] : [])]);
     },
 
     /** english_places.fronted_object: the key of the i-th word, its preposition ending the clause and an object said
