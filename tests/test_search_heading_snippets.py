@@ -1,6 +1,6 @@
 """A unit that prints no text of its own (a heading: 17D オークション期間の終了, whose words are its items') shows
 under its title in search results the start of its sub-units' text, not its title a second time, online and
-offline alike (laws_site/search/shown.py sub_unit_leads; the pack's `leads`)."""
+offline alike (table search_leads, ingest/search/leads.py; the pack's `leads`)."""
 
 from __future__ import annotations
 
@@ -95,3 +95,17 @@ def test_no_heading_repeats_its_title_as_its_snippet_online_or_offline(conn, sea
         assert shown != title and any(shown[i : i + 12] in below for i in range(len(shown))), (unit, shown)
         assert next(r for r in offline["results"] if r["id"] == unit)["snippet"] == mine[unit]["snippet"], unit
     assert checked >= len(units) // 2
+
+
+def test_leads_are_made_at_build_and_read_as_stored(conn):
+    """Table search_leads (made at build, ingest/search/leads.py) holds every unit without text of its own and the
+    sub-units its result shows (17D: its three items, each with its text); the server reads it as it is."""
+    rows = dict(conn.execute("select id, lead from search_leads"))
+    assert json.loads(rows["laws-2017-ja:17D"]) == [
+        ["1.", "laws-2017-ja:17D1"],
+        ["2.", "laws-2017-ja:17D2"],
+        ["3.", "laws-2017-ja:17D3"],
+    ]
+    assert set(rows) == {unit for (unit,) in conn.execute("select id from sections where coalesce(text, '') = ''")}
+    stored = {unit: tuple(tuple(part) for part in json.loads(lead)) for unit, lead in rows.items()}
+    assert searching.search_data(conn).shown.leads == stored

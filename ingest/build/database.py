@@ -41,6 +41,7 @@ from ingest.references.reading import commentary_rows, reading_rows
 from ingest.references.xrefs import build_xrefs
 from ingest.search.glossary import glossary_rows as pair_terms
 from ingest.search.labels import write_search_labels
+from ingest.search.leads import write_search_leads
 from ingest.search.tables import install_variants, search_tables
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.sources.corpus import DEFAULT_CORPUS, Source, load_errata, load_sources, read_every_yaml
@@ -188,6 +189,7 @@ def populate(db: sqlite_utils.Database, parsed: list[tuple[Source, ParsedDocumen
     )
     write_contents_rows(db)  # the contents page's 目次 rows (ingest/references/contents_rows.py)
     write_search_labels(db)  # what a search result shows besides its text (ingest/search/labels.py)
+    write_search_leads(db)  # what a heading's result shows under its title (ingest/search/leads.py)
 
 
 def insert_rows(db: sqlite_utils.Database, table: str, columns: dict, rows: list[dict]) -> None:

@@ -9,7 +9,7 @@ offsets 2.0, labels 2.8, link labels 2.4: tracemalloc), read in 40-90 ms; a serv
 after 230 searches went from 182 to 191 MiB.
 
 Built from tables the build wrote: sections, search_offsets (ingest/search/tables.py), search_labels
-(ingest/search/labels.py) and unit_labels. The site and the build ship together, so every database
+(ingest/search/labels.py), search_leads (ingest/search/leads.py) and unit_labels. The site and the build ship together, so every database
 the site reads has them.
 """
 
@@ -20,9 +20,6 @@ import sqlite3
 import sys
 from array import array
 from dataclasses import dataclass
-
-from ingest.references.labels import printed_marker
-from laws_site.search.snippets import SNIPPET_CHARS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +47,7 @@ class ShownUnits:
         leads: dict[str, str] | None = None,
     ):
         self.texts, self.labels = texts, labels
-        # a unit that prints no text of its own -> what its result shows instead of its title again (sub_unit_leads)
+        # a unit that prints no text of its own -> what its result shows instead of its title again (stored_leads)
         self.leads = leads or {}
         # unit id -> {lang: document-qualified label} (リボーク注釈: 第63条の引用), for links to units
         self.full_labels = full_labels
@@ -78,7 +75,7 @@ class ShownUnits:
             "select unit_id, lang, full_label from unit_labels order by unit_id, lang"
         ):
             full_labels.setdefault(unit, {})[lang] = label
-        return cls(texts, labels, full_labels, sub_unit_leads(conn))
+        return cls(texts, labels, full_labels, stored_leads(conn))
 
 
 def _padded(tokens: str | None) -> str:
@@ -94,40 +91,13 @@ def unpack_offsets(blob: bytes | None) -> array:
     return packed
 
 
-def sub_unit_leads(conn: sqlite3.Connection) -> dict[str, tuple[tuple[str, str | None], ...]]:
-    """Every unit that prints no text of its own -> its sub-units in reading order as [(head, unit)]: the
-    number and title the book prints before each ("1.", "A. オークション期間の開始") and the sub-unit whose text
-    follows (None: it has none), as many as a snippet's window fills; () for one without sub-units. Its search
-    result shows their text under its title (presentation.lead_snippet: 17D オークション期間の終了 -> "1.
-    オークション期間は、…"), not the title a second time, the snippet having been cut from the title when a unit
-    had no text. The offline pack ships the same (laws_site/offline/search_data.py)."""
-    children: dict[str, list[tuple]] = {}
-    empty = []
+def stored_leads(conn: sqlite3.Connection) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """Every unit that prints no text of its own -> its sub-units in reading order as ((head, unit), ...), made at
+    build (table search_leads, ingest/search/leads.py): its search result shows their text under its title
+    (presentation.lead_snippet), not the title a second time."""
     cursor = conn.cursor()
     cursor.row_factory = None  # the whole table once per build
-    for unit, parent, kind, title, text, attrs in cursor.execute(
-        "select id, parent_id, kind, title, text, attrs from sections order by position"
-    ):
-        children.setdefault(parent, []).append((unit, kind, title, text, attrs))
-        if not text:
-            empty.append(unit)
-    return {unit: _lead(unit, children) for unit in empty}
-
-
-def _lead(unit: str, children: dict[str, list[tuple]]) -> tuple[tuple[str, str | None], ...]:
-    parts: list[tuple[str, str | None]] = []
-    length = 0
-    stack = list(reversed(children.get(unit, ())))
-    while stack and length < LEAD_CHARS:
-        child, kind, title, text, attrs = stack.pop()
-        if kind == "footnote":
-            continue
-        head = " ".join(p for p in (printed_marker(kind, json.loads(attrs or "{}")), title) if p)
-        if head or text:
-            parts.append((head, child if text else None))
-            length += len(head) + len(text or "") + 2
-        stack.extend(reversed(children.get(child, ())))
-    return tuple(parts)
-
-
-LEAD_CHARS = 3 * SNIPPET_CHARS  # the sub-units a heading's snippet is cut from: enough for its window
+    return {
+        unit: tuple((head, child) for head, child in json.loads(lead))
+        for unit, lead in cursor.execute("select id, lead from search_leads")
+    }

@@ -3,7 +3,7 @@ the token offsets the build stored (table search_offsets) so that no result is t
 
 from __future__ import annotations
 
-SNIPPET_CHARS = 120
+from ingest.search.leads import SNIPPET_CHARS  # the build fills a heading's lead to it
 
 
 def snippet(text: str, spans: list[tuple[int, int]]) -> list[dict]:
