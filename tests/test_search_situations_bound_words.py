@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from ingest.parsers.records import Unit
+from ingest.search.tables import offset_rows
+from ingest.text import bound_words as bound_words_module
 from ingest.text.bound_words import bound_words
 from laws_site.search import engine
 from laws_site.search.weights import BOUND_SHARE, CONTEXT_TEXT_CREDIT, TEXT_CREDIT, TITLE_CREDIT
@@ -42,6 +45,31 @@ from tests.coverage_credits import credits_of
 )
 def test_the_words_a_text_holds_only_inside_another(texts, bound):
     assert bound_words(*texts) == bound
+
+
+@pytest.mark.parametrize(
+    "title, text",
+    [
+        (
+            "ペナルティカードの処置",
+            "ディフェンダーが早まって見せたカード",
+        ),  # the title holds ペナルテ bound, the text カード whole
+        ("12トリック目のリボーク", None),
+        (None, "間違ったボードから取り出したカード"),
+        (None, None),
+    ],
+)
+def test_a_units_title_is_read_once_for_both_its_bound_words(title, text, monkeypatch):
+    """search_offsets.bound (title and text) and title_bound (the title alone) from one reading of the title
+    (ingest/search/tables.offset_rows): the same words as reading it for each."""
+    expected = (bound_words(title, text), bound_words(title))
+    calls = []
+    read = bound_words_module._read
+    monkeypatch.setattr(bound_words_module, "_read", lambda *args: calls.append(args[0]) or read(*args))
+    unit = Unit("laws-2017-ja", "1", "law", text=text, title=title)
+    rows = offset_rows([unit], {"laws-2017-ja": "ja"}, {(field, "ja"): ("", b"") for field in (title, text)})
+    assert (set((rows[0]["bound"] or "").split()), set((rows[0]["title_bound"] or "").split())) == expected
+    assert calls == [field for field in (title, text) if field]
 
 
 def test_a_word_held_only_inside_a_compound_counts_less(search_conn):

@@ -46,7 +46,7 @@ from ingest.search.neighbours import SCHEMA as NEIGHBOUR_SCHEMA
 from ingest.search.vocabulary import COLUMNS as VOCABULARY_COLUMNS
 from ingest.search.vocabulary import vocabulary_rows
 from ingest.text import tokenize
-from ingest.text.bound_words import bound_words
+from ingest.text.bound_words import unit_bound_words
 
 VARIANT_COLUMNS = {"variant": str, "canonical": str}
 OFFSET_COLUMNS = {"id": str, "title": bytes, "text": bytes, "bound": str, "title_bound": str}
@@ -161,15 +161,14 @@ def offset_rows(units: list[Unit], languages: dict[str, str], tokens: dict) -> l
     offsets = []
     for unit in units:
         lang = languages[unit.doc]
-        bound = " ".join(sorted(bound_words(unit.title, unit.text))) if lang == "ja" else ""
-        title_bound = " ".join(sorted(bound_words(unit.title))) if lang == "ja" else ""
+        bound, title_bound = unit_bound_words(unit.title, unit.text) if lang == "ja" else ((), ())
         offsets.append(
             {
                 "id": unit.id,
                 "title": tokens[(unit.title, lang)][1],
                 "text": tokens[(unit.text, lang)][1],
-                "bound": bound or None,
-                "title_bound": title_bound or None,
+                "bound": " ".join(sorted(bound)) or None,
+                "title_bound": " ".join(sorted(title_bound)) or None,
             }
         )
     return offsets

@@ -32,6 +32,19 @@ def bound_words(*texts: str | None) -> frozenset[str]:
     return frozenset(bound - whole)
 
 
+def unit_bound_words(title: str | None, text: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """(bound_words(title, text), bound_words(title)), the title read once: what a unit holds only bound, and what
+    its title holds only so (search_offsets.bound and title_bound)."""
+    title_whole: set[str] = set()
+    title_bound: set[str] = set()
+    if title:
+        _read(title, title_whole, title_bound)
+    whole, bound = set(title_whole), set(title_bound)
+    if text:
+        _read(text, whole, bound)
+    return frozenset(bound - whole), frozenset(title_bound - title_whole)
+
+
 def _read(text: str, whole: set[str], bound: set[str]) -> None:
     tokenizer = tokenize.sudachi_tokenizer()
     for _, chunk in tokenize.text_chunks(text):
