@@ -172,11 +172,21 @@ def headings_shown_by_parts(data: SearchData, merged: dict[int, list]) -> frozen
     another law: 31B1, 31C, then Law 31 itself before 20F1 for "my opponent kept asking what our bids meant when it
     was not his turn to call". They follow the first screen (first_screen), still on the first page."""
     listing, below = data.listing_rank, data.context_below
-    keys = {rowid: (c[4], -c[0], listing[rowid], place) for place, (rowid, c) in enumerate(merged.items())}
+    places: dict[int, int] = {}  # the order found breaks what ties remain (Ranking.best): made only for a tie
+
+    def ahead(part: int, heading: int) -> bool:
+        one, other = merged[part], merged[heading]
+        key, against = (one[4], -one[0], listing[part]), (other[4], -other[0], listing[heading])
+        if key != against:
+            return key < against
+        if not places:
+            places.update((rowid, place) for place, rowid in enumerate(merged))
+        return places[part] < places[heading]
+
     return frozenset(
         heading
         for heading in data.headings.intersection(merged)
-        if any(part in keys and keys[part] < keys[heading] for part in below.get(heading, ()))
+        if any(part in merged and ahead(part, heading) for part in below.get(heading, ()))
     )
 
 

@@ -82,13 +82,17 @@
     /** search.ranking.headings_shown_by_parts: the headings (a title, or a lead-in announcing the parts) ranked below one
      * of their own parts in a sentence's ranking: the part shows them, and they decide nothing it does not. */
     headingsShownByParts(merged) {
-      const listing = this.listingRank(), s = this.situations, keys = new Map();
-      [...merged].forEach(([rowid, c], place) => keys.set(rowid, [c[4] || 0, -c[0], listing.get(rowid), place]));
-      const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
-      const shown = new Set();
-      for (const [rowid, key] of keys) {
-        if (!s.headings.has(rowid)) continue;
-        if ((s.below.get(rowid) || []).some((part) => keys.has(part) && before(keys.get(part), key))) shown.add(rowid);
+      const listing = this.listingRank(), s = this.situations, shown = new Set();
+      let places = null;   // the order found breaks what ties remain: made only for a tie
+      const ahead = (part, heading) => {
+        const one = merged.get(part), other = merged.get(heading);
+        const key = [one[4] || 0, -one[0], listing.get(part)], against = [other[4] || 0, -other[0], listing.get(heading)];
+        for (let i = 0; i < key.length; i++) if (key[i] !== against[i]) return key[i] < against[i];
+        if (!places) places = new Map([...merged.keys()].map((rowid, place) => [rowid, place]));
+        return places.get(part) < places.get(heading);
+      };
+      for (const rowid of merged.keys()) {
+        if (s.headings.has(rowid) && (s.below.get(rowid) || []).some((part) => merged.has(part) && ahead(part, rowid))) shown.add(rowid);
       }
       return shown;
     }
