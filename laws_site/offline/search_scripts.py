@@ -16,6 +16,7 @@ OFFLINE_SEARCH_SCRIPTS = (
     "offline-search-citations.js",  # the units a query cites
     "offline-search-presentation.js",  # a page's snippets, whys and links
     "offline-search-ranking.js",  # the ranking
+    "offline-search-order.js",  # a ranking's order: current units lifted, reprints folded, the first screen
     "offline-search.js",  # the offline page
 )
 

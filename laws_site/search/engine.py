@@ -21,7 +21,8 @@ One function, `search_page`, serves the CLI, the web page and its JSON, so all t
    branch searches for gains `NAMED_BOOST`. Translated branches count `GLOSSARY_WEIGHT` of the query's own.
    If no unit holds every token, the branch retries with any token (`match: "any"`).
 3. A commentary's reprint of a law unit (`quote:61B`) found together with that unit is folded into
-   the law's result (`reprints`); found alone it ranks at `REPRINT_WEIGHT`.
+   the law's result (`reprints`); found alone it ranks at `REPRINT_WEIGHT`. In a sentence ranked by its
+   coverage, a heading that a part ranked above it already shows follows the first `FIRST_SCREEN` results.
 4. `total` counts every result; a page is `results[offset:offset + limit]`. Snippets are data,
    `[{text, mark}]` spans placed from the token offsets the build stored (table search_offsets):
    no result is tokenized again.

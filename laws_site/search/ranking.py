@@ -19,6 +19,7 @@ from laws_site.search.plan import Branch, Plan, alternative_plan, title_carries,
 from laws_site.search.weights import (
     CITED_RULE_DEPTH,
     DEFINITION_WEIGHT,
+    FIRST_SCREEN,
     HEADING_BOOST,
     HEADING_KINDS,
     INDEX_WEIGHT,
@@ -37,13 +38,15 @@ class Ranking:
     made its score - [score, branch, match, 索引 entries, tier] - and the reprints folded into it.
     Tier 0: units the query itself finds; 1: units only an alternative finds (a reading, a
     correction...); 2: units holding only some of the words. Hits (the full result objects) are
-    made for the page shown only."""
+    made for the page shown only. `shown_below`: the headings a part ranked above them already shows, kept off
+    the first screen (headings_shown_by_parts)."""
 
     def __init__(
         self, data: SearchData, candidates: dict[int, list], reprints: dict[int, list[str]], reprint_of: dict[int, str]
     ):
         self.data, self.candidates, self.reprints, self.reprint_of = data, candidates, reprints, reprint_of
         self.found_by: dict[str, int] = {}  # alternative's text -> units it added
+        self.shown_below: frozenset[int] = frozenset()
 
     def __len__(self) -> int:
         return len(self.candidates)
@@ -57,8 +60,9 @@ class Ranking:
             (candidate[4], -candidate[0], listing[rowid], place, rowid)
             for place, (rowid, candidate) in enumerate(self.candidates.items())
         ]
-        chosen = heapq.nsmallest(count, keys) if count < len(keys) // 2 else sorted(keys)[:count]
-        return [key[4] for key in chosen]
+        wanted = count + len(self.shown_below)  # as many as may leave the first screen
+        chosen = heapq.nsmallest(wanted, keys) if wanted < len(keys) // 2 else sorted(keys)[:wanted]
+        return first_screen([key[4] for key in chosen], self.shown_below)[:count]
 
     def hits(self, offset: int = 0, limit: int | None = None) -> list[Hit]:
         found = []
@@ -120,9 +124,10 @@ def ranked_hits(
         _merge(merged, _strict_hits(fts, data, alt_plan.branches, doc, index_boost, False), tier)
         _add_targets(merged, data, alt_plan.targets, doc, lang, tier)
         found_by[alternative.text] = len(merged) - before
-    if relaxed and any(found_by.values()) and not sentence:
+    by_coverage = bool(relaxed) and (sentence or not any(found_by.values()))
+    if relaxed and not by_coverage:
         _merge(merged, relaxed, 2)
-    elif relaxed:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
+    elif by_coverage:  # as before alternatives: the relaxed hits, then the vocabulary's boosts
         # a situation is ranked by its coverage: an alternative re-spelling one of its words (間違う -> 間違える,
         # the sentence's search forms joined) is no reading of it to rank above it, nor to say was searched
         found_by = {text: count if tiers[text] == 0 else 0 for text, count in found_by.items()}
@@ -141,7 +146,48 @@ def ranked_hits(
         lift_current(data, merged, doc, lang)
     ranking = fold_reprints(data, merged)
     ranking.found_by = found_by
+    if by_coverage:
+        ranking.shown_below = headings_shown_by_parts(data, merged)
     return ranking
+
+
+def first_screen(order: list[int], shown_below: frozenset[int]) -> list[int]:
+    """`order` with the first FIRST_SCREEN places given to units not in `shown_below` (headings_shown_by_parts): those
+    met on the way follow the first screen, in their order; the rest keeps its order."""
+    if not shown_below:
+        return order
+    screen: list[int] = []
+    moved: list[int] = []
+    for place, rowid in enumerate(order):
+        if len(screen) == FIRST_SCREEN:
+            return screen + moved + order[place:]
+        (moved if rowid in shown_below else screen).append(rowid)
+    return screen + moved
+
+
+def headings_shown_by_parts(data: SearchData, merged: dict[int, list]) -> frozenset[int]:
+    """The headings (data.headings: a title, or a lead-in announcing the parts) that rank below one of their own
+    parts in a sentence's ranking: the part shows it (its number names the law, its context the heading's title), and
+    the heading decides nothing the part does not (coverage.parts_first). On the first screen it took the place of
+    another law: 31B1, 31C, then Law 31 itself before 20F1 for "my opponent kept asking what our bids meant when it
+    was not his turn to call". They follow the first screen (first_screen), still on the first page."""
+    listing, below = data.listing_rank, data.context_below
+    places: dict[int, int] = {}  # the order found breaks what ties remain (Ranking.best): made only for a tie
+
+    def ahead(part: int, heading: int) -> bool:
+        one, other = merged[part], merged[heading]
+        key, against = (one[4], -one[0], listing[part]), (other[4], -other[0], listing[heading])
+        if key != against:
+            return key < against
+        if not places:
+            places.update((rowid, place) for place, rowid in enumerate(merged))
+        return places[part] < places[heading]
+
+    return frozenset(
+        heading
+        for heading in data.headings.intersection(merged)
+        if any(part in merged and ahead(part, heading) for part in below.get(heading, ()))
+    )
 
 
 def found_whole(data: SearchData, strict: dict[int, list]) -> bool:

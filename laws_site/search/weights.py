@@ -53,5 +53,8 @@ SENTENCE_WORDS = 3  # content words from which a query is a situation, ranked by
 # of two units among a sentence's first this many covering it exactly alike, the one the other cites ranks first
 # (ranking.cited_rule_first: 27B4 「本条A項1が認めるとおり」 applies 27A1's rule)
 CITED_RULE_DEPTH = 10
+# the results a phone shows before any scrolling (issue 36: the governing law "on the first screen", within the top
+# 3): a heading a part above it already shows follows them (ranking.headings_shown_by_parts)
+FIRST_SCREEN = 3
 CITED_SCORE = 3.0
 CITING_SCORE = 0.5

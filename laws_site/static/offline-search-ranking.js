@@ -75,8 +75,9 @@
         this.addTargets(merged, altPlan.targets, doc, lang, tier);
         foundBy.set(alt.text, merged.size - before);
       }
-      if (relaxed.size && [...foundBy.values()].some(Boolean) && !sentence) this.mergeTier(merged, relaxed, 2);
-      else if (relaxed.size) {
+      const byCoverage = relaxed.size > 0 && (sentence || ![...foundBy.values()].some(Boolean));
+      if (relaxed.size && !byCoverage) this.mergeTier(merged, relaxed, 2);
+      else if (byCoverage) {
         // search.ranked_hits: a situation ranks by its coverage; an alternative re-spelling one word is not said searched
         for (const [text, count] of foundBy) foundBy.set(text, tiers.get(text) === 0 ? count : 0);
         merged = new Map();
@@ -86,7 +87,7 @@
         this.addTargets(merged, this.followParts(merged, plan.targets), doc, lang, 0);
       }
       if (currentFirst) this.liftCurrent(merged, doc, lang);
-      const ranking = this.foldReprints(merged);
+      const ranking = this.foldReprints(merged, byCoverage);
       ranking.foundBy = foundBy;
       return ranking;
     },
@@ -533,66 +534,6 @@
       if (!K.scripts.kana.test(plan.query) || !own || this.contentClauses(own.clauses).length < this.w.SENTENCE_WORDS) return false;
       const words = new Set(own.terms);
       return ![...words].some((term) => (this.indexByTerm.get(term) || []).some((e) => [...words].every((t) => e.terms.has(t))));
-    },
-
-    /** ranking.lift_current: a found earlier unit gives its place to its paired current units (shown beside them). */
-    liftCurrent(merged, doc, lang) {
-      for (const [rowid, candidate] of [...merged]) {
-        let lifted = false;
-        for (const current of this.currentOf.get(this.units.get(rowid)[0]) || []) {
-          const currentRowid = this.rowids.get(current);
-          if (currentRowid === undefined || !this.inFilters(this.units.get(currentRowid)[1], doc, lang)) continue;
-          lifted = true;
-          const kept = merged.get(currentRowid);
-          if (kept === undefined) merged.set(currentRowid, candidate.slice(0, 5));
-          else if (candidate[4] < kept[4] || (candidate[4] === kept[4] && candidate[0] > kept[0])) [kept[0], kept[4]] = [candidate[0], candidate[4]];
-        }
-        if (lifted) merged.delete(rowid);
-      }
-    },
-
-    /** search.data._listing_ranks: rowid -> its place by (document rank, position), made once. */
-    listingRank() {
-      if (!this.listing) {
-        const keys = [...this.units].map(([rowid, unit]) => [rowid, this.docRank(unit[1]), unit[6]]);
-        keys.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
-        // units sharing a pair share a place: the sort keeps them in the order they were found
-        this.listing = new Map();
-        keys.forEach(([rowid, rank, position], i) => {
-          const previous = keys[i - 1];
-          const same = previous && previous[1] === rank && previous[2] === position;
-          this.listing.set(rowid, same ? this.listing.get(previous[0]) : i);
-        });
-      }
-      return this.listing;
-    },
-
-    foldReprints(merged) {
-      const reprints = new Map(), reprintOf = new Map();
-      for (const rowid of [...merged.keys()].filter((r) => this.reprinted.has(r))) {
-        const lawUnit = this.reprinted.get(rowid);
-        const lawRowid = this.rowids.get(lawUnit);
-        if (lawRowid !== undefined && merged.has(lawRowid)) {
-          if (!reprints.has(lawRowid)) reprints.set(lawRowid, []);
-          reprints.get(lawRowid).push(this.units.get(rowid)[0]);
-          merged.delete(rowid);
-        } else {
-          merged.get(rowid)[0] *= this.w.REPRINT_WEIGHT;
-          reprintOf.set(rowid, lawUnit);
-        }
-      }
-      const listing = this.listingRank();
-      // [tier, -score, listing place, rowid]: the sort (stable) compares numbers it already holds
-      const order = [...merged].map(([rowid, c]) => [c[4] || 0, -c[0], listing.get(rowid), rowid])
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]).map((key) => key[3]);
-      return {
-        order,
-        hits: (offset, limit) => order.slice(offset, limit === undefined ? undefined : offset + limit).map((rowid) => {
-          const [score, branch, match, entries] = merged.get(rowid);
-          return this.hit(rowid, { score, branch, match, index_entries: entries || [],
-            reprints: reprints.get(rowid) || [], reprint_of: reprintOf.get(rowid) || null });
-        }),
-      };
     }
   });
 

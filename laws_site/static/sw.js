@@ -51,7 +51,7 @@ const DIFF_PAGE = /^\/-\/diff\/?$/;
 const SEARCH_PAGE = /^\/-\/search\/?$/;
 const ASSET_RE = /(?:href|src)="(\/-\/static(?:-plugins)?\/[^"]+)"/g;
 // the offline search's scripts, in the order they load (laws_site/offline/search_scripts.py)
-const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-reading.js", "offline-search-expansions.js", "offline-search-citations.js", "offline-search-presentation.js", "offline-search-ranking.js", "offline-search.js"]
+const SEARCH_SCRIPTS = ["offline-search-text.js", "offline-search-engine.js", "offline-search-reading.js", "offline-search-expansions.js", "offline-search-citations.js", "offline-search-presentation.js", "offline-search-ranking.js", "offline-search-order.js", "offline-search.js"]
   .map((name) => "/-/static-plugins/bridge-laws/" + name);
 // google/brotli's decoder (vendored, static/brotli-decode.js)
 const BROTLI_DECODER = "/-/static-plugins/bridge-laws/brotli-decode.js";
