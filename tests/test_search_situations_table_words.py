@@ -264,7 +264,8 @@ def test_a_statement_heard_is_being_told(typed, read):
     assert with_table_words(typed) == read
 
 
-@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ダミーが言われていないカードを出した"])
+# (ダミーが言われていないカードを出した, once here, is a card not designated: test_a_card_said_for_dummy_is_the_laws_designation)
+@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ディフェンダーが言われていないのに出した"])
 def test_what_was_said_without_a_quoted_statement_stays_as_typed(typed):
     assert with_table_words(typed) == typed
 
@@ -304,3 +305,44 @@ def test_a_follow_not_made_when_it_could_be_reaches_the_revoke_laws(search_conn)
     44C and 44 first, no law on the revoke (61-64) in the first three."""
     found = [r for r in engine.search(search_conn, "フォローできたのにしなかった", limit=3)]
     assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] in {"61", "62", "63", "64"}, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # a card said from dummy is designated (46A ダミーからプレイするカードを指定するとき)
+        ("ディクレアラーがダミーから何でもいいと言った", "ディクレアラーがダミーから何でもいいと指定した"),
+        ("ダミーからスペードのキングと言ったけど", "ダミーからスペードのキングと指定したけど"),
+        ("ダミーからローと言う", "ダミーからローと指定する"),
+        # ... and a card dummy was not told to play is one not designated (45D 指定されていないカード)
+        ("ダミーが言われていないカードを出した", "ダミーが指定されていないカードを出した"),
+        ("ダミーは言われてなかったカードを置いた", "ダミーは指定されていなかったカードを置いた"),
+    ],
+)
+def test_a_card_said_for_dummy_is_the_laws_designation(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "ディクレアラーがローとだけ言った",  # no dummy said: whose card is named the sentence does not say
+        "ダミーから取って、ローと言った",  # a clause between: the words said are not from dummy
+        "ダミーが何か言った",  # dummy speaking (43A1(c)): nothing said from dummy
+        "ダミーが言われていないのに出した",  # no card named
+    ],
+)
+def test_other_things_said_of_dummy_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "law"),
+    [
+        ("ディクレアラーがダミーから何でもいいと言った", "46"),  # 46B5 「何でもよい」 ... プレイを指定した場合
+        ("ダミーが言われていないカードを出した", "45"),  # 45D1 ディクレアラーが名指していないカード
+    ],
+)
+def test_a_card_said_for_dummy_reaches_the_law_on_designation(search_conn, typed, law):
+    found = [r for r in engine.search(search_conn, typed, limit=1)]
+    assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]

@@ -135,3 +135,18 @@ def test_a_phrase_is_read_with_other_function_words_inside(search_conn):
         r["id"] for r in engine.search(search_conn, "he changed his mind after making a call", limit=3, interface="en")
     ]
     assert any(unit.startswith("laws-2017-ja:25B") for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "within"),
+    [
+        ("パートナーのビッドをダブルしてしまった", 1),
+        ("パートナーのビッドにダブルした", 1),
+        ("パートナーのダブルをリダブルしてしまった", 3),
+    ],
+)
+def test_a_double_of_partners_own_call_reaches_law_36(search_conn, sentence, within):
+    """A double of partner's bid, a redouble of partner's double is no double Law 19 allows (19A1 対戦相手が
+    したビッドで ... 最後のビッドだけ; 19B1): 36 「認められないダブルやリダブル」, not 27B3 or 19's parts."""
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=within)]
+    assert any(unit.startswith("laws-2017-ja:36") for unit in found), found

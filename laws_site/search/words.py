@@ -110,6 +110,8 @@ SUIT_WORD = "スート"
 # a call (the four calls, or a bid written as BID_RE reads it) followed by と言う in any form but the passive
 # (ダブルと言われた: what another said); \1 keeps the call, the verb becomes コールする
 CALL_SAID = rf"((?:パス|ダブル|リダブル|ビッド|{BID_RE.pattern}) ?)と言"
+# what declarer says from dummy: ダミーから, then the words he said, up to と言う (no clause between: no 、。 or space)
+DUMMY_SAID = r"ダミーから[^、。\s]+?"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
@@ -125,6 +127,14 @@ TABLE_WORDS = (
     ),
     (rf"{CALL_SAID}(?:っ|い|わ(?!れ))", r"\1とコールし"),
     (rf"{CALL_SAID}う", r"\1とコールする"),
+    # a card said from dummy (ダミーから何でもいいと言った, ダミーからスペードのキングと言った) is the Laws' designation,
+    # 指定 (46A 「ダミーからプレイするカードを指定するとき ... はっきり告げる」, 45C4(a) 「名指したり ... 指定したカード」):
+    # they print 言う of speech, never of a card named for dummy
+    (rf"({DUMMY_SAID})と言(?:っ|い)", r"\1と指定し"),
+    (rf"({DUMMY_SAID})と言う", r"\1と指定する"),
+    # ... and a card dummy was not told to play (ダミーが言われていないカードを出した) is one not designated (45D
+    # 「ダミーが指定されていないカードを取り上げたとき」)
+    (r"(ダミー[がは][^、。\s]*?)言われ(?:てい|て)?な(い|かった)(?=カード)", r"\1指定されていな\2"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
