@@ -346,3 +346,35 @@ def test_other_things_said_of_dummy_are_left_as_typed(typed):
 def test_a_card_said_for_dummy_reaches_the_law_on_designation(search_conn, typed, law):
     found = [r for r in engine.search(search_conn, typed, limit=1)]
     assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("パートナーがまだ出していないのにリードした", "パートナーがプレイする前に早まってリードした"),
+        ("右の人がまだプレイしてないのに出した", "RHOがプレイする前に早まって出した"),
+        ("まだリードしていなかったのに", "プレイする前に早まって"),
+    ],
+)
+def test_a_card_played_while_another_has_still_to_play_is_premature(typed, read):
+    """57A 「パートナーがプレイする前に」, 57C2 「RHOがプレイする前に」, 57's title 早まったリードやプレイ."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "右の人がまだコールしていないのに先にパスと言ってしまった",  # a call out of rotation (30A), not a premature play
+        "まだ全員出していないのに",  # no one named who is yet to play
+        "まだハンドはボードに戻していない",
+    ],
+)
+def test_other_things_not_yet_done_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed.replace("右の人", "RHO").replace("と言って", "とコールして")
+
+
+def test_declarer_playing_before_the_defender_on_his_right_reaches_law_57(search_conn):
+    """57C3 ディクレアラーがハンドまたはダミーから早まってプレイ ... すると ... 取り消すことはできない."""
+    typed = "右のディフェンダーがまだ出していないのにディクレアラーが自分の手からカードを出した 引っ込めていいか"
+    found = [r for r in engine.search(search_conn, typed, limit=3)]
+    assert any(r["doc"] == "laws-2017-ja" and r["law"] == "57" for r in found), [r["id"] for r in found]

@@ -135,6 +135,10 @@ TABLE_WORDS = (
     # ... and a card dummy was not told to play (ダミーが言われていないカードを出した) is one not designated (45D
     # 「ダミーが指定されていないカードを取り上げたとき」)
     (r"(ダミー[がは][^、。\s]*?)言われ(?:てい|て)?な(い|かった)(?=カード)", r"\1指定されていな\2"),
+    # a card played while another has still to play (右の人がまだ出していないのに) is played before him, as the Laws say
+    # a premature play (57A 「パートナーがプレイする前に」, 57C2 「RHOがプレイする前に」; the Laws print まだ of no
+    # player yet to play): not a call (まだコールしていない: a call out of rotation, 30A, 31)
+    (r"まだ(?:出|プレイ|リード)し(?:てい|て)?な(?:い|かった)のに", "プレイする前に早まって"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
