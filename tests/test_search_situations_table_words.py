@@ -378,3 +378,32 @@ def test_declarer_playing_before_the_defender_on_his_right_reaches_law_57(search
     typed = "右のディフェンダーがまだ出していないのにディクレアラーが自分の手からカードを出した 引っ込めていいか"
     found = [r for r in engine.search(search_conn, typed, limit=3)]
     assert any(r["doc"] == "laws-2017-ja" and r["law"] == "57" for r in found), [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # 16C1 「取り消した行動から得られた情報」, 55C 「反則行為から得た情報」
+        ("取り消したビッドでわかったことは使っていいの", "取り消したビッドから得た情報は使っていいの"),
+        ("相手の説明から知ったこと", "相手の説明から得た情報"),
+        # 20A's title 「はっきり認識できないコール」
+        ("相手のコールがよく聞こえなかった", "相手のコールがはっきり認識できなかった"),
+        ("ビッドカードがよく見えない", "ビッドカードがはっきり認識できない"),
+    ],
+)
+def test_what_was_learnt_or_not_heard_well_is_read_in_the_laws_words(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["わかったことを話した", "よく聞こえた", "結果が聞こえなかった"])
+def test_other_things_learnt_or_heard_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "law"),
+    [("相手が取り消したビッドでわかったことはこっちは使っていいの", "16"), ("相手のコールがよく聞こえなかった", "20")],
+)
+def test_what_was_learnt_or_not_heard_well_reaches_its_law(search_conn, typed, law):
+    found = [r for r in engine.search(search_conn, typed, limit=1)]
+    assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]

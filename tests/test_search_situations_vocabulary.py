@@ -150,3 +150,12 @@ def test_a_double_of_partners_own_call_reaches_law_36(search_conn, sentence, wit
     したビッドで ... 最後のビッドだけ; 19B1): 36 「認められないダブルやリダブル」, not 27B3 or 19's parts."""
     found = [result["id"] for result in engine.search(search_conn, sentence, limit=within)]
     assert any(unit.startswith("laws-2017-ja:36") for unit in found), found
+
+
+def test_a_sign_made_to_partner_reaches_law_73b(search_conn):
+    """A sign made to partner is communication between partners (73B1 ... 身振り ... を意思の伝達的手段に使わない),
+    not the director's signal of 8B1 (ラウンド開始の合図), the only 合図 the Laws print."""
+    found = [result["id"] for result in engine.search(search_conn, "パートナーに目で合図を送った", limit=1)]
+    assert found[0].startswith("laws-2017-ja:73B"), found
+    found = [result["id"] for result in engine.search(search_conn, "ディレクターが次のラウンドの合図をした", limit=1)]
+    assert found[0] == "laws-2017-ja:8B1", found

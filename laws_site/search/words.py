@@ -139,6 +139,12 @@ TABLE_WORDS = (
     # a premature play (57A 「パートナーがプレイする前に」, 57C2 「RHOがプレイする前に」; the Laws print まだ of no
     # player yet to play): not a call (まだコールしていない: a call out of rotation, 30A, 31)
     (r"まだ(?:出|プレイ|リード)し(?:てい|て)?な(?:い|かった)のに", "プレイする前に早まって"),
+    # what was learnt from something (取り消したビッドでわかったこと) is the Laws' information got from it (16C1 「取り消した
+    # 行動から得られた情報」, 50E1 「ペナルティカードから得られた情報」, 55C 「反則行為から得た情報」)
+    (r"(?:で|から)(?:わかった|分かった|知った|知りえた|知り得た)こと", "から得た情報"),
+    # a call not heard or seen well (よく聞こえなかった) is the Laws' call not clearly recognised (20A's title
+    # 「はっきり認識できないコール」; the Laws print 聞こえる only of what carries to another table, 90B3)
+    (r"よく(?:聞こえ|聞き取れ|見え)な(い|かった)", r"はっきり認識できな\1"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
