@@ -407,3 +407,38 @@ def test_other_things_learnt_or_heard_are_left_as_typed(typed):
 def test_what_was_learnt_or_not_heard_well_reaches_its_law(search_conn, typed, law):
     found = [r for r in engine.search(search_conn, typed, limit=1)]
     assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # def:順番外; 53 順番外のリード
+        ("順番じゃない人がリードした", "順番外がリードした"),
+        ("順番でないのにダブルと言った", "順番外のにダブルとコールした"),
+        # 29A 「受け入れてコールする」, 27A1 「このプレイヤーがコールすると受け入れたことになる」
+        ("順番外のコールをそのまま左の人がコールして進めた", "順番外のコールを受け入れてLHOがコールして進めた"),
+        ("気づかずにそのままカードを出してしまった", "気づかずに受け入れてカードを出してしまった"),
+    ],
+)
+def test_a_turn_not_ones_own_and_an_irregularity_played_over_read_in_the_laws_words(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "順番が来る前に",
+        "ペナルティカードはそのまま置いておく",
+        "そのまま、ディレクターを呼んだ",
+        "4人でそのままプレイを続けた",
+    ],
+)
+def test_other_turns_and_other_things_left_as_they_were_stay_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_lead_out_of_turn_played_over_reaches_law_53_or_60(search_conn):
+    """53A 違法なリードの次の順番のハンドからプレイが行われると、正しいリードになる; 60A1."""
+    typed = "順番じゃない人がリードしたのに次の人が気づかずにそのままカードを出してしまった"
+    found = [r for r in engine.search(search_conn, typed, limit=3)]
+    assert any(r["doc"] == "laws-2017-ja" and r["law"] in {"53", "60"} for r in found), [r["id"] for r in found]

@@ -145,6 +145,14 @@ TABLE_WORDS = (
     # a call not heard or seen well (よく聞こえなかった) is the Laws' call not clearly recognised (20A's title
     # 「はっきり認識できないコール」; the Laws print 聞こえる only of what carries to another table, 90B3)
     (r"よく(?:聞こえ|聞き取れ|見え)な(い|かった)", r"はっきり認識できな\1"),
+    # an irregularity carried on over (順番外のコールをそのまま左の人がコールして, そのままカードを出して) is accepted, as the
+    # Laws read a call or play made over it (29A 「受け入れてコールする」, 25B1 「このコールに対して意識的にコールすると
+    # 受け入れたことになる」, 27A1, 52B1(b) 「引き続き…プレイした場合、これを受け入れなければならない」)
+    # (not play carried on, そのままプレイを続けた: no one call or play made over it)
+    (r"そのまま(?![^、。\s]*?続け)(?=[^、。\s]*?(?:コール|ビッド|パス|プレイ|出し|出す|出さ|リード))", "受け入れて"),
+    # not one's turn (順番じゃない人, 順番でないのに) is the Laws' out of turn, 順番外 (def:順番外; 53 順番外のリード, 31
+    # 順番外のビッド): the cut drops the negation and read 順番, a turn
+    (r"順番(?:じゃ|では|で)な(?:い|かった)(?:人|プレーヤー|プレイヤー)?", "順番外"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
