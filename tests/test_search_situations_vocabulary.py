@@ -159,3 +159,10 @@ def test_a_sign_made_to_partner_reaches_law_73b(search_conn):
     assert found[0].startswith("laws-2017-ja:73B"), found
     found = [result["id"] for result in engine.search(search_conn, "ディレクターが次のラウンドの合図をした", limit=1)]
     assert found[0] == "laws-2017-ja:8B1", found
+
+
+@pytest.mark.parametrize("sentence", ["パートナーがダブルをやけに強い声で言った", "パートナーが強い口調でパスした"])
+def test_a_call_in_a_strong_voice_reaches_the_laws_on_emphasis(search_conn, sentence):
+    """A call said in a strong voice is 16B1's 特別な強調、声の調子 and 73A2's 不適切な強調 ... 抑揚."""
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=3)]
+    assert any(unit.startswith(("laws-2017-ja:16B1", "laws-2017-ja:73A2")) for unit in found), found
