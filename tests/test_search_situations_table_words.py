@@ -442,3 +442,20 @@ def test_a_lead_out_of_turn_played_over_reaches_law_53_or_60(search_conn):
     typed = "順番じゃない人がリードしたのに次の人が気づかずにそのままカードを出してしまった"
     found = [r for r in engine.search(search_conn, typed, limit=3)]
     assert any(r["doc"] == "laws-2017-ja" and r["law"] in {"53", "60"} for r in found), [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("コンシードしたけど実は取っていたトリックだった", "コンシードしたけど実際は取っていたトリックだった"),
+        ("果実は", "果実は"),
+    ],
+)
+def test_in_fact_is_the_laws_in_fact(typed, read):
+    """71A 「自分の側が実際は勝ったトリック」; 実 inside a kanji word is left as it is."""
+    assert with_table_words(typed) == read
+
+
+def test_a_concession_of_a_trick_in_fact_won_reaches_law_71_higher(search_conn):
+    found = [r["id"] for r in engine.search(search_conn, "コンシードしたけど実は取っていたトリックだった", limit=5)]
+    assert "laws-2017-ja:71A" in found, found

@@ -153,6 +153,8 @@ TABLE_WORDS = (
     # not one's turn (順番じゃない人, 順番でないのに) is the Laws' out of turn, 順番外 (def:順番外; 53 順番外のリード, 31
     # 順番外のビッド): the cut drops the negation and read 順番, a turn
     (r"順番(?:じゃ|では|で)な(?:い|かった)(?:人|プレーヤー|プレイヤー)?", "順番外"),
+    # 実は, "in fact", is the Laws' 実際は (71A 「自分の側が実際は勝ったトリック」): the cut read 実, a fruit or truth
+    (r"(?<![\u3400-\u9fff])実は", "実際は"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
