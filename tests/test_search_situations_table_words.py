@@ -264,7 +264,8 @@ def test_a_statement_heard_is_being_told(typed, read):
     assert with_table_words(typed) == read
 
 
-@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ダミーが言われていないカードを出した"])
+# (ダミーが言われていないカードを出した, once here, is a card not designated: test_a_card_said_for_dummy_is_the_laws_designation)
+@pytest.mark.parametrize("typed", ["失礼なことを言われた", "ディフェンダーが言われていないのに出した"])
 def test_what_was_said_without_a_quoted_statement_stays_as_typed(typed):
     assert with_table_words(typed) == typed
 
@@ -304,3 +305,157 @@ def test_a_follow_not_made_when_it_could_be_reaches_the_revoke_laws(search_conn)
     44C and 44 first, no law on the revoke (61-64) in the first three."""
     found = [r for r in engine.search(search_conn, "フォローできたのにしなかった", limit=3)]
     assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] in {"61", "62", "63", "64"}, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # a card said from dummy is designated (46A ダミーからプレイするカードを指定するとき)
+        ("ディクレアラーがダミーから何でもいいと言った", "ディクレアラーがダミーから何でもいいと指定した"),
+        ("ダミーからスペードのキングと言ったけど", "ダミーからスペードのキングと指定したけど"),
+        ("ダミーからローと言う", "ダミーからローと指定する"),
+        # ... and a card dummy was not told to play is one not designated (45D 指定されていないカード)
+        ("ダミーが言われていないカードを出した", "ダミーが指定されていないカードを出した"),
+        ("ダミーは言われてなかったカードを置いた", "ダミーは指定されていなかったカードを置いた"),
+    ],
+)
+def test_a_card_said_for_dummy_is_the_laws_designation(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "ディクレアラーがローとだけ言った",  # no dummy said: whose card is named the sentence does not say
+        "ダミーから取って、ローと言った",  # a clause between: the words said are not from dummy
+        "ダミーが何か言った",  # dummy speaking (43A1(c)): nothing said from dummy
+        "ダミーが言われていないのに出した",  # no card named
+    ],
+)
+def test_other_things_said_of_dummy_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "law"),
+    [
+        ("ディクレアラーがダミーから何でもいいと言った", "46"),  # 46B5 「何でもよい」 ... プレイを指定した場合
+        ("ダミーが言われていないカードを出した", "45"),  # 45D1 ディクレアラーが名指していないカード
+    ],
+)
+def test_a_card_said_for_dummy_reaches_the_law_on_designation(search_conn, typed, law):
+    found = [r for r in engine.search(search_conn, typed, limit=1)]
+    assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("パートナーがまだ出していないのにリードした", "パートナーがプレイする前に早まってリードした"),
+        ("右の人がまだプレイしてないのに出した", "RHOがプレイする前に早まって出した"),
+        ("まだリードしていなかったのに", "プレイする前に早まって"),
+    ],
+)
+def test_a_card_played_while_another_has_still_to_play_is_premature(typed, read):
+    """57A 「パートナーがプレイする前に」, 57C2 「RHOがプレイする前に」, 57's title 早まったリードやプレイ."""
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "右の人がまだコールしていないのに先にパスと言ってしまった",  # a call out of rotation (30A), not a premature play
+        "まだ全員出していないのに",  # no one named who is yet to play
+        "まだハンドはボードに戻していない",
+    ],
+)
+def test_other_things_not_yet_done_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed.replace("右の人", "RHO").replace("と言って", "とコールして")
+
+
+def test_declarer_playing_before_the_defender_on_his_right_reaches_law_57(search_conn):
+    """57C3 ディクレアラーがハンドまたはダミーから早まってプレイ ... すると ... 取り消すことはできない."""
+    typed = "右のディフェンダーがまだ出していないのにディクレアラーが自分の手からカードを出した 引っ込めていいか"
+    found = [r for r in engine.search(search_conn, typed, limit=3)]
+    assert any(r["doc"] == "laws-2017-ja" and r["law"] == "57" for r in found), [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # 16C1 「取り消した行動から得られた情報」, 55C 「反則行為から得た情報」
+        ("取り消したビッドでわかったことは使っていいの", "取り消したビッドから得た情報は使っていいの"),
+        ("相手の説明から知ったこと", "相手の説明から得た情報"),
+        # 20A's title 「はっきり認識できないコール」
+        ("相手のコールがよく聞こえなかった", "相手のコールがはっきり認識できなかった"),
+        ("ビッドカードがよく見えない", "ビッドカードがはっきり認識できない"),
+    ],
+)
+def test_what_was_learnt_or_not_heard_well_is_read_in_the_laws_words(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize("typed", ["わかったことを話した", "よく聞こえた", "結果が聞こえなかった"])
+def test_other_things_learnt_or_heard_are_left_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("typed", "law"),
+    [("相手が取り消したビッドでわかったことはこっちは使っていいの", "16"), ("相手のコールがよく聞こえなかった", "20")],
+)
+def test_what_was_learnt_or_not_heard_well_reaches_its_law(search_conn, typed, law):
+    found = [r for r in engine.search(search_conn, typed, limit=1)]
+    assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] == law, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        # def:順番外; 53 順番外のリード
+        ("順番じゃない人がリードした", "順番外がリードした"),
+        ("順番でないのにダブルと言った", "順番外のにダブルとコールした"),
+        # 29A 「受け入れてコールする」, 27A1 「このプレイヤーがコールすると受け入れたことになる」
+        ("順番外のコールをそのまま左の人がコールして進めた", "順番外のコールを受け入れてLHOがコールして進めた"),
+        ("気づかずにそのままカードを出してしまった", "気づかずに受け入れてカードを出してしまった"),
+    ],
+)
+def test_a_turn_not_ones_own_and_an_irregularity_played_over_read_in_the_laws_words(typed, read):
+    assert with_table_words(typed) == read
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "順番が来る前に",
+        "ペナルティカードはそのまま置いておく",
+        "そのまま、ディレクターを呼んだ",
+        "4人でそのままプレイを続けた",
+    ],
+)
+def test_other_turns_and_other_things_left_as_they_were_stay_as_typed(typed):
+    assert with_table_words(typed) == typed
+
+
+def test_a_lead_out_of_turn_played_over_reaches_law_53_or_60(search_conn):
+    """53A 違法なリードの次の順番のハンドからプレイが行われると、正しいリードになる; 60A1."""
+    typed = "順番じゃない人がリードしたのに次の人が気づかずにそのままカードを出してしまった"
+    found = [r for r in engine.search(search_conn, typed, limit=3)]
+    assert any(r["doc"] == "laws-2017-ja" and r["law"] in {"53", "60"} for r in found), [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("コンシードしたけど実は取っていたトリックだった", "コンシードしたけど実際は取っていたトリックだった"),
+        ("果実は", "果実は"),
+    ],
+)
+def test_in_fact_is_the_laws_in_fact(typed, read):
+    """71A 「自分の側が実際は勝ったトリック」; 実 inside a kanji word is left as it is."""
+    assert with_table_words(typed) == read
+
+
+def test_a_concession_of_a_trick_in_fact_won_reaches_law_71_higher(search_conn):
+    found = [r["id"] for r in engine.search(search_conn, "コンシードしたけど実は取っていたトリックだった", limit=5)]
+    assert "laws-2017-ja:71A" in found, found

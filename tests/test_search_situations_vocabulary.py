@@ -137,3 +137,34 @@ def test_a_phrase_is_read_with_other_function_words_inside(search_conn):
         r["id"] for r in engine.search(search_conn, "he changed his mind after making a call", limit=3, interface="en")
     ]
     assert any(unit.startswith("laws-2017-ja:25B") for unit in found), found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "within"),
+    [
+        ("パートナーのビッドをダブルしてしまった", 1),
+        ("パートナーのビッドにダブルした", 1),
+        ("パートナーのダブルをリダブルしてしまった", 3),
+    ],
+)
+def test_a_double_of_partners_own_call_reaches_law_36(search_conn, sentence, within):
+    """A double of partner's bid, a redouble of partner's double is no double Law 19 allows (19A1 対戦相手が
+    したビッドで ... 最後のビッドだけ; 19B1): 36 「認められないダブルやリダブル」, not 27B3 or 19's parts."""
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=within)]
+    assert any(unit.startswith("laws-2017-ja:36") for unit in found), found
+
+
+def test_a_sign_made_to_partner_reaches_law_73b(search_conn):
+    """A sign made to partner is communication between partners (73B1 ... 身振り ... を意思の伝達的手段に使わない),
+    not the director's signal of 8B1 (ラウンド開始の合図), the only 合図 the Laws print."""
+    found = [result["id"] for result in engine.search(search_conn, "パートナーに目で合図を送った", limit=1)]
+    assert found[0].startswith("laws-2017-ja:73B"), found
+    found = [result["id"] for result in engine.search(search_conn, "ディレクターが次のラウンドの合図をした", limit=1)]
+    assert found[0] == "laws-2017-ja:8B1", found
+
+
+@pytest.mark.parametrize("sentence", ["パートナーがダブルをやけに強い声で言った", "パートナーが強い口調でパスした"])
+def test_a_call_in_a_strong_voice_reaches_the_laws_on_emphasis(search_conn, sentence):
+    """A call said in a strong voice is 16B1's 特別な強調、声の調子 and 73A2's 不適切な強調 ... 抑揚."""
+    found = [result["id"] for result in engine.search(search_conn, sentence, limit=3)]
+    assert any(unit.startswith(("laws-2017-ja:16B1", "laws-2017-ja:73A2")) for unit in found), found

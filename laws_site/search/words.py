@@ -110,6 +110,8 @@ SUIT_WORD = "スート"
 # a call (the four calls, or a bid written as BID_RE reads it) followed by と言う in any form but the passive
 # (ダブルと言われた: what another said); \1 keeps the call, the verb becomes コールする
 CALL_SAID = rf"((?:パス|ダブル|リダブル|ビッド|{BID_RE.pattern}) ?)と言"
+# what declarer says from dummy: ダミーから, then the words he said, up to と言う (no clause between: no 、。 or space)
+DUMMY_SAID = r"ダミーから[^、。\s]+?"
 TABLE_WORDS = (
     (rf"右隣?の{SEAT_PERSON}|右隣", "RHO"),
     (rf"左隣?の{SEAT_PERSON}|左隣", "LHO"),
@@ -125,6 +127,34 @@ TABLE_WORDS = (
     ),
     (rf"{CALL_SAID}(?:っ|い|わ(?!れ))", r"\1とコールし"),
     (rf"{CALL_SAID}う", r"\1とコールする"),
+    # a card said from dummy (ダミーから何でもいいと言った, ダミーからスペードのキングと言った) is the Laws' designation,
+    # 指定 (46A 「ダミーからプレイするカードを指定するとき ... はっきり告げる」, 45C4(a) 「名指したり ... 指定したカード」):
+    # they print 言う of speech, never of a card named for dummy
+    (rf"({DUMMY_SAID})と言(?:っ|い)", r"\1と指定し"),
+    (rf"({DUMMY_SAID})と言う", r"\1と指定する"),
+    # ... and a card dummy was not told to play (ダミーが言われていないカードを出した) is one not designated (45D
+    # 「ダミーが指定されていないカードを取り上げたとき」)
+    (r"(ダミー[がは][^、。\s]*?)言われ(?:てい|て)?な(い|かった)(?=カード)", r"\1指定されていな\2"),
+    # a card played while another has still to play (右の人がまだ出していないのに) is played before him, as the Laws say
+    # a premature play (57A 「パートナーがプレイする前に」, 57C2 「RHOがプレイする前に」; the Laws print まだ of no
+    # player yet to play): not a call (まだコールしていない: a call out of rotation, 30A, 31)
+    (r"まだ(?:出|プレイ|リード)し(?:てい|て)?な(?:い|かった)のに", "プレイする前に早まって"),
+    # what was learnt from something (取り消したビッドでわかったこと) is the Laws' information got from it (16C1 「取り消した
+    # 行動から得られた情報」, 50E1 「ペナルティカードから得られた情報」, 55C 「反則行為から得た情報」)
+    (r"(?:で|から)(?:わかった|分かった|知った|知りえた|知り得た)こと", "から得た情報"),
+    # a call not heard or seen well (よく聞こえなかった) is the Laws' call not clearly recognised (20A's title
+    # 「はっきり認識できないコール」; the Laws print 聞こえる only of what carries to another table, 90B3)
+    (r"よく(?:聞こえ|聞き取れ|見え)な(い|かった)", r"はっきり認識できな\1"),
+    # an irregularity carried on over (順番外のコールをそのまま左の人がコールして, そのままカードを出して) is accepted, as the
+    # Laws read a call or play made over it (29A 「受け入れてコールする」, 25B1 「このコールに対して意識的にコールすると
+    # 受け入れたことになる」, 27A1, 52B1(b) 「引き続き…プレイした場合、これを受け入れなければならない」)
+    # (not play carried on, そのままプレイを続けた: no one call or play made over it)
+    (r"そのまま(?![^、。\s]*?続け)(?=[^、。\s]*?(?:コール|ビッド|パス|プレイ|出し|出す|出さ|リード))", "受け入れて"),
+    # not one's turn (順番じゃない人, 順番でないのに) is the Laws' out of turn, 順番外 (def:順番外; 53 順番外のリード, 31
+    # 順番外のビッド): the cut drops the negation and read 順番, a turn
+    (r"順番(?:じゃ|では|で)な(?:い|かった)(?:人|プレーヤー|プレイヤー)?", "順番外"),
+    # 実は, "in fact", is the Laws' 実際は (71A 「自分の側が実際は勝ったトリック」): the cut read 実, a fruit or truth
+    (r"(?<![\u3400-\u9fff])実は", "実際は"),
     # a request (て, an imperative ろ, ように) said or heard
     (r"(て|ろ|ように)と言われ", r"\1と要求され"),
     (r"(て|ろ|ように)と言(?:っ|い)", r"\1と要求し"),
