@@ -391,10 +391,11 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         ("還沒放到桌上", "放到", "着く"),  # 到 is where the card was put, no "arrive"
         ("打到一半发现这副牌这一轮不该打", "打到", "着く"),
         ("按花色排好的就发了", "排好", "良い"),  # 好: put in order, no "good"
+        ("对手把手里的牌叠成一摞扣在桌上", "叠成", "成功"),  # 成: piled into a stack, no "to succeed"
     ],
 )
 def test_a_verbs_result_reads_nothing_of_its_own(data, query, said, not_read):
-    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切."""
+    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切, 成 no 成功."""
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert not_read not in words(data, query) and found.get(said, []) == data.translations.get(said[0], []), found
 

@@ -46,8 +46,9 @@ SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses onl
 # dictionary's "to go out" (出る)
 DIRECTIONS = ("去", "来")
 # a verb's result said right after it (放到桌上: put onto the table; 打到一半: played up to half; 排好: put in
-# order): the verb tells what was done, the result reads nothing of its own (到 is no 着く "arrive", 好 no 良い)
-RESULTS = ("到", "好")
+# order; 叠成一摞: piled into a stack): the verb tells what was done, the result reads nothing of its own (到 is no
+# 着く "arrive", 好 no 良い, 成 "into" no 成功 "to succeed")
+RESULTS = ("到", "好", "成")
 # a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike; 请对方重复: asked the opponent to
 # repeat): the verb after it tells what happened; its own glosses are another sense ("to yield": 生じる, "to
 # permit": 許可; 请's "to ask" is no question, 質問)
