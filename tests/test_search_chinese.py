@@ -473,6 +473,21 @@ def test_a_person_counted_with_the_classifier_is_no_individual(data, query, said
     assert found.get(said) == japanese and "個人" not in words(data, query), found
 
 
+@pytest.mark.parametrize(
+    "run, said, board",
+    [
+        ("一副没兴趣再打的样子", "一副", False),  # an air of: a measure word, no assistant
+        ("同一副牌打了两次", "副牌", True),  # 同一副牌, 这副牌: still the board (副牌, 1997 13A 「该副牌」)
+        ("这副牌出了问题", "副牌", True),
+    ],
+)
+def test_a_measure_word_after_a_number_or_a_demonstrative_is_no_noun(data, run, said, board):
+    """副 after 一, 这, 同一... is the measure word of what follows (一副…的样子: an air of; 一副牌: a deck), cut with
+    the number and reading nothing; never 副 "assistant" (アシスタント). 副牌 keeps its place as the board."""
+    assert said in cut(data, run)
+    assert "アシスタント" not in words(data, run) and ("ボード" in words(data, run)) == board
+
+
 def test_what_a_call_means_is_asked_as_an_explanation(data):
     """「那个叫品是什么意思」 asks what a call means: the vocabulary's Explanation of Calls (20F1 説明を要求できる), not
     the Japanese 意思 'intention' that Chinese 意思 'meaning' is written like."""

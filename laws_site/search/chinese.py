@@ -24,6 +24,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
@@ -149,10 +150,11 @@ COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "个人": "人", "墩": "トリック"}
 CARD_COUNTER = "枚"
 HAND_CARDS = 13
-# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person; 一个人:
-# one person), not the word 个人 "individual" (個人): one word with them, reading nothing, as costly as the cut
-# it replaces (a count from two reads as a count: 四个人 4人)
+# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person), not 个人
+# "individual" (個人), and 副 a measure word (一副没兴趣的样子: an air of), not "assistant" (アシスタント; 这副牌 stays
+# 副牌, the board): one word with them, reading nothing, as costly as the cut it replaces (a count: 四个人 4人)
 PERSON_CLASSIFIED = "个人"
+CLASSIFIED = (PERSON_CLASSIFIED, "副")
 DETERMINERS = ("一", "同一", "这", "那", "每", "哪", "几", "某")
 
 
@@ -262,9 +264,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                     costs[verb + result] = joined
                     if verb in table:
                         table[verb + result] = list(table[verb])
-    for determiner in DETERMINERS:  # 同一个人 is one word, as costly as 同一 + 个人
-        if determiner + PERSON_CLASSIFIED not in costs and {determiner, PERSON_CLASSIFIED} <= costs.keys():
-            costs[determiner + PERSON_CLASSIFIED] = costs[determiner] + costs[PERSON_CLASSIFIED]
+    for determiner, classified in product(DETERMINERS, CLASSIFIED):  # 同一个人 is one word, as costly as 同一 + 个人
+        if determiner + classified not in costs and {determiner, classified} <= costs.keys():
+            costs[determiner + classified] = costs[determiner] + costs[classified]
     for player in PLAYER_WORDS:  # 要我, 提醒庄家, 告诉庄家: one word, as costly as the two
         said_to = [(DEMAND, DEMANDED)] + [(w, WARNED) for w in WARNINGS if player in WARNED_ROLES]
         said_to += [(w, CONVEYED) for w in TELLINGS if player in WARNED_ROLES]
