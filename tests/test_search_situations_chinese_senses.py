@@ -278,3 +278,14 @@ def test_telling_a_player_of_ones_side_is_information_conveyed(search_conn):
 def test_dummy_suggesting_a_play_finds_43A1c_first(search_conn):
     results = engine.search(search_conn, "明手告诉庄家应该先打方块", limit=3, interface="zh")
     assert results[0]["ref"] == "43A1(c)", [r["ref"] for r in results]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["他的叫品被取消了 换了一个意思不一样的叫品", "他同伴后面叫牌能用取消的那个叫品的意思吗"],
+)
+def test_the_meaning_of_a_call_is_its_meaning_not_an_intention(search_conn, query):
+    """Chinese 意思 said of a call is its meaning, the Laws' 意味 (23A1 「同じまたはほぼ同じ意味を持つコール」; 1997 26
+    「与被取消叫牌的含义有较大不同」), not the Japanese 意思 'intention' written alike (73B 「不当な意思の伝達」)."""
+    found = readings(search_conn, query)
+    assert found.get("意思") == ["意味"], found
