@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from laws_site.search import engine
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
 from laws_site.search.words import with_bid_word, with_table_words
 
 
@@ -304,3 +305,20 @@ def test_a_follow_not_made_when_it_could_be_reaches_the_revoke_laws(search_conn)
     44C and 44 first, no law on the revoke (61-64) in the first three."""
     found = [r for r in engine.search(search_conn, "フォローできたのにしなかった", limit=3)]
     assert found[0]["doc"] == "laws-2017-ja" and found[0]["law"] in {"61", "62", "63", "64"}, [r["id"] for r in found]
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "read"),
+    [
+        # 29A / 31: 没轮到 (Out of Rotation, 順番外) said as 轮不到, "it had not come round to him"
+        ("还轮不到他 他就叫了一红心", "轮不到", "順番外"),
+        # 20A 「コールがはっきり認識できない場合」: 没看清 said as 看不清, "could not make out"; 清 is no 明らか
+        ("我看不清他叫的是什么", "看不清", "はっきり認識できないコール"),
+    ],
+)
+def test_a_result_said_as_could_not_reads_as_said_not_reached(search_conn, query, said, read):
+    """Chinese says a result not reached (没看清) or one that could not be (看不清) of the same situation: the
+    vocabulary's reading of the one is the other's (laws_site/search/chinese_could_not.py), offline too."""
+    data = search_data(search_conn)
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == [read] and "明らか" not in str(found), found

@@ -7,10 +7,9 @@ fewest, commonest ones: each word costs -log of how often jieba's corpus counts 
 search_chinese, ingest/search/chinese_lexicon.py), the glossary's and the vocabulary's terms at the cost
 of a common word so that a term the Laws print is cut whole; an unknown character is a word of its own.
 A word the glossary and the vocabulary do not name reads through its CC-CEDICT glosses, domain glosses
-first (墩: trick -> トリック before block), then each entry's first two glosses (its commonest senses: 掉
-"fall", "drop") if the English reading names them
-(碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a Japanese word printed in few of the current
-Laws' units. A function word (了, 的, 一) has no glosses.
+first (墩: trick -> トリック before block), then each entry's first two glosses (its commonest senses: 掉 "fall",
+"drop") if the English reading names them (碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a
+Japanese word printed in few of the current Laws' units. A function word (了, 的, 一) has no glosses.
 
 The offline engine cuts with the same costs (the search pack's `chinese`, laws_site/offline/search_data.py)
 and the same path (offline-search-reading.js `chineseWords`).
@@ -32,6 +31,7 @@ from ingest.search.english_lexicon import is_verb, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
 from laws_site.search.chinese_before import before_readings
+from laws_site.search.chinese_could_not import could_not_readings
 from laws_site.search.chinese_kanji import japanese_kanji, shares_kanji
 from laws_site.search.words import CALL_KINDS, names_a_strain
 
@@ -275,6 +275,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             if verb + player not in costs and joined < UNKNOWN_COST:
                 costs[verb + player] = joined
                 table[verb + player] = [japanese, *table.get(player, [])]
+    could_not_readings(costs, table, lambda word: is_chinese_verb(rows_english.get(word) or ""), TERM_COST)
     negated_readings(costs, table, telling)
     if data.registry.current_laws:  # 没叫裁判: ディレクターを呼ぶ前 (11A), after the negated readings, which win
         before_readings(conn, data.registry.current_laws.id, costs, table, telling, UNKNOWN_COST)
