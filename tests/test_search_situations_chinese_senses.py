@@ -289,3 +289,12 @@ def test_the_meaning_of_a_call_is_its_meaning_not_an_intention(search_conn, quer
     「与被取消叫牌的含义有较大不同」), not the Japanese 意思 'intention' written alike (73B 「不当な意思の伝達」)."""
     found = readings(search_conn, query)
     assert found.get("意思") == ["意味"], found
+
+
+def test_sarcastic_remarks_are_the_laws_gratuitous_comments(search_conn):
+    """风凉话 ('cynical remarks') and 挖苦 ('to make cutting remarks') read nothing of their own glosses; they are the
+    comments 74B2 bars (「オークションとプレイ中、余計な批評をすること」): the vocabulary's Gratuitous Comments, 批評."""
+    query = "对手一直说风凉话 挖苦我们打得差"
+    found = readings(search_conn, query)
+    assert found.get("风凉话") == ["批評"] and found.get("挖苦") == ["批評"], found
+    assert "74B2" in [result["ref"] for result in engine.search(search_conn, query, interface="zh")[:3]]
