@@ -298,3 +298,11 @@ def test_sarcastic_remarks_are_the_laws_gratuitous_comments(search_conn):
     found = readings(search_conn, query)
     assert found.get("风凉话") == ["批評"] and found.get("挖苦") == ["批評"], found
     assert "74B2" in [result["ref"] for result in engine.search(search_conn, query, interface="zh")[:3]]
+
+
+def test_a_secret_signal_to_partner_is_prearranged_communication(search_conn):
+    """暗号 ('secret signal') read nothing; given to partner it is 73B2's あらかじめ取り決めた方法 (the vocabulary's
+    Prearranged Communication, said in English 'illicit signals')."""
+    query = "對方叫牌時用手指敲桌子給同伴打暗號"
+    assert readings(search_conn, query).get("暗号") == ["あらかじめ取り決めた方法"]
+    assert "73B2" in [result["ref"] for result in engine.search(search_conn, query, interface="zh")[:3]]
