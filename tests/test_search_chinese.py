@@ -418,10 +418,11 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         ("還沒放到桌上", "放到", "着く"),  # 到 is where the card was put, no "arrive"
         ("打到一半发现这副牌这一轮不该打", "打到", "着く"),
         ("按花色排好的就发了", "排好", "良い"),  # 好: put in order, no "good"
+        ("对手把手里的牌叠成一摞扣在桌上", "叠成", "成功"),  # 成: piled into a stack, no "to succeed"
     ],
 )
 def test_a_verbs_result_reads_nothing_of_its_own(data, query, said, not_read):
-    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切."""
+    """A result said right after a verb (放到, 排好) is one word with the verb: 到 is no 着く/来る, 好 no 良い/適切, 成 no 成功."""
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert not_read not in words(data, query) and found.get(said, []) == data.translations.get(said[0], []), found
 
@@ -497,6 +498,21 @@ def test_a_person_counted_with_the_classifier_is_no_individual(data, query, said
     found = dict(translation.read_terms(data.translations, query, data.chinese))
     assert cut(data, query.split()[-1]).count(said) == 1
     assert found.get(said) == japanese and "個人" not in words(data, query), found
+
+
+@pytest.mark.parametrize(
+    "run, said, board",
+    [
+        ("一副没兴趣再打的样子", "一副", False),  # an air of: a measure word, no assistant
+        ("同一副牌打了两次", "副牌", True),  # 同一副牌, 这副牌: still the board (副牌, 1997 13A 「该副牌」)
+        ("这副牌出了问题", "副牌", True),
+    ],
+)
+def test_a_measure_word_after_a_number_or_a_demonstrative_is_no_noun(data, run, said, board):
+    """副 after 一, 这, 同一... is the measure word of what follows (一副…的样子: an air of; 一副牌: a deck), cut with
+    the number and reading nothing; never 副 "assistant" (アシスタント). 副牌 keeps its place as the board."""
+    assert said in cut(data, run)
+    assert "アシスタント" not in words(data, run) and ("ボード" in words(data, run)) == board
 
 
 def test_what_a_call_means_is_asked_as_an_explanation(data):

@@ -278,3 +278,31 @@ def test_telling_a_player_of_ones_side_is_information_conveyed(search_conn):
 def test_dummy_suggesting_a_play_finds_43A1c_first(search_conn):
     results = engine.search(search_conn, "明手告诉庄家应该先打方块", limit=3, interface="zh")
     assert results[0]["ref"] == "43A1(c)", [r["ref"] for r in results]
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["他的叫品被取消了 换了一个意思不一样的叫品", "他同伴后面叫牌能用取消的那个叫品的意思吗"],
+)
+def test_the_meaning_of_a_call_is_its_meaning_not_an_intention(search_conn, query):
+    """Chinese 意思 said of a call is its meaning, the Laws' 意味 (23A1 「同じまたはほぼ同じ意味を持つコール」; 1997 26
+    「与被取消叫牌的含义有较大不同」), not the Japanese 意思 'intention' written alike (73B 「不当な意思の伝達」)."""
+    found = readings(search_conn, query)
+    assert found.get("意思") == ["意味"], found
+
+
+def test_sarcastic_remarks_are_the_laws_gratuitous_comments(search_conn):
+    """风凉话 ('cynical remarks') and 挖苦 ('to make cutting remarks') read nothing of their own glosses; they are the
+    comments 74B2 bars (「オークションとプレイ中、余計な批評をすること」): the vocabulary's Gratuitous Comments, 批評."""
+    query = "对手一直说风凉话 挖苦我们打得差"
+    found = readings(search_conn, query)
+    assert found.get("风凉话") == ["批評"] and found.get("挖苦") == ["批評"], found
+    assert "74B2" in [result["ref"] for result in engine.search(search_conn, query, interface="zh")[:3]]
+
+
+def test_a_secret_signal_to_partner_is_prearranged_communication(search_conn):
+    """暗号 ('secret signal') read nothing; given to partner it is 73B2's あらかじめ取り決めた方法 (the vocabulary's
+    Prearranged Communication, said in English 'illicit signals')."""
+    query = "對方叫牌時用手指敲桌子給同伴打暗號"
+    assert readings(search_conn, query).get("暗号") == ["あらかじめ取り決めた方法"]
+    assert "73B2" in [result["ref"] for result in engine.search(search_conn, query, interface="zh")[:3]]

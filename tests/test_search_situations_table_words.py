@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from laws_site.search import engine
+from laws_site.search import engine, translation
+from laws_site.search.data import search_data
 from laws_site.search.words import with_bid_word, with_table_words
 
 
@@ -459,3 +460,20 @@ def test_in_fact_is_the_laws_in_fact(typed, read):
 def test_a_concession_of_a_trick_in_fact_won_reaches_law_71_higher(search_conn):
     found = [r["id"] for r in engine.search(search_conn, "コンシードしたけど実は取っていたトリックだった", limit=5)]
     assert "laws-2017-ja:71A" in found, found
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "read"),
+    [
+        # 29A / 31: 没轮到 (Out of Rotation, 順番外) said as 轮不到, "it had not come round to him"
+        ("还轮不到他 他就叫了一红心", "轮不到", "順番外"),
+        # 20A 「コールがはっきり認識できない場合」: 没看清 said as 看不清, "could not make out"; 清 is no 明らか
+        ("我看不清他叫的是什么", "看不清", "はっきり認識できないコール"),
+    ],
+)
+def test_a_result_said_as_could_not_reads_as_said_not_reached(search_conn, query, said, read):
+    """Chinese says a result not reached (没看清) or one that could not be (看不清) of the same situation: the
+    vocabulary's reading of the one is the other's (laws_site/search/chinese_could_not.py), offline too."""
+    data = search_data(search_conn)
+    found = dict(translation.read_terms(data.translations, query, data.chinese))
+    assert found.get(said) == [read] and "明らか" not in str(found), found

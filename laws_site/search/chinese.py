@@ -7,10 +7,9 @@ fewest, commonest ones: each word costs -log of how often jieba's corpus counts 
 search_chinese, ingest/search/chinese_lexicon.py), the glossary's and the vocabulary's terms at the cost
 of a common word so that a term the Laws print is cut whole; an unknown character is a word of its own.
 A word the glossary and the vocabulary do not name reads through its CC-CEDICT glosses, domain glosses
-first (墩: trick -> トリック before block), then each entry's first two glosses (its commonest senses: 掉
-"fall", "drop") if the English reading names them
-(碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a Japanese word printed in few of the current
-Laws' units. A function word (了, 的, 一) has no glosses.
+first (墩: trick -> トリック before block), then each entry's first two glosses (its commonest senses: 掉 "fall",
+"drop") if the English reading names them (碰: touch -> 触れる; 看: see -> 見る), kept to telling words: a
+Japanese word printed in few of the current Laws' units. A function word (了, 的, 一) has no glosses.
 
 The offline engine cuts with the same costs (the search pack's `chinese`, laws_site/offline/search_data.py)
 and the same path (offline-search-reading.js `chineseWords`).
@@ -24,6 +23,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import product
 
 from ingest.search import glossary
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR
@@ -31,6 +31,7 @@ from ingest.search.english_lexicon import is_verb, nouns_of, stems
 from ingest.search.vocabulary import search_key
 from ingest.text import tokenize, word_forms
 from laws_site.search.chinese_before import before_readings
+from laws_site.search.chinese_could_not import could_not_readings
 from laws_site.search.chinese_kanji import japanese_kanji, shares_kanji
 from laws_site.search.words import CALL_KINDS, names_a_strain
 
@@ -46,8 +47,9 @@ SPOKEN_GLOSSES = 3  # a word people say names one of an entry's first senses onl
 # dictionary's "to go out" (出る)
 DIRECTIONS = ("去", "来")
 # a verb's result said right after it (放到桌上: put onto the table; 打到一半: played up to half; 排好: put in
-# order): the verb tells what was done, the result reads nothing of its own (到 is no 着く "arrive", 好 no 良い)
-RESULTS = ("到", "好")
+# order; 叠成一摞: piled into a stack): the verb tells what was done, the result reads nothing of its own (到 is no
+# 着く "arrive", 好 no 良い, 成 "into" no 成功 "to succeed")
+RESULTS = ("到", "好", "成")
 # a causative says who was made to act (让同伴看到: let partner see; 使, 令 alike; 请对方重复: asked the opponent to
 # repeat): the verb after it tells what happened; its own glosses are another sense ("to yield": 生じる, "to
 # permit": 許可; 请's "to ask" is no question, 質問)
@@ -148,10 +150,11 @@ COUNTS = (2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 MEASURE_WORDS = {"张": "枚", "家": "人", "人": "人", "个人": "人", "墩": "トリック"}
 CARD_COUNTER = "枚"
 HAND_CARDS = 13
-# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person; 一个人:
-# one person), not the word 个人 "individual" (個人): one word with them, reading nothing, as costly as the cut
-# it replaces (a count from two reads as a count: 四个人 4人)
+# after a number or a demonstrative, 个人 is the classifier 个 and 人 "person" (同一个人: the same person), not 个人
+# "individual" (個人), and 副 a measure word (一副没兴趣的样子: an air of), not "assistant" (アシスタント; 这副牌 stays
+# 副牌, the board): one word with them, reading nothing, as costly as the cut it replaces (a count: 四个人 4人)
 PERSON_CLASSIFIED = "个人"
+CLASSIFIED = (PERSON_CLASSIFIED, "副")
 DETERMINERS = ("一", "同一", "这", "那", "每", "哪", "几", "某")
 
 
@@ -261,9 +264,9 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
                     costs[verb + result] = joined
                     if verb in table:
                         table[verb + result] = list(table[verb])
-    for determiner in DETERMINERS:  # 同一个人 is one word, as costly as 同一 + 个人
-        if determiner + PERSON_CLASSIFIED not in costs and {determiner, PERSON_CLASSIFIED} <= costs.keys():
-            costs[determiner + PERSON_CLASSIFIED] = costs[determiner] + costs[PERSON_CLASSIFIED]
+    for determiner, classified in product(DETERMINERS, CLASSIFIED):  # 同一个人 is one word, as costly as 同一 + 个人
+        if determiner + classified not in costs and {determiner, classified} <= costs.keys():
+            costs[determiner + classified] = costs[determiner] + costs[classified]
     for player in PLAYER_WORDS:  # 要我, 提醒庄家, 告诉庄家: one word, as costly as the two
         said_to = [(DEMAND, DEMANDED)] + [(w, WARNED) for w in WARNINGS if player in WARNED_ROLES]
         said_to += [(w, CONVEYED) for w in TELLINGS if player in WARNED_ROLES]
@@ -272,6 +275,7 @@ def load(conn: sqlite3.Connection, data, table: dict[str, list[str]]) -> Chinese
             if verb + player not in costs and joined < UNKNOWN_COST:
                 costs[verb + player] = joined
                 table[verb + player] = [japanese, *table.get(player, [])]
+    could_not_readings(costs, table, lambda word: is_chinese_verb(rows_english.get(word) or ""), TERM_COST)
     negated_readings(costs, table, telling)
     if data.registry.current_laws:  # 没叫裁判: ディレクターを呼ぶ前 (11A), after the negated readings, which win
         before_readings(conn, data.registry.current_laws.id, costs, table, telling, UNKNOWN_COST)
