@@ -104,6 +104,7 @@ class SearchData:
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
     joined_words: frozenset[str] = frozenset()  # keys read from one typed word only (translation.joined_words)
+    irregular_forms: frozenset[str] = frozenset()  # a verb's forms spelt apart from it (translation.verb_forms: came)
     suits_held: frozenset[str] = frozenset()  # keys of a suit said held (suits_said.suits_held): no inability to follow
     # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
     chinese: ChineseWords = field(default_factory=ChineseWords)
@@ -260,7 +261,9 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     data.context_below = _context_below(conn, data)
     data.headings, data.titles_only = _headings(conn, data)
     written_whole: set[str] = set()
-    data.translations = translation.translations(data, translation.dictionary_pairs(conn), written_whole)
+    dictionary = translation.dictionary_pairs(conn)
+    data.translations = translation.translations(data, dictionary, written_whole)
+    data.irregular_forms = translation.verb_forms(dictionary)
     data.joined_words = translation.joined_words(data.translations, written_whole)
     data.suits_held = suits_said.suits_held(data)
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words

@@ -137,9 +137,12 @@ def verbs_of_other_objects(words: list[re.Match]) -> set[tuple[int, int]]:
     return found
 
 
-def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
+def unknown_phrasal_verbs(
+    table: dict[str, list[str]], words: list[re.Match], irregular_forms: frozenset[str] = frozenset()
+) -> set[tuple[int, int]]:
     """(start, end) of each verb's past or participle directly followed by its particle where the two name no
-    term ("turned up": arrived, not 変える; "sorted out"), or any form of a verb with an object pronoun
+    term ("turned up": arrived, not 変える; "sorted out"), a form the dictionary spells apart from its verb too
+    (irregular_forms: "came back" is no 来る, "went round"), or any form of a verb with an object pronoun
     before its particle ("sorted it out"), and of that particle: a phrasal verb means other than its verb, so
     neither reads alone rather than a wrong sense ("walked round": no ラウンド, the Laws' round of boards). "out of" is a preposition's; a term holding the
     verb still reads ("turned up late")."""
@@ -152,9 +155,8 @@ def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) ->
         following = words[i + 2 + pronoun] if i + 2 + pronoun < len(words) else None
         if particle is None or particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
             continue
-        if not pronoun and not any(
-            verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS
-        ):
+        regular = any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS)
+        if not pronoun and not regular and verb.group() not in irregular_forms:
             continue
         if not any(key in table for key in span_keys([verb.group(), particle.group()])):
             found |= {(verb.start(), verb.end()), (particle.start(), particle.end())}

@@ -320,6 +320,17 @@ def english_words(data) -> frozenset[str]:
     )
 
 
+def verb_forms(dictionary: list[tuple[str, str, str, str]]) -> frozenset[str]:
+    """The one-word forms of a verb the dictionary lists apart from the verb itself (came: to come, told: to tell,
+    went: to go): a verb's form however English spells it, which unknown_phrasal_verbs takes before a particle as it
+    takes a regular -ed or -ing ("came back" is no 来る, 'to arrive')."""
+    return frozenset(
+        english
+        for english, _, word, gloss in dictionary
+        if english != word and is_verb(gloss) and ENGLISH_WORD_RE.fullmatch(english)
+    )
+
+
 def japanese_words(
     table: dict[str, list[str]],
     query: str,
@@ -341,11 +352,13 @@ def read_terms(
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
     suits_held: frozenset[str] = frozenset(),
+    irregular_forms: frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
     """(the term as the query writes it, read: lower case, simplified, an English term's words one space
     apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
     order the query names them. Chinese is cut into words first (chinese.py). A key of joined (joined_words)
-    is read from one typed word only: "before the hands" is no beforehand, 予め."""
+    is read from one typed word only: "before the hands" is no beforehand, 予め. irregular_forms: a verb's
+    forms the dictionary spells apart (verb_forms: came, told), verbs before a particle."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
@@ -422,7 +435,7 @@ def read_terms(
     }
     carried |= verbs_of_other_objects(words)
     carried |= reported_speech(words)
-    carried |= unknown_phrasal_verbs(table, words)
+    carried |= unknown_phrasal_verbs(table, words, irregular_forms)
     carried |= set(manner)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []

@@ -105,14 +105,16 @@
         if (words.slice(Math.max(0, i - 2), i).some((w) => T.question_openers.includes(w[0]))) continue; // ask if he has no hearts: 61B3
         for (const [start, end] of found) if (start === words[i + 1].index && end > words[i + 1].index + words[i + 1][0].length) carried.add(start + ":" + end);
       }
-      // english_places.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
-      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
-      // nor does the particle
+      // english_places.unknown_phrasal_verbs: a verb's past or participle right before its particle (a form the
+      // dictionary spells apart too: came back), or any verb form before an object pronoun and its particle (sorted
+      // it out), the two naming no term, reads nothing alone, nor does the particle
+      const irregular = this.irregularForms || (this.irregularForms = new Set(this.pack.irregular_forms || []));
       for (let i = 0; i + 1 < words.length; i++) {
         const pronoun = i + 2 < words.length && T.object_pronouns.includes(words[i + 1][0]) ? 1 : 0;
         const verb = words[i][0], particle = words[i + 1 + pronoun][0], following = words[i + 2 + pronoun];
         if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
-        if (!pronoun && !T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        const regular = T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem);
+        if (!pronoun && !regular && !irregular.has(verb)) continue;
         if (!this.spanKeys([verb, particle]).some((c) => table[c])) {
           carried.add(words[i].index + ":" + (words[i].index + verb.length));
           const own = words[i + 1 + pronoun];  // the particle is the verb's: no noun of its own (walked round: no ラウンド)

@@ -1,0 +1,95 @@
+"""An English verb form the dictionary spells apart from its verb (came: to come, went: to go, held: to hold) read as
+a verb before its particle, as a regular -ed or -ing is (issue 36, situations-en34): "came over", "went off", "held up"
+mean other than their verb, and read nothing rather than 来る, 動く (8A2's boards moved) or 含む; and the two JMdict
+readings of that kind the benchmark sentences showed, corrected to the Laws' words (corpus/english_lexicon_corrections.tsv)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+from laws_site.offline.search_scripts import script_paths
+from laws_site.search import translation
+from laws_site.search.data import search_data
+
+
+def read(search_conn, query: str) -> list[str]:
+    data = search_data(search_conn)
+    terms = translation.read_terms(
+        data.translations, query, data.chinese, data.joined_words, data.suits_held, data.irregular_forms
+    )
+    return [word for _, words in terms for word in words]
+
+
+def test_the_dictionarys_irregular_forms_are_the_verbs(search_conn):
+    forms = search_data(search_conn).irregular_forms
+    assert {"came", "went", "held", "told", "took"} <= forms, sorted(forms)[:20]
+    assert not forms & {"come", "go", "hold", "card", "trick", "lead"}
+
+
+def test_an_irregular_form_before_its_particle_reads_nothing(search_conn):
+    """went read 動く, which the Laws print only for boards moved (8A2 ボードを次のラウンドのテーブルに動かす), and
+    round ラウンド, the round of boards; came 来る, held 含む ('to contain'): none of them was said."""
+    words = read(search_conn, "he went round the room and then went off to get a coffee")
+    assert "動く" not in words and "ラウンド" not in words, words
+    assert "来る" not in read(search_conn, "the director came over to our table")
+    assert not {"含む", "持つ"} & set(read(search_conn, "declarer held up his card so everyone could see it"))
+
+
+def test_a_form_with_no_particle_or_a_phrasal_verb_named_still_reads(search_conn):
+    assert "持つ" in read(search_conn, "declarer held a card face up just above the table")
+    assert "取り消す" in read(search_conn, "he took back his bid")
+    assert "戻す" in read(search_conn, "he gave back the card")
+
+
+def test_coming_back_reads_nothing_and_exactly_is_the_laws_exactly(search_conn):
+    """come back read 来る, which the Laws print for a turn or the director coming (20F1 順番が来るまで, 68D2(a)
+    ディレクターが来るまでは); exactly read きちんと, which they never print: 正確 (7B2 正確に13枚あることを確認)."""
+    words = read(
+        search_conn, "they came back after the round had finished and said we had written down a trick too many"
+    )
+    assert "来る" not in words and "記録" in words, words
+    words = read(search_conn, "we scored exactly the same as one other pair")
+    assert "正確" in words and "きちんと" not in words, words
+
+
+READ_IN_NODE = """
+let search;
+for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
+const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
+process.stdout.write(JSON.stringify(JSON.parse(process.env.QUERIES).map((query) => engine.readTerms(query))));
+"""
+READ_ALIKE = [
+    "he went round the room and then went off to get a coffee",
+    "the director came over to our table",
+    "declarer held up his card so everyone could see it",
+    "declarer held a card face up just above the table",
+    "he took back his bid and gave back the card",
+    "they came back after the round had finished",
+    "he sorted it out and walked round",
+]
+
+
+def test_the_offline_engine_reads_irregular_forms_as_the_server_does(search_conn, search_pack_file):
+    node = shutil.which("node")
+    assert node, "node is not installed (the offline engine runs in Node)"
+    data = search_data(search_conn)
+    answer = subprocess.run(
+        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
+        input=search_pack_file.read_bytes(),
+        env={**os.environ, "QUERIES": json.dumps(READ_ALIKE)},
+        capture_output=True,
+        check=True,
+    )
+    server = [
+        [
+            list(term)
+            for term in translation.read_terms(
+                data.translations, q, data.chinese, data.joined_words, data.suits_held, data.irregular_forms
+            )
+        ]
+        for q in READ_ALIKE
+    ]
+    assert json.loads(answer.stdout) == server
