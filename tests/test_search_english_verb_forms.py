@@ -55,6 +55,19 @@ def test_coming_back_reads_nothing_and_exactly_is_the_laws_exactly(search_conn):
     assert "正確" in words and "きちんと" not in words, words
 
 
+def test_a_chance_to_act_said_is_the_laws_right_to_act(search_conn):
+    """ "my partner never got to call" read コール, a call made, where 17D3 says the player skipped was deprived of his
+    right to call (順番を飛ばされたプレイヤーがコールする権利を奪われた): get to + a verb reads the right the Laws print
+    for the verb's word (Xする権利: 17D3, 20C1 質問する権利, 92B 上告する権利), negated or not."""
+    assert {"コール", "質問", "上告"} <= search_data(search_conn).rights_to_act
+    words = read(search_conn, "there were three passes but one was out of turn so my partner never got to call")
+    assert "コールする権利" in words and "コール" not in words, words
+    assert "上告する権利" in read(search_conn, "we did not get to appeal the ruling")
+    assert "質問する権利" in read(search_conn, "he didn't get to ask about the bid")
+    assert read(search_conn, "I have got to call the director") == ["ディレクターを呼ぶ"]
+    assert "コールする権利" not in read(search_conn, "he got to the table late")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -69,6 +82,8 @@ READ_ALIKE = [
     "he took back his bid and gave back the card",
     "they came back after the round had finished",
     "he sorted it out and walked round",
+    "there were three passes but one was out of turn so my partner never got to call",
+    "we did not get to appeal, he didn't get to ask, I have got to call the director",
 ]
 
 

@@ -327,6 +327,13 @@ INABILITY_OPENERS = (
     ("unable", "to"),
     ("not", "able", "to"),
 )
+# get before "to" and a verb ("got to call", "never got to call", "didn't get to ask") says a chance to act had or
+# missed, which the Laws print as the player's right to act (17D3 順番を飛ばされたプレイヤーがコールする権利を奪われた,
+# 34 コールする権利の保持, 20C1 質問する権利, 92B 上告する権利): there the verb reads that right where the Laws print one
+# for its word (translation.rights_to_act), not the act done
+CHANCE_VERBS = ("get", "gets", "got", "gotten", "getting")
+RIGHT_TO_ACT = "する権利"
+RIGHT_TO_ACT_RE = re.compile(r"([ァ-ヶー一-龯]+)する権利")  # the noun before it, as printed: コール of コールする権利
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

@@ -30,6 +30,7 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import (
     ARTICLES,
     ASPECT_VERBS,
+    CHANCE_VERBS,
     FUNCTION_WORDS,
     HAVING,
     HONOUR_NAMES,
@@ -43,6 +44,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    RIGHT_TO_ACT,
     SAME_TIME,
     SUITS,
     SUPPORT_VERBS,
@@ -218,6 +220,7 @@ def translations(
         if same_time and term_key(f"same {moment}") not in table:
             table[term_key(f"same {moment}")] = same_time
     table.update(negated_terms(data, table))
+    table.update({key: words for key, words in rights_to_act(table, data.rights_to_act).items() if key not in table})
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
     if written_whole is not None:
@@ -253,6 +256,21 @@ def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
         negated = [word + word_forms.DONE_NOT for word in japanese if word + word_forms.DONE_NOT in data.lexicon.words]
         if negated:
             found[NEGATION + key] = negated
+    return found
+
+
+def rights_to_act(table: dict[str, list[str]], rights: frozenset[str]) -> dict[str, list[str]]:
+    """{get + to + a word's key, and "not" before it: the Laws' right to do what the word reads} where they print one
+    (rights: the nouns printed before する権利, コール of 17D3's コールする権利): "my partner never got to call" is 17D3's
+    right to call its player was deprived of, no call made (CHANCE_VERBS)."""
+    found: dict[str, list[str]] = {}
+    for key, japanese in table.items():
+        read = [word + RIGHT_TO_ACT for word in japanese if word in rights]
+        if not read or not key.isascii() or not key.isalpha() or stems(key) != [key]:
+            continue  # after "to" a verb is said as it is: no ending (got to call, not got to called)
+        for verb in CHANCE_VERBS:
+            for said in (f"{verb}to{key}", f"{NEGATION}{verb}to{key}"):
+                found.setdefault(said, read)
     return found
 
 
