@@ -1,7 +1,9 @@
-"""An English verb form the dictionary spells apart from its verb (came: to come, went: to go, held: to hold) read as
-a verb before its particle, as a regular -ed or -ing is (issue 36, situations-en34): "came over", "went off", "held up"
-mean other than their verb, and read nothing rather than 来る, 動く (8A2's boards moved) or 含む; and the two JMdict
-readings of that kind the benchmark sentences showed, corrected to the Laws' words (corpus/english_lexicon_corrections.tsv)."""
+"""How an English verb is said, read as the Laws say it (issue 36, situations-en34): a verb form the dictionary spells
+apart from its verb (came: to come, went: to go, held: to hold) is a verb before its particle, as a regular -ed or -ing
+is ("came over", "went off", "held up" read nothing rather than 来る, 動く or 含む); the two JMdict readings of that kind
+the benchmark sentences showed, corrected to the Laws' words (corpus/english_lexicon_corrections.tsv); a chance to act
+said (never got to call) is the Laws' right to act; a verb with a manner adverb (playing slowly) the term of its
+adjective and noun (slow play)."""
 
 from __future__ import annotations
 
@@ -68,6 +70,17 @@ def test_a_chance_to_act_said_is_the_laws_right_to_act(search_conn):
     assert "コールする権利" not in read(search_conn, "he got to the table late")
 
 
+def test_a_verb_said_with_a_manner_adverb_reads_the_term_of_its_adjective_and_noun(search_conn):
+    """ "opponents are playing very slowly" read プレイ and 遅く apart, which 74C7's tempo and 74B4 cover as well as
+    90B2's 競技者の不当に遅いプレイ: a verb and its manner adverb read the term the adjective and the verb's noun name
+    (slow play; a slow pass, 16B's hesitation), degree words between; with no such term, as before."""
+    words = read(search_conn, "opponents are playing very slowly")
+    assert "遅いプレイ" in words and "遅く" not in words, words
+    assert "躊躇" in read(search_conn, "partner passed slowly")
+    assert "躊躇" in read(search_conn, "he bid too slowly")
+    assert read(search_conn, "he played quickly") == ["プレイ", "早く"]
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -84,6 +97,8 @@ READ_ALIKE = [
     "he sorted it out and walked round",
     "there were three passes but one was out of turn so my partner never got to call",
     "we did not get to appeal, he didn't get to ask, I have got to call the director",
+    "opponents are playing very slowly, partner passed slowly and he bid too slowly",
+    "he played quickly and hastily, she is slowly",
 ]
 
 

@@ -334,6 +334,12 @@ INABILITY_OPENERS = (
 CHANCE_VERBS = ("get", "gets", "got", "gotten", "getting")
 RIGHT_TO_ACT = "する権利"
 RIGHT_TO_ACT_RE = re.compile(r"([ァ-ヶー一-龯]+)する権利")  # the noun before it, as printed: コール of コールする権利
+# a verb with a manner adverb after it ("playing very slowly", "passed slowly") says what a term names as the adjective
+# and the verb's noun (slow play: 90B2 競技者の不当に遅いプレイ; slow pass: 16B's hesitation, 躊躇): the verb and the
+# adverb read that term where the glossary or the vocabulary names one (english_places.manner_of_a_verb), degree words
+# between ("very slowly"); the adverb is the adjective with MANNER_ENDING (slowly: slow, hastily: hasty)
+MANNER_ENDING = "ly"
+DEGREE_WORDS = frozenset("very too so really quite rather extremely".split())
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

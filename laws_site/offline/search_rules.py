@@ -211,6 +211,8 @@ def rules() -> dict:
             "conjunctions": sorted(english_lexicon.CONJUNCTIONS),
             "support_verbs": sorted(english_lexicon.SUPPORT_VERBS),
             "aspect_verbs": sorted(english_lexicon.ASPECT_VERBS),
+            "degree_words": sorted(english_lexicon.DEGREE_WORDS),
+            "manner_ending": english_lexicon.MANNER_ENDING,
             "phrasal_particles": sorted(english_lexicon.PHRASAL_PARTICLES),
             "stranded_prepositions": sorted(english_lexicon.STRANDED_PREPOSITIONS),
             "adverb_particles": sorted(english_lexicon.ADVERB_PARTICLES),

@@ -17,10 +17,12 @@ from ingest.search.english_lexicon import (
     CONJUNCTIONS,
     CONTRAST_LINKS,
     CONTRASTS,
+    DEGREE_WORDS,
     FUNCTION_WORDS,
     HAND_AS_A_TIME,
     HAND_DETERMINERS,
     HAND_TIME_READING,
+    MANNER_ENDING,
     MIN_STEM,
     NEGATION,
     NOUN_MARKERS,
@@ -105,6 +107,24 @@ def contrasted_object(table: dict[str, list[str]], words: list[re.Match], i: int
         return None, 0
     said = [thing, NEGATION, *(word.group() for word in words[i:end])]
     return next((key for key in span_keys(said) if key in table), None), end
+
+
+def manner_of_a_verb(table: dict[str, list[str]], words: list[re.Match], i: int) -> tuple[str | None, int]:
+    """(the key of the adjective and the i-th word, the index of the word after the adverb) where a manner adverb follows
+    the i-th word, degree words between (DEGREE_WORDS: "playing very slowly" reads slow play, 90B2 不当に遅いプレイ, no
+    プレイ and 遅く apart) and the table names the two as a term; (None, 0) otherwise."""
+    end = i + 1
+    while end < len(words) and words[end].group() in DEGREE_WORDS:
+        end += 1
+    if words[i].group() in FUNCTION_WORDS or end >= len(words) or end - i >= MAX_WORDS:
+        return None, 0
+    adverb = words[end].group()
+    adjective = adverb.removesuffix(MANNER_ENDING)
+    if adjective == adverb or len(adjective) < MIN_STEM:
+        return None, 0
+    adjective = adjective[:-1] + "y" if adjective.endswith("i") else adjective  # hastily: hasty
+    key = next((k for k in span_keys([adjective, words[i].group()]) if k in table), None)
+    return (key, end + 1) if key else (None, 0)
 
 
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:

@@ -68,6 +68,7 @@ from laws_site.search.english_places import (
     contrasted_object,
     fronted_object,
     hand_as_a_time,
+    manner_of_a_verb,
     phrasal_verbs,
     reported_speech,
     sense_by_place,
@@ -384,9 +385,12 @@ def read_terms(
         by_next = sense_by_place(table, words, i) or hand_as_a_time(table, words, i) or verb_by_place(table, words, i)
         fronted = fronted_object(table, words, i)
         contrast, contrast_end = contrasted_object(table, words, i)
+        manner, manner_end = manner_of_a_verb(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             if contrast and j == contrast_end:
                 candidates = [contrast]
+            elif manner and j == manner_end:
+                candidates = [manner]
             elif by_next and j == i + 1:
                 candidates = [by_next]
             else:  # the run's keys are worked out only where its place names no sense

@@ -38,10 +38,11 @@
         const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.verbByPlace(words, i);
         const fronted = this.frontedObject(words, i);
         const [contrast, contrastEnd] = this.contrastedObject(words, i);
+        const [manner, mannerEnd] = this.mannerOfAVerb(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           // translation.joined_words: a key of one written word is read from one typed word only (before the hands: no 予め)
           const said = this.spanKeys(words.slice(i, j).map((m) => m[0]));
-          const hit = (contrast && j === contrastEnd ? [contrast] : byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
+          const hit = (contrast && j === contrastEnd ? [contrast] : manner && j === mannerEnd ? [manner] : byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -188,6 +189,21 @@
       if (thing === null || T.function_words.includes(thing)) return [null, 0];
       const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
       return [key || null, end];
+    },
+
+    /** english_places.manner_of_a_verb: [the key of the adjective and the i-th word, the index after the adverb] where a
+     * manner adverb follows it, degree words between (playing very slowly: slow play, 90B2), the two a term; or [null, 0]. */
+    mannerOfAVerb(words, i) {
+      const table = this.pack.translations, T = K.translation;
+      let end = i + 1;
+      while (end < words.length && T.degree_words.includes(words[end][0])) end++;
+      if (T.function_words.includes(words[i][0]) || end >= words.length || end - i >= T.max_words) return [null, 0];
+      const adverb = words[end][0];
+      if (!adverb.endsWith(T.manner_ending) || adverb.length - T.manner_ending.length < T.min_stem) return [null, 0];
+      let adjective = adverb.slice(0, -T.manner_ending.length);
+      if (adjective.endsWith("i")) adjective = adjective.slice(0, -1) + "y";  // hastily: hasty
+      const key = this.spanKeys([adjective, words[i][0]]).find((k) => table[k]);
+      return key ? [key, end + 1] : [null, 0];
     },
 
     /** english_places.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
