@@ -3,7 +3,8 @@ apart from its verb (came: to come, went: to go, held: to hold) is a verb before
 is ("came over", "went off", "held up" read nothing rather than 来る, 動く or 含む); the two JMdict readings of that kind
 the benchmark sentences showed, corrected to the Laws' words (corpus/english_lexicon_corrections.tsv); a chance to act
 said (never got to call) is the Laws' right to act; a verb with a manner adverb (playing slowly) the term of its
-adjective and noun (slow play)."""
+adjective and noun (slow play); a call's meaning asked about (asking what our bids meant) a request for its
+explanation (20F1 説明)."""
 
 from __future__ import annotations
 
@@ -81,6 +82,17 @@ def test_a_verb_said_with_a_manner_adverb_reads_the_term_of_its_adjective_and_no
     assert read(search_conn, "he played quickly") == ["プレイ", "早く"]
 
 
+def test_a_calls_meaning_asked_about_is_a_request_for_an_explanation(search_conn):
+    """ "my opponent kept asking what our bids meant" read nothing of meant; asking what a call means is asking for its
+    explanation (20F1 対戦相手のオークションの説明を要求できる) as well as about its meaning (40B5(a) 意味); with no asking
+    said, mean reads 意味 alone, and a card meant (declarer's intent) no explanation."""
+    words = read(search_conn, "my opponent kept asking what our bids meant when it was not his turn")
+    assert "コールの説明" in words and "意味" in words, words
+    assert "コールの説明" in read(search_conn, "he asked him what his double means")
+    assert "コールの説明" not in read(search_conn, "what does his bid mean")
+    assert "コールの説明" not in read(search_conn, "declarer asked for the king from dummy but meant the queen")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
@@ -99,6 +111,8 @@ READ_ALIKE = [
     "we did not get to appeal, he didn't get to ask, I have got to call the director",
     "opponents are playing very slowly, partner passed slowly and he bid too slowly",
     "he played quickly and hastily, she is slowly",
+    "my opponent kept asking what our bids meant, he asked him what his double means, what does his bid mean",
+    "declarer asked for the king from dummy but meant the queen, I asked what it meant",
 ]
 
 

@@ -340,6 +340,15 @@ RIGHT_TO_ACT_RE = re.compile(r"([ァ-ヶー一-龯]+)する権利")  # the noun 
 # between ("very slowly"); the adverb is the adjective with MANNER_ENDING (slowly: slow, hastily: hasty)
 MANNER_ENDING = "ly"
 DEGREE_WORDS = frozenset("very too so really quite rather extremely".split())
+# a call's meaning asked about ("kept asking what our bids meant", "asked what his double means") is a request for an
+# explanation, the Laws' 説明 (20F1 対戦相手のオークションの説明を要求できる, 20F2), as well as a question about its 意味
+# (40B5(a) コールやプレイの意味についての対戦相手の質問): a word of MEANING_WORDS after "what" and a verb of ASKING_WORDS, up
+# to MAX_WORDS words before it, reads both terms (MEANING_ASKED, english_places.meaning_asked); "what does his bid
+# mean", no asking said, reads 意味 alone
+MEANING_WORDS = frozenset("mean means meant".split())
+ASKING_WORDS = frozenset("ask asks asked asking".split())
+QUESTION_WORD = "what"
+MEANING_ASKED = ("explanation", "meaning")
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

@@ -12,6 +12,7 @@ import re
 
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
+    ASKING_WORDS,
     CLAUSE_SUBJECTS,
     CLAUSE_VERBS,
     CONJUNCTIONS,
@@ -23,6 +24,8 @@ from ingest.search.english_lexicon import (
     HAND_DETERMINERS,
     HAND_TIME_READING,
     MANNER_ENDING,
+    MEANING_ASKED,
+    MEANING_WORDS,
     MIN_STEM,
     NEGATION,
     NOUN_MARKERS,
@@ -34,6 +37,7 @@ from ingest.search.english_lexicon import (
     PARTS_OF_A_TIME,
     PHRASAL_PARTICLES,
     POSSESSIVES,
+    QUESTION_WORD,
     SAYING_VERBS,
     SENSES_BY_OBJECT,
     SENSES_BY_PLACE,
@@ -125,6 +129,20 @@ def manner_of_a_verb(table: dict[str, list[str]], words: list[re.Match], i: int)
     adjective = adjective[:-1] + "y" if adjective.endswith("i") else adjective  # hastily: hasty
     key = next((k for k in span_keys([adjective, words[i].group()]) if k in table), None)
     return (key, end + 1) if key else (None, 0)
+
+
+def meaning_asked(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of MEANING_ASKED where the i-th word is a call's meaning asked about ("asking what our bids meant": 20F1's
+    説明 and 40B5(a)'s 意味; MEANING_WORDS after QUESTION_WORD after a verb of ASKING_WORDS, within MAX_WORDS words), or
+    None."""
+    key = term_key(" ".join(MEANING_ASKED))
+    if words[i].group() not in MEANING_WORDS or key not in table:
+        return None
+    before = [word.group() for word in words[max(0, i - MAX_WORDS) : i]]
+    if QUESTION_WORD not in before:
+        return None
+    asked = before[: len(before) - before[::-1].index(QUESTION_WORD) - 1][-2:]  # "asked what", "asked him what"
+    return key if any(word in ASKING_WORDS for word in asked) else None
 
 
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:

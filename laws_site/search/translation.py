@@ -35,6 +35,7 @@ from ingest.search.english_lexicon import (
     HAVING,
     HONOUR_NAMES,
     LAST,
+    MEANING_ASKED,
     MOMENTS,
     NEGATION,
     NO,
@@ -69,6 +70,7 @@ from laws_site.search.english_places import (
     fronted_object,
     hand_as_a_time,
     manner_of_a_verb,
+    meaning_asked,
     phrasal_verbs,
     reported_speech,
     sense_by_place,
@@ -221,6 +223,10 @@ def translations(
         if same_time and term_key(f"same {moment}") not in table:
             table[term_key(f"same {moment}")] = same_time
     table.update(negated_terms(data, table))
+    # a call's meaning asked about reads the explanation and the meaning (english_places.meaning_asked)
+    asked = [word for term in MEANING_ASKED for word in table.get(term_key(term), [])]
+    if asked:
+        table[term_key(" ".join(MEANING_ASKED))] = list(dict.fromkeys(asked))
     table.update({key: words for key, words in rights_to_act(table, data.rights_to_act).items() if key not in table})
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
@@ -382,7 +388,12 @@ def read_terms(
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
-        by_next = sense_by_place(table, words, i) or hand_as_a_time(table, words, i) or verb_by_place(table, words, i)
+        by_next = (
+            sense_by_place(table, words, i)
+            or hand_as_a_time(table, words, i)
+            or meaning_asked(table, words, i)
+            or verb_by_place(table, words, i)
+        )
         fronted = fronted_object(table, words, i)
         contrast, contrast_end = contrasted_object(table, words, i)
         manner, manner_end = manner_of_a_verb(table, words, i)

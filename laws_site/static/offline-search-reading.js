@@ -35,7 +35,7 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
-        const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.verbByPlace(words, i);
+        const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.meaningAsked(words, i) || this.verbByPlace(words, i);
         const fronted = this.frontedObject(words, i);
         const [contrast, contrastEnd] = this.contrastedObject(words, i);
         const [manner, mannerEnd] = this.mannerOfAVerb(words, i);
@@ -189,6 +189,17 @@
       if (thing === null || T.function_words.includes(thing)) return [null, 0];
       const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
       return [key || null, end];
+    },
+
+    /** english_places.meaning_asked: the key of the explanation and the meaning where the i-th word is a call's meaning
+     * asked about (asking what our bids meant: 20F1 説明, 40B5(a) 意味), or null. */
+    meaningAsked(words, i) {
+      const T = K.translation;
+      if (!T.meaning_words.includes(words[i][0]) || !owns(this.pack.translations, T.meaning_asked)) return null;
+      const before = words.slice(Math.max(0, i - T.max_words), i).map((w) => w[0]);
+      const at = before.lastIndexOf(T.question_word);
+      if (at < 0) return null;
+      return before.slice(Math.max(0, at - 2), at).some((w) => T.asking_words.includes(w)) ? T.meaning_asked : null;
     },
 
     /** english_places.manner_of_a_verb: [the key of the adjective and the i-th word, the index after the adverb] where a
