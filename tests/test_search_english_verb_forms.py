@@ -93,6 +93,14 @@ def test_a_calls_meaning_asked_about_is_a_request_for_an_explanation(search_conn
     assert "コールの説明" not in read(search_conn, "declarer asked for the king from dummy but meant the queen")
 
 
+def test_a_bid_after_the_auction_is_a_call_after_the_final_pass(search_conn):
+    """corpus/vocabulary.yml, Call after the Final Pass: the auction ends with its final pass (22A 最後のビッドの後でパスが
+    順番に3回続いたとき), so a bid after the auction is 39's call (39A オークションの最後のパスの後のコールはすべて取り消す);
+    "after the auction" with no bid or call before it is no such call."""
+    assert "最後のパスの後のコール" in read(search_conn, "he made a bid after the auction had already ended")
+    assert "最後のパスの後のコール" not in read(search_conn, "after the auction declarer asked for a review")
+
+
 READ_IN_NODE = """
 let search;
 for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
