@@ -58,6 +58,12 @@ def test_coming_back_reads_nothing_and_exactly_is_the_laws_exactly(search_conn):
     assert "正確" in words and "きちんと" not in words, words
 
 
+def test_a_bid_raised_is_no_action_taken(search_conn):
+    """raise read 起す, the Laws' action taken or irregularity occurring (11A 行動を起こした, 72C 違反行為を起こした): a bid
+    raised is neither (corpus/english_lexicon_corrections.tsv)."""
+    assert "起す" not in read(search_conn, "he bid and his partner raised to four hearts")
+
+
 def test_a_chance_to_act_said_is_the_laws_right_to_act(search_conn):
     """ "my partner never got to call" read コール, a call made, where 17D3 says the player skipped was deprived of his
     right to call (順番を飛ばされたプレイヤーがコールする権利を奪われた): get to + a verb reads the right the Laws print
