@@ -165,7 +165,7 @@ def server_answer(conn, query: str, options: dict) -> dict:
 
 def test_the_compared_queries_are_all_there():
     """Every judged query, and the queries of every test that types into search."""
-    assert len(judged_queries()) == 265 + 390
+    assert len(judged_queries()) == 265 + 391
     for name in TYPING_TESTS:
         assert len(typed_queries(ROOT / "tests" / name)) > 5, name
     assert "夢家的權利" in {q for q, _ in QUERIES} and "第 16 条 B 項 1" in {q for q, _ in QUERIES}

@@ -1,6 +1,6 @@
 """Situation search holds its recall (issue 36): a regression guard, not a target.
 
-The 390 judged situation queries of benchmarks/situations.yml run through `search()` as the
+The 391 judged situation queries of benchmarks/situations.yml run through `search()` as the
 benchmark runs them (benchmarks/situations.py); each language's recall@1 and recall@3 must stay at or
 above a floor set a little below what the ranking reached when it was written (benchmarks/RESULTS.md
 has the figures). The queries run in chunks, one test each, so that no test takes long; the
@@ -101,6 +101,9 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # merged with the hand said as a time, watch 観察, played cards gathered up, as-provided rules, katakana pieces bound,
 # a compound counted once in a sentence's bm25, a verb of saying before a clause (388 queries: en 106 with five unseen
 # ones judged first): ja 0.719 / 0.912, zh 0.676 / 0.901, en 0.708 / 0.906
+# one unseen English situation judged first (107 en queries; 41C, rank 1): en 0.710 / 0.907; a verb form spelt apart
+# before its particle, a chance to act the Laws' right, a verb's manner adverb (slow play), a call's meaning asked (20F1),
+# a bid after the auction (39): en 0.720 / 0.925 (governing law @3 0.869 -> 0.907)
 FLOORS = {"ja": (0.70, 0.90), "zh": (0.66, 0.89), "en": (0.69, 0.89)}  # recall@1, recall@3
 FOUND: dict[int, list[situations.Outcome]] = {}
 
@@ -121,8 +124,8 @@ def outcomes_of(judged, chunk: int) -> list[situations.Outcome]:
 
 
 def test_the_set_is_the_judged_one():
-    assert len(SITUATIONS) == 390
-    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 172, "zh": 112, "en": 106}
+    assert len(SITUATIONS) == 391
+    assert {lang: sum(s.lang == lang for s in SITUATIONS) for lang in FLOORS} == {"ja": 172, "zh": 112, "en": 107}
     assert sum(s.held_out for s in SITUATIONS) == 57 + 37 + 35
 
 

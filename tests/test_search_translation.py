@@ -132,8 +132,9 @@ def test_an_english_sentence_is_searched_in_the_laws_words_only(laws_db_path, da
 @pytest.mark.parametrize(
     "query, phrases, words",
     [
-        # 対戦相手 is cut 対戦 + 相手: two words of the situation, each counted, without the phrase
-        ("opponents are playing very slowly", {"対戦 相手"}, {"遅い"}),
+        # 対戦相手 is cut 対戦 + 相手: two words of the situation, each counted, without the phrase ("opponents are playing
+        # very slowly" now reads slow play, 遅いプレイ, a phrase of its own)
+        ("opponents are slow", {"対戦 相手"}, {"遅い"}),
         # a particle ends a phrase: ディクレアラーの順番外のリード is ディクレアラー, 順番外, リード
         ("dummy tried to stop declarer leading from the wrong hand", {"順番 外"}, {"デクレアラ", "リド"}),
         ("防家掉了一张牌 同伴看见了", set(), {"デフエンダ"}),

@@ -225,7 +225,7 @@ def test_each_spoken_form_is_in_the_language_the_file_lists_it_in(vocabulary, la
     listed = {
         form: lang for e in vocabulary["entries"] for lang, forms in (e.get("spoken") or {}).items() for form in forms
     }
-    assert len(listed) == 738 and {"ja", "zh", "en"} == set(listed.values())
+    assert len(listed) == 740 and {"ja", "zh", "en"} == set(listed.values())
     marked = {form: word_languages(data, form)[form] for form in listed}
     conn.close()
     assert {form: lang for form, lang in marked.items() if lang != listed[form]} == {}
@@ -234,5 +234,5 @@ def test_each_spoken_form_is_in_the_language_the_file_lists_it_in(vocabulary, la
 def test_the_build_stores_the_vocabulary(laws_db_path):
     conn = sqlite3.connect(laws_db_path)
     stored = Vocabulary.from_conn(conn)
-    assert len(stored.entries) == 301 and sum(len(e.spoken) for e in stored.entries) == 738
+    assert len(stored.entries) == 301 and sum(len(e.spoken) for e in stored.entries) == 740
     assert [e.en for e in stored.lookup("ＬＯＯＴ")] == ["Lead out of Turn"]  # full-width, any case

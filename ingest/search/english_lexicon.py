@@ -327,6 +327,28 @@ INABILITY_OPENERS = (
     ("unable", "to"),
     ("not", "able", "to"),
 )
+# get before "to" and a verb ("got to call", "never got to call", "didn't get to ask") says a chance to act had or
+# missed, which the Laws print as the player's right to act (17D3 順番を飛ばされたプレイヤーがコールする権利を奪われた,
+# 34 コールする権利の保持, 20C1 質問する権利, 92B 上告する権利): there the verb reads that right where the Laws print one
+# for its word (translation.rights_to_act), not the act done
+CHANCE_VERBS = ("get", "gets", "got", "gotten", "getting")
+RIGHT_TO_ACT = "する権利"
+RIGHT_TO_ACT_RE = re.compile(r"([ァ-ヶー一-龯]+)する権利")  # the noun before it, as printed: コール of コールする権利
+# a verb with a manner adverb after it ("playing very slowly", "passed slowly") says what a term names as the adjective
+# and the verb's noun (slow play: 90B2 競技者の不当に遅いプレイ; slow pass: 16B's hesitation, 躊躇): the verb and the
+# adverb read that term where the glossary or the vocabulary names one (english_places.manner_of_a_verb), degree words
+# between ("very slowly"); the adverb is the adjective with MANNER_ENDING (slowly: slow, hastily: hasty)
+MANNER_ENDING = "ly"
+DEGREE_WORDS = frozenset("very too so really quite rather extremely".split())
+# a call's meaning asked about ("kept asking what our bids meant", "asked what his double means") is a request for an
+# explanation, the Laws' 説明 (20F1 対戦相手のオークションの説明を要求できる, 20F2), as well as a question about its 意味
+# (40B5(a) コールやプレイの意味についての対戦相手の質問): a word of MEANING_WORDS after "what" and a verb of ASKING_WORDS, up
+# to MAX_WORDS words before it, reads both terms (MEANING_ASKED, english_places.meaning_asked); "what does his bid
+# mean", no asking said, reads 意味 alone
+MEANING_WORDS = frozenset("mean means meant".split())
+ASKING_WORDS = frozenset("ask asks asked asking".split())
+QUESTION_WORD = "what"
+MEANING_ASKED = ("explanation", "meaning")
 SUPPORT_VERBS = frozenset("make makes made making take takes took taken taking give gives gave given giving".split())
 ARTICLES = frozenset("a an".split())
 

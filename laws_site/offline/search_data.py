@@ -130,6 +130,8 @@ def export(conn: sqlite3.Connection, build_id: str) -> dict:
         "translations": data.translations,
         # the keys of one written word a run of typed words also spells joined (beforehand): read from one word only
         "joined_words": sorted(data.joined_words),
+        # a verb's forms the dictionary spells apart from it (came, told): verbs before a particle (came back: no 来る)
+        "irregular_forms": sorted(data.irregular_forms),
         # the keys of a suit said held (有这门花色): the sentence reads no inability to follow (suits_said.able_to_follow),
         # and the vocabulary's words a discard beside it reads (suits_said.SuitsHeld)
         "suits_held": {

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ingest.search import glossary
+from ingest.search.english_lexicon import RIGHT_TO_ACT, RIGHT_TO_ACT_RE
 from ingest.search.tables import INDEX_TERMS, index_entry_words
 from ingest.search.vocabulary import Vocabulary
 from ingest.sources.registry import Registry
@@ -104,6 +105,9 @@ class SearchData:
     # a Chinese or English term -> the current Laws' Japanese words for it (laws_site/search/translation.py)
     translations: dict[str, list[str]] = field(default_factory=dict)
     joined_words: frozenset[str] = frozenset()  # keys read from one typed word only (translation.joined_words)
+    # the nouns the current Laws print before する権利 (コール, 質問): a chance to act said is that right (rights_to_act)
+    rights_to_act: frozenset[str] = frozenset()
+    irregular_forms: frozenset[str] = frozenset()  # a verb's forms spelt apart from it (translation.verb_forms: came)
     # a suit said held and the vocabulary's words it reads a discard beside it in (suits_said.suits_held)
     suits_held: suits_said.SuitsHeld = field(default_factory=suits_said.SuitsHeld)
     # how a Chinese sentence is cut into words (laws_site/search/chinese.py)
@@ -261,7 +265,11 @@ def _load(conn: sqlite3.Connection) -> SearchData:
     data.context_below = _context_below(conn, data)
     data.headings, data.titles_only = _headings(conn, data)
     written_whole: set[str] = set()
-    data.translations = translation.translations(data, translation.dictionary_pairs(conn), written_whole)
+    dictionary = translation.dictionary_pairs(conn)
+    if registry.current_laws:
+        data.rights_to_act = _rights_to_act(conn, registry.current_laws.id)
+    data.translations = translation.translations(data, dictionary, written_whole)
+    data.irregular_forms = translation.verb_forms(dictionary)
     data.joined_words = translation.joined_words(data.translations, written_whole)
     data.suits_held = suits_said.suits_held(data)
     data.chinese = chinese.load(conn, data, data.translations)  # also reads the dictionary's Chinese words
@@ -276,6 +284,12 @@ def _load(conn: sqlite3.Connection) -> SearchData:
         data.current_of = current_of(data.paired)
     data.situation_units = {lang: rowids - data.evidence.keys() for lang, rowids in data.searchable.items()}
     return data
+
+
+def _rights_to_act(conn: sqlite3.Connection, doc: str) -> frozenset[str]:
+    """The nouns a document prints before する権利 (17D3 コールする権利, 20C1 質問する権利)."""
+    rows = conn.execute("select text from sections where doc = ? and text like ?", (doc, f"%{RIGHT_TO_ACT}%"))
+    return frozenset(noun for (text,) in rows for noun in RIGHT_TO_ACT_RE.findall(text or ""))
 
 
 def _bound_words(conn: sqlite3.Connection, data: SearchData, column: str = "bound") -> dict[int, frozenset[str]]:

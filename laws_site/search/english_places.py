@@ -12,15 +12,20 @@ import re
 
 from ingest.search.english_lexicon import (
     ADVERB_PARTICLES,
+    ASKING_WORDS,
     CLAUSE_SUBJECTS,
     CLAUSE_VERBS,
     CONJUNCTIONS,
     CONTRAST_LINKS,
     CONTRASTS,
+    DEGREE_WORDS,
     FUNCTION_WORDS,
     HAND_AS_A_TIME,
     HAND_DETERMINERS,
     HAND_TIME_READING,
+    MANNER_ENDING,
+    MEANING_ASKED,
+    MEANING_WORDS,
     MIN_STEM,
     NEGATION,
     NOUN_MARKERS,
@@ -32,6 +37,7 @@ from ingest.search.english_lexicon import (
     PARTS_OF_A_TIME,
     PHRASAL_PARTICLES,
     POSSESSIVES,
+    QUESTION_WORD,
     SAYING_VERBS,
     SENSES_BY_OBJECT,
     SENSES_BY_PLACE,
@@ -107,6 +113,38 @@ def contrasted_object(table: dict[str, list[str]], words: list[re.Match], i: int
     return next((key for key in span_keys(said) if key in table), None), end
 
 
+def manner_of_a_verb(table: dict[str, list[str]], words: list[re.Match], i: int) -> tuple[str | None, int]:
+    """(the key of the adjective and the i-th word, the index of the word after the adverb) where a manner adverb follows
+    the i-th word, degree words between (DEGREE_WORDS: "playing very slowly" reads slow play, 90B2 不当に遅いプレイ, no
+    プレイ and 遅く apart) and the table names the two as a term; (None, 0) otherwise."""
+    end = i + 1
+    while end < len(words) and words[end].group() in DEGREE_WORDS:
+        end += 1
+    if words[i].group() in FUNCTION_WORDS or end >= len(words) or end - i >= MAX_WORDS:
+        return None, 0
+    adverb = words[end].group()
+    adjective = adverb.removesuffix(MANNER_ENDING)
+    if adjective == adverb or len(adjective) < MIN_STEM:
+        return None, 0
+    adjective = adjective[:-1] + "y" if adjective.endswith("i") else adjective  # hastily: hasty
+    key = next((k for k in span_keys([adjective, words[i].group()]) if k in table), None)
+    return (key, end + 1) if key else (None, 0)
+
+
+def meaning_asked(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
+    """The key of MEANING_ASKED where the i-th word is a call's meaning asked about ("asking what our bids meant": 20F1's
+    説明 and 40B5(a)'s 意味; MEANING_WORDS after QUESTION_WORD after a verb of ASKING_WORDS, within MAX_WORDS words), or
+    None."""
+    key = term_key(" ".join(MEANING_ASKED))
+    if words[i].group() not in MEANING_WORDS or key not in table:
+        return None
+    before = [word.group() for word in words[max(0, i - MAX_WORDS) : i]]
+    if QUESTION_WORD not in before:
+        return None
+    asked = before[: len(before) - before[::-1].index(QUESTION_WORD) - 1][-2:]  # "asked what", "asked him what"
+    return key if any(word in ASKING_WORDS for word in asked) else None
+
+
 def verb_by_place(table: dict[str, list[str]], words: list[re.Match], i: int) -> str | None:
     """The key of the i-th word's verb ("to go") where its place makes it a verb, after a subject pronoun or an
     auxiliary (VERB_SUBJECTS, VERB_ADVERBS between: "he only goes", "can he show"), or None to read it as any word:
@@ -137,9 +175,12 @@ def verbs_of_other_objects(words: list[re.Match]) -> set[tuple[int, int]]:
     return found
 
 
-def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) -> set[tuple[int, int]]:
+def unknown_phrasal_verbs(
+    table: dict[str, list[str]], words: list[re.Match], irregular_forms: frozenset[str] = frozenset()
+) -> set[tuple[int, int]]:
     """(start, end) of each verb's past or participle directly followed by its particle where the two name no
-    term ("turned up": arrived, not 変える; "sorted out"), or any form of a verb with an object pronoun
+    term ("turned up": arrived, not 変える; "sorted out"), a form the dictionary spells apart from its verb too
+    (irregular_forms: "came back" is no 来る, "went round"), or any form of a verb with an object pronoun
     before its particle ("sorted it out"), and of that particle: a phrasal verb means other than its verb, so
     neither reads alone rather than a wrong sense ("walked round": no ラウンド, the Laws' round of boards). "out of" is a preposition's; a term holding the
     verb still reads ("turned up late")."""
@@ -152,9 +193,8 @@ def unknown_phrasal_verbs(table: dict[str, list[str]], words: list[re.Match]) ->
         following = words[i + 2 + pronoun] if i + 2 + pronoun < len(words) else None
         if particle is None or particle.group() not in ADVERB_PARTICLES or (following and following.group() == "of"):
             continue
-        if not pronoun and not any(
-            verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS
-        ):
+        regular = any(verb.group().endswith(e) and len(verb.group()) - len(e) >= MIN_STEM for e in VERB_ENDINGS)
+        if not pronoun and not regular and verb.group() not in irregular_forms:
             continue
         if not any(key in table for key in span_keys([verb.group(), particle.group()])):
             found |= {(verb.start(), verb.end()), (particle.start(), particle.end())}

@@ -30,10 +30,12 @@ from ingest.search import glossary
 from ingest.search.english_lexicon import (
     ARTICLES,
     ASPECT_VERBS,
+    CHANCE_VERBS,
     FUNCTION_WORDS,
     HAVING,
     HONOUR_NAMES,
     LAST,
+    MEANING_ASKED,
     MOMENTS,
     NEGATION,
     NO,
@@ -43,6 +45,7 @@ from ingest.search.english_lexicon import (
     PURPOSE,
     PURPOSE_PHRASES,
     QUESTION_OPENERS,
+    RIGHT_TO_ACT,
     SAME_TIME,
     SUITS,
     SUPPORT_VERBS,
@@ -66,6 +69,8 @@ from laws_site.search.english_places import (
     contrasted_object,
     fronted_object,
     hand_as_a_time,
+    manner_of_a_verb,
+    meaning_asked,
     phrasal_verbs,
     reported_speech,
     sense_by_place,
@@ -219,6 +224,11 @@ def translations(
         if same_time and term_key(f"same {moment}") not in table:
             table[term_key(f"same {moment}")] = same_time
     table.update(negated_terms(data, table))
+    # a call's meaning asked about reads the explanation and the meaning (english_places.meaning_asked)
+    asked = [word for term in MEANING_ASKED for word in table.get(term_key(term), [])]
+    if asked:
+        table[term_key(" ".join(MEANING_ASKED))] = list(dict.fromkeys(asked))
+    table.update({key: words for key, words in rights_to_act(table, data.rights_to_act).items() if key not in table})
     for phrase in PURPOSE_PHRASES:  # a purpose said: the Laws' 目的 (20G1), though made of function words
         table[term_key(phrase)] = [PURPOSE]
     if written_whole is not None:
@@ -254,6 +264,21 @@ def negated_terms(data, table: dict[str, list[str]]) -> dict[str, list[str]]:
         negated = [word + word_forms.DONE_NOT for word in japanese if word + word_forms.DONE_NOT in data.lexicon.words]
         if negated:
             found[NEGATION + key] = negated
+    return found
+
+
+def rights_to_act(table: dict[str, list[str]], rights: frozenset[str]) -> dict[str, list[str]]:
+    """{get + to + a word's key, and "not" before it: the Laws' right to do what the word reads} where they print one
+    (rights: the nouns printed before する権利, コール of 17D3's コールする権利): "my partner never got to call" is 17D3's
+    right to call its player was deprived of, no call made (CHANCE_VERBS)."""
+    found: dict[str, list[str]] = {}
+    for key, japanese in table.items():
+        read = [word + RIGHT_TO_ACT for word in japanese if word in rights]
+        if not read or not key.isascii() or not key.isalpha() or stems(key) != [key]:
+            continue  # after "to" a verb is said as it is: no ending (got to call, not got to called)
+        for verb in CHANCE_VERBS:
+            for said in (f"{verb}to{key}", f"{NEGATION}{verb}to{key}"):
+                found.setdefault(said, read)
     return found
 
 
@@ -321,6 +346,17 @@ def english_words(data) -> frozenset[str]:
     )
 
 
+def verb_forms(dictionary: list[tuple[str, str, str, str]]) -> frozenset[str]:
+    """The one-word forms of a verb the dictionary lists apart from the verb itself (came: to come, told: to tell,
+    went: to go): a verb's form however English spells it, which unknown_phrasal_verbs takes before a particle as it
+    takes a regular -ed or -ing ("came back" is no 来る, 'to arrive')."""
+    return frozenset(
+        english
+        for english, _, word, gloss in dictionary
+        if english != word and is_verb(gloss) and ENGLISH_WORD_RE.fullmatch(english)
+    )
+
+
 def japanese_words(
     table: dict[str, list[str]],
     query: str,
@@ -342,21 +378,31 @@ def read_terms(
     chinese_words: ChineseWords | None = None,
     joined: frozenset[str] = frozenset(),
     suits_held: SuitsHeld = SuitsHeld(),
+    irregular_forms: frozenset[str] = frozenset(),
 ) -> list[tuple[str, list[str]]]:
     """(the term as the query writes it, read: lower case, simplified, an English term's words one space
     apart; its Japanese words) of each term the query holds (the longest first, none overlapping), in the
     order the query names them. Chinese is cut into words first (chinese.py). A key of joined (joined_words)
-    is read from one typed word only: "before the hands" is no beforehand, 予め."""
+    is read from one typed word only: "before the hands" is no beforehand, 予め. irregular_forms: a verb's
+    forms the dictionary spells apart (verb_forms: came, told), verbs before a particle."""
     text = tokenize.to_simplified(unicodedata.normalize("NFKC", query).lower())
     found = []  # (start, end, key) in the text's characters
     words = list(ENGLISH_WORD_RE.finditer(text))
     for i in range(len(words)):
-        by_next = sense_by_place(table, words, i) or hand_as_a_time(table, words, i) or verb_by_place(table, words, i)
+        by_next = (
+            sense_by_place(table, words, i)
+            or hand_as_a_time(table, words, i)
+            or meaning_asked(table, words, i)
+            or verb_by_place(table, words, i)
+        )
         fronted = fronted_object(table, words, i)
         contrast, contrast_end = contrasted_object(table, words, i)
+        manner, manner_end = manner_of_a_verb(table, words, i)
         for j in range(i + 1, min(i + MAX_WORDS, len(words)) + 1):
             if contrast and j == contrast_end:
                 candidates = [contrast]
+            elif manner and j == manner_end:
+                candidates = [manner]
             elif by_next and j == i + 1:
                 candidates = [by_next]
             else:  # the run's keys are worked out only where its place names no sense
@@ -423,7 +469,7 @@ def read_terms(
     }
     carried |= verbs_of_other_objects(words)
     carried |= reported_speech(words)
-    carried |= unknown_phrasal_verbs(table, words)
+    carried |= unknown_phrasal_verbs(table, words, irregular_forms)
     carried |= set(manner)
     particles = phrasal_verbs(table, words)
     kept: list[tuple[int, int, str]] = []

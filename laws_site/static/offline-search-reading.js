@@ -35,13 +35,14 @@
       const found = [];
       const words = [...text.matchAll(T.english_word)];
       for (let i = 0; i < words.length; i++) {
-        const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.verbByPlace(words, i);
+        const byNext = this.senseByPlace(words, i) || this.handAsATime(words, i) || this.meaningAsked(words, i) || this.verbByPlace(words, i);
         const fronted = this.frontedObject(words, i);
         const [contrast, contrastEnd] = this.contrastedObject(words, i);
+        const [manner, mannerEnd] = this.mannerOfAVerb(words, i);
         for (let j = i + 1; j <= Math.min(i + T.max_words, words.length); j++) {
           // translation.joined_words: a key of one written word is read from one typed word only (before the hands: no 予め)
           const said = this.spanKeys(words.slice(i, j).map((m) => m[0]));
-          const hit = (contrast && j === contrastEnd ? [contrast] : byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
+          const hit = (contrast && j === contrastEnd ? [contrast] : manner && j === mannerEnd ? [manner] : byNext && j === i + 1 ? [byNext] : fronted && j === i + 2 ? [fronted, ...said] : said).find((c) => table[c] && (j === i + 1 || !joined.has(c)));
           if (hit) found.push([words[i].index, words[j - 1].index + words[j - 1][0].length, hit]);
         }
       }
@@ -105,14 +106,16 @@
         if (words.slice(Math.max(0, i - 2), i).some((w) => T.question_openers.includes(w[0]))) continue; // ask if he has no hearts: 61B3
         for (const [start, end] of found) if (start === words[i + 1].index && end > words[i + 1].index + words[i + 1][0].length) carried.add(start + ":" + end);
       }
-      // english_places.unknown_phrasal_verbs: a verb's past or participle right before its particle, or any verb
-      // form before an object pronoun and its particle (sorted it out), the two naming no term, reads nothing alone,
-      // nor does the particle
+      // english_places.unknown_phrasal_verbs: a verb's past or participle right before its particle (a form the
+      // dictionary spells apart too: came back), or any verb form before an object pronoun and its particle (sorted
+      // it out), the two naming no term, reads nothing alone, nor does the particle
+      const irregular = this.irregularForms || (this.irregularForms = new Set(this.pack.irregular_forms || []));
       for (let i = 0; i + 1 < words.length; i++) {
         const pronoun = i + 2 < words.length && T.object_pronouns.includes(words[i + 1][0]) ? 1 : 0;
         const verb = words[i][0], particle = words[i + 1 + pronoun][0], following = words[i + 2 + pronoun];
         if (!T.adverb_particles.includes(particle) || (following && following[0] === "of")) continue;
-        if (!pronoun && !T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem)) continue;
+        const regular = T.verb_endings.some((e) => verb.endsWith(e) && verb.length - e.length >= T.min_stem);
+        if (!pronoun && !regular && !irregular.has(verb)) continue;
         if (!this.spanKeys([verb, particle]).some((c) => table[c])) {
           carried.add(words[i].index + ":" + (words[i].index + verb.length));
           const own = words[i + 1 + pronoun];  // the particle is the verb's: no noun of its own (walked round: no ラウンド)
@@ -187,6 +190,32 @@
       if (thing === null || T.function_words.includes(thing)) return [null, 0];
       const key = this.spanKeys([thing, T.negation, ...words.slice(i, end).map((w) => w[0])]).find((k) => table[k]);
       return [key || null, end];
+    },
+
+    /** english_places.meaning_asked: the key of the explanation and the meaning where the i-th word is a call's meaning
+     * asked about (asking what our bids meant: 20F1 説明, 40B5(a) 意味), or null. */
+    meaningAsked(words, i) {
+      const T = K.translation;
+      if (!T.meaning_words.includes(words[i][0]) || !owns(this.pack.translations, T.meaning_asked)) return null;
+      const before = words.slice(Math.max(0, i - T.max_words), i).map((w) => w[0]);
+      const at = before.lastIndexOf(T.question_word);
+      if (at < 0) return null;
+      return before.slice(Math.max(0, at - 2), at).some((w) => T.asking_words.includes(w)) ? T.meaning_asked : null;
+    },
+
+    /** english_places.manner_of_a_verb: [the key of the adjective and the i-th word, the index after the adverb] where a
+     * manner adverb follows it, degree words between (playing very slowly: slow play, 90B2), the two a term; or [null, 0]. */
+    mannerOfAVerb(words, i) {
+      const table = this.pack.translations, T = K.translation;
+      let end = i + 1;
+      while (end < words.length && T.degree_words.includes(words[end][0])) end++;
+      if (T.function_words.includes(words[i][0]) || end >= words.length || end - i >= T.max_words) return [null, 0];
+      const adverb = words[end][0];
+      if (!adverb.endsWith(T.manner_ending) || adverb.length - T.manner_ending.length < T.min_stem) return [null, 0];
+      let adjective = adverb.slice(0, -T.manner_ending.length);
+      if (adjective.endsWith("i")) adjective = adjective.slice(0, -1) + "y";  // hastily: hasty
+      const key = this.spanKeys([adjective, words[i][0]]).find((k) => table[k]);
+      return key ? [key, end + 1] : [null, 0];
     },
 
     /** english_places.hand_as_a_time: the play's key where the i-th word is "hand" said as a time (after the hand, at the
