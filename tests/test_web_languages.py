@@ -57,3 +57,10 @@ async def test_the_interfaces_words_inside_a_documents_text_say_their_language(d
     article = [(lang, text) for lang, text in parser.texts if re.search(r"[A-Za-z]{3,}", text)]
     misread = [text for lang, text in article if lang in ("ja", "zh-Hans") and text not in ("JSON",)]
     assert misread == []
+
+
+async def test_a_part_without_a_printed_number_is_named_in_the_interfaces_language(datasette):
+    """The introduction's 日本語版注 is named 「Japanese edition note (Introduction)」 under /en/ (its text quotes
+    English words itself, so the page is checked at the name)."""
+    html = (await get(datasette, "/en/laws-2017-ja/introduction")).text
+    assert re.search(r'<a class="unit-ref" href="[^"]*ja-note" lang="en">Japanese edition note', html)
