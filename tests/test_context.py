@@ -40,14 +40,14 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
     context = block(html, '<section class="unit-context"', "</section>")
     # the law's number and title first, always shown (never folded: a <details> closes on any tap)
     assert re.search(
-        r'<li class="context-law"><a class="context-ref" href="/laws-2017-ja/27">第27条</a> '
+        r'<li class="context-law"><a class="context-ref" href="/laws-2017-ja/27" lang="ja">第27条</a> '
         r'<span class="context-title">不十分なビッド</span></li>',
         context,
     )
     assert "<details" not in context and "<summary" not in context
     # the chain of parents with their lead-in sentences: 27B's sentence that 27B1(b) completes
     assert re.search(
-        r'<a class="context-ref" href="/laws-2017-ja/27B">第27条B項</a> '
+        r'<a class="context-ref" href="/laws-2017-ja/27B" lang="ja">第27条B項</a> '
         r'<span class="context-title">不十分なビッドが受け入れられなかった場合</span>'
         r'<div class="lead-in">順番通りの不十分なビッドが受け入れられなかった場合（<a class="xref" '
         r'href="/laws-2017-ja/27A"[^>]*>本条A項</a>参照）、合法的なコールに言い直して訂正しなければ'
@@ -57,7 +57,7 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
     # 27B1 prints no words of its own before its sub-items: the breadcrumb names it, the box does not
     assert 'href="/laws-2017-ja/27B1"' not in context
     # its heading is its label, its siblings are one tap away
-    assert '<h1><span class="ref">第27条B項1(b)</span></h1>' in html
+    assert '<h1><span class="ref" lang="ja">第27条B項1(b)</span></h1>' in html
     siblings = block(html, '<nav class="siblings"', "</nav>")
     assert re.findall(r">(\([ab]\))<", siblings) == ["(a)", "(b)"]
     assert '<span class="sibling current" aria-current="page">(b)</span>' in siblings
@@ -66,20 +66,20 @@ async def test_a_sub_item_shows_its_law_title_and_the_lead_in_it_completes(datas
 async def test_the_context_is_in_english_under_en(datasette):
     html = await page(datasette, "/en/laws-2017-ja/27B1(b)")
     assert (
-        '<a class="context-ref" href="/en/laws-2017-ja/27">Law 27</a> <span class="context-title">不十分なビッド</span>'
+        '<a class="context-ref" href="/en/laws-2017-ja/27" lang="en">Law 27</a> <span class="context-title">不十分なビッド</span>'
         in html
     )
     assert '<h2 class="context-label" id="context-label" lang="en">In context</h2>' in html
-    assert '<a rel="next" href="/en/laws-2017-ja/27B2"><span class="dir" lang="en">Next →</span> Law 27B2</a>' in html
+    assert '<a rel="next" href="/en/laws-2017-ja/27B2" lang="en"><span class="dir">Next →</span> Law 27B2</a>' in html
 
 
 async def test_27B1b_next_is_27B2_within_the_document(datasette):
     html = await page(datasette, "/laws-2017-ja/27B1(b)")
     assert re.search(
-        r'<a rel="next" href="/laws-2017-ja/27B2"><span class="dir" lang="ja">次へ →</span> 第27条B項2</a>', html
+        r'<a rel="next" href="/laws-2017-ja/27B2" lang="ja"><span class="dir">次へ →</span> 第27条B項2</a>', html
     )
     assert re.search(
-        r'<a rel="prev" href="/laws-2017-ja/27B1\(a\)"><span class="dir" lang="ja">← 前へ</span> 第27条B項1\(a\)</a>',
+        r'<a rel="prev" href="/laws-2017-ja/27B1\(a\)" lang="ja"><span class="dir">← 前へ</span> 第27条B項1\(a\)</a>',
         html,
     )
 

@@ -350,7 +350,7 @@ async def test_the_json_of_a_path_says_where_it_leads(datasette):
 )
 async def test_a_covered_units_page_offers_its_guide(datasette, url, offered):
     page = (await datasette.client.get(url)).text
-    links = re.search(r'<p class="guide-links">(.*?)</p>', page, re.S)
+    links = re.search(r'<p class="guide-links" lang="en">(.*?)</p>', page, re.S)
     found = re.findall(r'href="/en/-/guides/([^"]+)"', links.group(1)) if links else []
     assert found == offered
 

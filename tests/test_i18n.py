@@ -236,6 +236,17 @@ def test_every_interface_string_is_in_the_japanese_and_chinese_catalogues():
         assert missing == [], f"{lang}: untranslated {missing}"
 
 
+def test_the_chinese_catalogue_writes_no_japanese_punctuation():
+    """「引用 0・被引用 0」 and 「日文・英文・中文」: the Chinese interface printed the Japanese 中黒 (・), which
+    Chinese does not use (· between items, 、 in a list)."""
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "laws_site" / "locale" / "zh" / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        catalog = read_po(po)
+    japanese = sorted(m.string for m in catalog if m.id and isinstance(m.string, str) and "・" in m.string)
+    assert japanese == []
+
+
 @pytest.mark.parametrize(
     "prefix, words, english",
     [

@@ -104,6 +104,28 @@ async def test_offline_results_have_the_search_pages_markup(datasette, labels, o
     )
 
 
+@pytest.mark.parametrize(
+    "prefix, said",
+    [
+        ("", "の検索結果はこのページより前で終わります"),
+        ("/zh", "的搜索结果在本页之前已经结束"),
+        ("/en", "end before this page"),
+    ],
+    ids=["ja", "zh", "en"],
+)
+async def test_a_page_past_the_last_result_says_so_and_links_the_first(datasette, labels, offline_page, prefix, said):
+    """?offset=100 of 78 results said 「No results for “revoke”. Try another spelling…」, online and offline,
+    with no way back: the results exist, the page is past them."""
+    url = f"{prefix}/-/search?q=revoke&offset=100&list=1"
+    online = online_results((await datasette.client.get(url)).text, prefix)
+    assert said in online and 'href="/-/search?q=revoke&amp;list=1">' in online
+    shell = (await datasette.client.get(f"{prefix}/-/offline/page")).text
+    offline = offline_page(shell, labels[prefix.strip("/") or "ja"], url)["html"]
+    assert (
+        unprefixed(between(offline, '<div id="offline-results">', '</div>\n<p class="offline-status'), prefix) == online
+    )
+
+
 # a search that makes search say each of its messages (laws_site/search/query.py PAGE_MESSAGES), as typed
 SAYING = {
     "empty": "q=&doc=laws-2017-ja",

@@ -48,6 +48,10 @@ CITED = [
     ("24-5-1", ["jcbl-regs-ja:24-5-1"]),
     ("２４－５－１", ["jcbl-regs-ja:24-5-1"]),
     ("付表5", ["jcbl-regs-ja:appendix-5"]),
+    # a separator typed after one citation (a phone keyboard's 、 or ，): that citation, not a text search
+    ("64A1、", ["laws-2017-ja:64A1", "revoke-notes-ja:quote:64A1"]),
+    ("第16条B項1，", ["laws-2017-ja:16B1", "laws-1997-zh:16B1"]),
+    ("Law 73,", ["laws-2017-ja:73"]),
     ("laws-1997-zh:50", ["laws-1997-zh:50"]),
     (
         "61B、64A1",

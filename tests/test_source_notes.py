@@ -133,7 +133,7 @@ async def test_the_unit_json_carries_its_source_notes(datasette):
 
 async def test_the_unit_page_shows_the_note_and_its_parent_links_to_it(datasette):
     def note(html: str) -> str:
-        block = re.search(r'<aside class="source-notes">(.*?)</aside>', html, re.S)
+        block = re.search(r'<aside class="source-notes" lang="[^"]+">(.*?)</aside>', html, re.S)
         assert block, "no source-notes block on the page"
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", block.group(1))).strip()
 
@@ -191,7 +191,7 @@ def test_the_commentarys_slips_in_the_laws_words_are_noted_on_its_pages(laws_db_
 )
 async def test_l61a_shows_its_slip_in_each_interface_language(datasette, prefix, said):
     html = (await datasette.client.get(prefix + "/revoke-notes-ja/L61A")).text
-    notes = re.search(r'<aside class="source-notes">(.*?)</aside>', html, re.S).group(1)
+    notes = re.search(r'<aside class="source-notes" lang="[^"]+">(.*?)</aside>', html, re.S).group(1)
     assert said in notes
 
 

@@ -48,6 +48,8 @@ LAW_WORD = re.compile(r"^(?:laws?|規則|规则)[-_.]?", re.IGNORECASE)  # `Law-
 SEPARATED_NUMBERS = re.compile(r"[0-9][-_.・/\s]+[0-9]|条\s*[0-9]+\s*項")
 DOC_ID = re.compile(r"^([a-z0-9]+(?:-[a-z0-9]+)+):(.+)$")
 CITATION_SEPARATORS = re.compile(r"\s*[,，、;；]\s*|\s+")
+# a list's separators typed before or after the citations (`64A1、`, `Law 73,` on a phone's keyboard)
+CITATION_ENDS = re.compile(r"^[\s,，、;；]+|[\s,，、;；]+$")
 MAX_CITATION_CHARS = 40
 # between a law ref's levels, as typed: none in the ref. Only between levels: a separator with nothing
 # on one side (`-1`, `1-`, `(1)`) is not a citation's (a minus, a dash), and stays to fail the match
@@ -202,7 +204,7 @@ def citation_candidates(typed: str) -> list[tuple[str, str]] | None:
 def split_citations(typed: str) -> list[str] | None:
     """The citations a query consists of (`64A1`, `Law 73`, `61B、64A1`), or None if any part of
     it is not a citation."""
-    typed = unicodedata.normalize("NFKC", typed).strip()
+    typed = CITATION_ENDS.sub("", unicodedata.normalize("NFKC", typed))
     if citation_candidates(typed):
         return [typed]
     parts = [part for part in CITATION_SEPARATORS.split(typed) if part]

@@ -157,6 +157,7 @@ def rules() -> dict:
             "separated_numbers": js_pattern(spelling.SEPARATED_NUMBERS),
             "doc_id": js_pattern(spelling.DOC_ID),
             "citation_separators": js_pattern(spelling.CITATION_SEPARATORS),
+            "citation_ends": js_pattern(spelling.CITATION_ENDS, every=True),
             "law_separators": js_pattern(spelling.LAW_SEPARATORS, every=True),
             "spaces": js_pattern(spelling.SPACES, every=True),
             "max_citation_chars": spelling.MAX_CITATION_CHARS,

@@ -14,6 +14,7 @@ from urllib.parse import quote_from_bytes
 
 from laws_site.http.responses import fragment, html_page, json_response, made_fixed, read, read_fixed
 from laws_site.i18n import catalog as i18n
+from laws_site.i18n import chrome
 from laws_site.read import editions, queries
 from laws_site.read.units import labels, permalink
 
@@ -37,6 +38,8 @@ def citation_base(conn, lang: str = "ja") -> dict:
     return {
         "doc": doc,
         "document": queries.document(conn, doc),
+        # the Laws named as the menu names them, in the interface's language (规则 2017 / Laws 2017)
+        "document_title": chrome.short_titles(conn, lang).get(doc),
         "totals": totals,
         "titles": titles,
         "between": between,
@@ -63,6 +66,7 @@ def citation_base(conn, lang: str = "ja") -> dict:
 BASE_SHOWN = (
     "doc",
     "document",
+    "document_title",
     "parts",
     "law_names",
     "part_names",

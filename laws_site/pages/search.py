@@ -111,6 +111,8 @@ def page_context(datasette, request, page: dict, as_json: bool) -> dict:
         "next": str(following) if following is not None else None,
         "next_url": page_url(datasette, request, following, absolute=as_json),
         "previous_url": page_url(datasette, request, preceding, absolute=as_json),
+        # a page past the last result links back to the first (search.html past_end)
+        "first_url": page_url(datasette, request, 0, absolute=as_json) if total and not results else None,
         "also_searched": page["also_searched"],
         "citation": page["citation"],
         "results": results,

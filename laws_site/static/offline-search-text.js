@@ -213,7 +213,7 @@
     return null;
   }
   function splitCitations(typed) {
-    typed = pyStrip(typed.normalize("NFKC"));
+    typed = typed.normalize("NFKC").replace(K.spelling.citation_ends, "");
     if (citationCandidates(typed)) return [typed];
     const parts = typed.split(K.spelling.citation_separators).filter(Boolean);
     return parts.length > 1 && parts.every((p) => citationCandidates(p)) ? parts : null;

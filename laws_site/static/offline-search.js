@@ -170,7 +170,11 @@
       out.push(part(p, "also-searched", { links: wordLinks(answer.also_searched, "also"), exact: answer.expansions.length && !answer.did_you_mean.length ? exact : "" }));
     }
     const groups = groupResults(answer.results);
-    if (!groups.length && !(citation && !citation.found)) out.push(part(p, "no-results", { query: quotedQuery, lang: typedLang }));
+    if (!groups.length && !(citation && !citation.found)) {
+      out.push(answer.total // a page past the last result (offset=100 of 78): one tap back to the first
+        ? part(p, "past-end", { total: answer.total, query: quotedQuery, url: pageUrl(pathname, params, 0), lang: typedLang })
+        : part(p, "no-results", { query: quotedQuery, lang: typedLang }));
+    }
     if (!groups.length) return joined(out, "\n").html;
     const offer = answer.offset ? [] : offeredGuides(pack.guides, answer.results, pathname);
     if (offer.length) out.push(part(p, "guide-offer", { links: joined(offer.map((g) => part(p, "guide-link", g)), " · ") }));
