@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import shutil
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,11 +17,11 @@ from ingest.parsers.records import ParseError
 from ingest.search.chinese_lexicon import ENTRY_SEPARATOR, GLOSS_SEPARATOR, LEXICON_FILE, lexicon_rows, read_lexicon
 from ingest.search.vocabulary import Vocabulary
 from ingest.text import tokenize
-from laws_site.offline.search_scripts import script_paths
 from laws_site.search import engine, suits_said, translation
 from laws_site.search.chinese import UNKNOWN_COST, ChineseWords
 from laws_site.search.data import search_data
 from laws_site.search.plan import make_plan, query_tokens
+from tests.reading_parity import CUT_IN_NODE, in_node, read_by_both
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -156,29 +153,6 @@ def test_a_bad_lexicon_line_is_an_error_naming_file_and_line(tmp_path, line):
     assert error.value.line == 3 and LEXICON_FILE in str(error.value)
 
 
-CUT_IN_NODE = """
-let search;
-for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
-const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
-const runs = JSON.parse(process.env.RUNS);
-process.stdout.write(JSON.stringify(runs.map((run) => engine.chineseWords(run))));
-"""
-
-
-def in_node(script: str, runs: list[str], search_pack_file) -> list:
-    """What the offline engine answers for each of `runs` (`script` reads RUNS), on the built pack."""
-    node = shutil.which("node")
-    assert node, "node is not installed (the offline engine runs in Node)"
-    answer = subprocess.run(
-        [node, "-e", script, *map(str, script_paths())],
-        input=search_pack_file.read_bytes(),
-        env={**os.environ, "RUNS": json.dumps(runs, ensure_ascii=False)},
-        capture_output=True,
-        check=True,
-    )
-    return json.loads(answer.stdout)
-
-
 def test_the_offline_engine_cuts_as_the_server_does(data, search_pack_file):
     """offline-search-reading.js `chineseWords` on the pack's costs gives the server's cut, for every
     Chinese situation of benchmarks/situations.yml (simplified, as both read it) and a few more."""
@@ -203,7 +177,6 @@ def test_a_letter_is_no_honour_outside_a_chinese_sentence(data):
     assert "アナー" not in words(data, "打了10墩")
 
 
-READ_IN_NODE = CUT_IN_NODE.replace("engine.chineseWords(run)", "engine.readTerms(run)")
 SAID_WITH_A_PARTICLE = [
     ("墩牌放错了方向", "放错了方向", "トリックの並べ方"),  # the vocabulary's 放错方向 (65B)
     ("对方打错了牌号", "打错了牌号", "間違ったボード"),  # 打错牌号 (15)
@@ -220,11 +193,8 @@ def test_a_term_said_with_an_aspect_particle_inside_reads_as_the_term(data, quer
 
 def test_the_offline_engine_reads_a_term_across_a_particle_as_the_server_does(data, search_pack_file):
     queries = [query for query, _, _ in SAID_WITH_A_PARTICLE] + ["同伴看过了我的牌", "了了"]
-    server = [
-        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
-        for q in queries
-    ]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server
 
 
 @pytest.mark.parametrize(
@@ -329,14 +299,8 @@ def test_a_discard_beside_a_suit_held_reads_the_vocabularys_words(data):
 
 def test_the_offline_engine_reads_a_suit_held_and_too_many_cards_as_the_server_does(data, search_pack_file):
     queries = [*HELD_SUIT_QUERIES, "叫完牌才发现北家有十四张 南家只有十二张"]
-    server = [
-        [
-            list(term)
-            for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words, data.suits_held)
-        ]
-        for q in queries
-    ]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server
 
 
 @pytest.mark.parametrize(
@@ -404,11 +368,8 @@ def test_the_offline_engine_reads_suits_bids_and_counts_as_the_server_does(data,
         "黑桃K是谁的",
         "红心pass",
     ]
-    server = [
-        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
-        for q in queries
-    ]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server
     assert ["8黑桃", ["8スペード"]] in server[0]
 
 

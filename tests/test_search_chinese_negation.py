@@ -18,7 +18,7 @@ import pytest
 from laws_site.search import translation
 from laws_site.search.data import search_data
 from laws_site.search.plan import query_tokens
-from tests.test_search_chinese import READ_IN_NODE, in_node
+from tests.reading_parity import read_by_both
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,8 @@ def test_with_is_no_follow(data):
 
 def test_the_offline_engine_reads_a_negation_as_the_server_does(data, search_pack_file):
     queries = ["防家没有跟出", "下家还没叫", "这副牌没洗就发了", "没跟同伴说", "对方没有提醒 我被误导了"]
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server
 
 
 @pytest.mark.parametrize(
@@ -109,5 +109,5 @@ def test_a_term_after_de_still_reads(data):
 
 def test_the_offline_engine_reads_a_manner_as_the_server_does(data, search_pack_file):
     queries = ["同伴出牌时故意把牌摔得很重", "挖苦我们打得差", "他打得很好", "说得很大声", "得", "很得"]
-    server = [[list(term) for term in translation.read_terms(data.translations, q, data.chinese)] for q in queries]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server

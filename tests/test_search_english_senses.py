@@ -4,18 +4,14 @@ between the verb and its particle."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from ingest.search.english_lexicon import CONJUNCTIONS, FUNCTION_WORDS, LEXICON_FILE, read_lexicon
-from laws_site.offline.search_scripts import script_paths
 from laws_site.search import english_keys, translation
 from laws_site.search.data import search_data
+from tests.reading_parity import read_by_both
 
 LEXICON = Path(__file__).resolve().parent.parent / "corpus" / LEXICON_FILE
 
@@ -239,12 +235,6 @@ def test_disagreeing_is_not_differing(search_conn):
     assert "不一致" not in read(search_conn, "there was a disagreement about the claim")
 
 
-READ_IN_NODE = """
-let search;
-for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
-const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
-process.stdout.write(JSON.stringify(JSON.parse(process.env.QUERIES).map((query) => engine.readTerms(query))));
-"""
 READ_ALIKE = [
     "they sorted it out themselves and only called me at the end of the hand",
     "sort it out",
@@ -308,21 +298,8 @@ READ_ALIKE = [
 
 def test_the_offline_engine_reads_english_as_the_server_does(search_conn, search_pack_file):
     """offline-search-reading.js `readTerms` on the pack reads each sentence as translation.read_terms does."""
-    node = shutil.which("node")
-    assert node, "node is not installed (the offline engine runs in Node)"
-    data = search_data(search_conn)
-    answer = subprocess.run(
-        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
-        input=search_pack_file.read_bytes(),
-        env={**os.environ, "QUERIES": json.dumps(READ_ALIKE)},
-        capture_output=True,
-        check=True,
-    )
-    server = [
-        [list(term) for term in translation.read_terms(data.translations, q, data.chinese, data.joined_words)]
-        for q in READ_ALIKE
-    ]
-    assert json.loads(answer.stdout) == server
+    offline, server = read_by_both(search_data(search_conn), READ_ALIKE, search_pack_file)
+    assert offline == server
 
 
 def test_a_gloss_narrowed_to_playing_cards_is_the_laws_word(search_conn):

@@ -8,14 +8,9 @@ explanation (20F1 説明)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-
-from laws_site.offline.search_scripts import script_paths
 from laws_site.search import translation
 from laws_site.search.data import search_data
+from tests.reading_parity import read_by_both
 
 
 def read(search_conn, query: str) -> list[str]:
@@ -107,12 +102,6 @@ def test_a_bid_after_the_auction_is_a_call_after_the_final_pass(search_conn):
     assert "最後のパスの後のコール" not in read(search_conn, "after the auction declarer asked for a review")
 
 
-READ_IN_NODE = """
-let search;
-for (const script of process.argv.slice(1)) search = require(script);  // node -e: the scripts follow node
-const engine = new search.Engine(JSON.parse(require("fs").readFileSync(0, "utf8")));
-process.stdout.write(JSON.stringify(JSON.parse(process.env.QUERIES).map((query) => engine.readTerms(query))));
-"""
 READ_ALIKE = [
     "he went round the room and then went off to get a coffee",
     "the director came over to our table",
@@ -131,23 +120,5 @@ READ_ALIKE = [
 
 
 def test_the_offline_engine_reads_irregular_forms_as_the_server_does(search_conn, search_pack_file):
-    node = shutil.which("node")
-    assert node, "node is not installed (the offline engine runs in Node)"
-    data = search_data(search_conn)
-    answer = subprocess.run(
-        [node, "-e", READ_IN_NODE, *map(str, script_paths())],
-        input=search_pack_file.read_bytes(),
-        env={**os.environ, "QUERIES": json.dumps(READ_ALIKE)},
-        capture_output=True,
-        check=True,
-    )
-    server = [
-        [
-            list(term)
-            for term in translation.read_terms(
-                data.translations, q, data.chinese, data.joined_words, data.suits_held, data.irregular_forms
-            )
-        ]
-        for q in READ_ALIKE
-    ]
-    assert json.loads(answer.stdout) == server
+    offline, server = read_by_both(search_data(search_conn), READ_ALIKE, search_pack_file)
+    assert offline == server

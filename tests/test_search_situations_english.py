@@ -8,7 +8,7 @@ import pytest
 from ingest.search.english_lexicon import FUNCTION_WORDS
 from laws_site.search import engine, english_keys, plan, translation
 from laws_site.search.data import search_data
-from tests.test_search_chinese import READ_IN_NODE, in_node
+from tests.reading_parity import read_by_both
 
 
 def test_a_term_reads_as_its_shortest_forms_not_as_a_title_holding_them(search_conn):
@@ -325,8 +325,8 @@ def test_a_word_after_a_subject_or_an_auxiliary_reads_as_its_verb(search_conn, q
 def test_the_offline_engine_reads_a_verb_by_its_place_as_the_server_does(search_conn, search_pack_file):
     data = search_data(search_conn)
     queries = [query for query, *_ in VERBS_BY_PLACE] + ["the work", "he did not stop", "go"]
-    server = [[list(term) for term in translation.read_terms(data.translations, q)] for q in queries]
-    assert in_node(READ_IN_NODE, queries, search_pack_file) == server
+    offline, server = read_by_both(data, queries, search_pack_file)
+    assert offline == server
 
 
 @pytest.mark.parametrize("query", ["they sorted it out themselves", "the players settled it themselves at the table"])

@@ -171,9 +171,7 @@ def _make_plan(data: SearchData, query: str, lang: str | None) -> Plan:
                 rank += 1
     if "ja" in languages and not tokenize.KANA_RE.search(query) and not targets and not data.glossary_lookup(query):
         # a Chinese or English sentence: the Japanese words of the terms it names (translation.py)
-        terms_read = translation.read_terms(
-            data.translations, query, data.chinese, data.joined_words, data.suits_held, data.irregular_forms
-        )
+        terms_read = translation.query_terms(data, query)
         read = list(dict.fromkeys(word for _, japanese in terms_read for word in japanese))
         words = " ".join(read)
         if words:

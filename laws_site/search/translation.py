@@ -372,6 +372,12 @@ def japanese_words(
     return japanese
 
 
+def query_terms(data, query: str) -> list[tuple[str, list[str]]]:
+    """read_terms as search reads a query (plan.py), through all `data` (SearchData) holds for it - the one reading
+    the offline engine's readTerms gives too."""
+    return read_terms(data.translations, query, data.chinese, data.joined_words, data.suits_held, data.irregular_forms)
+
+
 def read_terms(
     table: dict[str, list[str]],
     query: str,
