@@ -206,8 +206,19 @@ async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
             "laws-2017-ja:73D2",
             {"from": None, "sign": None, "words": ["躊躇"], "through": {"躊躇": "ためらって"}},
         ),
+        # a katakana compound as typed, not its search key (ビツドボツクス)
+        (
+            "ビッドボックスから違うカードを出してしまった すぐ直したい",
+            "laws-2017-ja:25A2",
+            {
+                "from": None,
+                "sign": None,
+                "words": ["ビディングカード"],
+                "through": {"ビディングカード": "ビッドボックス"},
+            },
+        ),
     ],
-    ids=["some-words", "one-word", "every-word", "inflected"],
+    ids=["some-words", "one-word", "every-word", "inflected", "katakana-compound"],
 )
 def test_a_word_found_through_the_laws_word_for_a_typed_one_says_so(conn, query, unit, why):
     assert why_of(conn, query, unit) == why

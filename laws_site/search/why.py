@@ -86,16 +86,17 @@ def reached_through(query: str, branch: Branch, shown, title_words, lexicon) -> 
             for w in alt.split()
             if w not in grammatical
         )
-        typed = query if len(content) == 1 else typed_surface(lexicon, query, clause[0])
+        typed = query if len(content) == 1 else typed_surface(lexicon, query, clause)
         for begin, end in padded_spans(shown.padded, shown.offsets, wanted):
             found.setdefault(shown.text[begin:end].replace("\n", " "), typed)
     return found
 
 
-def typed_surface(lexicon, query: str, norm: str) -> str:
-    """The query's word of a search form as the query writes it (態と: わざと), an inflected one with the
-    grammar typed after it (躊躇う: ためらった, not ためらっ), else the form."""
-    words = lexicon.cut(tokenize.clean_query(query))
+def typed_surface(lexicon, query: str, clause: tuple[str, ...]) -> str:
+    """The query's word of a clause as the query writes it (態と: わざと), an inflected one with the grammar
+    typed after it (躊躇う: ためらった, not ためらっ), a katakana compound as its words were typed (ビッドボックス,
+    not its search key ビツドボツクス), else the clause's form."""
+    words, norm = lexicon.cut(tokenize.clean_query(query)), clause[0]
     for i, word in enumerate(words):
         if word.norm != norm:
             continue
@@ -106,6 +107,12 @@ def typed_surface(lexicon, query: str, norm: str) -> str:
                     break
                 typed, end = typed + after.surface, after.end
         return typed
+    # a katakana compound's clause: its key, then its words' forms apart (words.Lexicon.query_clauses)
+    apart = clause[1] if len(clause) > 1 and clause[1] not in lexicon.neighbours.get(norm, ()) else None
+    for i in range(len(words)):
+        for j in range(i + 2, len(words) + 1):
+            if " ".join(w.norm for w in words[i:j]) == apart:
+                return "".join(w.surface for w in words[i:j])
     return norm
 
 

@@ -93,7 +93,7 @@
         if (!expansions.size || own.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w)))) continue;
         const wanted = new Set(clause.filter((alt) => expansions.has(alt) && wordsOf(alt).every((w) => inText.has(w)))
           .flatMap(wordsOf).filter((w) => !grammatical.has(w)));
-        const typed = content.length === 1 ? query : this.typedSurface(query, clause[0]);
+        const typed = content.length === 1 ? query : this.typedSurface(query, clause);
         for (const [b, e] of matchSpans(tokens, packed, wanted)) {
           const word = chars.slice(b, e).join("").replace(/\n/g, " ");
           if (!found.has(word)) found.set(word, typed);
@@ -102,21 +102,32 @@
       return found;
     },
 
-    /** why.typed_surface: the query's word of a search form as typed, an inflected one with the grammar after it. */
-    typedSurface(query, norm) {
-      const words = this.japaneseTokens(cleanQuery(query));
+    /** why.typed_surface: the query's word of a clause as typed, an inflected one with the grammar after it, a
+     * katakana compound as its words were typed (not its search key), else the clause's form. */
+    typedSurface(query, clause) {
+      const words = this.japaneseTokens(cleanQuery(query)), norm = clause[0];
       const i = words.findIndex((word) => word.norm === norm);
-      if (i < 0) return norm;
-      let typed = words[i].surface, end = words[i].end;
-      const last = [...norm].slice(-1)[0] || "";
-      if (K.why.inflecting_ends.includes(last) && !typed.endsWith(last)) {
-        for (const after of words.slice(i + 1)) {
-          if (!after.dropped || after.begin !== end) break;
-          typed += after.surface;
-          end = after.end;
+      if (i >= 0) {
+        let typed = words[i].surface, end = words[i].end;
+        const last = [...norm].slice(-1)[0] || "";
+        if (K.why.inflecting_ends.includes(last) && !typed.endsWith(last)) {
+          for (const after of words.slice(i + 1)) {
+            if (!after.dropped || after.begin !== end) break;
+            typed += after.surface;
+            end = after.end;
+          }
+        }
+        return typed;
+      }
+      // a katakana compound's clause: its key, then its words' forms apart (queryClauses)
+      const near = Object.hasOwn(this.neighbours.sentence, norm) ? this.neighbours.sentence[norm] : [];
+      const apart = clause.length > 1 && !near.includes(clause[1]) ? clause[1] : null;
+      for (let a = 0; a < words.length; a++) {
+        for (let b = a + 2; b <= words.length; b++) {
+          if (words.slice(a, b).map((w) => w.norm).join(" ") === apart) return words.slice(a, b).map((w) => w.surface).join("");
         }
       }
-      return typed;
+      return norm;
     },
 
     /** why.typed_terms: the sentence's terms, as the query writes them, whose words (any spelling) the unit holds. */
