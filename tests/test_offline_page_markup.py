@@ -41,6 +41,8 @@ QUERIES = [
     "「ダミーがカードを見せた」",  # typed in brackets: the sentences quote it once (test_a_query_in_quotation_marks...)
     "“罚牌”",
     "partner hesitated",  # read as パートナー 躊躇う: one search of two words, one link (test_a_reading_of_several...)
+    "わざと止めた",  # 故意 found for わざと: 「わざと」→「故意」 (test_search_why: a word found through ...)
+    "パートナーがためらった",  # every word held, 躊躇 through ためらった: the why says so
 ]
 
 

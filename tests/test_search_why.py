@@ -177,7 +177,64 @@ async def test_the_offline_page_holds_the_same_parts_with_slots(datasette):
         "why-sentence": f' <span class="why"{title}>→ <span lang="{{lang}}">{{words}}</span></span>',
         "why-same": f' <span class="why"{title}><span lang="{{typedlang}}">{{from}}</span> ≈ <span lang="{{lang}}">{{words}}</span></span>',
         "why-arrow": f' <span class="why"{title}><span lang="{{typedlang}}">{{from}}</span> → <span lang="{{lang}}">{{words}}</span></span>',
+        "why-through": '<span lang="{typedlang}">{typed}</span> → {word}',
     }
+
+
+@pytest.mark.parametrize(
+    ("query", "unit", "why"),
+    [
+        # the query as typed, 故意 held for わざと (its neighbour): not a bare "Matched: 故意" nobody typed
+        (
+            "わざと止めた",
+            "laws-2017-ja:72B1",
+            {"from": None, "sign": None, "words": ["故意"], "through": {"故意": "わざと"}},
+        ),
+        # every word held, one only through the Laws' word for it: a why where there was none
+        (
+            "ためらい",
+            "laws-2017-ja:73D2",
+            {"from": None, "sign": None, "words": ["躊躇"], "through": {"躊躇": "ためらい"}},
+        ),
+        (
+            "パートナーがためらった",
+            "laws-2017-ja:16B1",
+            {"from": None, "sign": None, "words": ["パートナー", "躊躇"], "through": {"躊躇": "ためらった"}},
+        ),
+        (
+            "ためらってパス",
+            "laws-2017-ja:73D2",
+            {"from": None, "sign": None, "words": ["躊躇"], "through": {"躊躇": "ためらって"}},
+        ),
+        # a katakana compound as typed, not its search key (ビツドボツクス)
+        (
+            "ビッドボックスから違うカードを出してしまった すぐ直したい",
+            "laws-2017-ja:25A2",
+            {
+                "from": None,
+                "sign": None,
+                "words": ["ビディングカード"],
+                "through": {"ビディングカード": "ビッドボックス"},
+            },
+        ),
+    ],
+    ids=["some-words", "one-word", "every-word", "inflected", "katakana-compound"],
+)
+def test_a_word_found_through_the_laws_word_for_a_typed_one_says_so(conn, query, unit, why):
+    assert why_of(conn, query, unit) == why
+
+
+@pytest.mark.parametrize(
+    ("prefix", "shown"),
+    [
+        ("", '一致: <span lang="ja">「<span lang="ja">わざと</span>」→「故意」</span>'),
+        ("/en", 'Matched: <span lang="ja"><span lang="ja">わざと</span> → 故意</span>'),
+    ],
+    ids=["ja", "en"],
+)
+async def test_the_page_names_the_typed_word_a_word_was_found_through(datasette, prefix, shown):
+    html = (await datasette.client.get(f"{prefix}/-/search?q=" + quote("わざと止めた"))).text
+    assert shown in html
 
 
 @pytest.mark.parametrize(

@@ -272,5 +272,6 @@ def rules() -> dict:
             "max_words": why.MAX_WORDS,
             "same_word_sign": why.SAME_WORD_SIGN,
             "expansion_sign": why.EXPANSION_SIGN,
+            "inflecting_ends": why.INFLECTING_ENDS,
         },
     }

@@ -45,7 +45,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
             result = as_dict(data, hit, branch_snippet(data, hit.id, shown, wanted))
         else:
             result = as_dict(data, hit, snippet(shown.text, spans))
-        result["why"] = why(query, hit, shown, held, lexicon)
+        result["why"] = why(query, hit, shown, held, lexicon, title_words.get(rowids.get(hit.id)))
         result.update(labels.get(hit.id, ()))
         for link in result["reprints"] + result["paired"] + ([result["reprint_of"]] if result["reprint_of"] else []):
             link["labels"] = linked.get(link["id"], {})

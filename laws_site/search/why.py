@@ -19,12 +19,14 @@ A result found for some words or through a translation marks in its snippet only
 
 from __future__ import annotations
 
+from ingest.text import tokenize
 from laws_site.search.plan import Branch
 from laws_site.search.snippets import padded_spans
 
 MAX_WORDS = 6
 SAME_WORD_KINDS = ("zh", "typo")  # expansions that spell the same word otherwise: shown with ≈
 SAME_WORD_SIGN, EXPANSION_SIGN = "≈", "→"
+INFLECTING_ENDS = "うくぐすつぬぶむるい"  # a verb's or adjective's last kana, which its typed forms change
 
 
 def names_held(hit) -> bool:
@@ -33,12 +35,21 @@ def names_held(hit) -> bool:
     return hit.branch is not None and (hit.match in ("any", "most") or hit.branch.translated)
 
 
-def why(query: str, hit, shown, held, lexicon) -> dict | None:
+def why(query: str, hit, shown, held, lexicon, title_words=None) -> dict | None:
     """For a hit (laws_site/search/hits.py), its shown text (laws_site/search/shown.py), the clauses it holds
     (`held_clauses`, when `names_held`) and the lexicon (laws_site/search/words.py: its shown_forms name
-    words as printed)."""
+    words as printed). A word the unit holds only through the words the Laws print for a typed one (its
+    neighbours: わざと -> 故意, ためらい -> 躊躇) is named with the typed word (`through`)."""
     branch, partial = hit.branch, hit.match in ("any", "most")
-    if branch is None or (branch.via is None and not partial):
+    if branch is None:
+        return None
+    through = reached_through(query, branch, shown, title_words, lexicon)
+    if through and branch.via is None and not partial:  # every word held, but not every one as typed
+        held = held_clauses(branch, shown, title_words, lexicon.light)
+        words = held_words(held, shown, *lexicon.shown_forms)
+        through = {word: typed for word, typed in through.items() if word in words}
+        return {"from": None, "sign": None, "words": words, "through": through} if through else None
+    if branch.via is None and not partial:
         return None
     # a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う, which no unit prints)
     printed = held_words(held, shown, *lexicon.shown_forms) if names_held(hit) else []
@@ -46,10 +57,63 @@ def why(query: str, hit, shown, held, lexicon) -> dict | None:
     if not words:
         return None
     if branch.via is None:
-        return {"from": None, "sign": None, "words": words}
+        through = {word: typed for word, typed in through.items() if word in words}
+        return {"from": None, "sign": None, "words": words, **({"through": through} if through else {})}
     sign = SAME_WORD_SIGN if branch.expansion in SAME_WORD_KINDS else EXPANSION_SIGN
     held = held if names_held(hit) else list(branch.clauses)
     return {"from": typed_terms(branch, held) if branch.sentence else query, "sign": sign, "words": words}
+
+
+def reached_through(query: str, branch: Branch, shown, title_words, lexicon) -> dict[str, str]:
+    """{a word the unit prints: the typed word it was reached through}, for each clause of the query as typed
+    that the unit holds by none of the typed word's own spellings but by a word the Laws print for it
+    (lexicon.neighbours: 態と -> 故意): the page says わざと → 故意, not a bare 故意 nobody typed."""
+    if branch.via is not None or branch.translated or not shown.offsets:
+        return {}
+    in_text, in_title = set(shown.padded.split()), title_words or frozenset()
+    grammatical = lexicon.shown_forms[0]
+    content = [clause for clause in branch.clauses if not all(w in lexicon.light for w in clause[0].split())]
+    found: dict[str, str] = {}
+    for clause in content:
+        expansions = set(lexicon.neighbours.get(clause[0], ()))
+        own = [alt for alt in clause if alt not in expansions]
+        if not expansions or any(all(w in in_text or w in in_title for w in alt.split()) for alt in own):
+            continue
+        wanted = frozenset(
+            w
+            for alt in clause
+            if alt in expansions and all(w in in_text for w in alt.split())
+            for w in alt.split()
+            if w not in grammatical
+        )
+        typed = query if len(content) == 1 else typed_surface(lexicon, query, clause)
+        for begin, end in padded_spans(shown.padded, shown.offsets, wanted):
+            found.setdefault(shown.text[begin:end].replace("\n", " "), typed)
+    return found
+
+
+def typed_surface(lexicon, query: str, clause: tuple[str, ...]) -> str:
+    """The query's word of a clause as the query writes it (態と: わざと), an inflected one with the grammar
+    typed after it (躊躇う: ためらった, not ためらっ), a katakana compound as its words were typed (ビッドボックス,
+    not its search key ビツドボツクス), else the clause's form."""
+    words, norm = lexicon.cut(tokenize.clean_query(query)), clause[0]
+    for i, word in enumerate(words):
+        if word.norm != norm:
+            continue
+        typed, end = word.surface, word.end
+        if norm[-1:] in INFLECTING_ENDS and not word.surface.endswith(norm[-1]):
+            for after in words[i + 1 :]:
+                if not after.dropped or after.begin != end:
+                    break
+                typed, end = typed + after.surface, after.end
+        return typed
+    # a katakana compound's clause: its key, then its words' forms apart (words.Lexicon.query_clauses)
+    apart = clause[1] if len(clause) > 1 and clause[1] not in lexicon.neighbours.get(norm, ()) else None
+    for i in range(len(words)):
+        for j in range(i + 2, len(words) + 1):
+            if " ".join(w.norm for w in words[i:j]) == apart:
+                return "".join(w.surface for w in words[i:j])
+    return norm
 
 
 def typed_terms(branch: Branch, held) -> str | None:

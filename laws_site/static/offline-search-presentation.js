@@ -3,7 +3,10 @@
 (function (root) {
   "use strict";
   const S = (root.BridgeLawsSearch = root.BridgeLawsSearch || {});
-  const { K, lawOf, permalink, unitLink, wordsOf, matchSpans, mergeSpans, snippet } = S;
+  const { K, lawOf, permalink, unitLink, wordsOf, matchSpans, mergeSpans, snippet, cleanQuery } = S;
+
+  /** {word: typed} of the words a why names (a dict comprehension in why.py). */
+  const keptFor = (through, words) => Object.fromEntries([...through].filter(([word]) => words.includes(word)));
 
   Object.assign(S.Engine.prototype, {
     present(page, query) {
@@ -56,14 +59,75 @@
     /** search/why.py: the query's words a result holds, and through which expansion. */
     why(query, hit, held, text, tokens, packed, inText) {
       const branch = hit.branch, partial = hit.match === "any" || hit.match === "most";
-      if (!branch || (branch.via === null && !partial)) return null;
+      if (!branch) return null;
+      const through = this.reachedThrough(query, branch, hit.id, text, tokens, packed, inText);
+      if (through.size && branch.via === null && !partial) {   // every word held, but not every one as typed
+        const words = this.heldWords(this.heldClauses(branch, hit.id, inText), text, tokens, packed, inText);
+        const kept = keptFor(through, words);
+        return Object.keys(kept).length ? { from: null, sign: null, words, through: kept } : null;
+      }
+      if (branch.via === null && !partial) return null;
       // a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う)
       const printed = held ? this.heldWords(held, text, tokens, packed, inText) : [];
       const words = printed.length ? printed : partial ? [] : [branch.via];
       if (!words.length) return null;
-      if (branch.via === null) return { from: null, sign: null, words };
+      if (branch.via === null) {
+        const kept = keptFor(through, words);
+        return { from: null, sign: null, words, ...(Object.keys(kept).length ? { through: kept } : {}) };
+      }
       const sign = K.why.same_word_kinds.includes(branch.expansion) ? K.why.same_word_sign : K.why.expansion_sign;
       return { from: branch.sentence ? this.typedTerms(branch, held || branch.clauses) : query, sign, words };
+    },
+
+    /** why.reached_through: {a printed word: the typed word} for each clause of the query as typed held by none of
+     * the typed word's spellings but by a word the Laws print for it (its neighbours: 態と -> 故意). */
+    reachedThrough(query, branch, id, text, tokens, packed, inText) {
+      const found = new Map();
+      if (branch.via !== null || branch.translated || !packed || !packed.length) return found;
+      const inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
+      const grammatical = this.shownForms()[0], light = this.situations.light, chars = [...text];
+      const content = branch.clauses.filter((clause) => !wordsOf(clause[0]).every((w) => light.has(w)));
+      for (const clause of content) {
+        const expansions = new Set(Object.hasOwn(this.neighbours.sentence, clause[0]) ? this.neighbours.sentence[clause[0]] : []);
+        const own = clause.filter((alt) => !expansions.has(alt));
+        if (!expansions.size || own.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w)))) continue;
+        const wanted = new Set(clause.filter((alt) => expansions.has(alt) && wordsOf(alt).every((w) => inText.has(w)))
+          .flatMap(wordsOf).filter((w) => !grammatical.has(w)));
+        const typed = content.length === 1 ? query : this.typedSurface(query, clause);
+        for (const [b, e] of matchSpans(tokens, packed, wanted)) {
+          const word = chars.slice(b, e).join("").replace(/\n/g, " ");
+          if (!found.has(word)) found.set(word, typed);
+        }
+      }
+      return found;
+    },
+
+    /** why.typed_surface: the query's word of a clause as typed, an inflected one with the grammar after it, a
+     * katakana compound as its words were typed (not its search key), else the clause's form. */
+    typedSurface(query, clause) {
+      const words = this.japaneseTokens(cleanQuery(query)), norm = clause[0];
+      const i = words.findIndex((word) => word.norm === norm);
+      if (i >= 0) {
+        let typed = words[i].surface, end = words[i].end;
+        const last = [...norm].slice(-1)[0] || "";
+        if (K.why.inflecting_ends.includes(last) && !typed.endsWith(last)) {
+          for (const after of words.slice(i + 1)) {
+            if (!after.dropped || after.begin !== end) break;
+            typed += after.surface;
+            end = after.end;
+          }
+        }
+        return typed;
+      }
+      // a katakana compound's clause: its key, then its words' forms apart (queryClauses)
+      const near = Object.hasOwn(this.neighbours.sentence, norm) ? this.neighbours.sentence[norm] : [];
+      const apart = clause.length > 1 && !near.includes(clause[1]) ? clause[1] : null;
+      for (let a = 0; a < words.length; a++) {
+        for (let b = a + 2; b <= words.length; b++) {
+          if (words.slice(a, b).map((w) => w.norm).join(" ") === apart) return words.slice(a, b).map((w) => w.surface).join("");
+        }
+      }
+      return norm;
     },
 
     /** why.typed_terms: the sentence's terms, as the query writes them, whose words (any spelling) the unit holds. */

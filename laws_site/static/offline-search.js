@@ -84,7 +84,10 @@
   /** _search_results.html why(): the part chosen as the macro chooses it. */
   function whyPart(parts, why, lang, typedlang) {
     const name = !why.sign ? "why-matched" : !why.from ? "why-sentence" : why.sign === K.why.same_word_sign ? "why-same" : "why-arrow";
-    return part(parts, name, { from: why.from || "", words: why.words.join(" · "), lang, typedlang });
+    // a word found through the Laws' word for a typed one: 「わざと」→「故意」 (the macro's through)
+    const through = why.through || {};
+    const words = why.words.map((word) => (Object.hasOwn(through, word) ? part(parts, "why-through", { typed: through[word], word, typedlang }).html : esc(word)));
+    return part(parts, name, { from: why.from || "", words: new Html(words.join(" · ")), lang, typedlang });
   }
 
   function pageUrl(pathname, params, offset) {
