@@ -293,3 +293,21 @@ def test_a_compound_is_named_once_not_also_by_its_part(conn, query, interface):
     result = results["laws-2017-ja:51B1(b)"]
     assert "ペナルティカード" in result["why"]["words"] and "カード" not in result["why"]["words"], result["why"]
     assert "カード" not in [part["text"] for part in result["snippet"] if part["mark"]]
+
+
+@pytest.mark.parametrize(
+    ("query", "interface", "unit", "unnamed"),
+    [
+        # クレーム's neighbour phrase 「取りの宣言」または「取られの宣言」: its また is no word 48B2 was found by
+        ("ディクレアラーがクレームした", "ja", "laws-2017-ja:48B2", {"また"}),
+        # a light word inside a held phrase (する of プレイする), no kana stem (さ, し) of one
+        ("the defender played a card and now wants to take it back", "en", "laws-2017-ja:52A", {"さ", "し"}),
+        ("declarer told dummy to play anything, who decides which card is played", "en", "laws-2017-ja:46A", {"する"}),
+    ],
+)
+def test_a_why_names_no_light_word_of_a_held_phrase(conn, query, interface, unit, unnamed):
+    """words.Lexicon.unnamed: a why names, and a snippet marks, the words a unit was found by - not the conjunctions,
+    auxiliaries and light verbs inside a phrase it holds ('Matched: 取り · また · 取ら · 宣言' said また was sought)."""
+    why = why_of(conn, query, unit, interface=interface)
+    assert why and why["words"] and not unnamed & set(why["words"]), why
+    assert not unnamed & set((why.get("through") or {}).keys()), why

@@ -33,7 +33,7 @@ def present(conn, data: SearchData, page: list[Hit], query: str = "") -> list[di
             spans = merge_spans(sorted(hit.marks))
         else:  # only what its why names, when it names the clauses held
             wanted = (
-                held_in_text(held, shown, lexicon.shown_forms[0])
+                held_in_text(held, shown, lexicon.unnamed)
                 if held is not None
                 else marked_words(hit.branch, lexicon.light)
             )

@@ -46,13 +46,13 @@ def why(query: str, hit, shown, held, lexicon, title_words=None) -> dict | None:
     through = reached_through(query, branch, shown, title_words, lexicon)
     if through and branch.via is None and not partial:  # every word held, but not every one as typed
         held = held_clauses(branch, shown, title_words, lexicon.light)
-        words = held_words(held, shown, *lexicon.shown_forms)
+        words = held_words(held, shown, lexicon.unnamed, lexicon.shown_forms[1])
         through = {word: typed for word, typed in through.items() if word in words}
         return {"from": None, "sign": None, "words": words, "through": through} if through else None
     if branch.via is None and not partial:
         return None
     # a translation names the words the unit prints (hesitate → 躊躇, not its reading 躊躇う, which no unit prints)
-    printed = held_words(held, shown, *lexicon.shown_forms) if names_held(hit) else []
+    printed = held_words(held, shown, lexicon.unnamed, lexicon.shown_forms[1]) if names_held(hit) else []
     words = printed or ([] if partial else [branch.via])
     if not words:
         return None
@@ -71,7 +71,7 @@ def reached_through(query: str, branch: Branch, shown, title_words, lexicon) -> 
     if branch.via is not None or branch.translated or not shown.offsets:
         return {}
     in_text, in_title = set(shown.padded.split()), title_words or frozenset()
-    grammatical = lexicon.shown_forms[0]
+    grammatical = lexicon.unnamed
     content = [clause for clause in branch.clauses if not all(w in lexicon.light for w in clause[0].split())]
     found: dict[str, str] = {}
     for clause in content:
@@ -138,7 +138,7 @@ def held_clauses(branch: Branch, shown, title_words, light: frozenset[str]) -> l
 
 
 def held_in_text(held: list[tuple[str, ...]], shown, grammatical=frozenset()) -> frozenset[str]:
-    """The held clauses' words the unit's text prints (not a particle inside a phrase: `grammatical`): what
+    """The held clauses' words the unit's text prints (not a particle or light word inside a phrase: `grammatical`, words.Lexicon.unnamed): what
     its why names and its snippet marks."""
     in_text = set(shown.padded.split())
     return frozenset(

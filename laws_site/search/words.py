@@ -441,6 +441,12 @@ class Lexicon:
             {norm: surface for norm, (_, surface) in printed.items()},
         )
 
+    @cached_property
+    def unnamed(self) -> frozenset[str]:
+        """The forms a why never names nor a snippet marks inside a held phrase: the grammatical ones (shown_forms) and
+        the light ones - また of a neighbour phrase's 「…」または「…」 is no word the unit was found by."""
+        return self.shown_forms[0] | self.light
+
     def key(self, text: str) -> str:
         """A whole query compared with a glossary term: its words' forms, space-joined."""
         return " ".join(w.norm for w in self.cut(text))

@@ -92,7 +92,7 @@
         const own = clause.filter((alt) => !expansions.has(alt));
         if (!expansions.size || own.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w)))) continue;
         const wanted = new Set(clause.filter((alt) => expansions.has(alt) && wordsOf(alt).every((w) => inText.has(w)))
-          .flatMap(wordsOf).filter((w) => !grammatical.has(w)));
+          .flatMap(wordsOf).filter((w) => !grammatical.has(w) && !light.has(w)));
         const typed = content.length === 1 ? query : this.typedSurface(query, clause);
         for (const [b, e] of matchSpans(tokens, packed, wanted)) {
           const word = chars.slice(b, e).join("").replace(/\n/g, " ");
@@ -142,10 +142,12 @@
       return this.contentClauses(branch.clauses).filter((clause) => clause.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w))));
     },
 
-    /** why.held_in_text: the held clauses' words the text prints, less particles inside a phrase. */
+    /** why.held_in_text: the held clauses' words the text prints, less particles and light words inside a phrase
+     * (words.Lexicon.unnamed: no また of 「…」または「…」). */
     heldInText(held, inText) {
-      const grammatical = this.shownForms()[0];
-      return new Set(held.flatMap((clause) => this.printedSpellings(clause, inText).flatMap(wordsOf)).filter((w) => inText.has(w) && !grammatical.has(w)));
+      const grammatical = this.shownForms()[0], light = this.situations.light;
+      return new Set(held.flatMap((clause) => this.printedSpellings(clause, inText).flatMap(wordsOf))
+        .filter((w) => inText.has(w) && !grammatical.has(w) && !light.has(w)));
     },
 
     /** why.printed_spellings: a clause's one-word spellings the text prints, else those it prints every word of, else all. */
