@@ -5,14 +5,16 @@ Chromium at phone size in tests/test_export_browser.py (full tier)."""
 from __future__ import annotations
 
 import gzip
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 import brotli
 import pytest
@@ -133,6 +135,23 @@ def test_a_base_url_that_is_no_plain_path_is_one_line(laws_db_path, tmp_path):
 
 
 # ---------------------------------------------------------------- the whole export, served by a static file server
+
+
+SWITCHER = (
+    '<nav class="ui-languages"><a class="ui-language" hreflang="ja" lang="ja" href="/ja/laws-2017-ja/64A1">日本語</a>'
+    '<a class="ui-language" hreflang="zh-Hans" lang="zh-Hans" href="/zh/laws-2017-ja/64A1">中文</a></nav>'
+    '<a href="/ja/">日本語</a> <a href="/ja?x=1">?</a> <a href="/jabber/x">not the prefix</a>'
+)
+
+
+def test_the_switch_to_japanese_goes_to_the_page_a_static_host_holds():
+    """Online the link to Japanese goes through /ja/ (the server remembers the choice and redirects); a
+    static host has no /ja/ pages: 404 until the worker was ready (QA, issue: defect-export-ja-switch)."""
+    page = static_export.static_page(SWITCHER, "/", None, NOTE)
+    assert 'hreflang="ja" lang="ja" href="/laws-2017-ja/64A1">日本語</a>' in page
+    assert '<a href="/">日本語</a> <a href="/?x=1">?</a>' in page and "/abber" not in page
+    assert 'href="/zh/laws-2017-ja/64A1"' in page
+    assert 'href="/bridge/laws-2017-ja/64A1"' in static_export.static_page(SWITCHER, "/bridge/", None, NOTE)
 
 
 @pytest.fixture(scope="module")
@@ -266,3 +285,32 @@ def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_p
     static_export.export(laws_db_path, site, log=lambda line: None)
     assert 'data-root="/"' in (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")
     assert not list(tmp_path.glob(".site.*"))
+
+
+# what a reader follows or a page loads: anchors, forms, scripts, images, style sheets (not the JSON alternates)
+LOADED_TAG = re.compile(r"<(a|form|img|script|link)\b[^>]*>", re.IGNORECASE)
+SITE_URL = re.compile(r'\s(?:href|src|action)="(/(?![/\\])[^"]*)"')
+
+
+def broken_links(site, page_path: str) -> list[str]:
+    """The site's links on the exported page at page_path that a plain static server answers 404: the path
+    of each must be a file of the export, or a directory with index.html (a query the page itself waits out)."""
+    page = (site / page_path.strip("/") / "index.html").read_text(encoding="utf-8")
+    broken = []
+    for tag in LOADED_TAG.finditer(page):
+        if tag.group(1).lower() == "link" and 'rel="alternate"' in tag.group(0):
+            continue  # the JSON of the page for programs, marked as needing the server by its type
+        for href in SITE_URL.findall(tag.group(0)):
+            path = unquote(urlsplit(html.unescape(href)).path).strip("/")
+            found = site / path
+            if not (found.is_file() or (found / "index.html").is_file()):
+                broken.append(href)
+    return broken
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "zh", "en"])
+@pytest.mark.parametrize("page", ["/laws-2017-ja/64A1", "/-/guides/revoke", "/-/search", "/"])
+def test_every_link_of_a_page_leads_to_a_file_of_the_export(exported, lang, page):
+    site, _ = exported
+    assert broken_links(site, static_export.i18n.localized(page, lang)) == []

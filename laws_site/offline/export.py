@@ -46,6 +46,9 @@ UNAVAILABLE = '<div id="offline-unavailable" hidden>'
 NOT_IN_COPY = '<div id="offline-unavailable" hidden data-not-in-copy>'
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
 ANCHOR = re.compile(r'<a\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
+# the switcher's link to Japanese goes through /ja/ so the server remembers the choice (i18n/prefix.py); a static
+# host has no such path and nothing to remember it in: the link goes to the page itself
+DEFAULT_PREFIX = re.compile(rf'(\s(?:href|action)=")/{i18n.DEFAULT}(?:/|(?=["?#]))')
 # the rule of sw.js's rebased(): links, and the site's root that offline.js registers the worker at
 ROOT_LINK = re.compile(r'(\s(?:href|src|action|data-root)=")/(?![/\\])')
 # a page whose query the host cannot see, or search: reload once the service worker can answer it
@@ -131,8 +134,9 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
 
 def static_page(page: str, base_url: str, server: str | None, note: str, ready: bool = False) -> str:
     """A page of the packs as the static site serves it: links to what needs the server marked or sent
-    there, every root link under base_url, and READY_SCRIPT where the offline copy answers better."""
+    there, links to /ja/ to the page without it, every root link under base_url, and READY_SCRIPT where the offline copy answers better."""
     page = ANCHOR.sub(lambda match: server_link(match, server, note), page)
+    page = DEFAULT_PREFIX.sub(r"\1/", page)
     if base_url != "/":
         page = ROOT_LINK.sub(lambda match: match.group(1) + base_url, page)
     if ready:
