@@ -154,6 +154,25 @@ def test_the_switch_to_japanese_goes_to_the_page_a_static_host_holds():
     assert 'href="/bridge/laws-2017-ja/64A1"' in static_export.static_page(SWITCHER, "/bridge/", None, NOTE)
 
 
+HEAD = (
+    '<head><link rel="alternate" type="application/json" href="/laws-2017-ja/64A1.json">'
+    '<link rel="service-desc" type="application/vnd.oai.openapi+json" href="/-/openapi.json">'
+    '<link rel="alternate" hreflang="en" href="/en/laws-2017-ja/64A1">'
+    '<link rel="manifest" href="/-/offline/manifest.webmanifest"></head>'
+)
+
+
+def test_head_links_to_what_needs_the_server_go_to_it_or_are_left_out():
+    """A static host answers the page's JSON and the API's description 404: a program following them got that."""
+    page = static_export.static_page(HEAD, "/", None, NOTE)
+    assert ".json" not in page and "service-desc" not in page
+    assert '<link rel="alternate" hreflang="en" href="/en/laws-2017-ja/64A1">' in page
+    assert '<link rel="manifest" href="/-/offline/manifest.webmanifest">' in page
+    page = static_export.static_page(HEAD, "/", "https://laws.example.org/", NOTE)
+    assert 'type="application/json" href="https://laws.example.org/laws-2017-ja/64A1.json">' in page
+    assert 'href="https://laws.example.org/-/openapi.json">' in page
+
+
 @pytest.fixture(scope="module")
 def exported(laws_db_path, tmp_path_factory):
     offline_make.add_packs(laws_db_path, jobs=2, log=lambda line: None)
@@ -287,7 +306,7 @@ def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_p
     assert not list(tmp_path.glob(".site.*"))
 
 
-# what a reader follows or a page loads: anchors, forms, scripts, images, style sheets (not the JSON alternates)
+# what a reader follows, a page loads or a program reads in its head: anchors, forms, scripts, images, links
 LOADED_TAG = re.compile(r"<(a|form|img|script|link)\b[^>]*>", re.IGNORECASE)
 SITE_URL = re.compile(r'\s(?:href|src|action)="(/(?![/\\])[^"]*)"')
 
@@ -298,8 +317,6 @@ def broken_links(site, page_path: str) -> list[str]:
     page = (site / page_path.strip("/") / "index.html").read_text(encoding="utf-8")
     broken = []
     for tag in LOADED_TAG.finditer(page):
-        if tag.group(1).lower() == "link" and 'rel="alternate"' in tag.group(0):
-            continue  # the JSON of the page for programs, marked as needing the server by its type
         for href in SITE_URL.findall(tag.group(0)):
             path = unquote(urlsplit(html.unescape(href)).path).strip("/")
             found = site / path
@@ -310,7 +327,7 @@ def broken_links(site, page_path: str) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["ja", "zh", "en"])
-@pytest.mark.parametrize("page", ["/laws-2017-ja/64A1", "/-/guides/revoke", "/-/search", "/"])
+@pytest.mark.parametrize("page", ["/laws-2017-ja/64A1", "/-/guides/revoke", "/-/search", "/", "/-/api"])
 def test_every_link_of_a_page_leads_to_a_file_of_the_export(exported, lang, page):
     site, _ = exported
     assert broken_links(site, static_export.i18n.localized(page, lang)) == []

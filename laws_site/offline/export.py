@@ -46,6 +46,8 @@ UNAVAILABLE = '<div id="offline-unavailable" hidden>'
 NOT_IN_COPY = '<div id="offline-unavailable" hidden data-not-in-copy>'
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
 ANCHOR = re.compile(r'<a\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
+# a link of the page's head to what needs the server: its JSON (rel="alternate"), the API's description
+HEAD_LINK = re.compile(r'<link\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>')
 # the switcher's link to Japanese goes through /ja/ so the server remembers the choice (i18n/prefix.py); a static
 # host has no such path and nothing to remember it in: the link goes to the page itself
 DEFAULT_PREFIX = re.compile(rf'(\s(?:href|action)=")/{i18n.DEFAULT}(?:/|(?=["?#]))')
@@ -134,8 +136,10 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
 
 def static_page(page: str, base_url: str, server: str | None, note: str, ready: bool = False) -> str:
     """A page of the packs as the static site serves it: links to what needs the server marked or sent
-    there, links to /ja/ to the page without it, every root link under base_url, and READY_SCRIPT where the offline copy answers better."""
+    there (head links to it left out), links to /ja/ to the page without it, every root link under
+    base_url, and READY_SCRIPT where the offline copy answers better."""
     page = ANCHOR.sub(lambda match: server_link(match, server, note), page)
+    page = HEAD_LINK.sub(lambda match: server_head_link(match, server), page)
     page = DEFAULT_PREFIX.sub(r"\1/", page)
     if base_url != "/":
         page = ROOT_LINK.sub(lambda match: match.group(1) + base_url, page)
@@ -152,6 +156,17 @@ def server_link(match: re.Match, server: str | None, note: str) -> str:
     if server:
         return match.group(0).replace(f'href="{match.group(1)}"', f'href="{html.escape(server.rstrip("/") + href)}"', 1)
     return f'<span class="needs-server" title="{html.escape(note)}">{match.group(2)}</span>'
+
+
+def server_head_link(match: re.Match, server: str | None) -> str:
+    """A head link to what needs the server: to the server, or left out (a program following it would get a 404)."""
+    if not needs_server(html.unescape(match.group(1))):
+        return match.group(0)
+    if server:
+        return match.group(0).replace(
+            f'href="{match.group(1)}"', f'href="{html.escape(server.rstrip("/"))}{match.group(1)}"', 1
+        )
+    return ""
 
 
 def needs_server(href: str) -> bool:
