@@ -173,6 +173,21 @@ def test_head_links_to_what_needs_the_server_go_to_it_or_are_left_out():
     assert 'href="https://laws.example.org/-/openapi.json">' in page
 
 
+LANGUAGE_LINK = re.compile(r'<(?:a|link)\b[^>]*?\shreflang="[^"]*"[^>]*?\shref="([^"]*)"')
+
+
+def test_the_search_page_made_of_the_offline_page_links_its_languages_to_the_search_page():
+    shell = (
+        '<link rel="alternate" hreflang="zh-Hans" href="/zh/-/offline/page"><nav class="ui-languages">'
+        '<a class="ui-language" hreflang="ja" lang="ja" href="/ja/-/offline/page">日本語</a>'
+        '<a class="ui-language" hreflang="en" lang="en" href="/en/-/offline/page">English</a></nav>'
+        '<a href="/-/offline/page">about the offline copy</a>'
+    )
+    search = static_export.SHELL_LANGUAGE_LINK.sub(r"\1/-/search", shell)
+    assert LANGUAGE_LINK.findall(search) == ["/zh/-/search", "/ja/-/search", "/en/-/search"]
+    assert '<a href="/-/offline/page">about the offline copy</a>' in search  # not a language link: kept
+
+
 @pytest.fixture(scope="module")
 def exported(laws_db_path, tmp_path_factory):
     offline_make.add_packs(laws_db_path, jobs=2, log=lambda line: None)
@@ -331,3 +346,12 @@ def broken_links(site, page_path: str) -> list[str]:
 def test_every_link_of_a_page_leads_to_a_file_of_the_export(exported, lang, page):
     site, _ = exported
     assert broken_links(site, static_export.i18n.localized(page, lang)) == []
+
+
+@pytest.mark.slow
+def test_the_language_links_of_the_search_page_lead_to_the_search_page(exported):
+    site, _ = exported
+    for lang in static_export.i18n.LANGUAGES:
+        page = (site / static_export.i18n.localized("/-/search", lang).strip("/") / "index.html").read_text("utf-8")
+        links = LANGUAGE_LINK.findall(page)
+        assert len(links) == 5 and {static_export.i18n.split_prefix(link)[1] for link in links} == {"/-/search"}

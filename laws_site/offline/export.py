@@ -51,6 +51,11 @@ HEAD_LINK = re.compile(r'<link\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>')
 # the switcher's link to Japanese goes through /ja/ so the server remembers the choice (i18n/prefix.py); a static
 # host has no such path and nothing to remember it in: the link goes to the page itself
 DEFAULT_PREFIX = re.compile(rf'(\s(?:href|action)=")/{i18n.DEFAULT}(?:/|(?=["?#]))')
+# a language link (the switch, hreflang) of the offline page to itself: the shell written as the search page
+# links there, or the switch on /zh/-/search led to the page about the offline copy
+SHELL_LANGUAGE_LINK = re.compile(
+    rf'(<(?:a|link)\b[^>]*?\shreflang="[^"]*"[^>]*?\shref="(?:/(?:{"|".join(i18n.LANGUAGES)}))?){re.escape(SHELL_PATH)}(?=")'
+)
 # the rule of sw.js's rebased(): links, and the site's root that offline.js registers the worker at
 ROOT_LINK = re.compile(r'(\s(?:href|src|action|data-root)=")/(?![/\\])')
 # a page whose query the host cannot see, or search: reload once the service worker can answer it
@@ -125,7 +130,7 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
             page = static_page(unpack_page(pack, key), base_url, server, note, ready=key in queried)
             write_page(root, i18n.localized(key, lang), page)
             written += 1
-        search = static_page(shell, base_url, server, note, ready=True)
+        search = static_page(SHELL_LANGUAGE_LINK.sub(r"\1/-/search", shell), base_url, server, note, ready=True)
         write_page(root, i18n.localized("/-/search", lang), search)
         if lang == i18n.DEFAULT:  # what static hosts answer for a path they do not have: not in this copy
             missing = static_page(shell, base_url, server, note).replace(UNAVAILABLE, NOT_IN_COPY, 1)
