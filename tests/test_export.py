@@ -5,14 +5,16 @@ Chromium at phone size in tests/test_export_browser.py (full tier)."""
 from __future__ import annotations
 
 import gzip
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 import brotli
 import pytest
@@ -133,6 +135,57 @@ def test_a_base_url_that_is_no_plain_path_is_one_line(laws_db_path, tmp_path):
 
 
 # ---------------------------------------------------------------- the whole export, served by a static file server
+
+
+SWITCHER = (
+    '<nav class="ui-languages"><a class="ui-language" hreflang="ja" lang="ja" href="/ja/laws-2017-ja/64A1">日本語</a>'
+    '<a class="ui-language" hreflang="zh-Hans" lang="zh-Hans" href="/zh/laws-2017-ja/64A1">中文</a></nav>'
+    '<a href="/ja/">日本語</a> <a href="/ja?x=1">?</a> <a href="/jabber/x">not the prefix</a>'
+)
+
+
+def test_the_switch_to_japanese_goes_to_the_page_a_static_host_holds():
+    """Online the link to Japanese goes through /ja/ (the server remembers the choice and redirects); a
+    static host has no /ja/ pages: 404 until the worker was ready (QA, issue: defect-export-ja-switch)."""
+    page = static_export.static_page(SWITCHER, "/", None, NOTE)
+    assert 'hreflang="ja" lang="ja" href="/laws-2017-ja/64A1">日本語</a>' in page
+    assert '<a href="/">日本語</a> <a href="/?x=1">?</a>' in page and "/abber" not in page
+    assert 'href="/zh/laws-2017-ja/64A1"' in page
+    assert 'href="/bridge/laws-2017-ja/64A1"' in static_export.static_page(SWITCHER, "/bridge/", None, NOTE)
+
+
+HEAD = (
+    '<head><link rel="alternate" type="application/json" href="/laws-2017-ja/64A1.json">'
+    '<link rel="service-desc" type="application/vnd.oai.openapi+json" href="/-/openapi.json">'
+    '<link rel="alternate" hreflang="en" href="/en/laws-2017-ja/64A1">'
+    '<link rel="manifest" href="/-/offline/manifest.webmanifest"></head>'
+)
+
+
+def test_head_links_to_what_needs_the_server_go_to_it_or_are_left_out():
+    """A static host answers the page's JSON and the API's description 404: a program following them got that."""
+    page = static_export.static_page(HEAD, "/", None, NOTE)
+    assert ".json" not in page and "service-desc" not in page
+    assert '<link rel="alternate" hreflang="en" href="/en/laws-2017-ja/64A1">' in page
+    assert '<link rel="manifest" href="/-/offline/manifest.webmanifest">' in page
+    page = static_export.static_page(HEAD, "/", "https://laws.example.org/", NOTE)
+    assert 'type="application/json" href="https://laws.example.org/laws-2017-ja/64A1.json">' in page
+    assert 'href="https://laws.example.org/-/openapi.json">' in page
+
+
+LANGUAGE_LINK = re.compile(r'<(?:a|link)\b[^>]*?\shreflang="[^"]*"[^>]*?\shref="([^"]*)"')
+
+
+def test_the_search_page_made_of_the_offline_page_links_its_languages_to_the_search_page():
+    shell = (
+        '<link rel="alternate" hreflang="zh-Hans" href="/zh/-/offline/page"><nav class="ui-languages">'
+        '<a class="ui-language" hreflang="ja" lang="ja" href="/ja/-/offline/page">日本語</a>'
+        '<a class="ui-language" hreflang="en" lang="en" href="/en/-/offline/page">English</a></nav>'
+        '<a href="/-/offline/page">about the offline copy</a>'
+    )
+    search = static_export.SHELL_LANGUAGE_LINK.sub(r"\1/-/search", shell)
+    assert LANGUAGE_LINK.findall(search) == ["/zh/-/search", "/ja/-/search", "/en/-/search"]
+    assert '<a href="/-/offline/page">about the offline copy</a>' in search  # not a language link: kept
 
 
 @pytest.fixture(scope="module")
@@ -266,3 +319,39 @@ def test_an_export_under_a_base_url_links_under_it(laws_db_path, exported, tmp_p
     static_export.export(laws_db_path, site, log=lambda line: None)
     assert 'data-root="/"' in (site / "laws-2017-ja" / "61" / "index.html").read_text(encoding="utf-8")
     assert not list(tmp_path.glob(".site.*"))
+
+
+# what a reader follows, a page loads or a program reads in its head: anchors, forms, scripts, images, links
+LOADED_TAG = re.compile(r"<(a|form|img|script|link)\b[^>]*>", re.IGNORECASE)
+SITE_URL = re.compile(r'\s(?:href|src|action)="(/(?![/\\])[^"]*)"')
+
+
+def broken_links(site, page_path: str) -> list[str]:
+    """The site's links on the exported page at page_path that a plain static server answers 404: the path
+    of each must be a file of the export, or a directory with index.html (a query the page itself waits out)."""
+    page = (site / page_path.strip("/") / "index.html").read_text(encoding="utf-8")
+    broken = []
+    for tag in LOADED_TAG.finditer(page):
+        for href in SITE_URL.findall(tag.group(0)):
+            path = unquote(urlsplit(html.unescape(href)).path).strip("/")
+            found = site / path
+            if not (found.is_file() or (found / "index.html").is_file()):
+                broken.append(href)
+    return broken
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ja", "zh", "en"])
+@pytest.mark.parametrize("page", ["/laws-2017-ja/64A1", "/-/guides/revoke", "/-/search", "/", "/-/api"])
+def test_every_link_of_a_page_leads_to_a_file_of_the_export(exported, lang, page):
+    site, _ = exported
+    assert broken_links(site, static_export.i18n.localized(page, lang)) == []
+
+
+@pytest.mark.slow
+def test_the_language_links_of_the_search_page_lead_to_the_search_page(exported):
+    site, _ = exported
+    for lang in static_export.i18n.LANGUAGES:
+        page = (site / static_export.i18n.localized("/-/search", lang).strip("/") / "index.html").read_text("utf-8")
+        links = LANGUAGE_LINK.findall(page)
+        assert len(links) == 5 and {static_export.i18n.split_prefix(link)[1] for link in links} == {"/-/search"}

@@ -46,6 +46,16 @@ UNAVAILABLE = '<div id="offline-unavailable" hidden>'
 NOT_IN_COPY = '<div id="offline-unavailable" hidden data-not-in-copy>'
 NEEDS_SERVER = i18n.N_("JSON, SQL and Datasette's table pages need the server: this is a static copy of the site.")
 ANCHOR = re.compile(r'<a\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>(.*?)</a>', re.DOTALL)
+# a link of the page's head to what needs the server: its JSON (rel="alternate"), the API's description
+HEAD_LINK = re.compile(r'<link\b[^>]*?\shref="(/(?!/)[^"]*)"[^>]*>')
+# the switcher's link to Japanese goes through /ja/ so the server remembers the choice (i18n/prefix.py); a static
+# host has no such path and nothing to remember it in: the link goes to the page itself
+DEFAULT_PREFIX = re.compile(rf'(\s(?:href|action)=")/{i18n.DEFAULT}(?:/|(?=["?#]))')
+# a language link (the switch, hreflang) of the offline page to itself: the shell written as the search page
+# links there, or the switch on /zh/-/search led to the page about the offline copy
+SHELL_LANGUAGE_LINK = re.compile(
+    rf'(<(?:a|link)\b[^>]*?\shreflang="[^"]*"[^>]*?\shref="(?:/(?:{"|".join(i18n.LANGUAGES)}))?){re.escape(SHELL_PATH)}(?=")'
+)
 # the rule of sw.js's rebased(): links, and the site's root that offline.js registers the worker at
 ROOT_LINK = re.compile(r'(\s(?:href|src|action|data-root)=")/(?![/\\])')
 # a page whose query the host cannot see, or search: reload once the service worker can answer it
@@ -120,7 +130,7 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
             page = static_page(unpack_page(pack, key), base_url, server, note, ready=key in queried)
             write_page(root, i18n.localized(key, lang), page)
             written += 1
-        search = static_page(shell, base_url, server, note, ready=True)
+        search = static_page(SHELL_LANGUAGE_LINK.sub(r"\1/-/search", shell), base_url, server, note, ready=True)
         write_page(root, i18n.localized("/-/search", lang), search)
         if lang == i18n.DEFAULT:  # what static hosts answer for a path they do not have: not in this copy
             missing = static_page(shell, base_url, server, note).replace(UNAVAILABLE, NOT_IN_COPY, 1)
@@ -131,8 +141,11 @@ def write_pages(db_path: Path, build: str, root: Path, base_url: str, server: st
 
 def static_page(page: str, base_url: str, server: str | None, note: str, ready: bool = False) -> str:
     """A page of the packs as the static site serves it: links to what needs the server marked or sent
-    there, every root link under base_url, and READY_SCRIPT where the offline copy answers better."""
+    there (head links to it left out), links to /ja/ to the page without it, every root link under
+    base_url, and READY_SCRIPT where the offline copy answers better."""
     page = ANCHOR.sub(lambda match: server_link(match, server, note), page)
+    page = HEAD_LINK.sub(lambda match: server_head_link(match, server), page)
+    page = DEFAULT_PREFIX.sub(r"\1/", page)
     if base_url != "/":
         page = ROOT_LINK.sub(lambda match: match.group(1) + base_url, page)
     if ready:
@@ -148,6 +161,17 @@ def server_link(match: re.Match, server: str | None, note: str) -> str:
     if server:
         return match.group(0).replace(f'href="{match.group(1)}"', f'href="{html.escape(server.rstrip("/") + href)}"', 1)
     return f'<span class="needs-server" title="{html.escape(note)}">{match.group(2)}</span>'
+
+
+def server_head_link(match: re.Match, server: str | None) -> str:
+    """A head link to what needs the server: to the server, or left out (a program following it would get a 404)."""
+    if not needs_server(html.unescape(match.group(1))):
+        return match.group(0)
+    if server:
+        return match.group(0).replace(
+            f'href="{match.group(1)}"', f'href="{html.escape(server.rstrip("/"))}{match.group(1)}"', 1
+        )
+    return ""
 
 
 def needs_server(href: str) -> bool:
