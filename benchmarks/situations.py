@@ -154,7 +154,7 @@ def padded(text: str, width: int) -> str:
 def print_report(outcomes: list[Outcome], misses_only: bool) -> None:
     print(
         f"{'lang':<5} {'queries':>7} {'recall@1':>9} {'recall@3':>9} {'recall@10':>10} {'MRR':>6}"
-        f"   governing only: {'@1':>6} {'@3':>6} {'@10':>6}   governing law: {'@3':>6}"
+        f"   governing only: {'@1':>6} {'@3':>6} {'@10':>6}   governing law: {'@1':>6} {'@3':>6}"
     )
     langs = [lang for lang in LANGS if any(o.situation.lang == lang for o in outcomes)]
     for label, group in [(lang, [o for o in outcomes if o.situation.lang == lang]) for lang in langs] + [
@@ -164,7 +164,7 @@ def print_report(outcomes: list[Outcome], misses_only: bool) -> None:
         print(
             f"{label:<5} {row['queries']:>7} {row['recall@1']:>9.3f} {row['recall@3']:>9.3f} "
             f"{row['recall@10']:>10.3f} {row['mrr']:>6.3f}   {'':16}{row['governing@1']:>6.3f} "
-            f"{row['governing@3']:>6.3f} {row['governing@10']:>6.3f}   {'':15}{row['law@3']:>6.3f}"
+            f"{row['governing@3']:>6.3f} {row['governing@10']:>6.3f}   {'':15}{row['law@1']:>6.3f} {row['law@3']:>6.3f}"
         )
     print()
     print(

@@ -106,9 +106,10 @@ CHUNKS = [SITUATIONS[i : i + CHUNK] for i in range(0, len(SITUATIONS), CHUNK)]
 # a bid after the auction (39): en 0.720 / 0.925 (governing law @3 0.869 -> 0.907)
 # merged with a heading its part shows after the first screen, ja / zh / en readings (391 queries, three judged first):
 # ja 0.767 / 0.965, zh 0.705 / 0.920, en 0.720 / 0.925; the governing LAW @3 (the words, read by the Law: any part
-# of a governing unit's Law) ja 0.942, zh 0.920, en 0.916 - its floors (LAW_FLOORS) are the 0.9 itself
+# of a governing unit's Law) ja 0.942, zh 0.920, en 0.916, @1 0.744 / 0.679 / 0.720 - its floors (LAW_FLOORS) are the
+# issue's targets themselves
 FLOORS = {"ja": (0.75, 0.95), "zh": (0.69, 0.91), "en": (0.70, 0.91)}  # recall@1, recall@3
-LAW_FLOORS = {"ja": 0.90, "zh": 0.90, "en": 0.90}  # the governing law @3 (situations.first_in_laws)
+LAW_FLOORS = {lang: (0.60, 0.90) for lang in ("ja", "zh", "en")}  # the governing law @1, @3 (situations.first_in_laws)
 FOUND: dict[int, list[situations.Outcome]] = {}
 
 
@@ -149,9 +150,10 @@ def test_recall_stays_above_its_floor(judged, lang):
         figures,
         [(o.situation.query, o.rank, o.top) for o in found if not o.rank or o.rank > 3],
     )
-    assert figures["law@3"] >= LAW_FLOORS[lang], (
+    law_at_1, law_at_3 = LAW_FLOORS[lang]
+    assert figures["law@1"] >= law_at_1 and figures["law@3"] >= law_at_3, (
         lang,
-        figures["law@3"],
+        (figures["law@1"], figures["law@3"]),
         [(o.situation.query, o.law_rank, o.top) for o in found if not o.law_rank or o.law_rank > 3],
     )
 
