@@ -71,7 +71,7 @@ def reached_through(query: str, branch: Branch, shown, title_words, lexicon) -> 
     if branch.via is not None or branch.translated or not shown.offsets:
         return {}
     in_text, in_title = set(shown.padded.split()), title_words or frozenset()
-    grammatical = lexicon.unnamed
+    unnamed = lexicon.unnamed
     content = [clause for clause in branch.clauses if not all(w in lexicon.light for w in clause[0].split())]
     found: dict[str, str] = {}
     for clause in content:
@@ -84,7 +84,7 @@ def reached_through(query: str, branch: Branch, shown, title_words, lexicon) -> 
             for alt in clause
             if alt in expansions and all(w in in_text for w in alt.split())
             for w in alt.split()
-            if w not in grammatical
+            if w not in unnamed
         )
         typed = query if len(content) == 1 else typed_surface(lexicon, query, clause)
         for begin, end in padded_spans(shown.padded, shown.offsets, wanted):
@@ -138,8 +138,8 @@ def held_clauses(branch: Branch, shown, title_words, light: frozenset[str]) -> l
 
 
 def held_in_text(held: list[tuple[str, ...]], shown, grammatical=frozenset()) -> frozenset[str]:
-    """The held clauses' words the unit's text prints (not a particle or light word inside a phrase: `grammatical`, words.Lexicon.unnamed): what
-    its why names and its snippet marks."""
+    """The held clauses' words the unit's text prints (not a particle or a light word inside a phrase: `grammatical`,
+    words.Lexicon.unnamed): what its why names and its snippet marks."""
     in_text = set(shown.padded.split())
     return frozenset(
         w

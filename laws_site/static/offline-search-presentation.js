@@ -85,14 +85,14 @@
       const found = new Map();
       if (branch.via !== null || branch.translated || !packed || !packed.length) return found;
       const inTitle = this.titleWords.get(this.rowids.get(id)) || new Set();
-      const grammatical = this.shownForms()[0], light = this.situations.light, chars = [...text];
+      const unnamed = this.unnamedForms(), light = this.situations.light, chars = [...text];
       const content = branch.clauses.filter((clause) => !wordsOf(clause[0]).every((w) => light.has(w)));
       for (const clause of content) {
         const expansions = new Set(Object.hasOwn(this.neighbours.sentence, clause[0]) ? this.neighbours.sentence[clause[0]] : []);
         const own = clause.filter((alt) => !expansions.has(alt));
         if (!expansions.size || own.some((alt) => wordsOf(alt).every((w) => inText.has(w) || inTitle.has(w)))) continue;
         const wanted = new Set(clause.filter((alt) => expansions.has(alt) && wordsOf(alt).every((w) => inText.has(w)))
-          .flatMap(wordsOf).filter((w) => !grammatical.has(w) && !light.has(w)));
+          .flatMap(wordsOf).filter((w) => !unnamed.has(w)));
         const typed = content.length === 1 ? query : this.typedSurface(query, clause);
         for (const [b, e] of matchSpans(tokens, packed, wanted)) {
           const word = chars.slice(b, e).join("").replace(/\n/g, " ");
@@ -145,9 +145,9 @@
     /** why.held_in_text: the held clauses' words the text prints, less particles and light words inside a phrase
      * (words.Lexicon.unnamed: no また of 「…」または「…」). */
     heldInText(held, inText) {
-      const grammatical = this.shownForms()[0], light = this.situations.light;
+      const unnamed = this.unnamedForms();
       return new Set(held.flatMap((clause) => this.printedSpellings(clause, inText).flatMap(wordsOf))
-        .filter((w) => inText.has(w) && !grammatical.has(w) && !light.has(w)));
+        .filter((w) => inText.has(w) && !unnamed.has(w)));
     },
 
     /** why.printed_spellings: a clause's one-word spellings the text prints, else those it prints every word of, else all. */
@@ -167,6 +167,12 @@
         if (!clause.some((alt) => wordsOf(alt).some((w) => inText.has(w)))) found.push(wordsOf(clause[0]).map((w) => (printed.has(w) ? printed.get(w) : w)).join(""));
       }
       return [...new Set(found)].slice(0, K.why.max_words);
+    },
+
+    /** words.Lexicon.unnamed: the forms a why never names nor a snippet marks inside a held phrase. */
+    unnamedForms() {
+      if (!this.unnamed) this.unnamed = new Set([...this.shownForms()[0], ...this.situations.light]);
+      return this.unnamed;
     },
 
     /** words.Lexicon.shown_forms: the forms every surface of which is dropped, and each form's commonest surface. */
